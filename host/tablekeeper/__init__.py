@@ -1,0 +1,3 @@
+"""Tablekeeper: the bookkeeping appliance that sits beside a cardboard co-op game."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,5 @@
+"""Allow ``python -m tablekeeper``."""
+
+from tablekeeper.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,120 @@
+"""Counters with bounds and thresholds, cards holding two kinds of tokens, and time tracks whose
+numbered slots fill in a declared order."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from tablekeeper.errors import Rejected
+
+
+@dataclass(frozen=True, slots=True)
+class Counter:
+    """A bounded integer track. ``thresholds`` are values whose reaching is announced."""
+
+    value: int = 0
+    lo: int | None = 0
+    hi: int | None = None
+    thresholds: tuple[int, ...] = ()
+
+    def check(self, name: str, value: int) -> int:
+        """Return ``value`` if it is within bounds, else reject naming the track."""
+        if self.lo is not None and value < self.lo:
+            raise Rejected(f"{name} cannot go below {self.lo} (asked for {value})")
+        if self.hi is not None and value > self.hi:
+            raise Rejected(f"{name} cannot go above {self.hi} (asked for {value})")
+        return value
+
+    def with_value(self, value: int) -> Counter:
+        return replace(self, value=value)
+
+    def crossed(self, new_value: int) -> tuple[int, ...]:
+        """Thresholds reached by moving from the current value up to ``new_value`` (equal counts)."""
+        old = self.value
+        return tuple(t for t in self.thresholds if old < t <= new_value)
+
+
+@dataclass(frozen=True, slots=True)
+class TokenCard:
+    """A card that collects two kinds of tokens, each with its own optional threshold.
+
+    A kind without a threshold (``None``) never triggers from that kind, however many tokens it holds.
+    """
+
+    name: str
+    progress: int = 0
+    harm: int = 0
+    progress_threshold: int | None = None
+    harm_threshold: int | None = None
+
+    def reached(self) -> tuple[str, ...]:
+        """Token kinds whose threshold is met (equal or more)."""
+        kinds = []
+        if self.progress_threshold is not None and self.progress >= self.progress_threshold:
+            kinds.append("progress")
+        if self.harm_threshold is not None and self.harm >= self.harm_threshold:
+            kinds.append("harm")
+        return tuple(kinds)
+
+    def add(self, kind: str, amount: int) -> TokenCard:
+        if kind not in ("progress", "harm"):
+            raise Rejected(f"unknown token kind {kind!r} (progress or harm)")
+        current = getattr(self, kind)
+        if current + amount < 0:
+            raise Rejected(f"{self.name} has only {current} {kind}")
+        return replace(self, **{kind: current + amount})
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One numbered space on a time track; ``on_place`` fires when a token lands here,
+    ``if_empty`` effects are checked at named later points (for example ``end_of_story``)."""
+
+    number: int
+    on_place: str | None = None
+    if_empty: tuple[tuple[str, str], ...] = ()  # (check point, effect)
+
+
+@dataclass(frozen=True, slots=True)
+class TimeTrack:
+    """Slots filled one token at a time in ``order`` (slot numbers)."""
+
+    slots: tuple[Slot, ...]
+    order: tuple[int, ...]
+    filled: int = 0
+
+    @classmethod
+    def rows(cls, rows: Sequence[Sequence[Slot]]) -> TimeTrack:
+        """Fill the top row left to right, then the next row, and so on."""
+        slots = tuple(s for row in rows for s in row)
+        return cls(slots=slots, order=tuple(s.number for s in slots))
+
+    def slot(self, number: int) -> Slot:
+        for s in self.slots:
+            if s.number == number:
+                return s
+        raise Rejected(f"no slot {number} on this track")
+
+    @property
+    def full(self) -> bool:
+        return self.filled >= len(self.order)
+
+    def place(self) -> tuple[TimeTrack, Slot]:
+        """Place the next token; returns the new track and the slot it landed in."""
+        if self.full:
+            raise Rejected("the time track is full")
+        slot = self.slot(self.order[self.filled])
+        return replace(self, filled=self.filled + 1), slot
+
+    def remove(self) -> TimeTrack:
+        if self.filled == 0:
+            raise Rejected("the time track is empty")
+        return replace(self, filled=self.filled - 1)
+
+    def empty_slots(self) -> tuple[Slot, ...]:
+        return tuple(self.slot(n) for n in self.order[self.filled :])
+
+    def effects_if_empty(self, point: str) -> tuple[tuple[int, str], ...]:
+        """Effects for check point ``point`` from slots still empty, in fill order."""
+        return tuple((s.number, eff) for s in self.empty_slots() for p, eff in s.if_empty if p == point)

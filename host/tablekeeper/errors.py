@@ -1,0 +1,36 @@
+"""One root exception for the project; each subclass also inherits the built-in it resembles,
+so callers may catch either ``TablekeeperError`` or the familiar built-in."""
+
+from __future__ import annotations
+
+
+class TablekeeperError(Exception):
+    """Root of every error Tablekeeper raises on purpose."""
+
+
+class ConfigError(TablekeeperError, ValueError):
+    """A station config file is malformed; the message names the file and key."""
+
+
+class ScriptError(TablekeeperError, ValueError):
+    """A script line cannot be parsed; the message names the line."""
+
+
+class Rejected(TablekeeperError, ValueError):
+    """A game refused a command; nothing changed. ``reason`` is shown to the players."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class StoreError(TablekeeperError, OSError):
+    """A save file is corrupt, foreign or unwritable; it is never overwritten."""
+
+
+class HardwareError(TablekeeperError, OSError):
+    """A hardware part (display, pin, serial port) could not be used."""
+
+
+class ProtocolError(TablekeeperError, ValueError):
+    """A counter frame is malformed; it is dropped, never executed."""
