@@ -14,6 +14,7 @@ from tablekeeper.errors import TablekeeperError
 # parser sets ``func`` (args -> exit code). Imported lazily so ``--help`` stays fast.
 COMMAND_MODULES: tuple[str, ...] = (
     "tablekeeper.play",
+    "tablekeeper.config_cli",
 )
 
 
