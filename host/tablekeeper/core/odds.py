@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from math import comb
 from typing import TypeVar
 
@@ -64,7 +64,7 @@ def chained_draws(
     limit = max_draws if max_draws is not None else sum(start)
     chains = tuple(again(k) for k in names)
 
-    @lru_cache(maxsize=None)
+    @cache
     def from_state(left: tuple[int, ...], drawn_n: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
         total = sum(left)
         result: dict[tuple[int, ...], Fraction] = {}
@@ -74,7 +74,7 @@ def chained_draws(
             if c == 0:
                 continue
             p = Fraction(c, total)
-            nxt = left[:i] + (c - 1,) + left[i + 1 :]
+            nxt = (*left[:i], c - 1, *left[i + 1:])
             if chains[i]:
                 for end, q in from_state(nxt, drawn_n + 1):
                     result[end] = result.get(end, Fraction(0)) + p * q

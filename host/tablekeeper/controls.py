@@ -1,0 +1,133 @@
+"""Button roles -> commands, the same for the real panel, the simulator and scripts.
+
+``up``/``down`` change the selected track; repeated presses within ``pending_window_s`` gather into
+one pending change shown on the display ("doom 2 -> 5 (+3)") and enter the game as one command, so a
+player counts on the screen, not in their head. ``back`` cancels a pending change, else undoes;
+holding ``back`` redoes. The clock is passed in, so tests never sleep.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tablekeeper.core.events import Command
+from tablekeeper.core.game import Game
+from tablekeeper.core.state import GameState
+from tablekeeper.errors import Rejected
+
+ROLES = ("next", "back", "select", "up", "down", "menu")
+
+
+def is_role(role: str) -> bool:
+    if role in ROLES:
+        return True
+    seat, _, button = role.partition(".")
+    return seat.startswith("seat") and seat[4:].isdigit() and button in ("a", "b")
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    track: str
+    start: int
+    delta: int
+    last_s: float
+
+    @property
+    def target(self) -> int:
+        return self.start + self.delta
+
+    def text(self) -> str:
+        return f"{self.track} {self.start} -> {self.target} ({self.delta:+d})"
+
+
+class Controls:
+    def __init__(self, game: Game, *, clock: Callable[[], float], pending_window_s: float = 1.5,
+                 hold_step: int = 5) -> None:
+        self.game = game
+        self.clock = clock
+        self.pending_window_s = pending_window_s
+        self.hold_step = hold_step
+        self.pending: Pending | None = None
+        self._selected: str | None = None
+
+    def selected(self, state: GameState) -> str | None:
+        names = self.game.adjustable(state)
+        if self._selected in names:
+            return self._selected
+        return names[0] if names else None
+
+    def press(self, role: str, state: GameState) -> list[Command]:
+        return self._handle(role, state, held=False)
+
+    def hold(self, role: str, state: GameState) -> list[Command]:
+        return self._handle(role, state, held=True)
+
+    def repeat(self, role: str, state: GameState) -> list[Command]:
+        """An auto-repeat tick while ``up``/``down`` is held: one more step."""
+        if role in ("up", "down"):
+            return self._adjust(state, 1 if role == "up" else -1)
+        return []
+
+    def tick(self, state: GameState) -> list[Command]:
+        """Commit a pending change once the window has passed without another press."""
+        if self.pending and self.clock() - self.pending.last_s >= self.pending_window_s:
+            return self.flush()
+        return []
+
+    def flush(self) -> list[Command]:
+        pending, self.pending = self.pending, None
+        if pending is None or pending.delta == 0:
+            return []
+        return [Command("add", (pending.track, f"{pending.delta:+d}"), origin="button")]
+
+    def _handle(self, role: str, state: GameState, held: bool) -> list[Command]:
+        if not is_role(role):
+            raise Rejected(f"unknown button {role!r} (next, back, select, up, down, menu, seatN.a, seatN.b)")
+        if role in ("up", "down"):
+            step = self.hold_step if held else 1
+            return self._adjust(state, step if role == "up" else -step)
+        if role == "back" and self.pending is not None and not held:
+            self.pending = None  # cancel what was being counted, nothing entered the game
+            return []
+        out = self.flush()
+        if role == "next":
+            out.append(Command("next", origin="button"))
+        elif role == "back":
+            out.append(Command("redo" if held else "undo", origin="button"))
+        elif role == "select":
+            self._cycle(state, -1 if held else 1)
+        elif role == "menu":
+            out.append(Command("menu", origin="button"))
+        else:
+            cmd = self.game.button(state, role, held)
+            if cmd is None:
+                raise Rejected(f"{role} does nothing during {state.step or 'this step'}")
+            out.append(cmd)
+        return out
+
+    def _cycle(self, state: GameState, direction: int) -> None:
+        names = self.game.adjustable(state)
+        if not names:
+            raise Rejected("nothing to select")
+        current = self.selected(state)
+        i = names.index(current) if current in names else 0
+        self._selected = names[(i + direction) % len(names)]
+
+    def _adjust(self, state: GameState, delta: int) -> list[Command]:
+        track = self.selected(state)
+        if track is None:
+            raise Rejected("nothing to adjust")
+        out: list[Command] = []
+        if self.pending is not None and self.pending.track != track:
+            out = self.flush()
+        counter = self.game.counter(state, track)
+        start = self.pending.start if self.pending else counter.value
+        total = (self.pending.delta if self.pending else 0) + delta
+        target = start + total
+        if counter.lo is not None:
+            target = max(counter.lo, target)
+        if counter.hi is not None:
+            target = min(counter.hi, target)
+        self.pending = Pending(track, start, target - start, self.clock())
+        return out

@@ -1,0 +1,227 @@
+"""Rounds -> phases -> steps declared as data, and the one function that moves through them.
+
+A step may host turns (clockwise from the lead, in an order the players choose, round and round until
+every seat passes in a row, or all seats together each signalling "done"). Hooks are small functions
+of a transaction; skip conditions are predicates of the state at the moment the step would begin.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from tablekeeper.core.state import GameState
+from tablekeeper.errors import Rejected
+
+if TYPE_CHECKING:
+    from tablekeeper.core.game import Txn
+
+Hook = Callable[["Txn"], None]
+Predicate = Callable[[GameState], bool]
+Hold = Callable[[GameState], "str | None"]
+
+
+class Turns(Enum):
+    NONE = "none"
+    CLOCKWISE = "clockwise"  # one turn each, clockwise from the lead
+    CHOSEN = "chosen"  # one turn each, the players choose who goes next (a prompt)
+    UNTIL_PASS = "until_pass"  # clockwise from the lead, until every seat passed in a row
+    TOGETHER = "together"  # every seat at once; each signals done
+
+
+@dataclass(frozen=True)
+class Step:
+    id: str
+    label: str = ""
+    turns: Turns = Turns.NONE
+    enter: Hook | None = None
+    leave: Hook | None = None
+    skip: Predicate | None = None
+    hold: Hold | None = None  # a reason ``next`` must wait, or None
+    turn_start: Hook | None = None
+
+    @property
+    def title(self) -> str:
+        return self.label or self.id.replace("_", " ").capitalize()
+
+
+@dataclass(frozen=True)
+class Phase:
+    id: str
+    label: str
+    steps: tuple[Step, ...]
+    skip: Predicate | None = None
+
+
+@dataclass(frozen=True)
+class Flow:
+    phases: tuple[Phase, ...]
+    round_start: Hook | None = None
+    round_end: Hook | None = None
+
+    def phase(self, phase_id: str) -> Phase:
+        for p in self.phases:
+            if p.id == phase_id:
+                return p
+        raise KeyError(phase_id)
+
+    def step(self, phase_id: str, step_id: str) -> Step:
+        for s in self.phase(phase_id).steps:
+            if s.id == step_id:
+                return s
+        raise KeyError(f"{phase_id}.{step_id}")
+
+    def positions(self) -> list[tuple[Phase, Step]]:
+        return [(p, s) for p in self.phases for s in p.steps]
+
+
+def clockwise_after(seat: int, seats: int) -> int:
+    return seat % seats + 1
+
+
+def move(txn: Txn, *, round_no: int, phase: str, step: str, seat: int | None,
+         done: tuple[int, ...] = (), passes: tuple[int, ...] = ()) -> None:
+    txn.emit("flow", round=round_no, phase=phase, step=step, seat=seat, done=list(done), passes=list(passes))
+
+
+def start(txn: Txn, flow: Flow) -> None:
+    """Enter the first step of round 1 that is not skipped."""
+    if flow.round_start:
+        flow.round_start(txn)
+    _enter_from(txn, flow, index=0, round_no=txn.state.round)
+
+
+def advance(txn: Txn, flow: Flow) -> None:
+    """What ``next`` does: end the active turn, or leave the step once its turns are over."""
+    state = txn.state
+    if state.over is not None:
+        raise Rejected(f"the game is over ({state.over})")
+    if state.prompt is not None:
+        raise Rejected(f"answer the prompt first: {state.prompt.text}")
+    step = flow.step(state.phase, state.step)
+    if step.hold:
+        reason = step.hold(state)
+        if reason:
+            raise Rejected(reason)
+    seat = state.active_seat
+    if step.turns in (Turns.CLOCKWISE, Turns.CHOSEN) and seat is not None:
+        done = (*state.done, seat)
+        remaining = [s for s in _order_from(state.lead, state.seats) if s not in done]
+        if remaining:
+            if step.turns is Turns.CLOCKWISE or len(remaining) == 1:
+                nxt = next(s for s in _order_from(clockwise_after(seat, state.seats), state.seats) if s in remaining)
+                begin_turn(txn, flow, nxt, done=done)
+            else:
+                move(txn, round_no=state.round, phase=state.phase, step=state.step, seat=None, done=done)
+                ask_next_seat(txn, remaining)
+            return
+    elif step.turns is Turns.UNTIL_PASS and seat is not None:
+        begin_turn(txn, flow, clockwise_after(seat, state.seats), done=state.done, passes=())
+        return
+    leave(txn, flow)
+
+
+def pass_turn(txn: Txn, flow: Flow, seat: int) -> None:
+    """The active seat passes (UNTIL_PASS steps); the step ends once every seat passed in a row."""
+    state = txn.state
+    step = flow.step(state.phase, state.step)
+    if step.turns is not Turns.UNTIL_PASS:
+        raise Rejected(f"nobody passes during {step.title}")
+    if seat != state.active_seat:
+        raise Rejected(f"it is seat {state.active_seat}'s turn, not seat {seat}'s")
+    passes = (*state.passes, seat)
+    if set(passes) >= set(state.seat_numbers()):
+        leave(txn, flow)
+    else:
+        begin_turn(txn, flow, clockwise_after(seat, state.seats), done=state.done, passes=passes)
+
+
+def seat_done(txn: Txn, flow: Flow, seat: int) -> None:
+    """A seat signals done in a TOGETHER step; the step ends when all have."""
+    state = txn.state
+    step = flow.step(state.phase, state.step)
+    if step.turns is not Turns.TOGETHER:
+        raise Rejected(f"seats do not signal done during {step.title}")
+    if seat in state.done:
+        raise Rejected(f"seat {seat} is already done")
+    done = tuple(sorted((*state.done, seat)))
+    if set(done) >= set(state.seat_numbers()):
+        if step.hold:
+            reason = step.hold(state)
+            if reason:
+                raise Rejected(reason)
+        leave(txn, flow)
+    else:
+        move(txn, round_no=state.round, phase=state.phase, step=state.step, seat=None, done=done)
+
+
+def begin_turn(txn: Txn, flow: Flow, seat: int, *, done: tuple[int, ...] = (),
+               passes: tuple[int, ...] = ()) -> None:
+    state = txn.state
+    move(txn, round_no=state.round, phase=state.phase, step=state.step, seat=seat, done=done, passes=passes)
+    step = flow.step(state.phase, state.step)
+    if step.turn_start:
+        step.turn_start(txn)
+
+
+def ask_next_seat(txn: Txn, seats: list[int]) -> None:
+    txn.ask("flow.next_seat", "Who goes next?", [f"seat {s}" for s in seats], context={"seats": seats})
+
+
+def choose_next_seat(txn: Txn, flow: Flow, index: int) -> None:
+    seats = list(txn.state.prompt.context["seats"]) if txn.state.prompt else []
+    txn.close_prompt()
+    begin_turn(txn, flow, int(seats[index]), done=txn.state.done)
+
+
+def leave(txn: Txn, flow: Flow) -> None:
+    state = txn.state
+    step = flow.step(state.phase, state.step)
+    if step.leave:
+        step.leave(txn)
+        if txn.state.prompt is not None or txn.state.over is not None:
+            return  # the step's own ending asked something or ended the game; ``next`` again later
+    positions = flow.positions()
+    index = next(i for i, (p, s) in enumerate(positions) if p.id == state.phase and s.id == step.id)
+    _enter_from(txn, flow, index=index + 1, round_no=state.round)
+
+
+def _enter_from(txn: Txn, flow: Flow, *, index: int, round_no: int) -> None:
+    positions = flow.positions()
+    skipped = 0
+    while True:
+        if index >= len(positions):
+            if flow.round_end:
+                flow.round_end(txn)
+                if txn.state.over is not None:
+                    return
+            round_no += 1
+            move(txn, round_no=round_no, phase=positions[0][0].id, step=positions[0][1].id, seat=None)
+            if flow.round_start:
+                flow.round_start(txn)
+            index = 0
+        phase, step = positions[index]
+        state = txn.state
+        if (phase.skip and phase.skip(state)) or (step.skip and step.skip(state)):
+            index += 1
+            skipped += 1
+            if skipped > 4 * len(positions):
+                raise Rejected("every step of the round is skipped; check the game's flow")
+            continue
+        break
+    move(txn, round_no=round_no, phase=phase.id, step=step.id, seat=None)
+    if step.turns in (Turns.CLOCKWISE, Turns.UNTIL_PASS):
+        begin_turn(txn, flow, txn.state.lead)
+    elif step.turns is Turns.CHOSEN:
+        if txn.state.seats == 1:
+            begin_turn(txn, flow, 1)
+        else:
+            ask_next_seat(txn, list(_order_from(txn.state.lead, txn.state.seats)))
+    if step.enter:
+        step.enter(txn)
+
+
+def _order_from(first: int, seats: int) -> list[int]:
+    return [((first - 1 + i) % seats) + 1 for i in range(seats)]

@@ -1,0 +1,40 @@
+"""Script lines -> commands. Blank lines and ``#`` comments are ignored; verbs are lower case."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from tablekeeper.core.events import Command
+from tablekeeper.errors import ScriptError
+
+SESSION_VERBS = ("undo", "redo", "rewind")
+BUTTON_VERBS = ("press", "hold")
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptLine:
+    number: int
+    text: str
+    command: Command
+
+
+def parse_line(text: str, number: int = 1, origin: str = "script") -> ScriptLine | None:
+    """One line -> a command, or None for a blank/comment line."""
+    stripped = text.split("#", 1)[0].strip()
+    if not stripped:
+        return None
+    try:
+        words = shlex.split(stripped)
+    except ValueError as exc:
+        raise ScriptError(f"line {number}: {exc}") from None
+    verb, args = words[0].lower(), tuple(words[1:])
+    return ScriptLine(number, stripped, Command(verb, args, origin))
+
+
+def parse_lines(lines: Iterable[str], origin: str = "script") -> Iterator[ScriptLine]:
+    for number, text in enumerate(lines, 1):
+        line = parse_line(text, number, origin)
+        if line is not None:
+            yield line

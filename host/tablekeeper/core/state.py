@@ -1,0 +1,59 @@
+"""The immutable game state every game shares: flow position, tracks, chance sources, prompt, data."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from tablekeeper.core.chance import Source
+from tablekeeper.core.tracks import Counter
+
+EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """A choice with labelled options; ``next`` waits until it is answered with ``choose N``."""
+
+    id: str
+    text: str
+    options: tuple[str, ...]
+    seat: int | None = None
+    context: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Everything a game needs to know; changed only by ``Game.apply``.
+
+    ``done`` lists seats whose turn in the current step is over; ``passes`` the seats that passed in
+    a row (for "until every seat passes" turn orders).
+    """
+
+    game: str
+    seats: int
+    seed: int
+    round: int = 1
+    phase: str = ""
+    step: str = ""
+    active_seat: int | None = None
+    lead: int = 1
+    done: tuple[int, ...] = ()
+    passes: tuple[int, ...] = ()
+    tracks: Mapping[str, Counter] = field(default_factory=lambda: EMPTY)
+    sources: Mapping[str, Source] = field(default_factory=lambda: EMPTY)
+    prompt: Prompt | None = None
+    over: str | None = None
+    data: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
+
+    def value(self, track: str) -> int:
+        return self.tracks[track].value
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """Game-specific data (deep-frozen JSON values)."""
+        return self.data.get(key, default)
+
+    def seat_numbers(self) -> range:
+        return range(1, self.seats + 1)

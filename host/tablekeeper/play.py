@@ -1,0 +1,223 @@
+"""``tablekeeper play``: run a game headless from a script, the contract scripts and tests use.
+
+Each script line is handled as it arrives, so another program can drive a game through a pipe;
+with ``--trace`` one JSON line per script line is flushed at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+from tablekeeper import games
+from tablekeeper.controls import Controls
+from tablekeeper.core.events import Command
+from tablekeeper.core.game import Game
+from tablekeeper.core.script import parse_line
+from tablekeeper.core.session import Outcome, Session
+from tablekeeper.core.store import Store
+from tablekeeper.errors import Rejected, ScriptError, TablekeeperError
+
+DEFAULT_SLOT = "main"
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("play", help="play a game headless from a script",
+                              description="Run a game headless. Script lines: next, choose N, undo, redo, "
+                              "rewind K, set TRACK VALUE, add TRACK +N|-N, draw SOURCE, reveal SOURCE OUTCOME, "
+                              "press BUTTON, hold BUTTON, and the game's own verbs (see docs/scripting.md).")
+    p.add_argument("game", help="arkham, spirit_island, oathsworn or earthborne")
+    p.add_argument("--seats", type=int, default=None, help="number of seats (players)")
+    p.add_argument("--seed", type=int, default=1, help="seed for the device's draws (default 1)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a game option, e.g. difficulty=hard (repeatable)")
+    p.add_argument("--script", metavar="FILE", help="script file, or - for standard input")
+    p.add_argument("--json", action="store_true", help="print the final state as one JSON object")
+    p.add_argument("--trace", action="store_true", help="print one JSON line per script line")
+    p.add_argument("--strict", action="store_true", help="exit 1 if any line was rejected")
+    p.add_argument("--save", metavar="PATH", help="keep the session in this SQLite file; resume if it holds one")
+    p.add_argument("--slot", default=DEFAULT_SLOT, help=f"save slot name (default {DEFAULT_SLOT})")
+    p.add_argument("--verbs", action="store_true", help="list the game's verbs and exit")
+    p.set_defaults(func=run)
+
+    s = subparsers.add_parser("saves", help="list, export or import saved sessions")
+    s.add_argument("action", choices=("list", "export", "import"))
+    s.add_argument("path", help="the SQLite save file")
+    s.add_argument("--slot", default=DEFAULT_SLOT)
+    s.add_argument("--file", help="JSON-lines file to import from (export writes to stdout)")
+    s.set_defaults(func=run_saves)
+
+
+def parse_options(items: Iterable[str]) -> dict[str, str]:
+    options = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ScriptError(f"--option {item!r}: expected KEY=VALUE")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def open_session(game: Game, args: argparse.Namespace) -> tuple[Session, Store | None]:
+    options = parse_options(args.option)
+    seats = args.seats if args.seats is not None else game.seats_default
+    if args.save is None:
+        return Session(game, seats=seats, seed=args.seed, options=options), None
+    store = Store.open(args.save)
+    saved = store.load(args.slot)
+    if saved is None:
+        session = Session(game, seats=seats, seed=args.seed, options=options)
+        store.create(args.slot, session.setup)
+        session.journal = store.journal(args.slot)
+        return session, store
+    if saved.setup.game != game.name:
+        store.close()
+        raise ScriptError(f"{args.save}: slot {args.slot!r} holds a {saved.setup.game} session, not {game.name}")
+    try:
+        session = Session(game, seats=saved.setup.seats, seed=saved.setup.seed, options=saved.setup.options,
+                          journal=store.journal(args.slot), entries=saved.entries)
+    except (Rejected, KeyError, IndexError, ValueError) as exc:
+        store.close()
+        raise ScriptError(f"{args.save}: slot {args.slot!r} cannot be replayed ({exc})") from None
+    return session, store
+
+
+def read_lines(path: str) -> Iterator[str]:
+    if path == "-":
+        yield from iter(sys.stdin.readline, "")
+        return
+    try:
+        with Path(path).open(encoding="utf-8") as fh:
+            yield from fh
+    except OSError as exc:
+        raise ScriptError(f"{path}: cannot read script: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ScriptError(f"{path}: not a text file") from None
+
+
+class Runner:
+    """Feeds script lines to a session through the same controls the panel uses."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.controls = Controls(session.game, clock=lambda: 0.0)
+
+    def line(self, number: int, text: str) -> Outcome | None:
+        parsed = parse_line(text, number)
+        if parsed is None:
+            return None
+        cmd = parsed.command
+        try:
+            if cmd.verb in ("press", "hold"):
+                if len(cmd.args) != 1:
+                    return Outcome(False, f"usage: {cmd.verb} BUTTON")
+                act = self.controls.hold if cmd.verb == "hold" else self.controls.press
+                return self.perform_all(act(cmd.args[0], self.session.state))
+            pending = self.controls.flush()
+            if pending:
+                outcome = self.perform_all(pending)
+                if not outcome.accepted:
+                    return outcome
+            return self.session.perform(cmd)
+        except Rejected as exc:
+            return Outcome(False, exc.reason)
+
+    def perform_all(self, commands: list[Command]) -> Outcome:
+        last = Outcome(True)
+        for cmd in commands:
+            if cmd.verb == "menu":
+                return Outcome(False, "menu: the settings menu exists only on the station")
+            last = self.session.perform(cmd)
+            if not last.accepted:
+                return last
+        return last
+
+    def finish(self) -> Outcome:
+        return self.perform_all(self.controls.flush())
+
+    def view(self) -> dict[str, Any]:
+        out = self.session.view()
+        out["pending"] = self.controls.pending.text() if self.controls.pending else None
+        return out
+
+
+def run(args: argparse.Namespace) -> int:
+    game = games.load(args.game)
+    if args.verbs:
+        for verb in game.all_verbs().values():
+            print(f"{verb.usage:32} {verb.help}")
+        return 0
+    session, store = open_session(game, args)
+    runner = Runner(session)
+    rejected = 0
+    out: TextIO = sys.stdout
+    try:
+        if args.script:
+            for number, text in enumerate(read_lines(args.script), 1):
+                outcome = runner.line(number, text)
+                if outcome is None:
+                    continue
+                if not outcome.accepted:
+                    rejected += 1
+                    print(f"line {number}: {outcome.reason}", file=sys.stderr, flush=True)
+                if args.trace:
+                    record = {"line": number, "text": text.strip(), "accepted": outcome.accepted,
+                              "reason": outcome.reason, "entry": outcome.entry, "state": runner.view()}
+                    out.write(json.dumps(record) + "\n")
+                    out.flush()
+        final = runner.finish()
+        if not final.accepted:
+            rejected += 1
+            print(f"end of script: {final.reason}", file=sys.stderr)
+        if args.json:
+            out.write(json.dumps(runner.view()) + "\n")
+        elif not args.trace:
+            print(describe(session))
+    finally:
+        if store is not None:
+            store.close()
+    return 1 if (args.strict and rejected) else 0
+
+
+def describe(session: Session) -> str:
+    view = session.view()
+    lines = [f"{session.game.title}: round {view['round']}, {view['phase']} / {view['step_label']}"
+             + (f", seat {view['active_seat']}'s turn" if view["active_seat"] else "")]
+    if view["prompt"]:
+        lines.append("prompt: " + view["prompt"]["text"] + " " +
+                     " ".join(f"[{i}] {o}" for i, o in enumerate(view["prompt"]["options"], 1)))
+    tracks = view["tracks"]
+    lines.append(", ".join(f"{k}={v}" for k, v in tracks.items()))
+    if view["over"]:
+        lines.append(f"over: {view['over']}")
+    return "\n".join(lines)
+
+
+def run_saves(args: argparse.Namespace) -> int:
+    if args.action == "import":
+        if not args.file:
+            raise ScriptError("saves import: --file FILE is required")
+        try:
+            lines = Path(args.file).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ScriptError(f"{args.file}: cannot read: {exc}") from None
+        with Store.open(args.path) as store:
+            saved = store.import_lines(args.slot, lines, source=args.file)
+        print(f"imported {len(saved.entries)} entries into slot {args.slot!r} of {args.path}")
+        return 0
+    if not Path(args.path).exists():
+        raise TablekeeperError(f"{args.path}: no such save file")
+    with Store.open(args.path) as store:
+        if args.action == "list":
+            for slot in store.slots():
+                listed = store.load(slot)
+                if listed is not None:
+                    print(f"{slot}: {listed.setup.game}, {listed.setup.seats} seats, {len(listed.entries)} entries")
+        else:
+            for line in store.export_lines(args.slot):
+                print(line)
+    return 0
