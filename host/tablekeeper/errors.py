@@ -34,3 +34,7 @@ class HardwareError(TablekeeperError, OSError):
 
 class ProtocolError(TablekeeperError, ValueError):
     """A counter frame is malformed; it is dropped, never executed."""
+
+
+class InstallError(TablekeeperError, OSError):
+    """An appliance install step failed; the message names the step and the command."""

@@ -1,0 +1,97 @@
+"""``tablekeeper appliance install|unit|udev``: set a Raspberry Pi up as a station, or print what it would get."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+from tablekeeper.appliance.install import Context, InstallOptions, apply_plan, build_plan, print_plan
+from tablekeeper.appliance.paths import DEFAULT_CONFIG_PATH, DEFAULT_SERVICE_DATA_DIR
+from tablekeeper.appliance.units import DEFAULT_COUNTER_IDS, ServiceSettings, render_udev_rule, render_unit
+from tablekeeper.errors import ConfigError, InstallError
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("appliance", help="install the station as a systemd service on a Raspberry Pi",
+                                   description="Set a Raspberry Pi up as a Tablekeeper appliance.")
+    commands = parser.add_subparsers(dest="appliance_command", metavar="ACTION", required=True)
+
+    install = commands.add_parser("install", help="enable I2C, groups, udev rule, data dir and the service")
+    _service_options(install)
+    install.add_argument("--dry-run", action="store_true", help="print every step and change nothing")
+    install.add_argument("--station-config-source", type=Path, metavar="FILE",
+                         help="station config copied to --config if that file does not exist yet")
+    install.add_argument("--counter-id", action="append", default=[], metavar="VID:PID",
+                         help="USB IDs of the counters (repeatable; default 2E8A:0005, MicroPython on RP2040)")
+    install.add_argument("--start", action="store_true", help="start the service now instead of after a reboot")
+    install.add_argument("--root", type=Path, default=Path("/"), help=argparse.SUPPRESS)
+    install.set_defaults(func=_install)
+
+    unit = commands.add_parser("unit", help="print the systemd unit the installer writes")
+    _service_options(unit)
+    unit.set_defaults(func=_unit)
+
+    udev = commands.add_parser("udev", help="print the udev rule for the counters")
+    udev.add_argument("--counter-id", action="append", default=[], metavar="VID:PID")
+    udev.set_defaults(func=_udev)
+
+
+def _service_options(parser: argparse.ArgumentParser) -> None:
+    defaults = ServiceSettings()
+    parser.add_argument("--user", default=os.environ.get("SUDO_USER") or defaults.user,
+                        help="the account the service runs as (default: the user who ran sudo)")
+    parser.add_argument("--venv", type=Path, default=defaults.venv_dir, help="the project's virtualenv")
+    parser.add_argument("--data-dir", type=Path, default=DEFAULT_SERVICE_DATA_DIR,
+                        help="writable directory for saves and demo counts (put it on a writable "
+                             "partition if the root file system is read-only)")
+    parser.add_argument("--config", type=Path, default=DEFAULT_CONFIG_PATH, help="the station config the service reads")
+    parser.add_argument("--watchdog-s", type=int, default=defaults.watchdog_s,
+                        help="restart the station if its loop is silent this long")
+    parser.add_argument("--demo", action="store_true", help="run the convention demo mode")
+
+
+def _settings(args: argparse.Namespace) -> ServiceSettings:
+    return ServiceSettings(user=args.user, venv_dir=args.venv, data_dir=args.data_dir, config_path=args.config,
+                           watchdog_s=args.watchdog_s, demo=args.demo)
+
+
+def parse_counter_ids(values: list[str]) -> tuple[tuple[int, int], ...]:
+    ids = []
+    for value in values:
+        vid, sep, pid = value.partition(":")
+        try:
+            if not sep or len(vid) != 4 or len(pid) != 4:
+                raise ValueError(value)
+            ids.append((int(vid, 16), int(pid, 16)))
+        except ValueError:
+            raise ConfigError(f"--counter-id: {value!r} is not VID:PID in hex (2E8A:0005)") from None
+    return tuple(ids) or DEFAULT_COUNTER_IDS
+
+
+def _install(args: argparse.Namespace) -> int:
+    source = args.station_config_source.resolve() if args.station_config_source else None
+    options = InstallOptions(service=_settings(args), station_config_source=source,
+                             counter_ids=parse_counter_ids(args.counter_id), start_now=args.start)
+    steps = build_plan(options, root=args.root)
+    if args.dry_run:
+        print("Dry run: nothing is changed. The install would:")
+        print_plan(steps)
+        return 0
+    if args.root == Path("/") and os.geteuid() != 0:
+        raise InstallError("appliance install: needs root for /etc and /boot; run it with sudo "
+                           "(or add --dry-run to see the steps)")
+    apply_plan(steps, Context(root=args.root, owner=options.service.user))
+    print("Installed. Check the box with: tablekeeper doctor")
+    return 0
+
+
+def _unit(args: argparse.Namespace) -> int:
+    print(render_unit(_settings(args)), end="")
+    return 0
+
+
+def _udev(args: argparse.Namespace) -> int:
+    print(render_udev_rule(parse_counter_ids(args.counter_id)), end="")
+    return 0

@@ -1,0 +1,141 @@
+"""The install plan: applied to a scratch root with a recording runner, and the shell script's dry run."""
+
+from __future__ import annotations
+
+import getpass
+import os
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from tablekeeper.appliance.install import (
+    BACKUP_SUFFIX,
+    Context,
+    InstallOptions,
+    apply_plan,
+    build_plan,
+    edit_boot_config,
+)
+from tablekeeper.appliance.units import ServiceSettings, render_udev_rule, render_unit
+from tablekeeper.errors import InstallError
+
+REPO = Path(__file__).resolve().parents[2]
+STOCK_BOOT_CONFIG = "# stock\n#dtparam=i2c_arm=on\ndtparam=audio=on\n[cm4]\notg_mode=1\n[all]\ndtparam=i2c_arm=off\n"
+
+
+class RecordingRunner:
+    def __init__(self, fail_on: str | None = None) -> None:
+        self.commands: list[tuple[str, ...]] = []
+        self.fail_on = fail_on
+
+    def __call__(self, argv: Sequence[str]) -> int:
+        self.commands.append(tuple(argv))
+        return 1 if self.fail_on is not None and self.fail_on in argv else 0
+
+
+def _options(tmp_path: Path, **service: object) -> InstallOptions:
+    source = tmp_path / "reference.toml"
+    source.write_text("# reference build\n")
+    settings = ServiceSettings(user="pi", data_dir=Path("/srv/tablekeeper"), **service)  # type: ignore[arg-type]
+    return InstallOptions(service=settings, station_config_source=source)
+
+
+def _scratch_root(tmp_path: Path) -> Path:
+    root = tmp_path / "root"
+    (root / "boot/firmware").mkdir(parents=True)
+    (root / "boot/firmware/config.txt").write_text(STOCK_BOOT_CONFIG)
+    return root
+
+
+def test_applied_plan_writes_every_file_and_runs_every_command(tmp_path: Path) -> None:
+    root = _scratch_root(tmp_path)
+    options = _options(tmp_path)
+    runner = RecordingRunner()
+    apply_plan(build_plan(options, root=root), Context(root=root, runner=runner, owner=getpass.getuser()),
+               print_line=lambda _line: None)
+
+    boot = (root / "boot/firmware/config.txt").read_text()
+    assert boot.endswith("[all]\n# Tablekeeper: I2C for the displays, fast mode (400 kHz)\n"
+                         "dtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=400000\n")
+    assert "dtparam=i2c_arm=off" not in boot and "otg_mode=1" in boot and "dtparam=audio=on" in boot
+    assert (root / f"boot/firmware/config.txt{BACKUP_SUFFIX}").read_text() == STOCK_BOOT_CONFIG
+    assert (root / "etc/modules-load.d/tablekeeper.conf").read_text().splitlines()[-1] == "i2c-dev"
+    assert (root / "etc/udev/rules.d/60-tablekeeper-counters.rules").read_text() == render_udev_rule()
+    assert (root / "etc/systemd/system/tablekeeper.service").read_text() == render_unit(options.service)
+    assert (root / "etc/tablekeeper/station.toml").read_text() == "# reference build\n"
+    data = root / "srv/tablekeeper"
+    assert data.is_dir() and (data.stat().st_mode & 0o777) == 0o750
+
+    assert ("usermod", "--append", "--groups", "gpio,i2c,dialout", "pi") in runner.commands
+    assert ("udevadm", "control", "--reload-rules") in runner.commands
+    assert runner.commands[-3:] == [
+        ("systemd-analyze", "verify", "/etc/systemd/system/tablekeeper.service"),
+        ("systemctl", "daemon-reload"),
+        ("systemctl", "enable", "tablekeeper.service"),
+    ]
+
+
+def test_second_run_changes_nothing_and_keeps_the_operators_config(tmp_path: Path) -> None:
+    root = _scratch_root(tmp_path)
+    options = _options(tmp_path)
+    ctx = Context(root=root, runner=RecordingRunner())
+    apply_plan(build_plan(options, root=root), ctx, print_line=lambda _line: None)
+    boot = (root / "boot/firmware/config.txt").read_text()
+    (root / "etc/tablekeeper/station.toml").write_text("# edited on the box\n")
+
+    apply_plan(build_plan(options, root=root), ctx, print_line=lambda _line: None)
+
+    assert (root / "boot/firmware/config.txt").read_text() == boot
+    assert (root / f"boot/firmware/config.txt{BACKUP_SUFFIX}").read_text() == STOCK_BOOT_CONFIG
+    assert (root / "etc/tablekeeper/station.toml").read_text() == "# edited on the box\n"
+
+
+def test_a_failing_command_stops_the_install_naming_the_step(tmp_path: Path) -> None:
+    root = _scratch_root(tmp_path)
+    runner = RecordingRunner(fail_on="usermod")
+    with pytest.raises(InstallError, match=r"step 2 \(Add pi to the groups.*usermod.*status 1"):
+        apply_plan(build_plan(_options(tmp_path), root=root), Context(root=root, runner=runner),
+                   print_line=lambda _line: None)
+    assert not (root / "etc/systemd/system/tablekeeper.service").exists()
+
+
+def test_boot_config_edit_is_idempotent_and_handles_an_empty_file() -> None:
+    once = edit_boot_config(STOCK_BOOT_CONFIG)
+    assert edit_boot_config(once) == once
+    assert edit_boot_config("").startswith("[all]\n")
+    assert once.count("dtparam=i2c_arm_baudrate=") == 1
+
+
+def _run_install_sh(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}"}
+    return subprocess.run(["bash", str(REPO / "hardware/pi/install.sh"), *args], capture_output=True, text=True,
+                          check=False, timeout=60, env=env, cwd=tmp_path)
+
+
+def test_install_script_dry_run_lists_every_step_and_changes_nothing(tmp_path: Path) -> None:
+    venv = tmp_path / "venv"
+    data = tmp_path / "data"
+    result = _run_install_sh(tmp_path, "--dry-run", "--user", "pi", "--venv", str(venv), "--data-dir", str(data))
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "run: sudo apt-get install -y python3-venv python3-dev i2c-tools" in out
+    assert f"run: sudo -u pi python3 -m venv {venv}" in out
+    assert f"{venv}/bin/pip install {REPO} lgpio" in out
+    options = InstallOptions(service=ServiceSettings(user="pi", venv_dir=venv, data_dir=data),
+                             station_config_source=REPO / "hardware/station.toml")
+    steps = build_plan(options)
+    for number, step in enumerate(steps, 1):
+        assert f"[{number}/{len(steps)}] {step.title}" in out
+        for action in step.actions:
+            assert action.describe() in out
+    assert not venv.exists() and not data.exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_install_script_rejects_unknown_options(tmp_path: Path) -> None:
+    result = _run_install_sh(tmp_path, "--dry-run", "--colour", "blue")
+    assert result.returncode == 2
+    assert result.stderr.strip() == "install.sh: unknown option '--colour' (try --help)"

@@ -1,0 +1,124 @@
+"""The generated systemd unit and udev rule."""
+
+from __future__ import annotations
+
+import configparser
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tablekeeper.appliance.units import ServiceSettings, render_udev_rule, render_unit
+from tablekeeper.errors import ConfigError
+
+
+def _unit_sections(text: str) -> configparser.ConfigParser:
+    parser = configparser.ConfigParser(strict=False, interpolation=None)
+    parser.optionxform = str  # type: ignore[assignment,method-assign]
+    parser.read_string(text)
+    return parser
+
+
+def _settings_with_real_executable(tmp_path: Path, **overrides: object) -> ServiceSettings:
+    """Settings whose venv holds an executable ``tablekeeper``, as systemd-analyze checks ExecStart."""
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    exe = venv / "bin" / "tablekeeper"
+    exe.write_text("#!/bin/sh\nexit 0\n")
+    exe.chmod(0o755)
+    return ServiceSettings(user="pi", venv_dir=venv, data_dir=tmp_path / "data",
+                           config_path=tmp_path / "station.toml", **overrides)  # type: ignore[arg-type]
+
+
+def test_unit_is_notify_with_watchdog_restart_and_start_limits(tmp_path: Path) -> None:
+    settings = _settings_with_real_executable(tmp_path, watchdog_s=45)
+    text = render_unit(settings)
+    unit = _unit_sections(text)
+    service = unit["Service"]
+    assert service["Type"] == "notify"
+    assert service["WatchdogSec"] == "45"
+    assert service["Restart"] == "always"
+    assert service["ExecStart"] == f"{settings.venv_dir}/bin/tablekeeper run --config {settings.config_path}"
+    assert f"\nEnvironment=TABLEKEEPER_DATA_DIR={settings.data_dir}\n" in text
+    assert service["ReadWritePaths"] == str(settings.data_dir)
+    assert service["ProtectSystem"] == "strict"
+    assert set(service["SupplementaryGroups"].split()) == {"gpio", "i2c", "dialout"}
+    burst, interval_s = int(unit["Unit"]["StartLimitBurst"]), int(unit["Unit"]["StartLimitIntervalSec"])
+    assert burst * int(service["RestartSec"]) < interval_s
+    assert unit["Install"]["WantedBy"] == "multi-user.target"
+
+
+def test_demo_flag_reaches_exec_start(tmp_path: Path) -> None:
+    unit = _unit_sections(render_unit(_settings_with_real_executable(tmp_path, demo=True)))
+    assert unit["Service"]["ExecStart"].endswith(" --demo")
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                    reason="systemd-analyze is not installed (Debian package 'systemd')")
+def test_unit_passes_systemd_analyze_verify(tmp_path: Path) -> None:
+    settings = _settings_with_real_executable(tmp_path)
+    unit_path = tmp_path / "tablekeeper.service"
+    unit_path.write_text(render_unit(settings))
+    result = subprocess.run(["systemd-analyze", "verify", str(unit_path)], capture_output=True, text=True,
+                            check=False, timeout=60)
+    assert result.returncode == 0, result.stderr
+    # Unknown keys and bad values are only warnings to systemd: any output at all is a defect.
+    assert [line for line in result.stderr.splitlines() if "tablekeeper.service" in line] == []
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                    reason="systemd-analyze is not installed (Debian package 'systemd')")
+def test_verify_would_catch_a_broken_unit(tmp_path: Path) -> None:
+    """The verify test above can fail: a misspelt key is reported."""
+    settings = _settings_with_real_executable(tmp_path)
+    unit_path = tmp_path / "tablekeeper.service"
+    unit_path.write_text(render_unit(settings).replace("WatchdogSec=", "WatchdogSecs="))
+    result = subprocess.run(["systemd-analyze", "verify", str(unit_path)], capture_output=True, text=True,
+                            check=False, timeout=60)
+    assert "Unknown key 'WatchdogSecs'" in result.stderr
+
+
+@pytest.mark.parametrize(("field", "value", "option"), [
+    ("user", "Robert'); DROP", "--user"),
+    ("data_dir", Path("relative/data"), "--data-dir"),
+    ("venv_dir", Path("/opt/with space"), "--venv"),
+    ("watchdog_s", 1, "--watchdog-s"),
+])
+def test_bad_settings_are_named(field: str, value: object, option: str) -> None:
+    with pytest.raises(ConfigError, match=option):
+        ServiceSettings(**{field: value})  # type: ignore[arg-type]
+
+
+def _rule_fields(line: str) -> dict[str, str]:
+    """Split one udev rule line into ``KEY op`` -> value, checking every field is well-formed."""
+    fields: dict[str, str] = {}
+    for part in line.split(", "):
+        for op in ("==", "+=", "="):
+            key, found, value = part.partition(op)
+            if found:
+                assert value.startswith('"') and value.endswith('"'), part
+                fields[key + op] = value[1:-1]
+                break
+        else:
+            raise AssertionError(f"not a udev field: {part!r}")
+    return fields
+
+
+def test_udev_rule_names_each_counter_and_keeps_modemmanager_away() -> None:
+    text = render_udev_rule([(0x2E8A, 0x0005), (0x1234, 0xABCD), (0x2E8A, 0x0005)])
+    rules = [_rule_fields(line) for line in text.splitlines() if line and not line.startswith("#")]
+    assert len(rules) == 4  # one usb + one tty rule per distinct ID
+    tty_rules = [r for r in rules if r.get("SUBSYSTEM==") == "tty"]
+    assert {(r["ATTRS{idVendor}=="], r["ATTRS{idProduct}=="]) for r in tty_rules} == {("2e8a", "0005"),
+                                                                                      ("1234", "abcd")}
+    for rule in tty_rules:
+        assert rule["GROUP="] == "dialout"
+        assert rule["MODE="] == "0660"
+        assert rule["SYMLINK+="] == "tablekeeper/counter-%s{serial}"
+    assert all(r["ENV{ID_MM_DEVICE_IGNORE}="] == "1" for r in rules)
+
+
+def test_udev_rule_rejects_an_empty_id_list() -> None:
+    with pytest.raises(ConfigError, match="counters"):
+        render_udev_rule([])
