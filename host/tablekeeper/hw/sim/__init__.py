@@ -1,0 +1,1 @@
+"""Simulated parts: gpiozero's MockFactory pins, a fake clock, the composed panel picture."""
