@@ -1,0 +1,182 @@
+"""Convention demo mode driven by a fake clock: attract loop, guided demo, timeouts, the locked settings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tablekeeper.config import BUTTON_ROLES
+from tablekeeper.core.store import Store
+from tablekeeper.demo import (
+    DemoMode,
+    DemoScript,
+    DemoSettings,
+    DemoStep,
+    Mode,
+    load_script,
+    load_scripts,
+    parse_script,
+    stats_panel,
+)
+from tablekeeper.errors import ScriptError
+
+TIMING = DemoSettings(idle_reset_s=60.0, attract_frame_s=4.0, finished_show_s=10.0, operator_timeout_s=30.0,
+                      unlock_hold_s=5.0)
+
+
+def _script(game: str, presses: tuple[str, ...]) -> DemoScript:
+    steps = tuple(DemoStep(prompt=(f"{game} step {i}", f"press {p}"), press=p) for i, p in enumerate(presses))
+    return DemoScript(game=game, title=game.title(), attract=(f"try {game}",), steps=steps, farewell=("bye",))
+
+
+SCRIPTS = (_script("alpha", ("next", "up", "next")), _script("beta", ("select", "down")))
+
+
+class MemoryCounters:
+    def __init__(self) -> None:
+        self.values: dict[str, int] = {}
+
+    def bump(self, name: str, by: int = 1) -> int:
+        self.values[name] = self.values.get(name, 0) + by
+        return self.values[name]
+
+    def count(self, name: str) -> int:
+        return self.values.get(name, 0)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    with Store.open(tmp_path / "tablekeeper.sqlite3") as opened:
+        yield opened
+
+
+def test_idle_attract_visitor_idle_timeout_fresh_demo(store: Store) -> None:
+    demo = DemoMode(SCRIPTS, counters=store, now_s=1000.0, settings=TIMING)
+
+    idle = demo.tick(1001.0)
+    assert idle.mode is Mode.ATTRACT
+    assert idle.panels["track"].title == "Alpha" and idle.panels["seat1"].lines == ("Press any button", "to try it")
+    assert demo.tick(1004.0).panels["track"].title == "Beta"  # the attract loop moves on every 4 s
+    assert demo.tick(1008.0).panels["track"].title == "Alpha"
+
+    visitor = demo.on_press("seat2.a", 1013.0)  # beta is showing
+    assert (visitor.mode, visitor.start_game, visitor.forward) == (Mode.GUIDED, "beta", None)
+    assert visitor.panels["track"].lines == ("beta step 0", "press select")
+    assert demo.on_press("select", 1015.0).forward == "select"
+    assert demo.tick(1015.0 + 59.9).mode is Mode.GUIDED
+
+    timed_out = demo.tick(1015.0 + 60.0)
+    assert (timed_out.mode, timed_out.reset) == (Mode.ATTRACT, True)
+    assert demo.counts()["beta"] == (1, 0)
+
+    fresh = demo.on_press("next", 1078.0)  # 3 s into the new loop: alpha again
+    assert (fresh.mode, fresh.start_game) == (Mode.GUIDED, "alpha")
+    assert fresh.panels["track"].lines == ("alpha step 0", "press next")
+    assert fresh.panels["track"].title == "Alpha 1/3"
+    assert store.count("demo.alpha.started") == 1 and store.count("demo.beta.started") == 1
+
+
+def test_following_every_prompt_finishes_the_demo_and_counts_it(store: Store) -> None:
+    demo = DemoMode(SCRIPTS, counters=store, now_s=0.0, settings=TIMING)
+    demo.on_press("next", 1.0)
+    forwarded = [demo.on_press(role, 2.0 + i).forward for i, role in enumerate(("next", "up", "next"))]
+    assert forwarded == ["next", "up", "next"]
+    assert demo.mode is Mode.FINISHED
+    assert demo.on_press("next", 6.0).forward is None  # mashing after the end changes nothing
+    assert demo.tick(4.0 + 9.9).panels["seat3"].lines == ("bye",)
+    assert demo.tick(4.0 + 10.0).mode is Mode.ATTRACT
+    assert demo.counts() == {"alpha": (1, 1), "beta": (0, 0)}
+
+
+def test_a_wrong_button_shows_a_hint_and_does_not_reach_the_game() -> None:
+    demo = DemoMode(SCRIPTS, counters=MemoryCounters(), now_s=0.0, settings=TIMING)
+    demo.on_press("up", 1.0)
+    wrong = demo.on_press("seat1.b", 2.0)
+    assert wrong.forward is None
+    assert wrong.panels["track"].lines[-1] == "That was SEAT1 B: try NEXT"
+    right = demo.on_press("next", 3.0)
+    assert right.forward == "next" and right.panels["track"].lines == ("alpha step 1", "press up")
+
+
+def test_settings_are_locked_behind_holding_the_combination() -> None:
+    counters = MemoryCounters()
+    demo = DemoMode(SCRIPTS, counters=counters, now_s=0.0, settings=TIMING)
+    assert demo.on_press("menu", 10.0).mode is Mode.ATTRACT  # no demo starts while the combo may be coming
+    assert demo.on_press("back", 10.5).mode is Mode.ATTRACT
+    assert demo.tick(15.4).mode is Mode.ATTRACT
+    operator = demo.tick(15.5)
+    assert operator.mode is Mode.OPERATOR
+    assert operator.panels["track"] == stats_panel({"alpha": (0, 0), "beta": (0, 0)}, SCRIPTS)
+    demo.on_release("menu", 16.0)
+    demo.on_release("back", 16.0)
+    assert demo.mode is Mode.OPERATOR and counters.values == {}
+    opened = demo.on_press("select", 17.0)
+    assert (opened.mode, opened.open_settings) == (Mode.SETTINGS, True)
+    assert demo.on_press("down", 18.0).forward == "down"  # the station's menu gets every button
+    assert demo.tick(18.0 + 29.9).mode is Mode.SETTINGS
+    left = demo.tick(18.0 + 30.0)
+    assert (left.mode, left.reset) == (Mode.ATTRACT, True)
+
+
+def test_a_short_press_of_a_combo_button_starts_the_demo_on_release() -> None:
+    demo = DemoMode(SCRIPTS, counters=MemoryCounters(), now_s=0.0, settings=TIMING)
+    demo.on_press("back", 1.0)
+    started = demo.on_release("back", 1.2)
+    assert (started.mode, started.start_game) == (Mode.GUIDED, "alpha")
+
+
+def test_a_stuck_combination_does_not_reopen_the_operator_screen() -> None:
+    demo = DemoMode(SCRIPTS, counters=MemoryCounters(), now_s=0.0, settings=TIMING)
+    demo.on_press("menu", 1.0)
+    demo.on_press("back", 1.0)
+    assert demo.tick(6.0).mode is Mode.OPERATOR
+    assert demo.tick(36.0).mode is Mode.ATTRACT  # buttons still "held": no new unlock
+    assert demo.tick(100.0).mode is Mode.ATTRACT
+
+
+EVENTS = st.lists(st.tuples(st.sampled_from(("press", "release", "tick")), st.sampled_from(BUTTON_ROLES),
+                            st.floats(min_value=0.0, max_value=20.0)), max_size=60)
+
+
+@settings(max_examples=150, deadline=None)
+@given(EVENTS)
+def test_mashing_always_returns_to_the_attract_loop_by_itself(events: list[tuple[str, str, float]]) -> None:
+    counters = MemoryCounters()
+    demo = DemoMode(SCRIPTS, counters=counters, now_s=0.0, settings=TIMING)
+    now_s = 0.0
+    for kind, role, gap_s in events:
+        now_s += gap_s
+        step = demo.step_index if demo.mode is Mode.GUIDED else None
+        out = {"press": demo.on_press, "release": demo.on_release}.get(kind, lambda _r, t: demo.tick(t))(role, now_s)
+        if out.forward is not None and step is not None:
+            assert out.forward == demo.script.steps[step].press  # only the prompted button reaches the game
+    for name in ("alpha", "beta"):
+        assert counters.count(f"demo.{name}.finished") <= counters.count(f"demo.{name}.started")
+    for role in BUTTON_ROLES:
+        demo.on_release(role, now_s)  # even with every button let go only now...
+    assert demo.tick(now_s + TIMING.longest_wait_s + TIMING.unlock_hold_s).mode is Mode.ATTRACT
+
+
+def test_shipped_scripts_cover_every_game_with_valid_buttons() -> None:
+    scripts = load_scripts()
+    assert {s.game for s in scripts} == {"arkham", "spirit_island", "oathsworn", "earthborne"}
+    for script in scripts:
+        assert script.steps and all(step.press in BUTTON_ROLES for step in script.steps)
+        lines = [*script.attract, *script.farewell, *(line for step in script.steps for line in step.prompt)]
+        assert max(len(line) for line in lines) <= 21, script.game  # 128 px wide at 6 px a character
+
+
+def test_script_errors_name_file_and_key(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text('game = "x"\ntitle = "X"\nattract = ["a"]\nfarewell = ["b"]\n'
+                    '[[steps]]\nprompt = ["go"]\npress = "jump"\n')
+    with pytest.raises(ScriptError, match=r"bad\.toml: steps\[0\]\.press: 'jump' is not a button role"):
+        load_script(path)
+    with pytest.raises(ScriptError, match="src: colour: unknown key"):
+        parse_script({"colour": "red"}, source="src")
+    with pytest.raises(ScriptError, match="no demo script for chess"):
+        load_scripts(games=["arkham", "chess"])
