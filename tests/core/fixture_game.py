@@ -9,7 +9,7 @@ from dataclasses import replace
 from tablekeeper.core.chance import Bag, Deck, Dice, Multiset
 from tablekeeper.core.events import Command
 from tablekeeper.core.flow import Flow, Phase, Step, Turns
-from tablekeeper.core.game import Game, Txn, Verb, parse_seat
+from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb, parse_seat
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import Counter
 
@@ -63,7 +63,7 @@ class Fixture(Game):
     def verbs(self) -> Mapping[str, Verb]:
         return {"spend": Verb("spend [SEAT]", "spend an action", _spend)}
 
-    def choices(self) -> Mapping[str, object]:  # type: ignore[override]
+    def choices(self) -> Mapping[str, ChoiceHandler]:
         return {"weather": _weather}
 
     def on_threshold(self, txn: Txn, track: str, threshold: int) -> None:

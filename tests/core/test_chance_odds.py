@@ -1,0 +1,119 @@
+"""Chance sources list exact outcome probabilities; odds helpers agree with brute-force enumeration."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tablekeeper.core.chance import Bag, Deck, Dice, Multiset
+from tablekeeper.core.odds import (
+    chained_draws,
+    check_distribution,
+    draws_without_replacement,
+    expectation,
+    probability,
+    sum_distribution,
+)
+from tablekeeper.errors import Rejected
+
+COUNTS = st.dictionaries(st.sampled_from(["a", "b", "c", "skull", "bless", "curse"]), st.integers(0, 5),
+                         min_size=1).filter(lambda d: sum(d.values()) > 0)
+
+
+@settings(max_examples=50, deadline=None)
+@given(COUNTS)
+def test_every_source_lists_unique_outcomes_summing_to_one(counts: dict[str, int]) -> None:
+    bag = Bag("bag", Multiset.of(counts))
+    deck = Deck.plain("deck", counts)
+    dice = Dice("d", tuple(k for k, v in counts.items() for _ in range(v)))
+    for dist in (bag.outcomes(), deck.outcomes(), dice.outcomes()):
+        check_distribution(dist)
+        assert len(set(dist)) == len(dist)
+        assert all(p > 0 for p in dist.values())
+
+
+def test_bag_draw_return_seal_release() -> None:
+    bag = Bag("chaos", Multiset.of({"skull": 2, "0": 1}))
+    bag = bag.drawn("skull")
+    assert bag.contents.as_dict() == {"skull": 1, "0": 1} and bag.out.as_dict() == {"skull": 1}
+    assert bag.outcomes() == {"skull": Fraction(1, 2), "0": Fraction(1, 2)}
+    bag = bag.return_all().seal("0")
+    assert bag.outcomes() == {"skull": Fraction(1)}
+    with pytest.raises(Rejected, match="holds no 'bless'"):
+        bag.drawn("bless")
+    assert bag.release("0").contents.as_dict() == {"skull": 2, "0": 1}
+    assert Bag("r", Multiset.of(["x"]), replace=True).drawn("x").contents.as_dict() == {"x": 1}
+
+
+def test_deck_reshuffles_the_discard_when_empty_and_stages_draw_in_order() -> None:
+    deck = Deck.plain("d", {"a": 1, "b": 1})
+    deck = deck.drawn("a").drawn("b")
+    assert deck.remaining == 0 and deck.discard.total == 2
+    assert deck.outcomes() == {"a": Fraction(1, 2), "b": Fraction(1, 2)}
+    deck = deck.drawn("a")
+    assert deck.remaining == 1 and deck.discard.as_dict() == {"a": 1}
+    staged = Deck("inv", (Multiset.of(["I1", "I2"]), Multiset.of(["II1"])))
+    assert set(staged.outcomes()) == {"I1", "I2"}
+    with pytest.raises(Rejected, match="top of the inv deck holds no 'II1'"):
+        staged.drawn("II1")
+    staged = staged.drawn("I1").drawn("I2")
+    assert staged.outcomes() == {"II1": Fraction(1)}
+
+
+def test_picks_follow_the_listed_probabilities_with_a_seeded_generator() -> None:
+    bag = Bag("b", Multiset.of({"x": 1, "y": 3}))
+    rng = random.Random(5)
+    picks = [bag.pick(rng) for _ in range(4000)]
+    assert 0.70 < picks.count("y") / len(picks) < 0.80
+    assert [bag.pick(random.Random(9)) for _ in range(3)] == [bag.pick(random.Random(9)) for _ in range(3)]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.dictionaries(st.sampled_from("abc"), st.integers(0, 3), min_size=1).filter(
+    lambda d: 0 < sum(d.values()) <= 7), st.integers(0, 3))
+def test_multiclass_draws_match_enumeration(counts: dict[str, int], n: int) -> None:
+    tokens = [k for k, v in counts.items() for _ in range(v)]
+    n = min(n, len(tokens))
+    exact = draws_without_replacement(counts, n)
+    check_distribution(exact)
+    brute: dict[tuple[tuple[str, int], ...], Fraction] = {}
+    perms = list(itertools.permutations(range(len(tokens)), n))
+    for perm in perms:
+        drawn = [tokens[i] for i in perm]
+        key = tuple(sorted((k, drawn.count(k)) for k in set(drawn)))
+        brute[key] = brute.get(key, Fraction(0)) + Fraction(1, len(perms))
+    assert exact == brute
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.dictionaries(st.sampled_from(["0", "-1", "bless", "curse"]), st.integers(0, 3), min_size=1).filter(
+    lambda d: 0 < sum(d.values()) <= 7))
+def test_chained_draws_match_enumeration(counts: dict[str, int]) -> None:
+    again = {"bless", "curse"}
+    exact = chained_draws(counts, lambda t: t in again)
+    check_distribution(exact)
+    tokens = [k for k, v in counts.items() for _ in range(v)]
+    brute: dict[tuple[str, ...], Fraction] = {}
+    perms = list(itertools.permutations(range(len(tokens))))
+    for perm in perms:
+        drawn = []
+        for i in perm:
+            drawn.append(tokens[i])
+            if tokens[i] not in again:
+                break
+        key = tuple(sorted(drawn))
+        brute[key] = brute.get(key, Fraction(0)) + Fraction(1, len(perms))
+    assert exact == brute
+
+
+def test_sum_of_two_dice_and_expectation() -> None:
+    die = {face: Fraction(1, 6) for face in range(1, 7)}
+    two = sum_distribution([die, die])
+    assert two[7] == Fraction(1, 6) and two[2] == Fraction(1, 36)
+    assert expectation(two) == 7
+    assert probability(two, lambda s: s >= 10) == Fraction(1, 6)
