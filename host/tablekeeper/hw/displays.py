@@ -1,0 +1,283 @@
+"""OLED displays on luma.oled, sending only what changed, and surviving a display that stops answering.
+
+luma's ssd1306/sh1106 ``display()`` pushes the whole frame (1,024 bytes for 128x64) on every call;
+over 400 kHz I2C that is ~25 ms per screen. The chips address their RAM in 8-pixel-high pages and
+columns, so ``PartialUpdate`` packs each frame into pages exactly as luma does, compares it with
+what the chip already holds, and writes only the changed column windows:
+
+* SSD1306/SSD1309 (horizontal addressing, set up by luma's init): ``COLUMNADDR c0 c1``,
+  ``PAGEADDR p0 p1``, then the window's bytes; neighbouring pages share one window when cheaper.
+* SH1106 (page addressing only): per page ``0xB0+page``, low and high column nibbles (offset by
+  the chip's 132-column RAM, as luma does), then that page's changed columns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image
+
+from tablekeeper.config import DisplayConfig, StationConfig, TimingConfig
+
+Clock = Callable[[], float]
+OpenDevice = Callable[[DisplayConfig], Any]
+
+SET_COLUMN_WINDOW = 0x21  # SSD1306 COLUMNADDR start end
+SET_PAGE_WINDOW = 0x22  # SSD1306 PAGEADDR start end
+SET_PAGE = 0xB0  # SH1106: | page
+SET_COLUMN_LOW = 0x00  # SH1106: | low nibble
+SET_COLUMN_HIGH = 0x10  # SH1106: | high nibble
+WINDOW_COMMAND_BYTES = 6
+PAGE_COMMAND_BYTES = 3
+
+
+def pack_pages(image: Image.Image, pages: int) -> list[bytes]:
+    """The chip's RAM image: per page, one byte per column, bit n = row 8*page+n (as luma packs it)."""
+    # Rotating 270 degrees turns each column into a row whose packed bytes run bottom page first,
+    # most significant bit = lowest row of the page, which is the chip's byte order reversed by page.
+    raw = image.convert("1").transpose(Image.Transpose.ROTATE_270).tobytes()
+    return [raw[pages - 1 - page::pages] for page in range(pages)]
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """Pages ``page0..page1`` and columns ``col0..col1`` (inclusive) to rewrite."""
+
+    page0: int
+    page1: int
+    col0: int
+    col1: int
+
+    @property
+    def data_bytes(self) -> int:
+        return (self.page1 - self.page0 + 1) * (self.col1 - self.col0 + 1)
+
+
+def changed_columns(old: bytes, new: bytes) -> tuple[int, int] | None:
+    """First and last differing column of one page, or None if the page is unchanged."""
+    if old == new:
+        return None
+    first = next(i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b)
+    last = next(i for i in range(len(new) - 1, -1, -1) if old[i] != new[i])
+    return first, last
+
+
+def plan_windows(old: list[bytes], new: list[bytes], *, merge_pages: bool) -> list[Window]:
+    """The windows to rewrite so the chip shows ``new``; merges neighbouring pages when it saves bytes."""
+    spans = [(page, cols) for page, (a, b) in enumerate(zip(old, new, strict=True))
+             if (cols := changed_columns(a, b)) is not None]
+    windows: list[Window] = []
+    for page, (col0, col1) in spans:
+        single = Window(page, page, col0, col1)
+        if merge_pages and windows:
+            last = windows[-1]
+            merged = Window(last.page0, page, min(last.col0, col0), max(last.col1, col1))
+            if merged.data_bytes < last.data_bytes + WINDOW_COMMAND_BYTES + single.data_bytes:
+                windows[-1] = merged
+                continue
+        windows.append(single)
+    return windows
+
+
+class PartialUpdate:
+    """Wraps a luma.oled ssd1306/sh1106/ssd1309 device; ``display`` sends only the changed windows."""
+
+    def __init__(self, device: Any) -> None:
+        self.device = device
+        self.width, self.height = int(device.width), int(device.height)
+        self.pages = self.height // 8
+        # luma's constructor ends with clear(): the chip RAM is blank now.
+        self._shown = [bytes(self.width)] * self.pages
+        self._page_addressing = _is_sh1106(device)
+        self._column_offset = int(getattr(device, "_page_address_offset", 0)) if self._page_addressing \
+            else int(getattr(device, "_colstart", 0))
+
+    def display(self, image: Image.Image) -> int:
+        """Send what differs from the chip's RAM; returns the bytes handed to the interface (0 if same)."""
+        if image.size != (self.device.size):
+            raise ValueError(f"image is {image.size}, the display is {self.device.size}")
+        pages = pack_pages(self.device.preprocess(image), self.pages)
+        windows = plan_windows(self._shown, pages, merge_pages=not self._page_addressing)
+        sent = 0
+        for window in windows:
+            sent += self._send(window, pages)
+        self._shown = pages
+        return sent
+
+    def forget(self) -> None:
+        """The chip was reset (luma re-ran its init and cleared it)."""
+        self._shown = [bytes(self.width)] * self.pages
+
+    def _send(self, window: Window, pages: list[bytes]) -> int:
+        col0, col1 = window.col0 + self._column_offset, window.col1 + self._column_offset
+        if self._page_addressing:
+            self.device.command(SET_PAGE | window.page0, SET_COLUMN_LOW | (col0 & 0x0F),
+                                SET_COLUMN_HIGH | (col0 >> 4))
+            payload = pages[window.page0][window.col0:window.col1 + 1]
+            self.device.data(list(payload))
+            return PAGE_COMMAND_BYTES + len(payload)
+        self.device.command(SET_COLUMN_WINDOW, col0, col1, SET_PAGE_WINDOW, window.page0, window.page1)
+        payload = b"".join(pages[p][window.col0:window.col1 + 1] for p in range(window.page0, window.page1 + 1))
+        self.device.data(list(payload))
+        return WINDOW_COMMAND_BYTES + len(payload)
+
+
+def _is_sh1106(device: Any) -> bool:
+    from luma.oled.device import sh1106
+
+    return isinstance(device, sh1106)
+
+
+def display_errors() -> tuple[type[BaseException], ...]:
+    """What a display that stopped answering raises: OSError from the bus, or luma's own errors."""
+    import luma.core.error
+
+    return (OSError, luma.core.error.Error)
+
+
+def make_device(config: DisplayConfig, serial_interface: Any) -> Any:
+    """A luma.oled device for ``config`` on the given serial interface (runs the chip's init)."""
+    from luma.oled import device as oled
+
+    driver = {"ssd1306": oled.ssd1306, "sh1106": oled.sh1106, "ssd1309": oled.ssd1309}[config.driver]
+    device = driver(serial_interface=serial_interface, width=config.width, height=config.height,
+                    rotate=config.rotation)
+    return device
+
+
+def hardware_opener(station: StationConfig) -> OpenDevice:
+    """Opens displays on the Pi's real buses (luma's i2c/spi interfaces), only when called."""
+
+    def open_device(config: DisplayConfig) -> Any:
+        from luma.core.interface import serial
+
+        bus = station.bus(config.bus)
+        if bus.kind == "i2c":
+            interface = serial.i2c(port=bus.port, address=config.address)
+        else:
+            kwargs: dict[str, Any] = {"port": bus.port, "device": config.device, "gpio_DC": config.dc_pin}
+            if config.reset_pin is not None:
+                kwargs["gpio_RST"] = config.reset_pin
+            if bus.speed_hz is not None:
+                kwargs["bus_speed_hz"] = bus.speed_hz
+            interface = serial.spi(**kwargs)
+        return make_device(config, interface)
+
+    return open_device
+
+
+class StationDisplay:
+    """One configured display. A failure marks it failed; it is reopened with back-off and redrawn."""
+
+    def __init__(self, config: DisplayConfig, *, open_device: OpenDevice, clock: Clock,
+                 timing: TimingConfig) -> None:
+        self.config = config
+        self.role = config.role
+        self._open_device = open_device
+        self._clock = clock
+        self._timing = timing
+        self._adapter: PartialUpdate | None = None
+        self._wanted: Image.Image | None = None
+        self._retry_at_s: float | None = None
+        self._backoff_s = timing.display_retry_s
+        self.last_error = ""
+        self.failures = 0
+        self.bytes_sent = 0
+        self._reopen(self._clock())
+
+    @property
+    def failed(self) -> bool:
+        return self._adapter is None
+
+    @property
+    def device(self) -> Any:
+        return None if self._adapter is None else self._adapter.device
+
+    def show(self, image: Image.Image) -> int:
+        """Draw ``image`` now if the display works, else keep it for when it answers again."""
+        self._wanted = image
+        if self._adapter is None:
+            return 0
+        try:
+            sent = self._adapter.display(image)
+        except display_errors() as exc:
+            self._fail(exc, self._clock())
+            return 0
+        self.bytes_sent += sent
+        return sent
+
+    def poll(self, now_s: float) -> None:
+        if self._adapter is None and self._retry_at_s is not None and now_s >= self._retry_at_s:
+            self._reopen(now_s)
+
+    def next_deadline_s(self) -> float | None:
+        return self._retry_at_s if self._adapter is None else None
+
+    def _reopen(self, now_s: float) -> None:
+        try:
+            self._adapter = PartialUpdate(self._open_device(self.config))
+        except display_errors() as exc:
+            self._fail(exc, now_s)
+            return
+        self._retry_at_s = None
+        self._backoff_s = self._timing.display_retry_s
+        if self._wanted is not None:
+            self.show(self._wanted)
+
+    def _fail(self, exc: BaseException, now_s: float) -> None:
+        self._close_device()
+        self.failures += 1
+        self.last_error = f"{self.role} display: {exc or type(exc).__name__}"
+        self._retry_at_s = now_s + self._backoff_s
+        self._backoff_s = min(self._backoff_s * 2, self._timing.display_retry_max_s)
+
+    def _close_device(self) -> None:
+        adapter, self._adapter = self._adapter, None
+        if adapter is None:
+            return
+        interface = getattr(adapter.device, "_serial_interface", None)
+        try:
+            if interface is not None:
+                interface.cleanup()  # release the bus handle without luma's blanking, which would fail
+        except display_errors():
+            pass  # the bus is already gone; nothing left to release
+
+    def close(self) -> None:
+        """Blank and release the display (luma's cleanup), tolerating one that is gone."""
+        adapter, self._adapter = self._adapter, None
+        self._retry_at_s = None
+        if adapter is None:
+            return
+        try:
+            adapter.device.cleanup()
+        except display_errors():
+            pass
+
+
+class DisplayBank:
+    """All configured displays by role; one failing never stops the others."""
+
+    def __init__(self, configs: Iterable[DisplayConfig], *, open_device: OpenDevice, clock: Clock,
+                 timing: TimingConfig) -> None:
+        self.displays: dict[str, StationDisplay] = {
+            c.role: StationDisplay(c, open_device=open_device, clock=clock, timing=timing) for c in configs
+        }
+
+    def show(self, images: Mapping[str, Image.Image]) -> int:
+        return sum(self.displays[role].show(image) for role, image in images.items() if role in self.displays)
+
+    def poll(self, now_s: float) -> None:
+        for display in self.displays.values():
+            display.poll(now_s)
+
+    def next_deadline_s(self) -> float | None:
+        return min((d for s in self.displays.values() if (d := s.next_deadline_s()) is not None), default=None)
+
+    def failed(self) -> list[StationDisplay]:
+        return [d for d in self.displays.values() if d.failed]
+
+    def close(self) -> None:
+        for display in self.displays.values():
+            display.close()
