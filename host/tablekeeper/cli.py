@@ -16,6 +16,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "tablekeeper.play",
     "tablekeeper.config_cli",
     "tablekeeper.appliance.commands",
+    "tablekeeper.doctor",
 )
 
 
