@@ -41,6 +41,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--strict", action="store_true", help="exit 1 if any line was rejected")
     p.add_argument("--save", metavar="PATH", help="keep the session in this SQLite file; resume if it holds one")
     p.add_argument("--slot", default=DEFAULT_SLOT, help=f"save slot name (default {DEFAULT_SLOT})")
+    p.add_argument("--campaign", metavar="NAME",
+                   help="a campaign kept in the --save file: its record feeds this game, and is updated when it ends")
     p.add_argument("--verbs", action="store_true", help="list the game's verbs and exit")
     p.set_defaults(func=run)
 
@@ -66,8 +68,14 @@ def open_session(game: Game, args: argparse.Namespace) -> tuple[Session, Store |
     options = parse_options(args.option)
     seats = args.seats if args.seats is not None else game.seats_default
     if args.save is None:
+        if args.campaign:
+            raise ScriptError("--campaign needs --save PATH (the campaign lives in the save file)")
         return Session(game, seats=seats, seed=args.seed, options=options), None
     store = Store.open(args.save)
+    if args.campaign:
+        record = store.campaign(args.campaign)
+        if record is not None:
+            options["campaign"] = json.dumps(record)
     saved = store.load(args.slot)
     if saved is None:
         session = Session(game, seats=seats, seed=args.seed, options=options)
@@ -173,6 +181,8 @@ def run(args: argparse.Namespace) -> int:
         if not final.accepted:
             rejected += 1
             print(f"end of script: {final.reason}", file=sys.stderr)
+        if store is not None and args.campaign:
+            save_campaign(store, session, args.campaign)
         if args.json:
             out.write(json.dumps(runner.view()) + "\n")
         elif not args.trace:
@@ -181,6 +191,15 @@ def run(args: argparse.Namespace) -> int:
         if store is not None:
             store.close()
     return 1 if (args.strict and rejected) else 0
+
+
+def save_campaign(store: Store, session: Session, name: str) -> None:
+    """Keep the campaign record once the game has ended (a scenario in progress changes nothing)."""
+    if session.state.over is None:
+        return
+    record = session.game.campaign_record(session.state, store.campaign(name))
+    if record is not None:
+        store.save_campaign(name, session.game.name, record)
 
 
 def describe(session: Session) -> str:

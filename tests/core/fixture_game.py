@@ -3,8 +3,10 @@ dice, a bounded track with a threshold, and a prompt."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 from tablekeeper.core.chance import Bag, Deck, Dice, Multiset
 from tablekeeper.core.events import Command
@@ -58,7 +60,8 @@ class Fixture(Game):
             "deck": Deck.plain("deck", {"a": 2, "b": 1}),
             "dice": Dice("dice", ("1", "2", "3", "4", "5", "6"), count=2),
         }
-        return replace(state, tracks=tracks, sources=sources)
+        data = {"campaign": json.loads(options["campaign"])} if "campaign" in options else {}
+        return replace(state, tracks=tracks, sources=sources, data=data)
 
     def verbs(self) -> Mapping[str, Verb]:
         return {"spend": Verb("spend [SEAT]", "spend an action", _spend)}
@@ -69,6 +72,10 @@ class Fixture(Game):
     def on_threshold(self, txn: Txn, track: str, threshold: int) -> None:
         if track == "doom":
             txn.end("defeat: doom reached 3")
+
+    def campaign_record(self, state: GameState, previous: Mapping[str, Any] | None) -> dict[str, Any] | None:
+        defeats = int((previous or {}).get("defeats", 0))
+        return {"defeats": defeats + (1 if state.over and state.over.startswith("defeat") else 0)}
 
     def button(self, state: GameState, role: str, held: bool) -> Command | None:
         if role.endswith(".a"):

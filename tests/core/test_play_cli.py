@@ -98,6 +98,20 @@ def test_save_resumes_the_session(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert junk.read_text() == "not a database"
 
 
+def test_a_campaign_record_outlives_the_session(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    save = str(tmp_path / "campaign.sqlite")
+    for slot in ("one", "two"):
+        play(capsys, monkeypatch, "add doom +3\n", "--save", save, "--slot", slot, "--campaign", "night")
+    play(capsys, monkeypatch, "", "--save", save, "--slot", "three", "--campaign", "night")
+    with Store.open(save) as store:
+        assert store.campaign("night") == {"defeats": 2}
+        third = store.load("three")
+        assert third is not None and json.loads(third.setup.options["campaign"]) == {"defeats": 2}
+    assert main(["play", "fixture", "--campaign", "night"]) == 2
+    assert "--campaign needs --save" in capsys.readouterr().err
+
+
 SCRIPT = ["next", "add doom +1", "draw bag", "next", "choose 1", "draw deck", "next", "next",
           "pass 1", "undo", "pass 1", "pass 2", "done 1", "add doom -1", "done 2", "next", "choose 2",
           "draw dice", "add doom +1", "redo", "next"] * 3

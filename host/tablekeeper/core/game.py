@@ -179,6 +179,14 @@ class Game:
         """What each display role shows."""
         return default_panels(self, state)
 
+    def campaign_record(self, state: GameState, previous: Mapping[str, Json] | None) -> dict[str, Json] | None:
+        """What the campaign log keeps from this session, merged into ``previous`` (None: nothing).
+
+        The runner stores it under the campaign's name when the game ends, and passes the stored
+        record back to the next scenario as the option ``campaign`` (JSON text).
+        """
+        return None
+
     def view_tracks(self, state: GameState) -> dict[str, int | None]:
         return {name: c.value for name, c in state.tracks.items()}
 
