@@ -11,11 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from tablekeeper.appliance.commands import install_options
 from tablekeeper.appliance.install import (
     BACKUP_SUFFIX,
     Context,
     InstallOptions,
     apply_plan,
+    boot_config_block,
     build_plan,
     edit_boot_config,
 )
@@ -102,6 +104,17 @@ def test_a_failing_command_stops_the_install_naming_the_step(tmp_path: Path) -> 
     assert not (root / "etc/systemd/system/tablekeeper.service").exists()
 
 
+def test_extra_buses_replace_an_older_overlay_for_the_same_bus_only() -> None:
+    old = ("dtoverlay=i2c-gpio,bus=3,i2c_gpio_sda=5,i2c_gpio_scl=6\n"
+           "dtoverlay=i2c-gpio,bus=7,i2c_gpio_sda=8,i2c_gpio_scl=9\n")
+    block = boot_config_block([(3, 22, 23)])
+    new = edit_boot_config(old, block)
+    assert new.splitlines()[0] == "dtoverlay=i2c-gpio,bus=7,i2c_gpio_sda=8,i2c_gpio_scl=9"
+    assert new.splitlines()[-1] == "dtoverlay=i2c-gpio,bus=3,i2c_gpio_sda=22,i2c_gpio_scl=23"
+    assert "i2c_gpio_sda=5" not in new
+    assert edit_boot_config(new, block) == new
+
+
 def test_boot_config_edit_is_idempotent_and_handles_an_empty_file() -> None:
     once = edit_boot_config(STOCK_BOOT_CONFIG)
     assert edit_boot_config(once) == once
@@ -124,8 +137,9 @@ def test_install_script_dry_run_lists_every_step_and_changes_nothing(tmp_path: P
     assert "run: sudo apt-get install -y python3-venv python3-dev i2c-tools" in out
     assert f"run: sudo -u pi python3 -m venv {venv}" in out
     assert f"{venv}/bin/pip install {REPO} lgpio" in out
-    options = InstallOptions(service=ServiceSettings(user="pi", venv_dir=venv, data_dir=data),
-                             station_config_source=REPO / "hardware/station.toml")
+    options = install_options(ServiceSettings(user="pi", venv_dir=venv, data_dir=data),
+                              station_config_source=REPO / "hardware/station.toml", counter_id_values=[])
+    assert options.extra_i2c_buses == ((3, 22, 23), (4, 24, 25))  # the reference build's bit-banged buses
     steps = build_plan(options)
     for number, step in enumerate(steps, 1):
         assert f"[{number}/{len(steps)}] {step.title}" in out

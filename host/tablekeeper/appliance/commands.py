@@ -10,6 +10,7 @@ from typing import Any
 from tablekeeper.appliance.install import Context, InstallOptions, apply_plan, build_plan, print_plan
 from tablekeeper.appliance.paths import DEFAULT_CONFIG_PATH, DEFAULT_SERVICE_DATA_DIR
 from tablekeeper.appliance.units import DEFAULT_COUNTER_IDS, ServiceSettings, render_udev_rule, render_unit
+from tablekeeper.config import I2C_FIXED_PINS, load_config
 from tablekeeper.errors import ConfigError, InstallError
 
 
@@ -70,10 +71,27 @@ def parse_counter_ids(values: list[str]) -> tuple[tuple[int, int], ...]:
     return tuple(ids) or DEFAULT_COUNTER_IDS
 
 
+def install_options(service: ServiceSettings, *, station_config_source: Path | None, counter_id_values: list[str],
+                    start_now: bool = False, root: Path = Path("/")) -> InstallOptions:
+    """Options for the plan; the station config the service will read decides extra buses and counter IDs."""
+    installed = root / service.config_path.relative_to("/")
+    station_file = installed if installed.exists() else station_config_source
+    extra_buses: tuple[tuple[int, int, int], ...] = ()
+    counter_ids = parse_counter_ids(counter_id_values) if counter_id_values else ()
+    if station_file is not None:
+        cfg = load_config(station_file)
+        extra_buses = tuple((bus.port, dict(bus.pins)["SDA"], dict(bus.pins)["SCL"]) for bus in cfg.buses
+                            if bus.kind == "i2c" and bus.port not in I2C_FIXED_PINS)
+        counter_ids = counter_ids or tuple(sorted({(c.vid, c.pid) for c in cfg.counters}))
+    return InstallOptions(service=service, station_config_source=station_config_source,
+                          counter_ids=counter_ids or DEFAULT_COUNTER_IDS, start_now=start_now,
+                          extra_i2c_buses=extra_buses)
+
+
 def _install(args: argparse.Namespace) -> int:
     source = args.station_config_source.resolve() if args.station_config_source else None
-    options = InstallOptions(service=_settings(args), station_config_source=source,
-                             counter_ids=parse_counter_ids(args.counter_id), start_now=args.start)
+    options = install_options(_settings(args), station_config_source=source, counter_id_values=args.counter_id,
+                              start_now=args.start, root=args.root)
     steps = build_plan(options, root=args.root)
     if args.dry_run:
         print("Dry run: nothing is changed. The install would:")

@@ -35,6 +35,7 @@ BOOT_CONFIG_BLOCK: Final = (
     "dtparam=i2c_arm=on",
     f"dtparam=i2c_arm_baudrate={I2C_BAUDRATE_HZ}",
 )
+I2C_GPIO_OVERLAY: Final = "dtoverlay=i2c-gpio,bus={port},i2c_gpio_sda={sda},i2c_gpio_scl={scl}"
 # Single-parameter lines the block replaces, wherever they stood before.
 _REPLACED_BOOT_PARAMS: Final = ("dtparam=i2c_arm=", "dtparam=i2c_arm_baudrate=", "dtparam=i2c1_baudrate=")
 BACKUP_SUFFIX: Final = ".tablekeeper-backup"
@@ -139,14 +140,15 @@ class EnsureBootConfig:
     """Put the I2C block at the end of config.txt, dropping older settings of the same parameters."""
 
     path: Path
+    block: tuple[str, ...] = BOOT_CONFIG_BLOCK
 
     def describe(self) -> str:
-        return f"edit: {self.path}: " + "; ".join(line for line in BOOT_CONFIG_BLOCK if line.startswith("dtparam"))
+        return f"edit: {self.path}: " + "; ".join(line for line in self.block if not line.startswith(("[", "#")))
 
     def apply(self, ctx: Context) -> None:
         target = ctx.path(self.path)
         old = target.read_text(encoding="utf-8") if target.exists() else ""
-        new = edit_boot_config(old)
+        new = edit_boot_config(old, self.block)
         if new == old:
             return
         backup = target.with_name(target.name + BACKUP_SUFFIX)
@@ -156,14 +158,21 @@ class EnsureBootConfig:
         WriteFile(self.path, new, mode=mode).apply(ctx)
 
 
-def edit_boot_config(text: str) -> str:
-    """The boot config with the Tablekeeper I2C block as its last lines; unchanged if already so."""
+def boot_config_block(extra_i2c_buses: Sequence[tuple[int, int, int]] = ()) -> tuple[str, ...]:
+    """The block for config.txt: I2C on at 400 kHz, plus one bit-banged bus per (port, sda, scl)."""
+    overlays = tuple(I2C_GPIO_OVERLAY.format(port=port, sda=sda, scl=scl) for port, sda, scl in extra_i2c_buses)
+    return (*BOOT_CONFIG_BLOCK, *overlays)
+
+
+def edit_boot_config(text: str, block: Sequence[str] = BOOT_CONFIG_BLOCK) -> str:
+    """The boot config with the Tablekeeper block as its last lines; unchanged if already so."""
     lines = text.splitlines()
-    block = list(BOOT_CONFIG_BLOCK)
+    block = list(block)
     if lines[-len(block):] == block:
         return text
-    kept = [line for line in lines
-            if line not in block and not line.strip().startswith(_REPLACED_BOOT_PARAMS)]
+    replaced = _REPLACED_BOOT_PARAMS + tuple(line.split("i2c_gpio_sda")[0] for line in block
+                                             if line.startswith("dtoverlay=i2c-gpio,"))
+    kept = [line for line in lines if line not in block and not line.strip().startswith(replaced)]
     while kept and not kept[-1].strip():
         kept.pop()
     return "\n".join([*kept, "", *block]).lstrip("\n") + "\n"
@@ -195,6 +204,7 @@ class InstallOptions:
     counter_ids: tuple[tuple[int, int], ...] = DEFAULT_COUNTER_IDS
     start_now: bool = False
     boot_config: Path | None = None  # None: the first of BOOT_CONFIG_CANDIDATES that exists
+    extra_i2c_buses: tuple[tuple[int, int, int], ...] = ()  # (port, sda, scl) of bit-banged buses
 
 
 def find_boot_config(root: Path) -> Path:
@@ -211,8 +221,9 @@ def build_plan(options: InstallOptions, *, root: Path = Path("/")) -> list[Step]
     udev_path = Path("/etc/udev/rules.d") / UDEV_RULE_NAME
     boot_config = options.boot_config or find_boot_config(root)
     steps = [
-        Step(f"Enable I2C at {I2C_BAUDRATE_HZ // 1000} kHz", (
-            EnsureBootConfig(boot_config),
+        Step(f"Enable I2C at {I2C_BAUDRATE_HZ // 1000} kHz" + (
+                f" and {len(options.extra_i2c_buses)} extra bus(es)" if options.extra_i2c_buses else ""), (
+            EnsureBootConfig(boot_config, boot_config_block(options.extra_i2c_buses)),
             WriteFile(Path("/etc/modules-load.d/tablekeeper.conf"), "# I2C device nodes for the displays\ni2c-dev\n"),
         )),
         Step(f"Add {service.user} to the groups {', '.join(HARDWARE_GROUPS)}", (
