@@ -10,7 +10,7 @@ from typing import Any
 from tablekeeper.appliance.install import Context, InstallOptions, apply_plan, build_plan, print_plan
 from tablekeeper.appliance.paths import DEFAULT_CONFIG_PATH, DEFAULT_SERVICE_DATA_DIR
 from tablekeeper.appliance.units import DEFAULT_COUNTER_IDS, ServiceSettings, render_udev_rule, render_unit
-from tablekeeper.config import I2C_FIXED_PINS, load_config
+from tablekeeper.config import I2C_FIXED_PINS, default_config_path, load_config
 from tablekeeper.errors import ConfigError, InstallError
 
 
@@ -37,6 +37,14 @@ def register(subparsers: Any) -> None:
     udev = commands.add_parser("udev", help="print the udev rule for the counters")
     udev.add_argument("--counter-id", action="append", default=[], metavar="VID:PID")
     udev.set_defaults(func=_udev)
+
+    hardware = subparsers.add_parser("hardware", help="documents drawn from the station config")
+    drawings = hardware.add_subparsers(dest="hardware_command", metavar="ACTION", required=True)
+    wiring = drawings.add_parser("wiring", help="draw the wiring diagram (SVG) for a station config")
+    wiring.add_argument("--config", type=Path, default=None, metavar="FILE",
+                        help="station config (default: the reference build, hardware/station.toml)")
+    wiring.add_argument("--out", type=Path, default=None, metavar="FILE", help="write here instead of stdout")
+    wiring.set_defaults(func=_wiring)
 
 
 def _service_options(parser: argparse.ArgumentParser) -> None:
@@ -103,6 +111,32 @@ def _install(args: argparse.Namespace) -> int:
     apply_plan(steps, Context(root=args.root, owner=options.service.user))
     print("Installed. Check the box with: tablekeeper doctor")
     return 0
+
+
+def _wiring(args: argparse.Namespace) -> int:
+    from tablekeeper.appliance.wiring import render_wiring_svg
+
+    config_path: Path = args.config or default_config_path()
+    cfg = load_config(config_path)
+    svg = render_wiring_svg(cfg, source_name=_display_name(config_path))
+    if args.out is None:
+        print(svg, end="")
+        return 0
+    try:
+        args.out.write_text(svg, encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"--out: cannot write {args.out}: {exc.strerror}") from None
+    print(f"wrote {args.out} from {config_path}")
+    return 0
+
+
+def _display_name(path: Path) -> str:
+    """Repo-relative when the file is inside the repository, so the drawing does not name a machine."""
+    repo = default_config_path().parents[1]
+    try:
+        return str(path.resolve().relative_to(repo))
+    except ValueError:
+        return path.name
 
 
 def _unit(args: argparse.Namespace) -> int:
