@@ -1,0 +1,235 @@
+"""The counter's end of the protocol: validation, acknowledgement, retransmission, heartbeat.
+
+Reliable messages wait in an outbox keyed by what they describe (one entry per slot, one roll,
+one claim), so a newer value replaces an unsent older one and the outbox never grows past a
+handful of entries. Values are absolute, so a retransmitted duplicate is harmless.
+"""
+
+from micropython import const
+
+from counter import messages as m
+from counter.framing import MAX_PAYLOAD, FrameCodec, FrameReader
+from counter.ticks import ticks_diff
+
+RETRANSMIT_MS = const(120)
+RETRANSMIT_MAX_MS = const(1000)
+HEARTBEAT_MS = const(500)
+HOST_TIMEOUT_MS = const(2000)
+_SEEN_SEQS = const(8)
+_READ_CHUNK = const(64)
+
+
+class Identity:
+    """What a counter says about itself in IDENT."""
+
+    def __init__(self, uid: bytes, role: int, version, caps: int, boot_id: int, slots: int) -> None:
+        if len(uid) < 1 or len(uid) > m.MAX_UID:
+            raise ValueError("uid must be 1..16 bytes")
+        self.uid = uid
+        self.role = role
+        self.version = version
+        self.caps = caps
+        self.boot_id = boot_id & 0xFFFF
+        self.slots = slots
+
+
+class HostLink:
+    """Talks to the host over a byte transport with ``read_into(buf) -> n`` and ``write(bytes)``.
+
+    ``handler`` receives validated host requests: ``on_set(slot, value, limit, rev_seen)``,
+    ``on_roll_request(count, sides)``, ``on_seat(seat)`` and ``on_repl()``; each returns True
+    when the request was acceptable. ``now_ms`` is always passed in.
+    """
+
+    def __init__(self, transport, identity: Identity, handler, now_ms: int) -> None:
+        self._transport = transport
+        self._identity = identity
+        self._handler = handler
+        self._codec = FrameCodec()
+        self._reader = FrameReader(self._codec)
+        self._rx = bytearray(_READ_CHUNK)
+        self._tx = bytearray(MAX_PAYLOAD)
+        self._seen = bytearray(_SEEN_SEQS)
+        self._seen_next = 0
+        self._seq = 0
+        self._outbox: dict = {}
+        self._last_rx_ms = now_ms
+        self._last_tx_ms = now_ms
+        self.host_present = False
+        self.errors_sent = 0
+
+    # -- sending -----------------------------------------------------------------------------
+    def _next_seq(self) -> int:
+        self._seq = self._seq % 255 + 1
+        return self._seq
+
+    def _emit(self, length: int, now_ms: int) -> bytes:
+        frame = self._codec.encode(self._tx, length)
+        self._transport.write(frame)
+        self._last_tx_ms = now_ms
+        return frame
+
+    def _header(self, msg_type: int, seq: int) -> None:
+        tx = self._tx
+        tx[0] = m.PROTOCOL_VERSION
+        tx[1] = msg_type
+        tx[2] = seq
+
+    def _send_reliable(self, key: int, length: int, now_ms: int) -> None:
+        frame = self._emit(length, now_ms)
+        self._outbox[key] = [self._tx[2], frame, now_ms, RETRANSMIT_MS]
+
+    def send_change(self, slot: int, value: int, rev: int, now_ms: int) -> None:
+        self._header(m.CHANGE, self._next_seq())
+        tx = self._tx
+        tx[3] = slot
+        m.put_u16(tx, 4, value)
+        m.put_u16(tx, 6, rev)
+        self._send_reliable((m.CHANGE << 8) | slot, 8, now_ms)
+
+    def send_roll(self, roll_id: int, sides: int, faces, count: int, now_ms: int) -> None:
+        self._header(m.ROLL, self._next_seq())
+        tx = self._tx
+        m.put_u16(tx, 3, roll_id)
+        tx[5] = sides
+        tx[6] = count
+        for index in range(count):
+            tx[7 + index] = faces[index]
+        self._send_reliable(m.ROLL << 8, 7 + count, now_ms)
+
+    def send_claim(self, now_ms: int) -> None:
+        self._header(m.CLAIM, self._next_seq())
+        self._send_reliable(m.CLAIM << 8, 3, now_ms)
+
+    def _send_ack(self, seq: int, now_ms: int) -> None:
+        self._header(m.ACK, 0)
+        self._tx[3] = seq
+        self._emit(4, now_ms)
+
+    def _send_error(self, code: int, msg_type: int, seq: int, now_ms: int) -> None:
+        self._header(m.ERROR, 0)
+        tx = self._tx
+        tx[3] = code
+        tx[4] = msg_type
+        tx[5] = seq
+        self._emit(6, now_ms)
+        self.errors_sent += 1
+
+    def _send_ident(self, now_ms: int) -> None:
+        ident = self._identity
+        self._header(m.IDENT, 0)
+        tx = self._tx
+        uid = ident.uid
+        tx[3] = len(uid)
+        pos = 4
+        for byte in uid:
+            tx[pos] = byte
+            pos += 1
+        tx[pos] = ident.role
+        tx[pos + 1] = ident.version[0]
+        tx[pos + 2] = ident.version[1]
+        tx[pos + 3] = ident.version[2]
+        tx[pos + 4] = ident.caps
+        m.put_u16(tx, pos + 5, ident.boot_id)
+        tx[pos + 7] = ident.slots
+        self._emit(pos + 8, now_ms)
+
+    def pending(self) -> int:
+        """How many reliable messages still wait for an acknowledgement."""
+        return len(self._outbox)
+
+    # -- receiving ---------------------------------------------------------------------------
+    def poll(self, now_ms: int) -> int:
+        """Read what the transport has, handle whole frames, then retransmit and heartbeat.
+        Returns how many bytes were read."""
+        total = 0
+        while True:
+            count = self._transport.read_into(self._rx)
+            if not count:
+                break
+            total += count
+            reader = self._reader
+            rx = self._rx
+            for index in range(count):
+                length = reader.feed_byte(rx[index])
+                if length > 0:
+                    self._handle(reader.payload, length, now_ms)
+            if count < len(rx):
+                break
+        self._service(now_ms)
+        return total
+
+    def _handle(self, payload, length: int, now_ms: int) -> None:
+        version = payload[0]
+        msg_type = payload[1]
+        seq = payload[2]
+        self._last_rx_ms = now_ms
+        self.host_present = True
+        if version != m.PROTOCOL_VERSION:
+            self._send_error(m.ERR_BAD_VERSION, msg_type, seq, now_ms)
+            return
+        if not m.is_known(msg_type):
+            self._send_error(m.ERR_UNKNOWN_TYPE, msg_type, seq, now_ms)
+            return
+        if not m.body_length_ok(msg_type, length - 3):
+            self._send_error(m.ERR_BAD_LENGTH, msg_type, seq, now_ms)
+            return
+        if msg_type == m.ACK:
+            self._acknowledged(payload[3])
+            return
+        if msg_type == m.HEARTBEAT or msg_type == m.ERROR:
+            return
+        if msg_type == m.HELLO:
+            self._seen = bytearray(_SEEN_SEQS)
+            self._send_ident(now_ms)
+            for entry in self._outbox.values():
+                entry[2] = now_ms - RETRANSMIT_MAX_MS
+                entry[3] = RETRANSMIT_MS
+            return
+        if msg_type not in m.RELIABLE or seq == 0:
+            self._send_error(m.ERR_UNKNOWN_TYPE, msg_type, seq, now_ms)
+            return
+        if self._already_seen(seq):
+            self._send_ack(seq, now_ms)
+            return
+        if not self._dispatch(msg_type, payload, length, now_ms):
+            self._send_error(m.ERR_BAD_VALUE, msg_type, seq, now_ms)
+            return
+        self._seen[self._seen_next] = seq
+        self._seen_next = (self._seen_next + 1) % _SEEN_SEQS
+        self._send_ack(seq, now_ms)
+        if msg_type == m.REPL:
+            self._handler.on_repl()
+
+    def _already_seen(self, seq: int) -> bool:
+        return any(seen == seq for seen in self._seen)
+
+    def _dispatch(self, msg_type: int, payload, length: int, now_ms: int) -> bool:
+        handler = self._handler
+        if msg_type == m.SET:
+            return handler.on_set(
+                payload[3], m.get_u16(payload, 4), m.get_u16(payload, 6), m.get_u16(payload, 8), now_ms
+            )
+        if msg_type == m.ROLL_REQUEST:
+            return handler.on_roll_request(payload[3], payload[4], now_ms)
+        if msg_type == m.SEAT:
+            return handler.on_seat(payload[3], now_ms)
+        return msg_type == m.REPL
+
+    def _acknowledged(self, seq: int) -> None:
+        for key in list(self._outbox):
+            if self._outbox[key][0] == seq:
+                del self._outbox[key]
+
+    def _service(self, now_ms: int) -> None:
+        if self.host_present and ticks_diff(now_ms, self._last_rx_ms) > HOST_TIMEOUT_MS:
+            self.host_present = False
+        for entry in self._outbox.values():
+            if ticks_diff(now_ms, entry[2]) >= entry[3]:
+                self._transport.write(entry[1])
+                self._last_tx_ms = now_ms
+                entry[2] = now_ms
+                entry[3] = min(entry[3] * 2, RETRANSMIT_MAX_MS)
+        if ticks_diff(now_ms, self._last_tx_ms) >= HEARTBEAT_MS:
+            self._header(m.HEARTBEAT, 0)
+            self._emit(3, now_ms)

@@ -1,0 +1,36 @@
+"""Heap held by a started counter (its modules, role, link, buffers and display), measured as
+``gc.mem_alloc()`` growth the way main.py builds it; ``machine`` is in ROM on a board, so the
+fake one is loaded before the baseline."""
+
+import gc
+
+import machine
+
+
+class _NullTransport:
+    def read_into(self, buf) -> int:
+        return 0
+
+    def write(self, frame) -> None:
+        pass
+
+
+def measure(role: str) -> int:
+    gc.collect()
+    before = gc.mem_alloc()
+    from counter import board
+
+    cfg = board.load_config('{"role": "' + role + '", "display": {"kind": "ssd1306", "height": 64}}')
+    app = board.build_app(
+        cfg, machine, transport=_NullTransport(), entropy=lambda count: bytes(count), now_ms=0, delay_us=None
+    )
+    board.unload("board")
+    del board
+    app.display.init_display()
+    app.step(0)
+    # The fake bus keeps a copy of every write for tests; a real bus keeps nothing.
+    app.display._i2c.writes.clear()
+    gc.collect()
+    used = gc.mem_alloc() - before
+    print("heap after start-up (" + role + "): " + str(used) + " bytes")
+    return used
