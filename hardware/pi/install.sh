@@ -36,7 +36,7 @@ fi
 steps=(
     "Install system packages: python3-venv python3-dev i2c-tools"
     "Create the virtualenv $venv (owned by $station_user)"
-    "Install the project ($repo) and lgpio into $venv"
+    "Install the project ($repo) and lgpio into $venv; put 'tablekeeper' on the PATH"
 )
 step() { # step NUMBER: print the step's title, numbered among the shell steps
     echo "[shell $1/${#steps[@]}] ${steps[$(($1 - 1))]}"
@@ -61,6 +61,7 @@ run sudo -u "$station_user" python3 -m venv "$venv"
 step 3
 run sudo -u "$station_user" "$venv/bin/pip" install --upgrade pip
 run sudo -u "$station_user" "$venv/bin/pip" install "$repo" lgpio
+run sudo ln -sf "$venv/bin/tablekeeper" /usr/local/bin/tablekeeper
 
 installer_args=(install --user "$station_user" --venv "$venv"
                 --station-config-source "$repo/hardware/station.toml" "${python_args[@]}")

@@ -137,6 +137,7 @@ def test_install_script_dry_run_lists_every_step_and_changes_nothing(tmp_path: P
     assert "run: sudo apt-get install -y python3-venv python3-dev i2c-tools" in out
     assert f"run: sudo -u pi python3 -m venv {venv}" in out
     assert f"{venv}/bin/pip install {REPO} lgpio" in out
+    assert f"run: sudo ln -sf {venv}/bin/tablekeeper /usr/local/bin/tablekeeper" in out
     options = install_options(ServiceSettings(user="pi", venv_dir=venv, data_dir=data),
                               station_config_source=REPO / "hardware/station.toml", counter_id_values=[])
     assert options.extra_i2c_buses == ((3, 22, 23), (4, 24, 25))  # the reference build's bit-banged buses
