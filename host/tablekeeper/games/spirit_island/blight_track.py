@@ -1,0 +1,155 @@
+"""Adding and removing Blight at the table: runs the SI-BLIGHT-1 procedure (``blight.py``) on the
+lands the tracker knows, keeps the Blight card's tracks, and holds the game while a cascade waits
+for the players' choice of land. Triggered actions about Blight wait for the causing action."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablekeeper.core.game import Txn
+from tablekeeper.core.state import GameState
+from tablekeeper.errors import Rejected
+from tablekeeper.games.spirit_island import blight as procedure
+from tablekeeper.games.spirit_island.common import adversary, blight_card, get, seat_track, table
+
+
+def land_record(state: GameState, name: str) -> dict[str, Any]:
+    lands = get(state, "lands", {})
+    rec = lands.get(name, {})
+    return {"blight": int(rec.get("blight", 0)), "vitality": int(rec.get("vitality", 0)),
+            "presence": {str(k): int(v) for k, v in rec.get("presence", {}).items()}}
+
+
+def board_of(land: str) -> str:
+    """Boards are the leading letters of a land's name ("A3" is on board A)."""
+    return land.rstrip("0123456789") or land
+
+
+def _pool(state: GameState) -> procedure.Pool:
+    return procedure.Pool(count=state.value("blight.card"), players=state.seats, card=blight_card(state),
+                          flipped=bool(state.value("blight.flipped")))
+
+
+def _effects(state: GameState) -> tuple[list[str], list[str]]:
+    """"When" effects (step 3) and triggered "after" effects (step 6) active now."""
+    data = table(state)
+    name, level = adversary(state)
+    when = [r.text for r in data.adversary(name, level, "when_blight_added")]
+    after = [r.text for r in data.adversary(name, level, "after_blight_added")]
+    card = blight_card(state)
+    if card and card.when_blight_added and state.value("blight.flipped"):
+        when.append(card.when_blight_added)
+    return when, after
+
+
+def add(txn: Txn, land: str, count: int) -> None:
+    """Steps 1-4 for ``count`` Blight arriving at once in ``land``."""
+    state = txn.state
+    lands_raw = get(state, "lands", {})
+    names = {land, *lands_raw}
+    lands: dict[str, procedure.Land] = {}
+    for name in names:
+        rec = land_record(state, name)
+        pieces = [f"{seat}:{name}:{i}" for seat, n in rec["presence"].items() for i in range(n)]
+        lands[name] = procedure.Land(name, rec["blight"], rec["vitality"], pieces)
+    when, after = _effects(state)
+    run = procedure.BlightRun(_pool(state), lands, when, after)
+    run.subject_to_destruction = set(get(state, "blight.destroyed", []))
+    was_flipped = run.pool.flipped
+    cascades = run.add(land, count)
+    _apply(txn, run, was_flipped)
+    pending = get(txn.state, "blight.pending", [])
+    txn.put("blight.pending", cascades + pending)
+    triggers = get(txn.state, "blight.triggers", [])
+    txn.put("blight.triggers", triggers + run.triggers)
+    if run.log and any(e[0] == "place" for e in run.log) and txn.state.phase == "invader" \
+            and txn.state.step == "ravage":
+        boards = get(txn.state, "ravage.blight_boards", [])
+        if board_of(land) not in boards:
+            txn.put("ravage.blight_boards", [*boards, board_of(land)])
+    if cascades:
+        txn.notice(f"{land} already had Blight: cascade into an adjacent land (cascade LAND)")
+    settle(txn)
+
+
+def _apply(txn: Txn, run: procedure.BlightRun, was_flipped: bool) -> None:
+    """Write the procedure's outcome back: card tracks, lands, Presence, notices in order."""
+    if run.pool.flipped and not was_flipped:
+        txn.set("blight.flipped", 1)
+    lands = get(txn.state, "lands", {})
+    for name, land in run.lands.items():
+        rec = land_record(txn.state, name)
+        rec["blight"], rec["vitality"] = land.blight, land.vitality
+        counts: dict[str, int] = {}
+        for piece in land.presence:
+            seat = piece.split(":")[0]
+            counts[seat] = counts.get(seat, 0) + 1
+        rec["presence"] = counts
+        if rec != land_record(txn.state, name) or name in lands:
+            lands[name] = rec
+    txn.put("lands", lands)
+    txn.put("blight.destroyed", sorted(run.subject_to_destruction))
+    defeat = False
+    for entry in run.log:
+        kind = entry[0]
+        if kind == "flip":
+            card = blight_card(txn.state)
+            txn.notice(f"Blight card flips to Blighted Island: {entry[1]} Blight on it")
+            if card and card.immediately:
+                txn.notice(f"Immediately (a nested action, resolve it now): {card.immediately}")
+        elif kind == "prevented":
+            txn.notice(f"Vitality in {entry[1]} prevents {entry[2]} Blight")
+        elif kind == "destroy_presence":
+            seat = entry[1].split(":")[0]
+            txn.add(seat_track(int(seat), "presence"), -1)
+            txn.notice(f"Seat {seat} loses 1 Presence in {entry[2]}")
+        elif kind == "when":
+            txn.notice(f"When Blight is added to {entry[2]}: {entry[1]}")
+        elif kind == "defeat":
+            defeat = True
+    txn.set("blight.card", max(0, run.pool.count))
+    if defeat:
+        txn.put("defeat.pending", ["the Blighted Island ran out of Blight"])
+
+
+def cascade(txn: Txn, land: str) -> None:
+    pending = get(txn.state, "blight.pending", [])
+    if not pending:
+        raise Rejected("no Blight is waiting to cascade")
+    source = pending.pop(0)
+    if land == source:
+        raise Rejected(f"a cascade goes into a land adjacent to {source}, not {source} itself")
+    txn.put("blight.pending", pending)
+    txn.notice(f"Blight cascades from {source} into {land}")
+    add(txn, land, 1)
+
+
+def settle(txn: Txn) -> None:
+    """Steps 5-6: once no cascade waits and no action is open, the causing action has finished;
+    triggered actions about Blight run now, and the action's memory is cleared."""
+    if get(txn.state, "blight.pending", []) or get(txn.state, "actions", []):
+        return
+    for effect in get(txn.state, "blight.triggers", []):
+        txn.notice(f"Triggered after Blight was added: {effect}")
+    txn.put("blight.triggers", None)
+    txn.put("blight.destroyed", None)
+
+
+def remove(txn: Txn, land: str, count: int) -> None:
+    """SI-BLIGHTCARD-2 / SI-REPLACE-3: removed or replaced Blight goes back on the card (or space);
+    the card never flips back."""
+    lands = get(txn.state, "lands", {})
+    rec = land_record(txn.state, land)
+    if rec["blight"] < count:
+        raise Rejected(f"{land} has {rec['blight']} Blight, cannot remove {count}")
+    rec["blight"] -= count
+    lands[land] = rec
+    txn.put("lands", lands)
+    txn.set("blight.card", txn.value("blight.card") + count)
+
+
+def waiting_for_cascade(state: GameState) -> str | None:
+    pending = get(state, "blight.pending", [])
+    if pending:
+        return f"Blight from {pending[0]} must cascade first: cascade LAND"
+    return None

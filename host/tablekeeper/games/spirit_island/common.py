@@ -1,0 +1,62 @@
+"""Small helpers every Spirit Island module shares: the table data of a game, seat track names,
+and the game's own keys in the state's data."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablekeeper.core.chance import Deck
+from tablekeeper.core.frozen import thaw
+from tablekeeper.core.game import Txn
+from tablekeeper.core.state import GameState
+from tablekeeper.games.spirit_island import data as datamod
+from tablekeeper.games.spirit_island.data import BlightCard, TableData
+
+SLOTS = ("ravage", "build", "explore")
+
+
+def table(state: GameState) -> TableData:
+    """The table data this game was set up with (packaged, or the user's copy)."""
+    path = state.get("data_path")
+    return datamod.load(str(path) if path else None)
+
+
+def blight_card(state: GameState) -> BlightCard | None:
+    name = state.get("blight_card")
+    return table(state).blight_card(str(name)) if name else None
+
+
+def seat_track(seat: int, name: str) -> str:
+    return f"seat{seat}.{name}"
+
+
+def get(state: GameState, key: str, default: Any = None) -> Any:
+    """Game data as plain (thawed) JSON, safe to modify and put back."""
+    return thaw(state.get(key, default))
+
+
+def update(txn: Txn, key: str, value: Any) -> None:
+    txn.put(key, value)
+
+
+def slots(state: GameState) -> dict[str, list[str]]:
+    raw = get(state, "invader.slots", {})
+    return {name: list(raw.get(name, [])) for name in SLOTS}
+
+
+def adversary(state: GameState) -> tuple[str, int]:
+    raw = state.get("adversary")
+    if not raw:
+        return "", 0
+    return str(raw[0]), int(raw[1])
+
+
+def in_step(state: GameState, phase: str, step: str | None = None) -> bool:
+    return state.phase == phase and (step is None or state.step == step)
+
+
+def deck_of(state: GameState, name: str) -> Deck:
+    src = state.sources[name]
+    if not isinstance(src, Deck):
+        raise TypeError(f"source {name!r} is not a deck")
+    return src

@@ -1,0 +1,46 @@
+"""Victory and defeat (SI-END-1..3), checked once each command (or explicit action) has finished."""
+
+from __future__ import annotations
+
+from tablekeeper.core.game import Txn
+from tablekeeper.core.state import GameState
+from tablekeeper.games.spirit_island.common import get, seat_track
+
+VICTORY_TEXT = {1: "no Invaders on the island", 2: "no Towns or Cities", 3: "no Cities"}
+
+
+def victory_met(state: GameState) -> str | None:
+    """SI-END-1: the current Terror Level's condition (TL I none at all, TL II no Towns or Cities,
+    TL III no Cities)."""
+    terror = state.value("terror")
+    if terror >= 4:
+        return "every Fear card has been earned"
+    cities, towns, explorers = (state.value(f"island.{k}") for k in ("cities", "towns", "explorers"))
+    met = {1: cities + towns + explorers == 0, 2: cities + towns == 0, 3: cities == 0}[terror]
+    return f"Terror Level {'I' * terror}: {VICTORY_TEXT[terror]}" if met else None
+
+
+def defeat_met(state: GameState) -> str | None:
+    """SI-END-2: a Spirit without Presence, the Blighted Island out of Blight, or Explore with no
+    Invader card left (the last two are flagged where they happen)."""
+    pending = state.get("defeat.pending")
+    if pending:
+        return str(pending[0])
+    for seat in state.seat_numbers():
+        if state.value(seat_track(seat, "presence")) == 0:
+            return f"seat {seat}'s Spirit has no Presence on the island"
+    return None
+
+
+def check(txn: Txn) -> None:
+    """SI-END-3: when one effect meets both, the Spirits win (a sacrifice victory). Inside an
+    explicit action (``begin``/``end``) the check waits for the action to end."""
+    if txn.state.over is not None or get(txn.state, "actions", []):
+        return
+    win, loss = victory_met(txn.state), defeat_met(txn.state)
+    if win and loss:
+        txn.end(f"victory (sacrifice): {win}, despite: {loss}")
+    elif win:
+        txn.end(f"victory: {win}")
+    elif loss:
+        txn.end(f"defeat: {loss}")

@@ -1,0 +1,211 @@
+"""Spirit Island on the station: the turn as steps, the Fear Pool and deck, the Invader track,
+the Blight card, per-Spirit Energy and card plays, and the endings."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import replace
+
+from tablekeeper.core.chance import Deck, Multiset
+from tablekeeper.core.events import Command, Event, Json
+from tablekeeper.core.flow import Flow, Phase, Step, Turns
+from tablekeeper.core.frozen import freeze
+from tablekeeper.core.game import CORE_VERBS, ChoiceHandler, Game, Txn, Verb
+from tablekeeper.core.state import GameState
+from tablekeeper.core.tracks import Counter
+from tablekeeper.core.view import Panel
+from tablekeeper.errors import ConfigError, Rejected
+from tablekeeper.games.spirit_island import blight as blightmod
+from tablekeeper.games.spirit_island import blight_track, endings, fear, invader_track, panels, spirits, verbs
+from tablekeeper.games.spirit_island import data as datamod
+from tablekeeper.games.spirit_island.common import blight_card, get, seat_track, slots
+
+
+def _hold(state: GameState) -> str | None:
+    return blight_track.waiting_for_cascade(state) or invader_track.waiting_for_card(state)
+
+
+def _blighted_island_enter(txn: Txn) -> None:
+    card = blight_card(txn.state)
+    if card and card.every_phase:
+        txn.notice(f"Blighted Island ({card.name}): {card.every_phase}")
+
+
+def _ravage_enter(txn: Txn) -> None:
+    txn.put("ravage.blight_boards", [])
+    txn.notice("Ravage in every land matching: " + ", ".join(slots(txn.state)["ravage"]))
+
+
+def _build_enter(txn: Txn) -> None:
+    txn.notice("Build in every matching land with Invaders: " + ", ".join(slots(txn.state)["build"]))
+
+
+def _skip_blighted(state: GameState) -> bool:
+    card = blight_card(state)
+    return not (state.value("blight.flipped") and card is not None and card.every_invader_phase)
+
+
+FLOW = Flow(phases=(
+    Phase("setup", "Setup", (
+        Step("first_explore", "First Explore", enter=invader_track.explore_enter,
+             leave=invader_track.first_explore_leave, hold=_hold),
+    ), skip=lambda s: s.round > 1),
+    Phase("spirit", "Spirit Phase", (
+        Step("growth", "Growth", turns=Turns.TOGETHER, leave=spirits.gain_energy, hold=_hold),
+        Step("cards", "Power Cards", turns=Turns.TOGETHER, hold=_hold),
+    )),
+    Phase("fast", "Fast Powers", (Step("powers", "Fast Powers", turns=Turns.TOGETHER, hold=_hold),)),
+    Phase("invader", "Invader Phase", (
+        Step("blighted_island", "Blighted Island", enter=_blighted_island_enter, skip=_skip_blighted, hold=_hold),
+        Step("event", "Event", enter=lambda t: t.notice("Draw and resolve an Event card"),
+             skip=lambda s: not s.get("events") or s.round == 1, hold=_hold),
+        Step("fear", "Fear", leave=fear.resolve_earned, skip=lambda s: s.value("fear.earned") == 0, hold=_hold),
+        Step("ravage", "Ravage", enter=_ravage_enter, skip=lambda s: not slots(s)["ravage"], hold=_hold),
+        Step("build", "Build", enter=_build_enter, skip=lambda s: not slots(s)["build"], hold=_hold),
+        Step("explore", "Explore", enter=invader_track.explore_enter, leave=invader_track.explore_leave,
+             hold=_hold),
+        Step("advance", "Advance cards", enter=invader_track.advance_enter, hold=_hold),
+    )),
+    Phase("slow", "Slow Powers", (Step("powers", "Slow Powers", turns=Turns.TOGETHER, hold=_hold),)),
+    Phase("time", "Time Passes", (Step("passes", "Time Passes", enter=spirits.time_passes, hold=_hold),)),
+))
+
+
+def _option_adversary(text: str) -> tuple[str, int] | None:
+    if not text:
+        return None
+    name, _, level = text.partition(":")
+    if not level.isdigit():
+        raise ConfigError(f"--option adversary={text!r}: expected NAME:LEVEL, e.g. france:6")
+    return name.lower(), int(level)
+
+
+class SpiritIsland(Game):
+    name = "spirit_island"
+    title = "Spirit Island"
+    seats_min = 1
+    seats_max = 4
+    seats_default = 2
+    flow = FLOW
+
+    def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
+        known = {"data", "blight", "adversary", "invaders", "events", "boards"}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise ConfigError(f"unknown option {unknown[0]!r} for spirit_island (options: {', '.join(sorted(known))})")
+        data = datamod.load(options.get("data") or None)
+        players = state.seats
+        boards = int(options["boards"]) if options.get("boards", "").isdigit() else players
+        card_name = options.get("blight", data.default_blight_card)
+        card = None if card_name.lower() == "none" else data.blight_card(card_name)
+        draws = options.get("invaders", "device")
+        if draws not in ("device", "report"):
+            raise ConfigError(f"--option invaders={draws!r}: expected device or report")
+        fear_stages = tuple(Multiset.of({"Fear card": n}) for n in data.fear_cards_per_level)
+        tracks = {
+            "fear.pool": Counter(data.fear_pool_per_player * players, 1, None),  # SI-FEARPOOL-1
+            "fear.generated": Counter(0, 0, None),
+            "fear.earned": Counter(0, 0, None),
+            "fear.cards_left": Counter(sum(data.fear_cards_per_level), 0, None),
+            "terror": Counter(fear.terror_after(Deck("fear", fear_stages)), 1, 4),
+            "blight.card": Counter(blightmod.setup_amount(card, players, data.blight_space_per_player), 0, None),
+            "blight.flipped": Counter(0, 0, 1),
+            "invader.stage": Counter(invader_track.first_stage(data), 1, 3),
+            "invader.cards_left": Counter(sum(data.invader_cards_per_stage), 0, None),
+        }
+        for piece in ("explorers", "towns", "cities"):
+            tracks[f"island.{piece}"] = Counter(data.island_per_board[piece] * boards, 0, None)
+        for seat in state.seat_numbers():
+            tracks[seat_track(seat, "energy")] = Counter(data.spirit_energy, 0, None)
+            tracks[seat_track(seat, "energy_per_turn")] = Counter(data.spirit_energy_per_turn, 0, None)
+            tracks[seat_track(seat, "card_plays")] = Counter(data.spirit_card_plays, 0, None)
+            tracks[seat_track(seat, "cards_played")] = Counter(0, 0, None)
+            tracks[seat_track(seat, "presence")] = Counter(data.presence_per_spirit, 0, None)
+        sources = {"invaders": invader_track.build_deck(data), "fear": Deck("fear", fear_stages, reshuffle=False)}
+        info: dict[str, Json] = {"data_path": options.get("data") or None, "blight_card": card.name if card else None,
+                "adversary": _option_adversary(options.get("adversary", "")),
+                "invader_draws": draws, "events": options.get("events", "off") == "on",
+                "invader.slots": {"ravage": [], "build": [], "explore": []}, "invader.discard": []}
+        kept = {k: freeze(v) for k, v in info.items() if v is not None}
+        return replace(state, tracks=tracks, sources=sources, data=kept)
+
+    # --- commands -------------------------------------------------------------------------------
+    def verbs(self) -> Mapping[str, Verb]:
+        return verbs.VERBS
+
+    def choices(self) -> Mapping[str, ChoiceHandler]:
+        return verbs.CHOICES
+
+    def decide(self, state: GameState, command: Command, rng: random.Random | None = None) -> list[Event]:
+        """As the base, then the end-of-game check once the whole command has resolved, so one
+        effect that both wins and loses is a (sacrifice) victory (SI-END-3)."""
+        txn = Txn(self, state, rng)
+        game_verbs = self.verbs()
+        if command.verb in game_verbs:
+            game_verbs[command.verb].handler(txn, command.args)
+        elif command.verb in CORE_VERBS:
+            CORE_VERBS[command.verb].handler(txn, command.args)
+        else:
+            known = ", ".join(sorted({*CORE_VERBS, *game_verbs}))
+            raise Rejected(f"unknown verb {command.verb!r} (known: {known})")
+        if not txn.events:
+            raise Rejected(f"{command.text()}: nothing to do")
+        endings.check(txn)
+        return txn.events
+
+    # --- hooks ----------------------------------------------------------------------------------
+    def check_track(self, state: GameState, track: str, value: int) -> None:
+        if track == "fear.pool":
+            reason = fear.pool_ok(state, value)
+            if reason:
+                raise Rejected(reason)
+        elif track == "blight.flipped" and value < state.value(track):
+            raise Rejected("the Blight card never flips back to Healthy Island")
+
+    def on_track(self, txn: Txn, track: str, old: int, new: int) -> None:
+        if track == "fear.generated" and new > old:
+            fear.on_generated(txn, new)
+        elif track == "blight.card" and new == 0 and old > 0:
+            self._blight_card_emptied(txn)
+
+    def _blight_card_emptied(self, txn: Txn) -> None:
+        """A hand correction that empties the card: flip it, or lose on a Blighted Island."""
+        card = blight_card(txn.state)
+        if card is None or txn.value("blight.flipped"):
+            txn.put("defeat.pending", ["the Blighted Island ran out of Blight"])
+            return
+        txn.set("blight.flipped", 1)
+        txn.set("blight.card", blightmod.flip_amount(card, txn.state.seats))
+        txn.notice(f"Blight card flips to Blighted Island: {txn.value('blight.card')} Blight on it")
+        if card.immediately:
+            txn.notice(f"Immediately (a nested action, resolve it now): {card.immediately}")
+
+    def on_draw(self, txn: Txn, source: str, outcome: str) -> None:
+        if source == "invaders":
+            invader_track.on_drawn(txn, outcome)
+        elif source == "fear" and not txn.state.get("fear.earning"):
+            raise Rejected("Fear cards are earned by generating Fear: fear N")
+
+    # --- station --------------------------------------------------------------------------------
+    def panels(self, state: GameState) -> dict[str, Panel]:
+        return panels.panels(self, state)
+
+    def adjustable(self, state: GameState) -> list[str]:
+        return panels.adjustable(state)
+
+    def button(self, state: GameState, role: str, held: bool) -> Command | None:
+        return panels.button(state, role, held)
+
+    def view_extra(self, state: GameState) -> dict[str, Json]:
+        return {"spirit_island": {
+            "slots": slots(state),
+            "discard": get(state, "invader.discard", []),
+            "blight_card": state.get("blight_card"),
+            "lands": get(state, "lands", {}),
+            "pending_cascades": get(state, "blight.pending", []),
+            "actions": get(state, "actions", []),
+            "fear_resolved": get(state, "fear.resolved", []),
+            "elements": {f"seat{s}": spirits.elements(state, s) for s in state.seat_numbers()},
+            "played": {f"seat{s}": spirits.played(state, s) for s in state.seat_numbers()},
+        }}

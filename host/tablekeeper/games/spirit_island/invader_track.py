@@ -1,0 +1,115 @@
+"""The Invader track as a time track: the deck by stage, the Ravage/Build/Explore slots, the
+discard, and the draw that may be the device's or the players' report (SI-DECK-1, SI-INV-7)."""
+
+from __future__ import annotations
+
+from tablekeeper.core.chance import Deck, Multiset
+from tablekeeper.core.game import Txn
+from tablekeeper.core.state import GameState
+from tablekeeper.errors import Rejected
+from tablekeeper.games.spirit_island import invader_rules
+from tablekeeper.games.spirit_island.common import adversary, deck_of, get, slots, table
+from tablekeeper.games.spirit_island.data import TableData
+
+
+def build_deck(data: TableData) -> Deck:
+    """Each stage holds its whole pool; the cards beyond the stage's count go back to the box
+    unseen once that many were drawn, which gives exactly a shuffled deck's odds."""
+    stages = tuple(Multiset.of(pool) if n else Multiset() for n, pool in
+                   zip(data.invader_cards_per_stage, data.invader_pools, strict=True))
+    return Deck(name="invaders", stages=stages, reshuffle=False)
+
+
+def first_stage(data: TableData) -> int:
+    return next((i + 1 for i, n in enumerate(data.invader_cards_per_stage) if n), 1)
+
+
+def may_draw(state: GameState) -> str | None:
+    """Why an Invader card cannot be flipped now, or None."""
+    if (state.phase, state.step) not in (("setup", "first_explore"), ("invader", "explore")):
+        return "Invader cards are flipped in the Explore step"
+    if slots(state)["explore"]:
+        return "this Explore step already has its card"
+    return None
+
+
+def on_drawn(txn: Txn, card: str) -> None:
+    """A card was flipped: it goes into the Explore slot; a finished stage sends the rest of its
+    pool back to the box."""
+    reason = may_draw(txn.state)
+    if reason:
+        raise Rejected(reason)
+    data = table(txn.state)
+    stage = txn.value("invader.stage")
+    drawn = int(txn.state.get("invader.drawn_in_stage", 0)) + 1
+    txn.set("invader.cards_left", txn.value("invader.cards_left") - 1)
+    if drawn >= data.invader_cards_per_stage[stage - 1]:
+        leftover = deck_of(txn.state, "invaders").stages[stage - 1]
+        for name, n in leftover.items:
+            txn.source_op("invaders", "take", name, n, stage - 1)
+        drawn = 0
+        nxt = next((i + 1 for i in range(stage, 3) if data.invader_cards_per_stage[i]), stage)
+        txn.set("invader.stage", nxt)
+    txn.put("invader.drawn_in_stage", drawn)
+    current = slots(txn.state)
+    current["explore"].append(card)
+    txn.put("invader.slots", current)
+    label = ""
+    if stage == 2 and card in data.escalation:
+        label = " (escalation)"
+    txn.notice(f"Explore: {card}{label}")
+
+
+def explore_enter(txn: Txn) -> None:
+    """SI-END-2: a card must be drawn and the deck is empty -> defeat (time runs out)."""
+    if txn.value("invader.cards_left") == 0:
+        txn.put("defeat.pending", ["the Invader deck is empty at Explore (time runs out)"])
+        return
+    if txn.state.get("invader_draws", "device") == "device":
+        txn.draw("invaders")
+
+
+def explore_leave(txn: Txn) -> None:
+    """SI-ERRATA-2: France level 6 fires once per Explore card resolved."""
+    cards = slots(txn.state)["explore"]
+    txn.put("invader.explore_cards", int(txn.state.get("invader.explore_cards", 0)) + len(cards))
+    name, level = adversary(txn.state)
+    for rule in table(txn.state).adversary(name, level, "after_explore_card"):
+        for _ in cards:
+            txn.notice(rule.text)
+
+
+def first_explore_leave(txn: Txn) -> None:
+    """Setup: the first Explore card moves straight to the Build slot (turn 1 has no Ravage)."""
+    current = slots(txn.state)
+    current["build"] = current["explore"]
+    current["explore"] = []
+    txn.put("invader.slots", current)
+
+
+def advance_enter(txn: Txn) -> None:
+    """SI-INV-7: Ravage -> discard, Build -> Ravage, Explore -> Build."""
+    new, discard = invader_rules.advance(slots(txn.state), get(txn.state, "invader.discard", []))
+    txn.put("invader.slots", new)
+    txn.put("invader.discard", discard)
+
+
+def waiting_for_card(state: GameState) -> str | None:
+    if (state.phase, state.step) in (("setup", "first_explore"), ("invader", "explore")) \
+            and not slots(state)["explore"] and state.get("defeat.pending") is None:
+        return "flip the Invader card first: reveal invaders CARD (or draw invaders)"
+    return None
+
+
+def slot_text(state: GameState) -> str:
+    current = slots(state)
+    parts = []
+    for name in ("ravage", "build", "explore"):
+        cards = current[name]
+        parts.append(name[0].upper() + ":" + ("/".join(short(c) for c in cards) if cards else "-"))
+    return " ".join(parts)
+
+
+def short(card: str) -> str:
+    """Terrain names shortened for a 21-character OLED line."""
+    return "+".join(t[:3] if t != "Coastal" else "Cst" for t in card.split("+"))

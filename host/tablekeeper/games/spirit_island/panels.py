@@ -1,0 +1,109 @@
+"""What the station's displays show for Spirit Island, which tracks up/down adjust, and what the
+seat buttons mean (128x64 OLED: about 21 characters by 5 lines)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tablekeeper.core.events import Command
+from tablekeeper.core.flow import Turns
+from tablekeeper.core.state import GameState
+from tablekeeper.core.view import Panel
+from tablekeeper.games.spirit_island import spirits
+from tablekeeper.games.spirit_island.common import blight_card, get, seat_track
+from tablekeeper.games.spirit_island.fear import ROMAN
+from tablekeeper.games.spirit_island.invader_track import slot_text
+
+if TYPE_CHECKING:
+    from tablekeeper.core.game import Game
+
+ELEMENT_SHORT = {"sun": "Su", "moon": "Mo", "fire": "Fi", "air": "Ai", "water": "Wa", "earth": "Ea",
+                 "plant": "Pl", "animal": "An"}
+
+
+def _fit(text: str) -> str:
+    return text[:21]
+
+
+def panels(game: Game, state: GameState) -> dict[str, Panel]:
+    step = game.flow.step(state.phase, state.step).title if state.step else ""
+    phase = game.flow.phase(state.phase).label if state.phase else ""
+    track_lines = [_fit(phase), _fit(step), _fit(slot_text(state)),
+                   _fit(f"Deck {state.value('invader.cards_left')} stage {ROMAN[state.value('invader.stage')]}")]
+    if state.over:
+        track_lines = [_fit(state.over), *track_lines[:3]]
+    out = {"track": Panel(f"Turn {state.round}", tuple(track_lines), big=None)}
+    card = blight_card(state)
+    side = "Blighted" if state.value("blight.flipped") else "Healthy"
+    cascades = get(state, "blight.pending", [])
+    token_lines = [
+        _fit(f"Fear {state.value('fear.generated')}/{state.value('fear.pool')} earned {state.value('fear.earned')}"),
+        _fit(f"Terror {ROMAN[state.value('terror')]} cards {state.value('fear.cards_left')}"),
+        _fit(f"Blight {state.value('blight.card')} {side if card else 'space'}"),
+        _fit(f"E{state.value('island.explorers')} T{state.value('island.towns')} C{state.value('island.cities')}"),
+    ]
+    if cascades:
+        token_lines[3] = _fit(f"Cascade from {cascades[0]}!")
+    if state.prompt is not None:
+        out["tokens"] = Panel(_fit(state.prompt.text), tuple(_fit(f"{i}. {o}") for i, o in
+                                                             enumerate(state.prompt.options, 1)))
+    else:
+        out["tokens"] = Panel("Fear & Blight", tuple(token_lines))
+    for seat in state.seat_numbers():
+        out[f"seat{seat}"] = _seat_panel(state, seat)
+    return out
+
+
+def _seat_panel(state: GameState, seat: int) -> Panel:
+    energy = state.value(seat_track(seat, "energy"))
+    played = state.value(seat_track(seat, "cards_played"))
+    limit = state.value(seat_track(seat, "card_plays"))
+    elements = spirits.elements(state, seat)
+    el_text = " ".join(f"{ELEMENT_SHORT[e]}{n}" for e, n in sorted(elements.items())) or "no elements"
+    status = "done" if seat in state.done else ""
+    reminder = spirits.REMINDERS[(state.round - 1) % len(spirits.REMINDERS)]
+    lines = (_fit(f"Cards {played}/{limit} {status}".strip()), _fit(el_text),
+             _fit(f"Presence {state.value(seat_track(seat, 'presence'))}"), _fit(reminder))
+    return Panel(f"Seat {seat}", lines, big=str(energy))
+
+
+def current_seat(state: GameState) -> int:
+    if state.active_seat is not None:
+        return state.active_seat
+    waiting = [s for s in state.seat_numbers() if s not in state.done]
+    return waiting[0] if waiting else 1
+
+
+def adjustable(state: GameState) -> list[str]:
+    """Current seat's tracks first, then the others', then Fear, island and Blight."""
+    first = current_seat(state)
+    order = [first, *[s for s in state.seat_numbers() if s != first]]
+    names = []
+    for seat in order:
+        names += [seat_track(seat, "energy"), seat_track(seat, "presence"), seat_track(seat, "energy_per_turn"),
+                  seat_track(seat, "card_plays")]
+    names += ["fear.generated", "island.towns", "island.cities", "island.explorers", "blight.card", "fear.pool"]
+    return names
+
+
+def button(state: GameState, role: str, held: bool) -> Command | None:
+    """``seatN.a``: done (Growth, cards, Power phases); held, 1 Fear. ``seatN.b``: 1 Fear;
+    held: use an Innate Power in a Power phase."""
+    seat, _, which = role.partition(".")
+    if not seat.startswith("seat"):
+        return None
+    number = seat.removeprefix("seat")
+    from tablekeeper.games.spirit_island.game import FLOW
+
+    together = state.step and FLOW.step(state.phase, state.step).turns is Turns.TOGETHER
+    if which == "a":
+        if held:
+            return Command("fear", ("1",), origin="button")
+        if together and int(number) not in state.done:
+            return Command("done", (number,), origin="button")
+        return None
+    if which == "b":
+        if held and state.phase in ("fast", "slow"):
+            return Command("innate", (number,), origin="button")
+        return Command("fear", ("1",), origin="button")
+    return None

@@ -1,0 +1,231 @@
+"""Spirit Island's script verbs: each validates, then changes state through the transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from tablekeeper.core.game import CORE_VERBS, ChoiceHandler, Txn, Verb, parse_int, parse_seat, want
+from tablekeeper.errors import Rejected
+from tablekeeper.games.spirit_island import blight_track, invader_rules, spirits
+from tablekeeper.games.spirit_island.common import get, seat_track, slots, table
+from tablekeeper.games.spirit_island.data import PIECES
+
+# Tracks that follow the decks: changed by fear/draw/reveal, never by hand.
+DERIVED = ("fear.cards_left", "fear.earned", "terror", "invader.stage", "invader.cards_left")
+EVENTS_PICKING_TERRAIN = {"fortification": "Build", "cash crops take hold": "Ravage"}
+
+
+def _count(args: tuple[str, ...], index: int, what: str) -> int:
+    n = parse_int(args[index], what) if len(args) > index else 1
+    if n < 1:
+        raise Rejected(f"{what} must be at least 1")
+    return n
+
+
+def _fear(txn: Txn, args: tuple[str, ...]) -> None:
+    if len(args) > 1:
+        raise Rejected("usage: fear [N]")
+    txn.add("fear.generated", _count(args, 0, "Fear"))
+
+
+def _piece(text: str) -> str:
+    piece = text.lower().rstrip("s").replace("citie", "city")
+    if piece not in PIECES:
+        raise Rejected(f"unknown Invader {text!r} (explorer, town or city)")
+    return piece
+
+
+def _track_of(piece: str) -> str:
+    return "island." + {"explorer": "explorers", "town": "towns", "city": "cities"}[piece]
+
+
+def _destroy(txn: Txn, args: tuple[str, ...]) -> None:
+    """SI-INV-8: destroying a Town or City generates Fear on top of the effect's own."""
+    if not 1 <= len(args) <= 2:
+        raise Rejected("usage: destroy explorer|town|city [N]")
+    piece, n = _piece(args[0]), _count(args, 1, "count")
+    track = _track_of(piece)
+    if txn.value(track) < n:
+        raise Rejected(f"the island has {txn.value(track)} {track.split('.')[1]}, cannot destroy {n}")
+    txn.add(track, -n)
+    fear_each = table(txn.state).piece_fear[piece]
+    if fear_each * n:
+        txn.notice(f"Destroying {n} {piece}(s) generates {fear_each * n} Fear")
+        txn.add("fear.generated", fear_each * n)
+
+
+def _remove(txn: Txn, args: tuple[str, ...]) -> None:
+    """Removing (or replacing away) an Invader generates no Fear."""
+    if not 1 <= len(args) <= 2:
+        raise Rejected("usage: remove explorer|town|city [N]")
+    piece, n = _piece(args[0]), _count(args, 1, "count")
+    txn.add(_track_of(piece), -n)
+
+
+def _blight(txn: Txn, args: tuple[str, ...]) -> None:
+    if not 1 <= len(args) <= 2:
+        raise Rejected("usage: blight LAND [N]")
+    if get(txn.state, "blight.pending", []):
+        raise Rejected("finish the cascade first: " + str(blight_track.waiting_for_cascade(txn.state)))
+    blight_track.add(txn, args[0], _count(args, 1, "Blight"))
+
+
+def _cascade(txn: Txn, args: tuple[str, ...]) -> None:
+    want(args, 1, "cascade LAND")
+    blight_track.cascade(txn, args[0])
+
+
+def _remove_blight(txn: Txn, args: tuple[str, ...]) -> None:
+    if not 1 <= len(args) <= 2:
+        raise Rejected("usage: remove-blight LAND [N]")
+    blight_track.remove(txn, args[0], _count(args, 1, "Blight"))
+
+
+def _land(txn: Txn, args: tuple[str, ...]) -> None:
+    """Record what a land holds (setup Blight comes from the box, not the card)."""
+    if len(args) < 2:
+        raise Rejected("usage: land LAND blight=N vitality=N presenceS=N ...")
+    name = args[0]
+    lands = get(txn.state, "lands", {})
+    rec = blight_track.land_record(txn.state, name)
+    for item in args[1:]:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise Rejected(f"land {name}: expected KEY=N, got {item!r}")
+        n = parse_int(value, key)
+        if n < 0:
+            raise Rejected(f"land {name}: {key} cannot be negative")
+        if key in ("blight", "vitality"):
+            rec[key] = n
+        elif key.startswith("presence"):
+            seat = parse_seat(txn.state, key.removeprefix("presence"))
+            rec["presence"][str(seat)] = n
+            located = n + sum(int(other.get("presence", {}).get(str(seat), 0))
+                              for land, other in lands.items() if land != name)
+            if located > txn.value(seat_track(seat, "presence")):
+                txn.set(seat_track(seat, "presence"), located)
+        else:
+            raise Rejected(f"land {name}: unknown key {key!r} (blight, vitality, presenceS)")
+    lands[name] = rec
+    txn.put("lands", lands)
+
+
+def _presence(txn: Txn, args: tuple[str, ...]) -> None:
+    want(args, 3, "presence SEAT LAND +N|-N")
+    seat = parse_seat(txn.state, args[0])
+    delta = parse_int(args[2], "presence change")
+    lands = get(txn.state, "lands", {})
+    rec = blight_track.land_record(txn.state, args[1])
+    have = rec["presence"].get(str(seat), 0)
+    if have + delta < 0:
+        raise Rejected(f"seat {seat} has {have} Presence in {args[1]}")
+    rec["presence"][str(seat)] = have + delta
+    lands[args[1]] = rec
+    txn.put("lands", lands)
+    txn.add(seat_track(seat, "presence"), delta)
+
+
+def _play(txn: Txn, args: tuple[str, ...]) -> None:
+    if len(args) < 3:
+        raise Rejected("usage: play SEAT COST fast|slow [ELEMENT ...]")
+    spirits.play(txn, parse_seat(txn.state, args[0]), args[1], args[2].lower(), tuple(a.lower() for a in args[3:]))
+
+
+def _use(txn: Txn, args: tuple[str, ...]) -> None:
+    want(args, 2, "use SEAT CARD")
+    spirits.use(txn, parse_seat(txn.state, args[0]), args[1])
+
+
+def _repeat(txn: Txn, args: tuple[str, ...]) -> None:
+    want(args, 2, "repeat SEAT CARD")
+    spirits.repeat(txn, parse_seat(txn.state, args[0]), args[1])
+
+
+def _innate(txn: Txn, args: tuple[str, ...]) -> None:
+    want(args, 1, "innate SEAT")
+    spirits.innate(txn, parse_seat(txn.state, args[0]))
+
+
+def _whenever(txn: Txn, args: tuple[str, ...]) -> None:
+    if len(args) < 2:
+        raise Rejected("usage: whenever SEAT TEXT")
+    spirits.whenever(txn, parse_seat(txn.state, args[0]), " ".join(args[1:]))
+
+
+def _begin(txn: Txn, args: tuple[str, ...]) -> None:
+    """Open an action (a Power, a Ravage in one land, a Fear card): Blight triggers and the end
+    check wait until it ends; actions nest."""
+    if not args:
+        raise Rejected("usage: begin NAME")
+    txn.put("actions", [*get(txn.state, "actions", []), " ".join(args)])
+
+
+def _end(txn: Txn, args: tuple[str, ...]) -> None:
+    want(args, 0, "end")
+    actions = get(txn.state, "actions", [])
+    if not actions:
+        raise Rejected("no action is open")
+    if get(txn.state, "blight.pending", []):
+        raise Rejected("finish the cascade first: " + str(blight_track.waiting_for_cascade(txn.state)))
+    txn.notice(f"Action finished: {actions.pop()}")
+    txn.put("actions", actions)
+    blight_track.settle(txn)
+
+
+def _event(txn: Txn, args: tuple[str, ...]) -> None:
+    """SI-ERRATA-3/4: Fortification and Cash Crops Take Hold pick a terrain no Invader card shows."""
+    name = " ".join(args).lower()
+    if name not in EVENTS_PICKING_TERRAIN:
+        raise Rejected("usage: event fortification|cash crops take hold")
+    options = invader_rules.unshown_terrains(slots(txn.state), table(txn.state).terrains)
+    step = EVENTS_PICKING_TERRAIN[name]
+    if not options:
+        txn.notice(f"{name.title()}: every terrain is shown, no extra {step}")
+        return
+    txn.ask("si.event_terrain", f"{step} in which terrain?", options, context={"step": step, "options": options})
+
+
+def _event_terrain(txn: Txn, index: int) -> None:
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    step, terrain = str(prompt.context["step"]), str(prompt.context["options"][index])
+    txn.close_prompt()
+    txn.put("event.terrain", terrain)
+    txn.notice(f"{step} in every {terrain} with Invaders")
+
+
+def _guard(core: str) -> Verb:
+    """``set``/``add`` as in the core, but the deck-driven tracks are read-only."""
+    base = CORE_VERBS[core]
+
+    def handler(txn: Txn, args: tuple[str, ...]) -> None:
+        if args and args[0] in DERIVED:
+            raise Rejected(f"{args[0]} follows its deck: use fear, draw or reveal")
+        base.handler(txn, args)
+
+    return Verb(base.usage, base.help, handler)
+
+
+VERBS: Mapping[str, Verb] = {
+    "fear": Verb("fear [N]", "generate N Fear (earns cards, raises Terror)", _fear),
+    "destroy": Verb("destroy explorer|town|city [N]", "destroy Invaders (Towns/Cities add Fear)", _destroy),
+    "remove": Verb("remove explorer|town|city [N]", "remove Invaders (no Fear)", _remove),
+    "blight": Verb("blight LAND [N]", "add Blight in the FAQ's order (flip, place, Presence, cascade)", _blight),
+    "cascade": Verb("cascade LAND", "the adjacent land a cascading Blight goes to", _cascade),
+    "remove-blight": Verb("remove-blight LAND [N]", "Blight leaves the island back to the card", _remove_blight),
+    "land": Verb("land LAND key=N ...", "record a land's blight, vitality, presenceS", _land),
+    "presence": Verb("presence SEAT LAND +N|-N", "add or remove Presence in a land", _presence),
+    "play": Verb("play SEAT COST fast|slow [ELEMENT ...]", "choose and pay for a Power Card", _play),
+    "use": Verb("use SEAT CARD", "resolve played card CARD (1-based) in its phase", _use),
+    "repeat": Verb("repeat SEAT CARD", "Repeat a used card (a new Power use)", _repeat),
+    "innate": Verb("innate SEAT", "use an Innate Power", _innate),
+    "whenever": Verb("whenever SEAT TEXT", "this turn: TEXT each time the seat uses a Power", _whenever),
+    "begin": Verb("begin NAME", "open an action (triggers wait for its end)", _begin),
+    "end": Verb("end", "close the innermost open action", _end),
+    "event": Verb("event NAME", "Fortification / Cash Crops Take Hold: pick the terrain", _event),
+    "set": _guard("set"),
+    "add": _guard("add"),
+}
+
+CHOICES: Mapping[str, ChoiceHandler] = {"si.event_terrain": _event_terrain}

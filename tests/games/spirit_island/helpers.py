@@ -1,0 +1,49 @@
+"""Shared helpers for the Spirit Island tests: a session driven through the Python API."""
+
+from __future__ import annotations
+
+from tablekeeper.core.events import Command
+from tablekeeper.core.session import Outcome, Session
+from tablekeeper.games import load
+
+
+def session(seats: int = 2, seed: int = 3, **options: str) -> Session:
+    return Session(load("spirit_island"), seats=seats, seed=seed, options=options)
+
+
+def run(s: Session, *lines: str) -> Outcome:
+    """Perform each line; fail loudly on the first rejection (the last outcome is returned)."""
+    outcome = Outcome(True)
+    for line in lines:
+        verb, *args = line.split()
+        outcome = s.perform(Command(verb, tuple(args)))
+        if not outcome.accepted:
+            raise AssertionError(f"{line!r} rejected: {outcome.reason}")
+    return outcome
+
+
+def attempt(s: Session, line: str) -> Outcome:
+    verb, *args = line.split()
+    return s.perform(Command(verb, tuple(args)))
+
+
+def tracks(s: Session) -> dict[str, int]:
+    return {k: v for k, v in s.view()["tracks"].items() if v is not None}
+
+
+def to_step(s: Session, phase: str, step: str | None = None, limit: int = 60) -> None:
+    """Press done/next until the session reaches ``phase``/``step``."""
+    for _ in range(limit):
+        st = s.state
+        if st.phase == phase and (step is None or st.step == step):
+            return
+        from tablekeeper.games.spirit_island.game import FLOW
+        from tablekeeper.core.flow import Turns
+
+        if FLOW.step(st.phase, st.step).turns is Turns.TOGETHER:
+            for seat in st.seat_numbers():
+                if seat not in s.state.done and s.state.phase == st.phase and s.state.step == st.step:
+                    run(s, f"done {seat}")
+        else:
+            run(s, "next")
+    raise AssertionError(f"never reached {phase}/{step}; at {s.state.phase}/{s.state.step}")
