@@ -1,0 +1,458 @@
+"""The rules-step engine: open rules steps, tests, and clearing walked through step by step.
+
+Work in progress is a stack of frames kept in the state (``work``):
+
+- ``step``: an open rules step (a test's success effects, one challenge effect, an effect the
+  players announce); token changes inside it never clear anything until ``resolve`` ends it
+  (ER-CLEAR-6).
+- ``due``: cards that reached a threshold when a step ended, waiting to clear (ER-CLEAR-8); when
+  several wait, the players pick the order (ambiguity 2).
+- ``clear``: one card's clear, through the four steps before -> when -> re-check/discard -> after
+  (ER-CLEAR-2..5, 9, 11).
+- ``test``: a test from its challenge card to its challenge effects and the reshuffle check
+  (ER-TEST-1, ER-CLEAR-7, ER-CHAL-1, ER-CHAL-3).
+
+A command that is not inside an open step is itself one rules step: clears are checked when it ends.
+"""
+
+from __future__ import annotations
+
+from tablekeeper.core.chance import Deck
+from tablekeeper.core.frozen import thaw
+from tablekeeper.core.game import Txn
+from tablekeeper.core.state import GameState
+from tablekeeper.errors import Rejected
+from tablekeeper.games.earthborne import rules, tables
+from tablekeeper.games.earthborne.tables import Record
+
+WINDOWS = ("before", "when", "after")
+
+
+def frames(state: GameState) -> list[Record]:
+    raw = state.get("work")
+    return thaw(raw) if raw is not None else []
+
+
+def _save(txn: Txn, work: list[Record]) -> None:
+    txn.put("work", work)
+
+
+def _replace_top(txn: Txn, frame: Record) -> None:
+    work = frames(txn.state)
+    work[-1] = frame
+    _save(txn, work)
+
+
+def push(txn: Txn, frame: Record) -> None:
+    _save(txn, [*frames(txn.state), frame])
+
+
+def _pop(txn: Txn) -> Record:
+    work = frames(txn.state)
+    top = work.pop()
+    _save(txn, work)
+    return top
+
+
+def awaiting(state: GameState) -> str | None:
+    """What the players are resolving right now (token changes wait for it), or None."""
+    work = frames(state)
+    if not work:
+        return None
+    top = work[-1]
+    if top["kind"] == "step":
+        return str(top["label"])
+    if top["kind"] == "clear" and top.get("current"):
+        return str(top["current"]["text"])
+    if top["kind"] == "test" and top.get("current"):
+        return f"{top['current']}: {top['icon']} challenge effect"
+    return None
+
+
+def busy(state: GameState) -> str | None:
+    """Why the round cannot move on yet (an open step, a clear, a test), or None."""
+    work = frames(state)
+    if not work:
+        return None
+    top = work[-1]
+    if top["kind"] == "test" and top["stage"] == "draw":
+        return f"seat {top['seat']}'s test waits for its challenge card (draw challenge)"
+    what = awaiting(state)
+    if what:
+        return f"resolve first: {what}"
+    return "finish the clear in progress first"
+
+
+def clearing_keys(state: GameState) -> set[str]:
+    keys: set[str] = set()
+    for frame in frames(state):
+        if frame["kind"] == "clear":
+            keys.add(str(frame["card"]))
+        elif frame["kind"] == "due":
+            keys.update(str(k) for k in frame["cards"])
+    return keys
+
+
+def end_of_command(txn: Txn) -> None:
+    """A command outside any open step was one rules step: check for clears, then carry on."""
+    if awaiting(txn.state) is None:
+        boundary(txn)
+    run(txn)
+
+
+def boundary(txn: Txn) -> None:
+    """ER-CLEAR-6, ER-CLEAR-8: a rules step finished; every card that reached a threshold is due."""
+    state = txn.state
+    if tables.rule(state, "nested_clears") == "queue" and any(f["kind"] == "clear" for f in frames(state)):
+        return  # ambiguity 3, "queue" reading: wait until the clear in progress is complete
+    busy_keys = clearing_keys(state)
+    due = [k for k in tables.cards(state) if k not in busy_keys and tables.reached(state, k)]
+    if due:
+        push(txn, {"kind": "due", "cards": due})
+
+
+def run(txn: Txn) -> None:
+    """Carry the work forward until the players must act (a prompt, an effect to resolve, a draw)."""
+    for _ in range(500):
+        state = txn.state
+        if state.prompt is not None:
+            return
+        work = frames(state)
+        if not work:
+            return
+        top = work[-1]
+        kind = top["kind"]
+        if kind == "step":
+            return
+        if kind == "due":
+            if not _run_due(txn, top):
+                return
+        elif kind == "clear":
+            if not _run_clear(txn, top):
+                return
+        elif kind == "test" and not _run_test(txn, top):
+            return
+    raise Rejected("clearing went round in circles; nothing was changed")
+
+
+# --- due cards ------------------------------------------------------------------------------------
+
+def _run_due(txn: Txn, frame: Record) -> bool:
+    waiting = [k for k in frame["cards"] if k in tables.cards(txn.state)]
+    if not waiting:
+        _pop(txn)
+        return True
+    if len(waiting) == 1:
+        _pop(txn)
+        _start_clear(txn, waiting[0])
+        return True
+    names = [f"{k} {tables.card(txn.state, k)['name']}" for k in waiting]
+    txn.ask("clear.order", "Several cards clear: which first?", names, context={"cards": waiting})
+    return False
+
+
+def choose_clear_order(txn: Txn, index: int) -> None:
+    """Ambiguity 2: the players pick which due card clears next."""
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    chosen = str(prompt.context["cards"][index])
+    txn.close_prompt()
+    work = frames(txn.state)
+    top = work[-1]
+    top["cards"] = [k for k in top["cards"] if k != chosen]
+    _save(txn, work)
+    _start_clear(txn, chosen)
+    run(txn)
+
+
+# --- one card's clear -------------------------------------------------------------------------------
+
+def _credit(state: GameState) -> int | None:
+    """ER-CLEAR-11 (ambiguity 5): a clear during a Ranger's turn is that Ranger's; otherwise nobody's."""
+    if state.phase == "turns" and state.active_seat is not None:
+        return state.active_seat
+    return None
+
+
+def _start_clear(txn: Txn, key: str) -> None:
+    kinds = tables.reached(txn.state, key)
+    if not kinds:
+        txn.notice(f"{key} no longer meets a threshold; it does not clear")
+        return
+    name = tables.card(txn.state, key)["name"]
+    push(txn, {"kind": "clear", "card": key, "name": name, "kinds": list(kinds), "by": None,
+               "ranger": _credit(txn.state), "stage": "kind", "items": None, "current": None})
+
+
+def _run_clear(txn: Txn, frame: Record) -> bool:
+    if frame.get("current"):
+        return False
+    stage = frame["stage"]
+    if stage == "kind":
+        if len(frame["kinds"]) > 1:
+            # ER-CLEAR-9: both kinds reached; the players choose, and the choice is kept
+            txn.ask("clear.kind", f"Clear {frame['name']} by progress or by harm?", ["progress", "harm"],
+                    context={"card": frame["card"]})
+            return False
+        frame["by"] = frame["kinds"][0]
+        frame["stage"] = "before"
+        txn.notice(f"{frame['name']} ({frame['card']}) clears by {frame['by']}")
+        _replace_top(txn, frame)
+        return True
+    if stage == "check":
+        _recheck(txn, frame)
+        return True
+    if stage == "done":
+        _finish_clear(txn, frame)
+        return True
+    if frame["items"] is None:
+        frame["items"] = _window_items(txn.state, frame, stage)
+    items = frame["items"]
+    if not items:
+        _next_stage(txn, frame)
+        return True
+    if len(items) == 1:
+        frame["current"] = items[0]
+        frame["items"] = []
+        _replace_top(txn, frame)
+        return False
+    # ER-CLEAR-5: several effects share this step's timing; the players choose the order
+    txn.ask("effect.order", f"{stage.capitalize()} {frame['name']} clears: resolve which first?",
+            [i["text"] for i in items])
+    _replace_top(txn, frame)
+    return False
+
+
+def _window_items(state: GameState, frame: Record, window: str) -> list[Record]:
+    """ER-CLEAR-2, ER-CLEAR-3, ER-CLEAR-11: the effects of one clearing step."""
+    key = frame["card"]
+    record = tables.card(state, key) if key in tables.cards(state) else {}
+    items: list[Record] = []
+    if window == "when" and (record.get("clear") or record.get("entry") is not None):
+        parts = []
+        if record.get("clear"):
+            parts.append(f"Clear: {record['clear']}")
+        if record.get("entry") is not None:
+            parts.append(f"read campaign guide entry {record['entry']}")
+        items.append({"id": f"{key}.clear", "text": f"{frame['name']}: " + "; ".join(parts), "once": False})
+    for response in thaw(state.get("responses", ())):
+        if response["window"] != window:
+            continue
+        if response.get("card") not in (None, key):
+            continue
+        if response.get("type") not in (None, record.get("type")):
+            continue
+        if response.get("kind") not in (None, frame["by"]):
+            continue
+        if response.get("you") and response.get("seat") != frame["ranger"]:
+            continue
+        owner = f"seat {response['seat']}: " if response.get("seat") else ""
+        items.append({"id": response["label"], "text": f"{owner}{response['label']} ({window} {frame['name']} clears)",
+                      "once": bool(response.get("once"))})
+    return items
+
+
+def choose_effect_order(txn: Txn, index: int) -> None:
+    """ER-CLEAR-5 / ER-CHAL-1: the effect the players resolve next among those sharing a timing."""
+    txn.close_prompt()
+    work = frames(txn.state)
+    top = work[-1]
+    if top["kind"] == "clear":
+        items = top["items"]
+        top["current"] = items.pop(index)
+    else:
+        group = top["groups"][0]
+        top["current"] = group.pop(index)
+    _save(txn, work)
+
+
+def _next_stage(txn: Txn, frame: Record) -> None:
+    order = {"before": "when", "when": "check", "after": "done"}
+    frame["stage"] = order[frame["stage"]]
+    frame["items"] = None
+    _replace_top(txn, frame)
+    if frame["stage"] in ("when", "check"):
+        boundary(txn)  # ambiguity 3, literal reading: a clear caused in this step runs before the next one
+
+
+def _recheck(txn: Txn, frame: Record) -> None:
+    """ER-CLEAR-4 (ambiguity 4): step 3 discards the card only if it still meets a threshold."""
+    key = frame["card"]
+    tables.log(txn, f"discard-check({key})")
+    in_play = key in tables.cards(txn.state)
+    still = tables.reached(txn.state, key) if in_play else ()
+    discard = in_play and rules.discard_on_recheck(still, frame["by"], tables.rule(txn.state, "recheck"))
+    frame["discarded"] = discard
+    if discard:
+        remove_card(txn, key)
+        tables.log(txn, f"{key} discarded")
+        txn.notice(f"{frame['name']} is discarded")
+    elif in_play:
+        progress, harm = tables.tokens(txn.state, key)
+        txn.notice(f"{frame['name']} no longer has enough tokens: it stays in play ({progress} progress, {harm} harm)")
+    keep_after = discard or tables.rule(txn.state, "after_when_kept")
+    frame["stage"] = "after" if keep_after else "done"
+    frame["items"] = None
+    _replace_top(txn, frame)
+
+
+def _finish_clear(txn: Txn, frame: Record) -> None:
+    _pop(txn)
+    clears = list(thaw(txn.state.get("clears", ())))
+    clears.append({"card": frame["card"], "name": frame["name"], "cleared_by": frame["by"],
+                   "cleared_by_ranger": frame["ranger"], "discarded": bool(frame.get("discarded"))})
+    txn.put("clears", clears)
+    boundary(txn)
+
+
+def choose_kind(txn: Txn, index: int) -> None:
+    """ER-CLEAR-9: record which kind of token clears the card."""
+    txn.close_prompt()
+    work = frames(txn.state)
+    top = work[-1]
+    top["by"] = ("progress", "harm")[index]
+    top["stage"] = "before"
+    _save(txn, work)
+    txn.notice(f"{top['name']} ({top['card']}) clears by {top['by']}")
+    run(txn)
+
+
+def remove_card(txn: Txn, key: str) -> None:
+    """A card leaves play: its tokens go, a path card goes to the path discard."""
+    record = tables.card(txn.state, key)
+    tables.put_card(txn, key, None)
+    txn.drop(f"{key}.progress")
+    txn.drop(f"{key}.harm")
+    if record.get("from_path") and isinstance(txn.state.sources.get("path"), Deck):
+        txn.emit("path.discarded", card=record["name"])
+
+
+# --- resolve --------------------------------------------------------------------------------------
+
+def resolve(txn: Txn) -> None:
+    """The players finished what the device is waiting on: an open step or one effect."""
+    work = frames(txn.state)
+    if not work:
+        raise Rejected("nothing is waiting to be resolved")
+    if txn.state.prompt is not None:
+        raise Rejected(f"answer the prompt first: {txn.state.prompt.text}")
+    top = work[-1]
+    if top["kind"] == "step":
+        _pop(txn)
+        tables.log(txn, f"end of step: {top['label']}")
+        boundary(txn)
+    elif top["kind"] == "clear" and top.get("current"):
+        item = top["current"]
+        top["current"] = None
+        _save(txn, work)
+        tables.log(txn, str(item["id"]))
+        if item.get("once"):
+            drop_response(txn, str(item["id"]))
+    elif top["kind"] == "test" and top.get("current"):
+        key = top["current"]
+        top["current"] = None
+        top["resolved"].append(key)
+        _save(txn, work)
+        tables.log(txn, f"{key}.{top['icon']}")
+        boundary(txn)  # ER-CLEAR-6: each challenge effect is one rules step
+    else:
+        raise Rejected(busy(txn.state) or "nothing is waiting to be resolved")
+    run(txn)
+
+
+def drop_response(txn: Txn, label: str) -> None:
+    responses = [r for r in thaw(txn.state.get("responses", ())) if r["label"] != label]
+    txn.put("responses", responses)
+
+
+# --- tests ----------------------------------------------------------------------------------------
+
+def test_drawn(txn: Txn, frame: Record, card_id: str) -> None:
+    """ER-TEST-1: apply the challenge modifier, decide the result, open the success/failure step."""
+    table = tables.cfg(txn.state)["challenge"]
+    challenge = table[card_id]
+    modifier = int(challenge[frame["aspect"]])
+    floor = int(tables.rule(txn.state, "effort_floor"))
+    total = rules.test_total(frame["effort"], modifier, floor)
+    success = rules.test_succeeds(frame["effort"], modifier, frame["difficulty"], floor)
+    frame.update(stage="effects", card=card_id, icon=challenge["icon"], modifier=modifier, total=total,
+                 success=success, reshuffle=bool(challenge["reshuffle"]))
+    _replace_top(txn, frame)
+    result = "success" if success else "failure"
+    tables.log(txn, f"test {result}")
+    txn.notice(f"{card_id}: {frame['aspect'].upper()} {modifier:+d} -> effort {total} vs {frame['difficulty']}: "
+               f"{result}; resolve its {result} effects, then resolve")
+    push(txn, {"kind": "step", "label": f"{result} effects"})
+
+
+def _run_test(txn: Txn, frame: Record) -> bool:
+    if frame["stage"] == "draw" or frame.get("current"):
+        return False
+    if frame["stage"] == "effects":
+        state = txn.state
+        target = tables.cards(state).get(frame["target"]) if frame.get("target") else None
+        loc = tables.location(state)
+        frame["groups"] = rules.challenge_groups(frame["icon"], tables.cards(state),
+                                                 None if loc is None else {**loc, "area": "location"},
+                                                 frame["seat"], target)
+        frame["stage"] = "challenge"
+        _replace_top(txn, frame)
+        return True
+    # stage "challenge": ER-CHAL-1, the next active card in area order, skipping cleared/exhausted ones
+    state = txn.state
+    groups: list[list[str]] = []
+    for group in frame["groups"]:
+        live = [k for k in group if k not in frame["resolved"] and _active(state, k)]
+        if live:
+            groups.append(live)
+    frame["groups"] = groups
+    if not groups:
+        _finish_test(txn, frame)
+        return True
+    first = groups[0]
+    if len(first) == 1:
+        frame["current"] = first[0]
+        groups[0] = []
+        _replace_top(txn, frame)
+        return False
+    _replace_top(txn, frame)
+    names = [f"{k} {_name(state, k)}" for k in first]
+    txn.ask("effect.order", f"{frame['icon'].capitalize()} effects in one area: which first?", names)
+    return False
+
+
+def _active(state: GameState, key: str) -> bool:
+    if key == "location":
+        return tables.location(state) is not None
+    record = tables.cards(state).get(key)
+    return record is not None and bool(record.get("ready", True))
+
+
+def _name(state: GameState, key: str) -> str:
+    if key == "location":
+        loc = tables.location(state)
+        return "" if loc is None else str(loc["name"])
+    return str(tables.card(state, key)["name"])
+
+
+def _finish_test(txn: Txn, frame: Record) -> None:
+    """ER-CHAL-3: after the test, a reshuffle card shuffles the challenge discard back in."""
+    _pop(txn)
+    if frame.get("reshuffle"):
+        txn.source_op("challenge", "refresh")
+        txn.notice("reshuffle: the challenge discard is shuffled back into the deck")
+    tables.log(txn, "test ends")
+
+
+def current_test(state: GameState) -> Record | None:
+    for frame in reversed(frames(state)):
+        if frame["kind"] == "test":
+            return frame
+    return None
+
+
+def challenge_step_open(state: GameState) -> bool:
+    """Whether a challenge effect is being resolved (ER-CHAL-2: its tokens are nobody's placement)."""
+    work = frames(state)
+    return bool(work) and work[-1]["kind"] == "test" and bool(work[-1].get("current"))

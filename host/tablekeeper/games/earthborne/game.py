@@ -1,0 +1,209 @@
+"""Earthborne Rangers on the Tablekeeper core: setup, verbs, prompts, views and buttons.
+
+Clearing (the seed rules ER-TOKEN/ER-CLEAR/ER-LOC) lives in ``engine``; pure rules in ``rules``;
+the phases, travel and days in ``travel``; the verbs in ``verbs``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from tablekeeper.core.chance import Deck
+from tablekeeper.core.events import Command, Event
+from tablekeeper.core.flow import Flow
+from tablekeeper.core.frozen import freeze, thaw
+from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
+from tablekeeper.core.state import GameState
+from tablekeeper.core.tracks import Counter
+from tablekeeper.core.view import Panel
+from tablekeeper.errors import ConfigError, Rejected
+from tablekeeper.games.earthborne import data as datamod
+from tablekeeper.games.earthborne import engine, panels, rules, tables, travel, verbs
+from tablekeeper.games.earthborne.data import ASPECTS
+
+
+def _aspects_option(text: str, key: str) -> dict[str, int]:
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 4 or not all(p.isdigit() for p in parts):
+        raise ConfigError(f"--option {key}={text}: expected AWA,FIT,SPI,FOC like 3,2,2,1")
+    return dict(zip(ASPECTS, (int(p) for p in parts), strict=True))
+
+
+class Earthborne(Game):
+    name = "earthborne"
+    title = "Earthborne Rangers"
+    seats_min = 1
+    seats_max = 4
+    seats_default = 2
+    flow: ClassVar[Flow] = travel.FLOW
+
+    def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
+        """ER-SETUP-1: a day's setup. Options: rules/challenge/campaign/path=PATH (edited data),
+        day=N, aspectsN=AWA,FIT,SPI,FOC, location=NAME:THRESHOLD."""
+        known = {"rules", "challenge", "campaign", "path", "day", "location",
+                 *(f"aspects{s}" for s in state.seat_numbers())}
+        extra = sorted(set(options) - known)
+        if extra:
+            raise ConfigError(f"--option {extra[0]}: unknown earthborne option (known: {', '.join(sorted(known))})")
+        loaded = datamod.load(options)
+        cfg = datamod.to_json(loaded)
+        default = cfg["rules"]["default_aspects"]
+        aspects = {str(s): _aspects_option(options[f"aspects{s}"], f"aspects{s}") if f"aspects{s}" in options
+                   else dict(default) for s in state.seat_numbers()}
+        day_text = options.get("day", "1")
+        if not day_text.isdigit() or not 1 <= int(day_text) <= cfg["days"]:
+            raise ConfigError(f"--option day={day_text}: expected a day 1..{cfg['days']}")
+        tracks: dict[str, Counter] = {"day": Counter(int(day_text), 1, cfg["days"]),
+                                      "location.progress": Counter(0, 0), "location.harm": Counter(0, 0)}
+        tracks.update(verbs.counter_defs(state.seats, aspects, cfg["rules"]["ranger_deck"],
+                                         cfg["rules"]["opening_hand"]))
+        path_cards = {c.name: c.copies for c in loaded.path}
+        sources = {"challenge": Deck.plain("challenge", [c.id for c in loaded.challenge]),
+                   "path": Deck.plain("path", path_cards)}
+        data: dict[str, Any] = {"cfg": cfg, "aspects": aspects, "cards": {}, "next_card": 1,
+                                "weather": rules.weather_for(int(day_text), cfg["weather"])}
+        if "location" in options:
+            name, _, threshold = options["location"].rpartition(":")
+            try:
+                text = datamod.parse_threshold(threshold, f"--option location={options['location']}").text()
+            except ValueError as exc:
+                raise ConfigError(str(exc)) from None
+            if not name:
+                raise ConfigError(f"--option location={options['location']}: expected NAME:THRESHOLD")
+            data["location"] = {"name": name, "progress": text, "harm": "-", "icons": []}
+        return replace(state, tracks=tracks, sources=sources, data={k: freeze(v) for k, v in data.items()})
+
+    def verbs(self) -> Mapping[str, Verb]:
+        out = {name: Verb(usage, text, handler) for name, (usage, text, handler) in verbs.verb_table().items()}
+        for name, (usage, text, handler) in travel.DAY_VERBS.items():
+            out[name] = Verb(usage, text, verbs.guarded(handler))
+        usage, text, handler = travel.NEWDAY
+        out["newday"] = Verb(usage, text, handler)
+        out["next"] = Verb("next", "end the active Ranger's turn, or go on to the next step",
+                           lambda txn, args: verbs.next_verb(txn, args, travel.FLOW))
+        out["draw"] = Verb("draw SOURCE | draw path [SEAT]", "the device draws (challenge card, path card)",
+                           verbs.draw_verb)
+        out["reveal"] = Verb("reveal SOURCE OUTCOME | reveal path NAME [SEAT]", "report the card drawn",
+                             verbs.reveal_verb)
+        return out
+
+    def choices(self) -> Mapping[str, ChoiceHandler]:
+        def travel_choice(txn: Txn, index: int) -> None:
+            travel.choose_travel(txn, index)
+
+        def order(txn: Txn, index: int) -> None:
+            engine.choose_effect_order(txn, index)
+            engine.run(txn)
+
+        return {"clear.order": engine.choose_clear_order, "clear.kind": engine.choose_kind,
+                "effect.order": order, "travel": travel_choice, "gear.discard": verbs.choose_gear}
+
+    def check_track(self, state: GameState, track: str, value: int) -> None:
+        ended = tables.day_end(state)
+        if ended is not None and ended["timing"] == "now":
+            raise Rejected(f"day {state.value('day')} has ended ({ended['reason'].replace('_', ' ')}): use newday")
+
+    def on_track(self, txn: Txn, track: str, old: int, new: int) -> None:
+        """A core ``add``/``set`` on a token track is one rules step of its own (ER-CLEAR-6)."""
+        if track.endswith((".progress", ".harm")):
+            target, _, kind = track.rpartition(".")
+            if new > old:
+                by = verbs.placement_by(txn.state, None)
+                if by is not None:
+                    for response in thaw(txn.state.get("responses", ())):
+                        if response["window"] == f"place-{kind}" and response.get("seat") == by:
+                            tables.log(txn, str(response["label"]))
+            del target
+            engine.end_of_command(txn)
+
+    def on_draw(self, txn: Txn, source: str, outcome: str) -> None:
+        if source == "challenge":
+            verbs.on_challenge(txn, outcome)
+            engine.run(txn)
+
+    def apply_game(self, state: GameState, event: Event) -> GameState:
+        if event.kind in ("path.drawn", "path.discarded"):
+            deck = state.sources["path"]
+            if not isinstance(deck, Deck):
+                raise KeyError("path")
+            sources = dict(state.sources)
+            sources["path"] = verbs.apply_path(deck, event.kind, str(event["card"]))
+            return replace(state, sources=sources)
+        return super().apply_game(state, event)
+
+    # --- views ---------------------------------------------------------------------------------
+    def view_tracks(self, state: GameState) -> dict[str, int | None]:
+        out: dict[str, int | None] = {name: c.value for name, c in state.tracks.items()}
+        out["location.threshold"] = tables.location_threshold(state)
+        for key, record in tables.cards(state).items():
+            out[f"{key}.progress_threshold"] = rules.threshold(record, "progress", state.seats)
+            out[f"{key}.harm_threshold"] = rules.threshold(record, "harm", state.seats)
+        return out
+
+    def view_extra(self, state: GameState) -> dict[str, Any]:
+        ended = tables.day_end(state)
+        cards = {}
+        for key, record in tables.cards(state).items():
+            progress, harm = tables.tokens(state, key)
+            cards[key] = {**record, "progress_tokens": progress, "harm_tokens": harm,
+                          "due": list(tables.reached(state, key))}
+        test = engine.current_test(state)
+        test_view = None
+        if test is not None:
+            test_view = {k: test.get(k) for k in ("seat", "aspect", "difficulty", "effort", "stage", "card",
+                                                  "modifier", "total", "success", "icon", "current")}
+            if test["stage"] == "draw":
+                test_view["odds"] = verbs.chance_text(state, test["aspect"], test["effort"], test["difficulty"])
+        return {
+            "cards": cards,
+            "location": tables.location(state),
+            "awaiting": engine.awaiting(state),
+            "work": [f["kind"] for f in engine.frames(state)],
+            "test": test_view,
+            "log": list(state.get("log", ())),
+            "clears": thaw(state.get("clears", ())),
+            "responses": thaw(state.get("responses", ())),
+            "turns": tables.turns(state),
+            "weather": state.get("weather"),
+            "crossed": list(state.get("crossed", ())),
+            "record": thaw(state.get("record")),
+            "travel": state.get("travel"),
+            "day_end_reason": None if ended is None else ended["reason"],
+            "day_end_pending": None if ended is None else ended["timing"],
+            "gear": thaw(state.get("gear", {})),
+        }
+
+    def panels(self, state: GameState) -> dict[str, Panel]:
+        step = self.flow.step(state.phase, state.step).title if state.step else ""
+        return panels.panels(state, step)
+
+    def adjustable(self, state: GameState) -> list[str]:
+        """The active seat's energy first, then the cards' tokens, the location, the other seats."""
+        first = [state.active_seat] if state.active_seat else []
+        seats = [*first, *(s for s in state.seat_numbers() if s not in first)]
+        seat_tracks = [[f"seat{s}.{a}" for a in (*ASPECTS, "fatigue", "injury")] for s in seats]
+        card_tracks = [f"{k}.{kind}" for k in tables.cards(state) for kind in ("progress", "harm")]
+        head = seat_tracks[0] if first else []
+        rest = [t for group in (seat_tracks[1:] if first else seat_tracks) for t in group]
+        return [*head, *card_tracks, "location.progress", "location.harm", *rest]
+
+    def button(self, state: GameState, role: str, held: bool) -> Command | None:
+        """``seatN.a``: resolve what is shown, else take a turn (held: exhausting the role card), or
+        end it; ``seatN.b``: rest."""
+        seat_text, _, which = role.partition(".")
+        seat = seat_text.removeprefix("seat")
+        if not seat.isdigit():
+            return None
+        if which == "a":
+            if engine.awaiting(state):
+                return Command("resolve", (), origin="button")
+            if state.phase == "turns":
+                if state.active_seat == int(seat):
+                    return Command("next", (), origin="button")
+                return Command("turn", (seat, "role") if held else (seat,), origin="button")
+            return None
+        if which == "b" and state.phase == "turns":
+            return Command("rest", (seat,), origin="button")
+        return None

@@ -1,0 +1,74 @@
+"""What each station display shows for Earthborne Rangers (~21 characters x 5 lines)."""
+
+from __future__ import annotations
+
+from tablekeeper.core.state import GameState
+from tablekeeper.core.view import Panel
+from tablekeeper.games.earthborne import engine, rules, tables, verbs
+
+WIDTH = 21
+LINES = 5
+
+
+def gauge(value: int, threshold: int | None) -> str:
+    """ER-TOKEN-2: "2/3" against a threshold, a bare count when the card has none."""
+    return str(value) if threshold is None else f"{value}/{threshold}"
+
+
+def card_line(state: GameState, key: str) -> str:
+    record = tables.card(state, key)
+    progress, harm = tables.tokens(state, key)
+    p = gauge(progress, rules.threshold(record, "progress", state.seats))
+    h = gauge(harm, rules.threshold(record, "harm", state.seats))
+    mark = "" if record.get("ready", True) else "x"
+    number = key.removeprefix("card")
+    return f"{number}{mark} {record['name'][:8]} P{p} H{h}"[:WIDTH]
+
+
+def _wrap(text: str, lines: int) -> tuple[str, ...]:
+    words = text.split()
+    out: list[str] = []
+    current = ""
+    for word in words:
+        if current and len(current) + 1 + len(word) > WIDTH:
+            out.append(current)
+            current = word
+        else:
+            current = f"{current} {word}".strip()
+    if current:
+        out.append(current)
+    return tuple(line[:WIDTH] for line in out[:lines])
+
+
+def panels(state: GameState, step_title: str) -> dict[str, Panel]:
+    day = state.value("day")
+    loc = tables.location(state)
+    threshold = tables.location_threshold(state)
+    loc_line = f"Loc {gauge(state.value('location.progress'), threshold)}" + (f" {loc['name']}" if loc else "")
+    weather = state.get("weather") or ""
+    ended = tables.day_end(state)
+    status = step_title if ended is None else f"day end: {ended['reason']}"
+    out = {"track": Panel(f"Day {day} Round {state.round}"[:WIDTH],
+                          (status[:WIDTH], loc_line[:WIDTH], str(weather)[:WIDTH]))}
+    if state.prompt is not None:
+        options = tuple(f"{i}.{o}"[:WIDTH] for i, o in enumerate(state.prompt.options, 1))
+        out["tokens"] = Panel(state.prompt.text[:WIDTH], (*_wrap(state.prompt.text, 2), *options)[:LINES])
+    elif engine.awaiting(state):
+        out["tokens"] = Panel("Resolve", _wrap(str(engine.awaiting(state)), LINES))
+    else:
+        lines = tuple(card_line(state, k) for k in tables.cards(state))
+        out["tokens"] = Panel(f"Cards ({len(lines)})", lines[:LINES])
+    test = engine.current_test(state)
+    rested = tables.turns(state)["rested"]
+    for seat in state.seat_numbers():
+        s = f"seat{seat}"
+        energy = " ".join(f"{a[0].upper()}{state.value(f'{s}.{a}')}" for a in ("awa", "fit", "spi", "foc"))
+        seat_lines = [energy, f"fat {state.value(f'{s}.fatigue')} inj {state.value(f'{s}.injury')}",
+                 f"deck {state.value(f'{s}.deck')} hand {state.value(f'{s}.hand')}"]
+        if test is not None and test["seat"] == seat and test["stage"] == "draw":
+            chance = verbs.chance_text(state, test["aspect"], test["effort"], test["difficulty"])
+            percent = chance.split()[-1].strip("()")
+            seat_lines.append(f"{test['aspect'].upper()} {test['effort']} vs {test['difficulty']}: {percent}")
+        flag = "turn" if state.active_seat == seat else ("rested" if seat in rested else "")
+        out[s] = Panel(f"Seat {seat} {flag}".strip(), tuple(line[:WIDTH] for line in seat_lines))
+    return out

@@ -1,0 +1,134 @@
+"""Reading and writing the Earthborne data kept in a game state: cards in play, the location,
+Rangers, and the token tracks, so the other modules never juggle raw keys."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablekeeper.core.frozen import thaw
+from tablekeeper.core.game import Txn
+from tablekeeper.core.state import GameState
+from tablekeeper.errors import Rejected
+from tablekeeper.games.earthborne import rules
+from tablekeeper.games.earthborne.data import ASPECTS
+
+Record = dict[str, Any]
+
+
+def cfg(state: GameState) -> Any:
+    return state.get("cfg")
+
+
+def rule(state: GameState, key: str) -> Any:
+    return state.get("cfg")["rules"][key]
+
+
+def cards(state: GameState) -> dict[str, Record]:
+    raw = state.get("cards")
+    return thaw(raw) if raw is not None else {}
+
+
+def card(state: GameState, key: str) -> Record:
+    found = cards(state).get(key)
+    if found is None:
+        known = ", ".join(cards(state)) or "none"
+        raise Rejected(f"no card {key!r} in play (cards: {known})")
+    return found
+
+
+def location(state: GameState) -> Record | None:
+    raw = state.get("location")
+    return thaw(raw) if raw is not None else None
+
+
+def card_key(state: GameState, text: str) -> str:
+    """``card3``, ``3`` or a card's name -> its key; ``location`` stays ``location``."""
+    if text == "location":
+        return text
+    if text.isdigit():
+        text = f"card{text}"
+    in_play = cards(state)
+    if text in in_play:
+        return text
+    named = [k for k, c in in_play.items() if str(c["name"]).lower() == text.lower()]
+    if len(named) == 1:
+        return named[0]
+    if named:
+        raise Rejected(f"several cards are named {text!r}: {', '.join(named)}")
+    raise Rejected(f"no card {text!r} in play (cards: {', '.join(in_play) or 'none'})")
+
+
+def tokens(state: GameState, key: str) -> tuple[int, int]:
+    return state.value(f"{key}.progress"), state.value(f"{key}.harm")
+
+
+def reached(state: GameState, key: str) -> tuple[str, ...]:
+    """ER-CLEAR-1/10 for a card in play (the location never clears, ER-LOC-1)."""
+    if key == "location":
+        return ()
+    progress, harm = tokens(state, key)
+    return rules.reached(card(state, key), progress, harm, state.seats)
+
+
+def location_threshold(state: GameState) -> int | None:
+    loc = location(state)
+    return None if loc is None else rules.threshold(loc, "progress", state.seats)
+
+
+def set_tokens(txn: Txn, track: str, value: int) -> None:
+    """Change a token track without the core's change hook: the caller decides when the rules step ends."""
+    counter = txn.game.counter(txn.state, track)
+    counter.check(track, value)
+    if value != counter.value:
+        txn.emit("track.set", name=track, value=value)
+
+
+def add_tokens(txn: Txn, track: str, delta: int) -> None:
+    set_tokens(txn, track, txn.state.value(track) + delta)
+
+
+def put_card(txn: Txn, key: str, record: Record | None) -> None:
+    all_cards = cards(txn.state)
+    if record is None:
+        all_cards.pop(key, None)
+    else:
+        all_cards[key] = record
+    txn.put("cards", all_cards)
+
+
+def seat_aspects(state: GameState, seat: int) -> dict[str, int]:
+    return {a: int(state.get("aspects")[str(seat)][a]) for a in ASPECTS}
+
+
+def turns(state: GameState) -> Record:
+    raw = state.get("turns")
+    return thaw(raw) if raw is not None else {"last": None, "rested": [], "role_exhausted": []}
+
+
+def log(txn: Txn, text: str) -> None:
+    """The resolution log the players (and tests) read: effects and clearing steps in order."""
+    entries = list(txn.state.get("log", ()))
+    entries.append(text)
+    txn.put("log", entries)
+
+
+def day_end(state: GameState) -> Record | None:
+    raw = state.get("day_end")
+    return thaw(raw) if raw is not None else None
+
+
+def end_day(txn: Txn, reason: str, timing: str = "now") -> None:
+    """ER-DAY-1: end the day at once, or mark it to end at the end of the current turn."""
+    current = day_end(txn.state)
+    if current is not None and current["timing"] == "now":
+        return
+    txn.put("day_end", {"reason": reason, "timing": timing})
+    if timing == "now":
+        day = txn.state.value("day")
+        crossed = list(txn.state.get("crossed", ()))
+        if day not in crossed:
+            crossed.append(day)
+        txn.put("crossed", crossed)
+        txn.notice(f"day {day} ends ({reason.replace('_', ' ')}); start the next one with newday")
+    else:
+        txn.notice(f"the day will end at the end of this turn ({reason.replace('_', ' ')})")

@@ -1,0 +1,224 @@
+"""The round's phases (path cards, Ranger turns, travel, refresh) and the day: travel, camping,
+the day's end and the next day's setup."""
+
+from __future__ import annotations
+
+from tablekeeper.core import flow as flowmod
+from tablekeeper.core.flow import Flow, Phase, Step
+from tablekeeper.core.game import Txn, parse_seat
+from tablekeeper.core.state import GameState
+from tablekeeper.errors import Rejected
+from tablekeeper.games.earthborne import engine, rules, tables, verbs
+from tablekeeper.games.earthborne.data import ASPECTS
+
+
+def _round_start(txn: Txn) -> None:
+    """A new round: nobody has rested or taken a turn; role cards were readied at refresh."""
+    txn.put("turns", {"last": None, "rested": [], "role_exhausted": []})
+    txn.put("path_drawn", 0)
+    txn.put("travel", None)
+
+
+def _path_enter(txn: Txn) -> None:
+    """ER-PATH-1: one path card per Ranger, the lead first, each resolved before the next."""
+    txn.notice(f"draw {txn.state.seats} path card(s), seat {txn.state.lead} first: draw path "
+               "(or reveal path NAME), then next")
+
+
+def _turns_enter(txn: Txn) -> None:
+    txn.notice("the group picks who goes first: turn SEAT; each turn: test, play a card, or rest")
+
+
+def _turns_hold(state: GameState) -> str | None:
+    """ER-ROUND-1: the travel phase waits until every Ranger has rested."""
+    rested = tables.turns(state)["rested"]
+    waiting = [s for s in state.seat_numbers() if s not in rested]
+    if waiting:
+        return f"every Ranger must rest before travel; not rested: {', '.join(f'seat {s}' for s in waiting)}"
+    return None
+
+
+def travel_refusal(state: GameState) -> str | None:
+    return rules.travel_refusal(state.value("location.progress"), tables.location_threshold(state),
+                                tables.cards(state))
+
+
+def _travel_enter(txn: Txn) -> None:
+    """ER-LOC-2, ER-LOC-3: the threshold is checked as the travel step begins; travel is optional."""
+    offer(txn, quiet=True)
+
+
+def offer(txn: Txn, quiet: bool = False) -> None:
+    reason = travel_refusal(txn.state)
+    if reason:
+        if quiet:
+            txn.notice(f"no travel: {reason}")
+            return
+        raise Rejected(f"cannot travel: {reason}")
+    progress, threshold = txn.state.value("location.progress"), tables.location_threshold(txn.state)
+    txn.ask("travel", f"Travel? (location {progress}/{threshold})", ["travel", "stay"])
+
+
+def _travel_hold(state: GameState) -> str | None:
+    if state.get("travel") == "travelled":
+        return "the group travelled: arrive NAME THRESHOLD [terrain=T], or camp [NAME] [terrain=T]"
+    return None
+
+
+def choose_travel(txn: Txn, index: int) -> None:
+    """ER-TRAVEL-2: non-persistent path cards leave play, then the group picks where to go."""
+    txn.close_prompt()
+    if index == 1:
+        txn.notice("the group stays")
+        tables.log(txn, "stay")
+        flowmod.leave(txn, FLOW)
+        return
+    for key in rules.leaves_on_travel(tables.cards(txn.state)):
+        engine.remove_card(txn, key)
+    txn.put("travel", "travelled")
+    tables.log(txn, "travel")
+    txn.notice("pick a connected location: arrive NAME THRESHOLD [terrain=T], or camp [NAME] [terrain=T]")
+
+
+def _travel(txn: Txn, args: tuple[str, ...]) -> None:
+    if args:
+        raise Rejected("usage: travel")
+    if txn.state.phase != "travel":
+        raise Rejected("the group travels only in the travel phase (ER-LOC-2)")
+    if txn.state.get("travel") is not None:
+        raise Rejected("the group has already decided on travel this round")
+    verbs._check_free(txn)
+    offer(txn)
+
+
+def _need_travelled(txn: Txn, verb: str) -> None:
+    if txn.state.get("travel") != "travelled":
+        raise Rejected(f"{verb}: the group has not travelled (travel in the travel phase first)")
+
+
+def _terrain(options: dict[str, str], verb: str) -> str | None:
+    extra = sorted(set(options) - {"terrain", "icons"})
+    if extra:
+        raise Rejected(f"{verb}: unknown option {extra[0]}= (terrain, icons)")
+    return options.get("terrain")
+
+
+def _arrive(txn: Txn, args: tuple[str, ...]) -> None:
+    """ER-TRAVEL-2: set up the new location; the round goes on to refresh."""
+    words, options = verbs.split_args(args)
+    if len(words) != 2:
+        raise Rejected("usage: arrive NAME THRESHOLD [terrain=T] [icons=..]")
+    _need_travelled(txn, "arrive")
+    terrain = _terrain(options, "arrive")
+    verbs.set_location(txn, words[0], verbs._threshold_text(words[1], "location threshold"),
+                       [i for i in options.get("icons", "").split(",") if i])
+    txn.put("record", {"location": words[0], "terrain": terrain})
+    txn.put("travel", "arrived")
+    txn.notice("build the new path deck and run the arrival setup on the location's back")
+    flowmod.leave(txn, FLOW)
+
+
+def _camp(txn: Txn, args: tuple[str, ...]) -> None:
+    """ER-TRAVEL-2, ER-DAY-1: camping ends the day; the location and terrain are recorded."""
+    words, options = verbs.split_args(args)
+    if len(words) > 2:
+        raise Rejected("usage: camp [NAME [THRESHOLD]] [terrain=T]")
+    _need_travelled(txn, "camp")
+    terrain = _terrain(options, "camp")
+    loc = tables.location(txn.state)
+    name = words[0] if words else (loc["name"] if loc else None)
+    if len(words) == 2:
+        verbs.set_location(txn, words[0], verbs._threshold_text(words[1], "location threshold"), [])
+    txn.put("record", {"location": name, "terrain": terrain})
+    txn.put("travel", "camped")
+    tables.log(txn, f"camp at {name}")
+    tables.end_day(txn, "camped")
+
+
+def _refresh_enter(txn: Txn) -> None:
+    """ER-REFRESH-1: each Ranger draws 1 (none left ends the day), energy = aspects, all cards ready."""
+    for seat in txn.state.seat_numbers():
+        if not verbs.ranger_draw(txn, seat, 1):
+            return
+        for aspect, value in rules.refreshed_energy(tables.seat_aspects(txn.state, seat)).items():
+            tables.set_tokens(txn, f"seat{seat}.{aspect}", value)
+    all_cards = tables.cards(txn.state)
+    for record in all_cards.values():
+        record["ready"] = True
+    txn.put("cards", all_cards)
+    info = tables.turns(txn.state)
+    info["role_exhausted"] = []
+    txn.put("turns", info)
+    txn.notice("refresh done: 1 card drawn, energy back to the aspects, all cards ready")
+
+
+def _newday(txn: Txn, args: tuple[str, ...]) -> None:
+    """ER-DAY-1, ER-SETUP-1: the next day on the track: its weather and entries, energy = aspects,
+    6 cards in hand, the challenge deck shuffled, the location where the group camped."""
+    if args:
+        raise Rejected("usage: newday")
+    ended = tables.day_end(txn.state)
+    if ended is None or ended["timing"] != "now":
+        raise Rejected("the day has not ended yet")
+    day = txn.state.value("day") + 1
+    if day > int(tables.cfg(txn.state)["days"]):
+        txn.end("the campaign's last day is over")
+        return
+    txn.put("day_end", None)
+    txn.put("work", [])
+    tables.set_tokens(txn, "day", day)
+    start_day(txn)
+    flowmod.move(txn, round_no=1, phase=FLOW.phases[0].id, step=FLOW.phases[0].steps[0].id, seat=None)
+    _round_start(txn)
+    _path_enter(txn)
+
+
+def start_day(txn: Txn) -> None:
+    state = txn.state
+    day = state.value("day")
+    weather = rules.weather_for(day, tables.cfg(state)["weather"])
+    txn.put("weather", weather)
+    hand = int(tables.rule(state, "opening_hand"))
+    deck = int(tables.rule(state, "ranger_deck"))
+    for seat in state.seat_numbers():
+        for aspect in ASPECTS:
+            tables.set_tokens(txn, f"seat{seat}.{aspect}", tables.seat_aspects(txn.state, seat)[aspect])
+        tables.set_tokens(txn, f"seat{seat}.fatigue", 0)
+        tables.set_tokens(txn, f"seat{seat}.injury", 0)
+        tables.set_tokens(txn, f"seat{seat}.deck", deck - hand)
+        tables.set_tokens(txn, f"seat{seat}.hand", hand)
+    for key, record in tables.cards(txn.state).items():
+        if record["area"] in ("along", "reach"):
+            engine.remove_card(txn, key)
+    txn.source_op("challenge", "refresh")
+    if "path" in txn.state.sources:
+        txn.source_op("path", "refresh")
+    entries = tables.cfg(txn.state)["entries"].get(str(day), ())
+    txn.notice(f"day {day}: weather {weather or '(see the tracker)'}"
+               + (f"; read entries {', '.join(entries)}" if entries else ""))
+
+
+def _lead(txn: Txn, args: tuple[str, ...]) -> None:
+    """ER-SETUP-1: the group elects a lead Ranger."""
+    if len(args) != 1:
+        raise Rejected("usage: lead SEAT")
+    txn.emit("lead", seat=parse_seat(txn.state, args[0]))
+
+
+FLOW = Flow(
+    phases=(
+        Phase("path", "Path cards", (Step("draw", "Draw path cards", enter=_path_enter),)),
+        Phase("turns", "Ranger turns", (Step("turns", "Ranger turns", enter=_turns_enter, hold=_turns_hold),)),
+        Phase("travel", "Travel", (Step("travel", "Travel", enter=_travel_enter, hold=_travel_hold),)),
+        Phase("refresh", "Refresh", (Step("refresh", "Refresh", enter=_refresh_enter),)),
+    ),
+    round_start=_round_start,
+)
+
+DAY_VERBS = {
+    "travel": ("travel", "offer travel again (after an obstacle is dealt with)", _travel),
+    "arrive": ("arrive NAME THRESHOLD [terrain=T]", "after travelling: the new location", _arrive),
+    "camp": ("camp [NAME [THRESHOLD]] [terrain=T]", "after travelling: camp, ending the day", _camp),
+    "lead": ("lead SEAT", "elect the lead Ranger", _lead),
+}
+NEWDAY = ("newday", "after the day ended: set up the next day", _newday)
