@@ -194,7 +194,9 @@ class Session:
         elif entry.kind == "redo":
             self._line.append(self._redo.pop())
         elif entry.kind == "rewind":
-            at = next(i for i, e in enumerate(self._line) if e.index == entry.target)
+            at = next((i for i, e in enumerate(self._line) if e.index == entry.target), None)
+            if at is None:
+                raise ValueError(f"rewind to entry {entry.target}, which is not an active command")
             self._redo.extend(reversed(self._line[at:]))
             del self._line[at:]
             self._drop_checkpoints()

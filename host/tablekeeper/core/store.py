@@ -133,7 +133,7 @@ class Store:
             setup = Setup(str(row[0]), int(row[1]), int(row[2]), json.loads(row[3]))
             entries = tuple(Entry.from_json(json.loads(body)) for (body,) in self._db.execute(
                 "SELECT body FROM entries WHERE slot = ? ORDER BY idx", (slot,)))
-        except (ValueError, KeyError, TypeError) as exc:
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise StoreError(f"{self.path}: slot {slot!r} holds a damaged log ({exc})") from None
         return SavedSession(slot, setup, entries)
 
@@ -168,13 +168,13 @@ class Store:
             raw_setup = head["setup"]
             setup = Setup(str(raw_setup["game"]), int(raw_setup["seats"]), int(raw_setup["seed"]),
                           dict(raw_setup.get("options", {})))
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, AttributeError):
             raise StoreError(f"{source}: line 1: not a Tablekeeper session export") from None
         entries = []
         for n, line in rows[1:]:
             try:
                 entries.append(Entry.from_json(json.loads(line)))
-            except (ValueError, KeyError, TypeError) as exc:
+            except (ValueError, KeyError, TypeError, AttributeError) as exc:
                 raise StoreError(f"{source}: line {n}: bad log entry ({exc})") from None
         journal = self.create(slot, setup)
         with self._write():

@@ -1,0 +1,350 @@
+"""Bad input through the real command line: malformed station configs, scripts and save files.
+
+Each is answered with one line naming the file and the key or line, exit code 2, no traceback, and
+the file itself is left byte for byte as it was. Rejected script lines follow the play contract
+instead: ``line N: reason`` on stderr, exit 0, or 1 with ``--strict``, and the session unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tablekeeper.cli import main
+from tablekeeper.core.session import Setup
+from tablekeeper.core.store import Store
+
+pytestmark = pytest.mark.usefixtures("fixture_registered")
+
+BASE = """
+[buses.main]
+kind = "i2c"
+port = 1
+
+[[displays]]
+role = "track"
+driver = "ssd1306"
+size = "128x64"
+bus = "main"
+address = 0x3C
+
+[buttons.next]
+pin = 5
+
+[buttons.back]
+pin = 6
+"""
+
+SPI = """
+[buses.fast]
+kind = "spi"
+port = 0
+
+[[displays]]
+role = "tokens"
+driver = "ssd1309"
+size = "128x64"
+bus = "fast"
+device = 0
+dc_pin = 24
+"""
+
+
+def edit(old: str, new: str, base: str = BASE) -> str:
+    assert old in base
+    return base.replace(old, new, 1)
+
+
+# (case id, file content, text the one-line message must contain)
+CONFIGS: list[tuple[str, str | bytes, str]] = [
+    ("empty file", "", "buttons: no button has role 'next'"),
+    ("not utf-8", b"\xff\xfe[buses]\x00\x81", "cannot read"),
+    ("unclosed table header", "[buses.main\nkind = 'i2c'\n", "not valid TOML"),
+    ("duplicate key", BASE + "[station]\nname = 'a'\nname = 'b'\n", "not valid TOML"),
+    ("buses is a number", "buses = 3\n" + BASE.replace("[buses.main]\nkind = \"i2c\"\nport = 1\n", ""),
+     "buses: expected a table"),
+    ("bus without kind", edit('kind = "i2c"\n', ""), "buses.main.kind: missing"),
+    ("bus kind usb", edit('kind = "i2c"', 'kind = "usb"'), "buses.main.kind: 'usb' is not one of"),
+    ("bus port as text", edit("port = 1", 'port = "1"'), "buses.main.port: expected an integer"),
+    ("i2c port 40", edit("port = 1", "port = 40"), "buses.main.port: I2C port 40 is out of range"),
+    ("spi port 2", BASE + SPI.replace("port = 0", "port = 2"), "buses.fast.port: SPI port 2"),
+    ("bus speed 5 Hz", edit("port = 1", "port = 1\nspeed_hz = 5"), "buses.main.speed_hz"),
+    ("displays as a table", edit("[[displays]]", "[displays]"), "displays: expected an array"),
+    ("display entry not a table", "displays = [1]\n" + BASE.replace(BASE[BASE.index("[[displays]]"):
+                                                                       BASE.index("[buttons.next]")], ""),
+     "displays[0]: expected a table"),
+    ("display role score", edit('role = "track"', 'role = "score"'), "displays[0].role: 'score'"),
+    ("ssd1309 at 128x32", BASE + SPI.replace('size = "128x64"', 'size = "128x32"'), "displays[1].size"),
+    ("display rotation 3", edit("address = 0x3C", "address = 0x3C\nrotation = 3"), "displays[0].rotation"),
+    ("address above 0x77", edit("address = 0x3C", "address = 0x78"), "displays[0].address: 0x78"),
+    ("two displays on one role", BASE + SPI.replace('role = "tokens"', 'role = "track"'),
+     "displays[1].role: 'track' is already shown"),
+    ("spi display with an address", BASE + SPI + "address = 0x3C\n", "displays[1].address: unknown key"),
+    ("spi chip select 2", BASE + SPI.replace("device = 0", "device = 2"), "displays[1].device"),
+    ("spi display without dc pin", BASE + SPI.replace("dc_pin = 24\n", ""), "displays[1].dc_pin: missing"),
+    ("spi dc pin on MOSI", BASE + SPI.replace("dc_pin = 24", "dc_pin = 10"), "displays[1].dc_pin: BCM 10"),
+    ("button pin true", edit("pin = 5", "pin = true"), "buttons.next.pin: expected an integer, got true/false"),
+    ("button pin negative", edit("pin = 5", "pin = -1"), "buttons.next.pin: BCM -1"),
+    ("button on the I2C data pin", edit("pin = 5", "pin = 2"), "buttons.next.pin: BCM 2 is already used"),
+    ("button pull_up as text", edit("pin = 5", 'pin = 5\npull_up = "no"'), "buttons.next.pull_up"),
+    ("buttons share a key", edit("pin = 6", 'pin = 6\nkey = "n"', edit("pin = 5", 'pin = 5\nkey = "n"')),
+     "buttons.back.key: 'n' already presses buttons.next"),
+    ("button table is a value", edit("[buttons.back]\npin = 6", "[buttons]\nback = 6"),
+     "buttons.back: expected a table"),
+    ("buzzer active_high as text", BASE + '[outputs.buzzer]\npin = 18\nactive_high = "yes"\n',
+     "outputs.buzzer.active_high"),
+    ("outputs unknown key", BASE + "[outputs.lamp]\npin = 18\n", "outputs.lamp: unknown key"),
+    ("counter role sword", BASE + '[[counters]]\nvid_pid = "2E8A:0005"\nseat = 1\nrole = "sword"\n',
+     "counters[0].role: 'sword'"),
+    ("counter without seat", BASE + '[[counters]]\nvid_pid = "2E8A:0005"\nrole = "hp"\n',
+     "counters[0].seat: missing"),
+    ("timing zero debounce", BASE + "[timing]\ndebounce_s = 0\n", "timing.debounce_s: 0.0 s is out of range"),
+    ("timing unknown key", BASE + "[timing]\nhold_ms = 600\n", "timing.hold_ms: unknown key"),
+    ("uart enabled as 1", BASE + "[uart]\nenabled = 1\n", "uart.enabled: expected true/false"),
+    ("station name number", BASE + "[station]\nname = 7\n", "station.name: expected a string"),
+]
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_line_error(code: int, err: str, *fragments: str) -> None:
+    assert code == 2, err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("tablekeeper: ")
+    assert "Traceback" not in err
+    for fragment in fragments:
+        assert fragment in lines[0]
+
+
+@pytest.mark.parametrize(("content", "fragment"), [(c, f) for _i, c, f in CONFIGS], ids=[i for i, _c, _f in CONFIGS])
+def test_malformed_config(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str | bytes,
+                          fragment: str) -> None:
+    path = tmp_path / "station.toml"
+    raw = content.encode() if isinstance(content, str) else content
+    path.write_bytes(raw)
+    code, out, err = run_cli(capsys, "config", "check", str(path))
+    assert_one_line_error(code, err, f"{path}: ", fragment)
+    assert out == ""
+    assert path.read_bytes() == raw
+
+
+def test_the_base_config_of_this_table_is_valid(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every case above breaks exactly one thing in a config that is otherwise accepted."""
+    path = tmp_path / "station.toml"
+    path.write_text(BASE + SPI)
+    code, out, _err = run_cli(capsys, "config", "check", str(path))
+    assert code == 0 and "ok (2 displays" in out
+
+
+@pytest.mark.parametrize("make", ["directory", "missing"])
+def test_config_path_that_is_not_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str], make: str) -> None:
+    path = tmp_path / "station.toml"
+    if make == "directory":
+        path.mkdir()
+    code, _out, err = run_cli(capsys, "config", "check", str(path))
+    assert_one_line_error(code, err, str(path))
+
+
+# --- scripts ------------------------------------------------------------------------------------
+
+# Lines the fixture game rejects at the start of a session, each with the reason it names.
+REJECTED_LINES = [
+    ("fly away", "unknown verb 'fly'"),
+    ("add dooom +1", "unknown track 'dooom'"),
+    ("set doom 40", "doom cannot go above 12"),
+    ("add doom +x", "doom"),
+    ("set doom", "usage: set TRACK VALUE"),
+    ("choose 1", "there is nothing to choose"),
+    ("rewind x", "usage: rewind K"),
+    ("rewind 9", "entry 9 is not an active command"),
+    ("undo 2", "usage: undo"),
+    ("undo", "nothing to undo"),
+    ("redo", "nothing to redo"),
+    ("draw sack", "unknown source 'sack'"),
+    ("reveal bag", "usage: reveal SOURCE OUTCOME"),
+    ("reveal deck zebra", "zebra"),
+    ("press jump", "unknown button 'jump'"),
+    ("hold", "usage: hold BUTTON"),
+    ("press menu", "menu"),
+    ('""', "unknown verb ''"),
+]
+
+
+@pytest.mark.parametrize(("line", "reason"), REJECTED_LINES, ids=[line for line, _r in REJECTED_LINES])
+def test_rejected_script_line_names_the_line_and_changes_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, reason: str) -> None:
+    script = tmp_path / "script.txt"
+    script.write_text(f"# opening\n{line}\n")
+    code, out, err = run_cli(capsys, "play", "fixture", "--script", str(script), "--json")
+    assert code == 0
+    assert len(err.splitlines()) == 1 and err.startswith("line 2: ") and reason in err, err
+    assert json.loads(out)["log_length"] == 0
+    code, _out, _err = run_cli(capsys, "play", "fixture", "--script", str(script), "--strict")
+    assert code == 1
+    assert script.read_text() == f"# opening\n{line}\n"
+
+
+SCRIPT_FILES: list[tuple[str, Callable[[Path], list[str]], str]] = [
+    ("missing script", lambda p: ["--script", str(p / "none.txt")], "none.txt: cannot read script"),
+    ("script is a directory", lambda p: ["--script", str(p)], "cannot read script"),
+    ("script not text", lambda p: ["--script", str(_write(p / "bin.txt", b"next\n\xff\xfe\x00\x9c\n"))],
+     "bin.txt: not a text file"),
+    ("unclosed quote", lambda p: ["--script", str(_write(p / "q.txt", b'next\nadd "doom +1\n'))],
+     "line 2: No closing quotation"),
+    ("option without =", lambda p: ["--option", "hard"], "--option 'hard': expected KEY=VALUE"),
+    ("seats out of range", lambda p: ["--seats", "9"], "fixture takes 1 to 4 seats, not 9"),
+]
+
+
+def _write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+@pytest.mark.parametrize(("args", "fragment"), [(a, f) for _i, a, f in SCRIPT_FILES],
+                         ids=[i for i, _a, _f in SCRIPT_FILES])
+def test_bad_script_or_option_is_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                 args: Callable[[Path], list[str]], fragment: str) -> None:
+    argv = args(tmp_path)
+    before = {p: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+    code, _out, err = run_cli(capsys, "play", "fixture", *argv)
+    assert_one_line_error(code, err, fragment)
+    assert {p: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
+
+
+# --- save files ---------------------------------------------------------------------------------
+
+def _sqlite(path: Path, *sql: str) -> Path:
+    db = sqlite3.connect(path)
+    for statement in sql:
+        db.execute(statement)
+    db.commit()
+    db.close()
+    return path
+
+
+def _save_with(path: Path, *bodies: str, game: str = "fixture") -> Path:
+    """A real save whose log holds these raw entry bodies."""
+    with Store.open(path) as store:
+        store.create("main", Setup(game, 2, 1, {}))
+        for index, body in enumerate(bodies, 1):
+            store._db.execute("INSERT INTO entries (slot, idx, body) VALUES ('main', ?, ?)", (index, body))
+    return path
+
+
+def _entry(**fields: object) -> str:
+    return json.dumps({"index": 1, "kind": "command", "command": {"verb": "next", "args": []}, "events": [],
+                       "target": None, **fields})
+
+
+SAVES: list[tuple[str, Callable[[Path], Path], str]] = [
+    ("text file", lambda p: _write(p / "s.sqlite", b"my campaign notes\n"), "not a Tablekeeper save file"),
+    ("another program's database", lambda p: _sqlite(p / "s.sqlite", "CREATE TABLE photos (id INTEGER)"),
+     "a database of another program"),
+    ("newer schema", lambda p: _sqlite(p / "s.sqlite", "PRAGMA application_id=1413630800",
+                                       "PRAGMA user_version=99", "CREATE TABLE x (id INTEGER)"),
+     "saved by a newer Tablekeeper"),
+    ("truncated database", lambda p: _write(p / "s.sqlite", b"SQLite format 3\x00" + b"\x10\x00" + b"\x00" * 80),
+     "left untouched"),
+    ("slot of another game", lambda p: _save_with(p / "s.sqlite", game="arkham"),
+     "slot 'main' holds a arkham session, not fixture"),
+    ("entry not JSON", lambda p: _save_with(p / "s.sqlite", "{next"), "slot 'main' holds a damaged log"),
+    ("entry is a list", lambda p: _save_with(p / "s.sqlite", "[1, 2]"), "slot 'main' holds a damaged log"),
+    ("entry is null", lambda p: _save_with(p / "s.sqlite", "null"), "slot 'main' holds a damaged log"),
+    ("entry index not a number", lambda p: _save_with(p / "s.sqlite", _entry(index="x")), "damaged log"),
+    ("entry of unknown kind", lambda p: _save_with(p / "s.sqlite", _entry(kind="boom")), "cannot be replayed"),
+    ("undo with nothing to undo", lambda p: _save_with(p / "s.sqlite", _entry(kind="undo", command=None)),
+     "cannot be replayed"),
+    ("rewind to a missing entry", lambda p: _save_with(p / "s.sqlite", _entry(kind="rewind", target=9)),
+     "cannot be replayed"),
+    ("event of unknown kind", lambda p: _save_with(p / "s.sqlite", _entry(events=[{"kind": "zzz"}])),
+     "cannot be replayed"),
+    ("events not a list", lambda p: _save_with(p / "s.sqlite", _entry(events=5)), "damaged log"),
+]
+
+
+@pytest.mark.parametrize(("make", "fragment"), [(m, f) for _i, m, f in SAVES], ids=[i for i, _m, _f in SAVES])
+def test_bad_save_file_is_refused_and_left_untouched(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                     make: Callable[[Path], Path], fragment: str) -> None:
+    save = make(tmp_path)
+    before = save.read_bytes()
+    script = _write(tmp_path / "script.txt", b"next\nadd doom +1\n")
+    code, out, err = run_cli(capsys, "play", "fixture", "--save", str(save), "--script", str(script))
+    assert_one_line_error(code, err, str(save), fragment)
+    assert out == ""
+    assert save.read_bytes() == before
+    assert not any(p.name.endswith(("-wal", "-journal")) and p.stat().st_size for p in tmp_path.iterdir())
+
+
+def test_save_path_that_is_a_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _out, err = run_cli(capsys, "play", "fixture", "--save", str(tmp_path))
+    assert_one_line_error(code, err, str(tmp_path), "is a directory")
+
+
+GOOD_EXPORT = [json.dumps({"tablekeeper": 1, "setup": {"game": "fixture", "seats": 2, "seed": 1, "options": {}}}),
+               _entry()]
+
+IMPORTS: list[tuple[str, bytes | None, str]] = [
+    ("missing file", None, "cannot read"),
+    ("empty file", b"\n\n", "empty file"),
+    ("not utf-8", b"\xff\xfe\x00", "cannot read"),
+    ("header not JSON", b"tablekeeper\n", "line 1: not a Tablekeeper session export"),
+    ("header without setup", b'{"tablekeeper": 1}\n', "line 1: not a Tablekeeper session export"),
+    ("setup is a list", b'{"tablekeeper": 1, "setup": [1]}\n', "line 1: not a Tablekeeper session export"),
+    ("seats not a number", json.dumps({"setup": {"game": "fixture", "seats": "two", "seed": 1}}).encode(),
+     "line 1: not a Tablekeeper session export"),
+    ("entry not JSON", (GOOD_EXPORT[0] + "\n\n{oops\n").encode(), "line 3: bad log entry"),
+    ("entry is a list", (GOOD_EXPORT[0] + "\n[1]\n").encode(), "line 2: bad log entry"),
+    ("entry without kind", (GOOD_EXPORT[0] + '\n{"index": 1}\n').encode(), "line 2: bad log entry"),
+]
+
+
+@pytest.mark.parametrize(("content", "fragment"), [(c, f) for _i, c, f in IMPORTS], ids=[i for i, _c, _f in IMPORTS])
+def test_bad_import_is_refused_and_the_target_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   content: bytes | None, fragment: str) -> None:
+    target = tmp_path / "target.sqlite"
+    with Store.open(target) as store:
+        store.create("main", Setup("fixture", 2, 1, {}))
+    before = target.read_bytes()
+    source = tmp_path / "session.jsonl"
+    if content is not None:
+        source.write_bytes(content)
+    code, out, err = run_cli(capsys, "saves", "import", str(target), "--slot", "main", "--file", str(source))
+    assert_one_line_error(code, err, str(source), fragment)
+    assert out == ""
+    assert target.read_bytes() == before
+    if content is not None:
+        assert source.read_bytes() == content
+
+
+def test_a_good_export_imports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The import table above breaks a file this test shows is otherwise accepted."""
+    source = _write(tmp_path / "session.jsonl", "\n".join(GOOD_EXPORT).encode())
+    code, out, _err = run_cli(capsys, "saves", "import", str(tmp_path / "t.sqlite"), "--file", str(source))
+    assert code == 0 and "imported 1 entries" in out
+
+
+@pytest.mark.parametrize(("action", "fragment"), [("list", "no such save file"), ("export", "no such save file")])
+def test_saves_on_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str], action: str,
+                                 fragment: str) -> None:
+    code, _out, err = run_cli(capsys, "saves", action, str(tmp_path / "none.sqlite"))
+    assert_one_line_error(code, err, fragment)
+    assert not (tmp_path / "none.sqlite").exists()
+
+
+def test_export_of_an_empty_slot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    save = _save_with(tmp_path / "s.sqlite")
+    before = save.read_bytes()
+    code, _out, err = run_cli(capsys, "saves", "export", str(save), "--slot", "other")
+    assert_one_line_error(code, err, "no session in slot 'other'")
+    assert save.read_bytes() == before
+
