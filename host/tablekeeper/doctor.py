@@ -68,6 +68,7 @@ class Probes:
     gpio_library: Callable[[], str | None]  # None when the pin library imports, else the problem
     list_ports: Callable[[], Sequence[PortInfo]]
     free_bytes: Callable[[Path], int]
+    i2c_clock_hz: Callable[[int], int | None] = lambda _port: None  # None: the kernel does not say
     label: str = "this machine"
 
 
@@ -83,6 +84,16 @@ def _i2c_answers(port: int, address: int) -> bool:
             except OSError:
                 continue
     return False
+
+
+def _i2c_clock_hz(port: int) -> int | None:
+    """The bus clock the device tree set (a big-endian u32), as the Pi's I2C driver exposes it."""
+    node = Path(f"/sys/class/i2c-adapter/i2c-{port}/of_node/clock-frequency")
+    try:
+        raw = node.read_bytes()
+    except OSError:
+        return None
+    return int.from_bytes(raw[:4], "big") if len(raw) >= 4 else None
 
 
 def _gpio_library() -> str | None:
@@ -109,6 +120,7 @@ def real_probes() -> Probes:
         gpio_library=_gpio_library,
         list_ports=_list_ports,
         free_bytes=lambda path: shutil.disk_usage(path).free,
+        i2c_clock_hz=_i2c_clock_hz,
     )
 
 
@@ -144,6 +156,7 @@ class SimulatedParts:
             gpio_library=lambda: None,
             list_ports=lambda: ports,
             free_bytes=lambda path: shutil.disk_usage(path).free,
+            i2c_clock_hz=lambda port: next((b.speed_hz for b in self.config.buses if b.port == port), None),
             label="the simulator",
         )
 
@@ -186,7 +199,15 @@ def check_i2c(cfg: StationConfig, probes: Probes) -> list[Check]:
             checks.append(Check(name, Status.FAIL, f"{node} is not readable/writable by {getpass.getuser()}",
                                 f"sudo usermod -aG i2c {getpass.getuser()}, then log out and back in"))
             continue
-        checks.append(Check(name, Status.OK, f"{node} present"))
+        clock_hz = probes.i2c_clock_hz(bus.port)
+        if bus.speed_hz is not None and clock_hz is not None and clock_hz != bus.speed_hz:
+            checks.append(Check(name, Status.WARN, f"{node} runs at {clock_hz // 1000} kHz, the config asks for "
+                                                   f"{bus.speed_hz // 1000} kHz",
+                                f"set dtparam=i2c_arm_baudrate={bus.speed_hz} in /boot/firmware/config.txt "
+                                f"({INSTALL_HINT} does it), then reboot"))
+        else:
+            speed = f" at {clock_hz // 1000} kHz" if clock_hz else ""
+            checks.append(Check(name, Status.OK, f"{node} present{speed}"))
         pins = dict(bus.pins)
         for d in displays:
             if d.address is None:

@@ -57,6 +57,15 @@ def test_missing_bus_nodes_name_the_overlay_to_add(tmp_path: Path) -> None:
     assert "dtoverlay=i2c-gpio,bus=3,i2c_gpio_sda=22,i2c_gpio_scl=23" in left.remedy
 
 
+def test_a_slow_i2c_bus_is_a_warning_with_the_baudrate_line(tmp_path: Path) -> None:
+    cfg = load_config(REFERENCE)
+    probes = dataclasses.replace(SimulatedParts(cfg).probes(), i2c_clock_hz=lambda _port: 100_000)
+    main_bus = _by_name(run_checks(REFERENCE, probes, tmp_path))["i2c bus main"]
+    assert main_bus.status is Status.WARN
+    assert main_bus.detail == "/dev/i2c-1 runs at 100 kHz, the config asks for 400 kHz"
+    assert "dtparam=i2c_arm_baudrate=400000" in main_bus.remedy
+
+
 def test_gpio_without_access_or_library(tmp_path: Path) -> None:
     cfg = load_config(REFERENCE)
     sim = SimulatedParts(cfg).probes()
