@@ -23,6 +23,7 @@ from tablekeeper.demo import (
     stats_panel,
 )
 from tablekeeper.errors import ScriptError
+from tablekeeper.hw.sim.clock import FakeClock
 
 TIMING = DemoSettings(idle_reset_s=60.0, attract_frame_s=4.0, finished_show_s=10.0, operator_timeout_s=30.0,
                       unlock_hold_s=5.0)
@@ -55,25 +56,26 @@ def store(tmp_path: Path) -> Iterator[Store]:
 
 
 def test_idle_attract_visitor_idle_timeout_fresh_demo(store: Store) -> None:
-    demo = DemoMode(SCRIPTS, counters=store, now_s=1000.0, settings=TIMING)
+    clock = FakeClock(1000.0)
+    demo = DemoMode(SCRIPTS, counters=store, now_s=clock(), settings=TIMING)
 
-    idle = demo.tick(1001.0)
+    idle = demo.tick(clock.advance(1.0))
     assert idle.mode is Mode.ATTRACT
     assert idle.panels["track"].title == "Alpha" and idle.panels["seat1"].lines == ("Press any button", "to try it")
-    assert demo.tick(1004.0).panels["track"].title == "Beta"  # the attract loop moves on every 4 s
-    assert demo.tick(1008.0).panels["track"].title == "Alpha"
+    assert demo.tick(clock.advance(3.0)).panels["track"].title == "Beta"  # the attract loop moves on every 4 s
+    assert demo.tick(clock.advance(4.0)).panels["track"].title == "Alpha"
 
-    visitor = demo.on_press("seat2.a", 1013.0)  # beta is showing
+    visitor = demo.on_press("seat2.a", clock.advance(5.0))  # 13 s in: beta is showing
     assert (visitor.mode, visitor.start_game, visitor.forward) == (Mode.GUIDED, "beta", None)
     assert visitor.panels["track"].lines == ("beta step 0", "press select")
-    assert demo.on_press("select", 1015.0).forward == "select"
-    assert demo.tick(1015.0 + 59.9).mode is Mode.GUIDED
+    assert demo.on_press("select", clock.advance(2.0)).forward == "select"
+    assert demo.tick(clock.advance(59.9)).mode is Mode.GUIDED
 
-    timed_out = demo.tick(1015.0 + 60.0)
+    timed_out = demo.tick(clock.advance(0.1))  # 60 s after the last press
     assert (timed_out.mode, timed_out.reset) == (Mode.ATTRACT, True)
     assert demo.counts()["beta"] == (1, 0)
 
-    fresh = demo.on_press("next", 1078.0)  # 3 s into the new loop: alpha again
+    fresh = demo.on_press("next", clock.advance(3.0))  # 3 s into the new loop: alpha again
     assert (fresh.mode, fresh.start_game) == (Mode.GUIDED, "alpha")
     assert fresh.panels["track"].lines == ("alpha step 0", "press next")
     assert fresh.panels["track"].title == "Alpha 1/3"
