@@ -1,0 +1,254 @@
+"""Enemies and locations as far as a tracker follows them: where each enemy is, whom it is engaged
+with, ready or exhausted, its damage and doom; each location's clues and whether it is revealed.
+
+Kept as game data (JSON) so undo and replay cover it like everything else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tablekeeper.core.frozen import thaw
+from tablekeeper.core.game import Txn
+from tablekeeper.core.state import GameState
+from tablekeeper.errors import Rejected
+from tablekeeper.games.arkham import effects, rules
+
+
+# --- reading -------------------------------------------------------------------------------------
+def enemies(state: GameState) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = thaw(state.get("enemies", {}))
+    return out
+
+
+def locations(state: GameState) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = thaw(state.get("locations", {}))
+    return out
+
+
+def where(state: GameState, seat: int) -> str | None:
+    at: Mapping[str, str] = state.get("at", {})
+    return at.get(str(seat))
+
+
+def enemy(state: GameState, name: str) -> dict[str, Any]:
+    found = enemies(state).get(name)
+    if found is None:
+        known = ", ".join(sorted(enemies(state))) or "none"
+        raise Rejected(f"no enemy {name!r} in play (enemies: {known})")
+    return found
+
+
+def location(state: GameState, name: str) -> dict[str, Any]:
+    found = locations(state).get(name)
+    if found is None:
+        known = ", ".join(sorted(locations(state))) or "none"
+        raise Rejected(f"no location {name!r} in play (locations: {known})")
+    return found
+
+
+def enemy_location(state: GameState, foe: Mapping[str, Any]) -> str | None:
+    """AH-ENGM-2: an engaged enemy is at its investigator's location."""
+    if foe.get("engaged") is not None:
+        return where(state, int(foe["engaged"]))
+    loc: str | None = foe.get("location")
+    return loc
+
+
+def engaged_with(state: GameState, seat: int) -> list[str]:
+    return sorted(n for n, e in enemies(state).items() if e.get("engaged") == seat)
+
+
+def seats_at(state: GameState, loc: str) -> list[int]:
+    return [s for s in effects.live_seats(state) if where(state, s) == loc]
+
+
+def is_empty(state: GameState, loc: str) -> bool:
+    """AH-EMPTY-1: no enemies and no investigators at the location."""
+    return not seats_at(state, loc) and not any(enemy_location(state, e) == loc for e in enemies(state).values())
+
+
+def clues_at(state: GameState, loc: str) -> int:
+    """AH-CLUE-5: clues at a location are the undiscovered ones on it, not those investigators hold."""
+    return int(location(state, loc)["clues"])
+
+
+# --- writing -------------------------------------------------------------------------------------
+def save_enemy(txn: Txn, name: str, foe: Mapping[str, Any] | None) -> None:
+    all_enemies = enemies(txn.state)
+    if foe is None:
+        all_enemies.pop(name, None)
+    else:
+        all_enemies[name] = dict(foe)
+    txn.put("enemies", all_enemies)
+
+
+def save_location(txn: Txn, name: str, loc: Mapping[str, Any]) -> None:
+    all_locations = locations(txn.state)
+    all_locations[name] = dict(loc)
+    txn.put("locations", all_locations)
+
+
+def add_location(txn: Txn, name: str, shroud: int, clue_value: int, per_investigator: bool) -> None:
+    if name in locations(txn.state):
+        raise Rejected(f"location {name!r} is already in play")
+    save_location(txn, name, {"shroud": shroud, "clue_value": clue_value, "per_investigator": per_investigator,
+                              "clues": 0, "revealed": False})
+
+
+def enter(txn: Txn, seat: int, loc: str) -> None:
+    """Move an investigator: AH-CLUE-2 reveals on the first entry; AH-ENGM-2 engaged enemies come
+    along; AH-ENGM-5 ready unengaged enemies there engage on arrival."""
+    place = location(txn.state, loc)
+    if where(txn.state, seat) == loc:
+        raise Rejected(f"seat {seat} is already at {loc}")
+    effects.put_map(txn, "at", str(seat), loc)
+    if not place["revealed"]:
+        clues = rules.per_investigator(int(place["clue_value"]), bool(place["per_investigator"]),
+                                       effects.investigator_count(txn.state))
+        save_location(txn, loc, {**place, "revealed": True, "clues": int(place["clues"]) + clues})
+        txn.notice(f"{loc} revealed with {clues} clues")
+    for name, foe in enemies(txn.state).items():
+        if foe.get("engaged") is None and foe.get("location") == loc:
+            engage_check(txn, name)
+
+
+def spawn(txn: Txn, seat: int, name: str, foe: dict[str, Any], at: str | None) -> None:
+    """AH-ENEMY-2: without a spawn instruction the enemy engages the drawer; AH-ALOOF-2: an aloof
+    enemy spawns unengaged at the drawer's location; with ``at`` it spawns there (AH-SPAWN-1)."""
+    if name in enemies(txn.state):
+        raise Rejected(f"an enemy called {name!r} is already in play; give this one another name")
+    if at is not None:
+        location(txn.state, at)
+        save_enemy(txn, name, {**foe, "engaged": None, "location": at})
+        engage_check(txn, name)
+    elif foe["aloof"]:
+        save_enemy(txn, name, {**foe, "engaged": None, "location": where(txn.state, seat)})
+    else:
+        save_enemy(txn, name, {**foe, "engaged": seat, "location": None})
+    txn.notice(f"{name} spawns " + (f"engaged with seat {seat}" if enemy(txn.state, name)["engaged"] == seat
+                                    else f"at {enemy_location(txn.state, enemy(txn.state, name)) or 'no location'}"))
+
+
+def engage_check(txn: Txn, name: str) -> None:
+    """AH-ENGM-3 / AH-ENGM-6 / AH-ALOOF-1: a ready, unengaged, non-aloof enemy sharing a location
+    with investigators engages one at once; with several there, the players apply its prey
+    instruction (a prompt)."""
+    foe = enemy(txn.state, name)
+    loc = foe.get("location")
+    if foe.get("engaged") is not None or not foe["ready"] or foe["aloof"] or loc is None:
+        return
+    here = seats_at(txn.state, loc)
+    if len(here) == 1:
+        engage(txn, name, here[0])
+    elif here:
+        txn.ask("prey", f"{name}'s prey: whom does it engage?", [f"seat {s}" for s in here],
+                context={"enemy": name, "seats": here})
+
+
+def engage(txn: Txn, name: str, seat: int) -> None:
+    foe = enemy(txn.state, name)
+    save_enemy(txn, name, {**foe, "engaged": seat, "location": None})
+    txn.notice(f"{name} engages seat {seat}")
+
+
+def disengage(txn: Txn, name: str, exhaust: bool) -> None:
+    """AH-EVADE-4: an evaded enemy exhausts (if ready), leaves the threat area for the location."""
+    foe = enemy(txn.state, name)
+    loc = enemy_location(txn.state, foe)
+    save_enemy(txn, name, {**foe, "engaged": None, "location": loc, "ready": foe["ready"] and not exhaust})
+
+
+def release_engaged(txn: Txn, seat: int) -> None:
+    """AH-ELIM-3 step 3: enemies engaged with an eliminated investigator stay at that location,
+    unengaged and otherwise unchanged; ready ones then engage anyone there (AH-ENGM-3)."""
+    names = engaged_with(txn.state, seat)
+    loc = where(txn.state, seat)
+    for name in names:
+        foe = enemy(txn.state, name)
+        save_enemy(txn, name, {**foe, "engaged": None, "location": loc})
+    effects.put_map(txn, "at", str(seat), None)
+    at = {k: v for k, v in thaw(txn.state.get("at", {})).items() if v is not None}
+    txn.put("at", at)
+    for name in names:
+        engage_check(txn, name)
+
+
+def drop_clues(txn: Txn, seat: int, clues: int) -> None:
+    loc = where(txn.state, seat)
+    if loc is not None and loc in locations(txn.state):
+        place = location(txn.state, loc)
+        save_location(txn, loc, {**place, "clues": int(place["clues"]) + clues})
+
+
+def attacks_of_opportunity(txn: Txn, seat: int, kind: str) -> int:
+    """AH-AOO-1..4/9: a provoking action draws one attack from each ready enemy engaged with the
+    actor (once, however many actions it costs); attacking does not exhaust the enemy."""
+    if kind in rules.NON_PROVOKING:
+        return 0
+    attackers = [n for n in engaged_with(txn.state, seat) if enemy(txn.state, n)["ready"]]
+    for name in attackers:
+        if not effects.is_live(txn.state, seat):
+            break
+        attack(txn, name, seat, "attack of opportunity")
+    return len(attackers)
+
+
+def attack(txn: Txn, name: str, seat: int, what: str) -> None:
+    foe = enemy(txn.state, name)
+    txn.notice(f"{name} makes an {what} on seat {seat}: {foe['attack_damage']} damage, "
+               f"{foe['attack_horror']} horror")
+    effects.take_harm(txn, seat, int(foe["attack_damage"]), int(foe["attack_horror"]))
+
+
+def harm_enemy(txn: Txn, name: str, damage: int) -> None:
+    """AH-DEFEAT-3: damage reaching health defeats the enemy (off the board, to a discard pile)."""
+    foe = enemy(txn.state, name)
+    total = int(foe["damage"]) + damage
+    if total >= int(foe["health"]):
+        effects.put_list(txn, "defeated_enemies", name)
+        if foe.get("doom"):
+            txn.add("doom.other", -int(foe["doom"]))
+        save_enemy(txn, name, None)
+        txn.notice(f"{name} is defeated")
+    else:
+        save_enemy(txn, name, {**foe, "damage": total})
+
+
+def enemy_doom(txn: Txn, name: str, delta: int) -> None:
+    """AH-DOOM-3: doom on an enemy is doom in play; it is kept in ``doom.other`` as well."""
+    foe = enemy(txn.state, name)
+    doom = int(foe.get("doom", 0)) + delta
+    if doom < 0:
+        raise Rejected(f"{name} holds only {foe.get('doom', 0)} doom")
+    save_enemy(txn, name, {**foe, "doom": doom})
+    txn.add("doom.other", delta)
+
+
+def clear_enemy_doom(txn: Txn) -> None:
+    """AH-ACTAG-8: an advancing agenda takes the doom off every card in play."""
+    all_enemies = enemies(txn.state)
+    if any(e.get("doom") for e in all_enemies.values()):
+        txn.put("enemies", {n: {**e, "doom": 0} for n, e in all_enemies.items()})
+
+
+def ready_all(txn: Txn) -> None:
+    """4.3: exhausted enemies ready; AH-ENGM-6: one readied beside an investigator engages then."""
+    names = [n for n, e in enemies(txn.state).items() if not e["ready"]]
+    for name in names:
+        save_enemy(txn, name, {**enemy(txn.state, name), "ready": True})
+    for name in names:
+        if txn.state.prompt is None:
+            engage_check(txn, name)
+
+
+def enemy_phase_attacks(txn: Txn) -> None:
+    """3.3 (outside the seeds): each investigator in player order takes the attacks of the ready
+    enemies engaged with them; each attacker exhausts afterwards (unlike AH-AOO-4)."""
+    for seat in effects.live_seats(txn.state):
+        for name in engaged_with(txn.state, seat):
+            if name in enemies(txn.state) and enemy(txn.state, name)["ready"] and effects.is_live(txn.state, seat):
+                attack(txn, name, seat, "attack")
+                if name in enemies(txn.state):
+                    save_enemy(txn, name, {**enemy(txn.state, name), "ready": False})

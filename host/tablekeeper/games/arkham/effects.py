@@ -1,0 +1,301 @@
+"""State changes several verbs and framework steps share: advancing the agenda and act, drawing
+cards, taking damage and horror, defeat, trauma and elimination. Each names its rule ID."""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from tablekeeper.core import flow as flowmod
+from tablekeeper.core.frozen import thaw
+from tablekeeper.core.game import Txn
+from tablekeeper.core.state import GameState
+from tablekeeper.errors import Rejected
+from tablekeeper.games.arkham import rules
+
+_DEFER_DEFEAT: contextvars.ContextVar[bool] = contextvars.ContextVar("arkham_defer_defeat", default=False)
+
+
+# --- reading the state ---------------------------------------------------------------------------
+def seat_value(state: GameState, seat: int, name: str) -> int:
+    return state.value(f"seat{seat}.{name}")
+
+
+def eliminated(state: GameState) -> Mapping[str, str]:
+    out: Mapping[str, str] = state.get("eliminated", {})
+    return out
+
+
+def is_live(state: GameState, seat: int) -> bool:
+    return str(seat) not in eliminated(state)
+
+
+def live_seats(state: GameState) -> list[int]:
+    """Seats still in the scenario, in player order starting with the lead (AH-ELIM)."""
+    order = [((state.lead - 1 + i) % state.seats) + 1 for i in range(state.seats)]
+    return [s for s in order if is_live(state, s)]
+
+
+def investigator_count(state: GameState) -> int:
+    """Per-investigator values count eliminated investigators unless told otherwise (ambiguity 7)."""
+    return state.seats if state.get("count_eliminated", True) else max(1, len(live_seats(state)))
+
+
+def seat_info(state: GameState, seat: int) -> Mapping[str, Any]:
+    info: Mapping[str, Any] = state.get("seats")[str(seat)]
+    return info
+
+
+def card(state: GameState, deck: str) -> Mapping[str, Any]:
+    """The current agenda or act card (AH-ACTAG-2)."""
+    cards = state.get("scenario")[deck + "s"]
+    found: Mapping[str, Any] = cards[state.value(deck) - 1]
+    return found
+
+
+def amount(card_json: Mapping[str, Any], investigators: int) -> int:
+    raw = card_json.get("amount")
+    if raw is None:
+        return 0
+    return rules.per_investigator(int(raw), bool(card_json.get("per_investigator")), investigators)
+
+
+def put_list(txn: Txn, key: str, item: Any) -> None:
+    txn.put(key, [*thaw(txn.state.get(key, ())), item])
+
+
+def put_map(txn: Txn, key: str, name: str, value: Any) -> None:
+    data = dict(thaw(txn.state.get(key, {})))
+    data[name] = value
+    txn.put(key, data)
+
+
+# --- agenda and act (AH-ACTAG-8..11, AH-DOOM-4) ----------------------------------------------------
+def advance_agenda(txn: Txn, why: str) -> None:
+    """AH-ACTAG-8: clear the agenda's doom and all doom in play; AH-ACTAG-10: the next agenda becomes
+    current and the old one is removed from the game; AH-ACTAG-11: a resolution point ends it."""
+    state = txn.state
+    current = card(state, "agenda")
+    txn.notice(f"agenda {state.value('agenda')} advances ({why})")
+    txn.set("agenda.doom", 0)
+    txn.set("doom.other", 0)
+    from tablekeeper.games.arkham import board
+
+    board.clear_enemy_doom(txn)
+    put_list(txn, "removed", f"agenda {state.value('agenda')}: {current['name']}")
+    _after_advance(txn, "agenda", current)
+
+
+def advance_act(txn: Txn, why: str) -> None:
+    """AH-ACTAG-8..11 for the act: only the act's own tokens go; doom elsewhere stays."""
+    state = txn.state
+    current = card(state, "act")
+    txn.notice(f"act {state.value('act')} advances ({why})")
+    put_list(txn, "removed", f"act {state.value('act')}: {current['name']}")
+    _after_advance(txn, "act", current)
+
+
+def _after_advance(txn: Txn, deck: str, current: Mapping[str, Any]) -> None:
+    resolution = current.get("resolution")
+    if resolution:
+        reach_resolution(txn, str(resolution))
+        return
+    count = len(txn.state.get("scenario")[deck + "s"])
+    index = txn.state.value(deck)
+    if index >= count:
+        reach_resolution(txn, "no resolution")
+        return
+    txn.set(deck, index + 1)
+    nxt = card(txn.state, deck)
+    need = amount(nxt, investigator_count(txn.state))
+    if deck == "agenda":
+        txn.set("agenda.threshold", max(1, need))
+    else:
+        txn.set("act.clues_required", need)
+    txn.notice(f"{deck} {index + 1}: {nxt['name']}" + (f" (objective: {nxt['objective']})"
+                                                         if nxt.get("objective") else ""))
+
+
+def reach_resolution(txn: Txn, resolution: str) -> None:
+    """AH-ACTAG-11: a resolution point ends the scenario at once."""
+    txn.put("resolution", resolution)
+    txn.end(resolution if resolution == "no resolution" else f"resolution {resolution}")
+
+
+# --- cards ---------------------------------------------------------------------------------------
+def draw_cards(txn: Txn, seat: int, n: int) -> None:
+    """AH-DRAW-1/3/5: draw from the deck; an empty deck is reset from the discard pile mid-draw, and
+    1 horror follows once the whole draw is done (ambiguity 14: once per draw). AH-DRAW-6: an empty
+    deck costs nothing until a draw needs it."""
+    reset = False
+    for _ in range(n):
+        if seat_value(txn.state, seat, "deck") == 0:
+            pile = seat_value(txn.state, seat, "discard")
+            if pile == 0:
+                txn.notice(f"seat {seat}: deck and discard pile are empty; nothing more to draw")
+                break
+            txn.set(f"seat{seat}.deck", pile)
+            txn.set(f"seat{seat}.discard", 0)
+            txn.notice(f"seat {seat}: discard pile shuffled into a new deck")
+            reset = True
+        txn.add(f"seat{seat}.deck", -1)
+        txn.add(f"seat{seat}.hand", 1)
+    if reset:
+        take_harm(txn, seat, 0, 1)
+
+
+def encounter_draw(txn: Txn, seat: int) -> None:
+    """AH-DRAW-2 / 1.4: one encounter card off the top; AH-ENCDECK-2 reshuffles when it runs out
+    (ambiguity 15: as soon as it is empty)."""
+    state = txn.state
+    if state.value("encounter.deck") == 0:
+        txn.notice(f"seat {seat}: the encounter deck and its discard pile are empty")
+        return
+    txn.add("encounter.deck", -1)
+    txn.add("encounter.discard", 1)
+    put_list(txn, "encounters", {"round": state.round, "seat": seat, "agenda": txn.state.value("agenda")})
+    txn.notice(f"seat {seat} draws an encounter card (agenda {txn.state.value('agenda')})")
+
+
+def reshuffle_encounters(txn: Txn) -> None:
+    pile = txn.value("encounter.discard")
+    if txn.value("encounter.deck") == 0 and pile > 0:
+        txn.set("encounter.discard", 0)
+        txn.set("encounter.deck", pile)
+        txn.notice(f"encounter discard pile shuffled into a new deck ({pile} cards)")
+
+
+# --- damage, horror, defeat (AH-DMG-9, AH-DEFEAT, AH-TRAUMA, AH-ELIM) -------------------------------
+@contextmanager
+def defer_defeat() -> Iterator[None]:
+    """Apply several harms as one (AH-DMG-8: all at once), then check defeat once."""
+    token = _DEFER_DEFEAT.set(True)
+    try:
+        yield
+    finally:
+        _DEFER_DEFEAT.reset(token)
+
+
+def defeat_deferred() -> bool:
+    return _DEFER_DEFEAT.get()
+
+
+def take_harm(txn: Txn, seat: int, damage: int, horror: int) -> None:
+    """Damage and horror land together; then the defeat check (AH-DMG-8, AH-DMG-9)."""
+    if not is_live(txn.state, seat):
+        raise Rejected(f"seat {seat} is no longer in the scenario")
+    with defer_defeat():
+        if damage:
+            txn.add(f"seat{seat}.damage", damage)
+        if horror:
+            txn.add(f"seat{seat}.horror", horror)
+    check_defeat(txn, seat)
+
+
+def check_defeat(txn: Txn, seat: int) -> None:
+    state = txn.state
+    if not is_live(state, seat) or defeat_deferred():
+        return
+    prompt = state.prompt
+    if prompt is not None and prompt.id == "trauma" and prompt.context.get("seat") == seat:
+        return
+    cause = rules.defeat_cause(seat_value(state, seat, "damage"), seat_value(state, seat, "health"),
+                               seat_value(state, seat, "horror"), seat_value(state, seat, "sanity"))
+    if cause is None:
+        return
+    if cause == "both" and state.get("mode") == "campaign":
+        # AH-TRAUMA-5: the player picks which single trauma to take.
+        txn.ask("trauma", f"Seat {seat} defeated by damage and horror: which trauma?", ["physical", "mental"],
+                seat=seat, context={"seat": seat, "resume": _pending_turn_prompt(state)})
+        return
+    eliminate(txn, seat, rules.trauma_for(cause) if cause != "both" else rules.Defeat("both"))
+
+
+def _pending_turn_prompt(state: GameState) -> list[int] | None:
+    if state.prompt is not None and state.prompt.id == "flow.next_seat":
+        return [int(s) for s in state.prompt.context["seats"]]
+    return None
+
+
+def eliminate(txn: Txn, seat: int, defeat: rules.Defeat) -> None:
+    """AH-ELIM-3 steps 1-6 as far as the tracker holds them, after the trauma of AH-TRAUMA."""
+    state = txn.state
+    info = seat_info(state, seat)
+    put_map(txn, "eliminated", str(seat), defeat.cause)
+    txn.notice(f"seat {seat} ({info['name']}) is eliminated: " +
+               {"resign": "resigned", "ability": "defeated by a card ability"}.get(defeat.cause,
+                                                                                    f"defeated by {defeat.cause}"))
+    if state.get("mode") == "campaign" and (defeat.physical or defeat.mental):
+        if defeat.physical:
+            txn.add(f"seat{seat}.physical_trauma", defeat.physical)
+        if defeat.mental:
+            txn.add(f"seat{seat}.mental_trauma", defeat.mental)
+        fate = rules.killed_or_insane(seat_value(txn.state, seat, "physical_trauma"),
+                                      seat_value(txn.state, seat, "mental_trauma"),
+                                      int(info["printed_health"]), int(info["printed_sanity"]))
+        if fate:
+            put_map(txn, "fate", str(seat), fate)
+            txn.notice(f"{info['name']} is {fate}")
+    # Step 2: clues to the location, resources back to the pool.
+    clues = seat_value(txn.state, seat, "clues")
+    if clues:
+        txn.notice(f"seat {seat}'s {clues} clues go onto their location")
+        location_gains_clues(txn, seat, clues)
+        txn.set(f"seat{seat}.clues", 0)
+    txn.set(f"seat{seat}.resources", 0)
+    txn.set(f"seat{seat}.actions", 0)
+    release_engaged(txn, seat)
+    remaining = live_seats(txn.state)
+    if not remaining:
+        reach_resolution(txn, "no resolution")  # step 6
+        return
+    drop_from_turns(txn, seat)
+    if txn.state.lead == seat:  # step 5
+        if len(remaining) == 1:
+            txn.emit("lead", seat=remaining[0])
+            txn.notice(f"seat {remaining[0]} is the lead investigator")
+        else:
+            resume = _pending_turn_prompt(txn.state)
+            txn.ask("lead", "Choose the new lead investigator", [f"seat {s}" for s in remaining],
+                    context={"seats": remaining, "resume": resume})
+
+
+def location_gains_clues(txn: Txn, seat: int, clues: int) -> None:
+    """Where the board is tracked, the clues land on the seat's location (AH-ELIM-3 step 2)."""
+    from tablekeeper.games.arkham import board  # board builds on these helpers
+
+    board.drop_clues(txn, seat, clues)
+
+
+def release_engaged(txn: Txn, seat: int) -> None:
+    from tablekeeper.games.arkham import board
+
+    board.release_engaged(txn, seat)
+
+
+def drop_from_turns(txn: Txn, seat: int) -> None:
+    """An eliminated seat takes no further turn this investigation phase."""
+    state = txn.state
+    if state.phase != "investigation" or state.step != "2.2" or seat in state.done or seat == state.active_seat:
+        return
+    done = (*state.done, seat)
+    flowmod.move(txn, round_no=state.round, phase=state.phase, step=state.step, seat=state.active_seat,
+                 done=done, passes=state.passes)
+    prompt = txn.state.prompt
+    if prompt is not None and prompt.id == "flow.next_seat":
+        txn.close_prompt()
+        ask_next_turn(txn)
+
+
+def ask_next_turn(txn: Txn) -> None:
+    """2.2: the investigators choose who goes next among those who have not had a turn."""
+    state = txn.state
+    remaining = [s for s in live_seats(state) if s not in state.done]
+    if state.active_seat is not None:
+        return
+    if len(remaining) == 1:
+        flowmod.begin_turn(txn, txn.game.flow, remaining[0], done=state.done)
+    elif remaining:
+        flowmod.ask_next_seat(txn, remaining)

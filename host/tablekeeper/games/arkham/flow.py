@@ -1,0 +1,127 @@
+"""The round of Arkham Horror: The Card Game as framework steps (section 1.2 of the catalogue;
+the step numbers are the published Appendix II's, outside the seeds except where marked there)."""
+
+from __future__ import annotations
+
+from tablekeeper.core.flow import Flow, Phase, Step, Turns
+from tablekeeper.core.game import Txn
+from tablekeeper.core.state import GameState
+from tablekeeper.games.arkham import board, effects, rules
+
+
+def _hold(state: GameState) -> str | None:
+    """Nothing moves on while a skill test or a choice is open."""
+    if state.get("test") is not None:
+        return "finish the skill test first (resolve)"
+    return None
+
+
+def _hand_limit(state: GameState) -> str | None:
+    """4.5: each investigator discards down to 8 cards before the round can end."""
+    held = _hold(state)
+    if held:
+        return held
+    for seat in effects.live_seats(state):
+        hand = effects.seat_value(state, seat, "hand")
+        if hand > rules.HAND_LIMIT:
+            return f"seat {seat} holds {hand} cards: discard {hand - rules.HAND_LIMIT} (discard seat{seat} N)"
+    return None
+
+
+def step(step_id: str, label: str, **kw: object) -> Step:
+    kw.setdefault("hold", _hold)
+    return Step(step_id, f"{step_id} {label}", **kw)  # type: ignore[arg-type]
+
+
+def _place_doom(txn: Txn) -> None:
+    """1.2 / AH-DOOM-2: each Mythos phase puts 1 doom on the current agenda."""
+    txn.add("agenda.doom", 1)
+
+
+def _check_doom(txn: Txn) -> None:
+    """1.3 / AH-DOOM-4: the only step where the agenda advances by doom."""
+    state = txn.state
+    agenda = effects.card(state, "agenda")
+    if rules.agenda_advances(state.value("agenda.doom"), state.value("doom.other"), state.value("agenda.threshold"),
+                             bool(agenda.get("objective"))):
+        effects.advance_agenda(txn, "doom threshold reached")
+
+
+def _encounter_draws(txn: Txn) -> None:
+    """1.4: each investigator draws 1 encounter card, in player order from the lead."""
+    for seat in effects.live_seats(txn.state):
+        effects.encounter_draw(txn, seat)
+
+
+def _start_turns(txn: Txn) -> None:
+    """2.2: eliminated investigators take no turn; the others choose who goes next."""
+    state = txn.state
+    out = tuple(s for s in state.seat_numbers() if not effects.is_live(state, s))
+    if not out:
+        return
+    if state.prompt is not None:
+        txn.close_prompt()
+    from tablekeeper.core import flow as flowmod
+
+    flowmod.move(txn, round_no=state.round, phase=state.phase, step=state.step, seat=None, done=out)
+    effects.ask_next_turn(txn)
+
+
+def _hunters(txn: Txn) -> None:
+    """3.2: ready, unengaged hunters move toward the nearest investigator (the tracker does not
+    hold the map: the players move them with `move-enemy`)."""
+    hunters = [n for n, e in board.enemies(txn.state).items() if e["hunter"] and e["ready"] and e["engaged"] is None]
+    if hunters:
+        txn.notice("hunters to move: " + ", ".join(hunters) + " (move-enemy NAME LOCATION)")
+
+
+def _attacks(txn: Txn) -> None:
+    board.enemy_phase_attacks(txn)
+
+
+def _reset_actions(txn: Txn) -> None:
+    """4.2: every investigator will again have 3 actions."""
+    for seat in effects.live_seats(txn.state):
+        txn.set(f"seat{seat}.actions", rules.ACTIONS_PER_TURN)
+
+
+def _ready(txn: Txn) -> None:
+    board.ready_all(txn)
+
+
+def _upkeep_draw(txn: Txn) -> None:
+    """4.4: each investigator draws 1 card and gains 1 resource."""
+    for seat in effects.live_seats(txn.state):
+        effects.draw_cards(txn, seat, 1)
+        if effects.is_live(txn.state, seat):
+            txn.add(f"seat{seat}.resources", 1)
+
+
+FLOW = Flow(phases=(
+    Phase("mythos", "I. Mythos", (
+        step("1.1", "Round begins"),
+        step("1.2", "Place doom", enter=_place_doom),
+        step("1.3", "Check doom", enter=_check_doom),
+        step("1.4", "Encounter draws", enter=_encounter_draws),
+        step("1.5", "Mythos ends"),
+    ), skip=lambda s: s.round == 1),  # AH-FW-1: no Mythos phase in the first round
+    Phase("investigation", "II. Investigation", (
+        step("2.1", "Phase begins"),
+        step("2.2", "Turns", turns=Turns.CHOSEN, enter=_start_turns),
+        step("2.3", "Phase ends"),
+    )),
+    Phase("enemy", "III. Enemy", (
+        step("3.1", "Phase begins"),
+        step("3.2", "Hunters move", enter=_hunters),
+        step("3.3", "Enemies attack", enter=_attacks),
+        step("3.4", "Phase ends"),
+    )),
+    Phase("upkeep", "IV. Upkeep", (
+        step("4.1", "Phase begins"),
+        step("4.2", "Reset actions", enter=_reset_actions),
+        step("4.3", "Ready cards", enter=_ready),
+        step("4.4", "Draw + resource", enter=_upkeep_draw),
+        step("4.5", "Hand size", hold=_hand_limit),
+        step("4.6", "Round ends"),
+    )),
+))

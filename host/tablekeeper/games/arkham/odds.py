@@ -1,0 +1,111 @@
+"""Exact odds of a skill test from what is in the chaos bag, chained "reveal another" draws
+included (AH-CHAOS, ST.3-ST.6), and the sampled estimate the benchmark compares it with.
+
+The exact figure comes from the core's ``chained_draws`` (memoised on what is left in the bag), so
+bless, curse and scenario tokens that reveal another are enumerated, not approximated.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+from functools import cache
+
+from tablekeeper.core.odds import chained_draws
+from tablekeeper.games.arkham.data import TokenKind
+from tablekeeper.games.arkham.rules import skill_test_result
+
+
+def token_effect(drawn: Iterable[str], tokens: Mapping[str, TokenKind], elder_sign: int) -> tuple[int, bool]:
+    """ST.4: the summed modifier of the revealed tokens, and whether one of them fails automatically."""
+    modifier, autofail = 0, False
+    for name in drawn:
+        kind = tokens[name]
+        autofail = autofail or kind.autofail
+        modifier += elder_sign if kind.elder_sign else kind.value
+    return modifier, autofail
+
+
+def effect_distribution(bag: Mapping[str, int], tokens: Mapping[str, TokenKind],
+                        elder_sign: int) -> dict[tuple[int, bool], Fraction]:
+    """Exact chance of each (modifier, automatic failure) outcome of one reveal, chains followed."""
+    for name in bag:
+        if name not in tokens:
+            raise KeyError(f"no rule for chaos token {name!r}")
+    chains = chained_draws(bag, lambda name: tokens[name].again)
+    out: dict[tuple[int, bool], Fraction] = {}
+    for drawn, p in chains.items():
+        key = token_effect(drawn, tokens, elder_sign)
+        out[key] = out.get(key, Fraction(0)) + p
+    return out
+
+
+def success_chance(bag: Mapping[str, int], tokens: Mapping[str, TokenKind], skill: int, difficulty: int,
+                   elder_sign: int = 0) -> Fraction:
+    """The exact probability that a test of ``skill`` against ``difficulty`` succeeds.
+
+    Only "reveal another" tokens change the state of a chain, so the recursion runs over how many
+    of each are left and the modifier gathered so far, in integers: with ``T`` tokens left and ``K``
+    of them chaining, ``ways(s) = P(s) * T(T-1)...`` (``min(K+1, T)`` factors) is whole, and a
+    chained draw divides that product by exactly ``T``. One ``Fraction`` at the end.
+    """
+    for name in bag:
+        if name not in tokens:
+            raise KeyError(f"no rule for chaos token {name!r}")
+    live = {name: n for name, n in bag.items() if n > 0}
+    if not live:
+        return Fraction(0)
+    chain_names = tuple(sorted(name for name in live if tokens[name].again))
+    chain_values = tuple(elder_sign if tokens[n].elder_sign else tokens[n].value for n in chain_names)
+    chain_fail = tuple(tokens[n].autofail for n in chain_names)
+    ends = [(n, elder_sign if tokens[name].elder_sign else tokens[name].value, tokens[name].autofail)
+            for name, n in live.items() if not tokens[name].again]
+    end_total = sum(n for n, _, _ in ends)
+
+    def wins(modifier: int, failed: bool) -> bool:
+        return skill_test_result(skill, modifier, difficulty, autofail=failed).success
+
+    def falling(top: int, factors: int) -> int:
+        out = 1
+        for m in range(factors):
+            out *= top - m
+        return out
+
+    @cache
+    def ways(left: tuple[int, ...], modifier: int, failed: bool) -> int:
+        k = sum(left)
+        t = k + end_total
+        if t == 0:
+            return int(wins(modifier, failed))
+        share = falling(t - 1, min(k + 1, t) - 1)  # this state's product divided by t
+        good = 0 if failed else sum(n for n, value, fail in ends if not fail and wins(modifier + value, False))
+        total = good * share
+        for i, c in enumerate(left):
+            if c:
+                nxt = (*left[:i], c - 1, *left[i + 1:])
+                total += c * ways(nxt, modifier + chain_values[i], failed or chain_fail[i])
+        return total
+
+    start = tuple(live[name] for name in chain_names)
+    k0 = sum(start)
+    t0 = k0 + end_total
+    return Fraction(ways(start, 0, False), falling(t0, min(k0 + 1, t0)))
+
+
+def sampled_chance(bag: Mapping[str, int], tokens: Mapping[str, TokenKind], skill: int, difficulty: int,
+                   elder_sign: int, samples: int, rng: random.Random) -> float:
+    """The same probability estimated by drawing ``samples`` times (what sampling helpers do)."""
+    pool = [name for name, n in sorted(bag.items()) for _ in range(n)]
+    wins = 0
+    for _ in range(samples):
+        left = list(pool)
+        drawn = []
+        while left:
+            name = left.pop(rng.randrange(len(left)))
+            drawn.append(name)
+            if not tokens[name].again:
+                break
+        modifier, autofail = token_effect(drawn, tokens, elder_sign)
+        wins += skill_test_result(skill, modifier, difficulty, autofail=autofail).success
+    return wins / samples

@@ -1,0 +1,135 @@
+"""What the station's displays show for Arkham (128x64 OLED: about 21 characters by 5 lines), which
+tracks the up/down buttons reach first, and what each seat's two buttons mean right now."""
+
+from __future__ import annotations
+
+from tablekeeper.core.events import Command
+from tablekeeper.core.flow import Flow
+from tablekeeper.core.odds import percent
+from tablekeeper.core.state import GameState
+from tablekeeper.core.view import Panel
+from tablekeeper.games.arkham import board, effects, skilltest
+
+WIDTH = 21
+
+
+def _fit(text: str) -> str:
+    return text if len(text) <= WIDTH else text[: WIDTH - 1] + "~"
+
+
+def _panel(title: str, lines: list[str], big: str | None = None) -> Panel:
+    return Panel(_fit(title), tuple(_fit(line) for line in lines[:4]), big)
+
+
+def track_panel(flow: Flow, state: GameState) -> Panel:
+    """The time track: round, phase and framework step, with the doom against the agenda."""
+    phase = flow.phase(state.phase).label if state.phase else ""
+    step = flow.step(state.phase, state.step).title if state.step else ""
+    doom = state.value("agenda.doom") + state.value("doom.other")
+    lines = [phase, step,
+             f"Agenda {state.value('agenda')} doom {doom}/{state.value('agenda.threshold')}",
+             _act_line(state)]
+    if state.over:
+        lines = [f"Over: {state.over}", *lines[:3]]
+    return _panel(f"Round {state.round}", lines, big=str(doom))
+
+
+def _act_line(state: GameState) -> str:
+    act = effects.card(state, "act")
+    if act.get("objective"):
+        return f"Act {state.value('act')}: objective"
+    return f"Act {state.value('act')} clues {state.value('act.clues_required')}"
+
+
+def tokens_panel(state: GameState) -> Panel:
+    """The chaos bag, or the running skill test with its exact odds before the reveal."""
+    if state.prompt is not None and state.prompt.id != "flow.next_seat":
+        return _panel(state.prompt.text, [f"{i}. {o}" for i, o in enumerate(state.prompt.options, 1)])
+    test = skilltest.current(state)
+    bag = skilltest.chaos_bag(state)
+    if test is None:
+        sealed = bag.sealed.total
+        return _panel(f"Chaos bag {bag.contents.total}",
+                      [f"{state.get('scenario')['difficulty']}", *([f"sealed {sealed}"] if sealed else [])])
+    skill = int(test["base"]) + int(test["committed"])
+    title = f"{test['step']} s{test['seat']} {test['skill'][:3]} {skill}v{test['difficulty']}"
+    if test["result"] is None:
+        lines = [f"odds {percent(skilltest.odds(state, test))}"]
+        if test["tokens"]:
+            lines.append("drawn " + " ".join(test["tokens"]))
+        lines.append("reveal a token" if test["tokens"] else "commit, then reveal")
+        return _panel(title, lines, big=percent(skilltest.odds(state, test)))
+    result = test["result"]
+    verdict = "SUCCESS" if result["success"] else "FAIL"
+    return _panel(title, [" ".join(test["tokens"]), f"{result['modified_skill']} vs {result['difficulty']}",
+                          "resolve to apply"], big=verdict)
+
+
+def seat_panel(state: GameState, seat: int) -> Panel:
+    info = effects.seat_info(state, seat)
+
+    def value(name: str) -> int:
+        return effects.seat_value(state, seat, name)
+
+    name = str(info["name"]).split()[0]
+    out = effects.eliminated(state).get(str(seat))
+    if out is not None:
+        fate = state.get("fate", {}).get(str(seat))
+        return _panel(name, [f"out: {out}", *([fate] if fate else []),
+                             f"trauma {value('physical_trauma')}P {value('mental_trauma')}M"])
+    turn = " TURN" if state.active_seat == seat else ""
+    lead = "*" if state.lead == seat else ""
+    lines = [f"HP {value('health') - value('damage')}/{value('health')} San "
+             f"{value('sanity') - value('horror')}/{value('sanity')}",
+             f"Clues {value('clues')} Res {value('resources')}",
+             f"Act {value('actions')} Hand {value('hand')}"]
+    engaged = board.engaged_with(state, seat)
+    if engaged:
+        lines.append("Eng " + ",".join(engaged))
+    return _panel(f"{lead}{name}{turn}", lines, big=str(value("actions")) if turn else None)
+
+
+def panels(flow: Flow, state: GameState) -> dict[str, Panel]:
+    out = {"track": track_panel(flow, state), "tokens": tokens_panel(state)}
+    for seat in state.seat_numbers():
+        out[f"seat{seat}"] = seat_panel(state, seat)
+    return out
+
+
+def adjustable(state: GameState) -> list[str]:
+    """The current seat's counters first, then the scenario's, then everyone else's."""
+    first = state.active_seat or state.lead
+    seats = [first, *[s for s in state.seat_numbers() if s != first]]
+    per_seat = ("damage", "horror", "clues", "resources", "actions")
+    names = [f"seat{first}.{n}" for n in per_seat]
+    names += ["agenda.doom", "doom.other", "agenda.threshold", "act.clues_required"]
+    names += [f"seat{s}.{n}" for s in seats[1:] for n in per_seat]
+    return [n for n in names if n in state.tracks]
+
+
+def button(state: GameState, role: str, held: bool) -> Command | None:
+    """seatN.a: choose me to go next / reveal for my test / resolve it / spend an action;
+    seatN.b: end my turn."""
+    seat_text, _, which = role.partition(".")
+    if not seat_text.startswith("seat") or not seat_text[4:].isdigit():
+        return None
+    seat = int(seat_text[4:])
+    prompt = state.prompt
+    test = skilltest.current(state)
+    if which == "a":
+        if prompt is not None and prompt.id == "flow.next_seat" and seat in prompt.context.get("seats", ()):
+            return Command("turn", (seat_text,), origin="button")
+        if prompt is not None and prompt.id in ("lead", "prey") and seat in prompt.context.get("seats", ()):
+            return Command("choose", (str(list(prompt.context["seats"]).index(seat) + 1),), origin="button")
+        if prompt is not None and prompt.id == "trauma" and prompt.context.get("seat") == seat:
+            return Command("choose", ("2" if held else "1",), origin="button")
+        if test is not None and int(test["seat"]) == seat:
+            if test["result"] is None:
+                return Command("draw", ("chaos",), origin="button")
+            return Command("resolve", origin="button")
+        if state.step == "2.2" and state.active_seat == seat:
+            return Command("act", (seat_text,), origin="button")
+        return None
+    if which == "b" and state.step == "2.2" and state.active_seat == seat and test is None:
+        return Command("next", origin="button")
+    return None

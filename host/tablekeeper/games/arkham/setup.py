@@ -1,0 +1,145 @@
+"""A fresh scenario from the data files and the game options (pure: same options, same state)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from tablekeeper.core.chance import Bag, Multiset
+from tablekeeper.core.frozen import freeze
+from tablekeeper.core.state import GameState
+from tablekeeper.core.tracks import Counter
+from tablekeeper.errors import ConfigError
+from tablekeeper.games.arkham.data import (
+    Card,
+    load_investigators,
+    load_scenarios,
+    load_tokens,
+    reference_side,
+)
+from tablekeeper.games.arkham.rules import ACTIONS_PER_TURN, per_investigator
+
+DEFAULT_INVESTIGATORS = ("roland", "daisy", "skids", "agnes")
+STARTING_RESOURCES = 5  # setup (outside the seeds)
+OPENING_HAND = 5  # setup (outside the seeds)
+DECK_SIZE = 30  # a typical deck size; `--option deck=N` for another
+ENCOUNTER_DECK = 26
+SEAT_TRACKS = ("health", "sanity", "damage", "horror", "clues", "resources", "actions", "hand", "deck",
+               "discard", "physical_trauma", "mental_trauma", "xp")
+
+KNOWN_OPTIONS = {"scenario", "scenario_id", "chaos", "investigators", "difficulty", "mode", "encounter", "deck",
+                 "count_eliminated", "campaign"}
+SEAT_OPTIONS = {"physical_trauma", "mental_trauma", "xp", "elder_sign"}
+
+
+def _int_option(options: Mapping[str, str], key: str, default: int, lo: int = 0) -> int:
+    raw = options.get(key)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"--option {key}={raw}: expected a whole number") from None
+    if value < lo:
+        raise ConfigError(f"--option {key}={raw}: must be at least {lo}")
+    return value
+
+
+def check_options(options: Mapping[str, str], seats: int) -> None:
+    for key in options:
+        seat, _, field = key.partition(".")
+        if key in KNOWN_OPTIONS:
+            continue
+        if seat.startswith("seat") and seat[4:].isdigit() and 1 <= int(seat[4:]) <= seats \
+                and (field in SEAT_OPTIONS or not field):
+            continue
+        raise ConfigError(f"--option {key}: unknown option (known: {', '.join(sorted(KNOWN_OPTIONS))}, "
+                          f"seatN, seatN.{{{','.join(sorted(SEAT_OPTIONS))}}})")
+
+
+def card_amount(card: Card, investigators: int) -> int:
+    return 0 if card.amount is None else per_investigator(card.amount, card.per_investigator, investigators)
+
+
+def build(state: GameState, options: Mapping[str, str]) -> GameState:
+    check_options(options, state.seats)
+    scenarios, campaigns = load_scenarios(options.get("scenario"))
+    sid = options.get("scenario_id", "the_gathering" if "the_gathering" in scenarios else next(iter(scenarios)))
+    if sid not in scenarios:
+        raise ConfigError(f"--option scenario_id={sid}: unknown scenario (known: {', '.join(sorted(scenarios))})")
+    scenario = scenarios[sid]
+    difficulty = options.get("difficulty", "standard")
+    side = reference_side(difficulty)
+    token_kinds, bags = load_tokens(options.get("chaos"))
+    campaign = options.get("campaign", scenario.campaign)
+    if campaign not in bags:
+        raise ConfigError(f"--option campaign={campaign}: no chaos bag for it (bags: {', '.join(sorted(bags))})")
+    tokens = {name: kind.to_json() for name, kind in token_kinds.items()}
+    for symbol, kind in scenario.reference.get(side, {}).items():
+        if symbol not in tokens:
+            raise ConfigError(f"scenario {sid}: reference.{side}.{symbol}: unknown token")
+        tokens[symbol] = kind.to_json()
+    mode = options.get("mode", "campaign")
+    if mode not in ("campaign", "standalone"):
+        raise ConfigError(f"--option mode={mode}: expected campaign or standalone")
+    people = load_investigators(options.get("investigators"))
+    tracks: dict[str, Counter] = {}
+    seats: dict[str, Any] = {}
+    chosen: list[str] = []
+    for seat in state.seat_numbers():
+        inv_id = options.get(f"seat{seat}", DEFAULT_INVESTIGATORS[(seat - 1) % len(DEFAULT_INVESTIGATORS)])
+        if inv_id not in people:
+            known = ", ".join(sorted(people))
+            raise ConfigError(f"--option seat{seat}={inv_id}: unknown investigator (known: {known})")
+        if inv_id in chosen:
+            raise ConfigError(f"--option seat{seat}={inv_id}: already at the table")
+        chosen.append(inv_id)
+        inv = people[inv_id]
+        physical = _int_option(options, f"seat{seat}.physical_trauma", 0)
+        mental = _int_option(options, f"seat{seat}.mental_trauma", 0)
+        deck = _int_option(options, "deck", DECK_SIZE, OPENING_HAND) - OPENING_HAND
+        values = {"health": inv.health, "sanity": inv.sanity, "damage": min(physical, inv.health - 1),
+                  "horror": min(mental, inv.sanity - 1), "clues": 0, "resources": STARTING_RESOURCES,
+                  "actions": ACTIONS_PER_TURN, "hand": OPENING_HAND, "deck": deck, "discard": 0,
+                  "physical_trauma": physical, "mental_trauma": mental,
+                  "xp": _int_option(options, f"seat{seat}.xp", 0)}
+        for name in SEAT_TRACKS:
+            lo = 1 if name in ("health", "sanity") else 0
+            tracks[f"seat{seat}.{name}"] = Counter(values[name], lo, None)
+        elder = options.get(f"seat{seat}.elder_sign")
+        seats[str(seat)] = {"investigator": inv_id, "name": inv.name, "printed_health": inv.health,
+                            "printed_sanity": inv.sanity, "skills": dict(inv.skills),
+                            "elder_sign": inv.elder_sign if elder is None
+                            else _int_option(options, f"seat{seat}.elder_sign", 0, lo=-99)}
+    n = state.seats
+    tracks["agenda"] = Counter(1, 1, len(scenario.agendas))
+    tracks["agenda.doom"] = Counter(0, 0, None)
+    tracks["agenda.threshold"] = Counter(card_amount(scenario.agendas[0], n) or 1, 1, None)
+    tracks["doom.other"] = Counter(0, 0, None)
+    tracks["act"] = Counter(1, 1, len(scenario.acts))
+    tracks["act.clues_required"] = Counter(card_amount(scenario.acts[0], n), 0, None)
+    tracks["encounter.deck"] = Counter(_int_option(options, "encounter", ENCOUNTER_DECK), 0, None)
+    tracks["encounter.discard"] = Counter(0, 0, None)
+    bag = Bag("chaos", Multiset.of(bags[campaign][difficulty]))
+    data = {
+        "scenario": {"id": sid, "title": scenario.title, "campaign": campaign, "difficulty": difficulty,
+                     "side": side, "agendas": [c.to_json() for c in scenario.agendas],
+                     "acts": [c.to_json() for c in scenario.acts], "sequence": list(campaigns.get(campaign, ()))},
+        "tokens": tokens,
+        "seats": seats,
+        "mode": mode,
+        "count_eliminated": options.get("count_eliminated", "true") != "false",
+        "eliminated": {},
+        "fate": {},
+        "removed": [],
+        "victory": [],
+        "encounters": [],
+        "grim": [],
+        "test": None,
+        "resolution": None,
+        "enemies": {},
+        "locations": {},
+        "at": {},
+    }
+    return replace(state, tracks=tracks, sources={"chaos": bag}, data=freeze(data))

@@ -1,0 +1,524 @@
+"""The game's script verbs: each handler validates (``Rejected`` with a reason changes nothing) and
+then changes the state through the transaction. ``docs/games/arkham.md`` lists them with examples."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tablekeeper.core.flow import begin_turn
+from tablekeeper.core.frozen import thaw
+from tablekeeper.core.game import Txn, Verb, parse_int, parse_seat
+from tablekeeper.core.state import GameState
+from tablekeeper.errors import Rejected
+from tablekeeper.games.arkham import board, effects, rules, skilltest
+
+
+def _usage(args: tuple[str, ...], lo: int, hi: int, usage: str) -> None:
+    if not lo <= len(args) <= hi:
+        raise Rejected(f"usage: {usage}")
+
+
+def _count(text: str, what: str, lo: int = 0) -> int:
+    n = parse_int(text.lstrip("+"), what)
+    if n < lo:
+        raise Rejected(f"{what} must be at least {lo}, not {n}")
+    return n
+
+
+def _live(state: GameState, text: str) -> int:
+    seat = parse_seat(state, text)
+    if not effects.is_live(state, seat):
+        raise Rejected(f"seat {seat} is no longer in the scenario ({effects.eliminated(state)[str(seat)]})")
+    return seat
+
+
+def _own_turn(state: GameState, seat: int, what: str) -> None:
+    """AH-ACTV-1 / AH-TRIG-7 / AH-EVENT-2: actions belong to the investigator's own turn."""
+    if state.phase != "investigation" or state.step != "2.2" or state.active_seat is None:
+        raise Rejected(f"{what} only on an investigator's own turn (now: {state.phase} {state.step})")
+    if state.active_seat != seat:
+        raise Rejected(f"{what}: it is seat {state.active_seat}'s turn, not seat {seat}'s")
+
+
+def _no_test(state: GameState) -> None:
+    if state.get("test") is not None:
+        raise Rejected("a skill test is running; resolve it first")
+
+
+def _spend_actions(txn: Txn, seat: int, n: int, what: str) -> None:
+    """AH-ACTION-1: at most the actions left; AH-ACTION-2: costs are paid first."""
+    left = effects.seat_value(txn.state, seat, "actions")
+    if left < n:
+        raise Rejected(f"seat {seat} has {left} action{'s' if left != 1 else ''} left; {what} needs {n}")
+    txn.add(f"seat{seat}.actions", -n)
+
+
+def _keywords(args: tuple[str, ...]) -> tuple[list[str], dict[str, str]]:
+    plain = [a for a in args if "=" not in a]
+    named = dict(a.split("=", 1) for a in args if "=" in a)
+    return plain, named
+
+
+# --- actions -------------------------------------------------------------------------------------
+def act(txn: Txn, args: tuple[str, ...]) -> None:
+    """An action on the seat's own turn (AH-ACTION-1/2): pay 1 action, attacks of opportunity
+    (AH-AOO-1/2/9), then the action's effect."""
+    if not args:
+        raise Rejected("usage: act SEAT [KIND [TARGET]] [skill=N]")
+    state = txn.state
+    seat = _live(state, args[0])
+    kind = args[1].lower() if len(args) > 1 else "other"
+    if kind not in rules.ACTION_KINDS:
+        raise Rejected(f"action must be one of {', '.join(rules.ACTION_KINDS)}, not {kind!r}")
+    rest, named = _keywords(args[2:])
+    _own_turn(state, seat, f"the {kind} action")
+    _no_test(state)
+    target = rest[0] if rest else None
+    _check_target(state, seat, kind, target)
+    _spend_actions(txn, seat, 1, f"the {kind} action")
+    board.attacks_of_opportunity(txn, seat, kind)
+    if not effects.is_live(txn.state, seat):
+        return  # defeated by the attacks: the action does not resolve
+    if kind == "draw":
+        effects.draw_cards(txn, seat, 1)  # AH-DRAWACT-1
+    elif kind == "resource":
+        txn.add(f"seat{seat}.resources", 1)
+    elif kind == "move":
+        board.enter(txn, seat, str(target))
+    elif kind == "engage":
+        board.engage(txn, str(target), seat)  # AH-ENGAGE-1/2
+    elif kind == "resign":
+        effects.eliminate(txn, seat, rules.Defeat("resign"))
+    elif kind in ("investigate", "fight", "evade"):
+        _action_test(txn, seat, kind, target, named)
+
+
+def _check_target(state: GameState, seat: int, kind: str, target: str | None) -> None:
+    if kind == "move":
+        if target is None:
+            raise Rejected("usage: act SEAT move LOCATION")
+        board.location(state, target)
+        if board.where(state, seat) == target:
+            raise Rejected(f"seat {seat} is already at {target}")
+    elif kind in ("engage", "fight", "evade"):
+        if target is None:
+            raise Rejected(f"usage: act SEAT {kind} ENEMY")
+        foe = board.enemy(state, target)
+        here = board.where(state, seat)
+        if kind == "evade" and foe.get("engaged") != seat:
+            raise Rejected(f"{target} is not engaged with seat {seat}: Evade targets only your own enemies")
+        if kind == "engage" and foe.get("engaged") == seat:
+            raise Rejected(f"{target} is already engaged with seat {seat}")  # AH-ENGAGE-3
+        if foe.get("engaged") != seat and board.enemy_location(state, foe) != here:
+            raise Rejected(f"{target} is not at seat {seat}'s location")  # AH-ENGAGE-1
+        if kind == "fight" and foe["aloof"] and foe.get("engaged") is None:
+            raise Rejected(f"{target} is aloof and engaged with nobody: engage it first")  # AH-ALOOF-4
+
+
+def _action_test(txn: Txn, seat: int, kind: str, target: str | None, named: Mapping[str, str]) -> None:
+    skill = {"investigate": "intellect", "fight": "combat", "evade": "agility"}[kind]
+    base = _count(named["skill"], "skill") if "skill" in named else \
+        int(effects.seat_info(txn.state, seat)["skills"][skill])
+    if kind == "investigate":
+        if target is not None:
+            difficulty = _count(target, "difficulty")
+        else:
+            loc = board.where(txn.state, seat)
+            if loc is None:
+                raise Rejected("investigate needs a difficulty (act SEAT investigate N) or a location (enter)")
+            difficulty = int(board.location(txn.state, loc)["shroud"])  # AH-DIFF-2
+        skilltest.begin(txn, seat, skill, base, difficulty, "investigate")
+    else:
+        foe = board.enemy(txn.state, str(target))
+        difficulty = int(foe["fight" if kind == "fight" else "evade"])  # AH-DIFF-2
+        skilltest.begin(txn, seat, skill, base, difficulty, kind, str(target))
+
+
+def activate(txn: Txn, args: tuple[str, ...]) -> None:
+    """AH-ACTV-1/2, AH-TRIG-7: an ability costing N action icons (and resources) on the seat's own
+    turn; every cost is paid together or nothing is; one attack per engaged enemy (AH-AOO-3)."""
+    _usage(args, 2, 4, "activate SEAT ACTIONS [RESOURCES] [parley|fight|evade]")
+    state = txn.state
+    seat = _live(state, args[0])
+    actions = _count(args[1], "actions", 1)
+    resources = _count(args[2], "resources") if len(args) > 2 and args[2].lstrip("+").isdigit() else 0
+    kind = args[-1] if args[-1] in ("parley", "fight", "evade", "resign") else "activate"
+    _own_turn(state, seat, "an activated ability")
+    _no_test(state)
+    have = effects.seat_value(state, seat, "resources")
+    if have < resources:
+        raise Rejected(f"seat {seat} has {have} resources; the ability costs {resources}")
+    _spend_actions(txn, seat, actions, "this ability")
+    if resources:
+        txn.add(f"seat{seat}.resources", -resources)
+    board.attacks_of_opportunity(txn, seat, kind)  # AH-DESIG-1: a designated Evade/Fight is exempt
+
+
+def lose(txn: Txn, args: tuple[str, ...]) -> None:
+    """AH-ACTION-3: lose N actions this round (never below 0)."""
+    _usage(args, 2, 2, "lose SEAT N")
+    seat = _live(txn.state, args[0])
+    n = _count(args[1], "actions", 1)
+    txn.set(f"seat{seat}.actions", max(0, effects.seat_value(txn.state, seat, "actions") - n))
+
+
+def play(txn: Txn, args: tuple[str, ...]) -> None:
+    """Play a card from hand paying its resource cost (AH-COST-2). A non-fast card needs the Play
+    action on the player's own turn (AH-EVENT-2); a fast card costs no action (AH-FAST-1), a fast
+    asset only on its player's turn (AH-FAST-5); `free` when a card lets it be played without an
+    action (AH-GOLD-2)."""
+    _usage(args, 2, 5, "play SEAT COST [event|asset] [fast] [free]")
+    state = txn.state
+    seat = _live(state, args[0])
+    cost = _count(args[1], "cost")
+    words = {a.lower() for a in args[2:]}
+    unknown = words - {"event", "asset", "fast", "free", "skill"}
+    if unknown:
+        raise Rejected(f"play: unknown word {sorted(unknown)[0]!r} (event, asset, fast, free)")
+    if "skill" in words:
+        raise Rejected("skill cards are committed to a test (commit SEAT N), not played")
+    cardtype = "asset" if "asset" in words else "event"
+    fast, free = "fast" in words, "free" in words
+    if not fast or cardtype == "asset":
+        _own_turn(state, seat, f"playing a {'fast ' if fast else ''}{cardtype}")
+    _no_test(state)
+    if effects.seat_value(state, seat, "hand") < 1:
+        raise Rejected(f"seat {seat} has no card in hand")
+    have = effects.seat_value(state, seat, "resources")
+    if have < cost:
+        raise Rejected(f"seat {seat} has {have} resources; the card costs {cost}")
+    needs_action = not fast and not free
+    if needs_action:
+        _spend_actions(txn, seat, 1, "the play action")
+    if cost:
+        txn.add(f"seat{seat}.resources", -cost)
+    txn.add(f"seat{seat}.hand", -1)
+    if cardtype == "event":
+        txn.add(f"seat{seat}.discard", 1)  # AH-EVENT-4
+    if needs_action:
+        board.attacks_of_opportunity(txn, seat, "play")  # AH-AOO-7: fast cards provoke nothing
+
+
+# --- cards and harm ------------------------------------------------------------------------------
+def draw_cards(txn: Txn, args: tuple[str, ...]) -> None:
+    """A card effect's draw (AH-DRAW-3/5): several cards at once, with the deck reset if needed."""
+    _usage(args, 1, 2, "draw-cards SEAT [N]")
+    seat = _live(txn.state, args[0])
+    effects.draw_cards(txn, seat, _count(args[1], "cards", 1) if len(args) > 1 else 1)
+
+
+def discard(txn: Txn, args: tuple[str, ...]) -> None:
+    """Discard N cards from hand (4.5 hand size, or a card effect)."""
+    _usage(args, 2, 2, "discard SEAT N")
+    seat = _live(txn.state, args[0])
+    n = _count(args[1], "cards", 1)
+    hand = effects.seat_value(txn.state, seat, "hand")
+    if n > hand:
+        raise Rejected(f"seat {seat} holds {hand} cards, cannot discard {n}")
+    txn.add(f"seat{seat}.hand", -n)
+    txn.add(f"seat{seat}.discard", n)
+
+
+def hit(txn: Txn, args: tuple[str, ...]) -> None:
+    """Deal damage and horror at once (AH-DMG-8) and check defeat once (AH-DMG-9, AH-TRAUMA-5)."""
+    _usage(args, 2, 3, "hit SEAT DAMAGE [HORROR]")
+    seat = _live(txn.state, args[0])
+    effects.take_harm(txn, seat, _count(args[1], "damage"), _count(args[2], "horror") if len(args) > 2 else 0)
+
+
+def heal(txn: Txn, args: tuple[str, ...]) -> None:
+    _usage(args, 2, 3, "heal SEAT DAMAGE [HORROR]")
+    seat = _live(txn.state, args[0])
+    damage, horror = _count(args[1], "damage"), _count(args[2], "horror") if len(args) > 2 else 0
+    for name, n in (("damage", damage), ("horror", horror)):
+        have = effects.seat_value(txn.state, seat, name)
+        if n > have:
+            raise Rejected(f"seat {seat} has {have} {name}; cannot heal {n}")
+        if n:
+            txn.add(f"seat{seat}.{name}", -n)
+
+
+def defeat(txn: Txn, args: tuple[str, ...]) -> None:
+    """AH-CAMPDEF-1: a card ability defeats the investigator; no trauma unless the card says so."""
+    _usage(args, 1, 1, "defeat SEAT")
+    effects.eliminate(txn, _live(txn.state, args[0]), rules.Defeat("ability"))
+
+
+def resign(txn: Txn, args: tuple[str, ...]) -> None:
+    """AH-ELIM-1 / AH-DEFEAT-2: resigning eliminates without defeat, so without trauma."""
+    _usage(args, 1, 1, "resign SEAT")
+    effects.eliminate(txn, _live(txn.state, args[0]), rules.Defeat("resign"))
+
+
+# --- agenda, act, clues --------------------------------------------------------------------------
+def advance(txn: Txn, args: tuple[str, ...]) -> None:
+    """Advance a card outside its usual moment: the agenda only when a card allows it (AH-DOOM-4),
+    an act with an Objective once the players say it is met (AH-ACTAG-5)."""
+    _usage(args, 1, 2, "advance agenda card | advance act objective")
+    which = args[0]
+    why = args[1] if len(args) > 1 else ""
+    if which == "agenda":
+        if why != "card":
+            raise Rejected("the agenda advances only at 1.3 Check doom; say `advance agenda card` if a card "
+                           "allows it now")
+        effects.advance_agenda(txn, "a card allows it")
+    elif which == "act":
+        current = effects.card(txn.state, "act")
+        if not current.get("objective"):
+            raise Rejected("this act advances by spending clues (spend-clues SEAT:N ...)")
+        if why != "objective":
+            raise Rejected(f"say `advance act objective` once the objective is met: {current['objective']}")
+        effects.advance_act(txn, "objective met")
+    else:
+        raise Rejected("advance agenda card | advance act objective")
+
+
+def spend_clues(txn: Txn, args: tuple[str, ...]) -> None:
+    """AH-ACTAG-3/4, AH-CLUE-4, AH-COST-8: the group spends the act's clue requirement, split as it
+    likes, during an investigator's turn, when the act has no Objective."""
+    if not args:
+        raise Rejected("usage: spend-clues SEAT:N [SEAT:N ...]")
+    state = txn.state
+    current = effects.card(state, "act")
+    if current.get("objective"):
+        raise Rejected(f"act {state.value('act')} has an objective: {current['objective']}")
+    if state.phase != "investigation" or state.active_seat is None:
+        raise Rejected("clues are spent on the act only during an investigator's turn")
+    _no_test(state)
+    spend: dict[int, int] = {}
+    for item in args:
+        who, sep, n = item.partition(":")
+        if not sep:
+            raise Rejected(f"expected SEAT:N, not {item!r}")
+        seat = _live(state, who)
+        spend[seat] = spend.get(seat, 0) + _count(n, "clues")
+    holdings = {s: effects.seat_value(state, s, "clues") for s in effects.live_seats(state)}
+    rules.group_spend(holdings, spend, state.value("act.clues_required"))
+    for seat, paid in spend.items():
+        if paid:
+            txn.add(f"seat{seat}.clues", -paid)
+    effects.advance_act(txn, f"{sum(spend.values())} clues spent")
+
+
+def resolution(txn: Txn, args: tuple[str, ...]) -> None:
+    """AH-ACTAG-11: the players reached a resolution point (→R#) on a card."""
+    _usage(args, 1, 1, "resolution R#")
+    if not args[0].upper().startswith("R") or not args[0][1:].isdigit():
+        raise Rejected(f"a resolution is written R1, R2, ...; not {args[0]!r}")
+    effects.reach_resolution(txn, args[0].upper())
+
+
+def victory(txn: Txn, args: tuple[str, ...]) -> None:
+    """A card with victory points goes to the victory display (AH-XP-2 counts them)."""
+    _usage(args, 1, 1, "victory N")
+    effects.put_list(txn, "victory", _count(args[0], "victory points", 1))
+
+
+def grim(txn: Txn, args: tuple[str, ...]) -> None:
+    """AH-GRIM-1: the players settle an open question the worst way for them; the log keeps it."""
+    if not args:
+        raise Rejected("usage: grim TEXT (how the players resolved it)")
+    text = " ".join(args)
+    effects.put_list(txn, "grim", {"round": txn.state.round, "step": txn.state.step, "text": text})
+    txn.notice(f"Grim Rule: {text}")
+
+
+def turn(txn: Txn, args: tuple[str, ...]) -> None:
+    """2.2 / AH-FW-3: the investigators choose who goes next; each takes one turn per phase."""
+    _usage(args, 1, 1, "turn SEAT")
+    state = txn.state
+    seat = _live(state, args[0])
+    prompt = state.prompt
+    if state.step != "2.2" or prompt is None or prompt.id != "flow.next_seat":
+        if state.step == "2.2" and seat in (*state.done, state.active_seat):
+            raise Rejected(f"seat {seat} has had its turn this phase")
+        raise Rejected("no turn to start now" + (f" (seat {state.active_seat}'s turn is on)"
+                                                  if state.active_seat else ""))
+    seats = [int(s) for s in prompt.context["seats"]]
+    if seat not in seats:
+        raise Rejected(f"seat {seat} has had its turn this phase")
+    txn.close_prompt()
+    begin_turn(txn, txn.game.flow, seat, done=txn.state.done)
+
+
+# --- skill tests and the chaos bag ---------------------------------------------------------------
+def test(txn: Txn, args: tuple[str, ...]) -> None:
+    """ST.1: `test SEAT SKILL VALUE DIFFICULTY [auto-success]` or `test SEAT "Willpower (4)" VALUE`."""
+    if len(args) < 3:
+        raise Rejected('usage: test SEAT SKILL VALUE DIFFICULTY [auto-success] | test SEAT "Skill (N)" VALUE')
+    seat = _live(txn.state, args[0])
+    extra = [a for a in args[1:] if a.lower() in ("auto-success", "autosuccess")]
+    rest = [a for a in args[1:] if a not in extra]
+    if "(" in rest[0]:
+        skill, difficulty = rules.parse_test_spec(rest[0])
+        if len(rest) != 2:
+            raise Rejected('usage: test SEAT "Skill (N)" VALUE')
+        base = _count(rest[1], "skill value")
+    else:
+        if len(rest) != 3:
+            raise Rejected("usage: test SEAT SKILL VALUE DIFFICULTY")
+        skill, base, difficulty = rest[0].lower(), _count(rest[1], "skill value"), _count(rest[2], "difficulty")
+    skilltest.begin(txn, seat, skill, base, difficulty, autosuccess=bool(extra))
+
+
+def commit(txn: Txn, args: tuple[str, ...]) -> None:
+    _usage(args, 2, 2, "commit SEAT ICONS")
+    skilltest.commit(txn, _live(txn.state, args[0]), _count(args[1], "icons", 1))
+
+
+def resolve(txn: Txn, args: tuple[str, ...]) -> None:
+    _usage(args, 0, 0, "resolve")
+    skilltest.resolve(txn)
+
+
+def token(txn: Txn, args: tuple[str, ...]) -> None:
+    """Change the bag mid-game: add/remove tokens, seal one (out of the bag until released)."""
+    _usage(args, 2, 3, "token add|remove|seal|release NAME [N]")
+    op, name = args[0], args[1]
+    if name not in txn.state.get("tokens"):
+        raise Rejected(f"unknown chaos token {name!r} (known: {', '.join(sorted(txn.state.get('tokens')))})")
+    n = _count(args[2], "count", 1) if len(args) > 2 else 1
+    ops = {"add": "put", "remove": "take", "seal": "seal", "release": "release"}
+    if op not in ops:
+        raise Rejected(f"token {op}: expected add, remove, seal or release")
+    if op in ("add", "remove"):
+        txn.source_op("chaos", ops[op], name, n)
+    else:
+        for _ in range(n):
+            txn.source_op("chaos", ops[op], name, 1)
+
+
+def token_value(txn: Txn, args: tuple[str, ...]) -> None:
+    """Edit what a symbol token is worth (the scenario reference card, AH-CHAOS-2)."""
+    _usage(args, 2, 3, "token-value NAME VALUE [again]")
+    tokens: dict[str, Any] = dict(thaw(txn.state.get("tokens")))
+    name = args[0]
+    if name not in tokens:
+        raise Rejected(f"unknown chaos token {name!r}")
+    if len(args) > 2 and args[2] != "again":
+        raise Rejected("token-value NAME VALUE [again]")
+    tokens[name] = {**tokens[name], "value": parse_int(args[1], "value"), "again": len(args) > 2}
+    txn.put("tokens", tokens)
+
+
+def elder(txn: Txn, args: tuple[str, ...]) -> None:
+    """The testing investigator's Elder Sign modifier (AH-CHAOS-4), as it stands now."""
+    _usage(args, 2, 2, "elder SEAT N")
+    seat = parse_seat(txn.state, args[0])
+    seats = dict(thaw(txn.state.get("seats")))
+    seats[str(seat)] = {**seats[str(seat)], "elder_sign": parse_int(args[1], "elder sign value")}
+    txn.put("seats", seats)
+
+
+# --- board ---------------------------------------------------------------------------------------
+def location_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    """A location in play: shroud and clue value (per investigator with `per`), unrevealed."""
+    _usage(args, 3, 4, "location NAME SHROUD CLUES [per]")
+    if len(args) == 4 and args[3] != "per":
+        raise Rejected("location NAME SHROUD CLUES [per]")
+    board.add_location(txn, args[0], _count(args[1], "shroud"), _count(args[2], "clue value"), len(args) == 4)
+
+
+def enter(txn: Txn, args: tuple[str, ...]) -> None:
+    """Place or move an investigator without an action (setup, card effects)."""
+    _usage(args, 2, 2, "enter SEAT LOCATION")
+    board.enter(txn, _live(txn.state, args[0]), args[1])
+
+
+def enemy_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    """An enemy drawn by SEAT: `enemy SEAT NAME fight=3 health=3 evade=2 damage=1 horror=1
+    [aloof] [hunter] [exhausted] [at=LOCATION]`."""
+    if len(args) < 2:
+        raise Rejected("usage: enemy SEAT NAME fight=F health=H evade=E damage=D horror=R [aloof] [hunter] "
+                       "[exhausted] [at=LOCATION]")
+    seat = _live(txn.state, args[0])
+    plain, named = _keywords(args[2:])
+    unknown = (set(plain) - {"aloof", "hunter", "exhausted"}) | (set(named) - {"fight", "health", "evade",
+                                                                               "damage", "horror", "at"})
+    if unknown:
+        raise Rejected(f"enemy: unknown word {sorted(unknown)[0]!r}")
+    foe = {"fight": _count(named.get("fight", "1"), "fight"),
+           "health": _count(named.get("health", "1"), "health", 1),
+           "evade": _count(named.get("evade", "1"), "evade"),
+           "attack_damage": _count(named.get("damage", "1"), "damage"),
+           "attack_horror": _count(named.get("horror", "0"), "horror"), "aloof": "aloof" in plain,
+           "hunter": "hunter" in plain, "ready": "exhausted" not in plain, "damage": 0, "doom": 0}
+    board.spawn(txn, seat, args[1], foe, named.get("at"))
+
+
+def move_enemy(txn: Txn, args: tuple[str, ...]) -> None:
+    """A hunter's move (3.2) or a card moving an enemy: it leaves any engagement and may engage."""
+    _usage(args, 2, 2, "move-enemy NAME LOCATION")
+    foe = board.enemy(txn.state, args[0])
+    board.location(txn.state, args[1])
+    board.save_enemy(txn, args[0], {**foe, "engaged": None, "location": args[1]})
+    board.engage_check(txn, args[0])
+
+
+def enemy_state(txn: Txn, args: tuple[str, ...]) -> None:
+    """Exhaust or ready an enemy by a card effect; a readied enemy may engage (AH-ENGM-6)."""
+    _usage(args, 2, 2, "enemy-state NAME ready|exhausted")
+    foe = board.enemy(txn.state, args[0])
+    if args[1] not in ("ready", "exhausted"):
+        raise Rejected("enemy-state NAME ready|exhausted")
+    if foe["ready"] == (args[1] == "ready"):
+        raise Rejected(f"{args[0]} is already {args[1]}")
+    board.save_enemy(txn, args[0], {**foe, "ready": args[1] == "ready"})
+    board.engage_check(txn, args[0])
+
+
+def evade_auto(txn: Txn, args: tuple[str, ...]) -> None:
+    """AH-EVADE-3: an ability that evades automatically (no test)."""
+    _usage(args, 1, 1, "evade ENEMY")
+    foe = board.enemy(txn.state, args[0])
+    if foe.get("engaged") is None:
+        raise Rejected(f"{args[0]} is engaged with nobody")
+    board.disengage(txn, args[0], exhaust=True)
+
+
+def harm_enemy(txn: Txn, args: tuple[str, ...]) -> None:
+    _usage(args, 2, 2, "harm-enemy NAME N")
+    board.enemy(txn.state, args[0])
+    board.harm_enemy(txn, args[0], _count(args[1], "damage", 1))
+
+
+def enemy_doom(txn: Txn, args: tuple[str, ...]) -> None:
+    _usage(args, 2, 2, "enemy-doom NAME +N|-N")
+    board.enemy_doom(txn, args[0], parse_int(args[1], "doom"))
+
+
+VERBS: dict[str, Verb] = {v.usage.split()[0]: v for v in (
+    Verb("act SEAT [KIND [TARGET]] [skill=N]", "spend an action (investigate, move, draw, resource, play, activate, "
+         "fight, engage, evade, parley, resign, other)", act),
+    Verb("activate SEAT ACTIONS [RESOURCES] [parley|fight|evade]", "an ability costing action icons", activate),
+    Verb("lose SEAT N", "lose N actions this round", lose),
+    Verb("play SEAT COST [event|asset] [fast] [free]", "play a card from hand, paying its cost", play),
+    Verb("draw-cards SEAT [N]", "draw cards by a card effect (deck reset + 1 horror when empty)", draw_cards),
+    Verb("discard SEAT N", "discard cards from hand", discard),
+    Verb("hit SEAT DAMAGE [HORROR]", "deal damage and horror at once", hit),
+    Verb("heal SEAT DAMAGE [HORROR]", "heal damage and horror", heal),
+    Verb("defeat SEAT", "a card ability defeats the investigator", defeat),
+    Verb("resign SEAT", "the investigator resigns", resign),
+    Verb("advance agenda card|act objective", "advance outside the usual moment", advance),
+    Verb("spend-clues SEAT:N [SEAT:N ...]", "the group spends clues to advance the act", spend_clues),
+    Verb("resolution R#", "a resolution point is reached", resolution),
+    Verb("victory N", "a card worth N victory points joins the victory display", victory),
+    Verb("grim TEXT", "record a Grim Rule resolution", grim),
+    Verb("turn SEAT", "the investigators choose who goes next", turn),
+    Verb("test SEAT SKILL VALUE DIFFICULTY [auto-success]", "begin a skill test (ST.1)", test),
+    Verb("commit SEAT ICONS", "commit cards with matching icons (ST.2)", commit),
+    Verb("resolve", "apply the test's result and end it (ST.7, ST.8)", resolve),
+    Verb("token add|remove|seal|release NAME [N]", "change the chaos bag", token),
+    Verb("token-value NAME VALUE [again]", "set a token's modifier (scenario reference)", token_value),
+    Verb("elder SEAT N", "set an investigator's Elder Sign modifier", elder),
+    Verb("location NAME SHROUD CLUES [per]", "put a location into play", location_verb),
+    Verb("enter SEAT LOCATION", "place or move an investigator without an action", enter),
+    Verb("enemy SEAT NAME fight=F health=H evade=E damage=D horror=R [aloof] [hunter] [at=LOC]",
+         "an enemy spawns", enemy_verb),
+    Verb("move-enemy NAME LOCATION", "move an enemy (hunters, card effects)", move_enemy),
+    Verb("enemy-state NAME ready|exhausted", "ready or exhaust an enemy by an effect", enemy_state),
+    Verb("evade ENEMY", "an ability evades the enemy automatically", evade_auto),
+    Verb("harm-enemy NAME N", "deal damage to an enemy", harm_enemy),
+    Verb("enemy-doom NAME +N|-N", "place or remove doom on an enemy", enemy_doom),
+)}

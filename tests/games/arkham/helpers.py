@@ -1,0 +1,60 @@
+"""Small helpers to drive an Arkham session through the same script lines a player would type."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablekeeper.core.script import parse_line
+from tablekeeper.core.session import Session
+from tablekeeper.games.arkham import GAME
+
+
+def new(seats: int = 2, seed: int = 1, **options: str) -> Session:
+    return Session(GAME, seats=seats, seed=seed, options=options)
+
+
+def do(session: Session, *lines: str) -> Session:
+    """Run script lines that must all be accepted."""
+    for text in lines:
+        parsed = parse_line(text)
+        assert parsed is not None, text
+        outcome = session.perform(parsed.command)
+        assert outcome.accepted, f"{text!r} rejected: {outcome.reason}"
+    return session
+
+
+def rejects(session: Session, text: str) -> str:
+    """Run one line that must be rejected without changing anything; returns the reason."""
+    before = session.state
+    parsed = parse_line(text)
+    assert parsed is not None
+    outcome = session.perform(parsed.command)
+    assert not outcome.accepted, f"{text!r} was accepted"
+    assert session.state == before
+    assert outcome.reason
+    return outcome.reason
+
+
+def track(session: Session, name: str) -> int:
+    return session.state.value(name)
+
+
+def data(session: Session, key: str) -> Any:
+    return session.view()[key]
+
+
+def to_step(session: Session, phase: str, step: str, limit: int = 60) -> Session:
+    """Press next until the flow reaches ``phase``/``step`` (answering nothing on the way)."""
+    for _ in range(limit):
+        if session.state.phase == phase and session.state.step == step:
+            return session
+        do(session, "next")
+    raise AssertionError(f"never reached {phase} {step}")
+
+
+def start_turn(session: Session, seat: int) -> Session:
+    """From the start of a round, go to 2.2 and give ``seat`` the first turn."""
+    to_step(session, "investigation", "2.2")
+    if session.state.active_seat != seat:
+        do(session, f"turn seat{seat}")
+    return session
