@@ -9,7 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tablekeeper import games
 from tablekeeper.config import BUTTON_ROLES
+from tablekeeper.controls import Controls
+from tablekeeper.core.session import Session
 from tablekeeper.core.store import Store
 from tablekeeper.demo import (
     DemoMode,
@@ -22,7 +25,7 @@ from tablekeeper.demo import (
     parse_script,
     stats_panel,
 )
-from tablekeeper.errors import ScriptError
+from tablekeeper.errors import Rejected, ScriptError
 from tablekeeper.hw.sim.clock import FakeClock
 
 TIMING = DemoSettings(idle_reset_s=60.0, attract_frame_s=4.0, finished_show_s=10.0, operator_timeout_s=30.0,
@@ -182,3 +185,36 @@ def test_script_errors_name_file_and_key(tmp_path: Path) -> None:
         parse_script({"colour": "red"}, source="src")
     with pytest.raises(ScriptError, match="no demo script for chess"):
         load_scripts(games=["arkham", "chess"])
+
+
+def _rehearse(script: DemoScript, seats: int) -> list[str]:
+    """Follow a demo script on the real game through the real controls; returns every refusal."""
+    game = games.load(script.game)
+    clock = FakeClock()
+    session = Session(game, seats=seats, seed=1)
+    controls = Controls(game, clock=clock, pending_window_s=1.5)
+    refusals = []
+    for number, step in enumerate(script.steps, 1):
+        try:
+            commands = controls.press(step.press, session.state)
+        except Rejected as exc:
+            refusals.append(f"step {number} ({step.press}): {exc.reason}")
+            continue
+        clock.advance(2.0)  # the visitor reads the next prompt; a pending +/- change is entered
+        commands += controls.tick(session.state)
+        for command in commands:
+            if command.verb in ("undo", "redo"):
+                outcome = session.undo() if command.verb == "undo" else session.redo()
+            else:
+                outcome = session.submit(command)
+            if not outcome.accepted:
+                refusals.append(f"step {number} ({step.press}): {command.verb} refused: {outcome.reason}")
+    return refusals
+
+
+@pytest.mark.parametrize("script", load_scripts(), ids=lambda s: s.game)
+@pytest.mark.parametrize("seats", [2, 4])
+def test_each_demo_script_is_accepted_by_its_game(script: DemoScript, seats: int) -> None:
+    if script.game not in games.names():
+        pytest.skip(f"the {script.game} package is not present")
+    assert _rehearse(script, seats) == []
