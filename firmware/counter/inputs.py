@@ -18,7 +18,7 @@ class Button:
     """Reports one press per stable low level held for ``debounce_ms``; bounces are ignored."""
 
     def __init__(self, pin, event: int, now_ms: int, debounce_ms: int = DEBOUNCE_MS) -> None:
-        self._pin = pin
+        self.pin = pin
         self.event = event
         self._debounce_ms = debounce_ms
         self._raw = pin.value()
@@ -27,7 +27,7 @@ class Button:
 
     def poll(self, now_ms: int) -> bool:
         """True exactly once for each debounced press."""
-        raw = self._pin.value()
+        raw = self.pin.value()
         if raw != self._raw:
             self._raw = raw
             self._changed_ms = now_ms

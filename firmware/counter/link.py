@@ -165,6 +165,8 @@ class HostLink:
         seq = payload[2]
         self._last_rx_ms = now_ms
         self.host_present = True
+        if msg_type == m.ERROR:
+            return  # never answered, whatever its version: two mismatched ends must not ping-pong
         if version != m.PROTOCOL_VERSION:
             self._send_error(m.ERR_BAD_VERSION, msg_type, seq, now_ms)
             return
@@ -177,7 +179,7 @@ class HostLink:
         if msg_type == m.ACK:
             self._acknowledged(payload[3])
             return
-        if msg_type == m.HEARTBEAT or msg_type == m.ERROR:
+        if msg_type == m.HEARTBEAT:
             return
         if msg_type == m.HELLO:
             self._seen = bytearray(_SEEN_SEQS)

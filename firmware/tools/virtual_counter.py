@@ -1,0 +1,138 @@
+"""Runs the counter firmware under CPython as a virtual board on a pseudo-terminal.
+
+The firmware is the real application; only ``machine`` (pins, I2C), ``framebuf`` and
+``micropython`` are the CPython fakes in ``firmware/fakes``. The serial side is the master end
+of a pty passed in as ``--fd``; the host opens the slave end with pyserial as it would a
+/dev/ttyACM device.
+
+Control lines on stdin (one per line):
+  press up|down|select   hold a button long enough to debounce, then release
+  cable 0|1              pull or reconnect the USB data link (the board stays powered)
+  raw HEX                write raw bytes to the serial side (fault injection)
+  quit                   stop
+Every display change is printed to stdout as ``display <text>``; ``ready`` once running.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import errno
+import os
+import sys
+import time
+from pathlib import Path
+
+FIRMWARE = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(FIRMWARE / "fakes"), str(FIRMWARE)]
+
+import machine  # noqa: E402  (the fake, from firmware/fakes)
+from counter import board  # noqa: E402
+from counter.app import button_event  # noqa: E402
+from counter.text_display import TextDisplay  # noqa: E402
+
+_TICKS_MASK = (1 << 30) - 1
+_PRESS_S = 0.03
+
+
+def ticks_ms() -> int:
+    return (time.monotonic_ns() // 1_000_000) & _TICKS_MASK
+
+
+class PtyTransport:
+    """Non-blocking reads and writes on the pty master; a pulled cable drops both directions."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.connected = True
+        os.set_blocking(fd, False)
+
+    def read_into(self, buf: bytearray) -> int:
+        try:
+            data = os.read(self.fd, len(buf))
+        except BlockingIOError:
+            return 0
+        except OSError as exc:
+            if exc.errno == errno.EIO:  # no host has the port open
+                return 0
+            raise
+        if not self.connected:
+            return 0
+        buf[: len(data)] = data
+        return len(data)
+
+    def write(self, frame: bytes) -> None:
+        if self.connected:
+            self.write_raw(frame)
+
+    def write_raw(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            try:
+                written = os.write(self.fd, view)
+            except BlockingIOError:
+                return  # the host is not reading: like USB CDC, drop rather than stall the board
+            view = view[written:]
+
+
+def emit(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+async def control(app, transport: PtyTransport, pins: dict) -> None:
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    while True:
+        line = (await reader.readline()).decode().strip()
+        if not line or line == "quit":
+            app.repl_requested = True
+            return
+        command, _, arg = line.partition(" ")
+        if command == "press" and arg in pins:
+            pins[arg].set_level(0)
+            await asyncio.sleep(_PRESS_S)
+            pins[arg].set_level(1)
+            await asyncio.sleep(_PRESS_S)
+        elif command == "cable":
+            transport.connected = arg == "1"
+        elif command == "raw":
+            transport.write_raw(bytes.fromhex(arg))
+        emit("done " + line)
+
+
+async def main_async(args: argparse.Namespace) -> int:
+    machine.set_unique_id(bytes.fromhex(args.uid))
+    cfg = board.load_config(args.config)
+    transport = PtyTransport(args.fd)
+    display = TextDisplay(lambda text: emit("display " + text))
+    app = board.build_app(
+        cfg, machine, transport=transport, entropy=os.urandom, now_ms=ticks_ms(), delay_us=None, display=display
+    )
+    by_name = {}
+    for name in cfg.buttons:
+        for button in app.buttons:
+            if button.event == button_event(name):
+                by_name[name] = button.pin
+    emit("ready")
+    control_task = asyncio.create_task(control(app, transport, by_name))
+    try:
+        await app.run(ticks_ms)
+    finally:
+        control_task.cancel()
+    emit("stopped")
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fd", type=int, required=True, help="pty master file descriptor")
+    parser.add_argument("--config", default='{"role": "hp", "display": {"kind": "none"}}', help="counter.json text")
+    parser.add_argument("--uid", default="E661410403332A2B", help="board unique id, hex")
+    args = parser.parse_args()
+    return asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

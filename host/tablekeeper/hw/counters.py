@@ -1,0 +1,531 @@
+"""MicroPython counters over USB serial: discovery, hot-plug, pairing, and mapping to game tracks.
+
+One ``CounterManager`` polls ``serial.tools.list_ports`` for boards (MicroPython's RP2040
+2E8A:0005 plus configured IDs), opens each exclusively, greets it, and turns what it reports
+into station intents. The station publishes track values back with ``publish``. All timing
+runs on an injected clock, so tests drive hot-plug, back-off and retransmission without sleeping.
+"""
+
+from __future__ import annotations
+
+import logging
+import select
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from tablekeeper.config import CounterConfig
+from tablekeeper.errors import HardwareError, ProtocolError
+from tablekeeper.hw import protocol as p
+from tablekeeper.intents import CounterConnected, CounterMissing, CounterValue, Intent
+
+log = logging.getLogger(__name__)
+
+MICROPYTHON_RP2040: tuple[int, int] = (0x2E8A, 0x0005)
+SLOT_TRACKS: dict[str, tuple[str, ...]] = {
+    "hp": ("hp",),
+    "dial": ("damage", "horror", "clues", "resources"),
+    "dice": (),
+}
+
+
+class PortInfo(Protocol):
+    """What ``serial.tools.list_ports.comports()`` yields (only these fields are read)."""
+
+    device: str
+    vid: int | None
+    pid: int | None
+    serial_number: str | None
+
+
+class SerialPort(Protocol):
+    """The slice of ``serial.Serial`` the link uses."""
+
+    def read(self, size: int = 1) -> bytes: ...
+
+    def write(self, data: bytes, /) -> int | None: ...
+
+    def close(self) -> None: ...
+
+    def fileno(self) -> int: ...
+
+
+def _default_list_ports() -> list[PortInfo]:
+    from serial.tools import list_ports
+
+    return list(list_ports.comports())
+
+
+def open_serial(device: str) -> SerialPort:
+    """Open ``device`` non-blocking and exclusively (a second station or mpremote cannot share it)."""
+    import serial
+
+    try:
+        port: SerialPort = serial.Serial(device, baudrate=115200, timeout=0, write_timeout=0.5, exclusive=True)
+    except (serial.SerialException, OSError) as exc:
+        raise HardwareError(f"counter {device}: cannot open: {exc}") from exc
+    return port
+
+
+@dataclass(frozen=True, slots=True)
+class CounterRoll:
+    """A dice counter on ``seat`` rolled ``faces`` (``sides``-sided dice)."""
+
+    seat: int
+    sides: int
+    faces: tuple[int, ...]
+    at_s: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class CounterStatus:
+    """One counter as the station shows it."""
+
+    device: str
+    uid: str | None
+    role: str | None
+    seat: int
+    state: str  # "greeting", "ready", "missing"
+
+
+@dataclass(slots=True)
+class _Backoff:
+    failures: int = 0
+    retry_at_s: float = 0.0
+
+
+class CounterLink:
+    """One open port: greeting, acknowledgements, retransmission, heartbeat and liveness."""
+
+    def __init__(self, device: str, port: SerialPort, manager: CounterManager, now_s: float) -> None:
+        self.device = device
+        self.port = port
+        self._manager = manager
+        self._splitter = p.FrameSplitter()
+        self._outbox = p.Outbox()
+        self.ident: p.Ident | None = None
+        self.seat = 0
+        self.opened_at_s = now_s
+        self.last_rx_s = now_s
+        self._last_tx_s = -1e9
+        self._last_hello_s = -1e9
+        self.errors_received = 0
+        self.broken = ""
+
+    @property
+    def ready(self) -> bool:
+        return self.ident is not None
+
+    def _send(self, frame: bytes, now_s: float) -> None:
+        if self.broken:
+            return
+        try:
+            self.port.write(frame)
+        except (OSError, ValueError) as exc:  # noticed by the next pump, on the polling thread
+            self.broken = f"write failed: {exc}"
+            return
+        self._last_tx_s = now_s
+
+    def send_reliable(self, key: tuple[int, int], msg_type: p.MsgType, body: bytes, now_s: float) -> None:
+        self._send(self._outbox.add(key, msg_type, body, now_s), now_s)
+
+    def send_set(self, slot: int, value: int, limit: int, rev_seen: int, now_s: float) -> None:
+        self.send_reliable((p.MsgType.SET, slot), p.MsgType.SET, p.set_body(slot, value, limit, rev_seen), now_s)
+
+    def send_seat(self, seat: int, now_s: float) -> None:
+        self.seat = seat
+        self.send_reliable((p.MsgType.SEAT, 0), p.MsgType.SEAT, bytes((seat,)), now_s)
+
+    def pending(self) -> int:
+        return len(self._outbox)
+
+    def pump(self, now_s: float) -> None:
+        """Read what has arrived, handle it, then greet, retransmit and heartbeat as due.
+        Raises HardwareError when the port has gone away."""
+        if self.broken:
+            raise HardwareError(f"counter {self.device}: {self.broken}")
+        try:
+            data = self.port.read(4096)
+        except (OSError, ValueError) as exc:  # serial.SerialException is an OSError
+            raise HardwareError(f"counter {self.device}: read failed: {exc}") from exc
+        if data:
+            for payload in self._splitter.feed(data):
+                self._receive(payload, now_s)
+        self._service(now_s)
+
+    def _receive(self, payload: bytes, now_s: float) -> None:
+        self.last_rx_s = now_s
+        if payload[1] == p.MsgType.ERROR and payload[0] != p.PROTOCOL_VERSION:
+            return  # never answer an error: two mismatched ends must not ping-pong
+        try:
+            message = p.parse(payload)
+        except p.FrameRejected as exc:
+            log.debug("counter %s: %s", self.device, exc)
+            self._send(p.encode_frame(p.build(p.MsgType.ERROR, 0, p.error_body(exc.code, exc.msg_type, exc.seq))),
+                       now_s)
+            return
+        kind = message.type
+        if kind is p.MsgType.ACK:
+            self._outbox.acknowledge(message.body[0])
+            return
+        if kind is p.MsgType.IDENT:
+            try:
+                ident = p.parse_ident(message.body)
+            except ProtocolError as exc:
+                log.warning("counter %s: %s", self.device, exc)
+                return
+            first = self.ident is None
+            self.ident = ident
+            if first:
+                self._manager.identified(self, now_s)
+            return
+        if kind in (p.MsgType.HEARTBEAT, p.MsgType.ERROR):
+            if kind is p.MsgType.ERROR:
+                self.errors_received += 1
+                log.warning("counter %s reported %s", self.device, p.parse_error(message.body))
+            return
+        if kind not in (p.MsgType.CHANGE, p.MsgType.ROLL, p.MsgType.CLAIM) or message.seq == 0:
+            # Host-bound types only; anything else is answered, never executed.
+            self._send(p.encode_frame(p.build(p.MsgType.ERROR, 0,
+                                              p.error_body(p.ErrorCode.UNKNOWN_TYPE, kind, message.seq))), now_s)
+            return
+        self._send(p.encode_frame(p.build(p.MsgType.ACK, 0, bytes((message.seq,)))), now_s)
+        if self.ident is None:
+            return  # not greeted yet: it will resend after our HELLO
+        if kind is p.MsgType.CHANGE:
+            self._manager.changed(self, p.parse_change(message.body), now_s)
+        elif kind is p.MsgType.ROLL:
+            try:
+                roll = p.parse_roll(message.body)
+            except ProtocolError as exc:
+                log.warning("counter %s: %s", self.device, exc)
+                return
+            self._manager.rolled(self, roll, now_s)
+        else:
+            self._manager.claimed(self, now_s)
+
+    def _service(self, now_s: float) -> None:
+        manager = self._manager
+        if self.ident is None:
+            if now_s - self._last_hello_s >= manager.hello_interval_s:
+                self._last_hello_s = now_s
+                self._send(p.encode_frame(p.build(p.MsgType.HELLO, 0)), now_s)
+            return
+        for frame in self._outbox.due(now_s):
+            self._send(frame, now_s)
+        if now_s - self._last_tx_s >= manager.heartbeat_s:
+            self._send(p.encode_frame(p.build(p.MsgType.HEARTBEAT, 0)), now_s)
+
+    def resend_pending(self, now_s: float) -> None:
+        for frame in self._outbox.resend_all(now_s):
+            self._send(frame, now_s)
+
+    def close(self) -> None:
+        try:
+            self.port.close()
+        except OSError as exc:
+            log.debug("counter %s: close: %s", self.device, exc)
+
+
+@dataclass(slots=True)
+class _Known:
+    """What the manager remembers about one board across unplugs (keyed by its unique id)."""
+
+    boot_id: int = -1
+    revs: dict[int, int] = field(default_factory=dict)
+    roll_id: int = -1
+    seat: int = 0
+    role: str = ""
+    present: bool = False
+
+
+class CounterManager:
+    """Finds counters, keeps one ``CounterLink`` per port, and maps them to seats and tracks.
+
+    ``emit`` receives ``CounterValue``/``CounterConnected``/``CounterMissing`` intents (put them on
+    the station queue); ``on_roll`` receives ``CounterRoll``. Thread-safe: ``run`` polls on its own
+    thread while the station calls ``publish``, ``start_pairing`` and ``request_roll``.
+    """
+
+    def __init__(
+        self,
+        *,
+        emit: Callable[[Intent], None],
+        counters: Sequence[CounterConfig] = (),
+        list_ports: Callable[[], Iterable[PortInfo]] = _default_list_ports,
+        open_port: Callable[[str], SerialPort] = open_serial,
+        clock: Callable[[], float] = time.monotonic,
+        on_roll: Callable[[CounterRoll], None] | None = None,
+        scan_interval_s: float = 0.5,
+        hello_interval_s: float = 0.25,
+        greeting_timeout_s: float = 3.0,
+        heartbeat_s: float = 0.5,
+        silence_timeout_s: float = 2.0,
+        backoff_first_s: float = 0.5,
+        backoff_max_s: float = 30.0,
+    ) -> None:
+        self._emit = emit
+        self._on_roll = on_roll
+        self._configured = tuple(counters)
+        self._ids = {MICROPYTHON_RP2040} | {(c.vid, c.pid) for c in counters}
+        self._list_ports = list_ports
+        self._open_port = open_port
+        self._clock = clock
+        self.scan_interval_s = scan_interval_s
+        self.hello_interval_s = hello_interval_s
+        self.greeting_timeout_s = greeting_timeout_s
+        self.heartbeat_s = heartbeat_s
+        self.silence_timeout_s = silence_timeout_s
+        self._backoff_first_s = backoff_first_s
+        self._backoff_max_s = backoff_max_s
+        self._lock = threading.RLock()
+        self._links: dict[str, CounterLink] = {}
+        self._backoff: dict[str, _Backoff] = {}
+        self._known: dict[str, _Known] = {}
+        self._track_values: dict[tuple[int, str], tuple[int, int]] = {}
+        self._pairing_seat = 0
+        self._next_scan_s = -1e9
+
+    # -- station-facing ---------------------------------------------------------------------
+    def publish(self, seat: int, track: str, value: int | None, limit: int | None = None) -> None:
+        """The game's value for ``seat``'s ``track``; counters showing it are updated. Call it after
+        every CounterValue the station handled, even when the game refused the change."""
+        if value is None:
+            return
+        value = max(0, min(value, 0xFFFF))
+        bound = p.NO_LIMIT if limit is None else max(value, min(limit, 0xFFFF))
+        with self._lock:
+            self._track_values[(seat, track)] = (value, bound)
+            now_s = self._clock()
+            for link in self._links.values():
+                self._push_track(link, seat, track, now_s)
+
+    def start_pairing(self, seat: int) -> None:
+        """The next counter whose button is pressed while unseated takes ``seat``."""
+        if not 1 <= seat <= 8:
+            raise HardwareError(f"counter pairing: seat {seat} is not 1..8")
+        with self._lock:
+            self._pairing_seat = seat
+            now_s = self._clock()
+            for link in self._links.values():
+                if link.ready and link.seat == 0:
+                    link.send_seat(0, now_s)  # shows "press to claim"
+
+    def cancel_pairing(self) -> None:
+        with self._lock:
+            self._pairing_seat = 0
+
+    @property
+    def pairing_seat(self) -> int:
+        return self._pairing_seat
+
+    def request_roll(self, seat: int, count: int, sides: int) -> bool:
+        """Ask the dice counter on ``seat`` to roll; False when there is none."""
+        body = p.roll_request_body(count, sides)
+        with self._lock:
+            now_s = self._clock()
+            for link in self._links.values():
+                if link.ready and link.seat == seat and link.ident is not None and link.ident.role == "dice":
+                    link.send_reliable((p.MsgType.ROLL_REQUEST, 0), p.MsgType.ROLL_REQUEST, body, now_s)
+                    return True
+        return False
+
+    def request_repl(self, device: str) -> None:
+        """Ask the counter on ``device`` to hand its REPL back (for mpremote)."""
+        with self._lock:
+            link = self._links.get(device)
+            if link is None or not link.ready:
+                raise HardwareError(f"counter {device}: not connected")
+            link.send_reliable((p.MsgType.REPL, 0), p.MsgType.REPL, b"", self._clock())
+
+    def status(self) -> list[CounterStatus]:
+        with self._lock:
+            out = []
+            for device, link in sorted(self._links.items()):
+                ident = link.ident
+                out.append(CounterStatus(device, ident.uid_hex if ident else None, ident.role if ident else None,
+                                         link.seat, "ready" if ident else "greeting"))
+            for uid, known in sorted(self._known.items()):
+                if not known.present and known.seat:
+                    out.append(CounterStatus("", uid, known.role, known.seat, "missing"))
+            return out
+
+    def link(self, device: str) -> CounterLink | None:
+        with self._lock:
+            return self._links.get(device)
+
+    # -- polling ----------------------------------------------------------------------------
+    def poll(self) -> None:
+        """One round: scan for ports when due, then pump every open link."""
+        with self._lock:
+            now_s = self._clock()
+            if now_s >= self._next_scan_s:
+                self._next_scan_s = now_s + self.scan_interval_s
+                self._scan(now_s)
+            for device, link in list(self._links.items()):
+                try:
+                    link.pump(now_s)
+                except HardwareError as exc:
+                    self._drop(device, "unplugged", now_s, str(exc))
+                    continue
+                if not link.ready and now_s - link.opened_at_s > self.greeting_timeout_s:
+                    self._drop(device, "no answer", now_s, "did not identify")
+                elif link.ready and now_s - link.last_rx_s > self.silence_timeout_s:
+                    self._drop(device, "not answering", now_s, "went silent")
+
+    def run(self, stop: threading.Event, max_wait_s: float = 0.05) -> None:
+        """Poll until ``stop`` is set, waking as soon as any counter sends something."""
+        while not stop.is_set():
+            self.poll()
+            with self._lock:
+                fds = [link.port.fileno() for link in self._links.values()]
+            if fds:
+                try:
+                    select.select(fds, [], [], max_wait_s)
+                except (OSError, ValueError):
+                    stop.wait(max_wait_s)
+            else:
+                stop.wait(max_wait_s)
+
+    def close(self) -> None:
+        with self._lock:
+            for link in self._links.values():
+                link.close()
+            self._links.clear()
+
+    def _scan(self, now_s: float) -> None:
+        try:
+            ports = [info for info in self._list_ports() if (info.vid, info.pid) in self._ids]
+        except OSError as exc:
+            log.warning("counter scan failed: %s", exc)
+            return
+        listed = {info.device for info in ports}
+        for device in list(self._links):
+            if device not in listed:
+                self._drop(device, "unplugged", now_s, "port disappeared")
+        for info in ports:
+            device = info.device
+            if device in self._links:
+                continue
+            backoff = self._backoff.get(device)
+            if backoff is not None and now_s < backoff.retry_at_s:
+                continue
+            try:
+                port = self._open_port(device)
+            except HardwareError as exc:
+                self._fail(device, now_s, str(exc))
+                continue
+            self._links[device] = CounterLink(device, port, self, now_s)
+
+    def _fail(self, device: str, now_s: float, why: str) -> None:
+        backoff = self._backoff.setdefault(device, _Backoff())
+        delay_s = min(self._backoff_first_s * (2**backoff.failures), self._backoff_max_s)
+        backoff.failures += 1
+        backoff.retry_at_s = now_s + delay_s
+        log.info("counter %s: %s; retry in %.1f s", device, why, delay_s)
+
+    def _drop(self, device: str, reason: str, now_s: float, why: str) -> None:
+        link = self._links.pop(device, None)
+        if link is None:
+            return
+        link.close()
+        self._fail(device, now_s, why)
+        if link.ident is not None:
+            known = self._known.get(link.ident.uid_hex)
+            if known is not None:
+                known.present = False
+                if link.seat:
+                    self._emit(CounterMissing(seat=link.seat, reason=reason, at_s=now_s))
+
+    # -- called by links --------------------------------------------------------------------
+    def identified(self, link: CounterLink, now_s: float) -> None:
+        ident = link.ident
+        if ident is None:
+            return
+        self._backoff.pop(link.device, None)
+        known = self._known.setdefault(ident.uid_hex, _Known())
+        if known.boot_id != ident.boot_id:
+            # A fresh boot starts its revisions and roll ids again.
+            known.boot_id = ident.boot_id
+            known.revs = {}
+            known.roll_id = -1
+        known.present = True
+        known.role = ident.role
+        if not known.seat:
+            known.seat = self._configured_seat(ident, link.device)
+        link.send_seat(known.seat, now_s)
+        for slot, track in enumerate(SLOT_TRACKS[ident.role]):
+            self._push_track(link, known.seat, track, now_s, slot)
+        link.resend_pending(now_s)
+        if known.seat:
+            self._emit(CounterConnected(seat=known.seat, port=link.device, role=ident.role, at_s=now_s))
+
+    def _configured_seat(self, ident: p.Ident, device: str) -> int:
+        taken = {(k.seat, k.role) for uid, k in self._known.items() if k.present and uid != ident.uid_hex}
+        for entry in self._configured:
+            if entry.role != ident.role or (entry.seat, entry.role) in taken:
+                continue
+            if entry.serial is not None and entry.serial.upper() != ident.uid_hex:
+                continue
+            return entry.seat
+        return 0
+
+    def changed(self, link: CounterLink, change: p.Change, now_s: float) -> None:
+        ident = link.ident
+        if ident is None:
+            return
+        known = self._known[ident.uid_hex]
+        tracks = SLOT_TRACKS[ident.role]
+        if change.slot >= len(tracks):
+            return
+        last = known.revs.get(change.slot)
+        if last is not None and not p.rev_is_newer(change.rev, last):
+            return  # a retransmission of something already applied
+        known.revs[change.slot] = change.rev
+        if link.seat:
+            self._emit(CounterValue(seat=link.seat, track=tracks[change.slot], value=change.value, at_s=now_s))
+
+    def rolled(self, link: CounterLink, roll: p.Roll, now_s: float) -> None:
+        ident = link.ident
+        if ident is None:
+            return
+        known = self._known[ident.uid_hex]
+        if roll.roll_id == known.roll_id:
+            return
+        known.roll_id = roll.roll_id
+        if link.seat and self._on_roll is not None:
+            self._on_roll(CounterRoll(seat=link.seat, sides=roll.sides, faces=roll.faces, at_s=now_s))
+
+    def claimed(self, link: CounterLink, now_s: float) -> None:
+        ident = link.ident
+        seat = self._pairing_seat
+        if ident is None or not seat or link.seat:
+            return
+        self._pairing_seat = 0
+        for other in self._links.values():
+            if other is not link and other.seat == seat and other.ident is not None and other.ident.role == ident.role:
+                other.send_seat(0, now_s)
+                self._known[other.ident.uid_hex].seat = 0
+        self._known[ident.uid_hex].seat = seat
+        link.send_seat(seat, now_s)
+        for slot, track in enumerate(SLOT_TRACKS[ident.role]):
+            self._push_track(link, seat, track, now_s, slot)
+        self._emit(CounterConnected(seat=seat, port=link.device, role=ident.role, at_s=now_s))
+
+    def _push_track(self, link: CounterLink, seat: int, track: str, now_s: float, slot: int | None = None) -> None:
+        ident = link.ident
+        if ident is None or not seat or link.seat != seat:
+            return
+        tracks = SLOT_TRACKS[ident.role]
+        if slot is None:
+            if track not in tracks:
+                return
+            slot = tracks.index(track)
+        stored = self._track_values.get((seat, track))
+        if stored is None:
+            return
+        value, limit = stored
+        rev_seen = self._known[ident.uid_hex].revs.get(slot, 0)
+        link.send_set(slot, value, limit, rev_seen, now_s)
