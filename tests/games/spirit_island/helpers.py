@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from tablekeeper.core.events import Command
+from tablekeeper.core.flow import Turns
 from tablekeeper.core.session import Outcome, Session
 from tablekeeper.games import load
+from tablekeeper.games.spirit_island.game import FLOW
 
 
 def session(seats: int = 2, seed: int = 3, **options: str) -> Session:
@@ -37,13 +39,16 @@ def to_step(s: Session, phase: str, step: str | None = None, limit: int = 60) ->
         st = s.state
         if st.phase == phase and (step is None or st.step == step):
             return
-        from tablekeeper.games.spirit_island.game import FLOW
-        from tablekeeper.core.flow import Turns
-
-        if FLOW.step(st.phase, st.step).turns is Turns.TOGETHER:
+        if together(s):
             for seat in st.seat_numbers():
                 if seat not in s.state.done and s.state.phase == st.phase and s.state.step == st.step:
                     run(s, f"done {seat}")
         else:
             run(s, "next")
     raise AssertionError(f"never reached {phase}/{step}; at {s.state.phase}/{s.state.step}")
+
+
+
+def together(s: Session) -> bool:
+    """Is the current step one where every seat signals done?"""
+    return FLOW.step(s.state.phase, s.state.step).turns is Turns.TOGETHER

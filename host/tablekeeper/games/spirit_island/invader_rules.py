@@ -176,3 +176,30 @@ def stage_sequence(cards_per_stage: Sequence[int]) -> list[str]:
     """SI-DECK-1: the stage label of each deck position, top first."""
     labels = ("I", "II", "III")
     return [labels[i] for i, n in enumerate(cards_per_stage) for _ in range(n)]
+
+
+@dataclass
+class RavageInProgress:
+    """A Ravage between its damage and its end (SI-BLIGHT-2): the damage was settled at the start;
+    pieces arriving partway (via a Blight card, say) add none, but are there for the counterattack,
+    and arriving Dahan join it."""
+
+    invaders: list[Invader]
+    dahan: list[int]
+    defend: int = 0
+    damage_dealt: int = 0
+
+    def start(self, damage: Mapping[str, int] = DEFAULT_DAMAGE, dahan_health: int = 2) -> None:
+        self.damage_dealt, after = ravage_damage(self.invaders, self.defend, damage)
+        self.invaders = list(after)
+        self.dahan = list(dahan_casualties(self.dahan, self.damage_dealt, dahan_health))
+
+    def arrive(self, piece: str) -> None:
+        if piece == "dahan":
+            self.dahan.append(0)
+        else:
+            self.invaders.append(Invader(piece))
+
+    def counterattack(self, per_dahan: int = 2) -> tuple[int, list[str]]:
+        """Damage the surviving and arrived Dahan deal, and the Invaders it may be assigned to."""
+        return per_dahan * len(self.dahan), [inv.kind for inv in self.invaders]

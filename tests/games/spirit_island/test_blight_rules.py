@@ -1,0 +1,186 @@
+"""The Blight procedure, Vitality and Blight-card amounts (SI-BLIGHT-*, SI-VITALITY-*,
+SI-BLIGHTCARD-*, SI-REPLACE-3) on the explicit land model and through the tracker."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tablekeeper.games.spirit_island import blight as bl
+from tablekeeper.games.spirit_island.data import BlightCard
+
+from .helpers import attempt, run, session, to_step, tracks
+
+CARD = BlightCard("Test Card", healthy_per_player=2, blighted_per_player=4, immediately="E")
+
+
+def lands(**spec: dict[str, Any]) -> dict[str, bl.Land]:
+    return {name: bl.Land(name, int(s.get("blight", 0)), int(s.get("vitality", 0)), list(s.get("presence", [])),
+                          tuple(s.get("adjacent", ()))) for name, s in spec.items()}
+
+
+@pytest.mark.rule("SI-BLIGHT-1")
+def test_si_blight_1_exact_order_flip_place_destroy_cascade_finish_trigger() -> None:
+    pool = bl.Pool(count=1, players=2, card=CARD)
+    world = lands(L={"blight": 1, "presence": ["S:1"], "adjacent": ["M"]}, M={"adjacent": ["L"]})
+    run_ = bl.BlightRun(pool, world, when_added=["when-effect"], after_added=["Scotland-5"])
+    bl.add_with_choices(run_, "L", choose=lambda source: "M")
+    run_.log.append(("counterattack",))  # step 5: the Ravage goes on with the surviving Dahan
+    run_.finish()
+    kinds = [e[0] for e in run_.log]
+    assert kinds == ["take", "flip", "immediately", "place", "destroy_presence", "when", "cascade",
+                     "take", "place", "when", "counterattack", "finish", "trigger", "trigger"]
+    assert run_.log[1] == ("flip", "8")  # refilled to 4 x 2
+    assert run_.log[3] == ("place", "L", "2")
+    assert run_.log[7] == ("take", "7")  # M's Blight comes off the flipped card
+    assert pool.count == 7 and pool.flipped
+    assert world["L"].presence == [] and world["M"].blight == 1
+
+
+@pytest.mark.rule("SI-BLIGHT-1")
+def test_si_blight_1_tracker_holds_next_until_the_cascade_is_chosen() -> None:
+    s = session(blight="Erosion of Will")
+    run(s, "land A1 blight=1 presence1=1")
+    to_step(s, "spirit", "growth")
+    run(s, "set blight.card 1", "blight A1")
+    t = tracks(s)
+    assert t["blight.flipped"] == 1 and t["blight.card"] == 6  # Erosion of Will: 3 per player
+    assert any("Immediately" in n for n in s.notices)
+    held = attempt(s, "next")
+    assert not held.accepted and "cascade" in str(held.reason)
+    run(s, "cascade A2")
+    assert tracks(s)["blight.card"] == 5
+    assert s.view()["spirit_island"]["lands"]["A2"]["blight"] == 1
+
+
+@pytest.mark.rule("SI-BLIGHT-2")
+def test_si_blight_2_pieces_added_mid_ravage_add_no_damage_but_take_counterattack() -> None:
+    from tablekeeper.games.spirit_island.invader_rules import Invader, RavageInProgress
+    ravage = RavageInProgress([Invader("explorer")], dahan=[0, 0])
+    ravage.start()
+    assert ravage.damage_dealt == 1
+    ravage.arrive("town")  # a flipped card adds a Town partway through
+    assert ravage.damage_dealt == 1
+    damage, targets = ravage.counterattack()
+    assert damage == 4 and "town" in targets
+    ravage.arrive("dahan")
+    assert ravage.counterattack()[0] == 6
+
+
+@pytest.mark.rule("SI-BLIGHT-3")
+def test_si_blight_3_any_blight_during_the_ravage_step_counts_per_board() -> None:
+    s = session(blight="Disintegrating Ecosystem")
+    run(s, "land B1 blight=1")
+    to_step(s, "spirit", "growth")
+    # get to a Ravage step: turn 2 has a Ravage card
+    to_step(s, "time", "passes")
+    run(s, "next")
+    to_step(s, "invader", "ravage")
+    run(s, "begin Ravage B1", "set blight.card 1", "blight B1")
+    assert any("Immediately" in n for n in s.notices)
+    run(s, "cascade B2", "blight A4", "end")  # the flipped card adds Blight on each board
+    assert sorted(s.state.get("ravage.blight_boards")) == ["A", "B"]
+
+
+@pytest.mark.rule("SI-BLIGHT-4")
+def test_si_blight_4_no_presence_destroyed_twice_in_one_action() -> None:
+    pool = bl.Pool(count=10, players=2, card=CARD)
+    world = lands(A={"blight": 1, "presence": ["S:P"], "adjacent": ["B"]}, B={"adjacent": ["A"]})
+    run_ = bl.BlightRun(pool, world, save=lambda piece, land: "B")  # saved and pushed to B
+    bl.add_with_choices(run_, "A", choose=lambda source: "B")
+    assert world["B"].presence == ["S:P"]
+    assert [e for e in run_.log if e[0] == "destroy_presence"] == []
+    assert "S:P" in run_.subject_to_destruction
+
+
+@pytest.mark.rule("SI-VITALITY-1")
+def test_si_vitality_1_one_vitality_stops_one_blight() -> None:
+    for vitality, added in ((1, 1), (2, 0)):
+        world = lands(L={"vitality": vitality})
+        run_ = bl.BlightRun(bl.Pool(10, 2, CARD), world)
+        run_.add("L", 2)
+        assert world["L"].blight == added and world["L"].vitality == 0
+
+
+@pytest.mark.rule("SI-VITALITY-2")
+def test_si_vitality_2_no_prevention_where_blight_already_is() -> None:
+    world = lands(L={"blight": 1, "vitality": 2, "adjacent": ["M"]}, M={})
+    run_ = bl.BlightRun(bl.Pool(10, 2, CARD), world)
+    cascades = run_.add("L")
+    assert world["L"].blight == 2 and world["L"].vitality == 2 and cascades == ["L"]
+
+
+@pytest.mark.rule("SI-VITALITY-3")
+def test_si_vitality_3_fully_prevented_blight_has_no_side_effects() -> None:
+    world = lands(L={"vitality": 1, "presence": ["S:1"]})
+    run_ = bl.BlightRun(bl.Pool(10, 2, CARD), world, when_added=["Mining Rush"])
+    run_.add("L")
+    assert world["L"].blight == 0 and world["L"].vitality == 0 and world["L"].presence == ["S:1"]
+    assert not any(e[0] in ("when", "take", "destroy_presence") for e in run_.log)
+
+
+@pytest.mark.rule("SI-VITALITY-4")
+def test_si_vitality_4_blight_that_gets_through_has_full_effects() -> None:
+    world = lands(L={"vitality": 1, "presence": ["S:1"]})
+    run_ = bl.BlightRun(bl.Pool(10, 2, CARD), world, when_added=["when blight added"])
+    run_.add("L", 2)
+    assert world["L"].blight == 1 and world["L"].presence == []
+    assert [e[0] for e in run_.log].count("when") == 1
+
+
+@pytest.mark.rule("SI-VITALITY-1")
+def test_si_vitality_1_tracker_removes_the_vitality_used() -> None:
+    s = session()
+    run(s, "land A3 vitality=1")
+    to_step(s, "spirit", "growth")
+    before = tracks(s)["blight.card"]
+    run(s, "blight A3 2")
+    land = s.view()["spirit_island"]["lands"]["A3"]
+    assert land == {"blight": 1, "vitality": 0, "presence": {}}
+    assert tracks(s)["blight.card"] == before - 1
+
+
+@pytest.mark.rule("SI-BLIGHTCARD-1")
+def test_si_blightcard_1_setup_and_flip_amounts() -> None:
+    card = BlightCard("X", healthy_per_player=2, blighted_per_player=4)
+    assert bl.setup_amount(card, 2) == 5
+    assert bl.flip_amount(card, 2) == 8
+    assert bl.setup_amount(None, 2, space_per_player=5) == 11
+
+
+@pytest.mark.rule("SI-BLIGHTCARD-1")
+def test_si_blightcard_1_tracker_starts_with_the_card_amount() -> None:
+    assert tracks(session(seats=2))["blight.card"] == 5
+    assert tracks(session(seats=3, blight="none"))["blight.card"] == 16
+
+
+@pytest.mark.rule("SI-BLIGHTCARD-2")
+def test_si_blightcard_2_removed_blight_returns_and_card_stays_blighted() -> None:
+    s = session()
+    run(s, "land A1 blight=2")
+    to_step(s, "spirit", "growth")
+    run(s, "set blight.card 1", "blight A3")  # flips
+    run(s, "set blight.card 3", "remove-blight A1")
+    t = tracks(s)
+    assert t["blight.card"] == 4 and t["blight.flipped"] == 1
+    assert not attempt(s, "set blight.flipped 0").accepted
+
+
+@pytest.mark.rule("SI-REPLACE-3")
+def test_si_replace_3_replaced_blight_goes_back_to_the_card() -> None:
+    s = session(seats=2)
+    run(s, "land A1 blight=1")
+    assert tracks(s)["blight.card"] == 5
+    run(s, "remove-blight A1")
+    assert tracks(s)["blight.card"] == 6
+    assert s.view()["spirit_island"]["lands"]["A1"]["blight"] == 0
+
+
+@pytest.mark.rule("SI-END-2")
+def test_si_end_2_blighted_island_running_out_is_defeat() -> None:
+    s = session()
+    to_step(s, "spirit", "growth")
+    run(s, "set blight.card 1", "blight A1")  # flip
+    run(s, "set blight.card 1", "blight A7")
+    assert s.state.over is not None and s.state.over.startswith("defeat")
