@@ -44,11 +44,12 @@ def data(session: Session, key: str) -> Any:
 
 
 def to_step(session: Session, phase: str, step: str, limit: int = 60) -> Session:
-    """Press next until the flow reaches ``phase``/``step`` (answering nothing on the way)."""
+    """Press next until the flow reaches ``phase``/``step``; "who goes next?" gets the first seat offered."""
     for _ in range(limit):
         if session.state.phase == phase and session.state.step == step:
             return session
-        do(session, "next")
+        prompt = session.state.prompt
+        do(session, "choose 1" if prompt is not None and prompt.id == "flow.next_seat" else "next")
     raise AssertionError(f"never reached {phase} {step}")
 
 

@@ -74,7 +74,8 @@ class Arkham(Game):
         if test is not None and test["result"] is None:
             chance = skilltest.odds(state, test)
             odds = {"exact": f"{chance.numerator}/{chance.denominator}", "percent": percent(chance)}
-        keys = ("eliminated", "fate", "removed", "victory", "grim", "resolution", "enemies", "locations", "at")
+        keys = ("eliminated", "fate", "removed", "victory", "grim", "resolution", "enemies", "locations", "at",
+                "encounters")
         out: dict[str, Any] = {"scenario": scenario["id"], "difficulty": scenario["difficulty"],
                                "reference_side": rules.reference_side_label(scenario["side"]),
                                "test": test, "odds": odds,

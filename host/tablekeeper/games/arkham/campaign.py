@@ -1,0 +1,197 @@
+"""The campaign log (AH-CAMP, AH-XP, AH-TRAUMA, AH-KILLED, AH-NEXT, AH-JOIN): what each investigator
+carries from one scenario to the next, kept in the save store between sessions.
+
+A scenario starts from ``Campaign.start_scenario()`` (the options of a new session: trauma as
+starting damage and horror, unspent experience) and ends with ``Campaign.record(state, ...)``,
+which reads the finished session's tracks.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tablekeeper.core.state import GameState
+from tablekeeper.core.store import Store
+from tablekeeper.errors import Rejected, StoreError
+from tablekeeper.games.arkham import rules
+from tablekeeper.games.arkham.data import DIFFICULTIES, load_investigators, load_scenarios
+
+
+class Campaign:
+    """One campaign log as plain JSON (``body``), changed only through these methods."""
+
+    def __init__(self, body: Mapping[str, Any]) -> None:
+        self.body: dict[str, Any] = copy.deepcopy(dict(body))
+
+    # --- creating and storing ----------------------------------------------------------------
+    @classmethod
+    def new(cls, campaign: str, difficulty: str, players: Mapping[int, str],
+            investigators: Sequence[str] | None = None) -> Campaign:
+        _, campaigns = load_scenarios()
+        if campaign not in campaigns:
+            raise Rejected(f"unknown campaign {campaign!r} (known: {', '.join(sorted(campaigns))})")
+        if difficulty not in DIFFICULTIES:
+            raise Rejected(f"difficulty must be one of {', '.join(DIFFICULTIES)}")
+        pool = list(investigators) if investigators is not None else sorted(load_investigators())
+        log = cls({"campaign": campaign, "difficulty": difficulty, "sequence": list(campaigns[campaign]),
+                   "next": 0, "status": "between", "players": {}, "investigators": {}, "used": [],
+                   "pool": pool, "results": []})
+        for seat, inv in sorted(players.items()):
+            log.join(seat, inv)
+        return log
+
+    @classmethod
+    def load(cls, store: Store, name: str) -> Campaign:
+        body = store.campaign(name)
+        if body is None:
+            raise StoreError(f"{store.path}: no campaign named {name!r}")
+        return cls(body)
+
+    def save(self, store: Store, name: str) -> None:
+        store.save_campaign(name, "arkham", self.body)
+
+    # --- reading ---------------------------------------------------------------------------------
+    @property
+    def status(self) -> str:
+        return str(self.body["status"])
+
+    def investigator(self, inv: str) -> dict[str, Any]:
+        found: dict[str, Any] = self.body["investigators"][inv]
+        return found
+
+    def next_scenario(self) -> str | None:
+        index = int(self.body["next"])
+        seq = self.body["sequence"]
+        return str(seq[index]) if index < len(seq) else None
+
+    # --- the scenario cycle ---------------------------------------------------------------------
+    def start_scenario(self) -> dict[str, str]:
+        """Options for the next scenario's session. AH-CAMP-2: blocked until the last one is logged."""
+        if self.status == "playing":
+            raise Rejected("record the last scenario's results in the campaign log before starting the next")
+        if self.status != "between":
+            raise Rejected(f"the campaign is {self.status}")
+        scenario = self.next_scenario()
+        if scenario is None:
+            raise Rejected("the campaign has no scenario left")
+        if not self.body["players"]:
+            raise Rejected("no player is in the campaign")
+        options = {"scenario_id": scenario, "difficulty": str(self.body["difficulty"]), "mode": "campaign",
+                   "campaign": str(self.body["campaign"])}
+        for index, (_seat, inv) in enumerate(sorted(self.body["players"].items(), key=lambda kv: int(kv[0])), 1):
+            record = self.investigator(inv)
+            options[f"seat{index}"] = inv
+            options[f"seat{index}.physical_trauma"] = str(record["physical_trauma"])  # AH-TRAUMA-2/4
+            options[f"seat{index}.mental_trauma"] = str(record["mental_trauma"])
+            options[f"seat{index}.xp"] = str(record["xp"])
+        self.body["status"] = "playing"
+        return options
+
+    def record(self, state: GameState, resolution_bonus: int = 0, go_to: str | None = None) -> dict[str, int]:
+        """Write a finished scenario into the log: AH-XP-1/2 experience (victory display plus the
+        resolution's adjustment, added to what was unspent), trauma from the session's tracks,
+        AH-TRAUMA-3/4 killed or insane, AH-NEXT-1 the next scenario. Returns XP earned per investigator."""
+        if self.status != "playing":
+            raise Rejected("no scenario of this campaign is being played")
+        if state.over is None:
+            raise Rejected("the scenario has not ended yet")
+        people = load_investigators()
+        earned = rules.xp_earned(state.get("victory", ()), resolution_bonus)
+        gains: dict[str, int] = {}
+        for seat in state.seat_numbers():
+            inv = state.get("seats")[str(seat)]["investigator"]
+            record = self.investigator(inv)
+            record["physical_trauma"] = state.value(f"seat{seat}.physical_trauma")
+            record["mental_trauma"] = state.value(f"seat{seat}.mental_trauma")
+            record["xp"] = state.value(f"seat{seat}.xp") + earned
+            gains[inv] = earned
+            printed = people.get(inv)
+            if printed is not None:
+                fate = rules.killed_or_insane(record["physical_trauma"], record["mental_trauma"], printed.health,
+                                              printed.sanity)
+                if fate:
+                    record["fate"] = fate
+        self.body["results"].append({"scenario": state.get("scenario")["id"], "resolution": state.over,
+                                     "victory": list(state.get("victory", ())), "xp": earned})
+        sequence = self.body["sequence"]
+        if go_to is not None:
+            if go_to not in sequence:
+                raise Rejected(f"the campaign has no scenario {go_to!r}")
+            self.body["next"] = sequence.index(go_to)
+        else:
+            self.body["next"] = int(self.body["next"]) + 1
+        self.body["status"] = "between"
+        return gains
+
+    # --- between scenarios -------------------------------------------------------------------
+    def _between(self, what: str) -> None:
+        """AH-JOIN-1 / AH-XP-9: players and decks change only between scenarios."""
+        if self.status != "between":
+            raise Rejected(f"{what} only between scenarios (the campaign is {self.status})")
+
+    def join(self, seat: int, inv: str) -> None:
+        """AH-JOIN-3: a newcomer takes an investigator not yet used and starts fresh."""
+        self._between("players join")
+        if str(seat) in self.body["players"]:
+            raise Rejected(f"seat {seat} already plays {self.body['players'][str(seat)]}")
+        self._take(inv)
+        self.body["players"][str(seat)] = inv
+
+    def leave(self, seat: int) -> None:
+        """AH-JOIN-2: the departing player's log entries stay for a return."""
+        self._between("players leave")
+        if str(seat) not in self.body["players"]:
+            raise Rejected(f"seat {seat} is not in the campaign")
+        del self.body["players"][str(seat)]
+
+    def rejoin(self, seat: int, inv: str) -> None:
+        """AH-JOIN-2: a returning player takes their kept investigator back."""
+        self._between("players return")
+        if inv not in self.body["investigators"] or inv in self.body["players"].values():
+            raise Rejected(f"{inv} has no kept record to return to")
+        if self.investigator(inv).get("fate"):
+            raise Rejected(f"{inv} is {self.investigator(inv)['fate']}")
+        self.body["players"][str(seat)] = inv
+
+    def replace(self, seat: int, inv: str | None) -> None:
+        """AH-KILLED-1: a killed or insane investigator is replaced by one never used;
+        AH-KILLED-2: with none left in the pool, the campaign is lost."""
+        self._between("investigators are replaced")
+        current = self.body["players"].get(str(seat))
+        if current is None or not self.investigator(current).get("fate"):
+            raise Rejected(f"seat {seat}'s investigator is neither killed nor insane")
+        free = [i for i in self.body["pool"] if i not in self.body["used"]]
+        if not free:
+            self.body["status"] = "lost"
+            raise Rejected("no investigator is left in the pool: the campaign is lost")
+        if inv is None:
+            raise Rejected(f"choose a new investigator ({', '.join(free)})")
+        self._take(inv)
+        self.body["players"][str(seat)] = inv
+
+    def _take(self, inv: str) -> None:
+        if inv in self.body["investigators"]:
+            fate = self.investigator(inv).get("fate")
+            raise Rejected(f"{inv} is {fate}" if fate else f"{inv} has already been used in this campaign")
+        if inv not in self.body["pool"]:
+            raise Rejected(f"{inv} is not in the investigator pool")
+        self.body["used"].append(inv)
+        self.body["investigators"][inv] = {"xp": 0, "physical_trauma": 0, "mental_trauma": 0, "fate": None,
+                                           "purchases": []}
+
+    def buy(self, seat: int, title: str, level: int, *, exceptional: bool = False,
+            upgrade_from: int | None = None) -> int:
+        """AH-XP-3/7/8, AH-EXCEPT-1: each copy is bought (and paid) on its own; returns the cost."""
+        self._between("cards are bought")
+        inv = self.body["players"].get(str(seat))
+        if inv is None:
+            raise Rejected(f"seat {seat} is not in the campaign")
+        cost = rules.xp_cost(level, exceptional=exceptional, upgrade_from=upgrade_from)
+        record = self.investigator(inv)
+        if record["xp"] < cost:
+            raise Rejected(f"{inv} has {record['xp']} experience; {title} costs {cost}")
+        record["xp"] -= cost  # AH-XP-10: what is left stays in the log
+        record["purchases"].append({"title": title, "level": level, "cost": cost})
+        return cost
