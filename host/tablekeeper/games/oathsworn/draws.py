@@ -1,0 +1,400 @@
+"""MIGHT draws at the table: checks, Oathsworn attacks (story and encounter), enemy attacks.
+
+A check or attack draws at once (the device picks, or the players report the cards after ``=``),
+criticals draw their extra cards, and the draw then waits for redraws until ``resolve``
+(OS-CHECK-5, OS-TOK-6). Cards on the table stay out of a reshuffle (OS-MIGHT-3).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablekeeper.core.chance import Deck
+from tablekeeper.core.game import Txn, parse_int
+from tablekeeper.errors import Rejected
+from tablekeeper.games.oathsworn import rules
+from tablekeeper.games.oathsworn.cards import COLOUR_NAMES, COLOURS, Card, apply_upgrades, colour_of, parse_card
+from tablekeeper.games.oathsworn.table import (
+    SEATS,
+    check_end,
+    data_of,
+    gain_token,
+    in_encounter,
+    lose_hp,
+    might_cubes,
+    parse_kv,
+    part,
+    seat,
+    seat_arg,
+    spend_token,
+)
+
+
+def deck_name(side: str, colour: str) -> str:
+    return f"{side}.{COLOUR_NAMES[colour]}"
+
+
+def draw_card(txn: Txn, side: str, colour: str, reported: str | None, on_table: list[str]) -> Card | None:
+    """One card of ``colour``; an empty pile is rebuilt from the discard minus cards on the table."""
+    name = deck_name(side, colour)
+    deck = txn.game.source(txn.state, name)
+    if not isinstance(deck, Deck):
+        raise Rejected(f"{name} is not a deck")
+    if deck.remaining == 0:
+        keep = [c for c in on_table if c[0] == colour]
+        if deck.discard.total - len(keep) <= 0:
+            if reported is not None:
+                raise Rejected(f"{name}: every card is already on the table")
+            txn.notice(f"{name}: no card left to draw")
+            return None
+        txn.emit("might.reshuffle", source=name, keep=keep)
+        txn.notice(f"{name} reshuffled its discard pile (OS-MIGHT-3)")
+    if reported is not None:
+        card = parse_card(reported)
+        if card.colour != colour:
+            raise Rejected(f"expected a {COLOUR_NAMES[colour]} card, got {reported}")
+        return parse_card(txn.draw(name, card.name))
+    return parse_card(txn.draw(name))
+
+
+def draw_with_chains(txn: Txn, side: str, colours: list[str], reported: list[str],
+                     chains: bool = True) -> list[list[Any]]:
+    """OS-CHECK-4 / OS-ATK-10: counted cards, then one extra per critical, repeating.
+
+    Reported cards list the counted cards first (any order), then the extras in the order drawn."""
+    counted = reported[: len(colours)]
+    if reported and sorted(parse_card(c).colour for c in counted) != sorted(colours):
+        raise Rejected(f"report the {len(colours)} planned cards ({' '.join(colours)}) first, then any extras")
+    extras = list(reported[len(colours):])
+    drawn: list[list[Any]] = []
+    owed: dict[str, int] = {}
+
+    def take(colour: str, rep: str | None, extra: bool) -> None:
+        card = draw_card(txn, side, colour, rep, [c for c, _ in drawn])
+        if card is None:
+            return
+        drawn.append([card.name, extra])
+        if card.crit and chains:
+            owed[colour] = owed.get(colour, 0) + 1
+
+    if reported:
+        for rep in counted:
+            take(parse_card(rep).colour, rep, False)
+        for rep in extras:
+            colour = parse_card(rep).colour
+            if owed.get(colour, 0) <= 0:
+                raise Rejected(f"{rep} was reported as an extra, but no {COLOUR_NAMES[colour]} critical calls for it")
+            owed[colour] -= 1
+            take(colour, rep, True)
+        if any(owed.values()):
+            missing = ", ".join(f"{k} {COLOUR_NAMES[c]}" for c, k in owed.items() if k)
+            raise Rejected(f"criticals call for more extra cards: report {missing}")
+        return drawn
+    for colour in colours:
+        take(colour, None, False)
+    while any(owed.values()):
+        colour = next(c for c in COLOURS if owed.get(c, 0) > 0)
+        owed[colour] -= 1
+        before = len(drawn)
+        take(colour, None, True)
+        if len(drawn) == before:
+            owed[colour] = 0  # the colour ran out of cards
+    return drawn
+
+
+def as_drawn(cards: Any) -> list[rules.Drawn]:
+    return [rules.Drawn(parse_card(str(name)), bool(extra)) for name, extra in cards]
+
+
+def pending_draws(txn: Txn) -> list[dict[str, Any]]:
+    from tablekeeper.core.frozen import thaw
+    out: list[dict[str, Any]] = thaw(txn.state.get("draws") or ())
+    return out
+
+
+def push_draw(txn: Txn, ctx: dict[str, Any]) -> None:
+    txn.put("draws", [*pending_draws(txn), ctx])
+
+
+def _ints(text: str, what: str) -> list[int]:
+    return [parse_int(x, what) for x in text.split(",") if x]
+
+
+def upgrades_for(txn: Txn, n: int | None, colours: list[str], opts: dict[str, str], check_type: str) -> tuple[
+        list[str], int]:
+    """OS-TOK-5 / OS-ATK-14: empowered tokens (3 steps each) plus an ``empowered N`` keyword."""
+    tokens = parse_int(opts.get("emp", "0"), "emp")
+    keyword = parse_int(opts.get("empower", "0"), "empower")
+    if tokens and not rules.empowered_allowed(check_type):
+        raise Rejected(f"empowered x3 tokens work only in a MIGHT check or an attack, not a {check_type} check")
+    steps = 3 * tokens + keyword
+    if tokens:
+        if n is None:
+            raise Rejected("name the seat whose empowered token is spent")
+        spend_token(txn, n, "empowered", tokens)
+    targets = [i - 1 for i in _ints(opts["up"], "up")] if "up" in opts else None
+    return (apply_upgrades(colours, steps, targets) if steps else colours), tokens
+
+
+# --- checks --------------------------------------------------------------------------------------
+
+def check(txn: Txn, args: tuple[str, ...]) -> None:
+    """``check WHO DIFFICULTY WHITES [type=T] [emp=N] [= CARDS]`` (OS-CHECK-1..8)."""
+    pos, opts, cards = parse_kv(args, ("type", "emp", "empower", "up"))
+    if len(pos) != 3:
+        raise Rejected("usage: check SEAT|company|each DIFFICULTY WHITES [type=survival] [emp=N] [= W2 W0 ...]")
+    who, diff = pos[0], parse_int(pos[1], "difficulty")
+    if txn.state.get("draws"):
+        raise Rejected("finish the open draw first (redraw N or resolve)")
+    check_type = opts.get("type", "might" if "emp" in opts else "survival")
+    traits = dict(txn.state.get("traits") or {})
+    free = rules.free_redraws(check_type, traits)
+    if who == "each":
+        whites = _ints(pos[2], "whites")
+        if len(whites) != len(SEATS):
+            raise Rejected("an each-Oathsworn check needs 4 white counts, e.g. 3,4,2,5")
+        if cards:
+            raise Rejected("report the cards of an each-Oathsworn check one Oathsworn at a time")
+        for k, w in zip(SEATS, whites, strict=True):
+            _one_check(txn, k, diff, w, check_type, free, opts, [])
+        return
+    n = None if who == "company" else seat_arg(who)
+    _one_check(txn, n, diff, parse_int(pos[2], "whites"), check_type, free, opts, cards)
+
+
+def _one_check(txn: Txn, n: int | None, diff: int, whites: int, check_type: str, free: int,
+               opts: dict[str, str], cards: list[str]) -> None:
+    colours = ["W"] * rules.white_count(whites)
+    colours, emp = upgrades_for(txn, n, colours, opts, check_type)
+    drawn = draw_with_chains(txn, "might", colours, cards)
+    push_draw(txn, {"kind": "check", "seat": n, "difficulty": diff, "type": check_type, "cards": drawn,
+                    "free": free, "spent": {"redraw": 0, "empowered": emp}})
+    who = "the company" if n is None else f"seat {n}"
+    txn.notice(f"{check_type} check {diff} for {who}: {' '.join(c for c, _ in drawn) or 'no cards'}")
+
+
+# --- attacks -------------------------------------------------------------------------------------
+
+def attack(txn: Txn, args: tuple[str, ...]) -> None:
+    """``attack SEAT TARGET [white=N] [emp=N] [empower=N] [up=1,2] [unarmed] [bonus=N] [= CARDS]``.
+
+    In the story part TARGET is the enemy's DEFENSE (OS-SCOMBAT); in an encounter it is a boss
+    location or a number (the DEFENSE of a minion or another target)."""
+    pos, opts, cards = parse_kv(args, ("white", "emp", "empower", "up", "unarmed", "bonus", "item", "interrupt"))
+    if len(pos) != 2:
+        raise Rejected("usage: attack SEAT TARGET [white=N] [emp=N] [unarmed] [= CARDS]")
+    if txn.state.get("draws"):
+        raise Rejected("finish the open draw first (redraw N or resolve)")
+    n = seat_arg(pos[0])
+    record = seat(txn.state, n)
+    if record["down"] and not record.get("ally"):
+        raise Rejected(f"seat {n} has no figure on the board")
+    story = part(txn.state) == "story"
+    if not story and not in_encounter(txn.state):
+        raise Rejected("the encounter is over")
+    if "item" in opts and story:
+        raise Rejected("no special or item abilities in a story round of combat (OS-SCOMBAT-1)")
+    whites = parse_int(opts.get("white", "0"), "white")
+    if story:
+        rules.white_count(whites)  # OS-SCOMBAT-2: at most 10 in story combat
+    elif whites < 0:
+        raise Rejected("white cards cannot be negative")
+    target = pos[1]
+    defense = _target_defense(txn, target, story)
+    if not story:
+        if txn.state.step == "turns" and txn.state.active_seat != n and "interrupt" not in opts:
+            raise Rejected(f"it is seat {txn.state.active_seat}'s turn (an interrupt attack says: interrupt)")
+        _companion_action(txn, n, "attack")
+    colours = might_cubes(txn.state, n, unarmed="unarmed" in opts) + ["W"] * whites
+    colours, emp = upgrades_for(txn, n, colours, opts, "attack")
+    drawn = draw_with_chains(txn, "might", colours, cards)
+    push_draw(txn, {"kind": "story" if story else "attack", "seat": n, "target": target, "defense": defense,
+                    "cards": drawn, "free": 0, "bonus": parse_int(opts.get("bonus", "0"), "bonus"),
+                    "spent": {"redraw": 0, "empowered": emp}})
+    txn.notice(f"seat {n} attacks {target}: {' '.join(c for c, _ in drawn) or 'no cards'}")
+
+
+def _target_defense(txn: Txn, target: str, story: bool) -> int:
+    if target.isdigit():
+        defense = int(target)
+        if defense < 1:
+            raise Rejected("DEFENSE is at least 1")
+        return defense
+    if story:
+        raise Rejected("in a story round of combat the target is the enemy's DEFENSE, e.g. attack 1 6")
+    locations = dict(data_of(txn.state).boss)
+    if target not in locations:
+        raise Rejected(f"no boss location {target!r} (locations: {', '.join(locations)})")
+    if txn.value(f"boss.{target}") == 0:
+        raise Rejected(f"{target} is broken; attack the next closest location with a die (OS-DMG-6)")
+    return locations[target]
+
+
+def _companion_action(txn: Txn, n: int, what: str) -> None:
+    """OS-COMP-1: a companion's turn holds a move plus one attack or one special ability."""
+    record = seat(txn.state, n)
+    if record["kind"] != "companion" and not record.get("ally"):
+        return
+    if txn.state.step == "turns" and txn.state.active_seat == n:
+        if record.get("acted"):
+            raise Rejected(f"seat {n} already attacked or used its special ability this turn")
+        record["acted"] = what
+        from tablekeeper.games.oathsworn.table import put_seat
+        put_seat(txn, n, record)
+
+
+def redraw(txn: Txn, args: tuple[str, ...]) -> None:
+    """``redraw CARD [SEAT]``: replace card CARD (1-based) with one of its colour (OS-CHECK-5,
+    OS-TOK-6, OS-ATK-11); trait redraws are used first, then a redraw token of SEAT."""
+    if not 1 <= len(args) <= 2:
+        raise Rejected("usage: redraw CARD [SEAT]")
+    queue = pending_draws(txn)
+    if not queue:
+        raise Rejected("there is no open draw to redraw from")
+    ctx = queue[0]
+    index = parse_int(args[0], "card") - 1
+    if not 0 <= index < len(ctx["cards"]):
+        raise Rejected(f"card 1..{len(ctx['cards'])}")
+    if ctx["free"] > 0:
+        ctx["free"] -= 1
+    else:
+        payer = seat_arg(args[1]) if len(args) == 2 else ctx["seat"]
+        if payer is None:
+            raise Rejected("name the seat whose redraw token pays: redraw CARD SEAT")
+        spend_token(txn, payer, "redraw")
+        ctx["spent"]["redraw"] += 1
+        ctx.setdefault("payers", []).append(payer)
+    old, extra = ctx["cards"][index]
+    colour = parse_card(old).colour
+    on_table = [c for i, (c, _) in enumerate(ctx["cards"]) if i != index]
+    card = draw_card(txn, "might", colour, None, on_table)
+    if card is None:
+        raise Rejected(f"no {COLOUR_NAMES[colour]} card left to redraw")
+    ctx["cards"][index] = [card.name, extra]
+    # AMB-2: the extras of a redrawn critical stay; a new critical draws its own extras
+    chain = [colour] if card.crit else []
+    while chain:
+        c = chain.pop()
+        extra_card = draw_card(txn, "might", c, None, [x for x, _ in ctx["cards"]])
+        if extra_card is None:
+            break
+        ctx["cards"].append([extra_card.name, True])
+        if extra_card.crit:
+            chain.append(c)
+    queue[0] = ctx
+    txn.put("draws", queue)
+    txn.notice(f"redrew {old} -> {card.name}")
+
+
+def resolve(txn: Txn, args: tuple[str, ...]) -> None:
+    """``resolve``: settle the open draw (check result, attack damage, story combat HP)."""
+    if args:
+        raise Rejected("usage: resolve")
+    queue = pending_draws(txn)
+    if not queue:
+        raise Rejected("there is no open draw to resolve")
+    ctx = queue.pop(0)
+    txn.put("draws", queue)
+    drawn = as_drawn(ctx["cards"])
+    if ctx["kind"] == "check":
+        ok = rules.check_passes(drawn, ctx["difficulty"])
+        wins = rules.successes(drawn, ctx["difficulty"])
+        result = {"kind": "check", "seat": ctx["seat"], "success": ok, "total": rules.total(drawn),
+                  "blanks": rules.counted_blanks(drawn), "successes": wins}
+        txn.put("last", result)
+        txn.notice(f"check {'passed' if ok else 'failed'}: total {result['total']}, "
+                   f"{result['blanks']} blank(s), {wins} success(es)")
+        return
+    damage = rules.attack_damage(drawn)
+    n = int(ctx["seat"])
+    if damage is not None:
+        damage += int(ctx.get("bonus", 0))
+    if ctx["kind"] == "story":
+        _story_result(txn, n, damage, int(ctx["defense"]))
+        return
+    if damage is None:
+        _determination(txn, ctx)
+        txn.put("last", {"kind": "attack", "seat": n, "hit": False, "damage": 0, "hp_lost": 0})
+        return
+    lost = rules.hp_lost(damage, int(ctx["defense"]))
+    txn.put("last", {"kind": "attack", "seat": n, "hit": True, "damage": damage, "hp_lost": lost})
+    txn.notice(f"hit for {damage} vs DEFENSE {ctx['defense']}: {lost} HP lost")
+    target = str(ctx["target"])
+    if not target.isdigit():
+        die = txn.value(f"boss.{target}")
+        new, broken = rules.boss_die_loss(die, lost)
+        txn.put("breaker", n)
+        if broken:
+            txn.notice(f"{target} loses its die ({lost - die} excess lost)")
+        txn.set(f"boss.{target}", new)
+
+
+def _determination(txn: Txn, ctx: dict[str, Any]) -> None:
+    """OS-ATK-13: a missed Oathsworn attack refunds its redraw and empowered tokens and gains one
+    combat token of the player's choice."""
+    n = int(ctx["seat"])
+    for payer in ctx.get("payers", []):
+        gain_token(txn, int(payer), "redraw")
+    if ctx["spent"]["empowered"]:
+        gain_token(txn, n, "empowered", int(ctx["spent"]["empowered"]))
+    txn.notice("miss (2 blanks): determination refunds the tokens spent; choose a combat token")
+    from tablekeeper.games.oathsworn.table import TOKEN_KINDS
+    txn.ask("determination", f"Seat {n}: which combat token?", list(TOKEN_KINDS), seat=n, context={"seat": n})
+
+
+def choose_determination(txn: Txn, index: int) -> None:
+    from tablekeeper.games.oathsworn.table import TOKEN_KINDS
+    prompt = txn.state.prompt
+    n = int(prompt.context["seat"]) if prompt else 1
+    txn.close_prompt()
+    gain_token(txn, n, TOKEN_KINDS[index])
+
+
+def _story_result(txn: Txn, n: int, damage: int | None, defense: int) -> None:
+    """OS-SCOMBAT-3..5: beat the DEFENSE or lose 1 HP; the fight is won whatever happens."""
+    ok, lost = rules.story_fight_result(damage, defense)
+    lose_hp(txn, n, lost)
+    fight = dict(txn.state.get("fight") or {})
+    fight[str(n)] = ok
+    txn.put("last", {"kind": "story", "seat": n, "success": ok, "damage": damage or 0, "hp_lost": lost})
+    txn.notice(f"seat {n} {'succeeds' if ok else 'fails and loses 1 HP'}")
+    if len(fight) == len(SEATS):
+        txn.notice("the fight is won (OS-SCOMBAT-5)")
+        txn.put("fight", None)
+    else:
+        txn.put("fight", fight)
+
+
+# --- enemy attacks -------------------------------------------------------------------------------
+
+def enemy(txn: Txn, args: tuple[str, ...]) -> None:
+    """``enemy SEATS COLOURS... [broken] [shield=N] [def=N] [= CARDS]`` (OS-EATK-1..6, OS-MIN-7).
+
+    SEATS is one seat or several joined by commas (one draw for all, OS-EATK-5); ``shield`` is a
+    defensive card's DEFENSE (OS-EATK-3), ``def`` the defense tokens each target spends (OS-TOK-4)."""
+    pos, opts, cards = parse_kv(args, ("broken", "shield", "def"))
+    if len(pos) < 2:
+        raise Rejected("usage: enemy SEAT[,SEAT] COLOUR... [broken] [shield=N] [def=N] [= CARDS]")
+    if not in_encounter(txn.state):
+        raise Rejected("enemy attacks happen in an encounter")
+    targets = [seat_arg(s) for s in pos[0].split(",")]
+    colours = [colour_of(c) for c in pos[1:]]
+    if "broken" in opts:
+        colours = rules.broken_attack(colours)
+    colours = sorted(colours, key=COLOURS.index, reverse=True)
+    drawn = draw_with_chains(txn, "enemy", colours, cards, chains=False)
+    damage = rules.enemy_damage([parse_card(c) for c, _ in drawn])
+    shield = parse_int(opts.get("shield", "0"), "shield")
+    tokens = parse_int(opts.get("def", "0"), "def")
+    txn.notice(f"enemy draws {' '.join(c for c, _ in drawn) or 'nothing'}: damage {damage}")
+    losses = {}
+    for n in targets:
+        if tokens:
+            spend_token(txn, n, "defense", tokens)
+        defense = txn.value(f"seat{n}.defense") + shield + tokens
+        lost = rules.hp_lost(damage, defense)
+        losses[str(n)] = lost
+        txn.notice(f"seat {n}: DEFENSE {defense} -> {lost} HP lost")
+        lose_hp(txn, n, lost)
+    txn.put("last", {"kind": "enemy", "damage": damage, "losses": losses})
+    check_end(txn)

@@ -1,0 +1,332 @@
+"""Oathsworn on the station: the story part with its time track, then encounter rounds
+(Refresh -> Oathsworn turns -> Encounter: stage card, minions -> End of round), then the tally.
+
+Each seat is one Oathsworn (OS-GEN-3: the company is always 4, whatever the number of players);
+``players`` only counts the people at the table.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+import tablekeeper.games.oathsworn.draws as draws
+import tablekeeper.games.oathsworn.encounter as encounter
+import tablekeeper.games.oathsworn.panels as panels
+import tablekeeper.games.oathsworn.story as story
+from tablekeeper.core.chance import Deck, Multiset
+from tablekeeper.core.events import Command, Event
+from tablekeeper.core.flow import Flow, Phase, Step, Turns
+from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
+from tablekeeper.core.state import GameState
+from tablekeeper.core.tracks import Counter
+from tablekeeper.core.view import Panel
+from tablekeeper.errors import ConfigError, Rejected
+from tablekeeper.games.oathsworn import rules
+from tablekeeper.games.oathsworn.cards import COLOUR_NAMES
+from tablekeeper.games.oathsworn.data import GameData, load
+from tablekeeper.games.oathsworn.table import (
+    _DATA_CACHE,
+    SEATS,
+    TOKEN_KINDS,
+    check_end,
+    data_of,
+    part,
+    put_seat,
+    seat,
+)
+
+PARTS = ("story", "encounter")
+
+
+def _ambushed_round(state: GameState) -> bool:
+    """OS-RND-2 / OS-ESET-11: an ambush skips Refresh and the Oathsworn phase of round 1."""
+    return state.round == 1 and bool(state.get("ambushed"))
+
+
+def _not_encounter(state: GameState) -> bool:
+    return part(state) == "story"
+
+
+def _draw_open(state: GameState) -> str | None:
+    if state.get("draws"):
+        return "finish the open draw first (redraw N or resolve)"
+    if state.get("secret"):
+        return "reveal the secret decision first (secret reveal)"
+    if part(state) == "epilogue":
+        return "the encounter is over: tally"
+    return None
+
+
+FLOW = Flow(phases=(
+    Phase("story", "Story", (Step("story", "Story part", leave=story.end_story, hold=_draw_open),),
+          skip=lambda s: part(s) != "story"),
+    Phase("refresh", "Refresh", (Step("refresh", "Refresh", enter=encounter.refresh, hold=_draw_open),),
+          skip=lambda s: _ambushed_round(s) or _not_encounter(s)),
+    Phase("oathsworn", "Oathsworn", (Step("turns", "Turns", turns=Turns.UNTIL_PASS, turn_start=encounter.turn_start,
+                                          leave=encounter.oathsworn_end, hold=_draw_open),),
+          skip=lambda s: _ambushed_round(s) or _not_encounter(s)),
+    Phase("encounter", "Encounter", (Step("stage", "Stage card", enter=encounter.stage_card, hold=_draw_open),
+                                     Step("minions", "Minions", enter=encounter.minions, hold=_draw_open))),
+    Phase("end", "End of round", (Step("end", "End of round", enter=encounter.end_of_round, hold=_draw_open),)),
+))
+
+
+def might_deck(name: str, colour: str, faces: Mapping[str, int]) -> Deck:
+    return Deck.plain(name, {f"{colour}{face}": count for face, count in faces.items()})
+
+
+def stage_deck(counts: tuple[int, ...]) -> Deck:
+    """OS-ESET-4: stage 1 cards on top of stage 2 on top of stage 3."""
+    stages = tuple(Multiset.of({f"S{i + 1}.{k + 1}": 1 for k in range(n)}) for i, n in enumerate(counts))
+    return Deck("stage", stages=stages, reshuffle=False)
+
+
+def _option(options: Mapping[str, str], key: str, default: str) -> str:
+    return str(options.get(key, default)).strip()
+
+
+def _int_option(options: Mapping[str, str], key: str, default: int) -> int:
+    raw = _option(options, key, str(default))
+    if not raw.lstrip("-").isdigit():
+        raise ConfigError(f"--option {key}={raw}: expected a whole number")
+    return int(raw)
+
+
+class Oathsworn(Game):
+    name = "oathsworn"
+    title = "Oathsworn: Into the Deepwood"
+    seats_min = 1
+    seats_max = 4
+    seats_default = 4
+    flow = FLOW
+
+    # --- setup --------------------------------------------------------------------------------
+    def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
+        known = {"data", "difficulty", "chapter", "part", "classes", "companions", "hardcore", "ambush", "traits",
+                 "hp", "lead"}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise ConfigError(f"unknown oathsworn option {unknown[0]!r} (options: {', '.join(sorted(known))})")
+        path = options.get("data") or ""
+        _DATA_CACHE.pop(path, None)
+        d = load(path or None)
+        _DATA_CACHE[path] = d
+        diff_name = _option(options, "difficulty", "free")
+        if diff_name not in d.difficulties:
+            raise ConfigError(f"--option difficulty={diff_name}: one of {', '.join(d.difficulties)}")
+        diff = d.difficulties[diff_name]
+        chapter = _int_option(options, "chapter", 1)
+        start = _option(options, "part", "story")
+        if start not in PARTS:
+            raise ConfigError(f"--option part={start}: story or encounter")
+        classes = [c.strip() for c in _option(options, "classes", "Warden,Huntress,Priest,Witch").split(",")]
+        if len(classes) != 4 or any(c not in d.classes for c in classes):
+            raise ConfigError(f"--option classes: four of {', '.join(sorted(d.classes))}")
+        companions = {int(x) for x in _option(options, "companions", "").split(",") if x.strip().isdigit()}
+        hps = [int(x) for x in _option(options, "hp", "").split(",") if x.strip().isdigit()]
+        if hps and (len(hps) != 4 or any(not 0 < h <= diff.max_hp for h in hps)):
+            raise ConfigError(f"--option hp: four HP values from 1 to {diff.max_hp}")
+        traits: dict[str, int] = {}
+        for item in _option(options, "traits", "").split(","):
+            if item.strip():
+                name, _, marks = item.strip().partition(":")
+                traits[name.lower()] = int(marks) if marks.isdigit() else 1
+        tracks: dict[str, Counter] = {}
+        data: dict[str, Any] = {
+            "data_path": path, "players": state.seats, "difficulty": diff_name, "chapter": chapter,
+            "hardcore": _option(options, "hardcore", "0") in ("1", "yes", "true"),
+            "ambushed": _option(options, "ambush", "0") in ("1", "yes", "true"),
+            "traits": traits, "part": start, "backpack": [], "map": [], "marker": None, "clues": [],
+            "rewards": [], "extra_unique": False, "draws": [], "breaks": 0, "stage_now": 1, "stage_kept": [],
+            "stage_faceup": None, "allies": list(d.company.get("allies", [])), "dead_allies": [],
+            "knockouts_fixed": None, "hardcore_dead": [], "attempt": 1, "once": {},
+        }
+        chapter_data = d.chapter(chapter)
+        size = len(chapter_data.track().order)
+        tracks["time.used"] = Counter(0, 0, size)
+        tracks["iron"] = Counter(int(d.company.get("iron_per_oathsworn", 3)) * 4, 0, None)  # OS-SETUP-4
+        tracks["knockouts"] = Counter(0, 0, None)
+        for n, cls in zip(SEATS, classes, strict=True):
+            kind = "companion" if n in companions else "full"
+            max_animus = rules.COMPANION_ANIMUS if kind == "companion" else d.max_animus
+            record = {"class": cls, "kind": kind, "items": list(d.classes[cls]),
+                      "tokens": dict.fromkeys(TOKEN_KINDS, 0),
+                      "positions": [[], [], [], []], "hand": [], "down": False, "dead": False, "ally": None,
+                      "ko": False, "max_animus": max_animus, "level": chapter, "permanent": {}, "injuries": 0,
+                      "cubes": [], "crippled_until": None, "caged_until": None, "bleed": 0, "thrown": [],
+                      "moved": False, "ability": False, "acted": None, "injuries_due": 0, "last_round": 0,
+                      "used_items": []}
+            data[f"seat.{n}"] = record
+            hp = hps[n - 1] if hps else diff.max_hp  # OS-SETUP-1 / AMB-39
+            tracks[f"seat{n}.hp"] = Counter(hp, 0, diff.max_hp)
+            tracks[f"seat{n}.hp_max"] = Counter(diff.max_hp, 1, 6)
+            tracks[f"seat{n}.animus"] = Counter(0, 0, max_animus)  # OS-SETUP-3: all gems on the reserve
+            tracks[f"seat{n}.animus_reserve"] = Counter(max_animus, 0, max_animus)
+            regen = 2 if kind == "companion" else d.regen
+            tracks[f"seat{n}.regen"] = Counter(regen, 0, None)  # OS-SETUP-2
+        sources: dict[str, Any] = {}
+        for letter, colour in COLOUR_NAMES.items():
+            sources[f"might.{colour}"] = might_deck(f"might.{colour}", letter, d.might[letter])
+            sources[f"enemy.{colour}"] = might_deck(f"enemy.{colour}", letter, d.enemy_might[letter])
+        sources["stage"] = stage_deck(d.stages)
+        # OS-SETUP-11: city and deepwood event decks 1-6; drawn cards are archived (no reshuffle)
+        sources["events.city"] = Deck.plain("events.city", {f"city{i}": 1 for i in
+                                                            range(1, int(d.company.get("city_events", 6)) + 1)}, False)
+        sources["events.deepwood"] = Deck.plain("events.deepwood", {f"deepwood{i}": 1 for i in range(
+            1, int(d.company.get("deepwood_events", 6)) + 1)}, False)
+        for name, _ in d.boss:
+            tracks[f"boss.{name}"] = Counter(6, 0, 6)  # OS-ESET-3: every HP die at 6
+        state = replace(state, seats=4, tracks=tracks, sources=sources, data=data)
+        lead = _int_option(options, "lead", 1)
+        if lead not in SEATS:
+            raise ConfigError("--option lead: a seat 1..4")
+        state = replace(state, lead=lead)
+        # DEFENSE needs the data in place
+        from tablekeeper.core.frozen import freeze
+        from tablekeeper.games.oathsworn.table import base_defense
+        for n in SEATS:
+            record = dict(data[f"seat.{n}"])
+            tracks[f"seat{n}.defense"] = Counter(base_defense(state, record), 0, None)
+        data = {k: freeze(v) for k, v in data.items()}
+        return replace(state, tracks=tracks, data=data)
+
+    def new_state(self, seats: int, seed: int, options: Mapping[str, str] | None = None) -> GameState:
+        state = super().new_state(seats, seed, options)
+        if part(state) == "encounter":
+            txn = Txn(self, state, random.Random(f"{seed}:faceup"))
+            encounter.flip_stage(txn)
+            state = txn.state
+        return state
+
+    # --- verbs --------------------------------------------------------------------------------
+    def verbs(self) -> Mapping[str, Verb]:
+        return {**story.VERBS, **encounter.VERBS,
+                "check": Verb("check SEAT|company|each DIFF WHITES [type=T] [emp=N] [= CARDS]",
+                              "a check: draw white cards (OS-CHECK)", draws.check),
+                "attack": Verb("attack SEAT TARGET [white=N] [emp=N] [empower=N] [unarmed] [= CARDS]",
+                               "an attack (story: TARGET is the enemy DEFENSE)", draws.attack),
+                "redraw": Verb("redraw CARD [SEAT]", "replace a drawn card (trait redraw or token)", draws.redraw),
+                "resolve": Verb("resolve", "settle the open check or attack", draws.resolve),
+                "enemy": Verb("enemy SEAT[,SEAT] COLOUR... [broken] [shield=N] [def=N] [= CARDS]",
+                              "an enemy attack on one or more seats", draws.enemy)}
+
+    def decide(self, state: GameState, command: Command, rng: random.Random | None = None) -> list[Event]:
+        """The game's own verbs wait while a prompt is open (the core verbs check for themselves)."""
+        if state.prompt is not None and command.verb in self.verbs():
+            raise Rejected(f"answer the prompt first: {state.prompt.text}")
+        return super().decide(state, command, rng)
+
+    def choices(self) -> Mapping[str, ChoiceHandler]:
+        return {"determination": draws.choose_determination, "defeat": encounter.choose_defeat,
+                "archive": story.choose_archive}
+
+    # --- tracks -------------------------------------------------------------------------------
+    def check_track(self, state: GameState, track: str, value: int) -> None:
+        if track.endswith(".animus") and track.startswith("seat"):
+            n = int(track[4:].split(".")[0])
+            if value > int(seat(state, n)["max_animus"]):
+                raise Rejected(f"{track} cannot exceed MAX ANIMUS {seat(state, n)['max_animus']}")
+        if track == "time.used" and state.step != "story":
+            raise Rejected("the time track belongs to the story part")
+
+    def on_track(self, txn: Txn, track: str, old: int, new: int) -> None:
+        if track.startswith("seat"):
+            n_text, _, what = track[4:].partition(".")
+            n = int(n_text)
+            if what in ("animus", "animus_reserve"):
+                # OS-ANIM-5: reserve + available = MAX ANIMUS; one side follows the other
+                total = int(seat(txn.state, n)["max_animus"])
+                other = "animus_reserve" if what == "animus" else "animus"
+                txn.set(f"seat{n}.{other}", total - new)
+            elif what == "hp" and new == 0 and old > 0:
+                encounter.knocked_out(txn, n)
+            elif what == "hp_max":
+                encounter.retune_hp_max(txn, n, new)
+        elif track.startswith("boss.") and new == 0 and old > 0:
+            encounter.location_broken(txn, track.removeprefix("boss."))
+        elif track == "time.used" and new > old:
+            for slot in range(old + 1, new + 1):
+                story.slot_filled(txn, slot)
+
+    # --- own events ---------------------------------------------------------------------------
+    def apply_game(self, state: GameState, event: Event) -> GameState:
+        sources = dict(state.sources)
+        name = str(event.get("source", "stage"))
+        deck = sources[name]
+        if not isinstance(deck, Deck):
+            raise KeyError(name)
+        if event.kind == "might.reshuffle":
+            keep = Multiset.of([str(c) for c in event["keep"]])
+            fresh = deck.discard
+            for card, count in keep.items:
+                fresh = fresh.remove(card, count)
+            sources[name] = replace(deck, stages=(fresh,), discard=keep)
+        elif event.kind == "might.reset":
+            sources[name] = deck.refresh()
+        elif event.kind == "stage.drop":
+            # OS-BRK-2 (2): every card of an earlier stage leaves the deck for the discard pile
+            below = int(event["below"])
+            stages = list(deck.stages)
+            discard = deck.discard
+            for i in range(min(below - 1, len(stages))):
+                discard = discard.merge(stages[i])
+                stages[i] = Multiset()
+            sources[name] = replace(deck, stages=tuple(stages), discard=discard)
+        elif event.kind == "stage.rebuild":
+            # OS-STAGE-6 / OS-BRK-2 (3): a new deck from the stage 3 cards of the discard pile
+            held = {str(c) for c in event.get("keep", ())}
+            s3 = Multiset.of({c: n for c, n in deck.discard.items if c.startswith("S3.") and c not in held})
+            rest = Multiset.of({c: n for c, n in deck.discard.items if not (c.startswith("S3.") and c not in held)})
+            sources[name] = replace(deck, stages=(Multiset(), Multiset(), s3), discard=rest)
+        elif event.kind == "stage.reset":
+            everything = deck.discard
+            for st in deck.stages:
+                everything = everything.merge(st)
+            by_stage = [Multiset.of({c: n for c, n in everything.items if c.startswith(f"S{i}.")}) for i in (1, 2, 3)]
+            sources[name] = replace(deck, stages=tuple(by_stage), discard=Multiset())
+        else:
+            raise KeyError(f"unknown event kind {event.kind!r}")
+        return replace(state, sources=sources)
+
+    # --- station ------------------------------------------------------------------------------
+    def panels(self, state: GameState) -> dict[str, Panel]:
+        return panels.panels(self, state)
+
+    def adjustable(self, state: GameState) -> list[str]:
+        first = state.active_seat or 1
+        order = [first, *[n for n in SEATS if n != first]]
+        names = [f"seat{n}.{what}" for n in order for what in ("hp", "animus")]
+        names += ["iron", "knockouts"]
+        if state.step == "story":
+            names.insert(0, "time.used")
+        names += [t for t in state.tracks if t.startswith("boss.")]
+        return names
+
+    def button(self, state: GameState, role: str, held: bool) -> Command | None:
+        """``seatN.a`` ends that seat's turn, ``seatN.b`` passes (OS-RND-4); outside the turns a
+        seat's ``a`` resolves an open draw."""
+        seat_name, _, which = role.partition(".")
+        n = int(seat_name.removeprefix("seat"))
+        if state.get("draws"):
+            return Command("resolve", (), origin="button") if which == "a" else None
+        if state.step == "turns" and state.active_seat == n:
+            return Command("next", (), origin="button") if which == "a" else Command("pass", (str(n),), "button")
+        return None
+
+    def view_extra(self, state: GameState) -> dict[str, Any]:
+        from tablekeeper.core.frozen import thaw
+        return {"part": part(state), "chapter": state.get("chapter"), "difficulty": state.get("difficulty"),
+                "draws": thaw(state.get("draws") or ()), "last": thaw(state.get("last")),
+                "result": state.get("result"), "odds": panels.plan_odds_json(state),
+                "seats_detail": {str(n): thaw(state.get(f"seat.{n}")) for n in SEATS},
+                "stage_faceup": state.get("stage_faceup")}
+
+
+def data_for(state: GameState) -> GameData:
+    return data_of(state)
+
+
+__all__ = ["Oathsworn", "check_end", "put_seat"]

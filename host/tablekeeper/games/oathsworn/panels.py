@@ -1,0 +1,113 @@
+"""What the station's displays show for Oathsworn (128x64 OLEDs: about 21 characters x 5 lines)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tablekeeper.core.chance import Deck
+from tablekeeper.core.state import GameState
+from tablekeeper.core.view import Panel
+from tablekeeper.games.oathsworn.cards import COLOUR_NAMES, apply_upgrades
+from tablekeeper.games.oathsworn.odds import AttackOdds, Pile, attack_odds
+from tablekeeper.games.oathsworn.table import SEATS, data_of, might_cubes, seat
+
+if TYPE_CHECKING:
+    from tablekeeper.core.game import Game
+
+
+def current_piles(state: GameState, side: str = "might") -> dict[str, Pile]:
+    """The odds' view of the decks as they are right now (draw and discard piles)."""
+    piles = {}
+    for letter, colour in COLOUR_NAMES.items():
+        deck = state.sources[f"{side}.{colour}"]
+        assert isinstance(deck, Deck)
+        draw = {name[1:]: n for st in deck.stages for name, n in st.items}
+        merged: dict[str, int] = {}
+        for face, n in draw.items():
+            merged[face] = merged.get(face, 0) + n
+        discard = {name[1:]: n for name, n in deck.discard.items}
+        piles[letter] = Pile.of(letter, merged, discard)
+    return piles
+
+
+def plan_odds(state: GameState) -> AttackOdds | None:
+    """OS-ATK-6..14: exact odds of the planned attack from the current decks."""
+    plan = state.get("plan")
+    if not plan:
+        return None
+    n = int(plan["seat"])
+    target = str(plan["target"])
+    defense = int(target) if target.isdigit() else dict(data_of(state).boss)[target]
+    colours = might_cubes(state, n, unarmed=bool(plan.get("unarmed"))) + ["W"] * int(plan.get("white", 0))
+    steps = int(plan.get("empower", 0))
+    if steps:
+        colours = apply_upgrades(colours, min(steps, 3 * len(colours)))
+    counts: dict[str, int] = {}
+    for c in colours:
+        counts[c] = counts.get(c, 0) + 1
+    return attack_odds(current_piles(state), counts, defense, redraws=int(plan.get("redraws", 0)),
+                       bonus=int(plan.get("bonus", 0)))
+
+
+def plan_odds_json(state: GameState) -> dict[str, Any] | None:
+    odds = plan_odds(state)
+    if odds is None:
+        return None
+    return {"hit": str(odds.hit), "hit_percent": round(float(odds.hit) * 100, 2),
+            "expected_hp": str(odds.expected_hp),
+            "damage": {str(k): str(v) for k, v in odds.damage.items()},
+            "hp_lost": {str(k): str(v) for k, v in odds.hp_lost.items()}}
+
+
+def _time_line(state: GameState) -> str:
+    used = state.value("time.used")
+    size = state.tracks["time.used"].hi or 0
+    half = (size + 1) // 2
+    cells = "".join("#" if i < used else "." for i in range(size))
+    return f"{cells[:half]}|{cells[half:]}"[:21]
+
+
+def panels(game: Game, state: GameState) -> dict[str, Panel]:
+    part = str(state.get("part"))
+    out: dict[str, Panel] = {}
+    if part == "story":
+        out["track"] = Panel(f"Ch{state.get('chapter')} story", (
+            f"time {state.value('time.used')}/{state.tracks['time.used'].hi}", _time_line(state),
+            f"iron {state.value('iron')} ko {state.value('knockouts')}"), big=str(state.value("time.used")))
+    else:
+        step = game.flow.step(state.phase, state.step).title if state.step else ""
+        boss = " ".join(f"{k[5:9]}{v.value}" for k, v in state.tracks.items() if k.startswith("boss."))
+        out["track"] = Panel(f"Round {state.round}", (step[:21], boss[:21], f"stage {state.get('stage_now')}"
+                                                      f" up:{state.get('stage_faceup') or '-'}"[:21]))
+    out["tokens"] = _tokens_panel(state)
+    secret = bool(state.get("secret"))
+    for n in SEATS:
+        record = seat(state, n)
+        name = record.get("ally") or record["class"]
+        marker = ">" if state.active_seat == n else " "
+        if secret:
+            out[f"seat{n}"] = Panel(f"{marker}{name}"[:21], ("secret choice",), big="?")
+            continue
+        tokens = record["tokens"]
+        status = "DOWN" if record["down"] and not record.get("ally") else ""
+        out[f"seat{n}"] = Panel(f"{marker}{name}"[:21], (
+            f"an {state.value(f'seat{n}.animus')}/{state.value(f'seat{n}.animus_reserve')} "
+            f"def {state.value(f'seat{n}.defense')}",
+            f"rd{tokens['redraw']} em{tokens['empowered']} df{tokens['defense']}",
+            status), big=str(state.value(f"seat{n}.hp")))
+    return out
+
+
+def _tokens_panel(state: GameState) -> Panel:
+    if state.prompt is not None:
+        return Panel(state.prompt.text[:21], tuple(f"{i}. {o}"[:21] for i, o in enumerate(state.prompt.options, 1)))
+    draws = state.get("draws")
+    if draws:
+        ctx = draws[0]
+        cards = " ".join(c + ("+" if extra else "") for c, extra in ctx["cards"])
+        return Panel(f"{ctx['kind']} seat {ctx['seat'] or '-'}"[:21], (cards[:21], cards[21:42]))
+    odds = plan_odds(state)
+    if odds is not None:
+        return Panel("planned attack", tuple(line[:21] for line in odds.lines()))
+    last = state.get("last")
+    return Panel("last", (str(last.get("kind")) if last else "-",))

@@ -1,0 +1,469 @@
+"""The story part: map tokens and travel over the time track, events, iron and the backpack,
+trading, MIGHT deck resets, secret decisions (OS-NAV, OS-TIME, OS-EVT, OS-ITEM, OS-IRON, OS-TRADE)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablekeeper.core.chance import Deck
+from tablekeeper.core.frozen import thaw
+from tablekeeper.core.game import Txn, Verb, parse_int
+from tablekeeper.errors import Rejected
+from tablekeeper.games.oathsworn import rules
+from tablekeeper.games.oathsworn.cards import COLOUR_NAMES, colour_of
+from tablekeeper.games.oathsworn.table import (
+    SEATS,
+    TOKEN_KINDS,
+    data_of,
+    gain_token,
+    part,
+    put_seat,
+    seat,
+    seat_arg,
+    spend_token,
+    update_defense,
+)
+
+
+def _story_only(txn: Txn, what: str) -> None:
+    if part(txn.state) != "story":
+        raise Rejected(f"{what} happens only in the story part")
+
+
+def _listed(txn: Txn, key: str) -> list[Any]:
+    out: list[Any] = thaw(txn.state.get(key) or ())
+    return out
+
+
+# --- map and time track ------------------------------------------------------------------------
+
+def place(txn: Txn, args: tuple[str, ...]) -> None:
+    """``place X``: location token X goes number side up on map space X (OS-NAV-2)."""
+    if len(args) != 1:
+        raise Rejected("usage: place TOKEN")
+    _story_only(txn, "placing location tokens")
+    x = parse_int(args[0], "location token")
+    limit = int(data_of(txn.state).company.get("map_tokens", 30))
+    if not 1 <= x <= limit:
+        raise Rejected(f"location tokens are 1..{limit}")
+    on_map = _listed(txn, "map")
+    if x in on_map:
+        raise Rejected(f"token {x} is already on the map")
+    if x in _listed(txn, "track_tokens"):
+        raise Rejected(f"token {x} is already on the time track")
+    txn.put("map", sorted([*on_map, x]))
+
+
+def travel(txn: Txn, args: tuple[str, ...]) -> None:
+    """``travel X``: go to location X: the marker moves, token X goes on the next time-track slot
+    (1 time unit whatever the distance, OS-NAV-3 / OS-TIME-1); the slot's effect fires first."""
+    if len(args) != 1:
+        raise Rejected("usage: travel TOKEN")
+    _story_only(txn, "travel")
+    x = parse_int(args[0], "location token")
+    on_map = _listed(txn, "map")
+    if x not in on_map:
+        raise Rejected(f"no location token {x} on the map (on the map: {', '.join(map(str, on_map)) or 'none'})")
+    txn.put("map", [t for t in on_map if t != x])
+    txn.put("marker", x)
+    txn.put("track_tokens", [*_listed(txn, "track_tokens"), x])
+    txn.add("time.used", 1)
+    txn.notice(f"read location {x}")
+
+
+def goto(txn: Txn, args: tuple[str, ...]) -> None:
+    """``goto X``: place location token X and go there (OS-NAV-4)."""
+    place(txn, args)
+    travel(txn, args)
+
+
+def add_time(txn: Txn, args: tuple[str, ...]) -> None:
+    """``time N``: an effect adds N time tokens directly (OS-TIME-1; AMB-27: effects fire at once)."""
+    if len(args) != 1:
+        raise Rejected("usage: time N")
+    _story_only(txn, "adding time tokens")
+    n = parse_int(args[0], "time tokens")
+    if n < 1:
+        raise Rejected("add at least 1 time token")
+    txn.put("track_tokens", [*_listed(txn, "track_tokens"), *(["time"] * n)])
+    txn.add("time.used", n)
+
+
+def slot_filled(txn: Txn, number: int) -> None:
+    """OS-TIME-3: a slot's immediate effect fires as its token lands, before the location entry."""
+    chapter = data_of(txn.state).chapter(int(txn.state.get("chapter")))
+    spec = chapter.slot_spec(number)
+    if "immediate" in spec:
+        txn.notice(f"time slot {number}: {spec['immediate']}")
+        if "event" in spec:
+            draw_event(txn, spec["event"])
+
+
+def draw_event(txn: Txn, which: str) -> None:
+    """OS-EVT-1: draw the top event card, carry it out, archive it (it leaves the deck)."""
+    name = f"events.{which}"
+    card = txn.draw(name)
+    txn.put("last_event", card)
+    txn.notice(f"event card {card}: carry it out, then archive it")
+
+
+def event(txn: Txn, args: tuple[str, ...]) -> None:
+    """``event city|deepwood``: draw an event card."""
+    if len(args) != 1 or args[0] not in ("city", "deepwood"):
+        raise Rejected("usage: event city|deepwood")
+    draw_event(txn, args[0])
+
+
+def add_event(txn: Txn, args: tuple[str, ...]) -> None:
+    """``addevent city|deepwood NAME``: a new event card joins the deck, which is shuffled (OS-EVT-2)."""
+    if len(args) != 2 or args[0] not in ("city", "deepwood"):
+        raise Rejected("usage: addevent city|deepwood CARD")
+    txn.source_op(f"events.{args[0]}", "put", args[1])
+    txn.notice(f"{args[1]} shuffled into the {args[0]} event deck")
+
+
+def end_story(txn: Txn) -> None:
+    """OS-TIME-4/5, OS-MIGHT-7, OS-NAV-8: at the end of the story, rewards of still-empty slots
+    resolve, the MIGHT decks are reset, and the encounter begins (its top stage card faceup)."""
+    import tablekeeper.games.oathsworn.encounter as encounter
+
+    chapter = data_of(txn.state).chapter(int(txn.state.get("chapter")))
+    track = chapter.track()
+    filled = txn.value("time.used")
+    empty = track.order[filled:]
+    rewards = []
+    for number in empty:
+        spec = chapter.slot_spec(number)
+        if "end_of_story" in spec:
+            rewards.append(spec["end_of_story"])
+            txn.notice(f"empty slot {number}: {spec['end_of_story']}")
+        if "end_of_encounter" in spec:
+            txn.put("extra_unique", True)  # OS-TIME-5 / OS-ESET-1: the chapter's extra unique box
+            txn.notice(f"empty slot {number}: {spec['end_of_encounter']} (extra unique box checked)")
+    txn.put("rewards", rewards)
+    reset_all_might(txn)
+    txn.put("part", "encounter")
+    encounter.flip_stage(txn)
+
+
+def reset_all_might(txn: Txn) -> None:
+    """OS-MIGHT-7 (AMB-31): every MIGHT deck, Oathsworn and enemy, whole again."""
+    for side in ("might", "enemy"):
+        for colour in COLOUR_NAMES.values():
+            src = txn.game.source(txn.state, f"{side}.{colour}")
+            if isinstance(src, Deck) and src.discard.total:
+                txn.emit("might.reset", source=f"{side}.{colour}")
+
+
+# --- MIGHT deck refresh and reset --------------------------------------------------------------------
+
+def refresh_might(txn: Txn, args: tuple[str, ...]) -> None:
+    """``refresh COLOUR...``: chosen Oathsworn discard piles go back whole (OS-MIGHT-6)."""
+    if not args:
+        raise Rejected("usage: refresh COLOUR... (white yellow red black)")
+    for a in args:
+        if a.lstrip("-").isdigit() or ":" in a:
+            raise Rejected("each chosen discard pile goes back whole; a part of a pile cannot be returned")
+    for a in args:
+        name = f"might.{COLOUR_NAMES[colour_of(a)]}"
+        src = txn.game.source(txn.state, name)
+        if isinstance(src, Deck) and src.discard.total:
+            txn.emit("might.reset", source=name)
+    txn.notice("MIGHT discard piles shuffled back: " + " ".join(args))
+
+
+def reset_might(txn: Txn, args: tuple[str, ...]) -> None:
+    """``reset SEAT TOKEN COLOUR...``: story only, one combat token of any type reshuffles the chosen
+    Oathsworn discard piles (OS-MIGHT-5, AMB-40)."""
+    if len(args) < 3:
+        raise Rejected("usage: reset SEAT TOKEN COLOUR...")
+    _story_only(txn, "resetting MIGHT decks with a combat token")
+    n = seat_arg(args[0])
+    if args[1] not in TOKEN_KINDS:
+        raise Rejected(f"unknown combat token {args[1]!r}")
+    spend_token(txn, n, args[1])
+    refresh_might(txn, args[2:])
+
+
+# --- iron, items and trade -----------------------------------------------------------------------
+
+def lose_iron_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    """``loseiron N [ITEM...]``: iron first, then backpack items (given order, else backpack order),
+    each covering half its value rounded up; equipped items are never lost (OS-IRON-2..4)."""
+    if not args:
+        raise Rejected("usage: loseiron N [ITEM...]")
+    amount = parse_int(args[0], "iron")
+    if amount < 0:
+        raise Rejected("lose a positive amount")
+    d = data_of(txn.state)
+    pack: list[str] = _listed(txn, "backpack")
+    order = list(args[1:]) or list(pack)
+    for name in args[1:]:
+        if name not in pack:
+            raise Rejected(f"{name} is not in the backpack")
+    loss = rules.lose_iron(txn.value("iron"), [d.item(n).value for n in order], amount)
+    txn.add("iron", -loss.iron_lost)
+    for i in loss.items_lost:
+        pack.remove(order[i])
+        txn.notice(f"{order[i]} lost to cover iron")
+    txn.put("backpack", pack)
+    if loss.unpaid:
+        txn.notice(f"{loss.unpaid} iron could not be paid and is ignored")
+    txn.put("last", {"kind": "iron", "iron_lost": loss.iron_lost, "items_lost": [order[i] for i in loss.items_lost],
+                     "unpaid": loss.unpaid})
+
+
+def gain(txn: Txn, args: tuple[str, ...]) -> None:
+    """``gain ITEM...``: items go to the backpack; over capacity one must be archived (OS-ITEM-4)."""
+    if not args:
+        raise Rejected("usage: gain ITEM...")
+    d = data_of(txn.state)
+    pack = _listed(txn, "backpack")
+    for name in args:
+        d.item(name)
+        pack.append(name)
+    txn.put("backpack", pack)
+    _ask_archive(txn)
+
+
+def _ask_archive(txn: Txn) -> None:
+    pack = _listed(txn, "backpack")
+    endurance = "endurance" in dict(txn.state.get("traits") or {})
+    over = rules.backpack_overflow(len(pack), endurance)
+    if over:
+        owned = [*pack, *(f"{name} (seat {n})" for n in SEATS for name in seat(txn.state, n)["items"])]
+        txn.ask("archive", f"Backpack over by {over}: archive which item?", owned)
+
+
+def choose_archive(txn: Txn, index: int) -> None:
+    """OS-ITEM-4: the archived item may be any owned item, equipped or not."""
+    prompt = txn.state.prompt
+    label = prompt.options[index] if prompt else ""
+    txn.close_prompt()
+    pack = _listed(txn, "backpack")
+    if " (seat " in label:
+        name, _, rest = label.partition(" (seat ")
+        n = int(rest.rstrip(")"))
+        record = seat(txn.state, n)
+        record["items"].remove(name)
+        put_seat(txn, n, record)
+        update_defense(txn, n)
+    else:
+        pack.remove(label)
+        txn.put("backpack", pack)
+    txn.notice(f"archived {label}")
+    _ask_archive(txn)
+
+
+def equip(txn: Txn, args: tuple[str, ...]) -> None:
+    """``equip SEAT ITEM``: from the backpack (story only, OS-ITEM-5), within equip limits (OS-ITEM-2)."""
+    if len(args) != 2:
+        raise Rejected("usage: equip SEAT ITEM")
+    _story_only(txn, "trading items")
+    n = seat_arg(args[0])
+    pack = _listed(txn, "backpack")
+    if args[1] not in pack:
+        raise Rejected(f"{args[1]} is not in the backpack")
+    d = data_of(txn.state)
+    record = seat(txn.state, n)
+    rules.check_equip([d.item(x) for x in [*record["items"], args[1]]])
+    pack.remove(args[1])
+    record["items"].append(args[1])
+    txn.put("backpack", pack)
+    put_seat(txn, n, record)
+    update_defense(txn, n)
+
+
+def unequip(txn: Txn, args: tuple[str, ...]) -> None:
+    """``unequip SEAT ITEM``: to the backpack; DEFENSE and MIGHT update at once (OS-ITEM-7)."""
+    if len(args) != 2:
+        raise Rejected("usage: unequip SEAT ITEM")
+    _story_only(txn, "trading items")
+    n = seat_arg(args[0])
+    record = seat(txn.state, n)
+    if args[1] not in record["items"]:
+        raise Rejected(f"seat {n} has no {args[1]} equipped")
+    record["items"].remove(args[1])
+    put_seat(txn, n, record)
+    txn.put("backpack", [*_listed(txn, "backpack"), args[1]])
+    update_defense(txn, n)
+    _ask_archive(txn)
+
+
+def sell(txn: Txn, args: tuple[str, ...]) -> None:
+    """``sell ITEM``: the Banksmith pays half the value rounded up; the item is archived (OS-TRADE-4)."""
+    if len(args) != 1:
+        raise Rejected("usage: sell ITEM")
+    _story_only(txn, "trading")
+    pack = _listed(txn, "backpack")
+    if args[0] not in pack:
+        raise Rejected(f"{args[0]} is not in the backpack (unequip it first)")
+    pack.remove(args[0])
+    txn.put("backpack", pack)
+    txn.add("iron", rules.sell_value(data_of(txn.state).item(args[0]).value))
+
+
+def buy(txn: Txn, args: tuple[str, ...]) -> None:
+    """``buy ITEM``: pay the value on the card back (OS-TRADE-4)."""
+    if len(args) != 1:
+        raise Rejected("usage: buy ITEM")
+    _story_only(txn, "trading")
+    cost = data_of(txn.state).item(args[0]).value
+    if cost > txn.value("iron"):
+        raise Rejected(f"{args[0]} costs {cost} iron, the company has {txn.value('iron')}")
+    txn.add("iron", -cost)
+    txn.put("backpack", [*_listed(txn, "backpack"), args[0]])
+    _ask_archive(txn)
+
+
+def runner(txn: Txn, args: tuple[str, ...]) -> None:
+    """``runner``: send a runner to the Banksmith or Apothecary (OS-TRADE-1/2); the marker stays."""
+    if args:
+        raise Rejected("usage: runner")
+    _story_only(txn, "sending a runner")
+    chapter = int(txn.state.get("chapter"))
+    if data_of(txn.state).chapter(chapter).map not in ("city", "town", "village"):
+        raise Rejected("runners are sent only on a city, town or village map")
+    cost = rules.runner_cost(chapter, 1, "well-connected" in dict(txn.state.get("traits") or {}))
+    if cost > txn.value("iron"):
+        raise Rejected(f"a runner costs {cost} iron")
+    txn.add("iron", -cost)
+    txn.notice(f"runner sent for {cost} iron")
+
+
+def curatives(txn: Txn, args: tuple[str, ...]) -> None:
+    """``curatives N``: buy up to 5 curatives at chapter-number iron each (OS-TRADE-3)."""
+    if len(args) != 1:
+        raise Rejected("usage: curatives N")
+    _story_only(txn, "trading")
+    herbalist = "herbalist" in dict(txn.state.get("traits") or {})
+    cost, got = rules.apothecary(int(txn.state.get("chapter")), parse_int(args[0], "curatives"), herbalist)
+    if cost > txn.value("iron"):
+        raise Rejected(f"{args[0]} curatives cost {cost} iron")
+    txn.add("iron", -cost)
+    txn.put("curatives", int(txn.state.get("curatives") or 0) + got)
+    txn.notice(f"{got} curatives shuffled into the injury deck")
+
+
+def petition(txn: Txn, args: tuple[str, ...]) -> None:
+    """``petition ITEM...``: items from the Raven Spire, 1 knockout tick each (OS-ITEM-8)."""
+    if not args:
+        raise Rejected("usage: petition ITEM...")
+    d = data_of(txn.state)
+    for name in args:
+        d.item(name)
+    txn.add("knockouts", len(args))
+    txn.put("backpack", [*_listed(txn, "backpack"), *args])
+    _ask_archive(txn)
+
+
+# --- difficulty, lead, secret decisions ------------------------------------------------------------
+
+def set_difficulty(txn: Txn, args: tuple[str, ...]) -> None:
+    """``difficulty NAME``: only before the chapter starts (OS-DIFF-1)."""
+    if len(args) != 1:
+        raise Rejected("usage: difficulty NAME")
+    if part(txn.state) != "story" or txn.value("time.used") > 0:
+        raise Rejected("difficulty changes only between chapters")
+    d = data_of(txn.state)
+    if args[0] not in d.difficulties:
+        raise Rejected(f"difficulties: {', '.join(d.difficulties)}")
+    diff = d.difficulties[args[0]]
+    txn.put("difficulty", args[0])
+    for n in SEATS:
+        txn.define(f"seat{n}.hp", diff.max_hp, 0, diff.max_hp)
+        txn.set(f"seat{n}.hp_max", diff.max_hp)
+        update_defense(txn, n)
+
+
+def lead(txn: Txn, args: tuple[str, ...]) -> None:
+    """``lead SEAT``: the lead Oathsworn opens every Oathsworn phase (OS-ESET-10)."""
+    if len(args) != 1:
+        raise Rejected("usage: lead SEAT")
+    if txn.state.round > 1 or txn.state.step not in ("story", "refresh", "stage"):
+        raise Rejected("the lead is chosen during encounter setup")
+    txn.emit("lead", seat=seat_arg(args[0]))
+
+
+def secret(txn: Txn, args: tuple[str, ...]) -> None:
+    """``secret open`` / ``secret reveal``: each player sets an HP die in secret; all are revealed at
+    once, then the dice go back to the HP they showed (OS-CHECK-9)."""
+    if len(args) != 1 or args[0] not in ("open", "reveal"):
+        raise Rejected("usage: secret open|reveal")
+    if args[0] == "open":
+        if txn.state.get("secret"):
+            raise Rejected("a secret decision is already open")
+        txn.put("secret", {"hp": [txn.value(f"seat{n}.hp") for n in SEATS]})
+        txn.notice("set your HP dice to your choice in secret, then: secret reveal")
+        return
+    opened = txn.state.get("secret")
+    if not opened:
+        raise Rejected("no secret decision is open")
+    players = int(txn.state.get("players") or 4)
+    choices = [txn.value(f"seat{n}.hp") for n in SEATS][:players]
+    txn.put("secret", None)
+    for n, hp in zip(SEATS, opened["hp"], strict=True):
+        txn.set(f"seat{n}.hp", int(hp))
+    txn.put("last", {"kind": "secret", "choices": choices})
+    txn.notice("revealed: " + ", ".join(map(str, choices)) + " — look the outcome up in the Story Book")
+
+
+def clue(txn: Txn, args: tuple[str, ...]) -> None:
+    """``clue NAME``: a clue token goes beside the time track (OS-NAV-7)."""
+    if len(args) != 1:
+        raise Rejected("usage: clue NAME")
+    txn.put("clues", [*_listed(txn, "clues"), args[0]])
+
+
+def token(txn: Txn, args: tuple[str, ...]) -> None:
+    """``token SEAT KIND [N]``: gain combat tokens (OS-TOK-1)."""
+    if len(args) not in (2, 3):
+        raise Rejected("usage: token SEAT KIND [N]")
+    count = parse_int(args[2], "count") if len(args) == 3 else 1
+    if count < 1:
+        raise Rejected("gain at least 1 token")
+    gain_token(txn, seat_arg(args[0]), args[1], count)
+
+
+def tough(txn: Txn, args: tuple[str, ...]) -> None:
+    """``tough SEAT``: Tough as nails, once per chapter: 1 time token heals 1 HP (OS-LVL-12)."""
+    if len(args) != 1:
+        raise Rejected("usage: tough SEAT")
+    _story_only(txn, "Tough as nails")
+    if "tough as nails" not in dict(txn.state.get("traits") or {}):
+        raise Rejected("the company lacks the Tough as nails trait")
+    once = dict(txn.state.get("once") or {})
+    if once.get("tough"):
+        raise Rejected("Tough as nails was already used this chapter")
+    n = seat_arg(args[0])
+    once["tough"] = True
+    txn.put("once", once)
+    add_time(txn, ("1",))
+    txn.set(f"seat{n}.hp", rules.heal(txn.value(f"seat{n}.hp"), 1, txn.value(f"seat{n}.hp_max")))
+
+
+VERBS = {
+    "place": Verb("place TOKEN", "put a location token on the map", place),
+    "travel": Verb("travel TOKEN", "go to a location (1 time unit)", travel),
+    "goto": Verb("goto TOKEN", "place a location token and go there", goto),
+    "time": Verb("time N", "add N time tokens", add_time),
+    "event": Verb("event city|deepwood", "draw an event card", event),
+    "addevent": Verb("addevent city|deepwood CARD", "shuffle a new event card in", add_event),
+    "refresh": Verb("refresh COLOUR...", "shuffle chosen MIGHT discard piles back", refresh_might),
+    "reset": Verb("reset SEAT TOKEN COLOUR...", "story: a combat token reshuffles MIGHT decks", reset_might),
+    "loseiron": Verb("loseiron N [ITEM...]", "lose iron, then backpack items", lose_iron_verb),
+    "gain": Verb("gain ITEM...", "items into the backpack", gain),
+    "equip": Verb("equip SEAT ITEM", "equip an item from the backpack", equip),
+    "unequip": Verb("unequip SEAT ITEM", "put an item in the backpack", unequip),
+    "sell": Verb("sell ITEM", "sell a backpack item to the Banksmith", sell),
+    "buy": Verb("buy ITEM", "buy an item from the Banksmith", buy),
+    "runner": Verb("runner", "send a runner (chapter-number iron)", runner),
+    "curatives": Verb("curatives N", "buy curatives from the Apothecary", curatives),
+    "petition": Verb("petition ITEM...", "items from the Raven Spire (+1 knockout each)", petition),
+    "difficulty": Verb("difficulty NAME", "change difficulty before the chapter", set_difficulty),
+    "lead": Verb("lead SEAT", "choose the lead Oathsworn", lead),
+    "secret": Verb("secret open|reveal", "a secret decision with the HP dice", secret),
+    "clue": Verb("clue NAME", "gain a clue", clue),
+    "token": Verb("token SEAT KIND [N]", "gain combat tokens", token),
+    "tough": Verb("tough SEAT", "Tough as nails: 1 time token heals 1 HP", tough),
+}

@@ -1,0 +1,159 @@
+"""Reading and changing the Oathsworn table through a transaction: seat records, DEFENSE, HP loss,
+unconsciousness and the end of the encounter. Shared by the flow hooks and the verbs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablekeeper.core.frozen import thaw
+from tablekeeper.core.game import Txn, parse_int
+from tablekeeper.core.state import GameState
+from tablekeeper.errors import Rejected
+from tablekeeper.games.oathsworn import rules
+from tablekeeper.games.oathsworn.data import GameData, load
+
+SEATS = (1, 2, 3, 4)  # OS-GEN-3: the free company is always 4 Oathsworn
+TOKEN_KINDS = ("redraw", "empowered", "defense", "animus", "battleflow")
+
+_DATA_CACHE: dict[str, GameData] = {}
+
+
+def data_of(state: GameState) -> GameData:
+    """The game data the session was set up with (loaded once per path)."""
+    path = state.get("data_path") or ""
+    if path not in _DATA_CACHE:
+        _DATA_CACHE[path] = load(path or None)
+    return _DATA_CACHE[path]
+
+
+def seat(state: GameState, n: int) -> dict[str, Any]:
+    record: dict[str, Any] = thaw(state.get(f"seat.{n}"))
+    return record
+
+
+def put_seat(txn: Txn, n: int, record: dict[str, Any]) -> None:
+    txn.put(f"seat.{n}", record)
+
+
+def seat_arg(text: str) -> int:
+    n = parse_int(text.removeprefix("seat"), "seat")
+    if n not in SEATS:
+        raise Rejected(f"no Oathsworn {n} (the company is seats 1..4)")
+    return n
+
+
+def difficulty(state: GameState) -> rules.Difficulty:
+    return data_of(state).difficulties[str(state.get("difficulty"))]
+
+
+def part(state: GameState) -> str:
+    return str(state.get("part"))
+
+
+def in_encounter(state: GameState) -> bool:
+    return part(state) == "encounter"
+
+
+def base_defense(state: GameState, record: dict[str, Any]) -> int:
+    """OS-SETUP-6/8 + OS-DIFF-2 + OS-FX-19: item DEFENSE (thrown items excluded) with minimum and bonus."""
+    bonus = difficulty(state).defense_bonus
+    if record.get("ally"):
+        return int(data_of(state).allies[record["ally"]]["defense"]) + bonus
+    d = data_of(state)
+    thrown = set(record.get("thrown", []))
+    items = [d.item(name) for name in record["items"] if name not in thrown]
+    total = rules.item_defense(items)
+    if record["kind"] == "companion":
+        return rules.companion_defense(total, bonus)
+    return rules.full_defense(total, bonus)
+
+
+def update_defense(txn: Txn, n: int) -> None:
+    """OS-ITEM-7: equipment changes update DEFENSE at once."""
+    txn.set(f"seat{n}.defense", base_defense(txn.state, seat(txn.state, n)))
+
+
+def might_cubes(state: GameState, n: int, unarmed: bool = False) -> list[str]:
+    """OS-SETUP-5 / OS-ATK-7: the MIGHT track; unarmed attacks drop weapon MIGHT."""
+    record = seat(state, n)
+    if record.get("ally"):
+        return []
+    d = data_of(state)
+    items = [d.item(name) for name in record["items"]]
+    if unarmed or record.get("thrown"):
+        items = [i for i in items if i.kind != "weapon"]
+    return rules.might_track(items)
+
+
+def spend_token(txn: Txn, n: int, kind: str, count: int = 1) -> None:
+    record = seat(txn.state, n)
+    have = int(record["tokens"].get(kind, 0))
+    if have < count:
+        raise Rejected(f"seat {n} has {have} {kind} token(s), needs {count}")
+    record["tokens"][kind] = have - count
+    put_seat(txn, n, record)
+
+
+def gain_token(txn: Txn, n: int, kind: str, count: int = 1) -> None:
+    if kind not in TOKEN_KINDS:
+        raise Rejected(f"unknown combat token {kind!r} ({', '.join(TOKEN_KINDS)})")
+    record = seat(txn.state, n)
+    record["tokens"][kind] = int(record["tokens"].get(kind, 0)) + count
+    put_seat(txn, n, record)
+
+
+def lose_hp(txn: Txn, n: int, amount: int) -> None:
+    """OS-HP-1: turn the die down (not below 0); reaching 0 is handled by ``on_track``."""
+    if amount <= 0:
+        return
+    txn.set(f"seat{n}.hp", rules.lose_hp(txn.value(f"seat{n}.hp"), amount))
+
+
+def conscious(state: GameState) -> list[int]:
+    return [n for n in SEATS if not seat(state, n)["down"]]
+
+
+def boss_dice(state: GameState) -> dict[str, int]:
+    return {name: state.value(f"boss.{name}") for name, _ in data_of(state).boss}
+
+
+def check_end(txn: Txn) -> None:
+    """OS-END-1: victory when every boss die is gone (wins over a simultaneous defeat); defeat when
+    every Oathsworn is down (AMB-17: allies do not hold it off)."""
+    state = txn.state
+    if not in_encounter(state):
+        return
+    result = rules.encounter_result(sum(1 for v in boss_dice(state).values() if v > 0), len(conscious(state)))
+    if result == "victory":
+        txn.put("part", "epilogue")
+        txn.put("result", "victory")
+        txn.put("draws", [])
+        txn.notice("Victory: every boss location is broken; remaining minions flee (OS-END-2). Next: tally")
+    elif result == "defeat":
+        txn.put("part", "epilogue")
+        txn.put("result", "defeat")
+        txn.put("draws", [])
+        txn.ask("defeat", "Defeat: replay the encounter or move on?", ["replay", "move on"])
+
+
+def parse_kv(args: tuple[str, ...], known: tuple[str, ...]) -> tuple[list[str], dict[str, str], list[str]]:
+    """Split ``a b key=value ... = CARD CARD`` into positionals, options and reported cards."""
+    pos: list[str] = []
+    opts: dict[str, str] = {}
+    cards: list[str] = []
+    seen_eq = False
+    for a in args:
+        if seen_eq:
+            cards.extend(c for c in a.replace(",", " ").split() if c)
+        elif a == "=":
+            seen_eq = True
+        elif "=" in a:
+            k, _, v = a.partition("=")
+            if k not in known:
+                raise Rejected(f"unknown option {k!r} (options: {', '.join(known)})")
+            opts[k] = v
+        elif a in known:
+            opts[a] = "1"
+        else:
+            pos.append(a)
+    return pos, opts, cards

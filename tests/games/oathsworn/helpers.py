@@ -1,0 +1,65 @@
+"""Small helpers to drive an Oathsworn session through the real Session API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablekeeper.core.events import Command
+from tablekeeper.core.frozen import thaw
+from tablekeeper.core.script import parse_line
+from tablekeeper.core.session import Outcome, Session
+from tablekeeper.games.oathsworn import GAME
+
+
+def new(seats: int = 4, seed: int = 7, **options: str) -> Session:
+    return Session(GAME, seats=seats, seed=seed, options=options)
+
+
+def encounter(**options: str) -> Session:
+    """A session that starts at the encounter (round 1, refresh)."""
+    options.setdefault("part", "encounter")
+    return new(**options)
+
+
+def perform(s: Session, line: str) -> Outcome:
+    parsed = parse_line(line)
+    assert parsed is not None
+    return s.perform(parsed.command)
+
+
+def ok(s: Session, *lines: str) -> Session:
+    for line in lines:
+        out = perform(s, line)
+        assert out.accepted, f"{line!r} rejected: {out.reason}"
+    return s
+
+
+def no(s: Session, line: str) -> str:
+    before = s.state
+    out = perform(s, line)
+    assert not out.accepted, f"{line!r} was accepted"
+    assert s.state == before
+    return out.reason or ""
+
+
+def seat(s: Session, n: int) -> dict[str, Any]:
+    out: dict[str, Any] = thaw(s.state.get(f"seat.{n}"))
+    return out
+
+
+def v(s: Session, track: str) -> int:
+    return s.state.value(track)
+
+
+def last(s: Session) -> dict[str, Any]:
+    out: dict[str, Any] = thaw(s.state.get("last"))
+    return out
+
+
+def to_turns(s: Session) -> Session:
+    """From the encounter's refresh to the Oathsworn phase (lead's turn)."""
+    return ok(s, "next")
+
+
+def cmd(verb: str, *args: str) -> Command:
+    return Command(verb, args)
