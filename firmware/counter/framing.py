@@ -38,8 +38,10 @@ def cobs_encode(src, length: int, dst) -> int:
     code_index = 0
     out = 1
     code = 1
+    after_full_block = False
     for index in range(length):
         byte = src[index]
+        after_full_block = False
         if byte == 0:
             dst[code_index] = code
             code_index = out
@@ -54,6 +56,9 @@ def cobs_encode(src, length: int, dst) -> int:
                 code_index = out
                 out += 1
                 code = 1
+                after_full_block = True
+    if after_full_block:
+        return out - 1  # a full block at the very end needs no empty block after it
     dst[code_index] = code
     return out
 
