@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -88,7 +89,7 @@ def test_busy_port_is_retried_with_growing_back_off() -> None:
     while clock() < 20:
         manager.poll()
         clock.advance(0.05)
-    gaps = [round(b - a, 1) for a, b in zip(attempts, attempts[1:], strict=False)]
+    gaps = [round(b - a, 1) for a, b in itertools.pairwise(attempts)]
     assert gaps[:4] == [0.5, 1.0, 2.0, 4.0]
     assert all(gap == 4.0 for gap in gaps[4:])
 
@@ -102,7 +103,7 @@ def test_unseated_counter_claims_the_seat_being_paired() -> None:
     rig.manager.start_pairing(3)
     rig.boards[0].press("select", rig)
     rig.run(0.2)
-    assert [i for i in intents if isinstance(i, CounterConnected)][0].seat == 3
+    assert next(i for i in intents if isinstance(i, CounterConnected)).seat == 3
     assert rig.boards[0].display.text == "9 | HP /12 | SEAT 3"
     assert rig.manager.pairing_seat == 0
     assert values(intents) == []
@@ -110,7 +111,7 @@ def test_unseated_counter_claims_the_seat_being_paired() -> None:
 
 def test_pairing_rejects_a_seat_out_of_range() -> None:
     rig, _, _ = make_rig({"role": "hp"})
-    with pytest.raises(HardwareError, match="seat 9 is not 1..8"):
+    with pytest.raises(HardwareError, match=r"seat 9 is not 1\.\.8"):
         rig.manager.start_pairing(9)
 
 

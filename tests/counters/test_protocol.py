@@ -41,7 +41,7 @@ def test_single_bit_flip_is_always_caught(payload: bytes, data: st.DataObject) -
 
 
 def test_payload_bounds() -> None:
-    with pytest.raises(ProtocolError, match="outside 3..40"):
+    with pytest.raises(ProtocolError, match=r"outside 3\.\.40"):
         p.encode_frame(bytes(41))
     with pytest.raises(ProtocolError, match="exceeds"):
         p.decode_frame(bytes(range(1, 50)))
@@ -69,7 +69,7 @@ def test_ident_round_trip_and_bad_uid_length() -> None:
 
 
 def test_set_and_roll_request_refuse_values_off_the_wire_range() -> None:
-    with pytest.raises(ProtocolError, match="outside 0..65535"):
+    with pytest.raises(ProtocolError, match=r"outside 0\.\.65535"):
         p.set_body(0, 21, 20, 0)
     with pytest.raises(ProtocolError, match="cannot roll 17d6"):
         p.roll_request_body(17, 6)
