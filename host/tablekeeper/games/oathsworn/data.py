@@ -37,6 +37,15 @@ class Chapter:
             rows.append(slots)
         return TimeTrack.rows(rows)
 
+    def slot_position(self, number: int) -> tuple[int, int]:
+        """(row, column) of a slot, both from 0: row 0 is the top row."""
+        left = number - 1
+        for r, row in enumerate(self.rows):
+            if left < len(row):
+                return r, left
+            left -= len(row)
+        raise Rejected(f"no slot {number} on this time track")
+
     def slot_spec(self, number: int) -> Mapping[str, str]:
         flat = [s for row in self.rows for s in row]
         return flat[number - 1]

@@ -244,10 +244,12 @@ def _companion_action(txn: Txn, n: int, what: str) -> None:
 
 
 def redraw(txn: Txn, args: tuple[str, ...]) -> None:
-    """``redraw CARD [SEAT]``: replace card CARD (1-based) with one of its colour (OS-CHECK-5,
+    """``redraw CARD [SEAT] [= NEW]``: replace card CARD (1-based) with one of its colour (OS-CHECK-5,
     OS-TOK-6, OS-ATK-11); trait redraws are used first, then a redraw token of SEAT."""
+    pos, _, reported = parse_kv(args, ())
+    args = tuple(pos)
     if not 1 <= len(args) <= 2:
-        raise Rejected("usage: redraw CARD [SEAT]")
+        raise Rejected("usage: redraw CARD [SEAT] [= NEW_CARD [EXTRA...]]")
     queue = pending_draws(txn)
     if not queue:
         raise Rejected("there is no open draw to redraw from")
@@ -267,20 +269,25 @@ def redraw(txn: Txn, args: tuple[str, ...]) -> None:
     old, extra = ctx["cards"][index]
     colour = parse_card(old).colour
     on_table = [c for i, (c, _) in enumerate(ctx["cards"]) if i != index]
-    card = draw_card(txn, "might", colour, None, on_table)
+    queue_reported = list(reported)
+    card = draw_card(txn, "might", colour, queue_reported.pop(0) if queue_reported else None, on_table)
     if card is None:
         raise Rejected(f"no {COLOUR_NAMES[colour]} card left to redraw")
     ctx["cards"][index] = [card.name, extra]
     # AMB-2: the extras of a redrawn critical stay; a new critical draws its own extras
-    chain = [colour] if card.crit else []
-    while chain:
-        c = chain.pop()
-        extra_card = draw_card(txn, "might", c, None, [x for x, _ in ctx["cards"]])
+    owed = 1 if card.crit else 0
+    while owed:
+        owed -= 1
+        rep = queue_reported.pop(0) if queue_reported else None
+        if reported and rep is None:
+            raise Rejected(f"the new critical calls for an extra {COLOUR_NAMES[colour]} card: report it too")
+        extra_card = draw_card(txn, "might", colour, rep, [x for x, _ in ctx["cards"]])
         if extra_card is None:
             break
         ctx["cards"].append([extra_card.name, True])
-        if extra_card.crit:
-            chain.append(c)
+        owed += 1 if extra_card.crit else 0
+    if queue_reported:
+        raise Rejected(f"cards reported beyond the redraw and its criticals: {' '.join(queue_reported)}")
     queue[0] = ctx
     txn.put("draws", queue)
     txn.notice(f"redrew {old} -> {card.name}")

@@ -318,8 +318,9 @@ def play(txn: Txn, args: tuple[str, ...]) -> None:
 def item(txn: Txn, args: tuple[str, ...]) -> None:
     """``item SEAT ITEM``: pay the item's animus, then it goes on its cooldown without battleflow
     (OS-RND-6, OS-CD-6); a companion flips it facedown instead (OS-COMP-3)."""
-    if len(args) != 2:
+    if len(args) < 2:
         raise Rejected("usage: item SEAT ITEM")
+    args = (args[0], " ".join(args[1:]))
     n, record = _turn_seat(txn, args[0])
     if args[1] not in record["items"]:
         raise Rejected(f"seat {n} has no {args[1]} equipped")
@@ -400,9 +401,19 @@ def companion_action(txn: Txn, args: tuple[str, ...]) -> None:
 
 def ability(txn: Txn, args: tuple[str, ...]) -> None:
     """``ability SEAT A|B [interrupt]``: a companion archetype ability, once per round each (cube);
-    on its turn it counts as the turn's attack-or-special (OS-COMP-1/2)."""
+    on its turn it counts as the turn's attack-or-special (OS-COMP-1/2). ``ability SEAT once``: an
+    ally's once-per-encounter ability, marked with a cube (OS-KO-4)."""
+    if len(args) == 2 and args[1] == "once":
+        n, record = _turn_seat(txn, args[0])
+        if not record.get("ally"):
+            raise Rejected("once-per-encounter abilities belong to allies")
+        if record.get("ally_once"):
+            raise Rejected(f"{record['ally']} already used its once-per-encounter ability")
+        record["ally_once"] = True
+        put_seat(txn, n, record)
+        return
     if len(args) not in (2, 3) or args[1] not in ("A", "B"):
-        raise Rejected("usage: ability SEAT A|B [interrupt]")
+        raise Rejected("usage: ability SEAT A|B [interrupt] | ability SEAT once")
     n, record = _turn_seat(txn, args[0])
     if record["kind"] != "companion":
         raise Rejected("archetype abilities belong to companions")
@@ -437,11 +448,60 @@ def ally(txn: Txn, args: tuple[str, ...]) -> None:
     used = [seat(txn.state, k).get("ally") for k in SEATS] + list(txn.state.get("dead_allies") or ())
     if in_deck.count(args[1]) <= used.count(args[1]):
         raise Rejected(f"no {args[1]} left in the company's ally deck")
-    record.update(ally=args[1], tokens=dict.fromkeys(TOKEN_KINDS, 0), max_animus=2, positions=[[], [], [], []])
+    record.update(ally=args[1], tokens=dict.fromkeys(TOKEN_KINDS, 0), max_animus=2, positions=[[], [], [], []],
+                  ally_once=False)
     put_seat(txn, n, record)
     txn.define(f"seat{n}.animus", 2, 0, 2)
     txn.define(f"seat{n}.animus_reserve", 0, 0, 2)
     txn.set(f"seat{n}.hp", min(6, txn.value(f"seat{n}.hp_max")))
+    update_defense(txn, n)
+
+
+def injure(txn: Txn, args: tuple[str, ...]) -> None:
+    """``injure SEAT``: the Oathsworn draws an injury card into hand (played per OS-RND-7)."""
+    if len(args) != 1:
+        raise Rejected("usage: injure SEAT")
+    n = seat_arg(args[0])
+    record = seat(txn.state, n)
+    record["injuries"] = int(record["injuries"]) + 1
+    put_seat(txn, n, record)
+
+
+def permanent(txn: Txn, args: tuple[str, ...]) -> None:
+    """``permanent SEAT KIND``: mark a permanent token (max 3 per type, OS-LVL-9); it also gives
+    its combat token now (OS-PERM-1)."""
+    if len(args) != 2 or args[1] not in TOKEN_KINDS:
+        raise Rejected(f"usage: permanent SEAT {'|'.join(TOKEN_KINDS)}")
+    n = seat_arg(args[0])
+    record = seat(txn.state, n)
+    record["permanent"] = rules.add_permanent(dict(record.get("permanent", {})), args[1])
+    record["tokens"][args[1]] = int(record["tokens"].get(args[1], 0)) + 1
+    put_seat(txn, n, record)
+
+
+def throw(txn: Txn, args: tuple[str, ...]) -> None:
+    """``throw SEAT ITEM`` / ``pickup SEAT ITEM``: a thrown item's DEFENSE and MIGHT are gone until
+    it is picked up; a thrown weapon makes attacks unarmed (OS-FX-19)."""
+    if len(args) < 2:
+        raise Rejected("usage: throw SEAT ITEM")
+    args = (args[0], " ".join(args[1:]))
+    n, record = _turn_seat(txn, args[0])
+    if args[1] not in record["items"] or args[1] in record["thrown"]:
+        raise Rejected(f"seat {n} holds no {args[1]} to throw")
+    record["thrown"] = [*record["thrown"], args[1]]
+    put_seat(txn, n, record)
+    update_defense(txn, n)
+
+
+def pickup(txn: Txn, args: tuple[str, ...]) -> None:
+    if len(args) < 2:
+        raise Rejected("usage: pickup SEAT ITEM")
+    args = (args[0], " ".join(args[1:]))
+    n, record = _turn_seat(txn, args[0])
+    if args[1] not in record["thrown"]:
+        raise Rejected(f"seat {n} has no thrown {args[1]}")
+    record["thrown"] = [t for t in record["thrown"] if t != args[1]]
+    put_seat(txn, n, record)
     update_defense(txn, n)
 
 
@@ -538,8 +598,12 @@ def tally(txn: Txn, args: tuple[str, ...]) -> None:
     hardcore = bool(state.get("hardcore"))
     injuries = [n for n in SEATS if rules.injury_due(txn.value(f"seat{n}.hp"), seat(state, n)["ko"], hardcore)]
     losses = {str(n): rules.items_lost(seat(state, n)["ko"]) for n in SEATS}
+    archived_items: dict[str, list[str]] = {}
     for n in SEATS:
         record = seat(txn.state, n)
+        if record["dead"]:
+            archived_items[str(n)] = list(record["items"])  # OS-HC-3: items go, iron stays
+            record["items"] = []
         record["level"] = int(record["level"]) + 1
         if n in injuries:
             record["injuries"] = int(record["injuries"]) + 1
@@ -548,7 +612,8 @@ def tally(txn: Txn, args: tuple[str, ...]) -> None:
     archived = list(state.get("dead_allies") or ())
     result = {"commons": commons, "uniques": got_unique, "common_fallback": fallback, "ko_ticks": ticks,
               "injuries": injuries, "items_lost": losses, "allies_archived": archived,
-              "chapter_next": int(state.get("chapter")) + 1}
+              "common_deck": f"chapter {int(state.get('chapter')) + 1}",
+              "unique_deck": f"chapter {int(state.get('chapter')) + 1}", "archived_items": archived_items}
     txn.put("tally", result)
     txn.notice(f"level up; loot {commons} common + {got_unique} unique (+{fallback} common); "
                f"{ticks} knockout tick(s); injuries for seats {injuries or 'none'}")
@@ -566,6 +631,10 @@ VERBS = {
                       companion_action),
     "ability": Verb("ability SEAT A|B [interrupt]", "a companion archetype ability", ability),
     "ally": Verb("ally SEAT NAME", "take a combat ally after a knockout", ally),
+    "injure": Verb("injure SEAT", "draw an injury card", injure),
+    "permanent": Verb("permanent SEAT KIND", "mark a permanent token", permanent),
+    "throw": Verb("throw SEAT ITEM", "throw an item", throw),
+    "pickup": Verb("pickup SEAT ITEM", "pick a thrown item up", pickup),
     "break": Verb("break LOCATION [SEAT]", "a boss die removed by another cause", break_location),
     "keep": Verb("keep", "keep the stage card until end of round", keep),
     "status": Verb("status SEAT crippled|caged|bleed [N]", "gain a status token", status),

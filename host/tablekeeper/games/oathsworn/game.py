@@ -142,6 +142,7 @@ class Oathsworn(Game):
             "traits": traits, "part": start, "backpack": [], "map": [], "marker": None, "clues": [],
             "rewards": [], "extra_unique": False, "draws": [], "breaks": 0, "stage_now": 1, "stage_kept": [],
             "stage_faceup": None, "allies": list(d.company.get("allies", [])), "dead_allies": [],
+            "player_aids": state.seats * int(d.company.get("player_aids_each", 2)),  # OS-SETUP-9
             "knockouts_fixed": None, "hardcore_dead": [], "attempt": 1, "once": {},
         }
         chapter_data = d.chapter(chapter)

@@ -30,6 +30,19 @@ def _story_only(txn: Txn, what: str) -> None:
         raise Rejected(f"{what} happens only in the story part")
 
 
+def item_names(args: tuple[str, ...]) -> list[str]:
+    """Item names may hold spaces: ``gain Great Maul, Pig Iron Coat`` (commas separate items)."""
+    return [name.strip() for name in " ".join(args).split(",") if name.strip()]
+
+
+def _one_item(args: tuple[str, ...], usage: str, with_seat: bool = True) -> tuple[str, ...]:
+    need = 2 if with_seat else 1
+    if len(args) < need:
+        raise Rejected(f"usage: {usage}")
+    head = args[:1] if with_seat else ()
+    return (*head, " ".join(args[len(head):]))
+
+
 def _listed(txn: Txn, key: str) -> list[Any]:
     out: list[Any] = thaw(txn.state.get(key) or ())
     return out
@@ -197,8 +210,9 @@ def lose_iron_verb(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("lose a positive amount")
     d = data_of(txn.state)
     pack: list[str] = _listed(txn, "backpack")
-    order = list(args[1:]) or list(pack)
-    for name in args[1:]:
+    named = item_names(args[1:])
+    order = named or list(pack)
+    for name in named:
         if name not in pack:
             raise Rejected(f"{name} is not in the backpack")
     loss = rules.lose_iron(txn.value("iron"), [d.item(n).value for n in order], amount)
@@ -219,7 +233,7 @@ def gain(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("usage: gain ITEM...")
     d = data_of(txn.state)
     pack = _listed(txn, "backpack")
-    for name in args:
+    for name in item_names(args):
         d.item(name)
         pack.append(name)
     txn.put("backpack", pack)
@@ -257,8 +271,7 @@ def choose_archive(txn: Txn, index: int) -> None:
 
 def equip(txn: Txn, args: tuple[str, ...]) -> None:
     """``equip SEAT ITEM``: from the backpack (story only, OS-ITEM-5), within equip limits (OS-ITEM-2)."""
-    if len(args) != 2:
-        raise Rejected("usage: equip SEAT ITEM")
+    args = _one_item(args, "equip SEAT ITEM", with_seat=True)
     _story_only(txn, "trading items")
     n = seat_arg(args[0])
     pack = _listed(txn, "backpack")
@@ -276,8 +289,7 @@ def equip(txn: Txn, args: tuple[str, ...]) -> None:
 
 def unequip(txn: Txn, args: tuple[str, ...]) -> None:
     """``unequip SEAT ITEM``: to the backpack; DEFENSE and MIGHT update at once (OS-ITEM-7)."""
-    if len(args) != 2:
-        raise Rejected("usage: unequip SEAT ITEM")
+    args = _one_item(args, "unequip SEAT ITEM", with_seat=True)
     _story_only(txn, "trading items")
     n = seat_arg(args[0])
     record = seat(txn.state, n)
@@ -292,8 +304,7 @@ def unequip(txn: Txn, args: tuple[str, ...]) -> None:
 
 def sell(txn: Txn, args: tuple[str, ...]) -> None:
     """``sell ITEM``: the Banksmith pays half the value rounded up; the item is archived (OS-TRADE-4)."""
-    if len(args) != 1:
-        raise Rejected("usage: sell ITEM")
+    args = _one_item(args, "sell ITEM", with_seat=False)
     _story_only(txn, "trading")
     pack = _listed(txn, "backpack")
     if args[0] not in pack:
@@ -305,8 +316,7 @@ def sell(txn: Txn, args: tuple[str, ...]) -> None:
 
 def buy(txn: Txn, args: tuple[str, ...]) -> None:
     """``buy ITEM``: pay the value on the card back (OS-TRADE-4)."""
-    if len(args) != 1:
-        raise Rejected("usage: buy ITEM")
+    args = _one_item(args, "buy ITEM", with_seat=False)
     _story_only(txn, "trading")
     cost = data_of(txn.state).item(args[0]).value
     if cost > txn.value("iron"):
@@ -350,10 +360,11 @@ def petition(txn: Txn, args: tuple[str, ...]) -> None:
     if not args:
         raise Rejected("usage: petition ITEM...")
     d = data_of(txn.state)
-    for name in args:
+    names = item_names(args)
+    for name in names:
         d.item(name)
-    txn.add("knockouts", len(args))
-    txn.put("backpack", [*_listed(txn, "backpack"), *args])
+    txn.add("knockouts", len(names))
+    txn.put("backpack", [*_listed(txn, "backpack"), *names])
     _ask_archive(txn)
 
 
