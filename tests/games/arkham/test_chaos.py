@@ -84,18 +84,22 @@ def test_st_steps_run_in_order_and_the_token_goes_back() -> None:
 
 @pytest.mark.rule("AH-CHAOS-6")
 def test_ah_chaos_6_device_draws_are_uniform_and_the_bag_refills() -> None:
-    s = new()
+    s = new(seed=7)
     do(s, "test seat1 intellect 4 3")
-    state = s.state
-    counts: Counter[str] = Counter()
-    for i in range(16_000):  # reveals with replacement: every draw starts from the same bag
-        events = GAME.decide(state, Command("draw", ("chaos",)), random.Random(f"7:{i}"))
-        counts[next(e["outcome"] for e in events if e.kind == "source.drawn")] += 1
+    chaos = s.state.sources["chaos"]
+    # The device's draw for log entry k uses Random(f"{seed}:{k}"); check the game takes exactly that pick.
+    index = s.log_length + 1
+    events = GAME.decide(s.state, Command("draw", ("chaos",)), random.Random(f"7:{index}"))
+    drawn = next(e["outcome"] for e in events if e.kind == "source.drawn")
+    assert drawn == chaos.pick(random.Random(f"7:{index}"))
+    counts: Counter[str] = Counter(chaos.pick(random.Random(f"7:{i}")) for i in range(16_000))
     contents = bag(s)
     assert sum(contents.values()) == 16
     for token, n in contents.items():
-        assert abs(counts[token] / 16_000 - n / 16) <= 0.01 * n, token
-    do(s, "draw chaos", "resolve")
+        assert abs(counts[token] / 16_000 - n / 16) <= 0.01, token
+    do(s, "draw chaos")
+    assert sum(bag(s).values()) == 15
+    do(s, "resolve")
     assert sum(bag(s).values()) == 16
 
 

@@ -1,0 +1,258 @@
+"""Enemies, engagement, attacks of opportunity and locations (AH-AOO, AH-ENGM, AH-EVADE, AH-CLUE...)."""
+
+from __future__ import annotations
+
+import pytest
+
+from .helpers import data, do, new, rejects, start_turn, to_step, track
+
+
+def enemy(s: object, name: str) -> dict[str, object]:
+    found: dict[str, object] = s.view()["enemies"][name]  # type: ignore[attr-defined]
+    return found
+
+
+@pytest.mark.rule("AH-AOO-1")
+def test_ah_aoo_1_ready_enemies_attack_before_the_draw() -> None:
+    s = new()
+    do(s, "enemy seat1 A fight=2 health=2 evade=2 damage=1 horror=1",
+       "enemy seat1 B fight=2 health=2 evade=2 damage=2 horror=0", "enemy-state B exhausted")
+    start_turn(s, 1)
+    hand = track(s, "seat1.hand")
+    do(s, "act seat1 draw")
+    assert (track(s, "seat1.damage"), track(s, "seat1.horror"), track(s, "seat1.hand")) == (1, 1, hand + 1)
+    assert s.notices[0] == "A makes an attack of opportunity on seat 1: 1 damage, 1 horror"
+
+
+@pytest.mark.rule("AH-AOO-3")
+def test_ah_aoo_3_a_two_action_ability_provokes_once_per_enemy() -> None:
+    s = new()
+    do(s, "enemy seat1 A fight=2 health=2 evade=2 damage=1", "enemy seat1 B fight=2 health=2 evade=2 damage=1")
+    start_turn(s, 1)
+    do(s, "activate seat1 2")
+    assert track(s, "seat1.damage") == 2
+
+
+@pytest.mark.rule("AH-AOO-4")
+def test_ah_aoo_4_the_attacker_stays_ready() -> None:
+    s = new()
+    do(s, "enemy seat1 A fight=2 health=2 evade=2 damage=1")
+    start_turn(s, 1)
+    do(s, "act seat1 resource")
+    assert enemy(s, "A")["ready"] is True and track(s, "seat1.damage") == 1
+
+
+@pytest.mark.rule("AH-AOO-9")
+def test_ah_aoo_9_move_provokes_then_the_enemy_moves_along() -> None:
+    s = new()
+    do(s, "location Hall 1 0", "location Study 2 0", "enter seat1 Hall", "enemy seat1 A fight=2 health=2 evade=2")
+    start_turn(s, 1)
+    do(s, "act seat1 move Study")
+    assert track(s, "seat1.damage") == 1
+    assert enemy(s, "A")["engaged"] == 1 and s.view()["at"]["1"] == "Study"
+
+
+@pytest.mark.rule("AH-EVADE-6")
+def test_ah_evade_6_evade_action_provokes_nothing() -> None:
+    s = new()
+    do(s, "enemy seat1 X fight=2 health=2 evade=2", "enemy seat1 Y fight=2 health=2 evade=2")
+    start_turn(s, 1)
+    do(s, "act seat1 evade X")
+    assert track(s, "seat1.damage") == 0
+
+
+@pytest.mark.rule("AH-DESIG-1")
+def test_ah_desig_1_an_evade_designated_ability_provokes_nothing() -> None:
+    s = new()
+    do(s, "enemy seat1 X fight=2 health=2 evade=2")
+    start_turn(s, 1)
+    do(s, "activate seat1 1 evade")
+    assert track(s, "seat1.damage") == 0
+    do(s, "activate seat1 1")
+    assert track(s, "seat1.damage") == 1
+
+
+@pytest.mark.rule("AH-FAST-6")
+def test_ah_fast_6_fast_cards_provoke_nothing() -> None:
+    s = new()
+    do(s, "enemy seat1 X fight=2 health=2 evade=2")
+    start_turn(s, 1)
+    do(s, "play seat1 1 asset fast")
+    assert track(s, "seat1.damage") == 0
+    do(s, "play seat1 1 asset")
+    assert track(s, "seat1.damage") == 1
+
+
+@pytest.mark.rule("AH-ALOOF-1")
+def test_ah_aloof_1_aloof_enemy_never_engages_by_itself() -> None:
+    s = new()
+    do(s, "location Hall 1 0", "enter seat1 Hall", "enemy seat2 Bat fight=2 health=2 evade=2 aloof at=Hall")
+    assert enemy(s, "Bat")["engaged"] is None
+    to_step(s, "upkeep", "4.4")
+    assert enemy(s, "Bat")["engaged"] is None
+
+
+@pytest.mark.rule("AH-ALOOF-2")
+def test_ah_aloof_2_aloof_enemy_spawns_unengaged_at_the_drawers_location() -> None:
+    s = new()
+    do(s, "location Hall 1 0", "enter seat1 Hall", "enemy seat1 Bat fight=2 health=2 evade=2 aloof")
+    assert (enemy(s, "Bat")["engaged"], enemy(s, "Bat")["location"]) == (None, "Hall")
+
+
+@pytest.mark.rule("AH-ALOOF-4")
+def test_ah_aloof_4_fight_only_once_someone_engaged_it() -> None:
+    s = new()
+    do(s, "location Hall 1 0", "enter seat1 Hall", "enemy seat1 Bat fight=2 health=2 evade=2 aloof")
+    start_turn(s, 1)
+    assert "aloof and engaged with nobody" in rejects(s, "act seat1 fight Bat")
+    do(s, "act seat1 engage Bat", "act seat1 fight Bat")
+    assert data(s, "test")["kind"] == "fight"
+
+
+@pytest.mark.rule("AH-ENEMY-2")
+def test_ah_enemy_2_no_spawn_instruction_engages_the_drawer() -> None:
+    s = new()
+    do(s, "enemy seat2 Ghoul fight=2 health=2 evade=2")
+    assert enemy(s, "Ghoul")["engaged"] == 2
+
+
+@pytest.mark.rule("AH-ENGM-2")
+def test_ah_engm_2_engaged_enemies_move_with_the_investigator() -> None:
+    s = new()
+    do(s, "location Hall 1 0", "location Study 2 0", "enter seat1 Hall",
+       "enemy seat1 A fight=2 health=2 evade=2", "enemy seat1 B fight=2 health=2 evade=2", "enter seat1 Study")
+    view = s.view()
+    for name in ("A", "B"):
+        assert enemy(s, name)["engaged"] == 1
+    assert view["at"]["1"] == "Study"
+
+
+@pytest.mark.rule("AH-ENGM-3")
+def test_ah_engm_3_prey_picks_among_several_investigators() -> None:
+    s = new()
+    do(s, "location Hall 1 0", "enter seat1 Hall", "enter seat2 Hall",
+       "enemy seat1 Ghoul fight=2 health=2 evade=2 at=Hall")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.id == "prey" and prompt.options == ("seat 1", "seat 2")
+    do(s, "choose 1")  # prey "highest combat": Roland (4) over Daisy (2)
+    assert enemy(s, "Ghoul")["engaged"] == 1
+
+
+@pytest.mark.rule("AH-ENGM-5")
+def test_ah_engm_5_moving_into_a_ready_enemy_engages_it() -> None:
+    s = new()
+    do(s, "location Hall 1 0", "location Study 2 0", "enter seat1 Hall",
+       "enemy seat2 Ghoul fight=2 health=2 evade=2 at=Study")
+    assert enemy(s, "Ghoul")["engaged"] is None
+    do(s, "enter seat1 Study")
+    assert enemy(s, "Ghoul")["engaged"] == 1
+
+
+@pytest.mark.rule("AH-ENGM-6")
+def test_ah_engm_6_exhausted_enemy_engages_when_readied_at_upkeep() -> None:
+    s = new()
+    do(s, "location Hall 1 0", "enter seat1 Hall", "enemy seat1 Ghoul fight=2 health=2 evade=2 exhausted at=Hall")
+    assert enemy(s, "Ghoul")["engaged"] is None
+    to_step(s, "upkeep", "4.3")
+    assert enemy(s, "Ghoul")["engaged"] == 1 and enemy(s, "Ghoul")["ready"] is True
+
+
+@pytest.mark.rule("AH-ENGAGE-1")
+def test_ah_engage_1_same_location_only() -> None:
+    s = new()
+    do(s, "location Hall 1 0", "location Study 2 0", "enter seat1 Hall",
+       "enemy seat1 Near fight=2 health=2 evade=2 exhausted at=Hall",
+       "enemy seat1 Far fight=2 health=2 evade=2 at=Study")
+    start_turn(s, 1)
+    assert rejects(s, "act seat1 engage Far") == "Far is not at seat 1's location"
+    do(s, "act seat1 engage Near")
+    assert enemy(s, "Near")["engaged"] == 1
+    assert rejects(s, "act seat1 engage Near") == "Near is already engaged with seat 1"
+
+
+@pytest.mark.rule("AH-ENGAGE-2")
+def test_ah_engage_2_taking_over_another_investigators_enemy() -> None:
+    s = new()
+    do(s, "location Hall 1 0", "enter seat1 Hall", "enter seat2 Hall", "enemy seat2 Ghoul fight=2 health=2 evade=2")
+    start_turn(s, 1)
+    do(s, "act seat1 engage Ghoul")
+    assert enemy(s, "Ghoul")["engaged"] == 1
+    assert track(s, "seat1.damage") == 0  # AH-ENGAGE-4: the target was not engaged with the actor
+
+
+@pytest.mark.rule("AH-EVADE-4")
+def test_ah_evade_4_evaded_enemy_is_exhausted_at_the_location_and_stays_unengaged() -> None:
+    s = new()
+    do(s, "location Hall 1 0", "enter seat1 Hall", "enemy seat1 Ghoul fight=2 health=2 evade=2", "evade Ghoul")
+    ghoul = enemy(s, "Ghoul")
+    assert (ghoul["ready"], ghoul["engaged"], ghoul["location"]) == (False, None, "Hall")
+
+
+@pytest.mark.rule("AH-EVADE-5")
+def test_ah_evade_5_evade_only_your_own_enemy() -> None:
+    s = new()
+    do(s, "location Hall 1 0", "enter seat1 Hall", "enter seat2 Hall", "enemy seat2 Ghoul fight=2 health=2 evade=2")
+    start_turn(s, 1)
+    assert "Evade targets only your own enemies" in rejects(s, "act seat1 evade Ghoul")
+    do(s, "act seat1 fight Ghoul")
+
+
+@pytest.mark.rule("AH-DEFEAT-3")
+def test_ah_defeat_3_enemy_defeated_on_the_second_hit() -> None:
+    s = new()
+    do(s, "enemy seat1 Ghoul fight=2 health=3 evade=2", "harm-enemy Ghoul 2")
+    assert enemy(s, "Ghoul")["damage"] == 2
+    do(s, "harm-enemy Ghoul 1")
+    assert "Ghoul" not in data(s, "enemies")
+
+
+def test_enemy_phase_attacks_then_exhausts() -> None:
+    """3.3 (outside the seeds): engaged ready enemies attack and exhaust; hunters are listed at 3.2."""
+    s = new()
+    do(s, "location Hall 1 0", "enemy seat1 Ghoul fight=2 health=3 evade=2 damage=1 horror=1",
+       "enemy seat2 Hound fight=2 health=3 evade=2 hunter at=Hall")
+    to_step(s, "enemy", "3.2")
+    assert s.notices == ("hunters to move: Hound (move-enemy NAME LOCATION)",)
+    do(s, "next")
+    assert (track(s, "seat1.damage"), track(s, "seat1.horror")) == (1, 1)
+    assert enemy(s, "Ghoul")["ready"] is False
+
+
+@pytest.mark.rule("AH-CLUE-2")
+def test_ah_clue_2_first_entry_reveals_with_per_investigator_clues() -> None:
+    s = new(seats=3)
+    do(s, "location Study 2 2 per", "enter seat1 Study")
+    assert data(s, "locations")["Study"]["clues"] == 6
+    do(s, "enter seat2 Study")
+    assert data(s, "locations")["Study"]["clues"] == 6
+
+
+@pytest.mark.rule("AH-CLUE-3")
+def test_ah_clue_3_successful_investigation_moves_a_clue() -> None:
+    s = new()
+    do(s, "location Study 2 3", "enter seat1 Study")
+    start_turn(s, 1)
+    do(s, "act seat1 investigate", "reveal chaos 0", "resolve")
+    assert data(s, "locations")["Study"]["clues"] == 2 and track(s, "seat1.clues") == 1
+
+
+@pytest.mark.rule("AH-CLUE-5")
+def test_ah_clue_5_clues_at_a_location_exclude_those_held() -> None:
+    from tablekeeper.games.arkham import board
+
+    s = new()
+    do(s, "location Study 2 3", "enter seat1 Study", "set seat1.clues 2")
+    assert board.clues_at(s.state, "Study") == 3
+
+
+@pytest.mark.rule("AH-EMPTY-1")
+def test_ah_empty_1_empty_location() -> None:
+    from tablekeeper.games.arkham import board
+
+    s = new()
+    do(s, "location Study 2 3", "location Hall 1 0")
+    assert board.is_empty(s.state, "Study")
+    do(s, "enemy seat1 Ghoul fight=2 health=2 evade=2 exhausted at=Study")
+    assert not board.is_empty(s.state, "Study")
+    do(s, "enter seat1 Hall")
+    assert not board.is_empty(s.state, "Hall")
