@@ -1,0 +1,68 @@
+"""End to end over real pseudo-terminals: pyserial on the host, the firmware in its own process."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+import serial
+
+from tablekeeper.config import CounterConfig
+from tablekeeper.errors import HardwareError
+from tablekeeper.hw.counters import open_serial
+from tablekeeper.hw.sim.counters import VirtualCounter
+from tablekeeper.intents import CounterConnected
+from tests.counters.pty_rig import PtyRig
+
+HP_SEAT_2 = CounterConfig(vid=0x2E8A, pid=0x0005, seat=2, role="hp")
+
+
+def test_counter_press_reaches_the_track_and_host_change_reaches_the_display(
+        pty_rig: Callable[..., PtyRig]) -> None:
+    rig = pty_rig(HP_SEAT_2)
+    counter = rig.add(VirtualCounter("hp"))
+    rig.spin_until(lambda: any(isinstance(i, CounterConnected) for i in rig.intents))
+    assert rig.intents[0] == CounterConnected(seat=2, port=counter.device, role="hp", at_s=rig.intents[0].at_s)
+    rig.manager.publish(2, "hp", 7, 12)
+    rig.spin_until(lambda: counter.display == "7 | HP /12 | SEAT 2")
+    counter.press("down")
+    rig.spin_until(lambda: rig.values() == [(2, "hp", 6)])
+    rig.manager.publish(2, "hp", 6, 12)
+    rig.spin_until(lambda: counter.display == "6 | HP /12 | SEAT 2")
+    rig.spin_for(0.3)
+    assert rig.values() == [(2, "hp", 6)]
+
+
+def test_dial_and_dice_over_the_pty(pty_rig: Callable[..., PtyRig]) -> None:
+    rig = pty_rig(CounterConfig(vid=0x2E8A, pid=5, seat=1, role="dial"),
+                  CounterConfig(vid=0x2E8A, pid=5, seat=1, role="dice"))
+    dial = rig.add(VirtualCounter("dial", uid="E6614104033300D1"))
+    rig.add(VirtualCounter("dice", uid="E6614104033300D2", config={"dice": {"count": 2, "sides": 6}}))
+    rig.spin_until(lambda: len([i for i in rig.intents if isinstance(i, CounterConnected)]) == 2)
+    rig.manager.publish(1, "horror", 2)
+    rig.spin_until(lambda: "HOR 2" in dial.display)
+    dial.press("select")
+    dial.press("up")
+    rig.spin_until(lambda: rig.values() == [(1, "horror", 3)])
+    assert rig.manager.request_roll(1, 5, 10)
+    rig.spin_until(lambda: len(rig.rolls) == 1)
+    assert rig.rolls[0].sides == 10 and len(rig.rolls[0].faces) == 5
+    assert all(1 <= face <= 10 for face in rig.rolls[0].faces)
+
+
+def test_port_is_opened_exclusively(pty_rig: Callable[..., PtyRig]) -> None:
+    rig = pty_rig(HP_SEAT_2)
+    counter = rig.add(VirtualCounter("hp"))
+    rig.spin_until(lambda: bool(rig.intents))
+    with pytest.raises(HardwareError, match="cannot open"):
+        open_serial(counter.device)
+    with pytest.raises(serial.SerialException):
+        serial.Serial(counter.device, exclusive=True)
+
+
+def test_repl_request_stops_the_app(pty_rig: Callable[..., PtyRig]) -> None:
+    rig = pty_rig(HP_SEAT_2)
+    counter = rig.add(VirtualCounter("hp"))
+    rig.spin_until(lambda: bool(rig.intents))
+    rig.manager.request_repl(counter.device)
+    rig.spin_until(lambda: not counter.running)
