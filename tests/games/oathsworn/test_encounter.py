@@ -1,0 +1,650 @@
+"""Encounter rounds through the real session: setup, phases and turns, animus, cooldowns, tokens,
+attacks, boss dice and breaks, the stage deck, enemy attacks, knockouts, allies, replay, tally."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tablekeeper.core.chance import Deck
+from tablekeeper.core.session import Session
+from tablekeeper.games.oathsworn.data import DEFAULT_NAME
+
+from .helpers import encounter, last, new, no, ok, seat, to_turns, v
+
+
+def deck(s: Session, name: str) -> Deck:
+    src = s.state.sources[name]
+    assert isinstance(src, Deck)
+    return src
+
+
+def pass_all(s: Session) -> Session:
+    """Every seat passes in a row, starting with the active one."""
+    for _ in range(4):
+        ok(s, f"pass {s.state.active_seat}")
+    return s
+
+
+def round_end(s: Session) -> Session:
+    """From the Oathsworn phase to the next round's refresh."""
+    pass_all(s)
+    return ok(s, "next", "next", "next")
+
+
+def defeat(s: Session) -> Session:
+    """Knock every Oathsworn out with the track (as the HP dice would)."""
+    for n in (1, 2, 3, 4):
+        if not seat(s, n)["down"]:
+            ok(s, f"set seat{n}.hp 0")
+    return s
+
+
+def custom_data(tmp_path: Path, old: str, new_text: str) -> str:
+    from importlib import resources
+    text = resources.files("tablekeeper.games.oathsworn").joinpath("data").joinpath(DEFAULT_NAME).read_text("utf-8")
+    assert old in text
+    path = tmp_path / "oathsworn.toml"
+    path.write_text(text.replace(old, new_text), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.rule("OS-ESET-3")
+def test_os_eset_3_boss_dice_at_six() -> None:
+    s = encounter()
+    assert {k: v(s, k) for k in s.state.tracks if k.startswith("boss.")} == {
+        "boss.head": 6, "boss.body": 6, "boss.claws": 6}
+
+
+@pytest.mark.rule("OS-ESET-4")
+def test_os_eset_4_stage_deck_order() -> None:
+    s = encounter()
+    d = deck(s, "stage")
+    assert [st.total for st in d.stages] == [4, 5, 5]  # one stage 1 card lies faceup on top
+    assert str(s.state.get("stage_faceup")).startswith("S1.")
+
+
+@pytest.mark.rule("OS-ESET-10")
+def test_os_eset_10_lead_opens_every_round() -> None:
+    s = to_turns(encounter(lead="3"))
+    assert s.state.active_seat == 3
+    round_end(s)
+    ok(s, "next")
+    assert s.state.round == 2 and s.state.active_seat == 3
+
+
+@pytest.mark.rule("OS-ESET-11")
+def test_os_eset_11_ambush_starts_with_stage_card() -> None:
+    s = encounter(ambush="1")
+    assert (s.state.phase, s.state.step) == ("encounter", "stage")
+    assert s.state.get("stage_current") is not None
+
+
+@pytest.mark.rule("OS-RND-1")
+def test_os_rnd_1_phase_order() -> None:
+    s = encounter()
+    seen = [s.state.phase]
+    pass_all(ok(s, "next"))
+    seen.append(s.state.phase)
+    for _ in range(3):
+        ok(s, "next")
+        seen.append(f"{s.state.phase}.{s.state.step}")
+    assert seen == ["refresh", "encounter", "encounter.minions", "end.end", "refresh.refresh"]
+
+
+@pytest.mark.rule("OS-RND-2")
+def test_os_rnd_2_ambush_round_one_only() -> None:
+    s = encounter(ambush="1")
+    ok(s, "next", "next", "next")
+    assert (s.state.round, s.state.phase) == (2, "refresh")
+
+
+@pytest.mark.rule("OS-RND-3")
+def test_os_rnd_3_companion_cubes_cleared() -> None:
+    s = to_turns(encounter(companions="1"))
+    ok(s, "ability 1 A interrupt", "ability 1 B interrupt")
+    assert seat(s, 1)["cubes"] == ["A", "B"]
+    round_end(s)
+    assert seat(s, 1)["cubes"] == []
+
+
+@pytest.mark.rule("OS-RND-4")
+def test_os_rnd_4_turns_until_all_pass() -> None:
+    s = to_turns(encounter())
+    ok(s, "pass 1", "next", "pass 3", "pass 4", "pass 1")
+    assert s.state.step == "turns" and s.state.active_seat == 2
+    ok(s, "pass 2")  # seats 3, 4, 1 and now 2 passed in a row
+    assert s.state.step == "stage"
+
+
+@pytest.mark.rule("OS-RND-5")
+def test_os_rnd_5_one_ability_card_many_items() -> None:
+    s = to_turns(encounter())
+    ok(s, "play 1 Slash 1")
+    assert "already played" in no(s, "play 1 Guard 2")
+    ok(s, "item 1 Short Sword", "item 1 Buckler")
+
+
+@pytest.mark.rule("OS-RND-6")
+def test_os_rnd_6_item_cost_and_cooldown(tmp_path: Path) -> None:
+    path = custom_data(tmp_path, '[item."Short Sword"]\nkind = "weapon"',
+                       '[item."Short Sword"]\ncost = 2\ncooldown = 2\nkind = "weapon"')
+    s = ok(encounter(data=path), "next", "move 1 2")  # refresh gave 3: one left
+    assert "only 1" in no(s, "item 1 Short Sword")
+    s = ok(encounter(data=path), "next", "item 1 Short Sword")
+    assert seat(s, 1)["positions"][2] == ["Short Sword"] and v(s, "seat1.animus") == 1
+
+
+@pytest.mark.rule("OS-RND-7")
+def test_os_rnd_7_injuries_first() -> None:
+    s = ok(encounter(), "injure 1", "injure 1", "next")
+    assert "injury" in no(s, "move 1 1")
+    ok(s, "injury 1", "injury 1", "play 1 Slash 1")
+
+
+@pytest.mark.rule("OS-RND-8")
+def test_os_rnd_8_kept_stage_card_discarded_at_end() -> None:
+    s = pass_all(to_turns(encounter()))
+    ok(s, "keep")
+    card = s.state.get("stage_current")
+    assert list(s.state.get("stage_kept")) == [card]
+    ok(s, "next", "next")
+    assert list(s.state.get("stage_kept")) == []
+
+
+@pytest.mark.rule("OS-ANIM-2")
+def test_os_anim_2_refresh_regenerates() -> None:
+    s = to_turns(encounter())
+    assert (v(s, "seat1.animus_reserve"), v(s, "seat1.animus")) == (3, 3)
+
+
+@pytest.mark.rule("OS-ANIM-3")
+def test_os_anim_3_companions_regenerate_two() -> None:
+    s = to_turns(encounter(companions="2"))
+    assert (v(s, "seat2.animus_reserve"), v(s, "seat2.animus")) == (0, 2)
+
+
+@pytest.mark.rule("OS-ANIM-4")
+def test_os_anim_4_cannot_overspend() -> None:
+    s = ok(encounter(), "next", "move 1 2")
+    assert "only 1" in no(s, "play 1 Cleave 2 3")
+
+
+@pytest.mark.rule("OS-ANIM-5")
+def test_os_anim_5_gem_invariant_in_play() -> None:
+    s = new()
+    assert (v(s, "seat1.animus_reserve"), v(s, "seat1.animus")) == (6, 0)
+    ok(s, "next")  # the story ends: round 1 refresh
+    assert (v(s, "seat1.animus_reserve"), v(s, "seat1.animus")) == (3, 3)
+    ok(s, "next", "move 1 2")
+    assert (v(s, "seat1.animus_reserve"), v(s, "seat1.animus")) == (5, 1)
+    ok(s, "play 1 Slash 1 1")
+    assert (v(s, "seat1.animus_reserve"), v(s, "seat1.animus")) == (6, 0)
+    round_end(s)
+    assert (v(s, "seat1.animus_reserve"), v(s, "seat1.animus")) == (3, 3)
+    ok(s, "add seat1.animus -1")  # a button press: one gem spent goes to the reserve
+    assert (v(s, "seat1.animus_reserve"), v(s, "seat1.animus")) == (4, 2)
+
+
+@pytest.mark.rule("OS-COMP-1")
+def test_os_comp_1_move_and_one_action() -> None:
+    s = to_turns(encounter(companions="1"))
+    ok(s, "move 1 1", "attack 1 head white=1 = Y2 W1", "resolve")
+    assert "already attacked" in no(s, "ability 1 A")
+
+
+@pytest.mark.rule("OS-COMP-2")
+def test_os_comp_2_archetype_once_per_round() -> None:
+    s = to_turns(encounter(companions="1"))
+    ok(s, "ability 1 A")
+    assert "already used" in no(s, "ability 1 A interrupt")
+    round_end(s)
+    ok(s, "next", "ability 1 A")
+
+
+@pytest.mark.rule("OS-COMP-3")
+def test_os_comp_3_companion_items_single_use() -> None:
+    s = to_turns(encounter(companions="1"))
+    defense = v(s, "seat1.defense")
+    ok(s, "item 1 Buckler")
+    assert "facedown" in no(s, "item 1 Buckler")
+    assert v(s, "seat1.defense") == defense == 3 + 2
+
+
+@pytest.mark.rule("OS-MOVE-1")
+def test_os_move_1_one_gem_per_step() -> None:
+    s = to_turns(encounter())
+    assert "only 3" in no(s, "move 1 4")
+    ok(s, "move 1 3")
+    assert v(s, "seat1.animus") == 0
+
+
+@pytest.mark.rule("OS-MOVE-2")
+def test_os_move_2_free_movement() -> None:
+    s = ok(encounter(), "next", "move 1 3")
+    ok(s, "next")
+    ok(s, "move 2 2 free=2")
+    assert v(s, "seat2.animus") == 3
+
+
+@pytest.mark.rule("OS-MOVE-4")
+def test_os_move_4_fire() -> None:
+    s = ok(encounter(), "set seat1.hp 4", "fire 1")
+    assert v(s, "seat1.hp") == 3
+
+
+@pytest.mark.rule("OS-CD-1")
+def test_os_cd_1_cost_must_be_available() -> None:
+    s = ok(encounter(), "next", "move 1 2")
+    assert "only 1" in no(s, "play 1 Heavy 2 2")
+
+
+@pytest.mark.rule("OS-CD-7")
+def test_os_cd_7_items_on_cooldown_keep_defense() -> None:
+    s = to_turns(encounter())
+    ok(s, "item 1 Pig Iron Coat", "token 1 battleflow", "battleflow 1 0")
+    assert v(s, "seat1.defense") == 3
+
+
+@pytest.mark.rule("OS-TOK-2")
+def test_os_tok_2_session_boost() -> None:
+    s = ok(encounter(), "next", "move 1 2", "token 1 animus", "boost 1")
+    assert (v(s, "seat1.animus_reserve"), v(s, "seat1.animus")) == (3, 3)
+
+
+@pytest.mark.rule("OS-TOK-3")
+def test_os_tok_3_session_battleflow() -> None:
+    s = ok(encounter(), "next", "play 1 A 2", "next", "play 2 B 2")
+    ok(s, "token 2 battleflow", "battleflow 2 2")
+    assert seat(s, 2)["positions"][1] == ["B"]
+
+
+@pytest.mark.rule("OS-TOK-4")
+def test_os_tok_4_session_defense_token() -> None:
+    s = ok(encounter(), "token 1 defense", "enemy 1 B B R = B5* B4 R0")
+    assert last(s)["losses"] == {"1": 9 // (3 + 0)}
+    s = ok(encounter(), "token 1 defense", "enemy 1 B B R def=1 = B5* B4 R0")
+    assert last(s)["losses"] == {"1": 9 // 4}
+
+
+@pytest.mark.rule("OS-TOK-5")
+def test_os_tok_5_session_empowered() -> None:
+    s = ok(encounter(), "next", "token 1 empowered", "attack 1 head white=2 emp=1 up=2,2,3")
+    colours = sorted(c[0] for c, extra in s.state.get("draws")[0]["cards"] if not extra)
+    assert colours == ["R", "Y", "Y"]
+    assert "black" in no(encounter(classes="Witch,Warden,Priest,Cur"), "attack 1 head empower=5")
+
+
+@pytest.mark.rule("OS-TOK-6")
+def test_os_tok_6_redraw_turns_a_miss_into_a_hit() -> None:
+    s = ok(encounter(), "next", "token 1 redraw", "attack 1 head white=2 = Y2 W0 W0")
+    ok(s, "redraw 2 = W1", "resolve")
+    assert last(s)["hit"] is True and last(s)["damage"] == 3
+
+
+@pytest.mark.rule("OS-TOK-7")
+def test_os_tok_7_companion_token_action() -> None:
+    s = to_turns(encounter(companions="1"))
+    ok(s, "token 1 battleflow")
+    animus = v(s, "seat1.animus")
+    ok(s, "companion 1 battleflow move")
+    assert v(s, "seat1.animus") == animus and seat(s, 1)["positions"] == [[], [], [], []]
+    assert "companions and allies" in no(s, "battleflow 1 2")
+
+
+@pytest.mark.rule("OS-ATK-6")
+def test_os_atk_6_cubes_then_whites() -> None:
+    s = ok(encounter(classes="Priest,Warden,Cur,Witch"), "next", "attack 1 head white=3")
+    counted = [c[0] for c, extra in s.state.get("draws")[0]["cards"] if not extra]
+    assert sorted(counted) == sorted(["R", "Y", "W", "W", "W"])
+
+
+@pytest.mark.rule("OS-ATK-7")
+def test_os_atk_7_unarmed_drops_weapon_might() -> None:
+    s = ok(encounter(classes="Priest,Warden,Cur,Witch"), "next", "attack 1 head white=2 unarmed")
+    assert [c[0] for c, extra in s.state.get("draws")[0]["cards"] if not extra] == ["W", "W"]
+
+
+@pytest.mark.rule("OS-ATK-8")
+def test_os_atk_8_session_miss_and_excused_extra() -> None:
+    s = ok(encounter(classes="Huntress,Warden,Priest,Witch"), "next", "attack 1 head white=1 = Y3 R0 W0",
+           "resolve")
+    assert last(s)["hit"] is False
+    s = ok(encounter(classes="Huntress,Warden,Priest,Witch"), "next", "attack 1 head white=1 = Y0 R4* W2 R0",
+           "resolve")
+    assert last(s)["hit"] is True and last(s)["damage"] == 6
+
+
+@pytest.mark.rule("OS-ATK-11")
+def test_os_atk_11_redraw_again() -> None:
+    s = ok(encounter(classes="Huntress,Warden,Priest,Witch"), "next", "token 1 redraw 2",
+           "attack 1 head = Y2 R0", "redraw 2 = R0", "redraw 2 = R3", "resolve")
+    assert last(s)["damage"] == 5 and seat(s, 1)["tokens"]["redraw"] == 0
+
+
+@pytest.mark.rule("OS-ATK-13")
+def test_os_atk_13_determination() -> None:
+    s = ok(encounter(), "next", "token 1 redraw", "token 1 empowered",
+           "attack 1 head white=2 emp=1 up=2,2,2 = Y0 B0 W1", "redraw 3 = W0", "resolve")
+    assert last(s)["hit"] is False
+    assert s.state.prompt is not None and s.state.prompt.id == "determination"
+    ok(s, "choose 3")
+    assert seat(s, 1)["tokens"] == {"redraw": 1, "empowered": 1, "defense": 1, "animus": 0, "battleflow": 0}
+
+
+@pytest.mark.rule("OS-DMG-5")
+def test_os_dmg_5_session_die_removed() -> None:
+    s = ok(encounter(), "set boss.head 2", "next", "attack 1 head white=2 = Y3 W2 W2", "resolve")
+    assert v(s, "boss.head") == 0 and "head" in s.state.get("broken")
+    assert any("excess" in n for n in s.notices)
+
+
+@pytest.mark.rule("OS-BRK-1")
+def test_os_brk_1_any_cause_breaks() -> None:
+    s = ok(encounter(), "set boss.head 1", "break head 2")
+    assert list(s.state.get("broken")) == ["head"]
+    assert s.state.get("reactions")[0]["target"] == 2
+
+
+@pytest.mark.rule("OS-BRK-2")
+def test_os_brk_2_break_procedure() -> None:
+    s = ok(encounter(), "next", "attack 1 head white=2 = Y3 W2 W2", "set boss.head 1", "break head 1")
+    d = deck(s, "stage")
+    assert s.state.get("stage_now") == 2
+    assert d.stages[0].total == 0 and d.discard.count("S1.1") + d.discard.count("S1.2") >= 1
+    reaction = s.state.get("reactions")[0]
+    assert reaction["card"].startswith("S2.") and reaction["target"] == 1
+    assert str(s.state.get("stage_faceup")).startswith("S2.")
+
+
+@pytest.mark.rule("OS-BRK-4")
+def test_os_brk_4_minions_never_react() -> None:
+    s = ok(encounter(), "next")
+    before = deck(s, "stage").remaining
+    ok(s, "attack 1 2 white=2 = Y3 W2 W2", "resolve")
+    assert last(s)["hp_lost"] == 3 and deck(s, "stage").remaining == before
+    assert not s.state.get("reactions")
+
+
+@pytest.mark.rule("OS-STAGE-2")
+def test_os_stage_2_card_discarded_at_once() -> None:
+    s = pass_all(to_turns(encounter()))
+    assert deck(s, "stage").discard.count(str(s.state.get("stage_current"))) == 1
+
+
+@pytest.mark.rule("OS-STAGE-4")
+def test_os_stage_4_next_card_faceup() -> None:
+    s = pass_all(to_turns(encounter()))
+    faceup = s.state.get("stage_faceup")
+    assert faceup is not None and faceup != s.state.get("stage_current")
+
+
+@pytest.mark.rule("OS-EATK-2")
+def test_os_eatk_2_defender_draws_enemy_cards() -> None:
+    s = ok(encounter(), "enemy 1 R R Y")
+    assert deck(s, "enemy.red").discard.total == 2 and deck(s, "enemy.yellow").discard.total == 1
+    assert deck(s, "might.red").discard.total == 0
+
+
+@pytest.mark.rule("OS-EATK-3")
+def test_os_eatk_3_defensive_card() -> None:
+    s = ok(encounter(classes="Priest,Warden,Cur,Witch"), "enemy 1 B B shield=2 = B4 B4")
+    assert last(s)["losses"] == {"1": 2}
+    s = ok(encounter(classes="Priest,Warden,Cur,Witch"), "enemy 1 B B = B4 B4")
+    assert last(s)["losses"] == {"1": 4}
+
+
+@pytest.mark.rule("OS-EATK-4")
+def test_os_eatk_4_session_no_critical_extras() -> None:
+    s = ok(encounter(), "enemy 1 R R B = R0 R4* B3")
+    assert last(s)["damage"] == 7 and deck(s, "enemy.red").discard.total == 2
+
+
+@pytest.mark.rule("OS-EATK-5")
+def test_os_eatk_5_session_multi_target() -> None:
+    s = ok(encounter(classes="Witch,Priest,Warden,Cur"), "enemy 2,3 B R = B4 R2")
+    assert last(s)["losses"] == {"2": 6 // 2, "3": 6 // 3}
+
+
+@pytest.mark.rule("OS-EATK-6")
+def test_os_eatk_6_unconscious_at_zero() -> None:
+    s = ok(encounter(), "enemy 1 B B = B4 B3")
+    assert v(s, "seat1.hp") == 6 - 2
+    ok(s, "set seat1.hp 2", "enemy 1 B B = B4 B3")
+    assert v(s, "seat1.hp") == 0 and seat(s, 1)["down"] is True
+
+
+@pytest.mark.rule("OS-MIN-7")
+def test_os_min_7_mob_one_draw() -> None:
+    s = ok(encounter(), "enemy 1 R R R")
+    assert deck(s, "enemy.red").discard.total == 3 and "damage" in last(s)
+
+
+@pytest.mark.rule("OS-KO-1")
+def test_os_ko_1_unconscious() -> None:
+    s = ok(encounter(), "set seat1.hp 1", "enemy 1 B B B = B5* B4 B0")
+    assert seat(s, 1)["down"] and v(s, "seat1.hp") == 0
+    assert any("model removed" in n for n in s.notices)
+
+
+@pytest.mark.rule("OS-KO-2")
+def test_os_ko_2_tally_for_knockouts() -> None:
+    s = ok(encounter(), "set seat1.hp 0", "set seat2.hp 0", "break head", "break body", "break claws", "tally")
+    t = s.state.get("tally")
+    assert t["ko_ticks"] == 2 and list(t["injuries"]) == [1, 2]
+    assert t["items_lost"]["1"] == 2 and t["items_lost"]["3"] == 1
+
+
+@pytest.mark.rule("OS-KO-3")
+def test_os_ko_3_ally_enters() -> None:
+    s = ok(encounter(), "set seat1.hp 0", "ally 1 men-at-arms")
+    assert v(s, "seat1.hp") == 6
+    assert (v(s, "seat1.animus_reserve"), v(s, "seat1.animus")) == (0, 2)
+    assert v(s, "seat1.defense") == 2
+
+
+@pytest.mark.rule("OS-KO-4")
+def test_os_ko_4_ally_once_per_encounter() -> None:
+    s = ok(encounter(), "set seat1.hp 0", "ally 1 men-at-arms", "ability 1 once")
+    assert "already used" in no(s, "ability 1 once")
+
+
+@pytest.mark.rule("OS-KO-5")
+def test_os_ko_5_killed_ally_archived_or_returned() -> None:
+    s = ok(encounter(), "set seat1.hp 0", "ally 1 men-at-arms", "set seat1.hp 0")
+    assert list(s.state.get("dead_allies")) == ["men-at-arms"]
+    replayed = ok(s, "set seat2.hp 0", "set seat3.hp 0", "set seat4.hp 0", "choose 1")
+    assert list(replayed.state.get("dead_allies")) == []
+    won = ok(encounter(), "set seat1.hp 0", "ally 1 men-at-arms", "set seat1.hp 0",
+             "break head", "break body", "break claws", "tally")
+    assert list(won.state.get("tally")["allies_archived"]) == ["men-at-arms"]
+
+
+@pytest.mark.rule("OS-KO-6")
+def test_os_ko_6_no_combat_ally_left(tmp_path: Path) -> None:
+    path = custom_data(tmp_path, 'allies = ["men-at-arms", "men-at-arms", "men-at-arms", "men-at-arms"]',
+                       'allies = ["men-at-arms"]')
+    s = ok(encounter(data=path), "set seat1.hp 0", "ally 1 men-at-arms", "set seat2.hp 0")
+    assert "no men-at-arms left" in no(s, "ally 2 men-at-arms")
+    ok(s, "next")  # play continues with fewer figures
+
+
+@pytest.mark.rule("OS-END-2")
+def test_os_end_2_victory_ends_at_once() -> None:
+    s = ok(encounter(), "break head", "break body")
+    before = deck(s, "stage").remaining
+    ok(s, "break claws")
+    assert s.state.get("result") == "victory" and deck(s, "stage").remaining == before
+    assert "tally" in no(s, "next")
+
+
+@pytest.mark.rule("OS-END-3")
+def test_os_end_3_move_on_discards_tokens() -> None:
+    s = ok(encounter(), "token 1 redraw", "token 2 defense")
+    defeat(s)
+    assert s.state.prompt is not None and s.state.prompt.id == "defeat"
+    ok(s, "choose 2")
+    assert all(sum(seat(s, n)["tokens"].values()) == 0 for n in (1, 2, 3, 4))
+    ok(s, "tally")
+    assert s.state.over == "defeat"
+
+
+@pytest.mark.rule("OS-END-4")
+def test_os_end_4_replay_fixes_score() -> None:
+    s = defeat(encounter(difficulty="pilgrim"))
+    ok(s, "choose 1")
+    assert v(s, "knockouts") == 5
+    ok(s, "set seat1.hp 0", "break head", "break body", "break claws", "tally")
+    assert v(s, "knockouts") == 5
+    assert v(ok(defeat(encounter(difficulty="dread")), "choose 1"), "knockouts") == 2
+
+
+@pytest.mark.rule("OS-END-5")
+def test_os_end_5_conscious_after_replay_avoids_losses() -> None:
+    s = defeat(encounter(classes="A'Dendri Ranger,Warden,Priest,Witch"))
+    ok(s, "choose 1", "break head", "break body", "break claws", "tally")
+    t = s.state.get("tally")
+    assert t["items_lost"]["1"] == 1 and 1 not in t["injuries"]
+
+
+@pytest.mark.rule("OS-END-6")
+def test_os_end_6_replay_setup() -> None:
+    s = ok(encounter(difficulty="grim"), "permanent 1 defense", "token 1 redraw", "set seat1.hp 2")
+    ok(defeat(s), "choose 1")
+    assert v(s, "seat1.hp") == 5
+    assert seat(s, 1)["tokens"] == {"redraw": 0, "empowered": 0, "defense": 1, "animus": 0, "battleflow": 0}
+    assert (s.state.round, s.state.phase) == (1, "refresh")
+
+
+@pytest.mark.rule("OS-HC-1")
+def test_os_hc_1_hardcore_death() -> None:
+    s = ok(encounter(hardcore="1", classes="Priest,Warden,Cur,Witch"), "set seat1.hp 0")
+    assert seat(s, 1)["dead"] and list(s.state.get("hardcore_dead")) == ["Priest"]
+    ok(s, "break head", "break body", "break claws", "tally")
+    assert s.state.get("tally")["ko_ticks"] == 1
+
+
+@pytest.mark.rule("OS-HC-3")
+def test_os_hc_3_dead_items_archived_iron_kept() -> None:
+    s = ok(encounter(hardcore="1", classes="Witch,Warden,Cur,Priest"), "set seat1.hp 0")
+    iron = v(s, "iron")
+    ok(s, "break head", "break body", "break claws", "tally")
+    assert list(s.state.get("tally")["archived_items"]["1"]) == ["Gnarled Branch", "Tattered Flax Garment"]
+    assert seat(s, 1)["items"] == [] and v(s, "iron") == iron
+
+
+@pytest.mark.rule("OS-HC-4")
+def test_os_hc_4_replay_prevents_deaths() -> None:
+    s = defeat(encounter(hardcore="1"))
+    ok(s, "choose 1")
+    assert list(s.state.get("hardcore_dead")) == []
+    assert not any(seat(s, n)["dead"] for n in (1, 2, 3, 4))
+    assert v(s, "knockouts") == 4
+
+
+@pytest.mark.rule("OS-STAT-2")
+def test_os_stat_2_bleed_needs_a_trigger() -> None:
+    s = ok(encounter(), "status 1 bleed 2")
+    round_end(to_turns(s))
+    assert v(s, "seat1.hp") == 6
+    ok(s, "bleed 1 1")
+    assert v(s, "seat1.hp") == 5
+
+
+@pytest.mark.rule("OS-STAT-3")
+def test_os_stat_3_session_crippled() -> None:
+    s = round_end(to_turns(encounter()))
+    ok(s, "next")
+    pass_all(s)
+    ok(s, "status 1 crippled")  # round 2, encounter phase
+    ok(s, "next", "next", "next", "next")  # round 3 Oathsworn phase
+    assert "crippled" in no(s, "move 1 1")
+    pass_all(s)
+    assert seat(s, 1)["crippled_until"] is None
+
+
+@pytest.mark.rule("OS-FX-1")
+def test_os_fx_1_aoe_one_draw() -> None:
+    s = ok(encounter(classes="Witch,Priest,Warden,Cur"), "enemy 1,2 R W = R3 W2")
+    assert last(s)["losses"] == {"1": 5 // 1, "2": 5 // 2}
+
+
+@pytest.mark.rule("OS-FX-5")
+def test_os_fx_5_cage_ends_with_failure() -> None:
+    s = to_turns(encounter())
+    ok(s, "status 1 caged")
+    assert "caged" in no(s, "move 1 1")
+    pass_all(s)
+    ok(s, "next", "next")
+    assert seat(s, 1)["caged_until"] == 2
+    ok(s, "next", "next")
+    pass_all(s)
+    ok(s, "next", "next")
+    assert seat(s, 1)["caged_until"] is None and any("cage ends" in n for n in s.notices)
+
+
+@pytest.mark.rule("OS-FX-19")
+def test_os_fx_19_thrown_shield() -> None:
+    s = to_turns(encounter(classes="Warden,Priest,Cur,Witch"))
+    ok(s, "throw 1 Buckler")
+    assert v(s, "seat1.defense") == 2
+    ok(s, "pickup 1 Buckler")
+    assert v(s, "seat1.defense") == 3
+
+
+@pytest.mark.rule("OS-FX-22")
+def test_os_fx_22_defensive_play_costs_nothing() -> None:
+    s = to_turns(encounter())
+    animus = v(s, "seat1.animus")
+    ok(s, "enemy 1 R shield=3 = R3")
+    assert v(s, "seat1.animus") == animus
+
+
+@pytest.mark.rule("OS-TALLY-1")
+def test_os_tally_1_level_up() -> None:
+    s = ok(encounter(chapter="3"), "break head", "break body", "break claws", "tally")
+    assert seat(s, 1)["level"] == 4
+
+
+@pytest.mark.rule("OS-TALLY-2")
+def test_os_tally_2_next_common_deck() -> None:
+    s = ok(encounter(chapter="3"), "break head", "break body", "break claws", "tally")
+    assert s.state.get("tally")["common_deck"] == "chapter 4"
+
+
+@pytest.mark.rule("OS-TALLY-3")
+def test_os_tally_3_four_commons() -> None:
+    s = ok(encounter(), "break head", "break body", "break claws", "tally")
+    assert s.state.get("tally")["commons"] == 4
+
+
+@pytest.mark.rule("OS-TALLY-5")
+def test_os_tally_5_next_unique_deck() -> None:
+    s = ok(encounter(chapter="3"), "break head", "break body", "break claws", "tally")
+    assert s.state.get("tally")["unique_deck"] == "chapter 4"
+
+
+@pytest.mark.rule("OS-TALLY-8")
+def test_os_tally_8_injuries_only_for_knockouts() -> None:
+    s = ok(encounter(), "set seat1.hp 0", "set seat2.hp 1", "break head", "break body", "break claws", "tally")
+    assert list(s.state.get("tally")["injuries"]) == [1]
+
+
+@pytest.mark.rule("OS-TALLY-10")
+def test_os_tally_10_dead_allies_archived() -> None:
+    s = ok(encounter(), "set seat1.hp 0", "ally 1 men-at-arms", "set seat1.hp 0", "ally 1 men-at-arms",
+           "set seat1.hp 0", "break head", "break body", "break claws", "tally")
+    assert list(s.state.get("tally")["allies_archived"]) == ["men-at-arms", "men-at-arms"]
+
+
+@pytest.mark.rule("OS-TOK-1")
+def test_os_tok_1_tokens_discarded_after_epilogue() -> None:
+    s = ok(encounter(), "token 1 redraw 2", "break head", "break body", "break claws", "tally")
+    assert seat(s, 1)["tokens"]["redraw"] == 0
+
+
+@pytest.mark.rule("OS-TIME-5")
+def test_os_time_5_extra_unique_in_the_tally() -> None:
+    s = ok(new(), "time 3", "next", "break head", "break body", "break claws", "tally")
+    assert s.state.get("tally")["uniques"] == 3
