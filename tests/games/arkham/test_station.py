@@ -1,0 +1,82 @@
+"""Arkham on the station: the panels fit the OLEDs, the seat buttons mean the right thing, and a
+two-investigator scenario of three rounds runs on the simulated station by keys alone."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from tablekeeper.config import load_config
+from tablekeeper.controls import Controls
+from tablekeeper.hw.sim.clock import FakeClock
+from tablekeeper.station_cli import build_simulated
+from tablekeeper.station_script import ScriptedRun, parse_script
+
+from .helpers import do, new, start_turn, to_step, track
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_panels_fit_a_small_oled() -> None:
+    s = new(seats=4)
+    do(s, "enemy seat1 Ghoul fight=2 health=2 evade=2", "token add bless 2")
+    start_turn(s, 1)
+    do(s, "act seat1 fight Ghoul", "reveal chaos bless")
+    for state in (new(seats=4).state, s.state):
+        panels = s.game.panels(state)
+        assert set(panels) == {"track", "tokens", "seat1", "seat2", "seat3", "seat4"}
+        for panel in panels.values():
+            assert len(panel.title) <= 21 and len(panel.lines) <= 4
+            assert all(len(line) <= 21 for line in panel.lines)
+    panels = s.game.panels(s.state)
+    assert panels["track"].lines[:2] == ("II. Investigation", "2.2 Turns")
+    assert panels["seat1"].title == "*Roland TURN" and panels["seat1"].big == "2"
+    assert panels["tokens"].title.startswith("ST.3 s1 com 4v2") and panels["tokens"].lines[1] == "drawn bless"
+
+
+def test_seat_buttons_follow_the_moment() -> None:
+    s = to_step(new(), "investigation", "2.2")
+    game, state = s.game, s.state
+    assert game.button(state, "seat2.a", False).text() == "turn seat2"  # who goes next
+    do(s, "turn seat2")
+    assert s.game.button(s.state, "seat2.a", False).text() == "act seat2"
+    assert s.game.button(s.state, "seat2.b", False).text() == "next"
+    assert s.game.button(s.state, "seat1.a", False) is None
+    do(s, "test seat2 intellect 5 2")
+    assert s.game.button(s.state, "seat2.a", False).text() == "draw chaos"
+    do(s, "draw chaos")
+    assert s.game.button(s.state, "seat2.a", False).text() == "resolve"
+    assert s.game.button(s.state, "seat2.b", False) is None
+
+
+def test_adjustable_puts_the_current_seat_first() -> None:
+    s = start_turn(new(), 2)
+    names = s.game.adjustable(s.state)
+    assert names[0] == "seat2.damage" and "agenda.doom" in names and "seat1.clues" in names
+    controls = Controls(s.game, clock=lambda: 0.0)
+    for cmd in controls.press("up", s.state) + controls.press("up", s.state) + controls.flush():
+        assert s.perform(cmd).accepted
+    assert track(s, "seat2.damage") == 2
+
+
+def test_three_rounds_on_the_simulated_station_by_keys(tmp_path: Path) -> None:
+    config = load_config(ROOT / "hardware" / "station.toml")
+    args = argparse.Namespace(game="arkham", seats=2, seed=1, save=None, slot="main", capture_dir=tmp_path)
+    clock = FakeClock()
+    station, parts, _ = build_simulated(config, args, display_mode=None, clock=clock)
+    try:
+        lines = (ROOT / "docs" / "games" / "arkham.keys").read_text(encoding="utf-8").splitlines()
+        steps = parse_script(lines, parts, source="arkham.keys", hold_s=config.timing.hold_s)
+        station.start()
+        ScriptedRun(station, parts, clock, lambda: None).run(steps)
+        view = station.session.view()
+        frames = station.frames()
+    finally:
+        station.close()
+        parts.close()
+    assert (view["round"], view["phase"], view["step"]) == (4, "mythos", "1.1")
+    tracks = view["tracks"]
+    assert tracks["agenda.doom"] == 2  # rounds 2 and 3
+    assert (tracks["seat1.resources"], tracks["seat2.resources"]) == (8, 8)  # 5 + one upkeep each round
+    assert len(view["encounters"]) == 4
+    assert {"track", "tokens", "seat1", "seat2"} <= set(frames)
