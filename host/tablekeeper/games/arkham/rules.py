@@ -119,8 +119,13 @@ def skill_test_result(skill: int, modifier: int, difficulty: int, *, autofail: b
     """
     modified = 0 if autofail else max(0, skill + modifier)
     target = 0 if autosuccess and not autofail else difficulty
-    success = not autofail and modified >= target
+    success = not autofail and passes(skill, modifier, target)
     return TestResult(modified, target, success, autofail, autosuccess)
+
+
+def passes(skill: int, modifier: int, difficulty: int) -> bool:
+    """ST.5/ST.6 without automatic results: the modified skill, never below 0, meets the difficulty."""
+    return max(0, skill + modifier) >= difficulty
 
 
 _SPEC = re.compile(r"^\s*([A-Za-z]+)\s*\(\s*(\d+)\s*\)\s*$")

@@ -1,0 +1,73 @@
+"""Arkham benchmark: exact odds of a skill test from a 30-token chaos bag holding 3 bless and
+3 curse tokens (chained "reveal another" draws), against a 100,000-draw sampled estimate of the
+same probability. Target: exact in under 5 ms and at least 100 times faster than the sample.
+
+Run: ``.venv/bin/python bench/bench_arkham.py``. Prints figures; asserts nothing about time.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+from tablekeeper.core.events import Command
+from tablekeeper.core.session import Session
+from tablekeeper.games.arkham import GAME, skilltest
+from tablekeeper.games.arkham.odds import sampled_chance, success_chance
+
+SAMPLES = 100_000
+RUNS = 50
+SKILL, DIFFICULTY = 4, 3
+EXTRA = {"bless": 3, "curse": 3, "0": 2, "-1": 2, "-2": 2, "cultist": 1, "elder_thing": 1}
+
+
+def bench_session() -> Session:
+    """A Hard game of The Gathering (its cultist reveals another) with the bag grown to 30 tokens."""
+    session = Session(GAME, seats=2, seed=1, options={"difficulty": "hard"})
+    for token, n in EXTRA.items():
+        session.perform(Command("token", ("add", token, str(n))))
+    session.perform(Command("token", ("remove", "-5", "1")))
+    session.perform(Command("test", ("seat1", "intellect", str(SKILL), str(DIFFICULTY))))
+    return session
+
+
+def main() -> None:
+    session = bench_session()
+    state = session.state
+    bag = skilltest.chaos_bag(state).contents.as_dict()
+    tokens = skilltest.token_kinds(state)
+    elder = skilltest.elder_sign(state, 1)
+    size = sum(bag.values())
+    assert size == 30 and bag["bless"] == 3 and bag["curse"] == 3, bag  # the set-up, not a timing
+
+    times_ms = []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        exact = success_chance(bag, tokens, SKILL, DIFFICULTY, elder)
+        times_ms.append((time.perf_counter() - start) * 1000)
+    exact_ms = statistics.median(times_ms)
+
+    test = skilltest.current(state)
+    assert test is not None
+    start = time.perf_counter()
+    for _ in range(RUNS):
+        skilltest.odds(state, test)
+    display_ms = (time.perf_counter() - start) * 1000 / RUNS
+
+    start = time.perf_counter()
+    sampled = sampled_chance(bag, tokens, SKILL, DIFFICULTY, elder, SAMPLES, random.Random(1))
+    sampled_ms = (time.perf_counter() - start) * 1000
+
+    print(f"chaos bag: {size} tokens ({', '.join(f'{k} x{v}' for k, v in sorted(bag.items()))})")
+    print(f"test: skill {SKILL} vs difficulty {DIFFICULTY}, elder sign {elder:+d}")
+    print(f"exact:   {exact.numerator}/{exact.denominator} = {float(exact):.6f}  "
+          f"median {exact_ms:.3f} ms over {RUNS} runs (target < 5 ms)")
+    print(f"as the display asks (state -> odds): {display_ms:.3f} ms per call")
+    print(f"sampled: {sampled:.6f} from {SAMPLES:,} draws in {sampled_ms:.1f} ms "
+          f"(off by {abs(sampled - float(exact)):.6f})")
+    print(f"exact is {sampled_ms / exact_ms:,.0f} times faster than sampling (target >= 100)")
+
+
+if __name__ == "__main__":
+    main()
