@@ -1,0 +1,136 @@
+"""Displays on a flaky bus: a share of I2C writes fail (some after part of the bytes went out), for
+the reference build's six displays. The bank never raises, keeps drawing the displays that answer,
+and once the bus behaves every display is reopened and shows exactly the last frame it was given."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any
+
+import pytest
+from PIL import Image, ImageDraw
+
+from tablekeeper.config import DisplayConfig, default_config_path, load_config
+from tablekeeper.hw.displays import DisplayBank, make_device
+from tablekeeper.hw.sim.clock import FakeClock
+from tablekeeper.hw.sim.oled import OledChip
+
+FRAME_S = 0.1
+
+
+class FlakyChip(OledChip):
+    """An OLED whose bus write fails with probability ``failure_rate``: a NACK before any byte, or
+    (for data) an error after a random part of the bytes reached the chip's RAM."""
+
+    def __init__(self, driver: str, width: int, height: int, rng: random.Random, failure_rate: float) -> None:
+        super().__init__(driver, width, height)
+        self.rng = rng
+        self.failure_rate = failure_rate
+        self.writes = 0
+        self.failed_writes = 0
+
+    def command(self, *cmd: int) -> None:
+        self._maybe_fail()
+        super().command(*cmd)
+
+    def data(self, data: Iterable[int]) -> None:
+        payload = bytes(data)
+        if self._fails():
+            super().data(payload[:self.rng.randrange(len(payload) + 1)])
+            raise OSError(121, "Remote I/O error")
+        super().data(payload)
+
+    def _fails(self) -> bool:
+        self.writes += 1
+        if self.rng.random() < self.failure_rate:
+            self.failed_writes += 1
+            return True
+        return False
+
+    def _maybe_fail(self) -> None:
+        if self._fails():
+            raise OSError(121, "Remote I/O error")
+
+
+class FlakyBus:
+    """Opens each display on its own chip; the chip (its RAM) outlives reopening, as glass does."""
+
+    def __init__(self, seed: int, failure_rate: float) -> None:
+        self.rng = random.Random(seed)
+        self.failure_rate = failure_rate
+        self.chips: dict[str, FlakyChip] = {}
+
+    def open(self, config: DisplayConfig) -> Any:
+        chip = self.chips.get(config.role)
+        if chip is None:
+            chip = FlakyChip(config.driver, config.width, config.height, self.rng, self.failure_rate)
+            self.chips[config.role] = chip
+        return make_device(config, chip)
+
+    def set_failure_rate(self, rate: float) -> None:
+        for chip in self.chips.values():
+            chip.failure_rate = rate
+
+
+def frame(size: tuple[int, int], rng: random.Random) -> Image.Image:
+    image = Image.new("1", size)
+    draw = ImageDraw.Draw(image)
+    for _ in range(rng.randint(1, 4)):
+        x, y = rng.randrange(size[0]), rng.randrange(size[1])
+        draw.rectangle((x, y, x + rng.randint(0, 40), y + rng.randint(0, 12)), fill=1)
+    draw.text((2, 2), str(rng.randrange(100)), fill=1)
+    return image
+
+
+def run_flaky(frames: int, failure_rate: float, seed: int) -> dict[str, Any]:
+    config = load_config(default_config_path())
+    clock = FakeClock()
+    bus = FlakyBus(seed, failure_rate)
+    bank = DisplayBank(config.displays, open_device=bus.open, clock=clock, timing=config.timing)
+    rng = random.Random(seed)
+    last: dict[str, Image.Image] = {}
+    up_frames = dict.fromkeys(bank.displays, 0)
+    for _ in range(frames):
+        roles = rng.sample(sorted(bank.displays), rng.randint(1, len(bank.displays)))
+        images = {role: frame(bank.displays[role].config.size, rng) for role in roles}
+        last.update(images)
+        bank.show(images)
+        clock.advance(FRAME_S)
+        bank.poll(clock())
+        for role, display in bank.displays.items():
+            up_frames[role] += not display.failed
+
+    bus.set_failure_rate(0.0)
+    settle_until_s = clock() + 2 * config.timing.display_retry_max_s
+    while clock() < settle_until_s:
+        deadline = bank.next_deadline_s()
+        if deadline is None:
+            break
+        clock.now_s = max(clock(), deadline)
+        bank.poll(clock())
+
+    assert bank.failed() == []
+    for role, display in bank.displays.items():
+        shown = bus.chips[role].image().tobytes()
+        assert shown == display.device.preprocess(last[role]).tobytes(), role
+    writes = sum(c.writes for c in bus.chips.values())
+    failed = sum(c.failed_writes for c in bus.chips.values())
+    bank.close()
+    return {"writes": writes, "failed": failed, "up_frames": up_frames,
+            "failures": {role: d.failures for role, d in bank.displays.items()}}
+
+
+def test_ten_percent_of_writes_fail_and_every_display_recovers() -> None:
+    result = run_flaky(frames=150, failure_rate=0.10, seed=3)
+    assert 0.05 < result["failed"] / result["writes"] < 0.2
+    assert all(n > 0 for n in result["failures"].values()), result["failures"]
+
+
+@pytest.mark.stress
+@pytest.mark.parametrize("seed", range(5))
+def test_long_flaky_bus(seed: int) -> None:
+    result = run_flaky(frames=3000, failure_rate=0.10, seed=seed)
+    up = {role: f"{n / 3000:.0%}" for role, n in result["up_frames"].items()}
+    print(f"seed {seed}: {result['failed']} of {result['writes']} writes failed; "
+          f"display failures {result['failures']}; share of frames up {up}")
