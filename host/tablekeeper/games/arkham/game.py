@@ -75,7 +75,7 @@ class Arkham(Game):
             chance = skilltest.odds(state, test)
             odds = {"exact": f"{chance.numerator}/{chance.denominator}", "percent": percent(chance)}
         keys = ("eliminated", "fate", "removed", "victory", "grim", "resolution", "enemies", "locations", "at",
-                "encounters")
+                "encounters", "assets")
         out: dict[str, Any] = {"scenario": scenario["id"], "difficulty": scenario["difficulty"],
                                "reference_side": rules.reference_side_label(scenario["side"]),
                                "test": test, "odds": odds,

@@ -60,6 +60,14 @@ def _keywords(args: tuple[str, ...]) -> tuple[list[str], dict[str, str]]:
     return plain, named
 
 
+def _less(named: Mapping[str, str]) -> int:
+    """A card's "costs N less" (``less=N``)."""
+    unknown = set(named) - {"less"}
+    if unknown:
+        raise Rejected(f"unknown option {sorted(unknown)[0]!r} (less=N)")
+    return _count(named["less"], "less") if "less" in named else 0
+
+
 # --- actions -------------------------------------------------------------------------------------
 def act(txn: Txn, args: tuple[str, ...]) -> None:
     """An action on the seat's own turn (AH-ACTION-1/2): pay 1 action, attacks of opportunity
@@ -131,19 +139,21 @@ def _action_test(txn: Txn, seat: int, kind: str, target: str | None, named: Mapp
         skilltest.begin(txn, seat, skill, base, difficulty, "investigate")
     else:
         foe = board.enemy(txn.state, str(target))
-        difficulty = int(foe["fight" if kind == "fight" else "evade"])  # AH-DIFF-2
+        difficulty = board.modified(foe, "fight" if kind == "fight" else "evade")  # AH-DIFF-2, AH-BASE-1
         skilltest.begin(txn, seat, skill, base, difficulty, kind, str(target))
 
 
 def activate(txn: Txn, args: tuple[str, ...]) -> None:
     """AH-ACTV-1/2, AH-TRIG-7: an ability costing N action icons (and resources) on the seat's own
     turn; every cost is paid together or nothing is; one attack per engaged enemy (AH-AOO-3)."""
-    _usage(args, 2, 4, "activate SEAT ACTIONS [RESOURCES] [parley|fight|evade]")
+    plain, named = _keywords(args)
+    _usage(tuple(plain), 2, 4, "activate SEAT ACTIONS [RESOURCES] [parley|fight|evade] [less=N]")
     state = txn.state
-    seat = _live(state, args[0])
-    actions = _count(args[1], "actions", 1)
-    resources = _count(args[2], "resources") if len(args) > 2 and args[2].lstrip("+").isdigit() else 0
-    kind = args[-1] if args[-1] in ("parley", "fight", "evade", "resign") else "activate"
+    seat = _live(state, plain[0])
+    actions = _count(plain[1], "actions", 1)
+    resources = _count(plain[2], "resources") if len(plain) > 2 and plain[2].lstrip("+").isdigit() else 0
+    resources = max(0, resources - _less(named))  # AH-TRIG-9: active cost modifiers count
+    kind = plain[-1] if plain[-1] in ("parley", "fight", "evade", "resign") else "activate"
     _own_turn(state, seat, "an activated ability")
     _no_test(state)
     have = effects.seat_value(state, seat, "resources")
@@ -168,11 +178,12 @@ def play(txn: Txn, args: tuple[str, ...]) -> None:
     action on the player's own turn (AH-EVENT-2); a fast card costs no action (AH-FAST-1), a fast
     asset only on its player's turn (AH-FAST-5); `free` when a card lets it be played without an
     action (AH-GOLD-2)."""
-    _usage(args, 2, 5, "play SEAT COST [event|asset] [fast] [free]")
+    plain, named = _keywords(args)
+    _usage(tuple(plain), 2, 5, "play SEAT COST [event|asset] [fast] [free] [less=N]")
     state = txn.state
-    seat = _live(state, args[0])
-    cost = _count(args[1], "cost")
-    words = {a.lower() for a in args[2:]}
+    seat = _live(state, plain[0])
+    cost = max(0, _count(plain[1], "cost") - _less(named))
+    words = {a.lower() for a in plain[2:]}
     unknown = words - {"event", "asset", "fast", "free", "skill"}
     if unknown:
         raise Rejected(f"play: unknown word {sorted(unknown)[0]!r} (event, asset, fast, free)")
@@ -221,10 +232,22 @@ def discard(txn: Txn, args: tuple[str, ...]) -> None:
 
 
 def hit(txn: Txn, args: tuple[str, ...]) -> None:
-    """Deal damage and horror at once (AH-DMG-8) and check defeat once (AH-DMG-9, AH-TRAUMA-5)."""
-    _usage(args, 2, 3, "hit SEAT DAMAGE [HORROR]")
-    seat = _live(txn.state, args[0])
-    effects.take_harm(txn, seat, _count(args[1], "damage"), _count(args[2], "horror") if len(args) > 2 else 0)
+    """Deal damage and horror: assign some to the seat's assets (AH-DMG-2..6; ``NAME=D/H``), none
+    when ``direct`` (AH-DIRECT-1); then all of it lands at once (AH-DMG-8) and defeat is checked
+    (AH-DMG-9..11, AH-TRAUMA-5)."""
+    plain, named = _keywords(args)
+    direct = "direct" in plain
+    plain = [p for p in plain if p != "direct"]
+    _usage(tuple(plain), 2, 3, "hit SEAT DAMAGE [HORROR] [ASSET=D/H ...] [direct]")
+    seat = _live(txn.state, plain[0])
+    damage, horror = _count(plain[1], "damage"), _count(plain[2], "horror") if len(plain) > 2 else 0
+    if direct and named:
+        raise Rejected("direct damage and horror cannot be assigned to assets")
+    assigned: dict[str, tuple[int, int]] = {}
+    for name, split in named.items():
+        d, sep, h = split.partition("/")
+        assigned[name] = (_count(d, "damage"), _count(h, "horror") if sep else 0)
+    board.assign_to_assets(txn, seat, damage, horror, assigned)
 
 
 def heal(txn: Txn, args: tuple[str, ...]) -> None:
@@ -447,6 +470,39 @@ def enemy_verb(txn: Txn, args: tuple[str, ...]) -> None:
     board.spawn(txn, seat, args[1], foe, named.get("at"))
 
 
+def asset_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    """An asset in play that can soak damage/horror or be exhausted: `asset SEAT NAME [health=H] [sanity=S]`."""
+    plain, named = _keywords(args)
+    _usage(tuple(plain), 2, 2, "asset SEAT NAME [health=H] [sanity=S]")
+    unknown = set(named) - {"health", "sanity"}
+    if unknown:
+        raise Rejected(f"asset: unknown option {sorted(unknown)[0]!r}")
+    seat = _live(txn.state, plain[0])
+    board.add_asset(txn, seat, plain[1], _count(named["health"], "health", 1) if "health" in named else None,
+                    _count(named["sanity"], "sanity", 1) if "sanity" in named else None)
+
+
+def exhaust(txn: Txn, args: tuple[str, ...]) -> None:
+    """AH-EXHAUST-2: an exhausted card cannot exhaust again (a cost that cannot be paid)."""
+    _usage(args, 2, 2, "exhaust SEAT ASSET")
+    board.set_exhausted(txn, _live(txn.state, args[0]), args[1], True)
+
+
+def ready(txn: Txn, args: tuple[str, ...]) -> None:
+    _usage(args, 2, 2, "ready SEAT ASSET")
+    board.set_exhausted(txn, _live(txn.state, args[0]), args[1], False)
+
+
+def enemy_mod(txn: Txn, args: tuple[str, ...]) -> None:
+    """AH-BASE-1: a modifier on an enemy's fight or evade; the printed (base) value stays."""
+    _usage(args, 3, 3, "enemy-mod NAME fight|evade +N|-N")
+    foe = board.enemy(txn.state, args[0])
+    if args[1] not in ("fight", "evade"):
+        raise Rejected("enemy-mod NAME fight|evade +N|-N")
+    board.save_enemy(txn, args[0], {**foe, f"{args[1]}_mod": int(foe.get(f"{args[1]}_mod", 0))
+                                    + parse_int(args[2], "modifier")})
+
+
 def move_enemy(txn: Txn, args: tuple[str, ...]) -> None:
     """A hunter's move (3.2) or a card moving an enemy: it leaves any engagement and may engage."""
     _usage(args, 2, 2, "move-enemy NAME LOCATION")
@@ -491,12 +547,13 @@ def enemy_doom(txn: Txn, args: tuple[str, ...]) -> None:
 VERBS: dict[str, Verb] = {v.usage.split()[0]: v for v in (
     Verb("act SEAT [KIND [TARGET]] [skill=N]", "spend an action (investigate, move, draw, resource, play, activate, "
          "fight, engage, evade, parley, resign, other)", act),
-    Verb("activate SEAT ACTIONS [RESOURCES] [parley|fight|evade]", "an ability costing action icons", activate),
+    Verb("activate SEAT ACTIONS [RESOURCES] [parley|fight|evade] [less=N]", "an ability costing action icons",
+         activate),
     Verb("lose SEAT N", "lose N actions this round", lose),
-    Verb("play SEAT COST [event|asset] [fast] [free]", "play a card from hand, paying its cost", play),
+    Verb("play SEAT COST [event|asset] [fast] [free] [less=N]", "play a card from hand, paying its cost", play),
     Verb("draw-cards SEAT [N]", "draw cards by a card effect (deck reset + 1 horror when empty)", draw_cards),
     Verb("discard SEAT N", "discard cards from hand", discard),
-    Verb("hit SEAT DAMAGE [HORROR]", "deal damage and horror at once", hit),
+    Verb("hit SEAT DAMAGE [HORROR] [ASSET=D/H ...] [direct]", "deal damage and horror at once", hit),
     Verb("heal SEAT DAMAGE [HORROR]", "heal damage and horror", heal),
     Verb("defeat SEAT", "a card ability defeats the investigator", defeat),
     Verb("resign SEAT", "the investigator resigns", resign),
@@ -516,6 +573,10 @@ VERBS: dict[str, Verb] = {v.usage.split()[0]: v for v in (
     Verb("enter SEAT LOCATION", "place or move an investigator without an action", enter),
     Verb("enemy SEAT NAME fight=F health=H evade=E damage=D horror=R [aloof] [hunter] [at=LOC]",
          "an enemy spawns", enemy_verb),
+    Verb("asset SEAT NAME [health=H] [sanity=S]", "an asset that soaks damage/horror or exhausts", asset_verb),
+    Verb("exhaust SEAT ASSET", "exhaust an asset (an exhausted one cannot)", exhaust),
+    Verb("ready SEAT ASSET", "ready an exhausted asset", ready),
+    Verb("enemy-mod NAME fight|evade +N|-N", "modify an enemy's fight or evade", enemy_mod),
     Verb("move-enemy NAME LOCATION", "move an enemy (hunters, card effects)", move_enemy),
     Verb("enemy-state NAME ready|exhausted", "ready or exhaust an enemy by an effect", enemy_state),
     Verb("evade ENEMY", "an ability evades the enemy automatically", evade_auto),
