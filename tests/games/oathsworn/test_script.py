@@ -1,0 +1,131 @@
+"""The acceptance scenario from scripts (headless and on the simulated station), the JSON interface,
+panels, buttons, data errors and replay determinism."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from tablekeeper import cli
+from tablekeeper.core.session import Session
+from tablekeeper.core.store import Store
+
+from .helpers import encounter, new, ok, to_turns
+
+ROOT = Path(__file__).resolve().parents[3]
+SCRIPT = ROOT / "docs" / "games" / "oathsworn.script"
+SIM = ROOT / "docs" / "games" / "oathsworn.sim"
+
+
+def play(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = cli.main(["play", "oathsworn", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_story_and_three_rounds_from_the_script(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = play(capsys, "--script", str(SCRIPT), "--strict", "--json")
+    assert code == 0, err
+    view = json.loads(out)
+    tracks = view["tracks"]
+    assert tracks["time.used"] == 6  # six moves in the story part
+    assert (view["round"], view["phase"]) == (4, "refresh")  # three full rounds played
+    assert (tracks["boss.head"], tracks["boss.body"], tracks["boss.claws"]) == (2, 2, 1)
+    assert (tracks["seat1.hp"], tracks["seat3.hp"]) == (2, 4)
+    for name in ("time.used", "iron", "knockouts", "seat1.hp", "seat1.hp_max", "seat1.animus",
+                 "seat1.animus_reserve", "seat1.defense", "seat1.regen"):
+        assert name in tracks
+    for side in ("might", "enemy"):
+        for colour in ("white", "yellow", "red", "black"):
+            assert f"{side}.{colour}" in view["sources"]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("tablekeeper.station_script") is None,
+                    reason="the simulated station is not installed")
+def test_round_four_on_the_simulated_station(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    save = tmp_path / "s.db"
+    code, _, err = play(capsys, "--script", str(SCRIPT), "--strict", "--save", str(save))
+    assert code == 0, err
+    with Store.open(str(save)) as store:
+        before = store.load("main")
+    assert before is not None
+    code = cli.main(["run", "--game", "oathsworn", "--save", str(save), "--script", str(SIM), "--display",
+                     "capture", "--capture-dir", str(tmp_path / "frames")])
+    capsys.readouterr()
+    assert code == 0
+    with Store.open(str(save)) as store:
+        saved = store.load("main")
+    assert saved is not None
+    buttons = [e.command for e in saved.entries[len(before.entries):] if e.command is not None]
+    assert all(c.origin == "button" for c in buttons)
+    assert [c.verb for c in buttons] == ["next", "next", "pass", "pass", "pass", "pass", "next", "next", "next"]
+    code, out, _ = play(capsys, "--save", str(save), "--json")
+    assert (json.loads(out)["round"], json.loads(out)["phase"]) == (5, "refresh")
+
+
+def test_bad_data_file_is_one_line_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "mine.toml"
+    bad.write_text('[might.white]\n"0" = "six"\n', encoding="utf-8")
+    code, _, err = play(capsys, "--option", f"data={bad}")
+    assert code == 2
+    assert err.count("\n") == 1 and "mine.toml" in err and "might.white" in err and "Traceback" not in err
+
+
+def test_unknown_option_is_rejected(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = play(capsys, "--option", "dificulty=grim")
+    assert code == 2 and "dificulty" in err
+
+
+def test_edited_composition_changes_the_decks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib import resources
+    text = resources.files("tablekeeper.games.oathsworn").joinpath("data").joinpath("oathsworn.toml").read_text()
+    edited = tmp_path / "decks.toml"
+    edited.write_text(text.replace('[might.white]\n"0" = 6', '[might.white]\n"0" = 2'), encoding="utf-8")
+    code, out, _ = play(capsys, "--option", f"data={edited}", "--json")
+    assert code == 0 and json.loads(out)["sources"]["might.white"]["remaining"] == 14
+
+
+def test_panels_fit_the_displays() -> None:
+    s = ok(to_turns(encounter()), "plan 1 head white=3")
+    panels = s.game.panels(s.state)
+    assert set(panels) == {"track", "tokens", "seat1", "seat2", "seat3", "seat4"}
+    for panel in panels.values():
+        assert len(panel.title) <= 21 and len(panel.lines) <= 5
+        assert all(len(line) <= 21 for line in panel.lines)
+    assert panels["seat1"].big == "6" and panels["seat1"].title.startswith(">")
+    assert panels["tokens"].title == "planned attack"
+    story = new()
+    assert story.game.panels(story.state)["track"].big == "0"
+
+
+def test_seat_buttons_end_a_turn_or_pass() -> None:
+    s = to_turns(encounter())
+    game = s.game
+    assert game.button(s.state, "seat1.a", False).verb == "next"  # type: ignore[union-attr]
+    passed = game.button(s.state, "seat1.b", False)
+    assert passed is not None and (passed.verb, passed.args) == ("pass", ("1",))
+    assert game.button(s.state, "seat2.a", False) is None
+    ok(s, "attack 1 head white=1")
+    assert game.button(s.state, "seat3.a", False).verb == "resolve"  # type: ignore[union-attr]
+
+
+def test_adjustable_current_seat_first() -> None:
+    s = ok(to_turns(encounter()), "next")
+    assert s.game.adjustable(s.state)[:2] == ["seat2.hp", "seat2.animus"]
+    assert new().game.adjustable(new().state)[0] == "time.used"
+
+
+def test_log_replays_to_the_same_state(capsys: pytest.CaptureFixture[str]) -> None:
+    s = new(seed=3)
+    from tablekeeper.core.script import parse_lines
+    for line in parse_lines(SCRIPT.read_text(encoding="utf-8").splitlines()):
+        s.perform(line.command)
+    again = Session(s.game, seats=4, seed=3, entries=s.entries)
+    assert again.state == s.state
+    assert s.replay() == s.state
+    for _ in range(5):
+        assert s.undo().accepted
+    assert s.replay() == s.state
