@@ -17,6 +17,7 @@ from tablekeeper.core.store import Store
 from tablekeeper.errors import Rejected, StoreError
 from tablekeeper.games.arkham import rules
 from tablekeeper.games.arkham.data import DIFFICULTIES, load_investigators, load_scenarios
+from tablekeeper.games.arkham.decks import DeckCard, access_problem, deck_problems, deck_xp
 
 
 class Campaign:
@@ -181,17 +182,96 @@ class Campaign:
         self.body["investigators"][inv] = {"xp": 0, "physical_trauma": 0, "mental_trauma": 0, "fate": None,
                                            "purchases": []}
 
-    def buy(self, seat: int, title: str, level: int, *, exceptional: bool = False,
-            upgrade_from: int | None = None) -> int:
-        """AH-XP-3/7/8, AH-EXCEPT-1: each copy is bought (and paid) on its own; returns the cost."""
-        self._between("cards are bought")
+    def deck(self, seat: int) -> list[DeckCard] | None:
+        inv = self._player(seat)
+        raw = self.investigator(inv).get("deck")
+        return None if raw is None else [DeckCard.from_json(c) for c in raw]
+
+    def _player(self, seat: int) -> str:
         inv = self.body["players"].get(str(seat))
         if inv is None:
             raise Rejected(f"seat {seat} is not in the campaign")
+        return str(inv)
+
+    def set_deck(self, seat: int, cards: Sequence[DeckCard], starting_xp: int = 0,
+                 story_allowed: Sequence[str] = ()) -> int:
+        """AH-DB-1..8: the deck an investigator starts the campaign with; higher-level cards are paid
+        from the starting experience (AH-DB-5). AH-DB-9: later changes go through purchases only.
+        Returns the experience left."""
+        self._between("decks are built")
+        inv = self._player(seat)
+        record = self.investigator(inv)
+        if record.get("deck") is not None and self.body["results"]:
+            raise Rejected("after the first scenario a deck changes only by purchases (buy)")
+        printed = load_investigators().get(inv)
+        problems = deck_problems(cards, deck_size=printed.deck_size if printed else 30,
+                                 access=printed.access if printed else None, starting_xp=starting_xp,
+                                 story_allowed=story_allowed)
+        if problems:
+            raise Rejected(f"{inv}'s deck is not legal: " + "; ".join(problems))
+        record["deck"] = [c.to_json() for c in cards]
+        record["xp"] = starting_xp - deck_xp(cards)
+        return int(record["xp"])
+
+    def buy(self, seat: int, title: str, level: int, *, exceptional: bool = False,
+            upgrade_from: int | None = None, remove: str | None = None, card_class: str = "neutral",
+            permanent: bool = False) -> int:
+        """AH-XP-3/7/8, AH-EXCEPT-1: each copy is bought (and paid) on its own; returns the cost.
+        With a deck list kept: AH-XP-4 the card must be within the options, AH-XP-5 a nonpermanent
+        card replaces a different one (AH-XP-6: never a weakness or a required card), AH-XP-7 an
+        upgrade replaces its lower level."""
+        self._between("cards are bought")
+        inv = self._player(seat)
         cost = rules.xp_cost(level, exceptional=exceptional, upgrade_from=upgrade_from)
         record = self.investigator(inv)
         if record["xp"] < cost:
             raise Rejected(f"{inv} has {record['xp']} experience; {title} costs {cost}")
+        deck = self.deck(seat)
+        if deck is not None:
+            card = DeckCard(title, level, "standard", card_class, exceptional, permanent)
+            printed = load_investigators().get(inv)
+            problem = access_problem(card, printed.access if printed else None)
+            if problem:
+                raise Rejected(problem)
+            if upgrade_from is not None:
+                out = next((c for c in deck if c.title == title and c.level == upgrade_from), None)
+                if out is None:
+                    raise Rejected(f"no level {upgrade_from} {title} in the deck to upgrade")
+            elif permanent:
+                out = None
+            else:
+                if remove is None:
+                    raise Rejected(f"buying {title} keeps the deck size: name a card to take out (remove=)")
+                out = next((c for c in deck if c.title == remove), None)
+                if out is None:
+                    raise Rejected(f"no {remove} in the deck")
+                if out.title == title:
+                    raise Rejected("the card taken out must be a different card")
+            if out is not None:
+                if out.required:
+                    raise Rejected(f"{out.title} is a {out.kind} card: it cannot be taken out")
+                deck.remove(out)
+            deck.append(card)
+            problems = [p for p in deck_problems(deck, deck_size=printed.deck_size if printed else 30,
+                                                 starting_xp=None) if "copies" in p or "exceptional" in p]
+            if problems:
+                raise Rejected("; ".join(problems))
+            record["deck"] = [c.to_json() for c in deck]
         record["xp"] -= cost  # AH-XP-10: what is left stays in the log
         record["purchases"].append({"title": title, "level": level, "cost": cost})
         return cost
+
+    def swap(self, seat: int, out: str, card: DeckCard, *, guide: bool = False) -> None:
+        """AH-XP-9: outside a purchase, only an explicit campaign-guide instruction changes a deck."""
+        self._between("decks change")
+        if not guide:
+            raise Rejected("a deck changes between scenarios only by purchase, or when the campaign guide says so")
+        deck = self.deck(seat)
+        if deck is None:
+            raise Rejected(f"no deck list is kept for seat {seat}")
+        found = next((c for c in deck if c.title == out), None)
+        if found is None:
+            raise Rejected(f"no {out} in the deck")
+        deck.remove(found)
+        deck.append(card)
+        self.investigator(self._player(seat))["deck"] = [c.to_json() for c in deck]

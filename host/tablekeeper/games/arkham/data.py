@@ -69,6 +69,8 @@ class Investigator:
     sanity: int
     elder_sign: int
     skills: Mapping[str, int]
+    deck_size: int = 30
+    access: Mapping[str, int] | None = None  # class -> highest level; None: no restriction known
 
 
 def read_toml(name: str, override: str | None = None) -> tuple[str, dict[str, Any]]:
@@ -152,7 +154,11 @@ def load_investigators(override: str | None = None) -> dict[str, Investigator]:
             skills[skill] = _int(label, skills_raw.get(skill, 0), f"{key}.skills.{skill}", 0)
         out[key] = Investigator(key, str(table.get("name", key)), _int(label, table.get("health"), f"{key}.health", 1),
                                 _int(label, table.get("sanity"), f"{key}.sanity", 1),
-                                _int(label, table.get("elder_sign", 0), f"{key}.elder_sign"), skills)
+                                _int(label, table.get("elder_sign", 0), f"{key}.elder_sign"), skills,
+                                _int(label, table.get("deck_size", 30), f"{key}.deck_size", 1),
+                                None if "access" not in table else
+                                {str(c): _int(label, v, f"{key}.access.{c}", 0)
+                                 for c, v in _table(label, table["access"], f"{key}.access").items()})
     return out
 
 
