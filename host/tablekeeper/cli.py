@@ -15,6 +15,7 @@ from tablekeeper.errors import TablekeeperError
 COMMAND_MODULES: tuple[str, ...] = (
     "tablekeeper.play",
     "tablekeeper.config_cli",
+    "tablekeeper.station_cli",
     "tablekeeper.appliance.commands",
     "tablekeeper.doctor",
 )

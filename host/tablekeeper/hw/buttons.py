@@ -64,17 +64,17 @@ class DebouncedButton:
         """A raw level change seen at ``now_s``; counts at once unless inside the lock-out."""
         with self._lock:
             self._raw_down = down
-            if down != self._down and now_s - self._last_change_s >= self._timing.debounce_s:
+            if down != self._down and now_s >= self._last_change_s + self._timing.debounce_s:
                 self._change(down, now_s)
 
     def poll(self, now_s: float) -> None:
         """Settle a level that changed during the lock-out; fire hold and repeats that are due."""
         with self._lock:
-            if self._raw_down != self._down and now_s - self._last_change_s >= self._timing.debounce_s:
+            if self._raw_down != self._down and now_s >= self._last_change_s + self._timing.debounce_s:
                 self._change(self._raw_down, now_s)
             if not self._down:
                 return
-            if not self._held and now_s - self._pressed_s >= self._timing.hold_s:
+            if not self._held and now_s >= self._pressed_s + self._timing.hold_s:
                 self._held = True
                 self._next_repeat_s = self._pressed_s + self._timing.hold_s + self._timing.repeat_interval_s
                 self._emit(ButtonIntent(self.role, Gesture.HOLD, now_s))

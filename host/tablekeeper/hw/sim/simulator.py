@@ -1,0 +1,161 @@
+"""The station's parts, simulated: gpiozero ``MockFactory`` pins, emulated OLED chips, and the whole
+panel shown through luma.emulator (``pygame`` window, ``asciiblock`` terminal, ``capture`` PNGs,
+``gifanim`` GIF), with keyboard keys pressing the virtual buttons.
+
+The displays run the real luma.oled drivers and the real partial-update adapter; only the bus is
+replaced by ``OledChip``, so the simulator shows exactly what the bytes would put on the glass.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Final
+
+from PIL import Image
+
+from tablekeeper.config import ButtonConfig, DisplayConfig, StationConfig
+from tablekeeper.errors import HardwareError
+from tablekeeper.hw.displays import make_device
+from tablekeeper.hw.sim.oled import OledChip
+from tablekeeper.hw.sim.panel import PanelLayout, compose
+
+DISPLAY_MODES: Final = ("pygame", "asciiblock", "capture", "gifanim")
+SCALE: Final = 2
+
+
+def has_graphical_screen(env: dict[str, str] | None = None) -> bool:
+    """Whether a pygame window can open: a desktop session, not SSH or CI."""
+    env = dict(os.environ) if env is None else env
+    if env.get("SDL_VIDEODRIVER", "") in ("dummy", "offscreen"):
+        return False
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
+
+
+def choose_display_mode(requested: str | None, *, stdout_is_tty: bool, env: dict[str, str] | None = None) -> str:
+    """The ``--display`` asked for, else a window, else the terminal, else PNG files."""
+    if requested is not None:
+        return requested
+    if has_graphical_screen(env):
+        return "pygame"
+    return "asciiblock" if stdout_is_tty else "capture"
+
+
+def make_emulator(mode: str, size: tuple[int, int], capture_dir: Path) -> Any:
+    """A luma.emulator device of ``mode`` for the composed panel (imports pygame only now)."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    try:
+        from luma.emulator import device as emulators
+    except ImportError as exc:
+        raise HardwareError(f"the simulator needs luma.emulator (pip install -e '.[sim]'): {exc}") from None
+    width, height = size
+    common: dict[str, Any] = {"width": width, "height": height, "mode": "RGB", "transform": "identity",
+                              "scale": SCALE}
+    if mode in ("capture", "gifanim"):
+        capture_dir.mkdir(parents=True, exist_ok=True)
+    if mode == "capture":
+        return emulators.capture(file_template=str(capture_dir / "panel_{0:06}.png"), **common)
+    if mode == "gifanim":
+        return emulators.gifanim(filename=str(capture_dir / "panel.gif"), duration=0.5, **common)
+    if mode == "asciiblock":
+        if not hasattr(emulators, "asciiblock"):
+            raise HardwareError("--display asciiblock needs a POSIX terminal")
+        return emulators.asciiblock(**common)
+    if mode == "pygame":
+        emulator = emulators.pygame(frame_rate=30, **common)
+        emulator._pygame.display.set_caption("Tablekeeper station (simulated)")
+        return emulator
+    raise HardwareError(f"--display {mode!r}: choose one of {', '.join(DISPLAY_MODES)}")
+
+
+class SimulatedParts:
+    """Mock pins and emulated chips for one station config, and the picture of the panel."""
+
+    def __init__(self, config: StationConfig, *, display_mode: str | None, capture_dir: Path,
+                 emulator_factory: Callable[[str, tuple[int, int], Path], Any] = make_emulator) -> None:
+        from gpiozero.pins.mock import MockFactory
+
+        self.config = config
+        self.pin_factory = MockFactory()
+        self.chips: dict[str, OledChip] = {}
+        self.unplugged: set[str] = set()
+        self.layout = PanelLayout(config)
+        self.display_mode = display_mode
+        self.capture_dir = capture_dir
+        self.emulator = None if display_mode is None else emulator_factory(display_mode, self.layout.size,
+                                                                             capture_dir)
+        self.frames_shown = 0
+        self.picture: Image.Image | None = None
+        self._last: bytes | None = None
+        self._keys = {b.key: b for b in config.buttons if b.key}
+        self._by_role = {b.role: b for b in config.buttons}
+
+    # --- displays ---------------------------------------------------------------------------------
+    def unplug(self, role: str) -> None:
+        """Make a display stop answering, as a loose wire would (errno 121, like the I2C driver)."""
+        self.unplugged.add(role)
+        chip = self.chips.get(role)
+        if chip is not None:
+            chip.fail_with = OSError(121, "Remote I/O error")
+
+    def plug(self, role: str) -> None:
+        self.unplugged.discard(role)
+
+    def open_device(self, config: DisplayConfig) -> Any:
+        if config.role in self.unplugged:
+            raise OSError(121, "Remote I/O error")
+        chip = OledChip(config.driver, config.width, config.height)
+        self.chips[config.role] = chip
+        return make_device(config, chip)
+
+    def screens(self) -> dict[str, Image.Image]:
+        """What each glass shows, turned the way the player sees it."""
+        out = {}
+        for display in self.config.displays:
+            chip = self.chips.get(display.role)
+            if chip is not None:
+                image = chip.image()
+                out[display.role] = image.rotate(180) if display.rotation == 2 else image
+        return out
+
+    # --- buttons ----------------------------------------------------------------------------------
+    def button_for_key(self, key: str) -> ButtonConfig | None:
+        return self._keys.get(key)
+
+    def button(self, role: str) -> ButtonConfig | None:
+        return self._by_role.get(role)
+
+    def set_button(self, button: ButtonConfig, down: bool) -> None:
+        """Drive the button's mock pin as the switch would (to ground for a pull-up)."""
+        pin = self.pin_factory.pin(button.pin)
+        if down == button.pull_up:
+            pin.drive_low()
+        else:
+            pin.drive_high()
+
+    # --- the picture ------------------------------------------------------------------------------
+    def refresh(self, *, pressed: frozenset[str], lit_seat: int | None, failed: frozenset[str]) -> bool:
+        """Compose the panel; show it if it changed. Returns whether a frame was shown."""
+        picture = compose(self.layout, self.screens(), pressed=pressed, lit_seat=lit_seat, failed=failed)
+        raw = picture.tobytes()
+        if raw == self._last:
+            return False
+        self._last = raw
+        self.picture = picture
+        if self.emulator is not None:
+            self.emulator.display(picture)
+        self.frames_shown += 1
+        return True
+
+    def close(self) -> None:
+        emulator, self.emulator = self.emulator, None
+        if emulator is not None:
+            if hasattr(emulator, "write_animation"):
+                emulator.write_animation()
+                emulator._images.clear()  # luma writes again at exit; leave it nothing to redo
+            emulator.cleanup()
+        self.pin_factory.reset()

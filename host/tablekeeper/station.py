@@ -1,0 +1,306 @@
+"""The station loop: one thread owns the game session; everything else only puts intents on a queue.
+
+gpiozero calls button callbacks on its own threads and serial readers run on theirs; they put
+``intents`` on a ``queue.SimpleQueue`` (whose ``put`` is safe even from a signal handler). This
+thread takes each intent, turns it into commands through ``Controls``, applies them to the
+``Session`` (which writes them to its journal before the result is shown), then redraws only the
+displays whose picture changed. Timed work (debounce settling, hold and repeat, pending +/-
+changes, display retries, beeps) runs when its deadline comes, from the injected clock.
+"""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from PIL import Image
+
+from tablekeeper.config import StationConfig
+from tablekeeper.controls import Controls
+from tablekeeper.core.events import Command
+from tablekeeper.core.session import Outcome, Session
+from tablekeeper.errors import Rejected
+from tablekeeper.hw.buttons import ButtonPanel
+from tablekeeper.hw.displays import DisplayBank
+from tablekeeper.hw.outputs import Outputs
+from tablekeeper.intents import (
+    ButtonIntent,
+    CounterConnected,
+    CounterMissing,
+    CounterValue,
+    Gesture,
+    Intent,
+    Quit,
+    Tick,
+)
+from tablekeeper.ui.render import render_panel
+from tablekeeper.ui.screens import fallback_panel
+
+Clock = Callable[[], float]
+IDLE_WAIT_S = 0.5  # longest sleep without a deadline, so a stop request is seen promptly
+MESSAGE_S = 3.0  # how long a refusal or notice stays on the track display
+
+
+class Timed(Protocol):
+    def poll(self, now_s: float) -> None: ...
+
+    def next_deadline_s(self) -> float | None: ...
+
+
+@dataclass
+class Message:
+    text: str
+    until_s: float
+
+
+@dataclass
+class StationStats:
+    """What the loop did; the simulator and benchmarks read it."""
+
+    intents: int = 0
+    commands: int = 0
+    rejected: list[str] = field(default_factory=list)
+    redraws: int = 0
+
+
+class Station:
+    """Wires a session, its controls and the station's parts; ``run`` is the loop."""
+
+    def __init__(self, *, session: Session, config: StationConfig, displays: DisplayBank, clock: Clock,
+                 intents: queue.SimpleQueue[Intent] | None = None, buttons: ButtonPanel | None = None,
+                 outputs: Outputs | None = None, timed: Iterable[Timed] = (),
+                 on_redraw: Callable[[Station], None] | None = None) -> None:
+        self.session = session
+        self.config = config
+        self.displays = displays
+        self.buttons = buttons
+        self.outputs = outputs
+        self.clock = clock
+        self.intents: queue.SimpleQueue[Intent] = intents if intents is not None else queue.SimpleQueue()
+        self.controls = Controls(session.game, clock=clock, pending_window_s=config.timing.pending_window_s)
+        self.timed = list(timed)
+        self.on_redraw = on_redraw
+        self.stats = StationStats()
+        self.message: Message | None = None
+        self.images: dict[str, Image.Image] = {}
+        self._drawn: dict[str, bytes] = {}
+        self.running = False
+        self._last_view = session.view()
+        self.quiet = config.quiet
+        self._failed: frozenset[str] = frozenset()
+
+    # --- the loop ---------------------------------------------------------------------------------
+    def put(self, intent: Intent) -> None:
+        """Thread-safe (and signal-safe): queue an intent for the loop."""
+        self.intents.put(intent)
+
+    def start(self) -> None:
+        """Show the current state on every display and light the active seat."""
+        self.running = True
+        self._sync_outputs(self._last_view, first=True)
+        self.redraw()
+
+    def run(self, *, on_pass: Callable[[float], object] | None = None, idle_wait_s: float = IDLE_WAIT_S) -> None:
+        """Handle intents until ``Quit``; ``on_pass(now_s)`` runs on every pass (watchdog, sim events)."""
+        if not self.running:
+            self.start()
+        while self.running:
+            now_s = self.clock()
+            deadline = self.next_deadline_s()
+            wait_s = idle_wait_s if deadline is None else min(idle_wait_s, max(0.0, deadline - now_s))
+            try:
+                intent: Intent | None = self.intents.get(timeout=wait_s)
+            except queue.Empty:
+                intent = None
+            if intent is not None:
+                self.handle(intent)
+            self.poll(self.clock())
+            if on_pass is not None:
+                on_pass(self.clock())
+
+    def drain(self) -> int:
+        """Handle every queued intent without waiting (the scripted simulator and tests)."""
+        handled = 0
+        while self.running:
+            try:
+                intent = self.intents.get_nowait()
+            except queue.Empty:
+                break
+            self.handle(intent)
+            handled += 1
+        return handled
+
+    def poll(self, now_s: float) -> None:
+        """Run timed work that is due, then redraw if it changed anything."""
+        if self.buttons is not None:
+            self.buttons.poll(now_s)
+        self.displays.poll(now_s)
+        if self.outputs is not None:
+            self.outputs.poll(now_s)
+        for part in self.timed:
+            part.poll(now_s)
+        changed = False
+        pending = self.controls.tick(self.session.state)
+        if pending:
+            self._perform(pending)
+            changed = True
+        if self.message is not None and now_s >= self.message.until_s:
+            self.message = None
+            changed = True
+        if changed:
+            self.redraw()
+
+    def next_deadline_s(self) -> float | None:
+        deadlines = [self.displays.next_deadline_s()]
+        if self.buttons is not None:
+            deadlines.append(self.buttons.next_deadline_s())
+        if self.outputs is not None:
+            deadlines.append(self.outputs.next_deadline_s())
+        deadlines += [part.next_deadline_s() for part in self.timed]
+        if self.controls.pending is not None:
+            deadlines.append(self.controls.pending.last_s + self.controls.pending_window_s)
+        if self.message is not None:
+            deadlines.append(self.message.until_s)
+        return min((d for d in deadlines if d is not None), default=None)
+
+    # --- intents ----------------------------------------------------------------------------------
+    def handle(self, intent: Intent) -> None:
+        """Apply one intent, then redraw what changed."""
+        self.stats.intents += 1
+        if isinstance(intent, Quit):
+            self.running = False
+            return
+        if isinstance(intent, ButtonIntent):
+            self._button(intent)
+        elif isinstance(intent, CounterValue):
+            self._counter(intent)
+        elif isinstance(intent, CounterConnected):
+            self._say(f"seat {intent.seat} counter ready")
+        elif isinstance(intent, CounterMissing):
+            self._say(f"seat {intent.seat} counter lost" + (f": {intent.reason}" if intent.reason else ""))
+        elif isinstance(intent, Tick):
+            pass
+        self.redraw()
+
+    def _button(self, intent: ButtonIntent) -> None:
+        state = self.session.state
+        try:
+            if intent.gesture is Gesture.PRESS:
+                if intent.role == "menu":
+                    self._toggle_quiet()
+                    return
+                commands = self.controls.press(intent.role, state)
+            elif intent.gesture is Gesture.HOLD:
+                commands = self.controls.hold(intent.role, state)
+            elif intent.gesture is Gesture.REPEAT:
+                commands = self.controls.repeat(intent.role, state)
+            else:
+                return
+        except Rejected as exc:
+            self._refused(exc.reason)
+            return
+        self._perform(commands)
+
+    def _counter(self, intent: CounterValue) -> None:
+        seat_track = f"seat{intent.seat}.{intent.track}"
+        track = seat_track if seat_track in self.session.state.tracks else intent.track
+        self._perform([*self.controls.flush(), Command("set", (track, str(intent.value)), origin="counter")])
+
+    def _perform(self, commands: list[Command]) -> None:
+        before = self._last_view
+        for command in commands:
+            outcome: Outcome = self.session.perform(command)
+            self.stats.commands += 1
+            if not outcome.accepted:
+                self._refused(outcome.reason or f"{command.text()} refused")
+                break
+            for notice in self.session.notices:
+                self._say(notice)
+        after = self.session.view()
+        self._sync_outputs(after, before=before)
+        self._last_view = after
+
+    def _refused(self, reason: str) -> None:
+        self.stats.rejected.append(reason)
+        self._say(f"! {reason}")
+
+    def _say(self, text: str) -> None:
+        self.message = Message(text, self.clock() + MESSAGE_S)
+
+    def _toggle_quiet(self) -> None:
+        self.quiet = not self.quiet
+        if self.outputs is not None:
+            self.outputs.beeper.quiet = self.quiet
+        self._say("sound off" if self.quiet else "sound on")
+
+    def _sync_outputs(self, view: dict[str, Any], *, before: dict[str, Any] | None = None,
+                      first: bool = False) -> None:
+        if self.outputs is None:
+            return
+        seat = view.get("active_seat")
+        self.outputs.lights.light(seat if isinstance(seat, int) else None)
+        if first or before is None:
+            return
+        if view.get("over") and not before.get("over"):
+            result = str(view["over"]).lower()
+            self.outputs.beeper.play("defeat" if "defeat" in result or "lost" in result else "victory")
+        elif any("reached" in str(n) for n in view.get("notices", ())):
+            self.outputs.beeper.play("alert")
+        elif seat != before.get("active_seat") and seat is not None:
+            self.outputs.beeper.play("turn")
+
+    # --- drawing ----------------------------------------------------------------------------------
+    def frames(self) -> dict[str, Image.Image]:
+        """The picture each configured display should show now."""
+        state = self.session.state
+        panels = self.session.game.panels(state)
+        view = self._last_view
+        selected = self.controls.selected(state)
+        pending = self.controls.pending.text() if self.controls.pending is not None else None
+        pending_role = "tokens" if self.config.display("tokens") is not None else "track"
+        out: dict[str, Image.Image] = {}
+        for display in self.config.displays:
+            panel = panels.get(display.role) or fallback_panel(display.role, view)
+            banner = None
+            if display.role == pending_role and pending is not None:
+                banner = pending
+            elif display.role == "track" and self.message is not None:
+                banner = self.message.text
+            out[display.role] = render_panel(panel, display.size, banner=banner, selected=selected)
+        return out
+
+    def redraw(self) -> int:
+        """Send the displays whose picture changed; returns how many were sent."""
+        changed: dict[str, Image.Image] = {}
+        for role, image in self.frames().items():
+            raw = image.tobytes()
+            if self._drawn.get(role) != raw:
+                self._drawn[role] = raw
+                changed[role] = image
+        self.images.update(changed)
+        if changed:
+            self.displays.show(changed)
+            self.stats.redraws += 1
+            if self.on_redraw is not None:
+                self.on_redraw(self)
+        self._watch_displays()
+        return len(changed)
+
+    def _watch_displays(self) -> None:
+        """Tell the players when a display stops answering (on the ones that still work)."""
+        failed = frozenset(d.role for d in self.displays.failed())
+        lost, self._failed = failed - self._failed, failed
+        if lost:
+            self._say(f"{', '.join(sorted(lost))} display not answering")
+            self.redraw()
+
+    def close(self) -> None:
+        """Release every part: buttons and outputs (gpiozero), then displays (luma)."""
+        self.running = False
+        if self.buttons is not None:
+            self.buttons.close()
+        if self.outputs is not None:
+            self.outputs.close()
+        self.displays.close()

@@ -1,0 +1,247 @@
+"""``tablekeeper run``: the station on real hardware, or simulated on any computer.
+
+With no Raspberry Pi GPIO present it falls back to the simulator with a one-line notice.
+SIGTERM and SIGINT stop it cleanly (buttons, LEDs and displays released, exit code 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tablekeeper import games
+from tablekeeper.config import StationConfig, default_config_path, load_config
+from tablekeeper.core.session import Session
+from tablekeeper.errors import HardwareError, ScriptError
+from tablekeeper.hw.buttons import ButtonPanel
+from tablekeeper.hw.displays import DisplayBank, hardware_opener
+from tablekeeper.hw.outputs import Outputs
+from tablekeeper.hw.sim.clock import FakeClock
+from tablekeeper.hw.sim.simulator import DISPLAY_MODES, SimulatedParts, choose_display_mode
+from tablekeeper.intents import Quit
+from tablekeeper.station import Station
+
+DEFAULT_GAME = "arkham"
+DEFAULT_CAPTURE_DIR = Path("captures")
+SIM_WAIT_S = 0.02  # the simulator's window needs its events read often
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "run", help="run the station (buttons, displays, counters), or simulate it",
+        description="Run the station. Without Raspberry Pi GPIO (or with --sim) the same station runs "
+                    "on simulated parts: a window (pygame), the terminal (asciiblock) or image files "
+                    "(capture, gifanim). Keyboard keys press the buttons; see the config's 'key' entries.")
+    p.add_argument("--sim", action="store_true", help="simulate the hardware even on a Raspberry Pi")
+    p.add_argument("--config", metavar="FILE", help="station config (default: hardware/station.toml)")
+    p.add_argument("--game", help=f"game to play (default: the saved one, else {DEFAULT_GAME})")
+    p.add_argument("--seats", type=int, default=None, help="number of seats (players)")
+    p.add_argument("--seed", type=int, default=1, help="seed for the station's draws (default 1)")
+    p.add_argument("--save", metavar="PATH", help="keep the session in this SQLite file; resume if it holds one")
+    p.add_argument("--slot", default="main", help="save slot name (default main)")
+    p.add_argument("--display", choices=DISPLAY_MODES,
+                   help="simulator output, as luma.emulator names it (default: pygame with a screen, "
+                        "asciiblock in a terminal, else capture)")
+    p.add_argument("--script", metavar="FILE",
+                   help="simulate unattended: keys, 'press ROLE', 'hold ROLE [S]', 'wait S' per line "
+                        "(fake clock), then exit")
+    p.add_argument("--capture-dir", metavar="DIR", type=Path, default=DEFAULT_CAPTURE_DIR,
+                   help=f"where capture/gifanim write their files (default {DEFAULT_CAPTURE_DIR}/)")
+    p.add_argument("--demo", action="store_true", help="convention demo mode (attract loop, guided demos)")
+    p.set_defaults(func=run_command)
+
+
+def gpio_present() -> bool:
+    """A Raspberry Pi with its GPIO character device (what gpiozero's default pin factory needs)."""
+    model = Path("/proc/device-tree/model")
+    try:
+        is_pi = "raspberry pi" in model.read_text(encoding="ascii", errors="replace").lower()
+    except OSError:
+        return False
+    return is_pi and any(Path("/dev").glob("gpiochip*"))
+
+
+def open_session(args: argparse.Namespace) -> tuple[Session, Any]:
+    """The game session (resumed from ``--save`` when it holds one) and its store, if any."""
+    from tablekeeper.play import open_session as open_play_session
+
+    game_name = args.game or _saved_game(args) or DEFAULT_GAME
+    game = games.load(game_name)
+    play_args = argparse.Namespace(option=[], seats=args.seats, seed=args.seed, save=args.save, slot=args.slot,
+                                   campaign=None)
+    session, store = open_play_session(game, play_args)
+    return session, store
+
+
+def _saved_game(args: argparse.Namespace) -> str | None:
+    if not args.save or not Path(args.save).exists():
+        return None
+    from tablekeeper.core.store import Store
+
+    store = Store.open(args.save)
+    try:
+        saved = store.load(args.slot)
+    finally:
+        store.close()
+    return None if saved is None else saved.setup.game
+
+
+def run_command(args: argparse.Namespace) -> int:
+    config = load_config(args.config or default_config_path())
+    simulate = args.sim or args.script is not None or args.display is not None
+    if not simulate and not gpio_present():
+        print("tablekeeper: no Raspberry Pi GPIO here; running the simulator", file=sys.stderr)
+        simulate = True
+    if args.script is not None:
+        return run_scripted(config, args)
+    if simulate:
+        return run_simulated(config, args)
+    return run_hardware(config, args)
+
+
+def _stop_on_signals(station: Station) -> None:
+    def stop(signum: int, _frame: object) -> None:
+        station.put(Quit(signal.Signals(signum).name))
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+
+
+def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
+    from tablekeeper.appliance.watchdog import Watchdog
+
+    session, store = open_session(args)
+    clock = time.monotonic
+    station: Station | None = None
+    try:
+        displays = DisplayBank(config.displays, open_device=hardware_opener(config), clock=clock,
+                               timing=config.timing)
+        station = Station(session=session, config=config, displays=displays, clock=clock)
+        station.buttons = _open_or_explain(lambda: ButtonPanel(config.buttons, emit=station.put, clock=clock,
+                                                               timing=config.timing))
+        station.outputs = _open_or_explain(lambda: Outputs(config.leds, config.buzzer, clock=clock,
+                                                           quiet=config.quiet))
+        _stop_on_signals(station)
+        watchdog = Watchdog()
+        station.start()
+        watchdog.ready()
+        station.run(on_pass=watchdog.feed)
+        watchdog.stopping()
+    finally:
+        if station is not None:
+            station.close()
+        if store is not None:
+            store.close()
+    return 0
+
+
+def _open_or_explain(open_part: Callable[[], Any]) -> Any:
+    from gpiozero.exc import GPIOZeroError
+
+    try:
+        return open_part()
+    except GPIOZeroError as exc:
+        raise HardwareError(f"GPIO: {exc}") from None
+
+
+def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_mode: str | None,
+                    clock: Callable[[], float]) -> tuple[Station, SimulatedParts, Any]:
+    session, store = open_session(args)
+    parts = SimulatedParts(config, display_mode=display_mode, capture_dir=args.capture_dir)
+    displays = DisplayBank(config.displays, open_device=parts.open_device, clock=clock, timing=config.timing)
+    station = Station(session=session, config=config, displays=displays, clock=clock)
+    station.buttons = ButtonPanel(config.buttons, emit=station.put, clock=clock, timing=config.timing,
+                                  pin_factory=parts.pin_factory)
+    station.outputs = Outputs(config.leds, config.buzzer, clock=clock, quiet=config.quiet,
+                              pin_factory=parts.pin_factory)
+    return station, parts, store
+
+
+def refresher(station: Station, parts: SimulatedParts) -> Callable[[], None]:
+    def refresh() -> None:
+        buttons = station.buttons.buttons if station.buttons is not None else {}
+        pressed = frozenset(role for role, b in buttons.items() if b.is_down)
+        lit = station.outputs.lights.lit if station.outputs is not None else None
+        failed = frozenset(d.role for d in station.displays.failed())
+        parts.refresh(pressed=pressed, lit_seat=lit, failed=failed)
+
+    return refresh
+
+
+def run_scripted(config: StationConfig, args: argparse.Namespace) -> int:
+    from tablekeeper.station_script import ScriptedRun, parse_script
+
+    mode = args.display or "capture"
+    lines = _read_script(args.script)
+    clock = FakeClock()
+    station, parts, store = build_simulated(config, args, display_mode=None, clock=clock)
+    try:
+        steps = parse_script(lines, parts, source=args.script, hold_s=config.timing.hold_s)
+        parts.emulator = _emulator(parts, mode)
+        refresh = refresher(station, parts)
+        station.start()
+        refresh()
+        ScriptedRun(station, parts, clock, refresh).run(steps)
+    finally:
+        station.close()
+        parts.close()
+        if store is not None:
+            store.close()
+    if mode in ("capture", "gifanim"):
+        print(f"tablekeeper: {parts.frames_shown} frames written to {args.capture_dir}/")
+    return 0
+
+
+def _emulator(parts: SimulatedParts, mode: str) -> Any:
+    from tablekeeper.hw.sim.simulator import make_emulator
+
+    return make_emulator(mode, parts.layout.size, parts.capture_dir)
+
+
+def _read_script(path: str) -> list[str]:
+    if path == "-":
+        return sys.stdin.readlines()
+    try:
+        return Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise ScriptError(f"{path}: cannot read script: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ScriptError(f"{path}: not a text file") from None
+
+
+def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
+    from tablekeeper.hw.sim.keyboard import KeyboardInput
+
+    mode = choose_display_mode(args.display, stdout_is_tty=sys.stdout.isatty())
+    clock = time.monotonic
+    station, parts, store = build_simulated(config, args, display_mode=None, clock=clock)
+    keyboard: KeyboardInput | None = None
+    try:
+        parts.emulator = _emulator(parts, mode)
+        refresh = refresher(station, parts)
+        keyboard = KeyboardInput.for_mode(mode, parts, stop=lambda: station.put(Quit("window closed")))
+        _stop_on_signals(station)
+        if mode == "pygame":
+            print("tablekeeper: simulated station in a window; keys press the buttons, Esc quits", file=sys.stderr)
+        station.start()
+        refresh()
+
+        def on_pass(_now_s: float) -> None:
+            if keyboard is not None:
+                keyboard.pump()
+            refresh()
+
+        station.run(on_pass=on_pass, idle_wait_s=SIM_WAIT_S)
+    finally:
+        if keyboard is not None:
+            keyboard.close()
+        station.close()
+        parts.close()
+        if store is not None:
+            store.close()
+    return 0

@@ -1,0 +1,137 @@
+"""Drive a simulated station unattended: key presses from a script, on a fake clock.
+
+One instruction per line (``#`` starts a comment):
+
+* a key from the config (``space``, ``1``, ``q`` ...): tap the button it presses;
+* ``press ROLE``: tap the button with that role (``next``, ``seat2.a`` ...);
+* ``hold ROLE [SECONDS]``: hold it down (default: just past the hold time), then let go;
+* ``wait SECONDS``: let time pass (pending changes commit, beeps end, displays retry);
+* ``quit``: stop here.
+
+Time only moves when the script says so, and every deadline in between (debounce, hold,
+repeat, pending window) is honoured in order, so a script gives the same frames on every run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from tablekeeper.config import ButtonConfig
+from tablekeeper.errors import ScriptError
+from tablekeeper.hw.sim.clock import FakeClock
+from tablekeeper.hw.sim.simulator import SimulatedParts
+from tablekeeper.station import Station
+
+TAP_S = 0.08  # a quick press: longer than any sane debounce, far shorter than a hold
+SETTLE_S = 0.05
+MAX_STEPS_PER_ADVANCE = 10_000
+# Land just past a deadline: code that checks ``now - start >= period`` must see it as due even
+# when ``start + period`` rounded down.
+PAST_DEADLINE_S = 1e-9
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    line: int
+    action: str  # "tap" | "hold" | "wait" | "quit"
+    button: ButtonConfig | None = None
+    seconds: float = 0.0
+
+
+def parse_script(lines: Iterable[str], parts: SimulatedParts, *, source: str, hold_s: float) -> list[Step]:
+    """Check the whole script before anything runs; errors name the file and line."""
+    steps: list[Step] = []
+    for number, raw in enumerate(lines, 1):
+        text = raw.split("#", 1)[0].strip()
+        if not text:
+            continue
+        words = text.split()
+        where = f"{source}:{number}"
+        verb = words[0].lower()
+        if verb in ("press", "hold"):
+            if len(words) not in ((2,) if verb == "press" else (2, 3)):
+                raise ScriptError(f"{where}: usage: {'press ROLE' if verb == 'press' else 'hold ROLE [SECONDS]'}")
+            button = parts.button(words[1])
+            if button is None:
+                roles = ", ".join(b.role for b in parts.config.buttons)
+                raise ScriptError(f"{where}: no button has role {words[1]!r} (roles: {roles})")
+            if verb == "press":
+                steps.append(Step(number, "tap", button, TAP_S))
+                continue
+            seconds = _seconds(words[2], where) if len(words) == 3 else hold_s + SETTLE_S
+            steps.append(Step(number, "hold", button, seconds))
+        elif verb == "wait":
+            if len(words) != 2:
+                raise ScriptError(f"{where}: usage: wait SECONDS")
+            steps.append(Step(number, "wait", seconds=_seconds(words[1], where)))
+        elif verb == "quit" and len(words) == 1:
+            steps.append(Step(number, "quit"))
+        elif len(words) == 1 and (button := parts.button_for_key(words[0])) is not None:
+            steps.append(Step(number, "tap", button, TAP_S))
+        else:
+            keys = " ".join(b.key for b in parts.config.buttons if b.key)
+            raise ScriptError(f"{where}: {text!r} is not a key ({keys}) or press/hold/wait/quit")
+    return steps
+
+
+def _seconds(text: str, where: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ScriptError(f"{where}: {text!r} is not a number of seconds") from None
+    if not 0 <= value <= 3600:
+        raise ScriptError(f"{where}: {value} s is out of range (0..3600)")
+    return value
+
+
+class ScriptedRun:
+    """Runs parsed steps against a station whose clock is ``clock``."""
+
+    def __init__(self, station: Station, parts: SimulatedParts, clock: FakeClock,
+                 refresh: Callable[[], None]) -> None:
+        self.station = station
+        self.parts = parts
+        self.clock = clock
+        self.refresh = refresh
+
+    def advance(self, seconds: float) -> None:
+        """Move time forward, running every deadline that falls inside, in order."""
+        target = self.clock() + seconds
+        for _ in range(MAX_STEPS_PER_ADVANCE):
+            deadline = self.station.next_deadline_s()
+            if deadline is None or not self.station.running:
+                break
+            step_to = max(self.clock.now_s, deadline + PAST_DEADLINE_S)
+            if step_to > target:
+                break
+            stuck = step_to == self.clock.now_s
+            self.clock.now_s = step_to
+            self._settle()
+            if stuck and self.station.next_deadline_s() == deadline:
+                break  # a part keeps asking for a time already past; the final settle will retry it
+        self.clock.now_s = max(self.clock.now_s, target)
+        self._settle()
+
+    def _settle(self) -> None:
+        self.station.poll(self.clock())
+        self.station.drain()
+        self.refresh()
+
+    def run(self, steps: Iterable[Step]) -> None:
+        for step in steps:
+            if not self.station.running or step.action == "quit":
+                break
+            if step.action == "wait":
+                self.advance(step.seconds)
+                continue
+            if step.button is None:
+                continue
+            self.parts.set_button(step.button, True)
+            self._settle()
+            self.advance(step.seconds)
+            self.parts.set_button(step.button, False)
+            self._settle()
+            self.advance(SETTLE_S)
+        # let a pending +/- change and the last message run their course before stopping
+        self.advance(self.station.config.timing.pending_window_s + SETTLE_S)

@@ -1,0 +1,136 @@
+"""``tablekeeper run`` in the simulator: scripted key presses on a fake clock, frames written to files."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from tablekeeper.cli import main
+from tablekeeper.config import default_config_path, load_config
+from tablekeeper.hw.sim.panel import PanelLayout
+from tablekeeper.hw.sim.simulator import choose_display_mode
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.usefixtures("station_game", "station_commands")
+
+
+def run_script(tmp_path: Path, script: str, *extra: str) -> tuple[int, Path]:
+    path = tmp_path / "keys.txt"
+    path.write_text(script, encoding="utf-8")
+    out = tmp_path / "frames"
+    code = main(["run", "--sim", "--game", "station_game", "--script", str(path), "--capture-dir", str(out),
+                 *extra])
+    return code, out
+
+
+def region(frame: Path, role: str) -> Image.Image:
+    place = PanelLayout(load_config(default_config_path())).displays[role]
+    scale = 2
+    return Image.open(frame).crop((place.x * scale, place.y * scale, (place.x + place.w) * scale,
+                                   (place.y + place.h) * scale))
+
+
+def test_scripted_capture_writes_frames_that_change_after_a_press(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = run_script(tmp_path, "# press + once, then next\npress up\nwait 2\nspace\n")
+    assert code == 0
+    frames = sorted(out.glob("panel_*.png"))
+    assert len(frames) >= 4
+    assert f"{len(frames)} frames written" in capsys.readouterr().out
+    first, last = frames[0], frames[-1]
+    assert Image.open(first).size == tuple(2 * n for n in PanelLayout(load_config(default_config_path())).size)
+    # the tokens display shows "doom 1" at the end, "doom 0" at the start
+    assert ImageChops.difference(region(first, "tokens"), region(last, "tokens")).getbbox() is not None
+    # pressing + showed a pending banner on the tokens display in some frame in between
+    banners = [f for f in frames if region(f, "tokens").getpixel((255, 127)) != region(first, "tokens").getpixel(
+        (255, 127))]
+    assert banners, "no frame showed the pending change banner"
+
+
+def test_same_script_gives_the_same_frames(tmp_path: Path) -> None:
+    script = "press up\npress up\nwait 2\nhold next\npress back\n"
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    _code, a = run_script(tmp_path / "a", script)
+    _code, b = run_script(tmp_path / "b", script)
+    frames_a = sorted(a.glob("*.png"))
+    frames_b = sorted(b.glob("*.png"))
+    assert len(frames_a) == len(frames_b) > 3
+    assert all(Image.open(x).tobytes() == Image.open(y).tobytes() for x, y in zip(frames_a, frames_b, strict=True))
+
+
+def test_gifanim_writes_one_animation(tmp_path: Path) -> None:
+    code, out = run_script(tmp_path, "space\nspace\n", "--display", "gifanim")
+    assert code == 0
+    gif = Image.open(out / "panel.gif")
+    assert gif.n_frames >= 3
+
+
+@pytest.mark.parametrize(("script", "message"), [
+    ("space\nx\n", "keys.txt:2: 'x' is not a key"),
+    ("press jump\n", "keys.txt:1: no button has role 'jump'"),
+    ("wait soon\n", "keys.txt:1: 'soon' is not a number of seconds"),
+    ("hold up 1 2\n", "keys.txt:1: usage: hold ROLE [SECONDS]"),
+])
+def test_script_errors_name_the_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], script: str,
+                                                message: str) -> None:
+    code, out = run_script(tmp_path, script)
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tablekeeper: ") and message in err and err.count("\n") == 1
+    assert not list(out.glob("*.png"))
+
+
+def test_display_mode_follows_the_screen() -> None:
+    assert choose_display_mode(None, stdout_is_tty=False, env={"DISPLAY": ":0"}) == "pygame"
+    assert choose_display_mode(None, stdout_is_tty=True, env={}) == "asciiblock"
+    assert choose_display_mode(None, stdout_is_tty=False, env={}) == "capture"
+    assert choose_display_mode(None, stdout_is_tty=True, env={"DISPLAY": ":0", "SDL_VIDEODRIVER": "dummy"}) \
+        == "asciiblock"
+    assert choose_display_mode("gifanim", stdout_is_tty=True, env={"DISPLAY": ":0"}) == "gifanim"
+
+
+def test_help_texts(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["--help"], ["run", "--help"]):
+        with pytest.raises(SystemExit) as info:
+            main(argv)
+        assert info.value.code == 0
+    out = capsys.readouterr().out
+    assert "--display {pygame,asciiblock,capture,gifanim}" in out and "--script FILE" in out
+
+
+LAUNCH = (
+    "import sys; sys.path.insert(0, sys.argv[1]); from tablekeeper import games, cli; "
+    "games.GAMES['station_game'] = 'tests.station.station_game'; sys.exit(cli.main(sys.argv[2:]))"
+)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_signal_stops_the_running_station_cleanly(tmp_path: Path, signum: int) -> None:
+    out = tmp_path / "frames"
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+    env.pop("DISPLAY", None)
+    env.pop("WAYLAND_DISPLAY", None)
+    proc = subprocess.Popen([sys.executable, "-c", LAUNCH, str(ROOT), "run", "--game", "station_game",
+                             "--capture-dir", str(out)], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while not list(out.glob("panel_*.png")) and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)  # waiting for the child to start up, not timing any logic
+        assert proc.poll() is None, proc.communicate()
+        proc.send_signal(signum)
+        _stdout, stderr = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, stderr
+    assert "no Raspberry Pi GPIO here; running the simulator" in stderr  # not a Pi: the fallback notice
+    assert "Traceback" not in stderr
