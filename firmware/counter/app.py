@@ -132,9 +132,15 @@ class CounterApp:
         self.refresh()
 
     # -- asyncio -----------------------------------------------------------------------------
-    async def run(self, ticks_ms, wdt=None) -> None:
-        """Run until the host asks for the REPL; task handles are kept and cancelled on exit."""
+    async def run(self, ticks_ms, wdt=None, link_wait=None) -> None:
+        """Run until the host asks for the REPL; task handles are kept and cancelled on exit.
+
+        ``link_wait(seconds)`` may return early when bytes arrive (the simulator wakes on its
+        pty); by default the link is polled every millisecond.
+        """
         import asyncio
+
+        wait = link_wait if link_wait is not None else asyncio.sleep
 
         async def inputs() -> None:
             while True:
@@ -144,7 +150,7 @@ class CounterApp:
         async def link() -> None:
             while True:
                 self.link.poll(ticks_ms())
-                await asyncio.sleep(LINK_POLL_MS / 1000)
+                await wait(LINK_POLL_MS / 1000)
 
         async def screen() -> None:
             while True:

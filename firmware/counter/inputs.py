@@ -25,6 +25,11 @@ class Button:
         self._stable = self._raw
         self._changed_ms = now_ms
 
+    @property
+    def is_down(self) -> bool:
+        """The debounced state (what the app believes)."""
+        return self._stable == 0
+
     def poll(self, now_ms: int) -> bool:
         """True exactly once for each debounced press."""
         raw = self.pin.value()

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import errno
 import os
 import sys
@@ -32,7 +33,7 @@ from counter.app import button_event  # noqa: E402
 from counter.text_display import TextDisplay  # noqa: E402
 
 _TICKS_MASK = (1 << 30) - 1
-_PRESS_S = 0.03
+_POLL_S = 0.005
 
 
 def ticks_ms() -> int:
@@ -80,7 +81,22 @@ def emit(line: str) -> None:
     sys.stdout.flush()
 
 
-async def control(app, transport: PtyTransport, pins: dict) -> None:
+async def _until(condition, timeout_s: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition() and time.monotonic() < deadline:
+        await asyncio.sleep(_POLL_S)
+
+
+async def _press(button) -> None:
+    """Hold until the app's debouncer has seen the press, then the same for the release, so a
+    busy machine cannot turn a press into a glitch."""
+    button.pin.set_level(0)
+    await _until(lambda: button.is_down)
+    button.pin.set_level(1)
+    await _until(lambda: not button.is_down)
+
+
+async def control(app, transport: PtyTransport, buttons: dict) -> None:
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
@@ -90,11 +106,8 @@ async def control(app, transport: PtyTransport, pins: dict) -> None:
             app.repl_requested = True
             return
         command, _, arg = line.partition(" ")
-        if command == "press" and arg in pins:
-            pins[arg].set_level(0)
-            await asyncio.sleep(_PRESS_S)
-            pins[arg].set_level(1)
-            await asyncio.sleep(_PRESS_S)
+        if command == "press" and arg in buttons:
+            await _press(buttons[arg])
         elif command == "cable":
             transport.connected = arg == "1"
         elif command == "raw":
@@ -114,11 +127,20 @@ async def main_async(args: argparse.Namespace) -> int:
     for name in cfg.buttons:
         for button in app.buttons:
             if button.event == button_event(name):
-                by_name[name] = button.pin
+                by_name[name] = button
+    readable = asyncio.Event()
+    asyncio.get_running_loop().add_reader(args.fd, readable.set)
+
+    async def link_wait(seconds: float) -> None:
+        """Sleep until the host writes or the link's retransmit/heartbeat timers need a look."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(readable.wait(), timeout=max(seconds, 0.02))
+        readable.clear()
+
     emit("ready")
     control_task = asyncio.create_task(control(app, transport, by_name))
     try:
-        await app.run(ticks_ms)
+        await app.run(ticks_ms, link_wait=link_wait)
     finally:
         control_task.cancel()
     emit("stopped")

@@ -22,7 +22,9 @@ def test_counter_press_reaches_the_track_and_host_change_reaches_the_display(
     rig = pty_rig(HP_SEAT_2)
     counter = rig.add(VirtualCounter("hp"))
     rig.spin_until(lambda: any(isinstance(i, CounterConnected) for i in rig.intents))
-    assert rig.intents[0] == CounterConnected(seat=2, port=counter.device, role="hp", at_s=rig.intents[0].at_s)
+    first = rig.intents[0]
+    assert isinstance(first, CounterConnected)
+    assert first == CounterConnected(seat=2, port=counter.device, role="hp", at_s=first.at_s)
     rig.manager.publish(2, "hp", 7, 12)
     rig.spin_until(lambda: counter.display == "7 | HP /12 | SEAT 2")
     counter.press("down")

@@ -102,6 +102,10 @@ def test_cable_pulled_mid_frame_keeps_offline_presses_exactly_once(pty_rig: Call
     assert counter.display == "7 | HP /20 | SEAT 1"
 
 
+def _last_value_is(rig: PtyRig, value: int) -> Callable[[], bool]:
+    return lambda: bool(rig.values()) and rig.values()[-1] == (1, "hp", value)
+
+
 @pytest.mark.stress
 def test_many_rounds_of_random_faults(pty_rig: Callable[..., PtyRig]) -> None:
     rig, counter = _start(pty_rig)
@@ -121,7 +125,7 @@ def test_many_rounds_of_random_faults(pty_rig: Callable[..., PtyRig]) -> None:
         if expected > 0:
             counter.press("down")
             expected -= 1
-        rig.spin_until(lambda exp=expected: bool(rig.values()) and rig.values()[-1] == (1, "hp", exp), 15)
+        rig.spin_until(_last_value_is(rig, expected), 15)
         rig.manager.publish(1, "hp", expected, 20)
     values = [v for _, _, v in rig.values()]
     assert values == sorted(set(values), reverse=True)  # each value once, never back

@@ -10,7 +10,7 @@ from tests.counters.firmware_env import firmware_test_modules, load_firmware_mod
 
 
 def _cases() -> list[tuple[str, str]]:
-    cases = []
+    cases: list[tuple[str, str]] = []
     for module in firmware_test_modules():
         loaded = load_firmware_module(module)
         cases.extend((module, name) for name in sorted(dir(loaded)) if name.startswith("test_"))

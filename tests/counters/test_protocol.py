@@ -24,7 +24,7 @@ def test_any_payload_round_trips(payload: bytes) -> None:
 def test_frame_after_noise_is_read_whatever_the_chunking(noise: bytes, payload: bytes, chunk: int) -> None:
     data = noise + p.encode_frame(payload)
     splitter = p.FrameSplitter()
-    got = []
+    got: list[bytes] = []
     for start in range(0, len(data), chunk):
         got.extend(splitter.feed(data[start : start + chunk]))
     assert got[-1:] == [payload]

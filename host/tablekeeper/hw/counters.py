@@ -34,10 +34,17 @@ SLOT_TRACKS: dict[str, tuple[str, ...]] = {
 class PortInfo(Protocol):
     """What ``serial.tools.list_ports.comports()`` yields (only these fields are read)."""
 
-    device: str
-    vid: int | None
-    pid: int | None
-    serial_number: str | None
+    @property
+    def device(self) -> str: ...
+
+    @property
+    def vid(self) -> int | None: ...
+
+    @property
+    def pid(self) -> int | None: ...
+
+    @property
+    def serial_number(self) -> str | None: ...
 
 
 class SerialPort(Protocol):
