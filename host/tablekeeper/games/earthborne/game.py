@@ -190,15 +190,19 @@ class Earthborne(Game):
         return [*head, *card_tracks, "location.progress", "location.harm", *rest]
 
     def button(self, state: GameState, role: str, held: bool) -> Command | None:
-        """``seatN.a``: resolve what is shown, else take a turn (held: exhausting the role card), or
-        end it; ``seatN.b``: rest."""
+        """``seatN.a``: pick option N of an open prompt, resolve what is shown, draw the seat's path
+        card, take a turn (held: exhausting the role card) or end it; ``seatN.b``: rest."""
         seat_text, _, which = role.partition(".")
         seat = seat_text.removeprefix("seat")
         if not seat.isdigit():
             return None
         if which == "a":
+            if state.prompt is not None:
+                return Command("choose", (seat,), origin="button") if int(seat) <= len(state.prompt.options) else None
             if engine.awaiting(state):
                 return Command("resolve", (), origin="button")
+            if state.phase == "path":
+                return Command("draw", ("path", seat), origin="button")
             if state.phase == "turns":
                 if state.active_seat == int(seat):
                     return Command("next", (), origin="button")
