@@ -1,6 +1,7 @@
-"""Fuzzing with hypothesis: the script parser and the play runner, the station config loader, and
-saved/imported session logs. Each input either works or is refused with the project's own error
-(one line, naming where); nothing else may escape, and a refused command changes nothing."""
+"""Fuzzing with hypothesis: the script parser and the play runner, the station config loader,
+saved/imported session logs, and the counter protocol's decoder. Each input either works or is
+refused with the project's own error (one line, naming where); nothing else may escape, and a
+refused command changes nothing."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import Any
 
 import pytest
 import tomli_w
+from cobs import cobs
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -24,7 +26,8 @@ from tablekeeper.core.game import Game
 from tablekeeper.core.script import parse_line
 from tablekeeper.core.session import Session, Setup
 from tablekeeper.core.store import Store
-from tablekeeper.errors import ConfigError, ScriptError, StoreError
+from tablekeeper.errors import ConfigError, ProtocolError, ScriptError, StoreError
+from tablekeeper.hw import protocol as p
 from tablekeeper.play import Runner
 from tests.faults.test_bad_input import BASE, SPI
 from tests.faults.walk import playable_games
@@ -245,3 +248,50 @@ def _json_or_none(text: str) -> Any:
         return json.loads(text)
     except ValueError:
         return None
+
+
+# --- counter protocol decoder -------------------------------------------------------------------
+
+PAYLOAD = st.builds(lambda version, kind, seq, body: bytes((version, kind, seq)) + body,
+                    st.sampled_from([p.PROTOCOL_VERSION, p.PROTOCOL_VERSION, 0, 2, 255]),
+                    st.sampled_from([int(t) for t in p.MsgType]) | st.integers(0, 255),
+                    st.integers(0, 255), st.binary(max_size=p.MAX_PAYLOAD - 3))
+STREAM_PIECE = (PAYLOAD.map(lambda payload: p.encode_frame(payload))
+                | st.binary(max_size=60)
+                | st.sampled_from([b"\x00", b"\x03\x03", b">>> ", b"\x00\x00\x00"]))
+PARSERS = {p.MsgType.IDENT: p.parse_ident, p.MsgType.CHANGE: p.parse_change, p.MsgType.ROLL: p.parse_roll,
+           p.MsgType.ERROR: p.parse_error}
+
+
+@settings(FUZZ, max_examples=150)
+@given(st.lists(STREAM_PIECE, max_size=12), st.integers(1, 64), st.data())
+def test_decoder_turns_any_byte_stream_into_messages_or_protocol_errors(
+        pieces: list[bytes], chunk: int, data: st.DataObject) -> None:
+    stream = b"".join(pieces)
+    if stream and data.draw(st.booleans()):  # a bit flip somewhere
+        at = data.draw(st.integers(0, len(stream) - 1))
+        stream = stream[:at] + bytes((stream[at] ^ 1 << data.draw(st.integers(0, 7)),)) + stream[at + 1:]
+    splitter = p.FrameSplitter()
+    payloads = [payload for start in range(0, len(stream), chunk)
+                for payload in splitter.feed(stream[start:start + chunk])]
+    for payload in payloads:
+        assert 3 <= len(payload) <= p.MAX_PAYLOAD
+        try:
+            message = p.parse(payload)
+        except p.FrameRejected as exc:
+            assert isinstance(exc.code, p.ErrorCode)
+            continue
+        parser = PARSERS.get(message.type)
+        if parser is not None:
+            with contextlib.suppress(ProtocolError):
+                parser(message.body)
+
+
+@settings(FUZZ, max_examples=200)
+@given(st.binary(max_size=80))
+def test_decode_frame_refuses_with_protocol_error(raw: bytes) -> None:
+    try:
+        payload = p.decode_frame(raw)
+    except ProtocolError:
+        return
+    assert p.crc16(payload) == int.from_bytes(bytes(cobs.decode(raw))[-2:], "big")
