@@ -86,28 +86,30 @@ def _colour(faces: tuple[tuple[int, bool], ...], draw: tuple[int, ...], discard:
         parts.append((c, 1 if (counted and value == 0) else 0, value, rest, den))
     common = lcm(*(den for *_, den in parts))
     out: dict[Outcome, int] = {}
+    get = out.get
     for c, blank, value, rest, den in parts:
         scale = c * (common // den)
         for (b, s), w in rest:
-            key = (min(2, b + blank), s + value)
-            out[key] = out.get(key, 0) + w * scale
+            blanks = b + blank
+            key = (2 if blanks > 2 else blanks, s + value)
+            out[key] = get(key, 0) + w * scale
     return tuple(out.items()), common * total
 
 
 def _convolve(a: Mapping[Outcome, int], b: Mapping[Outcome, int]) -> dict[Outcome, int]:
     out: dict[Outcome, int] = {}
+    get = out.get
+    right = list(b.items())
     for (b1, s1), p in a.items():
-        for (b2, s2), q in b.items():
-            key = (min(2, b1 + b2), s1 + s2)
-            out[key] = out.get(key, 0) + p * q
+        for (b2, s2), q in right:
+            blanks = b1 + b2
+            key = (2 if blanks > 2 else blanks, s1 + s2)
+            out[key] = get(key, 0) + p * q
     return out
 
 
-def draw_distribution(piles: Mapping[str, Pile], counts: Mapping[str, int],
-                      redraws: int = 0) -> dict[Outcome, Fraction]:
-    """Joint (counted blanks capped at 2, total) of drawing ``counts[colour]`` cards per colour."""
-    if redraws > 0:
-        return _with_redraws(piles, counts, redraws)
+def _weights(piles: Mapping[str, Pile], counts: Mapping[str, int]) -> tuple[dict[Outcome, int], int]:
+    """Integer weights of every (blanks, total) over one denominator (no redraws)."""
     acc: dict[Outcome, int] = {(0, 0): 1}
     denominator = 1
     for colour in COLOURS:
@@ -118,28 +120,43 @@ def draw_distribution(piles: Mapping[str, Pile], counts: Mapping[str, int],
         weights, den = _colour(pile.faces, pile.draw, pile.discard, n, 0)
         acc = _convolve(acc, dict(weights))
         denominator *= den
+    return acc, denominator
+
+
+def draw_distribution(piles: Mapping[str, Pile], counts: Mapping[str, int],
+                      redraws: int = 0) -> dict[Outcome, Fraction]:
+    """Joint (counted blanks capped at 2, total) of drawing ``counts[colour]`` cards per colour."""
+    if redraws > 0:
+        return _with_redraws(piles, counts, redraws)
+    acc, denominator = _weights(piles, counts)
     return {k: Fraction(w, denominator) for k, w in acc.items()}
 
 
 def attack_odds(piles: Mapping[str, Pile], counts: Mapping[str, int], defense: int, redraws: int = 0,
                 bonus: int = 0) -> AttackOdds:
     """OS-ATK-8/9 + OS-DMG-3: chance to hit, damage on a hit, HP lost = damage // DEFENSE."""
-    dist = draw_distribution(piles, counts, redraws)
-    hit = Fraction(0)
-    damage: dict[int, Fraction] = {}
-    hp: dict[int, Fraction] = {}
-    for (b, s), p in dist.items():
+    weights: Mapping[Outcome, int | Fraction]
+    if redraws > 0:
+        weights, denominator = _with_redraws(piles, counts, redraws), 1
+    else:
+        weights, denominator = _weights(piles, counts)
+    hit_w: int | Fraction = 0
+    damage: dict[int, int | Fraction] = {}
+    hp: dict[int, int | Fraction] = {}
+    per = max(1, defense)
+    for (b, s), w in weights.items():
         if b >= 2:
-            hp[0] = hp.get(0, Fraction(0)) + p
+            hp[0] = hp.get(0, 0) + w
             continue
-        hit += p
+        hit_w += w
         d = s + bonus
-        damage[d] = damage.get(d, Fraction(0)) + p
-        lost = max(0, d // max(1, defense))
-        hp[lost] = hp.get(lost, Fraction(0)) + p
-    damage_on_hit = {d: p / hit for d, p in sorted(damage.items())} if hit else {}
-    expected = sum((Fraction(k) * p for k, p in hp.items()), Fraction(0))
-    return AttackOdds(hit, damage_on_hit, dict(sorted(hp.items())), expected)
+        damage[d] = damage.get(d, 0) + w
+        lost = max(0, d // per)
+        hp[lost] = hp.get(lost, 0) + w
+    hit = Fraction(hit_w) / denominator
+    damage_on_hit = {d: Fraction(w) / hit_w for d, w in sorted(damage.items())} if hit_w else {}
+    expected = Fraction(sum(k * w for k, w in hp.items())) / denominator
+    return AttackOdds(hit, damage_on_hit, {k: Fraction(w) / denominator for k, w in sorted(hp.items())}, expected)
 
 
 # --- redraws -----------------------------------------------------------------------------------
