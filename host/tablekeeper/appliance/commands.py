@@ -45,6 +45,13 @@ def register(subparsers: Any) -> None:
                         help="station config (default: the reference build, hardware/station.toml)")
     wiring.add_argument("--out", type=Path, default=None, metavar="FILE", help="write here instead of stdout")
     wiring.set_defaults(func=_wiring)
+    photos = drawings.add_parser("photos", help="photograph the simulated panel of each game (capture mode)")
+    photos.add_argument("--out-dir", type=Path, default=Path("hardware/photos"), metavar="DIR",
+                        help="where the PNGs go (default hardware/photos)")
+    photos.add_argument("--config", type=Path, default=None, metavar="FILE", help="station config")
+    photos.add_argument("--seats", type=int, default=4, help="players at the table (default 4)")
+    photos.add_argument("--game", action="append", default=None, help="only this game (repeatable)")
+    photos.set_defaults(func=_photos)
 
 
 def _service_options(parser: argparse.ArgumentParser) -> None:
@@ -127,6 +134,16 @@ def _wiring(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise ConfigError(f"--out: cannot write {args.out}: {exc.strerror}") from None
     print(f"wrote {args.out} from {config_path}")
+    return 0
+
+
+def _photos(args: argparse.Namespace) -> int:
+    from tablekeeper.appliance.photos import take_photos
+    from tablekeeper.demo import load_scripts
+
+    written = take_photos(load_scripts(games=args.game), args.out_dir, config=args.config, seats=args.seats)
+    for path in written:
+        print(f"wrote {path}")
     return 0
 
 
