@@ -1,0 +1,80 @@
+"""Data files and options: the user's edited copies load, mistakes are one line naming file and key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tablekeeper import cli
+from tablekeeper.errors import ConfigError
+from tablekeeper.games.arkham.data import load_scenarios, load_tokens
+
+from .helpers import data, do, new, start_turn, track
+
+SCENARIO = """
+[scenarios.short]
+title = "Short"
+campaign = "night_of_the_zealot"
+agendas = [{ name = "Soon", doom = 2 }, { name = "Now", doom = 1, per_investigator = true, resolution = "R2" }]
+acts = [{ name = "Look", clues = 1 }]
+[scenarios.short.reference.easy_standard]
+skull = -7
+"""
+
+
+def test_a_users_scenario_file_sets_thresholds_and_token_values(tmp_path: Path) -> None:
+    path = tmp_path / "short.toml"
+    path.write_text(SCENARIO, encoding="utf-8")
+    s = new(scenario=str(path), scenario_id="short")
+    assert (track(s, "agenda.threshold"), track(s, "act.clues_required")) == (2, 1)
+    assert s.state.get("tokens")["skull"]["value"] == -7
+    do(s, "advance agenda card")
+    assert track(s, "agenda.threshold") == 2  # 1 per investigator, 2 investigators
+    start_turn(s, 1)
+    do(s, "advance agenda card")
+    assert s.state.over == "resolution R2" and data(s, "removed") == ["agenda 1: Soon", "agenda 2: Now"]
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("[scenarios.x]\nagendas = [{ doom = 0 }]\nacts = [{ clues = 1 }]\n",
+     "scenarios.x.agendas[0].doom must be at least 1, not 0"),
+    ("[scenarios.x]\nagendas = [{ doom = 'three' }]\nacts = [{ clues = 1 }]\n",
+     "scenarios.x.agendas[0].doom must be a whole number, not 'three'"),
+    ("[scenarios.x]\nagendas = [{ name = 'A' }]\nacts = [{ clues = 1 }]\n",
+     "scenarios.x.agendas[0] needs doom or objective"),
+    ("[scenarios.x\n", "Expected ']'"),
+])
+def test_bad_scenario_file_is_one_line_naming_file_and_key(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as err:
+        load_scenarios(str(path))
+    assert str(err.value).startswith(f"{path}: ") and message in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_bad_chaos_file_names_the_token(tmp_path: Path) -> None:
+    path = tmp_path / "chaos.toml"
+    path.write_text('[tokens]\n"0" = { value = 0 }\n[bags.c]\neasy = { "+9" = 1 }\nstandard = {}\nhard = {}\n'
+                    "expert = {}\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"bags\.c\.easy: unknown token '\+9'"):
+        load_tokens(str(path))
+
+
+def test_cli_reports_bad_options_with_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["play", "arkham", "--option", "difficulty=nightmare", "--script", "-"]) == 2
+    assert capsys.readouterr().err.strip() == \
+        "tablekeeper: difficulty must be one of easy, standard, hard, expert, not 'nightmare'"
+    assert cli.main(["play", "arkham", "--option", "seat1=nobody"]) == 2
+    assert "unknown investigator" in capsys.readouterr().err
+    assert cli.main(["play", "arkham", "--option", "colour=red"]) == 2
+    assert "--option colour: unknown option" in capsys.readouterr().err
+
+
+def test_every_verb_is_documented() -> None:
+    docs = (Path(__file__).resolve().parents[3] / "docs" / "games" / "arkham.md").read_text(encoding="utf-8")
+    from tablekeeper.games.arkham import GAME
+
+    for name in GAME.verbs():
+        assert f"`{name} " in docs or f"`{name}`" in docs, name
