@@ -108,14 +108,13 @@ class Earthborne(Game):
     def on_track(self, txn: Txn, track: str, old: int, new: int) -> None:
         """A core ``add``/``set`` on a token track is one rules step of its own (ER-CLEAR-6)."""
         if track.endswith((".progress", ".harm")):
-            target, _, kind = track.rpartition(".")
+            kind = track.rpartition(".")[2]
             if new > old:
                 by = verbs.placement_by(txn.state, None)
                 if by is not None:
                     for response in thaw(txn.state.get("responses", ())):
                         if response["window"] == f"place-{kind}" and response.get("seat") == by:
                             tables.log(txn, str(response["label"]))
-            del target
             engine.end_of_command(txn)
 
     def on_draw(self, txn: Txn, source: str, outcome: str) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 from tablekeeper.core import flow as flowmod
 from tablekeeper.core.chance import Deck
@@ -654,7 +653,3 @@ def guarded(handler: Handler) -> Handler:
 
 def verb_table() -> dict[str, tuple[str, str, Handler]]:
     return {name: (usage, text, guarded(handler)) for name, (usage, text, handler) in HANDLERS.items()}
-
-
-def state_summary(state: GameState) -> dict[str, Any]:
-    return {"turns": tables.turns(state)}

@@ -1,0 +1,78 @@
+"""What the station shows and what its buttons mean for Earthborne; undo through a clear."""
+
+from __future__ import annotations
+
+from tablekeeper.controls import Controls
+from tablekeeper.games.earthborne import GAME
+from tablekeeper.games.earthborne.panels import WIDTH
+from tests.games.earthborne.helpers import do, in_play, session, to_turns, view
+
+
+def test_panels_fit_the_small_displays() -> None:
+    s = to_turns(session("location \"Lone Tree Station\" 3", "card \"A Very Long Card Name\" progress=2r harm=3",
+                         "card Stump"))
+    do(s, "test 1 fit 2")
+    panels = GAME.panels(s.state)
+    assert set(panels) >= {"track", "tokens", "seat1", "seat2"}
+    for panel in panels.values():
+        assert len(panel.lines) <= 5
+        assert all(len(line) <= WIDTH for line in panel.lines)
+    assert panels["track"].title == "Day 1 Round 1"
+    assert panels["seat1"].lines[1].startswith("FIT 1 vs 2: ")  # the exact odds while the test waits
+    assert panels["seat1"].title == "Seat 1 turn"
+
+
+def test_tokens_panel_walks_through_a_clear() -> None:
+    s = session("card C progress=1 entry=12", "progress card1 1")
+    tokens = GAME.panels(s.state)["tokens"]
+    assert tokens.title == "Resolve" and "entry 12" in " ".join(tokens.lines)
+    do(s, "card Other harm=2 clear=x", "resolve")
+    assert GAME.panels(s.state)["tokens"].title == "Cards (1)"
+
+
+def test_prompt_is_shown_and_answered_with_seat_buttons() -> None:
+    s = session("card B progress=1 harm=1", "step s", "progress card1 1", "harm card1 1", "resolve")
+    assert GAME.panels(s.state)["tokens"].lines[-2:] == ("1.progress", "2.harm")
+    command = GAME.button(s.state, "seat2.a", held=False)
+    assert command is not None and command.text() == "choose 2"
+    assert GAME.button(s.state, "seat3.a", held=False) is None
+    s.perform(command)
+    assert view(s)["clears"][0]["cleared_by"] == "harm"
+
+
+def test_seat_buttons_follow_the_round() -> None:
+    s = session()
+    assert GAME.button(s.state, "seat2.a", False).text() == "draw path 2"  # type: ignore[union-attr]
+    do(s, "next")
+    assert GAME.button(s.state, "seat1.a", False).text() == "turn 1"  # type: ignore[union-attr]
+    assert GAME.button(s.state, "seat1.a", True).text() == "turn 1 role"  # type: ignore[union-attr]
+    assert GAME.button(s.state, "seat1.b", False).text() == "rest 1"  # type: ignore[union-attr]
+    do(s, "turn 1")
+    assert GAME.button(s.state, "seat1.a", False).text() == "next"  # type: ignore[union-attr]
+    do(s, "step effect")
+    assert GAME.button(s.state, "seat2.a", False).text() == "resolve"  # type: ignore[union-attr]
+
+
+def test_adjustable_puts_the_active_seat_first_and_up_down_add_tokens() -> None:
+    s = to_turns(session("card Doe progress=3"), 2)
+    names = GAME.adjustable(s.state)
+    assert names[:4] == ["seat2.awa", "seat2.fit", "seat2.spi", "seat2.foc"]
+    assert "card1.progress" in names and "location.progress" in names
+    controls = Controls(GAME, clock=lambda: 0.0)
+    while controls.selected(s.state) != "card1.progress":
+        controls.press("select", s.state)
+    for _ in range(3):
+        controls.press("up", s.state)
+    for command in controls.flush():
+        assert s.perform(command).accepted
+    assert view(s)["clears"][0]["card"] == "card1"  # a counted change is one rules step: the Doe clears
+
+
+def test_undo_reverses_a_whole_clear() -> None:
+    s = session("card Doe progress=2", "progress card1 1")
+    do(s, "progress card1 1")
+    assert in_play(s) == {}
+    do(s, "undo")
+    assert "card1" in in_play(s) and view(s)["tracks"]["card1.progress"] == 1 and view(s)["clears"] == []
+    do(s, "redo")
+    assert in_play(s) == {}
