@@ -188,7 +188,7 @@ class HostLink:
                 entry[2] = now_ms - RETRANSMIT_MAX_MS
                 entry[3] = RETRANSMIT_MS
             return
-        if msg_type not in m.RELIABLE or seq == 0:
+        if msg_type not in m.TO_COUNTER or seq == 0:
             self._send_error(m.ERR_UNKNOWN_TYPE, msg_type, seq, now_ms)
             return
         if self._already_seen(seq):

@@ -54,6 +54,7 @@ FIXED_BODY = {
     REPL: 0,
 }
 RELIABLE = (CHANGE, SET, ROLL_REQUEST, ROLL, SEAT, CLAIM, REPL)
+TO_COUNTER = (SET, ROLL_REQUEST, SEAT, REPL)  # reliable types a counter accepts
 
 
 def put_u16(buf, offset: int, value: int) -> None:

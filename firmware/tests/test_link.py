@@ -134,3 +134,14 @@ def test_repl_request_is_acked_then_flagged():
     app.step(1)
     assert (m.ACK, 0, bytes((33,))) in host.parse(take(transport))
     assert app.repl_requested
+
+
+def test_message_meant_for_the_host_is_refused_as_unknown():
+    app, transport, _, _ = make_app("hp")
+    host = HostSide()
+    connect(app, transport, host, 0)
+    transport.incoming.extend(host.frame(m.CHANGE, b"\x00\x00\x05\x00\x09", seq=12))
+    app.step(1)
+    errors = [f[2] for f in host.parse(take(transport)) if f[0] == m.ERROR]
+    assert errors == [bytes((m.ERR_UNKNOWN_TYPE, m.CHANGE, 12))]
+    assert app.role.values == [20]

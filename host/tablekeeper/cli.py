@@ -18,6 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "tablekeeper.station_cli",
     "tablekeeper.appliance.commands",
     "tablekeeper.doctor",
+    "tablekeeper.hw.counters_cli",
 )
 
 

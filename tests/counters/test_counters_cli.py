@@ -1,0 +1,49 @@
+"""``tablekeeper counters``: listing and the REPL hand-back, against virtual counters on ptys."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+import pytest
+
+from tablekeeper.cli import main
+from tablekeeper.hw.counters import CounterManager
+from tablekeeper.hw.counters_cli import list_command, repl_command
+from tablekeeper.hw.sim.counters import VirtualCounter
+from tests.counters.pty_rig import PtyRig
+
+
+def _manager(rig: PtyRig) -> CounterManager:
+    return CounterManager(emit=lambda intent: None, list_ports=rig.bank.list_ports, scan_interval_s=0.05)
+
+
+def test_list_names_each_counter(pty_rig: Callable[..., PtyRig], capsys: pytest.CaptureFixture[str]) -> None:
+    rig = pty_rig()
+    hp = rig.add(VirtualCounter("hp", uid="E661410403330001"))
+    dial = rig.add(VirtualCounter("dial", uid="E661410403330002"))
+    assert list_command(argparse.Namespace(wait=10.0), _manager(rig)) == 0
+    out = capsys.readouterr().out
+    assert f"{hp.device}  hp    uid E661410403330001" in out
+    assert f"{dial.device}  dial  uid E661410403330002" in out
+
+
+def test_list_with_nothing_plugged_in(pty_rig: Callable[..., PtyRig], capsys: pytest.CaptureFixture[str]) -> None:
+    rig = pty_rig()
+    assert list_command(argparse.Namespace(wait=0.1), _manager(rig)) == 1
+    assert "no counters found" in capsys.readouterr().out
+
+
+def test_repl_hands_the_board_back(pty_rig: Callable[..., PtyRig], capsys: pytest.CaptureFixture[str]) -> None:
+    rig = pty_rig()
+    counter = rig.add(VirtualCounter("hp"))
+    assert repl_command(argparse.Namespace(device=counter.device, wait=10.0), _manager(rig)) == 0
+    assert "resetting into its REPL" in capsys.readouterr().out
+    counter.wait_for(lambda line: line == "stopped", 10.0)
+
+
+def test_repl_on_a_port_without_a_counter_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["counters", "repl", "/dev/ttyNOPE9", "--wait", "0.05"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == ("tablekeeper: counter /dev/ttyNOPE9: did not answer; is it plugged in and running "
+                           "the app?")
