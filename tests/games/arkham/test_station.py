@@ -34,6 +34,25 @@ def test_panels_fit_a_small_oled() -> None:
     assert panels["tokens"].title.startswith("ST.3 s1 com 4v2") and panels["tokens"].lines[1] == "drawn bless"
 
 
+def test_idle_tokens_display_shows_odds_by_margin() -> None:
+    s = new()
+    # Standard bag, Roland (elder sign +1): a margin of 0 needs a token >= 0: +1, 0, 0, elder sign = 4/16.
+    assert s.game.panels(s.state)["tokens"].lines[1:] == ("+0 25% +1 62%", "+2 81% +3 88%")
+
+
+def test_a_dial_counter_sets_the_seat_tracks() -> None:
+    """A MicroPython dial reports damage, horror, clues and resources; each is a seat track here."""
+    from tablekeeper.core.events import Command
+    from tablekeeper.hw.counters import SLOT_TRACKS
+
+    s = new()
+    for slot, name in enumerate(SLOT_TRACKS["dial"], 1):
+        assert s.perform(Command("set", (f"seat2.{name}", str(slot)), origin="counter")).accepted
+        assert track(s, f"seat2.{name}") == slot
+    outcome = s.perform(Command("set", ("seat2.damage", "6"), origin="counter"))
+    assert not outcome.accepted and outcome.reason == "seat2.damage 6 is beyond health 5"
+
+
 def test_seat_buttons_follow_the_moment() -> None:
     s = to_step(new(), "investigation", "2.2")
     game, state = s.game, s.state

@@ -9,6 +9,7 @@ from tablekeeper.core.odds import percent
 from tablekeeper.core.state import GameState
 from tablekeeper.core.view import Panel
 from tablekeeper.games.arkham import board, effects, skilltest
+from tablekeeper.games.arkham.odds import success_chance
 
 WIDTH = 21
 
@@ -49,8 +50,11 @@ def tokens_panel(state: GameState) -> Panel:
     bag = skilltest.chaos_bag(state)
     if test is None:
         sealed = bag.sealed.total
+        seat = state.active_seat or state.lead
+        margins = [margin_chance(state, seat, k) for k in range(4)]
         return _panel(f"Chaos bag {bag.contents.total}",
-                      [f"{state.get('scenario')['difficulty']}", *([f"sealed {sealed}"] if sealed else [])])
+                      [f"{state.get('scenario')['difficulty']}" + (f" sealed {sealed}" if sealed else ""),
+                       f"+0 {margins[0]} +1 {margins[1]}", f"+2 {margins[2]} +3 {margins[3]}"])
     skill = int(test["base"]) + int(test["committed"])
     title = f"{test['step']} s{test['seat']} {test['skill'][:3]} {skill}v{test['difficulty']}"
     if test["result"] is None:
@@ -63,6 +67,14 @@ def tokens_panel(state: GameState) -> Panel:
     verdict = "SUCCESS" if result["success"] else "FAIL"
     return _panel(title, [" ".join(test["tokens"]), f"{result['modified_skill']} vs {result['difficulty']}",
                           "resolve to apply"], big=verdict)
+
+
+def margin_chance(state: GameState, seat: int, margin: int) -> str:
+    """The chance of a test whose skill beats the difficulty by ``margin`` (before any test starts)."""
+    bag = skilltest.chaos_bag(state).contents.as_dict()
+    base = 20  # high enough that the floor of the modified skill at 0 never matters
+    chance = success_chance(bag, skilltest.token_kinds(state), base + margin, base, skilltest.elder_sign(state, seat))
+    return f"{float(chance) * 100:.0f}%"
 
 
 def seat_panel(state: GameState, seat: int) -> Panel:
