@@ -158,6 +158,19 @@ class DemoMode:
                 return self._start_demo(now_s)
         return self._output()
 
+    def on_button(self, role: str, gesture: str, now_s: float) -> DemoOutput:
+        """A button gesture as the station's intents name them: press, release, hold or repeat.
+
+        Holds and repeats reach the game only while the settings are unlocked; when ``forward``
+        is set, pass the original intent on unchanged.
+        """
+        if gesture == "press":
+            return self.on_press(role, now_s)
+        if gesture == "release":
+            return self.on_release(role, now_s)
+        self._last_input_s = now_s
+        return self._output(forward=role if self.mode is Mode.SETTINGS else None)
+
     def tick(self, now_s: float) -> DemoOutput:
         if self._update_combo(now_s):
             return self._enter_operator(now_s)

@@ -127,6 +127,19 @@ def test_settings_are_locked_behind_holding_the_combination() -> None:
     assert (left.mode, left.reset) == (Mode.ATTRACT, True)
 
 
+def test_holds_and_repeats_reach_the_game_only_in_the_settings() -> None:
+    demo = DemoMode(SCRIPTS, counters=MemoryCounters(), now_s=0.0, settings=TIMING)
+    demo.on_button("next", "press", 1.0)
+    assert demo.on_button("next", "hold", 1.6).forward is None  # a held NEXT must not skip the prompts
+    assert demo.on_button("next", "release", 2.0).mode is Mode.GUIDED
+    demo.on_button("menu", "press", 3.0)
+    demo.on_button("back", "press", 3.0)
+    demo.tick(8.0)
+    demo.on_button("select", "press", 9.0)
+    assert demo.mode is Mode.SETTINGS
+    assert demo.on_button("up", "repeat", 10.0).forward == "up"
+
+
 def test_a_short_press_of_a_combo_button_starts_the_demo_on_release() -> None:
     demo = DemoMode(SCRIPTS, counters=MemoryCounters(), now_s=0.0, settings=TIMING)
     demo.on_press("back", 1.0)
@@ -143,7 +156,7 @@ def test_a_stuck_combination_does_not_reopen_the_operator_screen() -> None:
     assert demo.tick(100.0).mode is Mode.ATTRACT
 
 
-EVENTS = st.lists(st.tuples(st.sampled_from(("press", "release", "tick")), st.sampled_from(BUTTON_ROLES),
+EVENTS = st.lists(st.tuples(st.sampled_from(("press", "release", "hold", "tick")), st.sampled_from(BUTTON_ROLES),
                             st.floats(min_value=0.0, max_value=20.0)), max_size=60)
 
 
@@ -156,7 +169,7 @@ def test_mashing_always_returns_to_the_attract_loop_by_itself(events: list[tuple
     for kind, role, gap_s in events:
         now_s += gap_s
         step = demo.step_index if demo.mode is Mode.GUIDED else None
-        out = {"press": demo.on_press, "release": demo.on_release}.get(kind, lambda _r, t: demo.tick(t))(role, now_s)
+        out = demo.tick(now_s) if kind == "tick" else demo.on_button(role, kind, now_s)
         if out.forward is not None and step is not None:
             assert out.forward == demo.script.steps[step].press  # only the prompted button reaches the game
     for name in ("alpha", "beta"):
