@@ -648,3 +648,41 @@ def test_os_tok_1_tokens_discarded_after_epilogue() -> None:
 def test_os_time_5_extra_unique_in_the_tally() -> None:
     s = ok(new(), "time 3", "next", "break head", "break body", "break claws", "tally")
     assert s.state.get("tally")["uniques"] == 3
+
+
+@pytest.mark.rule("OS-LVL-1")
+def test_os_lvl_1_level_two_after_chapter_one() -> None:
+    s = ok(encounter(), "break head", "break body", "break claws", "tally")
+    assert seat(s, 1)["level"] == 2
+
+
+@pytest.mark.rule("OS-LVL-11")
+def test_os_lvl_11_companion_growth() -> None:
+    s = ok(encounter(companions="2"), "break head", "break body", "break claws", "tally")
+    assert seat(s, 2)["level"] == 2 and seat(s, 2)["max_animus"] == 2
+    s = ok(encounter(companions="2"), "permanent 2 animus")
+    assert seat(s, 2)["permanent"] == {"animus": 1} and seat(s, 2)["max_animus"] == 2
+
+
+@pytest.mark.rule("OS-ALLY-1")
+def test_os_ally_1_non_combat_ally_never_fights() -> None:
+    s = ok(encounter(), "set seat1.hp 0")
+    assert "not a combat ally" in no(s, "ally 1 guide")
+
+
+@pytest.mark.rule("OS-BRK-7")
+def test_os_brk_7_simultaneous_breaks() -> None:
+    s = ok(encounter(), "next", "break head,body 1")
+    assert s.state.get("stage_now") == 2  # one check after both dice are gone (stage 2 from the first break)
+    reactions = s.state.get("reactions")
+    assert len(reactions) == 2 and all(r["target"] == 1 for r in reactions)
+    assert reactions[0]["card"] != reactions[1]["card"]
+
+
+@pytest.mark.rule("OS-FX-21")
+def test_os_fx_21_interrupt_as_often_as_paid() -> None:
+    s = ok(encounter(), "next", "move 1 1", "play 1 Slash 1", "next")  # seat 1 has 2 animus left
+    ok(s, "play 1 Riposte 2 1 interrupt", "play 1 Parry 3 1 interrupt")  # no count limit, only the cost
+    assert v(s, "seat1.animus") == 0
+    assert "only 0" in no(s, "play 1 Feint 2 1 interrupt")
+    assert "cooldown" in no(s, "play 1 Riposte 2 0 interrupt")

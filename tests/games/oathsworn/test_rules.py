@@ -611,3 +611,9 @@ def test_os_tally_7_ko_ticks() -> None:
 def test_os_tally_9_items_lost() -> None:
     assert rules.items_lost(knocked_out=False) == 1
     assert rules.items_lost(knocked_out=True) == 2
+
+
+@pytest.mark.rule("OS-EMOVE-9")
+def test_os_emove_9_obstacles_under_the_final_hexes() -> None:
+    removed, kept = rules.large_move_obstacles(final_hexes={"a", "b", "c"}, obstacles={"a", "x", "y"})
+    assert removed == {"a"} and kept == {"x", "y"}

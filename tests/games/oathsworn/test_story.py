@@ -401,3 +401,24 @@ def test_os_save_1_saved_story_keeps_hp_and_tokens() -> None:
     s = ok(new(), "set seat1.hp 4", "token 1 redraw 2", "next")
     resumed = Session(s.game, seats=4, seed=7, entries=s.entries)
     assert v(resumed, "seat1.hp") == 4 and seat(resumed, 1)["tokens"]["redraw"] == 2
+
+
+@pytest.mark.rule("OS-LVL-2")
+def test_os_lvl_2_quick_level_to_the_chapter() -> None:
+    s = ok(new(chapter="4"), "swap 1 Cur")
+    assert seat(s, 1)["class"] == "Cur" and seat(s, 1)["level"] == 4
+
+
+@pytest.mark.rule("OS-LVL-3")
+def test_os_lvl_3_swap_only_at_chapter_start() -> None:
+    s = ok(new(), "goto 4")
+    assert "start of a chapter" in no(s, "swap 1 Cur")
+
+
+@pytest.mark.rule("OS-LVL-6")
+def test_os_lvl_6_full_to_companion() -> None:
+    s = ok(new(classes="Penitent,Warden,Priest,Witch"), "injure 1", "switch 1")
+    record = seat(s, 1)
+    assert record["kind"] == "companion" and record["injuries"] == 1
+    assert sorted(record["items"]) == ["Buckler", "Cudgel", "Pig Iron Coat"]
+    assert record["max_animus"] == 2 and v(s, "seat1.defense") == 2 + 1 + 2

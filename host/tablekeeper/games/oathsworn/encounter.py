@@ -161,17 +161,25 @@ def retune_hp_max(txn: Txn, n: int, hp_max: int) -> None:
 
 
 def location_broken(txn: Txn, location: str) -> None:
-    """OS-BRK-1/2: a removed boss die breaks its location: stage change check, old-stage cards to
-    the discard, rebuild if empty, a reaction card against the breaker, then the next card faceup."""
+    """OS-BRK-1: a removed boss die breaks its location (the procedure waits while several dice are
+    removed at once, OS-BRK-7)."""
     if not in_encounter(txn.state):
         return
-    breaks = int(txn.state.get("breaks") or 0) + 1
-    txn.put("breaks", breaks)
+    txn.put("breaks", int(txn.state.get("breaks") or 0) + 1)
     txn.put("broken", [*(txn.state.get("broken") or ()), location])
     txn.notice(f"{location} is broken")
-    check_end(txn)
-    if not in_encounter(txn.state):
+    if txn.state.get("breaking"):
         return
+    check_end(txn)
+    if in_encounter(txn.state):
+        break_procedure(txn, 1)
+
+
+def break_procedure(txn: Txn, count: int) -> None:
+    """OS-BRK-2/7: one stage change check, old-stage cards to the discard, a rebuild if the deck is
+    empty, then one reaction card per broken location against the breaker, in the order drawn, each
+    followed by the next card turned faceup."""
+    breaks = int(txn.state.get("breaks") or 0)
     after = data_of(txn.state).stage_after_breaks
     new_stage = 1 + sum(1 for b in after if breaks >= b)
     old_stage = int(txn.state.get("stage_now") or 1)
@@ -182,14 +190,15 @@ def location_broken(txn: Txn, location: str) -> None:
         if faceup and int(str(faceup)[1]) < new_stage:
             txn.put("stage_faceup", None)
         txn.notice(f"stage {new_stage} begins: earlier stage cards discarded")
-    card = txn.state.get("stage_faceup") or _draw_stage(txn)
-    if card is None:
-        return
-    txn.put("stage_faceup", None)
-    breaker = txn.state.get("breaker")
-    txn.put("reactions", [*(txn.state.get("reactions") or ()), {"card": card, "target": breaker}])
-    txn.notice(f"reaction {card} targets " + (f"seat {breaker}" if breaker else "the breaker"))
-    flip_stage(txn)
+    for _ in range(count):
+        card = txn.state.get("stage_faceup") or _draw_stage(txn)
+        if card is None:
+            return
+        txn.put("stage_faceup", None)
+        breaker = txn.state.get("breaker")
+        txn.put("reactions", [*(txn.state.get("reactions") or ()), {"card": card, "target": breaker}])
+        txn.notice(f"reaction {card} targets " + (f"seat {breaker}" if breaker else "the breaker"))
+        flip_stage(txn)
 
 
 def choose_defeat(txn: Txn, index: int) -> None:
@@ -293,16 +302,21 @@ def move_verb(txn: Txn, args: tuple[str, ...]) -> None:
 
 
 def play(txn: Txn, args: tuple[str, ...]) -> None:
-    """``play SEAT CARD COOLDOWN [COST]``: one ability card per turn: pay, resolve, cooldown,
-    battleflow (OS-CD-1/3/5/9, OS-RND-5)."""
+    """``play SEAT CARD COOLDOWN [COST] [interrupt]``: one ability card per turn: pay, resolve,
+    cooldown, battleflow (OS-CD-1/3/5/9, OS-RND-5); interrupts play whenever their condition holds,
+    as often as they are paid for (OS-FX-21)."""
+    interrupt = bool(args) and args[-1] == "interrupt"
+    if interrupt:
+        args = args[:-1]
     if len(args) not in (3, 4):
-        raise Rejected("usage: play SEAT CARD COOLDOWN [COST]")
+        raise Rejected("usage: play SEAT CARD COOLDOWN [COST] [interrupt]")
     n, record = _turn_seat(txn, args[0])
-    _my_turn(txn, n)
-    _injuries_first(record, n)
+    if not interrupt:
+        _my_turn(txn, n)
+        _injuries_first(record, n)
     if record["kind"] == "companion":
         raise Rejected("companions use archetype abilities (ability SEAT A|B), not ability cards")
-    if record["ability"]:
+    if record["ability"] and not interrupt:
         raise Rejected(f"seat {n} already played an ability card this turn")
     card, cd = args[1], parse_int(args[2], "cooldown")
     cost = parse_int(args[3], "cost") if len(args) == 4 else 0
@@ -310,7 +324,7 @@ def play(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected(f"{card} is still on cooldown")
     rules.spend(txn.value(f"seat{n}.animus_reserve"), txn.value(f"seat{n}.animus"), cost)
     positions, hand = rules.cooldown_place(_positions(record), tuple(c for c in record["hand"] if c != card), card, cd)
-    record.update(positions=[list(p) for p in positions], hand=list(hand), ability=True)
+    record.update(positions=[list(p) for p in positions], hand=list(hand), ability=record["ability"] or not interrupt)
     put_seat(txn, n, record)
     txn.add(f"seat{n}.animus", -cost)
 
@@ -506,14 +520,28 @@ def pickup(txn: Txn, args: tuple[str, ...]) -> None:
 
 
 def break_location(txn: Txn, args: tuple[str, ...]) -> None:
-    """``break LOCATION [SEAT]``: a die removed by any cause (collision, fire) breaks it (OS-BRK-1)."""
+    """``break LOCATION[,LOCATION] [SEAT]``: dice removed by any cause (collision, fire, an AoE) break
+    their locations (OS-BRK-1); several at once share one stage check (OS-BRK-7)."""
     if len(args) not in (1, 2):
-        raise Rejected("usage: break LOCATION [SEAT]")
-    if f"boss.{args[0]}" not in txn.state.tracks:
-        raise Rejected(f"no boss location {args[0]!r}")
+        raise Rejected("usage: break LOCATION[,LOCATION] [SEAT]")
+    locations = [x for x in args[0].split(",") if x]
+    for loc in locations:
+        if f"boss.{loc}" not in txn.state.tracks:
+            raise Rejected(f"no boss location {loc!r}")
+        if txn.value(f"boss.{loc}") == 0:
+            raise Rejected(f"{loc} is already broken")
     if len(args) == 2:
         txn.put("breaker", seat_arg(args[1]))
-    txn.set(f"boss.{args[0]}", 0)
+    if len(locations) == 1:
+        txn.set(f"boss.{locations[0]}", 0)
+        return
+    txn.put("breaking", True)
+    for loc in locations:
+        txn.set(f"boss.{loc}", 0)
+    txn.put("breaking", None)
+    check_end(txn)
+    if in_encounter(txn.state):
+        break_procedure(txn, len(locations))
 
 
 def keep(txn: Txn, args: tuple[str, ...]) -> None:

@@ -622,3 +622,11 @@ def encounter_result(boss_dice_left: int, conscious_oathsworn: int) -> str | Non
     if conscious_oathsworn == 0:
         return "defeat"
     return None
+
+
+def large_move_obstacles(final_hexes: Iterable[str], obstacles: Iterable[str]) -> tuple[set[str], set[str]]:
+    """OS-EMOVE-9: (removed, kept): obstacles under the large enemy's final hexes are removed; those it
+    only passed through stay."""
+    final = set(final_hexes)
+    obs = set(obstacles)
+    return obs & final, obs - final

@@ -453,7 +453,73 @@ def tough(txn: Txn, args: tuple[str, ...]) -> None:
     txn.set(f"seat{n}.hp", rules.heal(txn.value(f"seat{n}.hp"), 1, txn.value(f"seat{n}.hp_max")))
 
 
+def _chapter_start(txn: Txn, what: str) -> None:
+    """OS-LVL-3: swaps happen only at the start of a chapter, before the story part begins."""
+    if part(txn.state) != "story" or txn.value("time.used") > 0 or txn.state.get("marker") is not None:
+        raise Rejected(f"{what} happens only at the start of a chapter, before the story")
+
+
+def _reset_animus(txn: Txn, n: int, max_animus: int) -> None:
+    txn.define(f"seat{n}.animus", 0, 0, max_animus)
+    txn.define(f"seat{n}.animus_reserve", max_animus, 0, max_animus)
+
+
+def swap(txn: Txn, args: tuple[str, ...]) -> None:
+    """``swap SEAT CLASS``: the leaver's save bag is boxed and the newcomer quick-levels to the
+    chapter number and takes over the set-aside injuries (OS-LVL-2/4/5); a class coming back has its
+    items archived. The levels table and quick-level items are physical (catalogue M6)."""
+    if len(args) < 2:
+        raise Rejected("usage: swap SEAT CLASS")
+    _chapter_start(txn, "swapping an Oathsworn")
+    n = seat_arg(args[0])
+    new_class = " ".join(args[1:])
+    d = data_of(txn.state)
+    if new_class not in d.classes:
+        raise Rejected(f"unknown class {new_class!r}")
+    if new_class in (txn.state.get("hardcore_dead") or ()):
+        raise Rejected(f"{new_class} died in this campaign (OS-HC-3)")
+    if any(seat(txn.state, k)["class"] == new_class for k in SEATS):
+        raise Rejected(f"{new_class} is already in the company")
+    leaver = seat(txn.state, n)
+    roster = dict(thaw(txn.state.get("roster") or {}))
+    roster[leaver["class"]] = {"level": leaver["level"], "items": leaver["items"], "kind": leaver["kind"]}
+    record = dict(leaver)
+    returning = roster.pop(new_class, None)
+    record.update({"class": new_class, "kind": "full", "items": [], "level": int(txn.state.get("chapter")),
+                   "max_animus": d.max_animus, "permanent": {}})
+    txn.put("roster", roster)
+    put_seat(txn, n, record)
+    _reset_animus(txn, n, d.max_animus)
+    txn.set(f"seat{n}.regen", d.regen)
+    update_defense(txn, n)
+    if returning is not None:
+        txn.notice(f"{new_class} returns: items archived, quick-levelled from {returning['level']} "
+                   f"to {record['level']}")
+    else:
+        txn.notice(f"{new_class} joins at level {record['level']}: equip from earlier common decks")
+
+
+def switch(txn: Txn, args: tuple[str, ...]) -> None:
+    """``switch SEAT``: full character <-> companion: same items and injuries, new sheet quick-levelled
+    to the chapter, no quick-level items (OS-LVL-6)."""
+    if len(args) != 1:
+        raise Rejected("usage: switch SEAT")
+    _chapter_start(txn, "switching between full character and companion")
+    n = seat_arg(args[0])
+    d = data_of(txn.state)
+    record = seat(txn.state, n)
+    kind = "companion" if record["kind"] == "full" else "full"
+    max_animus = 2 if kind == "companion" else d.max_animus
+    record.update(kind=kind, max_animus=max_animus, level=int(txn.state.get("chapter")), positions=[[], [], [], []])
+    put_seat(txn, n, record)
+    _reset_animus(txn, n, max_animus)
+    txn.set(f"seat{n}.regen", 2 if kind == "companion" else d.regen)
+    update_defense(txn, n)
+
+
 VERBS = {
+    "swap": Verb("swap SEAT CLASS", "swap an Oathsworn at the start of a chapter", swap),
+    "switch": Verb("switch SEAT", "full character <-> companion", switch),
     "place": Verb("place TOKEN", "put a location token on the map", place),
     "travel": Verb("travel TOKEN", "go to a location (1 time unit)", travel),
     "goto": Verb("goto TOKEN", "place a location token and go there", goto),
