@@ -55,15 +55,17 @@ def test_er_test_3_ready_cards_in_between_fatigue() -> None:
 
 @pytest.mark.rule("ER-CHAL-1")
 def test_er_chal_1_area_order_and_active_cards_only() -> None:
-    s = to_turns(session("card Own area=reach seat=1 icons=sun", "card Theirs area=reach seat=2 icons=sun",
-                         "card Being icons=sun", "card Rain area=weather icons=sun", "card Tired icons=sun exhausted"))
+    s = to_turns(session("card Gear area=player seat=1 icons=sun", "card Own area=reach seat=1 icons=sun",
+                         "card Theirs area=reach seat=2 icons=sun", "card Being icons=sun",
+                         "card Rain area=weather icons=sun", "card Tired icons=sun exhausted",
+                         "card Kit area=player seat=2 icons=sun"))
     do(s, "test 1 awa 9", "reveal challenge c01", "resolve")
     seen = []
     while view(s)["test"] is not None:
         seen.append(view(s)["test"]["current"])
         do(s, "resolve")
-    assert seen == ["card4", "card3", "card1"]
-    assert [e for e in view(s)["log"] if e.endswith(".sun")] == ["card4.sun", "card3.sun", "card1.sun"]
+    assert seen == ["card5", "card4", "card2", "card1"]
+    assert [e for e in view(s)["log"] if e.endswith(".sun")] == ["card5.sun", "card4.sun", "card2.sun", "card1.sun"]
 
 
 @pytest.mark.rule("ER-CHAL-1")

@@ -45,6 +45,13 @@ def test_er_path_1_down_arrow_goes_within_reach_of_who_drew() -> None:
     assert in_play(s)["card3"]["seat"] == 3
 
 
+@pytest.mark.rule("ER-PATH-1")
+def test_er_path_1_each_card_resolved_before_the_next() -> None:
+    s = session("step enters play")
+    assert "resolve first" in refused(s, "draw path")
+    do(s, "resolve", "draw path")
+
+
 @pytest.mark.rule("ER-TURN-1")
 def test_er_turn_1_no_two_turns_in_a_row() -> None:
     s = to_turns(session(seats=3), 1)

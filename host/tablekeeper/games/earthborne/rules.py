@@ -17,7 +17,7 @@ Card = Mapping[str, Any]
 KINDS = ("progress", "harm")
 
 # ER-CHAL-1: the area order of challenge effects.
-AREA_ORDER = ("weather", "location", "mission", "along", "reach")
+AREA_ORDER = ("weather", "location", "mission", "along", "reach", "player")
 
 
 def threshold(card: Card, kind: str, rangers: int) -> int | None:
@@ -137,6 +137,8 @@ def challenge_groups(icon: str, cards: Mapping[str, Card], location: Card | None
                 if card.get("area") != area or not card.get("ready", True) or icon not in card.get("icons", ()):
                     continue
                 if area == "reach" and card.get("seat") not in (seat, other_reach):
+                    continue
+                if area == "player" and card.get("seat") != seat:
                     continue
                 group.append(key)
         if group:

@@ -18,7 +18,7 @@ from tablekeeper.games.earthborne.data import ASPECTS, CARD_TYPES, ICONS, parse_
 from tablekeeper.games.earthborne.odds import success_chance
 from tablekeeper.games.earthborne.tables import Record
 
-AREAS = ("along", "reach", "weather", "mission")
+AREAS = ("along", "reach", "weather", "mission", "player")
 RESPONSE_WINDOWS = ("before", "when", "after", "place-progress", "place-harm", "rest")
 
 
@@ -72,7 +72,8 @@ def add_card(txn: Txn, record: Record) -> str:
     txn.define(f"{key}.progress", 0, lo=0)
     txn.define(f"{key}.harm", 0, lo=0)
     tables.put_card(txn, key, record)
-    where = record["area"] if record["area"] != "reach" else f"within reach of seat {record['seat']}"
+    where = {"reach": f"within reach of seat {record['seat']}", "player": f"seat {record['seat']}'s area",
+             "along": "along the way"}.get(record["area"], record["area"])
     txn.notice(f"{key}: {record['name']} ({where}) progress {record['progress']}, harm {record['harm']}")
     return key
 
@@ -104,7 +105,7 @@ def card_record(state: GameState, name: str, options: dict[str, str], flags: lis
         "progress": _threshold_text(str(options.get("progress", base.get("progress", "-"))), "card progress"),
         "harm": _threshold_text(str(options.get("harm", base.get("harm", "-"))), "card harm"),
         "area": area,
-        "seat": _seat_or_active(state, options.get("seat")) if area == "reach" else None,
+        "seat": _seat_or_active(state, options.get("seat")) if area in ("reach", "player") else None,
         "type": kind,
         "presence": parse_int(str(options.get("presence", base.get("presence", 1))), "presence"),
         "keywords": keywords,
@@ -544,6 +545,7 @@ def on_challenge(txn: Txn, card_id: str) -> None:
 
 def path_draw(txn: Txn, name: str | None, seat_text: str | None) -> None:
     """ER-PATH-1: one path card per Ranger from the lead; an empty deck reshuffles its discard first."""
+    _check_free(txn)  # ER-PATH-1: each card is resolved completely before the next is drawn
     deck = txn.state.sources.get("path")
     if not isinstance(deck, Deck):
         raise Rejected("there is no path deck")
