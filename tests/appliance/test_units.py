@@ -39,7 +39,8 @@ def test_unit_is_notify_with_watchdog_restart_and_start_limits(tmp_path: Path) -
     assert service["Type"] == "notify"
     assert service["WatchdogSec"] == "45"
     assert service["Restart"] == "always"
-    assert service["ExecStart"] == f"{settings.venv_dir}/bin/tablekeeper run --config {settings.config_path}"
+    assert service["ExecStart"] == (f"{settings.venv_dir}/bin/tablekeeper run --config {settings.config_path}"
+                                    f" --save {settings.data_dir}/tablekeeper.sqlite3")
     assert f"\nEnvironment=TABLEKEEPER_DATA_DIR={settings.data_dir}\n" in text
     assert service["ReadWritePaths"] == str(settings.data_dir)
     assert service["ProtectSystem"] == "strict"
@@ -122,3 +123,15 @@ def test_udev_rule_names_each_counter_and_keeps_modemmanager_away() -> None:
 def test_udev_rule_rejects_an_empty_id_list() -> None:
     with pytest.raises(ConfigError, match="counters"):
         render_udev_rule([])
+
+
+@pytest.mark.parametrize("demo", [False, True])
+def test_exec_start_is_a_command_line_the_cli_accepts(tmp_path: Path, demo: bool) -> None:
+    from tablekeeper.cli import build_parser
+
+    settings = _settings_with_real_executable(tmp_path, demo=demo)
+    argv = settings.exec_start().split()
+    assert argv[0] == str(settings.executable)
+    args = build_parser().parse_args(argv[1:])
+    assert (args.command, args.config, args.save, args.demo) == ("run", str(settings.config_path),
+                                                                 str(settings.data_dir / "tablekeeper.sqlite3"), demo)

@@ -14,7 +14,12 @@ from pathlib import Path
 from string import Template
 from typing import Final
 
-from tablekeeper.appliance.paths import DATA_DIR_ENV, DEFAULT_CONFIG_PATH, DEFAULT_SERVICE_DATA_DIR
+from tablekeeper.appliance.paths import (
+    DATA_DIR_ENV,
+    DEFAULT_CONFIG_PATH,
+    DEFAULT_SERVICE_DATA_DIR,
+    STORE_FILE_NAME,
+)
 from tablekeeper.errors import ConfigError
 
 SERVICE_NAME: Final = "tablekeeper.service"
@@ -59,9 +64,14 @@ class ServiceSettings:
     def executable(self) -> Path:
         return self.venv_dir / "bin" / "tablekeeper"
 
+    @property
+    def store_path(self) -> Path:
+        return self.data_dir / STORE_FILE_NAME
+
     def exec_start(self) -> str:
+        """The station with its session saved in the data directory, so a restart resumes the game."""
         demo = " --demo" if self.demo else ""
-        return f"{self.executable} run --config {self.config_path}{demo}"
+        return f"{self.executable} run --config {self.config_path} --save {self.store_path}{demo}"
 
 
 _UNIT_TEMPLATE: Final = Template("""\
