@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tablekeeper import cli
+from tablekeeper.games.earthborne import GAME
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "games"
 SCRIPT = DOCS / "earthborne.script"
@@ -62,3 +63,9 @@ def test_round_four_on_the_simulated_station(tmp_path: Path, capsys: pytest.Capt
     assert final["round"] == 5 and final["phase"] == "path"
     assert len(final["cards"]) == 3  # the Hiker and the two path cards drawn with the seat buttons
     assert "seat 1 rests" in final["log"] and "seat 2 rests" in final["log"]
+
+
+def test_docs_show_every_verb_with_an_example() -> None:
+    text = (DOCS / "earthborne.md").read_text(encoding="utf-8")
+    missing = [name for name in GAME.all_verbs() if name not in ("pass", "done") and f"`{name}" not in text]
+    assert missing == []
