@@ -19,9 +19,9 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Final, Protocol
 
-from tablekeeper.appliance.paths import DATA_DIR_ENV, DEFAULT_CONFIG_PATH, data_dir
+from tablekeeper.appliance.paths import DATA_DIR_ENV, DEFAULT_CONFIG_PATH, STORE_FILE_NAME, data_dir
 from tablekeeper.config import StationConfig, default_config_path, load_config
-from tablekeeper.errors import ConfigError
+from tablekeeper.errors import ConfigError, StoreError
 
 LOW_SPACE_BYTES: Final = 50 * 1024 * 1024
 TIGHT_SPACE_BYTES: Final = 500 * 1024 * 1024
@@ -292,6 +292,25 @@ def check_data_dir(directory: Path) -> tuple[Check, Path | None]:
     return Check("data dir", Status.OK, f"{directory} writable"), existing
 
 
+def check_store(path: Path) -> Check | None:
+    """The save file, when there is one: a damaged one would stop the station at every start."""
+    if not path.exists():
+        return None
+    from tablekeeper.core.store import Store
+
+    try:
+        with Store.open(path) as store:
+            verdict = store.integrity()
+            slots = store.slots()
+    except StoreError as exc:
+        return Check("save file", Status.FAIL, str(exc),
+                     f"move it aside (mv {path} {path}.damaged); the station then starts a fresh game")
+    if verdict != "ok":
+        return Check("save file", Status.FAIL, f"{path}: integrity check says {verdict}",
+                     f"move it aside (mv {path} {path}.damaged); the station then starts a fresh game")
+    return Check("save file", Status.OK, f"{path}: {len(slots)} saved game(s), integrity ok")
+
+
 def check_free_space(directory: Path, probes: Probes) -> Check:
     free = probes.free_bytes(directory)
     text = f"{free / 1024 / 1024:.0f} MiB free under {directory}"
@@ -317,6 +336,9 @@ def run_checks(config_path: Path, probes: Probes, directory: Path) -> list[Check
         checks += check_counters(cfg, probes)
     data_check, existing = check_data_dir(directory)
     checks.append(data_check)
+    store_check = check_store(directory / STORE_FILE_NAME)
+    if store_check is not None:
+        checks.append(store_check)
     if existing is not None:
         checks.append(check_free_space(existing, probes))
     return checks

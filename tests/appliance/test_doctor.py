@@ -9,6 +9,7 @@ import pytest
 
 from tablekeeper.cli import main
 from tablekeeper.config import default_config_path, load_config
+from tablekeeper.core.store import Store
 from tablekeeper.doctor import Check, SimulatedParts, Status, report, run_checks
 
 REFERENCE = default_config_path()
@@ -90,6 +91,20 @@ def test_data_dir_and_space_problems(tmp_path: Path) -> None:
     tight = dataclasses.replace(sim, free_bytes=lambda _path: 10 * 1024 * 1024)
     space = _by_name(run_checks(REFERENCE, tight, tmp_path))["free space"]
     assert space.status is Status.FAIL and "journalctl --vacuum-size" in space.remedy
+
+
+def test_the_save_file_is_checked_when_there_is_one(tmp_path: Path) -> None:
+    sim = SimulatedParts(load_config(REFERENCE)).probes()
+    assert "save file" not in _by_name(run_checks(REFERENCE, sim, tmp_path))
+    with Store.open(tmp_path / "tablekeeper.sqlite3") as store:
+        store.bump("demo.arkham.started")
+    ok = _by_name(run_checks(REFERENCE, sim, tmp_path))["save file"]
+    assert ok.status is Status.OK and ok.detail.endswith("0 saved game(s), integrity ok")
+    (tmp_path / "tablekeeper.sqlite3").unlink()
+    (tmp_path / "tablekeeper.sqlite3").write_bytes(b"not a database at all")
+    bad = _by_name(run_checks(REFERENCE, sim, tmp_path))["save file"]
+    assert bad.status is Status.FAIL and "mv " in bad.remedy
+    assert (tmp_path / "tablekeeper.sqlite3").read_bytes() == b"not a database at all"
 
 
 def test_an_invalid_config_is_named_and_hardware_checks_say_why_they_were_skipped(
