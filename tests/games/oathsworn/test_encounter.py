@@ -360,11 +360,11 @@ def test_os_brk_2_break_procedure() -> None:
 
 @pytest.mark.rule("OS-BRK-4")
 def test_os_brk_4_minions_never_react() -> None:
-    s = ok(encounter(), "next")
+    s = ok(encounter(), "minion wolf 2 2", "next")
     before = deck(s, "stage").remaining
-    ok(s, "attack 1 2 white=2 = Y3 W2 W2", "resolve")
-    assert last(s)["hp_lost"] == 3 and deck(s, "stage").remaining == before
-    assert not s.state.get("reactions")
+    ok(s, "attack 1 wolf white=2 = Y3 W2 W2", "resolve")
+    assert "minion.wolf" not in s.state.tracks and deck(s, "stage").remaining == before
+    assert not s.state.get("reactions") and s.state.get("breaks") == 0
 
 
 @pytest.mark.rule("OS-STAGE-2")
@@ -472,10 +472,11 @@ def test_os_ko_6_no_combat_ally_left(tmp_path: Path) -> None:
 
 @pytest.mark.rule("OS-END-2")
 def test_os_end_2_victory_ends_at_once() -> None:
-    s = ok(encounter(), "break head", "break body")
+    s = ok(encounter(), "minion a 1 1", "minion b 1 1", "minion c 2 1", "break head", "break body")
     before = deck(s, "stage").remaining
     ok(s, "break claws")
     assert s.state.get("result") == "victory" and deck(s, "stage").remaining == before
+    assert not any(t.startswith("minion.") for t in s.state.tracks)
     assert "tally" in no(s, "next")
 
 
@@ -686,3 +687,27 @@ def test_os_fx_21_interrupt_as_often_as_paid() -> None:
     assert v(s, "seat1.animus") == 0
     assert "only 0" in no(s, "play 1 Feint 2 1 interrupt")
     assert "cooldown" in no(s, "play 1 Riposte 2 0 interrupt")
+
+
+@pytest.mark.rule("OS-DMG-4")
+def test_os_dmg_4_minion_hp_slot() -> None:
+    s = ok(encounter(), "minion brute 2 1", "next", "attack 1 brute white=1 = Y1 W0", "resolve")
+    assert v(s, "minion.brute") == 1
+    ok(s, "next", "attack 2 brute white=1 = Y1 R0 W1", "resolve")
+    assert "minion.brute" not in s.state.tracks and "brute" not in s.state.get("minions")
+
+
+@pytest.mark.rule("OS-MIN-1")
+def test_os_min_1_stage_activated_minions_skip_step_two() -> None:
+    s = ok(encounter(), "minion m 1 1", "minion n 1 1", "minion o 1 1")
+    pass_all(to_turns(s))
+    ok(s, "activated m", "next")
+    assert list(s.state.get("minions_due")) == ["n", "o"]
+
+
+@pytest.mark.rule("OS-ATK-15")
+def test_os_atk_15_bonus_applies_to_every_target() -> None:
+    s = ok(encounter(), "minion a 6 1", "minion b 6 1", "minion c 6 1", "next",
+           "attack 1 a,b,c white=2 bonus=1 = Y2 W2 W1", "resolve")
+    assert last(s)["damage"] == 6 and last(s)["losses"] == {"a": 6, "b": 6, "c": 6}
+    assert not any(t.startswith("minion.") for t in s.state.tracks)

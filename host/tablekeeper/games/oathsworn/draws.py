@@ -200,7 +200,10 @@ def attack(txn: Txn, args: tuple[str, ...]) -> None:
     elif whites < 0:
         raise Rejected("white cards cannot be negative")
     target = pos[1]
-    defense = _target_defense(txn, target, story)
+    targets = [[t, _target_defense(txn, t, story)] for t in target.split(",") if t]
+    if not targets or (story and len(targets) > 1):
+        raise Rejected("name one target (several, comma-separated, only for a multi-target attack)")
+    defense = targets[0][1]
     if not story:
         if txn.state.step == "turns" and txn.state.active_seat != n and "interrupt" not in opts:
             raise Rejected(f"it is seat {txn.state.active_seat}'s turn (an interrupt attack says: interrupt)")
@@ -209,6 +212,7 @@ def attack(txn: Txn, args: tuple[str, ...]) -> None:
     colours, emp = upgrades_for(txn, n, colours, opts, "attack")
     drawn = draw_with_chains(txn, "might", colours, cards)
     push_draw(txn, {"kind": "story" if story else "attack", "seat": n, "target": target, "defense": defense,
+                    "targets": targets,
                     "cards": drawn, "free": 0, "bonus": parse_int(opts.get("bonus", "0"), "bonus"),
                     "spent": {"redraw": 0, "empowered": emp}})
     txn.notice(f"seat {n} attacks {target}: {' '.join(c for c, _ in drawn) or 'no cards'}")
@@ -222,9 +226,12 @@ def _target_defense(txn: Txn, target: str, story: bool) -> int:
         return defense
     if story:
         raise Rejected("in a story round of combat the target is the enemy's DEFENSE, e.g. attack 1 6")
+    minions = txn.state.get("minions") or {}
+    if target in minions:
+        return int(minions[target]["defense"])
     locations = dict(data_of(txn.state).boss)
     if target not in locations:
-        raise Rejected(f"no boss location {target!r} (locations: {', '.join(locations)})")
+        raise Rejected(f"no boss location or minion {target!r} (locations: {', '.join(locations)})")
     if txn.value(f"boss.{target}") == 0:
         raise Rejected(f"{target} is broken; attack the next closest location with a die (OS-DMG-6)")
     return locations[target]
@@ -323,11 +330,18 @@ def resolve(txn: Txn, args: tuple[str, ...]) -> None:
         _determination(txn, ctx)
         txn.put("last", {"kind": "attack", "seat": n, "hit": False, "damage": 0, "hp_lost": 0})
         return
-    lost = rules.hp_lost(damage, int(ctx["defense"]))
-    txn.put("last", {"kind": "attack", "seat": n, "hit": True, "damage": damage, "hp_lost": lost})
-    txn.notice(f"hit for {damage} vs DEFENSE {ctx['defense']}: {lost} HP lost")
-    target = str(ctx["target"])
-    if not target.isdigit():
+    # OS-ATK-15 / OS-FX-1: one draw (with its item bonus) hits every target of the attack
+    losses = {str(t): rules.hp_lost(damage, int(d)) for t, d in ctx.get("targets") or [[ctx["target"], ctx["defense"]]]}
+    first = next(iter(losses.values()))
+    txn.put("last", {"kind": "attack", "seat": n, "hit": True, "damage": damage, "hp_lost": first, "losses": losses})
+    for target, lost in losses.items():
+        txn.notice(f"hit {target} for {damage}: {lost} HP lost")
+        if target.isdigit():
+            continue
+        if f"minion.{target}" in txn.state.tracks:
+            hp = txn.value(f"minion.{target}")
+            txn.set(f"minion.{target}", max(0, hp - lost))  # OS-DMG-4; minions never react (OS-BRK-4)
+            continue
         die = txn.value(f"boss.{target}")
         new, broken = rules.boss_die_loss(die, lost)
         txn.put("breaker", n)

@@ -85,9 +85,17 @@ def stage_card(txn: Txn) -> None:
 
 
 def minions(txn: Txn) -> None:
-    """OS-MIN-1: minions not activated by the stage card activate now."""
-    if in_encounter(txn.state):
-        txn.notice("activate the minions not yet activated this phase")
+    """OS-MIN-1: minions not activated by the stage card activate now (closest to target first)."""
+    if not in_encounter(txn.state):
+        return
+    roster = dict(thaw(txn.state.get("minions") or {}))
+    due = [name for name, m in roster.items() if not m["activated"]]
+    txn.put("minions_due", due)
+    txn.notice("activate: " + (", ".join(due) if due else "no minion"))
+    for m in roster.values():
+        m["activated"] = False
+    if roster:
+        txn.put("minions", roster)
 
 
 def end_of_round(txn: Txn) -> None:
@@ -544,6 +552,45 @@ def break_location(txn: Txn, args: tuple[str, ...]) -> None:
         break_procedure(txn, len(locations))
 
 
+def minion(txn: Txn, args: tuple[str, ...]) -> None:
+    """``minion NAME HP DEFENSE [mob]``: a minion enters with its own HP slot (OS-DMG-4, M9)."""
+    if len(args) not in (3, 4) or (len(args) == 4 and args[3] != "mob"):
+        raise Rejected("usage: minion NAME HP DEFENSE [mob]")
+    if not in_encounter(txn.state):
+        raise Rejected("minions enter in an encounter")
+    name = args[0]
+    minions = dict(thaw(txn.state.get("minions") or {}))
+    if name in minions or f"boss.{name}" in txn.state.tracks or name.isdigit():
+        raise Rejected(f"{name!r} is already taken")
+    hp, defense = parse_int(args[1], "HP"), parse_int(args[2], "DEFENSE")
+    if hp < 1 or defense < 1:
+        raise Rejected("a minion has at least 1 HP and DEFENSE 1")
+    minions[name] = {"defense": defense, "mob": len(args) == 4, "activated": False}
+    txn.put("minions", minions)
+    txn.define(f"minion.{name}", hp, 0, hp)
+
+
+def minion_gone(txn: Txn, name: str) -> None:
+    """OS-DMG-4: a minion whose HP is gone leaves the board (no reaction, OS-BRK-4)."""
+    minions = dict(thaw(txn.state.get("minions") or {}))
+    minions.pop(name, None)
+    txn.put("minions", minions)
+    txn.drop(f"minion.{name}")
+    txn.notice(f"minion {name} is removed from the board")
+
+
+def activated(txn: Txn, args: tuple[str, ...]) -> None:
+    """``activated NAME...``: the stage card moved or attacked with these minions (OS-MIN-1)."""
+    if not args or txn.state.step != "stage":
+        raise Rejected("usage: activated NAME... (during the stage card)")
+    minions = dict(thaw(txn.state.get("minions") or {}))
+    for name in args:
+        if name not in minions:
+            raise Rejected(f"no minion {name!r}")
+        minions[name]["activated"] = True
+    txn.put("minions", minions)
+
+
 def keep(txn: Txn, args: tuple[str, ...]) -> None:
     """``keep``: the current stage card lasts until the end of the round (OS-STAGE-2)."""
     if args:
@@ -664,6 +711,8 @@ VERBS = {
     "throw": Verb("throw SEAT ITEM", "throw an item", throw),
     "pickup": Verb("pickup SEAT ITEM", "pick a thrown item up", pickup),
     "break": Verb("break LOCATION [SEAT]", "a boss die removed by another cause", break_location),
+    "minion": Verb("minion NAME HP DEFENSE [mob]", "a minion enters the board", minion),
+    "activated": Verb("activated NAME...", "minions the stage card activated", activated),
     "keep": Verb("keep", "keep the stage card until end of round", keep),
     "status": Verb("status SEAT crippled|caged|bleed [N]", "gain a status token", status),
     "bleed": Verb("bleed SEAT N", "a bleed trigger", bleed),

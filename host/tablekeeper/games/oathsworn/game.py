@@ -246,6 +246,8 @@ class Oathsworn(Game):
                 encounter.knocked_out(txn, n)
             elif what == "hp_max":
                 encounter.retune_hp_max(txn, n, new)
+        elif track.startswith("minion.") and new == 0:
+            encounter.minion_gone(txn, track.removeprefix("minion."))
         elif track.startswith("boss.") and new == 0 and old > 0:
             encounter.location_broken(txn, track.removeprefix("boss."))
         elif track == "time.used" and new > old:
@@ -303,7 +305,7 @@ class Oathsworn(Game):
         names += ["iron", "knockouts"]
         if state.step == "story":
             names.insert(0, "time.used")
-        names += [t for t in state.tracks if t.startswith("boss.")]
+        names += [t for t in state.tracks if t.startswith(("boss.", "minion."))]
         return names
 
     def button(self, state: GameState, role: str, held: bool) -> Command | None:

@@ -128,6 +128,9 @@ def check_end(txn: Txn) -> None:
         txn.put("part", "epilogue")
         txn.put("result", "victory")
         txn.put("draws", [])
+        for name in list(state.get("minions") or {}):
+            txn.drop(f"minion.{name}")
+        txn.put("minions", {})
         txn.notice("Victory: every boss location is broken; remaining minions flee (OS-END-2). Next: tally")
     elif result == "defeat":
         txn.put("part", "epilogue")
