@@ -86,6 +86,7 @@ class Station:
         self.message: Message | None = None
         self.images: dict[str, Image.Image] = {}
         self._drawn: dict[str, bytes] = {}
+        self._rendered: dict[str, tuple[tuple[Any, ...], Image.Image]] = {}
         self.running = False
         self._last_view = session.view()
         self.quiet = config.quiet
@@ -268,18 +269,25 @@ class Station:
                 banner = pending
             elif display.role == "track" and self.message is not None:
                 banner = self.message.text
-            out[display.role] = render_panel(panel, display.size, banner=banner, selected=selected)
+            key = (panel, display.size, banner, selected)
+            cached = self._rendered.get(display.role)
+            if cached is None or cached[0] != key:  # drawing is the costly part; skip unchanged panels
+                cached = (key, render_panel(panel, display.size, banner=banner, selected=selected))
+                self._rendered[display.role] = cached
+            out[display.role] = cached[1]
         return out
 
     def redraw(self) -> int:
         """Send the displays whose picture changed; returns how many were sent."""
         changed: dict[str, Image.Image] = {}
         for role, image in self.frames().items():
+            if self.images.get(role) is image:
+                continue
             raw = image.tobytes()
             if self._drawn.get(role) != raw:
                 self._drawn[role] = raw
                 changed[role] = image
-        self.images.update(changed)
+            self.images[role] = image
         if changed:
             self.displays.show(changed)
             self.stats.redraws += 1

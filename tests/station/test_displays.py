@@ -179,3 +179,20 @@ def test_display_missing_at_start_does_not_stop_the_bank() -> None:
     assert bus.chips["seat2"].image().tobytes() == image.tobytes()
     bank.close()
     assert bus.chips["seat2"].cleaned_up and not bus.chips["seat2"].on
+
+
+def test_two_changes_far_apart_on_the_same_pages_get_two_windows() -> None:
+    serial = RecordingSerial()
+    adapter = PartialUpdate(ssd1306(serial_interface=serial, width=128, height=32))
+    serial.take()
+    adapter.display(picture((128, 32), [(20, 8, 21, 15), (110, 8, 111, 15)]))  # page 1, far apart
+    assert serial.take() == [("command", bytes([0x21, 20, 21, 0x22, 1, 1])), ("data", b"\xff\xff"),
+                             ("command", bytes([0x21, 110, 111, 0x22, 1, 1])), ("data", b"\xff\xff")]
+
+
+def test_changes_a_few_columns_apart_share_a_window() -> None:
+    serial = RecordingSerial()
+    adapter = PartialUpdate(ssd1306(serial_interface=serial))
+    serial.take()
+    adapter.display(picture((128, 64), [(20, 0, 20, 0), (24, 0, 24, 0)]))  # 3 unchanged columns between
+    assert serial.take() == [("command", bytes([0x21, 20, 24, 0x22, 0, 0])), ("data", b"\x01\x00\x00\x00\x01")]

@@ -55,30 +55,48 @@ class Window:
         return (self.page1 - self.page0 + 1) * (self.col1 - self.col0 + 1)
 
 
-def changed_columns(old: bytes, new: bytes) -> tuple[int, int] | None:
-    """First and last differing column of one page, or None if the page is unchanged."""
+def changed_runs(old: bytes, new: bytes, *, gap: int) -> list[tuple[int, int]]:
+    """Runs (first, last column) where a page differs; runs fewer than ``gap`` columns apart are
+    joined, since re-sending a few unchanged bytes is cheaper than addressing a new window."""
     if old == new:
-        return None
-    first = next(i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b)
-    last = next(i for i in range(len(new) - 1, -1, -1) if old[i] != new[i])
-    return first, last
+        return []
+    columns = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b]
+    runs: list[tuple[int, int]] = []
+    start = previous = columns[0]
+    for column in columns[1:]:
+        if column - previous - 1 > gap:
+            runs.append((start, previous))
+            start = column
+        previous = column
+    runs.append((start, previous))
+    return runs
 
 
 def plan_windows(old: list[bytes], new: list[bytes], *, merge_pages: bool) -> list[Window]:
-    """The windows to rewrite so the chip shows ``new``; merges neighbouring pages when it saves bytes."""
-    spans = [(page, cols) for page, (a, b) in enumerate(zip(old, new, strict=True))
-             if (cols := changed_columns(a, b)) is not None]
+    """The windows to rewrite so the chip shows ``new``.
+
+    With ``merge_pages`` (SSD1306 horizontal addressing) a run extends the window on the page
+    above it when their columns overlap and that costs fewer bytes than a window of its own.
+    """
+    gap = WINDOW_COMMAND_BYTES if merge_pages else PAGE_COMMAND_BYTES
     windows: list[Window] = []
-    for page, (col0, col1) in spans:
-        single = Window(page, page, col0, col1)
-        if merge_pages and windows:
-            last = windows[-1]
-            merged = Window(last.page0, page, min(last.col0, col0), max(last.col1, col1))
-            if merged.data_bytes < last.data_bytes + WINDOW_COMMAND_BYTES + single.data_bytes:
-                windows[-1] = merged
+    for page, (a, b) in enumerate(zip(old, new, strict=True)):
+        for col0, col1 in changed_runs(a, b, gap=gap):
+            single = Window(page, page, col0, col1)
+            if merge_pages and _extend_above(windows, single):
                 continue
-        windows.append(single)
+            windows.append(single)
     return windows
+
+
+def _extend_above(windows: list[Window], run: Window) -> bool:
+    for i, window in enumerate(windows):
+        if window.page1 == run.page0 - 1 and window.col0 <= run.col1 and run.col0 <= window.col1:
+            merged = Window(window.page0, run.page1, min(window.col0, run.col0), max(window.col1, run.col1))
+            if merged.data_bytes < window.data_bytes + WINDOW_COMMAND_BYTES + run.data_bytes:
+                windows[i] = merged
+                return True
+    return False
 
 
 class PartialUpdate:
