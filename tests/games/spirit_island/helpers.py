@@ -6,7 +6,7 @@ from tablekeeper.core.events import Command
 from tablekeeper.core.flow import Turns
 from tablekeeper.core.session import Outcome, Session
 from tablekeeper.games import load
-from tablekeeper.games.spirit_island.game import FLOW
+from tablekeeper.games.spirit_island.turn import FLOW
 
 
 def session(seats: int = 2, seed: int = 3, **options: str) -> Session:

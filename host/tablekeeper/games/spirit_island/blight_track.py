@@ -30,7 +30,7 @@ def _pool(state: GameState) -> procedure.Pool:
                           flipped=bool(state.value("blight.flipped")))
 
 
-def _effects(state: GameState) -> tuple[list[str], list[str]]:
+def effects(state: GameState) -> tuple[list[str], list[str]]:
     """"When" effects (step 3) and triggered "after" effects (step 6) active now."""
     data = table(state)
     name, level = adversary(state)
@@ -52,7 +52,7 @@ def add(txn: Txn, land: str, count: int) -> None:
         rec = land_record(state, name)
         pieces = [f"{seat}:{name}:{i}" for seat, n in rec["presence"].items() for i in range(n)]
         lands[name] = procedure.Land(name, rec["blight"], rec["vitality"], pieces)
-    when, after = _effects(state)
+    when, after = effects(state)
     run = procedure.BlightRun(_pool(state), lands, when, after)
     run.subject_to_destruction = set(get(state, "blight.destroyed", []))
     was_flipped = run.pool.flipped
@@ -93,10 +93,7 @@ def _apply(txn: Txn, run: procedure.BlightRun, was_flipped: bool) -> None:
     for entry in run.log:
         kind = entry[0]
         if kind == "flip":
-            card = blight_card(txn.state)
-            txn.notice(f"Blight card flips to Blighted Island: {entry[1]} Blight on it")
-            if card and card.immediately:
-                txn.notice(f"Immediately (a nested action, resolve it now): {card.immediately}")
+            announce(txn, [entry])
         elif kind == "prevented":
             txn.notice(f"Vitality in {entry[1]} prevents {entry[2]} Blight")
         elif kind == "destroy_presence":
@@ -110,6 +107,16 @@ def _apply(txn: Txn, run: procedure.BlightRun, was_flipped: bool) -> None:
     txn.set("blight.card", max(0, run.pool.count))
     if defeat:
         txn.put("defeat.pending", ["the Blighted Island ran out of Blight"])
+
+
+def announce(txn: Txn, log: list[tuple[str, ...]]) -> None:
+    """Tell the table about a flip and the card's Immediately effect (a nested action)."""
+    for entry in log:
+        if entry[0] == "flip":
+            card = blight_card(txn.state)
+            txn.notice(f"Blight card flips to Blighted Island: {entry[1]} Blight on it")
+            if card and card.immediately:
+                txn.notice(f"Immediately (a nested action, resolve it now): {card.immediately}")
 
 
 def cascade(txn: Txn, land: str) -> None:

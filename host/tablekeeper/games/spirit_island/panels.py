@@ -13,6 +13,7 @@ from tablekeeper.games.spirit_island import spirits
 from tablekeeper.games.spirit_island.common import blight_card, get, seat_track
 from tablekeeper.games.spirit_island.fear import ROMAN
 from tablekeeper.games.spirit_island.invader_track import slot_text
+from tablekeeper.games.spirit_island.turn import FLOW
 
 if TYPE_CHECKING:
     from tablekeeper.core.game import Game
@@ -87,23 +88,26 @@ def adjustable(state: GameState) -> list[str]:
 
 
 def button(state: GameState, role: str, held: bool) -> Command | None:
-    """``seatN.a``: done (Growth, cards, Power phases); held, 1 Fear. ``seatN.b``: 1 Fear;
-    held: use an Innate Power in a Power phase."""
+    """With a question open, ``a`` answers the first option and ``b`` the second (only the asked
+    seat's buttons when the question names a seat). Otherwise ``seatN.a`` is "done" where every
+    seat signals it (held: an Innate Power in a Power phase); ``seatN.b`` generates 1 Fear (held:
+    adds 1 Blight, asking the FAQ's questions)."""
     seat, _, which = role.partition(".")
-    if not seat.startswith("seat"):
+    if not seat.startswith("seat") or which not in ("a", "b"):
         return None
     number = seat.removeprefix("seat")
-    from tablekeeper.games.spirit_island.game import FLOW
-
-    together = state.step and FLOW.step(state.phase, state.step).turns is Turns.TOGETHER
+    if state.prompt is not None:
+        if state.prompt.seat is not None and str(state.prompt.seat) != number:
+            return None
+        index = 1 if which == "a" else 2
+        return Command("choose", (str(index),), origin="button") if index <= len(state.prompt.options) else None
+    together = bool(state.step) and FLOW.step(state.phase, state.step).turns is Turns.TOGETHER
     if which == "a":
-        if held:
-            return Command("fear", ("1",), origin="button")
+        if held and state.phase in ("fast", "slow"):
+            return Command("innate", (number,), origin="button")
         if together and int(number) not in state.done:
             return Command("done", (number,), origin="button")
         return None
-    if which == "b":
-        if held and state.phase in ("fast", "slow"):
-            return Command("innate", (number,), origin="button")
-        return Command("fear", ("1",), origin="button")
-    return None
+    if held:
+        return Command("blight", (), origin="button")
+    return Command("fear", ("1",), origin="button")

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from tablekeeper.core.game import CORE_VERBS, ChoiceHandler, Txn, Verb, parse_int, parse_seat, want
 from tablekeeper.errors import Rejected
-from tablekeeper.games.spirit_island import blight_track, invader_rules, spirits
+from tablekeeper.games.spirit_island import blight_prompts, blight_track, invader_rules, spirits
 from tablekeeper.games.spirit_island.common import get, seat_track, slots, table
 from tablekeeper.games.spirit_island.data import PIECES
 
@@ -63,8 +63,13 @@ def _remove(txn: Txn, args: tuple[str, ...]) -> None:
 
 
 def _blight(txn: Txn, args: tuple[str, ...]) -> None:
-    if not 1 <= len(args) <= 2:
-        raise Rejected("usage: blight LAND [N]")
+    if len(args) > 2:
+        raise Rejected("usage: blight [LAND [N]]")
+    if txn.state.prompt is not None:
+        raise Rejected(f"answer the prompt first: {txn.state.prompt.text}")
+    if not args:
+        blight_prompts.start(txn)
+        return
     if get(txn.state, "blight.pending", []):
         raise Rejected("finish the cascade first: " + str(blight_track.waiting_for_cascade(txn.state)))
     blight_track.add(txn, args[0], _count(args, 1, "Blight"))
@@ -211,7 +216,7 @@ VERBS: Mapping[str, Verb] = {
     "fear": Verb("fear [N]", "generate N Fear (earns cards, raises Terror)", _fear),
     "destroy": Verb("destroy explorer|town|city [N]", "destroy Invaders (Towns/Cities add Fear)", _destroy),
     "remove": Verb("remove explorer|town|city [N]", "remove Invaders (no Fear)", _remove),
-    "blight": Verb("blight LAND [N]", "add Blight in the FAQ's order (flip, place, Presence, cascade)", _blight),
+    "blight": Verb("blight [LAND [N]]", "add Blight in the FAQ's order (no LAND: yes/no questions)", _blight),
     "cascade": Verb("cascade LAND", "the adjacent land a cascading Blight goes to", _cascade),
     "remove-blight": Verb("remove-blight LAND [N]", "Blight leaves the island back to the card", _remove_blight),
     "land": Verb("land LAND key=N ...", "record a land's blight, vitality, presenceS", _land),
@@ -228,4 +233,9 @@ VERBS: Mapping[str, Verb] = {
     "add": _guard("add"),
 }
 
-CHOICES: Mapping[str, ChoiceHandler] = {"si.event_terrain": _event_terrain}
+CHOICES: Mapping[str, ChoiceHandler] = {
+    "si.event_terrain": _event_terrain,
+    "si.blight.had": blight_prompts.on_had,
+    "si.blight.vitality": blight_prompts.on_vitality,
+    "si.blight.presence": blight_prompts.on_presence,
+}

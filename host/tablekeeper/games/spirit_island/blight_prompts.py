@@ -1,0 +1,99 @@
+"""Adding Blight from the station's buttons, where no land is named: the FAQ order (SI-BLIGHT-1)
+as a chain of yes/no questions each seat answers with its own buttons.
+
+Vitality is asked before any Blight leaves the card (catalogue gap 2); a land that already had
+Blight cascades, and the cascade asks again about the adjacent land.
+"""
+
+from __future__ import annotations
+
+from tablekeeper.core.game import Txn
+from tablekeeper.errors import Rejected
+from tablekeeper.games.spirit_island import blight as procedure
+from tablekeeper.games.spirit_island import blight_track
+from tablekeeper.games.spirit_island.common import blight_card, seat_track
+
+YES_NO = ["no", "yes"]
+
+
+def start(txn: Txn, depth: int = 0) -> None:
+    where = "the land" if depth == 0 else f"the adjacent land (cascade {depth})"
+    txn.ask("si.blight.had", f"Did {where} already have Blight?", YES_NO, context={"depth": depth})
+
+
+def _depth(txn: Txn) -> int:
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    return int(prompt.context.get("depth", 0))
+
+
+def on_had(txn: Txn, index: int) -> None:
+    depth = _depth(txn)
+    txn.close_prompt()
+    if index == 0:
+        txn.ask("si.blight.vitality", "Is there Vitality in that land?", YES_NO, context={"depth": depth})
+    else:
+        _take_and_place(txn, depth, cascades=True)
+
+
+def on_vitality(txn: Txn, index: int) -> None:
+    depth = _depth(txn)
+    txn.close_prompt()
+    if index == 1:
+        txn.notice("Vitality prevents the Blight; remove 1 Vitality (nothing else happens)")
+        _finish(txn)
+    else:
+        _take_and_place(txn, depth, cascades=False)
+
+
+def _take_and_place(txn: Txn, depth: int, cascades: bool) -> None:
+    """Steps 1-3: take from the card (flip, Immediately), place, then ask each Spirit with
+    Presence on the island whether it has Presence there."""
+    pool = procedure.Pool(txn.value("blight.card"), txn.state.seats, blight_card(txn.state),
+                          bool(txn.value("blight.flipped")))
+    log: list[tuple[str, ...]] = []
+    was_flipped = pool.flipped
+    if pool.take(log) == "defeat":
+        txn.put("defeat.pending", ["the Blighted Island ran out of Blight"])
+    if pool.flipped and not was_flipped:
+        txn.set("blight.flipped", 1)
+    txn.set("blight.card", max(0, pool.count))
+    blight_track.announce(txn, log)
+    when, after = blight_track.effects(txn.state)
+    for effect in when:
+        txn.notice(f"When Blight is added: {effect}")
+    triggers = list(txn.state.get("blight.triggers", ()))
+    txn.put("blight.triggers", [*triggers, *after])
+    _ask_presence(txn, depth, cascades, [s for s in txn.state.seat_numbers()
+                                         if txn.value(seat_track(s, "presence")) > 0])
+
+
+def _ask_presence(txn: Txn, depth: int, cascades: bool, seats: list[int]) -> None:
+    if not seats:
+        if cascades:
+            txn.notice("The land already had Blight: it cascades into an adjacent land")
+            start(txn, depth + 1)
+        else:
+            _finish(txn)
+        return
+    seat = seats[0]
+    txn.ask("si.blight.presence", f"Seat {seat}: Presence in that land?", YES_NO, seat=seat,
+            context={"depth": depth, "cascades": cascades, "seats": seats})
+
+
+def on_presence(txn: Txn, index: int) -> None:
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    depth, cascades = int(prompt.context["depth"]), bool(prompt.context["cascades"])
+    seats = [int(s) for s in prompt.context["seats"]]
+    txn.close_prompt()
+    if index == 1:
+        txn.add(seat_track(seats[0], "presence"), -1)
+        txn.notice(f"Seat {seats[0]} loses 1 Presence there")
+    _ask_presence(txn, depth, cascades, seats[1:])
+
+
+def _finish(txn: Txn) -> None:
+    blight_track.settle(txn)

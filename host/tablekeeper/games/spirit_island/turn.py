@@ -1,0 +1,64 @@
+"""The Spirit Island turn as steps: Spirit Phase, Fast Powers, the Invader Phase (Blighted
+Island, Event, Fear, Ravage, Build, Explore, Advance), Slow Powers and Time Passes (SI-TURN-1,
+SI-INV-1), with the setup's first Explore before turn 1."""
+
+from __future__ import annotations
+
+from tablekeeper.core.flow import Flow, Phase, Step, Turns
+from tablekeeper.core.game import Txn
+from tablekeeper.core.state import GameState
+from tablekeeper.games.spirit_island import blight_track, fear, invader_track, spirits
+from tablekeeper.games.spirit_island.common import blight_card, slots
+
+
+def _hold(state: GameState) -> str | None:
+    """Why the step cannot end yet: an open question, a cascade or an unflipped Invader card."""
+    if state.prompt is not None:
+        return f"answer the prompt first: {state.prompt.text}"
+    return blight_track.waiting_for_cascade(state) or invader_track.waiting_for_card(state)
+
+
+def _blighted_island_enter(txn: Txn) -> None:
+    card = blight_card(txn.state)
+    if card and card.every_phase:
+        txn.notice(f"Blighted Island ({card.name}): {card.every_phase}")
+
+
+def _ravage_enter(txn: Txn) -> None:
+    txn.put("ravage.blight_boards", [])
+    txn.notice("Ravage in every land matching: " + ", ".join(slots(txn.state)["ravage"]))
+
+
+def _build_enter(txn: Txn) -> None:
+    txn.notice("Build in every matching land with Invaders: " + ", ".join(slots(txn.state)["build"]))
+
+
+def _skip_blighted(state: GameState) -> bool:
+    card = blight_card(state)
+    return not (state.value("blight.flipped") and card is not None and card.every_invader_phase)
+
+
+FLOW = Flow(phases=(
+    Phase("setup", "Setup", (
+        Step("first_explore", "First Explore", enter=invader_track.explore_enter,
+             leave=invader_track.first_explore_leave, hold=_hold),
+    ), skip=lambda s: s.round > 1),
+    Phase("spirit", "Spirit Phase", (
+        Step("growth", "Growth", turns=Turns.TOGETHER, leave=spirits.gain_energy, hold=_hold),
+        Step("cards", "Power Cards", turns=Turns.TOGETHER, hold=_hold),
+    )),
+    Phase("fast", "Fast Powers", (Step("powers", "Fast Powers", turns=Turns.TOGETHER, hold=_hold),)),
+    Phase("invader", "Invader Phase", (
+        Step("blighted_island", "Blighted Island", enter=_blighted_island_enter, skip=_skip_blighted, hold=_hold),
+        Step("event", "Event", enter=lambda t: t.notice("Draw and resolve an Event card"),
+             skip=lambda s: not s.get("events") or s.round == 1, hold=_hold),
+        Step("fear", "Fear", leave=fear.resolve_earned, skip=lambda s: s.value("fear.earned") == 0, hold=_hold),
+        Step("ravage", "Ravage", enter=_ravage_enter, skip=lambda s: not slots(s)["ravage"], hold=_hold),
+        Step("build", "Build", enter=_build_enter, skip=lambda s: not slots(s)["build"], hold=_hold),
+        Step("explore", "Explore", enter=invader_track.explore_enter, leave=invader_track.explore_leave,
+             hold=_hold),
+        Step("advance", "Advance cards", enter=invader_track.advance_enter, hold=_hold),
+    )),
+    Phase("slow", "Slow Powers", (Step("powers", "Slow Powers", turns=Turns.TOGETHER, hold=_hold),)),
+    Phase("time", "Time Passes", (Step("passes", "Time Passes", enter=spirits.time_passes, hold=_hold),)),
+))

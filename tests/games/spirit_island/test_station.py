@@ -1,0 +1,118 @@
+"""Spirit Island on the station: panels fit the OLEDs, the seat buttons follow the moment, the
+button-driven Blight questions keep the FAQ's order, and four turns run on the simulated
+station by keys alone."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from tablekeeper.config import load_config
+from tablekeeper.controls import Controls
+from tablekeeper.core.events import Command
+from tablekeeper.hw.sim.clock import FakeClock
+from tablekeeper.station_cli import build_simulated
+from tablekeeper.station_script import ScriptedRun, parse_script
+
+from .helpers import run, session, to_step, tracks
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def press(s, controls: Controls, role: str, held: bool = False) -> None:  # type: ignore[no-untyped-def]
+    commands = controls.hold(role, s.state) if held else controls.press(role, s.state)
+    for cmd in commands + controls.flush():
+        outcome = s.perform(cmd)
+        assert outcome.accepted, f"{role}: {outcome.reason}"
+
+
+def test_panels_fit_a_small_oled() -> None:
+    s = session(seats=4)
+    to_step(s, "spirit", "cards")
+    run(s, "play 1 0 fast sun fire water earth plant animal")
+    for state in (session(seats=4).state, s.state):
+        panels = s.game.panels(state)
+        assert set(panels) == {"track", "tokens", "seat1", "seat2", "seat3", "seat4"}
+        for panel in panels.values():
+            assert len(panel.title) <= 21 and len(panel.lines) <= 4
+            assert all(len(line) <= 21 for line in panel.lines)
+    panels = s.game.panels(s.state)
+    assert panels["tokens"].lines[0] == "Fear 0/16 earned 0"
+    assert panels["seat1"].big == "2" and panels["seat1"].lines[0] == "Cards 1/1"
+    assert panels["track"].lines[2].startswith("R:- B:")
+
+
+def test_seat_buttons_follow_the_moment() -> None:
+    s = session()
+    to_step(s, "spirit", "growth")
+    game = s.game
+    assert game.button(s.state, "seat2.a", False) == Command("done", ("2",), origin="button")
+    assert game.button(s.state, "seat2.b", False) == Command("fear", ("1",), origin="button")
+    assert game.button(s.state, "seat2.b", True) == Command("blight", (), origin="button")
+    run(s, "blight")
+    assert game.button(s.state, "seat1.a", False) == Command("choose", ("1",), origin="button")
+    assert game.button(s.state, "seat1.b", False) == Command("choose", ("2",), origin="button")
+    run(s, "done 1")
+    refused = s.perform(Command("done", ("2",)))
+    assert not refused.accepted and "answer the prompt" in str(refused.reason)
+    run(s, "choose 1", "choose 2")  # no Blight there, but Vitality
+    to_step(s, "invader", "build")
+    assert game.button(s.state, "seat1.a", False) is None
+
+
+def test_adjustable_puts_the_current_seat_first() -> None:
+    s = session()
+    to_step(s, "spirit", "growth")
+    run(s, "done 1")
+    names = s.game.adjustable(s.state)
+    assert names[0] == "seat2.energy" and "fear.generated" in names and "blight.card" in names
+    controls = Controls(s.game, clock=lambda: 0.0)
+    for cmd in controls.press("up", s.state) + controls.press("up", s.state) + controls.flush():
+        assert s.perform(cmd).accepted
+    assert tracks(s)["seat2.energy"] == 3
+
+
+def test_blight_questions_keep_the_faq_order_and_cascade() -> None:
+    """SI-BLIGHT-1 by buttons: flip before placing, Presence asked per seat, cascade asks again."""
+    s = session(blight="Erosion of Will")
+    to_step(s, "spirit", "growth")
+    run(s, "set blight.card 1")
+    controls = Controls(s.game, clock=lambda: 0.0)
+    press(s, controls, "seat1.b", held=True)
+    assert s.state.prompt is not None and s.state.prompt.id == "si.blight.had"
+    press(s, controls, "seat2.b")  # yes: the land had Blight
+    assert tracks(s)["blight.flipped"] == 1 and tracks(s)["blight.card"] == 6
+    assert s.state.prompt is not None and s.state.prompt.seat == 1
+    assert s.game.button(s.state, "seat2.a", False) is None  # the question is seat 1's
+    press(s, controls, "seat1.b")
+    assert tracks(s)["seat1.presence"] == 1
+    press(s, controls, "seat2.a")
+    assert s.state.prompt is not None and "adjacent" in s.state.prompt.text
+    press(s, controls, "seat1.a")  # no Blight there
+    press(s, controls, "seat1.b")  # but Vitality: prevented, nothing else happens
+    assert s.state.prompt is None and tracks(s)["blight.card"] == 6
+
+
+def test_four_turns_on_the_simulated_station_by_keys(tmp_path: Path) -> None:
+    config = load_config(ROOT / "hardware" / "station.toml")
+    args = argparse.Namespace(game="spirit_island", seats=2, seed=1, save=None, slot="main", capture_dir=tmp_path)
+    clock = FakeClock()
+    station, parts, _ = build_simulated(config, args, display_mode=None, clock=clock)
+    try:
+        lines = (ROOT / "docs" / "games" / "spirit_island.keys").read_text(encoding="utf-8").splitlines()
+        steps = parse_script(lines, parts, source="spirit_island.keys", hold_s=config.timing.hold_s)
+        station.start()
+        ScriptedRun(station, parts, clock, lambda: None).run(steps)
+        view = station.session.view()
+        frames = station.frames()
+    finally:
+        station.close()
+        parts.close()
+    assert (view["round"], view["phase"], view["step"]) == (5, "spirit", "growth")
+    t = view["tracks"]
+    assert t["fear.cards_left"] == 8 and len(view["spirit_island"]["fear_resolved"]) == 1
+    assert t["seat1.presence"] == 1 and t["seat2.presence"] == 2
+    assert t["blight.card"] == 3  # 5 at setup, 2 taken by the Blight and its cascade
+    assert t["seat1.energy"] == 4  # 1 + 4 turns of 1, less the 1 paid
+    assert view["over"] is None
+    assert {"track", "tokens", "seat1", "seat2"} <= set(frames)
