@@ -261,3 +261,19 @@ def test_unknown_option_and_blight_card_are_config_errors() -> None:
         session(colour="red")
     with pytest.raises(ConfigError, match="no blight card"):
         session(blight="Nope")
+
+
+def test_next_invader_card_odds_are_exact() -> None:
+    from fractions import Fraction
+
+    from tablekeeper.core.chance import Deck, Multiset
+    from tablekeeper.games.spirit_island.odds import next_card_terrains
+
+    terrains = ["Jungle", "Mountain", "Sands", "Wetland"]
+    stage3 = Deck("invaders", (Multiset.of(datamod.load().invader_pools[2]),), reshuffle=False)
+    odds = next_card_terrains(stage3, terrains)
+    assert odds["Jungle"] == Fraction(1, 2) and odds["Coastal"] == 0
+    s = session(seats=1, invaders="report")
+    run(s, "reveal invaders Wetland", "next")
+    view = s.view()["spirit_island"]["next_invader_card"]
+    assert view == {"Jungle": "33.3%", "Mountain": "33.3%", "Sands": "33.3%", "Wetland": "0.0%", "Coastal": "0.0%"}

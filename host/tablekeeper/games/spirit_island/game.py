@@ -17,8 +17,8 @@ from tablekeeper.core.view import Panel
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.spirit_island import blight as blightmod
 from tablekeeper.games.spirit_island import data as datamod
-from tablekeeper.games.spirit_island import endings, fear, invader_track, panels, spirits, verbs
-from tablekeeper.games.spirit_island.common import blight_card, get, seat_track, slots
+from tablekeeper.games.spirit_island import endings, fear, invader_track, odds, panels, spirits, verbs
+from tablekeeper.games.spirit_island.common import blight_card, deck_of, get, seat_track, slots, table
 from tablekeeper.games.spirit_island.turn import FLOW
 
 
@@ -156,6 +156,8 @@ class SpiritIsland(Game):
             "pending_cascades": get(state, "blight.pending", []),
             "actions": get(state, "actions", []),
             "fear_resolved": get(state, "fear.resolved", []),
+            "next_invader_card": odds.as_percent(odds.next_card_terrains(
+                deck_of(state, "invaders"), table(state).terrains)) if state.value("invader.cards_left") else {},
             "elements": {f"seat{s}": spirits.elements(state, s) for s in state.seat_numbers()},
             "played": {f"seat{s}": spirits.played(state, s) for s in state.seat_numbers()},
         }}
