@@ -4,7 +4,7 @@ the exact distribution."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 from tablekeeper.core.chance import Deck
@@ -17,7 +17,10 @@ def next_card_terrains(deck: Deck, terrains: Sequence[str]) -> dict[str, Fractio
     dist = deck.outcomes()
     if not dist:
         return {}
-    out = {t: probability(dist, lambda card, t=t: t in card_terrains(card)) for t in terrains}
+    def shows(terrain: str) -> Callable[[str], bool]:
+        return lambda card: terrain in card_terrains(card)
+
+    out = {t: probability(dist, shows(t)) for t in terrains}
     out["Coastal"] = probability(dist, lambda card: card == "Coastal")
     return out
 
