@@ -212,7 +212,7 @@ def test_enemy_phase_attacks_then_exhausts() -> None:
     do(s, "location Hall 1 0", "enemy seat1 Ghoul fight=2 health=3 evade=2 damage=1 horror=1",
        "enemy seat2 Hound fight=2 health=3 evade=2 hunter at=Hall")
     to_step(s, "enemy", "3.2")
-    assert s.notices == ("hunters to move: Hound (move-enemy NAME LOCATION)",)
+    assert s.notices == ("Hound hunts: move it with move-enemy (its location's connections are not known)",)
     do(s, "next")
     assert (track(s, "seat1.damage"), track(s, "seat1.horror")) == (1, 1)
     assert enemy(s, "Ghoul")["ready"] is False
@@ -256,3 +256,51 @@ def test_ah_empty_1_empty_location() -> None:
     assert not board.is_empty(s.state, "Study")
     do(s, "enter seat1 Hall")
     assert not board.is_empty(s.state, "Hall")
+
+
+def test_enemy_phase_attacks_in_the_order_the_player_chooses() -> None:
+    """3.3: with two ready engaged enemies the player picks the order; it decides which defeat comes first."""
+    s = new(seat1="roland")  # sanity 5, health 9
+    do(s, "set seat1.horror 4", "enemy seat1 Biter fight=2 health=3 evade=2 damage=1 horror=0",
+       "enemy seat1 Screamer fight=2 health=3 evade=2 damage=0 horror=1")
+    to_step(s, "enemy", "3.3")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.id == "attack_order" and prompt.options == ("Biter", "Screamer")
+    assert "answer the prompt first" in rejects(s, "next")
+    do(s, "choose 1")  # the Biter first: 1 damage, then the Screamer: horror 5 -> defeated by horror
+    assert (track(s, "seat1.damage"), track(s, "seat1.horror")) == (1, 5)
+    assert data(s, "eliminated") == {"1": "horror"}
+    assert enemy(s, "Biter")["ready"] is False
+
+
+def test_attacks_of_opportunity_in_the_named_order() -> None:
+    """AH-AOO-1: the investigator picks the order of the attacks; a defeat stops the rest."""
+    s = new(seat1="daisy", seat2="roland")  # Daisy: health 5
+    do(s, "set seat1.damage 4", "enemy seat1 A fight=2 health=3 evade=2 damage=1 horror=0",
+       "enemy seat1 B fight=2 health=3 evade=2 damage=0 horror=1")
+    start_turn(s, 1)
+    assert "must name each ready engaged enemy once" in rejects(s, "act seat1 resource order=A")
+    do(s, "act seat1 resource order=B,A")
+    assert (track(s, "seat1.horror"), data(s, "eliminated")) == (1, {"1": "damage"})
+
+
+def test_hunter_moves_one_location_toward_the_nearest_investigator() -> None:
+    s = new()
+    do(s, "location Hall 1 0", "location Study 2 0 to=Hall", "location Attic 1 0 to=Study",
+       "location Cellar 1 0 to=Hall", "enter seat1 Cellar", "enter seat2 Cellar",
+       "enemy seat1 Hound fight=2 health=3 evade=2 hunter at=Attic")
+    to_step(s, "enemy", "3.2")
+    assert enemy(s, "Hound")["location"] == "Study" and s.notices == ("Hound hunts to Study",)
+    to_step(do(s, "next"), "enemy", "3.2")  # next round: Study -> Hall
+    assert enemy(s, "Hound")["location"] == "Hall"
+
+
+def test_hunter_with_two_equal_ways_asks_its_prey() -> None:
+    s = new()
+    do(s, "location Hub 1 0", "location West 1 0 to=Hub", "location East 1 0 to=Hub",
+       "enter seat1 West", "enter seat2 East", "enemy seat1 Hound fight=2 health=3 evade=2 hunter at=Hub")
+    to_step(s, "enemy", "3.2")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.id == "hunter_move" and prompt.options == ("East", "West")
+    do(s, "choose 1")
+    assert enemy(s, "Hound")["engaged"] == 2  # arrived where seat 2 is, and engaged at once

@@ -100,11 +100,73 @@ def save_location(txn: Txn, name: str, loc: Mapping[str, Any]) -> None:
     txn.put("locations", all_locations)
 
 
-def add_location(txn: Txn, name: str, shroud: int, clue_value: int, per_investigator: bool) -> None:
+def add_location(txn: Txn, name: str, shroud: int, clue_value: int, per_investigator: bool,
+                 connections: list[str] | None = None) -> None:
     if name in locations(txn.state):
         raise Rejected(f"location {name!r} is already in play")
+    links = sorted(set(connections or ()) - {name})
     save_location(txn, name, {"shroud": shroud, "clue_value": clue_value, "per_investigator": per_investigator,
-                              "clues": 0, "revealed": False})
+                              "clues": 0, "revealed": False, "connections": links})
+    for other in links:  # connections go both ways
+        if other in locations(txn.state):
+            place = location(txn.state, other)
+            save_location(txn, other, {**place, "connections": sorted({*place.get("connections", ()), name})})
+
+
+def neighbours(state: GameState, loc: str) -> list[str]:
+    here = location(state, loc).get("connections", ())
+    known = locations(state)
+    back = [n for n, p in known.items() if loc in p.get("connections", ())]
+    return sorted({*(n for n in here if n in known), *back})
+
+
+def first_steps_toward_investigators(state: GameState, start: str) -> list[str]:
+    """3.2: the locations one step along every shortest path to the nearest investigator(s)."""
+    occupied = {where(state, s) for s in effects.live_seats(state)} - {None}
+    if start in occupied:
+        return []
+    frontier = {n: n for n in neighbours(state, start)}  # location -> first step
+    seen = {start, *frontier}
+    while frontier:
+        found = sorted({first for loc, first in frontier.items() if loc in occupied})
+        if found:
+            return found
+        nxt: dict[str, str] = {}
+        for loc, first in sorted(frontier.items()):
+            for n in neighbours(state, loc):
+                if n not in seen and n not in nxt:
+                    nxt[n] = first
+        seen |= set(nxt)
+        frontier = nxt
+    return []
+
+
+def move_hunters(txn: Txn, chosen: tuple[str, str] | None = None) -> None:
+    """3.2 (outside the seeds): each ready, unengaged hunter moves one location toward the nearest
+    investigator; where two ways are equally short, its prey decides (a prompt)."""
+    done = set(txn.state.get("hunters_moved") or ())
+    for name, foe in sorted(enemies(txn.state).items()):
+        if name in done or not foe["hunter"] or not foe["ready"] or foe["engaged"] is not None:
+            continue
+        loc = foe.get("location")
+        steps = [] if loc is None else first_steps_toward_investigators(txn.state, str(loc))
+        if chosen is not None and chosen[0] == name:
+            steps = [chosen[1]]
+        if len(steps) > 1:
+            txn.put("hunters_moved", sorted(done))
+            txn.ask("hunter_move", f"{name} hunts: which way?", steps, context={"enemy": name, "ways": steps})
+            return
+        done.add(name)
+        if steps:
+            save_enemy(txn, name, {**foe, "location": steps[0]})
+            txn.notice(f"{name} hunts to {steps[0]}")
+            engage_check(txn, name)
+            if txn.state.prompt is not None:
+                txn.put("hunters_moved", sorted(done))
+                return
+        elif loc is None or not neighbours(txn.state, str(loc)):
+            txn.notice(f"{name} hunts: move it with move-enemy (its location's connections are not known)")
+    txn.put("hunters_moved", None)
 
 
 def enter(txn: Txn, seat: int, loc: str) -> None:
@@ -192,12 +254,17 @@ def drop_clues(txn: Txn, seat: int, clues: int) -> None:
         save_location(txn, loc, {**place, "clues": int(place["clues"]) + clues})
 
 
-def attacks_of_opportunity(txn: Txn, seat: int, kind: str) -> int:
+def attacks_of_opportunity(txn: Txn, seat: int, kind: str, order: list[str] | None = None) -> int:
     """AH-AOO-1..4/9: a provoking action draws one attack from each ready enemy engaged with the
-    actor (once, however many actions it costs); attacking does not exhaust the enemy."""
+    actor (once, however many actions it costs), in the order the investigator names (``order``,
+    else as engaged); attacking does not exhaust the enemy."""
     if kind in rules.NON_PROVOKING:
         return 0
     attackers = [n for n in engaged_with(txn.state, seat) if enemy(txn.state, n)["ready"]]
+    if order:
+        if sorted(order) != sorted(attackers):
+            raise Rejected(f"the attack order must name each ready engaged enemy once: {', '.join(attackers)}")
+        attackers = list(order)
     for name in attackers:
         if not effects.is_live(txn.state, seat):
             break
@@ -255,13 +322,31 @@ def ready_all(txn: Txn) -> None:
 
 def enemy_phase_attacks(txn: Txn) -> None:
     """3.3 (outside the seeds): each investigator in player order takes the attacks of the ready
-    enemies engaged with them; each attacker exhausts afterwards (unlike AH-AOO-4)."""
-    for seat in effects.live_seats(txn.state):
-        for name in engaged_with(txn.state, seat):
-            if name in enemies(txn.state) and enemy(txn.state, name)["ready"] and effects.is_live(txn.state, seat):
-                attack(txn, name, seat, "attack")
-                if name in enemies(txn.state):
-                    save_enemy(txn, name, {**enemy(txn.state, name), "ready": False})
+    enemies engaged with them, in the order that player chooses (a prompt when there are several);
+    each attacker exhausts afterwards (unlike AH-AOO-4)."""
+    txn.put("attack_queue", effects.live_seats(txn.state))
+    continue_attacks(txn)
+
+
+def continue_attacks(txn: Txn, chosen: str | None = None) -> None:
+    queue = [int(s) for s in txn.state.get("attack_queue") or ()]
+    while queue:
+        seat = queue[0]
+        waiting = [n for n in engaged_with(txn.state, seat) if enemy(txn.state, n)["ready"]]
+        if not effects.is_live(txn.state, seat) or not waiting:
+            queue.pop(0)
+            continue
+        if chosen is None and len(waiting) > 1:
+            txn.put("attack_queue", queue)
+            txn.ask("attack_order", f"Seat {seat}: which enemy attacks next?", waiting, seat=seat,
+                    context={"seat": seat, "enemies": waiting})
+            return
+        name = chosen if chosen is not None else waiting[0]
+        chosen = None
+        attack(txn, name, seat, "attack")
+        if name in enemies(txn.state):
+            save_enemy(txn, name, {**enemy(txn.state, name), "ready": False})
+    txn.put("attack_queue", None)
 
 
 # --- assets (AH-DMG, AH-EXHAUST) -----------------------------------------------------------------

@@ -68,11 +68,7 @@ def _start_turns(txn: Txn) -> None:
 
 
 def _hunters(txn: Txn) -> None:
-    """3.2: ready, unengaged hunters move toward the nearest investigator (the tracker does not
-    hold the map: the players move them with `move-enemy`)."""
-    hunters = [n for n, e in board.enemies(txn.state).items() if e["hunter"] and e["ready"] and e["engaged"] is None]
-    if hunters:
-        txn.notice("hunters to move: " + ", ".join(hunters) + " (move-enemy NAME LOCATION)")
+    board.move_hunters(txn)
 
 
 def _attacks(txn: Txn) -> None:

@@ -35,7 +35,8 @@ class Arkham(Game):
         return VERBS
 
     def choices(self) -> Mapping[str, ChoiceHandler]:
-        return {"trauma": _choose_trauma, "lead": _choose_lead, "prey": _choose_prey}
+        return {"trauma": _choose_trauma, "lead": _choose_lead, "prey": _choose_prey,
+                "attack_order": _choose_attacker, "hunter_move": _choose_hunter_way}
 
     def check_track(self, state: GameState, track: str, value: int) -> None:
         """Bad input: damage beyond health, horror beyond sanity, an act needing no clues."""
@@ -119,6 +120,28 @@ def _choose_prey(txn: Txn, index: int) -> None:
     name, seat = str(prompt.context["enemy"]), int(prompt.context["seats"][index])
     txn.close_prompt()
     board.engage(txn, name, seat)
+
+
+def _choose_attacker(txn: Txn, index: int) -> None:
+    """3.3: the attacked investigator picks which engaged enemy attacks next."""
+    from tablekeeper.games.arkham import board
+
+    prompt = txn.state.prompt
+    assert prompt is not None
+    name = str(prompt.context["enemies"][index])
+    txn.close_prompt()
+    board.continue_attacks(txn, name)
+
+
+def _choose_hunter_way(txn: Txn, index: int) -> None:
+    """3.2: a hunter with two equally short ways goes the way its prey (the players) picks."""
+    from tablekeeper.games.arkham import board
+
+    prompt = txn.state.prompt
+    assert prompt is not None
+    name, way = str(prompt.context["enemy"]), str(prompt.context["ways"][index])
+    txn.close_prompt()
+    board.move_hunters(txn, (name, way))
 
 
 GAME = Arkham()

@@ -80,12 +80,15 @@ def act(txn: Txn, args: tuple[str, ...]) -> None:
     if kind not in rules.ACTION_KINDS:
         raise Rejected(f"action must be one of {', '.join(rules.ACTION_KINDS)}, not {kind!r}")
     rest, named = _keywords(args[2:])
+    order = [n for n in named.pop("order", "").split(",") if n]
+    if set(named) - {"skill"}:
+        raise Rejected(f"act: unknown option {sorted(set(named) - {'skill'})[0]!r} (skill=N, order=E1,E2)")
     _own_turn(state, seat, f"the {kind} action")
     _no_test(state)
     target = rest[0] if rest else None
     _check_target(state, seat, kind, target)
     _spend_actions(txn, seat, 1, f"the {kind} action")
-    board.attacks_of_opportunity(txn, seat, kind)
+    board.attacks_of_opportunity(txn, seat, kind, order)
     if not effects.is_live(txn.state, seat):
         return  # defeated by the attacks: the action does not resolve
     if kind == "draw":
@@ -437,10 +440,14 @@ def elder(txn: Txn, args: tuple[str, ...]) -> None:
 # --- board ---------------------------------------------------------------------------------------
 def location_verb(txn: Txn, args: tuple[str, ...]) -> None:
     """A location in play: shroud and clue value (per investigator with `per`), unrevealed."""
-    _usage(args, 3, 4, "location NAME SHROUD CLUES [per]")
-    if len(args) == 4 and args[3] != "per":
-        raise Rejected("location NAME SHROUD CLUES [per]")
-    board.add_location(txn, args[0], _count(args[1], "shroud"), _count(args[2], "clue value"), len(args) == 4)
+    plain, named = _keywords(args)
+    usage = "location NAME SHROUD CLUES [per] [to=A,B,...]"
+    _usage(tuple(plain), 3, 4, usage)
+    if (len(plain) == 4 and plain[3] != "per") or set(named) - {"to"}:
+        raise Rejected(f"usage: {usage}")
+    connections = [c for c in named.get("to", "").split(",") if c]
+    board.add_location(txn, plain[0], _count(plain[1], "shroud"), _count(plain[2], "clue value"), len(plain) == 4,
+                       connections)
 
 
 def enter(txn: Txn, args: tuple[str, ...]) -> None:
@@ -545,8 +552,8 @@ def enemy_doom(txn: Txn, args: tuple[str, ...]) -> None:
 
 
 VERBS: dict[str, Verb] = {v.usage.split()[0]: v for v in (
-    Verb("act SEAT [KIND [TARGET]] [skill=N]", "spend an action (investigate, move, draw, resource, play, activate, "
-         "fight, engage, evade, parley, resign, other)", act),
+    Verb("act SEAT [KIND [TARGET]] [skill=N] [order=E1,E2]", "spend an action (investigate, move, draw, resource, "
+         "play, activate, fight, engage, evade, parley, resign, other)", act),
     Verb("activate SEAT ACTIONS [RESOURCES] [parley|fight|evade] [less=N]", "an ability costing action icons",
          activate),
     Verb("lose SEAT N", "lose N actions this round", lose),
@@ -569,7 +576,8 @@ VERBS: dict[str, Verb] = {v.usage.split()[0]: v for v in (
     Verb("token add|remove|seal|release NAME [N]", "change the chaos bag", token),
     Verb("token-value NAME VALUE [again]", "set a token's modifier (scenario reference)", token_value),
     Verb("elder SEAT N", "set an investigator's Elder Sign modifier", elder),
-    Verb("location NAME SHROUD CLUES [per]", "put a location into play", location_verb),
+    Verb("location NAME SHROUD CLUES [per] [to=A,B,...]", "put a location into play (with its connections)",
+         location_verb),
     Verb("enter SEAT LOCATION", "place or move an investigator without an action", enter),
     Verb("enemy SEAT NAME fight=F health=H evade=E damage=D horror=R [aloof] [hunter] [at=LOC]",
          "an enemy spawns", enemy_verb),
