@@ -6,7 +6,7 @@ One instruction per line (``#`` starts a comment):
 * ``press ROLE``: tap the button with that role (``next``, ``seat2.a`` ...);
 * ``hold ROLE [SECONDS]``: hold it down (default: just past the hold time), then let go;
 * ``wait SECONDS``: let time pass (pending changes commit, beeps end, displays retry);
-* ``quit``: stop here.
+* ``quit``: stop here, as things stand (otherwise the run ends once a pending change is entered).
 
 Time only moves when the script says so, and every deadline in between (debounce, hold,
 repeat, pending window) is honoured in order, so a script gives the same frames on every run.
@@ -120,8 +120,10 @@ class ScriptedRun:
 
     def run(self, steps: Iterable[Step]) -> None:
         for step in steps:
-            if not self.station.running or step.action == "quit":
+            if not self.station.running:
                 break
+            if step.action == "quit":
+                return  # stop as things stand, pending count and all (for a picture of that moment)
             if step.action == "wait":
                 self.advance(step.seconds)
                 continue

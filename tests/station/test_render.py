@@ -70,3 +70,13 @@ def test_message_wraps_words() -> None:
     image = render_message("Tablekeeper", "seat3 display not answering; retrying", (128, 64))
     rows_with_ink = {y for y in range(14, 64) for x in range(128) if image.getpixel((x, y))}
     assert min(rows_with_ink) >= 14 and max(rows_with_ink) >= 24  # two lines of body text
+
+
+def test_long_banner_switches_to_the_small_font_rather_than_cutting() -> None:
+    text = "seat1.damage 0 -> 2 (+2)"  # 24 characters: 144 px in 6x10, 120 px in 5x8
+    assert fit(text, 126, "6x10").endswith("~")
+    long = render_panel(PANEL, (128, 64), banner=text)
+    cut = render_panel(PANEL, (128, 64), banner=fit(text, 126, "6x10"))
+    assert long.tobytes() != cut.tobytes()
+    ink_columns = [x for x in range(128) if any(not long.getpixel((x, y)) for y in range(54, 64))]
+    assert max(ink_columns) <= 121  # all 24 characters fit inside the banner

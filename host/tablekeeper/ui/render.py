@@ -93,7 +93,10 @@ def _banner(draw: ImageDraw.ImageDraw, text: str, width: int, height: int, layou
     body_h = cell(layout.body_font)[1]
     top = height - body_h - 1
     draw.rectangle((0, top, width - 1, height - 1), fill=1)
-    draw.text((1, top + 1), fit(text, width - 2, layout.body_font), font=font(layout.body_font), fill=0)
+    # a long track name still fits whole in the narrower font ("seat1.damage 0 -> 2 (+2)")
+    face = layout.body_font if len(text) * cell(layout.body_font)[0] <= width - 2 else SMALL
+    y = top + 1 + (body_h - cell(face)[1]) // 2
+    draw.text((1, y), fit(text, width - 2, face), font=font(face), fill=0)
 
 
 def render_message(title: str, text: str, size: tuple[int, int]) -> Image.Image:
