@@ -118,12 +118,14 @@ class DemoMode:
         self.hint: str | None = None
         self._mode_since_s = now_s
         self._last_input_s = now_s
+        self._now_s = now_s
         self._held: set[str] = set()
         self._combo_since_s: float | None = None
         self._combo_armed = True  # False after an unlock until a combo button is released
 
     # --- events ------------------------------------------------------------------------------
     def on_press(self, role: str, now_s: float) -> DemoOutput:
+        self._now_s = now_s
         self._last_input_s = now_s
         self._held.add(role)
         if self._update_combo(now_s):
@@ -146,6 +148,7 @@ class DemoMode:
         return self._output()  # FINISHED: presses are ignored until the farewell has been shown
 
     def on_release(self, role: str, now_s: float) -> DemoOutput:
+        self._now_s = now_s
         was_held = role in self._held
         self._held.discard(role)
         if role in self.settings.unlock_combo:
@@ -168,10 +171,12 @@ class DemoMode:
             return self.on_press(role, now_s)
         if gesture == "release":
             return self.on_release(role, now_s)
+        self._now_s = now_s
         self._last_input_s = now_s
         return self._output(forward=role if self.mode is Mode.SETTINGS else None)
 
     def tick(self, now_s: float) -> DemoOutput:
+        self._now_s = now_s
         if self._update_combo(now_s):
             return self._enter_operator(now_s)
         idle_s = now_s - self._last_input_s
@@ -181,7 +186,7 @@ class DemoMode:
             return self._enter_attract(now_s)
         if self.mode in (Mode.OPERATOR, Mode.SETTINGS) and idle_s >= self.settings.operator_timeout_s:
             return self._enter_attract(now_s)
-        return self._output(now_s=now_s)
+        return self._output()
 
     # --- counts ------------------------------------------------------------------------------
     def counts(self) -> dict[str, tuple[int, int]]:
@@ -198,7 +203,7 @@ class DemoMode:
     def _enter_attract(self, now_s: float) -> DemoOutput:
         self._enter(Mode.ATTRACT, now_s)
         self.step_index = 0
-        return self._output(reset=True, now_s=now_s)
+        return self._output(reset=True)
 
     def _enter_operator(self, now_s: float) -> DemoOutput:
         self._combo_armed = False
@@ -242,14 +247,14 @@ class DemoMode:
 
     # --- what to draw ------------------------------------------------------------------------
     def _output(self, *, forward: str | None = None, start_game: str | None = None, reset: bool = False,
-                open_settings: bool = False, now_s: float | None = None) -> DemoOutput:
-        return DemoOutput(mode=self.mode, panels=self._panels(now_s), forward=forward, start_game=start_game,
+                open_settings: bool = False) -> DemoOutput:
+        return DemoOutput(mode=self.mode, panels=self._panels(), forward=forward, start_game=start_game,
                           reset=reset, open_settings=open_settings)
 
-    def _panels(self, now_s: float | None) -> dict[str, Panel]:
+    def _panels(self) -> dict[str, Panel]:
         prompt_role = self.settings.prompt_role
         if self.mode is Mode.ATTRACT:
-            script = self._attract_script(self._mode_since_s if now_s is None else now_s)
+            script = self._attract_script(self._now_s)
             invite = Panel(script.title, ("Press any button", "to try it"))
             return {role: Panel(script.title, script.attract) if role == prompt_role else invite
                     for role in DISPLAY_ROLES}

@@ -1,0 +1,77 @@
+"""The station in convention demo mode: every button goes through ``DemoMode`` before the game.
+
+A thin subclass of :class:`Station`: button intents are shown to the demo state machine first and
+reach the game only when it forwards them; its panels are drawn over the game's; a new visitor
+gets a fresh session of the game on show. Everything else (counters, displays, LEDs, the loop)
+is the ordinary station.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from PIL import Image
+
+from tablekeeper.controls import Controls
+from tablekeeper.core.session import Session
+from tablekeeper.core.view import Panel
+from tablekeeper.demo import DemoMode, DemoOutput
+from tablekeeper.intents import ButtonIntent, Intent
+from tablekeeper.station import Station
+from tablekeeper.ui.render import render_panel
+
+
+class DemoStation(Station):
+    """``new_session(game)`` makes the fresh, unsaved session each visitor plays."""
+
+    def __init__(self, *, demo: DemoMode, new_session: Callable[[str], Session], **station: Any) -> None:
+        super().__init__(**station)
+        self.demo = demo
+        self.new_session = new_session
+        self.overlay: Mapping[str, Panel] = {}
+        self.sessions_started = 0
+        self._apply(demo.tick(self.clock()), None)
+
+    def handle(self, intent: Intent) -> None:
+        if not isinstance(intent, ButtonIntent):
+            super().handle(intent)
+            return
+        self._apply(self.demo.on_button(intent.role, intent.gesture.value, self.clock()), intent)
+        self.redraw()
+
+    def poll(self, now_s: float) -> None:
+        before = self.overlay
+        fresh = self._apply(self.demo.tick(now_s), None)
+        super().poll(now_s)
+        if fresh or self.overlay != before:
+            self.redraw()
+
+    def frames(self) -> dict[str, Image.Image]:
+        out = super().frames()
+        for display in self.config.displays:
+            panel = self.overlay.get(display.role)
+            if panel is not None:
+                out[display.role] = render_panel(panel, display.size)
+        return out
+
+    def _apply(self, out: DemoOutput, intent: ButtonIntent | None) -> bool:
+        """Carry out one demo output; True when a fresh session was started."""
+        self.overlay = out.panels
+        if out.start_game is not None:
+            self._fresh_session(out.start_game)
+        elif out.reset:
+            self.controls.pending = None
+            self.message = None
+        if out.forward is not None and intent is not None:
+            super().handle(intent)
+        return out.start_game is not None
+
+    def _fresh_session(self, game: str) -> None:
+        self.session = self.new_session(game)
+        self.controls = Controls(self.session.game, clock=self.clock,
+                                 pending_window_s=self.config.timing.pending_window_s)
+        self.message = None
+        self._last_view = self.session.view()
+        self._sync_outputs(self._last_view, first=True)
+        self.sessions_started += 1

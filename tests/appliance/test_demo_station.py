@@ -1,0 +1,113 @@
+"""Demo mode wired into the station on simulated parts: MockFactory buttons, emulated OLED chips, fake clock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tablekeeper import games
+from tablekeeper.config import default_config_path, load_config
+from tablekeeper.core.session import Session
+from tablekeeper.core.view import Panel
+from tablekeeper.demo import DemoMode, DemoSettings, Mode, load_scripts, stats_panel
+from tablekeeper.demo_station import DemoStation
+from tablekeeper.hw.buttons import ButtonPanel
+from tablekeeper.hw.displays import DisplayBank
+from tablekeeper.hw.sim.clock import FakeClock
+from tablekeeper.hw.sim.simulator import SimulatedParts
+from tablekeeper.ui.render import render_panel
+from tests.appliance.test_demo import MemoryCounters
+
+TIMING = DemoSettings(idle_reset_s=60.0, attract_frame_s=4.0, finished_show_s=10.0, operator_timeout_s=30.0)
+
+
+class DemoRig:
+    def __init__(self, capture_dir: Path) -> None:
+        self.config = load_config(default_config_path())
+        self.clock = FakeClock()
+        self.parts = SimulatedParts(self.config, display_mode=None, capture_dir=capture_dir)
+        self.counters = MemoryCounters()
+        self.demo = DemoMode(load_scripts(), counters=self.counters, now_s=self.clock(), settings=TIMING)
+        displays = DisplayBank(self.config.displays, open_device=self.parts.open_device, clock=self.clock,
+                               timing=self.config.timing)
+        self.station = DemoStation(demo=self.demo, new_session=lambda game: Session(games.load(game), seats=2,
+                                                                                      seed=1),
+                                   session=Session(games.load("arkham"), seats=2, seed=1), config=self.config,
+                                   displays=displays, clock=self.clock)
+        self.station.buttons = ButtonPanel(self.config.buttons, emit=self.station.put, clock=self.clock,
+                                           timing=self.config.timing, pin_factory=self.parts.pin_factory)
+        self.station.start()
+
+    def tap(self, role: str) -> None:
+        button = self.parts.button(role)
+        assert button is not None
+        self.parts.set_button(button, True)
+        self.station.drain()
+        self.pass_time(0.1)
+        self.parts.set_button(button, False)
+        self.station.drain()
+        self.pass_time(0.05)
+
+    def pass_time(self, seconds: float) -> None:
+        target = self.clock() + seconds
+        while self.clock() < target:
+            self.clock.now_s = min(target, self.clock() + 0.25)  # the loop wakes at least every 0.5 s
+            self.station.poll(self.clock())
+            self.station.drain()
+
+    def track_shows(self, panel: Panel) -> bool:
+        track = self.config.display("track")
+        assert track is not None
+        return self.parts.screens()["track"].tobytes() == render_panel(panel, track.size).tobytes()
+
+
+def test_visitor_follows_the_demo_on_the_real_station(tmp_path: Path) -> None:
+    rig = DemoRig(tmp_path)
+    arkham = rig.demo.scripts[0]
+    assert arkham.game == "arkham"
+    assert rig.track_shows(Panel(arkham.title, arkham.attract))
+
+    rig.tap("next")  # a visitor: a fresh arkham session and the first prompt
+    assert rig.demo.mode is Mode.GUIDED and rig.station.sessions_started == 1
+    assert rig.track_shows(Panel("Arkham Horror 1/7", arkham.steps[0].prompt))
+    assert rig.station.session.view()["log_length"] == 0
+
+    rig.tap("next")  # the prompted button reaches the game
+    assert rig.station.session.view()["log_length"] == 1
+    assert rig.track_shows(Panel("Arkham Horror 2/7", arkham.steps[1].prompt))
+
+    rig.tap("up")  # not the prompted button: a hint, and the game is untouched
+    assert rig.station.session.view()["log_length"] == 1
+    assert rig.track_shows(Panel("Arkham Horror 2/7", (*arkham.steps[1].prompt, "That was UP: try SEAT1 A")))
+
+    rig.pass_time(TIMING.idle_reset_s)  # the visitor walks away
+    assert rig.demo.mode is Mode.ATTRACT
+    overlay = rig.station.overlay["track"]
+    assert any(overlay == Panel(s.title, s.attract) for s in rig.demo.scripts)
+    assert rig.track_shows(overlay)
+    assert rig.counters.values == {"demo.arkham.started": 1}
+
+
+def test_holding_menu_and_back_shows_the_hidden_counts(tmp_path: Path) -> None:
+    rig = DemoRig(tmp_path)
+    rig.tap("next")
+    menu, back = rig.parts.button("menu"), rig.parts.button("back")
+    assert menu is not None and back is not None
+    rig.parts.set_button(menu, True)
+    rig.parts.set_button(back, True)
+    rig.station.drain()
+    rig.pass_time(TIMING.unlock_hold_s + 0.5)
+    assert rig.demo.mode is Mode.OPERATOR
+    assert rig.track_shows(stats_panel(rig.demo.counts(), rig.demo.scripts))
+    assert rig.demo.counts()["arkham"] == (1, 0)
+    assert rig.station.session.view()["log_length"] == 0  # the held BACK never reached the game as redo
+
+
+def test_mashing_every_button_on_the_station_ends_back_in_the_attract_loop(tmp_path: Path) -> None:
+    rig = DemoRig(tmp_path)
+    roles = [b.role for b in rig.config.buttons]
+    for i in range(60):
+        rig.tap(roles[(i * 7) % len(roles)])
+    assert sum(rig.counters.values.values()) >= 1  # the mashing did start demos
+    rig.pass_time(TIMING.longest_wait_s + 1.0)
+    assert rig.demo.mode is Mode.ATTRACT
+    assert set(rig.station.overlay) == {d.role for d in rig.config.displays}  # every display back in the loop
