@@ -68,6 +68,19 @@ def test_seat_buttons_follow_the_moment() -> None:
     assert s.game.button(s.state, "seat2.b", False) is None
 
 
+def test_seat_buttons_answer_prompts() -> None:
+    s = new(seats=3)
+    do(s, "defeat seat1")  # the lead is out: the others pick a new lead
+    assert s.game.button(s.state, "seat3.a", False).text() == "choose 2"
+    assert s.game.button(s.state, "seat1.a", False) is None
+    s = new()
+    do(s, "enemy seat1 A fight=2 health=3 evade=2", "enemy seat1 B fight=2 health=3 evade=2")
+    to_step(s, "enemy", "3.3")
+    assert s.game.button(s.state, "seat2.a", False).text() == "choose 2"  # option 2: B attacks first
+    s.perform(s.game.button(s.state, "seat2.a", False))
+    assert s.state.prompt is None and track(s, "seat1.damage") == 2
+
+
 def test_adjustable_puts_the_current_seat_first() -> None:
     s = start_turn(new(), 2)
     names = s.game.adjustable(s.state)

@@ -120,8 +120,9 @@ def adjustable(state: GameState) -> list[str]:
 
 
 def button(state: GameState, role: str, held: bool) -> Command | None:
-    """seatN.a: choose me to go next / reveal for my test / resolve it / spend an action;
-    seatN.b: end my turn."""
+    """seatN.a: choose me to go next (or as lead, or as prey) / take physical trauma (held: mental) /
+    pick option N of an attack-order or hunter prompt / reveal for my test / resolve it / spend an
+    action; seatN.b: end my turn."""
     seat_text, _, which = role.partition(".")
     if not seat_text.startswith("seat") or not seat_text[4:].isdigit():
         return None
@@ -135,6 +136,8 @@ def button(state: GameState, role: str, held: bool) -> Command | None:
             return Command("choose", (str(list(prompt.context["seats"]).index(seat) + 1),), origin="button")
         if prompt is not None and prompt.id == "trauma" and prompt.context.get("seat") == seat:
             return Command("choose", ("2" if held else "1",), origin="button")
+        if prompt is not None and prompt.id in ("attack_order", "hunter_move") and seat <= len(prompt.options):
+            return Command("choose", (str(seat),), origin="button")  # seat buttons 1-4 pick options 1-4
         if test is not None and int(test["seat"]) == seat:
             if test["result"] is None:
                 return Command("draw", ("chaos",), origin="button")
