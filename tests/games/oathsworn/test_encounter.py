@@ -711,3 +711,29 @@ def test_os_atk_15_bonus_applies_to_every_target() -> None:
            "attack 1 a,b,c white=2 bonus=1 = Y2 W2 W1", "resolve")
     assert last(s)["damage"] == 6 and last(s)["losses"] == {"a": 6, "b": 6, "c": 6}
     assert not any(t.startswith("minion.") for t in s.state.tracks)
+
+
+@pytest.mark.rule("OS-ATK-4")
+def test_os_atk_4_choose_the_location_after_the_draw() -> None:
+    s = ok(encounter(), "next", "attack 1 head|body white=2 = Y3 W2 W1", "resolve")
+    assert s.state.prompt is not None and s.state.prompt.options == ("head", "body")
+    ok(s, "choose 2")
+    assert (v(s, "boss.head"), v(s, "boss.body")) == (6, 6 - 6 // 2)
+
+
+@pytest.mark.rule("OS-FX-12")
+def test_os_fx_12_consumed_attacks_its_location_once() -> None:
+    s = ok(encounter(companions="1"), "status 1 consumed head", "next", "set seat1.animus 1")
+    assert "consumed" in no(s, "move 1 1")
+    assert "only attack head" in no(s, "attack 1 body")
+    ok(s, "attack 1 head white=1 = Y2 W1", "resolve")
+    assert v(s, "seat1.animus") == 0
+    assert "already attacked" in no(s, "attack 1 head")
+
+
+@pytest.mark.rule("OS-FX-13")
+def test_os_fx_13_released_after_six_hp() -> None:
+    s = ok(encounter(), "status 2 consumed head", "next", "attack 1 head white=2 = Y3 W2 W2", "resolve")
+    assert seat(s, 2)["consumed"] == "head" and v(s, "boss.head") == 4  # 2 HP removed so far
+    ok(s, "next", "next", "attack 3 head white=2 = R4* Y3 W2 W2 R3", "resolve")
+    assert v(s, "boss.head") == 0 and seat(s, 2)["consumed"] is None

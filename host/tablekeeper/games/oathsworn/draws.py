@@ -200,10 +200,17 @@ def attack(txn: Txn, args: tuple[str, ...]) -> None:
     elif whites < 0:
         raise Rejected("white cards cannot be negative")
     target = pos[1]
+    choice = target.split("|") if "|" in target else []
+    if choice:
+        for t in choice:
+            _target_defense(txn, t, story)
+        target = choice[0]  # OS-ATK-4: which of the equally close locations is chosen after the draw
     targets = [[t, _target_defense(txn, t, story)] for t in target.split(",") if t]
     if not targets or (story and len(targets) > 1):
         raise Rejected("name one target (several, comma-separated, only for a multi-target attack)")
     defense = targets[0][1]
+    if not story and record.get("consumed"):
+        _consumed_attack(txn, n, record, target)
     if not story:
         if txn.state.step == "turns" and txn.state.active_seat != n and "interrupt" not in opts:
             raise Rejected(f"it is seat {txn.state.active_seat}'s turn (an interrupt attack says: interrupt)")
@@ -212,10 +219,25 @@ def attack(txn: Txn, args: tuple[str, ...]) -> None:
     colours, emp = upgrades_for(txn, n, colours, opts, "attack")
     drawn = draw_with_chains(txn, "might", colours, cards)
     push_draw(txn, {"kind": "story" if story else "attack", "seat": n, "target": target, "defense": defense,
-                    "targets": targets,
+                    "targets": targets, "choice": choice,
                     "cards": drawn, "free": 0, "bonus": parse_int(opts.get("bonus", "0"), "bonus"),
                     "spent": {"redraw": 0, "empowered": emp}})
     txn.notice(f"seat {n} attacks {target}: {' '.join(c for c, _ in drawn) or 'no cards'}")
+
+
+def _consumed_attack(txn: Txn, n: int, record: dict[str, Any], target: str) -> None:
+    """OS-FX-12: a consumed character may, once per turn, pay 3 animus (companion 1) to attack the
+    location it is in, and nothing else."""
+    if target != record["consumed"]:
+        raise Rejected(f"seat {n} is consumed: it can only attack {record['consumed']}")
+    if record.get("consumed_attacked"):
+        raise Rejected(f"seat {n} already attacked from inside {record['consumed']} this turn")
+    cost = rules.escape_cost(record["kind"] == "companion")
+    rules.spend(txn.value(f"seat{n}.animus_reserve"), txn.value(f"seat{n}.animus"), cost)
+    record["consumed_attacked"] = True
+    from tablekeeper.games.oathsworn.table import put_seat
+    put_seat(txn, n, record)
+    txn.add(f"seat{n}.animus", -cost)
 
 
 def _target_defense(txn: Txn, target: str, story: bool) -> int:
@@ -330,8 +352,28 @@ def resolve(txn: Txn, args: tuple[str, ...]) -> None:
         _determination(txn, ctx)
         txn.put("last", {"kind": "attack", "seat": n, "hit": False, "damage": 0, "hp_lost": 0})
         return
-    # OS-ATK-15 / OS-FX-1: one draw (with its item bonus) hits every target of the attack
-    losses = {str(t): rules.hp_lost(damage, int(d)) for t, d in ctx.get("targets") or [[ctx["target"], ctx["defense"]]]}
+    if ctx.get("choice"):
+        txn.put("pending_hit", {"seat": n, "damage": damage})
+        txn.ask("location", f"Hit for {damage}: which location takes it?", list(ctx["choice"]), seat=n)
+        return
+    apply_hit(txn, n, damage, ctx.get("targets") or [[ctx["target"], ctx["defense"]]])
+
+
+def choose_location(txn: Txn, index: int) -> None:
+    """OS-ATK-4 / OS-DMG-2: the attacker picks among equally close locations after the draw."""
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    location = prompt.options[index]
+    pending = txn.state.get("pending_hit")
+    txn.close_prompt()
+    txn.put("pending_hit", None)
+    apply_hit(txn, int(pending["seat"]), int(pending["damage"]), [[location, _target_defense(txn, location, False)]])
+
+
+def apply_hit(txn: Txn, n: int, damage: int, targets: Any) -> None:
+    """OS-DMG-3/5, OS-ATK-15 / OS-FX-1: one draw (with its item bonus) hits every target."""
+    losses = {str(t): rules.hp_lost(damage, int(d)) for t, d in targets}
     first = next(iter(losses.values()))
     txn.put("last", {"kind": "attack", "seat": n, "hit": True, "damage": damage, "hp_lost": first, "losses": losses})
     for target, lost in losses.items():
@@ -344,10 +386,30 @@ def resolve(txn: Txn, args: tuple[str, ...]) -> None:
             continue
         die = txn.value(f"boss.{target}")
         new, broken = rules.boss_die_loss(die, lost)
+        _consumed_damage(txn, target, min(die, lost))
         txn.put("breaker", n)
         if broken:
             txn.notice(f"{target} loses its die ({lost - die} excess lost)")
         txn.set(f"boss.{target}", new)
+
+
+def _consumed_damage(txn: Txn, location: str, removed: int) -> None:
+    """OS-FX-13/14: 6 HP removed from the location since the character was consumed releases it;
+    its available animus all goes to the reserve."""
+    from tablekeeper.games.oathsworn.table import put_seat
+    for k in SEATS:
+        record = seat(txn.state, k)
+        if record.get("consumed") != location:
+            continue
+        record["consumed_hp"] = int(record.get("consumed_hp", 0)) + removed
+        dice_left = 0 if removed >= txn.value(f"boss.{location}") else 1
+        if rules.consumed_released(record["consumed_hp"], dice_left):
+            record.update(consumed=None, consumed_hp=0)
+            put_seat(txn, k, record)
+            txn.set(f"seat{k}.animus", 0)
+            txn.notice(f"seat {k} is released from {location}: placed on the nearest empty hex")
+        else:
+            put_seat(txn, k, record)
 
 
 def _determination(txn: Txn, ctx: dict[str, Any]) -> None:

@@ -55,7 +55,7 @@ def turn_start(txn: Txn) -> None:
         return
     record = seat(txn.state, n)
     first = record["last_round"] != txn.state.round
-    record.update(moved=False, ability=False, acted=None, last_round=txn.state.round)
+    record.update(moved=False, ability=False, acted=None, last_round=txn.state.round, consumed_attacked=False)
     if first:
         record["injuries_due"] = 0 if record["kind"] == "companion" else int(record["injuries"])
     put_seat(txn, n, record)
@@ -282,6 +282,11 @@ def _my_turn(txn: Txn, n: int) -> None:
         raise Rejected(f"it is not seat {n}'s turn")
 
 
+def _not_consumed(record: dict[str, Any], n: int) -> None:
+    if record.get("consumed"):
+        raise Rejected(f"seat {n} is consumed: no movement and no cards (OS-FX-12)")
+
+
 def _injuries_first(record: dict[str, Any], n: int) -> None:
     if record["injuries_due"]:
         raise Rejected(f"seat {n} must play {record['injuries_due']} injury card(s) first (OS-RND-7)")
@@ -294,6 +299,7 @@ def move_verb(txn: Txn, args: tuple[str, ...]) -> None:
     n, record = _turn_seat(txn, args[0])
     _my_turn(txn, n)
     _injuries_first(record, n)
+    _not_consumed(record, n)
     if record["moved"]:
         raise Rejected(f"seat {n} already took its move action this turn")
     if record["crippled_until"] is not None:
@@ -322,6 +328,7 @@ def play(txn: Txn, args: tuple[str, ...]) -> None:
     if not interrupt:
         _my_turn(txn, n)
         _injuries_first(record, n)
+    _not_consumed(record, n)
     if record["kind"] == "companion":
         raise Rejected("companions use archetype abilities (ability SEAT A|B), not ability cards")
     if record["ability"] and not interrupt:
@@ -344,6 +351,7 @@ def item(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("usage: item SEAT ITEM")
     args = (args[0], " ".join(args[1:]))
     n, record = _turn_seat(txn, args[0])
+    _not_consumed(record, n)
     if args[1] not in record["items"]:
         raise Rejected(f"seat {n} has no {args[1]} equipped")
     it = data_of(txn.state).item(args[1])
@@ -369,6 +377,7 @@ def injury(txn: Txn, args: tuple[str, ...]) -> None:
     if len(args) != 1:
         raise Rejected("usage: injury SEAT")
     n, record = _turn_seat(txn, args[0])
+    _not_consumed(record, n)
     if not record["injuries_due"]:
         raise Rejected(f"seat {n} has no injury card left to play this round")
     record["injuries_due"] -= 1
@@ -612,10 +621,15 @@ def status(txn: Txn, args: tuple[str, ...]) -> None:
         record["crippled_until"] = rules.crippled_until(txn.state.round, phase)
     elif args[1] == "caged":
         record["caged_until"] = rules.caged_until(txn.state.round)
+    elif args[1] == "consumed":
+        if len(args) != 3 or f"boss.{args[2]}" not in txn.state.tracks:
+            raise Rejected("usage: status SEAT consumed LOCATION")
+        record.update(consumed=args[2], consumed_hp=0)
+        txn.notice(f"seat {n} is consumed by {args[2]} and leaves the board")
     elif args[1] == "bleed":
         record["bleed"] = int(record["bleed"]) + (parse_int(args[2], "bleed") if len(args) > 2 else 1)
     else:
-        raise Rejected("status: crippled, caged or bleed")
+        raise Rejected("status: crippled, caged, consumed or bleed")
     put_seat(txn, n, record)
 
 

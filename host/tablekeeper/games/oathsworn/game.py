@@ -221,8 +221,8 @@ class Oathsworn(Game):
         return super().decide(state, command, rng)
 
     def choices(self) -> Mapping[str, ChoiceHandler]:
-        return {"determination": draws.choose_determination, "defeat": encounter.choose_defeat,
-                "archive": story.choose_archive}
+        return {"determination": draws.choose_determination, "location": draws.choose_location,
+                "defeat": encounter.choose_defeat, "archive": story.choose_archive}
 
     # --- tracks -------------------------------------------------------------------------------
     def check_track(self, state: GameState, track: str, value: int) -> None:
