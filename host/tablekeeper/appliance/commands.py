@@ -27,7 +27,6 @@ def register(subparsers: Any) -> None:
     install.add_argument("--counter-id", action="append", default=[], metavar="VID:PID",
                          help="USB IDs of the counters (repeatable; default 2E8A:0005, MicroPython on RP2040)")
     install.add_argument("--start", action="store_true", help="start the service now instead of after a reboot")
-    install.add_argument("--root", type=Path, default=Path("/"), help=argparse.SUPPRESS)
     install.set_defaults(func=_install)
 
     unit = commands.add_parser("unit", help="print the systemd unit the installer writes")
@@ -106,16 +105,16 @@ def install_options(service: ServiceSettings, *, station_config_source: Path | N
 def _install(args: argparse.Namespace) -> int:
     source = args.station_config_source.resolve() if args.station_config_source else None
     options = install_options(_settings(args), station_config_source=source, counter_id_values=args.counter_id,
-                              start_now=args.start, root=args.root)
-    steps = build_plan(options, root=args.root)
+                              start_now=args.start)
+    steps = build_plan(options)
     if args.dry_run:
         print("Dry run: nothing is changed. The install would:")
         print_plan(steps)
         return 0
-    if args.root == Path("/") and os.geteuid() != 0:
+    if os.geteuid() != 0:
         raise InstallError("appliance install: needs root for /etc and /boot; run it with sudo "
                            "(or add --dry-run to see the steps)")
-    apply_plan(steps, Context(root=args.root, owner=options.service.user))
+    apply_plan(steps, Context(owner=options.service.user))
     print("Installed. Check the box with: tablekeeper doctor")
     return 0
 
