@@ -735,5 +735,5 @@ def test_os_fx_12_consumed_attacks_its_location_once() -> None:
 def test_os_fx_13_released_after_six_hp() -> None:
     s = ok(encounter(), "status 2 consumed head", "next", "attack 1 head white=2 = Y3 W2 W2", "resolve")
     assert seat(s, 2)["consumed"] == "head" and v(s, "boss.head") == 4  # 2 HP removed so far
-    ok(s, "next", "next", "attack 3 head white=2 = R4* Y3 W2 W2 R3", "resolve")
+    ok(s, "next", "next", "attack 3 head white=2 = R4* Y3 W1 W1 R3", "resolve")
     assert v(s, "boss.head") == 0 and seat(s, 2)["consumed"] is None
