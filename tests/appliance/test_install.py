@@ -154,3 +154,22 @@ def test_install_script_rejects_unknown_options(tmp_path: Path) -> None:
     result = _run_install_sh(tmp_path, "--dry-run", "--colour", "blue")
     assert result.returncode == 2
     assert result.stderr.strip() == "install.sh: unknown option '--colour' (try --help)"
+
+
+def test_a_real_install_without_root_stops_before_any_step(monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from tablekeeper.cli import main
+
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    assert main(["appliance", "install", "--user", "pi"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.strip() == ("tablekeeper: appliance install: needs root for /etc and /boot; "
+                                    "run it with sudo (or add --dry-run to see the steps)")
+    assert "[1/" not in captured.out
+
+
+def test_a_bad_counter_id_is_named(capsys: pytest.CaptureFixture[str]) -> None:
+    from tablekeeper.cli import main
+
+    assert main(["appliance", "udev", "--counter-id", "2E8A-0005"]) == 2
+    assert capsys.readouterr().err.strip() == "tablekeeper: --counter-id: '2E8A-0005' is not VID:PID in hex (2E8A:0005)"
