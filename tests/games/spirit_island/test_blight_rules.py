@@ -184,3 +184,16 @@ def test_si_end_2_blighted_island_running_out_is_defeat() -> None:
     run(s, "set blight.card 1", "blight A1")  # flip
     run(s, "set blight.card 1", "blight A7")
     assert s.state.over is not None and s.state.over.startswith("defeat")
+
+
+@pytest.mark.rule("SI-BLIGHT-4")
+def test_si_blight_4_tracker_cascade_back_takes_another_presence() -> None:
+    s = session()
+    run(s, "land A1 blight=1 presence1=2", "land A2 blight=1")
+    to_step(s, "spirit", "growth")
+    run(s, "begin Power", "blight A1", "cascade A2", "cascade A1")
+    lands = s.view()["spirit_island"]["lands"]
+    assert lands["A1"]["presence"].get("1", 0) == 0 and lands["A1"]["blight"] == 3
+    assert s.view()["spirit_island"]["pending_cascades"] == ["A1"]
+    run(s, "cascade A3", "end")
+    assert tracks(s)["seat1.presence"] == 0 and s.state.over is not None

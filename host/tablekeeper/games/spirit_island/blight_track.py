@@ -47,14 +47,19 @@ def add(txn: Txn, land: str, count: int) -> None:
     state = txn.state
     lands_raw = get(state, "lands", {})
     names = {land, *lands_raw}
+    destroyed = set(get(state, "blight.destroyed", []))
     lands: dict[str, procedure.Land] = {}
     for name in names:
         rec = land_record(state, name)
-        pieces = [f"{seat}:{name}:{i}" for seat, n in rec["presence"].items() for i in range(n)]
+        pieces = []
+        for seat, n in rec["presence"].items():
+            # pieces already destroyed in this action keep their ids, so the rest get new ones
+            gone = sum(1 for piece in destroyed if piece.startswith(f"{seat}:{name}:"))
+            pieces += [f"{seat}:{name}:{gone + i}" for i in range(n)]
         lands[name] = procedure.Land(name, rec["blight"], rec["vitality"], pieces)
     when, after = effects(state)
     run = procedure.BlightRun(_pool(state), lands, when, after)
-    run.subject_to_destruction = set(get(state, "blight.destroyed", []))
+    run.subject_to_destruction = destroyed
     was_flipped = run.pool.flipped
     cascades = run.add(land, count)
     _apply(txn, run, was_flipped)
