@@ -32,6 +32,7 @@ const mp = await loadMicroPython({
 copyDir(mp, join(firmware, "counter"), "/fw/counter");
 copyDir(mp, join(firmware, "tests"), "/fw/tests");
 mp.FS.writeFile("/fw/machine.py", readFileSync(join(firmware, "fakes", "machine.py")));
+mp.FS.writeFile("/fw/main.py", readFileSync(join(firmware, "main.py")));
 
 let code;
 if (args[0] === "--heap") {

@@ -20,11 +20,11 @@ def firmware_test_modules() -> list[str]:
 
 
 def load_firmware_module(name: str) -> ModuleType:
-    """Import a firmware (or firmware test) module under CPython with the CPython fakes for
-    ``machine``, ``micropython`` and ``framebuf`` first on the path."""
+    """Import a firmware (or firmware test) module under CPython, with the CPython fakes for
+    ``machine``, ``micropython`` and ``framebuf`` on the path."""
     for path in (FIRMWARE_TESTS, FIRMWARE, FIRMWARE / "fakes"):
         if str(path) not in sys.path:
-            sys.path.insert(0, str(path))
+            sys.path.append(str(path))  # last, so no installed module is ever shadowed
     return importlib.import_module(name)
 
 

@@ -19,8 +19,8 @@ from tablekeeper.intents import CounterValue, Intent
 
 
 class PtyRig:
-    def __init__(self, counters: tuple[CounterConfig, ...]) -> None:
-        self.bank = VirtualCounterBank()
+    def __init__(self, counters: tuple[CounterConfig, ...], bank: VirtualCounterBank | None = None) -> None:
+        self.bank = bank or VirtualCounterBank()
         self.intents: list[Intent] = []
         self.rolls: list[CounterRoll] = []
         self.manager = CounterManager(emit=self.intents.append, counters=counters, list_ports=self.bank.list_ports,
@@ -62,8 +62,8 @@ class PtyRig:
 def pty_rig() -> Iterator[Callable[..., PtyRig]]:
     rigs: list[PtyRig] = []
 
-    def make(*counters: CounterConfig) -> PtyRig:
-        rig = PtyRig(counters)
+    def make(*counters: CounterConfig, bank: VirtualCounterBank | None = None) -> PtyRig:
+        rig = PtyRig(counters, bank)
         rigs.append(rig)
         return rig
 

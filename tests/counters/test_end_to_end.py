@@ -10,7 +10,7 @@ import serial
 from tablekeeper.config import CounterConfig
 from tablekeeper.errors import HardwareError
 from tablekeeper.hw.counters import open_serial
-from tablekeeper.hw.sim.counters import VirtualCounter
+from tablekeeper.hw.sim.counters import VirtualCounter, VirtualCounterBank
 from tablekeeper.intents import CounterConnected
 from tests.counters.pty_rig import PtyRig
 
@@ -68,3 +68,14 @@ def test_repl_request_stops_the_app(pty_rig: Callable[..., PtyRig]) -> None:
     rig.spin_until(lambda: bool(rig.intents))
     rig.manager.request_repl(counter.device)
     rig.spin_until(lambda: not counter.running)
+
+
+def test_bank_for_a_station_config_seats_every_counter(pty_rig: Callable[..., PtyRig]) -> None:
+    entries = (CounterConfig(vid=0x2E8A, pid=5, seat=1, role="hp", serial="E661410403330A01"),
+               CounterConfig(vid=0x1209, pid=0xC0DE, seat=2, role="dial"))
+    rig = pty_rig(*entries, bank=VirtualCounterBank.for_config(entries))
+    for counter in rig.bank.counters:
+        counter.plug()
+    rig.spin_until(lambda: len([i for i in rig.intents if isinstance(i, CounterConnected)]) == 2)
+    seats = {(i.seat, i.role) for i in rig.intents if isinstance(i, CounterConnected)}
+    assert seats == {(1, "hp"), (2, "dial")}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +19,7 @@ def _cases() -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize(("module", "name"), _cases())
-def test_firmware_under_cpython(module: str, name: str) -> None:
+def test_firmware_under_cpython(module: str, name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # files a test writes (repl.flag) land here, not in the checkout
     func: Callable[[], None] = getattr(load_firmware_module(module), name)
     func()

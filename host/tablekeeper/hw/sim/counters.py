@@ -15,11 +15,12 @@ import sys
 import threading
 import time
 import tty
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tablekeeper.config import CounterConfig
 from tablekeeper.errors import HardwareError
 
 MICROPYTHON_VID = 0x2E8A
@@ -49,11 +50,13 @@ class VirtualCounter:
     ``cable(False)`` drops the USB data link while the board keeps running (and its state)."""
 
     def __init__(self, role: str = "hp", *, uid: str = "E661410403332A2B", config: dict[str, Any] | None = None,
-                 python: str = sys.executable) -> None:
+                 python: str = sys.executable, vid: int = MICROPYTHON_VID, pid: int = MICROPYTHON_PID) -> None:
         settings: dict[str, Any] = {"role": role, "display": {"kind": "none"}}
         settings.update(config or {})
         self.role = role
         self.uid = uid.upper()
+        self.vid = vid
+        self.pid = pid
         self._config = json.dumps(settings)
         self._python = python
         self._proc: subprocess.Popen[bytes] | None = None
@@ -141,7 +144,7 @@ class VirtualCounter:
                 self._cond.wait(remaining)
 
     def port_info(self) -> SimPortInfo:
-        return SimPortInfo(self.device, serial_number=self.uid)
+        return SimPortInfo(self.device, self.vid, self.pid, self.uid)
 
     def _command(self, line: str, timeout_s: float = 5.0) -> None:
         proc = self._proc
@@ -182,3 +185,13 @@ class VirtualCounterBank:
     def close(self) -> None:
         for counter in self.counters:
             counter.unplug()
+
+    @classmethod
+    def for_config(cls, counters: Sequence[CounterConfig]) -> VirtualCounterBank:
+        """One unplugged virtual counter per ``[[counters]]`` entry (its serial as the board id);
+        call ``plug()`` on each to power it up."""
+        bank = cls()
+        for index, entry in enumerate(counters):
+            uid = entry.serial or f"E6614104033300{index + 1:02X}"
+            bank.add(VirtualCounter(entry.role, uid=uid, vid=entry.vid, pid=entry.pid))
+        return bank
