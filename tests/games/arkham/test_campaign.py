@@ -162,3 +162,41 @@ def test_campaign_log_survives_in_the_save_store(tmp_path: Path) -> None:
     assert again.body == log.body
     assert again.investigator("roland")["xp"] == 2
     assert again.start_scenario()["seat1.xp"] == "2"
+
+
+def test_a_campaign_through_the_cli_save_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """play --campaign: the log is written when a scenario ends and feeds the next slot."""
+    import json
+
+    from tablekeeper import cli
+
+    save = str(tmp_path / "zealot.db")
+    first = tmp_path / "one.script"
+    first.write_text("hit seat1 0 5\nvictory 2\nbonus +1\nresolution R1\n", encoding="utf-8")
+    common = ["play", "arkham", "--save", save, "--campaign", "zealot", "--json"]
+    assert cli.main([*common, "--slot", "one", "--script", str(first)]) == 0
+    capsys.readouterr()
+    with Store.open(save) as store:
+        log = store.campaign("zealot")
+    assert log is not None
+    assert log["investigators"]["roland"]["mental_trauma"] == 1 and log["investigators"]["daisy"]["xp"] == 3
+    second = tmp_path / "two.script"
+    second.write_text("\n", encoding="utf-8")
+    assert cli.main([*common, "--slot", "two", "--script", str(second)]) == 0
+    view = json.loads(capsys.readouterr().out)
+    assert view["scenario"] == "midnight_masks"
+    assert view["tracks"]["seat1.horror"] == 1 and view["tracks"]["seat2.xp"] == 3
+
+
+@pytest.mark.rule("AH-KILLED-1")
+def test_ah_killed_1_a_killed_investigator_is_refused_at_setup() -> None:
+    import json
+
+    log = campaign()
+    log.investigator("roland").update(physical_trauma=9, fate="killed")
+    from tablekeeper.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="roland is killed: choose another investigator"):
+        Session(GAME, seats=2, seed=1, options={"campaign": json.dumps(log.body)})
+    session = Session(GAME, seats=2, seed=1, options={"campaign": json.dumps(log.body), "seat1": "wendy"})
+    assert track(session, "seat1.physical_trauma") == 0 and track(session, "seat1.health") == 7

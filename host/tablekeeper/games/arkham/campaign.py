@@ -79,16 +79,51 @@ class Campaign:
             raise Rejected("the campaign has no scenario left")
         if not self.body["players"]:
             raise Rejected("no player is in the campaign")
-        options = {"scenario_id": scenario, "difficulty": str(self.body["difficulty"]), "mode": "campaign",
-                   "campaign": str(self.body["campaign"])}
-        for index, (_seat, inv) in enumerate(sorted(self.body["players"].items(), key=lambda kv: int(kv[0])), 1):
-            record = self.investigator(inv)
-            options[f"seat{index}"] = inv
-            options[f"seat{index}.physical_trauma"] = str(record["physical_trauma"])  # AH-TRAUMA-2/4
-            options[f"seat{index}.mental_trauma"] = str(record["mental_trauma"])
-            options[f"seat{index}.xp"] = str(record["xp"])
+        options = self.session_options({})
         self.body["status"] = "playing"
         return options
+
+    def session_options(self, explicit: Mapping[str, str]) -> dict[str, str]:
+        """The next scenario's session options: its id, the difficulty, each seat's investigator with
+        the trauma (AH-TRAUMA-2/4: starting damage and horror) and unspent experience it carries.
+        ``explicit`` options win; a seat given a new investigator starts it fresh (AH-JOIN-3)."""
+        scenario = self.next_scenario()
+        if scenario is None:
+            raise Rejected(f"the campaign {self.body['campaign']} has no scenario left")
+        options = {"scenario_id": scenario, "difficulty": str(self.body["difficulty"]), "mode": "campaign",
+                   "campaign_id": str(self.body["campaign"])}
+        players = sorted(self.body["players"].items(), key=lambda kv: int(kv[0]))
+        for index, (_seat, inv) in enumerate(players, 1):
+            options[f"seat{index}"] = str(inv)
+        options.update(explicit)
+        index = 1
+        while f"seat{index}" in options:
+            inv = options[f"seat{index}"]
+            record = self.body["investigators"].get(inv)
+            if record is not None and record.get("fate"):
+                raise Rejected(f"{inv} is {record['fate']}: choose another investigator (--option seat{index}=ID)")
+            for key in ("physical_trauma", "mental_trauma", "xp"):
+                options.setdefault(f"seat{index}.{key}", str(record[key] if record else 0))
+            index += 1
+        return options
+
+    @classmethod
+    def after(cls, previous: Mapping[str, Any] | None, state: GameState) -> Campaign:
+        """The log once ``state``'s finished scenario is written into ``previous`` (a new log for
+        the first scenario). A seat's new investigator joins the log fresh (AH-JOIN-3, AH-KILLED-1)."""
+        scenario = state.get("scenario")
+        log = cls(previous) if previous else cls.new(str(scenario["campaign"]), str(scenario["difficulty"]), {})
+        log.body["players"] = {}
+        for seat in state.seat_numbers():
+            inv = str(state.get("seats")[str(seat)]["investigator"])
+            if inv not in log.body["investigators"]:
+                if inv not in log.body["pool"]:
+                    log.body["pool"].append(inv)  # from the players' own investigators file
+                log._take(inv)
+            log.body["players"][str(seat)] = inv
+        log.body["status"] = "playing"
+        log.record(state, int(state.get("xp_bonus", 0)), state.get("go_to"))
+        return log
 
     def record(self, state: GameState, resolution_bonus: int = 0, go_to: str | None = None) -> dict[str, int]:
         """Write a finished scenario into the log: AH-XP-1/2 experience (victory display plus the

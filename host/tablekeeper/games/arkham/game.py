@@ -68,6 +68,15 @@ class Arkham(Game):
     def panels(self, state: GameState) -> dict[str, Panel]:
         return panels.panels(self.flow, state)
 
+    def campaign_record(self, state: GameState, previous: Mapping[str, Json] | None) -> dict[str, Json] | None:
+        """The campaign log after this scenario (``play --save FILE --campaign NAME``): experience,
+        trauma, killed/insane, the next scenario; the next session's setup reads it back."""
+        if state.get("mode") != "campaign":
+            return None
+        from tablekeeper.games.arkham.campaign import Campaign
+
+        return Campaign.after(previous, state).body
+
     def view_extra(self, state: GameState) -> dict[str, Json]:
         scenario = state.get("scenario")
         test = skilltest.current(state)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -10,7 +11,7 @@ from tablekeeper.core.chance import Bag, Multiset
 from tablekeeper.core.frozen import freeze
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import Counter
-from tablekeeper.errors import ConfigError
+from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.arkham.data import (
     Card,
     load_investigators,
@@ -29,7 +30,7 @@ SEAT_TRACKS = ("health", "sanity", "damage", "horror", "clues", "resources", "ac
                "discard", "physical_trauma", "mental_trauma", "xp")
 
 KNOWN_OPTIONS = {"scenario", "scenario_id", "chaos", "investigators", "difficulty", "mode", "encounter", "deck",
-                 "count_eliminated", "campaign"}
+                 "count_eliminated", "campaign", "campaign_id"}
 SEAT_OPTIONS = {"physical_trauma", "mental_trauma", "xp", "elder_sign"}
 
 
@@ -62,8 +63,26 @@ def card_amount(card: Card, investigators: int) -> int:
     return 0 if card.amount is None else per_investigator(card.amount, card.per_investigator, investigators)
 
 
-def build(state: GameState, options: Mapping[str, str]) -> GameState:
-    check_options(options, state.seats)
+def with_campaign(options: Mapping[str, str]) -> dict[str, str]:
+    """``campaign`` (set by ``play --campaign NAME``) is the stored campaign log as JSON: the next
+    scenario, difficulty, investigators, trauma and experience come from it; explicit options win."""
+    raw = options.get("campaign")
+    explicit = {k: v for k, v in options.items() if k != "campaign"}
+    if raw is None:
+        return explicit
+    from tablekeeper.games.arkham.campaign import Campaign
+
+    try:
+        body = json.loads(raw)
+        return Campaign(body).session_options(explicit)
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        reason = exc.reason if isinstance(exc, Rejected) else f"not an Arkham campaign log ({exc})"
+        raise ConfigError(f"campaign log: {reason}") from None
+
+
+def build(state: GameState, given: Mapping[str, str]) -> GameState:
+    check_options(given, state.seats)
+    options = with_campaign(given)
     scenarios, campaigns = load_scenarios(options.get("scenario"))
     sid = options.get("scenario_id", "the_gathering" if "the_gathering" in scenarios else next(iter(scenarios)))
     if sid not in scenarios:
@@ -72,9 +91,9 @@ def build(state: GameState, options: Mapping[str, str]) -> GameState:
     difficulty = options.get("difficulty", "standard")
     side = reference_side(difficulty)
     token_kinds, bags = load_tokens(options.get("chaos"))
-    campaign = options.get("campaign", scenario.campaign)
+    campaign = options.get("campaign_id", scenario.campaign)
     if campaign not in bags:
-        raise ConfigError(f"--option campaign={campaign}: no chaos bag for it (bags: {', '.join(sorted(bags))})")
+        raise ConfigError(f"--option campaign_id={campaign}: no chaos bag for it (bags: {', '.join(sorted(bags))})")
     tokens = {name: kind.to_json() for name, kind in token_kinds.items()}
     for symbol, kind in scenario.reference.get(side, {}).items():
         if symbol not in tokens:

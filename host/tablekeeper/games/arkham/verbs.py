@@ -335,6 +335,21 @@ def resolution(txn: Txn, args: tuple[str, ...]) -> None:
     effects.reach_resolution(txn, args[0].upper())
 
 
+def bonus(txn: Txn, args: tuple[str, ...]) -> None:
+    """AH-XP-2: the resolution's experience adjustment, for the campaign log."""
+    _usage(args, 1, 1, "bonus +N|-N")
+    txn.put("xp_bonus", parse_int(args[0], "experience"))
+
+
+def go_to(txn: Txn, args: tuple[str, ...]) -> None:
+    """AH-NEXT-1: the resolution sends the group to another scenario of the campaign."""
+    _usage(args, 1, 1, "go-to SCENARIO")
+    sequence = txn.state.get("scenario")["sequence"]
+    if args[0] not in sequence:
+        raise Rejected(f"the campaign has no scenario {args[0]!r} (scenarios: {', '.join(sequence)})")
+    txn.put("go_to", args[0])
+
+
 def victory(txn: Txn, args: tuple[str, ...]) -> None:
     """A card with victory points goes to the victory display (AH-XP-2 counts them)."""
     _usage(args, 1, 1, "victory N")
@@ -568,6 +583,8 @@ VERBS: dict[str, Verb] = {v.usage.split()[0]: v for v in (
     Verb("spend-clues SEAT:N [SEAT:N ...]", "the group spends clues to advance the act", spend_clues),
     Verb("resolution R#", "a resolution point is reached", resolution),
     Verb("victory N", "a card worth N victory points joins the victory display", victory),
+    Verb("bonus +N|-N", "the resolution's experience adjustment (campaign log)", bonus),
+    Verb("go-to SCENARIO", "the resolution sends the group to this scenario next", go_to),
     Verb("grim TEXT", "record a Grim Rule resolution", grim),
     Verb("turn SEAT", "the investigators choose who goes next", turn),
     Verb("test SEAT SKILL VALUE DIFFICULTY [auto-success]", "begin a skill test (ST.1)", test),
