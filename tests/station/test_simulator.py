@@ -134,3 +134,28 @@ def test_signal_stops_the_running_station_cleanly(tmp_path: Path, signum: int) -
     assert proc.returncode == 0, stderr
     assert "no Raspberry Pi GPIO here; running the simulator" in stderr  # not a Pi: the fallback notice
     assert "Traceback" not in stderr
+
+
+def test_window_keys_press_and_release_the_buttons(tmp_path: Path) -> None:
+    import pygame
+
+    from tablekeeper.hw.sim.keyboard import PygameKeys
+    from tablekeeper.hw.sim.simulator import SimulatedParts
+
+    config = load_config(default_config_path())
+    parts = SimulatedParts(config, display_mode="pygame", capture_dir=tmp_path)
+    stopped: list[bool] = []
+    keys = PygameKeys(parts, stop=lambda: stopped.append(True))
+    try:
+        pin = parts.pin_factory.pin(config.button("next").pin)  # type: ignore[union-attr]
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, unicode=" "))
+        keys.pump()
+        assert pin.state is False  # pulled to ground: pressed
+        pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_SPACE, unicode=" "))
+        keys.pump()
+        assert pin.state is True
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
+        keys.pump()
+        assert stopped == [True]
+    finally:
+        parts.close()

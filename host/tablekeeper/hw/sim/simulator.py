@@ -64,6 +64,13 @@ def make_emulator(mode: str, size: tuple[int, int], capture_dir: Path) -> Any:
     if mode == "asciiblock":
         if not hasattr(emulators, "asciiblock"):
             raise HardwareError("--display asciiblock needs a POSIX terminal")
+        try:
+            columns = os.get_terminal_size(sys.stdout.fileno()).columns
+        except OSError:
+            columns = 0
+        if columns <= 0:
+            raise HardwareError("--display asciiblock: standard output is not a terminal with a width; "
+                                "try --display capture")
         return emulators.asciiblock(**common)
     if mode == "pygame":
         emulator = emulators.pygame(frame_rate=30, **common)
