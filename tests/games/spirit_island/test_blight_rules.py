@@ -137,7 +137,7 @@ def test_si_vitality_1_tracker_removes_the_vitality_used() -> None:
     before = tracks(s)["blight.card"]
     run(s, "blight A3 2")
     land = s.view()["spirit_island"]["lands"]["A3"]
-    assert land == {"blight": 1, "vitality": 0, "presence": {}}
+    assert land == {"blight": 1, "vitality": 0, "defend": 0, "presence": {}}
     assert tracks(s)["blight.card"] == before - 1
 
 

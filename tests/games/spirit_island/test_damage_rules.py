@@ -75,10 +75,11 @@ def test_si_strife_1_strife_off_before_damage_restores_health() -> None:
     health = {"town": 2}
     assert town.health(health) == 1
     dealt, after = ir.ravage_damage([town])
-    assert dealt == 0
+    assert dealt == 0 and after[0].strife == 0
     restored = ir.strife_comes_off_first(town)
-    assert restored.health(health) == 2 and after[0].strife == 0
-    assert restored.health(health) > 1  # 1 Dahan damage leaves it alive with 1 Damage
+    survives = dm.deal(dm.Piece("town", restored.health(health)), 1)
+    assert survives == (dm.Piece("town", 2, damage=1), False)
+    assert dm.deal(dm.Piece("town", town.health(health)), 1)[1]  # without the restore: destroyed
 
 
 @pytest.mark.rule("SI-STRIFE-2")
@@ -102,13 +103,19 @@ def test_si_damage_2_no_boost_when_the_damage_is_not_happening() -> None:
 
 @pytest.mark.rule("SI-DAMAGE-4")
 def test_si_damage_4_bonus_applies_to_durable_target() -> None:
-    assert dm.damage_on_durable(2, 1) == 3
+    durable_town = dm.Piece("town", base_health=2, bonus=2)  # Durable: Health 4
+    hit, destroyed = dm.deal(durable_town, 2, bonus=1)  # Asphyxiating Smoke + Flame's Fury
+    assert hit.damage == 3 and not destroyed
+    assert dm.deal(durable_town, 0, bonus=1)[0].damage == 0
 
 
 @pytest.mark.rule("SI-DAMAGE-5")
 def test_si_damage_5_moved_piece_destroyed_in_destination() -> None:
-    health, destroyed = dm.moved_piece(2, damage=3, bonus_in_destination=0)
-    assert health == 2 and destroyed
+    town = dm.Piece("town", base_health=2, damage=3, bonus=2)  # Health 4 in land A
+    assert town.health == 4 and town.damage < town.health
+    moved, destroyed = dm.move(town, bonus_in_destination=0)
+    assert moved.health == 2 and moved.damage == 3 and destroyed
+    assert dm.move(town, bonus_in_destination=2) == (town, False)
 
 
 @pytest.mark.rule("SI-HEALTH-1")
@@ -119,9 +126,10 @@ def test_si_health_1_health_budgets_never_pool() -> None:
 
 @pytest.mark.rule("SI-HEAL-1")
 def test_si_heal_1_not_healed_keeps_time_passes_damage_only() -> None:
-    assert dm.time_passes_damage(1, not_healed=True) == 1
-    assert dm.time_passes_damage(1, not_healed=False) == 0
-    assert dm.saved_from_destruction_damage(2) == 0
+    town, dahan = dm.Piece("town", 2, damage=1), dm.Piece("dahan", 2, damage=2)
+    assert [p.damage for p in dm.heal_at_time_passes([town], not_healed=True)] == [1]
+    assert [p.damage for p in dm.heal_at_time_passes([town], not_healed=False)] == [0]
+    assert dm.saved_from_destruction(dahan).damage == 0
 
 
 @pytest.mark.rule("SI-INV-2")

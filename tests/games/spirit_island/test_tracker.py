@@ -62,15 +62,19 @@ def test_si_turn_2_elements_gained_at_once() -> None:
 
 @pytest.mark.rule("SI-TURN-3")
 def test_si_turn_3_time_passes_clears_the_turn() -> None:
+    from tablekeeper.games.spirit_island import damage as dm
+
     s = session()
     to_step(s, "spirit", "cards")
-    run(s, "play 1 1 fast sun")
-    run(s, "land A1 blight=0")
+    run(s, "play 1 1 fast sun", "land L defend=2")
+    assert s.view()["spirit_island"]["lands"]["L"]["defend"] == 2
     to_step(s, "time", "passes")
-    t = tracks(s)
-    assert t["seat1.cards_played"] == 0
+    assert tracks(s)["seat1.cards_played"] == 0
     assert s.view()["spirit_island"]["elements"]["seat1"] == {}
+    assert s.view()["spirit_island"]["lands"]["L"]["defend"] == 0
     assert any("heal all Damage" in n for n in s.notices)
+    healed = dm.heal_at_time_passes([dm.Piece("town", 2, damage=1), dm.Piece("dahan", 2, damage=1)])
+    assert [p.damage for p in healed] == [0, 0]
 
 
 @pytest.mark.rule("SI-INV-1")
@@ -261,6 +265,19 @@ def test_unknown_option_and_blight_card_are_config_errors() -> None:
         session(colour="red")
     with pytest.raises(ConfigError, match="no blight card"):
         session(blight="Nope")
+    with pytest.raises(ConfigError, match="boards"):
+        session(boards="two")
+    with pytest.raises(ConfigError, match="adversary"):
+        session(adversary="france")
+    assert tracks(session(seats=1, boards="2"))["island.towns"] == 4
+
+
+def test_cli_bad_option_is_one_line_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    from tablekeeper import cli
+
+    code = cli.main(["play", "spirit_island", "--option", "invaders=maybe", "--json"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.strip().count("\n") == 0 and "invaders" in err and "Traceback" not in err
 
 
 def test_next_invader_card_odds_are_exact() -> None:

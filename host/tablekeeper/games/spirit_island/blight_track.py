@@ -17,6 +17,7 @@ def land_record(state: GameState, name: str) -> dict[str, Any]:
     lands = get(state, "lands", {})
     rec = lands.get(name, {})
     return {"blight": int(rec.get("blight", 0)), "vitality": int(rec.get("vitality", 0)),
+            "defend": int(rec.get("defend", 0)),
             "presence": {str(k): int(v) for k, v in rec.get("presence", {}).items()}}
 
 

@@ -4,7 +4,7 @@ Health totals, healing and Health while moving (catalogue sections 2.4, 2.6, 2.1
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import product
 
 
@@ -58,9 +58,46 @@ def conditional_damage(happens: bool, base: int, bonus: int) -> int:
     return base + bonus if happens and base > 0 else 0
 
 
-def damage_on_durable(base: int, bonus: int) -> int:
-    """SI-DAMAGE-4: bonuses add to damage aimed at a Durable target like any other."""
-    return base + bonus
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """One Invader or Dahan as Damage sees it: base Health, Health modifiers from where it stands
+    (e.g. a land's bonus, Durable) and Damage taken this turn."""
+
+    kind: str
+    base_health: int
+    damage: int = 0
+    bonus: int = 0
+
+    @property
+    def health(self) -> int:
+        return self.base_health + self.bonus
+
+
+def deal(piece: Piece, amount: int, bonus: int = 0) -> tuple[Piece, bool]:
+    """Deal ``amount`` (+ ``bonus`` if any damage is dealt, SI-DAMAGE-2/4: a bonus adds to damage
+    aimed at a Durable target like any other). Returns the piece and whether it is destroyed."""
+    total = amount + bonus if amount > 0 else 0
+    hit = replace(piece, damage=piece.damage + total)
+    return hit, hit.damage >= hit.health
+
+
+def heal_at_time_passes(pieces: Sequence[Piece], not_healed: bool = False) -> list[Piece]:
+    """SI-TURN-3 / SI-HEAL-1: Time Passes heals all Damage, unless a "damage is not healed" effect
+    is on."""
+    return list(pieces) if not_healed else [replace(p, damage=0) for p in pieces]
+
+
+def saved_from_destruction(piece: Piece) -> Piece:
+    """SI-HEAL-1: a piece that escapes destruction has its Damage wiped. That is not healing, so a
+    "damage is not healed" effect does not keep it."""
+    return replace(piece, damage=0)
+
+
+def move(piece: Piece, bonus_in_destination: int) -> tuple[Piece, bool]:
+    """SI-DAMAGE-5: no middle state: the moved piece has the destination's Health at once, and if
+    its Damage reaches that Health it is destroyed in the destination."""
+    moved = replace(piece, bonus=bonus_in_destination)
+    return moved, moved.damage >= moved.health
 
 
 def removable_by_health(healths: Sequence[int], budgets: Sequence[int]) -> bool:
@@ -75,24 +112,6 @@ def removable_by_health(healths: Sequence[int], budgets: Sequence[int]) -> bool:
         else:
             return False
     return True
-
-
-def time_passes_damage(damage: int, not_healed: bool) -> int:
-    """SI-HEAL-1 / SI-TURN-3: Time Passes heals all Damage unless a "not healed" effect is on."""
-    return damage if not_healed else 0
-
-
-def saved_from_destruction_damage(damage: int) -> int:
-    """SI-HEAL-1: a piece saved from destruction has its Damage wiped; that is not "healing", so a
-    "damage is not healed" effect does not keep it."""
-    return 0
-
-
-def moved_piece(health_base: int, damage: int, bonus_in_destination: int) -> tuple[int, bool]:
-    """SI-DAMAGE-5: a moved piece has the destination's Health at once; returns (health, destroyed
-    in the destination)."""
-    health = health_base + bonus_in_destination
-    return health, damage >= health
 
 
 @dataclass(frozen=True, slots=True)

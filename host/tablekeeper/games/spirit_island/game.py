@@ -46,7 +46,10 @@ class SpiritIsland(Game):
             raise ConfigError(f"unknown option {unknown[0]!r} for spirit_island (options: {', '.join(sorted(known))})")
         data = datamod.load(options.get("data") or None)
         players = state.seats
-        boards = int(options["boards"]) if options.get("boards", "").isdigit() else players
+        boards_text = options.get("boards", str(players))
+        if not boards_text.isdigit() or not 1 <= int(boards_text) <= 6:
+            raise ConfigError(f"--option boards={boards_text!r}: expected a number of island boards, 1 to 6")
+        boards = int(boards_text)
         card_name = options.get("blight", data.default_blight_card)
         card = None if card_name.lower() == "none" else data.blight_card(card_name)
         draws = options.get("invaders", "device")

@@ -133,7 +133,7 @@ def time_passes(txn: Txn) -> None:
             txn.put(f"seat{seat}.{key}", None)
     lands = get(txn.state, "lands", {})
     for rec in lands.values():
-        rec.pop("defend", None)
+        rec["defend"] = 0
     txn.put("lands", lands)
     txn.put("invader.explore_cards", None)
     txn.put("ravage.blight_boards", None)

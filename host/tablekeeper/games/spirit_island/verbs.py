@@ -100,7 +100,7 @@ def _land(txn: Txn, args: tuple[str, ...]) -> None:
         n = parse_int(value, key)
         if n < 0:
             raise Rejected(f"land {name}: {key} cannot be negative")
-        if key in ("blight", "vitality"):
+        if key in ("blight", "vitality", "defend"):
             rec[key] = n
         elif key.startswith("presence"):
             seat = parse_seat(txn.state, key.removeprefix("presence"))
@@ -110,7 +110,7 @@ def _land(txn: Txn, args: tuple[str, ...]) -> None:
             if located > txn.value(seat_track(seat, "presence")):
                 txn.set(seat_track(seat, "presence"), located)
         else:
-            raise Rejected(f"land {name}: unknown key {key!r} (blight, vitality, presenceS)")
+            raise Rejected(f"land {name}: unknown key {key!r} (blight, vitality, defend, presenceS)")
     lands[name] = rec
     txn.put("lands", lands)
 
@@ -219,7 +219,7 @@ VERBS: Mapping[str, Verb] = {
     "blight": Verb("blight [LAND [N]]", "add Blight in the FAQ's order (no LAND: yes/no questions)", _blight),
     "cascade": Verb("cascade LAND", "the adjacent land a cascading Blight goes to", _cascade),
     "remove-blight": Verb("remove-blight LAND [N]", "Blight leaves the island back to the card", _remove_blight),
-    "land": Verb("land LAND key=N ...", "record a land's blight, vitality, presenceS", _land),
+    "land": Verb("land LAND key=N ...", "record a land's blight, vitality, defend, presenceS", _land),
     "presence": Verb("presence SEAT LAND +N|-N", "add or remove Presence in a land", _presence),
     "play": Verb("play SEAT COST fast|slow [ELEMENT ...]", "choose and pay for a Power Card", _play),
     "use": Verb("use SEAT CARD", "resolve played card CARD (1-based) in its phase", _use),
