@@ -1,6 +1,7 @@
 """Heap held by a started counter (its modules, role, link, buffers and display), measured as
 ``gc.mem_alloc()`` growth the way main.py builds it; ``machine`` is in ROM on a board, so the
-fake one is loaded before the baseline."""
+fake one is loaded before the baseline. asyncio is left out: the WebAssembly port's asyncio is a
+different, browser-loop implementation from the one frozen into the RP2040 firmware."""
 
 import gc
 
