@@ -129,3 +129,36 @@ def test_log_replays_to_the_same_state(capsys: pytest.CaptureFixture[str]) -> No
     for _ in range(5):
         assert s.undo().accepted
     assert s.replay() == s.state
+
+
+DOC = ROOT / "docs" / "games" / "oathsworn.md"
+CATALOGUE = ROOT.parent / "shared" / "rules" / "oathsworn.md"
+
+
+def test_every_verb_is_documented() -> None:
+    import re
+    text = DOC.read_text(encoding="utf-8")
+    documented = set(re.findall(r"`([a-z]+)[ `]", text))
+    missing = sorted(set(new().game.verbs()) - documented)
+    assert not missing
+
+
+@pytest.mark.skipif(not CATALOGUE.exists(), reason="the rule catalogue is not beside the repository")
+def test_every_test_line_is_tagged_or_listed_as_undecidable() -> None:
+    import re
+    ids: list[str] = []
+    current = None
+    for line in CATALOGUE.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"\*\*(OS-[A-Z]+-\d+)\*\*", line)
+        if m:
+            current = m.group(1)
+        if line.startswith("Test") and current and current not in ids:
+            ids.append(current)
+    tagged: set[str] = set()
+    for path in Path(__file__).parent.glob("test_*.py"):
+        tagged |= set(re.findall(r'mark\.rule\("([^"]+)"\)', path.read_text(encoding="utf-8")))
+    table = DOC.read_text(encoding="utf-8").split("Not decidable by this tracker", 1)[1]
+    rows = [line.split("|")[1] for line in table.splitlines() if line.startswith("| OS-")]
+    listed = {i for row in rows for i in re.findall(r"OS-[A-Z]+-\d+", row)}
+    assert [i for i in ids if i not in tagged and i not in listed] == []
+    assert not (listed & tagged)
