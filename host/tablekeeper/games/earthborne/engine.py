@@ -21,11 +21,13 @@ from tablekeeper.core.chance import Deck
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
+from tablekeeper.core.timing import Window
 from tablekeeper.errors import Rejected
 from tablekeeper.games.earthborne import rules, tables
 from tablekeeper.games.earthborne.tables import Record
 
-WINDOWS = ("before", "when", "after")
+# ER-CLEAR-2: the clearing steps that hold effects, in the core's window order
+WINDOWS = tuple(w.name.lower() for w in sorted(Window))
 
 
 def frames(state: GameState) -> list[Record]:
@@ -94,8 +96,10 @@ def clearing_keys(state: GameState) -> set[str]:
 
 
 def end_of_command(txn: Txn) -> None:
-    """A command outside any open step was one rules step: check for clears, then carry on."""
-    if awaiting(txn.state) is None:
+    """A command outside any open step was one rules step: check for clears, then carry on.
+
+    An open prompt belongs to the step in progress, so nothing is checked until it is answered."""
+    if txn.state.prompt is None and awaiting(txn.state) is None:
         boundary(txn)
     run(txn)
 

@@ -31,6 +31,14 @@ def _aspects_option(text: str, key: str) -> dict[str, int]:
     return dict(zip(ASPECTS, (int(p) for p in parts), strict=True))
 
 
+def _then_carry_on(handler: ChoiceHandler) -> ChoiceHandler:
+    """After an answer, tokens changed while the prompt was open may have made cards due."""
+    def answered(txn: Txn, index: int) -> None:
+        handler(txn, index)
+        engine.end_of_command(txn)
+    return answered
+
+
 class Earthborne(Game):
     name = "earthborne"
     title = "Earthborne Rangers"
@@ -90,15 +98,11 @@ class Earthborne(Game):
         return out
 
     def choices(self) -> Mapping[str, ChoiceHandler]:
-        def travel_choice(txn: Txn, index: int) -> None:
-            travel.choose_travel(txn, index)
-
-        def order(txn: Txn, index: int) -> None:
-            engine.choose_effect_order(txn, index)
-            engine.run(txn)
-
-        return {"clear.order": engine.choose_clear_order, "clear.kind": engine.choose_kind,
-                "effect.order": order, "travel": travel_choice, "gear.discard": verbs.choose_gear}
+        handlers: dict[str, ChoiceHandler] = {
+            "clear.order": engine.choose_clear_order, "clear.kind": engine.choose_kind,
+            "effect.order": engine.choose_effect_order, "travel": travel.choose_travel,
+            "gear.discard": verbs.choose_gear}
+        return {prompt_id: _then_carry_on(handler) for prompt_id, handler in handlers.items()}
 
     def check_track(self, state: GameState, track: str, value: int) -> None:
         ended = tables.day_end(state)

@@ -164,6 +164,8 @@ def _newday(txn: Txn, args: tuple[str, ...]) -> None:
     if day > int(tables.cfg(txn.state)["days"]):
         txn.end("the campaign's last day is over")
         return
+    if txn.state.prompt is not None:
+        txn.close_prompt()
     txn.put("day_end", None)
     txn.put("work", [])
     tables.set_tokens(txn, "day", day)

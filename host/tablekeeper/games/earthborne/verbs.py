@@ -19,7 +19,7 @@ from tablekeeper.games.earthborne.odds import success_chance
 from tablekeeper.games.earthborne.tables import Record
 
 AREAS = ("along", "reach", "weather", "mission", "player")
-RESPONSE_WINDOWS = ("before", "when", "after", "place-progress", "place-harm", "rest")
+RESPONSE_WINDOWS = (*engine.WINDOWS, "place-progress", "place-harm", "rest")
 
 
 def split_args(args: tuple[str, ...]) -> tuple[list[str], dict[str, str]]:
@@ -223,6 +223,8 @@ def _step(txn: Txn, args: tuple[str, ...]) -> None:
     """ER-CLEAR-6: open a rules step; clears wait until it is resolved."""
     if not args:
         raise Rejected("usage: step LABEL")
+    if txn.state.prompt is not None:
+        raise Rejected(f"answer the prompt first: {txn.state.prompt.text}")
     engine.push(txn, {"kind": "step", "label": " ".join(args)})
     tables.log(txn, f"step: {' '.join(args)}")
 
