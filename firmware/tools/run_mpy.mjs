@@ -37,13 +37,14 @@ mp.FS.writeFile("/fw/main.py", readFileSync(join(firmware, "main.py")));
 let code;
 if (args[0] === "--heap") {
   const role = JSON.stringify(args[1] || "hp");
-  code = `
+  // Two separate runs: memory the start-up freed is only reclaimed once its frames are gone.
+  mp.runPython(`
 import sys
 sys.path[:0] = ["/fw", "/fw/tests"]
-import gc
 import heap_probe
-result = heap_probe.measure(${role})
-`;
+heap_probe.start(${role})
+`);
+  code = "result = heap_probe.finish()";
 } else {
   const modules = args.length
     ? args
