@@ -8,6 +8,7 @@ the targets (p99 round trip under 5 ms; heap under 40 KB of the RP2040's ~190 KB
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import select
 import shutil
@@ -78,12 +79,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=500)
     args = parser.parse_args()
+    load_before = os.getloadavg()[0]
     samples = sorted(round_trips(args.rounds))
     median = statistics.median(samples)
     p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))]
     print(f"round trip over a pty, {len(samples)} SET->ACK exchanges:")
     print(f"  median {median:.2f} ms, p99 {p99:.2f} ms, max {samples[-1]:.2f} ms "
           f"(p99 is {p99 / RTT_TARGET_MS:.2f}x the {RTT_TARGET_MS:.0f} ms target)")
+    print(f"  load average {load_before:.1f} on {os.cpu_count()} cores when it started (tails grow with load)")
     for role in ("hp", "dial", "dice"):
         used = heap_after_start(role)
         if used is None:
