@@ -43,6 +43,12 @@ IDLE_WAIT_S = 0.5  # longest sleep without a deadline, so a stop request is seen
 MESSAGE_S = 3.0  # how long a refusal or notice stays on the track display
 
 
+class CounterSink(Protocol):
+    """Where the game's seat-track values go back to the counters (``hw.counters.CounterManager``)."""
+
+    def publish(self, seat: int, track: str, value: int | None, limit: int | None = None) -> None: ...
+
+
 class Timed(Protocol):
     def poll(self, now_s: float) -> None: ...
 
@@ -71,6 +77,7 @@ class Station:
     def __init__(self, *, session: Session, config: StationConfig, displays: DisplayBank, clock: Clock,
                  intents: queue.SimpleQueue[Intent] | None = None, buttons: ButtonPanel | None = None,
                  outputs: Outputs | None = None, timed: Iterable[Timed] = (),
+                 counters: CounterSink | None = None,
                  on_redraw: Callable[[Station], None] | None = None) -> None:
         self.session = session
         self.config = config
@@ -81,6 +88,7 @@ class Station:
         self.intents: queue.SimpleQueue[Intent] = intents if intents is not None else queue.SimpleQueue()
         self.controls = Controls(session.game, clock=clock, pending_window_s=config.timing.pending_window_s)
         self.timed = list(timed)
+        self.counters = counters
         self.on_redraw = on_redraw
         self.stats = StationStats()
         self.message: Message | None = None
@@ -101,6 +109,7 @@ class Station:
         """Show the current state on every display and light the active seat."""
         self.running = True
         self._sync_outputs(self._last_view, first=True)
+        self._publish(lambda seat, track: True)
         self.redraw()
 
     def run(self, *, on_pass: Callable[[float], object] | None = None, idle_wait_s: float = IDLE_WAIT_S) -> None:
@@ -179,6 +188,7 @@ class Station:
             self._counter(intent)
         elif isinstance(intent, CounterConnected):
             self._say(f"seat {intent.seat} counter ready")
+            self._publish(lambda seat, _track: seat == intent.seat)
         elif isinstance(intent, CounterMissing):
             self._say(f"seat {intent.seat} counter lost" + (f": {intent.reason}" if intent.reason else ""))
         elif isinstance(intent, Tick):
@@ -207,7 +217,11 @@ class Station:
     def _counter(self, intent: CounterValue) -> None:
         seat_track = f"seat{intent.seat}.{intent.track}"
         track = seat_track if seat_track in self.session.state.tracks else intent.track
+        before = self.session.state.tracks.get(track)
         self._perform([*self.controls.flush(), Command("set", (track, str(intent.value)), origin="counter")])
+        if self.session.state.tracks.get(track) == before:
+            # refused (or no change): the counter still shows what it asked for; send the game's value
+            self._publish(lambda seat, name: seat == intent.seat and name == intent.track)
 
     def _perform(self, commands: list[Command]) -> None:
         before = self._last_view
@@ -222,6 +236,22 @@ class Station:
         after = self.session.view()
         self._sync_outputs(after, before=before)
         self._last_view = after
+        old_tracks = before.get("tracks", {})
+        new_tracks = after.get("tracks", {})
+        self._publish(lambda seat, track: old_tracks.get(f"seat{seat}.{track}") != new_tracks.get(
+            f"seat{seat}.{track}"))
+
+    def _publish(self, wanted: Callable[[int, str], bool]) -> None:
+        """Send seat-track values to the counters (``seatN.hp`` goes out as seat N, ``hp``)."""
+        if self.counters is None:
+            return
+        for name, counter in self.session.state.tracks.items():
+            seat_part, dot, track = name.partition(".")
+            if not dot or not seat_part.startswith("seat") or not seat_part[4:].isdigit():
+                continue
+            seat = int(seat_part[4:])
+            if wanted(seat, track):
+                self.counters.publish(seat, track, counter.value, counter.hi)
 
     def _refused(self, reason: str) -> None:
         self.stats.rejected.append(reason)

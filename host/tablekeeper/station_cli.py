@@ -9,8 +9,10 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -128,16 +130,36 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
                                                            quiet=config.quiet))
         _stop_on_signals(station)
         watchdog = Watchdog()
-        station.start()
-        watchdog.ready()
-        station.run(on_pass=watchdog.feed)
-        watchdog.stopping()
+        with counters_running(station, config):
+            station.start()
+            watchdog.ready()
+            station.run(on_pass=watchdog.feed)
+            watchdog.stopping()
     finally:
         if station is not None:
             station.close()
         if store is not None:
             store.close()
     return 0
+
+
+@contextmanager
+def counters_running(station: Station, config: StationConfig) -> Iterator[None]:
+    """The USB counters, watched on their own thread; their intents go on the station's queue."""
+    from tablekeeper.hw.counters import CounterManager
+
+    manager = CounterManager(emit=station.put, counters=config.counters)
+    station.counters = manager
+    stop = threading.Event()
+    thread = threading.Thread(target=manager.run, args=(stop,), name="counters", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=2.0)
+        manager.close()
+        station.counters = None
 
 
 def _open_or_explain(open_part: Callable[[], Any]) -> Any:
@@ -228,15 +250,16 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
         _stop_on_signals(station)
         if mode == "pygame":
             print("tablekeeper: simulated station in a window; keys press the buttons, Esc quits", file=sys.stderr)
-        station.start()
-        refresh()
 
         def on_pass(_now_s: float) -> None:
             if keyboard is not None:
                 keyboard.pump()
             refresh()
 
-        station.run(on_pass=on_pass, idle_wait_s=SIM_WAIT_S)
+        with counters_running(station, config):  # a counter plugged into this computer works too
+            station.start()
+            refresh()
+            station.run(on_pass=on_pass, idle_wait_s=SIM_WAIT_S)
     finally:
         if keyboard is not None:
             keyboard.close()

@@ -13,7 +13,7 @@ from tablekeeper.hw.displays import DisplayBank
 from tablekeeper.hw.outputs import Outputs
 from tablekeeper.hw.sim.clock import FakeClock
 from tablekeeper.hw.sim.simulator import SimulatedParts
-from tablekeeper.intents import ButtonIntent, CounterValue, Gesture, Quit
+from tablekeeper.intents import ButtonIntent, CounterConnected, CounterValue, Gesture, Quit
 from tablekeeper.station import Station
 from tests.station.station_game import GAME
 
@@ -166,3 +166,28 @@ def test_players_are_told_when_a_display_stops_answering(rig: Rig) -> None:
     rig.parts.unplug("seat1")
     rig.tap("next")
     assert rig.station.message is not None and rig.station.message.text == "seat1 display not answering"
+
+
+class Published:
+    def __init__(self) -> None:
+        self.values: list[tuple[int, str, int | None, int | None]] = []
+
+    def publish(self, seat: int, track: str, value: int | None, limit: int | None = None) -> None:
+        self.values.append((seat, track, value, limit))
+
+
+def test_seat_tracks_go_back_to_the_counters(rig: Rig) -> None:
+    sink = Published()
+    rig.station.counters = sink
+    rig.station.start()
+    assert sink.values == [(1, "hp", 9, 9), (2, "hp", 9, 9)]
+    sink.values.clear()
+    rig.station.put(CounterValue(seat=1, track="hp", value=4))
+    rig.station.put(CounterValue(seat=2, track="hp", value=20))  # refused: above 9
+    rig.station.drain()
+    assert sink.values == [(1, "hp", 4, 9), (2, "hp", 9, 9)]
+    assert rig.station.stats.rejected and "seat2.hp" in rig.station.stats.rejected[-1]
+    sink.values.clear()
+    rig.station.put(CounterConnected(seat=2, port="/dev/ttyACM1"))
+    rig.station.drain()
+    assert sink.values == [(2, "hp", 9, 9)]
