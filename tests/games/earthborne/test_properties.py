@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 from tablekeeper.core.events import Command
 from tests.games.earthborne.helpers import session
 
-SETUP = ("location Ridge 3", "card A progress=2 harm=2 clear=x", "card B progress=3",
-         "card C progress=- harm=-", "response after Echo", "response when Mend card=card1")
+SETUP = ("location Ridge 3 icons=crest", "card A progress=2 harm=2 clear=x icons=sun",
+         "card B progress=3 icons=sun,mountain", "card C progress=- harm=- icons=sun area=reach seat=1",
+         "response after Echo", "response when Mend card=card1", "next", "turn 1")
 
 actions = st.one_of(
     st.tuples(st.sampled_from(["progress", "harm"]), st.sampled_from(["card1", "card2", "card3", "location"]),
@@ -20,6 +21,9 @@ actions = st.one_of(
     st.just(Command("resolve")),
     st.integers(1, 3).map(lambda n: Command("choose", (str(n),))),
     st.just(Command("undo")),
+    st.sampled_from(["awa", "fit"]).map(lambda a: Command("test", ("1", a, "1", "target=card2"))),
+    st.just(Command("draw", ("challenge",))),
+    st.just(Command("exhaust", ("card2",))),
 )
 
 
