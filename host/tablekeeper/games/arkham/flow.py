@@ -3,7 +3,7 @@ the step numbers are the published Appendix II's, outside the seeds except where
 
 from __future__ import annotations
 
-from tablekeeper.core.flow import Flow, Phase, Step, Turns
+from tablekeeper.core.flow import Flow, Hold, Hook, Phase, Step, Turns
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.games.arkham import board, effects, rules
@@ -28,9 +28,10 @@ def _hand_limit(state: GameState) -> str | None:
     return None
 
 
-def step(step_id: str, label: str, **kw: object) -> Step:
-    kw.setdefault("hold", _hold)
-    return Step(step_id, f"{step_id} {label}", **kw)  # type: ignore[arg-type]
+def step(step_id: str, label: str, *, turns: Turns = Turns.NONE, enter: Hook | None = None,
+         hold: Hold = _hold) -> Step:
+    """A framework step labelled with its number, held while a test is open unless told otherwise."""
+    return Step(step_id, f"{step_id} {label}", turns=turns, enter=enter, hold=hold)
 
 
 def _place_doom(txn: Txn) -> None:

@@ -391,6 +391,8 @@ def test(txn: Txn, args: tuple[str, ...]) -> None:
     seat = _live(txn.state, args[0])
     extra = [a for a in args[1:] if a.lower() in ("auto-success", "autosuccess")]
     rest = [a for a in args[1:] if a not in extra]
+    if not rest:
+        raise Rejected("usage: test SEAT SKILL VALUE DIFFICULTY [auto-success]")
     if "(" in rest[0]:
         skill, difficulty = rules.parse_test_spec(rest[0])
         if len(rest) != 2:
