@@ -44,7 +44,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--game", help=f"game to play (default: the saved one, else {DEFAULT_GAME})")
     p.add_argument("--seats", type=int, default=None, help="number of seats (players)")
     p.add_argument("--seed", type=int, default=1, help="seed for the station's draws (default 1)")
-    p.add_argument("--save", metavar="PATH", help="keep the session in this SQLite file; resume if it holds one")
+    p.add_argument("--save", metavar="PATH",
+                   help="keep the session in this SQLite file; resume if it holds one (on hardware the "
+                        "default is the data directory's tablekeeper.sqlite3; the simulator saves only when asked)")
     p.add_argument("--slot", default="main", help="save slot name (default main)")
     p.add_argument("--display", choices=DISPLAY_MODES,
                    help="simulator output, as luma.emulator names it (default: pygame with a screen, "
@@ -56,6 +58,38 @@ def register(subparsers: Any) -> None:
                    help=f"where capture/gifanim write their files (default {DEFAULT_CAPTURE_DIR}/)")
     p.add_argument("--demo", action="store_true", help="convention demo mode (attract loop, guided demos)")
     p.set_defaults(func=run_command)
+
+
+class MemoryCounts:
+    """Demo counts kept in memory when the station runs without a save file."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, int] = {}
+
+    def bump(self, name: str, by: int = 1) -> int:
+        self.values[name] = self.values.get(name, 0) + by
+        return self.values[name]
+
+    def count(self, name: str) -> int:
+        return self.values.get(name, 0)
+
+
+def make_station(args: argparse.Namespace, *, session: Session, store: Any, **parts: Any) -> Station:
+    """A ``Station``, or with ``--demo`` a ``DemoStation`` whose visitors each get a fresh, unsaved game."""
+    if not getattr(args, "demo", False):
+        return Station(session=session, **parts)
+    from tablekeeper.demo import DemoMode, load_scripts
+    from tablekeeper.demo_station import DemoStation
+
+    seeds = iter(range(args.seed + 1, 1 << 62))
+
+    def new_session(game_name: str) -> Session:
+        game = games.load(game_name)
+        return Session(game, seats=game.seats_default, seed=next(seeds))
+
+    demo = DemoMode(load_scripts(), counters=store if store is not None else MemoryCounts(),
+                    now_s=parts["clock"]())
+    return DemoStation(demo=demo, new_session=new_session, session=session, **parts)
 
 
 def gpio_present() -> bool:
@@ -115,15 +149,23 @@ def _stop_on_signals(station: Station) -> None:
 
 
 def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
+    from tablekeeper.appliance.paths import store_path
     from tablekeeper.appliance.watchdog import Watchdog
 
+    if args.save is None:  # the box keeps its game across power cuts without being asked
+        path = store_path()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise HardwareError(f"{path.parent}: cannot create the data directory: {exc.strerror}") from None
+        args.save = str(path)
     session, store = open_session(args)
     clock = time.monotonic
     station: Station | None = None
     try:
         displays = DisplayBank(config.displays, open_device=hardware_opener(config), clock=clock,
                                timing=config.timing)
-        station = Station(session=session, config=config, displays=displays, clock=clock)
+        station = make_station(args, session=session, store=store, config=config, displays=displays, clock=clock)
         station.buttons = _open_or_explain(lambda: ButtonPanel(config.buttons, emit=station.put, clock=clock,
                                                                timing=config.timing))
         station.outputs = _open_or_explain(lambda: Outputs(config.leds, config.buzzer, clock=clock,
@@ -176,7 +218,7 @@ def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_
     session, store = open_session(args)
     parts = SimulatedParts(config, display_mode=display_mode, capture_dir=args.capture_dir)
     displays = DisplayBank(config.displays, open_device=parts.open_device, clock=clock, timing=config.timing)
-    station = Station(session=session, config=config, displays=displays, clock=clock)
+    station = make_station(args, session=session, store=store, config=config, displays=displays, clock=clock)
     station.buttons = ButtonPanel(config.buttons, emit=station.put, clock=clock, timing=config.timing,
                                   pin_factory=parts.pin_factory)
     station.outputs = Outputs(config.leds, config.buzzer, clock=clock, quiet=config.quiet,

@@ -159,3 +159,12 @@ def test_window_keys_press_and_release_the_buttons(tmp_path: Path) -> None:
         assert stopped == [True]
     finally:
         parts.close()
+
+
+def test_demo_mode_runs_in_the_simulator(tmp_path: Path) -> None:
+    code, out = run_script(tmp_path, "space\nwait 1\nspace\n", "--demo")
+    assert code == 0
+    frames = sorted(out.glob("panel_*.png"))
+    assert len(frames) >= 2
+    # the attract loop's invitation on the tokens display gives way to the game once a visitor presses
+    assert ImageChops.difference(region(frames[0], "tokens"), region(frames[-1], "tokens")).getbbox() is not None
