@@ -19,6 +19,15 @@ def test_package_data_loads_and_is_marked_verify() -> None:
     assert {c.icon for c in data.challenge} == {"sun", "mountain", "crest"}
     assert data.campaign.weather[1] and data.campaign.days == 30
     assert data.path_card("doe") is not None
+    assert data.unverified == ("earthborne/data/challenge.toml", "earthborne/data/campaign.toml")
+
+
+def test_edited_copy_without_verify_mark_is_trusted(tmp_path: Path) -> None:
+    path = tmp_path / "challenge.toml"
+    path.write_text('cards = [{ id = "a", icon = "sun", awa = 0, fit = 0, spi = 0, foc = 0 }]\n')
+    s = session(options={"challenge": str(path)})
+    assert view(s)["unverified_data"] == ["earthborne/data/campaign.toml"]
+    assert view(s)["sources"]["challenge"]["remaining"] == 1
 
 
 @pytest.mark.parametrize(("text", "value", "per_ranger"), [("3", 3, False), ("2r", 2, True), ("-", None, False)])

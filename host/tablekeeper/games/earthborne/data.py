@@ -98,6 +98,7 @@ class GameData:
     challenge: tuple[ChallengeCard, ...]
     campaign: Campaign
     path: tuple[PathCard, ...]
+    unverified: tuple[str, ...] = ()
 
     def challenge_card(self, card_id: str) -> ChallengeCard:
         for card in self.challenge:
@@ -246,11 +247,17 @@ def load_path(option: str | None) -> tuple[PathCard, ...]:
 
 def load(options: Mapping[str, str]) -> GameData:
     """The game's data, from the package or from the files named by ``--option KEY=PATH``."""
+    unverified: list[str] = []
+    for key, name in (("challenge", "challenge.toml"), ("campaign", "campaign.toml")):
+        where, raw = _read(options.get(key), name)
+        if raw.get("verify") is True:  # still the placeholder the catalogue asks to check
+            unverified.append(where)
     return GameData(
         rules=load_rules(options.get("rules")),
         challenge=load_challenge(options.get("challenge")),
         campaign=load_campaign(options.get("campaign")),
         path=load_path(options.get("path")),
+        unverified=tuple(unverified),
     )
 
 
@@ -269,6 +276,7 @@ def to_json(data: GameData) -> dict[str, Any]:
         "entries": {str(day): list(e) for day, e in data.campaign.entries.items()},
         "days": data.campaign.days,
         "path": {c.name: path_card_json(c) for c in data.path},
+        "unverified": list(data.unverified),
     }
 
 

@@ -176,6 +176,7 @@ class Earthborne(Game):
             "day_end_reason": None if ended is None else ended["reason"],
             "day_end_pending": None if ended is None else ended["timing"],
             "gear": thaw(state.get("gear", {})),
+            "unverified_data": list(tables.cfg(state)["unverified"]),
         }
 
     def panels(self, state: GameState) -> dict[str, Panel]:
