@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import lru_cache
 from math import lcm
 
 from tablekeeper.games.oathsworn.cards import COLOURS, parse_face
@@ -63,7 +63,7 @@ def _add(out: dict[Outcome, Fraction], key: Outcome, p: Fraction) -> None:
 Weights = tuple[tuple[Outcome, int], ...]  # integer numerators over one shared denominator
 
 
-@cache
+@lru_cache(maxsize=1 << 16)  # bounded: a long session sees many pile states
 def _colour(faces: tuple[tuple[int, bool], ...], draw: tuple[int, ...], discard: tuple[int, ...],
             counted_left: int, extra_left: int) -> tuple[Weights, int]:
     """Distribution of (counted blanks capped at 2, value total) still to come from this state, as
@@ -164,7 +164,7 @@ def attack_odds(piles: Mapping[str, Pile], counts: Mapping[str, int], defense: i
 State = tuple[tuple[int, ...], tuple[int, ...]]  # (draw, discard) of one colour
 
 
-@cache
+@lru_cache(maxsize=1 << 14)
 def _colour_states(faces: tuple[tuple[int, bool], ...], draw: tuple[int, ...], discard: tuple[int, ...],
                    counted_left: int, extra_left: int) -> tuple[tuple[tuple[int, int, State], Fraction], ...]:
     """Like ``_colour`` but keeps exact blanks and the pile left behind (redraws draw from it)."""
@@ -191,7 +191,7 @@ def _colour_states(faces: tuple[tuple[int, bool], ...], draw: tuple[int, ...], d
     return tuple(out.items())
 
 
-@cache
+@lru_cache(maxsize=1 << 16)
 def _redraw_run(faces: tuple[tuple[int, bool], ...], state: State, blanks: int, tokens: int,
                 others_blank: bool) -> tuple[tuple[tuple[int, int, int], Fraction], ...]:
     """Redraw this colour's counted blanks while the attack misses: (final blanks, value added,
@@ -207,6 +207,17 @@ def _redraw_run(faces: tuple[tuple[int, bool], ...], state: State, blanks: int, 
             key = (fb, s + fs, used + 1)
             out[key] = out.get(key, Fraction(0)) + p * q
     return tuple(out.items())
+
+
+def _given_blanks(faces: tuple[tuple[int, bool], ...], group: list[tuple[int, State, Fraction]], norm: Fraction,
+                  b0: int, tokens: int, others_blank: bool) -> dict[tuple[int, int, int], Fraction]:
+    """One colour's (final blanks capped at 2, value, tokens used), given it drew ``b0`` counted blanks."""
+    out: dict[tuple[int, int, int], Fraction] = {}
+    for s0, st, q in group:
+        for (fb, fs, used), r in _redraw_run(faces, st, b0, tokens, others_blank):
+            key = (min(2, fb), s0 + fs, used)
+            out[key] = out.get(key, Fraction(0)) + q * r
+    return {key: w / norm for key, w in out.items()}
 
 
 def _with_redraws(piles: Mapping[str, Pile], counts: Mapping[str, int], tokens: int) -> dict[Outcome, Fraction]:
@@ -233,15 +244,16 @@ def _with_redraws(piles: Mapping[str, Pile], counts: Mapping[str, int], tokens: 
         states = grown
     for k, colour in enumerate(order):
         faces = piles[colour].faces
+        merged: dict[tuple[int, int, bool], dict[tuple[int, int, int], Fraction]] = {}
         nxt: dict[tuple[int, int, int, tuple[int, ...]], Fraction] = {}
         for (t, bp, s, vec), p in states.items():
             b0, others = vec[0], vec[1:]
-            others_blank = bp + sum(others) >= 1
-            norm = p_blanks[k][b0]
-            for s0, st, q in by_blanks[k][b0]:
-                for (fb, fs, used), r in _redraw_run(faces, st, b0, t, others_blank):
-                    key = (t - used, min(2, bp + fb), s + s0 + fs, others)
-                    nxt[key] = nxt.get(key, Fraction(0)) + p * (q / norm) * r
+            key3 = (b0, t, bp + sum(others) >= 1)
+            if key3 not in merged:
+                merged[key3] = _given_blanks(faces, by_blanks[k][b0], p_blanks[k][b0], *key3)
+            for (fb, sadd, used), w in merged[key3].items():
+                key = (t - used, min(2, bp + fb), s + sadd, others)
+                nxt[key] = nxt.get(key, Fraction(0)) + p * w
         states = nxt
     out: dict[Outcome, Fraction] = {}
     for (_, bp, s, _), p in states.items():
