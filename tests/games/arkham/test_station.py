@@ -31,7 +31,8 @@ def test_panels_fit_a_small_oled() -> None:
     panels = s.game.panels(s.state)
     assert panels["track"].lines[:2] == ("II. Investigation", "2.2 Turns")
     assert panels["seat1"].title == "*Roland TURN" and panels["seat1"].big == "2"
-    assert panels["tokens"].title.startswith("ST.3 s1 com 4v2") and panels["tokens"].lines[1] == "drawn bless"
+    assert panels["tokens"].title == "ST.3 s1 com 4v2" and panels["tokens"].lines == ("bless", "1A: reveal")
+    assert panels["seat1"].lines[1] == "Clu 0 Res 5 Eng1"
 
 
 def test_idle_tokens_display_shows_odds_by_margin() -> None:

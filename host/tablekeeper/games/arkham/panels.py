@@ -56,17 +56,15 @@ def tokens_panel(state: GameState) -> Panel:
                       [f"{state.get('scenario')['difficulty']}" + (f" sealed {sealed}" if sealed else ""),
                        f"+0 {margins[0]} +1 {margins[1]}", f"+2 {margins[2]} +3 {margins[3]}"])
     skill = int(test["base"]) + int(test["committed"])
-    title = f"{test['step']} s{test['seat']} {test['skill'][:3]} {skill}v{test['difficulty']}"
-    if test["result"] is None:
-        lines = [f"odds {percent(skilltest.odds(state, test))}"]
-        if test["tokens"]:
-            lines.append("drawn " + " ".join(test["tokens"]))
-        lines.append("reveal a token" if test["tokens"] else "commit, then reveal")
-        return _panel(title, lines, big=percent(skilltest.odds(state, test)))
+    seat = int(test["seat"])
+    title = f"{test['step']} s{seat} {test['skill'][:3]} {skill}v{test['difficulty']}"
+    drawn = " ".join(test["tokens"])
+    if test["result"] is None:  # lines stay short: the big figure takes the right-hand side
+        chance = percent(skilltest.odds(state, test))
+        return _panel(title, [drawn or "commit icons", f"{seat}A: reveal"], big=chance)
     result = test["result"]
-    verdict = "SUCCESS" if result["success"] else "FAIL"
-    return _panel(title, [" ".join(test["tokens"]), f"{result['modified_skill']} vs {result['difficulty']}",
-                          "resolve to apply"], big=verdict)
+    return _panel(title, [drawn, f"{result['modified_skill']} vs {result['difficulty']}", f"{seat}A: resolve"],
+                  big="PASS" if result["success"] else "FAIL")
 
 
 def margin_chance(state: GameState, seat: int, margin: int) -> str:
@@ -91,11 +89,11 @@ def seat_panel(state: GameState, seat: int) -> Panel:
                              f"trauma {value('physical_trauma')}P {value('mental_trauma')}M"])
     turn = " TURN" if state.active_seat == seat else ""
     lead = "*" if state.lead == seat else ""
+    engaged = board.engaged_with(state, seat)
     lines = [f"HP {value('health') - value('damage')}/{value('health')} San "
              f"{value('sanity') - value('horror')}/{value('sanity')}",
-             f"Clues {value('clues')} Res {value('resources')}",
+             f"Clu {value('clues')} Res {value('resources')}" + (f" Eng{len(engaged)}" if engaged else ""),
              f"Act {value('actions')} Hand {value('hand')}"]
-    engaged = board.engaged_with(state, seat)
     if engaged:
         lines.append("Eng " + ",".join(engaged))
     return _panel(f"{lead}{name}{turn}", lines, big=str(value("actions")) if turn else None)
