@@ -139,8 +139,8 @@ def decode_frame(encoded: bytes) -> bytes:
         plain = bytes(cobs.decode(encoded))
     except cobs.DecodeError as exc:
         raise ProtocolError(f"bad COBS: {exc}") from None
-    if len(plain) < 5:
-        raise ProtocolError(f"frame of {len(plain)} bytes is too short")
+    if not 5 <= len(plain) <= MAX_PAYLOAD + 2:
+        raise ProtocolError(f"frame of {len(plain)} decoded bytes is outside 5..{MAX_PAYLOAD + 2}")
     payload, crc = plain[:-2], int.from_bytes(plain[-2:], "big")
     if crc16(payload) != crc:
         raise ProtocolError("CRC mismatch")
