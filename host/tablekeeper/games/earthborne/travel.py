@@ -87,7 +87,7 @@ def _travel(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("the group travels only in the travel phase (ER-LOC-2)")
     if txn.state.get("travel") is not None:
         raise Rejected("the group has already decided on travel this round")
-    verbs._check_free(txn)
+    verbs.check_free(txn)
     offer(txn)
 
 
@@ -110,7 +110,7 @@ def _arrive(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("usage: arrive NAME THRESHOLD [terrain=T] [icons=..]")
     _need_travelled(txn, "arrive")
     terrain = _terrain(options, "arrive")
-    verbs.set_location(txn, words[0], verbs._threshold_text(words[1], "location threshold"),
+    verbs.set_location(txn, words[0], verbs.threshold_text(words[1], "location threshold"),
                        [i for i in options.get("icons", "").split(",") if i])
     txn.put("record", {"location": words[0], "terrain": terrain})
     txn.put("travel", "arrived")
@@ -128,7 +128,7 @@ def _camp(txn: Txn, args: tuple[str, ...]) -> None:
     loc = tables.location(txn.state)
     name = words[0] if words else (loc["name"] if loc else None)
     if len(words) == 2:
-        verbs.set_location(txn, words[0], verbs._threshold_text(words[1], "location threshold"), [])
+        verbs.set_location(txn, words[0], verbs.threshold_text(words[1], "location threshold"), [])
     txn.put("record", {"location": name, "terrain": terrain})
     txn.put("travel", "camped")
     tables.log(txn, f"camp at {name}")

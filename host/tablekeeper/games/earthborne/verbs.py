@@ -48,7 +48,7 @@ def guard(txn: Txn) -> None:
         raise Rejected(f"day {txn.state.value('day')} has ended ({ended['reason'].replace('_', ' ')}): use newday")
 
 
-def _threshold_text(text: str, what: str) -> str:
+def threshold_text(text: str, what: str) -> str:
     try:
         return parse_threshold(text, what).text()
     except ValueError as exc:
@@ -102,8 +102,8 @@ def card_record(state: GameState, name: str, options: dict[str, str], flags: lis
     entry = options.get("entry", base.get("entry"))
     return {
         "name": spec["name"] if spec is not None else name,
-        "progress": _threshold_text(str(options.get("progress", base.get("progress", "-"))), "card progress"),
-        "harm": _threshold_text(str(options.get("harm", base.get("harm", "-"))), "card harm"),
+        "progress": threshold_text(str(options.get("progress", base.get("progress", "-"))), "card progress"),
+        "harm": threshold_text(str(options.get("harm", base.get("harm", "-"))), "card harm"),
         "area": area,
         "seat": _seat_or_active(state, options.get("seat")) if area in ("reach", "player") else None,
         "type": kind,
@@ -132,7 +132,7 @@ def _location(txn: Txn, args: tuple[str, ...]) -> None:
     if len(words) != 2:
         raise Rejected("usage: location NAME THRESHOLD [icons=sun,...]")
     _no_extra(options, ("icons",), "location")
-    set_location(txn, words[0], _threshold_text(words[1], "location threshold"),
+    set_location(txn, words[0], threshold_text(words[1], "location threshold"),
                  [i for i in options.get("icons", "").split(",") if i])
 
 
@@ -269,7 +269,7 @@ def _unrespond(txn: Txn, args: tuple[str, ...]) -> None:
 
 # --- turns ------------------------------------------------------------------------------------------
 
-def _check_free(txn: Txn) -> None:
+def check_free(txn: Txn) -> None:
     if txn.state.prompt is not None:
         raise Rejected(f"answer the prompt first: {txn.state.prompt.text}")
     reason = engine.busy(txn.state)
@@ -297,7 +297,7 @@ def begin_turn(txn: Txn, seat: int, exhaust_role: bool) -> None:
     state = txn.state
     if state.phase != "turns":
         raise Rejected("Ranger turns happen in phase 2 (Ranger turns)")
-    _check_free(txn)
+    check_free(txn)
     if state.active_seat is not None:
         end_turn(txn)
         guard(txn)
@@ -329,7 +329,7 @@ def _rest(txn: Txn, args: tuple[str, ...]) -> None:
     seat = _seat_or_active(txn.state, args[0] if args else None)
     if txn.state.active_seat != seat:
         begin_turn(txn, seat, False)
-    _check_free(txn)
+    check_free(txn)
     for response in thaw(txn.state.get("responses", ())):
         if response["window"] == "rest" and response.get("seat") == seat:
             tables.log(txn, str(response["label"]))
@@ -348,7 +348,7 @@ def next_verb(txn: Txn, args: tuple[str, ...], flow: flowmod.Flow) -> None:
     """``next``: end the active Ranger's turn, or move the round on once nothing is pending."""
     want(args, 0, "next")
     guard(txn)
-    _check_free(txn)
+    check_free(txn)
     if txn.state.phase == "turns" and txn.state.active_seat is not None:
         end_turn(txn)
         return
@@ -492,7 +492,7 @@ def _test(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected(f"seat {seat} has {have} {aspect.upper()} energy: cannot commit {energy} (ER-TEST-2)")
     if txn.state.phase == "turns" and txn.state.active_seat != seat:
         begin_turn(txn, seat, False)
-    _check_free(txn)
+    check_free(txn)
     target_key = tables.card_key(txn.state, options["target"]) if "target" in options else None
     all_cards = tables.cards(txn.state)
     target = all_cards.get(target_key) if target_key and target_key != "location" else None
@@ -547,7 +547,7 @@ def on_challenge(txn: Txn, card_id: str) -> None:
 
 def path_draw(txn: Txn, name: str | None, seat_text: str | None) -> None:
     """ER-PATH-1: one path card per Ranger from the lead; an empty deck reshuffles its discard first."""
-    _check_free(txn)  # ER-PATH-1: each card is resolved completely before the next is drawn
+    check_free(txn)  # ER-PATH-1: each card is resolved completely before the next is drawn
     deck = txn.state.sources.get("path")
     if not isinstance(deck, Deck):
         raise Rejected("there is no path deck")
