@@ -47,7 +47,8 @@ def list_command(args: argparse.Namespace, manager: CounterManager | None = None
     intents: list[Intent] = []
     manager = manager or CounterManager(emit=intents.append)
     try:
-        status = _greet(manager, args.wait, lambda s: bool(s) and all(c.state == "ready" for c in s))
+        # Every port found on the first scan is opened at once, so an empty status means none.
+        status = _greet(manager, args.wait, lambda s: all(c.state == "ready" for c in s))
     finally:
         manager.close()
     ready = [c for c in status if c.state == "ready"]
