@@ -97,3 +97,13 @@ def test_ah_effect_4_as_many_as_exist() -> None:
     do(s, "set seat1.deck 3", "draw-cards seat1 5")  # the discard pile is empty
     assert (track(s, "seat1.deck"), track(s, "seat1.hand")) == (0, 8)
     assert s.notices[-1] == "seat 1: deck and discard pile are empty; nothing more to draw"
+
+
+@pytest.mark.rule("AH-DMG-8")
+def test_ah_dmg_8_fully_prevented_damage_deals_nothing() -> None:
+    s = new()
+    do(s, "hit seat1 2 0 prevent=2")
+    assert track(s, "seat1.damage") == 0
+    assert s.notices == ("seat 1: everything was prevented; nothing was dealt",)
+    do(s, "hit seat1 2 1 prevent=1/1")
+    assert (track(s, "seat1.damage"), track(s, "seat1.horror")) == (1, 0)

@@ -241,15 +241,27 @@ def hit(txn: Txn, args: tuple[str, ...]) -> None:
     plain, named = _keywords(args)
     direct = "direct" in plain
     plain = [p for p in plain if p != "direct"]
-    _usage(tuple(plain), 2, 3, "hit SEAT DAMAGE [HORROR] [ASSET=D/H ...] [direct]")
+    _usage(tuple(plain), 2, 3, "hit SEAT DAMAGE [HORROR] [ASSET=D/H ...] [prevent=D/H] [direct]")
     seat = _live(txn.state, plain[0])
     damage, horror = _count(plain[1], "damage"), _count(plain[2], "horror") if len(plain) > 2 else 0
+    prevent = named.pop("prevent", None)
     if direct and named:
         raise Rejected("direct damage and horror cannot be assigned to assets")
     assigned: dict[str, tuple[int, int]] = {}
     for name, split in named.items():
         d, sep, h = split.partition("/")
         assigned[name] = (_count(d, "damage"), _count(h, "horror") if sep else 0)
+    if prevent is not None:
+        # AH-DMG-7: prevention acts between assigning and applying, on what would reach the investigator.
+        d, sep, h = prevent.partition("/")
+        stop_d, stop_h = _count(d, "prevented damage"), _count(h, "prevented horror") if sep else 0
+        to_assets = (sum(a for a, _ in assigned.values()), sum(b for _, b in assigned.values()))
+        if stop_d > damage - to_assets[0] or stop_h > horror - to_assets[1]:
+            raise Rejected("cannot prevent more than is assigned to the investigator")
+        damage, horror = damage - stop_d, horror - stop_h
+        if damage == 0 and horror == 0 and not assigned:
+            txn.notice(f"seat {seat}: everything was prevented; nothing was dealt")  # AH-DMG-8
+            return
     board.assign_to_assets(txn, seat, damage, horror, assigned)
 
 
@@ -577,7 +589,7 @@ VERBS: dict[str, Verb] = {v.usage.split()[0]: v for v in (
     Verb("play SEAT COST [event|asset] [fast] [free] [less=N]", "play a card from hand, paying its cost", play),
     Verb("draw-cards SEAT [N]", "draw cards by a card effect (deck reset + 1 horror when empty)", draw_cards),
     Verb("discard SEAT N", "discard cards from hand", discard),
-    Verb("hit SEAT DAMAGE [HORROR] [ASSET=D/H ...] [direct]", "deal damage and horror at once", hit),
+    Verb("hit SEAT DAMAGE [HORROR] [ASSET=D/H ...] [prevent=D/H] [direct]", "deal damage and horror at once", hit),
     Verb("heal SEAT DAMAGE [HORROR]", "heal damage and horror", heal),
     Verb("defeat SEAT", "a card ability defeats the investigator", defeat),
     Verb("resign SEAT", "the investigator resigns", resign),
