@@ -73,7 +73,7 @@ def act(txn: Txn, args: tuple[str, ...]) -> None:
     """An action on the seat's own turn (AH-ACTION-1/2): pay 1 action, attacks of opportunity
     (AH-AOO-1/2/9), then the action's effect."""
     if not args:
-        raise Rejected("usage: act SEAT [KIND [TARGET]] [skill=N]")
+        raise Rejected("usage: act SEAT [KIND [TARGET]] [skill=N] [order=E1,E2]")
     state = txn.state
     seat = _live(state, args[0])
     kind = args[1].lower() if len(args) > 1 else "other"
