@@ -291,6 +291,8 @@ def test_os_tok_7_companion_token_action() -> None:
     ok(s, "companion 1 battleflow move")
     assert v(s, "seat1.animus") == animus and seat(s, 1)["positions"] == [[], [], [], []]
     assert "companions and allies" in no(s, "battleflow 1 2")
+    ok(s, "token 1 animus", "companion 1 animus attack", "attack 1 head white=1 = Y0 W0", "resolve")
+    assert last(s)["hit"] is False and s.state.prompt is None  # no determination for this attack
 
 
 @pytest.mark.rule("OS-ATK-6")

@@ -218,8 +218,14 @@ def attack(txn: Txn, args: tuple[str, ...]) -> None:
     colours = might_cubes(txn.state, n, unarmed="unarmed" in opts) + ["W"] * whites
     colours, emp = upgrades_for(txn, n, colours, opts, "attack")
     drawn = draw_with_chains(txn, "might", colours, cards)
+    determination = not story and not record.get("ally") and not record.get("token_attack")
+    if record.get("token_attack"):
+        record = seat(txn.state, n)
+        record["token_attack"] = False
+        from tablekeeper.games.oathsworn.table import put_seat
+        put_seat(txn, n, record)
     push_draw(txn, {"kind": "story" if story else "attack", "seat": n, "target": target, "defense": defense,
-                    "targets": targets, "choice": choice,
+                    "targets": targets, "choice": choice, "determination": determination,
                     "cards": drawn, "free": 0, "bonus": parse_int(opts.get("bonus", "0"), "bonus"),
                     "spent": {"redraw": 0, "empowered": emp}})
     txn.notice(f"seat {n} attacks {target}: {' '.join(c for c, _ in drawn) or 'no cards'}")
@@ -349,8 +355,11 @@ def resolve(txn: Txn, args: tuple[str, ...]) -> None:
         _story_result(txn, n, damage, int(ctx["defense"]))
         return
     if damage is None:
-        _determination(txn, ctx)
         txn.put("last", {"kind": "attack", "seat": n, "hit": False, "damage": 0, "hp_lost": 0})
+        if ctx.get("determination", True):
+            _determination(txn, ctx)
+        else:
+            txn.notice("miss (2 blanks)")
         return
     if ctx.get("choice"):
         txn.put("pending_hit", {"seat": n, "damage": damage})
@@ -461,6 +470,10 @@ def enemy(txn: Txn, args: tuple[str, ...]) -> None:
     if not in_encounter(txn.state):
         raise Rejected("enemy attacks happen in an encounter")
     targets = [seat_arg(s) for s in pos[0].split(",")]
+    for n in targets:
+        record = seat(txn.state, n)
+        if record["down"] and not record.get("ally"):
+            raise Rejected(f"seat {n} has no figure on the board to attack")
     colours = [colour_of(c) for c in pos[1:]]
     if "broken" in opts:
         colours = rules.broken_attack(colours)

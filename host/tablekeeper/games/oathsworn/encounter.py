@@ -427,6 +427,10 @@ def companion_action(txn: Txn, args: tuple[str, ...]) -> None:
         from tablekeeper.games.oathsworn.story import refresh_might
         refresh_might(txn, ("white", "yellow", "red", "black"))
     else:
+        if args[2] == "attack":
+            record = seat(txn.state, n)
+            record["token_attack"] = True  # OS-TOK-7: this attack never triggers determination
+            put_seat(txn, n, record)
         txn.notice(f"seat {n}: {'move 2 hexes' if args[2] == 'move' else 'make an attack'} at no animus cost")
 
 
