@@ -19,8 +19,19 @@ from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import Counter
 from tablekeeper.core.view import Panel
 from tablekeeper.errors import ConfigError, Rejected
+from tablekeeper.games.earthborne import (
+    cards,
+    challenge,
+    engine,
+    panels,
+    pathdeck,
+    rangers,
+    rules,
+    tables,
+    travel,
+    verbs,
+)
 from tablekeeper.games.earthborne import data as datamod
-from tablekeeper.games.earthborne import engine, panels, rules, tables, travel, verbs
 from tablekeeper.games.earthborne.data import ASPECTS
 
 
@@ -65,7 +76,7 @@ class Earthborne(Game):
             raise ConfigError(f"--option day={day_text}: expected a day 1..{cfg['days']}")
         tracks: dict[str, Counter] = {"day": Counter(int(day_text), 1, cfg["days"]),
                                       "location.progress": Counter(0, 0), "location.harm": Counter(0, 0)}
-        tracks.update(verbs.counter_defs(state.seats, aspects, cfg["rules"]["ranger_deck"],
+        tracks.update(rangers.counter_defs(state.seats, aspects, cfg["rules"]["ranger_deck"],
                                          cfg["rules"]["opening_hand"]))
         path_cards = {c.name: c.copies for c in loaded.path}
         sources = {"challenge": Deck.plain("challenge", [c.id for c in loaded.challenge]),
@@ -90,18 +101,18 @@ class Earthborne(Game):
         usage, text, handler = travel.NEWDAY
         out["newday"] = Verb(usage, text, handler)
         out["next"] = Verb("next", "end the active Ranger's turn, or go on to the next step",
-                           lambda txn, args: verbs.next_verb(txn, args, travel.FLOW))
+                           lambda txn, args: rangers.next_verb(txn, args, travel.FLOW))
         out["draw"] = Verb("draw SOURCE | draw path [SEAT]", "the device draws (challenge card, path card)",
-                           verbs.draw_verb)
+                           pathdeck.draw_verb)
         out["reveal"] = Verb("reveal SOURCE OUTCOME | reveal path NAME [SEAT]", "report the card drawn",
-                             verbs.reveal_verb)
+                             pathdeck.reveal_verb)
         return out
 
     def choices(self) -> Mapping[str, ChoiceHandler]:
         handlers: dict[str, ChoiceHandler] = {
             "clear.order": engine.choose_clear_order, "clear.kind": engine.choose_kind,
             "effect.order": engine.choose_effect_order, "travel": travel.choose_travel,
-            "gear.discard": verbs.choose_gear}
+            "gear.discard": rangers.choose_gear}
         return {prompt_id: _then_carry_on(handler) for prompt_id, handler in handlers.items()}
 
     def check_track(self, state: GameState, track: str, value: int) -> None:
@@ -114,7 +125,7 @@ class Earthborne(Game):
         if track.endswith((".progress", ".harm")):
             kind = track.rpartition(".")[2]
             if new > old:
-                by = verbs.placement_by(txn.state, None)
+                by = cards.placement_by(txn.state, None)
                 if by is not None:
                     for response in thaw(txn.state.get("responses", ())):
                         if response["window"] == f"place-{kind}" and response.get("seat") == by:
@@ -123,7 +134,7 @@ class Earthborne(Game):
 
     def on_draw(self, txn: Txn, source: str, outcome: str) -> None:
         if source == "challenge":
-            verbs.on_challenge(txn, outcome)
+            challenge.on_challenge(txn, outcome)
             engine.run(txn)
 
     def apply_game(self, state: GameState, event: Event) -> GameState:
@@ -132,7 +143,7 @@ class Earthborne(Game):
             if not isinstance(deck, Deck):
                 raise KeyError("path")
             sources = dict(state.sources)
-            sources["path"] = verbs.apply_path(deck, event.kind, str(event["card"]))
+            sources["path"] = pathdeck.apply_path(deck, event.kind, str(event["card"]))
             return replace(state, sources=sources)
         return super().apply_game(state, event)
 
@@ -158,7 +169,7 @@ class Earthborne(Game):
             test_view = {k: test.get(k) for k in ("seat", "aspect", "difficulty", "effort", "stage", "card",
                                                   "modifier", "total", "success", "icon", "current")}
             if test["stage"] == "draw":
-                test_view["odds"] = verbs.chance_text(state, test["aspect"], test["effort"], test["difficulty"])
+                test_view["odds"] = challenge.chance_text(state, test["aspect"], test["effort"], test["difficulty"])
         return {
             "cards": cards,
             "location": tables.location(state),

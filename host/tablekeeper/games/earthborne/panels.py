@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tablekeeper.core.state import GameState
 from tablekeeper.core.view import Panel
-from tablekeeper.games.earthborne import engine, rules, tables, verbs
+from tablekeeper.games.earthborne import challenge, engine, rules, tables
 
 WIDTH = 21
 LINES = 5
@@ -66,7 +66,7 @@ def panels(state: GameState, step_title: str) -> dict[str, Panel]:
         seat_lines = [energy, f"fat {state.value(f'{s}.fatigue')} inj {state.value(f'{s}.injury')}",
                       f"deck {state.value(f'{s}.deck')} hand {state.value(f'{s}.hand')}"]
         if test is not None and test["seat"] == seat and test["stage"] == "draw":
-            chance = verbs.chance_text(state, test["aspect"], test["effort"], test["difficulty"])
+            chance = challenge.chance_text(state, test["aspect"], test["effort"], test["difficulty"])
             percent = chance.split()[-1].strip("()")
             seat_lines.insert(1, f"{test['aspect'].upper()} {test['effort']} vs {test['difficulty']}: {percent}")
         flag = "turn" if state.active_seat == seat else ("rested" if seat in rested else "")

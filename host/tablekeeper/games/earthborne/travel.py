@@ -8,7 +8,7 @@ from tablekeeper.core.flow import Flow, Phase, Step
 from tablekeeper.core.game import Txn, parse_seat
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.earthborne import engine, rules, tables, verbs
+from tablekeeper.games.earthborne import cards, engine, parsing, rangers, rules, tables
 from tablekeeper.games.earthborne.data import ASPECTS
 
 
@@ -87,7 +87,7 @@ def _travel(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("the group travels only in the travel phase (ER-LOC-2)")
     if txn.state.get("travel") is not None:
         raise Rejected("the group has already decided on travel this round")
-    verbs.check_free(txn)
+    rangers.check_free(txn)
     offer(txn)
 
 
@@ -105,12 +105,12 @@ def _terrain(options: dict[str, str], verb: str) -> str | None:
 
 def _arrive(txn: Txn, args: tuple[str, ...]) -> None:
     """ER-TRAVEL-2: set up the new location; the round goes on to refresh."""
-    words, options = verbs.split_args(args)
+    words, options = parsing.split_args(args)
     if len(words) != 2:
         raise Rejected("usage: arrive NAME THRESHOLD [terrain=T] [icons=..]")
     _need_travelled(txn, "arrive")
     terrain = _terrain(options, "arrive")
-    verbs.set_location(txn, words[0], verbs.threshold_text(words[1], "location threshold"),
+    cards.set_location(txn, words[0], parsing.threshold_text(words[1], "location threshold"),
                        [i for i in options.get("icons", "").split(",") if i])
     txn.put("record", {"location": words[0], "terrain": terrain})
     txn.put("travel", "arrived")
@@ -120,7 +120,7 @@ def _arrive(txn: Txn, args: tuple[str, ...]) -> None:
 
 def _camp(txn: Txn, args: tuple[str, ...]) -> None:
     """ER-TRAVEL-2, ER-DAY-1: camping ends the day; the location and terrain are recorded."""
-    words, options = verbs.split_args(args)
+    words, options = parsing.split_args(args)
     if len(words) > 2:
         raise Rejected("usage: camp [NAME [THRESHOLD]] [terrain=T]")
     _need_travelled(txn, "camp")
@@ -128,7 +128,7 @@ def _camp(txn: Txn, args: tuple[str, ...]) -> None:
     loc = tables.location(txn.state)
     name = words[0] if words else (loc["name"] if loc else None)
     if len(words) == 2:
-        verbs.set_location(txn, words[0], verbs.threshold_text(words[1], "location threshold"), [])
+        cards.set_location(txn, words[0], parsing.threshold_text(words[1], "location threshold"), [])
     txn.put("record", {"location": name, "terrain": terrain})
     txn.put("travel", "camped")
     tables.log(txn, f"camp at {name}")
@@ -138,7 +138,7 @@ def _camp(txn: Txn, args: tuple[str, ...]) -> None:
 def _refresh_enter(txn: Txn) -> None:
     """ER-REFRESH-1: each Ranger draws 1 (none left ends the day), energy = aspects, all cards ready."""
     for seat in txn.state.seat_numbers():
-        if not verbs.ranger_draw(txn, seat, 1):
+        if not rangers.ranger_draw(txn, seat, 1):
             return
         for aspect, value in rules.refreshed_energy(tables.seat_aspects(txn.state, seat)).items():
             tables.set_tokens(txn, f"seat{seat}.{aspect}", value)

@@ -1,0 +1,220 @@
+"""Verbs for cards in play and their tokens, rules steps, and standing effects (responses)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tablekeeper.core.frozen import thaw
+from tablekeeper.core.game import Txn, parse_int, parse_seat, want
+from tablekeeper.core.state import GameState
+from tablekeeper.errors import Rejected
+from tablekeeper.games.earthborne import engine, tables
+from tablekeeper.games.earthborne.data import CARD_TYPES, ICONS
+from tablekeeper.games.earthborne.parsing import no_extra, seat_or_active, split_args, threshold_text
+from tablekeeper.games.earthborne.tables import Record
+
+AREAS = ("along", "reach", "weather", "mission", "player")
+RESPONSE_WINDOWS = (*engine.WINDOWS, "place-progress", "place-harm", "rest")
+
+# --- cards and tokens -----------------------------------------------------------------------------
+
+def add_card(txn: Txn, record: Record) -> str:
+    number = int(txn.state.get("next_card", 1))
+    key = f"card{number}"
+    txn.put("next_card", number + 1)
+    txn.define(f"{key}.progress", 0, lo=0)
+    txn.define(f"{key}.harm", 0, lo=0)
+    tables.put_card(txn, key, record)
+    where = {"reach": f"within reach of seat {record['seat']}", "player": f"seat {record['seat']}'s area",
+             "along": "along the way"}.get(record["area"], record["area"])
+    txn.notice(f"{key}: {record['name']} ({where}) progress {record['progress']}, harm {record['harm']}")
+    return key
+
+
+def card_record(state: GameState, name: str, options: dict[str, str], flags: list[str]) -> Record:
+    """A card's record from the path catalogue (if it is listed) and the options given."""
+    spec = tables.cfg(state)["path"].get(name) or next(
+        (c for n, c in tables.cfg(state)["path"].items() if n.lower() == name.lower()), None)
+    base: Record = thaw(spec) if spec is not None else {}
+    area = options.get("area", "reach" if base.get("arrow") == "down" else "along")
+    if area not in AREAS:
+        raise Rejected(f"card: area must be one of {', '.join(AREAS)}, not {area!r}")
+    kind = options.get("type", base.get("type", "other"))
+    if kind not in CARD_TYPES:
+        raise Rejected(f"card: type must be one of {', '.join(CARD_TYPES)}, not {kind!r}")
+    icons = [i for i in options.get("icons", ",".join(base.get("icons", ()))).split(",") if i]
+    bad = [i for i in icons if i not in ICONS]
+    if bad:
+        raise Rejected(f"card: unknown icon {bad[0]!r} (sun, mountain, crest)")
+    keywords = list(base.get("keywords", ()))
+    for flag in flags:
+        if flag not in ("obstacle", "persistent", "exhausted"):
+            raise Rejected(f"card: unknown flag {flag!r} (obstacle, persistent, exhausted)")
+        if flag != "exhausted" and flag not in keywords:
+            keywords.append(flag)
+    entry = options.get("entry", base.get("entry"))
+    return {
+        "name": spec["name"] if spec is not None else name,
+        "progress": threshold_text(str(options.get("progress", base.get("progress", "-"))), "card progress"),
+        "harm": threshold_text(str(options.get("harm", base.get("harm", "-"))), "card harm"),
+        "area": area,
+        "seat": seat_or_active(state, options.get("seat")) if area in ("reach", "player") else None,
+        "type": kind,
+        "presence": parse_int(str(options.get("presence", base.get("presence", 1))), "presence"),
+        "keywords": keywords,
+        "icons": icons,
+        "entry": None if entry is None else parse_int(str(entry), "entry"),
+        "clear": options.get("clear"),
+        "ready": "exhausted" not in flags,
+        "rtokens": [],
+        "from_path": False,
+    }
+
+
+def card_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    words, options = split_args(args)
+    if not words:
+        raise Rejected("usage: card NAME [progress=N|Nr|-] [harm=N|Nr|-] [area=along|reach|weather|mission] ...")
+    no_extra(options, ("progress", "harm", "area", "seat", "type", "presence", "icons", "entry", "clear"), "card")
+    add_card(txn, card_record(txn.state, words[0], options, words[1:]))
+    engine.end_of_command(txn)
+
+
+def location_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    words, options = split_args(args)
+    if len(words) != 2:
+        raise Rejected("usage: location NAME THRESHOLD [icons=sun,...]")
+    no_extra(options, ("icons",), "location")
+    set_location(txn, words[0], threshold_text(words[1], "location threshold"),
+                 [i for i in options.get("icons", "").split(",") if i])
+
+
+def set_location(txn: Txn, name: str, threshold: str, icons: list[str]) -> None:
+    """ER-LOC-1: the location holds progress toward travel (and maybe harm) but never clears."""
+    txn.put("location", {"name": name, "progress": threshold, "harm": "-", "icons": icons})
+    tables.set_tokens(txn, "location.progress", 0)
+    tables.set_tokens(txn, "location.harm", 0)
+    txn.notice(f"location: {name}, progress threshold {threshold}")
+
+
+def placement_by(state: GameState, text: str | None) -> int | None:
+    """ER-CHAL-2: who placed tokens; challenge effects place them for nobody."""
+    if text is not None:
+        if text in ("challenge", "none"):
+            return None
+        return parse_seat(state, text)
+    if engine.challenge_step_open(state):
+        return None
+    return state.active_seat if state.phase == "turns" else None
+
+
+def place(txn: Txn, target: str, kind: str, delta: int, by: int | None) -> None:
+    track = f"{target}.{kind}"
+    tables.add_tokens(txn, track, delta)
+    if delta > 0 and by is not None:
+        for response in thaw(txn.state.get("responses", ())):
+            if response["window"] == f"place-{kind}" and response.get("seat") == by:
+                tables.log(txn, str(response["label"]))
+                txn.notice(f"seat {by}: {response['label']} (placed {delta} {kind})")
+
+
+def tokens_verb(kind: str) -> Callable[[Txn, tuple[str, ...]], None]:
+    def handler(txn: Txn, args: tuple[str, ...]) -> None:
+        words, options = split_args(args)
+        if len(words) != 2:
+            raise Rejected(f"usage: {kind} CARD|location +N|-N [by=SEAT|challenge]")
+        no_extra(options, ("by",), kind)
+        target = tables.card_key(txn.state, words[0])
+        delta = parse_int(words[1], kind)
+        place(txn, target, kind, delta, placement_by(txn.state, options.get("by")))
+        engine.end_of_command(txn)
+    return handler
+
+
+def set_ready_verb(ready: bool) -> Callable[[Txn, tuple[str, ...]], None]:
+    def handler(txn: Txn, args: tuple[str, ...]) -> None:
+        want(args, 1, f"{'ready' if ready else 'exhaust'} CARD")
+        key = tables.card_key(txn.state, args[0])
+        if key == "location":
+            raise Rejected("the location is never exhausted")
+        record = tables.card(txn.state, key)
+        if record["ready"] == ready:
+            raise Rejected(f"{record['name']} is already {'ready' if ready else 'exhausted'}")
+        record["ready"] = ready
+        tables.put_card(txn, key, record)
+        engine.end_of_command(txn)
+    return handler
+
+
+def discard_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    want(args, 1, "discard CARD")
+    key = tables.card_key(txn.state, args[0])
+    if key == "location":
+        raise Rejected("the location is never discarded; travel replaces it")
+    if key in engine.clearing_keys(txn.state):
+        raise Rejected(f"{key} is clearing; its re-check decides whether it is discarded")
+    txn.notice(f"{tables.card(txn.state, key)['name']} leaves play")
+    engine.remove_card(txn, key)
+    engine.end_of_command(txn)
+
+
+def rtoken_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    """ER-RTOKEN-1: a Ranger's token sits on one card at a time."""
+    want(args, 2, "rtoken SEAT CARD")
+    seat = parse_seat(txn.state, args[0])
+    key = tables.card_key(txn.state, args[1])
+    if key == "location":
+        raise Rejected("put Ranger tokens on path cards")
+    all_cards = tables.cards(txn.state)
+    for record in all_cards.values():
+        record["rtokens"] = [s for s in record.get("rtokens", ()) if s != seat]
+    all_cards[key]["rtokens"].append(seat)
+    txn.put("cards", all_cards)
+
+
+def step_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    """ER-CLEAR-6: open a rules step; clears wait until it is resolved."""
+    if not args:
+        raise Rejected("usage: step LABEL")
+    if txn.state.prompt is not None:
+        raise Rejected(f"answer the prompt first: {txn.state.prompt.text}")
+    engine.push(txn, {"kind": "step", "label": " ".join(args)})
+    tables.log(txn, f"step: {' '.join(args)}")
+
+
+def resolve_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    want(args, 0, "resolve")
+    engine.resolve(txn)
+
+
+def response_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    """A standing effect that triggers in a clearing step, on placing tokens, or on resting."""
+    words, options = split_args(args)
+    if len(words) < 2:
+        raise Rejected("usage: response before|when|after|place-progress|place-harm|rest LABEL "
+                       "[seat=N] [card=K] [type=being] [kind=harm] [you] [once]")
+    no_extra(options, ("seat", "card", "type", "kind"), "response")
+    window, label, flags = words[0], words[1], words[2:]
+    if window not in RESPONSE_WINDOWS:
+        raise Rejected(f"response: window must be one of {', '.join(RESPONSE_WINDOWS)}, not {window!r}")
+    bad = [f for f in flags if f not in ("you", "once")]
+    if bad:
+        raise Rejected(f"response: unknown flag {bad[0]!r} (you, once)")
+    responses = [r for r in thaw(txn.state.get("responses", ())) if r["label"] != label]
+    seat = parse_seat(txn.state, options["seat"]) if "seat" in options else None
+    if "you" in flags and seat is None:
+        raise Rejected("response: a 'you' response needs seat=N")
+    kind = options.get("kind")
+    if kind not in (None, "progress", "harm"):
+        raise Rejected("response: kind must be progress or harm")
+    responses.append({"window": window, "label": label, "seat": seat,
+                      "card": tables.card_key(txn.state, options["card"]) if "card" in options else None,
+                      "type": options.get("type"), "kind": kind, "you": "you" in flags, "once": "once" in flags})
+    txn.put("responses", responses)
+
+
+def unrespond_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    want(args, 1, "unrespond LABEL")
+    if not any(r["label"] == args[0] for r in txn.state.get("responses", ())):
+        raise Rejected(f"no response {args[0]!r}")
+    engine.drop_response(txn, args[0])

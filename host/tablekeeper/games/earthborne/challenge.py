@@ -1,0 +1,84 @@
+"""Tests and the challenge deck: committing effort, exact odds, the drawn card (ER-TEST-1..3)."""
+
+from __future__ import annotations
+
+from tablekeeper.core.chance import Deck
+from tablekeeper.core.game import Txn, parse_int, parse_seat, want
+from tablekeeper.core.state import GameState
+from tablekeeper.errors import Rejected
+from tablekeeper.games.earthborne import engine, rules, tables
+from tablekeeper.games.earthborne.data import ASPECTS
+from tablekeeper.games.earthborne.odds import success_chance
+from tablekeeper.games.earthborne.parsing import no_extra, split_args
+from tablekeeper.games.earthborne.rangers import begin_turn, check_free, suffer
+
+
+def test_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    """ER-TEST-1..3, ER-RTOKEN-1: choose the test, suffer fatigue from cards in between, commit effort."""
+    words, options = split_args(args)
+    if len(words) != 3:
+        raise Rejected("usage: test SEAT AWA|FIT|SPI|FOC DIFFICULTY [energy=N] [effort=N] [target=CARD]")
+    no_extra(options, ("energy", "effort", "target"), "test")
+    seat = parse_seat(txn.state, words[0])
+    aspect = words[1].lower()
+    if aspect not in ASPECTS:
+        raise Rejected(f"test: aspect must be one of {', '.join(a.upper() for a in ASPECTS)}, not {words[1]!r}")
+    difficulty = parse_int(words[2], "difficulty")
+    energy = parse_int(options.get("energy", "1"), "energy")
+    extra = parse_int(options.get("effort", "0"), "effort")
+    have = txn.state.value(f"seat{seat}.{aspect}")
+    if energy < 1:
+        raise Rejected("a test needs at least 1 energy of its aspect committed")
+    if have < energy:
+        raise Rejected(f"seat {seat} has {have} {aspect.upper()} energy: cannot commit {energy} (ER-TEST-2)")
+    if txn.state.phase == "turns" and txn.state.active_seat != seat:
+        begin_turn(txn, seat, False)
+    check_free(txn)
+    target_key = tables.card_key(txn.state, options["target"]) if "target" in options else None
+    all_cards = tables.cards(txn.state)
+    target = all_cards.get(target_key) if target_key and target_key != "location" else None
+    if target_key == "location":
+        loc = tables.location(txn.state)
+        target = None if loc is None else {**loc, "area": "location"}
+    fatigue = rules.between_fatigue(target, all_cards, seat)
+    if fatigue:
+        suffer(txn, seat, fatigue)
+    tables.add_tokens(txn, f"seat{seat}.{aspect}", -energy)
+    effort = energy + extra + rules.ranger_token_bonus(target, seat)
+    tables.log(txn, f"seat {seat} tests {aspect.upper()} {effort} vs {difficulty}")
+    engine.push(txn, {"kind": "test", "seat": seat, "aspect": aspect, "difficulty": difficulty, "effort": effort,
+                      "target": target_key, "stage": "draw", "current": None, "resolved": [], "groups": []})
+    txn.notice(f"effort {effort} vs {difficulty}: {chance_text(txn.state, aspect, effort, difficulty)} to succeed"
+               "; draw challenge (or reveal challenge CARD)")
+
+
+def chance_text(state: GameState, aspect: str, effort: int, difficulty: int) -> str:
+    deck = state.sources["challenge"]
+    if not isinstance(deck, Deck):
+        return "?"
+    p = success_chance(deck, tables.cfg(state)["challenge"], aspect, effort, difficulty,
+                       int(tables.rule(state, "effort_floor")))
+    return f"{p.numerator}/{p.denominator} ({float(p) * 100:.1f}%)"
+
+
+def odds_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    want(args, 3, "odds AWA|FIT|SPI|FOC EFFORT DIFFICULTY")
+    aspect = args[0].lower()
+    if aspect not in ASPECTS:
+        raise Rejected(f"odds: aspect must be one of {', '.join(a.upper() for a in ASPECTS)}")
+    effort, difficulty = parse_int(args[1], "effort"), parse_int(args[2], "difficulty")
+    chance = chance_text(txn.state, aspect, effort, difficulty)
+    txn.notice(f"{aspect.upper()} effort {effort} vs {difficulty}: {chance}")
+
+
+def on_challenge(txn: Txn, card_id: str) -> None:
+    """A challenge card was drawn or reported: it settles the test waiting for it (ER-TEST-1)."""
+    work = engine.frames(txn.state)
+    if work and work[-1]["kind"] == "test" and work[-1]["stage"] == "draw":
+        engine.test_drawn(txn, work[-1], card_id)
+        return
+    table = tables.cfg(txn.state)["challenge"]
+    txn.notice(f"challenge card {card_id}: {table[card_id]['icon']}")
+    if table[card_id]["reshuffle"]:
+        txn.source_op("challenge", "refresh")
+        txn.notice("reshuffle: the challenge discard is shuffled back into the deck")

@@ -1,0 +1,227 @@
+"""Ranger turns and rests, fatigue, injuries, Ranger cards, aspects and gear."""
+
+from __future__ import annotations
+
+from tablekeeper.core import flow as flowmod
+from tablekeeper.core.frozen import thaw
+from tablekeeper.core.game import Txn, parse_int, parse_seat, want
+from tablekeeper.core.tracks import Counter
+from tablekeeper.errors import Rejected
+from tablekeeper.games.earthborne import engine, rules, tables
+from tablekeeper.games.earthborne.data import ASPECTS
+from tablekeeper.games.earthborne.parsing import guard, seat_or_active
+
+
+def check_free(txn: Txn) -> None:
+    if txn.state.prompt is not None:
+        raise Rejected(f"answer the prompt first: {txn.state.prompt.text}")
+    reason = engine.busy(txn.state)
+    if reason:
+        raise Rejected(reason)
+
+
+def end_turn(txn: Txn) -> None:
+    """A Ranger's turn ends; a day end waiting for it happens now (ER-INJURY-1)."""
+    state = txn.state
+    seat = state.active_seat
+    if seat is None:
+        return
+    info = tables.turns(state)
+    info["last"] = seat
+    txn.put("turns", info)
+    flowmod.move(txn, round_no=state.round, phase=state.phase, step=state.step, seat=None)
+    pending = tables.day_end(txn.state)
+    if pending is not None and pending["timing"] == "end_of_current_turn":
+        tables.end_day(txn, pending["reason"])
+
+
+def begin_turn(txn: Txn, seat: int, exhaust_role: bool) -> None:
+    """ER-TURN-1: who may go next; exhausting the role card lets a Ranger go twice in a row."""
+    state = txn.state
+    if state.phase != "turns":
+        raise Rejected("Ranger turns happen in phase 2 (Ranger turns)")
+    check_free(txn)
+    if state.active_seat is not None:
+        end_turn(txn)
+        guard(txn)
+    info = tables.turns(txn.state)
+    role_ready = seat not in info["role_exhausted"]
+    reason = rules.turn_refusal(seat, last=info["last"], rested=info["rested"], seats=state.seats,
+                                exhaust_role=exhaust_role, role_ready=role_ready)
+    if reason:
+        raise Rejected(reason)
+    if exhaust_role:
+        if not role_ready:
+            raise Rejected(f"seat {seat}'s role card is already exhausted")
+        info["role_exhausted"].append(seat)
+        txn.put("turns", info)
+    st = txn.state
+    flowmod.move(txn, round_no=st.round, phase=st.phase, step=st.step, seat=seat)
+
+
+def turn_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    if not 1 <= len(args) <= 2 or (len(args) == 2 and args[1] != "role"):
+        raise Rejected("usage: turn SEAT [role]")
+    begin_turn(txn, parse_seat(txn.state, args[0]), len(args) == 2)
+
+
+def rest_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    """ER-REST-1: resting ends the Ranger's turns this round; 1 fatigue per injury."""
+    if len(args) > 1:
+        raise Rejected("usage: rest [SEAT]")
+    seat = seat_or_active(txn.state, args[0] if args else None)
+    if txn.state.active_seat != seat:
+        begin_turn(txn, seat, False)
+    check_free(txn)
+    for response in thaw(txn.state.get("responses", ())):
+        if response["window"] == "rest" and response.get("seat") == seat:
+            tables.log(txn, str(response["label"]))
+            txn.notice(f"seat {seat}: {response['label']} (when you rest)")
+    injuries = txn.state.value(f"seat{seat}.injury")
+    if injuries:
+        suffer(txn, seat, injuries)
+    info = tables.turns(txn.state)
+    info["rested"].append(seat)
+    txn.put("turns", info)
+    tables.log(txn, f"seat {seat} rests")
+    end_turn(txn)
+
+
+def next_verb(txn: Txn, args: tuple[str, ...], flow: flowmod.Flow) -> None:
+    """``next``: end the active Ranger's turn, or move the round on once nothing is pending."""
+    want(args, 0, "next")
+    guard(txn)
+    check_free(txn)
+    if txn.state.phase == "turns" and txn.state.active_seat is not None:
+        end_turn(txn)
+        return
+    flowmod.advance(txn, flow)
+
+
+# --- Rangers ----------------------------------------------------------------------------------------
+
+def suffer(txn: Txn, seat: int, amount: int) -> None:
+    """ER-FATIGUE-1: move cards from the Ranger deck to the fatigue stack; too few ends the day."""
+    deck = txn.state.value(f"seat{seat}.deck")
+    if deck < amount:
+        tables.log(txn, f"seat {seat} cannot suffer {amount} fatigue")
+        tables.end_day(txn, "too_fatigued")
+        return
+    tables.add_tokens(txn, f"seat{seat}.deck", -amount)
+    tables.add_tokens(txn, f"seat{seat}.fatigue", amount)
+    tables.log(txn, f"seat {seat} suffers {amount} fatigue")
+
+
+def fatigue_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    want(args, 2, "fatigue SEAT N")
+    amount = parse_int(args[1], "fatigue")
+    if amount < 1:
+        raise Rejected("fatigue: suffer at least 1")
+    suffer(txn, parse_seat(txn.state, args[0]), amount)
+    engine.end_of_command(txn)
+
+
+def soothe_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    want(args, 2, "soothe SEAT N")
+    seat = parse_seat(txn.state, args[0])
+    amount = min(parse_int(args[1], "soothe"), txn.state.value(f"seat{seat}.fatigue"))
+    if amount < 1:
+        raise Rejected(f"seat {seat} has no fatigue to soothe")
+    tables.add_tokens(txn, f"seat{seat}.fatigue", -amount)
+    tables.add_tokens(txn, f"seat{seat}.hand", amount)
+
+
+def injure_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    """ER-INJURY-1: +1 injury, the fatigue stack is discarded; the last one ends the day after the turn."""
+    want(args, 1, "injure SEAT")
+    seat = parse_seat(txn.state, args[0])
+    limit = int(tables.rule(txn.state, "injury_limit"))
+    injuries = txn.state.value(f"seat{seat}.injury") + 1
+    tables.set_tokens(txn, f"seat{seat}.injury", min(injuries, limit))
+    tables.set_tokens(txn, f"seat{seat}.fatigue", 0)
+    tables.log(txn, f"seat {seat} is injured ({injuries})")
+    if injuries >= limit:
+        txn.notice(f"seat {seat}: add a Lingering Injury card to the deck if one is left")
+        timing = "end_of_current_turn" if txn.state.active_seat is not None else "now"
+        tables.end_day(txn, "third_injury", timing)
+    engine.end_of_command(txn)
+
+
+def ranger_draw(txn: Txn, seat: int, amount: int) -> bool:
+    """Draw Ranger cards; an empty deck ends the day (ER-REFRESH-1). False if the day ended."""
+    deck = txn.state.value(f"seat{seat}.deck")
+    if deck < amount:
+        tables.end_day(txn, "cannot_draw")
+        return False
+    tables.add_tokens(txn, f"seat{seat}.deck", -amount)
+    tables.add_tokens(txn, f"seat{seat}.hand", amount)
+    tables.log(txn, f"seat {seat} draws {amount}")
+    return True
+
+
+def rdraw_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    if not 1 <= len(args) <= 2:
+        raise Rejected("usage: rdraw SEAT [N]")
+    amount = parse_int(args[1], "cards") if len(args) == 2 else 1
+    ranger_draw(txn, parse_seat(txn.state, args[0]), amount)
+    engine.end_of_command(txn)
+
+
+def aspects_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    want(args, 5, "aspects SEAT AWA FIT SPI FOC")
+    seat = parse_seat(txn.state, args[0])
+    values = {a: parse_int(v, a.upper()) for a, v in zip(ASPECTS, args[1:], strict=True)}
+    if any(v < 0 for v in values.values()):
+        raise Rejected("aspects cannot be negative")
+    aspects = thaw(txn.state.get("aspects"))
+    aspects[str(seat)] = values
+    txn.put("aspects", aspects)
+
+
+def equip_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    """ER-GEAR-1: equipping past the limit asks which gear to discard until it fits."""
+    want(args, 3, "equip SEAT NAME VALUE")
+    seat = parse_seat(txn.state, args[0])
+    value = parse_int(args[2], "equip value")
+    gear = thaw(txn.state.get("gear", {}))
+    mine = gear.setdefault(str(seat), {})
+    mine[args[1]] = value
+    txn.put("gear", gear)
+    ask_gear(txn, seat)
+
+
+def ask_gear(txn: Txn, seat: int) -> None:
+    mine = thaw(txn.state.get("gear", {})).get(str(seat), {})
+    limit = int(tables.rule(txn.state, "equip_limit"))
+    if rules.over_equip(mine, limit):
+        names = list(mine)
+        txn.ask("gear.discard", f"Seat {seat} equips {sum(mine.values())} > {limit}: discard which gear?",
+                [f"{n} ({mine[n]})" for n in names], seat=seat, context={"seat": seat, "gear": names})
+
+
+def choose_gear(txn: Txn, index: int) -> None:
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    seat = int(prompt.context["seat"])
+    name = str(prompt.context["gear"][index])
+    txn.close_prompt()
+    gear = thaw(txn.state.get("gear", {}))
+    gear[str(seat)].pop(name, None)
+    txn.put("gear", gear)
+    txn.notice(f"seat {seat} discards {name}")
+    ask_gear(txn, seat)
+
+
+
+def counter_defs(seats: int, aspects: dict[str, dict[str, int]], deck: int, hand: int) -> dict[str, Counter]:
+    """ER-SETUP-1: each Ranger's energy equals the aspects, the hand is drawn from the deck."""
+    tracks: dict[str, Counter] = {}
+    for seat in range(1, seats + 1):
+        for aspect in ASPECTS:
+            tracks[f"seat{seat}.{aspect}"] = Counter(aspects[str(seat)][aspect], 0)
+        tracks[f"seat{seat}.fatigue"] = Counter(0, 0)
+        tracks[f"seat{seat}.injury"] = Counter(0, 0)
+        tracks[f"seat{seat}.deck"] = Counter(deck - hand, 0)
+        tracks[f"seat{seat}.hand"] = Counter(hand, 0)
+    return tracks
