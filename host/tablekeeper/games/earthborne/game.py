@@ -1,7 +1,8 @@
 """Earthborne Rangers on the Tablekeeper core: setup, verbs, prompts, views and buttons.
 
 Clearing (the seed rules ER-TOKEN/ER-CLEAR/ER-LOC) lives in ``engine``; pure rules in ``rules``;
-the phases, travel and days in ``travel``; the verbs in ``verbs``.
+the phases, travel and days in ``travel``; the verbs in ``cards``, ``rangers``, ``challenge`` and
+``pathdeck``, listed in ``verbs``.
 """
 
 from __future__ import annotations

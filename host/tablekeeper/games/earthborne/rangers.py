@@ -13,6 +13,7 @@ from tablekeeper.games.earthborne.parsing import guard, seat_or_active
 
 
 def check_free(txn: Txn) -> None:
+    """Refuse a new action while a prompt, an open step, a clear or a test is unfinished."""
     if txn.state.prompt is not None:
         raise Rejected(f"answer the prompt first: {txn.state.prompt.text}")
     reason = engine.busy(txn.state)
