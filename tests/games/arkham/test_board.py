@@ -304,3 +304,45 @@ def test_hunter_with_two_equal_ways_asks_its_prey() -> None:
     assert prompt is not None and prompt.id == "hunter_move" and prompt.options == ("East", "West")
     do(s, "choose 1")
     assert enemy(s, "Hound")["engaged"] == 2  # arrived where seat 2 is, and engaged at once
+
+
+def test_a_trauma_choice_in_the_enemy_phase_lets_the_other_attacks_go_on() -> None:
+    s = new(seats=2, seat1="wendy", seat2="agnes")  # Wendy 7/7
+    do(s, "set seat1.damage 6", "set seat1.horror 6",
+       "enemy seat1 Ghoul fight=2 health=3 evade=2 damage=1 horror=1",
+       "enemy seat2 Rat fight=1 health=1 evade=1 damage=1 horror=0")
+    to_step(s, "enemy", "3.3")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.id == "trauma"
+    assert track(s, "seat2.damage") == 0  # seat 2's attacks wait for the choice
+    do(s, "choose 2")
+    assert track(s, "seat1.mental_trauma") == 1 and track(s, "seat2.damage") == 1
+    assert s.state.prompt is None
+    do(s, "next")
+    assert s.state.step == "3.4"
+
+
+def test_an_action_does_not_resolve_while_its_actor_is_defeated() -> None:
+    s = new(seat1="wendy")
+    do(s, "set seat1.damage 6", "set seat1.horror 6", "enemy seat1 Ghoul fight=2 health=3 evade=2 damage=1 horror=1")
+    start_turn(s, 1)
+    hand = track(s, "seat1.hand")
+    do(s, "act seat1 draw")
+    assert s.state.prompt is not None and s.state.prompt.id == "trauma"
+    assert track(s, "seat1.hand") == hand
+    do(s, "choose 1")
+    assert data(s, "eliminated") == {"1": "both"} and track(s, "seat1.physical_trauma") == 1
+
+
+def test_hunters_go_on_after_a_prey_choice() -> None:
+    s = new()
+    do(s, "location Hub 1 0", "location Far 1 0 to=Hub", "location Farther 1 0 to=Far",
+       "enter seat1 Hub", "enter seat2 Hub",
+       "enemy seat1 Hound fight=2 health=3 evade=2 hunter at=Far",
+       "enemy seat1 Jackal fight=2 health=3 evade=2 hunter at=Farther")
+    to_step(s, "enemy", "3.2")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.id == "prey"  # the Hound reached the Hub, where both are
+    do(s, "choose 2")
+    assert enemy(s, "Hound")["engaged"] == 2
+    assert enemy(s, "Jackal")["location"] == "Far"  # the next hunter moved after the choice

@@ -266,7 +266,7 @@ def attacks_of_opportunity(txn: Txn, seat: int, kind: str, order: list[str] | No
             raise Rejected(f"the attack order must name each ready engaged enemy once: {', '.join(attackers)}")
         attackers = list(order)
     for name in attackers:
-        if not effects.is_live(txn.state, seat):
+        if not effects.is_live(txn.state, seat) or effects.defeat_pending(txn.state, seat):
             break
         attack(txn, name, seat, "attack of opportunity")
     return len(attackers)
@@ -333,7 +333,7 @@ def continue_attacks(txn: Txn, chosen: str | None = None) -> None:
     while queue:
         seat = queue[0]
         waiting = [n for n in engaged_with(txn.state, seat) if enemy(txn.state, n)["ready"]]
-        if not effects.is_live(txn.state, seat) or not waiting:
+        if not effects.is_live(txn.state, seat) or effects.defeat_pending(txn.state, seat) or not waiting:
             queue.pop(0)
             continue
         if chosen is None and len(waiting) > 1:
@@ -346,7 +346,20 @@ def continue_attacks(txn: Txn, chosen: str | None = None) -> None:
         attack(txn, name, seat, "attack")
         if name in enemies(txn.state):
             save_enemy(txn, name, {**enemy(txn.state, name), "ready": False})
+        if txn.state.prompt is not None:  # a trauma or lead choice first; the attacks go on after it
+            txn.put("attack_queue", queue)
+            return
     txn.put("attack_queue", None)
+
+
+def resume(txn: Txn) -> None:
+    """After a prompt is answered, carry on with the hunters or the attacks it interrupted."""
+    if txn.state.prompt is not None or txn.state.over is not None:
+        return
+    if txn.state.get("hunters_moved") is not None:
+        move_hunters(txn)
+    elif txn.state.get("attack_queue") is not None:
+        continue_attacks(txn)
 
 
 # --- assets (AH-DMG, AH-EXHAUST) -----------------------------------------------------------------

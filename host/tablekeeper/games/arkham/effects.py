@@ -194,12 +194,17 @@ def take_harm(txn: Txn, seat: int, damage: int, horror: int) -> None:
     check_defeat(txn, seat)
 
 
+def defeat_pending(state: GameState, seat: int) -> bool:
+    """Defeated by damage and horror at once, and the trauma choice is still open (AH-TRAUMA-5)."""
+    prompt = state.prompt
+    return prompt is not None and prompt.id == "trauma" and prompt.context.get("seat") == seat
+
+
 def check_defeat(txn: Txn, seat: int) -> None:
     state = txn.state
     if not is_live(state, seat) or defeat_deferred():
         return
-    prompt = state.prompt
-    if prompt is not None and prompt.id == "trauma" and prompt.context.get("seat") == seat:
+    if defeat_pending(state, seat):
         return
     cause = rules.defeat_cause(seat_value(state, seat, "damage"), seat_value(state, seat, "health"),
                                seat_value(state, seat, "horror"), seat_value(state, seat, "sanity"))

@@ -95,6 +95,10 @@ class Arkham(Game):
 
 
 def _resume_turns(txn: Txn, resume: Any) -> None:
+    """After a choice, carry on with what it interrupted: hunters, attacks, or who goes next."""
+    from tablekeeper.games.arkham import board
+
+    board.resume(txn)
     if resume and txn.state.prompt is None and txn.state.over is None:
         effects.ask_next_turn(txn)
 
@@ -129,6 +133,7 @@ def _choose_prey(txn: Txn, index: int) -> None:
     name, seat = str(prompt.context["enemy"]), int(prompt.context["seats"][index])
     txn.close_prompt()
     board.engage(txn, name, seat)
+    board.resume(txn)
 
 
 def _choose_attacker(txn: Txn, index: int) -> None:

@@ -89,7 +89,7 @@ def act(txn: Txn, args: tuple[str, ...]) -> None:
     _check_target(state, seat, kind, target)
     _spend_actions(txn, seat, 1, f"the {kind} action")
     board.attacks_of_opportunity(txn, seat, kind, order)
-    if not effects.is_live(txn.state, seat):
+    if not effects.is_live(txn.state, seat) or effects.defeat_pending(txn.state, seat):
         return  # defeated by the attacks: the action does not resolve
     if kind == "draw":
         effects.draw_cards(txn, seat, 1)  # AH-DRAWACT-1
