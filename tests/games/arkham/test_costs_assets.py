@@ -7,7 +7,7 @@ import pytest
 
 from tablekeeper.games.arkham import rules
 
-from .helpers import data, do, new, rejects, start_turn, track
+from .helpers import data, do, new, rejects, start_turn, to_step, track
 
 
 @pytest.mark.rule("AH-COST-5")
@@ -78,6 +78,8 @@ def test_ah_exhaust_2_an_exhausted_card_cannot_exhaust_again() -> None:
     do(s, "asset seat1 Lantern", "exhaust seat1 Lantern")
     assert rejects(s, "exhaust seat1 Lantern") == "Lantern is already exhausted"
     do(s, "ready seat1 Lantern", "exhaust seat1 Lantern")
+    to_step(s, "upkeep", "4.3")  # 4.3 readies every exhausted card
+    assert data(s, "assets")["1"]["Lantern"]["exhausted"] is False
 
 
 @pytest.mark.rule("AH-BASE-1")

@@ -311,7 +311,12 @@ def clear_enemy_doom(txn: Txn) -> None:
 
 
 def ready_all(txn: Txn) -> None:
-    """4.3: exhausted enemies ready; AH-ENGM-6: one readied beside an investigator engages then."""
+    """4.3: every exhausted card readies (assets and enemies); AH-ENGM-6: an enemy readied beside
+    an investigator engages then."""
+    for seat in txn.state.seat_numbers():
+        cards = assets(txn.state, seat)
+        if any(c["exhausted"] for c in cards.values()):
+            _save_assets(txn, seat, {n: {**c, "exhausted": False} for n, c in cards.items()})
     names = [n for n, e in enemies(txn.state).items() if not e["ready"]]
     for name in names:
         save_enemy(txn, name, {**enemy(txn.state, name), "ready": True})
