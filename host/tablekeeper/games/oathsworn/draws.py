@@ -10,12 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from tablekeeper.core.chance import Deck
+from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, parse_int
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.cards import COLOUR_NAMES, COLOURS, Card, apply_upgrades, colour_of, parse_card
 from tablekeeper.games.oathsworn.table import (
     SEATS,
+    TOKEN_KINDS,
     check_end,
     data_of,
     gain_token,
@@ -24,6 +26,7 @@ from tablekeeper.games.oathsworn.table import (
     might_cubes,
     parse_kv,
     part,
+    put_seat,
     seat,
     seat_arg,
     spend_token,
@@ -107,7 +110,6 @@ def as_drawn(cards: Any) -> list[rules.Drawn]:
 
 
 def pending_draws(txn: Txn) -> list[dict[str, Any]]:
-    from tablekeeper.core.frozen import thaw
     out: list[dict[str, Any]] = thaw(txn.state.get("draws") or ())
     return out
 
@@ -222,7 +224,6 @@ def attack(txn: Txn, args: tuple[str, ...]) -> None:
     if record.get("token_attack"):
         record = seat(txn.state, n)
         record["token_attack"] = False
-        from tablekeeper.games.oathsworn.table import put_seat
         put_seat(txn, n, record)
     push_draw(txn, {"kind": "story" if story else "attack", "seat": n, "target": target, "defense": defense,
                     "targets": targets, "choice": choice, "determination": determination,
@@ -241,7 +242,6 @@ def _consumed_attack(txn: Txn, n: int, record: dict[str, Any], target: str) -> N
     cost = rules.escape_cost(record["kind"] == "companion")
     rules.spend(txn.value(f"seat{n}.animus_reserve"), txn.value(f"seat{n}.animus"), cost)
     record["consumed_attacked"] = True
-    from tablekeeper.games.oathsworn.table import put_seat
     put_seat(txn, n, record)
     txn.add(f"seat{n}.animus", -cost)
 
@@ -274,7 +274,6 @@ def _companion_action(txn: Txn, n: int, what: str) -> None:
         if record.get("acted"):
             raise Rejected(f"seat {n} already attacked or used its special ability this turn")
         record["acted"] = what
-        from tablekeeper.games.oathsworn.table import put_seat
         put_seat(txn, n, record)
 
 
@@ -405,7 +404,6 @@ def apply_hit(txn: Txn, n: int, damage: int, targets: Any) -> None:
 def _consumed_damage(txn: Txn, location: str, removed: int) -> None:
     """OS-FX-13/14: 6 HP removed from the location since the character was consumed releases it;
     its available animus all goes to the reserve."""
-    from tablekeeper.games.oathsworn.table import put_seat
     for k in SEATS:
         record = seat(txn.state, k)
         if record.get("consumed") != location:
@@ -430,12 +428,10 @@ def _determination(txn: Txn, ctx: dict[str, Any]) -> None:
     if ctx["spent"]["empowered"]:
         gain_token(txn, n, "empowered", int(ctx["spent"]["empowered"]))
     txn.notice("miss (2 blanks): determination refunds the tokens spent; choose a combat token")
-    from tablekeeper.games.oathsworn.table import TOKEN_KINDS
     txn.ask("determination", f"Seat {n}: which combat token?", list(TOKEN_KINDS), seat=n, context={"seat": n})
 
 
 def choose_determination(txn: Txn, index: int) -> None:
-    from tablekeeper.games.oathsworn.table import TOKEN_KINDS
     prompt = txn.state.prompt
     n = int(prompt.context["seat"]) if prompt else 1
     txn.close_prompt()

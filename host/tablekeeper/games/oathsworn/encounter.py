@@ -19,6 +19,7 @@ from tablekeeper.games.oathsworn.table import (
     data_of,
     difficulty,
     in_encounter,
+    parse_kv,
     put_seat,
     seat,
     seat_arg,
@@ -658,7 +659,6 @@ def fire(txn: Txn, args: tuple[str, ...]) -> None:
 def plan(txn: Txn, args: tuple[str, ...]) -> None:
     """``plan SEAT TARGET [white=N] [empower=N] [redraws=N] [unarmed]``: the attack the display
     shows exact odds for (``plan off`` clears it)."""
-    from tablekeeper.games.oathsworn.table import parse_kv
     if args == ("off",):
         txn.put("plan", None)
         return
@@ -738,4 +738,3 @@ VERBS = {
     "plan": Verb("plan SEAT TARGET [white=N] [empower=N] [redraws=N]", "show exact attack odds", plan),
     "tally": Verb("tally [scavenger=1] [uniques=N]", "Tally Level, Loot and Losses", tally),
 }
-_ = thaw

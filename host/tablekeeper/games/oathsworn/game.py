@@ -19,6 +19,7 @@ import tablekeeper.games.oathsworn.story as story
 from tablekeeper.core.chance import Deck, Multiset
 from tablekeeper.core.events import Command, Event
 from tablekeeper.core.flow import Flow, Phase, Step, Turns
+from tablekeeper.core.frozen import freeze, thaw
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import Counter
@@ -26,15 +27,13 @@ from tablekeeper.core.view import Panel
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.cards import COLOUR_NAMES
-from tablekeeper.games.oathsworn.data import GameData, load
+from tablekeeper.games.oathsworn.data import load
 from tablekeeper.games.oathsworn.table import (
     _DATA_CACHE,
     SEATS,
     TOKEN_KINDS,
-    check_end,
-    data_of,
+    base_defense,
     part,
-    put_seat,
     seat,
 )
 
@@ -186,8 +185,6 @@ class Oathsworn(Game):
             raise ConfigError("--option lead: a seat 1..4")
         state = replace(state, lead=lead)
         # DEFENSE needs the data in place
-        from tablekeeper.core.frozen import freeze
-        from tablekeeper.games.oathsworn.table import base_defense
         for n in SEATS:
             record = dict(data[f"seat.{n}"])
             tracks[f"seat{n}.defense"] = Counter(base_defense(state, record), 0, None)
@@ -320,7 +317,6 @@ class Oathsworn(Game):
         return None
 
     def view_extra(self, state: GameState) -> dict[str, Any]:
-        from tablekeeper.core.frozen import thaw
         return {"part": part(state), "chapter": state.get("chapter"), "difficulty": state.get("difficulty"),
                 "draws": thaw(state.get("draws") or ()), "last": thaw(state.get("last")),
                 "result": state.get("result"), "odds": panels.plan_odds_json(state),
@@ -328,8 +324,4 @@ class Oathsworn(Game):
                 "stage_faceup": state.get("stage_faceup")}
 
 
-def data_for(state: GameState) -> GameData:
-    return data_of(state)
-
-
-__all__ = ["Oathsworn", "check_end", "put_seat"]
+__all__ = ["FLOW", "Oathsworn"]
