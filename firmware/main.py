@@ -29,16 +29,23 @@ def main() -> None:
     from counter import board
     from counter.usb import UsbCdcTransport
 
+    start = time.ticks_ms()
+
+    def now_ms() -> int:
+        """Milliseconds since start on the 30-bit tick circle: the plain int that the app's own
+        tick arithmetic (counter/ticks.py) uses."""
+        return time.ticks_diff(time.ticks_ms(), start) & 0x3FFFFFFF
+
     with open("counter.json") as handle:
         cfg = board.load_config(handle.read())
     transport = UsbCdcTransport(sys.stdin, sys.stdout, select.poll(), select.POLLIN)
     app = board.build_app(
-        cfg, machine, transport=transport, entropy=os.urandom, now_ms=time.ticks_ms(), delay_us=time.sleep_us
+        cfg, machine, transport=transport, entropy=os.urandom, now_ms=now_ms(), delay_us=time.sleep_us
     )
     board.unload("board")
     del board
     wdt = machine.WDT(timeout=WATCHDOG_MS)
-    asyncio.run(app.run(time.ticks_ms, wdt))
+    asyncio.run(app.run(now_ms, wdt))
     transport.release()
     with open(REPL_FLAG, "w") as handle:
         handle.write("1")

@@ -11,6 +11,14 @@ from counter import messages as m
 from counter.link import HostLink, Identity
 from counter.roles import INPUT_DOWN, INPUT_SELECT, INPUT_UP, DialRole, DiceRole, HpRole
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from counter.config import CounterConfig
+    from counter.inputs import Button, Encoder
+    from counter.interfaces import Display, Entropy, TicksMs, Transport, Watchdog
+
 INPUT_POLL_MS = const(2)
 LINK_POLL_MS = const(1)
 DISPLAY_POLL_MS = const(20)
@@ -26,7 +34,8 @@ def button_event(name: str) -> int:
 class CounterApp:
     """One counter: owns the role, the host link and the screen."""
 
-    def __init__(self, config, *, transport, display, buttons, encoder, uid: bytes, entropy, now_ms: int) -> None:
+    def __init__(self, config: "CounterConfig", *, transport: "Transport", display: "Display", buttons: "list[Button]",
+                 encoder: "Encoder | None", uid: bytes, entropy: "Entropy", now_ms: int) -> None:
         self.config = config
         self.display = display
         self.buttons = buttons
@@ -106,7 +115,7 @@ class CounterApp:
                 detents += 1
 
     # -- screen ------------------------------------------------------------------------------
-    def screen(self):
+    def screen(self) -> tuple[str | None, tuple[str, ...]]:
         big, lines = self.role.screen()
         # Tuple concatenation: MicroPython has no starred items in tuple displays.
         if not self.link.host_present:
@@ -132,7 +141,7 @@ class CounterApp:
         self.refresh()
 
     # -- asyncio -----------------------------------------------------------------------------
-    async def run(self, ticks_ms, wdt=None, link_wait=None) -> None:
+    async def run(self, ticks_ms: "TicksMs", wdt: "Watchdog | None" = None, link_wait: "Any" = None) -> None:
         """Run until the host asks for the REPL; task handles are kept and cancelled on exit.
 
         ``link_wait(seconds)`` may return early when bytes arrive (the simulator wakes on its

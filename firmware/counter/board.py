@@ -9,6 +9,13 @@ import sys
 from counter.app import CounterApp, button_event
 from counter.inputs import Button, Encoder
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from counter.config import CounterConfig
+    from counter.interfaces import DelayUs, Display, Entropy, Transport
+
 
 def unload(name: str) -> None:
     """Forget a module that has done its one-off job so the collector can free its code."""
@@ -18,7 +25,7 @@ def unload(name: str) -> None:
         delattr(package, name)
 
 
-def load_config(text: str):
+def load_config(text: str) -> "CounterConfig":
     """Parse the config, then drop the parser: it is never needed again and RAM is scarce."""
     from counter import config as counter_config
 
@@ -27,7 +34,11 @@ def load_config(text: str):
     return cfg
 
 
-def build_display(cfg, machine, delay_us):
+def _no_delay(us: int) -> None:
+    """For a display driven by a fake pin: there is no chip timing to respect."""
+
+
+def build_display(cfg: "CounterConfig", machine: "Any", delay_us: "DelayUs | None") -> "Display":
     """Import only the driver this board has."""
     if cfg.display_kind == "ssd1306":
         from counter.ssd1306 import Ssd1306
@@ -37,13 +48,14 @@ def build_display(cfg, machine, delay_us):
     if cfg.display_kind == "tm1637":
         from counter.tm1637 import Tm1637
 
-        return Tm1637(machine.Pin(cfg.tm_clk), machine.Pin(cfg.tm_dio), delay_us)
+        return Tm1637(machine.Pin(cfg.tm_clk), machine.Pin(cfg.tm_dio), delay_us or _no_delay)
     from counter.text_display import TextDisplay
 
     return TextDisplay()
 
 
-def build_app(cfg, machine, *, transport, entropy, now_ms, delay_us, display=None):
+def build_app(cfg: "CounterConfig", machine: "Any", *, transport: "Transport", entropy: "Entropy", now_ms: int,
+              delay_us: "DelayUs | None", display: "Display | None" = None) -> CounterApp:
     """Pins, inputs and display as ``cfg`` describes them, around a new ``CounterApp``."""
     pull_up = machine.Pin.PULL_UP
     buttons = []

@@ -27,11 +27,11 @@ class CounterConfig:
     scl = 5
     tm_clk = 2
     tm_dio = 3
-    buttons: dict | None = None
+    buttons: dict
     encoder: tuple | None = None
 
 
-def _build(cfg: CounterConfig, data) -> CounterConfig:
+def _build(cfg: CounterConfig, data: dict) -> CounterConfig:
     if not isinstance(data, dict):
         raise ValueError("counter.json: top level must be an object")
     role = data.get("role")
@@ -62,21 +62,26 @@ def _build(cfg: CounterConfig, data) -> CounterConfig:
         if name not in _DEFAULT_BUTTONS:
             raise ValueError("counter.json: buttons." + name + " is not one of up, down, select")
         cfg.buttons[name] = _int(buttons, name, 0, 0, 29, "buttons.")
-    encoder = _section(data, "encoder", None)
+    encoder = _optional_section(data, "encoder")
     cfg.encoder = None
     if encoder is not None:
         cfg.encoder = (_int(encoder, "a", 0, 0, 29, "encoder."), _int(encoder, "b", 0, 0, 29, "encoder."))
     return cfg
 
 
-def _section(data, key: str, default):
-    value = data.get(key, default)
+def _section(data: dict, key: str, default: dict) -> dict:
+    value = _optional_section(data, key)
+    return default if value is None else value
+
+
+def _optional_section(data: dict, key: str) -> dict | None:
+    value = data.get(key)
     if value is not None and not isinstance(value, dict):
         raise ValueError("counter.json: " + key + " must be an object")
     return value
 
 
-def _int(section, key: str, default: int, low: int, high: int, prefix: str = "") -> int:
+def _int(section: dict, key: str, default: int, low: int, high: int, prefix: str = "") -> int:
     value = section.get(key, default)
     if not isinstance(value, int) or isinstance(value, bool) or value < low or value > high:
         raise ValueError("counter.json: " + prefix + key + " must be an integer " + str(low) + ".." + str(high))

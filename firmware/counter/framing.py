@@ -25,7 +25,7 @@ class Crc16:
             table[byte] = crc & 0xFFFF
         self._table = table
 
-    def compute(self, data, length: int) -> int:
+    def compute(self, data: bytes | bytearray | memoryview, length: int) -> int:
         table = self._table
         crc = 0xFFFF
         for index in range(length):
@@ -33,7 +33,7 @@ class Crc16:
         return crc
 
 
-def cobs_encode(src, length: int, dst) -> int:
+def cobs_encode(src: bytes | bytearray | memoryview, length: int, dst: bytearray | memoryview) -> int:
     """COBS-encode ``src[:length]`` into ``dst``; returns the encoded length (no delimiter)."""
     code_index = 0
     out = 1
@@ -63,7 +63,7 @@ def cobs_encode(src, length: int, dst) -> int:
     return out
 
 
-def cobs_decode(buf, length: int) -> int:
+def cobs_decode(buf: bytearray, length: int) -> int:
     """Decode ``buf[:length]`` in place; returns the decoded length or -1 if malformed."""
     read = 0
     write = 0
@@ -90,7 +90,7 @@ class FrameCodec:
         self._plain = bytearray(MAX_PAYLOAD + 2)
         self._wire = bytearray(WIRE_MAX)
 
-    def encode(self, payload, length: int) -> bytes:
+    def encode(self, payload: bytes | bytearray, length: int) -> bytes:
         """Return the wire bytes for ``payload[:length]`` (a fresh ``bytes`` the caller may keep)."""
         if length > MAX_PAYLOAD:
             raise ValueError("payload too long")
@@ -105,7 +105,7 @@ class FrameCodec:
         wire[encoded + 1] = 0
         return bytes(wire[: encoded + 2])
 
-    def check(self, buf, length: int) -> int:
+    def check(self, buf: bytearray, length: int) -> int:
         """Decode one delimited frame body in place; payload length, or -1 if it is not a frame."""
         decoded = cobs_decode(buf, length)
         if decoded < 5:
@@ -164,5 +164,5 @@ class FrameReader:
         self._overflow = False
 
     @property
-    def payload(self):
+    def payload(self) -> bytearray:
         return self._buf

@@ -8,6 +8,10 @@ from micropython import const
 
 from counter.ticks import ticks_diff
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from machine import Pin
+
 DEBOUNCE_MS = const(20)
 
 # Quadrature transitions: index (previous << 2) | current -> step (-1, 0, +1).
@@ -17,7 +21,7 @@ _QUAD_STEPS = (0, -1, 1, 0, 1, 0, 0, -1, -1, 0, 0, 1, 0, 1, -1, 0)
 class Button:
     """Reports one press per stable low level held for ``debounce_ms``; bounces are ignored."""
 
-    def __init__(self, pin, event: int, now_ms: int, debounce_ms: int = DEBOUNCE_MS) -> None:
+    def __init__(self, pin: "Pin", event: int, now_ms: int, debounce_ms: int = DEBOUNCE_MS) -> None:
         self.pin = pin
         self.event = event
         self._debounce_ms = debounce_ms
@@ -46,7 +50,7 @@ class Button:
 class Encoder:
     """Counts detents of a quadrature encoder; ``steps_per_detent`` transitions make one step."""
 
-    def __init__(self, pin_a, pin_b, steps_per_detent: int = 4) -> None:
+    def __init__(self, pin_a: "Pin", pin_b: "Pin", steps_per_detent: int = 4) -> None:
         self._pin_a = pin_a
         self._pin_b = pin_b
         self._state = (pin_a.value() << 1) | pin_b.value()

@@ -11,6 +11,10 @@ from counter import messages as m
 from counter.framing import MAX_PAYLOAD, FrameCodec, FrameReader
 from counter.ticks import ticks_diff
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from counter.interfaces import HostRequests, Transport
+
 RETRANSMIT_MS = const(120)
 RETRANSMIT_MAX_MS = const(1000)
 HEARTBEAT_MS = const(500)
@@ -22,7 +26,7 @@ _READ_CHUNK = const(64)
 class Identity:
     """What a counter says about itself in IDENT."""
 
-    def __init__(self, uid: bytes, role: int, version, caps: int, boot_id: int, slots: int) -> None:
+    def __init__(self, uid: bytes, role: int, version: tuple, caps: int, boot_id: int, slots: int) -> None:
         if len(uid) < 1 or len(uid) > m.MAX_UID:
             raise ValueError("uid must be 1..16 bytes")
         self.uid = uid
@@ -41,7 +45,7 @@ class HostLink:
     when the request was acceptable. ``now_ms`` is always passed in.
     """
 
-    def __init__(self, transport, identity: Identity, handler, now_ms: int) -> None:
+    def __init__(self, transport: "Transport", identity: Identity, handler: "HostRequests", now_ms: int) -> None:
         self._transport = transport
         self._identity = identity
         self._handler = handler
@@ -87,7 +91,7 @@ class HostLink:
         m.put_u16(tx, 6, rev)
         self._send_reliable((m.CHANGE << 8) | slot, 8, now_ms)
 
-    def send_roll(self, roll_id: int, sides: int, faces, count: int, now_ms: int) -> None:
+    def send_roll(self, roll_id: int, sides: int, faces: bytearray, count: int, now_ms: int) -> None:
         self._header(m.ROLL, self._next_seq())
         tx = self._tx
         m.put_u16(tx, 3, roll_id)
@@ -159,7 +163,7 @@ class HostLink:
         self._service(now_ms)
         return total
 
-    def _handle(self, payload, length: int, now_ms: int) -> None:
+    def _handle(self, payload: bytearray, length: int, now_ms: int) -> None:
         version = payload[0]
         msg_type = payload[1]
         seq = payload[2]
@@ -206,7 +210,7 @@ class HostLink:
     def _already_seen(self, seq: int) -> bool:
         return any(seen == seq for seen in self._seen)
 
-    def _dispatch(self, msg_type: int, payload, length: int, now_ms: int) -> bool:
+    def _dispatch(self, msg_type: int, payload: bytearray, length: int, now_ms: int) -> bool:
         handler = self._handler
         if msg_type == m.SET:
             return handler.on_set(

@@ -57,12 +57,12 @@ RELIABLE = (CHANGE, SET, ROLL_REQUEST, ROLL, SEAT, CLAIM, REPL)
 TO_COUNTER = (SET, ROLL_REQUEST, SEAT, REPL)  # reliable types a counter accepts
 
 
-def put_u16(buf, offset: int, value: int) -> None:
+def put_u16(buf: bytearray, offset: int, value: int) -> None:
     buf[offset] = (value >> 8) & 0xFF
     buf[offset + 1] = value & 0xFF
 
 
-def get_u16(buf, offset: int) -> int:
+def get_u16(buf: bytes | bytearray, offset: int) -> int:
     return (buf[offset] << 8) | buf[offset + 1]
 
 

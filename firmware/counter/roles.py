@@ -8,6 +8,10 @@ from micropython import const
 
 from counter import messages as m
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from counter.interfaces import Entropy, Outgoing
+
 INPUT_UP = const(1)
 INPUT_DOWN = const(2)
 INPUT_SELECT = const(3)
@@ -28,7 +32,7 @@ class SlotRole:
     code = 0
     slot_names: tuple = ()
 
-    def __init__(self, link, limits) -> None:
+    def __init__(self, link: "Outgoing", limits: tuple) -> None:
         count = len(self.slot_names)
         self.link = link
         self.values = [0] * count
@@ -76,11 +80,11 @@ class HpRole(SlotRole):
     code = m.ROLE_HP
     slot_names = ("hp",)
 
-    def __init__(self, link, max_value: int) -> None:
+    def __init__(self, link: "Outgoing", max_value: int) -> None:
         super().__init__(link, (max_value,))
         self.values[0] = max_value
 
-    def screen(self):
+    def screen(self) -> tuple[str | None, tuple[str, ...]]:
         limit = self.limits[0]
         return str(self.values[0]), ("HP" if limit == NO_LIMIT else "HP /" + str(limit),)
 
@@ -91,10 +95,10 @@ class DialRole(SlotRole):
     code = m.ROLE_DIAL
     slot_names = DIAL_SLOTS
 
-    def __init__(self, link) -> None:
+    def __init__(self, link: "Outgoing") -> None:
         super().__init__(link, (NO_LIMIT,) * len(DIAL_SLOTS))
 
-    def screen(self):
+    def screen(self) -> tuple[str | None, tuple[str, ...]]:
         cells = []
         for index in range(len(self.values)):
             mark = ">" if index == self.cursor else " "
@@ -108,7 +112,7 @@ class DiceRole:
     code = m.ROLE_DICE
     slot_names: tuple = ()
 
-    def __init__(self, link, entropy, count: int, sides: int) -> None:
+    def __init__(self, link: "Outgoing", entropy: "Entropy", count: int, sides: int) -> None:
         self.link = link
         self._entropy = entropy
         self.count = count
@@ -153,7 +157,7 @@ class DiceRole:
         self.roll(now_ms)
         return True
 
-    def screen(self):
+    def screen(self) -> tuple[str | None, tuple[str, ...]]:
         kind = str(self.count) + "d" + str(self.sides)
         if not self.rolled:
             return None, (kind, "PRESS TO ROLL")

@@ -6,6 +6,10 @@ The bus is passed in; a screen is ``(big, lines)``: an optional large text and s
 import framebuf
 from micropython import const
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from machine import I2C
+
 _SET_CONTRAST = const(0x81)
 _SET_ENTIRE_ON = const(0xA4)
 _SET_NORM_INV = const(0xA6)
@@ -31,7 +35,7 @@ _GLYPH = const(8)
 class Ssd1306:
     """128x32 or 128x64 SSD1306 on I2C; the whole frame goes out in one write per refresh."""
 
-    def __init__(self, i2c, width: int = 128, height: int = 32, address: int = 0x3C) -> None:
+    def __init__(self, i2c: "I2C", width: int = 128, height: int = 32, address: int = 0x3C) -> None:
         if height not in (32, 64):
             raise ValueError("SSD1306 height must be 32 or 64")
         self._i2c = i2c
@@ -82,7 +86,7 @@ class Ssd1306:
             self._command(command)
         self._i2c.writeto(self._address, self._tx)
 
-    def show(self, big, lines) -> None:
+    def show(self, big: str | None, lines: tuple[str, ...]) -> None:
         self.painter.paint(big, lines)
         self._flush()
 
@@ -90,7 +94,7 @@ class Ssd1306:
 class ScreenPainter:
     """Lays out ``(big, lines)`` on a framebuf: big text scaled up on the left, lines beside it."""
 
-    def __init__(self, fb, width: int, height: int, glyph) -> None:
+    def __init__(self, fb: framebuf.FrameBuffer, width: int, height: int, glyph: framebuf.FrameBuffer) -> None:
         self._fb = fb
         self._width = width
         self._height = height
@@ -108,7 +112,7 @@ class ScreenPainter:
                         fb.fill_rect(x + gx * scale, gy * scale, scale, scale, 1)
             x += _GLYPH * scale
 
-    def paint(self, big, lines) -> None:
+    def paint(self, big: str | None, lines: tuple[str, ...]) -> None:
         fb = self._fb
         fb.fill(0)
         x = 0

@@ -2,6 +2,12 @@
 
 from micropython import const
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from machine import Pin
+
+    from counter.interfaces import DelayUs
+
 # TM1637 segment patterns for 0-9, then '-' and blank.
 _DIGITS = b"\x3f\x06\x5b\x4f\x66\x6d\x7d\x07\x7f\x6f"
 _MINUS = const(0x40)
@@ -13,7 +19,7 @@ _TM_DISPLAY_ON = const(0x88)
 class Tm1637:
     """Four-digit 7-segment display on two bit-banged pins (clock and data); shows ``big``."""
 
-    def __init__(self, clk, dio, delay_us, brightness: int = 7) -> None:
+    def __init__(self, clk: "Pin", dio: "Pin", delay_us: "DelayUs", brightness: int = 7) -> None:
         self._clk = clk
         self._dio = dio
         self._delay_us = delay_us
@@ -25,7 +31,7 @@ class Tm1637:
         self._dio.init(self._dio.OUT, value=1)
         self._write_segments()
 
-    def encode(self, text) -> None:
+    def encode(self, text: str | None) -> None:
         """Right-align the digits of ``text`` in four cells; anything else shows as dashes."""
         segments = self.segments
         for index in range(4):
@@ -41,7 +47,7 @@ class Tm1637:
         for index in range(len(digits)):
             segments[offset + index] = _DIGITS[ord(digits[index]) - 48]
 
-    def show(self, big, lines) -> None:
+    def show(self, big: str | None, lines: tuple[str, ...]) -> None:
         self.encode(big)
         self._write_segments()
 

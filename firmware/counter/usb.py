@@ -6,9 +6,13 @@ raise KeyboardInterrupt; ``release()`` restores Ctrl-C for the REPL.
 
 import micropython
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 
 class UsbCdcTransport:
-    def __init__(self, stdin, stdout, poller, pollin: int) -> None:
+    def __init__(self, stdin: "Any", stdout: "Any", poller: "Any", pollin: int) -> None:
         self._in = stdin.buffer
         self._out = stdout.buffer
         self._poller = poller
@@ -16,7 +20,7 @@ class UsbCdcTransport:
         poller.register(stdin, pollin)
         micropython.kbd_intr(-1)
 
-    def read_into(self, buf) -> int:
+    def read_into(self, buf: bytearray) -> int:
         """Copy the bytes waiting right now into ``buf``; never blocks."""
         count = 0
         one = self._one
@@ -27,7 +31,7 @@ class UsbCdcTransport:
             count += 1
         return count
 
-    def write(self, frame) -> None:
+    def write(self, frame: bytes) -> None:
         self._out.write(frame)
 
     def release(self) -> None:
