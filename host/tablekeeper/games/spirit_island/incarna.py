@@ -60,7 +60,7 @@ def can_add_by_growth(incarna: Incarna, fragments_high_tracking: bool = False) -
 
 def destroy_eligible(incarna: Incarna, effect: str, threshold_met: bool = False) -> bool:
     """SI-INCARNA-5: an Incarna counting only as itself is out of reach of generic effects; only
-    Fragments of Yesteryear or thresholded Cast Down Into the Briny Deep reach it."""
+    Fragments of Yesteryear, or Cast Down Into the Briny Deep with its threshold met, can reach it."""
     if not incarna.only_itself:
         return True
     if effect == "Cast Down Into the Briny Deep":
