@@ -126,5 +126,6 @@ def test_reported_card_must_be_in_the_deck() -> None:
     do(s, "test 1 fit 2", "reveal challenge c05")
     do(s, "resolve")
     do(s, "next", "turn 2", "test 2 fit 1")
-    assert "c05" in refused(s, "reveal challenge c05")
+    assert "c05 is not in the deck" in refused(s, "reveal challenge c05")
+    assert "no challenge card 'c99'" in refused(s, "reveal challenge c99")
     assert in_play(s) == {}

@@ -74,7 +74,7 @@ def card_record(state: GameState, name: str, options: dict[str, str], flags: lis
 def card_verb(txn: Txn, args: tuple[str, ...]) -> None:
     words, options = split_args(args)
     if not words:
-        raise Rejected("usage: card NAME [progress=N|Nr|-] [harm=N|Nr|-] [area=along|reach|weather|mission] ...")
+        raise Rejected("usage: card NAME [progress=N|Nr|-] [harm=N|Nr|-] [area=along|reach|weather|mission|player] ...")
     no_extra(options, ("progress", "harm", "area", "seat", "type", "presence", "icons", "entry", "clear"), "card")
     add_card(txn, card_record(txn.state, words[0], options, words[1:]))
     engine.end_of_command(txn)

@@ -70,4 +70,17 @@ def reveal_verb(txn: Txn, args: tuple[str, ...]) -> None:
         return
     if len(args) < 2:
         raise Rejected("usage: reveal SOURCE OUTCOME")
+    if args[0] == "challenge":
+        check_challenge_card(txn, " ".join(args[1:]))
     txn.draw(args[0], " ".join(args[1:]))
+
+
+def check_challenge_card(txn: Txn, card_id: str) -> None:
+    """A reported challenge card must exist in the deck data and still be in the deck."""
+    table = tables.cfg(txn.state)["challenge"]
+    if card_id not in table:
+        ids = sorted(table)
+        raise Rejected(f"no challenge card {card_id!r} in the deck data (ids {ids[0]}..{ids[-1]})")
+    deck = txn.state.sources["challenge"]
+    if isinstance(deck, Deck) and deck.ready().stages[0].count(card_id) == 0:
+        raise Rejected(f"challenge card {card_id} is not in the deck: it was drawn since the last reshuffle")
