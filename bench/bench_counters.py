@@ -34,7 +34,7 @@ def _wait(manager: CounterManager, condition: object, timeout_s: float = 10.0) -
         manager.poll()
         if callable(condition) and condition():
             return
-        fds = [link.port.fileno() for link in manager._links.values()]
+        fds = manager.filenos()
         select.select(fds, [], [], 0.001) if fds else time.sleep(0.001)
     raise SystemExit("counter did not answer in time")
 

@@ -38,7 +38,7 @@ class PtyRig:
             self.manager.poll()
             if condition():
                 return
-            fds = [s.port.fileno() for s in self.manager._links.values()]
+            fds = self.manager.filenos()
             if fds:
                 select.select(fds, [], [], 0.005)
             else:

@@ -97,7 +97,7 @@ def test_firmware_and_host_build_identical_frames_for_what_the_counter_sends() -
 
 def _frame_of(payload: bytes) -> bytes:
     """A well-formed frame around any payload, even one longer than the protocol allows."""
-    return b"\x00" + cobs.encode(payload + p.crc16(payload).to_bytes(2, "big")) + b"\x00"
+    return b"\x00" + bytes(cobs.encode(payload + p.crc16(payload).to_bytes(2, "big"))) + b"\x00"
 
 
 @settings(max_examples=300)

@@ -11,7 +11,7 @@ from tablekeeper.config import CounterConfig
 from tablekeeper.errors import HardwareError
 from tablekeeper.hw.counters import open_serial
 from tablekeeper.hw.sim.counters import VirtualCounter, VirtualCounterBank
-from tablekeeper.intents import CounterConnected
+from tablekeeper.intents import CounterConnected, CounterValue
 from tests.counters.pty_rig import PtyRig
 
 HP_SEAT_2 = CounterConfig(vid=0x2E8A, pid=0x0005, seat=2, role="hp")
@@ -79,3 +79,35 @@ def test_bank_for_a_station_config_seats_every_counter(pty_rig: Callable[..., Pt
     rig.spin_until(lambda: len([i for i in rig.intents if isinstance(i, CounterConnected)]) == 2)
     seats = {(i.seat, i.role) for i in rig.intents if isinstance(i, CounterConnected)}
     assert seats == {(1, "hp"), (2, "dial")}
+
+
+def test_run_loop_on_its_own_thread_delivers_to_a_queue() -> None:
+    """The way the station uses it: ``run`` on a thread, intents on a queue, publish from outside."""
+    import queue
+    import threading
+
+    from tablekeeper.hw.counters import CounterManager
+
+    bank = VirtualCounterBank()
+    intents: queue.Queue[object] = queue.Queue()
+    manager = CounterManager(emit=intents.put, counters=(HP_SEAT_2,), list_ports=bank.list_ports,
+                             scan_interval_s=0.05)
+    counter = bank.add(VirtualCounter("hp"))
+    stop = threading.Event()
+    thread = threading.Thread(target=manager.run, args=(stop,), daemon=True)
+    try:
+        counter.plug()
+        thread.start()
+        assert isinstance(intents.get(timeout=10), CounterConnected)
+        manager.publish(2, "hp", 5, 9)
+        counter.wait_for_display(lambda text: text == "5 | HP /9 | SEAT 2")
+        counter.press("up")
+        value = intents.get(timeout=10)
+        assert isinstance(value, CounterValue)
+        assert (value.seat, value.track, value.value) == (2, "hp", 6)
+    finally:
+        stop.set()
+        thread.join(timeout=5)
+        manager.close()
+        bank.close()
+    assert not thread.is_alive()

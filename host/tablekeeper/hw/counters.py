@@ -148,6 +148,11 @@ class CounterLink:
     def pending(self) -> int:
         return len(self._outbox)
 
+    @property
+    def dropped_frames(self) -> int:
+        """Frames that failed COBS, CRC or length checks (noise, truncation, bit flips)."""
+        return self._splitter.dropped
+
     def pump(self, now_s: float) -> None:
         """Read what has arrived, handle it, then greet, retransmit and heartbeat as due.
         Raises HardwareError when the port has gone away."""
@@ -363,6 +368,11 @@ class CounterManager:
         with self._lock:
             return self._links.get(device)
 
+    def filenos(self) -> list[int]:
+        """File descriptors of the open ports, to wait on with ``select``."""
+        with self._lock:
+            return [link.port.fileno() for link in self._links.values()]
+
     # -- polling ----------------------------------------------------------------------------
     def poll(self) -> None:
         """One round: scan for ports when due, then pump every open link."""
@@ -386,8 +396,7 @@ class CounterManager:
         """Poll until ``stop`` is set, waking as soon as any counter sends something."""
         while not stop.is_set():
             self.poll()
-            with self._lock:
-                fds = [link.port.fileno() for link in self._links.values()]
+            fds = self.filenos()
             if fds:
                 try:
                     select.select(fds, [], [], max_wait_s)
