@@ -76,3 +76,10 @@ def test_undo_reverses_a_whole_clear() -> None:
     assert "card1" in in_play(s) and view(s)["tracks"]["card1.progress"] == 1 and view(s)["clears"] == []
     do(s, "redo")
     assert in_play(s) == {}
+
+
+def test_many_cards_end_with_a_count_of_the_rest() -> None:
+    s = session(*(f"card C{i} progress=3" for i in range(7)))
+    tokens = GAME.panels(s.state)["tokens"]
+    assert tokens.title == "Cards (7)"
+    assert len(tokens.lines) == 5 and tokens.lines[-1] == "+3 more"

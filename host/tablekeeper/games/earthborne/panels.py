@@ -57,7 +57,9 @@ def panels(state: GameState, step_title: str) -> dict[str, Panel]:
         out["tokens"] = Panel("Resolve", _wrap(str(engine.awaiting(state)), LINES))
     else:
         lines = tuple(card_line(state, k) for k in tables.cards(state))
-        out["tokens"] = Panel(f"Cards ({len(lines)})", lines[:LINES])
+        if len(lines) > LINES:
+            lines = (*lines[:LINES - 1], f"+{len(lines) - LINES + 1} more")
+        out["tokens"] = Panel(f"Cards ({len(tables.cards(state))})", lines)
     test = engine.current_test(state)
     rested = tables.turns(state)["rested"]
     for seat in state.seat_numbers():
