@@ -7,7 +7,6 @@ from typing import Any
 
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.frozen import thaw
-from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.games.spirit_island import data as datamod
 from tablekeeper.games.spirit_island.data import BlightCard, TableData
@@ -35,10 +34,6 @@ def get(state: GameState, key: str, default: Any = None) -> Any:
     return thaw(state.get(key, default))
 
 
-def update(txn: Txn, key: str, value: Any) -> None:
-    txn.put(key, value)
-
-
 def slots(state: GameState) -> dict[str, list[str]]:
     raw = get(state, "invader.slots", {})
     return {name: list(raw.get(name, [])) for name in SLOTS}
@@ -49,10 +44,6 @@ def adversary(state: GameState) -> tuple[str, int]:
     if not raw:
         return "", 0
     return str(raw[0]), int(raw[1])
-
-
-def in_step(state: GameState, phase: str, step: str | None = None) -> bool:
-    return state.phase == phase and (step is None or state.step == step)
 
 
 def deck_of(state: GameState, name: str) -> Deck:
