@@ -14,8 +14,10 @@ from typing import Any
 
 import tablekeeper.games.oathsworn.draws as draws
 import tablekeeper.games.oathsworn.encounter as encounter
+import tablekeeper.games.oathsworn.epilogue as epilogue
 import tablekeeper.games.oathsworn.panels as panels
 import tablekeeper.games.oathsworn.story as story
+import tablekeeper.games.oathsworn.turns as turns
 from tablekeeper.core.chance import Deck, Multiset
 from tablekeeper.core.events import Command, Event
 from tablekeeper.core.flow import Flow, Phase, Step, Turns
@@ -201,7 +203,7 @@ class Oathsworn(Game):
 
     # --- verbs --------------------------------------------------------------------------------
     def verbs(self) -> Mapping[str, Verb]:
-        return {**story.VERBS, **encounter.VERBS,
+        return {**story.VERBS, **encounter.VERBS, **turns.VERBS, **epilogue.VERBS,
                 "check": Verb("check SEAT|company|each DIFF WHITES [type=T] [emp=N] [= CARDS]",
                               "a check: draw white cards (OS-CHECK)", draws.check),
                 "attack": Verb("attack SEAT TARGET [white=N] [emp=N] [empower=N] [unarmed] [= CARDS]",
@@ -219,7 +221,7 @@ class Oathsworn(Game):
 
     def choices(self) -> Mapping[str, ChoiceHandler]:
         return {"determination": draws.choose_determination, "location": draws.choose_location,
-                "defeat": encounter.choose_defeat, "archive": story.choose_archive}
+                "defeat": epilogue.choose_defeat, "archive": story.choose_archive}
 
     # --- tracks -------------------------------------------------------------------------------
     def check_track(self, state: GameState, track: str, value: int) -> None:

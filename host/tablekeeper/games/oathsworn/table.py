@@ -42,6 +42,12 @@ def seat_arg(text: str) -> int:
     return n
 
 
+def positions_of(record: dict[str, Any]) -> rules.Positions:
+    """A seat's cooldown positions 0-3 as the rule functions take them."""
+    p = record["positions"]
+    return (tuple(p[0]), tuple(p[1]), tuple(p[2]), tuple(p[3]))
+
+
 def difficulty(state: GameState) -> rules.Difficulty:
     return data_of(state).difficulties[str(state.get("difficulty"))]
 

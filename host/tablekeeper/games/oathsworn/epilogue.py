@@ -1,0 +1,121 @@
+"""The end of an encounter: defeat with replay or moving on, and the Tally (OS-END, OS-TALLY, OS-HC)."""
+
+from __future__ import annotations
+
+from tablekeeper.core.flow import move
+from tablekeeper.core.game import Txn, Verb, parse_int
+from tablekeeper.errors import Rejected
+from tablekeeper.games.oathsworn import rules
+from tablekeeper.games.oathsworn.encounter import flip_stage, refresh, stage_card
+from tablekeeper.games.oathsworn.table import (
+    SEATS,
+    TOKEN_KINDS,
+    data_of,
+    difficulty,
+    put_seat,
+    seat,
+    update_defense,
+)
+
+
+def choose_defeat(txn: Txn, index: int) -> None:
+    """OS-END-3/4/6: replay (score fixed at 4 + modifier, fresh setup) or move on (tokens discarded)."""
+    txn.close_prompt()
+    if index == 1:
+        for n in SEATS:
+            record = seat(txn.state, n)
+            record["tokens"] = dict.fromkeys(TOKEN_KINDS, 0)
+            put_seat(txn, n, record)
+        txn.notice("moving on: combat tokens discarded; next: tally")
+        return
+    replay(txn)
+
+
+def replay(txn: Txn) -> None:
+    state = txn.state
+    diff = difficulty(state)
+    if state.get("knockouts_fixed") is None:
+        score = rules.replay_score(diff)
+        txn.put("knockouts_fixed", score)
+        txn.add("knockouts", score)
+    txn.put("attempt", int(state.get("attempt") or 1) + 1)
+    txn.put("dead_allies", [])  # OS-KO-5: killed allies return to the ally deck
+    dead = set(state.get("hardcore_dead") or ())
+    txn.put("hardcore_dead", [])  # OS-HC-4: replaying prevents the deaths of that attempt
+    for n in SEATS:
+        record = seat(txn.state, n)
+        record.update(down=False, dead=False, ko=False, ally=None, tokens=dict.fromkeys(TOKEN_KINDS, 0),
+                      positions=[[], [], [], []], crippled_until=None, caged_until=None, bleed=0, thrown=[],
+                      last_round=0, cubes=[])
+        for kind, marks in record.get("permanent", {}).items():
+            record["tokens"][kind] = int(marks)
+        put_seat(txn, n, record)
+        txn.set(f"seat{n}.hp", diff.max_hp)
+        txn.set(f"seat{n}.animus", 0)
+        update_defense(txn, n)
+    for name, _ in data_of(state).boss:
+        txn.set(f"boss.{name}", 6)
+    txn.emit("stage.reset", source="stage")
+    from tablekeeper.games.oathsworn.story import reset_all_might
+    reset_all_might(txn)
+    txn.put("breaks", 0)
+    txn.put("broken", [])
+    txn.put("stage_now", 1)
+    txn.put("stage_kept", [])
+    txn.put("part", "encounter")
+    txn.put("result", None)
+    txn.notice(f"replay: {sorted(dead) or 'nobody'} spared; each Oathsworn takes any 3 combat tokens (token SEAT KIND)")
+    flip_stage(txn)
+    first = "refresh" if not state.get("ambushed") else "encounter"
+    move(txn, round_no=1, phase=first, step="refresh" if first == "refresh" else "stage", seat=None)
+    if first == "refresh":
+        refresh(txn)
+    else:
+        stage_card(txn)
+
+
+def tally(txn: Txn, args: tuple[str, ...]) -> None:
+    """``tally [scavenger=0|1] [uniques=N]``: Tally Level, Loot and Losses, in order (OS-TALLY-1..10)."""
+    if txn.state.get("part") != "epilogue" or txn.state.prompt is not None:
+        raise Rejected("the tally comes after the encounter has ended")
+    opts = dict(a.split("=", 1) for a in args if "=" in a)
+    state = txn.state
+    diff = difficulty(state)
+    traits = dict(state.get("traits") or {})
+    scavenger = "scavenger" in traits or opts.get("scavenger") == "1"
+    commons, uniques = rules.loot_counts(diff, scavenger, bool(state.get("extra_unique")))
+    unique_deck = parse_int(opts.get("uniques", str(uniques)), "uniques")
+    got_unique, fallback = rules.uniques_drawn(uniques, unique_deck)
+    downs = [n for n in SEATS if seat(state, n)["ko"]]
+    ticks = 0
+    if state.get("knockouts_fixed") is None:
+        ticks = rules.ko_ticks(len(downs), diff)
+        txn.add("knockouts", ticks)
+    hardcore = bool(state.get("hardcore"))
+    injuries = [n for n in SEATS if rules.injury_due(txn.value(f"seat{n}.hp"), seat(state, n)["ko"], hardcore)]
+    losses = {str(n): rules.items_lost(seat(state, n)["ko"]) for n in SEATS}
+    archived_items: dict[str, list[str]] = {}
+    for n in SEATS:
+        record = seat(txn.state, n)
+        if record["dead"]:
+            archived_items[str(n)] = list(record["items"])  # OS-HC-3: items go, iron stays
+            record["items"] = []
+        record["level"] = int(record["level"]) + 1
+        if n in injuries:
+            record["injuries"] = int(record["injuries"]) + 1
+        record["tokens"] = dict.fromkeys(TOKEN_KINDS, 0)  # OS-TOK-1: unused tokens discarded
+        put_seat(txn, n, record)
+    archived = list(state.get("dead_allies") or ())
+    result = {"commons": commons, "uniques": got_unique, "common_fallback": fallback, "ko_ticks": ticks,
+              "injuries": injuries, "items_lost": losses, "allies_archived": archived,
+              "common_deck": f"chapter {int(state.get('chapter')) + 1}",
+              "unique_deck": f"chapter {int(state.get('chapter')) + 1}", "archived_items": archived_items}
+    txn.put("tally", result)
+    txn.notice(f"level up; loot {commons} common + {got_unique} unique (+{fallback} common); "
+               f"{ticks} knockout tick(s); injuries for seats {injuries or 'none'}")
+    txn.end(str(state.get("result")))
+
+
+VERBS = {
+    "tally": Verb("tally [scavenger=1] [uniques=N]", "Tally Level, Loot and Losses", tally),
+}

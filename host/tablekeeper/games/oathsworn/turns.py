@@ -1,0 +1,359 @@
+"""What a seat does during the encounter: moving, ability and item cards with cooldowns and
+battleflow, combat and status tokens, companions and allies (OS-RND-5..7, OS-ANIM, OS-CD, OS-TOK,
+OS-COMP, OS-KO-3/4, OS-STAT, OS-FX-12/19)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablekeeper.core.game import Txn, Verb, parse_int
+from tablekeeper.errors import Rejected
+from tablekeeper.games.oathsworn import rules
+from tablekeeper.games.oathsworn.table import (
+    SEATS,
+    TOKEN_KINDS,
+    data_of,
+    in_encounter,
+    positions_of,
+    put_seat,
+    seat,
+    seat_arg,
+    spend_token,
+    update_defense,
+)
+
+
+def _turn_seat(txn: Txn, text: str) -> tuple[int, dict[str, Any]]:
+    n = seat_arg(text)
+    record = seat(txn.state, n)
+    if record["down"] and not record.get("ally"):
+        raise Rejected(f"seat {n} has no figure on the board")
+    if not in_encounter(txn.state):
+        raise Rejected("this happens in an encounter")
+    return n, record
+
+
+def _my_turn(txn: Txn, n: int) -> None:
+    if txn.state.step != "turns" or txn.state.active_seat != n:
+        raise Rejected(f"it is not seat {n}'s turn")
+
+
+def _not_consumed(record: dict[str, Any], n: int) -> None:
+    if record.get("consumed"):
+        raise Rejected(f"seat {n} is consumed: no movement and no cards (OS-FX-12)")
+
+
+def _injuries_first(record: dict[str, Any], n: int) -> None:
+    if record["injuries_due"]:
+        raise Rejected(f"seat {n} must play {record['injuries_due']} injury card(s) first (OS-RND-7)")
+
+
+def move_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    """``move SEAT STEPS [free=N]``: the turn's move action, 1 animus per step (OS-MOVE-1/2)."""
+    if len(args) not in (2, 3):
+        raise Rejected("usage: move SEAT STEPS [free=N]")
+    n, record = _turn_seat(txn, args[0])
+    _my_turn(txn, n)
+    _injuries_first(record, n)
+    _not_consumed(record, n)
+    if record["moved"]:
+        raise Rejected(f"seat {n} already took its move action this turn")
+    if record["crippled_until"] is not None:
+        raise Rejected(f"seat {n} is crippled and cannot move (OS-STAT-3)")
+    if record["caged_until"] is not None:
+        raise Rejected(f"seat {n} is caged (OS-FX-3)")
+    steps = parse_int(args[1], "steps")
+    free = parse_int(args[2].removeprefix("free="), "free") if len(args) == 3 else 0
+    cost = max(0, steps - free)
+    rules.spend(txn.value(f"seat{n}.animus_reserve"), txn.value(f"seat{n}.animus"), cost)
+    record["moved"] = True
+    put_seat(txn, n, record)
+    txn.add(f"seat{n}.animus", -cost)
+
+
+def play(txn: Txn, args: tuple[str, ...]) -> None:
+    """``play SEAT CARD COOLDOWN [COST] [interrupt]``: one ability card per turn: pay, resolve,
+    cooldown, battleflow (OS-CD-1/3/5/9, OS-RND-5); interrupts play whenever their condition holds,
+    as often as they are paid for (OS-FX-21)."""
+    interrupt = bool(args) and args[-1] == "interrupt"
+    if interrupt:
+        args = args[:-1]
+    if len(args) not in (3, 4):
+        raise Rejected("usage: play SEAT CARD COOLDOWN [COST] [interrupt]")
+    n, record = _turn_seat(txn, args[0])
+    if not interrupt:
+        _my_turn(txn, n)
+        _injuries_first(record, n)
+    _not_consumed(record, n)
+    if record["kind"] == "companion":
+        raise Rejected("companions use archetype abilities (ability SEAT A|B), not ability cards")
+    if record["ability"] and not interrupt:
+        raise Rejected(f"seat {n} already played an ability card this turn")
+    card, cd = args[1], parse_int(args[2], "cooldown")
+    cost = parse_int(args[3], "cost") if len(args) == 4 else 0
+    if any(card in p for p in record["positions"]):
+        raise Rejected(f"{card} is still on cooldown")
+    rules.spend(txn.value(f"seat{n}.animus_reserve"), txn.value(f"seat{n}.animus"), cost)
+    in_hand = tuple(c for c in record["hand"] if c != card)
+    positions, hand = rules.cooldown_place(positions_of(record), in_hand, card, cd)
+    record.update(positions=[list(p) for p in positions], hand=list(hand), ability=record["ability"] or not interrupt)
+    put_seat(txn, n, record)
+    txn.add(f"seat{n}.animus", -cost)
+
+
+def item(txn: Txn, args: tuple[str, ...]) -> None:
+    """``item SEAT ITEM``: pay the item's animus, then it goes on its cooldown without battleflow
+    (OS-RND-6, OS-CD-6); a companion flips it facedown instead (OS-COMP-3)."""
+    if len(args) < 2:
+        raise Rejected("usage: item SEAT ITEM")
+    args = (args[0], " ".join(args[1:]))
+    n, record = _turn_seat(txn, args[0])
+    _not_consumed(record, n)
+    if args[1] not in record["items"]:
+        raise Rejected(f"seat {n} has no {args[1]} equipped")
+    it = data_of(txn.state).item(args[1])
+    used = list(record.get("used_items", []))
+    if record["kind"] == "companion":
+        if args[1] in used:
+            raise Rejected(f"{args[1]} is facedown: a companion uses each item ability once per encounter")
+        record["used_items"] = [*used, args[1]]
+        put_seat(txn, n, record)
+        return
+    if any(args[1] in p for p in record["positions"]):
+        raise Rejected(f"{args[1]} is on cooldown")
+    rules.spend(txn.value(f"seat{n}.animus_reserve"), txn.value(f"seat{n}.animus"), it.cost)
+    positions, hand = rules.cooldown_place(positions_of(record), tuple(record["hand"]), args[1], it.cooldown,
+                                           battleflow=False)
+    record.update(positions=[list(p) for p in positions], hand=list(hand), used_items=sorted({*used, args[1]}))
+    put_seat(txn, n, record)
+    txn.add(f"seat{n}.animus", -it.cost)
+
+
+def injury(txn: Txn, args: tuple[str, ...]) -> None:
+    """``injury SEAT``: play one injury card from hand (OS-RND-7)."""
+    if len(args) != 1:
+        raise Rejected("usage: injury SEAT")
+    n, record = _turn_seat(txn, args[0])
+    _not_consumed(record, n)
+    if not record["injuries_due"]:
+        raise Rejected(f"seat {n} has no injury card left to play this round")
+    record["injuries_due"] -= 1
+    put_seat(txn, n, record)
+
+
+def boost(txn: Txn, args: tuple[str, ...]) -> None:
+    """``boost SEAT``: a +2 animus token (OS-TOK-2, AMB-32)."""
+    if len(args) != 1:
+        raise Rejected("usage: boost SEAT")
+    n, record = _turn_seat(txn, args[0])
+    if record["kind"] == "companion" or record.get("ally"):
+        raise Rejected("companions and allies spend +2 animus tokens as an action (companion SEAT ACTION)")
+    spend_token(txn, n, "animus")
+    _, available = rules.animus_token(txn.value(f"seat{n}.animus_reserve"), txn.value(f"seat{n}.animus"))
+    txn.set(f"seat{n}.animus", available)
+
+
+def battleflow(txn: Txn, args: tuple[str, ...]) -> None:
+    """``battleflow SEAT POSITION``: a battleflow token moves one cooldown position (OS-TOK-3)."""
+    if len(args) != 2:
+        raise Rejected("usage: battleflow SEAT POSITION")
+    n, record = _turn_seat(txn, args[0])
+    if record["kind"] == "companion" or record.get("ally"):
+        raise Rejected("companions and allies spend battleflow tokens as an action (companion SEAT ACTION)")
+    p = parse_int(args[1], "position")
+    if not 0 <= p <= 3:
+        raise Rejected("cooldown positions are 0 to 3")
+    spend_token(txn, n, "battleflow")
+    record = seat(txn.state, n)
+    positions, hand = rules.battleflow_token(positions_of(record), tuple(record["hand"]), p)
+    record.update(positions=[list(x) for x in positions], hand=list(hand))
+    put_seat(txn, n, record)
+
+
+def companion_action(txn: Txn, args: tuple[str, ...]) -> None:
+    """``companion SEAT KIND move|attack|refresh``: a companion or ally spends a +2 animus or
+    battleflow token on its turn to move 2, attack or refresh the MIGHT decks (OS-TOK-7)."""
+    if len(args) != 3 or args[1] not in ("animus", "battleflow") or args[2] not in ("move", "attack", "refresh"):
+        raise Rejected("usage: companion SEAT animus|battleflow move|attack|refresh")
+    n, record = _turn_seat(txn, args[0])
+    _my_turn(txn, n)
+    if record["kind"] != "companion" and not record.get("ally"):
+        raise Rejected("only companions and allies use tokens this way")
+    spend_token(txn, n, args[1])
+    if args[2] == "refresh":
+        from tablekeeper.games.oathsworn.story import refresh_might
+        refresh_might(txn, ("white", "yellow", "red", "black"))
+    else:
+        if args[2] == "attack":
+            record = seat(txn.state, n)
+            record["token_attack"] = True  # OS-TOK-7: this attack never triggers determination
+            put_seat(txn, n, record)
+        txn.notice(f"seat {n}: {'move 2 hexes' if args[2] == 'move' else 'make an attack'} at no animus cost")
+
+
+def ability(txn: Txn, args: tuple[str, ...]) -> None:
+    """``ability SEAT A|B [interrupt]``: a companion archetype ability, once per round each (cube);
+    on its turn it counts as the turn's attack-or-special (OS-COMP-1/2). ``ability SEAT once``: an
+    ally's once-per-encounter ability, marked with a cube (OS-KO-4)."""
+    if len(args) == 2 and args[1] == "once":
+        n, record = _turn_seat(txn, args[0])
+        if not record.get("ally"):
+            raise Rejected("once-per-encounter abilities belong to allies")
+        if record.get("ally_once"):
+            raise Rejected(f"{record['ally']} already used its once-per-encounter ability")
+        record["ally_once"] = True
+        put_seat(txn, n, record)
+        return
+    if len(args) not in (2, 3) or args[1] not in ("A", "B"):
+        raise Rejected("usage: ability SEAT A|B [interrupt] | ability SEAT once")
+    n, record = _turn_seat(txn, args[0])
+    if record["kind"] != "companion":
+        raise Rejected("archetype abilities belong to companions")
+    if args[1] in record["cubes"]:
+        raise Rejected(f"ability {args[1]} already used this round")
+    if txn.state.step == "turns" and txn.state.active_seat == n and len(args) == 2:
+        if record.get("acted"):
+            raise Rejected(f"seat {n} already attacked or used its special ability this turn")
+        record["acted"] = "ability"
+    record["cubes"] = [*record["cubes"], args[1]]
+    put_seat(txn, n, record)
+
+
+def ally(txn: Txn, args: tuple[str, ...]) -> None:
+    """``ally SEAT NAME``: an unconscious Oathsworn's player takes a combat ally: HP die at 6 (capped
+    by the difficulty, AMB-7), 2 animus available, DEFENSE from the ally card (OS-KO-3/6)."""
+    if len(args) != 2:
+        raise Rejected("usage: ally SEAT NAME")
+    n = seat_arg(args[0])
+    record = seat(txn.state, n)
+    if not record["down"]:
+        raise Rejected(f"seat {n}'s Oathsworn is still conscious")
+    if record.get("ally"):
+        raise Rejected(f"seat {n} already plays {record['ally']}")
+    if record["dead"] and not txn.state.get("hardcore"):
+        raise Rejected(f"seat {n} cannot take an ally")
+    d = data_of(txn.state)
+    spec = d.allies.get(args[1])
+    if spec is None or not spec["combat"]:
+        raise Rejected(f"{args[1]} is not a combat ally (non-combat allies never enter encounters)")
+    in_deck = list(txn.state.get("allies") or ())
+    used = [seat(txn.state, k).get("ally") for k in SEATS] + list(txn.state.get("dead_allies") or ())
+    if in_deck.count(args[1]) <= used.count(args[1]):
+        raise Rejected(f"no {args[1]} left in the company's ally deck")
+    record.update(ally=args[1], tokens=dict.fromkeys(TOKEN_KINDS, 0), max_animus=2, positions=[[], [], [], []],
+                  ally_once=False)
+    put_seat(txn, n, record)
+    txn.define(f"seat{n}.animus", 2, 0, 2)
+    txn.define(f"seat{n}.animus_reserve", 0, 0, 2)
+    txn.set(f"seat{n}.hp", min(6, txn.value(f"seat{n}.hp_max")))
+    update_defense(txn, n)
+
+
+def injure(txn: Txn, args: tuple[str, ...]) -> None:
+    """``injure SEAT``: the Oathsworn draws an injury card into hand (played per OS-RND-7)."""
+    if len(args) != 1:
+        raise Rejected("usage: injure SEAT")
+    n = seat_arg(args[0])
+    record = seat(txn.state, n)
+    record["injuries"] = int(record["injuries"]) + 1
+    put_seat(txn, n, record)
+
+
+def permanent(txn: Txn, args: tuple[str, ...]) -> None:
+    """``permanent SEAT KIND``: mark a permanent token (max 3 per type, OS-LVL-9); it also gives
+    its combat token now (OS-PERM-1)."""
+    if len(args) != 2 or args[1] not in TOKEN_KINDS:
+        raise Rejected(f"usage: permanent SEAT {'|'.join(TOKEN_KINDS)}")
+    n = seat_arg(args[0])
+    record = seat(txn.state, n)
+    record["permanent"] = rules.add_permanent(dict(record.get("permanent", {})), args[1])
+    record["tokens"][args[1]] = int(record["tokens"].get(args[1], 0)) + 1
+    put_seat(txn, n, record)
+
+
+def throw(txn: Txn, args: tuple[str, ...]) -> None:
+    """``throw SEAT ITEM`` / ``pickup SEAT ITEM``: a thrown item's DEFENSE and MIGHT are gone until
+    it is picked up; a thrown weapon makes attacks unarmed (OS-FX-19)."""
+    if len(args) < 2:
+        raise Rejected("usage: throw SEAT ITEM")
+    args = (args[0], " ".join(args[1:]))
+    n, record = _turn_seat(txn, args[0])
+    if args[1] not in record["items"] or args[1] in record["thrown"]:
+        raise Rejected(f"seat {n} holds no {args[1]} to throw")
+    record["thrown"] = [*record["thrown"], args[1]]
+    put_seat(txn, n, record)
+    update_defense(txn, n)
+
+
+def pickup(txn: Txn, args: tuple[str, ...]) -> None:
+    if len(args) < 2:
+        raise Rejected("usage: pickup SEAT ITEM")
+    args = (args[0], " ".join(args[1:]))
+    n, record = _turn_seat(txn, args[0])
+    if args[1] not in record["thrown"]:
+        raise Rejected(f"seat {n} has no thrown {args[1]}")
+    record["thrown"] = [t for t in record["thrown"] if t != args[1]]
+    put_seat(txn, n, record)
+    update_defense(txn, n)
+
+
+def status(txn: Txn, args: tuple[str, ...]) -> None:
+    """``status SEAT crippled|caged|bleed N``: status tokens with their timing (OS-STAT, OS-FX-3)."""
+    if len(args) < 2:
+        raise Rejected("usage: status SEAT crippled|caged|bleed [N]")
+    n = seat_arg(args[0])
+    record = seat(txn.state, n)
+    phase = txn.state.phase
+    if args[1] == "crippled":
+        record["crippled_until"] = rules.crippled_until(txn.state.round, phase)
+    elif args[1] == "caged":
+        record["caged_until"] = rules.caged_until(txn.state.round)
+    elif args[1] == "consumed":
+        if len(args) != 3 or f"boss.{args[2]}" not in txn.state.tracks:
+            raise Rejected("usage: status SEAT consumed LOCATION")
+        record.update(consumed=args[2], consumed_hp=0)
+        txn.notice(f"seat {n} is consumed by {args[2]} and leaves the board")
+    elif args[1] == "bleed":
+        record["bleed"] = int(record["bleed"]) + (parse_int(args[2], "bleed") if len(args) > 2 else 1)
+    else:
+        raise Rejected("status: crippled, caged, consumed or bleed")
+    put_seat(txn, n, record)
+
+
+def bleed(txn: Txn, args: tuple[str, ...]) -> None:
+    """``bleed SEAT N``: a bleed trigger: the bearer loses N HP (only when triggered, OS-STAT-2)."""
+    if len(args) != 2:
+        raise Rejected("usage: bleed SEAT N")
+    n = seat_arg(args[0])
+    if not seat(txn.state, n)["bleed"]:
+        raise Rejected(f"seat {n} has no bleed token")
+    txn.set(f"seat{n}.hp", rules.lose_hp(txn.value(f"seat{n}.hp"), parse_int(args[1], "HP")))
+
+
+def fire(txn: Txn, args: tuple[str, ...]) -> None:
+    """``fire SEAT``: entering a fire tile removes it and costs 1 HP (OS-MOVE-4)."""
+    if len(args) != 1:
+        raise Rejected("usage: fire SEAT")
+    n = seat_arg(args[0])
+    txn.set(f"seat{n}.hp", rules.lose_hp(txn.value(f"seat{n}.hp"), 1))
+
+
+VERBS = {
+    "move": Verb("move SEAT STEPS [free=N]", "the turn's move action (1 animus per step)", move_verb),
+    "play": Verb("play SEAT CARD COOLDOWN [COST]", "play an ability card", play),
+    "item": Verb("item SEAT ITEM", "use an item ability", item),
+    "injury": Verb("injury SEAT", "play an injury card", injury),
+    "boost": Verb("boost SEAT", "spend a +2 animus token", boost),
+    "battleflow": Verb("battleflow SEAT POSITION", "spend a battleflow token", battleflow),
+    "companion": Verb("companion SEAT animus|battleflow move|attack|refresh", "companion token action",
+                      companion_action),
+    "ability": Verb("ability SEAT A|B [interrupt]", "a companion archetype ability", ability),
+    "ally": Verb("ally SEAT NAME", "take a combat ally after a knockout", ally),
+    "injure": Verb("injure SEAT", "draw an injury card", injure),
+    "permanent": Verb("permanent SEAT KIND", "mark a permanent token", permanent),
+    "throw": Verb("throw SEAT ITEM", "throw an item", throw),
+    "pickup": Verb("pickup SEAT ITEM", "pick a thrown item up", pickup),
+    "status": Verb("status SEAT crippled|caged|bleed [N]", "gain a status token", status),
+    "bleed": Verb("bleed SEAT N", "a bleed trigger", bleed),
+    "fire": Verb("fire SEAT", "enter a fire tile", fire),
+}
