@@ -502,6 +502,11 @@ def _check_whole(cfg: StationConfig) -> None:
         seen_counters.add(ident)
 
 
-def default_config_path() -> Path:
-    """The reference build's config, shipped in the repository's ``hardware/`` folder."""
-    return Path(__file__).resolve().parents[2] / "hardware" / "station.toml"
+REFERENCE_CONFIG: Final = Path(__file__).resolve().parents[2] / "hardware" / "station.toml"
+INSTALLED_CONFIG: Final = Path("/etc/tablekeeper/station.toml")
+
+
+def default_config_path(installed: Path = INSTALLED_CONFIG) -> Path:
+    """The box's own config once installed (``/etc/tablekeeper/station.toml``), else the reference
+    build shipped in the repository's ``hardware/`` folder."""
+    return installed if installed.is_file() else REFERENCE_CONFIG

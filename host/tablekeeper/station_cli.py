@@ -40,7 +40,9 @@ def register(subparsers: Any) -> None:
                     "on simulated parts: a window (pygame), the terminal (asciiblock) or image files "
                     "(capture, gifanim). Keyboard keys press the buttons; see the config's 'key' entries.")
     p.add_argument("--sim", action="store_true", help="simulate the hardware even on a Raspberry Pi")
-    p.add_argument("--config", metavar="FILE", help="station config (default: hardware/station.toml)")
+    p.add_argument("--config", metavar="FILE",
+                   help="station config (default: /etc/tablekeeper/station.toml once installed, else the "
+                        "reference build, hardware/station.toml)")
     p.add_argument("--game", help=f"game to play (default: the saved one, else {DEFAULT_GAME})")
     p.add_argument("--seats", type=int, default=None, help="number of seats (players)")
     p.add_argument("--seed", type=int, default=1, help="seed for the station's draws (default 1)")

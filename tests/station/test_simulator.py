@@ -13,7 +13,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from tablekeeper.cli import main
-from tablekeeper.config import default_config_path, load_config
+from tablekeeper.config import REFERENCE_CONFIG, load_config
 from tablekeeper.hw.sim.panel import PanelLayout
 from tablekeeper.hw.sim.simulator import choose_display_mode
 
@@ -31,7 +31,7 @@ def run_script(tmp_path: Path, script: str, *extra: str) -> tuple[int, Path]:
 
 
 def region(frame: Path, role: str) -> Image.Image:
-    place = PanelLayout(load_config(default_config_path())).displays[role]
+    place = PanelLayout(load_config(REFERENCE_CONFIG)).displays[role]
     scale = 2
     return Image.open(frame).crop((place.x * scale, place.y * scale, (place.x + place.w) * scale,
                                    (place.y + place.h) * scale))
@@ -45,7 +45,7 @@ def test_scripted_capture_writes_frames_that_change_after_a_press(tmp_path: Path
     assert len(frames) >= 4
     assert f"{len(frames)} frames written" in capsys.readouterr().out
     first, last = frames[0], frames[-1]
-    assert Image.open(first).size == tuple(2 * n for n in PanelLayout(load_config(default_config_path())).size)
+    assert Image.open(first).size == tuple(2 * n for n in PanelLayout(load_config(REFERENCE_CONFIG)).size)
     # the tokens display shows "doom 1" at the end, "doom 0" at the start
     assert ImageChops.difference(region(first, "tokens"), region(last, "tokens")).getbbox() is not None
     # pressing + showed a pending banner on the tokens display in some frame in between
@@ -142,7 +142,7 @@ def test_window_keys_press_and_release_the_buttons(tmp_path: Path) -> None:
     from tablekeeper.hw.sim.keyboard import PygameKeys
     from tablekeeper.hw.sim.simulator import SimulatedParts
 
-    config = load_config(default_config_path())
+    config = load_config(REFERENCE_CONFIG)
     parts = SimulatedParts(config, display_mode="pygame", capture_dir=tmp_path)
     stopped: list[bool] = []
     keys = PygameKeys(parts, stop=lambda: stopped.append(True))

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tablekeeper.config import StationConfig, default_config_path, load_config
+from tablekeeper.config import REFERENCE_CONFIG, StationConfig, load_config
 from tablekeeper.core.session import Session
 from tablekeeper.hw.buttons import ButtonPanel
 from tablekeeper.hw.displays import DisplayBank
@@ -60,7 +60,7 @@ class Rig:
 
 @pytest.fixture
 def rig(tmp_path: object) -> Iterator[Rig]:
-    rig = Rig(load_config(default_config_path()), tmp_path)
+    rig = Rig(load_config(REFERENCE_CONFIG), tmp_path)
     yield rig
     rig.station.close()
     rig.parts.close()

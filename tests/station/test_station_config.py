@@ -8,7 +8,7 @@ import pytest
 
 from tablekeeper import cli
 from tablekeeper.cli import main
-from tablekeeper.config import default_config_path, load_config, parse_config
+from tablekeeper.config import REFERENCE_CONFIG, default_config_path, load_config, parse_config
 from tablekeeper.errors import ConfigError
 
 MINIMAL = """
@@ -38,7 +38,7 @@ def _only_config_command(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_reference_build_is_valid() -> None:
-    cfg = load_config(default_config_path())
+    cfg = load_config(REFERENCE_CONFIG)
     assert {d.role for d in cfg.displays} == {"track", "tokens", "seat1", "seat2", "seat3", "seat4"}
     assert cfg.button("back") is not None and cfg.button("back").pin == 6  # type: ignore[union-attr]
     assert cfg.button("seat2.b").key == "w"  # type: ignore[union-attr]
@@ -159,6 +159,13 @@ def test_config_check_cli_missing_file(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_config_check_cli_ok(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["config", "check", str(default_config_path())]) == 0
+    assert main(["config", "check", str(REFERENCE_CONFIG)]) == 0
     out = capsys.readouterr().out
     assert "ok (6 displays, 14 buttons, 4 LEDs, a buzzer, 1 counters; 25 pins in use)" in out
+
+
+def test_installed_config_wins_over_the_reference(tmp_path: Path) -> None:
+    installed = tmp_path / "station.toml"
+    assert default_config_path(installed) == REFERENCE_CONFIG
+    installed.write_text(MINIMAL, encoding="utf-8")
+    assert default_config_path(installed) == installed
