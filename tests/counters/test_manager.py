@@ -240,3 +240,27 @@ def test_unknown_message_from_a_counter_is_answered_with_an_error() -> None:
     splitter = p.FrameSplitter()
     replies = [p.parse(payload) for payload in splitter.feed(bytes(link.port.written))]
     assert p.Message(p.MsgType.ERROR, 0, bytes((p.ErrorCode.UNKNOWN_TYPE, 0x55, 4))) in replies
+
+
+def test_publish_sends_only_what_changed_but_always_answers_a_counter_change() -> None:
+    rig, intents, _ = make_rig({"role": "hp"}, counters=(HP_SEAT_2,))
+    rig.run(0.1)
+    link = rig.manager.link("/dev/ttyACM0")
+    rig.manager.publish(2, "hp", 11, 12)
+    rig.run(0.05)
+
+    def sets_sent() -> int:
+        return sum(1 for payload in p.FrameSplitter().feed(bytes(link.port.written)) if payload[1] == p.MsgType.SET)
+
+    link.port.written.clear()
+    for _ in range(5):
+        rig.manager.publish(2, "hp", 11, 12)  # the station republishes every track after each command
+    rig.run(0.05)
+    assert sets_sent() == 0
+    rig.boards[0].press("up", rig)  # 12: suppose the game refuses it and keeps 11
+    rig.run(0.1)
+    assert values(intents) == [(2, "hp", 12)]
+    rig.manager.publish(2, "hp", 11, 12)
+    rig.run(0.1)
+    assert sets_sent() == 1
+    assert rig.boards[0].display.text == "11 | HP /12 | SEAT 2"

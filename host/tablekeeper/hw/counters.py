@@ -297,19 +297,25 @@ class CounterManager:
         self._backoff: dict[str, _Backoff] = {}
         self._known: dict[str, _Known] = {}
         self._track_values: dict[tuple[int, str], tuple[int, int]] = {}
+        self._reported: set[tuple[int, str]] = set()  # tracks a counter changed since the last publish
         self._pairing_seat = 0
         self._next_scan_s = -1e9
 
     # -- station-facing ---------------------------------------------------------------------
     def publish(self, seat: int, track: str, value: int | None, limit: int | None = None) -> None:
-        """The game's value for ``seat``'s ``track``; counters showing it are updated. Call it after
-        every CounterValue the station handled, even when the game refused the change."""
+        """The game's value for ``seat``'s ``track``; counters showing it are updated. Cheap to call
+        for every track after every command: an unchanged value is not sent again, unless a
+        counter reported a change to that track since (the game may have refused it)."""
         if value is None:
             return
         value = max(0, min(value, 0xFFFF))
         bound = p.NO_LIMIT if limit is None else max(value, min(limit, 0xFFFF))
         with self._lock:
-            self._track_values[(seat, track)] = (value, bound)
+            key = (seat, track)
+            if self._track_values.get(key) == (value, bound) and key not in self._reported:
+                return
+            self._reported.discard(key)
+            self._track_values[key] = (value, bound)
             now_s = self._clock()
             for link in self._links.values():
                 self._push_track(link, seat, track, now_s)
@@ -501,6 +507,7 @@ class CounterManager:
             return  # a retransmission of something already applied
         known.revs[change.slot] = change.rev
         if link.seat:
+            self._reported.add((link.seat, tracks[change.slot]))
             self._emit(CounterValue(seat=link.seat, track=tracks[change.slot], value=change.value, at_s=now_s))
 
     def rolled(self, link: CounterLink, roll: p.Roll, now_s: float) -> None:
