@@ -53,15 +53,17 @@ def test_er_clear_1_equal_or_more_clears() -> None:
 def test_er_clear_2_four_steps_in_order() -> None:
     s = session("card C progress=2 clear=draw", "response after Y", "response before X", "progress card1 2")
     assert view(s)["awaiting"].startswith("X")
-    # the when and after effects cannot be taken first: only the shown effect is resolved
+    # any other order is refused: no choice is offered, and naming a later effect is rejected
     assert prompt(s) is None
-    do(s, "resolve")
+    assert "X comes first" in refused(s, "resolve Y")
+    assert "X comes first" in refused(s, "resolve card1.clear")
+    do(s, "resolve X")
     assert view(s)["awaiting"].startswith("C: Clear: draw")
     assert "card1" in in_play(s)
     do(s, "resolve")
     assert view(s)["awaiting"].startswith("Y")
     assert "card1" not in in_play(s)
-    do(s, "resolve")
+    do(s, "resolve Y")
     assert view(s)["log"] == ["X", "card1.clear", "discard-check(card1)", "card1 discarded", "Y"]
     assert view(s)["work"] == []
 

@@ -183,7 +183,12 @@ def step_verb(txn: Txn, args: tuple[str, ...]) -> None:
 
 
 def resolve_verb(txn: Txn, args: tuple[str, ...]) -> None:
-    want(args, 0, "resolve")
+    """``resolve`` the shown effect; ``resolve LABEL`` also checks it is that one (ER-CLEAR-2)."""
+    if len(args) > 1:
+        raise Rejected("usage: resolve [LABEL]")
+    expected = engine.current_label(txn.state)
+    if args and args[0] != expected:
+        raise Rejected(f"{args[0]} does not resolve now: {expected or 'nothing'} comes first")
     engine.resolve(txn)
 
 

@@ -334,6 +334,21 @@ def remove_card(txn: Txn, key: str) -> None:
 
 # --- resolve --------------------------------------------------------------------------------------
 
+def current_label(state: GameState) -> str | None:
+    """The id of what ``resolve`` would finish: an effect, a card's challenge effect, or a step."""
+    work = frames(state)
+    if not work:
+        return None
+    top = work[-1]
+    if top["kind"] == "step":
+        return str(top["label"])
+    if top["kind"] == "clear" and top.get("current"):
+        return str(top["current"]["id"])
+    if top["kind"] == "test" and top.get("current"):
+        return f"{top['current']}.{top['icon']}"
+    return None
+
+
 def resolve(txn: Txn) -> None:
     """The players finished what the device is waiting on: an open step or one effect."""
     work = frames(txn.state)

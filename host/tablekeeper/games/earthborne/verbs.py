@@ -22,7 +22,7 @@ HANDLERS: dict[str, tuple[str, str, Handler]] = {
     "discard": ("discard CARD", "a card leaves play without clearing", cards.discard_verb),
     "rtoken": ("rtoken SEAT CARD", "move a Ranger's token onto a card", cards.rtoken_verb),
     "step": ("step LABEL", "open a rules step: clears wait until it is resolved", cards.step_verb),
-    "resolve": ("resolve", "the open step or the shown effect is resolved", cards.resolve_verb),
+    "resolve": ("resolve [LABEL]", "the open step or the shown effect is resolved", cards.resolve_verb),
     "response": ("response WINDOW LABEL [seat=N] [card=K] [type=T] [kind=K] [you] [once]",
                  "a standing effect (before/when/after a clear, place-progress, place-harm, rest)",
                  cards.response_verb),
