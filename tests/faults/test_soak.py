@@ -1,8 +1,9 @@
 """Soak: many consecutive sessions, accelerated on a fake clock, played through the panel controls
-and saved to SQLite, with traced Python memory and open file descriptors sampled after each one.
+and saved to SQLite, with traced Python memory and open file descriptors sampled after each one;
+and the station loop on simulated parts redrawing its displays for hours of fake time.
 
-A session's own log grows by design (the log is the truth), so growth is measured across sessions:
-once warmed up, playing another evening must not leave memory or descriptors behind.
+A session's own log grows by design (the log is the truth), so growth is measured across sessions,
+or with presses that enter nothing: once warmed up, nothing may keep memory or descriptors.
 """
 
 from __future__ import annotations
@@ -16,17 +17,20 @@ from pathlib import Path
 
 import pytest
 
+from tablekeeper import games
 from tablekeeper.controls import Controls
 from tablekeeper.core.events import Command
 from tablekeeper.core.game import Game
 from tablekeeper.core.session import Session
 from tablekeeper.core.store import Store
 from tablekeeper.errors import Rejected
+from tests.faults.test_button_mashing import Panel
 from tests.faults.walk import candidates, playable_games
 
 BUTTONS = ("up", "up", "down", "select", "next", "back", "seat1.a", "seat2.b")
 WARM_UP = 3
-SLACK_BYTES = 64 * 1024  # allocator and interning noise; a leak per session shows as far more
+SLACK_BYTES = 64 * 1024
+STATION_GAME = "arkham"  # allocator and interning noise; a leak per session shows as far more
 
 
 class FakeClock:
@@ -92,9 +96,8 @@ def soak(game: Game, tmp_path: Path, *, sessions: int, commands: int) -> list[Sa
     return samples
 
 
-def assert_no_growth(samples: list[Sample]) -> None:
-    steady = samples[WARM_UP:]
-    assert all(s.log_length > 0 for s in samples)
+def assert_no_growth(samples: list[Sample], warm_up: int = WARM_UP) -> None:
+    steady = samples[warm_up:]
     assert {s.fds for s in steady} == {samples[0].fds}, [s.fds for s in samples]
     half = len(steady) // 2
     early, late = max(s.traced_bytes for s in steady[:half]), max(s.traced_bytes for s in steady[half:])
@@ -102,7 +105,9 @@ def assert_no_growth(samples: list[Sample]) -> None:
 
 
 def test_ten_sessions_leave_nothing_behind(tmp_path: Path) -> None:
-    assert_no_growth(soak(playable_games()[0], tmp_path, sessions=10, commands=24))
+    samples = soak(playable_games()[0], tmp_path, sessions=10, commands=24)
+    assert all(s.log_length >= 24 for s in samples)
+    assert_no_growth(samples)
 
 
 def test_a_leak_would_be_seen(tmp_path: Path) -> None:
@@ -125,5 +130,70 @@ def test_a_leak_would_be_seen(tmp_path: Path) -> None:
 def test_two_hundred_long_sessions(game: Game, tmp_path: Path) -> None:
     samples = soak(game, tmp_path, sessions=200, commands=300)
     assert_no_growth(samples)
-    print(f"{game.name}: {len(samples)} sessions, traced {samples[WARM_UP].traced_bytes} -> "
+    print(f"{game.name}: {len(samples)} sessions, traced {samples[0].traced_bytes} -> "
           f"{samples[-1].traced_bytes} bytes, {samples[-1].fds} fds")
+
+
+# --- the station loop ----------------------------------------------------------------------------
+
+# Button sequences that redraw the displays (pending banners, selection, sound toggles) but enter
+# nothing into the game, so the log stays put and any growth is the station's own.
+NO_LOG_SEQUENCES = (("up", "up", "back"), ("down", "back"), ("select",), ("menu",), ("select", "up", "back"))
+# The simulator's chips record every bus write and gpiozero's mock pins every level, for tests to
+# inspect; neither exists on the Pi, so they are left out of the count.
+SIMULATION_ONLY = ("*/tablekeeper/hw/sim/oled.py", "*/gpiozero/pins/mock.py")
+
+
+def press_for_a_while(panel: Panel, rng: random.Random, sequences: int) -> None:
+    for _ in range(sequences):
+        for role in rng.choice(NO_LOG_SEQUENCES):
+            panel.set(role, True)
+            panel.loop_pass()
+            panel.clock.advance(0.05)
+            panel.set(role, False)
+            panel.loop_pass()
+            panel.clock.advance(0.05)
+        panel.clock.advance(rng.choice((0.1, 2.0, 5.0)))  # banners and messages time out
+        panel.loop_pass()
+
+
+def station_soak(panel: Panel, blocks: int, sequences: int) -> list[Sample]:
+    """Warm up untraced (fonts, caches, first frames), then sample after each block of presses."""
+    rng = random.Random(9)
+    log_length = panel.session.log_length
+    for _ in range(WARM_UP):
+        press_for_a_while(panel, rng, sequences)
+    samples = []
+    tracemalloc.start()
+    try:
+        for n in range(blocks):
+            press_for_a_while(panel, rng, sequences)
+            gc.collect()
+            snapshot = tracemalloc.take_snapshot().filter_traces(
+                [tracemalloc.Filter(False, pattern) for pattern in SIMULATION_ONLY])
+            traced = sum(stat.size for stat in snapshot.statistics("filename"))
+            samples.append(Sample(n, traced, open_fds(), panel.session.log_length))
+    finally:
+        tracemalloc.stop()
+    assert panel.session.log_length == log_length, "the soak's presses were meant to enter nothing"
+    return samples
+
+
+def test_station_loop_redrawing_for_a_while_leaves_nothing_behind(tmp_path: Path) -> None:
+    panel = Panel(games.load(STATION_GAME) if STATION_GAME in games.names() else playable_games()[0], tmp_path)
+    try:
+        assert_no_growth(station_soak(panel, blocks=5, sequences=12), warm_up=0)
+    finally:
+        panel.close()
+
+
+@pytest.mark.stress
+def test_station_loop_for_an_accelerated_day(tmp_path: Path) -> None:
+    panel = Panel(games.load(STATION_GAME) if STATION_GAME in games.names() else playable_games()[0], tmp_path)
+    try:
+        samples = station_soak(panel, blocks=40, sequences=400)
+        assert_no_growth(samples, warm_up=0)
+        print(f"station: {panel.clock() / 3600:.1f} h on the fake clock, traced {samples[0].traced_bytes} -> "
+              f"{samples[-1].traced_bytes} bytes, {samples[-1].fds} fds")
+    finally:
+        panel.close()
