@@ -130,6 +130,9 @@ def check_end(txn: Txn) -> None:
     if not in_encounter(state):
         return
     result = rules.encounter_result(sum(1 for v in boss_dice(state).values() if v > 0), len(conscious(state)))
+    if result is not None:
+        from tablekeeper.games.oathsworn.story import reset_all_might
+        reset_all_might(txn)  # OS-MIGHT-7: the encounter part is over
     if result == "victory":
         txn.put("part", "epilogue")
         txn.put("result", "victory")
