@@ -80,3 +80,13 @@ def test_long_banner_switches_to_the_small_font_rather_than_cutting() -> None:
     assert long.tobytes() != cut.tobytes()
     ink_columns = [x for x in range(128) if any(not long.getpixel((x, y)) for y in range(54, 64))]
     assert max(ink_columns) <= 121  # all 24 characters fit inside the banner
+
+
+def test_text_outside_the_fonts_gets_stand_ins_not_an_error() -> None:
+    from tablekeeper.ui.render import printable
+
+    assert printable("Round 1 — Mythos: doom → 3 … “ok” ✓ 日") == 'Round 1 - Mythos: doom -> 3 ... "ok" v ?'
+    assert printable("café 5×") == "café 5×"  # ISO 8859-1 is drawn as it is
+    image = render_panel(Panel("Round 1 — Mythos", ("doom → 3",), big="✓"), (128, 64), banner="seat → 2")
+    plain = render_panel(Panel("Round 1 - Mythos", ("doom -> 3",), big="v"), (128, 64), banner="seat -> 2")
+    assert image.tobytes() == plain.tobytes()

@@ -32,8 +32,20 @@ class Layout:
 LAYOUTS = {64: Layout(TITLE, BODY, title_h=14, row_h=10), 32: Layout(BODY, SMALL, title_h=10, row_h=8)}
 
 
+# The bitmap fonts cover ISO 8859-1; common typography outside it gets a plain stand-in.
+STAND_INS = str.maketrans({"\u2014": "-", "\u2013": "-", "\u2212": "-", "\u2192": "->", "\u2190": "<-",
+                           "\u2026": "...", "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"',
+                           "\u2022": "*", "\u2713": "v", "\u2717": "x", "\u2264": "<=", "\u2265": ">="})
+
+
+def printable(text: str) -> str:
+    """``text`` in the fonts' character set: stand-ins for dashes, arrows, quotes; '?' for the rest."""
+    return text.translate(STAND_INS).encode("latin-1", errors="replace").decode("latin-1")
+
+
 def fit(text: str, width_px: int, font_name: str) -> str:
     """``text`` cut to fit ``width_px`` in a fixed-width font ('~' marks a cut)."""
+    text = printable(text)
     per_char = cell(font_name)[0]
     room = max(0, width_px // per_char)
     if len(text) <= room:
@@ -94,6 +106,7 @@ def _banner(draw: ImageDraw.ImageDraw, text: str, width: int, height: int, layou
     top = height - body_h - 1
     draw.rectangle((0, top, width - 1, height - 1), fill=1)
     # a long track name still fits whole in the narrower font ("seat1.damage 0 -> 2 (+2)")
+    text = printable(text)
     face = layout.body_font if len(text) * cell(layout.body_font)[0] <= width - 2 else SMALL
     y = top + 1 + (body_h - cell(face)[1]) // 2
     draw.text((1, y), fit(text, width - 2, face), font=font(face), fill=0)
