@@ -10,6 +10,7 @@ from pathlib import Path
 from tablekeeper.config import load_config
 from tablekeeper.controls import Controls
 from tablekeeper.core.events import Command
+from tablekeeper.core.session import Session
 from tablekeeper.hw.sim.clock import FakeClock
 from tablekeeper.station_cli import build_simulated
 from tablekeeper.station_script import ScriptedRun, parse_script
@@ -19,9 +20,8 @@ from .helpers import run, session, to_step, tracks
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def press(s, controls: Controls, role: str, held: bool = False) -> None:  # type: ignore[no-untyped-def]
-    commands = controls.hold(role, s.state) if held else controls.press(role, s.state)
-    for cmd in commands + controls.flush():
+def press(s: Session, controls: Controls, role: str) -> None:
+    for cmd in controls.press(role, s.state) + controls.flush():
         outcome = s.perform(cmd)
         assert outcome.accepted, f"{role}: {outcome.reason}"
 
@@ -38,7 +38,7 @@ def test_panels_fit_a_small_oled() -> None:
             assert all(len(line) <= 21 for line in panel.lines)
     panels = s.game.panels(s.state)
     assert panels["tokens"].lines[0] == "Fear 0/16 earned 0"
-    assert panels["seat1"].big == "2" and panels["seat1"].lines[0] == "Cards 1/1"
+    assert panels["seat1"].big == "2" and panels["seat1"].lines[0] == "Cards 1/1 Pres 2"
     assert panels["track"].lines[2].startswith("R:- B:")
 
 
@@ -48,16 +48,17 @@ def test_seat_buttons_follow_the_moment() -> None:
     game = s.game
     assert game.button(s.state, "seat2.a", False) == Command("done", ("2",), origin="button")
     assert game.button(s.state, "seat2.b", False) == Command("fear", ("1",), origin="button")
-    assert game.button(s.state, "seat2.b", True) == Command("blight", (), origin="button")
+    assert game.button(s.state, "seat2.b", True) is None  # the press already happened
+    run(s, "done 2")
+    assert game.button(s.state, "seat2.a", False) is None
     run(s, "blight")
     assert game.button(s.state, "seat1.a", False) == Command("choose", ("1",), origin="button")
     assert game.button(s.state, "seat1.b", False) == Command("choose", ("2",), origin="button")
-    run(s, "done 1")
-    refused = s.perform(Command("done", ("2",)))
+    refused = s.perform(Command("done", ("1",)))  # the last seat done would end the step
     assert not refused.accepted and "answer the prompt" in str(refused.reason)
     run(s, "choose 1", "choose 2")  # no Blight there, but Vitality
     to_step(s, "invader", "build")
-    assert game.button(s.state, "seat1.a", False) is None
+    assert game.button(s.state, "seat1.a", False) == Command("blight", (), origin="button")
 
 
 def test_adjustable_puts_the_current_seat_first() -> None:
@@ -78,7 +79,8 @@ def test_blight_questions_keep_the_faq_order_and_cascade() -> None:
     to_step(s, "spirit", "growth")
     run(s, "set blight.card 1")
     controls = Controls(s.game, clock=lambda: 0.0)
-    press(s, controls, "seat1.b", held=True)
+    to_step(s, "invader", "build")
+    press(s, controls, "seat1.a")
     assert s.state.prompt is not None and s.state.prompt.id == "si.blight.had"
     press(s, controls, "seat2.b")  # yes: the land had Blight
     assert tracks(s)["blight.flipped"] == 1 and tracks(s)["blight.card"] == 6

@@ -49,7 +49,7 @@ def earn_card(txn: Txn) -> None:
     txn.set("fear.earned", len(cards))
     deck = deck_of(txn.state, "fear")
     txn.set("fear.cards_left", deck.remaining)
-    txn.notice(f"Fear card earned ({deck.remaining} left)")
+    txn.notice(f"Fear card earned, {deck.remaining} left")
     terror = terror_after(deck)
     if terror != txn.value("terror"):
         txn.set("terror", terror)
@@ -66,7 +66,7 @@ def resolve_earned(txn: Txn) -> None:
     resolved = get(txn.state, "fear.resolved", [])
     for n, card in enumerate(cards, 1):
         terror = min(3, txn.value("terror"))
-        txn.notice(f"Fear card {n} of {len(cards)}: use its Terror Level {ROMAN[terror]} text")
+        txn.notice(f"Fear card {n}/{len(cards)}: TL {ROMAN[terror]} text")
         resolved.append({**card, "terror": terror, "resolved_round": txn.state.round})
     txn.put("fear.resolved", resolved)
     txn.put("fear.earned_cards", [])

@@ -63,8 +63,8 @@ def _seat_panel(state: GameState, seat: int) -> Panel:
     el_text = " ".join(f"{ELEMENT_SHORT[e]}{n}" for e, n in sorted(elements.items())) or "no elements"
     status = "done" if seat in state.done else ""
     reminder = spirits.REMINDERS[(state.round - 1) % len(spirits.REMINDERS)]
-    lines = (_fit(f"Cards {played}/{limit} {status}".strip()), _fit(el_text),
-             _fit(f"Presence {state.value(seat_track(seat, 'presence'))}"), _fit(reminder))
+    presence = state.value(seat_track(seat, "presence"))
+    lines = (_fit(f"Cards {played}/{limit} Pres {presence}"), _fit(el_text), _fit(reminder), status)
     return Panel(f"Seat {seat}", lines, big=str(energy))
 
 
@@ -88,12 +88,14 @@ def adjustable(state: GameState) -> list[str]:
 
 
 def button(state: GameState, role: str, held: bool) -> Command | None:
-    """With a question open, ``a`` answers the first option and ``b`` the second (only the asked
-    seat's buttons when the question names a seat). Otherwise ``seatN.a`` is "done" where every
-    seat signals it (held: an Innate Power in a Power phase); ``seatN.b`` generates 1 Fear (held:
-    adds 1 Blight, asking the FAQ's questions)."""
+    """The station fires a press as soon as a button goes down, so a hold never gets a meaning of
+    its own here (it would come after the press's). With a question open, ``a`` answers the first
+    option and ``b`` the second (only the asked seat's buttons for a seat's question). Otherwise
+    ``seatN.a`` is "done" in the steps every seat plays together, and in the other steps (the
+    Invader Phase, where Ravages add Blight) it adds 1 Blight by the FAQ's questions; ``seatN.b``
+    generates 1 Fear."""
     seat, _, which = role.partition(".")
-    if not seat.startswith("seat") or which not in ("a", "b"):
+    if held or not seat.startswith("seat") or which not in ("a", "b"):
         return None
     number = seat.removeprefix("seat")
     if state.prompt is not None:
@@ -101,13 +103,9 @@ def button(state: GameState, role: str, held: bool) -> Command | None:
             return None
         index = 1 if which == "a" else 2
         return Command("choose", (str(index),), origin="button") if index <= len(state.prompt.options) else None
+    if which == "b":
+        return Command("fear", ("1",), origin="button")
     together = bool(state.step) and FLOW.step(state.phase, state.step).turns is Turns.TOGETHER
-    if which == "a":
-        if held and state.phase in ("fast", "slow"):
-            return Command("innate", (number,), origin="button")
-        if together and int(number) not in state.done:
-            return Command("done", (number,), origin="button")
-        return None
-    if held:
-        return Command("blight", (), origin="button")
-    return Command("fear", ("1",), origin="button")
+    if together:
+        return Command("done", (number,), origin="button") if int(number) not in state.done else None
+    return Command("blight", (), origin="button")

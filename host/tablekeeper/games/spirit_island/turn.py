@@ -26,11 +26,11 @@ def _blighted_island_enter(txn: Txn) -> None:
 
 def _ravage_enter(txn: Txn) -> None:
     txn.put("ravage.blight_boards", [])
-    txn.notice("Ravage in every land matching: " + ", ".join(slots(txn.state)["ravage"]))
+    txn.notice("Ravage: " + ", ".join(slots(txn.state)["ravage"]))
 
 
 def _build_enter(txn: Txn) -> None:
-    txn.notice("Build in every matching land with Invaders: " + ", ".join(slots(txn.state)["build"]))
+    txn.notice("Build: " + ", ".join(slots(txn.state)["build"]))
 
 
 def _skip_blighted(state: GameState) -> bool:
