@@ -162,3 +162,12 @@ def test_every_test_line_is_tagged_or_listed_as_undecidable() -> None:
     listed = {i for row in rows for i in re.findall(r"OS-[A-Z]+-\d+", row)}
     assert [i for i in ids if i not in tagged and i not in listed] == []
     assert not (listed & tagged)
+
+
+def test_open_draw_panel_shows_the_running_result() -> None:
+    s = ok(new(), "check company 4 4 = W2 W1 W0 W1")
+    panel = s.game.panels(s.state)["tokens"]
+    assert panel.title == "check 4 company"
+    assert panel.lines[-1] == "tot 4 bl 1: pass"
+    s = ok(to_turns(encounter()), "attack 1 head white=2 = Y3 W0 W0")
+    assert s.game.panels(s.state)["tokens"].lines[-1] == "tot 3 bl 2: miss"

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.state import GameState
 from tablekeeper.core.view import Panel
-from tablekeeper.games.oathsworn.cards import COLOUR_NAMES, apply_upgrades
+from tablekeeper.games.oathsworn import rules
+from tablekeeper.games.oathsworn.cards import COLOUR_NAMES, apply_upgrades, parse_card
 from tablekeeper.games.oathsworn.odds import AttackOdds, Pile, attack_odds
 from tablekeeper.games.oathsworn.table import SEATS, data_of, might_cubes, seat
 
@@ -103,11 +104,27 @@ def _tokens_panel(state: GameState) -> Panel:
         return Panel(state.prompt.text[:21], tuple(f"{i}. {o}"[:21] for i, o in enumerate(state.prompt.options, 1)))
     draws = state.get("draws")
     if draws:
-        ctx = draws[0]
-        cards = " ".join(c + ("+" if extra else "") for c, extra in ctx["cards"])
-        return Panel(f"{ctx['kind']} seat {ctx['seat'] or '-'}"[:21], (cards[:21], cards[21:42]))
+        return _draw_panel(draws[0], len(draws))
     odds = plan_odds(state)
     if odds is not None:
         return Panel("planned attack", tuple(line[:21] for line in odds.lines()))
     last = state.get("last")
     return Panel("last", (str(last.get("kind")) if last else "-",))
+
+
+def _draw_panel(ctx: Any, queued: int) -> Panel:
+    """The open draw: whose, the cards (``+`` marks a critical's extra card), the running result."""
+    drawn = [rules.Drawn(parse_card(str(c)), bool(extra)) for c, extra in ctx["cards"]]
+    who = "company" if ctx["seat"] is None else f"seat {ctx['seat']}"
+    cards = " ".join(str(c) + ("+" if extra else "") for c, extra in ctx["cards"])
+    total, blanks = rules.total(drawn), rules.counted_blanks(drawn)
+    if ctx["kind"] == "check":
+        title = f"check {ctx['difficulty']} {who}"
+        verdict = "pass" if rules.check_passes(drawn, int(ctx["difficulty"])) else "fail"
+    else:
+        title = f"{who} vs {ctx['target']}"
+        verdict = "miss" if blanks >= 2 else f"hit {total + int(ctx.get('bonus', 0))}"
+    lines = [cards[:21], cards[21:42], f"tot {total} bl {blanks}: {verdict}"[:21]]
+    if queued > 1:
+        lines.append(f"{queued - 1} more waiting")
+    return Panel(title[:21], tuple(line for line in lines if line))
