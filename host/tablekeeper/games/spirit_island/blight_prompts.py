@@ -17,8 +17,8 @@ YES_NO = ["no", "yes"]
 
 
 def start(txn: Txn, depth: int = 0) -> None:
-    where = "the land" if depth == 0 else f"the adjacent land (cascade {depth})"
-    txn.ask("si.blight.had", f"Did {where} already have Blight?", YES_NO, context={"depth": depth})
+    text = "Land had Blight?" if depth == 0 else f"Cascade {depth}: had Blight?"
+    txn.ask("si.blight.had", text, YES_NO, context={"depth": depth})
 
 
 def _depth(txn: Txn) -> int:
@@ -32,7 +32,7 @@ def on_had(txn: Txn, index: int) -> None:
     depth = _depth(txn)
     txn.close_prompt()
     if index == 0:
-        txn.ask("si.blight.vitality", "Is there Vitality in that land?", YES_NO, context={"depth": depth})
+        txn.ask("si.blight.vitality", "Vitality there?", YES_NO, context={"depth": depth})
     else:
         _take_and_place(txn, depth, cascades=True)
 
@@ -78,7 +78,7 @@ def _ask_presence(txn: Txn, depth: int, cascades: bool, seats: list[int]) -> Non
             _finish(txn)
         return
     seat = seats[0]
-    txn.ask("si.blight.presence", f"Seat {seat}: Presence in that land?", YES_NO, seat=seat,
+    txn.ask("si.blight.presence", f"Seat {seat} Presence there?", YES_NO, seat=seat,
             context={"depth": depth, "cascades": cascades, "seats": seats})
 
 

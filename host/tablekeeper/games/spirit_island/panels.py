@@ -46,13 +46,24 @@ def panels(game: Game, state: GameState) -> dict[str, Panel]:
     if cascades:
         token_lines[3] = _fit(f"Cascade from {cascades[0]}!")
     if state.prompt is not None:
-        out["tokens"] = Panel(_fit(state.prompt.text), tuple(_fit(f"{i}. {o}") for i, o in
-                                                             enumerate(state.prompt.options, 1)))
+        out["tokens"] = _prompt_panel(state)
     else:
         out["tokens"] = Panel("Fear & Blight", tuple(token_lines))
     for seat in state.seat_numbers():
         out[f"seat{seat}"] = _seat_panel(state, seat)
     return out
+
+
+def _prompt_panel(state: GameState) -> Panel:
+    """The open question: two options are answered with the seat buttons A and B."""
+    prompt = state.prompt
+    if prompt is None:
+        return Panel("")
+    if len(prompt.options) <= 2:
+        who = f"seat {prompt.seat}" if prompt.seat is not None else "any seat"
+        lines = [_fit(f"{key}: {option}") for key, option in zip("AB", prompt.options, strict=False)]
+        return Panel(_fit(prompt.text), (*lines, _fit(f"({who}'s buttons)")))
+    return Panel(_fit(prompt.text), tuple(_fit(f"{i}. {o}") for i, o in enumerate(prompt.options, 1)))
 
 
 def _seat_panel(state: GameState, seat: int) -> Panel:
