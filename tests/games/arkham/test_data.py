@@ -78,3 +78,31 @@ def test_every_verb_is_documented() -> None:
 
     for name in GAME.verbs():
         assert f"`{name} " in docs or f"`{name}`" in docs, name
+
+
+def test_every_catalogue_test_is_covered_or_listed_as_undecidable() -> None:
+    """Each rule with a `Test:` line in the catalogue has a tagged test here, or a row in the docs'
+    table of rules a tracker cannot decide (with its reason)."""
+    import re
+
+    root = Path(__file__).resolve().parents[3]
+    catalogue = root.parent / "shared" / "rules" / "arkham.md"
+    if not catalogue.exists():
+        pytest.skip("the rule catalogue (shared/rules/arkham.md) is not beside this checkout")
+    with_tests: list[str] = []
+    current = None
+    for line in catalogue.read_text(encoding="utf-8").splitlines():
+        found = re.match(r"\s*- \*\*(AH-[A-Z0-9]+-\d+)\*\*", line)
+        if found:
+            current = found.group(1)
+        if line.strip().startswith("- Test") and current and current not in with_tests:
+            with_tests.append(current)
+    tagged = set()
+    for path in Path(__file__).parent.glob("test_*.py"):
+        tagged |= set(re.findall(r'rule\("(AH-[A-Z0-9]+-\d+)"\)', path.read_text(encoding="utf-8")))
+    docs = (root / "docs" / "games" / "arkham.md").read_text(encoding="utf-8")
+    table = docs[docs.index("judged not decidable"):]
+    undecidable = set(re.findall(r"AH-[A-Z0-9]+-\d+", table))
+    missing = [rule for rule in with_tests if rule not in tagged and rule not in undecidable]
+    assert missing == []
+    assert not tagged & undecidable
