@@ -86,13 +86,13 @@ def test_blight_questions_keep_the_faq_order_and_cascade() -> None:
     press(s, controls, "seat2.b")  # yes: the land had Blight
     assert tracks(s)["blight.flipped"] == 1 and tracks(s)["blight.card"] == 6
     assert s.state.prompt is not None and s.state.prompt.seat == 1
-    assert s.game.panels(s.state)["tokens"] == Panel("Seat 1 Presence there?"[:21], ("A: no", "B: yes",
+    assert s.game.panels(s.state)["tokens"] == Panel("Seat 1 Presence?", ("A: no", "B: yes",
                                                                                    "(seat 1's buttons)"))
     assert s.game.button(s.state, "seat2.a", False) is None  # the question is seat 1's
     press(s, controls, "seat1.b")
     assert tracks(s)["seat1.presence"] == 1
     press(s, controls, "seat2.a")
-    assert s.state.prompt is not None and s.state.prompt.text == "Cascade 1: had Blight?"
+    assert s.state.prompt is not None and s.state.prompt.text == "Cascade had Blight?"
     press(s, controls, "seat1.a")  # no Blight there
     press(s, controls, "seat1.b")  # but Vitality: prevented, nothing else happens
     assert s.state.prompt is None and tracks(s)["blight.card"] == 6

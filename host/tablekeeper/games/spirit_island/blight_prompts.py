@@ -17,7 +17,7 @@ YES_NO = ["no", "yes"]
 
 
 def start(txn: Txn, depth: int = 0) -> None:
-    text = "Land had Blight?" if depth == 0 else f"Cascade {depth}: had Blight?"
+    text = "Land had Blight?" if depth == 0 else "Cascade had Blight?"
     txn.ask("si.blight.had", text, YES_NO, context={"depth": depth})
 
 
@@ -78,7 +78,7 @@ def _ask_presence(txn: Txn, depth: int, cascades: bool, seats: list[int]) -> Non
             _finish(txn)
         return
     seat = seats[0]
-    txn.ask("si.blight.presence", f"Seat {seat} Presence there?", YES_NO, seat=seat,
+    txn.ask("si.blight.presence", f"Seat {seat} Presence?", YES_NO, seat=seat,
             context={"depth": depth, "cascades": cascades, "seats": seats})
 
 
