@@ -374,3 +374,14 @@ def test_undo_crosses_a_round_boundary() -> None:
         assert s.undo().accepted
     assert (s.state.round, s.state.step) == (1, "4.5")
     assert track(s, "agenda.doom") == 0
+
+
+@pytest.mark.parametrize(("count_eliminated", "required"), [("true", 9), ("false", 6)])
+def test_per_investigator_values_after_an_elimination_follow_the_option(count_eliminated: str,
+                                                                        required: int) -> None:
+    """Ambiguity 7: eliminated investigators count for per-investigator values unless told otherwise."""
+    s = new(seats=3, count_eliminated=count_eliminated)
+    do(s, "resign seat3", "set seat1.clues 6")
+    start_turn(s, 1)
+    do(s, "spend-clues seat1:6")
+    assert track(s, "act.clues_required") == required  # The Barrier: 3 per investigator
