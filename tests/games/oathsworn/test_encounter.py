@@ -739,3 +739,12 @@ def test_os_fx_13_released_after_six_hp() -> None:
     assert seat(s, 2)["consumed"] == "head" and v(s, "boss.head") == 4  # 2 HP removed so far
     ok(s, "next", "next", "attack 3 head white=2 = R4* Y3 W1 W1 R3", "resolve")
     assert v(s, "boss.head") == 0 and seat(s, 2)["consumed"] is None
+
+
+@pytest.mark.rule("OS-FX-4")
+def test_os_fx_4_escape_attempt() -> None:
+    s = ok(to_turns(encounter()), "status 1 caged", "escape 1 8 4 friends=2 = W2 W1 W1 W0", "resolve")
+    assert seat(s, 1)["caged_until"] is None and v(s, "seat1.animus") == 0
+    s = ok(to_turns(encounter()), "status 1 caged", "escape 1 8 4 = W2 W1 W1 W0", "resolve")
+    assert seat(s, 1)["caged_until"] == 2
+    assert "already tried" in no(s, "escape 1 8 1")

@@ -175,6 +175,46 @@ def _one_check(txn: Txn, n: int | None, diff: int, whites: int, check_type: str,
     txn.notice(f"{check_type} check {diff} for {who}: {' '.join(c for c, _ in drawn) or 'no cards'}")
 
 
+def escape(txn: Txn, args: tuple[str, ...]) -> None:
+    """``escape SEAT DIFFICULTY WHITES [friends=N] [= CARDS]``: a caged character pays 3 animus
+    (companion 1) for a survival check with +2 per adjacent friend; once per turn (OS-FX-4)."""
+    pos, opts, cards = parse_kv(args, ("friends",))
+    if len(pos) != 3:
+        raise Rejected("usage: escape SEAT DIFFICULTY WHITES [friends=N] [= CARDS]")
+    if txn.state.get("draws"):
+        raise Rejected("finish the open draw first (redraw N or resolve)")
+    n = seat_arg(pos[0])
+    record = seat(txn.state, n)
+    if record.get("caged_until") is None:
+        raise Rejected(f"seat {n} is not caged")
+    if txn.state.step != "turns" or txn.state.active_seat != n:
+        raise Rejected("escape attempts happen on your own turn in the Oathsworn phase")
+    if record.get("escape_tried"):
+        raise Rejected(f"seat {n} already tried to escape this turn")
+    cost = rules.escape_cost(record["kind"] == "companion")
+    rules.spend(txn.value(f"seat{n}.animus_reserve"), txn.value(f"seat{n}.animus"), cost)
+    record["escape_tried"] = True
+    put_seat(txn, n, record)
+    txn.add(f"seat{n}.animus", -cost)
+    friends = parse_int(opts.get("friends", "0"), "friends")
+    colours = ["W"] * rules.white_count(parse_int(pos[2], "whites"))
+    drawn = draw_with_chains(txn, "might", colours, cards)
+    push_draw(txn, {"kind": "check", "seat": n, "difficulty": parse_int(pos[1], "difficulty"), "type": "survival",
+                    "cards": drawn, "free": rules.free_redraws("survival", dict(txn.state.get("traits") or {})),
+                    "bonus": rules.escape_total(0, friends), "escape": True,
+                    "spent": {"redraw": 0, "empowered": 0}})
+
+
+def _escaped(txn: Txn, n: int, ok: bool) -> None:
+    record = seat(txn.state, n)
+    if ok:
+        record["caged_until"] = None
+        txn.notice(f"seat {n} escapes the cage and may act at once")
+    else:
+        txn.notice(f"seat {n} stays caged: apply the card's failure effect")
+    put_seat(txn, n, record)
+
+
 # --- attacks -------------------------------------------------------------------------------------
 
 def attack(txn: Txn, args: tuple[str, ...]) -> None:
@@ -338,13 +378,16 @@ def resolve(txn: Txn, args: tuple[str, ...]) -> None:
     txn.put("draws", queue)
     drawn = as_drawn(ctx["cards"])
     if ctx["kind"] == "check":
-        ok = rules.check_passes(drawn, ctx["difficulty"])
+        bonus = int(ctx.get("bonus", 0))
+        ok = rules.check_passes(drawn, ctx["difficulty"], bonus)
         wins = rules.successes(drawn, ctx["difficulty"])
         result = {"kind": "check", "seat": ctx["seat"], "success": ok, "total": rules.total(drawn),
                   "blanks": rules.counted_blanks(drawn), "successes": wins}
         txn.put("last", result)
-        txn.notice(f"check {'passed' if ok else 'failed'}: total {result['total']}, "
-                   f"{result['blanks']} blank(s), {wins} success(es)")
+        txn.notice(f"check {'passed' if ok else 'failed'}: total {result['total']}"
+                   f"{f' + {bonus}' if bonus else ''}, {result['blanks']} blank(s), {wins} success(es)")
+        if ctx.get("escape"):
+            _escaped(txn, int(ctx["seat"]), ok)
         return
     damage = rules.attack_damage(drawn)
     n = int(ctx["seat"])

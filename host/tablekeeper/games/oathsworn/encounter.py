@@ -49,7 +49,8 @@ def turn_start(txn: Txn) -> None:
         return
     record = seat(txn.state, n)
     first = record["last_round"] != txn.state.round
-    record.update(moved=False, ability=False, acted=None, last_round=txn.state.round, consumed_attacked=False)
+    record.update(moved=False, ability=False, acted=None, last_round=txn.state.round, consumed_attacked=False,
+                  escape_tried=False)
     if first:
         record["injuries_due"] = 0 if record["kind"] == "companion" else int(record["injuries"])
     put_seat(txn, n, record)

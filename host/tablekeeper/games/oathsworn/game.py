@@ -210,6 +210,8 @@ class Oathsworn(Game):
                                "an attack (story: TARGET is the enemy DEFENSE)", draws.attack),
                 "redraw": Verb("redraw CARD [SEAT]", "replace a drawn card (trait redraw or token)", draws.redraw),
                 "resolve": Verb("resolve", "settle the open check or attack", draws.resolve),
+                "escape": Verb("escape SEAT DIFF WHITES [friends=N] [= CARDS]", "try to escape a cage",
+                               draws.escape),
                 "enemy": Verb("enemy SEAT[,SEAT] COLOUR... [broken] [shield=N] [def=N] [= CARDS]",
                               "an enemy attack on one or more seats", draws.enemy)}
 

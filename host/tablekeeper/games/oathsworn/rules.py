@@ -140,9 +140,9 @@ def total(drawn: Sequence[Drawn]) -> int:
     return sum(d.card.value for d in drawn)
 
 
-def check_passes(drawn: Sequence[Drawn], difficulty: int) -> bool:
-    """OS-CHECK-3: total >= difficulty with fewer than 2 counted blanks."""
-    return total(drawn) >= difficulty and counted_blanks(drawn) < 2
+def check_passes(drawn: Sequence[Drawn], difficulty: int, bonus: int = 0) -> bool:
+    """OS-CHECK-3: total (plus any bonus, e.g. OS-FX-4) >= difficulty with fewer than 2 counted blanks."""
+    return total(drawn) + bonus >= difficulty and counted_blanks(drawn) < 2
 
 
 def successes(drawn: Sequence[Drawn], difficulty: int) -> int:
