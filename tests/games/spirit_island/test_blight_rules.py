@@ -197,3 +197,15 @@ def test_si_blight_4_tracker_cascade_back_takes_another_presence() -> None:
     assert s.view()["spirit_island"]["pending_cascades"] == ["A1"]
     run(s, "cascade A3", "end")
     assert tracks(s)["seat1.presence"] == 0 and s.state.over is not None
+
+
+@pytest.mark.rule("SI-VITALITY-3")
+def test_si_vitality_3_tracker_prevented_blight_fires_nothing() -> None:
+    s = session(adversary="sweden:5")
+    run(s, "land A4 vitality=1 presence1=1")
+    to_step(s, "spirit", "growth")
+    before = tracks(s)
+    run(s, "blight A4")
+    assert not any("Mining Rush" in n for n in s.notices)
+    assert tracks(s) == before  # no Blight left the card, no Presence lost
+    assert s.view()["spirit_island"]["lands"]["A4"]["vitality"] == 0

@@ -115,6 +115,16 @@ def test_si_trigger_3_after_setup_rule_ignores_setup_blight() -> None:
     assert pw.post_setup_rule_applies(during_setup=False) and not pw.post_setup_rule_applies(during_setup=True)
 
 
+@pytest.mark.rule("SI-TRIGGER-3")
+def test_si_trigger_3_tracker_setup_blight_does_not_fire_post_setup_rules() -> None:
+    s = session(adversary="sweden:5")
+    run(s, "blight A1")  # during setup
+    assert not any("Mining Rush" in n for n in s.notices)
+    to_step(s, "spirit", "growth")
+    run(s, "blight A2")
+    assert any("Mining Rush" in n for n in s.notices)
+
+
 @pytest.mark.rule("SI-TRIGGER-4")
 def test_si_trigger_4_trigger_set_up_by_the_same_action_runs_once_after_it() -> None:
     fired: list[str] = []

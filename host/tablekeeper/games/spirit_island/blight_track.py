@@ -59,7 +59,8 @@ def add(txn: Txn, land: str, count: int) -> None:
             pieces += [f"{seat}:{name}:{gone + i}" for i in range(n)]
         lands[name] = procedure.Land(name, rec["blight"], rec["vitality"], pieces)
     when, after = effects(state)
-    run = procedure.BlightRun(_pool(state), lands, when, after)
+    # SI-TRIGGER-3: "After Setup" rules ignore Blight placed while setting up
+    run = procedure.BlightRun(_pool(state), lands, when, after, during_setup=state.phase == "setup")
     run.subject_to_destruction = destroyed
     was_flipped = run.pool.flipped
     cascades = run.add(land, count)
