@@ -10,7 +10,7 @@ from dataclasses import replace
 from tablekeeper.core.chance import Deck, Multiset
 from tablekeeper.core.events import Command, Event, Json
 from tablekeeper.core.frozen import freeze
-from tablekeeper.core.game import CORE_VERBS, ChoiceHandler, Game, Txn, Verb
+from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import Counter
 from tablekeeper.core.view import Panel
@@ -93,19 +93,13 @@ class SpiritIsland(Game):
     def decide(self, state: GameState, command: Command, rng: random.Random | None = None) -> list[Event]:
         """As the base, then the end-of-game check once the whole command has resolved, so one
         effect that both wins and loses is a (sacrifice) victory (SI-END-3)."""
-        txn = Txn(self, state, rng)
-        game_verbs = self.verbs()
-        if command.verb in game_verbs:
-            game_verbs[command.verb].handler(txn, command.args)
-        elif command.verb in CORE_VERBS:
-            CORE_VERBS[command.verb].handler(txn, command.args)
-        else:
-            known = ", ".join(sorted({*CORE_VERBS, *game_verbs}))
-            raise Rejected(f"unknown verb {command.verb!r} (known: {known})")
-        if not txn.events:
-            raise Rejected(f"{command.text()}: nothing to do")
+        events = super().decide(state, command, rng)
+        after = state
+        for event in events:
+            after = self.apply(after, event)
+        txn = Txn(self, after, rng)
         endings.check(txn)
-        return txn.events
+        return [*events, *txn.events]
 
     # --- hooks ----------------------------------------------------------------------------------
     def check_track(self, state: GameState, track: str, value: int) -> None:
