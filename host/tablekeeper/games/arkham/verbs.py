@@ -4,68 +4,22 @@ then changes the state through the transaction. ``docs/games/arkham.md`` lists t
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from tablekeeper.core.flow import begin_turn
-from tablekeeper.core.frozen import thaw
-from tablekeeper.core.game import Txn, Verb, parse_int, parse_seat
+from tablekeeper.core.game import Txn, Verb, parse_int
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import board, effects, rules, skilltest
-
-
-def _usage(args: tuple[str, ...], lo: int, hi: int, usage: str) -> None:
-    if not lo <= len(args) <= hi:
-        raise Rejected(f"usage: {usage}")
-
-
-def _count(text: str, what: str, lo: int = 0) -> int:
-    n = parse_int(text.lstrip("+"), what)
-    if n < lo:
-        raise Rejected(f"{what} must be at least {lo}, not {n}")
-    return n
-
-
-def _live(state: GameState, text: str) -> int:
-    seat = parse_seat(state, text)
-    if not effects.is_live(state, seat):
-        raise Rejected(f"seat {seat} is no longer in the scenario ({effects.eliminated(state)[str(seat)]})")
-    return seat
-
-
-def _own_turn(state: GameState, seat: int, what: str) -> None:
-    """AH-ACTV-1 / AH-TRIG-7 / AH-EVENT-2: actions belong to the investigator's own turn."""
-    if state.phase != "investigation" or state.step != "2.2" or state.active_seat is None:
-        raise Rejected(f"{what} only on an investigator's own turn (now: {state.phase} {state.step})")
-    if state.active_seat != seat:
-        raise Rejected(f"{what}: it is seat {state.active_seat}'s turn, not seat {seat}'s")
-
-
-def _no_test(state: GameState) -> None:
-    if state.get("test") is not None:
-        raise Rejected("a skill test is running; resolve it first")
-
-
-def _spend_actions(txn: Txn, seat: int, n: int, what: str) -> None:
-    """AH-ACTION-1: at most the actions left; AH-ACTION-2: costs are paid first."""
-    left = effects.seat_value(txn.state, seat, "actions")
-    if left < n:
-        raise Rejected(f"seat {seat} has {left} action{'s' if left != 1 else ''} left; {what} needs {n}")
-    txn.add(f"seat{seat}.actions", -n)
-
-
-def _keywords(args: tuple[str, ...]) -> tuple[list[str], dict[str, str]]:
-    plain = [a for a in args if "=" not in a]
-    named = dict(a.split("=", 1) for a in args if "=" in a)
-    return plain, named
-
-
-def _less(named: Mapping[str, str]) -> int:
-    """A card's "costs N less" (``less=N``)."""
-    unknown = set(named) - {"less"}
-    if unknown:
-        raise Rejected(f"unknown option {sorted(unknown)[0]!r} (less=N)")
-    return _count(named["less"], "less") if "less" in named else 0
+from tablekeeper.games.arkham import assets, board, board_verbs, chaos_verbs, effects, rules, skilltest
+from tablekeeper.games.arkham.parsing import (
+    cost_less,
+    count,
+    keywords,
+    live_seat,
+    no_test,
+    own_turn,
+    spend_actions,
+    usage,
+)
 
 
 # --- actions -------------------------------------------------------------------------------------
@@ -75,19 +29,19 @@ def act(txn: Txn, args: tuple[str, ...]) -> None:
     if not args:
         raise Rejected("usage: act SEAT [KIND [TARGET]] [skill=N] [order=E1,E2]")
     state = txn.state
-    seat = _live(state, args[0])
+    seat = live_seat(state, args[0])
     kind = args[1].lower() if len(args) > 1 else "other"
     if kind not in rules.ACTION_KINDS:
         raise Rejected(f"action must be one of {', '.join(rules.ACTION_KINDS)}, not {kind!r}")
-    rest, named = _keywords(args[2:])
+    rest, named = keywords(args[2:])
     order = [n for n in named.pop("order", "").split(",") if n]
     if set(named) - {"skill"}:
         raise Rejected(f"act: unknown option {sorted(set(named) - {'skill'})[0]!r} (skill=N, order=E1,E2)")
-    _own_turn(state, seat, f"the {kind} action")
-    _no_test(state)
+    own_turn(state, seat, f"the {kind} action")
+    no_test(state)
     target = rest[0] if rest else None
     _check_target(state, seat, kind, target)
-    _spend_actions(txn, seat, 1, f"the {kind} action")
+    spend_actions(txn, seat, 1, f"the {kind} action")
     board.attacks_of_opportunity(txn, seat, kind, order)
     if not effects.is_live(txn.state, seat) or effects.defeat_pending(txn.state, seat):
         return  # defeated by the attacks: the action does not resolve
@@ -129,11 +83,11 @@ def _check_target(state: GameState, seat: int, kind: str, target: str | None) ->
 
 def _action_test(txn: Txn, seat: int, kind: str, target: str | None, named: Mapping[str, str]) -> None:
     skill = {"investigate": "intellect", "fight": "combat", "evade": "agility"}[kind]
-    base = _count(named["skill"], "skill") if "skill" in named else \
+    base = count(named["skill"], "skill") if "skill" in named else \
         int(effects.seat_info(txn.state, seat)["skills"][skill])
     if kind == "investigate":
         if target is not None:
-            difficulty = _count(target, "difficulty")
+            difficulty = count(target, "difficulty")
         else:
             loc = board.where(txn.state, seat)
             if loc is None:
@@ -149,20 +103,20 @@ def _action_test(txn: Txn, seat: int, kind: str, target: str | None, named: Mapp
 def activate(txn: Txn, args: tuple[str, ...]) -> None:
     """AH-ACTV-1/2, AH-TRIG-7: an ability costing N action icons (and resources) on the seat's own
     turn; every cost is paid together or nothing is; one attack per engaged enemy (AH-AOO-3)."""
-    plain, named = _keywords(args)
-    _usage(tuple(plain), 2, 4, "activate SEAT ACTIONS [RESOURCES] [parley|fight|evade] [less=N]")
+    plain, named = keywords(args)
+    usage(tuple(plain), 2, 4, "activate SEAT ACTIONS [RESOURCES] [parley|fight|evade] [less=N]")
     state = txn.state
-    seat = _live(state, plain[0])
-    actions = _count(plain[1], "actions", 1)
-    resources = _count(plain[2], "resources") if len(plain) > 2 and plain[2].lstrip("+").isdigit() else 0
-    resources = max(0, resources - _less(named))  # AH-TRIG-9: active cost modifiers count
+    seat = live_seat(state, plain[0])
+    actions = count(plain[1], "actions", 1)
+    resources = count(plain[2], "resources") if len(plain) > 2 and plain[2].lstrip("+").isdigit() else 0
+    resources = max(0, resources - cost_less(named))  # AH-TRIG-9: active cost modifiers count
     kind = plain[-1] if plain[-1] in ("parley", "fight", "evade", "resign") else "activate"
-    _own_turn(state, seat, "an activated ability")
-    _no_test(state)
+    own_turn(state, seat, "an activated ability")
+    no_test(state)
     have = effects.seat_value(state, seat, "resources")
     if have < resources:
         raise Rejected(f"seat {seat} has {have} resources; the ability costs {resources}")
-    _spend_actions(txn, seat, actions, "this ability")
+    spend_actions(txn, seat, actions, "this ability")
     if resources:
         txn.add(f"seat{seat}.resources", -resources)
     board.attacks_of_opportunity(txn, seat, kind)  # AH-DESIG-1: a designated Evade/Fight is exempt
@@ -170,9 +124,9 @@ def activate(txn: Txn, args: tuple[str, ...]) -> None:
 
 def lose(txn: Txn, args: tuple[str, ...]) -> None:
     """AH-ACTION-3: lose N actions this round (never below 0)."""
-    _usage(args, 2, 2, "lose SEAT N")
-    seat = _live(txn.state, args[0])
-    n = _count(args[1], "actions", 1)
+    usage(args, 2, 2, "lose SEAT N")
+    seat = live_seat(txn.state, args[0])
+    n = count(args[1], "actions", 1)
     txn.set(f"seat{seat}.actions", max(0, effects.seat_value(txn.state, seat, "actions") - n))
 
 
@@ -181,11 +135,11 @@ def play(txn: Txn, args: tuple[str, ...]) -> None:
     action on the player's own turn (AH-EVENT-2); a fast card costs no action (AH-FAST-1), a fast
     asset only on its player's turn (AH-FAST-5); `free` when a card lets it be played without an
     action (AH-GOLD-2)."""
-    plain, named = _keywords(args)
-    _usage(tuple(plain), 2, 5, "play SEAT COST [event|asset] [fast] [free] [less=N]")
+    plain, named = keywords(args)
+    usage(tuple(plain), 2, 5, "play SEAT COST [event|asset] [fast] [free] [less=N]")
     state = txn.state
-    seat = _live(state, plain[0])
-    cost = max(0, _count(plain[1], "cost") - _less(named))
+    seat = live_seat(state, plain[0])
+    cost = max(0, count(plain[1], "cost") - cost_less(named))
     words = {a.lower() for a in plain[2:]}
     unknown = words - {"event", "asset", "fast", "free", "skill"}
     if unknown:
@@ -195,8 +149,8 @@ def play(txn: Txn, args: tuple[str, ...]) -> None:
     cardtype = "asset" if "asset" in words else "event"
     fast, free = "fast" in words, "free" in words
     if not fast or cardtype == "asset":
-        _own_turn(state, seat, f"playing a {'fast ' if fast else ''}{cardtype}")
-    _no_test(state)
+        own_turn(state, seat, f"playing a {'fast ' if fast else ''}{cardtype}")
+    no_test(state)
     if effects.seat_value(state, seat, "hand") < 1:
         raise Rejected(f"seat {seat} has no card in hand")
     have = effects.seat_value(state, seat, "resources")
@@ -204,7 +158,7 @@ def play(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected(f"seat {seat} has {have} resources; the card costs {cost}")
     needs_action = not fast and not free
     if needs_action:
-        _spend_actions(txn, seat, 1, "the play action")
+        spend_actions(txn, seat, 1, "the play action")
     if cost:
         txn.add(f"seat{seat}.resources", -cost)
     txn.add(f"seat{seat}.hand", -1)
@@ -217,16 +171,16 @@ def play(txn: Txn, args: tuple[str, ...]) -> None:
 # --- cards and harm ------------------------------------------------------------------------------
 def draw_cards(txn: Txn, args: tuple[str, ...]) -> None:
     """A card effect's draw (AH-DRAW-3/5): several cards at once, with the deck reset if needed."""
-    _usage(args, 1, 2, "draw-cards SEAT [N]")
-    seat = _live(txn.state, args[0])
-    effects.draw_cards(txn, seat, _count(args[1], "cards", 1) if len(args) > 1 else 1)
+    usage(args, 1, 2, "draw-cards SEAT [N]")
+    seat = live_seat(txn.state, args[0])
+    effects.draw_cards(txn, seat, count(args[1], "cards", 1) if len(args) > 1 else 1)
 
 
 def discard(txn: Txn, args: tuple[str, ...]) -> None:
     """Discard N cards from hand (4.5 hand size, or a card effect)."""
-    _usage(args, 2, 2, "discard SEAT N")
-    seat = _live(txn.state, args[0])
-    n = _count(args[1], "cards", 1)
+    usage(args, 2, 2, "discard SEAT N")
+    seat = live_seat(txn.state, args[0])
+    n = count(args[1], "cards", 1)
     hand = effects.seat_value(txn.state, seat, "hand")
     if n > hand:
         raise Rejected(f"seat {seat} holds {hand} cards, cannot discard {n}")
@@ -238,23 +192,23 @@ def hit(txn: Txn, args: tuple[str, ...]) -> None:
     """Deal damage and horror: assign some to the seat's assets (AH-DMG-2..6; ``NAME=D/H``), none
     when ``direct`` (AH-DIRECT-1); then all of it lands at once (AH-DMG-8) and defeat is checked
     (AH-DMG-9..11, AH-TRAUMA-5)."""
-    plain, named = _keywords(args)
+    plain, named = keywords(args)
     direct = "direct" in plain
     plain = [p for p in plain if p != "direct"]
-    _usage(tuple(plain), 2, 3, "hit SEAT DAMAGE [HORROR] [ASSET=D/H ...] [prevent=D/H] [direct]")
-    seat = _live(txn.state, plain[0])
-    damage, horror = _count(plain[1], "damage"), _count(plain[2], "horror") if len(plain) > 2 else 0
+    usage(tuple(plain), 2, 3, "hit SEAT DAMAGE [HORROR] [ASSET=D/H ...] [prevent=D/H] [direct]")
+    seat = live_seat(txn.state, plain[0])
+    damage, horror = count(plain[1], "damage"), count(plain[2], "horror") if len(plain) > 2 else 0
     prevent = named.pop("prevent", None)
     if direct and named:
         raise Rejected("direct damage and horror cannot be assigned to assets")
     assigned: dict[str, tuple[int, int]] = {}
     for name, split in named.items():
         d, sep, h = split.partition("/")
-        assigned[name] = (_count(d, "damage"), _count(h, "horror") if sep else 0)
+        assigned[name] = (count(d, "damage"), count(h, "horror") if sep else 0)
     if prevent is not None:
         # AH-DMG-7: prevention acts between assigning and applying, on what would reach the investigator.
         d, sep, h = prevent.partition("/")
-        stop_d, stop_h = _count(d, "prevented damage"), _count(h, "prevented horror") if sep else 0
+        stop_d, stop_h = count(d, "prevented damage"), count(h, "prevented horror") if sep else 0
         to_assets = (sum(a for a, _ in assigned.values()), sum(b for _, b in assigned.values()))
         if stop_d > damage - to_assets[0] or stop_h > horror - to_assets[1]:
             raise Rejected("cannot prevent more than is assigned to the investigator")
@@ -262,13 +216,13 @@ def hit(txn: Txn, args: tuple[str, ...]) -> None:
         if damage == 0 and horror == 0 and not assigned:
             txn.notice(f"seat {seat}: everything was prevented; nothing was dealt")  # AH-DMG-8
             return
-    board.assign_to_assets(txn, seat, damage, horror, assigned)
+    assets.assign(txn, seat, damage, horror, assigned)
 
 
 def heal(txn: Txn, args: tuple[str, ...]) -> None:
-    _usage(args, 2, 3, "heal SEAT DAMAGE [HORROR]")
-    seat = _live(txn.state, args[0])
-    damage, horror = _count(args[1], "damage"), _count(args[2], "horror") if len(args) > 2 else 0
+    usage(args, 2, 3, "heal SEAT DAMAGE [HORROR]")
+    seat = live_seat(txn.state, args[0])
+    damage, horror = count(args[1], "damage"), count(args[2], "horror") if len(args) > 2 else 0
     for name, n in (("damage", damage), ("horror", horror)):
         have = effects.seat_value(txn.state, seat, name)
         if n > have:
@@ -279,21 +233,21 @@ def heal(txn: Txn, args: tuple[str, ...]) -> None:
 
 def defeat(txn: Txn, args: tuple[str, ...]) -> None:
     """AH-CAMPDEF-1: a card ability defeats the investigator; no trauma unless the card says so."""
-    _usage(args, 1, 1, "defeat SEAT")
-    effects.eliminate(txn, _live(txn.state, args[0]), rules.Defeat("ability"))
+    usage(args, 1, 1, "defeat SEAT")
+    effects.eliminate(txn, live_seat(txn.state, args[0]), rules.Defeat("ability"))
 
 
 def resign(txn: Txn, args: tuple[str, ...]) -> None:
     """AH-ELIM-1 / AH-DEFEAT-2: resigning eliminates without defeat, so without trauma."""
-    _usage(args, 1, 1, "resign SEAT")
-    effects.eliminate(txn, _live(txn.state, args[0]), rules.Defeat("resign"))
+    usage(args, 1, 1, "resign SEAT")
+    effects.eliminate(txn, live_seat(txn.state, args[0]), rules.Defeat("resign"))
 
 
 # --- agenda, act, clues --------------------------------------------------------------------------
 def advance(txn: Txn, args: tuple[str, ...]) -> None:
     """Advance a card outside its usual moment: the agenda only when a card allows it (AH-DOOM-4),
     an act with an Objective once the players say it is met (AH-ACTAG-5)."""
-    _usage(args, 1, 2, "advance agenda card | advance act objective")
+    usage(args, 1, 2, "advance agenda card | advance act objective")
     which = args[0]
     why = args[1] if len(args) > 1 else ""
     if which == "agenda":
@@ -323,14 +277,14 @@ def spend_clues(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected(f"act {state.value('act')} has an objective: {current['objective']}")
     if state.phase != "investigation" or state.active_seat is None:
         raise Rejected("clues are spent on the act only during an investigator's turn")
-    _no_test(state)
+    no_test(state)
     spend: dict[int, int] = {}
     for item in args:
         who, sep, n = item.partition(":")
         if not sep:
             raise Rejected(f"expected SEAT:N, not {item!r}")
-        seat = _live(state, who)
-        spend[seat] = spend.get(seat, 0) + _count(n, "clues")
+        seat = live_seat(state, who)
+        spend[seat] = spend.get(seat, 0) + count(n, "clues")
     holdings = {s: effects.seat_value(state, s, "clues") for s in effects.live_seats(state)}
     rules.group_spend(holdings, spend, state.value("act.clues_required"))
     for seat, paid in spend.items():
@@ -341,7 +295,7 @@ def spend_clues(txn: Txn, args: tuple[str, ...]) -> None:
 
 def resolution(txn: Txn, args: tuple[str, ...]) -> None:
     """AH-ACTAG-11: the players reached a resolution point (→R#) on a card."""
-    _usage(args, 1, 1, "resolution R#")
+    usage(args, 1, 1, "resolution R#")
     if not args[0].upper().startswith("R") or not args[0][1:].isdigit():
         raise Rejected(f"a resolution is written R1, R2, ...; not {args[0]!r}")
     effects.reach_resolution(txn, args[0].upper())
@@ -349,13 +303,13 @@ def resolution(txn: Txn, args: tuple[str, ...]) -> None:
 
 def bonus(txn: Txn, args: tuple[str, ...]) -> None:
     """AH-XP-2: the resolution's experience adjustment, for the campaign log."""
-    _usage(args, 1, 1, "bonus +N|-N")
+    usage(args, 1, 1, "bonus +N|-N")
     txn.put("xp_bonus", parse_int(args[0], "experience"))
 
 
 def go_to(txn: Txn, args: tuple[str, ...]) -> None:
     """AH-NEXT-1: the resolution sends the group to another scenario of the campaign."""
-    _usage(args, 1, 1, "go-to SCENARIO")
+    usage(args, 1, 1, "go-to SCENARIO")
     sequence = txn.state.get("scenario")["sequence"]
     if args[0] not in sequence:
         raise Rejected(f"the campaign has no scenario {args[0]!r} (scenarios: {', '.join(sequence)})")
@@ -364,8 +318,8 @@ def go_to(txn: Txn, args: tuple[str, ...]) -> None:
 
 def victory(txn: Txn, args: tuple[str, ...]) -> None:
     """A card with victory points goes to the victory display (AH-XP-2 counts them)."""
-    _usage(args, 1, 1, "victory N")
-    effects.put_list(txn, "victory", _count(args[0], "victory points", 1))
+    usage(args, 1, 1, "victory N")
+    effects.put_list(txn, "victory", count(args[0], "victory points", 1))
 
 
 def grim(txn: Txn, args: tuple[str, ...]) -> None:
@@ -379,9 +333,9 @@ def grim(txn: Txn, args: tuple[str, ...]) -> None:
 
 def turn(txn: Txn, args: tuple[str, ...]) -> None:
     """2.2 / AH-FW-3: the investigators choose who goes next; each takes one turn per phase."""
-    _usage(args, 1, 1, "turn SEAT")
+    usage(args, 1, 1, "turn SEAT")
     state = txn.state
-    seat = _live(state, args[0])
+    seat = live_seat(state, args[0])
     prompt = state.prompt
     if state.step != "2.2" or prompt is None or prompt.id != "flow.next_seat":
         if state.step == "2.2" and seat in (*state.done, state.active_seat):
@@ -393,191 +347,6 @@ def turn(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected(f"seat {seat} has had its turn this phase")
     txn.close_prompt()
     begin_turn(txn, txn.game.flow, seat, done=txn.state.done)
-
-
-# --- skill tests and the chaos bag ---------------------------------------------------------------
-def test(txn: Txn, args: tuple[str, ...]) -> None:
-    """ST.1: `test SEAT SKILL VALUE DIFFICULTY [auto-success]` or `test SEAT "Willpower (4)" VALUE`."""
-    if len(args) < 3:
-        raise Rejected('usage: test SEAT SKILL VALUE DIFFICULTY [auto-success] | test SEAT "Skill (N)" VALUE')
-    seat = _live(txn.state, args[0])
-    extra = [a for a in args[1:] if a.lower() in ("auto-success", "autosuccess")]
-    rest = [a for a in args[1:] if a not in extra]
-    if not rest:
-        raise Rejected("usage: test SEAT SKILL VALUE DIFFICULTY [auto-success]")
-    if "(" in rest[0]:
-        skill, difficulty = rules.parse_test_spec(rest[0])
-        if len(rest) != 2:
-            raise Rejected('usage: test SEAT "Skill (N)" VALUE')
-        base = _count(rest[1], "skill value")
-    else:
-        if len(rest) != 3:
-            raise Rejected("usage: test SEAT SKILL VALUE DIFFICULTY")
-        skill, base, difficulty = rest[0].lower(), _count(rest[1], "skill value"), _count(rest[2], "difficulty")
-    skilltest.begin(txn, seat, skill, base, difficulty, autosuccess=bool(extra))
-
-
-def commit(txn: Txn, args: tuple[str, ...]) -> None:
-    _usage(args, 2, 2, "commit SEAT ICONS")
-    skilltest.commit(txn, _live(txn.state, args[0]), _count(args[1], "icons", 1))
-
-
-def resolve(txn: Txn, args: tuple[str, ...]) -> None:
-    _usage(args, 0, 0, "resolve")
-    skilltest.resolve(txn)
-
-
-def token(txn: Txn, args: tuple[str, ...]) -> None:
-    """Change the bag mid-game: add/remove tokens, seal one (out of the bag until released)."""
-    _usage(args, 2, 3, "token add|remove|seal|release NAME [N]")
-    op, name = args[0], args[1]
-    if name not in txn.state.get("tokens"):
-        raise Rejected(f"unknown chaos token {name!r} (known: {', '.join(sorted(txn.state.get('tokens')))})")
-    n = _count(args[2], "count", 1) if len(args) > 2 else 1
-    ops = {"add": "put", "remove": "take", "seal": "seal", "release": "release"}
-    if op not in ops:
-        raise Rejected(f"token {op}: expected add, remove, seal or release")
-    if op in ("add", "remove"):
-        txn.source_op("chaos", ops[op], name, n)
-    else:
-        for _ in range(n):
-            txn.source_op("chaos", ops[op], name, 1)
-
-
-def token_value(txn: Txn, args: tuple[str, ...]) -> None:
-    """Edit what a symbol token is worth (the scenario reference card, AH-CHAOS-2)."""
-    _usage(args, 2, 3, "token-value NAME VALUE [again]")
-    tokens: dict[str, Any] = dict(thaw(txn.state.get("tokens")))
-    name = args[0]
-    if name not in tokens:
-        raise Rejected(f"unknown chaos token {name!r}")
-    if len(args) > 2 and args[2] != "again":
-        raise Rejected("token-value NAME VALUE [again]")
-    tokens[name] = {**tokens[name], "value": parse_int(args[1], "value"), "again": len(args) > 2}
-    txn.put("tokens", tokens)
-
-
-def elder(txn: Txn, args: tuple[str, ...]) -> None:
-    """The testing investigator's Elder Sign modifier (AH-CHAOS-4), as it stands now."""
-    _usage(args, 2, 2, "elder SEAT N")
-    seat = parse_seat(txn.state, args[0])
-    seats = dict(thaw(txn.state.get("seats")))
-    seats[str(seat)] = {**seats[str(seat)], "elder_sign": parse_int(args[1], "elder sign value")}
-    txn.put("seats", seats)
-
-
-# --- board ---------------------------------------------------------------------------------------
-def location_verb(txn: Txn, args: tuple[str, ...]) -> None:
-    """A location in play: shroud and clue value (per investigator with `per`), unrevealed."""
-    plain, named = _keywords(args)
-    usage = "location NAME SHROUD CLUES [per] [to=A,B,...]"
-    _usage(tuple(plain), 3, 4, usage)
-    if (len(plain) == 4 and plain[3] != "per") or set(named) - {"to"}:
-        raise Rejected(f"usage: {usage}")
-    connections = [c for c in named.get("to", "").split(",") if c]
-    board.add_location(txn, plain[0], _count(plain[1], "shroud"), _count(plain[2], "clue value"), len(plain) == 4,
-                       connections)
-
-
-def enter(txn: Txn, args: tuple[str, ...]) -> None:
-    """Place or move an investigator without an action (setup, card effects)."""
-    _usage(args, 2, 2, "enter SEAT LOCATION")
-    board.enter(txn, _live(txn.state, args[0]), args[1])
-
-
-def enemy_verb(txn: Txn, args: tuple[str, ...]) -> None:
-    """An enemy drawn by SEAT: `enemy SEAT NAME fight=3 health=3 evade=2 damage=1 horror=1
-    [aloof] [hunter] [exhausted] [at=LOCATION]`."""
-    if len(args) < 2:
-        raise Rejected("usage: enemy SEAT NAME fight=F health=H evade=E damage=D horror=R [aloof] [hunter] "
-                       "[exhausted] [at=LOCATION]")
-    seat = _live(txn.state, args[0])
-    plain, named = _keywords(args[2:])
-    unknown = (set(plain) - {"aloof", "hunter", "exhausted"}) | (set(named) - {"fight", "health", "evade",
-                                                                               "damage", "horror", "at"})
-    if unknown:
-        raise Rejected(f"enemy: unknown word {sorted(unknown)[0]!r}")
-    foe = {"fight": _count(named.get("fight", "1"), "fight"),
-           "health": _count(named.get("health", "1"), "health", 1),
-           "evade": _count(named.get("evade", "1"), "evade"),
-           "attack_damage": _count(named.get("damage", "1"), "damage"),
-           "attack_horror": _count(named.get("horror", "0"), "horror"), "aloof": "aloof" in plain,
-           "hunter": "hunter" in plain, "ready": "exhausted" not in plain, "damage": 0, "doom": 0}
-    board.spawn(txn, seat, args[1], foe, named.get("at"))
-
-
-def asset_verb(txn: Txn, args: tuple[str, ...]) -> None:
-    """An asset in play that can soak damage/horror or be exhausted: `asset SEAT NAME [health=H] [sanity=S]`."""
-    plain, named = _keywords(args)
-    _usage(tuple(plain), 2, 2, "asset SEAT NAME [health=H] [sanity=S]")
-    unknown = set(named) - {"health", "sanity"}
-    if unknown:
-        raise Rejected(f"asset: unknown option {sorted(unknown)[0]!r}")
-    seat = _live(txn.state, plain[0])
-    board.add_asset(txn, seat, plain[1], _count(named["health"], "health", 1) if "health" in named else None,
-                    _count(named["sanity"], "sanity", 1) if "sanity" in named else None)
-
-
-def exhaust(txn: Txn, args: tuple[str, ...]) -> None:
-    """AH-EXHAUST-2: an exhausted card cannot exhaust again (a cost that cannot be paid)."""
-    _usage(args, 2, 2, "exhaust SEAT ASSET")
-    board.set_exhausted(txn, _live(txn.state, args[0]), args[1], True)
-
-
-def ready(txn: Txn, args: tuple[str, ...]) -> None:
-    _usage(args, 2, 2, "ready SEAT ASSET")
-    board.set_exhausted(txn, _live(txn.state, args[0]), args[1], False)
-
-
-def enemy_mod(txn: Txn, args: tuple[str, ...]) -> None:
-    """AH-BASE-1: a modifier on an enemy's fight or evade; the printed (base) value stays."""
-    _usage(args, 3, 3, "enemy-mod NAME fight|evade +N|-N")
-    foe = board.enemy(txn.state, args[0])
-    if args[1] not in ("fight", "evade"):
-        raise Rejected("enemy-mod NAME fight|evade +N|-N")
-    board.save_enemy(txn, args[0], {**foe, f"{args[1]}_mod": int(foe.get(f"{args[1]}_mod", 0))
-                                    + parse_int(args[2], "modifier")})
-
-
-def move_enemy(txn: Txn, args: tuple[str, ...]) -> None:
-    """A hunter's move (3.2) or a card moving an enemy: it leaves any engagement and may engage."""
-    _usage(args, 2, 2, "move-enemy NAME LOCATION")
-    foe = board.enemy(txn.state, args[0])
-    board.location(txn.state, args[1])
-    board.save_enemy(txn, args[0], {**foe, "engaged": None, "location": args[1]})
-    board.engage_check(txn, args[0])
-
-
-def enemy_state(txn: Txn, args: tuple[str, ...]) -> None:
-    """Exhaust or ready an enemy by a card effect; a readied enemy may engage (AH-ENGM-6)."""
-    _usage(args, 2, 2, "enemy-state NAME ready|exhausted")
-    foe = board.enemy(txn.state, args[0])
-    if args[1] not in ("ready", "exhausted"):
-        raise Rejected("enemy-state NAME ready|exhausted")
-    if foe["ready"] == (args[1] == "ready"):
-        raise Rejected(f"{args[0]} is already {args[1]}")
-    board.save_enemy(txn, args[0], {**foe, "ready": args[1] == "ready"})
-    board.engage_check(txn, args[0])
-
-
-def evade_auto(txn: Txn, args: tuple[str, ...]) -> None:
-    """AH-EVADE-3: an ability that evades automatically (no test)."""
-    _usage(args, 1, 1, "evade ENEMY")
-    foe = board.enemy(txn.state, args[0])
-    if foe.get("engaged") is None:
-        raise Rejected(f"{args[0]} is engaged with nobody")
-    board.disengage(txn, args[0], exhaust=True)
-
-
-def harm_enemy(txn: Txn, args: tuple[str, ...]) -> None:
-    _usage(args, 2, 2, "harm-enemy NAME N")
-    board.enemy(txn.state, args[0])
-    board.harm_enemy(txn, args[0], _count(args[1], "damage", 1))
-
-
-def enemy_doom(txn: Txn, args: tuple[str, ...]) -> None:
-    _usage(args, 2, 2, "enemy-doom NAME +N|-N")
-    board.enemy_doom(txn, args[0], parse_int(args[1], "doom"))
 
 
 VERBS: dict[str, Verb] = {v.usage.split()[0]: v for v in (
@@ -601,24 +370,25 @@ VERBS: dict[str, Verb] = {v.usage.split()[0]: v for v in (
     Verb("go-to SCENARIO", "the resolution sends the group to this scenario next", go_to),
     Verb("grim TEXT", "record a Grim Rule resolution", grim),
     Verb("turn SEAT", "the investigators choose who goes next", turn),
-    Verb("test SEAT SKILL VALUE DIFFICULTY [auto-success]", "begin a skill test (ST.1)", test),
-    Verb("commit SEAT ICONS", "commit cards with matching icons (ST.2)", commit),
-    Verb("resolve", "apply the test's result and end it (ST.7, ST.8)", resolve),
-    Verb("token add|remove|seal|release NAME [N]", "change the chaos bag", token),
-    Verb("token-value NAME VALUE [again]", "set a token's modifier (scenario reference)", token_value),
-    Verb("elder SEAT N", "set an investigator's Elder Sign modifier", elder),
+    Verb("test SEAT SKILL VALUE DIFFICULTY [auto-success]", "begin a skill test (ST.1)", chaos_verbs.begin_test),
+    Verb("commit SEAT ICONS", "commit cards with matching icons (ST.2)", chaos_verbs.commit),
+    Verb("resolve", "apply the test's result and end it (ST.7, ST.8)", chaos_verbs.resolve),
+    Verb("token add|remove|seal|release NAME [N]", "change the chaos bag", chaos_verbs.token),
+    Verb("token-value NAME VALUE [again]", "set a token's modifier (scenario reference)", chaos_verbs.token_value),
+    Verb("elder SEAT N", "set an investigator's Elder Sign modifier", chaos_verbs.elder),
     Verb("location NAME SHROUD CLUES [per] [to=A,B,...]", "put a location into play (with its connections)",
-         location_verb),
-    Verb("enter SEAT LOCATION", "place or move an investigator without an action", enter),
+         board_verbs.location_verb),
+    Verb("enter SEAT LOCATION", "place or move an investigator without an action", board_verbs.enter),
     Verb("enemy SEAT NAME fight=F health=H evade=E damage=D horror=R [aloof] [hunter] [at=LOC]",
-         "an enemy spawns", enemy_verb),
-    Verb("asset SEAT NAME [health=H] [sanity=S]", "an asset that soaks damage/horror or exhausts", asset_verb),
-    Verb("exhaust SEAT ASSET", "exhaust an asset (an exhausted one cannot)", exhaust),
-    Verb("ready SEAT ASSET", "ready an exhausted asset", ready),
-    Verb("enemy-mod NAME fight|evade +N|-N", "modify an enemy's fight or evade", enemy_mod),
-    Verb("move-enemy NAME LOCATION", "move an enemy (hunters, card effects)", move_enemy),
-    Verb("enemy-state NAME ready|exhausted", "ready or exhaust an enemy by an effect", enemy_state),
-    Verb("evade ENEMY", "an ability evades the enemy automatically", evade_auto),
-    Verb("harm-enemy NAME N", "deal damage to an enemy", harm_enemy),
-    Verb("enemy-doom NAME +N|-N", "place or remove doom on an enemy", enemy_doom),
+         "an enemy spawns", board_verbs.enemy_verb),
+    Verb("asset SEAT NAME [health=H] [sanity=S]", "an asset that soaks damage/horror or exhausts",
+         board_verbs.asset_verb),
+    Verb("exhaust SEAT ASSET", "exhaust an asset (an exhausted one cannot)", board_verbs.exhaust),
+    Verb("ready SEAT ASSET", "ready an exhausted asset", board_verbs.ready),
+    Verb("enemy-mod NAME fight|evade +N|-N", "modify an enemy's fight or evade", board_verbs.enemy_mod),
+    Verb("move-enemy NAME LOCATION", "move an enemy (hunters, card effects)", board_verbs.move_enemy),
+    Verb("enemy-state NAME ready|exhausted", "ready or exhaust an enemy by an effect", board_verbs.enemy_state),
+    Verb("evade ENEMY", "an ability evades the enemy automatically", board_verbs.evade_auto),
+    Verb("harm-enemy NAME N", "deal damage to an enemy", board_verbs.harm_enemy),
+    Verb("enemy-doom NAME +N|-N", "place or remove doom on an enemy", board_verbs.enemy_doom),
 )}

@@ -1,0 +1,126 @@
+"""Verbs of the board: locations, enemies and assets as far as the tracker follows them."""
+
+from __future__ import annotations
+
+from tablekeeper.core.game import Txn, parse_int
+from tablekeeper.errors import Rejected
+from tablekeeper.games.arkham import assets, board
+from tablekeeper.games.arkham.parsing import (
+    count,
+    keywords,
+    live_seat,
+    usage,
+)
+
+
+def location_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    """A location in play: shroud and clue value (per investigator with `per`), unrevealed."""
+    plain, named = keywords(args)
+    text = "location NAME SHROUD CLUES [per] [to=A,B,...]"
+    usage(tuple(plain), 3, 4, text)
+    if (len(plain) == 4 and plain[3] != "per") or set(named) - {"to"}:
+        raise Rejected(f"usage: {text}")
+    connections = [c for c in named.get("to", "").split(",") if c]
+    board.add_location(txn, plain[0], count(plain[1], "shroud"), count(plain[2], "clue value"), len(plain) == 4,
+                       connections)
+
+
+def enter(txn: Txn, args: tuple[str, ...]) -> None:
+    """Place or move an investigator without an action (setup, card effects)."""
+    usage(args, 2, 2, "enter SEAT LOCATION")
+    board.enter(txn, live_seat(txn.state, args[0]), args[1])
+
+
+def enemy_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    """An enemy drawn by SEAT: `enemy SEAT NAME fight=3 health=3 evade=2 damage=1 horror=1
+    [aloof] [hunter] [exhausted] [at=LOCATION]`."""
+    if len(args) < 2:
+        raise Rejected("usage: enemy SEAT NAME fight=F health=H evade=E damage=D horror=R [aloof] [hunter] "
+                       "[exhausted] [at=LOCATION]")
+    seat = live_seat(txn.state, args[0])
+    plain, named = keywords(args[2:])
+    unknown = (set(plain) - {"aloof", "hunter", "exhausted"}) | (set(named) - {"fight", "health", "evade",
+                                                                               "damage", "horror", "at"})
+    if unknown:
+        raise Rejected(f"enemy: unknown word {sorted(unknown)[0]!r}")
+    foe = {"fight": count(named.get("fight", "1"), "fight"),
+           "health": count(named.get("health", "1"), "health", 1),
+           "evade": count(named.get("evade", "1"), "evade"),
+           "attack_damage": count(named.get("damage", "1"), "damage"),
+           "attack_horror": count(named.get("horror", "0"), "horror"), "aloof": "aloof" in plain,
+           "hunter": "hunter" in plain, "ready": "exhausted" not in plain, "damage": 0, "doom": 0}
+    board.spawn(txn, seat, args[1], foe, named.get("at"))
+
+
+def asset_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    """An asset in play that can soak damage/horror or be exhausted: `asset SEAT NAME [health=H] [sanity=S]`."""
+    plain, named = keywords(args)
+    usage(tuple(plain), 2, 2, "asset SEAT NAME [health=H] [sanity=S]")
+    unknown = set(named) - {"health", "sanity"}
+    if unknown:
+        raise Rejected(f"asset: unknown option {sorted(unknown)[0]!r}")
+    seat = live_seat(txn.state, plain[0])
+    assets.add(txn, seat, plain[1], count(named["health"], "health", 1) if "health" in named else None,
+                    count(named["sanity"], "sanity", 1) if "sanity" in named else None)
+
+
+def exhaust(txn: Txn, args: tuple[str, ...]) -> None:
+    """AH-EXHAUST-2: an exhausted card cannot exhaust again (a cost that cannot be paid)."""
+    usage(args, 2, 2, "exhaust SEAT ASSET")
+    assets.set_exhausted(txn, live_seat(txn.state, args[0]), args[1], True)
+
+
+def ready(txn: Txn, args: tuple[str, ...]) -> None:
+    usage(args, 2, 2, "ready SEAT ASSET")
+    assets.set_exhausted(txn, live_seat(txn.state, args[0]), args[1], False)
+
+
+def enemy_mod(txn: Txn, args: tuple[str, ...]) -> None:
+    """AH-BASE-1: a modifier on an enemy's fight or evade; the printed (base) value stays."""
+    usage(args, 3, 3, "enemy-mod NAME fight|evade +N|-N")
+    foe = board.enemy(txn.state, args[0])
+    if args[1] not in ("fight", "evade"):
+        raise Rejected("enemy-mod NAME fight|evade +N|-N")
+    board.save_enemy(txn, args[0], {**foe, f"{args[1]}_mod": int(foe.get(f"{args[1]}_mod", 0))
+                                    + parse_int(args[2], "modifier")})
+
+
+def move_enemy(txn: Txn, args: tuple[str, ...]) -> None:
+    """A hunter's move (3.2) or a card moving an enemy: it leaves any engagement and may engage."""
+    usage(args, 2, 2, "move-enemy NAME LOCATION")
+    foe = board.enemy(txn.state, args[0])
+    board.location(txn.state, args[1])
+    board.save_enemy(txn, args[0], {**foe, "engaged": None, "location": args[1]})
+    board.engage_check(txn, args[0])
+
+
+def enemy_state(txn: Txn, args: tuple[str, ...]) -> None:
+    """Exhaust or ready an enemy by a card effect; a readied enemy may engage (AH-ENGM-6)."""
+    usage(args, 2, 2, "enemy-state NAME ready|exhausted")
+    foe = board.enemy(txn.state, args[0])
+    if args[1] not in ("ready", "exhausted"):
+        raise Rejected("enemy-state NAME ready|exhausted")
+    if foe["ready"] == (args[1] == "ready"):
+        raise Rejected(f"{args[0]} is already {args[1]}")
+    board.save_enemy(txn, args[0], {**foe, "ready": args[1] == "ready"})
+    board.engage_check(txn, args[0])
+
+
+def evade_auto(txn: Txn, args: tuple[str, ...]) -> None:
+    """AH-EVADE-3: an ability that evades automatically (no test)."""
+    usage(args, 1, 1, "evade ENEMY")
+    foe = board.enemy(txn.state, args[0])
+    if foe.get("engaged") is None:
+        raise Rejected(f"{args[0]} is engaged with nobody")
+    board.disengage(txn, args[0], exhaust=True)
+
+
+def harm_enemy(txn: Txn, args: tuple[str, ...]) -> None:
+    usage(args, 2, 2, "harm-enemy NAME N")
+    board.enemy(txn.state, args[0])
+    board.harm_enemy(txn, args[0], count(args[1], "damage", 1))
+
+
+def enemy_doom(txn: Txn, args: tuple[str, ...]) -> None:
+    usage(args, 2, 2, "enemy-doom NAME +N|-N")
+    board.enemy_doom(txn, args[0], parse_int(args[1], "doom"))

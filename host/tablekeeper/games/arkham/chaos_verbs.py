@@ -1,0 +1,85 @@
+"""Verbs of skill tests and the chaos bag (ST.1-ST.8, AH-CHAOS)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablekeeper.core.frozen import thaw
+from tablekeeper.core.game import Txn, parse_int, parse_seat
+from tablekeeper.errors import Rejected
+from tablekeeper.games.arkham import rules, skilltest
+from tablekeeper.games.arkham.parsing import (
+    count,
+    live_seat,
+    usage,
+)
+
+
+def begin_test(txn: Txn, args: tuple[str, ...]) -> None:
+    """ST.1: `test SEAT SKILL VALUE DIFFICULTY [auto-success]` or `test SEAT "Willpower (4)" VALUE`."""
+    if len(args) < 3:
+        raise Rejected('usage: test SEAT SKILL VALUE DIFFICULTY [auto-success] | test SEAT "Skill (N)" VALUE')
+    seat = live_seat(txn.state, args[0])
+    extra = [a for a in args[1:] if a.lower() in ("auto-success", "autosuccess")]
+    rest = [a for a in args[1:] if a not in extra]
+    if not rest:
+        raise Rejected("usage: test SEAT SKILL VALUE DIFFICULTY [auto-success]")
+    if "(" in rest[0]:
+        skill, difficulty = rules.parse_test_spec(rest[0])
+        if len(rest) != 2:
+            raise Rejected('usage: test SEAT "Skill (N)" VALUE')
+        base = count(rest[1], "skill value")
+    else:
+        if len(rest) != 3:
+            raise Rejected("usage: test SEAT SKILL VALUE DIFFICULTY")
+        skill, base, difficulty = rest[0].lower(), count(rest[1], "skill value"), count(rest[2], "difficulty")
+    skilltest.begin(txn, seat, skill, base, difficulty, autosuccess=bool(extra))
+
+
+def commit(txn: Txn, args: tuple[str, ...]) -> None:
+    usage(args, 2, 2, "commit SEAT ICONS")
+    skilltest.commit(txn, live_seat(txn.state, args[0]), count(args[1], "icons", 1))
+
+
+def resolve(txn: Txn, args: tuple[str, ...]) -> None:
+    usage(args, 0, 0, "resolve")
+    skilltest.resolve(txn)
+
+
+def token(txn: Txn, args: tuple[str, ...]) -> None:
+    """Change the bag mid-game: add/remove tokens, seal one (out of the bag until released)."""
+    usage(args, 2, 3, "token add|remove|seal|release NAME [N]")
+    op, name = args[0], args[1]
+    if name not in txn.state.get("tokens"):
+        raise Rejected(f"unknown chaos token {name!r} (known: {', '.join(sorted(txn.state.get('tokens')))})")
+    n = count(args[2], "count", 1) if len(args) > 2 else 1
+    ops = {"add": "put", "remove": "take", "seal": "seal", "release": "release"}
+    if op not in ops:
+        raise Rejected(f"token {op}: expected add, remove, seal or release")
+    if op in ("add", "remove"):
+        txn.source_op("chaos", ops[op], name, n)
+    else:
+        for _ in range(n):
+            txn.source_op("chaos", ops[op], name, 1)
+
+
+def token_value(txn: Txn, args: tuple[str, ...]) -> None:
+    """Edit what a symbol token is worth (the scenario reference card, AH-CHAOS-2)."""
+    usage(args, 2, 3, "token-value NAME VALUE [again]")
+    tokens: dict[str, Any] = dict(thaw(txn.state.get("tokens")))
+    name = args[0]
+    if name not in tokens:
+        raise Rejected(f"unknown chaos token {name!r}")
+    if len(args) > 2 and args[2] != "again":
+        raise Rejected("token-value NAME VALUE [again]")
+    tokens[name] = {**tokens[name], "value": parse_int(args[1], "value"), "again": len(args) > 2}
+    txn.put("tokens", tokens)
+
+
+def elder(txn: Txn, args: tuple[str, ...]) -> None:
+    """The testing investigator's Elder Sign modifier (AH-CHAOS-4), as it stands now."""
+    usage(args, 2, 2, "elder SEAT N")
+    seat = parse_seat(txn.state, args[0])
+    seats = dict(thaw(txn.state.get("seats")))
+    seats[str(seat)] = {**seats[str(seat)], "elder_sign": parse_int(args[1], "elder sign value")}
+    txn.put("seats", seats)
