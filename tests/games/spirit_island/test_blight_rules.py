@@ -209,3 +209,42 @@ def test_si_vitality_3_tracker_prevented_blight_fires_nothing() -> None:
     assert not any("Mining Rush" in n for n in s.notices)
     assert tracks(s) == before  # no Blight left the card, no Presence lost
     assert s.view()["spirit_island"]["lands"]["A4"]["vitality"] == 0
+
+
+@pytest.mark.rule("SI-BLIGHT-1")
+def test_si_blight_1_tracker_triggered_actions_wait_for_the_causing_action() -> None:
+    s = session(adversary="scotland:5")
+    run(s, "land A1 blight=1")
+    to_step(s, "spirit", "growth")
+    run(s, "begin Ravage in A1", "blight A1")
+    assert not any("Triggered" in n for n in s.notices)
+    run(s, "begin Immediately", "end")  # a nested action ending does not release them
+    assert not any("Triggered" in n for n in s.notices)
+    run(s, "cascade A2")
+    assert s.view()["spirit_island"]["actions"] == ["Ravage in A1"]
+    run(s, "end")
+    # two Blight were added, so two triggered actions came due together: the players order them
+    assert s.state.prompt is not None and s.state.prompt.id == "si.trigger_order"
+    run(s, "choose 2")
+    assert sum("Triggered action now: Runoff" in n for n in s.notices) == 2
+    assert s.state.prompt is None
+
+
+@pytest.mark.rule("SI-TRIGGER-4")
+def test_si_trigger_4_tracker_blight_alone_is_its_own_action() -> None:
+    s = session(adversary="scotland:5")
+    to_step(s, "spirit", "growth")
+    run(s, "blight A3")  # no open action: the addition itself is the action
+    assert any("Triggered action now: Runoff" in n for n in s.notices)
+    assert s.view()["spirit_island"]["actions"] == []
+
+
+def test_blight_addition_with_a_nested_action_ends_when_both_are_done() -> None:
+    s = session(adversary="scotland:5")
+    run(s, "land A1 blight=1")
+    to_step(s, "spirit", "growth")
+    run(s, "blight A1", "begin Immediately", "cascade A2")
+    assert s.view()["spirit_island"]["actions"] == ["Blight in A1", "Immediately"]
+    run(s, "end")
+    assert s.view()["spirit_island"]["actions"] == []
+    assert s.state.prompt is not None and s.state.prompt.id == "si.trigger_order"

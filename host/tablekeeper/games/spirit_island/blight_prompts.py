@@ -10,13 +10,15 @@ from __future__ import annotations
 from tablekeeper.core.game import Txn
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import blight as procedure
-from tablekeeper.games.spirit_island import blight_track
+from tablekeeper.games.spirit_island import blight_track, table_actions
 from tablekeeper.games.spirit_island.common import blight_card, seat_track
 
 YES_NO = ["no", "yes"]
 
 
 def start(txn: Txn, depth: int = 0) -> None:
+    if depth == 0:
+        table_actions.begin_implicit(txn, "Blight added")
     text = "Land had Blight?" if depth == 0 else "Cascade had Blight?"
     txn.ask("si.blight.had", text, YES_NO, context={"depth": depth})
 
@@ -63,8 +65,8 @@ def _take_and_place(txn: Txn, depth: int, cascades: bool) -> None:
     when, after = blight_track.effects(txn.state)
     for effect in when:
         txn.notice(f"When Blight is added: {effect}")
-    triggers = list(txn.state.get("blight.triggers", ()))
-    txn.put("blight.triggers", [*triggers, *after])
+    for effect in after:
+        table_actions.trigger(txn, effect)
     _ask_presence(txn, depth, cascades, [s for s in txn.state.seat_numbers()
                                          if txn.value(seat_track(s, "presence")) > 0])
 

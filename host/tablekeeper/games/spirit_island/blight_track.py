@@ -10,6 +10,7 @@ from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import blight as procedure
+from tablekeeper.games.spirit_island import table_actions
 from tablekeeper.games.spirit_island.common import adversary, blight_card, get, seat_track, table
 
 
@@ -45,6 +46,7 @@ def effects(state: GameState) -> tuple[list[str], list[str]]:
 
 def add(txn: Txn, land: str, count: int) -> None:
     """Steps 1-4 for ``count`` Blight arriving at once in ``land``."""
+    table_actions.begin_implicit(txn, f"Blight in {land}")
     state = txn.state
     lands_raw = get(state, "lands", {})
     names = {land, *lands_raw}
@@ -67,8 +69,8 @@ def add(txn: Txn, land: str, count: int) -> None:
     _apply(txn, run, was_flipped)
     pending = get(txn.state, "blight.pending", [])
     txn.put("blight.pending", cascades + pending)
-    triggers = get(txn.state, "blight.triggers", [])
-    txn.put("blight.triggers", triggers + run.triggers)
+    for effect in run.triggers:
+        table_actions.trigger(txn, effect)
     if run.log and any(e[0] == "place" for e in run.log) and txn.state.phase == "invader" \
             and txn.state.step == "ravage":
         boards = get(txn.state, "ravage.blight_boards", [])
@@ -139,14 +141,11 @@ def cascade(txn: Txn, land: str) -> None:
 
 
 def settle(txn: Txn) -> None:
-    """Steps 5-6: once no cascade waits and no action is open, the causing action has finished;
-    triggered actions about Blight run now, and the action's memory is cleared."""
-    if get(txn.state, "blight.pending", []) or get(txn.state, "actions", []):
+    """Steps 5-6: once no cascade waits, a Blight addition made outside any action has finished;
+    its triggered actions come due (inside an open action they wait for its end)."""
+    if get(txn.state, "blight.pending", []):
         return
-    for effect in get(txn.state, "blight.triggers", []):
-        txn.notice(f"Triggered after Blight was added: {effect}")
-    txn.put("blight.triggers", None)
-    txn.put("blight.destroyed", None)
+    table_actions.close_implicit(txn)
 
 
 def remove(txn: Txn, land: str, count: int) -> None:

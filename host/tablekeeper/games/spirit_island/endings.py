@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from tablekeeper.core import timing
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
-from tablekeeper.games.spirit_island.common import get, seat_track
+from tablekeeper.games.spirit_island.common import seat_track
 
 VICTORY_TEXT = {1: "no Invaders on the island", 2: "no Towns or Cities", 3: "no Cities"}
 
@@ -35,7 +36,7 @@ def defeat_met(state: GameState) -> str | None:
 def check(txn: Txn) -> None:
     """SI-END-3: when one effect meets both, the Spirits win (a sacrifice victory). Inside an
     explicit action (``begin``/``end``) the check waits for the action to end."""
-    if txn.state.over is not None or get(txn.state, "actions", []):
+    if txn.state.over is not None or timing.depth(txn.state) > 0:
         return
     win, loss = victory_met(txn.state), defeat_met(txn.state)
     if win and loss:

@@ -17,7 +17,7 @@ from tablekeeper.core.view import Panel
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.spirit_island import blight as blightmod
 from tablekeeper.games.spirit_island import data as datamod
-from tablekeeper.games.spirit_island import endings, fear, invader_track, odds, panels, spirits, verbs
+from tablekeeper.games.spirit_island import endings, fear, invader_track, odds, panels, spirits, table_actions, verbs
 from tablekeeper.games.spirit_island.common import blight_card, deck_of, get, seat_track, slots, table
 from tablekeeper.games.spirit_island.turn import FLOW
 
@@ -151,7 +151,7 @@ class SpiritIsland(Game):
             "blight_card": state.get("blight_card"),
             "lands": get(state, "lands", {}),
             "pending_cascades": get(state, "blight.pending", []),
-            "actions": get(state, "actions", []),
+            "actions": table_actions.open_names(state),
             "fear_resolved": get(state, "fear.resolved", []),
             "next_invader_card": odds.as_percent(odds.next_card_terrains(
                 deck_of(state, "invaders"), table(state).terrains)) if state.value("invader.cards_left") else {},

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from tablekeeper.core.game import CORE_VERBS, ChoiceHandler, Txn, Verb, parse_int, parse_seat, want
 from tablekeeper.errors import Rejected
-from tablekeeper.games.spirit_island import blight_prompts, blight_track, invader_rules, spirits
+from tablekeeper.games.spirit_island import blight_prompts, blight_track, invader_rules, spirits, table_actions
 from tablekeeper.games.spirit_island.common import get, seat_track, slots, table
 from tablekeeper.games.spirit_island.data import PIECES
 
@@ -162,19 +162,18 @@ def _begin(txn: Txn, args: tuple[str, ...]) -> None:
     check wait until it ends; actions nest."""
     if not args:
         raise Rejected("usage: begin NAME")
-    txn.put("actions", [*get(txn.state, "actions", []), " ".join(args)])
+    table_actions.begin(txn, " ".join(args))
 
 
 def _end(txn: Txn, args: tuple[str, ...]) -> None:
     want(args, 0, "end")
-    actions = get(txn.state, "actions", [])
-    if not actions:
-        raise Rejected("no action is open")
-    if get(txn.state, "blight.pending", []):
+    names = table_actions.open_names(txn.state)
+    if get(txn.state, "blight.pending", []) and len(names) <= 1:
         raise Rejected("finish the cascade first: " + str(blight_track.waiting_for_cascade(txn.state)))
-    txn.notice(f"Action finished: {actions.pop()}")
-    txn.put("actions", actions)
-    blight_track.settle(txn)
+    if txn.state.get("blight.implicit") and len(names) == 1:
+        raise Rejected("no action is open")
+    table_actions.end(txn)
+    blight_track.settle(txn)  # a Blight addition waiting only for this nested action ends too
 
 
 def _event(txn: Txn, args: tuple[str, ...]) -> None:
@@ -238,4 +237,5 @@ CHOICES: Mapping[str, ChoiceHandler] = {
     "si.blight.had": blight_prompts.on_had,
     "si.blight.vitality": blight_prompts.on_vitality,
     "si.blight.presence": blight_prompts.on_presence,
+    table_actions.ORDER_PROMPT: table_actions.on_order,
 }

@@ -1,0 +1,77 @@
+"""Actions at the table on the core's timing stack (``core/timing.py``): ``begin``/``end`` by the
+players, and an implicit action around a Blight addition made outside any action. Triggered
+actions queue on the innermost action and, when the outermost one ends, resolve in the order the
+players choose when several come due together (SI-TRIGGER-4, SI-BLIGHT-1 step 6, catalogue gaps
+4 and 6)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablekeeper.core import timing
+from tablekeeper.core.frozen import thaw
+from tablekeeper.core.game import Txn
+from tablekeeper.core.state import GameState
+from tablekeeper.errors import Rejected
+
+ORDER_PROMPT = "si.trigger_order"
+
+
+def open_names(state: GameState) -> list[str]:
+    raw = thaw(state.get(timing.KEY, {})) or {}
+    return [str(frame["action"]) for frame in raw.get("stack", [])]
+
+
+def begin(txn: Txn, name: str) -> None:
+    timing.begin_action(txn, name)
+
+
+def begin_implicit(txn: Txn, name: str) -> None:
+    """Open an action for a Blight addition unless one is already open (it then belongs to it)."""
+    if timing.depth(txn.state) == 0:
+        timing.begin_action(txn, name)
+        txn.put("blight.implicit", 1)
+
+
+def close_implicit(txn: Txn) -> None:
+    if txn.state.get("blight.implicit") and timing.depth(txn.state) == 1:
+        txn.put("blight.implicit", None)
+        end(txn)
+
+
+def trigger(txn: Txn, label: str) -> None:
+    """Queue a triggered action on the innermost open action."""
+    if not timing.trigger(txn, timing.effect(f"trigger:{label}", timing.Window.AFTER, label)):
+        raise Rejected(f"no action is open to trigger {label!r} after")
+
+
+def end(txn: Txn) -> None:
+    """Close the innermost action. Its triggers pass to the enclosing action, or, with none left,
+    come due: the action's memory is cleared and the triggers resolve."""
+    name = timing.current_action(txn.state)
+    due = timing.end_action(txn)
+    txn.notice(f"Action finished: {name}")
+    if timing.depth(txn.state) > 0:
+        for item in due:
+            timing.trigger(txn, item)
+        return
+    txn.put("blight.destroyed", None)
+    timing.enqueue(txn, due)
+    resolve_due(txn)
+
+
+def resolve_due(txn: Txn) -> None:
+    while True:
+        item = timing.pop_next(txn, ORDER_PROMPT, "Which triggered action first?")
+        if item is None:
+            return
+        _announce(txn, item)
+
+
+def on_order(txn: Txn, index: int) -> None:
+    _announce(txn, timing.chosen(txn, index))
+    resolve_due(txn)
+
+
+def _announce(txn: Txn, item: dict[str, Any]) -> None:
+    txn.notice(f"Triggered action now: {item['label']}")
