@@ -385,3 +385,11 @@ def test_per_investigator_values_after_an_elimination_follow_the_option(count_el
     start_turn(s, 1)
     do(s, "spend-clues seat1:6")
     assert track(s, "act.clues_required") == required  # The Barrier: 3 per investigator
+
+
+def test_choosing_an_agenda_or_act_by_hand_brings_its_threshold() -> None:
+    s = new()
+    do(s, "set agenda 2", "set act 2")
+    assert (track(s, "agenda.threshold"), track(s, "act.clues_required")) == (7, 6)
+    do(s, "set agenda.threshold 5")  # and the table may still correct it
+    assert track(s, "agenda.threshold") == 5

@@ -54,6 +54,10 @@ class Arkham(Game):
             effects.check_defeat(txn, int(seat_text[4:]))
         elif track == "encounter.deck" and new == 0:
             effects.reshuffle_encounters(txn)
+        elif track in ("agenda", "act"):  # a card chosen by hand brings its own threshold
+            need = effects.amount(effects.card(txn.state, track), effects.investigator_count(txn.state))
+            txn.set("agenda.threshold" if track == "agenda" else "act.clues_required",
+                    max(1, need) if track == "agenda" else need)
 
     def on_draw(self, txn: Txn, source: str, outcome: str) -> None:
         if source == "chaos":
