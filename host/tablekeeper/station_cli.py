@@ -26,7 +26,7 @@ from tablekeeper.hw.outputs import Outputs
 from tablekeeper.hw.sim.clock import FakeClock
 from tablekeeper.hw.sim.simulator import DISPLAY_MODES, SimulatedParts, choose_display_mode
 from tablekeeper.intents import Quit
-from tablekeeper.station import Station
+from tablekeeper.station import IDLE_WAIT_S, Station
 
 DEFAULT_GAME = "arkham"
 DEFAULT_CAPTURE_DIR = Path("captures")
@@ -303,7 +303,8 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
         with counters_running(station, config):  # a counter plugged into this computer works too
             station.start()
             refresh()
-            station.run(on_pass=on_pass, idle_wait_s=SIM_WAIT_S)
+            # a window must have its events read often; keys in a terminal arrive on their own thread
+            station.run(on_pass=on_pass, idle_wait_s=SIM_WAIT_S if mode == "pygame" else IDLE_WAIT_S)
     finally:
         if keyboard is not None:
             keyboard.close()

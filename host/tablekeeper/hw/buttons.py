@@ -2,6 +2,9 @@
 
 gpiozero's ``bounce_time`` lives in the pin driver (and mock pins ignore it), so debouncing, hold
 and auto-repeat are done here against a clock passed in: tests drive a fake clock and never sleep.
+Each switch is a gpiozero ``DigitalInputDevice``, the input half of its ``Button``: ``Button`` adds
+``HoldMixin``, whose thread per button wakes ten times a second to time holds; with holds timed
+here, fourteen such threads would only cost an idle station (and a Pi Zero) CPU.
 
 Debouncing is leading-edge: the first edge after a quiet spell counts at once (no added latency),
 then edges are ignored for ``debounce_s``; if the contact settled on the other level meanwhile,
@@ -14,7 +17,7 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from gpiozero import Button
+from gpiozero import DigitalInputDevice
 
 from tablekeeper.config import ButtonConfig, TimingConfig
 from tablekeeper.intents import ButtonIntent, Gesture
@@ -27,7 +30,7 @@ MAX_REPEATS_PER_POLL = 20  # after a stall, catch up a little but never flood th
 
 
 class DebouncedButton:
-    """One gpiozero ``Button``; edges arrive on gpiozero's thread, gestures go to ``emit``."""
+    """One push button on a gpiozero input; edges arrive on gpiozero's thread, gestures go to ``emit``."""
 
     def __init__(self, config: ButtonConfig, *, emit: Emit, clock: Clock, timing: TimingConfig,
                  pin_factory: Any = None, repeats: bool | None = None) -> None:
@@ -44,10 +47,11 @@ class DebouncedButton:
         self._pressed_s = 0.0
         self._held = False
         self._next_repeat_s = 0.0
-        self.device = Button(config.pin, pull_up=config.pull_up, bounce_time=None, pin_factory=pin_factory)
+        self.device = DigitalInputDevice(config.pin, pull_up=config.pull_up, bounce_time=None,
+                                         pin_factory=pin_factory)
         self._raw_down = bool(self.device.is_active)
-        self.device.when_pressed = self._on_pressed
-        self.device.when_released = self._on_released
+        self.device.when_activated = self._on_pressed
+        self.device.when_deactivated = self._on_released
 
     def _on_pressed(self) -> None:
         self.edge(True, self._clock())
@@ -107,8 +111,8 @@ class DebouncedButton:
         self._emit(ButtonIntent(self.role, Gesture.PRESS if down else Gesture.RELEASE, now_s))
 
     def close(self) -> None:
-        self.device.when_pressed = None
-        self.device.when_released = None
+        self.device.when_activated = None
+        self.device.when_deactivated = None
         self.device.close()
 
 

@@ -21,18 +21,26 @@ SH1106_ARGS = {0x81: 1, 0xA8: 1, 0xD3: 1, 0xD5: 1, 0xD9: 1, 0xDA: 1, 0xDB: 1, 0x
 class RecordingSerial:
     """Implements luma's serial interface (``command``, ``data``, ``cleanup``) and keeps every call."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, record: bool = True) -> None:
+        self.record = record  # False: count only (a long simulator run must not keep every frame)
         self.calls: list[tuple[str, bytes]] = []
+        self.writes = 0
+        self.byte_count = 0
         self.cleaned_up = False
         self.fail_with: BaseException | None = None
 
     def command(self, *cmd: int) -> None:
-        self._check()
-        self.calls.append(("command", bytes(cmd)))
+        self._keep("command", bytes(cmd))
 
     def data(self, data: Iterable[int]) -> None:
+        self._keep("data", bytes(data))
+
+    def _keep(self, kind: str, payload: bytes) -> None:
         self._check()
-        self.calls.append(("data", bytes(data)))
+        self.writes += 1
+        self.byte_count += len(payload)
+        if self.record:
+            self.calls.append((kind, payload))
 
     def cleanup(self) -> None:
         self.cleaned_up = True
@@ -46,16 +54,13 @@ class RecordingSerial:
         calls, self.calls = self.calls, []
         return calls
 
-    @property
-    def byte_count(self) -> int:
-        return sum(len(payload) for _kind, payload in self.calls)
 
 
 class OledChip(RecordingSerial):
     """A recording interface that also emulates the display RAM of an SSD1306 or SH1106."""
 
-    def __init__(self, driver: str, width: int = 128, height: int = 64) -> None:
-        super().__init__()
+    def __init__(self, driver: str, width: int = 128, height: int = 64, *, record: bool = True) -> None:
+        super().__init__(record=record)
         self.page_addressing = driver == "sh1106"
         self.ram_width = 132 if self.page_addressing else width
         self.width, self.height = width, height

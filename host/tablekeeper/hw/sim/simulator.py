@@ -98,6 +98,7 @@ class SimulatedParts:
         self.frames_shown = 0
         self.picture: Image.Image | None = None
         self._last: bytes | None = None
+        self._signature: object = None
         self._keys = {b.key: b for b in config.buttons if b.key}
         self._by_role = {b.role: b for b in config.buttons}
 
@@ -115,7 +116,7 @@ class SimulatedParts:
     def open_device(self, config: DisplayConfig) -> Any:
         if config.role in self.unplugged:
             raise OSError(121, "Remote I/O error")
-        chip = OledChip(config.driver, config.width, config.height)
+        chip = OledChip(config.driver, config.width, config.height, record=False)
         self.chips[config.role] = chip
         return make_device(config, chip)
 
@@ -147,6 +148,11 @@ class SimulatedParts:
     # --- the picture ------------------------------------------------------------------------------
     def refresh(self, *, pressed: frozenset[str], lit_seat: int | None, failed: frozenset[str]) -> bool:
         """Compose the panel; show it if it changed. Returns whether a frame was shown."""
+        signature = (tuple((role, id(chip), chip.writes) for role, chip in self.chips.items()), pressed, lit_seat,
+                     failed)
+        if signature == self._signature:
+            return False  # nothing reached a chip, a button or an LED: skip composing
+        self._signature = signature
         picture = compose(self.layout, self.screens(), pressed=pressed, lit_seat=lit_seat, failed=failed)
         raw = picture.tobytes()
         if raw == self._last:
