@@ -10,7 +10,7 @@ import pytest
 from tablekeeper.config import CounterConfig
 from tablekeeper.errors import HardwareError
 from tablekeeper.hw import protocol as p
-from tablekeeper.hw.counters import CounterManager, CounterRoll
+from tablekeeper.hw.counters import CounterLink, CounterManager, CounterRoll
 from tablekeeper.hw.sim.clock import FakeClock
 from tablekeeper.intents import CounterConnected, CounterMissing, CounterValue, Intent
 from tests.counters.boards import FakePortInfo, InProcessBoard, Rig
@@ -264,3 +264,21 @@ def test_publish_sends_only_what_changed_but_always_answers_a_counter_change() -
     rig.run(0.1)
     assert sets_sent() == 1
     assert rig.boards[0].display.text == "11 | HP /12 | SEAT 2"
+
+
+def test_change_arriving_before_ident_is_not_acknowledged_and_arrives_after() -> None:
+    rig, intents, _ = make_rig({"role": "hp"}, counters=(HP_SEAT_2,))
+    board = rig.boards[0]
+    board.cable = False
+    board.listed = False
+    board.press("down", rig)  # 19 while nobody listens; pending on the board
+    board.cable = True
+    rig.manager.poll()  # not listed yet: nothing opened
+    port = rig.open_port(board.device)  # the board's retransmission reaches a fresh link first
+    link = rig.manager._links.setdefault(board.device, CounterLink(board.device, port, rig.manager, rig.clock()))
+    board.app.link.poll(board.now_ms() + 5000)  # retransmit timer fires before HELLO arrives
+    link.pump(rig.clock())
+    assert board.app.link.pending() == 1  # not acknowledged: still held by the board
+    board.listed = True
+    rig.run(1.0)
+    assert values(intents) == [(2, "hp", 19)]

@@ -291,8 +291,6 @@ class HostOnAPty:
         os.close(self._slave)
 
 
-@pytest.mark.xfail(strict=True, reason="CounterLink acknowledges a CHANGE that arrives before IDENT, then drops "
-                   "it; the board forgets an acknowledged change, so it is lost (seen with a replug and bit flips)")
 def test_a_change_that_overtakes_the_greeting_is_not_lost() -> None:
     host = HostOnAPty()
     try:

@@ -203,9 +203,11 @@ class CounterLink:
             self._send(p.encode_frame(p.build(p.MsgType.ERROR, 0,
                                               p.error_body(p.ErrorCode.UNKNOWN_TYPE, kind, message.seq))), now_s)
             return
-        self._send(p.encode_frame(p.build(p.MsgType.ACK, 0, bytes((message.seq,)))), now_s)
         if self.ident is None:
-            return  # not greeted yet: it will resend after our HELLO
+            # Not greeted yet: leave it unacknowledged, so the board still holds it and resends
+            # it right after its IDENT (acknowledging it here would lose the change).
+            return
+        self._send(p.encode_frame(p.build(p.MsgType.ACK, 0, bytes((message.seq,)))), now_s)
         if kind is p.MsgType.CHANGE:
             self._manager.changed(self, p.parse_change(message.body), now_s)
         elif kind is p.MsgType.ROLL:
