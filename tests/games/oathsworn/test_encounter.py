@@ -748,3 +748,11 @@ def test_os_fx_4_escape_attempt() -> None:
     s = ok(to_turns(encounter()), "status 1 caged", "escape 1 8 4 = W2 W1 W1 W0", "resolve")
     assert seat(s, 1)["caged_until"] == 2
     assert "already tried" in no(s, "escape 1 8 1")
+
+
+@pytest.mark.rule("OS-TOK-8")
+def test_os_tok_8_companion_spends_a_defense_token() -> None:
+    s = ok(encounter(companions="4", classes="Warden,Huntress,Priest,Witch"), "token 4 defense")
+    assert v(s, "seat4.defense") == 3
+    ok(s, "enemy 4 R R def=1 = R3 R3")
+    assert last(s)["losses"] == {"4": 1} and seat(s, 4)["tokens"]["defense"] == 0

@@ -307,11 +307,6 @@ def test_os_tok_5_empowered_three_upgrades() -> None:
         apply_upgrades(["B"], 3, [0, 0, 0])
 
 
-@pytest.mark.rule("OS-TOK-8")
-def test_os_tok_8_companion_defense_token() -> None:
-    assert rules.hp_lost(6, 3 + 1) == 1
-
-
 @pytest.mark.rule("OS-MOVE-5")
 def test_os_move_5_water_costs() -> None:
     assert rules.water_path_cost(["plain:a", "water:w"]) == 3
