@@ -14,19 +14,16 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tablekeeper import games
-from tablekeeper.config import StationConfig, default_config_path, load_config
-from tablekeeper.core.session import Session
 from tablekeeper.errors import HardwareError, ScriptError
-from tablekeeper.hw.buttons import ButtonPanel
-from tablekeeper.hw.displays import DisplayBank, hardware_opener
-from tablekeeper.hw.outputs import Outputs
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.hw.sim.simulator import DISPLAY_MODES, SimulatedParts, choose_display_mode
-from tablekeeper.intents import Quit
-from tablekeeper.station import IDLE_WAIT_S, Station
+from tablekeeper.hw.sim.modes import DISPLAY_MODES
+
+if TYPE_CHECKING:  # the station's modules load when it runs, so `tablekeeper --help` stays quick
+    from tablekeeper.config import StationConfig
+    from tablekeeper.core.session import Session
+    from tablekeeper.hw.sim.simulator import SimulatedParts
+    from tablekeeper.station import Station
 
 DEFAULT_GAME = "arkham"
 DEFAULT_CAPTURE_DIR = Path("captures")
@@ -78,6 +75,10 @@ class MemoryCounts:
 
 def make_station(args: argparse.Namespace, *, session: Session, store: Any, **parts: Any) -> Station:
     """A ``Station``, or with ``--demo`` a ``DemoStation`` whose visitors each get a fresh, unsaved game."""
+    from tablekeeper import games
+    from tablekeeper.core.session import Session
+    from tablekeeper.station import Station
+
     if not getattr(args, "demo", False):
         return Station(session=session, **parts)
     from tablekeeper.demo import DemoMode, load_scripts
@@ -106,6 +107,7 @@ def gpio_present() -> bool:
 
 def open_session(args: argparse.Namespace) -> tuple[Session, Any]:
     """The game session (resumed from ``--save`` when it holds one) and its store, if any."""
+    from tablekeeper import games
     from tablekeeper.play import open_session as open_play_session
 
     game_name = args.game or _saved_game(args) or DEFAULT_GAME
@@ -130,6 +132,8 @@ def _saved_game(args: argparse.Namespace) -> str | None:
 
 
 def run_command(args: argparse.Namespace) -> int:
+    from tablekeeper.config import default_config_path, load_config
+
     config = load_config(args.config or default_config_path())
     simulate = args.sim or args.script is not None or args.display is not None
     if not simulate and not gpio_present():
@@ -143,6 +147,8 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def _stop_on_signals(station: Station) -> None:
+    from tablekeeper.intents import Quit
+
     def stop(signum: int, _frame: object) -> None:
         station.put(Quit(signal.Signals(signum).name))
 
@@ -153,6 +159,9 @@ def _stop_on_signals(station: Station) -> None:
 def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
     from tablekeeper.appliance.paths import store_path
     from tablekeeper.appliance.watchdog import Watchdog
+    from tablekeeper.hw.buttons import ButtonPanel
+    from tablekeeper.hw.displays import DisplayBank, hardware_opener
+    from tablekeeper.hw.outputs import Outputs
 
     if args.save is None:  # the box keeps its game across power cuts without being asked
         path = store_path()
@@ -217,6 +226,11 @@ def _open_or_explain(open_part: Callable[[], Any]) -> Any:
 
 def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_mode: str | None,
                     clock: Callable[[], float]) -> tuple[Station, SimulatedParts, Any]:
+    from tablekeeper.hw.buttons import ButtonPanel
+    from tablekeeper.hw.displays import DisplayBank
+    from tablekeeper.hw.outputs import Outputs
+    from tablekeeper.hw.sim.simulator import SimulatedParts
+
     session, store = open_session(args)
     parts = SimulatedParts(config, display_mode=display_mode, capture_dir=args.capture_dir)
     displays = DisplayBank(config.displays, open_device=parts.open_device, clock=clock, timing=config.timing)
@@ -240,6 +254,7 @@ def refresher(station: Station, parts: SimulatedParts) -> Callable[[], None]:
 
 
 def run_scripted(config: StationConfig, args: argparse.Namespace) -> int:
+    from tablekeeper.hw.sim.clock import FakeClock
     from tablekeeper.station_script import ScriptedRun, parse_script
 
     mode = args.display or "capture"
@@ -282,6 +297,9 @@ def _read_script(path: str) -> list[str]:
 
 def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
     from tablekeeper.hw.sim.keyboard import KeyboardInput
+    from tablekeeper.hw.sim.simulator import choose_display_mode
+    from tablekeeper.intents import Quit
+    from tablekeeper.station import IDLE_WAIT_S
 
     mode = choose_display_mode(args.display, stdout_is_tty=sys.stdout.isatty())
     clock = time.monotonic

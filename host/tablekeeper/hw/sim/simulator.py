@@ -19,10 +19,12 @@ from PIL import Image
 from tablekeeper.config import ButtonConfig, DisplayConfig, StationConfig
 from tablekeeper.errors import HardwareError
 from tablekeeper.hw.displays import make_device
+from tablekeeper.hw.sim.modes import DISPLAY_MODES
 from tablekeeper.hw.sim.oled import OledChip
 from tablekeeper.hw.sim.panel import PanelLayout, compose
 
-DISPLAY_MODES: Final = ("pygame", "asciiblock", "capture", "gifanim")
+__all__ = ["DISPLAY_MODES", "SimulatedParts", "choose_display_mode", "has_graphical_screen", "make_emulator"]
+
 SCALE: Final = 2
 
 
