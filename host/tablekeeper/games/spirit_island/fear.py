@@ -10,6 +10,7 @@ from __future__ import annotations
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
+from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island.common import deck_of, get
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "Victory"}
@@ -59,18 +60,36 @@ def earn_card(txn: Txn) -> None:
         txn.end("victory: every Fear card has been earned")
 
 
-def resolve_earned(txn: Txn) -> None:
-    """SI-TERROR-1 / SI-INV-1: the Fear step resolves earned cards in earned order, each with the
-    text of the Terror Level at the moment it resolves."""
+CARD_PROMPT = "si.fear_card"
+
+
+def reveal_next(txn: Txn) -> None:
+    """SI-TERROR-1 / SI-INV-1: the Fear step reveals the earned cards one at a time, in earned
+    order, each read at the Terror Level of the moment it is revealed; the players answer
+    "resolved" when done with it (Fear it generates may raise the level for the next one)."""
     cards = get(txn.state, "fear.earned_cards", [])
+    if not cards or txn.state.prompt is not None:
+        return
+    terror = min(3, txn.value("terror"))
+    txn.ask(CARD_PROMPT, f"Fear card: TL {ROMAN[terror]}", ["resolved"],
+            context={"terror": terror, "left": len(cards)})
+
+
+def on_resolved(txn: Txn, index: int) -> None:
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    terror = int(prompt.context["terror"])
+    txn.close_prompt()
+    cards = get(txn.state, "fear.earned_cards", [])
+    card = cards.pop(0)
     resolved = get(txn.state, "fear.resolved", [])
-    for n, card in enumerate(cards, 1):
-        terror = min(3, txn.value("terror"))
-        txn.notice(f"Fear card {n}/{len(cards)}: TL {ROMAN[terror]} text")
-        resolved.append({**card, "terror": terror, "resolved_round": txn.state.round})
+    resolved.append({**card, "terror": terror, "resolved_round": txn.state.round})
     txn.put("fear.resolved", resolved)
-    txn.put("fear.earned_cards", [])
-    txn.set("fear.earned", 0)
+    txn.put("fear.earned_cards", cards)
+    txn.set("fear.earned", len(cards))
+    txn.notice(f"Fear card resolved at TL {ROMAN[terror]}")
+    reveal_next(txn)
 
 
 def pool_ok(state: GameState, pool: int) -> str | None:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from tablekeeper.core.game import CORE_VERBS, ChoiceHandler, Txn, Verb, parse_int, parse_seat, want
 from tablekeeper.errors import Rejected
-from tablekeeper.games.spirit_island import blight_prompts, blight_track, invader_rules, spirits, table_actions
+from tablekeeper.games.spirit_island import blight_prompts, blight_track, fear, invader_rules, spirits, table_actions
 from tablekeeper.games.spirit_island.common import get, seat_track, slots, table
 from tablekeeper.games.spirit_island.data import PIECES
 
@@ -238,4 +238,5 @@ CHOICES: Mapping[str, ChoiceHandler] = {
     "si.blight.vitality": blight_prompts.on_vitality,
     "si.blight.presence": blight_prompts.on_presence,
     table_actions.ORDER_PROMPT: table_actions.on_order,
+    fear.CARD_PROMPT: fear.on_resolved,
 }
