@@ -169,3 +169,19 @@ def test_installed_config_wins_over_the_reference(tmp_path: Path) -> None:
     assert default_config_path(installed) == REFERENCE_CONFIG
     installed.write_text(MINIMAL, encoding="utf-8")
     assert default_config_path(installed) == installed
+
+
+def test_config_check_as_a_program(tmp_path: Path) -> None:
+    """The installed entry point: exit 0 on the reference build; exit 2 and one line, no traceback, on a bad one."""
+    import subprocess
+    import sys
+
+    ok = subprocess.run([sys.executable, "-m", "tablekeeper", "config", "check", str(REFERENCE_CONFIG)],
+                        capture_output=True, text=True, check=False)
+    assert ok.returncode == 0 and ok.stdout.startswith(f"{REFERENCE_CONFIG}: ok (6 displays")
+    bad = tmp_path / "station.toml"
+    bad.write_text(MINIMAL.replace("[buttons.back]\npin = 6", "[buttons.back]\npin = 2"), encoding="utf-8")
+    fail = subprocess.run([sys.executable, "-m", "tablekeeper", "config", "check", str(bad)],
+                          capture_output=True, text=True, check=False)
+    assert fail.returncode == 2 and fail.stdout == ""
+    assert fail.stderr == f"tablekeeper: {bad}: buttons.back.pin: BCM 2 is already used by buses.main (SDA)\n"
