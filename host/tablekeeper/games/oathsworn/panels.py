@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from tablekeeper.core.chance import Deck
@@ -46,8 +47,16 @@ def plan_odds(state: GameState) -> AttackOdds | None:
     counts: dict[str, int] = {}
     for c in colours:
         counts[c] = counts.get(c, 0) + 1
-    return attack_odds(current_piles(state), counts, defense, redraws=int(plan.get("redraws", 0)),
-                       bonus=int(plan.get("bonus", 0)))
+    piles = current_piles(state)
+    return _odds(tuple(sorted(piles.items())), tuple(sorted(counts.items())), defense,
+                 int(plan.get("redraws", 0)), int(plan.get("bonus", 0)))
+
+
+@lru_cache(maxsize=64)
+def _odds(piles: tuple[tuple[str, Pile], ...], counts: tuple[tuple[str, int], ...], defense: int, redraws: int,
+          bonus: int) -> AttackOdds:
+    """Every display redraw asks again; the answer only changes when a deck or the plan does."""
+    return attack_odds(dict(piles), dict(counts), defense, redraws=redraws, bonus=bonus)
 
 
 def plan_odds_json(state: GameState) -> dict[str, Any] | None:
