@@ -88,7 +88,7 @@ def on_resolved(txn: Txn, index: int) -> None:
     txn.put("fear.resolved", resolved)
     txn.put("fear.earned_cards", cards)
     txn.set("fear.earned", len(cards))
-    txn.notice(f"Fear card resolved at TL {ROMAN[terror]}")
+    txn.notice(f"Fear card done: TL {ROMAN[terror]}")
     reveal_next(txn)
 
 
