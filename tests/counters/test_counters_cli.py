@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -22,7 +23,7 @@ def test_list_names_each_counter(pty_rig: Callable[..., PtyRig], capsys: pytest.
     rig = pty_rig()
     hp = rig.add(VirtualCounter("hp", uid="E661410403330001"))
     dial = rig.add(VirtualCounter("dial", uid="E661410403330002"))
-    assert list_command(argparse.Namespace(wait=10.0), _manager(rig)) == 0
+    assert list_command(argparse.Namespace(wait=10.0, config=None), _manager(rig)) == 0
     out = capsys.readouterr().out
     assert f"{hp.device}  hp    uid E661410403330001" in out
     assert f"{dial.device}  dial  uid E661410403330002" in out
@@ -30,7 +31,7 @@ def test_list_names_each_counter(pty_rig: Callable[..., PtyRig], capsys: pytest.
 
 def test_list_with_nothing_plugged_in(pty_rig: Callable[..., PtyRig], capsys: pytest.CaptureFixture[str]) -> None:
     rig = pty_rig()
-    assert list_command(argparse.Namespace(wait=0.1), _manager(rig)) == 1
+    assert list_command(argparse.Namespace(wait=0.1, config=None), _manager(rig)) == 1
     assert "no counters found" in capsys.readouterr().out
 
 
@@ -47,3 +48,9 @@ def test_repl_on_a_port_without_a_counter_is_a_one_line_error(capsys: pytest.Cap
     err = capsys.readouterr().err
     assert err.strip() == ("tablekeeper: counter /dev/ttyNOPE9: did not answer; is it plugged in and running "
                            "the app?")
+
+
+def test_list_with_a_missing_config_is_a_one_line_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "station.toml"
+    assert main(["counters", "list", "--config", str(missing)]) == 2
+    assert capsys.readouterr().err.strip() == f"tablekeeper: {missing}: no such file"

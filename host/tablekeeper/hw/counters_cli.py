@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from tablekeeper.config import load_config
 from tablekeeper.errors import HardwareError
 from tablekeeper.hw.counters import CounterManager, CounterStatus
 from tablekeeper.intents import Intent
@@ -22,12 +24,14 @@ def register(subparsers: Any) -> None:
     listing = actions.add_parser("list", help="list the counters that answer (the default)")
     listing.add_argument("--wait", type=float, default=GREETING_S, metavar="SECONDS",
                          help=f"how long to wait for answers (default {GREETING_S:g})")
+    listing.add_argument("--config", type=Path, default=None, metavar="FILE",
+                         help="station config whose [[counters]] add USB IDs to look for and name seats")
     listing.set_defaults(func=list_command)
     repl = actions.add_parser("repl", help="ask a counter to stop its app and free the REPL for mpremote")
     repl.add_argument("device", help="serial device, e.g. /dev/ttyACM0")
     repl.add_argument("--wait", type=float, default=GREETING_S, metavar="SECONDS")
     repl.set_defaults(func=repl_command)
-    parser.set_defaults(func=list_command, wait=GREETING_S)
+    parser.set_defaults(func=list_command, wait=GREETING_S, config=None)
 
 
 def _greet(manager: CounterManager, wait_s: float, done: Callable[[list[CounterStatus]], bool],
@@ -45,7 +49,8 @@ def _greet(manager: CounterManager, wait_s: float, done: Callable[[list[CounterS
 
 def list_command(args: argparse.Namespace, manager: CounterManager | None = None) -> int:
     intents: list[Intent] = []
-    manager = manager or CounterManager(emit=intents.append)
+    counters = load_config(args.config).counters if args.config is not None else ()
+    manager = manager or CounterManager(emit=intents.append, counters=counters)
     try:
         # Every port found on the first scan is opened at once, so an empty status means none.
         status = _greet(manager, args.wait, lambda s: all(c.state == "ready" for c in s))
@@ -57,7 +62,8 @@ def list_command(args: argparse.Namespace, manager: CounterManager | None = None
         return 1
     for counter in status:
         if counter.state == "ready":
-            print(f"{counter.device}  {counter.role:<5} uid {counter.uid}")
+            seat = f"  seat {counter.seat}" if counter.seat else ""
+            print(f"{counter.device}  {counter.role:<5} uid {counter.uid}{seat}")
         else:
             print(f"{counter.device}  no answer (not running the counter app, or busy)")
     return 0 if ready else 1
