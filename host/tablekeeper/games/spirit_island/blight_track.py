@@ -123,9 +123,9 @@ def announce(txn: Txn, log: list[tuple[str, ...]]) -> None:
     for entry in log:
         if entry[0] == "flip":
             card = blight_card(txn.state)
-            txn.notice(f"Blight card flips to Blighted Island: {entry[1]} Blight on it")
+            txn.notice(f"Blighted Island: {entry[1]} Blight")
             if card and card.immediately:
-                txn.notice(f"Immediately (a nested action, resolve it now): {card.immediately}")
+                txn.notice(f"Immediately: {card.immediately}")
 
 
 def cascade(txn: Txn, land: str) -> None:

@@ -124,9 +124,9 @@ class SpiritIsland(Game):
             return
         txn.set("blight.flipped", 1)
         txn.set("blight.card", blightmod.flip_amount(card, txn.state.seats))
-        txn.notice(f"Blight card flips to Blighted Island: {txn.value('blight.card')} Blight on it")
+        txn.notice(f"Blighted Island: {txn.value('blight.card')} Blight")
         if card.immediately:
-            txn.notice(f"Immediately (a nested action, resolve it now): {card.immediately}")
+            txn.notice(f"Immediately: {card.immediately}")
 
     def on_draw(self, txn: Txn, source: str, outcome: str) -> None:
         if source == "invaders":
