@@ -756,3 +756,27 @@ def test_os_tok_8_companion_spends_a_defense_token() -> None:
     assert v(s, "seat4.defense") == 3
     ok(s, "enemy 4 R R def=1 = R3 R3")
     assert last(s)["losses"] == {"4": 1} and seat(s, 4)["tokens"]["defense"] == 0
+
+
+@pytest.mark.rule("OS-STAGE-3")
+def test_os_stage_3_cards_drawn_while_a_card_resolves_wait() -> None:
+    s = pass_all(to_turns(encounter()))
+    current = s.state.get("stage_current")
+    ok(s, "set boss.head 1", "break head 2")  # the stage card's effect breaks a location
+    assert not s.state.get("reactions")
+    assert any(f"waits until {current}" in n for n in s.notices)
+    ok(s, "next")  # the stage card has resolved; the reaction comes next
+    reactions = s.state.get("reactions")
+    assert len(reactions) == 1 and reactions[0]["target"] == 2
+
+
+@pytest.mark.rule("OS-STAGE-7")
+def test_os_stage_7_boss_on_fire_draws_an_extra_card() -> None:
+    s = pass_all(to_turns(encounter()))
+    ok(s, "set boss.claws 1", "bossfire claws")
+    assert v(s, "boss.claws") == 0 and not s.state.get("reactions")
+    ok(s, "next")
+    reaction = s.state.get("reactions")[0]
+    assert reaction["target"] is None and any("closest Oathsworn" in n for n in s.notices)
+    ok(s, "bossfire head")
+    assert v(s, "boss.head") == 5

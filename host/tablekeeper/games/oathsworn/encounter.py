@@ -4,6 +4,9 @@ OS-KO)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from tablekeeper.core import timing
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, Verb, parse_int
@@ -192,9 +195,28 @@ def break_procedure(txn: Txn, count: int) -> None:
             return
         txn.put("stage_faceup", None)
         breaker = txn.state.get("breaker")
-        txn.put("reactions", [*(txn.state.get("reactions") or ()), {"card": card, "target": breaker}])
-        txn.notice(f"reaction {card} targets " + (f"seat {breaker}" if breaker else "the breaker"))
+        reaction = {"card": card, "target": breaker}
+        if txn.state.step == "stage" and txn.state.get("stage_current"):
+            # OS-STAGE-3 / OS-STAGE-7: a card drawn while a stage card resolves waits for it to finish
+            timing.defer(txn, reaction)
+            txn.notice(f"reaction {card} waits until {txn.state.get('stage_current')} has resolved")
+        else:
+            _react(txn, reaction)
         flip_stage(txn)
+
+
+def _react(txn: Txn, reaction: dict[str, Any]) -> None:
+    """Record a reaction card and whom it targets: the breaker, else the closest Oathsworn."""
+    txn.put("reactions", [*(txn.state.get("reactions") or ()), reaction])
+    target = reaction["target"]
+    txn.notice(f"reaction {reaction['card']} targets "
+               + (f"seat {target}" if target else "the closest Oathsworn (north, then west)"))
+
+
+def stage_done(txn: Txn) -> None:
+    """Leaving the stage card step: the cards its resolution drew now resolve, in drawing order."""
+    for reaction in timing.take_deferred(txn):
+        _react(txn, reaction)
 
 
 def break_location(txn: Txn, args: tuple[str, ...]) -> None:
@@ -208,8 +230,7 @@ def break_location(txn: Txn, args: tuple[str, ...]) -> None:
             raise Rejected(f"no boss location {loc!r}")
         if txn.value(f"boss.{loc}") == 0:
             raise Rejected(f"{loc} is already broken")
-    if len(args) == 2:
-        txn.put("breaker", seat_arg(args[1]))
+    txn.put("breaker", seat_arg(args[1]) if len(args) == 2 else None)
     if len(locations) == 1:
         txn.set(f"boss.{locations[0]}", 0)
         return
@@ -220,6 +241,19 @@ def break_location(txn: Txn, args: tuple[str, ...]) -> None:
     check_end(txn)
     if in_encounter(txn.state):
         break_procedure(txn, len(locations))
+
+
+def boss_fire(txn: Txn, args: tuple[str, ...]) -> None:
+    """``bossfire LOCATION``: the boss ended its move on a fire tile: the named die (AMB-28: the players
+    pick it) loses 1 HP; if that removes it, the extra stage card comes after the current one and
+    targets the closest Oathsworn (OS-MOVE-4, OS-STAGE-7)."""
+    if len(args) != 1 or f"boss.{args[0]}" not in txn.state.tracks:
+        raise Rejected("usage: bossfire LOCATION")
+    die = txn.value(f"boss.{args[0]}")
+    if die == 0:
+        raise Rejected(f"{args[0]} is already broken")
+    txn.put("breaker", None)
+    txn.set(f"boss.{args[0]}", die - 1)
 
 
 def minion(txn: Txn, args: tuple[str, ...]) -> None:
@@ -288,6 +322,7 @@ def plan(txn: Txn, args: tuple[str, ...]) -> None:
 
 VERBS = {
     "break": Verb("break LOCATION [SEAT]", "a boss die removed by another cause", break_location),
+    "bossfire": Verb("bossfire LOCATION", "the boss ends its move on fire", boss_fire),
     "minion": Verb("minion NAME HP DEFENSE [mob]", "a minion enters the board", minion),
     "activated": Verb("activated NAME...", "minions the stage card activated", activated),
     "keep": Verb("keep", "keep the stage card until end of round", keep),

@@ -69,7 +69,8 @@ FLOW = Flow(phases=(
     Phase("oathsworn", "Oathsworn", (Step("turns", "Turns", turns=Turns.UNTIL_PASS, turn_start=encounter.turn_start,
                                           leave=encounter.oathsworn_end, hold=_draw_open),),
           skip=lambda s: _ambushed_round(s) or _not_encounter(s)),
-    Phase("encounter", "Encounter", (Step("stage", "Stage card", enter=encounter.stage_card, hold=_draw_open),
+    Phase("encounter", "Encounter", (Step("stage", "Stage card", enter=encounter.stage_card,
+                                          leave=encounter.stage_done, hold=_draw_open),
                                      Step("minions", "Minions", enter=encounter.minions, hold=_draw_open))),
     Phase("end", "End of round", (Step("end", "End of round", enter=encounter.end_of_round, hold=_draw_open),)),
 ))
