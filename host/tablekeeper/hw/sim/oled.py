@@ -24,7 +24,7 @@ class RecordingSerial:
     def __init__(self, *, record: bool = True) -> None:
         self.record = record  # False: count only (a long simulator run must not keep every frame)
         self.calls: list[tuple[str, bytes]] = []
-        self.writes = 0
+        self.transfers = 0
         self.byte_count = 0
         self.cleaned_up = False
         self.fail_with: BaseException | None = None
@@ -37,7 +37,7 @@ class RecordingSerial:
 
     def _keep(self, kind: str, payload: bytes) -> None:
         self._check()
-        self.writes += 1
+        self.transfers += 1
         self.byte_count += len(payload)
         if self.record:
             self.calls.append((kind, payload))

@@ -150,7 +150,7 @@ class SimulatedParts:
     # --- the picture ------------------------------------------------------------------------------
     def refresh(self, *, pressed: frozenset[str], lit_seat: int | None, failed: frozenset[str]) -> bool:
         """Compose the panel; show it if it changed. Returns whether a frame was shown."""
-        signature = (tuple((role, id(chip), chip.writes) for role, chip in self.chips.items()), pressed, lit_seat,
+        signature = (tuple((role, id(chip), chip.transfers) for role, chip in self.chips.items()), pressed, lit_seat,
                      failed)
         if signature == self._signature:
             return False  # nothing reached a chip, a button or an LED: skip composing
