@@ -780,3 +780,18 @@ def test_os_stage_7_boss_on_fire_draws_an_extra_card() -> None:
     assert reaction["target"] is None and any("closest Oathsworn" in n for n in s.notices)
     ok(s, "bossfire head")
     assert v(s, "boss.head") == 5
+
+
+@pytest.mark.rule("OS-MOVE-3")
+def test_os_move_3_facing_not_while_resolving() -> None:
+    s = ok(to_turns(encounter()), "attack 1 head white=1 = Y2 W1")
+    assert "resolving" in no(s, "face 1 NE")
+    ok(s, "resolve", "face 1 NE")
+    assert seat(s, 1)["facing"] == "NE" and v(s, "seat1.animus") == 3
+
+
+@pytest.mark.rule("OS-DMG-7")
+def test_os_dmg_7_location_bonus_survives_the_break() -> None:
+    s = ok(encounter(), "break head", "next", "attack 1 head>body white=1 bonus=2 = Y2 W2", "resolve")
+    assert last(s)["damage"] == 6 and v(s, "boss.body") == 6 - 6 // 2
+    assert "still has its die" in no(ok(s, "next"), "attack 2 body>claws")

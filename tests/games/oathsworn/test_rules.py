@@ -612,3 +612,15 @@ def test_os_tally_9_items_lost() -> None:
 def test_os_emove_9_obstacles_under_the_final_hexes() -> None:
     removed, kept = rules.large_move_obstacles(final_hexes={"a", "b", "c"}, obstacles={"a", "x", "y"})
     assert removed == {"a"} and kept == {"x", "y"}
+
+
+@pytest.mark.rule("OS-EMOVE-2")
+def test_os_emove_2_facing_after_a_move() -> None:
+    assert rules.facing_after_move(adjacent_to_target=False, towards_target="N", last_step="NE") == "NE"
+    assert rules.facing_after_move(adjacent_to_target=True, towards_target="N", last_step="NE") == "N"
+
+
+@pytest.mark.rule("OS-FX-18")
+def test_os_fx_18_push_under_the_centre() -> None:
+    assert rules.push_distance(under_centre=True) == 2
+    assert rules.push_distance(under_centre=False) == 1

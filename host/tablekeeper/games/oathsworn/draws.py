@@ -247,6 +247,8 @@ def attack(txn: Txn, args: tuple[str, ...]) -> None:
         for t in choice:
             _target_defense(txn, t, story)
         target = choice[0]  # OS-ATK-4: which of the equally close locations is chosen after the draw
+    if ">" in target and not story:
+        target = _routed(txn, target)
     targets = [[t, _target_defense(txn, t, story)] for t in target.split(",") if t]
     if not targets or (story and len(targets) > 1):
         raise Rejected("name one target (several, comma-separated, only for a multi-target attack)")
@@ -284,6 +286,19 @@ def _consumed_attack(txn: Txn, n: int, record: dict[str, Any], target: str) -> N
     record["consumed_attacked"] = True
     put_seat(txn, n, record)
     txn.add(f"seat{n}.animus", -cost)
+
+
+def _routed(txn: Txn, target: str) -> str:
+    """``head>body``: aimed at a broken location, the damage goes to the next closest one with a die;
+    a bonus for attacking the aimed location still applies (OS-DMG-6/7)."""
+    aimed, _, taking = target.partition(">")
+    locations = dict(data_of(txn.state).boss)
+    if aimed not in locations or taking not in locations:
+        raise Rejected(f"route damage between boss locations ({', '.join(locations)}), e.g. head>body")
+    if txn.value(f"boss.{aimed}") > 0:
+        raise Rejected(f"{aimed} still has its die: attack it directly")
+    txn.notice(f"{aimed} is broken: the damage goes to {taking}")
+    return taking
 
 
 def _target_defense(txn: Txn, target: str, story: bool) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tablekeeper.core import timing
 from tablekeeper.core.flow import move
 from tablekeeper.core.game import Txn, Verb, parse_int
 from tablekeeper.errors import Rejected
@@ -56,6 +57,7 @@ def replay(txn: Txn) -> None:
     for name, _ in data_of(state).boss:
         txn.set(f"boss.{name}", 6)
     txn.emit("stage.reset", source="stage")
+    timing.take_deferred(txn)  # reactions of the lost attempt never resolve
     from tablekeeper.games.oathsworn.story import reset_all_might
     reset_all_might(txn)
     txn.put("breaks", 0)

@@ -630,3 +630,18 @@ def large_move_obstacles(final_hexes: Iterable[str], obstacles: Iterable[str]) -
     final = set(final_hexes)
     obs = set(obstacles)
     return obs & final, obs - final
+
+
+HEX_DIRECTIONS = ("N", "NE", "SE", "S", "SW", "NW")
+
+
+def facing_after_move(adjacent_to_target: bool, towards_target: str, last_step: str | None) -> str:
+    """OS-EMOVE-2: face the target when next to it; otherwise the way the last hex was entered."""
+    if adjacent_to_target or last_step is None:
+        return towards_target
+    return last_step
+
+
+def push_distance(under_centre: bool) -> int:
+    """OS-FX-18: a push moves 1 hex; a character under a large enemy's final centre hex moves 2."""
+    return 2 if under_centre else 1

@@ -249,6 +249,18 @@ def ally(txn: Txn, args: tuple[str, ...]) -> None:
     update_defense(txn, n)
 
 
+def face(txn: Txn, args: tuple[str, ...]) -> None:
+    """``face SEAT DIRECTION``: free on your own turn, never while an effect is resolving (OS-MOVE-3)."""
+    if len(args) != 2 or args[1].upper() not in rules.HEX_DIRECTIONS:
+        raise Rejected(f"usage: face SEAT {'|'.join(rules.HEX_DIRECTIONS)}")
+    n, record = _turn_seat(txn, args[0])
+    _my_turn(txn, n)
+    if txn.state.get("draws"):
+        raise Rejected("an effect is still resolving; turn once it is done")
+    record["facing"] = args[1].upper()
+    put_seat(txn, n, record)
+
+
 def injure(txn: Txn, args: tuple[str, ...]) -> None:
     """``injure SEAT``: the Oathsworn draws an injury card into hand (played per OS-RND-7)."""
     if len(args) != 1:
@@ -349,6 +361,7 @@ VERBS = {
                       companion_action),
     "ability": Verb("ability SEAT A|B [interrupt]", "a companion archetype ability", ability),
     "ally": Verb("ally SEAT NAME", "take a combat ally after a knockout", ally),
+    "face": Verb("face SEAT DIRECTION", "turn to face a hex direction (free)", face),
     "injure": Verb("injure SEAT", "draw an injury card", injure),
     "permanent": Verb("permanent SEAT KIND", "mark a permanent token", permanent),
     "throw": Verb("throw SEAT ITEM", "throw an item", throw),
