@@ -121,6 +121,8 @@ class Oathsworn(Game):
             raise ConfigError(f"--option difficulty={diff_name}: one of {', '.join(d.difficulties)}")
         diff = d.difficulties[diff_name]
         chapter = _int_option(options, "chapter", 1)
+        if chapter < 1:
+            raise ConfigError(f"--option chapter={chapter}: chapters are numbered from 1")
         start = _option(options, "part", "story")
         if start not in PARTS:
             raise ConfigError(f"--option part={start}: story or encounter")
