@@ -154,6 +154,10 @@ def test_window_keys_press_and_release_the_buttons(tmp_path: Path) -> None:
         pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_SPACE, unicode=" "))
         keys.pump()
         assert pin.state is True
+        select = parts.pin_factory.pin(config.button("select").pin)  # type: ignore[union-attr]
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, unicode="\r"))
+        keys.pump()
+        assert select.state is False  # the Return key is the config's "enter"
         pygame.event.post(pygame.event.Event(pygame.QUIT))
         keys.pump()
         assert stopped == [True]

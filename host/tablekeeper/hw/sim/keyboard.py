@@ -17,6 +17,7 @@ from typing import Any
 from tablekeeper.hw.sim.simulator import SimulatedParts
 
 TERMINAL_TAP_S = 0.08
+WINDOW_KEYS = {"return": "enter", "keypad enter": "enter"}  # pygame's key names -> the config's
 TERMINAL_KEYS = {" ": "space", "\r": "enter", "\n": "enter", "\x7f": "backspace", "\x08": "backspace",
                  "\t": "tab", "\x1b[A": "up", "\x1b[B": "down", "\x1b[C": "right", "\x1b[D": "left"}
 
@@ -57,7 +58,8 @@ class PygameKeys(KeyboardInput):
                     self._stop()
                     continue
                 name = pygame.key.name(event.key)
-                button = self._parts.button_for_key(name if len(name) > 1 else name.lower())
+                name = WINDOW_KEYS.get(name, name if len(name) > 1 else name.lower())
+                button = self._parts.button_for_key(name)
                 if button is None and event.type == pygame.KEYDOWN and event.unicode:
                     button = self._parts.button_for_key(event.unicode)
                 if button is not None:
