@@ -1,6 +1,8 @@
 """Button roles -> commands, the same for the real panel, the simulator and scripts.
 
-``up``/``down`` change the selected track; repeated presses within ``pending_window_s`` gather into
+While a prompt is open, ``up``/``down``/``select`` move through its options and ``next`` chooses the
+one shown, so every prompt can be answered from the panel. Otherwise ``up``/``down`` change the
+selected track; repeated presses within ``pending_window_s`` gather into
 one pending change shown on the display ("doom 2 -> 5 (+3)") and enter the game as one command, so a
 player counts on the screen, not in their head. ``back`` cancels a pending change, else undoes;
 holding ``back`` redoes. The clock is passed in, so tests never sleep.
@@ -50,6 +52,25 @@ class Controls:
         self.hold_step = hold_step
         self.pending: Pending | None = None
         self._selected: str | None = None
+        self._prompt_key: tuple[str, tuple[str, ...]] | None = None
+        self._option = 0
+
+    def option(self, state: GameState) -> int | None:
+        """The 0-based prompt option the panel is pointing at, or None without a prompt."""
+        prompt = state.prompt
+        if prompt is None:
+            return None
+        key = (prompt.id, prompt.options)
+        if key != self._prompt_key:
+            self._prompt_key, self._option = key, 0
+        return min(self._option, len(prompt.options) - 1)
+
+    def prompt_text(self, state: GameState) -> str | None:
+        """The banner for an open prompt: ``"2/3 rain"``, to be confirmed with ``next``."""
+        index = self.option(state)
+        if index is None or state.prompt is None:
+            return None
+        return f"{index + 1}/{len(state.prompt.options)} {state.prompt.options[index]}"
 
     def selected(self, state: GameState) -> str | None:
         names = self.game.adjustable(state)
@@ -65,7 +86,7 @@ class Controls:
 
     def repeat(self, role: str, state: GameState) -> list[Command]:
         """An auto-repeat tick while ``up``/``down`` is held: one more step."""
-        if role in ("up", "down"):
+        if role in ("up", "down") and state.prompt is None:
             return self._adjust(state, 1 if role == "up" else -1)
         return []
 
@@ -84,6 +105,14 @@ class Controls:
     def _handle(self, role: str, state: GameState, held: bool) -> list[Command]:
         if not is_role(role):
             raise Rejected(f"unknown button {role!r} (next, back, select, up, down, menu, seatN.a, seatN.b)")
+        index = self.option(state)
+        if index is not None and state.prompt is not None and role in ("up", "down", "select", "next"):
+            out = self.flush()
+            if role == "next":
+                return [*out, Command("choose", (str(index + 1),), origin="button")]
+            step = -1 if role == "up" or (role == "select" and held) else 1
+            self._option = (index + step) % len(state.prompt.options)
+            return out
         if role in ("up", "down"):
             step = self.hold_step if held else 1
             return self._adjust(state, step if role == "up" else -step)

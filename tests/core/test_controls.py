@@ -75,3 +75,21 @@ def test_select_cycles_tracks_and_seat_buttons_ask_the_game() -> None:
         c.press("seat1.b", s.state)
     with pytest.raises(Rejected, match="unknown button"):
         c.press("seat9.z", s.state)
+
+
+def test_an_open_prompt_is_answered_from_the_panel() -> None:
+    s = Session(GAME, seats=2, seed=1)
+    c = Controls(GAME, clock=FakeClock())
+    for line in ("next", "next"):
+        s.perform(Command(line))
+    assert s.state.prompt is not None and s.state.prompt.options == ("seat 1", "seat 2")
+    assert c.prompt_text(s.state) == "1/2 seat 1"
+    assert c.press("down", s.state) == []
+    assert c.prompt_text(s.state) == "2/2 seat 2"
+    c.press("select", s.state)  # wraps round
+    assert c.prompt_text(s.state) == "1/2 seat 1"
+    c.press("up", s.state)
+    commands = c.press("next", s.state)
+    assert commands == [Command("choose", ("2",), origin="button")]
+    assert s.perform(commands[0]).accepted and s.state.active_seat == 2
+    assert c.prompt_text(s.state) is None and c.pending is None

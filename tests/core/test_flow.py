@@ -82,3 +82,16 @@ def test_a_prompt_from_a_step_hook() -> None:
     assert not s.perform(Command("choose", ("3",))).accepted
     run(s, "choose 2")
     assert s.state.get("weather") == "rain"
+
+
+def test_seats_cannot_pass_or_finish_while_a_prompt_is_open() -> None:
+    s = Session(GAME, seats=2, seed=1)
+    run(s, "next", "next", "choose 1", "next", "next", "pass 1", "pass 2")
+    assert s.state.step == "together"
+    run(s, "done 1", "done 2", "next")
+    assert s.state.prompt is not None  # round 2's weather prompt
+    before = s.state
+    for verb in ("done", "pass"):
+        out = s.perform(Command(verb, ("1",)))
+        assert not out.accepted and (out.reason or "").startswith("answer the prompt first"), out.reason
+    assert s.state is before

@@ -126,6 +126,8 @@ def advance(txn: Txn, flow: Flow) -> None:
 def pass_turn(txn: Txn, flow: Flow, seat: int) -> None:
     """The active seat passes (UNTIL_PASS steps); the step ends once every seat passed in a row."""
     state = txn.state
+    if state.prompt is not None:
+        raise Rejected(f"answer the prompt first: {state.prompt.text}")
     step = flow.step(state.phase, state.step)
     if step.turns is not Turns.UNTIL_PASS:
         raise Rejected(f"nobody passes during {step.title}")
@@ -141,6 +143,8 @@ def pass_turn(txn: Txn, flow: Flow, seat: int) -> None:
 def seat_done(txn: Txn, flow: Flow, seat: int) -> None:
     """A seat signals done in a TOGETHER step; the step ends when all have."""
     state = txn.state
+    if state.prompt is not None:
+        raise Rejected(f"answer the prompt first: {state.prompt.text}")
     step = flow.step(state.phase, state.step)
     if step.turns is not Turns.TOGETHER:
         raise Rejected(f"seats do not signal done during {step.title}")

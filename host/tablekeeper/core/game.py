@@ -163,6 +163,9 @@ class Game:
     def on_draw(self, txn: Txn, source: str, outcome: str) -> None:
         """React to a drawn outcome."""
 
+    def after_command(self, txn: Txn) -> None:
+        """Run once after every accepted command's own work (end-of-game checks and the like)."""
+
     def apply_game(self, state: GameState, event: Event) -> GameState:
         """Apply an event kind of the game's own (the shared kinds are handled by ``apply``)."""
         raise KeyError(f"unknown event kind {event.kind!r}")
@@ -217,6 +220,7 @@ class Game:
             raise Rejected(f"unknown verb {verb!r} (known: {known})")
         if not txn.events:
             raise Rejected(f"{command.text()}: nothing to do")
+        self.after_command(txn)
         return txn.events
 
     def apply(self, state: GameState, event: Event) -> GameState:
