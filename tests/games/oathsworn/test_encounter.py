@@ -795,3 +795,19 @@ def test_os_dmg_7_location_bonus_survives_the_break() -> None:
     s = ok(encounter(), "break head", "next", "attack 1 head>body white=1 bonus=2 = Y2 W2", "resolve")
     assert last(s)["damage"] == 6 and v(s, "boss.body") == 6 - 6 // 2
     assert "still has its die" in no(ok(s, "next"), "attack 2 body>claws")
+
+
+HAND = "Jab:0 Slash:1 Guard:1 Cleave:2 Parry:2 Roar:3 Rush:3"
+
+
+@pytest.mark.rule("OS-ESET-5")
+def test_os_eset_5_declared_hand() -> None:
+    s = ok(encounter(), f"hand 1 {HAND}")
+    assert seat(s, 1)["hand"] == ["Jab", "Slash", "Guard", "Cleave", "Parry", "Roar", "Rush"]
+    assert "two each" in no(s, "hand 2 A:0 B:0 C:1 D:2 E:2 F:3 G:3")
+    ok(s, "next", "play 1 Cleave 1")  # the cooldown comes from the hand; 1 animus
+    assert seat(s, 1)["positions"][2] == ["Cleave"] and "Cleave" not in seat(s, 1)["hand"]
+    assert v(s, "seat1.animus") == 2
+    assert "not one of" in no(s, "play 1 Smash 1 interrupt")
+    ok(s, "next", "pass 2", "pass 3", "pass 4")
+    assert "not in seat 1's hand" in no(s, "play 1 Cleave 1 interrupt")

@@ -72,15 +72,28 @@ def move_verb(txn: Txn, args: tuple[str, ...]) -> None:
 
 
 def play(txn: Txn, args: tuple[str, ...]) -> None:
-    """``play SEAT CARD COOLDOWN [COST] [interrupt]``: one ability card per turn: pay, resolve,
+    """``play SEAT CARD [COOLDOWN] [COST] [interrupt]``: one ability card per turn: pay, resolve,
     cooldown, battleflow (OS-CD-1/3/5/9, OS-RND-5); interrupts play whenever their condition holds,
-    as often as they are paid for (OS-FX-21)."""
+    as often as they are paid for (OS-FX-21). A card of a declared hand knows its cooldown."""
     interrupt = bool(args) and args[-1] == "interrupt"
     if interrupt:
         args = args[:-1]
-    if len(args) not in (3, 4):
-        raise Rejected("usage: play SEAT CARD COOLDOWN [COST] [interrupt]")
+    if len(args) < 2:
+        raise Rejected("usage: play SEAT CARD [COOLDOWN] [COST] [interrupt]")
     n, record = _turn_seat(txn, args[0])
+    known = dict(record.get("cards") or {})
+    card = args[1]
+    numbers = [parse_int(a, "cooldown/cost") for a in args[2:]]
+    if card in known:
+        if len(numbers) == 2 and numbers[0] != known[card]:
+            raise Rejected(f"{card} has cooldown {known[card]}, not {numbers[0]}")
+        numbers = [int(known[card]), *numbers[-1:]] if len(numbers) <= 2 else numbers
+        if card not in record["hand"]:
+            raise Rejected(f"{card} is not in seat {n}'s hand")
+    elif known:
+        raise Rejected(f"{card} is not one of seat {n}'s ability cards ({', '.join(known)})")
+    if len(numbers) not in (1, 2):
+        raise Rejected("usage: play SEAT CARD [COOLDOWN] [COST] [interrupt]")
     if not interrupt:
         _my_turn(txn, n)
         _injuries_first(record, n)
@@ -89,8 +102,8 @@ def play(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("companions use archetype abilities (ability SEAT A|B), not ability cards")
     if record["ability"] and not interrupt:
         raise Rejected(f"seat {n} already played an ability card this turn")
-    card, cd = args[1], parse_int(args[2], "cooldown")
-    cost = parse_int(args[3], "cost") if len(args) == 4 else 0
+    cd = numbers[0]
+    cost = numbers[1] if len(numbers) == 2 else 0
     if any(card in p for p in record["positions"]):
         raise Rejected(f"{card} is still on cooldown")
     rules.spend(txn.value(f"seat{n}.animus_reserve"), txn.value(f"seat{n}.animus"), cost)
@@ -249,6 +262,30 @@ def ally(txn: Txn, args: tuple[str, ...]) -> None:
     update_defense(txn, n)
 
 
+def hand(txn: Txn, args: tuple[str, ...]) -> None:
+    """``hand SEAT CARD:COOLDOWN x7``: the encounter hand: one cooldown-0, two each of 1, 2 and 3
+    (OS-ESET-5, OS-LVL-7); built during setup, before round 1's Oathsworn phase."""
+    if len(args) < 2:
+        raise Rejected("usage: hand SEAT CARD:COOLDOWN ... (7 cards)")
+    n = seat_arg(args[0])
+    record = seat(txn.state, n)
+    if record["kind"] == "companion":
+        raise Rejected("companions hold no ability cards (OS-ESET-8: an archetype card side instead)")
+    if txn.state.round > 1 or txn.state.phase not in ("story", "refresh", "encounter"):
+        raise Rejected("the hand is built during encounter setup")
+    cards: dict[str, int] = {}
+    for item_text in args[1:]:
+        name, sep, cd = item_text.rpartition(":")
+        if not sep or not name:
+            raise Rejected(f"{item_text!r}: write CARD:COOLDOWN, e.g. Slash:1")
+        if name in cards:
+            raise Rejected(f"{name} is listed twice")
+        cards[name] = parse_int(cd, "cooldown")
+    rules.check_hand(list(cards.values()))
+    record.update(cards=cards, hand=list(cards), positions=[[], [], [], []])
+    put_seat(txn, n, record)
+
+
 def face(txn: Txn, args: tuple[str, ...]) -> None:
     """``face SEAT DIRECTION``: free on your own turn, never while an effect is resolving (OS-MOVE-3)."""
     if len(args) != 2 or args[1].upper() not in rules.HEX_DIRECTIONS:
@@ -361,6 +398,7 @@ VERBS = {
                       companion_action),
     "ability": Verb("ability SEAT A|B [interrupt]", "a companion archetype ability", ability),
     "ally": Verb("ally SEAT NAME", "take a combat ally after a knockout", ally),
+    "hand": Verb("hand SEAT CARD:CD ...", "the encounter hand of 7 ability cards", hand),
     "face": Verb("face SEAT DIRECTION", "turn to face a hex direction (free)", face),
     "injure": Verb("injure SEAT", "draw an injury card", injure),
     "permanent": Verb("permanent SEAT KIND", "mark a permanent token", permanent),
