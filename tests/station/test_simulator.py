@@ -172,3 +172,18 @@ def test_demo_mode_runs_in_the_simulator(tmp_path: Path) -> None:
     assert len(frames) >= 2
     # the attract loop's invitation on the tokens display gives way to the game once a visitor presses
     assert ImageChops.difference(region(frames[0], "tokens"), region(frames[-1], "tokens")).getbbox() is not None
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--game", "chess"], "tablekeeper: unknown game 'chess'"),
+    (["--game", "station_game", "--seats", "9"], "tablekeeper: station_game takes 1 to 4 seats, not 9"),
+    (["--config", "/nonexistent/station.toml"], "tablekeeper: /nonexistent/station.toml: no such file"),
+])
+def test_run_refuses_bad_arguments_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                               args: list[str], message: str) -> None:
+    script = tmp_path / "keys.txt"
+    script.write_text("space\n", encoding="utf-8")
+    assert main(["run", "--sim", "--script", str(script), "--capture-dir", str(tmp_path / "out"), *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(message) and err.count("\n") == 1
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
