@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import luma.core.error
@@ -196,3 +197,18 @@ def test_changes_a_few_columns_apart_share_a_window() -> None:
     serial.take()
     adapter.display(picture((128, 64), [(20, 0, 20, 0), (24, 0, 24, 0)]))  # 3 unchanged columns between
     assert serial.take() == [("command", bytes([0x21, 20, 24, 0x22, 0, 0])), ("data", b"\x01\x00\x00\x00\x01")]
+
+
+@settings(max_examples=60, deadline=None)
+@given(pairs=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), min_size=1, max_size=40),
+       gap=st.integers(0, 8))
+def test_changed_runs_cover_exactly_the_changed_columns(pairs: list[tuple[int, int]], gap: int) -> None:
+    from tablekeeper.hw.displays import changed_runs
+
+    old, new = bytes(a for a, _b in pairs), bytes(b for _a, b in pairs)
+    runs = changed_runs(old, new, gap=gap)
+    changed = {i for i, (a, b) in enumerate(pairs) if a != b}
+    covered = {i for first, last in runs for i in range(first, last + 1)}
+    assert changed <= covered
+    assert all(old[first] != new[first] and old[last] != new[last] for first, last in runs)
+    assert all(b[0] - a[1] - 1 > gap for a, b in itertools.pairwise(runs))  # joined when close

@@ -13,6 +13,7 @@ what the chip already holds, and writes only the changed column windows:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,7 @@ SET_PAGE_WINDOW = 0x22  # SSD1306 PAGEADDR start end
 SET_PAGE = 0xB0  # SH1106: | page
 SET_COLUMN_LOW = 0x00  # SH1106: | low nibble
 SET_COLUMN_HIGH = 0x10  # SH1106: | high nibble
+_CHANGED = re.compile(rb"[^\x00]+")
 WINDOW_COMMAND_BYTES = 6
 PAGE_COMMAND_BYTES = 3
 
@@ -60,15 +62,17 @@ def changed_runs(old: bytes, new: bytes, *, gap: int) -> list[tuple[int, int]]:
     joined, since re-sending a few unchanged bytes is cheaper than addressing a new window."""
     if old == new:
         return []
-    columns = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b]
+    if len(old) != len(new):
+        raise ValueError(f"pages differ in width: {len(old)} and {len(new)} columns")
+    # XOR the pages as big integers, then let the regex engine find the non-zero stretches
+    diff = (int.from_bytes(old, "big") ^ int.from_bytes(new, "big")).to_bytes(len(new), "big")
     runs: list[tuple[int, int]] = []
-    start = previous = columns[0]
-    for column in columns[1:]:
-        if column - previous - 1 > gap:
-            runs.append((start, previous))
-            start = column
-        previous = column
-    runs.append((start, previous))
+    for match in _CHANGED.finditer(diff):
+        first, last = match.start(), match.end() - 1
+        if runs and first - runs[-1][1] - 1 <= gap:
+            runs[-1] = (runs[-1][0], last)
+        else:
+            runs.append((first, last))
     return runs
 
 
