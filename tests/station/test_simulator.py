@@ -187,3 +187,41 @@ def test_run_refuses_bad_arguments_in_one_line(tmp_path: Path, capsys: pytest.Ca
     err = capsys.readouterr().err
     assert err.startswith(message) and err.count("\n") == 1
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
+
+
+HARDWARE_LAUNCH = (
+    "import sys; sys.path.insert(0, sys.argv[1]); from tablekeeper import games, cli, station_cli; "
+    "games.GAMES['station_game'] = 'tests.station.station_game'; "
+    "station_cli.gpio_present = lambda: True; sys.exit(cli.main(sys.argv[2:]))"
+)
+
+
+def test_hardware_path_with_no_displays_answering_runs_and_stops_cleanly(tmp_path: Path) -> None:
+    """The Pi path on a machine without I2C: every display fails (and is retried), the buttons are on
+    gpiozero's mock pins, systemd hears READY and STOPPING, the game is saved in the data directory."""
+    import socket
+
+    notify_path = tmp_path / "notify.sock"
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(str(notify_path))
+    listener.settimeout(60)
+    env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "TABLEKEEPER_DATA_DIR": str(tmp_path / "data"),
+           "NOTIFY_SOCKET": str(notify_path)}
+    proc = subprocess.Popen([sys.executable, "-c", HARDWARE_LAUNCH, str(ROOT), "run", "--game", "station_game",
+                             "--config", str(REFERENCE_CONFIG)], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        ready = listener.recv(4096).decode()
+        assert ready.startswith("READY=1"), ready
+        proc.send_signal(signal.SIGTERM)
+        messages = []
+        while not any(m.startswith("STOPPING=1") for m in messages):
+            messages.append(listener.recv(4096).decode())
+        _stdout, stderr = proc.communicate(timeout=30)
+    finally:
+        listener.close()
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, stderr
+    assert "Traceback" not in stderr and "simulator" not in stderr
+    assert (tmp_path / "data" / "tablekeeper.sqlite3").is_file()
