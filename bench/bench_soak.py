@@ -1,7 +1,11 @@
-"""Soak benchmark: resident memory of a session played for accelerated hours (a fake clock, a
-button press or a draw every two seconds on average, every command committed to SQLite with
-``synchronous=FULL``), and what the second hour added to the first. Targets: under 60 MB after an
+"""Soak benchmark: resident memory after accelerated hours of play (a fake clock, an input every two
+seconds on average), and what the second hour added to the first. Targets: under 60 MB after an
 hour; no growth beyond the log itself.
+
+* the session alone: button presses through the panel controls and draws, every command
+  committed to SQLite with ``synchronous=FULL``, in this process;
+* the whole station: ``tablekeeper run --script`` (simulated parts, six displays drawn, a save
+  file), in a fresh process per length, its peak resident memory read from ``wait4``.
 
 Run: ``.venv/bin/python bench/bench_soak.py``. Prints figures; asserts nothing about time or size.
 """
@@ -10,6 +14,7 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -67,7 +72,81 @@ def play_hour(session: Session, controls: Controls, clock: FakeClock, rng: rando
     return inputs
 
 
+def station_child(hours: float, game_name: str, save: Path) -> int:
+    """The station loop as the Pi wires it, on simulated parts and a fake clock, for ``hours``; prints
+    its resident memory at the end. The emulated chips' call recorders (a test aid the Pi does not
+    have) are emptied after every input so they do not count."""
+    from tablekeeper.config import default_config_path, load_config
+    from tablekeeper.hw.buttons import ButtonPanel
+    from tablekeeper.hw.displays import DisplayBank
+    from tablekeeper.hw.outputs import Outputs
+    from tablekeeper.hw.sim.clock import FakeClock as SimClock
+    from tablekeeper.hw.sim.simulator import SimulatedParts
+    from tablekeeper.station import Station
+
+    config = load_config(default_config_path())
+    clock = SimClock()
+    parts = SimulatedParts(config, display_mode=None, capture_dir=save.parent)
+    game = games.load(game_name)
+    rng = random.Random(2)
+    with Store.open(save) as store:
+        session = Session(game, seats=game.seats_default, seed=1)
+        session.journal = store.create("main", session.setup)
+        displays = DisplayBank(config.displays, open_device=parts.open_device, clock=clock, timing=config.timing)
+        station = Station(session=session, config=config, displays=displays, clock=clock)
+        station.buttons = ButtonPanel(config.buttons, emit=station.put, clock=clock, timing=config.timing,
+                                      pin_factory=parts.pin_factory)
+        station.outputs = Outputs(config.leds, config.buzzer, clock=clock, pin_factory=parts.pin_factory)
+        station.start()
+
+        def pass_time(seconds: float) -> None:
+            target = clock() + seconds
+            while (deadline := station.next_deadline_s()) is not None and deadline < target:
+                clock.now_s = max(clock.now_s, deadline + 1e-9)
+                station.poll(clock())
+                station.drain()
+            clock.now_s = target
+            station.poll(target)
+            station.drain()
+
+        while clock() < hours * HOUR_S:
+            role = rng.choice(BUTTONS)
+            button = parts.button(role)
+            if button is None:
+                continue
+            parts.set_button(button, True)
+            station.drain()
+            pass_time(config.timing.hold_s + 0.1 if role in ("up", "down") and rng.random() < 0.2 else 0.08)
+            parts.set_button(button, False)
+            station.drain()
+            pass_time(rng.expovariate(1 / MEAN_GAP_S))
+            for chip in parts.chips.values():
+                chip.calls.clear()
+        station.close()
+        parts.close()
+        print(f"{rss_mb():.1f} {peak_rss_mb():.1f} {session.log_length}")
+    return 0
+
+
+def peak_rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def station_after(hours: float, game: str, tmp: Path) -> tuple[float, float, int, float]:
+    """Resident and peak memory (MB), log entries and wall time of a fresh station process."""
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, __file__, "--station", f"{hours:g}", game, str(tmp / f"{hours:g}.sqlite")],
+                          capture_output=True, text=True, check=True)
+    rss, peak, entries = done.stdout.split()
+    return float(rss), float(peak), int(entries), time.perf_counter() - start
+
+
 def main() -> int:
+    if len(sys.argv) == 5 and sys.argv[1] == "--station":
+        return station_child(float(sys.argv[2]), sys.argv[3], Path(sys.argv[4]))
     name = next(iter(games.names()), None)
     if name is None:
         print("no game installed; nothing to soak")
@@ -94,6 +173,14 @@ def main() -> int:
           f"{hour2_mb - hour1_mb:+.2f} MB for {inputs2} inputs, {entries2 - entries1} more entries")
     print(f"{name}: open file descriptors start / after 2 h | {start_fds} / {fds}")
     print(f"{name}: 2 accelerated hours took | {wall_s:.1f} s wall | {HOUR_S * 2 / wall_s:,.0f}x real time")
+    with tempfile.TemporaryDirectory() as tmp:
+        one = station_after(1, name, Path(tmp))
+        two = station_after(2, name, Path(tmp))
+    print(f"station loop (Pi wiring, simulated parts): resident memory after 1 h of play | {one[0]:.1f} MB | "
+          f"peak {one[1]:.1f} MB, {one[2]} log entries (target < 60 MB); ran {one[3]:.0f} s")
+    print(f"station loop (Pi wiring, simulated parts): resident memory after 2 h of play | {two[0]:.1f} MB | "
+          f"peak {two[1]:.1f} MB, {two[2]} log entries; the second hour added {two[0] - one[0]:+.1f} MB; "
+          f"ran {two[3]:.0f} s")
     return 0
 
 
