@@ -92,7 +92,7 @@ class Controls:
 
     def tick(self, state: GameState) -> list[Command]:
         """Commit a pending change once the window has passed without another press."""
-        if self.pending and self.clock() - self.pending.last_s >= self.pending_window_s:
+        if self.pending and self.clock() >= self.pending.last_s + self.pending_window_s:
             return self.flush()
         return []
 

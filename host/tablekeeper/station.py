@@ -290,6 +290,8 @@ class Station:
         view = self._last_view
         selected = self.controls.selected(state)
         pending = self.controls.pending.text() if self.controls.pending is not None else None
+        if pending is None:
+            pending = self.controls.prompt_text(state)  # the option ``next`` would choose
         pending_role = "tokens" if self.config.display("tokens") is not None else "track"
         out: dict[str, Image.Image] = {}
         for display in self.config.displays:

@@ -43,6 +43,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--game", help=f"game to play (default: the saved one, else {DEFAULT_GAME})")
     p.add_argument("--seats", type=int, default=None, help="number of seats (players)")
     p.add_argument("--seed", type=int, default=1, help="seed for the station's draws (default 1)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a game option, as for 'tablekeeper play' (repeatable)")
     p.add_argument("--save", metavar="PATH",
                    help="keep the session in this SQLite file; resume if it holds one (on hardware the "
                         "default is the data directory's tablekeeper.sqlite3; the simulator saves only when asked)")
@@ -112,7 +114,8 @@ def open_session(args: argparse.Namespace) -> tuple[Session, Any]:
 
     game_name = args.game or _saved_game(args) or DEFAULT_GAME
     game = games.load(game_name)
-    play_args = argparse.Namespace(option=[], seats=args.seats, seed=args.seed, save=args.save, slot=args.slot,
+    play_args = argparse.Namespace(option=getattr(args, "option", []), seats=args.seats, seed=args.seed,
+                                   save=args.save, slot=args.slot,
                                    campaign=None)
     session, store = open_play_session(game, play_args)
     return session, store
