@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from tablekeeper import games
 from tablekeeper.config import default_config_path, load_config
 from tablekeeper.core.game import Game
 from tablekeeper.core.session import Session
@@ -24,7 +23,7 @@ from tablekeeper.hw.outputs import Outputs
 from tablekeeper.hw.sim.clock import FakeClock
 from tablekeeper.hw.sim.simulator import SimulatedParts
 from tablekeeper.station import Station
-from tests.faults.walk import playable_games
+from tests.faults.walk import playable_games, primary_game
 
 MAX_BURST = 12  # pin events between two loop passes: a child with both hands on the panel
 
@@ -116,7 +115,7 @@ def mash(panel: Panel, events: int, seed: int) -> dict[str, int]:
 
 
 def test_a_thousand_mashes_on_the_station(panel_factory: list[Panel], tmp_path: Path) -> None:
-    game = games.load("arkham") if "arkham" in [g.name for g in playable_games()] else playable_games()[0]
+    game = primary_game()
     panel_factory.append(Panel(game, tmp_path))
     figures = mash(panel_factory[0], 1_000, seed=1)
     assert figures["log_length"] > 0 and figures["rejected"] > 0

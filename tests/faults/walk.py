@@ -28,6 +28,12 @@ def playable_games() -> list[Game]:
     return loaded or [FIXTURE]
 
 
+def primary_game() -> Game:
+    """The game the station starts with (Arkham) when it loads, else the first playable one."""
+    loaded = playable_games()
+    return next((g for g in loaded if g.name == "arkham"), loaded[0])
+
+
 def candidates(game: Game, state: GameState, rng: random.Random) -> list[str]:
     """Lines worth trying now (flow moves, prompt answers, track nudges, draws, undo/redo), in a
     random order weighted so the walk moves through rounds rather than only nudging tracks."""
