@@ -315,6 +315,9 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
         _stop_on_signals(station)
         if mode == "pygame":
             print("tablekeeper: simulated station in a window; keys press the buttons, Esc quits", file=sys.stderr)
+        elif mode in ("capture", "gifanim"):
+            print(f"tablekeeper: no screen or terminal here; writing the panel's frames to {args.capture_dir}/ "
+                  "(Ctrl-C stops; --script FILE presses buttons unattended)", file=sys.stderr)
 
         def on_pass(_now_s: float) -> None:
             if keyboard is not None:
