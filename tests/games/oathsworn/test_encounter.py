@@ -103,8 +103,8 @@ def test_os_rnd_2_ambush_round_one_only() -> None:
 @pytest.mark.rule("OS-RND-3")
 def test_os_rnd_3_companion_cubes_cleared() -> None:
     s = to_turns(encounter(companions="1"))
-    ok(s, "ability 1 A interrupt", "ability 1 B interrupt")
-    assert seat(s, 1)["cubes"] == ["A", "B"]
+    ok(s, "ability 1 1 interrupt", "ability 1 2 interrupt")
+    assert seat(s, 1)["cubes"] == ["1", "2"]
     round_end(s)
     assert seat(s, 1)["cubes"] == []
 
@@ -191,16 +191,16 @@ def test_os_anim_5_gem_invariant_in_play() -> None:
 def test_os_comp_1_move_and_one_action() -> None:
     s = to_turns(encounter(companions="1"))
     ok(s, "move 1 1", "attack 1 head white=1 = Y2 W1", "resolve")
-    assert "already attacked" in no(s, "ability 1 A")
+    assert "already attacked" in no(s, "ability 1 1")
 
 
 @pytest.mark.rule("OS-COMP-2")
 def test_os_comp_2_archetype_once_per_round() -> None:
     s = to_turns(encounter(companions="1"))
-    ok(s, "ability 1 A")
-    assert "already used" in no(s, "ability 1 A interrupt")
+    ok(s, "ability 1 1")
+    assert "already used" in no(s, "ability 1 1 interrupt")
     round_end(s)
-    ok(s, "next", "ability 1 A")
+    ok(s, "next", "ability 1 1")
 
 
 @pytest.mark.rule("OS-COMP-3")
@@ -811,3 +811,12 @@ def test_os_eset_5_declared_hand() -> None:
     assert "not one of" in no(s, "play 1 Smash 1 interrupt")
     ok(s, "next", "pass 2", "pass 3", "pass 4")
     assert "not in seat 1's hand" in no(s, "play 1 Cleave 1 interrupt")
+
+
+@pytest.mark.rule("OS-ESET-8")
+def test_os_eset_8_one_archetype_side() -> None:
+    s = ok(encounter(companions="2"), "archetype 2 Guardian B", "next", "next")
+    assert seat(s, 2)["archetype"] == {"card": "Guardian", "side": "B"}
+    assert "side A is not usable" in no(s, "ability 2 A1")
+    ok(s, "ability 2 B1")
+    assert "archetype cards belong to companions" in no(s, "archetype 1 Guardian A")

@@ -99,7 +99,7 @@ def play(txn: Txn, args: tuple[str, ...]) -> None:
         _injuries_first(record, n)
     _not_consumed(record, n)
     if record["kind"] == "companion":
-        raise Rejected("companions use archetype abilities (ability SEAT A|B), not ability cards")
+        raise Rejected("companions use archetype abilities (ability SEAT 1|2), not ability cards")
     if record["ability"] and not interrupt:
         raise Rejected(f"seat {n} already played an ability card this turn")
     cd = numbers[0]
@@ -205,9 +205,10 @@ def companion_action(txn: Txn, args: tuple[str, ...]) -> None:
 
 
 def ability(txn: Txn, args: tuple[str, ...]) -> None:
-    """``ability SEAT A|B [interrupt]``: a companion archetype ability, once per round each (cube);
-    on its turn it counts as the turn's attack-or-special (OS-COMP-1/2). ``ability SEAT once``: an
-    ally's once-per-encounter ability, marked with a cube (OS-KO-4)."""
+    """``ability SEAT [SIDE]1|2 [interrupt]``: one of the two abilities on the companion's archetype
+    card side, once per round each (cube); on its turn it counts as the turn's attack-or-special
+    (OS-COMP-1/2); naming a side (``B2``) checks it is the side chosen (OS-ESET-8).
+    ``ability SEAT once``: an ally's once-per-encounter ability, marked with a cube (OS-KO-4)."""
     if len(args) == 2 and args[1] == "once":
         n, record = _turn_seat(txn, args[0])
         if not record.get("ally"):
@@ -217,18 +218,37 @@ def ability(txn: Txn, args: tuple[str, ...]) -> None:
         record["ally_once"] = True
         put_seat(txn, n, record)
         return
-    if len(args) not in (2, 3) or args[1] not in ("A", "B"):
-        raise Rejected("usage: ability SEAT A|B [interrupt] | ability SEAT once")
+    slot = args[1][-1:] if len(args) in (2, 3) else ""
+    side = args[1][:-1].upper() if len(args) in (2, 3) else ""
+    if slot not in ("1", "2") or side not in ("", "A", "B") or (len(args) == 3 and args[2] != "interrupt"):
+        raise Rejected("usage: ability SEAT [A|B]1|2 [interrupt] | ability SEAT once")
     n, record = _turn_seat(txn, args[0])
     if record["kind"] != "companion":
         raise Rejected("archetype abilities belong to companions")
-    if args[1] in record["cubes"]:
-        raise Rejected(f"ability {args[1]} already used this round")
+    chosen = (record.get("archetype") or {}).get("side")
+    if side and chosen and side != chosen:
+        raise Rejected(f"seat {n} chose side {chosen} of its archetype card: side {side} is not usable")
+    if slot in record["cubes"]:
+        raise Rejected(f"ability {slot} already used this round")
     if txn.state.step == "turns" and txn.state.active_seat == n and len(args) == 2:
         if record.get("acted"):
             raise Rejected(f"seat {n} already attacked or used its special ability this turn")
         record["acted"] = "ability"
-    record["cubes"] = [*record["cubes"], args[1]]
+    record["cubes"] = [*record["cubes"], slot]
+    put_seat(txn, n, record)
+
+
+def archetype(txn: Txn, args: tuple[str, ...]) -> None:
+    """``archetype SEAT CARD A|B``: the companion's archetype card side for this encounter (OS-ESET-8)."""
+    if len(args) < 3 or args[-1].upper() not in ("A", "B"):
+        raise Rejected("usage: archetype SEAT CARD A|B")
+    n = seat_arg(args[0])
+    record = seat(txn.state, n)
+    if record["kind"] != "companion":
+        raise Rejected("archetype cards belong to companions")
+    if txn.state.round > 1 or txn.state.phase not in ("story", "refresh", "encounter"):
+        raise Rejected("the archetype side is chosen during encounter setup")
+    record["archetype"] = {"card": " ".join(args[1:-1]), "side": args[-1].upper()}
     put_seat(txn, n, record)
 
 
@@ -396,7 +416,8 @@ VERBS = {
     "battleflow": Verb("battleflow SEAT POSITION", "spend a battleflow token", battleflow),
     "companion": Verb("companion SEAT animus|battleflow move|attack|refresh", "companion token action",
                       companion_action),
-    "ability": Verb("ability SEAT A|B [interrupt]", "a companion archetype ability", ability),
+    "ability": Verb("ability SEAT [SIDE]1|2 [interrupt] | ability SEAT once", "a companion or ally ability", ability),
+    "archetype": Verb("archetype SEAT CARD A|B", "a companion's archetype card side", archetype),
     "ally": Verb("ally SEAT NAME", "take a combat ally after a knockout", ally),
     "hand": Verb("hand SEAT CARD:CD ...", "the encounter hand of 7 ability cards", hand),
     "face": Verb("face SEAT DIRECTION", "turn to face a hex direction (free)", face),
