@@ -820,3 +820,14 @@ def test_os_eset_8_one_archetype_side() -> None:
     assert "side A is not usable" in no(s, "ability 2 A1")
     ok(s, "ability 2 B1")
     assert "archetype cards belong to companions" in no(s, "archetype 1 Guardian A")
+
+
+@pytest.mark.rule("OS-ESET-6")
+def test_os_eset_6_chapter_one_plays_the_star_cards(tmp_path: Path) -> None:
+    stars = '["Jab", "Slash", "Guard", "Cleave", "Parry", "Roar", "Rush"]'
+    path = custom_data(tmp_path, '[class.Warden]\nitems = ["Short Sword", "Pig Iron Coat", "Buckler"]',
+                       f'[class.Warden]\nitems = ["Short Sword", "Pig Iron Coat", "Buckler"]\nstar_cards = {stars}')
+    s = encounter(data=path)
+    assert "starting cards" in no(s, "hand 1 Jab:0 Slash:1 Guard:1 Cleave:2 Parry:2 Roar:3 Smash:3")
+    ok(s, f"hand 1 {HAND}")
+    ok(encounter(data=path, chapter="2"), "hand 1 Jab:0 Slash:1 Guard:1 Cleave:2 Parry:2 Roar:3 Smash:3")

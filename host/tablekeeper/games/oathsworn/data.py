@@ -59,6 +59,7 @@ class GameData:
     difficulties: Mapping[str, Difficulty]
     chapters: Mapping[int, Chapter]
     classes: Mapping[str, tuple[str, ...]]
+    star_cards: Mapping[str, tuple[str, ...]]  # OS-ESET-6: a class's chapter-1 hand, when known
     regen: int
     max_animus: int
     items: Mapping[str, Item]
@@ -189,6 +190,7 @@ def parse(raw: Mapping[str, Any], origin: str) -> GameData:
                            r.int(spec, key, "range", default=0), r.int(spec, key, "cooldown", default=0),
                            r.int(spec, key, "cost", default=0))
     classes = {}
+    stars = {}
     for name, spec in r.table(raw, "class").items():
         starting = spec.get("items", []) if isinstance(spec, Mapping) else None
         if not isinstance(starting, list):
@@ -197,6 +199,10 @@ def parse(raw: Mapping[str, Any], origin: str) -> GameData:
             if item not in items:
                 raise r.fail(f"class.{name}.items", f"unknown item {item!r}")
         classes[name] = tuple(starting)
+        star = spec.get("star_cards", [])
+        if not isinstance(star, list) or (star and len(star) != 7):
+            raise r.fail(f"class.{name}.star_cards", "the 7 starting ability cards, or leave it out")
+        stars[name] = tuple(str(c) for c in star)
     defaults = r.table(raw, "class_defaults")
     enc = r.table(raw, "encounter")
     boss = []
@@ -221,6 +227,6 @@ def parse(raw: Mapping[str, Any], origin: str) -> GameData:
     for ally in company.get("allies", []):
         if ally not in allies:
             raise r.fail("company.allies", f"unknown ally {ally!r} (add [ally.{ally}])")
-    return GameData(origin, might, enemy, diffs, chapters, classes, r.int(defaults, "class_defaults", "regen"),
+    return GameData(origin, might, enemy, diffs, chapters, classes, stars, r.int(defaults, "class_defaults", "regen"),
                     r.int(defaults, "class_defaults", "max_animus", 1), items, company, allies, tuple(boss),
                     tuple(stages), tuple(after))

@@ -302,6 +302,9 @@ def hand(txn: Txn, args: tuple[str, ...]) -> None:
             raise Rejected(f"{name} is listed twice")
         cards[name] = parse_int(cd, "cooldown")
     rules.check_hand(list(cards.values()))
+    star = data_of(txn.state).star_cards.get(record["class"], ())
+    if int(txn.state.get("chapter")) == 1 and star and set(cards) != set(star):
+        raise Rejected(f"in chapter 1 the {record['class']} plays its 7 starting cards: {', '.join(star)}")
     record.update(cards=cards, hand=list(cards), positions=[[], [], [], []])
     put_seat(txn, n, record)
 
