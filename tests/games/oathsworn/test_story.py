@@ -424,3 +424,11 @@ def test_os_lvl_6_full_to_companion() -> None:
     assert record["kind"] == "companion" and record["injuries"] == 1
     assert sorted(record["items"]) == ["Buckler", "Cudgel", "Pig Iron Coat"]
     assert record["max_animus"] == 2 and v(s, "seat1.defense") == 2 + 1 + 2
+
+
+@pytest.mark.rule("OS-LVL-5")
+def test_os_lvl_5_swap_back_in() -> None:
+    s = ok(new(chapter="6", roster="Huntress:3", classes="Warden,Cur,Priest,Witch"), "swap 2 Huntress")
+    assert seat(s, 2)["class"] == "Huntress" and seat(s, 2)["level"] == 6 and seat(s, 2)["items"] == []
+    assert any("from 3 to 6" in n for n in s.notices)
+    assert "Cur" in s.state.get("roster")

@@ -108,7 +108,7 @@ class Oathsworn(Game):
     # --- setup --------------------------------------------------------------------------------
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
         known = {"data", "difficulty", "chapter", "part", "classes", "companions", "hardcore", "ambush", "traits",
-                 "hp", "lead"}
+                 "hp", "lead", "roster"}
         unknown = sorted(set(options) - known)
         if unknown:
             raise ConfigError(f"unknown oathsworn option {unknown[0]!r} (options: {', '.join(sorted(known))})")
@@ -133,6 +133,14 @@ class Oathsworn(Game):
         hps = [int(x) for x in _option(options, "hp", "").split(",") if x.strip().isdigit()]
         if hps and (len(hps) != 4 or any(not 0 < h <= diff.max_hp for h in hps)):
             raise ConfigError(f"--option hp: four HP values from 1 to {diff.max_hp}")
+        roster: dict[str, dict[str, Any]] = {}
+        for item in _option(options, "roster", "").split(","):
+            name, _, level = item.strip().rpartition(":")
+            if not item.strip():
+                continue
+            if name not in d.classes or not level.isdigit():
+                raise ConfigError(f"--option roster: CLASS:LEVEL pairs of boxed characters, not {item.strip()!r}")
+            roster[name] = {"level": int(level), "items": [], "kind": "full"}  # OS-LVL-4/5: boxed save bags
         traits: dict[str, int] = {}
         for item in _option(options, "traits", "").split(","):
             if item.strip():
@@ -147,6 +155,7 @@ class Oathsworn(Game):
             "rewards": [], "extra_unique": False, "draws": [], "breaks": 0, "stage_now": 1, "stage_kept": [],
             "stage_faceup": None, "allies": list(d.company.get("allies", [])), "dead_allies": [],
             "player_aids": state.seats * int(d.company.get("player_aids_each", 2)),  # OS-SETUP-9
+            "roster": roster,
             "knockouts_fixed": None, "hardcore_dead": [], "attempt": 1, "once": {},
         }
         chapter_data = d.chapter(chapter)
