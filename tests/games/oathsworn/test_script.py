@@ -168,6 +168,8 @@ def test_open_draw_panel_shows_the_running_result() -> None:
     s = ok(new(), "check company 4 4 = W2 W1 W0 W1")
     panel = s.game.panels(s.state)["tokens"]
     assert panel.title == "check 4 company"
-    assert panel.lines[-1] == "tot 4 bl 1: pass"
+    assert panel.lines[-1] == "4 bl1: pass"
     s = ok(to_turns(encounter()), "attack 1 head white=2 = Y3 W0 W0")
-    assert s.game.panels(s.state)["tokens"].lines[-1] == "tot 3 bl 2: miss"
+    assert s.game.panels(s.state)["tokens"].lines[-1] == "3 bl2: miss"
+    s = ok(to_turns(encounter()), "attack 1 head white=3 = Y3* W0 W1 W2 Y1")
+    assert s.game.panels(s.state)["tokens"].lines[-1] == "7 bl1: hit 7 -2HP"

@@ -132,8 +132,10 @@ def _draw_panel(ctx: Any, queued: int) -> Panel:
         verdict = "pass" if rules.check_passes(drawn, int(ctx["difficulty"])) else "fail"
     else:
         title = f"{who} vs {ctx['target']}"
-        verdict = "miss" if blanks >= 2 else f"hit {total + int(ctx.get('bonus', 0))}"
-    lines = [cards[:21], cards[21:42], f"tot {total} bl {blanks}: {verdict}"[:21]]
+        damage = total + int(ctx.get("bonus", 0))
+        lost = damage // max(1, int(ctx["defense"]))
+        verdict = "miss" if blanks >= 2 else f"hit {damage} -{lost}HP"
+    lines = [cards[:21], cards[21:42], f"{total} bl{blanks}: {verdict}"[:21]]
     if queued > 1:
         lines.append(f"{queued - 1} more waiting")
     return Panel(title[:21], tuple(line for line in lines if line))
