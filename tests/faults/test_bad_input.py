@@ -350,8 +350,6 @@ def test_export_of_an_empty_slot(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 
 
-@pytest.mark.xfail(strict=True, reason="Store.import_lines writes the session row before its entries, in two "
-                   "transactions, and does not check that entry indexes are unique")
 def test_import_with_a_repeated_index_keeps_the_slot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = _save_with(tmp_path / "target.sqlite", _entry())
     source = _write(tmp_path / "session.jsonl", "\n".join([GOOD_EXPORT[0], _entry(), _entry()]).encode())

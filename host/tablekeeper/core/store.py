@@ -170,17 +170,25 @@ class Store:
                           dict(raw_setup.get("options", {})))
         except (ValueError, KeyError, TypeError, AttributeError):
             raise StoreError(f"{source}: line 1: not a Tablekeeper session export") from None
-        entries = []
+        entries: list[Entry] = []
         for n, line in rows[1:]:
             try:
-                entries.append(Entry.from_json(json.loads(line)))
+                entry = Entry.from_json(json.loads(line))
             except (ValueError, KeyError, TypeError, AttributeError) as exc:
                 raise StoreError(f"{source}: line {n}: bad log entry ({exc})") from None
-        journal = self.create(slot, setup)
-        with self._write():
+            if entries and entry.index <= entries[-1].index:
+                raise StoreError(f"{source}: line {n}: entry {entry.index} does not follow entry "
+                                 f"{entries[-1].index}")
+            entries.append(entry)
+        with self._write():  # the slot is replaced whole or not at all
+            self._db.execute("DELETE FROM sessions WHERE slot = ?", (slot,))
+            self._db.execute(
+                "INSERT INTO sessions (slot, game, seats, seed, options, campaign) VALUES (?, ?, ?, ?, ?, NULL)",
+                (slot, setup.game, setup.seats, setup.seed, json.dumps(dict(setup.options))),
+            )
             for entry in entries:
                 self._db.execute("INSERT INTO entries (slot, idx, body) VALUES (?, ?, ?)",
-                                 (journal.slot, entry.index, json.dumps(entry.to_json())))
+                                 (slot, entry.index, json.dumps(entry.to_json(), separators=(",", ":"))))
         return SavedSession(slot, setup, tuple(entries))
 
     # --- campaigns and counters ----------------------------------------------------------------
