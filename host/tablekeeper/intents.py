@@ -58,6 +58,16 @@ class CounterMissing:
 
 
 @dataclass(frozen=True, slots=True)
+class CounterRolled:
+    """A dice counter on ``seat`` rolled ``faces`` with ``sides``-sided dice (a press or a station request)."""
+
+    seat: int
+    sides: int
+    faces: tuple[int, ...]
+    at_s: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
 class Tick:
     """Time passed with no input (lets pending changes and display retries run on schedule)."""
 
@@ -71,4 +81,4 @@ class Quit:
     reason: str = ""
 
 
-Intent = ButtonIntent | CounterValue | CounterConnected | CounterMissing | Tick | Quit
+Intent = ButtonIntent | CounterValue | CounterConnected | CounterMissing | CounterRolled | Tick | Quit

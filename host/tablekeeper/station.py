@@ -11,14 +11,15 @@ changes, display retries, beeps) runs when its deadline comes, from the injected
 from __future__ import annotations
 
 import queue
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from PIL import Image
 
 from tablekeeper.config import StationConfig
 from tablekeeper.controls import Controls
+from tablekeeper.core.chance import Dice
 from tablekeeper.core.events import Command
 from tablekeeper.core.session import Outcome, Session
 from tablekeeper.errors import Rejected
@@ -29,12 +30,14 @@ from tablekeeper.intents import (
     ButtonIntent,
     CounterConnected,
     CounterMissing,
+    CounterRolled,
     CounterValue,
     Gesture,
     Intent,
     Quit,
     Tick,
 )
+from tablekeeper.station_menu import StationMenu, menu_items
 from tablekeeper.ui.render import render_panel
 from tablekeeper.ui.screens import fallback_panel
 
@@ -47,6 +50,17 @@ class CounterSink(Protocol):
     """Where the game's seat-track values go back to the counters (``hw.counters.CounterManager``)."""
 
     def publish(self, seat: int, track: str, value: int | None, limit: int | None = None) -> None: ...
+
+
+@runtime_checkable
+class CounterControl(Protocol):
+    """What the menu asks of the counter link (``CounterManager``): pairing and the counters' state."""
+
+    def start_pairing(self, seat: int) -> None: ...
+
+    def cancel_pairing(self) -> None: ...
+
+    def status(self) -> Sequence[Any]: ...
 
 
 class Timed(Protocol):
@@ -99,6 +113,8 @@ class Station:
         self._last_view = session.view()
         self.quiet = config.quiet
         self._failed: frozenset[str] = frozenset()
+        self.menu = StationMenu()
+        self.missing_counters: set[int] = set()  # seats whose counter went away (their display says so)
 
     # --- the loop ---------------------------------------------------------------------------------
     def put(self, intent: Intent) -> None:
@@ -156,6 +172,9 @@ class Station:
         if pending:
             self._perform(pending)
             changed = True
+        if self.menu.expired(now_s):
+            self._leave_menu()
+            changed = True
         if self.message is not None and now_s >= self.message.until_s:
             self.message = None
             changed = True
@@ -173,6 +192,7 @@ class Station:
             deadlines.append(self.controls.pending.last_s + self.controls.pending_window_s)
         if self.message is not None:
             deadlines.append(self.message.until_s)
+        deadlines.append(self.menu.deadline_s())
         return min((d for d in deadlines if d is not None), default=None)
 
     # --- intents ----------------------------------------------------------------------------------
@@ -187,9 +207,17 @@ class Station:
         elif isinstance(intent, CounterValue):
             self._counter(intent)
         elif isinstance(intent, CounterConnected):
-            self._say(f"seat {intent.seat} counter ready")
+            self.missing_counters.discard(intent.seat)
+            if self.menu.page == "pairing" and self.menu.pairing_seat == intent.seat:
+                self.menu.close()
+                self._say(f"seat {intent.seat} counter paired")
+            else:
+                self._say(f"seat {intent.seat} counter ready")
             self._publish(lambda seat, _track: seat == intent.seat)
+        elif isinstance(intent, CounterRolled):
+            self._rolled(intent)
         elif isinstance(intent, CounterMissing):
+            self.missing_counters.add(intent.seat)
             self._say(f"seat {intent.seat} counter lost" + (f": {intent.reason}" if intent.reason else ""))
         elif isinstance(intent, Tick):
             pass
@@ -197,10 +225,13 @@ class Station:
 
     def _button(self, intent: ButtonIntent) -> None:
         state = self.session.state
+        if self.menu.is_open:
+            self._menu_button(intent)
+            return
         try:
             if intent.gesture is Gesture.PRESS:
                 if intent.role == "menu":
-                    self._toggle_quiet()
+                    self._open_menu()
                     return
                 commands = self.controls.press(intent.role, state)
             elif intent.gesture is Gesture.HOLD:
@@ -260,6 +291,71 @@ class Station:
     def _say(self, text: str) -> None:
         self.message = Message(text, self.clock() + MESSAGE_S)
 
+    # --- the menu ---------------------------------------------------------------------------------
+    def _open_menu(self) -> None:
+        self._perform(self.controls.flush())  # a pending +/- change is entered before the menu covers it
+        seats = tuple(range(1, self.session.state.seats + 1))
+        self.menu.open(menu_items(quiet=self.quiet, seats=seats), self.clock())
+
+    def _menu_button(self, intent: ButtonIntent) -> None:
+        """Buttons while the menu is open; every press keeps it open a while longer."""
+        if intent.gesture not in (Gesture.PRESS, Gesture.REPEAT):
+            return
+        self.menu.touch(self.clock())
+        role = intent.role
+        if role in ("up", "down"):
+            self.menu.move(-1 if role == "up" else 1)
+        elif intent.gesture is not Gesture.PRESS:
+            return
+        elif role in ("back", "menu"):
+            self._leave_menu()
+        elif role in ("next", "select"):
+            self._choose_menu_item()
+
+    def _choose_menu_item(self) -> None:
+        item = self.menu.chosen()
+        if item is None:  # a pairing prompt or the counter list: next leaves it as back does
+            self._leave_menu()
+            return
+        control = self.counters if isinstance(self.counters, CounterControl) else None
+        if item.action == "sound":
+            self.menu.close()
+            self._toggle_quiet()
+        elif item.action == "pair":
+            if control is None:
+                self.menu.close()
+                self._say("counters are off")
+                return
+            control.start_pairing(item.seat)
+            self.menu.show_pairing(item.seat)
+        elif item.action == "counters":
+            self.menu.show_counters(self._counter_lines(control))
+
+    def _counter_lines(self, control: CounterControl | None) -> tuple[str, ...]:
+        if control is None:
+            return ("counters are off",)
+        lines = []
+        for status in control.status():
+            who = f"seat {status.seat}" if status.seat else "no seat"
+            lines.append(f"{who} {status.role or '?'}: {status.state}")
+        return tuple(lines)
+
+    def _leave_menu(self) -> None:
+        if self.menu.page == "pairing" and isinstance(self.counters, CounterControl):
+            self.counters.cancel_pairing()
+        self.menu.close()
+
+    # --- dice -------------------------------------------------------------------------------------
+    def _rolled(self, intent: CounterRolled) -> None:
+        """Show a counter's roll; report it into the game when the game has dice like those."""
+        faces = " ".join(str(face) for face in intent.faces)
+        source = dice_source(self.session.state.sources, intent.sides, len(intent.faces))
+        refused = len(self.stats.rejected)
+        if source is not None:
+            self._perform([*self.controls.flush(), Command("reveal", (source, faces), origin="counter")])
+        if len(self.stats.rejected) == refused:  # a refusal stays on the display instead
+            self._say(f"seat {intent.seat} rolled {faces}")
+
     def _toggle_quiet(self) -> None:
         self.quiet = not self.quiet
         if self.outputs is not None:
@@ -296,11 +392,16 @@ class Station:
         out: dict[str, Image.Image] = {}
         for display in self.config.displays:
             panel = panels.get(display.role) or fallback_panel(display.role, view)
+            if display.role == "track" and self.menu.is_open:
+                panel = self.menu.panel()
             banner = None
             if display.role == pending_role and pending is not None:
                 banner = pending
             elif display.role == "track" and self.message is not None:
                 banner = self.message.text
+            elif display.role.startswith("seat") and display.role[4:].isdigit() \
+                    and int(display.role[4:]) in self.missing_counters:
+                banner = "counter missing"
             key = (panel, display.size, banner, selected)
             cached = self._rendered.get(display.role)
             if cached is None or cached[0] != key:  # drawing is the costly part; skip unchanged panels
@@ -344,3 +445,13 @@ class Station:
         if self.outputs is not None:
             self.outputs.close()
         self.displays.close()
+
+
+def dice_source(sources: Mapping[str, object], sides: int, count: int) -> str | None:
+    """The game's dice source that ``count`` dice of ``sides`` faces (numbered 1..sides) can report into."""
+    numbered = {str(face) for face in range(1, sides + 1)}
+    for name in sorted(sources):
+        source = sources[name]
+        if isinstance(source, Dice) and source.count == count and set(source.faces) == numbered:
+            return name
+    return None

@@ -22,6 +22,7 @@ from tablekeeper.hw.sim.modes import DISPLAY_MODES
 if TYPE_CHECKING:  # the station's modules load when it runs, so `tablekeeper --help` stays quick
     from tablekeeper.config import StationConfig
     from tablekeeper.core.session import Session
+    from tablekeeper.hw.sim.counter_table import CounterTable
     from tablekeeper.hw.sim.simulator import SimulatedParts
     from tablekeeper.station import Station
 
@@ -53,10 +54,13 @@ def register(subparsers: Any) -> None:
                    help="simulator output, as luma.emulator names it (default: pygame with a screen, "
                         "asciiblock in a terminal, else capture)")
     p.add_argument("--script", metavar="FILE",
-                   help="simulate unattended: keys, 'press ROLE', 'hold ROLE [S]', 'wait S' per line "
-                        "(fake clock), then exit")
+                   help="simulate unattended: keys, 'press ROLE', 'hold ROLE [S]', 'wait S', "
+                        "'counter SEAT up|down|select|roll|unplug|plug' per line (fake clock), then exit")
     p.add_argument("--capture-dir", metavar="DIR", type=Path, default=DEFAULT_CAPTURE_DIR,
                    help=f"where capture/gifanim write their files (default {DEFAULT_CAPTURE_DIR}/)")
+    p.add_argument("--no-counters", action="store_true",
+                   help="simulate without the virtual counters (by default each [[counters]] entry runs the "
+                        "counter firmware in a process of its own, beside the panel)")
     p.add_argument("--demo", action="store_true", help="convention demo mode (attract loop, guided demos)")
     p.set_defaults(func=run_command)
 
@@ -200,15 +204,40 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
 
 
 @contextmanager
-def counters_running(station: Station, config: StationConfig) -> Iterator[None]:
-    """The USB counters, watched on their own thread; their intents go on the station's queue."""
-    from tablekeeper.hw.counters import CounterManager
+def counters_running(station: Station, config: StationConfig, table: CounterTable | None = None, *,
+                     wait_for_table: bool = False) -> Iterator[None]:
+    """The USB counters (and the simulator's virtual ones, ``table``), watched on their own thread;
+    their intents go on the station's queue. The virtual counters are powered up on that thread, so
+    the first frame does not wait for them, unless ``wait_for_table`` (a script starts once all are
+    seated)."""
+    from tablekeeper.hw.counters import CounterManager, _default_list_ports
+    from tablekeeper.hw.sim.counter_table import roll_intent
+    from tablekeeper.intents import CounterConnected
 
-    manager = CounterManager(emit=station.put, counters=config.counters)
+    if table is None:
+        manager = CounterManager(emit=station.put, counters=config.counters,
+                                 on_roll=lambda roll: station.put(roll_intent(roll)))
+    else:
+        manager = table.manager_for(station.put, extra_ports=None if wait_for_table else _default_list_ports)
     station.counters = manager
     stop = threading.Event()
-    thread = threading.Thread(target=manager.run, args=(stop,), name="counters", daemon=True)
+
+    def watch() -> None:
+        if table is not None and not wait_for_table:
+            try:
+                table.plug_all()
+            except HardwareError as exc:
+                print(f"tablekeeper: {exc}", file=sys.stderr)
+        manager.run(stop)
+
+    if table is not None and wait_for_table:
+        table.plug_all()
+    thread = threading.Thread(target=watch, name="counters", daemon=True)
     thread.start()
+    if table is not None and wait_for_table:
+        seated = sum(1 for entry in table.entries if entry.seat)
+        table.wait_until(lambda: sum(isinstance(i, CounterConnected) for i in table.emitted) >= seated,
+                         "every virtual counter to take its seat")
     try:
         yield
     finally:
@@ -232,10 +261,14 @@ def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_
     from tablekeeper.hw.buttons import ButtonPanel
     from tablekeeper.hw.displays import DisplayBank
     from tablekeeper.hw.outputs import Outputs
+    from tablekeeper.hw.sim.counter_table import CounterTable
     from tablekeeper.hw.sim.simulator import SimulatedParts
 
     session, store = open_session(args)
-    parts = SimulatedParts(config, display_mode=display_mode, capture_dir=args.capture_dir)
+    table = None
+    if config.counters and not getattr(args, "no_counters", False):
+        table = CounterTable(config.counters, taken_keys=[b.key for b in config.buttons if b.key])
+    parts = SimulatedParts(config, display_mode=display_mode, capture_dir=args.capture_dir, counters=table)
     displays = DisplayBank(config.displays, open_device=parts.open_device, clock=clock, timing=config.timing)
     station = make_station(args, session=session, store=store, config=config, displays=displays, clock=clock)
     station.buttons = ButtonPanel(config.buttons, emit=station.put, clock=clock, timing=config.timing,
@@ -256,7 +289,9 @@ def refresher(station: Station, parts: SimulatedParts) -> Callable[[], None]:
     return refresh
 
 
-def run_scripted(config: StationConfig, args: argparse.Namespace) -> int:
+def run_scripted(config: StationConfig, args: argparse.Namespace, *,
+                 at_end: Callable[[Station, SimulatedParts], object] | None = None) -> int:
+    """Run ``args.script`` on the simulator; ``at_end`` sees the station and its parts before they close."""
     from tablekeeper.hw.sim.clock import FakeClock
     from tablekeeper.station_script import ScriptedRun, parse_script
 
@@ -268,9 +303,15 @@ def run_scripted(config: StationConfig, args: argparse.Namespace) -> int:
         steps = parse_script(lines, parts, source=args.script, hold_s=config.timing.hold_s)
         parts.emulator = _emulator(parts, mode)
         refresh = refresher(station, parts)
-        station.start()
-        refresh()
-        ScriptedRun(station, parts, clock, refresh).run(steps)
+        with counters_running(station, config, parts.counters, wait_for_table=True):
+            station.start()
+            station.drain()  # the counters' greetings
+            if parts.counters is not None:
+                parts.counters.sync()
+            refresh()
+            ScriptedRun(station, parts, clock, refresh).run(steps)
+            if at_end is not None:
+                at_end(station, parts)
     finally:
         station.close()
         parts.close()
@@ -324,7 +365,7 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
                 keyboard.pump()
             refresh()
 
-        with counters_running(station, config):  # a counter plugged into this computer works too
+        with counters_running(station, config, parts.counters):  # a counter plugged into this computer works too
             station.start()
             refresh()
             # a window must have its events read often; keys in a terminal arrive on their own thread

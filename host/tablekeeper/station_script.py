@@ -6,10 +6,15 @@ One instruction per line (``#`` starts a comment):
 * ``press ROLE``: tap the button with that role (``next``, ``seat2.a`` ...);
 * ``hold ROLE [SECONDS]``: hold it down (default: just past the hold time), then let go;
 * ``wait SECONDS``: let time pass (pending changes commit, beeps end, displays retry);
+* ``counter SEAT up|down|select``: press a button on that seat's virtual counter (its hp or dial);
+  ``counter SEAT roll`` presses its dice counter; ``counter SEAT unplug|plug`` pulls it out or puts
+  it back;
 * ``quit``: stop here, as things stand (otherwise the run ends once a pending change is entered).
 
 Time only moves when the script says so, and every deadline in between (debounce, hold,
 repeat, pending window) is honoured in order, so a script gives the same frames on every run.
+The virtual counters are processes of their own: after each step the run waits (in real time)
+until they have answered and acknowledged what the station sent, and redrawn.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from tablekeeper.config import ButtonConfig
 from tablekeeper.errors import ScriptError
 from tablekeeper.hw.sim.clock import FakeClock
 from tablekeeper.hw.sim.simulator import SimulatedParts
+from tablekeeper.intents import CounterConnected, CounterMissing
 from tablekeeper.station import Station
 
 TAP_S = 0.08  # a quick press: longer than any sane debounce, far shorter than a hold
@@ -29,14 +35,17 @@ MAX_STEPS_PER_ADVANCE = 10_000
 # Land just past a deadline: code that checks ``now - start >= period`` must see it as due even
 # when ``start + period`` rounded down.
 PAST_DEADLINE_S = 1e-9
+COUNTER_ACTIONS = ("up", "down", "select", "roll", "unplug", "plug")
 
 
 @dataclass(frozen=True, slots=True)
 class Step:
     line: int
-    action: str  # "tap" | "hold" | "wait" | "quit"
+    action: str  # "tap" | "hold" | "wait" | "quit" | "counter"
     button: ButtonConfig | None = None
     seconds: float = 0.0
+    counter: int = -1  # index of the virtual counter
+    counter_action: str = ""  # up, down, select, roll, unplug, plug
 
 
 def parse_script(lines: Iterable[str], parts: SimulatedParts, *, source: str, hold_s: float) -> list[Step]:
@@ -65,14 +74,31 @@ def parse_script(lines: Iterable[str], parts: SimulatedParts, *, source: str, ho
             if len(words) != 2:
                 raise ScriptError(f"{where}: usage: wait SECONDS")
             steps.append(Step(number, "wait", seconds=_seconds(words[1], where)))
+        elif verb == "counter":
+            steps.append(_counter_step(words, parts, where, number))
         elif verb == "quit" and len(words) == 1:
             steps.append(Step(number, "quit"))
         elif len(words) == 1 and (button := parts.button_for_key(words[0])) is not None:
             steps.append(Step(number, "tap", button, TAP_S))
         else:
             keys = " ".join(b.key for b in parts.config.buttons if b.key)
-            raise ScriptError(f"{where}: {text!r} is not a key ({keys}) or press/hold/wait/quit")
+            raise ScriptError(f"{where}: {text!r} is not a key ({keys}) or press/hold/wait/counter/quit")
     return steps
+
+
+def _counter_step(words: list[str], parts: SimulatedParts, where: str, number: int) -> Step:
+    if len(words) != 3 or words[2] not in COUNTER_ACTIONS:
+        raise ScriptError(f"{where}: usage: counter SEAT {'|'.join(COUNTER_ACTIONS)}")
+    table = parts.counters
+    if table is None:
+        raise ScriptError(f"{where}: no virtual counters (none configured, or --no-counters)")
+    seat = int(words[1]) if words[1].isdigit() else -1
+    index = table.find(seat, words[2])
+    if index is None:
+        seats = ", ".join(f"{e.seat} {e.role}" for e in table.entries)
+        wanted = "dice counter" if words[2] == "roll" else "counter"
+        raise ScriptError(f"{where}: no virtual {wanted} for seat {words[1]} (counters: {seats})")
+    return Step(number, "counter", counter=index, counter_action=words[2])
 
 
 def _seconds(text: str, where: str) -> float:
@@ -116,7 +142,30 @@ class ScriptedRun:
     def _settle(self) -> None:
         self.station.poll(self.clock())
         self.station.drain()
+        if self.parts.counters is not None:
+            self.parts.counters.sync()
         self.refresh()
+
+    def _counter(self, step: Step) -> None:
+        """Do a counter step, then wait for what it makes the counter tell the station."""
+        table = self.parts.counters
+        if table is None:
+            return
+        seat = table.entries[step.counter].seat
+        start = len(table.emitted)
+        if step.counter_action == "unplug":
+            table.unplug(step.counter)
+            table.wait_until(lambda: any(isinstance(i, CounterMissing) and i.seat == seat
+                                         for i in table.emitted_since(start)), f"seat {seat}'s counter to go missing")
+        elif step.counter_action == "plug":
+            table.plug(step.counter)
+            table.wait_until(lambda: any(isinstance(i, CounterConnected) and i.seat == seat
+                                         for i in table.emitted_since(start)), f"seat {seat}'s counter to return")
+        else:
+            table.press(step.counter, "select" if step.counter_action == "roll" else step.counter_action)
+            table.read_now()  # what the press sent was written before the firmware finished the press
+        self._settle()
+        self.advance(SETTLE_S)
 
     def run(self, steps: Iterable[Step]) -> None:
         for step in steps:
@@ -126,6 +175,9 @@ class ScriptedRun:
                 return  # stop as things stand, pending count and all (for a picture of that moment)
             if step.action == "wait":
                 self.advance(step.seconds)
+                continue
+            if step.action == "counter":
+                self._counter(step)
                 continue
             if step.button is None:
                 continue

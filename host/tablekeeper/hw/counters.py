@@ -120,6 +120,7 @@ class CounterLink:
         self._last_hello_s = -1e9
         self.errors_received = 0
         self.broken = ""
+        self.reliable_sent = 0  # messages that need an acknowledgement, ever (the simulator waits on them)
 
     @property
     def ready(self) -> bool:
@@ -136,6 +137,7 @@ class CounterLink:
         self._last_tx_s = now_s
 
     def send_reliable(self, key: tuple[int, int], msg_type: p.MsgType, body: bytes, now_s: float) -> None:
+        self.reliable_sent += 1
         self._send(self._outbox.add(key, msg_type, body, now_s), now_s)
 
     def send_set(self, slot: int, value: int, limit: int, rev_seen: int, now_s: float) -> None:

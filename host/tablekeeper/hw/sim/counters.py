@@ -66,6 +66,7 @@ class VirtualCounter:
         self._lines: list[str] = []
         self._cond = threading.Condition()
         self._reader: threading.Thread | None = None
+        self.last_line_s = 0.0  # when the board last printed (a display change, a control answer)
 
     # -- life cycle -------------------------------------------------------------------------
     def plug(self, timeout_s: float = 10.0) -> None:
@@ -162,6 +163,7 @@ class VirtualCounter:
             return
         for raw in proc.stdout:
             with self._cond:
+                self.last_line_s = time.monotonic()
                 self._lines.append(raw.decode(errors="replace").rstrip("\n"))
                 del self._lines[:-200]
                 self._cond.notify_all()

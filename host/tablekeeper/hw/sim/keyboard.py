@@ -1,7 +1,8 @@
 """Keyboard keys press the simulated buttons: pygame key events in a window, raw keys in a terminal.
 
 A window reports key-down and key-up, so holding a key holds the button (auto-repeat included).
-A terminal reports only keystrokes, so each one is a quick tap.
+A terminal reports only keystrokes, so each one is a quick tap. A virtual counter's keys press its
+buttons through its firmware process (always a whole tap).
 """
 
 from __future__ import annotations
@@ -59,6 +60,11 @@ class PygameKeys(KeyboardInput):
                     continue
                 name = pygame.key.name(event.key)
                 name = WINDOW_KEYS.get(name, name if len(name) > 1 else name.lower())
+                counter = self._parts.counter_for_key(name)
+                if counter is not None and self._parts.counters is not None:
+                    if event.type == pygame.KEYDOWN:  # a counter press is a whole tap, done by its firmware
+                        self._parts.counters.press_later(*counter)
+                    continue
                 button = self._parts.button_for_key(name)
                 if button is None and event.type == pygame.KEYDOWN and event.unicode:
                     button = self._parts.button_for_key(event.unicode)
@@ -89,6 +95,10 @@ class TerminalKeys(KeyboardInput):
                 continue
             chunk = os.read(self._fd, 8).decode("utf-8", errors="replace")
             key = TERMINAL_KEYS.get(chunk, chunk if len(chunk) == 1 else "")
+            counter = self._parts.counter_for_key(key)
+            if counter is not None and self._parts.counters is not None:
+                self._parts.counters.press(*counter)
+                continue
             button = self._parts.button_for_key(key)
             if button is not None:
                 self._parts.set_button(button, True)

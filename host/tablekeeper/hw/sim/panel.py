@@ -3,18 +3,23 @@
 Displays are laid out as on the reference box (track and tokens on top, the seats in a row
 below), each with the picture its emulated chip RAM holds; buttons are drawn under them with
 their label and the keyboard key that presses them, lit while held; seat LEDs glow for the
-active seat.
+active seat. The virtual counters stand in a column to the right, each with its little display and
+its three buttons (and their keys).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
-from tablekeeper.config import ButtonConfig, DisplayConfig, StationConfig
+from tablekeeper.config import ButtonConfig, CounterConfig, DisplayConfig, StationConfig
 from tablekeeper.ui.fonts import BODY, SMALL, cell, font
+
+if TYPE_CHECKING:
+    from tablekeeper.hw.sim.counter_table import CounterView
 
 MARGIN = 8
 GAP = 8
@@ -30,6 +35,11 @@ LED_OFF = (60, 30, 30)
 LED_ON = (255, 60, 60)
 FAILED = (120, 30, 30)
 
+COUNTER_W = 128
+COUNTER_SCREEN_H = 34  # three lines of the body font
+COUNTER_BUTTON_W = 40
+UNPLUGGED = (60, 60, 66)
+
 KEY_NAMES = {"space": "spc", "enter": "ent", "backspace": "bksp", "escape": "esc", "tab": "tab",
              "left": "<-", "right": "->", "up": "up", "down": "dn"}
 
@@ -42,11 +52,19 @@ class Placed:
     h: int
 
 
-class PanelLayout:
-    """Where each display and button of ``config`` sits on the simulated panel."""
+@dataclass(frozen=True, slots=True)
+class CounterPlace:
+    screen: Placed
+    buttons: tuple[Placed, ...]
 
-    def __init__(self, config: StationConfig) -> None:
+
+class PanelLayout:
+    """Where each display and button of ``config`` sits on the simulated panel, and ``counters``
+    (default: the config's) beside it."""
+
+    def __init__(self, config: StationConfig, counters: Sequence[CounterConfig] | None = None) -> None:
         self.config = config
+        self.counters: list[CounterPlace] = []
         self.displays: dict[str, Placed] = {}
         self.buttons: dict[str, Placed] = {}
         self.leds: dict[int, tuple[int, int]] = {}
@@ -84,6 +102,16 @@ class PanelLayout:
         row_w = max(row_w, x)
         if seat_numbers:
             y += 12 + max((d.height for d in seats), default=0) + 4 + BUTTON_H + GAP
+        cx, cy = row_w, MARGIN
+        for _entry in config.counters if counters is None else counters:
+            screen = Placed(cx, cy + 12, COUNTER_W, COUNTER_SCREEN_H)
+            by = screen.y + screen.h + 4
+            buttons = tuple(Placed(cx + i * (COUNTER_BUTTON_W + 4), by, COUNTER_BUTTON_W, BUTTON_H) for i in range(3))
+            self.counters.append(CounterPlace(screen, buttons))
+            cy = by + BUTTON_H + GAP
+        if self.counters:
+            row_w = cx + COUNTER_W + GAP
+            y = max(y, cy)
         self.size = (row_w + MARGIN - GAP, y + MARGIN - GAP)
 
 
@@ -98,7 +126,8 @@ def lit(image: Image.Image) -> Image.Image:
 
 
 def compose(layout: PanelLayout, screens: Mapping[str, Image.Image], *, pressed: frozenset[str] = frozenset(),
-            lit_seat: int | None = None, failed: frozenset[str] = frozenset()) -> Image.Image:
+            lit_seat: int | None = None, failed: frozenset[str] = frozenset(),
+            counters: Sequence[CounterView] = ()) -> Image.Image:
     """The whole panel as one RGB picture."""
     picture = Image.new("RGB", layout.size, CASE)
     draw = ImageDraw.Draw(picture)
@@ -126,7 +155,29 @@ def compose(layout: PanelLayout, screens: Mapping[str, Image.Image], *, pressed:
             continue
         colour = LED_ON if seat == lit_seat else LED_OFF
         draw.ellipse((cx - 4, cy - 4, cx + 4, cy + 4), fill=colour)
+    for spot, view in zip(layout.counters, counters, strict=False):
+        _draw_counter(draw, spot, view)
     return picture
+
+
+def _draw_counter(draw: ImageDraw.ImageDraw, place: CounterPlace, view: CounterView) -> None:
+    """A virtual counter: its caption, its display's text lines, its buttons with their keys."""
+    screen = place.screen
+    draw.text((screen.x, screen.y - 10), view.caption + ("" if view.plugged else " (unplugged)"),
+              font=font(SMALL), fill=TEXT)
+    draw.rectangle((screen.x - 2, screen.y - 2, screen.x + screen.w + 1, screen.y + screen.h + 1), fill=BEZEL)
+    draw.rectangle((screen.x, screen.y, screen.x + screen.w - 1, screen.y + screen.h - 1),
+                   fill=PIXEL_OFF if view.plugged else UNPLUGGED)
+    body = font(BODY)
+    for row, line in enumerate(view.lines[:3]):
+        draw.text((screen.x + 2, screen.y + 2 + row * 10), line, font=body, fill=PIXEL_ON)
+    for button_place, (button, key) in zip(place.buttons, view.keys, strict=False):
+        down = view.pressed == button
+        draw.rounded_rectangle((button_place.x, button_place.y, button_place.x + button_place.w - 1,
+                                button_place.y + button_place.h - 1), radius=5, fill=KEYCAP_DOWN if down else KEYCAP)
+        ink = (0, 0, 0) if down else TEXT
+        _centred(draw, button_place, button_place.y + 3, {"select": "sel", "down": "dn"}.get(button, button), ink)
+        _centred(draw, button_place, button_place.y + 13, key, ink)
 
 
 def _display_caption(d: DisplayConfig) -> str:

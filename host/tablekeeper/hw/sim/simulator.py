@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from PIL import Image
 
@@ -22,6 +22,9 @@ from tablekeeper.hw.displays import make_device
 from tablekeeper.hw.sim.modes import DISPLAY_MODES
 from tablekeeper.hw.sim.oled import OledChip
 from tablekeeper.hw.sim.panel import PanelLayout, compose
+
+if TYPE_CHECKING:
+    from tablekeeper.hw.sim.counter_table import CounterTable
 
 __all__ = ["DISPLAY_MODES", "SimulatedParts", "choose_display_mode", "has_graphical_screen", "make_emulator"]
 
@@ -82,17 +85,20 @@ def make_emulator(mode: str, size: tuple[int, int], capture_dir: Path) -> Any:
 
 
 class SimulatedParts:
-    """Mock pins and emulated chips for one station config, and the picture of the panel."""
+    """Mock pins and emulated chips for one station config, the virtual counters beside it (if any),
+    and the picture of the panel."""
 
     def __init__(self, config: StationConfig, *, display_mode: str | None, capture_dir: Path,
-                 emulator_factory: Callable[[str, tuple[int, int], Path], Any] = make_emulator) -> None:
+                 emulator_factory: Callable[[str, tuple[int, int], Path], Any] = make_emulator,
+                 counters: CounterTable | None = None) -> None:
         from gpiozero.pins.mock import MockFactory
 
         self.config = config
         self.pin_factory = MockFactory()
         self.chips: dict[str, OledChip] = {}
         self.unplugged: set[str] = set()
-        self.layout = PanelLayout(config)
+        self.counters = counters
+        self.layout = PanelLayout(config, counters.entries if counters is not None else ())
         self.display_mode = display_mode
         self.capture_dir = capture_dir
         self.emulator = None if display_mode is None else emulator_factory(display_mode, self.layout.size,
@@ -136,6 +142,10 @@ class SimulatedParts:
     def button_for_key(self, key: str) -> ButtonConfig | None:
         return self._keys.get(key)
 
+    def counter_for_key(self, key: str) -> tuple[int, str] | None:
+        """The virtual counter and its button (``up``, ``down``, ``select``) that ``key`` presses."""
+        return self.counters.counter_for_key(key) if self.counters is not None else None
+
     def button(self, role: str) -> ButtonConfig | None:
         return self._by_role.get(role)
 
@@ -150,12 +160,14 @@ class SimulatedParts:
     # --- the picture ------------------------------------------------------------------------------
     def refresh(self, *, pressed: frozenset[str], lit_seat: int | None, failed: frozenset[str]) -> bool:
         """Compose the panel; show it if it changed. Returns whether a frame was shown."""
+        counters = tuple(self.counters.views()) if self.counters is not None else ()
         signature = (tuple((role, id(chip), chip.transfers) for role, chip in self.chips.items()), pressed, lit_seat,
-                     failed)
+                     failed, counters)
         if signature == self._signature:
             return False  # nothing reached a chip, a button or an LED: skip composing
         self._signature = signature
-        picture = compose(self.layout, self.screens(), pressed=pressed, lit_seat=lit_seat, failed=failed)
+        picture = compose(self.layout, self.screens(), pressed=pressed, lit_seat=lit_seat, failed=failed,
+                          counters=counters)
         raw = picture.tobytes()
         if raw == self._last:
             return False
@@ -174,3 +186,5 @@ class SimulatedParts:
                 emulator._images.clear()  # luma writes again at exit; leave it nothing to redo
             emulator.cleanup()
         self.pin_factory.reset()
+        if self.counters is not None:
+            self.counters.close()
