@@ -10,10 +10,12 @@ import pytest
 
 from tablekeeper.cli import build_parser, main
 from tablekeeper.config import REFERENCE_CONFIG, load_config
+from tablekeeper.core.chance import Dice
+from tablekeeper.core.events import Command
 from tablekeeper.hw.sim.panel import PanelLayout
 from tablekeeper.hw.sim.simulator import SimulatedParts
-from tablekeeper.intents import CounterMissing, CounterValue
-from tablekeeper.station import Station
+from tablekeeper.intents import CounterMissing, CounterRolled, CounterValue
+from tablekeeper.station import Station, dice_source
 from tablekeeper.station_cli import run_scripted
 
 pytestmark = pytest.mark.usefixtures("station_game", "station_commands")
@@ -38,7 +40,7 @@ class Seen:
         self.view: dict[str, Any] = {}
         self.message: str | None = None
         self.frames: dict[str, bytes] = {}
-        self.station: Station | None = None
+        self.commands: list[Command] = []
 
     def __call__(self, station: Station, parts: SimulatedParts) -> None:
         self.tracks = {name: counter.value for name, counter in station.session.state.tracks.items()}
@@ -49,6 +51,7 @@ class Seen:
         self.view = station.session.view()
         self.message = station.message.text if station.message is not None else None
         self.frames = {role: image.tobytes() for role, image in station.images.items()}
+        self.commands = [entry.command for entry in station.session.entries if entry.command is not None]
 
 
 def scripted(tmp_path: Path, script: str, *extra: str, config: Path = REFERENCE_CONFIG,
@@ -146,3 +149,40 @@ def test_no_counters_flag_runs_without_them(tmp_path: Path) -> None:
     config = load_config(REFERENCE_CONFIG)
     assert seen == [(None, PanelLayout(config, ()).size)]
 
+
+
+def rolls(seen: Seen) -> list[CounterRolled]:
+    return [i for i in seen.emitted if isinstance(i, CounterRolled)]
+
+
+def test_a_dice_counter_roll_is_shown_and_reported_into_the_game(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from tablekeeper import games
+
+    monkeypatch.setitem(games.GAMES, "dice_game", "tests.station.dice_game")
+    seen = scripted(tmp_path, "counter 2 roll\n", config=config_with(tmp_path, DICE_SEAT_2), game="dice_game")
+    [roll] = rolls(seen)
+    assert roll.seat == 2 and roll.sides == 6 and len(roll.faces) == 2  # the virtual counter's 2d6
+    faces = " ".join(map(str, roll.faces))
+    assert seen.message == f"seat 2 rolled {faces}"
+    [command] = seen.commands
+    assert (command.verb, command.args, command.origin) == ("reveal", ("attack", faces), "counter")
+
+
+def test_a_roll_with_no_dice_source_is_only_shown(tmp_path: Path) -> None:
+    seen = scripted(tmp_path, "counter 2 roll\ncounter 2 roll\n", config=config_with(tmp_path, DICE_SEAT_2))
+    _first, second = rolls(seen)
+    assert seen.message == "seat 2 rolled " + " ".join(map(str, second.faces))
+    assert seen.commands == []  # station_game has no dice: nothing goes into the game
+    assert seen.displays[1].startswith(" ".join(map(str, second.faces)) + " | 2d6")
+
+
+def test_dice_source_matches_sides_and_count() -> None:
+    d6 = tuple(str(face) for face in range(1, 7))
+    sources = {"bag": object(), "b": Dice("b", d6, count=3), "a": Dice("a", d6, count=2),
+               "odd": Dice("odd", ("1", "1", "2"), count=2)}
+    assert dice_source(sources, 6, 2) == "a"
+    assert dice_source(sources, 6, 3) == "b"
+    assert dice_source(sources, 6, 1) is None
+    assert dice_source(sources, 2, 2) == "odd"
+    assert dice_source({}, 6, 2) is None
