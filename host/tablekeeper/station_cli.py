@@ -225,7 +225,7 @@ def counters_running(station: Station, config: StationConfig, table: CounterTabl
     def watch() -> None:
         if table is not None and not wait_for_table:
             try:
-                table.plug_all()
+                table.plug_all(stop)
             except HardwareError as exc:
                 print(f"tablekeeper: {exc}", file=sys.stderr)
         manager.run(stop)
@@ -234,11 +234,11 @@ def counters_running(station: Station, config: StationConfig, table: CounterTabl
         table.plug_all()
     thread = threading.Thread(target=watch, name="counters", daemon=True)
     thread.start()
-    if table is not None and wait_for_table:
-        seated = sum(1 for entry in table.entries if entry.seat)
-        table.wait_until(lambda: sum(isinstance(i, CounterConnected) for i in table.emitted) >= seated,
-                         "every virtual counter to take its seat")
     try:
+        if table is not None and wait_for_table:
+            seated = sum(1 for entry in table.entries if entry.seat)
+            table.wait_until(lambda: sum(isinstance(i, CounterConnected) for i in table.emitted) >= seated,
+                             "every virtual counter to take its seat")
         yield
     finally:
         stop.set()

@@ -27,7 +27,8 @@ COUNTER_BUTTONS = ("up", "down", "select")
 KEY_POOL = "asdfghjklzxcvbnm"  # letters a counter's buttons may take, three per counter, in config order
 ANSWER_TIMEOUT_S = 10.0  # longest wait for a counter process (a loaded machine starts Python slowly)
 DISPLAY_QUIET_S = 0.1  # the firmware redraws every 20 ms: this long without a line means it is drawn
-SCAN_INTERVAL_S = 0.05  # a virtual port appears at once; no need to wait the USB scan interval
+VIRTUAL_SCAN_INTERVAL_S = 0.05  # listing virtual ports costs nothing, and a script waits for them
+USB_SCAN_INTERVAL_S = 0.5  # CounterManager's own default
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,14 +86,18 @@ class CounterTable:
                 found += list(extra_ports())
             return found
 
+        # scanning USB (sysfs) 20 times a second would cost an idle station CPU; virtual ports alone are free
+        scan_interval_s = VIRTUAL_SCAN_INTERVAL_S if extra_ports is None else USB_SCAN_INTERVAL_S
         self.manager = CounterManager(emit=record, counters=self.entries, list_ports=ports,
-                                      on_roll=lambda roll: record(roll_intent(roll)),
-                                      scan_interval_s=SCAN_INTERVAL_S)
+                                      on_roll=lambda roll: record(roll_intent(roll)), scan_interval_s=scan_interval_s)
         return self.manager
 
-    def plug_all(self) -> None:
-        """Power every counter up (about 0.15 s each: a Python process starting the firmware)."""
+    def plug_all(self, stop: threading.Event | None = None) -> None:
+        """Power every counter up (about 0.15 s each: a Python process starting the firmware);
+        ``stop`` set meanwhile leaves the rest unplugged."""
         for counter in self.bank.counters:
+            if stop is not None and stop.is_set():
+                return
             if not counter.running:
                 counter.plug()
 

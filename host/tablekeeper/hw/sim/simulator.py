@@ -50,10 +50,26 @@ def choose_display_mode(requested: str | None, *, stdout_is_tty: bool, env: dict
     return "asciiblock" if stdout_is_tty else "capture"
 
 
+def import_pygame() -> Any:
+    """pygame, imported without ``pkg_resources``: pygame only asks it where its own data files are
+    (and falls back to its package directory), but importing it costs a third of the simulator's
+    start-up. Where something else has already loaded it, it is used as it is."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    hidden = "pkg_resources" not in sys.modules
+    if hidden:
+        sys.modules["pkg_resources"] = None  # type: ignore[assignment]  # makes its import fail fast
+    try:
+        import pygame
+    finally:
+        if hidden:
+            del sys.modules["pkg_resources"]
+    return pygame
+
+
 def make_emulator(mode: str, size: tuple[int, int], capture_dir: Path) -> Any:
     """A luma.emulator device of ``mode`` for the composed panel (imports pygame only now)."""
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:
+        import_pygame()  # every luma.emulator device draws through pygame
         from luma.emulator import device as emulators
     except ImportError as exc:
         raise HardwareError(f"the simulator needs luma.emulator (pip install -e '.[sim]'): {exc}") from None
