@@ -27,7 +27,7 @@ class MenuItem:
 
 def menu_items(*, quiet: bool, seats: Sequence[int]) -> tuple[MenuItem, ...]:
     return (MenuItem("Sound on" if quiet else "Sound off", "sound"),
-            *(MenuItem(f"Pair counter to seat {seat}", "pair", seat) for seat in seats),
+            *(MenuItem(f"Pair counter seat {seat}", "pair", seat) for seat in seats),
             MenuItem("Counters", "counters"))
 
 
@@ -86,7 +86,7 @@ class StationMenu:
         """What the track display shows while the menu is open."""
         if self.page == "pairing":
             return Panel(f"Pair seat {self.pairing_seat}",
-                         ("Press a button on", f"the counter for seat {self.pairing_seat}", "back: cancel"))
+                         ("Press a button on", "the counter for", f"seat {self.pairing_seat}", "back: cancel"))
         if self.page == "counters":
             return Panel("Counters", self.counter_lines[:VISIBLE_ITEMS])
         first = min(max(0, self.cursor - VISIBLE_ITEMS + 1), max(0, len(self.items) - VISIBLE_ITEMS))

@@ -34,11 +34,11 @@ def test_menu_lists_its_items_and_up_down_move_the_cursor(rig: Rig) -> None:
     game_track = rig.station.images["track"].tobytes()
     rig.tap("menu")
     assert rig.station.menu.is_open
-    assert track_lines(rig) == ("> Sound off", "  Pair counter to seat 1", "  Pair counter to seat 2", "  Counters")
+    assert track_lines(rig) == ("> Sound off", "  Pair counter seat 1", "  Pair counter seat 2", "  Counters")
     assert rig.station.images["track"].tobytes() != game_track  # the menu is drawn on the track display
     rig.tap("down")
     rig.tap("down")
-    assert track_lines(rig)[2] == "> Pair counter to seat 2"
+    assert track_lines(rig)[2] == "> Pair counter seat 2"
     rig.tap("up")
     rig.tap("up")
     rig.tap("up")  # wraps round to the last item
@@ -126,9 +126,9 @@ def test_pairing_a_counter_to_a_seat(rig: Rig, counters: Counters) -> None:
     rig.tap("menu")
     rig.tap("down")
     rig.tap("down")
-    rig.tap("next")  # Pair counter to seat 2
+    rig.tap("next")  # Pair counter seat 2
     assert counters.manager.pairing_seat == 2
-    assert rig.station.menu.panel().lines[:2] == ("Press a button on", "the counter for seat 2")
+    assert " ".join(rig.station.menu.panel().lines[:3]) == "Press a button on the counter for seat 2"
     board.press("up")
     counters.spin_until(lambda: any(isinstance(i, CounterConnected) for i in counters.intents))
     for intent in counters.intents:

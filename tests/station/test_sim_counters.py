@@ -186,3 +186,27 @@ def test_dice_source_matches_sides_and_count() -> None:
     assert dice_source(sources, 6, 1) is None
     assert dice_source(sources, 2, 2) == "odd"
     assert dice_source({}, 6, 2) is None
+
+
+def test_window_keys_press_a_virtual_counters_buttons(tmp_path: Path) -> None:
+    import pygame
+
+    from tablekeeper.hw.sim.counter_table import CounterTable
+    from tablekeeper.hw.sim.keyboard import PygameKeys
+
+    config = load_config(REFERENCE_CONFIG)
+    table = CounterTable(config.counters, taken_keys={b.key for b in config.buttons if b.key})
+    parts = SimulatedParts(config, display_mode="pygame", capture_dir=tmp_path, counters=table)
+    try:
+        table.plug_all()
+        [board] = table.bank.counters
+        board.wait_for_display(lambda text: text == "20 | HP /20 | NO HOST")  # no station: its own value
+        keys = PygameKeys(parts, stop=lambda: None)
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_s, unicode="s"))  # seat 1's "down"
+        pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_s, unicode="s"))
+        keys.pump()
+        assert board.wait_for_display(lambda text: text.startswith("19 |")) == "19 | HP /20 | NO HOST"
+        assert parts.counter_for_key("space") is None  # the station's own keys stay the station's
+    finally:
+        parts.close()
+    assert not board.running

@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 COUNTER_BUTTONS = ("up", "down", "select")
 KEY_POOL = "asdfghjklzxcvbnm"  # letters a counter's buttons may take, three per counter, in config order
 ANSWER_TIMEOUT_S = 10.0  # longest wait for a counter process (a loaded machine starts Python slowly)
-DISPLAY_QUIET_S = 0.1  # the firmware redraws every 20 ms: this long without a line means it is drawn
+DISPLAY_QUIET_S = 0.2  # the firmware redraws within 20 ms of a change: ten times that without a line means it has
 VIRTUAL_SCAN_INTERVAL_S = 0.05  # listing virtual ports costs nothing, and a script waits for them
 USB_SCAN_INTERVAL_S = 0.5  # CounterManager's own default
 
