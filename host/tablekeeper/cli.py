@@ -10,33 +10,43 @@ from collections.abc import Sequence
 from tablekeeper import __version__
 from tablekeeper.errors import TablekeeperError
 
-# Modules that define ``register(subparsers)``; each adds one or more subcommands whose
-# parser sets ``func`` (args -> exit code). Imported lazily so ``--help`` stays fast.
-COMMAND_MODULES: tuple[str, ...] = (
-    "tablekeeper.play",
-    "tablekeeper.config_cli",
-    "tablekeeper.station_cli",
-    "tablekeeper.appliance.commands",
-    "tablekeeper.doctor",
-    "tablekeeper.hw.counters_cli",
-)
+# Which module defines each subcommand (through ``register(subparsers)``, whose parsers set
+# ``func``: args -> exit code). Only the module of the command being run is imported, so
+# ``tablekeeper run`` does not pay for the installer or the doctor before its first frame.
+COMMANDS: dict[str, str] = {
+    "play": "tablekeeper.play",
+    "saves": "tablekeeper.play",
+    "run": "tablekeeper.station_cli",
+    "config": "tablekeeper.config_cli",
+    "appliance": "tablekeeper.appliance.commands",
+    "hardware": "tablekeeper.appliance.commands",
+    "doctor": "tablekeeper.doctor",
+    "counters": "tablekeeper.hw.counters_cli",
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser with every subcommand, or just the module behind ``only`` when it names one."""
     parser = argparse.ArgumentParser(
         prog="tablekeeper",
         description="Keep the bookkeeping of a cardboard co-op game: rounds, tokens, odds and counters.",
     )
     parser.add_argument("--version", action="version", version=f"tablekeeper {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    modules = [COMMANDS[only]] if only in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
+    for name in modules:
         importlib.import_module(name).register(subparsers)
     return parser
 
 
+def _command_word(argv: Sequence[str]) -> str | None:
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_command_word(words))
+    args = parser.parse_args(words)
     func = getattr(args, "func", None)
     if func is None:
         parser.print_help()

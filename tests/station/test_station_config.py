@@ -34,7 +34,7 @@ pin = 6
 @pytest.fixture(autouse=True)
 def _only_config_command(monkeypatch: pytest.MonkeyPatch) -> None:
     """Exercise the real CLI with just this subcommand, independent of the others' modules."""
-    monkeypatch.setattr(cli, "COMMAND_MODULES", ("tablekeeper.config_cli",))
+    monkeypatch.setattr(cli, "COMMANDS", {"config": "tablekeeper.config_cli"})
 
 
 def test_reference_build_is_valid() -> None:
