@@ -19,11 +19,15 @@ def register(subparsers: Any) -> None:
 def check_command(args: argparse.Namespace) -> int:
     cfg = load_config(args.file)
     parts = [
-        f"{len(cfg.displays)} displays",
-        f"{len(cfg.buttons)} buttons",
-        f"{len(cfg.leds)} LEDs",
+        _count(len(cfg.displays), "display"),
+        _count(len(cfg.buttons), "button"),
+        _count(len(cfg.leds), "LED"),
         "a buzzer" if cfg.buzzer is not None else "no buzzer",
-        f"{len(cfg.counters)} counters",
+        _count(len(cfg.counters), "counter"),
     ]
     print(f"{args.file}: ok ({', '.join(parts)}; {len(cfg.pin_map())} pins in use)")
     return 0
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
