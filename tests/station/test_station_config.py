@@ -161,7 +161,7 @@ def test_config_check_cli_missing_file(tmp_path: Path, capsys: pytest.CaptureFix
 def test_config_check_cli_ok(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["config", "check", str(REFERENCE_CONFIG)]) == 0
     out = capsys.readouterr().out
-    assert "ok (6 displays, 14 buttons, 4 LEDs, a buzzer, 1 counters; 25 pins in use)" in out
+    assert "ok (6 displays, 14 buttons, 4 LEDs, a buzzer, 1 counter; 25 pins in use)" in out
 
 
 def test_installed_config_wins_over_the_reference(tmp_path: Path) -> None:
