@@ -2,7 +2,8 @@
 and check every restart resumes exactly after the last acknowledged line (a line sent but not yet
 acknowledged may or may not have been committed) and that SQLite's integrity check passes.
 
-The short run (in the normal suite) kills 10 times; the stress run 200 times for the first game
+A third of the kills wait until SQLite's write-ahead log is being written, so they land during or
+just after a commit whose trace line was not read yet. The short run (in the suite) kills 10 times; the stress run 200 times for the first game
 and 50 for each other one.
 """
 
@@ -11,9 +12,11 @@ from __future__ import annotations
 import json
 import os
 import random
+import select
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +53,24 @@ def launch(walk: Walk, save: Path) -> subprocess.Popen[str]:
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
 
 
+def wal_state(wal: Path) -> tuple[int, int]:
+    try:
+        stat = wal.stat()
+    except FileNotFoundError:
+        return (-1, -1)
+    return (stat.st_size, stat.st_mtime_ns)
+
+
+def wait_for_a_write(wal: Path, before: tuple[int, int], timeout_s: float = 2.0) -> None:
+    """Until SQLite's write-ahead log is written (the process is committing), bounded in real time
+    because the other end is another process."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if wal_state(wal) != before:
+            return
+        select.select([], [], [], 0.0005)
+
+
 def resumed_length(walk: Walk, save: Path) -> int:
     """Open the save as the next start would, check its integrity, and return its log length."""
     with Store.open(save) as store:
@@ -83,8 +104,12 @@ def kill_and_resume(game: Game, tmp_path: Path, *, kills: int, seed: int) -> lis
             assert row["accepted"], row
             position += 1
             assert comparable(row["state"]) == expected_view(walk, position)
+        wal = save.with_name(save.name + "-wal")
+        wal_before = wal_state(wal)
         proc.stdin.write("".join(line + "\n" for line in walk.lines[position:position + in_flight]))
         proc.stdin.flush()
+        if rng.random() < 1 / 3:
+            wait_for_a_write(wal, wal_before)  # kill during or just after a commit, before its trace line
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
         proc.stdin.close()
