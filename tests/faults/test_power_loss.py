@@ -3,8 +3,8 @@ and check every restart resumes exactly after the last acknowledged line (a line
 acknowledged may or may not have been committed) and that SQLite's integrity check passes.
 
 A third of the kills wait until SQLite's write-ahead log is being written, so they land during or
-just after a commit whose trace line was not read yet. The short run (in the suite) kills 10 times; the stress run 200 times for the first game
-and 50 for each other one.
+just after a commit whose trace line was not read yet. The short run (in the suite) kills 10
+times; the stress run 200 times for the primary game and 50 for each other one.
 """
 
 from __future__ import annotations
