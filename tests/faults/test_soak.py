@@ -190,7 +190,7 @@ def test_station_loop_redrawing_for_a_while_leaves_nothing_behind(tmp_path: Path
 def test_station_loop_for_an_accelerated_day(tmp_path: Path) -> None:
     panel = Panel(primary_game(), tmp_path)
     try:
-        samples = station_soak(panel, blocks=40, sequences=400)
+        samples = station_soak(panel, blocks=16, sequences=150)
         assert_no_growth(samples, warm_up=0)
         print(f"station: {panel.clock() / 3600:.1f} h on the fake clock, traced {samples[0].traced_bytes} -> "
               f"{samples[-1].traced_bytes} bytes, {samples[-1].fds} fds")
