@@ -115,7 +115,10 @@ class Runner:
         self.controls = Controls(session.game, clock=lambda: 0.0)
 
     def line(self, number: int, text: str) -> Outcome | None:
-        parsed = parse_line(text, number)
+        try:
+            parsed = parse_line(text, number)
+        except ScriptError as exc:  # one malformed line is rejected like any other, the script goes on
+            return Outcome(False, str(exc).removeprefix(f"line {number}: "))
         if parsed is None:
             return None
         cmd = parsed.command

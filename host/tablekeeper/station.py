@@ -75,13 +75,17 @@ class Message:
     until_s: float
 
 
+KEEP_REFUSALS = 50
+
+
 @dataclass
 class StationStats:
     """What the loop did; the simulator and benchmarks read it."""
 
     intents: int = 0
     commands: int = 0
-    rejected: list[str] = field(default_factory=list)
+    rejected: list[str] = field(default_factory=list)  # the most recent reasons, at most KEEP_REFUSALS
+    refusals: int = 0
     redraws: int = 0
 
 
@@ -285,7 +289,10 @@ class Station:
                 self.counters.publish(seat, track, counter.value, counter.hi)
 
     def _refused(self, reason: str) -> None:
+        self.stats.refusals += 1
         self.stats.rejected.append(reason)
+        if len(self.stats.rejected) > KEEP_REFUSALS:  # an unattended box must not grow with every mashed button
+            del self.stats.rejected[:-KEEP_REFUSALS]
         self._say(f"! {reason}")
 
     def _say(self, text: str) -> None:
@@ -350,10 +357,10 @@ class Station:
         """Show a counter's roll; report it into the game when the game has dice like those."""
         faces = " ".join(str(face) for face in intent.faces)
         source = dice_source(self.session.state.sources, intent.sides, len(intent.faces))
-        refused = len(self.stats.rejected)
+        refused = self.stats.refusals
         if source is not None:
             self._perform([*self.controls.flush(), Command("reveal", (source, faces), origin="counter")])
-        if len(self.stats.rejected) == refused:  # a refusal stays on the display instead
+        if self.stats.refusals == refused:  # a refusal stays on the display instead
             self._say(f"seat {intent.seat} rolled {faces}")
 
     def _toggle_quiet(self) -> None:
