@@ -212,3 +212,27 @@ def test_changed_runs_cover_exactly_the_changed_columns(pairs: list[tuple[int, i
     assert changed <= covered
     assert all(old[first] != new[first] and old[last] != new[last] for first, last in runs)
     assert all(b[0] - a[1] - 1 > gap for a, b in itertools.pairwise(runs))  # joined when close
+
+
+def test_a_single_failed_write_is_retried_with_the_whole_frame() -> None:
+    bus = FlakyBus()
+    configs = [DisplayConfig(role="track", driver="ssd1306", width=128, height=64, bus="main", address=0x3C)]
+    bank = DisplayBank(configs, open_device=bus.open, clock=FakeClock(), timing=TimingConfig())
+    bank.show({"track": picture((128, 64), [(0, 0, 10, 10)])})
+    chip = bus.chips["track"]
+    glitch = OSError(121, "Remote I/O error")
+    original_check = chip._check
+    calls = {"n": 0}
+
+    def fail_once() -> None:
+        calls["n"] += 1
+        if calls["n"] == 2:  # the data half of the first window
+            raise glitch
+        original_check()
+
+    chip._check = fail_once  # type: ignore[method-assign]
+    second = picture((128, 64), [(60, 30, 70, 40)])
+    bank.show({"track": second})
+    display = bank.displays["track"]
+    assert not display.failed and display.write_errors == 1 and display.failures == 0
+    assert chip.image().tobytes() == second.tobytes()

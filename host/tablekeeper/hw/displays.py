@@ -115,17 +115,22 @@ class PartialUpdate:
         self._page_addressing = _is_sh1106(device)
         self._column_offset = int(getattr(device, "_page_address_offset", 0)) if self._page_addressing \
             else int(getattr(device, "_colstart", 0))
+        self._ram_unknown = False
 
     def display(self, image: Image.Image) -> int:
         """Send what differs from the chip's RAM; returns the bytes handed to the interface (0 if same)."""
         if image.size != (self.device.size):
             raise ValueError(f"image is {image.size}, the display is {self.device.size}")
         pages = pack_pages(self.device.preprocess(image), self.pages)
-        windows = plan_windows(self._shown, pages, merge_pages=not self._page_addressing)
+        # after a failed write the chip's RAM is unknown: compare against the inverse, so all is sent
+        old = [bytes(b ^ 0xFF for b in page) for page in pages] if self._ram_unknown else self._shown
+        windows = plan_windows(old, pages, merge_pages=not self._page_addressing)
         sent = 0
+        self._ram_unknown = True
         for window in windows:
             sent += self._send(window, pages)
         self._shown = pages
+        self._ram_unknown = False
         return sent
 
     def forget(self) -> None:
@@ -190,6 +195,9 @@ def hardware_opener(station: StationConfig) -> OpenDevice:
     return open_device
 
 
+WRITE_ATTEMPTS = 3  # one write and two retries of the whole frame before a display counts as failed
+
+
 class StationDisplay:
     """One configured display. A failure marks it failed; it is reopened with back-off and redrawn."""
 
@@ -206,6 +214,7 @@ class StationDisplay:
         self._backoff_s = timing.display_retry_s
         self.last_error = ""
         self.failures = 0
+        self.write_errors = 0
         self.bytes_sent = 0
         self._reopen(self._clock())
 
@@ -222,13 +231,18 @@ class StationDisplay:
         self._wanted = image
         if self._adapter is None:
             return 0
-        try:
-            sent = self._adapter.display(image)
-        except display_errors() as exc:
-            self._fail(exc, self._clock())
-            return 0
-        self.bytes_sent += sent
-        return sent
+        for attempt in range(WRITE_ATTEMPTS):  # a glitch on a long I2C cable should not blank the display
+            try:
+                sent = self._adapter.display(image)
+            except display_errors() as exc:
+                self.write_errors += 1
+                if attempt + 1 == WRITE_ATTEMPTS:
+                    self._fail(exc, self._clock())
+                    return 0
+            else:
+                self.bytes_sent += sent
+                return sent
+        return 0
 
     def poll(self, now_s: float) -> None:
         if self._adapter is None and self._retry_at_s is not None and now_s >= self._retry_at_s:
