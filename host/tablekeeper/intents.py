@@ -81,4 +81,13 @@ class Quit:
     reason: str = ""
 
 
-Intent = ButtonIntent | CounterValue | CounterConnected | CounterMissing | CounterRolled | Tick | Quit
+@dataclass(frozen=True, slots=True)
+class Typed:
+    """A command line typed at the station's console (a script line in the simulator): the way to
+    enter what buttons cannot express, such as a card's name and thresholds."""
+
+    text: str
+    line: int = 0
+
+
+Intent = ButtonIntent | CounterValue | CounterConnected | CounterMissing | CounterRolled | Tick | Quit | Typed

@@ -21,8 +21,9 @@ from tablekeeper.config import StationConfig
 from tablekeeper.controls import Controls
 from tablekeeper.core.chance import Dice
 from tablekeeper.core.events import Command
+from tablekeeper.core.script import parse_line
 from tablekeeper.core.session import Outcome, Session
-from tablekeeper.errors import Rejected
+from tablekeeper.errors import Rejected, ScriptError
 from tablekeeper.hw.buttons import ButtonPanel
 from tablekeeper.hw.displays import DisplayBank
 from tablekeeper.hw.outputs import Outputs
@@ -36,6 +37,7 @@ from tablekeeper.intents import (
     Intent,
     Quit,
     Tick,
+    Typed,
 )
 from tablekeeper.station_menu import StationMenu, menu_items
 from tablekeeper.ui.render import render_panel
@@ -223,9 +225,26 @@ class Station:
         elif isinstance(intent, CounterMissing):
             self.missing_counters.add(intent.seat)
             self._say(f"seat {intent.seat} counter lost" + (f": {intent.reason}" if intent.reason else ""))
+        elif isinstance(intent, Typed):
+            self._typed(intent)
         elif isinstance(intent, Tick):
             pass
         self.redraw()
+
+    def _typed(self, intent: Typed) -> None:
+        """A console line goes through the same parser and controls as ``tablekeeper play``."""
+        try:
+            parsed = parse_line(intent.text, intent.line, origin="console")
+            if parsed is None:
+                return
+            cmd = parsed.command
+            if cmd.verb in ("press", "hold") and len(cmd.args) == 1:
+                act = self.controls.hold if cmd.verb == "hold" else self.controls.press
+                self._perform(act(cmd.args[0], self.session.state))
+            else:
+                self._perform([*self.controls.flush(), cmd])
+        except (Rejected, ScriptError) as exc:
+            self._refused(str(exc))
 
     def _button(self, intent: ButtonIntent) -> None:
         state = self.session.state

@@ -55,7 +55,7 @@ def register(subparsers: Any) -> None:
                         "asciiblock in a terminal, else capture)")
     p.add_argument("--script", metavar="FILE",
                    help="simulate unattended: keys, 'press ROLE', 'hold ROLE [S]', 'wait S', "
-                        "'counter SEAT up|down|select|roll|unplug|plug' per line (fake clock), then exit")
+                        "'counter SEAT up|down|select|roll|unplug|plug', 'type LINE' per line (fake clock), then exit")
     p.add_argument("--capture-dir", metavar="DIR", type=Path, default=DEFAULT_CAPTURE_DIR,
                    help=f"where capture/gifanim write their files (default {DEFAULT_CAPTURE_DIR}/)")
     p.add_argument("--no-counters", action="store_true",

@@ -9,6 +9,8 @@ One instruction per line (``#`` starts a comment):
 * ``counter SEAT up|down|select``: press a button on that seat's virtual counter (its hp or dial);
   ``counter SEAT roll`` presses its dice counter; ``counter SEAT unplug|plug`` pulls it out or puts
   it back;
+* ``type LINE``: a command typed at the station's console, as ``tablekeeper play`` reads it
+  (``type add card Spring 3 -``, ``type next``): for what the buttons cannot express;
 * ``quit``: stop here, as things stand (otherwise the run ends once a pending change is entered).
 
 Time only moves when the script says so, and every deadline in between (debounce, hold,
@@ -26,7 +28,7 @@ from tablekeeper.config import ButtonConfig
 from tablekeeper.errors import ScriptError
 from tablekeeper.hw.sim.clock import FakeClock
 from tablekeeper.hw.sim.simulator import SimulatedParts
-from tablekeeper.intents import CounterConnected, CounterMissing
+from tablekeeper.intents import CounterConnected, CounterMissing, Typed
 from tablekeeper.station import Station
 
 TAP_S = 0.08  # a quick press: longer than any sane debounce, far shorter than a hold
@@ -41,11 +43,12 @@ COUNTER_ACTIONS = ("up", "down", "select", "roll", "unplug", "plug")
 @dataclass(frozen=True, slots=True)
 class Step:
     line: int
-    action: str  # "tap" | "hold" | "wait" | "quit" | "counter"
+    action: str  # "tap" | "hold" | "wait" | "quit" | "counter" | "type"
     button: ButtonConfig | None = None
     seconds: float = 0.0
     counter: int = -1  # index of the virtual counter
     counter_action: str = ""  # up, down, select, roll, unplug, plug
+    text: str = ""  # the typed line
 
 
 def parse_script(lines: Iterable[str], parts: SimulatedParts, *, source: str, hold_s: float) -> list[Step]:
@@ -76,6 +79,10 @@ def parse_script(lines: Iterable[str], parts: SimulatedParts, *, source: str, ho
             steps.append(Step(number, "wait", seconds=_seconds(words[1], where)))
         elif verb == "counter":
             steps.append(_counter_step(words, parts, where, number))
+        elif verb == "type":
+            if len(words) < 2:
+                raise ScriptError(f"{where}: usage: type LINE")
+            steps.append(Step(number, "type", text=text.split(None, 1)[1]))
         elif verb == "quit" and len(words) == 1:
             steps.append(Step(number, "quit"))
         elif len(words) == 1 and (button := parts.button_for_key(words[0])) is not None:
@@ -178,6 +185,11 @@ class ScriptedRun:
                 continue
             if step.action == "counter":
                 self._counter(step)
+                continue
+            if step.action == "type":
+                self.station.put(Typed(step.text, step.line))
+                self._settle()
+                self.advance(SETTLE_S)
                 continue
             if step.button is None:
                 continue
