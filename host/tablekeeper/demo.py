@@ -32,6 +32,20 @@ class Counters(Protocol):
     def count(self, name: str) -> int: ...
 
 
+class MemoryCounts:
+    """Demo counts kept in memory when the station runs without a save file."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, int] = {}
+
+    def bump(self, name: str, by: int = 1) -> int:
+        self.values[name] = self.values.get(name, 0) + by
+        return self.values[name]
+
+    def count(self, name: str) -> int:
+        return self.values.get(name, 0)
+
+
 class Mode(Enum):
     ATTRACT = "attract"
     GUIDED = "guided"

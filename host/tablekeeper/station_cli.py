@@ -65,20 +65,6 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run_command)
 
 
-class MemoryCounts:
-    """Demo counts kept in memory when the station runs without a save file."""
-
-    def __init__(self) -> None:
-        self.values: dict[str, int] = {}
-
-    def bump(self, name: str, by: int = 1) -> int:
-        self.values[name] = self.values.get(name, 0) + by
-        return self.values[name]
-
-    def count(self, name: str) -> int:
-        return self.values.get(name, 0)
-
-
 def make_station(args: argparse.Namespace, *, session: Session, store: Any, **parts: Any) -> Station:
     """A ``Station``, or with ``--demo`` a ``DemoStation`` whose visitors each get a fresh, unsaved game."""
     from tablekeeper import games
@@ -87,7 +73,7 @@ def make_station(args: argparse.Namespace, *, session: Session, store: Any, **pa
 
     if not getattr(args, "demo", False):
         return Station(session=session, **parts)
-    from tablekeeper.demo import DemoMode, load_scripts
+    from tablekeeper.demo import DemoMode, MemoryCounts, load_scripts
     from tablekeeper.demo_station import DemoStation
 
     seeds = iter(range(args.seed + 1, 1 << 62))

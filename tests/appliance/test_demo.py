@@ -19,6 +19,7 @@ from tablekeeper.demo import (
     DemoScript,
     DemoSettings,
     DemoStep,
+    MemoryCounts,
     Mode,
     load_script,
     load_scripts,
@@ -38,18 +39,6 @@ def _script(game: str, presses: tuple[str, ...]) -> DemoScript:
 
 
 SCRIPTS = (_script("alpha", ("next", "up", "next")), _script("beta", ("select", "down")))
-
-
-class MemoryCounters:
-    def __init__(self) -> None:
-        self.values: dict[str, int] = {}
-
-    def bump(self, name: str, by: int = 1) -> int:
-        self.values[name] = self.values.get(name, 0) + by
-        return self.values[name]
-
-    def count(self, name: str) -> int:
-        return self.values.get(name, 0)
 
 
 @pytest.fixture
@@ -98,7 +87,7 @@ def test_following_every_prompt_finishes_the_demo_and_counts_it(store: Store) ->
 
 
 def test_a_wrong_button_shows_a_hint_and_does_not_reach_the_game() -> None:
-    demo = DemoMode(SCRIPTS, counters=MemoryCounters(), now_s=0.0, settings=TIMING)
+    demo = DemoMode(SCRIPTS, counters=MemoryCounts(), now_s=0.0, settings=TIMING)
     demo.on_press("up", 1.0)
     wrong = demo.on_press("seat1.b", 2.0)
     assert wrong.forward is None
@@ -108,7 +97,7 @@ def test_a_wrong_button_shows_a_hint_and_does_not_reach_the_game() -> None:
 
 
 def test_settings_are_locked_behind_holding_the_combination() -> None:
-    counters = MemoryCounters()
+    counters = MemoryCounts()
     demo = DemoMode(SCRIPTS, counters=counters, now_s=0.0, settings=TIMING)
     assert demo.on_press("menu", 10.0).mode is Mode.ATTRACT  # no demo starts while the combo may be coming
     assert demo.on_press("back", 10.5).mode is Mode.ATTRACT
@@ -128,7 +117,7 @@ def test_settings_are_locked_behind_holding_the_combination() -> None:
 
 
 def test_holds_and_repeats_reach_the_game_only_in_the_settings() -> None:
-    demo = DemoMode(SCRIPTS, counters=MemoryCounters(), now_s=0.0, settings=TIMING)
+    demo = DemoMode(SCRIPTS, counters=MemoryCounts(), now_s=0.0, settings=TIMING)
     demo.on_button("next", "press", 1.0)
     assert demo.on_button("next", "hold", 1.6).forward is None  # a held NEXT must not skip the prompts
     assert demo.on_button("next", "release", 2.0).mode is Mode.GUIDED
@@ -141,14 +130,14 @@ def test_holds_and_repeats_reach_the_game_only_in_the_settings() -> None:
 
 
 def test_a_short_press_of_a_combo_button_starts_the_demo_on_release() -> None:
-    demo = DemoMode(SCRIPTS, counters=MemoryCounters(), now_s=0.0, settings=TIMING)
+    demo = DemoMode(SCRIPTS, counters=MemoryCounts(), now_s=0.0, settings=TIMING)
     demo.on_press("back", 1.0)
     started = demo.on_release("back", 1.2)
     assert (started.mode, started.start_game) == (Mode.GUIDED, "alpha")
 
 
 def test_a_stuck_combination_does_not_reopen_the_operator_screen() -> None:
-    demo = DemoMode(SCRIPTS, counters=MemoryCounters(), now_s=0.0, settings=TIMING)
+    demo = DemoMode(SCRIPTS, counters=MemoryCounts(), now_s=0.0, settings=TIMING)
     demo.on_press("menu", 1.0)
     demo.on_press("back", 1.0)
     assert demo.tick(6.0).mode is Mode.OPERATOR
@@ -163,7 +152,7 @@ EVENTS = st.lists(st.tuples(st.sampled_from(("press", "release", "hold", "tick")
 @settings(max_examples=150, deadline=None)
 @given(EVENTS)
 def test_mashing_always_returns_to_the_attract_loop_by_itself(events: list[tuple[str, str, float]]) -> None:
-    counters = MemoryCounters()
+    counters = MemoryCounts()
     demo = DemoMode(SCRIPTS, counters=counters, now_s=0.0, settings=TIMING)
     now_s = 0.0
     for kind, role, gap_s in events:

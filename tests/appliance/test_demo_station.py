@@ -8,14 +8,13 @@ from tablekeeper import games
 from tablekeeper.config import default_config_path, load_config
 from tablekeeper.core.session import Session
 from tablekeeper.core.view import Panel
-from tablekeeper.demo import DemoMode, DemoSettings, Mode, load_scripts, stats_panel
+from tablekeeper.demo import DemoMode, DemoSettings, MemoryCounts, Mode, load_scripts, stats_panel
 from tablekeeper.demo_station import DemoStation
 from tablekeeper.hw.buttons import ButtonPanel
 from tablekeeper.hw.displays import DisplayBank
 from tablekeeper.hw.sim.clock import FakeClock
 from tablekeeper.hw.sim.simulator import SimulatedParts
 from tablekeeper.ui.render import render_panel
-from tests.appliance.test_demo import MemoryCounters
 
 TIMING = DemoSettings(idle_reset_s=60.0, attract_frame_s=4.0, finished_show_s=10.0, operator_timeout_s=30.0)
 
@@ -25,7 +24,7 @@ class DemoRig:
         self.config = load_config(default_config_path())
         self.clock = FakeClock()
         self.parts = SimulatedParts(self.config, display_mode=None, capture_dir=capture_dir)
-        self.counters = MemoryCounters()
+        self.counters = MemoryCounts()
         self.demo = DemoMode(load_scripts(), counters=self.counters, now_s=self.clock(), settings=TIMING)
         displays = DisplayBank(self.config.displays, open_device=self.parts.open_device, clock=self.clock,
                                timing=self.config.timing)

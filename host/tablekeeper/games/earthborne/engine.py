@@ -17,6 +17,8 @@ A command that is not inside an open step is itself one rules step: clears are c
 
 from __future__ import annotations
 
+from typing import Any
+
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
@@ -56,19 +58,27 @@ def _pop(txn: Txn) -> Record:
     return top
 
 
-def awaiting(state: GameState) -> str | None:
-    """What the players are resolving right now (token changes wait for it), or None."""
+def _open_item(state: GameState) -> Any:
+    """The innermost frame when it has something open (a step, or a clear/test's current item)."""
     work = frames(state)
     if not work:
         return None
     top = work[-1]
+    if top["kind"] == "step" or (top["kind"] in ("clear", "test") and top.get("current")):
+        return top
+    return None
+
+
+def awaiting(state: GameState) -> str | None:
+    """What the players are resolving right now (token changes wait for it), or None."""
+    top = _open_item(state)
+    if top is None:
+        return None
     if top["kind"] == "step":
         return str(top["label"])
-    if top["kind"] == "clear" and top.get("current"):
+    if top["kind"] == "clear":
         return str(top["current"]["text"])
-    if top["kind"] == "test" and top.get("current"):
-        return f"{top['current']}: {top['icon']} challenge effect"
-    return None
+    return f"{top['current']}: {top['icon']} challenge effect"
 
 
 def busy(state: GameState) -> str | None:
@@ -336,17 +346,14 @@ def remove_card(txn: Txn, key: str) -> None:
 
 def current_label(state: GameState) -> str | None:
     """The id of what ``resolve`` would finish: an effect, a card's challenge effect, or a step."""
-    work = frames(state)
-    if not work:
+    top = _open_item(state)
+    if top is None:
         return None
-    top = work[-1]
     if top["kind"] == "step":
         return str(top["label"])
-    if top["kind"] == "clear" and top.get("current"):
+    if top["kind"] == "clear":
         return str(top["current"]["id"])
-    if top["kind"] == "test" and top.get("current"):
-        return f"{top['current']}.{top['icon']}"
-    return None
+    return f"{top['current']}.{top['icon']}"
 
 
 def resolve(txn: Txn) -> None:
