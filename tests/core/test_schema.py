@@ -63,5 +63,5 @@ def test_files_that_are_not_regular_or_too_big_are_one_line(tmp_path: Path) -> N
 def test_deep_nesting_is_refused_not_a_recursion_error(tmp_path: Path) -> None:
     deep = tmp_path / "deep.toml"
     deep.write_text("a = " + "[" * 3000 + "]" * 3000 + "\n")
-    with pytest.raises(ConfigError, match="deep.toml: .*nested too deeply|deep.toml: not valid TOML"):
+    with pytest.raises(ConfigError, match=r"deep.toml: .*nested too deeply|deep.toml: not valid TOML"):
         read_toml(deep)
