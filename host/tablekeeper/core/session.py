@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from tablekeeper.core.events import Command, Event, Json
+from tablekeeper.core.events import Command, Event, Json, NoticeKind
 from tablekeeper.core.game import Game
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
@@ -61,6 +61,22 @@ class Outcome:
 
 
 @dataclass(frozen=True, slots=True)
+class Note:
+    """A notice of the last entry, with its kind (data the station acts on) and its text (for people)."""
+
+    kind: NoticeKind
+    text: str
+
+    @classmethod
+    def of(cls, event: Event) -> Note:
+        try:
+            kind = NoticeKind(str(event.get("category", "info")))  # the event's own kind is "notice"
+        except ValueError:
+            kind = NoticeKind.INFO
+        return cls(kind, str(event["text"]))
+
+
+@dataclass(frozen=True, slots=True)
 class Setup:
     """What a session starts from; with the log it determines every state."""
 
@@ -91,7 +107,7 @@ class Session:
         self._redo: list[Entry] = []
         self._checkpoints: dict[int, GameState] = {0: self.initial}
         self.state = self.initial
-        self.notices: tuple[str, ...] = ()
+        self.notes: tuple[Note, ...] = ()
         for entry in entries:
             self._record(entry)
         self.state = self._state_at(len(self._line))
@@ -110,7 +126,13 @@ class Session:
         out = self.game.view(self.state)
         out["log_length"] = self.log_length
         out["notices"] = list(self.notices)
+        out["automatic"] = [n.text for n in self.notes if n.kind is NoticeKind.AUTO]
         return out
+
+    @property
+    def notices(self) -> tuple[str, ...]:
+        """The last entry's notices for people (the steps the station ran itself are in ``notes``)."""
+        return tuple(n.text for n in self.notes if n.kind is not NoticeKind.AUTO)
 
     def replay(self) -> GameState:
         """Fold every active event onto the initial state (the log is the truth)."""
@@ -181,7 +203,7 @@ class Session:
             self._maybe_checkpoint()
         else:
             self.state = self._state_at(len(self._line))
-        self.notices = tuple(str(e["text"]) for e in entry.events if e.kind == "notice")
+        self.notes = tuple(Note.of(e) for e in entry.events if e.kind == "notice")
 
     def _record(self, entry: Entry) -> None:
         self.entries.append(entry)

@@ -11,7 +11,7 @@ from typing import Any
 from tablekeeper.core import flow as flowmod
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
-from tablekeeper.core.state import GameState
+from tablekeeper.core.state import GameState, Result
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import rules
 
@@ -100,12 +100,12 @@ def advance_act(txn: Txn, why: str) -> None:
 def _after_advance(txn: Txn, deck: str, current: Mapping[str, Any]) -> None:
     resolution = current.get("resolution")
     if resolution:
-        reach_resolution(txn, str(resolution))
+        reach_resolution(txn, str(resolution), Result.VICTORY if deck == "act" else Result.DEFEAT)
         return
     count = len(txn.state.get("scenario")[deck + "s"])
     index = txn.state.value(deck)
     if index >= count:
-        reach_resolution(txn, "no resolution")
+        reach_resolution(txn, "no resolution", Result.DEFEAT)
         return
     txn.set(deck, index + 1)
     nxt = card(txn.state, deck)
@@ -118,10 +118,10 @@ def _after_advance(txn: Txn, deck: str, current: Mapping[str, Any]) -> None:
                                                          if nxt.get("objective") else ""))
 
 
-def reach_resolution(txn: Txn, resolution: str) -> None:
-    """AH-ACTAG-11: a resolution point ends the scenario at once."""
+def reach_resolution(txn: Txn, resolution: str, result: Result) -> None:
+    """AH-ACTAG-11: a resolution point ends the scenario at once (an act's is won, an agenda's lost)."""
     txn.put("resolution", resolution)
-    txn.end(resolution if resolution == "no resolution" else f"resolution {resolution}")
+    txn.end(resolution if resolution == "no resolution" else f"resolution {resolution}", result=result)
 
 
 # --- cards ---------------------------------------------------------------------------------------
@@ -254,7 +254,7 @@ def eliminate(txn: Txn, seat: int, defeat: rules.Defeat) -> None:
     release_engaged(txn, seat)
     remaining = live_seats(txn.state)
     if not remaining:
-        reach_resolution(txn, "no resolution")  # step 6
+        reach_resolution(txn, "no resolution", Result.DEFEAT)  # step 6
         return
     drop_from_turns(txn, seat)
     if txn.state.lead == seat:  # step 5

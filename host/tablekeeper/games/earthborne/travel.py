@@ -6,7 +6,7 @@ from __future__ import annotations
 from tablekeeper.core import flow as flowmod
 from tablekeeper.core.flow import Flow, Phase, Step
 from tablekeeper.core.game import Txn, parse_seat
-from tablekeeper.core.state import GameState
+from tablekeeper.core.state import GameState, Result
 from tablekeeper.errors import Rejected
 from tablekeeper.games.earthborne import cards, engine, parsing, rangers, rules, tables
 from tablekeeper.games.earthborne.data import ASPECTS
@@ -162,7 +162,7 @@ def _newday(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("the day has not ended yet")
     day = txn.state.value("day") + 1
     if day > int(tables.cfg(txn.state)["days"]):
-        txn.end("the campaign's last day is over")
+        txn.end("the campaign's last day is over", result=Result.DRAW)
         return
     if txn.state.prompt is not None:
         txn.close_prompt()

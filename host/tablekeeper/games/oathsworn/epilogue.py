@@ -5,6 +5,7 @@ from __future__ import annotations
 from tablekeeper.core import timing
 from tablekeeper.core.flow import move
 from tablekeeper.core.game import Txn, Verb, parse_int
+from tablekeeper.core.state import Result
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.encounter import flip_stage, refresh, stage_card
@@ -115,7 +116,7 @@ def tally(txn: Txn, args: tuple[str, ...]) -> None:
     txn.put("tally", result)
     txn.notice(f"level up; loot {commons} common + {got_unique} unique (+{fallback} common); "
                f"{ticks} knockout tick(s); injuries for seats {injuries or 'none'}")
-    txn.end(str(state.get("result")))
+    txn.end(str(state.get("result")), result=Result(str(state.get("result"))))
 
 
 VERBS = {
