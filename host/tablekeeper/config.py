@@ -132,6 +132,7 @@ class StationConfig:
     counters: tuple[CounterConfig, ...] = ()
     timing: TimingConfig = field(default_factory=TimingConfig)
     quiet: bool = False
+    walk: bool = False  # new games wait for NEXT at every step (teaching); else automatic steps run
     uart: bool = False
     name: str = "station"
 
@@ -260,11 +261,12 @@ def parse_config(text: str, *, source: str = "<config>") -> StationConfig:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{source}: not valid TOML: {exc}") from None
     top = _Reader(source, "", raw)
-    name, quiet = _station(top)
+    name, quiet, walk = _station(top)
     cfg = StationConfig(
         source=source,
         name=name,
         quiet=quiet,
+        walk=walk,
         uart=_uart(top),
         timing=_timing(top),
         buses=_tables(top, "buses", _bus),
@@ -279,14 +281,14 @@ def parse_config(text: str, *, source: str = "<config>") -> StationConfig:
     return cfg
 
 
-def _station(top: _Reader) -> tuple[str, bool]:
+def _station(top: _Reader) -> tuple[str, bool, bool]:
     top.seen.add("station")
     if "station" not in top.table:
-        return "station", False
+        return "station", False, False
     r = top.sub("station")
-    name, quiet = r.get("name", str, "station"), r.get("quiet", bool, False)
+    name, quiet, walk = r.get("name", str, "station"), r.get("quiet", bool, False), r.get("walk", bool, False)
     r.done()
-    return name, quiet
+    return name, quiet, walk
 
 
 def _uart(top: _Reader) -> bool:
