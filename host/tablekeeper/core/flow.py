@@ -114,6 +114,15 @@ def owing(step: Step, state: GameState) -> tuple[int, ...]:
     return ()
 
 
+def waiting_for(state: GameState) -> tuple[int, ...]:
+    """The seats the table is waiting for: a seat's question, else the active seat, else the seats owing."""
+    if state.prompt is not None and state.prompt.seat is not None:
+        return (state.prompt.seat,)
+    if state.active_seat is not None:
+        return (state.active_seat,)
+    return state.owing
+
+
 def cut_short(state: GameState, flow: Flow) -> tuple[int, ...]:
     """The seats a plain ``next`` would leave owing a move by ending the step for all (empty: none).
 

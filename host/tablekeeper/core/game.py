@@ -182,6 +182,10 @@ class Game:
         """``pass SEAT``: the seat is done for this step or round (a game maps it to its own verb)."""
         flowmod.pass_seat(txn, self.flow, seat)
 
+    def legend(self, state: GameState, seat: int) -> str | None:
+        """What the seat's buttons mean now, for the last line of its display (None: the usual)."""
+        return None
+
     def button(self, state: GameState, role: str, held: bool) -> Command | None:
         """The command a seat button means right now (``seatN.a``/``seatN.b``), or None."""
         return None

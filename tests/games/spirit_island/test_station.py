@@ -100,7 +100,8 @@ def test_blight_questions_keep_the_faq_order_and_cascade() -> None:
 
 def test_four_turns_on_the_simulated_station_by_keys(tmp_path: Path) -> None:
     config = load_config(ROOT / "hardware" / "station.toml")
-    args = argparse.Namespace(game="spirit_island", seats=2, seed=1, save=None, slot="main", capture_dir=tmp_path)
+    args = argparse.Namespace(game="spirit_island", seats=2, seed=1, save=None, slot="main", capture_dir=tmp_path,
+                              walk=True)  # the key walkthrough presses NEXT at every step, as a teaching group
     clock = FakeClock()
     station, parts, _ = build_simulated(config, args, display_mode=None, clock=clock)
     try:
