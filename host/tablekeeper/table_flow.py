@@ -72,12 +72,13 @@ def waiting_line(state: GameState, flow: Flow) -> str | None:
 
 
 def auto_line(notes: Sequence[Note]) -> str | None:
-    """One line for what the station just did: the steps it ran, then the last thing it said."""
+    """One line for what the station just did: the last thing it said (what the table does now),
+    then the steps it ran by itself, first and last."""
     ran = [n.text for n in notes if n.kind is NoticeKind.AUTO]
     said = [n.text for n in notes if n.kind is not NoticeKind.AUTO]
     if not ran:
         return said[-1] if said else None
-    text = "done: " + ", ".join(ran)
+    text = f"done: {ran[0]}" if len(ran) == 1 else f"done {len(ran)} steps: {ran[0]} .. {ran[-1]}"
     return f"{said[-1]} | {text}" if said else text
 
 
