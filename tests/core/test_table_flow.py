@@ -163,7 +163,7 @@ def test_the_end_of_the_game_is_data() -> None:
     fixture = Session(FIXTURE, seats=2, seed=1)
     ok(fixture, "set doom 3")
     assert fixture.state.result is Result.DEFEAT and fixture.view()["result"] == "defeat"
-    assert [e for e in fixture.line[-1].events if e.kind == "over"][0].data == {
+    assert next(e for e in fixture.line[-1].events if e.kind == "over").data == {
         "result": "defeat", "reason": "defeat: doom reached 3"}
     threshold = [n for n in fixture.notes if n.kind is NoticeKind.THRESHOLD]
     assert [n.text for n in threshold] == ["doom reached 3"]
