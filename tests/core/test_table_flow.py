@@ -5,6 +5,7 @@ game is data; ``--walk`` reaches the same tracks as the automatic mode."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -199,3 +200,13 @@ def test_walk_and_automatic_reach_the_same_tracks_from_the_example_script(game: 
     catch_up()
     assert nexts > 0
     assert walk.session.view()["tracks"] == auto.session.view()["tracks"]
+
+
+def test_play_runs_automatic_steps_unless_walk(capsys: pytest.CaptureFixture[str]) -> None:
+    from tablekeeper import cli
+
+    assert cli.main(["play", "arkham", "--seats", "2", "--json"]) == 0
+    auto = json.loads(capsys.readouterr().out)
+    assert cli.main(["play", "arkham", "--seats", "2", "--walk", "--json"]) == 0
+    walk = json.loads(capsys.readouterr().out)
+    assert (auto["step"], walk["step"]) == ("2.2", "2.1")

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from tablekeeper import games, table_flow
-from tablekeeper.config import REFERENCE_CONFIG, StationConfig, load_config
+from tablekeeper import cli, games, table_flow
+from tablekeeper.config import REFERENCE_CONFIG, StationConfig, load_config, parse_config
 from tablekeeper.core.session import Session
+from tablekeeper.core.store import Store
 from tablekeeper.hw.buttons import ButtonPanel
 from tablekeeper.hw.displays import DisplayBank
 from tablekeeper.hw.outputs import Outputs
@@ -195,3 +197,23 @@ def test_a_four_seat_round_by_the_buttons_alone(table: Table) -> None:
     assert table.station.stats.refusals == refusals  # no press was refused
     assert all(c.origin == "button" for e in table.session.line if (c := e.command) is not None)
     print(f"{table.session.game.name}: {table.presses} presses for a quiet four-seat round")
+
+
+def test_the_walk_setting_starts_a_game_step_by_step(tmp_path: Path) -> None:
+    text = Path(REFERENCE_CONFIG).read_text(encoding="utf-8")
+    assert "\nquiet = false" in text
+    config = parse_config(text.replace("\nquiet = false", "\nquiet = false\nwalk = true", 1), source="walk.toml")
+    assert config.walk and not load_config(REFERENCE_CONFIG).walk
+    script = tmp_path / "keys.txt"
+    script.write_text("press next\n", encoding="utf-8")
+    save = tmp_path / "s.sqlite"
+    config_file = tmp_path / "walk.toml"
+    config_file.write_text(text.replace("\nquiet = false", "\nquiet = false\nwalk = true", 1), encoding="utf-8")
+    assert cli.main(["run", "--config", str(config_file), "--game", "arkham", "--seats", "2", "--save", str(save),
+                     "--script", str(script), "--display", "capture", "--capture-dir", str(tmp_path / "f"),
+                     "--no-counters"]) == 0
+    with Store.open(str(save)) as store:
+        saved = store.load("main")
+    assert saved is not None and saved.setup.options["flow"] == "walk"
+    assert Session(games.load("arkham"), seats=2, seed=saved.setup.seed, options=saved.setup.options,
+                   entries=saved.entries).state.step == "2.2"  # the one NEXT moved 2.1 -> 2.2 by hand
