@@ -69,7 +69,7 @@ def test_applied_plan_writes_every_file_and_runs_every_command(tmp_path: Path) -
     assert (root / "etc/systemd/system/tablekeeper.service").read_text() == render_unit(options.service)
     assert (root / "etc/tablekeeper/station.toml").read_text() == "# reference build\n"
     data = root / "srv/tablekeeper"
-    assert data.is_dir() and (data.stat().st_mode & 0o777) == 0o750
+    assert data.is_dir() and (data.stat().st_mode & 0o777) == 0o700
 
     assert ("usermod", "--append", "--groups", "gpio,i2c,dialout", "pi") in runner.commands
     assert ("udevadm", "control", "--reload-rules") in runner.commands
