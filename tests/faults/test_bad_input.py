@@ -16,7 +16,7 @@ import pytest
 
 from tablekeeper.cli import main
 from tablekeeper.core.session import Setup
-from tablekeeper.core.store import Store
+from tablekeeper.core.store import Store, checksum
 
 pytestmark = pytest.mark.usefixtures("fixture_registered")
 
@@ -198,7 +198,7 @@ SCRIPT_FILES: list[tuple[str, Callable[[Path], list[str]], str]] = [
     ("missing script", lambda p: ["--script", str(p / "none.txt")], "none.txt: cannot read script"),
     ("script is a directory", lambda p: ["--script", str(p)], "cannot read script"),
     ("script not text", lambda p: ["--script", str(_write(p / "bin.txt", b"next\n\xff\xfe\x00\x9c\n"))],
-     "bin.txt: not a text file"),
+     "bin.txt: cannot read script: not UTF-8 text"),
     ("option without =", lambda p: ["--option", "hard"], "--option 'hard': expected KEY=VALUE"),
     ("seats out of range", lambda p: ["--seats", "9"], "fixture takes 1 to 4 seats, not 9"),
 ]
@@ -236,7 +236,8 @@ def _save_with(path: Path, *bodies: str, game: str = "fixture") -> Path:
     with Store.open(path) as store:
         store.create("main", Setup(game, 2, 1, {}))
         for index, body in enumerate(bodies, 1):
-            store._db.execute("INSERT INTO entries (slot, idx, body) VALUES ('main', ?, ?)", (index, body))
+            store._db.execute("INSERT INTO entries (slot, idx, body, crc) VALUES ('main', ?, ?, ?)",
+                              (index, body, checksum(body)))
     return path
 
 
@@ -256,10 +257,10 @@ SAVES: list[tuple[str, Callable[[Path], Path], str]] = [
      "left untouched"),
     ("slot of another game", lambda p: _save_with(p / "s.sqlite", game="arkham"),
      "slot 'main' holds a arkham session, not fixture"),
-    ("entry not JSON", lambda p: _save_with(p / "s.sqlite", "{next"), "slot 'main' holds a damaged log"),
-    ("entry is a list", lambda p: _save_with(p / "s.sqlite", "[1, 2]"), "slot 'main' holds a damaged log"),
-    ("entry is null", lambda p: _save_with(p / "s.sqlite", "null"), "slot 'main' holds a damaged log"),
-    ("entry index not a number", lambda p: _save_with(p / "s.sqlite", _entry(index="x")), "damaged log"),
+    ("entry not JSON", lambda p: _save_with(p / "s.sqlite", "{next"), "slot 'main': entry 1 is not a log entry"),
+    ("entry is a list", lambda p: _save_with(p / "s.sqlite", "[1, 2]"), "slot 'main': entry 1 is not a log entry"),
+    ("entry is null", lambda p: _save_with(p / "s.sqlite", "null"), "slot 'main': entry 1 is not a log entry"),
+    ("entry index not a number", lambda p: _save_with(p / "s.sqlite", _entry(index="x")), "entry 1 is not a log entry"),
     ("entry of unknown kind", lambda p: _save_with(p / "s.sqlite", _entry(kind="boom")), "cannot be replayed"),
     ("undo with nothing to undo", lambda p: _save_with(p / "s.sqlite", _entry(kind="undo", command=None)),
      "cannot be replayed"),
@@ -267,7 +268,7 @@ SAVES: list[tuple[str, Callable[[Path], Path], str]] = [
      "cannot be replayed"),
     ("event of unknown kind", lambda p: _save_with(p / "s.sqlite", _entry(events=[{"kind": "zzz"}])),
      "cannot be replayed"),
-    ("events not a list", lambda p: _save_with(p / "s.sqlite", _entry(events=5)), "damaged log"),
+    ("events not a list", lambda p: _save_with(p / "s.sqlite", _entry(events=5)), "entry 1 is not a log entry"),
 ]
 
 
