@@ -10,7 +10,6 @@ import argparse
 import json
 import sys
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 from typing import Any, TextIO
 
 from tablekeeper import games
@@ -19,8 +18,8 @@ from tablekeeper.core.events import Command
 from tablekeeper.core.game import Game
 from tablekeeper.core.script import parse_line
 from tablekeeper.core.session import Outcome, Session
-from tablekeeper.core.store import MAX_SEED, Store, StoreError, export_lines, inspect, refusal
-from tablekeeper.errors import ConfigError, Rejected, ScriptError
+from tablekeeper.core.store import MAX_SEED, Store, export_lines, inspect, refusal
+from tablekeeper.errors import ConfigError, Rejected, ScriptError, StoreError
 from tablekeeper.schema import read_text
 
 DEFAULT_SLOT = "main"
@@ -275,11 +274,11 @@ def run_saves(args: argparse.Namespace) -> int:
         if not found.checksums:
             print(f"{args.path}: an older save without entry checksums: numbering and entries checked")
         return 0 if found.ok else 1
-    slot = found.slot(args.slot)
-    if slot is None or slot.setup is None:
+    chosen = found.slot(args.slot)
+    if chosen is None or chosen.setup is None:
         raise StoreError(f"{args.path}: no session in slot {args.slot!r}")
     if not found.ok and not args.good_only:
         raise StoreError(refusal(found.path, found.first_problem()))
-    for line in export_lines(slot.setup, slot.entries):
+    for line in export_lines(chosen.setup, chosen.entries):
         print(line)
     return 0

@@ -10,6 +10,7 @@ One process at a time writes a save: a sidecar ``.lock`` file holds an ``flock``
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -474,10 +475,8 @@ class _Transaction:
 
     def _rollback(self) -> None:
         if self._db.in_transaction:
-            try:
+            with contextlib.suppress(sqlite3.Error):  # SQLite ended it itself; nothing of it was kept
                 self._db.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass  # SQLite ended the transaction itself; nothing of it was kept
 
 
 @dataclass
