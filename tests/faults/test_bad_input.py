@@ -380,6 +380,7 @@ def test_config_problems_found_by_issue_13(tmp_path: Path, capsys: pytest.Captur
     path.write_text(content)
     code, out, err = run_cli(capsys, "config", "check", str(path))
     assert_one_line_error(code, err, f"{path}: ", fragment)
+    assert out == ""
 
 
 def _fifo(tmp_path: Path) -> str:
@@ -437,3 +438,19 @@ def test_a_track_without_its_own_bound_stops_at_the_core_bound(
     script = _write(tmp_path / "script.txt", f"{line}\n".encode())
     code, _out, err = run_cli(capsys, "play", game, "--script", str(script), "--strict")
     assert code == 1 and err.startswith("line 1: ") and "cannot go above 9999" in err, err
+
+
+# --- output folders a user names ------------------------------------------------------------------
+
+@pytest.mark.parametrize("where", ["a file", "under /proc"])
+@pytest.mark.parametrize("argv", [["run", "--sim", "--display", "capture", "--script", "{script}", "--capture-dir"],
+                                  ["hardware", "photos", "--game", "fixture", "--out-dir"]],
+                         ids=["run --capture-dir", "hardware photos --out-dir"])
+def test_an_output_folder_that_cannot_be_written(tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str,
+                                                 argv: list[str]) -> None:
+    target = _write(tmp_path / "plain.txt", b"x") if where == "a file" else Path("/proc/tablekeeper-captures")
+    script = _write(tmp_path / "script.txt", b"press next\n")
+    option = argv[-1]
+    code, out, err = run_cli(capsys, *[a.format(script=script) for a in argv], str(target))
+    assert_one_line_error(code, err, f"{option} {target}: ")
+    assert out == ""
