@@ -299,11 +299,13 @@ class Store:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute(f"PRAGMA synchronous={cls.SYNCHRONOUS}")
             db.execute("PRAGMA foreign_keys=ON")
-            if new:
-                db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-                db.executescript(SCHEMA)
+            if new:  # one transaction: a power cut leaves no file with half a schema
+                db.executescript(f"BEGIN IMMEDIATE; PRAGMA application_id={APPLICATION_ID}; "
+                                 f"PRAGMA user_version={SCHEMA_VERSION}; {SCHEMA} COMMIT;")
         except sqlite3.Error as exc:
+            if db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
             raise _save_error(p, exc, "cannot prepare the save") from None
 
     def close(self) -> None:
