@@ -139,3 +139,22 @@ def test_play_on_a_full_filesystem_is_one_line_and_resumes_when_space_returns(ti
         saved = store.load("main")
     assert saved is not None and len(saved.entries) >= acked + 1
     assert sqlite3.connect(save).execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+class FullCounts:
+    """Demo counters on a disk that has just filled up."""
+
+    def bump(self, name: str, by: int = 1) -> int:
+        raise SaveFullError(f"s.sqlite: could not save {name}: the disk is full")
+
+    def count(self, name: str) -> int:
+        return 0
+
+
+def test_a_full_disk_loses_a_demo_count_not_the_demo() -> None:
+    from tablekeeper.demo import DemoMode, Mode
+    from tests.appliance.test_demo import SCRIPTS, TIMING
+
+    demo = DemoMode(SCRIPTS, counters=FullCounts(), now_s=0.0, settings=TIMING)
+    demo.on_press("next", 1.0)
+    assert demo.mode is Mode.GUIDED and demo.uncounted == 1
