@@ -317,7 +317,7 @@ class _Key:
 
 def load_config(path: str | Path) -> StationConfig:
     """Read and validate a station config file (a bounded regular file: never a FIFO or a device)."""
-    text = read_text(path, what="station config")
+    text = read_text(path, what="file")
     return parse_config(text, source=str(path))
 
 

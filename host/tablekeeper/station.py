@@ -10,6 +10,7 @@ changes, display retries, beeps) runs when its deadline comes, from the injected
 
 from __future__ import annotations
 
+import logging
 import queue
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -308,6 +309,7 @@ class Station:
         """The save could not be written (a full disk): the command is not acknowledged and the game is
         unchanged; the track display says so until a later command saves, and the station runs on."""
         self.stats.save_failures += 1
+        logging.getLogger(__name__).warning("command not kept: %s", exc)
         self.save_problem = "save full - not kept" if isinstance(exc, SaveFullError) else "save failed - not kept"
 
     def _publish(self, wanted: Callable[[int, str], bool]) -> None:

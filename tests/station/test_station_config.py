@@ -157,7 +157,7 @@ def test_config_check_cli_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 def test_config_check_cli_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["config", "check", str(tmp_path / "nope.toml")]) == 2
-    assert capsys.readouterr().err == f"tablekeeper: {tmp_path / 'nope.toml'}: no such station config\n"
+    assert capsys.readouterr().err == f"tablekeeper: {tmp_path / 'nope.toml'}: no such file\n"
 
 
 def test_config_check_cli_ok(capsys: pytest.CaptureFixture[str]) -> None:
