@@ -127,6 +127,7 @@ def test_a_changed_digit_in_a_logged_event_fails_its_checksum(
     assert code == 1 and "entries 1..10 are good" in out
     code, out, _err = run_cli(capsys, "saves", "export", str(path), "--slot", "main", "--good-only")
     assert code == 0 and len(out.splitlines()) == 11
+    assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(("-wal", "-shm"))]  # reading wrote nothing
 
 
 def test_invalid_utf8_in_a_body_is_refused_not_a_traceback(

@@ -228,8 +228,11 @@ def inspect(path: str | Path) -> Verification:
     if not p.exists():
         raise StoreError(f"{p}: no such save file")
     _check_header(p)
+    # Without a write-ahead log everything is in the file: ``immutable`` reads it without creating
+    # any side file. With one (a running station, or a crash) it must be read too: ``mode=ro``.
+    wal = p.with_name(p.name + "-wal").exists()
     try:
-        db = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True)
+        db = sqlite3.connect(f"{p.resolve().as_uri()}?{'mode=ro' if wal else 'immutable=1'}", uri=True)
     except sqlite3.Error as exc:
         raise StoreError(f"{p}: cannot open save file: {exc}") from None
     try:
