@@ -465,3 +465,13 @@ def test_a_fleet_table_is_kept_for_the_fleet_reader(tmp_path: Path, capsys: pyte
     cfg = parse_config(BASE + '[fleet]\nbroker = "hall.local"\n', source="station.toml")
     assert cfg.fleet == {"broker": "hall.local"}
     assert parse_config(BASE, source="station.toml").fleet is None
+
+
+@pytest.mark.parametrize("make", [lambda p: "/dev/zero", _fifo], ids=["/dev/zero", "a FIFO"])
+def test_a_save_that_is_not_a_regular_file(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                           make: Callable[[Path], str]) -> None:
+    save = make(tmp_path)
+    code, _out, err = run_cli(capsys, "play", "fixture", "--save", save, "--script", "-")
+    assert_one_line_error(code, err, save, "not a regular file")
+    code, _out, err = run_cli(capsys, "saves", "check", save)
+    assert_one_line_error(code, err, save, "not a regular file")
