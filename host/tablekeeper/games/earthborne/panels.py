@@ -67,10 +67,10 @@ def panels(state: GameState, step_title: str) -> dict[str, Panel]:
         energy = " ".join(f"{a[:2].upper()}{state.value(f'{s}.{a}')}" for a in ("awa", "fit", "spi", "foc"))
         seat_lines = [energy, f"fat {state.value(f'{s}.fatigue')} inj {state.value(f'{s}.injury')}",
                       f"deck {state.value(f'{s}.deck')} hand {state.value(f'{s}.hand')}"]
-        if test is not None and test["seat"] == seat and test["stage"] == "draw":
-            chance = challenge.chance_text(state, test["aspect"], test["effort"], test["difficulty"])
+        if test is not None and test.seat == seat and test.stage == "draw":
+            chance = challenge.chance_text(state, test.aspect, test.effort, test.difficulty)
             percent = chance.split()[-1].strip("()")
-            seat_lines.insert(1, f"{test['aspect'].upper()} {test['effort']} vs {test['difficulty']}: {percent}")
+            seat_lines.insert(1, f"{test.aspect.upper()} {test.effort} vs {test.difficulty}: {percent}")
         flag = "turn" if state.active_seat == seat else ("rested" if seat in rested else "")
         out[s] = Panel(f"Seat {seat} {flag}".strip(), tuple(line[:WIDTH] for line in seat_lines))
     return out
