@@ -21,6 +21,7 @@ def test_panels_fit_the_small_displays() -> None:
         assert all(len(line) <= WIDTH for line in panel.lines)
     assert panels["track"].title == "Day 1 Round 1"
     assert panels["seat1"].lines[1].startswith("FIT 1 vs 2: ")  # the exact odds while the test waits
+    assert panels["seat1"].lines[-1] == "challenge.toml VERIFY"  # ... and the deck file they come from
     assert panels["seat1"].title == "Seat 1 turn"
 
 

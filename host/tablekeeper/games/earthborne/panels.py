@@ -71,6 +71,8 @@ def panels(state: GameState, step_title: str) -> dict[str, Panel]:
             chance = challenge.chance_text(state, test.aspect, test.effort, test.difficulty)
             percent = chance.split()[-1].strip("()")
             seat_lines.insert(1, f"{test.aspect.upper()} {test.effort} vs {test.difficulty}: {percent}")
+            source = challenge.deck_file(state)  # which deck data the odds come from
+            seat_lines.append(source.rpartition("/")[2].replace(" (verify)", " VERIFY"))
         flag = "turn" if state.active_seat == seat else ("rested" if seat in rested else "")
         out[s] = Panel(f"Seat {seat} {flag}".strip(), tuple(line[:WIDTH] for line in seat_lines))
     return out
