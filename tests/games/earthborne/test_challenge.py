@@ -104,7 +104,7 @@ def test_er_chal_3_reshuffle_after_the_test(tmp_path: Path) -> None:
 
 
 def test_odds_are_exact_against_enumeration() -> None:
-    cards = load_challenge(None)
+    _, _, cards = load_challenge(None)
     table = {c.id: {**c.modifiers} for c in cards}
     deck = Deck.plain("challenge", [c.id for c in cards])
     for aspect, effort, difficulty in product(("awa", "fit", "spi", "foc"), range(0, 5), range(0, 6)):
