@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
 
-from tablekeeper import cli
+from tablekeeper import cli, schema
 from tablekeeper.errors import ConfigError
 from tablekeeper.games.earthborne.data import load, parse_threshold
 from tests.games.earthborne.helpers import do, in_play, session, to_turns, tracks, view
@@ -42,7 +43,8 @@ def test_bad_threshold_names_the_place() -> None:
 
 
 @pytest.mark.parametrize(("name", "body", "message"), [
-    ("challenge", 'cards = [{ id = "a", icon = "sun", awa = 0, fit = 0, spi = 0 }]', r"cards\[0\]: missing required key foc"),
+    ("challenge", 'cards = [{ id = "a", icon = "sun", awa = 0, fit = 0, spi = 0 }]',
+     r"cards\[0\]: missing required key foc"),
     ("challenge", 'cards = [{ id = "a", icon = "sun", awa = 0, fit = 0, spi = 0, foc = 0, reshufle = true }]',
      r"cards\[0\]\.reshufle: unknown key \(did you mean 'reshuffle'\?\)"),
     ("path", 'cards = [{ name = "X", presence = -1 }]', r"cards\[0\]\.presence"),
@@ -74,6 +76,21 @@ def test_option_file_that_is_not_a_data_file_is_one_line_exit_2(capsys: pytest.C
     assert code == 2
     assert len(err.strip().splitlines()) == 1 and target in err and message in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("protected", [True, False])
+def test_binary_option_file_needs_the_schema_reader(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str], protected: bool) -> None:
+    """The switch: with the bounded reader patched out for a plain read, /bin/ls is a traceback again."""
+    if not protected:
+        def plain(path: str, **_: object) -> dict[str, object]:
+            return tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        monkeypatch.setattr(schema, "read_toml", plain)
+        with pytest.raises(UnicodeDecodeError):
+            cli.main(["play", "earthborne", "--option", "rules=/bin/ls"])
+        return
+    assert cli.main(["play", "earthborne", "--option", "rules=/bin/ls"]) == 2
+    assert "/bin/ls: not UTF-8" in capsys.readouterr().err
 
 
 def test_odds_name_the_challenge_deck_file(tmp_path: Path) -> None:
