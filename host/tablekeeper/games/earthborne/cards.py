@@ -102,11 +102,11 @@ def card_record(state: GameState, name: str, options: dict[str, str], flags: lis
             keywords.append(flag)
     entry = options.get("entry", base.get("entry"))
     guide = options.get("guide", base.get("guide"))
-    if area in ("reach", "player"):
-        seat = seat_or_active(state, options.get("seat")) if "seat" in options or state.phase != "path" \
-            else tables.next_path_seat(state)
-    else:
-        seat = None
+    seat: int | None = None
+    if area == "reach" and "seat" not in options and state.phase == "path":
+        seat = tables.next_path_seat(state)  # ER-PATH-1: within reach of the Ranger whose path card it is
+    elif area in ("reach", "player"):
+        seat = seat_or_active(state, options.get("seat"))
     return {
         "name": spec["name"] if spec is not None else name,
         "progress": threshold_text(str(options.get("progress", base.get("progress", "-"))), "card progress"),
