@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from tablekeeper.core.state import GameState
 from tablekeeper.core.view import Panel
 from tablekeeper.games.earthborne import challenge, engine, rules, tables
@@ -26,18 +28,7 @@ def card_line(state: GameState, key: str) -> str:
 
 
 def _wrap(text: str, lines: int) -> tuple[str, ...]:
-    words = text.split()
-    out: list[str] = []
-    current = ""
-    for word in words:
-        if current and len(current) + 1 + len(word) > WIDTH:
-            out.append(current)
-            current = word
-        else:
-            current = f"{current} {word}".strip()
-    if current:
-        out.append(current)
-    return tuple(line[:WIDTH] for line in out[:lines])
+    return tuple(textwrap.wrap(text, WIDTH, max_lines=lines, placeholder=" .."))
 
 
 def panels(state: GameState, step_title: str) -> dict[str, Panel]:
