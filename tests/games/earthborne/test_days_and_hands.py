@@ -39,6 +39,11 @@ def test_camp_names_where_the_group_camps() -> None:
     assert "travelled to" in refused(s, "camp terrain=swamp")  # not the place the group left
     do(s, "camp Marsh terrain=swamp", "newday")
     assert view(s)["location"]["name"] == "Marsh" and any("location \"Marsh\" N" in n for n in s.notices)
+    arrived = session(*CAMP_DAY, "arrive Fen 2r terrain=bog")
+    do(arrived, "camp")  # a bare camp after arriving: the group camps where it now is
+    assert view(arrived)["record"] == {"location": "Fen", "threshold": "2r", "terrain": "bog"}
+    do(arrived, "newday")
+    assert view(arrived)["location"]["name"] == "Fen" and tracks(arrived)["location.threshold"] == 4
 
 
 @pytest.mark.rule("ER-DAY-1")

@@ -65,7 +65,7 @@ def _travel_hold(state: GameState) -> str | None:
     if state.get("travel") == "travelled":
         return "the group travelled: arrive NAME THRESHOLD [terrain=T], or camp NAME [THRESHOLD] [terrain=T]"
     if state.get("travel") == "arrived" and state.get("path_built") is False:
-        return "build the new path deck: " + pathdeck.build_hint(state)
+        return "build the new path deck (or camp here): " + pathdeck.build_hint(state)
     return None
 
 
@@ -133,17 +133,29 @@ def _pathdeck(txn: Txn, args: tuple[str, ...]) -> None:
 
 def _camp(txn: Txn, args: tuple[str, ...]) -> None:
     """ER-TRAVEL-2, ER-DAY-1: camping at the connected location the group travelled to ends the day;
-    that location (and its threshold, when given) and the terrain are recorded for the next day."""
+    that location (and its threshold, when known) and the terrain are recorded for the next day.
+    A bare ``camp`` after ``arrive`` camps at the location just placed instead of building its deck."""
     words, options = parsing.split_args(args)
-    if not 1 <= len(words) <= 2:
-        raise Rejected("usage: camp NAME [THRESHOLD] [terrain=T]: name the location the group travelled to "
-                       "(it camps there, not where it left)")
-    _need_travelled(txn, "camp")
+    if len(words) > 2:
+        raise Rejected("usage: camp NAME [THRESHOLD] [terrain=T]")
+    status = txn.state.get("travel")
+    arrived = status == "arrived" and txn.state.get("path_built") is False
+    if status != "travelled" and not arrived:
+        raise Rejected("camp: the group has not travelled (travel in the travel phase first)")
     terrain = _terrain(options, "camp")
-    threshold = parsing.threshold_text(words[1], "location threshold") if len(words) == 2 else None
-    txn.put("record", {"location": words[0], "threshold": threshold, "terrain": terrain})
+    loc = tables.location(txn.state)
+    if words:
+        name = words[0]
+        threshold = parsing.threshold_text(words[1], "location threshold") if len(words) == 2 else None
+    elif arrived and loc is not None:
+        name, threshold = str(loc["name"]), str(loc["progress"])
+        terrain = terrain or (txn.state.get("record") or {}).get("terrain")
+    else:
+        raise Rejected("camp NAME [THRESHOLD] [terrain=T]: name the location the group travelled to "
+                       "(it camps there, not where it left), or arrive there first")
+    txn.put("record", {"location": name, "threshold": threshold, "terrain": terrain})
     txn.put("travel", "camped")
-    tables.log(txn, f"camp at {words[0]}")
+    tables.log(txn, f"camp at {name}")
     tables.end_day(txn, "camped")
 
 
