@@ -71,6 +71,12 @@ def test_real_path_cards_are_reported_by_name_and_remembered() -> None:
     assert "report it" in refused(s, "draw path")  # the device cannot turn over the group's own cards
     do(s, "discard card1")
     assert view(s)["sources"]["path"]["discard"] == 1
+    do(s, "reveal path doe", "reveal path \"OLD STUMP\"")  # any case: the printed name is kept
+    assert [c["name"] for c in in_play(s).values()] == ["Sunberry Bramble", "Doe", "Old Stump"]
+    assert view(s)["sources"]["path"]["remaining"] == 0
+    assert "holds no 'Doe'" in refused(s, "reveal path Doe")  # reshuffled: the deck is the discard now
+    do(s, "reveal path \"Sunberry Bramble\"")
+    assert "path deck reshuffled" in view(s)["log"]
 
 
 @pytest.mark.rule("ER-PATH-1")

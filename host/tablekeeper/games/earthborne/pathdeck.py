@@ -49,9 +49,12 @@ def path_draw(txn: Txn, name: str | None, seat_text: str | None, options: dict[s
             raise Rejected("the path deck is the group's own: turn over its top card and report it "
                            "(reveal path NAME)")
         name = top.pick(txn.rng)
-    elif top.count(name) == 0 and top.count(UNSEEN) == 0:
+    known = known_path_card(txn.state, name)
+    if known is not None:
+        name = str(known["name"])  # the printed spelling, whatever case the players typed
+    if top.count(name) == 0 and top.count(UNSEEN) == 0:
         raise Rejected(f"the path deck holds no {name!r} (it holds {', '.join(sorted(top.as_dict()))})")
-    if known_path_card(txn.state, name) is None or options or flags:
+    if known is None or options or flags:
         remember_path_card(txn, name, options, flags)
     if deck.remaining == 0:
         txn.notice("the path deck is empty: its discard is shuffled into a new deck")
