@@ -21,7 +21,9 @@ def test_panels_fit_the_small_displays() -> None:
         assert all(len(line) <= WIDTH for line in panel.lines)
     assert panels["track"].title == "Day 1 Round 1"
     assert panels["seat1"].lines[1].startswith("FIT 1 vs 2: ")  # the exact odds while the test waits
-    assert panels["seat1"].lines[-1] == "challenge.toml VERIFY"  # ... and the deck file they come from
+    assert panels["tokens"].title == "Odds"  # the odds screen names the deck data the odds come from
+    assert panels["tokens"].lines[1:] == ("1/6 (16.7%)", "deck challenge.toml", "VERIFY: placeholder")
+    assert GAME.panels(s.state)["seat2"].lines[:2] == ("AW3 FI2 SP2 FO1", "deck 24 hand 6")
     assert panels["seat1"].title == "Seat 1 turn"
 
 

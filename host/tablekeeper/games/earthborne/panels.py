@@ -31,6 +31,17 @@ def _wrap(text: str, lines: int) -> tuple[str, ...]:
     return tuple(textwrap.wrap(text, WIDTH, max_lines=lines, placeholder=" .."))
 
 
+def odds_panel(state: GameState, test: engine.Testing) -> Panel:
+    """While a test waits for its challenge card: the exact odds and the deck data they come from."""
+    chance = challenge.chance_text(state, test.aspect, test.effort, test.difficulty)
+    source = challenge.deck_file(state)
+    verify = source.endswith(" (verify)")
+    name = source.removesuffix(" (verify)").rpartition("/")[2]
+    lines = (f"Seat {test.seat} {test.aspect.upper()} {test.effort} vs {test.difficulty}", chance,
+             f"deck {name}", "VERIFY: placeholder" if verify else "your deck data")
+    return Panel("Odds", tuple(line[:WIDTH] for line in lines))
+
+
 def panels(state: GameState, step_title: str) -> dict[str, Panel]:
     day = state.value("day")
     loc = tables.location(state)
@@ -46,6 +57,8 @@ def panels(state: GameState, step_title: str) -> dict[str, Panel]:
         out["tokens"] = Panel(state.prompt.text[:WIDTH], (*_wrap(state.prompt.text, 2), *options)[:LINES])
     elif engine.awaiting(state):
         out["tokens"] = Panel("Resolve", _wrap(str(engine.awaiting(state)), LINES))
+    elif (test := engine.current_test(state)) is not None and test.stage == "draw":
+        out["tokens"] = odds_panel(state, test)
     else:
         lines = tuple(card_line(state, k) for k in tables.cards(state))
         if len(lines) > LINES:
@@ -56,14 +69,13 @@ def panels(state: GameState, step_title: str) -> dict[str, Panel]:
     for seat in state.seat_numbers():
         s = f"seat{seat}"
         energy = " ".join(f"{a[:2].upper()}{state.value(f'{s}.{a}')}" for a in ("awa", "fit", "spi", "foc"))
-        seat_lines = [energy, f"fat {state.value(f'{s}.fatigue')} inj {state.value(f'{s}.injury')}",
-                      f"deck {state.value(f'{s}.deck')} hand {state.value(f'{s}.hand')}"]
+        # a seat display shows two lines under its title: energy, then the counts "cannot draw" needs
+        seat_lines = [energy, f"deck {state.value(f'{s}.deck')} hand {state.value(f'{s}.hand')}",
+                      f"fat {state.value(f'{s}.fatigue')} inj {state.value(f'{s}.injury')}"]
         if test is not None and test.seat == seat and test.stage == "draw":
             chance = challenge.chance_text(state, test.aspect, test.effort, test.difficulty)
             percent = chance.split()[-1].strip("()")
             seat_lines.insert(1, f"{test.aspect.upper()} {test.effort} vs {test.difficulty}: {percent}")
-            source = challenge.deck_file(state)  # which deck data the odds come from
-            seat_lines.append(source.rpartition("/")[2].replace(" (verify)", " VERIFY"))
         flag = "turn" if state.active_seat == seat else ("rested" if seat in rested else "")
         out[s] = Panel(f"Seat {seat} {flag}".strip(), tuple(line[:WIDTH] for line in seat_lines))
     return out
