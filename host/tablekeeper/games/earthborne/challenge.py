@@ -70,7 +70,7 @@ def test_verb(txn: Txn, args: tuple[str, ...]) -> None:
         tables.log(txn, f"seat {seat} commits {committed} card(s) from hand (+{icons})")
     effort = energy + icons + extra + rules.ranger_token_bonus(target, seat)
     tables.log(txn, f"seat {seat} tests {aspect.upper()} {effort} vs {difficulty}")
-    engine.push(txn, engine.Testing(seat=seat, aspect=aspect, difficulty=difficulty, effort=effort,
+    engine.push(txn, engine.OpenTest(seat=seat, aspect=aspect, difficulty=difficulty, effort=effort,
                                     target=target_key))
     txn.notice(f"effort {effort} vs {difficulty}: {chance_text(txn.state, aspect, effort, difficulty)} to succeed"
                "; draw challenge (or reveal challenge CARD)")
@@ -105,7 +105,7 @@ def on_challenge(txn: Txn, card_id: str) -> None:
     """A challenge card was drawn or reported: it settles the test waiting for it (ER-TEST-1)."""
     work = engine.frames(txn.state)
     top = work[-1] if work else None
-    if isinstance(top, engine.Testing) and top.stage == "draw":
+    if isinstance(top, engine.OpenTest) and top.stage == "draw":
         engine.test_drawn(txn, top, card_id)
         return
     table = tables.cfg(txn.state)["challenge"]

@@ -59,7 +59,7 @@ class Clearing(msgspec.Struct, tag="clear", tag_field="kind"):
     discarded: bool = False
 
 
-class Testing(msgspec.Struct, tag="test", tag_field="kind"):
+class OpenTest(msgspec.Struct, tag="test", tag_field="kind"):
     seat: int
     aspect: str
     difficulty: int
@@ -77,7 +77,7 @@ class Testing(msgspec.Struct, tag="test", tag_field="kind"):
     reshuffle: bool = False
 
 
-Frame = OpenStep | DueCards | Clearing | Testing
+Frame = OpenStep | DueCards | Clearing | OpenTest
 
 
 def frame_kind(frame: Frame) -> str:
@@ -121,7 +121,7 @@ def _open_item(state: GameState) -> tuple[str, str] | None:
         return top.label, top.label
     if isinstance(top, Clearing) and top.current is not None:
         return top.current.text, top.current.id
-    if isinstance(top, Testing) and top.current:
+    if isinstance(top, OpenTest) and top.current:
         return f"{top.current}: {top.icon} challenge effect", f"{top.current}.{top.icon}"
     return None
 
@@ -138,7 +138,7 @@ def busy(state: GameState) -> str | None:
     if not work:
         return None
     top = work[-1]
-    if isinstance(top, Testing) and top.stage == "draw":
+    if isinstance(top, OpenTest) and top.stage == "draw":
         return f"seat {top.seat}'s test waits for its challenge card (draw challenge)"
     what = awaiting(state)
     if what:
@@ -328,7 +328,7 @@ def choose_effect_order(txn: Txn, index: int) -> None:
     top = work[-1]
     if isinstance(top, Clearing) and top.items:
         top.current = top.items.pop(index)
-    elif isinstance(top, Testing):
+    elif isinstance(top, OpenTest):
         top.current = top.groups[0].pop(index)
     _save(txn, work)
 
@@ -423,7 +423,7 @@ def resolve(txn: Txn) -> None:
         tables.log(txn, item.id)
         if item.once:
             drop_response(txn, item.id)
-    elif isinstance(top, Testing) and top.current:
+    elif isinstance(top, OpenTest) and top.current:
         key = top.current
         top.current = None
         top.resolved.append(key)
@@ -442,7 +442,7 @@ def drop_response(txn: Txn, label: str) -> None:
 
 # --- tests ----------------------------------------------------------------------------------------
 
-def test_drawn(txn: Txn, frame: Testing, card_id: str) -> None:
+def test_drawn(txn: Txn, frame: OpenTest, card_id: str) -> None:
     """ER-TEST-1: apply the challenge modifier, decide the result, open the success/failure step."""
     table = tables.cfg(txn.state)["challenge"]
     challenge = table[card_id]
@@ -460,7 +460,7 @@ def test_drawn(txn: Txn, frame: Testing, card_id: str) -> None:
     push(txn, OpenStep(f"{result} effects"))
 
 
-def _run_test(txn: Txn, frame: Testing) -> bool:
+def _run_test(txn: Txn, frame: OpenTest) -> bool:
     if frame.stage == "draw" or frame.current:
         return False
     state = txn.state
@@ -509,7 +509,7 @@ def _name(state: GameState, key: str) -> str:
     return str(tables.card(state, key)["name"])
 
 
-def _finish_test(txn: Txn, frame: Testing) -> None:
+def _finish_test(txn: Txn, frame: OpenTest) -> None:
     """ER-CHAL-3: after the test, a reshuffle card shuffles the challenge discard back in."""
     _pop(txn)
     if frame.reshuffle:
@@ -518,9 +518,9 @@ def _finish_test(txn: Txn, frame: Testing) -> None:
     tables.log(txn, "test ends")
 
 
-def current_test(state: GameState) -> Testing | None:
+def current_test(state: GameState) -> OpenTest | None:
     for frame in reversed(frames(state)):
-        if isinstance(frame, Testing):
+        if isinstance(frame, OpenTest):
             return frame
     return None
 
@@ -528,4 +528,4 @@ def current_test(state: GameState) -> Testing | None:
 def challenge_step_open(state: GameState) -> bool:
     """Whether a challenge effect is being resolved (ER-CHAL-2: its tokens are nobody's placement)."""
     work = frames(state)
-    return bool(work) and isinstance(work[-1], Testing) and bool(work[-1].current)
+    return bool(work) and isinstance(work[-1], OpenTest) and bool(work[-1].current)

@@ -31,7 +31,7 @@ def _wrap(text: str, lines: int) -> tuple[str, ...]:
     return tuple(textwrap.wrap(text, WIDTH, max_lines=lines, placeholder=" .."))
 
 
-def odds_panel(state: GameState, test: engine.Testing) -> Panel:
+def odds_panel(state: GameState, test: engine.OpenTest) -> Panel:
     """While a test waits for its challenge card: the exact odds and the deck data they come from."""
     chance = challenge.chance_text(state, test.aspect, test.effort, test.difficulty)
     source = challenge.deck_file(state)
