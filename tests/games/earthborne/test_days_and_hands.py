@@ -173,3 +173,11 @@ def test_aspects_at_setup_set_round_one_energy() -> None:
     assert [tracks(s)[f"seat1.{a}"] for a in ("awa", "fit", "spi", "foc")] == [1, 3, 2, 2]
     do(s, "next", "aspects 2 2 2 2 2")  # later in the day: the aspects change, the energy does not
     assert tracks(s)["seat2.awa"] == 3
+
+
+def test_a_path_deck_built_before_the_session_is_an_option() -> None:
+    s = session(options={"pathdeck": "5"})
+    assert view(s)["path_built"] is True and view(s)["sources"]["path"]["remaining"] == 5
+    assert "already built" in refused(s, "pathdeck 6")
+    do(s, "reveal path Doe")
+    assert view(s)["sources"]["path"]["remaining"] == 4
