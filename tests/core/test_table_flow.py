@@ -210,3 +210,21 @@ def test_play_runs_automatic_steps_unless_walk(capsys: pytest.CaptureFixture[str
     assert cli.main(["play", "arkham", "--seats", "2", "--walk", "--json"]) == 0
     walk = json.loads(capsys.readouterr().out)
     assert (auto["step"], walk["step"]) == ("2.2", "2.1")
+
+
+@pytest.mark.parametrize("protected", [True, False], ids=["refusal", "refusal-patched-out"])
+def test_a_stray_next_ends_a_shared_step_only_without_the_refusal(protected: bool,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fault: a stray NEXT in Slow Powers threw away a seat's unused card. With the refusal
+    patched out the step ends under the seats still playing, as it did before."""
+    from tablekeeper.core import flow as flowmod
+
+    if not protected:
+        monkeypatch.setattr(flowmod, "cut_short", lambda state, flow: ())
+    s = new("spirit_island", seats=2)
+    while (s.state.phase, s.state.step) != ("slow", "powers"):
+        generic(s)
+    ok(s, "done 1")
+    outcome = s.perform(Command("next"))
+    assert outcome.accepted is not protected
+    assert (s.state.phase == "slow") is protected
