@@ -10,7 +10,7 @@ import pytest
 from tablekeeper.games.spirit_island import blight as bl
 from tablekeeper.games.spirit_island.data import BlightCard
 
-from .helpers import attempt, run, session, to_step, tracks
+from .helpers import answer_counts, attempt, run, session, to_step, tracks
 
 CARD = BlightCard("Test Card", healthy_per_player=2, blighted_per_player=4, immediately="E")
 
@@ -77,10 +77,13 @@ def test_si_blight_3_any_blight_during_the_ravage_step_counts_per_board() -> Non
     to_step(s, "time", "passes")
     run(s, "next")
     to_step(s, "invader", "ravage")
-    run(s, "begin Ravage B1", "set blight.card 1", "blight B1")
+    # the Ravage asks board by board; naming a land answers with Blight there
+    run(s, "set blight.card 1", "blight B1")
     assert any("Immediately" in n for n in s.notices)
-    run(s, "cascade B2", "blight A4", "end")  # the flipped card adds Blight on each board
+    run(s, "cascade B2", "blight A4")
+    answer_counts(s)
     assert sorted(s.state.get("ravage.blight_boards")) == ["A", "B"]
+    assert s.game.panels(s.state)["track"].lines[3] == "Ravage Blight: A B"
 
 
 @pytest.mark.rule("SI-BLIGHT-4")

@@ -17,9 +17,13 @@ from tablekeeper.games.spirit_island.common import adversary, blight_card, get, 
 def land_record(state: GameState, name: str) -> dict[str, Any]:
     lands = get(state, "lands", {})
     rec = lands.get(name, {})
-    return {"blight": int(rec.get("blight", 0)), "vitality": int(rec.get("vitality", 0)),
-            "defend": int(rec.get("defend", 0)),
-            "presence": {str(k): int(v) for k, v in rec.get("presence", {}).items()}}
+    out: dict[str, Any] = {"blight": int(rec.get("blight", 0)), "vitality": int(rec.get("vitality", 0)),
+                           "defend": int(rec.get("defend", 0)),
+                           "presence": {str(k): int(v) for k, v in rec.get("presence", {}).items()}}
+    for key in ("dahan", "terrain"):
+        if key in rec:
+            out[key] = rec[key]
+    return out
 
 
 def board_of(land: str) -> str:

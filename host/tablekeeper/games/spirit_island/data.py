@@ -49,6 +49,9 @@ class TableData:
     terrains: tuple[str, ...]
     island_per_board: Mapping[str, int]
     presence_per_spirit: int
+    lands_per_terrain: int
+    coastal_lands_per_board: int
+    dahan_per_land: int
     piece_fear: Mapping[str, int]
     piece_damage: Mapping[str, int]
     piece_health: Mapping[str, int]
@@ -167,6 +170,9 @@ def parse(raw: Mapping[str, Any], source: str) -> TableData:
                           "towns": island.whole("towns_per_board"),
                           "cities": island.whole("cities_per_board")},
         presence_per_spirit=island.whole("presence_per_spirit", 1),
+        lands_per_terrain=island.whole("lands_per_terrain", 1, 2),
+        coastal_lands_per_board=island.whole("coastal_lands_per_board", 1, 3),
+        dahan_per_land=island.whole("dahan_per_land", 0, 1),
         piece_fear=pieces.counts("fear", PIECES),
         piece_damage=pieces.counts("damage", (*PIECES, "dahan")),
         piece_health=pieces.counts("health", (*PIECES, "dahan")),

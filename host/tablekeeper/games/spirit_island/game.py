@@ -55,6 +55,9 @@ class SpiritIsland(Game):
         draws = options.get("invaders", "device")
         if draws not in ("device", "report"):
             raise ConfigError(f"--option invaders={draws!r}: expected device or report")
+        events = options.get("events", "off")
+        if events not in ("on", "off"):
+            raise ConfigError(f"--option events={events!r}: expected on or off")
         fear_stages = tuple(Multiset.of({"Fear card": n}) for n in data.fear_cards_per_level)
         tracks = {
             "fear.pool": Counter(data.fear_pool_per_player * players, 1, None),  # SI-FEARPOOL-1
@@ -78,7 +81,7 @@ class SpiritIsland(Game):
         sources = {"invaders": invader_track.build_deck(data), "fear": Deck("fear", fear_stages, reshuffle=False)}
         info: dict[str, Json] = {"data_path": options.get("data") or None, "blight_card": card.name if card else None,
                 "adversary": _option_adversary(options.get("adversary", "")),
-                "invader_draws": draws, "events": options.get("events", "off") == "on",
+                "invader_draws": draws, "events": events == "on", "boards": boards,
                 "invader.slots": {"ravage": [], "build": [], "explore": []}, "invader.discard": []}
         kept = {k: freeze(v) for k, v in info.items() if v is not None}
         return replace(state, tracks=tracks, sources=sources, data=kept)

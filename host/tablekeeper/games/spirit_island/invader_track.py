@@ -7,7 +7,7 @@ from tablekeeper.core.chance import Deck, Multiset
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.spirit_island import invader_rules
+from tablekeeper.games.spirit_island import invader_counts, invader_rules
 from tablekeeper.games.spirit_island.common import adversary, deck_of, get, slots, table
 from tablekeeper.games.spirit_island.data import TableData
 
@@ -58,6 +58,7 @@ def on_drawn(txn: Txn, card: str) -> None:
     if stage == 2 and card in data.escalation:
         label = " (escalation)"
     txn.notice(f"Explore: {card}{label}")
+    invader_counts.ask_explore(txn, card)
 
 
 def explore_enter(txn: Txn) -> None:

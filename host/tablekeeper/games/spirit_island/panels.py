@@ -31,6 +31,9 @@ def panels(game: Game, state: GameState) -> dict[str, Panel]:
     phase = game.flow.phase(state.phase).label if state.phase else ""
     track_lines = [_fit(phase), _fit(step), _fit(slot_text(state)),
                    _fit(f"Deck {state.value('invader.cards_left')} stage {ROMAN[state.value('invader.stage')]}")]
+    ravaged = get(state, "ravage.blight_boards", []) or []
+    if ravaged:  # SI-BLIGHT-3: the boards this turn's Ravage added Blight to
+        track_lines[3] = _fit("Ravage Blight: " + " ".join(ravaged))
     if state.over:
         track_lines = [_fit(state.over), *track_lines[:3]]
     out = {"track": Panel(f"Turn {state.round}", tuple(track_lines), big=None)}
@@ -63,7 +66,10 @@ def _prompt_panel(state: GameState) -> Panel:
         who = f"seat {prompt.seat}" if prompt.seat is not None else "any seat"
         lines = [_fit(f"{key}: {option}") for key, option in zip("AB", prompt.options, strict=False)]
         return Panel(_fit(prompt.text), (*lines, _fit(f"({who}'s buttons)")))
-    return Panel(_fit(prompt.text), tuple(_fit(f"{i}. {o}") for i, o in enumerate(prompt.options, 1)))
+    shown = [_fit(f"{i}. {o}") for i, o in enumerate(prompt.options[:3], 1)]
+    if len(prompt.options) > 3:
+        shown.append(_fit(f"+{len(prompt.options) - 3} more: UP/DOWN"))
+    return Panel(_fit(prompt.text), tuple(shown))
 
 
 def _seat_panel(state: GameState, seat: int) -> Panel:

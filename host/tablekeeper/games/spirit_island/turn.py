@@ -7,7 +7,7 @@ from __future__ import annotations
 from tablekeeper.core.flow import Flow, Phase, Step, Turns
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
-from tablekeeper.games.spirit_island import blight_track, fear, invader_track, spirits
+from tablekeeper.games.spirit_island import blight_track, fear, invader_counts, invader_track, spirits
 from tablekeeper.games.spirit_island.common import blight_card, slots
 
 
@@ -15,7 +15,8 @@ def _hold(state: GameState) -> str | None:
     """Why the step cannot end yet: an open question, a cascade or an unflipped Invader card."""
     if state.prompt is not None:
         return f"answer the prompt first: {state.prompt.text}"
-    return blight_track.waiting_for_cascade(state) or invader_track.waiting_for_card(state)
+    return (blight_track.waiting_for_cascade(state) or invader_track.waiting_for_card(state)
+            or invader_counts.waiting(state))
 
 
 def _blighted_island_enter(txn: Txn) -> None:
@@ -27,10 +28,18 @@ def _blighted_island_enter(txn: Txn) -> None:
 def _ravage_enter(txn: Txn) -> None:
     txn.put("ravage.blight_boards", [])
     txn.notice("Ravage: " + ", ".join(slots(txn.state)["ravage"]))
+    invader_counts.ask_ravage(txn)
 
 
 def _build_enter(txn: Txn) -> None:
     txn.notice("Build: " + ", ".join(slots(txn.state)["build"]))
+    invader_counts.ask_build(txn)
+
+
+def _first_explore_enter(txn: Txn) -> None:
+    """Setup: the boards' pieces are confirmed, then the first Explore card is flipped."""
+    invader_counts.ask_setup(txn)
+    invader_track.explore_enter(txn)
 
 
 def _skip_blighted(state: GameState) -> bool:
@@ -40,7 +49,7 @@ def _skip_blighted(state: GameState) -> bool:
 
 FLOW = Flow(phases=(
     Phase("setup", "Setup", (
-        Step("first_explore", "First Explore", enter=invader_track.explore_enter,
+        Step("first_explore", "First Explore", enter=_first_explore_enter,
              leave=invader_track.first_explore_leave, hold=_hold),
     ), skip=lambda s: s.round > 1),
     Phase("spirit", "Spirit Phase", (

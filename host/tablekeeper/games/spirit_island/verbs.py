@@ -6,7 +6,15 @@ from collections.abc import Mapping
 
 from tablekeeper.core.game import CORE_VERBS, ChoiceHandler, Txn, Verb, parse_int, parse_seat, want
 from tablekeeper.errors import Rejected
-from tablekeeper.games.spirit_island import blight_prompts, blight_track, fear, invader_rules, spirits, table_actions
+from tablekeeper.games.spirit_island import (
+    blight_prompts,
+    blight_track,
+    fear,
+    invader_counts,
+    invader_rules,
+    spirits,
+    table_actions,
+)
 from tablekeeper.games.spirit_island.common import get, seat_track, slots, table
 from tablekeeper.games.spirit_island.data import PIECES
 
@@ -43,15 +51,7 @@ def _destroy(txn: Txn, args: tuple[str, ...]) -> None:
     """SI-INV-8: destroying a Town or City generates Fear on top of the effect's own."""
     if not 1 <= len(args) <= 2:
         raise Rejected("usage: destroy explorer|town|city [N]")
-    piece, n = _piece(args[0]), _count(args, 1, "count")
-    track = _track_of(piece)
-    if txn.value(track) < n:
-        raise Rejected(f"the island has {txn.value(track)} {track.split('.')[1]}, cannot destroy {n}")
-    txn.add(track, -n)
-    fear_each = table(txn.state).piece_fear[piece]
-    if fear_each * n:
-        txn.notice(f"Destroying {n} {piece}(s) generates {fear_each * n} Fear")
-        txn.add("fear.generated", fear_each * n)
+    invader_counts.destroy_pieces(txn, _piece(args[0]), _count(args, 1, "count"))
 
 
 def _remove(txn: Txn, args: tuple[str, ...]) -> None:
@@ -65,7 +65,14 @@ def _remove(txn: Txn, args: tuple[str, ...]) -> None:
 def _blight(txn: Txn, args: tuple[str, ...]) -> None:
     if len(args) > 2:
         raise Rejected("usage: blight [LAND [N]]")
-    if txn.state.prompt is not None:
+    asked_board = invader_counts.ravage_question_board(txn.state)
+    if asked_board is not None and args:
+        # a Ravage's Blight question answered with the land's name: Blight there
+        txn.close_prompt()
+        board = blight_track.board_of(args[0])
+        invader_counts.mark_board(txn, board)
+        txn.notice(f"Ravage: Blight on board {board} ({args[0]})")
+    elif txn.state.prompt is not None:
         raise Rejected(f"answer the prompt first: {txn.state.prompt.text}")
     if not args:
         blight_prompts.start(txn)
@@ -73,11 +80,13 @@ def _blight(txn: Txn, args: tuple[str, ...]) -> None:
     if get(txn.state, "blight.pending", []):
         raise Rejected("finish the cascade first: " + str(blight_track.waiting_for_cascade(txn.state)))
     blight_track.add(txn, args[0], _count(args, 1, "Blight"))
+    invader_counts.resume(txn)
 
 
 def _cascade(txn: Txn, args: tuple[str, ...]) -> None:
     want(args, 1, "cascade LAND")
     blight_track.cascade(txn, args[0])
+    invader_counts.resume(txn)
 
 
 def _remove_blight(txn: Txn, args: tuple[str, ...]) -> None:
@@ -97,10 +106,17 @@ def _land(txn: Txn, args: tuple[str, ...]) -> None:
         key, sep, value = item.partition("=")
         if not sep:
             raise Rejected(f"land {name}: expected KEY=N, got {item!r}")
+        if key == "terrain":
+            terrains = (*table(txn.state).terrains, "Coastal")
+            match = [t for t in terrains if t.lower() == value.lower()]
+            if not match:
+                raise Rejected(f"land {name}: unknown terrain {value!r} ({', '.join(terrains)})")
+            rec["terrain"] = match[0]
+            continue
         n = parse_int(value, key)
         if n < 0:
             raise Rejected(f"land {name}: {key} cannot be negative")
-        if key in ("blight", "vitality", "defend"):
+        if key in ("blight", "vitality", "defend", "dahan"):
             rec[key] = n
         elif key.startswith("presence"):
             seat = parse_seat(txn.state, key.removeprefix("presence"))
@@ -110,7 +126,7 @@ def _land(txn: Txn, args: tuple[str, ...]) -> None:
             if located > txn.value(seat_track(seat, "presence")):
                 txn.set(seat_track(seat, "presence"), located)
         else:
-            raise Rejected(f"land {name}: unknown key {key!r} (blight, vitality, defend, presenceS)")
+            raise Rejected(f"land {name}: unknown key {key!r} (blight, vitality, defend, dahan, terrain, presenceS)")
     lands[name] = rec
     txn.put("lands", lands)
 
@@ -205,6 +221,9 @@ def _guard(core: str) -> Verb:
 
     def handler(txn: Txn, args: tuple[str, ...]) -> None:
         if args and args[0] in DERIVED:
+            if core == "set" and len(args) == 2 and args[1].lstrip("-").isdigit() \
+                    and int(args[1]) == txn.value(args[0]):
+                return  # already so: a no-op, as for any other track
             raise Rejected(f"{args[0]} follows its deck: use fear, draw or reveal")
         base.handler(txn, args)
 
@@ -232,11 +251,26 @@ VERBS: Mapping[str, Verb] = {
     "add": _guard("add"),
 }
 
-CHOICES: Mapping[str, ChoiceHandler] = {
+def _then_resume(handler: ChoiceHandler) -> ChoiceHandler:
+    """After an answer, the next queued Invader question (if nothing else is waiting)."""
+
+    def answered(txn: Txn, index: int) -> None:
+        handler(txn, index)
+        invader_counts.resume(txn)
+
+    return answered
+
+
+CHOICES: Mapping[str, ChoiceHandler] = {name: _then_resume(handler) for name, handler in {
     "si.event_terrain": _event_terrain,
     "si.blight.had": blight_prompts.on_had,
     "si.blight.vitality": blight_prompts.on_vitality,
     "si.blight.presence": blight_prompts.on_presence,
     table_actions.ORDER_PROMPT: table_actions.on_order,
     fear.CARD_PROMPT: fear.on_resolved,
-}
+    invader_counts.PROMPTS["setup"]: invader_counts.on_setup,
+    invader_counts.PROMPTS["build"]: invader_counts.on_build,
+    invader_counts.PROMPTS["explore"]: invader_counts.on_explore,
+    invader_counts.PROMPTS["blight"]: invader_counts.on_ravage_blight,
+    invader_counts.PROMPTS["destroyed"]: invader_counts.on_ravage_destroyed,
+}.items()}

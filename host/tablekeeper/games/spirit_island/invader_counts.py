@@ -1,0 +1,348 @@
+"""Keeping the island's Invader counts true: at setup, Build, Explore and Ravage the station asks
+what the players put on (or took off) the boards, per terrain shown, with the answer the rules
+give from the island's counts offered first. Nothing is added that the players did not confirm.
+
+The questions wait in a queue (``counts.queue``) and are asked one at a time; a Ravage's Blight
+runs the FAQ's Blight questions (``blight_prompts``) in between. Each terrain's Ravage, Build or
+Explore is an Invader Action (``begin``/``end`` on the timing stack), so triggered actions such as
+Scotland's wait for it to finish (SI-BLIGHT-1 step 6) and the victory check sees the whole action.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from itertools import product
+
+from tablekeeper.core.game import Txn
+from tablekeeper.core.state import GameState
+from tablekeeper.errors import Rejected
+from tablekeeper.games.spirit_island import blight_prompts, invader_rules, table_actions
+from tablekeeper.games.spirit_island.common import get, slots, table
+from tablekeeper.games.spirit_island.invader_rules import Invader, Land
+
+QUEUE = "counts.queue"
+KINDS = ("explorers", "towns", "cities")
+PIECE_OF = {"explorers": "explorer", "towns": "town", "cities": "city"}
+SHORT = {"explorers": "E", "towns": "T", "cities": "C"}
+PROMPTS = {"setup": "si.counts.setup", "build": "si.counts.build", "explore": "si.counts.explore",
+           "blight": "si.counts.ravage_blight", "destroyed": "si.counts.ravage_destroyed"}
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One queued question (or an Invader Action's begin/end marker) about one terrain."""
+
+    kind: str  # setup | build | explore | blight | destroyed | begin | end
+    terrain: str = ""
+    board: str = ""
+    step: str = ""
+
+    @staticmethod
+    def of(raw: dict[str, str]) -> Question:
+        return Question(raw["kind"], raw.get("terrain", ""), raw.get("board", ""), raw.get("step", ""))
+
+
+Counts = tuple[int, int, int]  # explorers, towns, cities
+
+
+def _boards(state: GameState) -> int:
+    return int(state.get("boards", state.seats))
+
+
+def board_names(state: GameState) -> list[str]:
+    return [chr(ord("A") + i) for i in range(_boards(state))]
+
+
+def island(state: GameState) -> Counts:
+    e, t, c = (state.value(f"island.{k}") for k in KINDS)
+    return e, t, c
+
+
+def _per_board(state: GameState) -> Counts:
+    """The island's pieces shared out over the boards (rounded up): the rules' view of one board."""
+    n = _boards(state)
+    e, t, c = island(state)
+    return -(-e // n), -(-t // n), -(-c // n)
+
+
+def _text(counts: Counts) -> str:
+    parts = [f"{SHORT[k]}{n}" for k, n in zip(KINDS, counts, strict=True) if n]
+    return " ".join(parts) if parts else "none"
+
+
+def _answers(likely: Counts, kinds: tuple[str, ...], cap: int) -> list[Counts]:
+    """Every combination of ``kinds`` up to ``cap`` pieces, the rules' answer first, then none,
+    then by size."""
+    ranges = [range(cap + 1) if k in kinds else range(1) for k in KINDS]
+    combos = [(e, t, c) for e, t, c in product(*ranges) if e + t + c <= cap]
+    combos.sort(key=lambda x: (sum(x), x))
+    rest = [x for x in combos if x != likely]
+    return [likely, *rest] if likely in combos else combos
+
+
+# --- what the rules expect -----------------------------------------------------------------------
+def likely_build(state: GameState) -> Counts:
+    """SI-INV-5 on each board: a City where Towns outnumber Cities, else a Town; none without
+    Invaders."""
+    piece = invader_rules.build(*_per_board(state))
+    n = _boards(state)
+    return {None: (0, 0, 0), "town": (0, n, 0), "city": (0, 0, n)}[piece]
+
+
+def _model_lands(state: GameState, terrain: str) -> list[Land]:
+    """One board's lands of ``terrain`` as the data describes a board: the first coastal, the
+    others inland beside a land holding the board's buildings (if it has any)."""
+    data = table(state)
+    _, towns, cities = _per_board(state)
+    town_land = Land("built", terrain, towns=towns, cities=cities)
+    if terrain == "Coastal":
+        return [Land(f"c{i}", "Coastal", coastal=True) for i in range(data.coastal_lands_per_board)]
+    return [Land(f"{terrain}{i}", terrain, coastal=(i == 0), adjacent=("built",))
+            for i in range(data.lands_per_terrain)] + [town_land]
+
+
+def likely_explore(state: GameState, terrain: str) -> int:
+    """SI-INV-6 on each board's lands of the terrain."""
+    lands = _model_lands(state, terrain)
+    by_name = {land.name: land for land in lands}
+    per_board = sum(invader_rules.explore_adds(land, by_name) for land in lands if land.name != "built")
+    return per_board * _boards(state)
+
+
+def ravage_damage(state: GameState, terrain: str, board: str) -> int:
+    """SI-INV-2 / SI-DEFEND-1: the damage one board's Invaders deal in a land of the terrain, less
+    the Defend recorded on that board's lands of the terrain."""
+    dealt, _ = invader_rules.ravage_damage(_invaders(state), _defend(state, terrain, board), table(state).piece_damage)
+    return dealt
+
+
+def _invaders(state: GameState) -> list[Invader]:
+    e, t, c = _per_board(state)
+    return [Invader("explorer")] * e + [Invader("town")] * t + [Invader("city")] * c
+
+
+def _defend(state: GameState, terrain: str, board: str) -> int:
+    """Defend recorded (``land A3 terrain=Jungle defend=2``) on the board's lands of the terrain."""
+    return max((int(rec.get("defend", 0)) for name, rec in get(state, "lands", {}).items()
+                if rec.get("terrain") == terrain and name.rstrip("0123456789") == board), default=0)
+
+
+def likely_destroyed(state: GameState, terrain: str) -> Counts:
+    """SI-INV-4: the Dahan that survive the Ravage (the ones recorded in the terrain's lands, or
+    the data's per land) strike back; their damage destroys what it can, Towns first."""
+    data = table(state)
+    total: list[int] = [0, 0, 0]
+    recorded = {name: rec for name, rec in get(state, "lands", {}).items() if rec.get("terrain") == terrain}
+    for board in board_names(state):
+        on_board = [int(rec.get("dahan", 0)) for name, rec in recorded.items()
+                    if name.rstrip("0123456789") == board]
+        dahan = sum(on_board) if on_board else data.dahan_per_land
+        e, t, c = _per_board(state)
+        result = invader_rules.ravage(_invaders(state), (0,) * dahan, defend=_defend(state, terrain, board),
+                                      damage=data.piece_damage, dahan_health=data.piece_health["dahan"])
+        left = result.counterattack
+        for i, kind in ((1, "town"), (0, "explorer"), (2, "city")):
+            health = data.piece_health[kind]
+            have = (e, t, c)[i]
+            while left >= health and have:
+                left -= health
+                have -= 1
+                total[i] += 1
+    e, t, c = island(state)
+    return min(total[0], e), min(total[1], t), min(total[2], c)
+
+
+# --- queueing -------------------------------------------------------------------------------------
+def _terrains(cards: list[str]) -> list[str]:
+    out: list[str] = []
+    for card in cards:
+        shown = ["Coastal"] if card == "Coastal" else sorted(invader_rules.card_terrains(card))
+        out += [t for t in shown if t not in out]
+    return out
+
+
+def _push(txn: Txn, questions: list[Question]) -> None:
+    queue = get(txn.state, QUEUE, [])
+    txn.put(QUEUE, [*queue, *(asdict(q) for q in questions)])
+
+
+def _action(step: str, terrain: str, inner: list[Question]) -> list[Question]:
+    return [Question("begin", terrain, step=step), *inner, Question("end", terrain, step=step)]
+
+
+def ask_setup(txn: Txn) -> None:
+    """Setup: the pieces the boards start with, confirmed rather than assumed."""
+    _push(txn, [Question("setup", terrain=k) for k in KINDS])
+    resume(txn)
+
+
+def ask_build(txn: Txn) -> None:
+    questions: list[Question] = []
+    for terrain in _terrains(slots(txn.state)["build"]):
+        questions += _action("Build", terrain, [Question("build", terrain)])
+    _push(txn, questions)
+    resume(txn)
+
+
+def ask_explore(txn: Txn, card: str) -> None:
+    questions: list[Question] = []
+    for terrain in _terrains([card]):
+        questions += _action("Explore", terrain, [Question("explore", terrain)])
+    _push(txn, questions)
+    resume(txn)
+
+
+def ask_ravage(txn: Txn) -> None:
+    questions: list[Question] = []
+    for terrain in _terrains(slots(txn.state)["ravage"]):
+        inner = [Question("blight", terrain, board) for board in board_names(txn.state)]
+        questions += _action("Ravage", terrain, [*inner, Question("destroyed", terrain)])
+    _push(txn, questions)
+    resume(txn)
+
+
+def waiting(state: GameState) -> str | None:
+    if get(state, QUEUE, []):
+        return "answer the Invader questions first"
+    return None
+
+
+# --- asking ---------------------------------------------------------------------------------------
+def resume(txn: Txn) -> None:
+    """Ask the next queued question, unless a question or a cascade is already waiting."""
+    while txn.state.prompt is None and not get(txn.state, "blight.pending", []):
+        queue = get(txn.state, QUEUE, [])
+        if not queue or txn.state.over is not None:
+            return
+        q = Question.of(queue[0])
+        txn.put(QUEUE, queue[1:] or None)
+        if q.kind == "begin":
+            table_actions.begin(txn, f"{q.step} in {q.terrain}")
+        elif q.kind == "end":
+            table_actions.end(txn)
+        else:
+            _ask(txn, q)
+
+
+def _ask(txn: Txn, q: Question) -> None:
+    state = txn.state
+    boards = _boards(state)
+    short = q.terrain[:3]
+    if q.kind == "setup":
+        data = table(state)
+        i = KINDS.index(q.terrain)
+        likely_n = data.island_per_board[q.terrain] * boards
+        likely = tuple(likely_n if j == i else 0 for j in range(3))
+        answers = _answers((likely[0], likely[1], likely[2]), (q.terrain,), max(likely_n + boards, 3 * boards))
+        txn.ask(PROMPTS["setup"], f"Setup: {q.terrain}?", [str(sum(a)) for a in answers],
+                context={"q": asdict(q), "answers": [list(a) for a in answers]})
+    elif q.kind == "build":
+        answers = _answers(likely_build(state), ("towns", "cities"), boards + 1)
+        txn.ask(PROMPTS["build"], f"Build {short}: added?", [_text(a) for a in answers],
+                context={"q": asdict(q), "answers": [list(a) for a in answers]})
+    elif q.kind == "explore":
+        n = likely_explore(state, q.terrain)
+        cap = max(n, (table(state).lands_per_terrain if q.terrain != "Coastal"
+                      else table(state).coastal_lands_per_board) * boards) + 1
+        answers = _answers((n, 0, 0), ("explorers",), cap)
+        txn.ask(PROMPTS["explore"], f"Explore {short}: added?", [_text(a) for a in answers],
+                context={"q": asdict(q), "answers": [list(a) for a in answers]})
+    elif q.kind == "blight":
+        dealt = ravage_damage(state, q.terrain, q.board)
+        blight = invader_rules.blight_from_ravage(dealt)
+        where = f" {q.board}" if boards > 1 else ""
+        options = [f"Blight ({dealt} dmg)", "no Blight"] if blight else [f"no Blight ({dealt} dmg)", "Blight"]
+        txn.ask(PROMPTS["blight"], f"Ravage {short}{where}?", options,
+                context={"q": asdict(q), "blight_first": bool(blight)})
+    elif q.kind == "destroyed":
+        answers = _answers(likely_destroyed(state, q.terrain), KINDS, 2)
+        txn.ask(PROMPTS["destroyed"], f"Ravage {short}: destroyed?", [_text(a) for a in answers],
+                context={"q": asdict(q), "answers": [list(a) for a in answers]})
+
+
+def _chosen(txn: Txn, index: int) -> tuple[Question, Counts]:
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    q = Question.of(prompt.context["q"])
+    raw = prompt.context.get("answers") or [[0, 0, 0]]
+    picked = raw[index] if index < len(raw) else [0, 0, 0]
+    txn.close_prompt()
+    return q, (int(picked[0]), int(picked[1]), int(picked[2]))
+
+
+def on_setup(txn: Txn, index: int) -> None:
+    q, counts = _chosen(txn, index)
+    txn.set(f"island.{q.terrain}", sum(counts))
+    resume(txn)
+
+
+def _added(txn: Txn, what: str, terrain: str, counts: Counts) -> None:
+    for kind, n in zip(KINDS, counts, strict=True):
+        if n:
+            txn.add(f"island.{kind}", n)
+    txn.notice(f"{what} {terrain}: {_text(counts)} added")
+
+
+def on_build(txn: Txn, index: int) -> None:
+    q, counts = _chosen(txn, index)
+    _added(txn, "Build", q.terrain, counts)
+    resume(txn)
+
+
+def on_explore(txn: Txn, index: int) -> None:
+    q, counts = _chosen(txn, index)
+    _added(txn, "Explore", q.terrain, counts)
+    resume(txn)
+
+
+def on_ravage_blight(txn: Txn, index: int) -> None:
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    q = Question.of(prompt.context["q"])
+    blight = (index == 0) == bool(prompt.context["blight_first"])
+    txn.close_prompt()
+    if not blight:
+        resume(txn)
+        return
+    mark_board(txn, q.board)
+    txn.notice(f"Ravage in {q.terrain}: Blight on board {q.board}")
+    blight_prompts.start(txn)
+
+
+def mark_board(txn: Txn, board: str) -> None:
+    """SI-BLIGHT-3: the boards a Ravage added Blight to this turn, shown on the track display."""
+    boards = get(txn.state, "ravage.blight_boards", []) or []
+    if board not in boards:
+        txn.put("ravage.blight_boards", [*boards, board])
+
+
+def destroy_pieces(txn: Txn, piece: str, n: int) -> None:
+    """SI-INV-8: destroying a Town or City generates Fear on top of the effect's own."""
+    track = "island." + {"explorer": "explorers", "town": "towns", "city": "cities"}[piece]
+    if txn.value(track) < n:
+        raise Rejected(f"the island has {txn.value(track)} {track.split('.')[1]}, cannot destroy {n}")
+    txn.add(track, -n)
+    fear_each = table(txn.state).piece_fear[piece]
+    if fear_each * n:
+        txn.notice(f"Destroying {n} {piece}(s) generates {fear_each * n} Fear")
+        txn.add("fear.generated", fear_each * n)
+
+
+def on_ravage_destroyed(txn: Txn, index: int) -> None:
+    q, counts = _chosen(txn, index)
+    for kind, n in zip(KINDS, counts, strict=True):
+        if n:
+            destroy_pieces(txn, PIECE_OF[kind], n)
+    if sum(counts):
+        txn.notice(f"Ravage in {q.terrain}: {_text(counts)} destroyed")
+    resume(txn)
+
+
+def ravage_question_board(state: GameState) -> str | None:
+    """The board a Ravage's open Blight question is about (a named ``blight LAND`` answers it)."""
+    prompt = state.prompt
+    if prompt is None or prompt.id != PROMPTS["blight"]:
+        return None
+    return str(prompt.context["q"]["board"])
