@@ -17,7 +17,17 @@ from tablekeeper.core.view import Panel
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.spirit_island import blight as blightmod
 from tablekeeper.games.spirit_island import data as datamod
-from tablekeeper.games.spirit_island import endings, fear, invader_track, odds, panels, spirits, table_actions, verbs
+from tablekeeper.games.spirit_island import (
+    endings,
+    fear,
+    invader_track,
+    odds,
+    panels,
+    spirit_data,
+    spirits,
+    table_actions,
+    verbs,
+)
 from tablekeeper.games.spirit_island.common import blight_card, deck_of, get, seat_track, slots, table
 from tablekeeper.games.spirit_island.turn import FLOW
 
@@ -31,6 +41,22 @@ def _option_adversary(text: str) -> tuple[str, int] | None:
     return name.lower(), int(level)
 
 
+def _option_spirits(options: Mapping[str, str], players: int) -> dict[str, str]:
+    """``spirits=river,lightning``: the Spirit of each seat in order (``-`` for none)."""
+    text = options.get("spirits", "")
+    if not text:
+        return {}
+    names = [n.strip().lower() for n in text.split(",")]
+    book = spirit_data.load(options.get("spirit_data") or None)
+    if len(names) > players:
+        raise ConfigError(f"--option spirits={text!r}: {len(names)} Spirits for {players} seats")
+    for name in names:
+        if name != "-" and name not in book.spirits:
+            raise ConfigError(f"--option spirits={text!r}: unknown Spirit {name!r} "
+                              f"(known: {', '.join(sorted(book.spirits))})")
+    return {str(i): n for i, n in enumerate(names, 1) if n != "-"}
+
+
 class SpiritIsland(Game):
     name = "spirit_island"
     title = "Spirit Island"
@@ -40,7 +66,7 @@ class SpiritIsland(Game):
     flow = FLOW
 
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
-        known = {"data", "blight", "adversary", "invaders", "events", "boards"}
+        known = {"data", "blight", "adversary", "invaders", "events", "boards", "spirits", "spirit_data"}
         unknown = sorted(set(options) - known)
         if unknown:
             raise ConfigError(f"unknown option {unknown[0]!r} for spirit_island (options: {', '.join(sorted(known))})")
@@ -55,6 +81,7 @@ class SpiritIsland(Game):
         draws = options.get("invaders", "device")
         if draws not in ("device", "report"):
             raise ConfigError(f"--option invaders={draws!r}: expected device or report")
+        seat_spirits = _option_spirits(options, players)
         events = options.get("events", "off")
         if events not in ("on", "off"):
             raise ConfigError(f"--option events={events!r}: expected on or off")
@@ -82,6 +109,7 @@ class SpiritIsland(Game):
         info: dict[str, Json] = {"data_path": options.get("data") or None, "blight_card": card.name if card else None,
                 "adversary": _option_adversary(options.get("adversary", "")),
                 "invader_draws": draws, "events": events == "on", "boards": boards,
+                "spirits": seat_spirits or None, "spirit_data": options.get("spirit_data") or None,
                 "invader.slots": {"ravage": [], "build": [], "explore": []}, "invader.discard": []}
         kept = {k: freeze(v) for k, v in info.items() if v is not None}
         return replace(state, tracks=tracks, sources=sources, data=kept)

@@ -12,6 +12,7 @@ from tablekeeper.games.spirit_island import (
     fear,
     invader_counts,
     invader_rules,
+    seat_menu,
     spirits,
     table_actions,
 )
@@ -147,8 +148,11 @@ def _presence(txn: Txn, args: tuple[str, ...]) -> None:
 
 
 def _play(txn: Txn, args: tuple[str, ...]) -> None:
+    if len(args) >= 2 and not args[1].isdigit():
+        spirits.play_named(txn, parse_seat(txn.state, args[0]), " ".join(args[1:]))
+        return
     if len(args) < 3:
-        raise Rejected("usage: play SEAT COST fast|slow [ELEMENT ...]")
+        raise Rejected("usage: play SEAT COST fast|slow [ELEMENT ...] (or play SEAT CARD-NAME)")
     spirits.play(txn, parse_seat(txn.state, args[0]), args[1], args[2].lower(), tuple(a.lower() for a in args[3:]))
 
 
@@ -163,8 +167,27 @@ def _repeat(txn: Txn, args: tuple[str, ...]) -> None:
 
 
 def _innate(txn: Txn, args: tuple[str, ...]) -> None:
-    want(args, 1, "innate SEAT")
-    spirits.innate(txn, parse_seat(txn.state, args[0]))
+    if not args:
+        raise Rejected("usage: innate SEAT [NAME | ELEMENT=N ...]")
+    spirits.innate(txn, parse_seat(txn.state, args[0]), args[1:])
+
+
+def _element(txn: Txn, args: tuple[str, ...]) -> None:
+    if len(args) < 2:
+        raise Rejected("usage: element SEAT ELEMENT ...")
+    seat = parse_seat(txn.state, args[0])
+    for name in args[1:]:
+        spirits.gain_element(txn, seat, name.lower())
+
+
+def _menu(txn: Txn, args: tuple[str, ...]) -> None:
+    want(args, 1, "seat-menu SEAT")
+    seat_menu.open_menu(txn, parse_seat(txn.state, args[0]))
+
+
+def _more(txn: Txn, args: tuple[str, ...]) -> None:
+    want(args, 1, "more SEAT")
+    seat_menu.more(txn, parse_seat(txn.state, args[0]))
 
 
 def _whenever(txn: Txn, args: tuple[str, ...]) -> None:
@@ -215,6 +238,17 @@ def _event_terrain(txn: Txn, index: int) -> None:
     txn.notice(f"{step} in every {terrain} with Invaders")
 
 
+def _next(txn: Txn, args: tuple[str, ...]) -> None:
+    """``next`` with an Invader-count question open confirms the answer offered first (the rules'
+    one), as NEXT on the panel confirms the option shown; otherwise the core's ``next``."""
+    prompt = txn.state.prompt
+    if not args and prompt is not None and prompt.id.startswith("si.counts."):
+        txn.notice(f"{prompt.text} {prompt.options[0]}")
+        CHOICES[prompt.id](txn, 0)
+        return
+    CORE_VERBS["next"].handler(txn, args)
+
+
 def _guard(core: str) -> Verb:
     """``set``/``add`` as in the core, but the deck-driven tracks are read-only."""
     base = CORE_VERBS[core]
@@ -231,6 +265,7 @@ def _guard(core: str) -> Verb:
 
 
 VERBS: Mapping[str, Verb] = {
+    "next": Verb("next", "next step; with an Invader-count question open, confirm its first answer", _next),
     "fear": Verb("fear [N]", "generate N Fear (earns cards, raises Terror)", _fear),
     "destroy": Verb("destroy explorer|town|city [N]", "destroy Invaders (Towns/Cities add Fear)", _destroy),
     "remove": Verb("remove explorer|town|city [N]", "remove Invaders (no Fear)", _remove),
@@ -239,10 +274,15 @@ VERBS: Mapping[str, Verb] = {
     "remove-blight": Verb("remove-blight LAND [N]", "Blight leaves the island back to the card", _remove_blight),
     "land": Verb("land LAND key=N ...", "record a land's blight, vitality, defend, presenceS", _land),
     "presence": Verb("presence SEAT LAND +N|-N", "add or remove Presence in a land", _presence),
-    "play": Verb("play SEAT COST fast|slow [ELEMENT ...]", "choose and pay for a Power Card", _play),
+    "play": Verb("play SEAT COST fast|slow [ELEMENT ...]", "choose and pay for a Power Card (or: play SEAT NAME)",
+                 _play),
     "use": Verb("use SEAT CARD", "resolve played card CARD (1-based) in its phase", _use),
     "repeat": Verb("repeat SEAT CARD", "Repeat a used card (a new Power use)", _repeat),
-    "innate": Verb("innate SEAT", "use an Innate Power", _innate),
+    "innate": Verb("innate SEAT [NAME|ELEMENT=N ...]", "use an Innate Power (refused below its threshold)",
+                   _innate),
+    "element": Verb("element SEAT ELEMENT ...", "elements gained this turn outside a played card", _element),
+    "seat-menu": Verb("seat-menu SEAT", "open the seat's menu (its B button)", _menu),
+    "more": Verb("more SEAT", "show the next item of the seat's open menu (its B button)", _more),
     "whenever": Verb("whenever SEAT TEXT", "this turn: TEXT each time the seat uses a Power", _whenever),
     "begin": Verb("begin NAME", "open an action (triggers wait for its end)", _begin),
     "end": Verb("end", "close the innermost open action", _end),
@@ -273,4 +313,11 @@ CHOICES: Mapping[str, ChoiceHandler] = {name: _then_resume(handler) for name, ha
     invader_counts.PROMPTS["explore"]: invader_counts.on_explore,
     invader_counts.PROMPTS["blight"]: invader_counts.on_ravage_blight,
     invader_counts.PROMPTS["destroyed"]: invader_counts.on_ravage_destroyed,
+    seat_menu.PREFIX + "menu": seat_menu.on_menu,
+    seat_menu.PREFIX + "card": seat_menu.on_card,
+    seat_menu.PREFIX + "cost": seat_menu.on_cost,
+    seat_menu.PREFIX + "speed": seat_menu.on_speed,
+    seat_menu.PREFIX + "element": seat_menu.on_element,
+    seat_menu.PREFIX + "presence": seat_menu.on_presence,
+    seat_menu.PREFIX + "innate": seat_menu.on_innate,
 }.items()}
