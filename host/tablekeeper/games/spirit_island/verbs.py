@@ -254,10 +254,12 @@ def _guard(core: str) -> Verb:
     base = CORE_VERBS[core]
 
     def handler(txn: Txn, args: tuple[str, ...]) -> None:
+        if core == "set" and len(args) == 2 and args[1].lstrip("-").isdigit():
+            txn.game.counter(txn.state, args[0])
+            if int(args[1]) == txn.value(args[0]):
+                txn.notice(f"{args[0]} is already {args[1]}")  # a no-op, accepted
+                return
         if args and args[0] in DERIVED:
-            if core == "set" and len(args) == 2 and args[1].lstrip("-").isdigit() \
-                    and int(args[1]) == txn.value(args[0]):
-                return  # already so: a no-op, as for any other track
             raise Rejected(f"{args[0]} follows its deck: use fear, draw or reveal")
         base.handler(txn, args)
 
