@@ -51,11 +51,11 @@ def to_step(s: Session, phase: str, step: str | None = None, limit: int = 60) ->
     """Press done/next until the session reaches ``phase``/``step``."""
     for _ in range(limit):
         st = s.state
+        if st.phase == phase and (step is None or st.step == step):
+            return
         if st.prompt is not None and st.prompt.id.startswith("si.counts."):
             answer_counts(s)
             continue
-        if st.phase == phase and (step is None or st.step == step):
-            return
         if together(s):
             for seat in st.seat_numbers():
                 if seat not in s.state.done and s.state.phase == st.phase and s.state.step == st.step:

@@ -10,7 +10,7 @@ from tablekeeper.games.spirit_island import invader_rules as ir
 from tablekeeper.games.spirit_island import powers as pw
 from tablekeeper.games.spirit_island.actions import Engine, Watcher
 
-from .helpers import attempt, run, session, to_step
+from .helpers import answer_counts, attempt, run, session, to_step
 
 
 @pytest.mark.rule("SI-REPEAT-1")
@@ -51,6 +51,7 @@ def test_si_errata_2_france_6_fires_per_explore_card() -> None:
     assert [pw.france6_explorers(n) for n in (0, 1, 2)] == [0, 1, 2]
     s = session(adversary="france:6")
     to_step(s, "invader", "explore")
+    answer_counts(s)
     run(s, "next")
     assert sum("France 6" in n for n in s.notices) == 1
     assert s.state.get("invader.explore_cards") == 1

@@ -99,7 +99,7 @@ def test_blight_questions_keep_the_faq_order_and_cascade() -> None:
     """SI-BLIGHT-1 by buttons: flip before placing, Presence asked per seat, cascade asks again."""
     s = session(blight="Erosion of Will")
     to_step(s, "spirit", "growth")
-    run(s, "set blight.card 1")
+    run(s, "set blight.card 1", "set seat1.presence 4", "set seat2.presence 4")
     controls = Controls(s.game, clock=lambda: 0.0)
     to_step(s, "fast", "powers")
     for role in ("seat1.b", "seat1.b", "seat1.b", "seat1.b", "seat1.b", "seat1.b"):
@@ -109,6 +109,8 @@ def test_blight_questions_keep_the_faq_order_and_cascade() -> None:
     assert s.state.prompt is not None and s.state.prompt.id == "si.blight.had"
     press(s, controls, "seat2.b")  # yes: the land had Blight
     assert tracks(s)["blight.flipped"] == 1 and tracks(s)["blight.card"] == 6
+    # Immediately (step 1, a nested action): each Spirit destroys 2 Presence and loses 1 Energy
+    assert (tracks(s)["seat1.presence"], tracks(s)["seat2.presence"]) == (2, 2)
     assert s.state.prompt is not None and s.state.prompt.seat == 1
     assert s.game.panels(s.state)["tokens"] == Panel("Seat 1 Presence?", ("A: no", "B: yes",
                                                                                    "(seat 1's buttons)"))

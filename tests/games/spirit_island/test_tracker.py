@@ -232,6 +232,7 @@ def test_si_end_2_empty_invader_deck_at_explore_is_defeat() -> None:
         if s.state.over:
             break
         to_step(s, "invader", "explore")
+        answer_counts(s)
         run(s, "next") if not s.state.over else None
     assert s.state.over == "defeat: the Invader deck is empty at Explore (time runs out)"
 

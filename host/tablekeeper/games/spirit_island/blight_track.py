@@ -10,7 +10,7 @@ from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import blight as procedure
-from tablekeeper.games.spirit_island import table_actions
+from tablekeeper.games.spirit_island import blight_effects, table_actions
 from tablekeeper.games.spirit_island.common import adversary, blight_card, get, seat_track, table
 
 
@@ -111,7 +111,8 @@ def _apply(txn: Txn, run: procedure.BlightRun, was_flipped: bool) -> None:
             txn.notice(f"Vitality in {entry[1]} prevents {entry[2]} Blight")
         elif kind == "destroy_presence":
             seat = entry[1].split(":")[0]
-            txn.add(seat_track(int(seat), "presence"), -1)
+            track = seat_track(int(seat), "presence")
+            txn.set(track, max(0, txn.value(track) - 1))  # the card's Immediately may have taken it
             txn.notice(f"Seat {seat} loses 1 Presence in {entry[2]}")
         elif kind == "when":
             txn.notice(f"When Blight is added to {entry[2]}: {entry[1]}")
@@ -123,13 +124,11 @@ def _apply(txn: Txn, run: procedure.BlightRun, was_flipped: bool) -> None:
 
 
 def announce(txn: Txn, log: list[tuple[str, ...]]) -> None:
-    """Tell the table about a flip and the card's Immediately effect (a nested action)."""
+    """Tell the table about a flip, and resolve the card's Immediately effects (a nested action)."""
     for entry in log:
         if entry[0] == "flip":
-            card = blight_card(txn.state)
             txn.notice(f"Blighted Island: {entry[1]} Blight")
-            if card and card.immediately:
-                txn.notice(f"Immediately: {card.immediately}")
+            blight_effects.immediately(txn)
 
 
 def cascade(txn: Txn, land: str) -> None:

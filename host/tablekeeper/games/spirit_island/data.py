@@ -26,6 +26,12 @@ class BlightCard:
     immediately: str = ""
     every_phase: str = ""
     when_blight_added: str = ""
+    # What the station applies itself (the text above stays the reminder for the rest).
+    immediately_presence: int = 0  # each Spirit destroys this many of its Presence
+    immediately_energy: int = 0  # each Spirit loses this much Energy
+    immediately_towns_per_board: int = 0  # removed from each board
+    immediately_blight_per_board: int = 0  # the players place it, before the cascade
+    every_phase_presence: int = 0  # each Spirit destroys this many, every Invader Phase
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +153,11 @@ def parse(raw: Mapping[str, Any], source: str) -> TableData:
         cards.append(BlightCard(card.text("name"), card.whole("healthy_per_player", 1),
                                 card.whole("blighted_per_player", 1), card.flag("every_invader_phase"),
                                 card.text("immediately", ""), card.text("every_phase", ""),
-                                card.text("when_blight_added", "")))
+                                card.text("when_blight_added", ""),
+                                card.whole("immediately_presence", 0, 0), card.whole("immediately_energy", 0, 0),
+                                card.whole("immediately_towns_per_board", 0, 0),
+                                card.whole("immediately_blight_per_board", 0, 0),
+                                card.whole("every_phase_presence", 0, 0)))
     rules = []
     adversaries = raw.get("adversaries", {})
     if not isinstance(adversaries, Mapping):

@@ -16,8 +16,8 @@ from tablekeeper.core.tracks import Counter
 from tablekeeper.core.view import Panel
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.spirit_island import blight as blightmod
-from tablekeeper.games.spirit_island import data as datamod
 from tablekeeper.games.spirit_island import (
+    blight_effects,
     endings,
     fear,
     invader_track,
@@ -28,6 +28,7 @@ from tablekeeper.games.spirit_island import (
     table_actions,
     verbs,
 )
+from tablekeeper.games.spirit_island import data as datamod
 from tablekeeper.games.spirit_island.common import blight_card, deck_of, get, seat_track, slots, table
 from tablekeeper.games.spirit_island.turn import FLOW
 
@@ -156,8 +157,7 @@ class SpiritIsland(Game):
         txn.set("blight.flipped", 1)
         txn.set("blight.card", blightmod.flip_amount(card, txn.state.seats))
         txn.notice(f"Blighted Island: {txn.value('blight.card')} Blight")
-        if card.immediately:
-            txn.notice(f"Immediately: {card.immediately}")
+        blight_effects.immediately(txn)
 
     def on_draw(self, txn: Txn, source: str, outcome: str) -> None:
         if source == "invaders":

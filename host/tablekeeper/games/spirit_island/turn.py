@@ -7,7 +7,7 @@ from __future__ import annotations
 from tablekeeper.core.flow import Flow, Phase, Step, Turns
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
-from tablekeeper.games.spirit_island import blight_track, fear, invader_counts, invader_track, spirits
+from tablekeeper.games.spirit_island import blight_effects, blight_track, fear, invader_counts, invader_track, spirits
 from tablekeeper.games.spirit_island.common import blight_card, slots
 
 
@@ -20,9 +20,7 @@ def _hold(state: GameState) -> str | None:
 
 
 def _blighted_island_enter(txn: Txn) -> None:
-    card = blight_card(txn.state)
-    if card and card.every_phase:
-        txn.notice(f"Blighted Island ({card.name}): {card.every_phase}")
+    blight_effects.every_invader_phase(txn)
 
 
 def _ravage_enter(txn: Txn) -> None:

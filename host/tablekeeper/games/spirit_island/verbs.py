@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from tablekeeper.core.game import CORE_VERBS, ChoiceHandler, Txn, Verb, parse_int, parse_seat, want
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import (
+    blight_effects,
     blight_prompts,
     blight_track,
     fear,
@@ -78,14 +79,20 @@ def _blight(txn: Txn, args: tuple[str, ...]) -> None:
     if not args:
         blight_prompts.start(txn)
         return
-    if get(txn.state, "blight.pending", []):
+    immediately = blight_effects.placing(txn.state)
+    if get(txn.state, "blight.pending", []) and not immediately:
         raise Rejected("finish the cascade first: " + str(blight_track.waiting_for_cascade(txn.state)))
     blight_track.add(txn, args[0], _count(args, 1, "Blight"))
+    if immediately:
+        blight_effects.placed(txn)  # step 1's Blight, placed before the cascade
+        blight_track.settle(txn)
     invader_counts.resume(txn)
 
 
 def _cascade(txn: Txn, args: tuple[str, ...]) -> None:
     want(args, 1, "cascade LAND")
+    if blight_effects.placing(txn.state):
+        raise Rejected(f"place the Immediately Blight first ({txn.state.get(blight_effects.LEFT)} left): blight LAND")
     blight_track.cascade(txn, args[0])
     invader_counts.resume(txn)
 
