@@ -10,7 +10,7 @@ from tablekeeper.games.spirit_island import invader_rules as ir
 from tablekeeper.games.spirit_island import powers as pw
 from tablekeeper.games.spirit_island.actions import Engine, Watcher
 
-from .helpers import answer_counts, attempt, run, session, to_step
+from .helpers import answer_counts, attempt, run, session, to_step, tracks
 
 
 @pytest.mark.rule("SI-REPEAT-1")
@@ -61,21 +61,41 @@ def test_si_errata_2_france_6_fires_per_explore_card() -> None:
 def test_si_errata_3_fortification_offers_unshown_terrains() -> None:
     slots = {"ravage": ["Jungle"], "build": ["Wetland"], "explore": []}
     assert ir.unshown_terrains(slots, ["Jungle", "Mountain", "Sands", "Wetland"]) == ["Mountain", "Sands"]
-    s = session()
-    to_step(s, "spirit", "growth")  # Build slot holds the first Explore card
+    s = session(seats=1, events="on")
+    to_step(s, "invader", "event")  # turn 2: Ravage and Build slots hold the first two cards
+    answer_counts(s)
     run(s, "event fortification")
-    shown = s.state.get("invader.slots")["build"][0]
-    assert s.state.prompt is not None
-    options = list(s.state.prompt.options)
-    assert shown not in options and len(options) == 3
-    run(s, "choose 2")
-    assert s.state.get("event.terrain") == options[1]
+    assert s.state.prompt is None  # typed during the Event, it waits for the cards to advance
+    to_step(s, "invader", "advance")
+    slots = s.state.get("invader.slots")
+    shown = {*slots["ravage"], *slots["build"]}
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.text == "Build in which terrain?"
+    options = list(prompt.options)
+    assert not shown & set(options) and len(options) == 4 - len(shown)
+    run(s, "choose 1")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.text == f"Build {options[0][:3]}: added?"
+    assert s.view()["spirit_island"]["actions"] == [f"Build (Fortification) in {options[0]}"]
+    towns = tracks(s)["island.towns"]
+    run(s, "choose 2")  # nothing was built there
+    assert tracks(s)["island.towns"] == towns and s.view()["spirit_island"]["actions"] == []
 
 
 @pytest.mark.rule("SI-ERRATA-4")
 def test_si_errata_4_cash_crops_only_unshown_terrain() -> None:
     slots = {"ravage": ["Sands"], "build": ["Mountain+Wetland"], "explore": []}
     assert ir.unshown_terrains(slots, ["Jungle", "Mountain", "Sands", "Wetland"]) == ["Jungle"]
+    s = session(seats=1, events="on")
+    to_step(s, "invader", "event")
+    answer_counts(s)
+    slots = s.state.get("invader.slots")
+    run(s, "event cash crops take hold")  # a Ravage at once, in a terrain no card shows
+    prompt = s.state.prompt
+    assert prompt is not None and not {*slots["ravage"], *slots["build"]} & set(prompt.options)
+    run(s, "choose 1")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.id == "si.counts.ravage_blight"
 
 
 @pytest.mark.rule("SI-PUSH-1")

@@ -176,10 +176,11 @@ def ask_setup(txn: Txn) -> None:
     resume(txn)
 
 
-def ask_build(txn: Txn) -> None:
+def ask_build(txn: Txn, terrains: list[str] | None = None, label: str = "Build") -> None:
+    """The Build step (or an Event's Build in one terrain, SI-ERRATA-3)."""
     questions: list[Question] = []
-    for terrain in _terrains(slots(txn.state)["build"]):
-        questions += _action("Build", terrain, [Question("build", terrain)])
+    for terrain in terrains if terrains is not None else _terrains(slots(txn.state)["build"]):
+        questions += _action(label, terrain, [Question("build", terrain)])
     _push(txn, questions)
     resume(txn)
 
@@ -192,11 +193,12 @@ def ask_explore(txn: Txn, card: str) -> None:
     resume(txn)
 
 
-def ask_ravage(txn: Txn) -> None:
+def ask_ravage(txn: Txn, terrains: list[str] | None = None, label: str = "Ravage") -> None:
+    """The Ravage step (or an Event's Ravage in one terrain, SI-ERRATA-4)."""
     questions: list[Question] = []
-    for terrain in _terrains(slots(txn.state)["ravage"]):
+    for terrain in terrains if terrains is not None else _terrains(slots(txn.state)["ravage"]):
         inner = [Question("blight", terrain, board) for board in board_names(txn.state)]
-        questions += _action("Ravage", terrain, [*inner, Question("destroyed", terrain)])
+        questions += _action(label, terrain, [*inner, Question("destroyed", terrain)])
     _push(txn, questions)
     resume(txn)
 

@@ -7,7 +7,15 @@ from __future__ import annotations
 from tablekeeper.core.flow import Flow, Phase, Step, Turns
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
-from tablekeeper.games.spirit_island import blight_effects, blight_track, fear, invader_counts, invader_track, spirits
+from tablekeeper.games.spirit_island import (
+    blight_effects,
+    blight_track,
+    events,
+    fear,
+    invader_counts,
+    invader_track,
+    spirits,
+)
 from tablekeeper.games.spirit_island.common import blight_card, slots
 
 
@@ -32,6 +40,11 @@ def _ravage_enter(txn: Txn) -> None:
 def _build_enter(txn: Txn) -> None:
     txn.notice("Build: " + ", ".join(slots(txn.state)["build"]))
     invader_counts.ask_build(txn)
+
+
+def _advance_enter(txn: Txn) -> None:
+    invader_track.advance_enter(txn)
+    events.after_advance(txn)  # SI-ERRATA-3: Fortification's Build, on the advanced cards
 
 
 def _first_explore_enter(txn: Txn) -> None:
@@ -65,7 +78,7 @@ FLOW = Flow(phases=(
         Step("build", "Build", enter=_build_enter, skip=lambda s: not slots(s)["build"], hold=_hold),
         Step("explore", "Explore", enter=invader_track.explore_enter, leave=invader_track.explore_leave,
              hold=_hold),
-        Step("advance", "Advance cards", enter=invader_track.advance_enter, hold=_hold),
+        Step("advance", "Advance cards", enter=_advance_enter, hold=_hold),
     )),
     Phase("slow", "Slow Powers", (Step("powers", "Slow Powers", turns=Turns.TOGETHER, hold=_hold),)),
     Phase("time", "Time Passes", (Step("passes", "Time Passes", enter=spirits.time_passes, hold=_hold),)),

@@ -10,19 +10,18 @@ from tablekeeper.games.spirit_island import (
     blight_effects,
     blight_prompts,
     blight_track,
+    events,
     fear,
     invader_counts,
-    invader_rules,
     seat_menu,
     spirits,
     table_actions,
 )
-from tablekeeper.games.spirit_island.common import get, seat_track, slots, table
+from tablekeeper.games.spirit_island.common import get, seat_track, table
 from tablekeeper.games.spirit_island.data import PIECES
 
 # Tracks that follow the decks: changed by fear/draw/reveal, never by hand.
 DERIVED = ("fear.cards_left", "fear.earned", "terror", "invader.stage", "invader.cards_left")
-EVENTS_PICKING_TERRAIN = {"fortification": "Build", "cash crops take hold": "Ravage"}
 
 
 def _count(args: tuple[str, ...], index: int, what: str) -> int:
@@ -223,26 +222,7 @@ def _end(txn: Txn, args: tuple[str, ...]) -> None:
 
 
 def _event(txn: Txn, args: tuple[str, ...]) -> None:
-    """SI-ERRATA-3/4: Fortification and Cash Crops Take Hold pick a terrain no Invader card shows."""
-    name = " ".join(args).lower()
-    if name not in EVENTS_PICKING_TERRAIN:
-        raise Rejected("usage: event fortification|cash crops take hold")
-    options = invader_rules.unshown_terrains(slots(txn.state), table(txn.state).terrains)
-    step = EVENTS_PICKING_TERRAIN[name]
-    if not options:
-        txn.notice(f"{name.title()}: every terrain is shown, no extra {step}")
-        return
-    txn.ask("si.event_terrain", f"{step} in which terrain?", options, context={"step": step, "options": options})
-
-
-def _event_terrain(txn: Txn, index: int) -> None:
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
-    step, terrain = str(prompt.context["step"]), str(prompt.context["options"][index])
-    txn.close_prompt()
-    txn.put("event.terrain", terrain)
-    txn.notice(f"{step} in every {terrain} with Invaders")
+    events.event(txn, " ".join(args).lower())
 
 
 def _next(txn: Txn, args: tuple[str, ...]) -> None:
@@ -311,7 +291,7 @@ def _then_resume(handler: ChoiceHandler) -> ChoiceHandler:
 
 
 CHOICES: Mapping[str, ChoiceHandler] = {name: _then_resume(handler) for name, handler in {
-    "si.event_terrain": _event_terrain,
+    "si.event_terrain": events.on_terrain,
     "si.blight.had": blight_prompts.on_had,
     "si.blight.vitality": blight_prompts.on_vitality,
     "si.blight.presence": blight_prompts.on_presence,
