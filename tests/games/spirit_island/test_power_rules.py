@@ -357,3 +357,17 @@ def test_si_turn_1_slow_power_in_fast_phase_is_refused_and_stays_pending() -> No
     assert not out.accepted and "Slow" in str(out.reason)
     to_step(s, "slow")
     run(s, "use 1 1")
+
+
+@pytest.mark.rule("SI-ERRATA-2")
+@pytest.mark.parametrize(("how", "fired"), [("skip", 0), ("more", 2)])
+def test_si_errata_2_explore_with_zero_or_two_cards_is_recorded(how: str, fired: int) -> None:
+    s = session(adversary="france:6")
+    to_step(s, "invader", "explore")
+    left = s.state.value("invader.cards_left")
+    run(s, f"explore {how}")
+    answer_counts(s)
+    run(s, "next")
+    assert sum("France 6" in n for n in s.notices) == fired
+    assert s.state.value("invader.cards_left") == left - (1 if how == "more" else 0)
+    assert len(s.state.get("invader.slots")["build"]) == (2 if how == "more" else 1)

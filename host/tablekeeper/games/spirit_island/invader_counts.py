@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from itertools import product
 
+from tablekeeper.core import timing
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
@@ -201,6 +202,17 @@ def ask_ravage(txn: Txn, terrains: list[str] | None = None, label: str = "Ravage
         questions += _action(label, terrain, [*inner, Question("destroyed", terrain)])
     _push(txn, questions)
     resume(txn)
+
+
+def withdraw(txn: Txn, step: str) -> None:
+    """Drop the queued and open questions of ``step`` (and close its open Invader Actions)."""
+    prompt = txn.state.prompt
+    if prompt is not None and prompt.id.startswith("si.counts.") and prompt.context["q"].get("kind") == step.lower():
+        txn.close_prompt()
+    queue = [q for q in get(txn.state, QUEUE, []) if q.get("step") != step and q.get("kind") != step.lower()]
+    txn.put(QUEUE, queue or None)
+    while (timing.current_action(txn.state) or "").startswith(f"{step} in "):
+        table_actions.end(txn)
 
 
 def waiting(state: GameState) -> str | None:

@@ -13,6 +13,7 @@ from tablekeeper.games.spirit_island import (
     events,
     fear,
     invader_counts,
+    invader_track,
     seat_menu,
     spirits,
     table_actions,
@@ -221,6 +222,16 @@ def _end(txn: Txn, args: tuple[str, ...]) -> None:
     blight_track.settle(txn)  # a Blight addition waiting only for this nested action ends too
 
 
+def _explore(txn: Txn, args: tuple[str, ...]) -> None:
+    want(args, 1, "explore more|skip")
+    if args[0] == "more":
+        invader_track.explore_more(txn)
+    elif args[0] == "skip":
+        invader_track.explore_skip(txn)
+    else:
+        raise Rejected("usage: explore more|skip")
+
+
 def _event(txn: Txn, args: tuple[str, ...]) -> None:
     events.event(txn, " ".join(args).lower())
 
@@ -275,6 +286,8 @@ VERBS: Mapping[str, Verb] = {
     "whenever": Verb("whenever SEAT TEXT", "this turn: TEXT each time the seat uses a Power", _whenever),
     "begin": Verb("begin NAME", "open an action (triggers wait for its end)", _begin),
     "end": Verb("end", "close the innermost open action", _end),
+    "explore": Verb("explore more|skip", "a second Explore card this step, or none resolved (France 6 counts them)",
+                    _explore),
     "event": Verb("event NAME", "Fortification / Cash Crops Take Hold: pick the terrain", _event),
     "set": _guard("set"),
     "add": _guard("add"),
