@@ -136,3 +136,10 @@ def test_set_a_deck_track_to_its_value_is_a_no_op_and_bad_events_option_is_one_l
     assert cli.main(["play", "spirit_island", "--option", "events=maybe"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["tablekeeper: --option events='maybe': expected on or off"]
+
+
+def test_fast_powers_is_shown_once_on_the_track_display() -> None:
+    s = session()
+    to_step(s, "fast", "powers")
+    lines = s.game.panels(s.state)["track"].lines
+    assert lines[0] == "Fast Powers" and lines[1] == "A done, B seat menu"

@@ -29,6 +29,8 @@ def _fit(text: str) -> str:
 def panels(game: Game, state: GameState) -> dict[str, Panel]:
     step = game.flow.step(state.phase, state.step).title if state.step else ""
     phase = game.flow.phase(state.phase).label if state.phase else ""
+    if step == phase:  # "Fast Powers" once: the second line says what the seat buttons do
+        step = "A done, B seat menu"
     track_lines = [_fit(phase), _fit(step), _fit(slot_text(state)),
                    _fit(f"Deck {state.value('invader.cards_left')} stage {ROMAN[state.value('invader.stage')]}")]
     ravaged = get(state, "ravage.blight_boards", []) or []
