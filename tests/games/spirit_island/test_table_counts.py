@@ -143,3 +143,46 @@ def test_fast_powers_is_shown_once_on_the_track_display() -> None:
     to_step(s, "fast", "powers")
     lines = s.game.panels(s.state)["track"].lines
     assert lines[0] == "Fast Powers" and lines[1] == "A done, B seat menu"
+
+
+@pytest.mark.parametrize(("adversary", "cards"), [("france:2", 10), ("russia:6", 14), ("sweden:0", 9)])
+def test_adversary_level_sets_the_fear_deck(adversary: str, cards: int) -> None:
+    s = session(seats=1, adversary=adversary)
+    assert tracks(s)["fear.cards_left"] == cards
+
+
+def test_unknown_adversary_is_a_config_error() -> None:
+    from tablekeeper.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="expected one of france, russia, scotland, sweden"):
+        session(adversary="england:3")
+
+
+@pytest.mark.parametrize("answer", [1, 2])
+def test_adversary_loss_condition_is_asked_as_its_step_ends(answer: int) -> None:
+    s = session(seats=1, boards="1", adversary="scotland:1")
+    to_step(s, "fast", "powers")
+    run(s, "done 1", "choose 1")  # the Build's additions
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.text == "Scotland loss met?" and prompt.options[0] == "no"
+    run(s, f"choose {answer}")
+    assert (s.state.over is None) == (answer == 1)
+    if answer == 2:
+        assert s.state.over == "defeat: Scotland: more Coastal lands with Cities than 2 per board"
+
+
+def test_escalation_additions_are_asked_after_the_explore() -> None:
+    s = session(seats=1, boards="1", adversary="france:0", invaders="report")
+    run(s, "reveal invaders Jungle")
+    answer_counts(s)
+    run(s, "next")
+    for card in ("Sands", "Wetland", "Mountain"):
+        to_step(s, "invader", "explore")
+        run(s, f"reveal invaders {card}")
+        answer_counts(s)
+        run(s, "next")
+    to_step(s, "invader", "explore")
+    run(s, "reveal invaders Wetland", "choose 1")  # a Stage II card with the escalation mark
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.text == "Escalation Wet: added"
+    assert s.view()["spirit_island"]["actions"] == ["Escalation in Wetland"]

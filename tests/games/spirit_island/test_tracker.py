@@ -273,7 +273,7 @@ def test_bad_data_file_names_file_and_key(tmp_path: Path) -> None:
     bad.write_text(good.replace("pool_per_player = 4", 'pool_per_player = "four"'), encoding="utf-8")
     with pytest.raises(ConfigError, match=r"si.toml: fear.pool_per_player"):
         datamod.load(str(bad))
-    with pytest.raises(ConfigError, match="cannot read"):
+    with pytest.raises(ConfigError, match="no such data file"):
         datamod.load(str(tmp_path / "missing.toml"))
 
 

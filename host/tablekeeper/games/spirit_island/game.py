@@ -86,12 +86,21 @@ class SpiritIsland(Game):
         events = options.get("events", "off")
         if events not in ("on", "off"):
             raise ConfigError(f"--option events={events!r}: expected on or off")
-        fear_stages = tuple(Multiset.of({"Fear card": n}) for n in data.fear_cards_per_level)
+        adversary = _option_adversary(options.get("adversary", ""))
+        fear_cards = data.fear_cards_per_level
+        if adversary is not None:
+            panel = data.adversaries.get(adversary[0])
+            if panel is None or adversary[1] > 6:
+                raise ConfigError(f"--option adversary={options['adversary']!r}: expected one of "
+                                  f"{', '.join(sorted(data.adversaries))} at level 0 to 6")
+            if len(panel.fear_cards) > adversary[1]:
+                fear_cards = panel.fear_cards[adversary[1]]
+        fear_stages = tuple(Multiset.of({"Fear card": n}) for n in fear_cards)
         tracks = {
             "fear.pool": Counter(data.fear_pool_per_player * players, 1, None),  # SI-FEARPOOL-1
             "fear.generated": Counter(0, 0, None),
             "fear.earned": Counter(0, 0, None),
-            "fear.cards_left": Counter(sum(data.fear_cards_per_level), 0, None),
+            "fear.cards_left": Counter(sum(fear_cards), 0, None),
             "terror": Counter(fear.terror_after(Deck("fear", fear_stages)), 1, 4),
             "blight.card": Counter(blightmod.setup_amount(card, players, data.blight_space_per_player), 0, None),
             "blight.flipped": Counter(0, 0, 1),
@@ -108,7 +117,7 @@ class SpiritIsland(Game):
             tracks[seat_track(seat, "presence")] = Counter(data.presence_per_spirit, 0, None)
         sources = {"invaders": invader_track.build_deck(data), "fear": Deck("fear", fear_stages, reshuffle=False)}
         info: dict[str, Json] = {"data_path": options.get("data") or None, "blight_card": card.name if card else None,
-                "adversary": _option_adversary(options.get("adversary", "")),
+                "adversary": adversary,
                 "invader_draws": draws, "events": events == "on", "boards": boards,
                 "spirits": seat_spirits or None, "spirit_data": options.get("spirit_data") or None,
                 "invader.slots": {"ravage": [], "build": [], "explore": []}, "invader.discard": []}

@@ -18,7 +18,7 @@ from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import blight_prompts, invader_rules, table_actions
-from tablekeeper.games.spirit_island.common import get, slots, table
+from tablekeeper.games.spirit_island.common import adversary, get, slots, table
 from tablekeeper.games.spirit_island.invader_rules import Invader, Land
 
 QUEUE = "counts.queue"
@@ -26,7 +26,8 @@ KINDS = ("explorers", "towns", "cities")
 PIECE_OF = {"explorers": "explorer", "towns": "town", "cities": "city"}
 SHORT = {"explorers": "E", "towns": "T", "cities": "C"}
 PROMPTS = {"setup": "si.counts.setup", "build": "si.counts.build", "explore": "si.counts.explore",
-           "blight": "si.counts.ravage_blight", "destroyed": "si.counts.ravage_destroyed"}
+           "blight": "si.counts.ravage_blight", "destroyed": "si.counts.ravage_destroyed",
+           "loss": "si.counts.loss"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,17 +182,32 @@ def ask_build(txn: Txn, terrains: list[str] | None = None, label: str = "Build")
     """The Build step (or an Event's Build in one terrain, SI-ERRATA-3)."""
     questions: list[Question] = []
     for terrain in terrains if terrains is not None else _terrains(slots(txn.state)["build"]):
-        questions += _action(label, terrain, [Question("build", terrain)])
-    _push(txn, questions)
+        questions += _action(label, terrain, [Question("build", terrain, step=label.split(" (")[0])])
+    _push(txn, [*questions, *_loss_check(txn.state, "build")])
     resume(txn)
 
 
-def ask_explore(txn: Txn, card: str) -> None:
+def ask_explore(txn: Txn, card: str, escalation: str = "") -> None:
+    """The Explore card's additions; with an adversary's escalation on the card, what it added
+    after the Explore."""
     questions: list[Question] = []
     for terrain in _terrains([card]):
         questions += _action("Explore", terrain, [Question("explore", terrain)])
+    if escalation:
+        txn.notice(f"Escalation: {escalation}")
+        for terrain in _terrains([card]):
+            questions += _action("Escalation", terrain, [Question("build", terrain, step="Escalation")])
     _push(txn, questions)
     resume(txn)
+
+
+def _loss_check(state: GameState, step: str) -> list[Question]:
+    """The adversary's extra loss condition, asked as the step named for it ends."""
+    name = adversary(state)[0]
+    rules = table(state).adversaries.get(name)
+    if not name or rules is None or not rules.loss or rules.loss_at != step:
+        return []
+    return [Question("loss", terrain=name)]
 
 
 def ask_ravage(txn: Txn, terrains: list[str] | None = None, label: str = "Ravage") -> None:
@@ -200,7 +216,7 @@ def ask_ravage(txn: Txn, terrains: list[str] | None = None, label: str = "Ravage
     for terrain in terrains if terrains is not None else _terrains(slots(txn.state)["ravage"]):
         inner = [Question("blight", terrain, board) for board in board_names(txn.state)]
         questions += _action(label, terrain, [*inner, Question("destroyed", terrain)])
-    _push(txn, questions)
+    _push(txn, [*questions, *_loss_check(txn.state, "ravage")])
     resume(txn)
 
 
@@ -252,7 +268,7 @@ def _ask(txn: Txn, q: Question) -> None:
                 context={"q": asdict(q), "answers": [list(a) for a in answers]})
     elif q.kind == "build":
         answers = _answers(likely_build(state), ("towns", "cities"), boards + 1)
-        txn.ask(PROMPTS["build"], f"Build {short}: added?", [_text(a) for a in answers],
+        txn.ask(PROMPTS["build"], f"{q.step or 'Build'} {short}: added?"[:21], [_text(a) for a in answers],
                 context={"q": asdict(q), "answers": [list(a) for a in answers]})
     elif q.kind == "explore":
         n = likely_explore(state, q.terrain)
@@ -268,6 +284,10 @@ def _ask(txn: Txn, q: Question) -> None:
         options = [f"Blight ({dealt} dmg)", "no Blight"] if blight else [f"no Blight ({dealt} dmg)", "Blight"]
         txn.ask(PROMPTS["blight"], f"Ravage {short}{where}?", options,
                 context={"q": asdict(q), "blight_first": bool(blight)})
+    elif q.kind == "loss":
+        rules = table(state).adversaries[q.terrain]
+        txn.notice(f"{q.terrain.title()}'s loss condition: {rules.loss}")
+        txn.ask(PROMPTS["loss"], f"{q.terrain.title()} loss met?", ["no", "yes: defeat"], context={"q": asdict(q)})
     elif q.kind == "destroyed":
         answers = _answers(likely_destroyed(state, q.terrain), KINDS, 2)
         txn.ask(PROMPTS["destroyed"], f"Ravage {short}: destroyed?", [_text(a) for a in answers],
@@ -298,9 +318,16 @@ def _added(txn: Txn, what: str, terrain: str, counts: Counts) -> None:
     txn.notice(f"{what} {terrain}: {_text(counts)} added")
 
 
+def on_loss(txn: Txn, index: int) -> None:
+    q, _ = _chosen(txn, 0)
+    if index == 1:
+        txn.put("defeat.pending", [f"{q.terrain.title()}: {table(txn.state).adversaries[q.terrain].loss.rstrip('?')}"])
+    resume(txn)
+
+
 def on_build(txn: Txn, index: int) -> None:
     q, counts = _chosen(txn, index)
-    _added(txn, "Build", q.terrain, counts)
+    _added(txn, q.step or "Build", q.terrain, counts)
     resume(txn)
 
 

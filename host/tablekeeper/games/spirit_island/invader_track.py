@@ -59,11 +59,13 @@ def on_drawn(txn: Txn, card: str) -> None:
     current = slots(txn.state)
     current["explore"].append(card)
     txn.put("invader.slots", current)
-    label = ""
+    label, escalation = "", ""
     if stage == 2 and card in data.escalation:
         label = " (escalation)"
+        rules = data.adversaries.get(adversary(txn.state)[0])
+        escalation = rules.escalation if rules else ""
     txn.notice(f"Explore: {card}{label}")
-    invader_counts.ask_explore(txn, card)
+    invader_counts.ask_explore(txn, card, escalation)
 
 
 def explore_enter(txn: Txn) -> None:

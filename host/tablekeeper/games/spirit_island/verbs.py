@@ -315,6 +315,7 @@ CHOICES: Mapping[str, ChoiceHandler] = {name: _then_resume(handler) for name, ha
     invader_counts.PROMPTS["explore"]: invader_counts.on_explore,
     invader_counts.PROMPTS["blight"]: invader_counts.on_ravage_blight,
     invader_counts.PROMPTS["destroyed"]: invader_counts.on_ravage_destroyed,
+    invader_counts.PROMPTS["loss"]: invader_counts.on_loss,
     seat_menu.PREFIX + "menu": seat_menu.on_menu,
     seat_menu.PREFIX + "card": seat_menu.on_card,
     seat_menu.PREFIX + "cost": seat_menu.on_cost,
