@@ -186,3 +186,25 @@ def test_escalation_additions_are_asked_after_the_explore() -> None:
     prompt = s.state.prompt
     assert prompt is not None and prompt.text == "Escalation Wet: added"
     assert s.view()["spirit_island"]["actions"] == ["Escalation in Wetland"]
+
+
+@pytest.mark.rule("SI-BADLANDS-3")
+@pytest.mark.rule("SI-DEFEND-4")
+def test_ravage_damage_counts_badlands_only_on_real_damage() -> None:
+    s = session(seats=1, boards="1")
+    to_step(s, "time", "passes")
+    run(s, "next")
+    to_step(s, "fast", "powers")
+    terrain = s.state.get("invader.slots")["ravage"][0]
+
+    def offered(*lines: str) -> str:
+        run(s, *lines, "done 1")
+        prompt = s.state.prompt
+        assert prompt is not None
+        run(s, "undo", *(["undo"] * len(lines)))
+        return prompt.options[0]
+
+    full = int(offered().split("(")[1].split()[0])
+    assert offered(f"land A3 terrain={terrain} defend={full - 1}") == "no Blight (1 dmg)"
+    assert offered(f"land A3 terrain={terrain} defend={full - 1} badlands=1") == "Blight (2 dmg)"
+    assert offered(f"land A3 terrain={terrain} defend={full} badlands=1") == "no Blight (0 dmg)"

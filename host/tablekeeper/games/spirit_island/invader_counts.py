@@ -17,7 +17,7 @@ from tablekeeper.core import timing
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.spirit_island import blight_prompts, invader_rules, table_actions
+from tablekeeper.games.spirit_island import blight_prompts, damage, invader_rules, lands, table_actions
 from tablekeeper.games.spirit_island.common import adversary, get, slots, table
 from tablekeeper.games.spirit_island.invader_rules import Invader, Land
 
@@ -115,7 +115,7 @@ def ravage_damage(state: GameState, terrain: str, board: str) -> int:
     """SI-INV-2 / SI-DEFEND-1: the damage one board's Invaders deal in a land of the terrain, less
     the Defend recorded on that board's lands of the terrain."""
     dealt, _ = invader_rules.ravage_damage(_invaders(state), _defend(state, terrain, board), table(state).piece_damage)
-    return dealt
+    return damage.boosted(dealt, _badlands(state, terrain, board))  # SI-BADLANDS-3
 
 
 def _invaders(state: GameState) -> list[Invader]:
@@ -124,9 +124,14 @@ def _invaders(state: GameState) -> list[Invader]:
 
 
 def _defend(state: GameState, terrain: str, board: str) -> int:
-    """Defend recorded (``land A3 terrain=Jungle defend=2``) on the board's lands of the terrain."""
-    return max((int(rec.get("defend", 0)) for name, rec in get(state, "lands", {}).items()
-                if rec.get("terrain") == terrain and name.rstrip("0123456789") == board), default=0)
+    """SI-DEFEND-4: Defend recorded (``land A3 terrain=Jungle defend=2``) on the board's lands of
+    the terrain, a single-land amount settled when it was recorded."""
+    sources = [damage.DefendSource(locked=rec.defend) for rec in lands.of_terrain(state, terrain, board)]
+    return damage.defend_total(sources[:1], dahan=0, sitting_out=0, in_ravage=True) if sources else 0
+
+
+def _badlands(state: GameState, terrain: str, board: str) -> int:
+    return max((rec.badlands for rec in lands.of_terrain(state, terrain, board)), default=0)
 
 
 def likely_destroyed(state: GameState, terrain: str) -> Counts:
@@ -134,11 +139,9 @@ def likely_destroyed(state: GameState, terrain: str) -> Counts:
     the data's per land) strike back; their damage destroys what it can, Towns first."""
     data = table(state)
     total: list[int] = [0, 0, 0]
-    recorded = {name: rec for name, rec in get(state, "lands", {}).items() if rec.get("terrain") == terrain}
     for board in board_names(state):
-        on_board = [int(rec.get("dahan", 0)) for name, rec in recorded.items()
-                    if name.rstrip("0123456789") == board]
-        dahan = sum(on_board) if on_board else data.dahan_per_land
+        recorded = [rec.dahan for rec in lands.of_terrain(state, terrain, board) if rec.dahan is not None]
+        dahan = sum(recorded) if recorded else data.dahan_per_land
         e, t, c = _per_board(state)
         result = invader_rules.ravage(_invaders(state), (0,) * dahan, defend=_defend(state, terrain, board),
                                       damage=data.piece_damage, dahan_health=data.piece_health["dahan"])

@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from tablekeeper.core.game import Txn, parse_int
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.spirit_island import spirit_data
+from tablekeeper.games.spirit_island import lands, spirit_data
 from tablekeeper.games.spirit_island.common import get, seat_track
 from tablekeeper.games.spirit_island.spirit_data import ELEMENTS, SPEEDS, Innate, Spirit, SpiritCard
 
@@ -206,10 +207,9 @@ def time_passes(txn: Txn) -> None:
         txn.set(seat_track(seat, "cards_played"), 0)
         for key in ("played", "elements", "power_uses", "whenever"):
             txn.put(f"seat{seat}.{key}", None)
-    lands = get(txn.state, "lands", {})
-    for rec in lands.values():
-        rec["defend"] = 0
-    txn.put("lands", lands)
+    recorded = lands.all_lands(txn.state)
+    if recorded:
+        lands.put_all(txn, {name: replace(rec, defend=0) for name, rec in recorded.items()})
     txn.put("invader.explore_cards", None)
     txn.put("ravage.blight_boards", None)
     txn.notice("Time passes: heal all Damage; Defend, Isolate and other this-turn effects end")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from tablekeeper.core.game import CORE_VERBS, ChoiceHandler, Txn, Verb, parse_int, parse_seat, want
 from tablekeeper.errors import Rejected
@@ -14,6 +15,7 @@ from tablekeeper.games.spirit_island import (
     fear,
     invader_counts,
     invader_track,
+    lands,
     seat_menu,
     spirits,
     table_actions,
@@ -71,7 +73,7 @@ def _blight(txn: Txn, args: tuple[str, ...]) -> None:
     if asked_board is not None and args:
         # a Ravage's Blight question answered with the land's name: Blight there
         txn.close_prompt()
-        board = blight_track.board_of(args[0])
+        board = lands.board_of(args[0])
         invader_counts.mark_board(txn, board)
         txn.notice(f"Ravage: Blight on board {board} ({args[0]})")
     elif txn.state.prompt is not None:
@@ -108,8 +110,8 @@ def _land(txn: Txn, args: tuple[str, ...]) -> None:
     if len(args) < 2:
         raise Rejected("usage: land LAND blight=N vitality=N presenceS=N ...")
     name = args[0]
-    lands = get(txn.state, "lands", {})
-    rec = blight_track.land_record(txn.state, name)
+    recorded = lands.all_lands(txn.state)
+    rec = recorded.get(name, lands.LandRecord())
     for item in args[1:]:
         key, sep, value = item.partition("=")
         if not sep:
@@ -119,38 +121,33 @@ def _land(txn: Txn, args: tuple[str, ...]) -> None:
             match = [t for t in terrains if t.lower() == value.lower()]
             if not match:
                 raise Rejected(f"land {name}: unknown terrain {value!r} ({', '.join(terrains)})")
-            rec["terrain"] = match[0]
+            rec = replace(rec, terrain=match[0])
             continue
         n = parse_int(value, key)
         if n < 0:
             raise Rejected(f"land {name}: {key} cannot be negative")
-        if key in ("blight", "vitality", "defend", "dahan"):
-            rec[key] = n
+        if key in lands.COUNTS:
+            rec = rec.with_count(key, n)
         elif key.startswith("presence"):
             seat = parse_seat(txn.state, key.removeprefix("presence"))
-            rec["presence"][str(seat)] = n
-            located = n + sum(int(other.get("presence", {}).get(str(seat), 0))
-                              for land, other in lands.items() if land != name)
+            rec = rec.with_presence(str(seat), n)
+            located = n + sum(other.presence.get(str(seat), 0) for land, other in recorded.items() if land != name)
             if located > txn.value(seat_track(seat, "presence")):
                 txn.set(seat_track(seat, "presence"), located)
         else:
-            raise Rejected(f"land {name}: unknown key {key!r} (blight, vitality, defend, dahan, terrain, presenceS)")
-    lands[name] = rec
-    txn.put("lands", lands)
+            raise Rejected(f"land {name}: unknown key {key!r} ({', '.join(lands.COUNTS)}, terrain, presenceS)")
+    lands.put(txn, name, rec)
 
 
 def _presence(txn: Txn, args: tuple[str, ...]) -> None:
     want(args, 3, "presence SEAT LAND +N|-N")
     seat = parse_seat(txn.state, args[0])
     delta = parse_int(args[2], "presence change")
-    lands = get(txn.state, "lands", {})
-    rec = blight_track.land_record(txn.state, args[1])
-    have = rec["presence"].get(str(seat), 0)
+    rec = lands.land(txn.state, args[1])
+    have = rec.presence.get(str(seat), 0)
     if have + delta < 0:
         raise Rejected(f"seat {seat} has {have} Presence in {args[1]}")
-    rec["presence"][str(seat)] = have + delta
-    lands[args[1]] = rec
-    txn.put("lands", lands)
+    lands.put(txn, args[1], rec.with_presence(str(seat), have + delta))
     txn.add(seat_track(seat, "presence"), delta)
 
 
