@@ -208,3 +208,15 @@ def test_ravage_damage_counts_badlands_only_on_real_damage() -> None:
     assert offered(f"land A3 terrain={terrain} defend={full - 1}") == "no Blight (1 dmg)"
     assert offered(f"land A3 terrain={terrain} defend={full - 1} badlands=1") == "Blight (2 dmg)"
     assert offered(f"land A3 terrain={terrain} defend={full} badlands=1") == "no Blight (0 dmg)"
+
+
+@pytest.mark.rule("SI-FEAR-2")
+def test_a_power_card_from_the_data_is_played_by_name() -> None:
+    s = session()
+    to_step(s, "spirit", "cards")
+    run(s, "play 1 concealing")  # Concealing Shadows: 0 Energy, Fast, the Fear icon
+    assert any("Fear icon" in n for n in s.notices)
+    assert s.view()["spirit_island"]["played"]["seat1"][0]["name"] == "Concealing Shadows"
+    run(s, "element 1 moon air")
+    assert s.view()["spirit_island"]["elements"]["seat1"] == {"moon": 1, "air": 1}
+    assert not attempt(s, "play 2 nothing like this").accepted

@@ -9,7 +9,7 @@ from typing import Any
 from tablekeeper.core.game import Txn, parse_int
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.spirit_island import lands, spirit_data
+from tablekeeper.games.spirit_island import lands, powers, spirit_data
 from tablekeeper.games.spirit_island.common import get, seat_track
 from tablekeeper.games.spirit_island.spirit_data import ELEMENTS, SPEEDS, Innate, Spirit, SpiritCard
 
@@ -50,16 +50,25 @@ def unplayed_cards(state: GameState, seat: int) -> list[SpiritCard]:
 
 
 def play_named(txn: Txn, seat: int, name: str) -> None:
-    """Play one of the Spirit's cards by (the start of) its name: its cost, speed and elements."""
+    """Play a card by (the start of) its name: one of the Spirit's own (its cost, speed and
+    elements), else a Power Card from ``data/powers.toml`` (cost and speed; its elements are
+    entered with ``element``). A card with the Fear icon is announced as generating Fear (SI-FEAR-2)."""
     spirit = spirit_of(txn.state, seat)
-    if spirit is None:
-        raise Rejected(f"seat {seat} has no Spirit set (--option spirits=...): play SEAT COST fast|slow ELEMENTS")
-    matches = [c for c in spirit.cards if c.name.lower().startswith(name.lower())]
-    if len(matches) != 1:
-        known = ", ".join(c.name for c in spirit.cards)
-        raise Rejected(f"{spirit.name} has {'no' if not matches else 'more than one'} card {name!r} ({known})")
-    card = matches[0]
-    play(txn, seat, str(card.cost), card.speed, card.elements, name=card.name)
+    own = [c for c in spirit.cards if c.name.lower().startswith(name.lower())] if spirit else []
+    if len(own) == 1:
+        card = own[0]
+        play(txn, seat, str(card.cost), card.speed, card.elements, name=card.name)
+        return
+    book = powers.load_powers()
+    found = [c for key, c in book.items() if key.startswith(name.lower())]
+    if len(found) != 1 or len(own) > 1:
+        known = ", ".join([c.name for c in spirit.cards] if spirit else []) or "no Spirit set"
+        raise Rejected(f"no single card {name!r} (the Spirit's: {known}; or a Power Card in powers.toml; "
+                       f"or play SEAT COST fast|slow ELEMENTS)")
+    power = found[0]
+    play(txn, seat, str(power.cost), power.speed, (), name=power.name)
+    if power.generates_fear:
+        txn.notice(f"{power.name} shows the Fear icon: it generates Fear when used")
 
 
 def gain_element(txn: Txn, seat: int, element: str) -> None:
