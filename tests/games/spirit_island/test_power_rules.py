@@ -8,6 +8,7 @@ from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import incarna as inc
 from tablekeeper.games.spirit_island import invader_rules as ir
 from tablekeeper.games.spirit_island import powers as pw
+from tablekeeper.games.spirit_island import table_actions
 from tablekeeper.games.spirit_island.actions import Engine, Watcher
 
 from .helpers import answer_counts, attempt, run, session, to_step, tracks
@@ -160,24 +161,25 @@ def test_si_trigger_4_trigger_set_up_by_the_same_action_runs_once_after_it() -> 
 
 @pytest.mark.rule("SI-COUNTS-1")
 def test_si_counts_1_choice_fixed_for_the_whole_action() -> None:
-    engine = Engine()
-    engine.begin("Power")
-    engine.declare("S", True)
-    with pytest.raises(Rejected):
-        engine.declare("S", False)
-    assert engine.counts("S") is True
+    s = session()
+    to_step(s, "fast", "powers")
+    run(s, "begin Many Minds Move as One", "counts-as S yes")
+    refused = attempt(s, "counts-as S no")
+    assert not refused.accepted and "whole action" in str(refused.reason)
+    run(s, "counts-as S yes")  # the same choice again is fine
+    assert table_actions.counts(s.state, "S") is True
+    run(s, "end")
+    assert table_actions.counts(s.state, "S") is None
 
 
 @pytest.mark.rule("SI-COUNTS-2")
 def test_si_counts_2_nested_action_has_its_own_choices() -> None:
-    engine = Engine()
-    engine.begin("Insatiable Hunger")
-    engine.declare("S", True)
-    engine.begin("Blight card Immediately")
-    engine.declare("S", False)
-    assert engine.counts("S") is False
-    engine.end()
-    assert engine.counts("S") is True
+    s = session()
+    to_step(s, "fast", "powers")
+    run(s, "begin Insatiable Hunger", "counts-as S yes", "begin Blight card Immediately", "counts-as S no")
+    assert table_actions.counts(s.state, "S") is False
+    run(s, "end")
+    assert table_actions.counts(s.state, "S") is True
 
 
 @pytest.mark.rule("SI-COUNTS-3")

@@ -219,6 +219,14 @@ def _end(txn: Txn, args: tuple[str, ...]) -> None:
     blight_track.settle(txn)  # a Blight addition waiting only for this nested action ends too
 
 
+def _counts_as(txn: Txn, args: tuple[str, ...]) -> None:
+    want(args, 2, "counts-as PIECE yes|no")
+    if args[1] not in ("yes", "no"):
+        raise Rejected("usage: counts-as PIECE yes|no")
+    table_actions.declare(txn, args[0], args[1] == "yes")
+    txn.notice(f"{args[0]} {'counts' if args[1] == 'yes' else 'does not count'} for this action")
+
+
 def _explore(txn: Txn, args: tuple[str, ...]) -> None:
     want(args, 1, "explore more|skip")
     if args[0] == "more":
@@ -283,6 +291,8 @@ VERBS: Mapping[str, Verb] = {
     "whenever": Verb("whenever SEAT TEXT", "this turn: TEXT each time the seat uses a Power", _whenever),
     "begin": Verb("begin NAME", "open an action (triggers wait for its end)", _begin),
     "end": Verb("end", "close the innermost open action", _end),
+    "counts-as": Verb("counts-as PIECE yes|no", "this action counts PIECE as the category (fixed until it ends)",
+                      _counts_as),
     "explore": Verb("explore more|skip", "a second Explore card this step, or none resolved (France 6 counts them)",
                     _explore),
     "event": Verb("event NAME", "Fortification / Cash Crops Take Hold: pick the terrain", _event),
