@@ -80,10 +80,12 @@ def _seat_panel(state: GameState, seat: int) -> Panel:
     limit = state.value(seat_track(seat, "card_plays"))
     elements = spirits.elements(state, seat)
     el_text = " ".join(f"{ELEMENT_SHORT[e]}{n}" for e, n in sorted(elements.items())) or "no elements"
-    status = seat_menu.legend(state, seat) or ("done" if seat in state.done else "")
+    legend = seat_menu.legend(state, seat)
+    status = legend or ("done" if seat in state.done else "")
     reminder = spirits.REMINDERS[(state.round - 1) % len(spirits.REMINDERS)]
     presence = state.value(seat_track(seat, "presence"))
-    lines = (_fit(f"Cards {played}/{limit} Pres {presence}"), _fit(el_text), _fit(reminder), status)
+    # a 128x32 seat display shows two lines: with the menu open, the second is what A and B do
+    lines = (_fit(f"Cards {played}/{limit} Pres {presence}"), _fit(legend or el_text), _fit(reminder), _fit(status))
     return Panel(f"Seat {seat}", lines, big=str(energy))
 
 
@@ -112,7 +114,7 @@ def button(state: GameState, role: str, held: bool) -> Command | None:
     together; elsewhere it does nothing, so a seat meaning "done" never adds anything) and B opens
     the seat's own menu. A question open: A answers the first option and B the second (only the
     asked seat's buttons for a seat's question); in the seat's menu A does the item shown and B
-    shows the next (the seat display's last line says so)."""
+    shows the next (the seat display's second line says so)."""
     seat, _, which = role.partition(".")
     if held or not seat.startswith("seat") or which not in ("a", "b"):
         return None

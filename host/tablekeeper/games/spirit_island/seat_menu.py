@@ -1,5 +1,5 @@
 """A seat's own menu on its two buttons: B opens it and shows the next item, A does the item shown
-(the seat display's last line says which). From it a seat generates Fear, plays a card (picked from
+(the seat display's second line says which). From it a seat generates Fear, plays a card (picked from
 its Spirit's data, or entered as cost, speed and elements), uses an Innate Power (its threshold
 checked), gains an element, changes any seat's Presence, or adds Blight from a Power."""
 
@@ -36,7 +36,7 @@ def cursor(state: GameState) -> int:
 
 
 def legend(state: GameState, seat: int) -> str | None:
-    """The seat display's last line while this seat's menu is open."""
+    """What A and B do, shown on the seat display while this seat's menu is open."""
     prompt = state.prompt
     if prompt is None or not is_menu(state) or prompt.seat != seat:
         return None
