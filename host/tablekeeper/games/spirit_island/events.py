@@ -35,7 +35,7 @@ def after_advance(txn: Txn) -> None:
 
 
 def ask_terrain(txn: Txn, name: str) -> None:
-    options = invader_rules.unshown_terrains(slots(txn.state), table(txn.state).terrains)
+    options = invader_rules.unshown_terrains(slots(txn.state).as_mapping(), table(txn.state).terrains)
     step = PICKING_TERRAIN[name]
     if not options:
         txn.notice(f"{name.title()}: every terrain is shown, no extra {step}")

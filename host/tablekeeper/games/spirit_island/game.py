@@ -186,7 +186,7 @@ class SpiritIsland(Game):
 
     def view_extra(self, state: GameState) -> dict[str, Json]:
         return {"spirit_island": {
-            "slots": slots(state),
+            "slots": slots(state).as_mapping(),
             "discard": get(state, "invader.discard", []),
             "blight_card": state.get("blight_card"),
             "lands": get(state, "lands", {}),

@@ -184,7 +184,7 @@ def ask_setup(txn: Txn) -> None:
 def ask_build(txn: Txn, terrains: list[str] | None = None, label: str = "Build") -> None:
     """The Build step (or an Event's Build in one terrain, SI-ERRATA-3)."""
     questions: list[Question] = []
-    for terrain in terrains if terrains is not None else _terrains(slots(txn.state)["build"]):
+    for terrain in terrains if terrains is not None else _terrains(list(slots(txn.state).build)):
         questions += _action(label, terrain, [Question("build", terrain, step=label.split(" (")[0])])
     _push(txn, [*questions, *_loss_check(txn.state, "build")])
     resume(txn)
@@ -216,7 +216,7 @@ def _loss_check(state: GameState, step: str) -> list[Question]:
 def ask_ravage(txn: Txn, terrains: list[str] | None = None, label: str = "Ravage") -> None:
     """The Ravage step (or an Event's Ravage in one terrain, SI-ERRATA-4)."""
     questions: list[Question] = []
-    for terrain in terrains if terrains is not None else _terrains(slots(txn.state)["ravage"]):
+    for terrain in terrains if terrains is not None else _terrains(list(slots(txn.state).ravage)):
         inner = [Question("blight", terrain, board) for board in board_names(txn.state)]
         questions += _action(label, terrain, [*inner, Question("destroyed", terrain)])
     _push(txn, [*questions, *_loss_check(txn.state, "ravage")])

@@ -33,12 +33,12 @@ def _blighted_island_enter(txn: Txn) -> None:
 
 def _ravage_enter(txn: Txn) -> None:
     txn.put("ravage.blight_boards", [])
-    txn.notice("Ravage: " + ", ".join(slots(txn.state)["ravage"]))
+    txn.notice("Ravage: " + ", ".join(slots(txn.state).ravage))
     invader_counts.ask_ravage(txn)
 
 
 def _build_enter(txn: Txn) -> None:
-    txn.notice("Build: " + ", ".join(slots(txn.state)["build"]))
+    txn.notice("Build: " + ", ".join(slots(txn.state).build))
     invader_counts.ask_build(txn)
 
 
@@ -74,8 +74,8 @@ FLOW = Flow(phases=(
              skip=lambda s: not s.get("events") or s.round == 1, hold=_hold),
         Step("fear", "Fear", enter=fear.reveal_next, leave=fear.reveal_next,
              skip=lambda s: s.value("fear.earned") == 0, hold=_hold),
-        Step("ravage", "Ravage", enter=_ravage_enter, skip=lambda s: not slots(s)["ravage"], hold=_hold),
-        Step("build", "Build", enter=_build_enter, skip=lambda s: not slots(s)["build"], hold=_hold),
+        Step("ravage", "Ravage", enter=_ravage_enter, skip=lambda s: not slots(s).ravage, hold=_hold),
+        Step("build", "Build", enter=_build_enter, skip=lambda s: not slots(s).build, hold=_hold),
         Step("explore", "Explore", enter=invader_track.explore_enter, leave=invader_track.explore_leave,
              hold=_hold),
         Step("advance", "Advance cards", enter=_advance_enter, hold=_hold),
