@@ -220,3 +220,26 @@ def test_a_power_card_from_the_data_is_played_by_name() -> None:
     run(s, "element 1 moon air")
     assert s.view()["spirit_island"]["elements"]["seat1"] == {"moon": 1, "air": 1}
     assert not attempt(s, "play 2 nothing like this").accepted
+
+
+@pytest.mark.rule("SI-STRIFE-2")
+@pytest.mark.rule("SI-INV-4")
+def test_ravage_answers_follow_strife_and_the_dahan_recorded() -> None:
+    s = session(seats=1, boards="1")
+    to_step(s, "time", "passes")
+    run(s, "next")
+    to_step(s, "fast", "powers")
+    terrain = s.state.get("invader.slots")["ravage"][0]
+    run(s, "done 1")
+    prompt = s.state.prompt
+    assert prompt is not None
+    full = int(prompt.options[0].split("(")[1].split()[0])
+    run(s, "undo", f"land A3 terrain={terrain} strife=1 dahan=4 defend={full - 3}", "done 1")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.options[0] == "no Blight (0 dmg)"  # the City's Strife: 3 less
+    run(s, "choose 1")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.id == "si.counts.ravage_destroyed"
+    # no damage reached the 4 Dahan: 8 damage back, Towns first (2 each), then Explorers
+    towns = tracks(s)["island.towns"]
+    assert prompt.options[0].startswith(f"E{8 - 2 * towns}" if towns < 4 else "T4")

@@ -112,15 +112,21 @@ def likely_explore(state: GameState, terrain: str) -> int:
 
 
 def ravage_damage(state: GameState, terrain: str, board: str) -> int:
-    """SI-INV-2 / SI-DEFEND-1: the damage one board's Invaders deal in a land of the terrain, less
-    the Defend recorded on that board's lands of the terrain."""
-    dealt, _ = invader_rules.ravage_damage(_invaders(state), _defend(state, terrain, board), table(state).piece_damage)
+    """SI-INV-2 / SI-DEFEND-1 / SI-STRIFE-2: the damage one board's Invaders deal in a land of the
+    terrain (an Invader with Strife deals none), less the Defend recorded on that board's lands of
+    the terrain."""
+    dealt, _ = invader_rules.ravage_damage(_invaders(state, terrain, board), _defend(state, terrain, board),
+                                           table(state).piece_damage)
     return damage.boosted(dealt, _badlands(state, terrain, board))  # SI-BADLANDS-3
 
 
-def _invaders(state: GameState) -> list[Invader]:
+def _invaders(state: GameState, terrain: str = "", board: str = "") -> list[Invader]:
+    """One board's share of the Invaders; the Strife recorded on its lands of the terrain sits on
+    the biggest of them."""
     e, t, c = _per_board(state)
-    return [Invader("explorer")] * e + [Invader("town")] * t + [Invader("city")] * c
+    pieces = [Invader("city")] * c + [Invader("town")] * t + [Invader("explorer")] * e
+    strife = sum(rec.strife for rec in lands.of_terrain(state, terrain, board)) if terrain else 0
+    return [Invader(p.kind, strife=1) if i < strife else p for i, p in enumerate(pieces)]
 
 
 def _defend(state: GameState, terrain: str, board: str) -> int:
@@ -143,8 +149,9 @@ def likely_destroyed(state: GameState, terrain: str) -> Counts:
         recorded = [rec.dahan for rec in lands.of_terrain(state, terrain, board) if rec.dahan is not None]
         dahan = sum(recorded) if recorded else data.dahan_per_land
         e, t, c = _per_board(state)
-        result = invader_rules.ravage(_invaders(state), (0,) * dahan, defend=_defend(state, terrain, board),
-                                      damage=data.piece_damage, dahan_health=data.piece_health["dahan"])
+        result = invader_rules.ravage(_invaders(state, terrain, board), (0,) * dahan,
+                                      defend=_defend(state, terrain, board), damage=data.piece_damage,
+                                      dahan_health=data.piece_health["dahan"])
         left = result.counterattack
         for i, kind in ((1, "town"), (0, "explorer"), (2, "city")):
             health = data.piece_health[kind]
@@ -292,7 +299,8 @@ def _ask(txn: Txn, q: Question) -> None:
         txn.notice(f"{q.terrain.title()}'s loss condition: {rules.loss}")
         txn.ask(PROMPTS["loss"], f"{q.terrain.title()} loss met?", ["no", "yes: defeat"], context={"q": asdict(q)})
     elif q.kind == "destroyed":
-        answers = _answers(likely_destroyed(state, q.terrain), KINDS, 2)
+        likely = likely_destroyed(state, q.terrain)
+        answers = _answers(likely, KINDS, max(2, sum(likely)))
         txn.ask(PROMPTS["destroyed"], f"Ravage {short}: destroyed?", [_text(a) for a in answers],
                 context={"q": asdict(q), "answers": [list(a) for a in answers]})
 

@@ -13,7 +13,7 @@ from tablekeeper.core.state import GameState
 from tablekeeper.games.spirit_island.common import get
 
 KEY = "lands"
-COUNTS = ("blight", "vitality", "defend", "dahan", "badlands")
+COUNTS = ("blight", "vitality", "defend", "dahan", "badlands", "strife")
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +23,7 @@ class LandRecord:
     defend: int = 0  # ends at Time Passes
     dahan: int | None = None  # None: not recorded (the data's per-land figure is assumed)
     badlands: int = 0
+    strife: int = 0  # Invaders there carrying Strife
     terrain: str = ""
     presence: dict[str, int] = field(default_factory=dict)  # seat -> pieces
 
@@ -31,7 +32,7 @@ class LandRecord:
         dahan = raw.get("dahan")
         return LandRecord(int(raw.get("blight", 0)), int(raw.get("vitality", 0)), int(raw.get("defend", 0)),
                           None if dahan is None else int(dahan), int(raw.get("badlands", 0)),
-                          str(raw.get("terrain", "")),
+                          int(raw.get("strife", 0)), str(raw.get("terrain", "")),
                           {str(k): int(v) for k, v in (raw.get("presence") or {}).items()})
 
     def to_json(self) -> dict[str, Json]:
@@ -41,6 +42,8 @@ class LandRecord:
             out["dahan"] = self.dahan
         if self.badlands:
             out["badlands"] = self.badlands
+        if self.strife:
+            out["strife"] = self.strife
         if self.terrain:
             out["terrain"] = self.terrain
         return out
@@ -55,6 +58,8 @@ class LandRecord:
             return replace(self, defend=n)
         if key == "dahan":
             return replace(self, dahan=n)
+        if key == "strife":
+            return replace(self, strife=n)
         return replace(self, badlands=n)
 
     def with_presence(self, seat: str, n: int) -> LandRecord:
