@@ -243,3 +243,24 @@ def test_ravage_answers_follow_strife_and_the_dahan_recorded() -> None:
     # no damage reached the 4 Dahan: 8 damage back, Towns first (2 each), then Explorers
     towns = tracks(s)["island.towns"]
     assert prompt.options[0].startswith(f"E{8 - 2 * towns}" if towns < 4 else "T4")
+
+
+def test_panel_next_on_a_seat_menu_closes_it_and_a_refused_item_says_why() -> None:
+    from tablekeeper.controls import Controls
+
+    s = session()
+    to_step(s, "spirit", "growth")
+    controls = Controls(s.game, clock=lambda: 0.0)
+    for role in ("seat1.b", "next"):
+        for command in controls.press(role, s.state):
+            assert s.perform(command).accepted
+    assert s.state.prompt is None and tracks(s)["fear.generated"] == 0
+    run(s, "seat-menu 1", "more 1", "choose 3")  # "play card" outside the Power Cards step
+    assert s.state.prompt is None
+    assert any("Spirit Phase (cards step)" in n for n in s.notices)
+
+
+def test_unknown_spirit_is_one_line_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["play", "spirit_island", "--option", "spirits=river,ocean"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "unknown Spirit 'ocean'" in err[0] and "lightning, river" in err[0]

@@ -15,7 +15,9 @@ from tablekeeper.games.spirit_island import blight_prompts, spirits
 from tablekeeper.games.spirit_island.common import seat_track
 from tablekeeper.games.spirit_island.spirit_data import ELEMENTS, SPEEDS
 
-MENU = ("Fear +1", "play card", "innate", "Presence", "element", "Blight +1", "close")
+# "close" first: NEXT on the panel (which picks the option it shows, the first) never acts for a seat;
+# the seat's own B opens the menu on "Fear +1".
+MENU = ("close", "Fear +1", "play card", "innate", "Presence", "element", "Blight +1")
 PREFIX = "si.seat."
 OTHER = "other card"
 DONE = "done"
@@ -46,7 +48,7 @@ def legend(state: GameState, seat: int) -> str | None:
 def open_menu(txn: Txn, seat: int) -> None:
     if txn.state.prompt is not None:
         raise Rejected(f"answer the prompt first: {txn.state.prompt.text}")
-    _ask(txn, seat, "menu", f"Seat {seat}:", MENU)
+    _ask(txn, seat, "menu", f"Seat {seat}:", MENU, cursor=1)
 
 
 def more(txn: Txn, seat: int) -> None:
@@ -67,9 +69,16 @@ def _seat(txn: Txn) -> int:
 
 
 def on_menu(txn: Txn, index: int) -> None:
+    """Do the item; one that cannot be done now closes the menu with the reason on screen."""
     seat = _seat(txn)
     txn.close_prompt()
-    item = MENU[index]
+    try:
+        _do(txn, seat, MENU[index])
+    except Rejected as exc:
+        txn.notice(f"Seat {seat}: {exc}")
+
+
+def _do(txn: Txn, seat: int, item: str) -> None:
     if item == "Fear +1":
         txn.add("fear.generated", 1)
     elif item == "play card":
@@ -101,7 +110,11 @@ def on_presence(txn: Txn, index: int) -> None:
     label = prompt.options[index]
     txn.close_prompt()
     who, delta = label.split()
-    txn.add(seat_track(int(who.removeprefix("S")), "presence"), int(delta))
+    track = seat_track(int(who.removeprefix("S")), "presence")
+    try:
+        txn.add(track, int(delta))
+    except Rejected as exc:
+        txn.notice(f"Presence: {exc}")
 
 
 def _ask_card(txn: Txn, seat: int) -> None:
