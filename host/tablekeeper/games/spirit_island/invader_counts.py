@@ -259,7 +259,7 @@ def resume(txn: Txn) -> None:
         if q.kind == "begin":
             table_actions.begin(txn, f"{q.step} in {q.terrain}")
         elif q.kind == "end":
-            table_actions.end(txn)
+            table_actions.end(txn, quiet=True)
         else:
             _ask(txn, q)
 

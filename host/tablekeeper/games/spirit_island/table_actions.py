@@ -71,15 +71,17 @@ def trigger(txn: Txn, label: str) -> None:
         raise Rejected(f"no action is open to trigger {label!r} after")
 
 
-def end(txn: Txn) -> None:
+def end(txn: Txn, quiet: bool = False) -> None:
     """Close the innermost action. Its triggers pass to the enclosing action, or, with none left,
-    come due: the action's memory is cleared and the triggers resolve."""
+    come due: the action's memory is cleared and the triggers resolve. ``quiet``: the station's
+    own Invader Actions end without a notice, so the display keeps what the players answered."""
     name = timing.current_action(txn.state)
     frames = thaw(txn.state.get(COUNTS_AS, {})) or {}
     if frames.pop(str(timing.depth(txn.state)), None) is not None:
         txn.put(COUNTS_AS, frames or None)
     due = timing.end_action(txn)
-    txn.notice(f"Action finished: {name}")
+    if not quiet:
+        txn.notice(f"Action finished: {name}")
     if timing.depth(txn.state) > 0:
         for item in due:
             timing.trigger(txn, item)
