@@ -30,7 +30,9 @@ def test_ah_aoo_3_a_two_action_ability_provokes_once_per_enemy() -> None:
     do(s, "enemy seat1 A fight=2 health=2 evade=2 damage=1", "enemy seat1 B fight=2 health=2 evade=2 damage=1")
     start_turn(s, 1)
     do(s, "activate seat1 2")
-    assert track(s, "seat1.damage") == 2
+    assert s.state.prompt is not None and s.state.prompt.id == "aoo_order"  # AH-AOO-2: the investigator's order
+    do(s, "choose 2")
+    assert track(s, "seat1.damage") == 2 and s.state.prompt is None
 
 
 @pytest.mark.rule("AH-AOO-4")

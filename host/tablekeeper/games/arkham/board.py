@@ -13,7 +13,7 @@ from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import assets, effects, rules
+from tablekeeper.games.arkham import assets, effects, records, rules
 
 
 # --- reading -------------------------------------------------------------------------------------
@@ -227,6 +227,29 @@ def disengage(txn: Txn, name: str, exhaust: bool) -> None:
     save_enemy(txn, name, {**foe, "engaged": None, "location": loc, "ready": foe["ready"] and not exhaust})
 
 
+def remove_weaknesses(txn: Txn, seat: int) -> None:
+    """AH-ELIM-3 step 0: the weakness enemies an eliminated investigator owns leave the game."""
+    for name, foe in enemies(txn.state).items():
+        if foe.get("weakness_of") == seat:
+            if foe.get("doom"):
+                txn.add("doom.other", -int(foe["doom"]))
+            save_enemy(txn, name, None)
+            effects.put_list(txn, "removed", f"weakness {name}")
+            txn.notice(f"{name}, seat {seat}'s weakness, leaves the game")
+
+
+def discard_threat_area(txn: Txn, seat: int) -> None:
+    """AH-ELIM-3 step 4: the treacheries in an eliminated investigator's threat area are discarded."""
+    cards = records.treacheries(txn.state)
+    gone = [n for n, t in cards.items() if t.seat == seat and t.location is None]
+    for name in gone:
+        del cards[name]
+        txn.add("encounter.discard", 1)
+        txn.notice(f"{name} leaves seat {seat}'s threat area for the encounter discard pile")
+    if gone:
+        records.save_treacheries(txn, cards)
+
+
 def release_engaged(txn: Txn, seat: int) -> None:
     """AH-ELIM-3 step 3: enemies engaged with an eliminated investigator stay at that location,
     unengaged and otherwise unchanged; ready ones then engage anyone there (AH-ENGM-3)."""
@@ -249,33 +272,9 @@ def drop_clues(txn: Txn, seat: int, clues: int) -> None:
         save_location(txn, loc, {**place, "clues": int(place["clues"]) + clues})
 
 
-def attacks_of_opportunity(txn: Txn, seat: int, kind: str, order: list[str] | None = None) -> int:
-    """AH-AOO-1..4/9: a provoking action draws one attack from each ready enemy engaged with the
-    actor (once, however many actions it costs), in the order the investigator names (``order``,
-    else as engaged); attacking does not exhaust the enemy."""
-    if kind in rules.NON_PROVOKING:
-        return 0
-    attackers = [n for n in engaged_with(txn.state, seat) if enemy(txn.state, n)["ready"]]
-    if order:
-        if sorted(order) != sorted(attackers):
-            raise Rejected(f"the attack order must name each ready engaged enemy once: {', '.join(attackers)}")
-        attackers = list(order)
-    for name in attackers:
-        if not effects.is_live(txn.state, seat) or effects.defeat_pending(txn.state, seat):
-            break
-        attack(txn, name, seat, "attack of opportunity")
-    return len(attackers)
-
-
-def attack(txn: Txn, name: str, seat: int, what: str) -> None:
-    foe = enemy(txn.state, name)
-    txn.notice(f"{name} makes an {what} on seat {seat}: {foe['attack_damage']} damage, "
-               f"{foe['attack_horror']} horror")
-    effects.take_harm(txn, seat, int(foe["attack_damage"]), int(foe["attack_horror"]))
-
-
 def harm_enemy(txn: Txn, name: str, damage: int) -> None:
-    """AH-DEFEAT-3: damage reaching health defeats the enemy (off the board, to a discard pile)."""
+    """AH-DEFEAT-3 / AH-DMG-10: damage reaching health defeats the enemy: it goes to the encounter
+    discard pile, a weakness enemy to its owner's discard pile."""
     foe = enemy(txn.state, name)
     total = int(foe["damage"]) + damage
     if total >= int(foe["health"]):
@@ -283,7 +282,13 @@ def harm_enemy(txn: Txn, name: str, damage: int) -> None:
         if foe.get("doom"):
             txn.add("doom.other", -int(foe["doom"]))
         save_enemy(txn, name, None)
-        txn.notice(f"{name} is defeated")
+        owner = foe.get("weakness_of")
+        if owner is not None and effects.is_live(txn.state, int(owner)):
+            txn.add(f"seat{owner}.discard", 1)
+            txn.notice(f"{name} is defeated and goes to seat {owner}'s discard pile")
+        else:
+            txn.add("encounter.discard", 1)
+            txn.notice(f"{name} is defeated")
     else:
         save_enemy(txn, name, {**foe, "damage": total})
 
@@ -316,45 +321,3 @@ def ready_all(txn: Txn) -> None:
     for name in names:
         if txn.state.prompt is None:
             engage_check(txn, name)
-
-
-def enemy_phase_attacks(txn: Txn) -> None:
-    """3.3 (outside the seeds): each investigator in player order takes the attacks of the ready
-    enemies engaged with them, in the order that player chooses (a prompt when there are several);
-    each attacker exhausts afterwards (unlike AH-AOO-4)."""
-    txn.put("attack_queue", effects.live_seats(txn.state))
-    continue_attacks(txn)
-
-
-def continue_attacks(txn: Txn, chosen: str | None = None) -> None:
-    queue = [int(s) for s in txn.state.get("attack_queue") or ()]
-    while queue:
-        seat = queue[0]
-        waiting = [n for n in engaged_with(txn.state, seat) if enemy(txn.state, n)["ready"]]
-        if not effects.is_live(txn.state, seat) or effects.defeat_pending(txn.state, seat) or not waiting:
-            queue.pop(0)
-            continue
-        if chosen is None and len(waiting) > 1:
-            txn.put("attack_queue", queue)
-            txn.ask("attack_order", f"Seat {seat}: which enemy attacks next?", waiting, seat=seat,
-                    context={"seat": seat, "enemies": waiting})
-            return
-        name = chosen if chosen is not None else waiting[0]
-        chosen = None
-        attack(txn, name, seat, "attack")
-        if name in enemies(txn.state):
-            save_enemy(txn, name, {**enemy(txn.state, name), "ready": False})
-        if txn.state.prompt is not None:  # a trauma or lead choice first; the attacks go on after it
-            txn.put("attack_queue", queue)
-            return
-    txn.put("attack_queue", None)
-
-
-def resume(txn: Txn) -> None:
-    """After a prompt is answered, carry on with the hunters or the attacks it interrupted."""
-    if txn.state.prompt is not None or txn.state.over is not None:
-        return
-    if txn.state.get("hunters_moved") is not None:
-        move_hunters(txn)
-    elif txn.state.get("attack_queue") is not None:
-        continue_attacks(txn)

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+import msgspec
 
 from tablekeeper.errors import ConfigError
+from tablekeeper.schema import decode
 
 DIFFICULTIES = ("easy", "standard", "hard", "expert")
 
@@ -51,6 +54,19 @@ class Card:
                 "objective": self.objective, "resolution": self.resolution}
 
 
+class EncounterEnemy(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """An enemy of the scenario's encounter sets, so a table spawning it at 1.4 picks it from a
+    list instead of typing its stats (``[scenarios.ID.enemies.NAME]``)."""
+
+    fight: Annotated[int, msgspec.Meta(ge=0, le=99)]
+    health: Annotated[int, msgspec.Meta(ge=1, le=99)]
+    evade: Annotated[int, msgspec.Meta(ge=0, le=99)]
+    damage: Annotated[int, msgspec.Meta(ge=0, le=99)] = 1
+    horror: Annotated[int, msgspec.Meta(ge=0, le=99)] = 0
+    hunter: bool = False
+    aloof: bool = False
+
+
 @dataclass(frozen=True, slots=True)
 class Scenario:
     id: str
@@ -59,6 +75,7 @@ class Scenario:
     agendas: tuple[Card, ...]
     acts: tuple[Card, ...]
     reference: Mapping[str, Mapping[str, TokenKind]]  # side -> symbol -> token
+    enemies: Mapping[str, EncounterEnemy] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,8 +207,10 @@ def load_scenarios(override: str | None = None) -> tuple[dict[str, Scenario], di
         for side in ("easy_standard", "hard_expert"):
             part = _table(label, ref.get(side, {}), f"{key}.reference.{side}")
             reference[side] = {sym: _token(label, v, f"{key}.reference.{side}.{sym}") for sym, v in part.items()}
+        enemies = decode(table.get("enemies", {}), dict[str, EncounterEnemy], source=label,
+                         prefix=f"{key}.enemies")
         scenarios[sid] = Scenario(sid, str(table.get("title", sid)), str(table.get("campaign", "")), agendas, acts,
-                                  reference)
+                                  reference, enemies)
     campaigns = {}
     for cid, raw in _table(label, doc.get("campaigns", {}), "campaigns").items():
         seq = _table(label, raw, f"campaigns.{cid}").get("sequence", [])

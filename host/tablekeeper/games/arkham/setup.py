@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+import msgspec
+
 from tablekeeper.core.chance import Bag, Multiset
 from tablekeeper.core.frozen import freeze
 from tablekeeper.core.state import GameState
@@ -144,7 +146,8 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
     data = {
         "scenario": {"id": sid, "title": scenario.title, "campaign": campaign, "difficulty": difficulty,
                      "side": side, "agendas": [c.to_json() for c in scenario.agendas],
-                     "acts": [c.to_json() for c in scenario.acts], "sequence": list(campaigns.get(campaign, ()))},
+                     "acts": [c.to_json() for c in scenario.acts], "sequence": list(campaigns.get(campaign, ())),
+                     "enemies": msgspec.to_builtins(dict(scenario.enemies))},
         "tokens": tokens,
         "seats": seats,
         "mode": mode,
@@ -160,5 +163,6 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
         "enemies": {},
         "locations": {},
         "at": {},
+        "treacheries": {},
     }
     return replace(state, tracks=tracks, sources={"chaos": bag}, data=freeze(data))

@@ -3,13 +3,11 @@ then changes the state through the transaction. ``docs/games/arkham.md`` lists t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from tablekeeper.core.flow import begin_turn
 from tablekeeper.core.game import Txn, Verb, parse_int
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import assets, board, board_verbs, chaos_verbs, effects, rules, skilltest
+from tablekeeper.games.arkham import assets, attacks, board, board_verbs, chaos_verbs, effects, records, rules
 from tablekeeper.games.arkham.parsing import (
     cost_less,
     count,
@@ -25,7 +23,8 @@ from tablekeeper.games.arkham.parsing import (
 # --- actions -------------------------------------------------------------------------------------
 def act(txn: Txn, args: tuple[str, ...]) -> None:
     """An action on the seat's own turn (AH-ACTION-1/2): pay 1 action, attacks of opportunity
-    (AH-AOO-1/2/9), then the action's effect."""
+    (AH-AOO-1/2/9, in the order the investigator picks: a prompt, or ``order=``), then the action's
+    effect (AH-AOO-5)."""
     if not args:
         raise Rejected("usage: act SEAT [KIND [TARGET]] [skill=N] [order=E1,E2]")
     state = txn.state
@@ -39,28 +38,28 @@ def act(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected(f"act: unknown option {sorted(set(named) - {'skill'})[0]!r} (skill=N, order=E1,E2)")
     own_turn(state, seat, f"the {kind} action")
     no_test(state)
+    if state.prompt is not None:
+        raise Rejected(f"answer the prompt first: {state.prompt.text}")
     target = rest[0] if rest else None
     _check_target(state, seat, kind, target)
+    skill = count(named["skill"], "skill") if "skill" in named else None
     spend_actions(txn, seat, 1, f"the {kind} action")
-    board.attacks_of_opportunity(txn, seat, kind, order)
-    if not effects.is_live(txn.state, seat) or effects.defeat_pending(txn.state, seat):
-        return  # defeated by the attacks: the action does not resolve
-    if kind == "draw":
-        effects.draw_cards(txn, seat, 1)  # AH-DRAWACT-1
-    elif kind == "resource":
-        txn.add(f"seat{seat}.resources", 1)
-    elif kind == "move":
-        board.enter(txn, seat, str(target))
-    elif kind == "engage":
-        board.engage(txn, str(target), seat)  # AH-ENGAGE-1/2
-    elif kind == "resign":
-        effects.eliminate(txn, seat, rules.Defeat("resign"))
-    elif kind in ("investigate", "fight", "evade"):
-        _action_test(txn, seat, kind, target, named)
+    effect = records.Provoked(seat, (), kind, target, skill)
+    if order:
+        attackers = [n for n in board.engaged_with(txn.state, seat) if board.enemy(txn.state, n)["ready"]]
+        if kind in rules.NON_PROVOKING or sorted(order) != sorted(attackers):
+            raise Rejected(f"the attack order must name each ready engaged enemy once: {', '.join(attackers)}")
+        effect = records.Provoked(seat, tuple(order), kind, target, skill, ordered=True)
+    attacks.provoke(txn, seat, kind, effect)
 
 
 def _check_target(state: GameState, seat: int, kind: str, target: str | None) -> None:
-    if kind == "move":
+    if kind == "investigate":
+        if target is not None:
+            count(target, "difficulty")
+        elif board.where(state, seat) is None:
+            raise Rejected("investigate needs a difficulty (act SEAT investigate N) or a location (enter)")
+    elif kind == "move":
         if target is None:
             raise Rejected("usage: act SEAT move LOCATION")
         board.location(state, target)
@@ -79,25 +78,6 @@ def _check_target(state: GameState, seat: int, kind: str, target: str | None) ->
             raise Rejected(f"{target} is not at seat {seat}'s location")  # AH-ENGAGE-1
         if kind == "fight" and foe["aloof"] and foe.get("engaged") is None:
             raise Rejected(f"{target} is aloof and engaged with nobody: engage it first")  # AH-ALOOF-4
-
-
-def _action_test(txn: Txn, seat: int, kind: str, target: str | None, named: Mapping[str, str]) -> None:
-    skill = {"investigate": "intellect", "fight": "combat", "evade": "agility"}[kind]
-    base = count(named["skill"], "skill") if "skill" in named else \
-        int(effects.seat_info(txn.state, seat)["skills"][skill])
-    if kind == "investigate":
-        if target is not None:
-            difficulty = count(target, "difficulty")
-        else:
-            loc = board.where(txn.state, seat)
-            if loc is None:
-                raise Rejected("investigate needs a difficulty (act SEAT investigate N) or a location (enter)")
-            difficulty = int(board.location(txn.state, loc)["shroud"])  # AH-DIFF-2
-        skilltest.begin(txn, seat, skill, base, difficulty, "investigate")
-    else:
-        foe = board.enemy(txn.state, str(target))
-        difficulty = board.modified(foe, "fight" if kind == "fight" else "evade")  # AH-DIFF-2, AH-BASE-1
-        skilltest.begin(txn, seat, skill, base, difficulty, kind, str(target))
 
 
 def activate(txn: Txn, args: tuple[str, ...]) -> None:
@@ -119,7 +99,7 @@ def activate(txn: Txn, args: tuple[str, ...]) -> None:
     spend_actions(txn, seat, actions, "this ability")
     if resources:
         txn.add(f"seat{seat}.resources", -resources)
-    board.attacks_of_opportunity(txn, seat, kind)  # AH-DESIG-1: a designated Evade/Fight is exempt
+    attacks.provoke(txn, seat, kind)  # AH-DESIG-1: a designated Evade/Fight is exempt
 
 
 def lose(txn: Txn, args: tuple[str, ...]) -> None:
@@ -165,7 +145,7 @@ def play(txn: Txn, args: tuple[str, ...]) -> None:
     if cardtype == "event":
         txn.add(f"seat{seat}.discard", 1)  # AH-EVENT-4
     if needs_action:
-        board.attacks_of_opportunity(txn, seat, "play")  # AH-AOO-7: fast cards provoke nothing
+        attacks.provoke(txn, seat, "play")  # AH-AOO-7: fast cards provoke nothing
 
 
 # --- cards and harm ------------------------------------------------------------------------------
