@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tablekeeper.core.game import Txn, parse_int
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import assets, board
+from tablekeeper.games.arkham import assets, board, mythos, records
 from tablekeeper.games.arkham.parsing import (
     count,
     keywords,
@@ -36,20 +36,43 @@ def enemy_verb(txn: Txn, args: tuple[str, ...]) -> None:
     [aloof] [hunter] [exhausted] [at=LOCATION]`."""
     if len(args) < 2:
         raise Rejected("usage: enemy SEAT NAME fight=F health=H evade=E damage=D horror=R [aloof] [hunter] "
-                       "[exhausted] [at=LOCATION]")
+                       "[exhausted] [weakness] [at=LOCATION]")
     seat = live_seat(txn.state, args[0])
     plain, named = keywords(args[2:])
-    unknown = (set(plain) - {"aloof", "hunter", "exhausted"}) | (set(named) - {"fight", "health", "evade",
-                                                                               "damage", "horror", "at"})
+    unknown = (set(plain) - {"aloof", "hunter", "exhausted", "weakness"}) | (set(named) - {
+        "fight", "health", "evade", "damage", "horror", "at"})
     if unknown:
         raise Rejected(f"enemy: unknown word {sorted(unknown)[0]!r}")
-    foe = {"fight": count(named.get("fight", "1"), "fight"),
-           "health": count(named.get("health", "1"), "health", 1),
-           "evade": count(named.get("evade", "1"), "evade"),
-           "attack_damage": count(named.get("damage", "1"), "damage"),
-           "attack_horror": count(named.get("horror", "0"), "horror"), "aloof": "aloof" in plain,
-           "hunter": "hunter" in plain, "ready": "exhausted" not in plain, "damage": 0, "doom": 0}
+    stats = {"fight": count(named.get("fight", "1"), "fight"), "health": count(named.get("health", "1"), "health", 1),
+             "evade": count(named.get("evade", "1"), "evade"), "damage": count(named.get("damage", "1"), "damage"),
+             "horror": count(named.get("horror", "0"), "horror"), "aloof": "aloof" in plain, "hunter": "hunter" in plain}
+    foe = mythos.enemy_record(stats, ready="exhausted" not in plain,
+                              weakness_of=seat if "weakness" in plain else None)  # AH-DMG-10: its owner
     board.spawn(txn, seat, args[1], foe, named.get("at"))
+
+
+def engage_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    """A card effect engages an enemy with the seat: no action, no attack of opportunity
+    (AH-ENGAGE-2 for one engaged with another investigator: it leaves them)."""
+    usage(args, 2, 2, "engage SEAT ENEMY")
+    seat = live_seat(txn.state, args[0])
+    foe = board.enemy(txn.state, args[1])
+    if foe.get("engaged") == seat:
+        raise Rejected(f"{args[1]} is already engaged with seat {seat}")
+    board.engage(txn, args[1], seat)
+
+
+def treachery_gone(txn: Txn, args: tuple[str, ...]) -> None:
+    """A treachery that stayed in play leaves it (its own text, or a test passed): to the
+    encounter discard pile."""
+    usage(args, 1, 1, "discard-treachery NAME")
+    cards = records.treacheries(txn.state)
+    if args[0] not in cards:
+        known = ", ".join(sorted(cards)) or "none"
+        raise Rejected(f"no treachery {args[0]!r} in play (treacheries: {known})")
+    del cards[args[0]]
+    records.save_treacheries(txn, cards)
+    txn.add("encounter.discard", 1)
 
 
 def asset_verb(txn: Txn, args: tuple[str, ...]) -> None:

@@ -14,6 +14,9 @@ from tablekeeper.games.arkham.parsing import (
     usage,
 )
 
+MAX_TOKEN_CHANGE = 20  # far beyond any card's "add N tokens"; a typo like 1000000000 is refused
+MAX_TOKENS_OF_A_KIND = 40
+
 
 def begin_test(txn: Txn, args: tuple[str, ...]) -> None:
     """ST.1: `test SEAT SKILL VALUE DIFFICULTY [auto-success]` or `test SEAT "Willpower (4)" VALUE`."""
@@ -53,6 +56,12 @@ def token(txn: Txn, args: tuple[str, ...]) -> None:
     if name not in txn.state.get("tokens"):
         raise Rejected(f"unknown chaos token {name!r} (known: {', '.join(sorted(txn.state.get('tokens')))})")
     n = count(args[2], "count", 1) if len(args) > 2 else 1
+    if n > MAX_TOKEN_CHANGE:
+        raise Rejected(f"token {op} {name}: at most {MAX_TOKEN_CHANGE} tokens at a time, not {n}")
+    if op == "add":
+        have = skilltest.chaos_bag(txn.state).contents.as_dict().get(name, 0)
+        if have + n > MAX_TOKENS_OF_A_KIND:
+            raise Rejected(f"token add {name}: the bag would hold {have + n}; at most {MAX_TOKENS_OF_A_KIND} of a kind")
     ops = {"add": "put", "remove": "take", "seal": "seal", "release": "release"}
     if op not in ops:
         raise Rejected(f"token {op}: expected add, remove, seal or release")

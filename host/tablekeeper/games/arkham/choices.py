@@ -9,7 +9,7 @@ from __future__ import annotations
 from tablekeeper.core.game import ChoiceHandler, Txn
 from tablekeeper.core.state import Prompt
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import attacks, board, effects, mythos, rules
+from tablekeeper.games.arkham import attacks, board, effects, mythos, rules, verbs
 
 
 def _open(txn: Txn) -> Prompt:
@@ -98,5 +98,5 @@ def _then_resume(handler: ChoiceHandler) -> ChoiceHandler:
 HANDLERS: dict[str, ChoiceHandler] = {key: _then_resume(fn) for key, fn in {
     "trauma": trauma, "lead": lead, "prey": prey, "attack_order": attacker, "aoo_order": opportunity,
     "hunter_move": hunter_way, "soak": attacks.choose_split, "encounter": mythos.choose,
-    "encounter_card": mythos.choose_card, "encounter_enemy": mythos.choose_enemy,
+    "encounter_card": mythos.choose_card, "encounter_enemy": mythos.choose_enemy, "action": verbs.choose_action,
 }.items()}

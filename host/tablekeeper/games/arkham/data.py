@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import msgspec
 
 from tablekeeper.errors import ConfigError
-from tablekeeper.schema import decode
+from tablekeeper.schema import decode, read_text
 
 DIFFICULTIES = ("easy", "standard", "hard", "expert")
 
@@ -67,6 +67,19 @@ class EncounterEnemy(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     aloof: bool = False
 
 
+class Ally(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A player asset that takes damage or horror (AH-DMG-4), with the cost of playing it."""
+
+    cost: Annotated[int, msgspec.Meta(ge=0, le=99)]
+    health: Annotated[int, msgspec.Meta(ge=1, le=99)] | None = None
+    sanity: Annotated[int, msgspec.Meta(ge=1, le=99)] | None = None
+
+
+def load_allies(override: str | None = None) -> dict[str, Ally]:
+    label, doc = read_toml("assets.toml", override)
+    return decode(doc, dict[str, Ally], source=label)
+
+
 @dataclass(frozen=True, slots=True)
 class Scenario:
     id: str
@@ -95,7 +108,7 @@ def read_toml(name: str, override: str | None = None) -> tuple[str, dict[str, An
     try:
         if override:
             label = override
-            text = Path(override).read_text(encoding="utf-8")
+            text = read_text(Path(override), what=f"{name} file")
         else:
             label = f"arkham/data/{name}"
             files = resources.files("tablekeeper.games.arkham").joinpath("data")

@@ -83,6 +83,13 @@ class Arkham(Game):
 
         return Campaign.after(previous, state).body
 
+    def view_tracks(self, state: GameState) -> dict[str, int | None]:
+        """An act with an Objective has no clue requirement to show (AH-ACTAG-5)."""
+        out = super().view_tracks(state)
+        if effects.card(state, "act").get("objective"):
+            out.pop("act.clues_required", None)
+        return out
+
     def view_extra(self, state: GameState) -> dict[str, Json]:
         scenario = state.get("scenario")
         test = skilltest.current(state)

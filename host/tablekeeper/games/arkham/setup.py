@@ -16,6 +16,7 @@ from tablekeeper.core.tracks import Counter
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.arkham.data import (
     Card,
+    load_allies,
     load_investigators,
     load_scenarios,
     load_tokens,
@@ -31,7 +32,7 @@ ENCOUNTER_DECK = 26
 SEAT_TRACKS = ("health", "sanity", "damage", "horror", "clues", "resources", "actions", "hand", "deck",
                "discard", "physical_trauma", "mental_trauma", "xp")
 
-KNOWN_OPTIONS = {"scenario", "scenario_id", "chaos", "investigators", "difficulty", "mode", "encounter", "deck",
+KNOWN_OPTIONS = {"scenario", "scenario_id", "chaos", "investigators", "assets", "difficulty", "mode", "encounter", "deck",
                  "count_eliminated", "campaign", "campaign_id"}
 SEAT_OPTIONS = {"physical_trauma", "mental_trauma", "xp", "elder_sign"}
 
@@ -164,5 +165,6 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
         "locations": {},
         "at": {},
         "treacheries": {},
+        "allies": msgspec.to_builtins(load_allies(options.get("assets"))),
     }
     return replace(state, tracks=tracks, sources={"chaos": bag}, data=freeze(data))

@@ -53,6 +53,76 @@ def act(txn: Txn, args: tuple[str, ...]) -> None:
     attacks.provoke(txn, seat, kind, effect)
 
 
+def action_menu(txn: Txn, args: tuple[str, ...]) -> None:
+    """The seat's B button on its own turn: the actions it can take now, by name (AH-ACTION-1)."""
+    usage(args, 1, 1, "actions SEAT")
+    state = txn.state
+    seat = live_seat(state, args[0])
+    own_turn(state, seat, "an action")
+    no_test(state)
+    if state.prompt is not None:
+        raise Rejected(f"answer the prompt first: {state.prompt.text}")
+    lines = menu_lines(state, seat)
+    labels = [" ".join(line[2:]) if line[0] == "act" else f"play {' '.join(line[2:])}" for line in lines]
+    txn.ask("action", f"Seat {seat}: which action?", ["back", *labels],
+            seat=seat, context={"seat": seat, "lines": [list(line) for line in lines]})
+
+
+def menu_lines(state: GameState, seat: int) -> list[tuple[str, ...]]:
+    """Each action open to the seat, as a command line (``act SEAT ...``, ``ally SEAT NAME``)."""
+    me = f"seat{seat}"
+    here = board.where(state, seat)
+    out: list[tuple[str, ...]] = [("act", me, "investigate")] if here is not None else []
+    out += [("act", me, "resource"), ("act", me, "draw")]
+    if here is not None:
+        ways = board.neighbours(state, here) or [n for n in board.locations(state) if n != here]
+        out += [("act", me, "move", loc) for loc in ways]
+    elif board.locations(state):
+        out += [("act", me, "move", loc) for loc in sorted(board.locations(state))]
+    for name, foe in sorted(board.enemies(state).items()):
+        mine = foe.get("engaged") == seat
+        if not mine and (here is None or board.enemy_location(state, foe) != here):
+            continue
+        if mine or not foe["aloof"]:
+            out.append(("act", me, "fight", name))
+        out.append(("act", me, "evade" if mine else "engage", name))
+    if effects.seat_value(state, seat, "hand") > 0:
+        have = effects.seat_value(state, seat, "resources")
+        out += [("ally", me, name) for name, card in sorted(state.get("allies", {}).items())
+                if int(card["cost"]) <= have and name not in assets.assets(state, seat)]
+    return [*out, ("act", me, "other"), ("act", me, "resign")]
+
+
+def choose_action(txn: Txn, index: int) -> None:
+    """An answer of the action menu: the command it names, as if typed."""
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("no action menu is open")
+    lines = [tuple(str(w) for w in line) for line in prompt.context["lines"]]
+    txn.close_prompt()
+    if index > 0:
+        verb, *args = lines[index - 1]
+        VERBS[verb].handler(txn, tuple(args))
+
+
+def ally(txn: Txn, args: tuple[str, ...]) -> None:
+    """Play an ally the data file knows (``data/assets.toml``): the Play action and its cost
+    (AH-COST-2), then it is in play with its health and sanity to take harm (AH-DMG-4)."""
+    if len(args) < 2:
+        raise Rejected("usage: ally SEAT NAME")
+    seat = live_seat(txn.state, args[0])
+    name = " ".join(args[1:])
+    known = txn.state.get("allies", {})
+    if name not in known:
+        raise Rejected(f"no ally {name!r} in the assets data (known: {', '.join(sorted(known)) or 'none'})")
+    card = known[name]
+    if name in assets.assets(txn.state, seat):
+        raise Rejected(f"seat {seat} already has {name} in play")
+    play(txn, (f"seat{seat}", str(card["cost"]), "asset"))  # its attacks of opportunity come first
+    if effects.is_live(txn.state, seat):
+        assets.add(txn, seat, name, card.get("health"), card.get("sanity"))
+
+
 def _check_target(state: GameState, seat: int, kind: str, target: str | None) -> None:
     if kind == "investigate":
         if target is not None:
@@ -330,6 +400,8 @@ def turn(txn: Txn, args: tuple[str, ...]) -> None:
 
 
 VERBS: dict[str, Verb] = {v.usage.split()[0]: v for v in (
+    Verb("actions SEAT", "open the seat's action menu (its B button): pick the action by name", action_menu),
+    Verb("ally SEAT NAME", "play an ally from the assets data (cost, Play action, health and sanity)", ally),
     Verb("act SEAT [KIND [TARGET]] [skill=N] [order=E1,E2]", "spend an action (investigate, move, draw, resource, "
          "play, activate, fight, engage, evade, parley, resign, other)", act),
     Verb("activate SEAT ACTIONS [RESOURCES] [parley|fight|evade] [less=N]", "an ability costing action icons",
@@ -359,7 +431,7 @@ VERBS: dict[str, Verb] = {v.usage.split()[0]: v for v in (
     Verb("location NAME SHROUD CLUES [per] [to=A,B,...]", "put a location into play (with its connections)",
          board_verbs.location_verb),
     Verb("enter SEAT LOCATION", "place or move an investigator without an action", board_verbs.enter),
-    Verb("enemy SEAT NAME fight=F health=H evade=E damage=D horror=R [aloof] [hunter] [at=LOC]",
+    Verb("enemy SEAT NAME fight=F health=H evade=E damage=D horror=R [aloof] [hunter] [weakness] [at=LOC]",
          "an enemy spawns", board_verbs.enemy_verb),
     Verb("asset SEAT NAME [health=H] [sanity=S]", "an asset that soaks damage/horror or exhausts",
          board_verbs.asset_verb),
@@ -369,6 +441,9 @@ VERBS: dict[str, Verb] = {v.usage.split()[0]: v for v in (
     Verb("move-enemy NAME LOCATION", "move an enemy (hunters, card effects)", board_verbs.move_enemy),
     Verb("enemy-state NAME ready|exhausted", "ready or exhaust an enemy by an effect", board_verbs.enemy_state),
     Verb("evade ENEMY", "an ability evades the enemy automatically", board_verbs.evade_auto),
+    Verb("engage SEAT ENEMY", "a card effect engages the enemy (no action)", board_verbs.engage_verb),
+    Verb("discard-treachery NAME", "a treachery in play leaves it for the encounter discard pile",
+         board_verbs.treachery_gone),
     Verb("harm-enemy NAME N", "deal damage to an enemy", board_verbs.harm_enemy),
     Verb("enemy-doom NAME +N|-N", "place or remove doom on an enemy", board_verbs.enemy_doom),
 )}
