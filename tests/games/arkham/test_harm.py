@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import pytest
 
+from tablekeeper.core.session import Session
+
 from .helpers import data, do, new, rejects, start_turn, to_step, track
 
 
-def prompt_id(s: object) -> str | None:
-    prompt = s.state.prompt  # type: ignore[attr-defined]
+def prompt_id(s: Session) -> str | None:
+    prompt = s.state.prompt
     return None if prompt is None else str(prompt.id)
 
 
@@ -80,7 +82,8 @@ def test_an_attack_of_opportunity_is_split_onto_an_ally_by_prompt() -> None:
 @pytest.mark.rule("AH-DMG-4")
 def test_only_eligible_assets_are_offered() -> None:
     s = new()
-    do(s, "asset seat1 Lantern", "asset seat1 Cop health=2", "enemy seat1 Ghoul fight=2 health=2 evade=2 damage=0 horror=2")
+    do(s, "asset seat1 Lantern", "asset seat1 Cop health=2",
+       "enemy seat1 Ghoul fight=2 health=2 evade=2 damage=0 horror=2")
     to_step(s, "enemy", "3.3")
     assert s.state.prompt is None  # no asset can take horror: it all landed on Roland
     assert track(s, "seat1.horror") == 2

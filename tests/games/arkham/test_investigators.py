@@ -144,7 +144,7 @@ def test_defeat_during_own_turn_by_attacks_of_opportunity_stops_the_action() -> 
     hand = track(s, "seat1.hand")
     do(s, "act seat1 draw")
     assert data(s, "eliminated") == {"1": "damage"} and hand > 0
-    assert not any("seat1.hand" == e["name"] and e["value"] == hand + 1
+    assert not any(e["name"] == "seat1.hand" and e["value"] == hand + 1
                    for e in s.line[-1].events if e.kind == "track.set")  # the draw never resolved
     # AH-ELIM-3 step 1: hand, deck and discard leave the game
     assert (track(s, "seat1.hand"), track(s, "seat1.deck"), track(s, "seat1.discard")) == (0, 0, 0)

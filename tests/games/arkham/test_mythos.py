@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 
 from tablekeeper import cli
+from tablekeeper.core.session import Session
 
 from .helpers import data, do, new, rejects, to_step, track
 
 
-def at_draws(seats: int = 2, **options: str):  # type: ignore[no-untyped-def]
+def at_draws(seats: int = 2, **options: str) -> Session:
     s = new(seats=seats, **options)
     to_step(s, "mythos", "1.4")
     return s

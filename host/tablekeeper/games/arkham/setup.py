@@ -32,8 +32,8 @@ ENCOUNTER_DECK = 26
 SEAT_TRACKS = ("health", "sanity", "damage", "horror", "clues", "resources", "actions", "hand", "deck",
                "discard", "physical_trauma", "mental_trauma", "xp")
 
-KNOWN_OPTIONS = {"scenario", "scenario_id", "chaos", "investigators", "assets", "difficulty", "mode", "encounter", "deck",
-                 "count_eliminated", "campaign", "campaign_id"}
+KNOWN_OPTIONS = {"scenario", "scenario_id", "chaos", "investigators", "assets", "difficulty", "mode", "encounter",
+                 "deck", "count_eliminated", "campaign", "campaign_id"}
 SEAT_OPTIONS = {"physical_trauma", "mental_trauma", "xp", "elder_sign"}
 
 
