@@ -9,7 +9,7 @@ import pytest
 
 from tablekeeper.core.session import Session
 from tablekeeper.core.store import Store
-from tablekeeper.errors import Rejected, StoreError
+from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import GAME, rules
 from tablekeeper.games.arkham.campaign import Campaign
 
@@ -147,21 +147,6 @@ def test_ah_join_3_newcomer_takes_an_unused_investigator_fresh() -> None:
                                          "purchases": []}
     log.rejoin(2, "daisy")  # AH-JOIN-2: the leaver's record was kept
     assert log.investigator("daisy")["xp"] == 4
-
-
-def test_campaign_log_survives_in_the_save_store(tmp_path: Path) -> None:
-    path = tmp_path / "saves.db"
-    log = campaign()
-    log.record(play(log, "victory 2", "resolution R1").state)
-    with Store.open(path) as store:
-        log.save(store, "zealot")
-    with Store.open(path) as store:
-        again = Campaign.load(store, "zealot")
-        with pytest.raises(StoreError, match="no campaign named 'other'"):
-            Campaign.load(store, "other")
-    assert again.body == log.body
-    assert again.investigator("roland")["xp"] == 2
-    assert again.start_scenario()["seat1.xp"] == "2"
 
 
 def test_a_campaign_through_the_cli_save_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,5 +1,6 @@
 """The campaign log (AH-CAMP, AH-XP, AH-TRAUMA, AH-KILLED, AH-NEXT, AH-JOIN): what each investigator
-carries from one scenario to the next, kept in the save store between sessions.
+carries from one scenario to the next. Pure: the runner keeps the log in the save store
+(``Game.campaign_record``, ``play --save FILE --campaign NAME``); this module does no I/O.
 
 A scenario starts from ``Campaign.start_scenario()`` (the options of a new session: trauma as
 starting damage and horror, unspent experience) and ends with ``Campaign.record(state, ...)``,
@@ -13,8 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tablekeeper.core.state import GameState
-from tablekeeper.core.store import Store
-from tablekeeper.errors import Rejected, StoreError
+from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import rules
 from tablekeeper.games.arkham.data import DIFFICULTIES, load_investigators, load_scenarios
 from tablekeeper.games.arkham.decks import DeckCard, access_problem, deck_problems, deck_xp
@@ -42,16 +42,6 @@ class Campaign:
         for seat, inv in sorted(players.items()):
             log.join(seat, inv)
         return log
-
-    @classmethod
-    def load(cls, store: Store, name: str) -> Campaign:
-        body = store.campaign(name)
-        if body is None:
-            raise StoreError(f"{store.path}: no campaign named {name!r}")
-        return cls(body)
-
-    def save(self, store: Store, name: str) -> None:
-        store.save_campaign(name, "arkham", self.body)
 
     # --- reading ---------------------------------------------------------------------------------
     @property

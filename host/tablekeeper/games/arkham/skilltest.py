@@ -121,7 +121,7 @@ def resolve(txn: Txn) -> None:
         loc = board.where(txn.state, seat)
         if loc is not None:
             place = board.location(txn.state, loc)
-            if int(place["clues"]) > 0:
+            if board.clues_at(txn.state, loc) > 0:
                 board.save_location(txn, loc, {**place, "clues": int(place["clues"]) - 1})
                 txn.add(f"seat{seat}.clues", 1)  # AH-CLUE-3
             else:
