@@ -30,7 +30,7 @@ def provoke(txn: Txn, seat: int, kind: str, effect: records.Provoked | None = No
 
 
 def _ready_attackers(txn: Txn, seat: int) -> list[str]:
-    return [n for n in board.engaged_with(txn.state, seat) if board.enemy(txn.state, n)["ready"]]
+    return [n for n in board.engaged_with(txn.state, seat) if board.enemy(txn.state, n).ready]
 
 
 def continue_provoked(txn: Txn, chosen: str | None = None) -> None:
@@ -87,7 +87,7 @@ def continue_enemy_phase(txn: Txn, chosen: str | None = None) -> None:
             return
         name = chosen if chosen in waiting else waiting[0]
         chosen = None
-        board.save_enemy(txn, name, {**board.enemy(txn.state, name), "ready": False})
+        board.save_enemy(txn, name, msgspec.structs.replace(board.enemy(txn.state, name), ready=False))
         txn.put("attack_queue", queue)
         attack(txn, name, seat, "attack")
         if txn.state.prompt is not None:
@@ -98,7 +98,7 @@ def continue_enemy_phase(txn: Txn, chosen: str | None = None) -> None:
 # --- one attack and where its harm goes (AH-DMG-3..8) --------------------------------------------
 def attack(txn: Txn, name: str, seat: int, what: str) -> None:
     foe = board.enemy(txn.state, name)
-    damage, horror = int(foe["attack_damage"]), int(foe["attack_horror"])
+    damage, horror = foe.attack_damage, foe.attack_horror
     txn.notice(f"{name} makes an {what} on seat {seat}: {damage} damage, {horror} horror")
     records.save(txn, "soak", records.Soak(seat, damage, horror))
     ask_split(txn)

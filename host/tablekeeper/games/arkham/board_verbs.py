@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from tablekeeper.core.game import Txn, parse_int
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import assets, board, mythos, records
@@ -59,7 +61,7 @@ def engage_verb(txn: Txn, args: tuple[str, ...]) -> None:
     usage(args, 2, 2, "engage SEAT ENEMY")
     seat = live_seat(txn.state, args[0])
     foe = board.enemy(txn.state, args[1])
-    if foe.get("engaged") == seat:
+    if foe.engaged == seat:
         raise Rejected(f"{args[1]} is already engaged with seat {seat}")
     board.engage(txn, args[1], seat)
 
@@ -106,8 +108,9 @@ def enemy_mod(txn: Txn, args: tuple[str, ...]) -> None:
     foe = board.enemy(txn.state, args[0])
     if args[1] not in ("fight", "evade"):
         raise Rejected("enemy-mod NAME fight|evade +N|-N")
-    board.save_enemy(txn, args[0], {**foe, f"{args[1]}_mod": int(foe.get(f"{args[1]}_mod", 0))
-                                    + parse_int(args[2], "modifier")})
+    delta = parse_int(args[2], "modifier")
+    board.save_enemy(txn, args[0], replace(foe, fight_mod=foe.fight_mod + delta) if args[1] == "fight"
+                     else replace(foe, evade_mod=foe.evade_mod + delta))
 
 
 def move_enemy(txn: Txn, args: tuple[str, ...]) -> None:
@@ -115,7 +118,7 @@ def move_enemy(txn: Txn, args: tuple[str, ...]) -> None:
     usage(args, 2, 2, "move-enemy NAME LOCATION")
     foe = board.enemy(txn.state, args[0])
     board.location(txn.state, args[1])
-    board.save_enemy(txn, args[0], {**foe, "engaged": None, "location": args[1]})
+    board.save_enemy(txn, args[0], replace(foe, engaged=None, location=args[1]))
     board.engage_check(txn, args[0])
 
 
@@ -125,9 +128,9 @@ def enemy_state(txn: Txn, args: tuple[str, ...]) -> None:
     foe = board.enemy(txn.state, args[0])
     if args[1] not in ("ready", "exhausted"):
         raise Rejected("enemy-state NAME ready|exhausted")
-    if foe["ready"] == (args[1] == "ready"):
+    if foe.ready == (args[1] == "ready"):
         raise Rejected(f"{args[0]} is already {args[1]}")
-    board.save_enemy(txn, args[0], {**foe, "ready": args[1] == "ready"})
+    board.save_enemy(txn, args[0], replace(foe, ready=args[1] == "ready"))
     board.engage_check(txn, args[0])
 
 
@@ -135,7 +138,7 @@ def evade_auto(txn: Txn, args: tuple[str, ...]) -> None:
     """AH-EVADE-3: an ability that evades automatically (no test)."""
     usage(args, 1, 1, "evade ENEMY")
     foe = board.enemy(txn.state, args[0])
-    if foe.get("engaged") is None:
+    if foe.engaged is None:
         raise Rejected(f"{args[0]} is engaged with nobody")
     board.disengage(txn, args[0], exhaust=True)
 

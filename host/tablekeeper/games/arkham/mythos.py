@@ -99,12 +99,11 @@ def choose_enemy(txn: Txn, index: int) -> None:
     ask(txn)
 
 
-def enemy_record(stats: Mapping[str, Any], *, ready: bool = True, weakness_of: int | None = None) -> dict[str, Any]:
-    """A spawning enemy as the board keeps it, from the data file's stats."""
-    return {"fight": int(stats["fight"]), "health": int(stats["health"]), "evade": int(stats["evade"]),
-            "attack_damage": int(stats["damage"]), "attack_horror": int(stats["horror"]),
-            "aloof": bool(stats.get("aloof")), "hunter": bool(stats.get("hunter")), "ready": ready, "damage": 0,
-            "doom": 0, "weakness_of": weakness_of}
+def enemy_record(stats: Mapping[str, Any], *, ready: bool = True, weakness_of: int | None = None) -> records.Enemy:
+    """A spawning enemy as the board keeps it, from the data file's stats (or the typed ones)."""
+    return records.Enemy(int(stats["fight"]), int(stats["health"]), int(stats["evade"]), int(stats["damage"]),
+                         int(stats["horror"]), bool(stats.get("aloof")), bool(stats.get("hunter")), ready,
+                         weakness_of=weakness_of)
 
 
 def _known(state: Any) -> dict[str, Any]:

@@ -14,6 +14,27 @@ from tablekeeper.core.state import GameState
 R = TypeVar("R", bound=msgspec.Struct)
 
 
+class Enemy(msgspec.Struct, frozen=True):
+    """An enemy in play (AH-ENGM-1): engaged with one seat or at a location (or neither, when the
+    board's locations are not tracked); its printed values, modifiers (AH-BASE-1), damage and doom."""
+
+    fight: int
+    health: int
+    evade: int
+    attack_damage: int = 1
+    attack_horror: int = 0
+    aloof: bool = False
+    hunter: bool = False
+    ready: bool = True
+    damage: int = 0
+    doom: int = 0
+    weakness_of: int | None = None  # the seat that owns a weakness enemy (AH-DMG-10)
+    engaged: int | None = None
+    location: str | None = None
+    fight_mod: int = 0
+    evade_mod: int = 0
+
+
 class Provoked(msgspec.Struct, frozen=True):
     """An action whose attacks of opportunity are being made (AH-AOO-2/5): who acted, the ready
     engaged enemies still to attack, and the action's effect to resolve afterwards."""

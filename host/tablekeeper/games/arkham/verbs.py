@@ -46,7 +46,7 @@ def act(txn: Txn, args: tuple[str, ...]) -> None:
     spend_actions(txn, seat, 1, f"the {kind} action")
     effect = records.Provoked(seat, (), kind, target, skill)
     if order:
-        attackers = [n for n in board.engaged_with(txn.state, seat) if board.enemy(txn.state, n)["ready"]]
+        attackers = [n for n in board.engaged_with(txn.state, seat) if board.enemy(txn.state, n).ready]
         if kind in rules.NON_PROVOKING or sorted(order) != sorted(attackers):
             raise Rejected(f"the attack order must name each ready engaged enemy once: {', '.join(attackers)}")
         effect = records.Provoked(seat, tuple(order), kind, target, skill, ordered=True)
@@ -80,10 +80,10 @@ def menu_lines(state: GameState, seat: int) -> list[tuple[str, ...]]:
     elif board.locations(state):
         out += [("act", me, "move", loc) for loc in sorted(board.locations(state))]
     for name, foe in sorted(board.enemies(state).items()):
-        mine = foe.get("engaged") == seat
+        mine = foe.engaged == seat
         if not mine and (here is None or board.enemy_location(state, foe) != here):
             continue
-        if mine or not foe["aloof"]:
+        if mine or not foe.aloof:
             out.append(("act", me, "fight", name))
         out.append(("act", me, "evade" if mine else "engage", name))
     if effects.seat_value(state, seat, "hand") > 0:
@@ -140,13 +140,13 @@ def _check_target(state: GameState, seat: int, kind: str, target: str | None) ->
             raise Rejected(f"usage: act SEAT {kind} ENEMY")
         foe = board.enemy(state, target)
         here = board.where(state, seat)
-        if kind == "evade" and foe.get("engaged") != seat:
+        if kind == "evade" and foe.engaged != seat:
             raise Rejected(f"{target} is not engaged with seat {seat}: Evade targets only your own enemies")
-        if kind == "engage" and foe.get("engaged") == seat:
+        if kind == "engage" and foe.engaged == seat:
             raise Rejected(f"{target} is already engaged with seat {seat}")  # AH-ENGAGE-3
-        if foe.get("engaged") != seat and board.enemy_location(state, foe) != here:
+        if foe.engaged != seat and board.enemy_location(state, foe) != here:
             raise Rejected(f"{target} is not at seat {seat}'s location")  # AH-ENGAGE-1
-        if kind == "fight" and foe["aloof"] and foe.get("engaged") is None:
+        if kind == "fight" and foe.aloof and foe.engaged is None:
             raise Rejected(f"{target} is aloof and engaged with nobody: engage it first")  # AH-ALOOF-4
 
 
