@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 
@@ -16,6 +16,7 @@ from tablekeeper.errors import ConfigError
 from tablekeeper.schema import decode, read_text
 
 DIFFICULTIES = ("easy", "standard", "hard", "expert")
+S = TypeVar("S", bound=msgspec.Struct)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +78,14 @@ class Ally(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 def load_allies(override: str | None = None) -> dict[str, Ally]:
     label, doc = read_toml("assets.toml", override)
-    return decode(doc, dict[str, Ally], source=label)
+    return _entries(label, doc, "", Ally)
+
+
+def _entries(label: str, raw: Any, key: str, kind: type[S]) -> dict[str, S]:
+    """A table of named entries, each checked on its own so an error names the entry."""
+    table = _table(label, raw, key or "(top level)")
+    return {str(name): decode(entry, kind, source=label, prefix=f"{key}.{name}" if key else str(name))
+            for name, entry in table.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,8 +228,7 @@ def load_scenarios(override: str | None = None) -> tuple[dict[str, Scenario], di
         for side in ("easy_standard", "hard_expert"):
             part = _table(label, ref.get(side, {}), f"{key}.reference.{side}")
             reference[side] = {sym: _token(label, v, f"{key}.reference.{side}.{sym}") for sym, v in part.items()}
-        enemies = decode(table.get("enemies", {}), dict[str, EncounterEnemy], source=label,
-                         prefix=f"{key}.enemies")
+        enemies = _entries(label, table.get("enemies", {}), f"{key}.enemies", EncounterEnemy)
         scenarios[sid] = Scenario(sid, str(table.get("title", sid)), str(table.get("campaign", "")), agendas, acts,
                                   reference, enemies)
     campaigns = {}
