@@ -127,7 +127,6 @@ class Session:
         try:
             events = self.game.decide(self.state, command, rng)
         except Rejected as exc:
-            self.notices = ()  # the notices shown are the last line's: a refused line has none
             return Outcome(False, exc.reason)
         entry = Entry(index, "command", command, tuple(events))
         self._commit(entry)
@@ -135,12 +134,6 @@ class Session:
 
     def perform(self, command: Command) -> Outcome:
         """Run any command: the session's own verbs (undo, redo, rewind K) or the game's."""
-        outcome = self._perform(command)
-        if not outcome.accepted:
-            self.notices = ()
-        return outcome
-
-    def _perform(self, command: Command) -> Outcome:
         if command.verb == "undo" and not command.args:
             return self.undo()
         if command.verb == "redo" and not command.args:
