@@ -79,7 +79,7 @@ def test_the_action_menu_names_the_action_it_spends() -> None:
     prompt = s.state.prompt
     assert prompt is not None and prompt.options[:4] == ("back", "investigate", "resource", "draw")
     assert "play Guard Dog" in prompt.options and "play Leo De Luca" not in prompt.options  # 5 resources
-    assert s.game.panels(s.state)["seat1"].lines[-1] == "A:back B:investigate"
+    assert s.game.panels(s.state)["seat1"].lines[-1] == "A=1 B=2 of 9"
     do(s, f"choose {prompt.options.index('resource') + 1}")
     assert track(s, "seat1.resources") == 6 and track(s, "seat1.actions") == 2
     do(s, "actions seat1")
@@ -102,7 +102,7 @@ def test_seat_buttons_answer_prompts() -> None:
     to_step(s, "enemy", "3.3")
     assert s.game.button(s.state, "seat2.a", False) is None  # seat 1's question
     assert s.game.button(s.state, "seat1.b", False).text() == "choose 2"  # option 2: B attacks first
-    assert s.game.panels(s.state)["seat1"].lines[-1] == "A:A B:B"
+    assert s.game.panels(s.state)["seat1"].lines[-1] == "A=1 B=2 of 2"
     s.perform(s.game.button(s.state, "seat1.b", False))
     assert s.state.prompt is None and track(s, "seat1.damage") == 2
 

@@ -95,8 +95,8 @@ def seat_panel(state: GameState, seat: int) -> Panel:
              f"Clu {value('clues')} Res {value('resources')}" + (f" Eng{len(engaged)}" if engaged else ""),
              f"Act {value('actions')} Hand {value('hand')}"]
     key = legend(state, seat)
-    if key is not None:
-        lines.append(key)
+    if key is not None:  # the last line on a 128x32 seat display as on a 128x64 one
+        lines = [lines[0], key]
     elif engaged:
         lines.append("Eng " + ",".join(engaged))
     return _panel(f"{lead}{name}{turn}", lines, big=str(value("actions")) if turn else None)
@@ -130,11 +130,10 @@ def legend(state: GameState, seat: int) -> str | None:
     prompt = state.prompt
     if prompt is None:
         return None
-    if prompt.id in SEAT_PROMPTS and prompt.seat == seat:
-        second = f" B:{prompt.options[1]}" if len(prompt.options) > 1 else ""
-        return f"A:{prompt.options[0]}{second}"
+    if prompt.id in SEAT_PROMPTS and prompt.seat == seat:  # the answers are numbered on the tokens display
+        return "A=1" + (f" B=2 of {len(prompt.options)}" if len(prompt.options) > 1 else "")
     if prompt.id == "encounter":
-        return "A:nothing" + (" B:my card" if seat in prompt.context.get("seats", ()) else "")
+        return "A=nothing" + (" B=my card" if seat in prompt.context.get("seats", ()) else "")
     return None
 
 
