@@ -28,7 +28,7 @@ def resolve(txn: Txn, action: Provoked) -> None:
 def _test(txn: Txn, action: Provoked) -> None:
     seat, kind, target = action.seat, action.kind, action.target
     skill = {"investigate": "intellect", "fight": "combat", "evade": "agility"}[kind]
-    base = action.skill if action.skill is not None else int(effects.seat_info(txn.state, seat)["skills"][skill])
+    base = action.skill if action.skill is not None else effects.seat_info(txn.state, seat).skills[skill]
     if kind == "investigate":
         if target is not None:
             difficulty = int(target)

@@ -131,7 +131,7 @@ def ask_split(txn: Txn) -> None:
         return
     d_left = soak.damage - sum(d for d, _ in soak.assigned.values())
     h_left = soak.horror - sum(h for _, h in soak.assigned.values())
-    name = str(effects.seat_info(txn.state, soak.seat)["name"]).split()[0]
+    name = effects.seat_info(txn.state, soak.seat).name.split()[0]
     txn.ask("soak", f"Seat {soak.seat}: {d_left} dmg {h_left} hor to place",
             [f"rest on {name}", *(f"{card} +1 {kind[:3]}" for card, kind in options)], seat=soak.seat,
             context={"seat": soak.seat, "options": [list(o) for o in options]})

@@ -15,7 +15,7 @@ from typing import Any
 
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import rules
+from tablekeeper.games.arkham import records, rules
 from tablekeeper.games.arkham.data import DIFFICULTIES, load_investigators, load_scenarios
 from tablekeeper.games.arkham.decks import DeckCard, access_problem, deck_problems, deck_xp
 
@@ -105,7 +105,7 @@ class Campaign:
         log = cls(previous) if previous else cls.new(str(scenario["campaign"]), str(scenario["difficulty"]), {})
         log.body["players"] = {}
         for seat in state.seat_numbers():
-            inv = str(state.get("seats")[str(seat)]["investigator"])
+            inv = records.seats(state)[seat].investigator
             if inv not in log.body["investigators"]:
                 if inv not in log.body["pool"]:
                     log.body["pool"].append(inv)  # from the players' own investigators file
@@ -127,7 +127,7 @@ class Campaign:
         earned = rules.xp_earned(state.get("victory", ()), resolution_bonus)
         gains: dict[str, int] = {}
         for seat in state.seat_numbers():
-            inv = state.get("seats")[str(seat)]["investigator"]
+            inv = records.seats(state)[seat].investigator
             record = self.investigator(inv)
             record["physical_trauma"] = state.value(f"seat{seat}.physical_trauma")
             record["mental_trauma"] = state.value(f"seat{seat}.mental_trauma")

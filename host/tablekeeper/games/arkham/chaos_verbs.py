@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, parse_int, parse_seat
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import rules, skilltest
+from tablekeeper.games.arkham import records, rules, skilltest
 from tablekeeper.games.arkham.parsing import (
     count,
     live_seat,
@@ -89,6 +91,6 @@ def elder(txn: Txn, args: tuple[str, ...]) -> None:
     """The testing investigator's Elder Sign modifier (AH-CHAOS-4), as it stands now."""
     usage(args, 2, 2, "elder SEAT N")
     seat = parse_seat(txn.state, args[0])
-    seats = dict(thaw(txn.state.get("seats")))
-    seats[str(seat)] = {**seats[str(seat)], "elder_sign": parse_int(args[1], "elder sign value")}
-    txn.put("seats", seats)
+    table = records.seats(txn.state)
+    table[seat] = msgspec.structs.replace(table[seat], elder_sign=parse_int(args[1], "elder sign value"))
+    records.save_seats(txn, table)

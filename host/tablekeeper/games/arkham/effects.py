@@ -12,6 +12,7 @@ from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import rules
+from tablekeeper.games.arkham.records import Seat, seats
 
 
 # --- reading the state ---------------------------------------------------------------------------
@@ -39,9 +40,8 @@ def investigator_count(state: GameState) -> int:
     return state.seats if state.get("count_eliminated", True) else max(1, len(live_seats(state)))
 
 
-def seat_info(state: GameState, seat: int) -> Mapping[str, Any]:
-    info: Mapping[str, Any] = state.get("seats")[str(seat)]
-    return info
+def seat_info(state: GameState, seat: int) -> Seat:
+    return seats(state)[seat]
 
 
 def card(state: GameState, deck: str) -> Mapping[str, Any]:
@@ -216,7 +216,7 @@ def eliminate(txn: Txn, seat: int, defeat: rules.Defeat) -> None:
     state = txn.state
     info = seat_info(state, seat)
     put_map(txn, "eliminated", str(seat), defeat.cause)
-    txn.notice(f"seat {seat} ({info['name']}) is eliminated: " +
+    txn.notice(f"seat {seat} ({info.name}) is eliminated: " +
                {"resign": "resigned", "ability": "defeated by a card ability"}.get(defeat.cause,
                                                                                     f"defeated by {defeat.cause}"))
     if state.get("mode") == "campaign" and (defeat.physical or defeat.mental):
@@ -226,10 +226,10 @@ def eliminate(txn: Txn, seat: int, defeat: rules.Defeat) -> None:
             txn.add(f"seat{seat}.mental_trauma", defeat.mental)
         fate = rules.killed_or_insane(seat_value(txn.state, seat, "physical_trauma"),
                                       seat_value(txn.state, seat, "mental_trauma"),
-                                      int(info["printed_health"]), int(info["printed_sanity"]))
+                                      info.printed_health, info.printed_sanity)
         if fate:
             put_map(txn, "fate", str(seat), fate)
-            txn.notice(f"{info['name']} is {fate}")
+            txn.notice(f"{info.name} is {fate}")
     board.remove_weaknesses(txn, seat)  # step 0
     for pile in ("hand", "deck", "discard"):  # step 1: their cards leave the game
         txn.set(f"seat{seat}.{pile}", 0)

@@ -13,7 +13,7 @@ from tablekeeper.core.odds import percent
 from tablekeeper.core.state import GameState
 from tablekeeper.core.view import Panel
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import board, choices, effects, panels, rules, setup, skilltest
+from tablekeeper.games.arkham import board, choices, effects, panels, records, rules, setup, skilltest
 from tablekeeper.games.arkham.flow import FLOW
 from tablekeeper.games.arkham.verbs import VERBS
 
@@ -102,7 +102,7 @@ class Arkham(Game):
         out: dict[str, Any] = {"scenario": scenario["id"], "difficulty": scenario["difficulty"],
                                "reference_side": rules.reference_side_label(scenario["side"]),
                                "test": test, "odds": odds,
-                               "investigators": {s: i["investigator"] for s, i in state.get("seats").items()}}
+                               "investigators": {str(s): i.investigator for s, i in records.seats(state).items()}}
         out.update({k: thaw(state.get(k)) for k in keys})
         out["empty"] = [loc for loc in sorted(board.locations(state)) if board.is_empty(state, loc)]  # AH-EMPTY-1
         return out

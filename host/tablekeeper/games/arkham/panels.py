@@ -81,7 +81,7 @@ def seat_panel(state: GameState, seat: int) -> Panel:
     def value(name: str) -> int:
         return effects.seat_value(state, seat, name)
 
-    name = str(info["name"]).split()[0]
+    name = info.name.split()[0]
     out = effects.eliminated(state).get(str(seat))
     if out is not None:
         fate = state.get("fate", {}).get(str(seat))

@@ -14,6 +14,26 @@ from tablekeeper.core.state import GameState
 R = TypeVar("R", bound=msgspec.Struct)
 
 
+class Seat(msgspec.Struct, frozen=True):
+    """Who plays a seat: the investigator and the printed values the rules read (AH-TRAUMA-3/4
+    compare trauma with printed health and sanity; AH-CHAOS-4 the Elder Sign modifier)."""
+
+    investigator: str
+    name: str
+    printed_health: int
+    printed_sanity: int
+    skills: dict[str, int]
+    elder_sign: int = 0
+
+
+def seats(state: GameState) -> dict[int, Seat]:
+    return {int(k): v for k, v in msgspec.convert(thaw(state.get("seats")), type=dict[str, Seat]).items()}
+
+
+def save_seats(txn: Txn, table: dict[int, Seat]) -> None:
+    txn.put("seats", {str(k): msgspec.to_builtins(v) for k, v in table.items()})
+
+
 class Enemy(msgspec.Struct, frozen=True):
     """An enemy in play (AH-ENGM-1): engaged with one seat or at a location (or neither, when the
     board's locations are not tracked); its printed values, modifiers (AH-BASE-1), damage and doom."""

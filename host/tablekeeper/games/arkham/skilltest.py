@@ -39,7 +39,7 @@ def chaos_bag(state: GameState) -> Bag:
 
 
 def elder_sign(state: GameState, seat: int) -> int:
-    return int(effects.seat_info(state, seat)["elder_sign"])
+    return effects.seat_info(state, seat).elder_sign
 
 
 def odds(state: GameState, test: Mapping[str, Any]) -> Fraction:
