@@ -81,7 +81,7 @@ class Arkham(Game):
             return None
         from tablekeeper.games.arkham.campaign import Campaign
 
-        return Campaign.after(previous, state).body
+        return Campaign.after(thaw(state.get("campaign_log")) or previous, state).body
 
     def view_tracks(self, state: GameState) -> dict[str, int | None]:
         """An act with an Objective has no clue requirement to show (AH-ACTAG-5)."""

@@ -166,5 +166,6 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
         "at": {},
         "treacheries": {},
         "allies": msgspec.to_builtins(load_allies(options.get("assets"))),
+        "campaign_log": json.loads(given["campaign"]) if "campaign" in given else None,
     }
     return replace(state, tracks=tracks, sources={"chaos": bag}, data=freeze(data))

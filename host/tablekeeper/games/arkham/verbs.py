@@ -4,10 +4,12 @@ then changes the state through the transaction. ``docs/games/arkham.md`` lists t
 from __future__ import annotations
 
 from tablekeeper.core.flow import begin_turn
+from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, Verb, parse_int
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import assets, attacks, board, board_verbs, chaos_verbs, effects, records, rules
+from tablekeeper.games.arkham.campaign import Campaign
 from tablekeeper.games.arkham.parsing import (
     cost_less,
     count,
@@ -381,6 +383,39 @@ def grim(txn: Txn, args: tuple[str, ...]) -> None:
     txn.notice(f"Grim Rule: {text}")
 
 
+def buy(txn: Txn, args: tuple[str, ...]) -> None:
+    """AH-XP-3..8, AH-EXCEPT-1: between scenarios (a campaign scenario before its first NEXT) an
+    investigator buys a card with experience; the campaign log keeps the purchase and the deck list,
+    and the seat's ``xp`` track shows what is left."""
+    plain, named = keywords(args)
+    if len(plain) < 3:
+        raise Rejected("usage: buy SEAT TITLE LEVEL [exceptional] [permanent] [upgrade=N] [remove=TITLE] [class=C]")
+    state = txn.state
+    log_body = state.get("campaign_log")
+    if log_body is None:
+        raise Rejected("cards are bought between the scenarios of a campaign (play --campaign NAME)")
+    if (state.round, state.step) != (1, "2.1") or state.prompt is not None:
+        raise Rejected("cards are bought only between scenarios: before this scenario's first NEXT")
+    unknown = set(named) - {"upgrade", "remove", "class"}
+    words = set(plain[3:]) - {"exceptional", "permanent"}
+    if unknown or words:
+        raise Rejected(f"buy: unknown word {sorted(unknown | words)[0]!r}")
+    seat = live_seat(state, plain[0])
+    log = Campaign(thaw(log_body))
+    inv = records.seats(state)[seat].investigator
+    log_seat = next((int(s) for s, i in log.body["players"].items() if i == inv), None)
+    if log_seat is None:
+        raise Rejected(f"{inv} has no record in the campaign log yet")
+    log.investigator(inv)["xp"] = effects.seat_value(state, seat, "xp")
+    cost = log.buy(log_seat, plain[1], count(plain[2], "level"), exceptional="exceptional" in plain[3:],
+                   upgrade_from=count(named["upgrade"], "level") if "upgrade" in named else None,
+                   remove=named.get("remove"), card_class=named.get("class", "neutral"),
+                   permanent="permanent" in plain[3:])
+    txn.add(f"seat{seat}.xp", -cost)
+    txn.put("campaign_log", log.body)
+    txn.notice(f"seat {seat} buys {plain[1]} for {cost} experience")
+
+
 def turn(txn: Txn, args: tuple[str, ...]) -> None:
     """2.2 / AH-FW-3: the investigators choose who goes next; each takes one turn per phase."""
     usage(args, 1, 1, "turn SEAT")
@@ -420,6 +455,8 @@ VERBS: dict[str, Verb] = {v.usage.split()[0]: v for v in (
     Verb("victory N", "a card worth N victory points joins the victory display", victory),
     Verb("bonus +N|-N", "the resolution's experience adjustment (campaign log)", bonus),
     Verb("go-to SCENARIO", "the resolution sends the group to this scenario next", go_to),
+    Verb("buy SEAT TITLE LEVEL [exceptional] [permanent] [upgrade=N] [remove=TITLE] [class=C]",
+         "between scenarios: buy a card with experience (campaign log)", buy),
     Verb("grim TEXT", "record a Grim Rule resolution", grim),
     Verb("turn SEAT", "the investigators choose who goes next", turn),
     Verb("test SEAT SKILL VALUE DIFFICULTY [auto-success]", "begin a skill test (ST.1)", chaos_verbs.begin_test),
