@@ -202,7 +202,8 @@ def test_buying_through_the_verb_before_the_scenario_starts() -> None:
     assert rejects(s, "buy seat1 Big 3") == "roland has 2 experience; Big costs 3"
     assert rejects(s, "buy seat2 Card 0 shiny") == "buy: unknown word 'shiny'"
     do(s, "next")
-    assert rejects(s, "buy seat1 Card 0") == "cards are bought only between scenarios: before this scenario's first NEXT"
+    assert rejects(s, "buy seat1 Card 0") == ("cards are bought only between scenarios: "
+                                              "before this scenario's first NEXT")
     do(s, "victory 1", "resolution R1")
     after = s.game.campaign_record(s.state, log.body)
     assert after is not None
