@@ -3,7 +3,7 @@ damage and horror of each assigned by the attacked investigator to eligible asse
 
 Every choice is a prompt the seat buttons or the panel answer: which enemy attacks next, and where
 each point of an attack goes. The work left is kept as a typed record in game data (``aoo``,
-``attack_queue``, ``soak``), so a prompt can interrupt it and ``resume`` carries on afterwards.
+``attack_queue``, ``soak``), so a prompt can interrupt it and ``choices.resume`` carries on afterwards.
 """
 
 from __future__ import annotations

@@ -198,15 +198,9 @@ def check_defeat(txn: Txn, seat: int) -> None:
     if cause == "both" and state.get("mode") == "campaign":
         # AH-TRAUMA-5: the player picks which single trauma to take.
         txn.ask("trauma", f"Seat {seat} defeated by damage and horror: which trauma?", ["physical", "mental"],
-                seat=seat, context={"seat": seat, "resume": _pending_turn_prompt(state)})
+                seat=seat, context={"seat": seat})
         return
     eliminate(txn, seat, rules.trauma_for(cause) if cause != "both" else rules.Defeat("both"))
-
-
-def _pending_turn_prompt(state: GameState) -> list[int] | None:
-    if state.prompt is not None and state.prompt.id == "flow.next_seat":
-        return [int(s) for s in state.prompt.context["seats"]]
-    return None
 
 
 def eliminate(txn: Txn, seat: int, defeat: rules.Defeat) -> None:
@@ -254,9 +248,9 @@ def eliminate(txn: Txn, seat: int, defeat: rules.Defeat) -> None:
             txn.emit("lead", seat=remaining[0])
             txn.notice(f"seat {remaining[0]} is the lead investigator")
         else:
-            resume = _pending_turn_prompt(txn.state)
+            # a turn-order question it replaces is asked again once the lead is chosen (choices.resume)
             txn.ask("lead", "Choose the new lead investigator", [f"seat {s}" for s in remaining],
-                    context={"seats": remaining, "resume": resume})
+                    context={"seats": remaining})
 
 
 def drop_from_turns(txn: Txn, seat: int) -> None:

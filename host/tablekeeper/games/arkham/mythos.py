@@ -62,7 +62,6 @@ def choose_card(txn: Txn, index: int) -> None:
     fate = FATES[index]
     if fate == "enemy spawned":
         known = list(_known(txn.state))  # the data file's order: the common ones first
-        records.save(txn, "draws", msgspec.structs.replace(draws, kind="enemy"))
         txn.ask("encounter_enemy", f"Seat {seat}'s enemy:", [*known, TYPE_IT], seat=seat,
                 context={"seat": seat, "names": known})
         return

@@ -82,7 +82,6 @@ class Draws(msgspec.Struct, frozen=True):
 
     seats: tuple[int, ...]
     asking: int | None = None  # the seat whose card is being described
-    kind: str | None = None  # "enemy" once the card is said to be an enemy
 
 
 class Treachery(msgspec.Struct, frozen=True):
