@@ -23,7 +23,7 @@ from tablekeeper.hw.sim.simulator import SimulatedParts
 from tablekeeper.station import Station
 
 START = {"oathsworn": {"part": "encounter"}}
-DONE_BUTTON = {"arkham": "b", "spirit_island": "a", "oathsworn": "b", "earthborne": "b"}  # today's mappings
+DONE_BUTTON = {"arkham": "a", "spirit_island": "a", "oathsworn": "b", "earthborne": "b"}  # today's mappings
 
 
 class Table:
@@ -170,9 +170,9 @@ def test_oathsworn_seat_displays_show_who_has_passed(table: Table) -> None:
 @pytest.mark.parametrize("table", ["arkham"], indirect=True)
 def test_the_track_display_says_what_the_station_did_until_the_next_press(table: Table) -> None:
     for seat in (1, 2, 3):
-        table.tap(f"seat{seat}.a")
-        table.tap(f"seat{seat}.b")
-    table.tap("seat4.b")  # the last turn ends: Enemy and Upkeep with no enemy run by themselves
+        table.tap(f"seat{seat}.a")  # "me" when the table picks who goes next
+        table.tap(f"seat{seat}.a")  # done: end my turn
+    table.tap("seat4.a")  # the last turn ends: Enemy and Upkeep with no enemy run by themselves
     message = table.station.message
     assert message is not None
     assert message.text == "seat 4 draws an encounter card (agenda 1) | done 14 steps: 2.3 Phase ends .. 1.3 Check doom"

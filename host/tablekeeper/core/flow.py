@@ -161,6 +161,7 @@ def _run_itself(txn: Txn, flow: Flow, step: Step) -> None:
     if txn.auto_steps > 2 * len(flow.positions()):
         return  # a whole round with nothing to decide: stop and let the table press on
     txn.emit("notice", text=step.title, category=NoticeKind.AUTO.value)
+    txn.pressed()
     leave(txn, flow)
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from tablekeeper.core import flow as flowmod
-from tablekeeper.core.chance import Bag, Deck, Dice, Source
+from tablekeeper.core.chance import Bag, Deck, Dice, PressRandom, Source
 from tablekeeper.core.events import Command, Event, Json, NoticeKind
 from tablekeeper.core.flow import Flow
 from tablekeeper.core.frozen import freeze, thaw
@@ -48,6 +48,11 @@ class Txn:
         self.events: list[Event] = []
         self._rng = rng
         self.auto_steps = 0  # steps this command ran by itself (a guard against a round of nothing)
+
+    def pressed(self) -> None:
+        """A step ran by itself: what follows draws as the press it saved would have."""
+        if isinstance(self._rng, PressRandom):
+            self._rng.press(self.state.auto_runs)
 
     @property
     def rng(self) -> random.Random:
@@ -222,7 +227,7 @@ class Game:
         if mode not in FLOW_MODES:
             raise Rejected(f"option flow={mode}: expected one of {', '.join(FLOW_MODES)}")
         state = self.setup(GameState(game=self.name, seats=seats, seed=seed, auto=mode == "auto"), options)
-        txn = Txn(self, state, random.Random(f"{seed}:setup"))
+        txn = Txn(self, state, PressRandom(seed, 0, 0, start=f"{seed}:setup"))
         flowmod.start(txn, self.flow)
         return txn.state
 
@@ -344,6 +349,8 @@ def _apply_over(game: Game, state: GameState, e: Event) -> GameState:
 
 
 def _apply_notice(game: Game, state: GameState, e: Event) -> GameState:
+    if e.get("category") == NoticeKind.AUTO.value:
+        return replace(state, auto_runs=state.auto_runs + 1)
     return state
 
 

@@ -8,11 +8,11 @@ Chance outcomes are in the logged events, so redo reproduces the same draw.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from tablekeeper.core.chance import PressRandom
 from tablekeeper.core.events import Command, Event, Json, NoticeKind
 from tablekeeper.core.game import Game
 from tablekeeper.core.state import GameState
@@ -153,8 +153,10 @@ class Session:
     def submit(self, command: Command) -> Outcome:
         index = len(self.entries) + 1
         # seeded by the position in the active line, not the log index: an undone draw, drawn again,
-        # gives the same outcome (undo is not a free re-draw)
-        rng = random.Random(f"{self.setup.seed}:{len(self._line) + 1}")
+        # gives the same outcome (undo is not a free re-draw). Each step the station ran by itself
+        # counts as the press it saved, so automatic and step-by-step sessions draw alike.
+        runs = self.state.auto_runs
+        rng = PressRandom(self.setup.seed, len(self._line) + 1 + runs, runs)
         try:
             events = self.game.decide(self.state, command, rng)
         except Rejected as exc:

@@ -56,6 +56,7 @@ class GameState:
     passes: tuple[int, ...] = ()
     owing: tuple[int, ...] = ()
     auto: bool = False
+    auto_runs: int = 0  # steps the station ran by itself so far (each a press it saved)
     tracks: Mapping[str, Counter] = field(default_factory=lambda: EMPTY)
     sources: Mapping[str, Source] = field(default_factory=lambda: EMPTY)
     prompt: Prompt | None = None

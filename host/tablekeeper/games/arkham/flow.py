@@ -34,6 +34,11 @@ def step(step_id: str, label: str, kind: Kind, *, turns: Turns = Turns.NONE, ent
     return Step(step_id, f"{step_id} {label}", turns=turns, enter=enter, hold=hold, kind=kind, idle=idle)
 
 
+def _draws_told(state: GameState) -> bool:
+    """1.4 once "what stayed in play?" has been answered for every card drawn: nothing left to confirm."""
+    return state.get("draws") is None
+
+
 def _no_enemies(state: GameState) -> bool:
     """3.2/3.3 have nothing in them while no enemy is in play."""
     return not state.get("enemies")
@@ -104,7 +109,7 @@ FLOW = Flow(phases=(
         step("1.1", "Round begins", Kind.AUTO),
         step("1.2", "Place doom", Kind.AUTO, enter=_place_doom),
         step("1.3", "Check doom", Kind.AUTO, enter=_check_doom),
-        step("1.4", "Encounter draws", Kind.TABLE, enter=_encounter_draws),
+        step("1.4", "Encounter draws", Kind.TABLE, enter=_encounter_draws, idle=_draws_told),
         step("1.5", "Mythos ends", Kind.AUTO),
     ), skip=lambda s: s.round == 1),  # AH-FW-1: no Mythos phase in the first round
     Phase("investigation", "II. Investigation", (
