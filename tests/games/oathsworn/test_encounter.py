@@ -273,7 +273,9 @@ def test_os_tok_5_session_empowered() -> None:
     s = ok(encounter(), "next", "token 1 empowered", "attack 1 head white=2 emp=1 up=2,2,3")
     colours = sorted(c[0] for c, extra in s.state.get("draws")[0]["cards"] if not extra)
     assert colours == ["R", "Y", "Y"]
-    assert "black" in no(encounter(classes="Witch,Warden,Priest,Cur"), "attack 1 head empower=5")
+    s = ok(encounter(classes="Witch,Warden,Priest,Cur"), "next", "attack 1 head empower=5")
+    assert [c[0] for c, extra in s.state.get("draws")[0]["cards"] if not extra] == ["B", "B"]
+    assert any("1 upgrade step(s) lost" in n for n in s.notices)
 
 
 @pytest.mark.rule("OS-TOK-6")

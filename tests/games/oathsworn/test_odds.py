@@ -151,3 +151,14 @@ def test_planned_attack_odds_follow_the_current_decks() -> None:
     assert fresh is not None and after is not None
     assert float(after["hit_percent"]) > float(fresh["hit_percent"])
     assert "hit" in s.game.panels(s.state)["tokens"].lines[0]
+
+
+@pytest.mark.rule("OS-DMG-5")
+def test_planned_odds_are_capped_by_the_die_left_on_the_target() -> None:
+    """Excess damage is ignored: the plan never promises more HP than the location's die holds."""
+    full = ok(encounter(), "next", "plan 1 head white=6").view()["odds"]
+    assert max(int(k) for k in full["hp_lost"]) > 1
+    s = ok(encounter(), "next", "set boss.head 1", "plan 1 head white=6")
+    odds = s.view()["odds"]
+    assert {int(k) for k in odds["hp_lost"]} <= {0, 1}
+    assert Fraction(odds["expected_hp"]) == Fraction(odds["hit"])  # every hit takes the last HP

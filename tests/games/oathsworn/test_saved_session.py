@@ -48,3 +48,63 @@ def test_breaking_a_location_with_a_save_open(tmp_path: Path, capsys: pytest.Cap
     resumed = Session(GAME, seats=saved.setup.seats, seed=saved.setup.seed, options=saved.setup.options,
                       entries=saved.entries)
     assert resumed.game.view(resumed.state)["tracks"] == view["tracks"]
+
+
+# --- empowering past black; no plan or attack ends a session (OS-TOK-5, OS-ATK-14) -----------------
+
+@pytest.mark.rule("OS-TOK-5")
+def test_an_empowered_token_on_a_one_cube_character_loses_its_extra_steps(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One yellow cube (the Warden's) and an empowered token: yellow goes to black, one step of the
+    three is lost, the token is spent and the attack happens."""
+    script = tmp_path / "emp.script"
+    script.write_text("next\ntoken 1 empowered\nattack 1 head emp=1\n")
+    code, out, err = play(capsys, script, "--option", "part=encounter", "--option", "classes=Warden,Witch,Priest,Cur",
+                          "--save", str(tmp_path / "s.db"), "--strict", "--json")
+    assert code == 0, err
+    view = json.loads(out)
+    assert view["seats_detail"]["1"]["tokens"]["empowered"] == 0
+    assert any("1 upgrade step(s) lost" in n for n in view["notices"])
+    assert [card[0][0] for card in view["draws"][0]["cards"] if not card[1]] == ["B"]
+
+
+@pytest.mark.parametrize("line", ["plan 1 head empower=3", "plan 1 head empower=30 white=2 redraws=2",
+                                  "plan 1 head white=a", "plan 1 head white=-1", "plan 1 nowhere",
+                                  "attack 1 head empower=9", "attack 1 head emp=-1"])
+def test_no_plan_or_attack_ends_a_saved_session(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                line: str) -> None:
+    """Accepted or refused with one line, the session goes on and its save resumes."""
+    script = tmp_path / "plan.script"
+    script.write_text(f"next\n{line}\n")
+    save = tmp_path / "s.db"
+    code, _, err = play(capsys, script, "--option", "part=encounter", "--save", str(save), "--json")
+    assert code == 0, err
+    assert "Traceback" not in err and len(err.splitlines()) <= 1
+    resume = tmp_path / "resume.script"
+    resume.write_text("pass 1\n")
+    code, out, err = play(capsys, resume, "--option", "part=encounter", "--save", str(save), "--json", "--strict")
+    assert code == 0, err
+    assert json.loads(out)["active_seat"] == 2
+
+
+def test_a_saved_plan_that_no_longer_fits_does_not_kill_a_resume(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A plan kept in an older log (odd values) shows no odds instead of stopping the station."""
+    save = tmp_path / "s.db"
+    script = tmp_path / "plan.script"
+    script.write_text("next\nplan 1 head white=2\n")
+    assert play(capsys, script, "--option", "part=encounter", "--save", str(save))[0] == 0
+    with Store.open(str(save)) as store:
+        saved = store.load("main")
+        assert saved is not None
+        last_entry = saved.entries[-1]
+        body = last_entry.to_json()
+        body["events"] = [{"kind": "data.set", "key": "plan",
+                           "value": {"seat": 1, "target": "head", "white": "x", "empower": 99}}]
+        store._db.execute("UPDATE entries SET body = ? WHERE slot = 'main' AND idx = ?",
+                          (json.dumps(body), last_entry.index))
+    resume = tmp_path / "resume.script"
+    resume.write_text("pass 1\n")
+    code, out, err = play(capsys, resume, "--option", "part=encounter", "--save", str(save), "--json", "--strict")
+    assert code == 0, err
+    assert json.loads(out)["odds"] is None

@@ -14,7 +14,15 @@ from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, parse_int
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
-from tablekeeper.games.oathsworn.cards import COLOUR_NAMES, COLOURS, Card, apply_upgrades, colour_of, parse_card
+from tablekeeper.games.oathsworn.cards import (
+    COLOUR_NAMES,
+    COLOURS,
+    Card,
+    apply_upgrades,
+    colour_of,
+    parse_card,
+    steps_lost,
+)
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
@@ -127,6 +135,8 @@ def upgrades_for(txn: Txn, n: int | None, colours: list[str], opts: dict[str, st
     """OS-TOK-5 / OS-ATK-14: empowered tokens (3 steps each) plus an ``empowered N`` keyword."""
     tokens = parse_int(opts.get("emp", "0"), "emp")
     keyword = parse_int(opts.get("empower", "0"), "empower")
+    if keyword < 0 or tokens < 0:
+        raise Rejected("empowered steps and tokens cannot be negative")
     if tokens and not rules.empowered_allowed(check_type):
         raise Rejected(f"empowered x3 tokens work only in a MIGHT check or an attack, not a {check_type} check")
     steps = 3 * tokens + keyword
@@ -135,7 +145,13 @@ def upgrades_for(txn: Txn, n: int | None, colours: list[str], opts: dict[str, st
             raise Rejected("name the seat whose empowered token is spent")
         spend_token(txn, n, "empowered", tokens)
     targets = [i - 1 for i in _ints(opts["up"], "up")] if "up" in opts else None
-    return (apply_upgrades(colours, steps, targets) if steps else colours), tokens
+    if not steps:
+        return colours, tokens
+    upgraded = apply_upgrades(colours, steps, targets)
+    lost = steps_lost(colours, upgraded, steps)
+    if lost:
+        txn.notice(f"{lost} upgrade step(s) lost: no card goes beyond black (OS-TOK-5)")
+    return upgraded, tokens
 
 
 # --- checks --------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, Verb, parse_int
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
+from tablekeeper.games.oathsworn.panels import plan_odds
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     check_end,
@@ -305,6 +306,9 @@ def keep(txn: Txn, args: tuple[str, ...]) -> None:
     txn.put("stage_kept", [*(txn.state.get("stage_kept") or ()), card])
 
 
+PLAN_LIMITS = {"white": 20, "empower": 30, "redraws": 5, "bonus": 50, "unarmed": 1}
+
+
 def plan(txn: Txn, args: tuple[str, ...]) -> None:
     """``plan SEAT TARGET [white=N] [empower=N] [redraws=N] [unarmed]``: the attack the display
     shows exact odds for (``plan off`` clears it)."""
@@ -317,7 +321,17 @@ def plan(txn: Txn, args: tuple[str, ...]) -> None:
     n = seat_arg(pos[0])
     if not pos[1].isdigit() and pos[1] not in dict(data_of(txn.state).boss):
         raise Rejected(f"target is a DEFENSE number or a boss location, not {pos[1]!r}")
-    txn.put("plan", {"seat": n, "target": pos[1], **{k: int(v) if v.isdigit() else 0 for k, v in opts.items()}})
+    if pos[1].isdigit() and int(pos[1]) < 1:
+        raise Rejected("DEFENSE is at least 1")
+    if not pos[1].isdigit() and txn.value(f"boss.{pos[1]}") == 0:
+        raise Rejected(f"{pos[1]} is broken; plan against a location with a die (OS-DMG-6)")
+    numbers = {k: parse_int(v, k) for k, v in opts.items()}
+    for key, value in numbers.items():
+        if not 0 <= value <= PLAN_LIMITS.get(key, 1):
+            raise Rejected(f"plan {key} goes from 0 to {PLAN_LIMITS.get(key, 1)}, not {value}")
+    txn.put("plan", {"seat": n, "target": pos[1], **numbers})
+    if plan_odds(txn.state) is None:
+        raise Rejected("no odds for this plan: the seat cannot attack that way")
 
 
 VERBS = {

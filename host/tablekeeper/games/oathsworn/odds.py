@@ -133,8 +133,9 @@ def draw_distribution(piles: Mapping[str, Pile], counts: Mapping[str, int],
 
 
 def attack_odds(piles: Mapping[str, Pile], counts: Mapping[str, int], defense: int, redraws: int = 0,
-                bonus: int = 0) -> AttackOdds:
-    """OS-ATK-8/9 + OS-DMG-3: chance to hit, damage on a hit, HP lost = damage // DEFENSE."""
+                bonus: int = 0, hp_cap: int | None = None) -> AttackOdds:
+    """OS-ATK-8/9 + OS-DMG-3: chance to hit, damage on a hit, HP lost = damage // DEFENSE, at most
+    ``hp_cap`` (the HP the target's die still holds; OS-DMG-5 ignores the excess)."""
     weights: Mapping[Outcome, int | Fraction]
     if redraws > 0:
         weights, denominator = _with_redraws(piles, counts, redraws), 1
@@ -152,6 +153,8 @@ def attack_odds(piles: Mapping[str, Pile], counts: Mapping[str, int], defense: i
         d = s + bonus
         damage[d] = damage.get(d, 0) + w
         lost = max(0, d // per)
+        if hp_cap is not None:
+            lost = min(lost, hp_cap)
         hp[lost] = hp.get(lost, 0) + w
     hit = Fraction(hit_w) / denominator
     damage_on_hit = {d: Fraction(w) / hit_w for d, w in sorted(damage.items())} if hit_w else {}

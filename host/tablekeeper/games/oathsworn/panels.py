@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.state import GameState
 from tablekeeper.core.view import Panel
+from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.cards import COLOUR_NAMES, apply_upgrades, parse_card
 from tablekeeper.games.oathsworn.odds import AttackOdds, Pile, attack_odds
@@ -33,30 +34,48 @@ def current_piles(state: GameState, side: str = "might") -> dict[str, Pile]:
 
 
 def plan_odds(state: GameState) -> AttackOdds | None:
-    """OS-ATK-6..14: exact odds of the planned attack from the current decks."""
+    """OS-ATK-6..14: exact odds of the planned attack from the current decks; HP lost is capped by
+    the die left on the target (OS-DMG-5: excess damage is ignored). None when there is no plan or
+    it no longer fits the table (a location broken since)."""
     plan = state.get("plan")
     if not plan:
         return None
+    try:
+        return _plan_odds(state, plan)
+    except (Rejected, KeyError, TypeError, ValueError):  # a plan an older version saved
+        return None
+
+
+def _plan_odds(state: GameState, plan: Any) -> AttackOdds | None:
     n = int(plan["seat"])
     target = str(plan["target"])
-    defense = int(target) if target.isdigit() else dict(data_of(state).boss)[target]
+    cap: int | None = None
+    if target.isdigit():
+        defense = int(target)
+    else:
+        locations = dict(data_of(state).boss)
+        if target not in locations or state.value(f"boss.{target}") == 0:
+            return None
+        defense, cap = locations[target], state.value(f"boss.{target}")
     colours = might_cubes(state, n, unarmed=bool(plan.get("unarmed"))) + ["W"] * int(plan.get("white", 0))
+    if not colours:
+        return None
     steps = int(plan.get("empower", 0))
     if steps:
-        colours = apply_upgrades(colours, min(steps, 3 * len(colours)))
+        colours = apply_upgrades(colours, steps)  # steps beyond black are lost (OS-TOK-5)
     counts: dict[str, int] = {}
     for c in colours:
         counts[c] = counts.get(c, 0) + 1
     piles = current_piles(state)
     return _odds(tuple(sorted(piles.items())), tuple(sorted(counts.items())), defense,
-                 int(plan.get("redraws", 0)), int(plan.get("bonus", 0)))
+                 int(plan.get("redraws", 0)), int(plan.get("bonus", 0)), cap)
 
 
 @lru_cache(maxsize=64)
 def _odds(piles: tuple[tuple[str, Pile], ...], counts: tuple[tuple[str, int], ...], defense: int, redraws: int,
-          bonus: int) -> AttackOdds:
+          bonus: int, cap: int | None) -> AttackOdds:
     """Every display redraw asks again; the answer only changes when a deck or the plan does."""
-    return attack_odds(dict(piles), dict(counts), defense, redraws=redraws, bonus=bonus)
+    return attack_odds(dict(piles), dict(counts), defense, redraws=redraws, bonus=bonus, hp_cap=cap)
 
 
 def plan_odds_json(state: GameState) -> dict[str, Any] | None:

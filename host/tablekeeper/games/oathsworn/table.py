@@ -92,6 +92,8 @@ def might_cubes(state: GameState, n: int, unarmed: bool = False) -> list[str]:
 
 
 def spend_token(txn: Txn, n: int, kind: str, count: int = 1) -> None:
+    if count < 1:
+        raise Rejected(f"spend at least one {kind} token, not {count}")
     record = seat(txn.state, n)
     have = int(record["tokens"].get(kind, 0))
     if have < count:
