@@ -121,18 +121,24 @@ class Oathsworn(Game):
             raise ConfigError(f"--option difficulty={diff_name}: one of {', '.join(d.difficulties)}")
         diff = d.difficulties[diff_name]
         chapter = _int_option(options, "chapter", 1)
-        if chapter < 1:
-            raise ConfigError(f"--option chapter={chapter}: chapters are numbered from 1")
+        last_chapter = int(d.company.get("chapters", 20))
+        if not 1 <= chapter <= last_chapter:
+            raise ConfigError(f"--option chapter={chapter}: a chapter from 1 to {last_chapter}")
         start = _option(options, "part", "story")
         if start not in PARTS:
             raise ConfigError(f"--option part={start}: story or encounter")
         classes = [c.strip() for c in _option(options, "classes", "Warden,Huntress,Priest,Witch").split(",")]
         if len(classes) != 4 or any(c not in d.classes for c in classes):
             raise ConfigError(f"--option classes: four of {', '.join(sorted(d.classes))}")
-        companions = {int(x) for x in _option(options, "companions", "").split(",") if x.strip().isdigit()}
-        hps = [int(x) for x in _option(options, "hp", "").split(",") if x.strip().isdigit()]
-        if hps and (len(hps) != 4 or any(not 0 < h <= diff.max_hp for h in hps)):
-            raise ConfigError(f"--option hp: four HP values from 1 to {diff.max_hp}")
+        raw_companions = [x.strip() for x in _option(options, "companions", "").split(",") if x.strip()]
+        if any(x not in ("1", "2", "3", "4") for x in raw_companions):
+            raise ConfigError(f"--option companions={_option(options, 'companions', '')}: seats 1..4, e.g. 2,3")
+        companions = {int(x) for x in raw_companions}
+        raw_hp = [x.strip() for x in _option(options, "hp", "").split(",")] if _option(options, "hp", "") else []
+        if raw_hp and (len(raw_hp) != 4 or not all(x.isdigit() and 0 < int(x) <= diff.max_hp for x in raw_hp)):
+            raise ConfigError(f"--option hp={_option(options, 'hp', '')}: four HP values from 1 to {diff.max_hp}, "
+                              "e.g. hp=6,5,6,4")
+        hps = [int(x) for x in raw_hp]
         roster: dict[str, dict[str, Any]] = {}
         for item in _option(options, "roster", "").split(","):
             name, _, level = item.strip().rpartition(":")

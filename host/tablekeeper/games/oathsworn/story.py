@@ -98,6 +98,9 @@ def add_time(txn: Txn, args: tuple[str, ...]) -> None:
     n = parse_int(args[0], "time tokens")
     if n < 1:
         raise Rejected("add at least 1 time token")
+    room = (txn.game.counter(txn.state, "time.used").hi or 0) - txn.value("time.used")
+    if n > room:
+        raise Rejected(f"the time track has {room} empty slot(s), not {n}")
     txn.put("track_tokens", [*_listed(txn, "track_tokens"), *(["time"] * n)])
     txn.add("time.used", n)
 

@@ -1,0 +1,39 @@
+"""Malformed Oathsworn input gets one line naming the option or command: exit 2 for a bad option,
+a refused line for a bad command, never a traceback, a hang or silent acceptance."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tablekeeper import cli
+
+
+@pytest.mark.parametrize(("option", "named"), [
+    ("chapter=100000000000000000000", "chapter=100000000000000000000"),
+    ("chapter=0", "chapter=0"),
+    ("hp=a,b,c,d", "hp=a,b,c,d"),
+    ("hp=6,6,6", "hp=6,6,6"),
+    ("hp=6,6,6,9", "hp=6,6,6,9"),
+    ("companions=x", "companions=x"),
+])
+def test_a_bad_option_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                             option: str, named: str) -> None:
+    script = tmp_path / "empty.script"
+    script.write_text("")
+    code = cli.main(["play", "oathsworn", "--option", option, "--script", str(script)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and named in err
+
+
+def test_a_huge_time_count_is_a_refused_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``time 1000000000`` once built a list of a billion tokens (MemoryError)."""
+    script = tmp_path / "time.script"
+    script.write_text("time 1000000000\ntime 2\n")
+    code = cli.main(["play", "oathsworn", "--script", str(script), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0
+    assert err.strip().splitlines() == ["line 1: the time track has 16 empty slot(s), not 1000000000"]
+    assert '"time.used": 2' in out
