@@ -63,3 +63,23 @@ def to_turns(s: Session) -> Session:
 
 def cmd(verb: str, *args: str) -> Command:
     return Command(verb, args)
+
+
+def stored(path: str, seats: int = 4, seed: int = 7, **options: str) -> Session:
+    """A session whose every entry is written to a real SQLite store at ``path``."""
+    from tablekeeper.core.store import Store
+
+    s = new(seats=seats, seed=seed, **options)
+    s.journal = Store.open(path).create("main", s.setup)
+    return s
+
+
+def reloaded(path: str) -> Session:
+    """The session the store at ``path`` holds, rebuilt from its saved log."""
+    from tablekeeper.core.store import Store
+
+    with Store.open(path) as store:
+        saved = store.load("main")
+    assert saved is not None
+    return Session(GAME, seats=saved.setup.seats, seed=saved.setup.seed, options=saved.setup.options,
+                   entries=saved.entries)

@@ -450,8 +450,8 @@ def test_os_ko_3_ally_enters() -> None:
 
 @pytest.mark.rule("OS-KO-4")
 def test_os_ko_4_ally_once_per_encounter() -> None:
-    s = ok(encounter(), "set seat1.hp 0", "ally 1 men-at-arms", "ability 1 once")
-    assert "already used" in no(s, "ability 1 once")
+    s = ok(encounter(), "set seat1.hp 0", "ally 1 men-at-arms", "ability 1 once interrupt")
+    assert "already used" in no(s, "ability 1 once interrupt")
 
 
 @pytest.mark.rule("OS-KO-5")

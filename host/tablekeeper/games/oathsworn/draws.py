@@ -247,7 +247,11 @@ def attack(txn: Txn, args: tuple[str, ...]) -> None:
     record = seat(txn.state, n)
     if record["down"] and not record.get("ally"):
         raise Rejected(f"seat {n} has no figure on the board")
+    if record.get("caged_until") is not None:
+        raise Rejected(f"seat {n} is caged: no attack, only pass or escape (OS-FX-3)")
     story = part(txn.state) == "story"
+    if story and str(n) in (txn.state.get("fight") or {}):
+        raise Rejected(f"seat {n} already drew its attack this round of combat (OS-SCOMBAT-1)")
     if not story and not in_encounter(txn.state):
         raise Rejected("the encounter is over")
     if "item" in opts and story:
@@ -274,7 +278,8 @@ def attack(txn: Txn, args: tuple[str, ...]) -> None:
     if not story:
         if txn.state.step == "turns" and txn.state.active_seat != n and "interrupt" not in opts:
             raise Rejected(f"it is seat {txn.state.active_seat}'s turn (an interrupt attack says: interrupt)")
-        _companion_action(txn, n, "attack")
+        if not record.get("token_attack"):  # OS-TOK-7: a token attack is extra, not the turn's attack
+            _companion_action(txn, n, "attack")
     colours = might_cubes(txn.state, n, unarmed="unarmed" in opts) + ["W"] * whites
     colours, emp = upgrades_for(txn, n, colours, opts, "attack")
     drawn = draw_with_chains(txn, "might", colours, cards)
