@@ -421,7 +421,7 @@ def test_os_eatk_6_unconscious_at_zero() -> None:
 
 @pytest.mark.rule("OS-MIN-7")
 def test_os_min_7_mob_one_draw() -> None:
-    s = ok(encounter(), "enemy 1 R R R")
+    s = ok(encounter(), "enemy 1 R R R", "choose 1")
     assert deck(s, "enemy.red").discard.total == 3 and "damage" in last(s)
 
 

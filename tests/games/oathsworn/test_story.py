@@ -245,7 +245,8 @@ def test_os_might_6_refresh_chosen_piles_whole() -> None:
 @pytest.mark.rule("OS-MIGHT-7")
 def test_os_might_7_reset_at_end_of_part() -> None:
     story_end = ok(new(), "draw might.white", "draw might.black", "draw enemy.red", "next")
-    encounter_end = ok(encounter(), "draw might.white", "enemy 1 R B", "break head", "break body", "break claws")
+    encounter_end = ok(encounter(), "draw might.white", "enemy 1 R B", "choose 1", "break head", "break body",
+                       "break claws")
     for s in (story_end, encounter_end):
         for side in ("might", "enemy"):
             for colour in ("white", "yellow", "red", "black"):

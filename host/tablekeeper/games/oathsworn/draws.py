@@ -34,6 +34,7 @@ from tablekeeper.games.oathsworn.table import (
     might_cubes,
     parse_kv,
     part,
+    positions_of,
     put_seat,
     seat,
     seat_arg,
@@ -537,35 +538,131 @@ def _story_result(txn: Txn, n: int, damage: int | None, defense: int) -> None:
 def enemy(txn: Txn, args: tuple[str, ...]) -> None:
     """``enemy SEATS COLOURS... [broken] [shield=N] [def=N] [= CARDS]`` (OS-EATK-1..6, OS-MIN-7).
 
-    SEATS is one seat or several joined by commas (one draw for all, OS-EATK-5); ``shield`` is a
-    defensive card's DEFENSE (OS-EATK-3), ``def`` the defense tokens each target spends (OS-TOK-4)."""
+    SEATS is one seat or several joined by commas (one draw for all, OS-EATK-5). A device draw
+    leaves the defense to the targeted seats, one prompt each, after the damage is known (OS-TOK-4,
+    OS-EATK-3: ``defend`` plays a card for its shield). Reported cards carry the table's decision on
+    the line: ``def`` tokens for each target, ``shield`` a defensive card's DEFENSE (one target only)."""
     pos, opts, cards = parse_kv(args, ("broken", "shield", "def"))
     if len(pos) < 2:
         raise Rejected("usage: enemy SEAT[,SEAT] COLOUR... [broken] [shield=N] [def=N] [= CARDS]")
     if not in_encounter(txn.state):
         raise Rejected("enemy attacks happen in an encounter")
+    if txn.state.get("enemy_hit"):
+        raise Rejected("the last enemy attack still waits for the defense prompt")
     targets = [seat_arg(s) for s in pos[0].split(",")]
+    if len(set(targets)) != len(targets):
+        raise Rejected("name each targeted seat once")
     for n in targets:
         record = seat(txn.state, n)
         if record["down"] and not record.get("ally"):
             raise Rejected(f"seat {n} has no figure on the board to attack")
+    shield = parse_int(opts.get("shield", "0"), "shield")
+    tokens = parse_int(opts.get("def", "0"), "def")
+    if shield < 0 or tokens < 0:
+        raise Rejected("shield and def cannot be negative")
+    if shield and len(targets) > 1:
+        raise Rejected("a defensive card protects only the Oathsworn who played it: name one target with "
+                       "shield=N, or let the device draw and answer each seat's defense prompt")
     colours = [colour_of(c) for c in pos[1:]]
     if "broken" in opts:
         colours = rules.broken_attack(colours)
     colours = sorted(colours, key=COLOURS.index, reverse=True)
     drawn = draw_with_chains(txn, "enemy", colours, cards, chains=False)
     damage = rules.enemy_damage([parse_card(c) for c, _ in drawn])
-    shield = parse_int(opts.get("shield", "0"), "shield")
-    tokens = parse_int(opts.get("def", "0"), "def")
     txn.notice(f"enemy draws {' '.join(c for c, _ in drawn) or 'nothing'}: damage {damage}")
-    losses = {}
-    for n in targets:
-        if tokens:
-            spend_token(txn, n, "defense", tokens)
-        defense = txn.value(f"seat{n}.defense") + shield + tokens
-        lost = rules.hp_lost(damage, defense)
-        losses[str(n)] = lost
-        txn.notice(f"seat {n}: DEFENSE {defense} -> {lost} HP lost")
-        lose_hp(txn, n, lost)
-    txn.put("last", {"kind": "enemy", "damage": damage, "losses": losses})
-    check_end(txn)
+    if cards or "def" in opts or "shield" in opts:
+        losses = {}
+        for n in targets:
+            if tokens:
+                spend_token(txn, n, "defense", tokens)
+            losses[str(n)] = _suffer(txn, n, damage, shield + tokens)
+        txn.put("last", {"kind": "enemy", "damage": damage, "losses": losses})
+        check_end(txn)
+        return
+    txn.put("enemy_hit", {"damage": damage, "targets": targets, "losses": {}, "shield": {}})
+    _ask_defense(txn)
+
+
+def _suffer(txn: Txn, n: int, damage: int, bonus: int) -> int:
+    defense = txn.value(f"seat{n}.defense") + bonus
+    lost = rules.hp_lost(damage, defense)
+    txn.notice(f"seat {n}: DEFENSE {defense} -> {lost} HP lost")
+    lose_hp(txn, n, lost)
+    return lost
+
+
+def _ask_defense(txn: Txn) -> None:
+    """The next targeted seat decides its defense, or the attack is settled."""
+    hit = thaw(txn.state.get("enemy_hit"))
+    pending = [n for n in hit["targets"] if str(n) not in hit["losses"]]
+    if not pending:
+        txn.put("enemy_hit", None)
+        txn.put("last", {"kind": "enemy", "damage": hit["damage"], "losses": hit["losses"]})
+        check_end(txn)
+        return
+    n = int(pending[0])
+    damage = int(hit["damage"])
+    defense = txn.value(f"seat{n}.defense") + int(hit["shield"].get(str(n), 0))
+    have = int(seat(txn.state, n)["tokens"].get("defense", 0))
+    options = [f"take {rules.hp_lost(damage, defense)} HP"]
+    options += [f"{k} def token{'s' if k > 1 else ''}: {rules.hp_lost(damage, defense + k)} HP"
+                for k in range(1, have + 1)]
+    txn.ask("defense", f"Seat {n}: damage {damage} vs DEF {defense}", options, seat=n, context={"seat": n})
+
+
+def choose_defense(txn: Txn, index: int) -> None:
+    """OS-TOK-4: the answer is how many defense tokens the seat spends (option 1: none)."""
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    n = int(prompt.context["seat"])
+    txn.close_prompt()
+    if index:
+        spend_token(txn, n, "defense", index)
+    hit = thaw(txn.state.get("enemy_hit"))
+    hit["losses"][str(n)] = _suffer(txn, n, int(hit["damage"]), int(hit["shield"].get(str(n), 0)) + index)
+    txn.put("enemy_hit", hit)
+    _ask_defense(txn)
+
+
+def defend(txn: Txn, args: tuple[str, ...]) -> None:
+    """``defend SEAT CARD [COOLDOWN] DEFENSE``: OS-EATK-3: the seat being asked plays one hand ability
+    card for its shield: no animus, no other effect; the card takes its cooldown position (with
+    battleflow) and the bonus counts for that seat's DEFENSE against this draw only."""
+    if len(args) not in (3, 4):
+        raise Rejected("usage: defend SEAT CARD [COOLDOWN] DEFENSE")
+    prompt = txn.state.prompt
+    n = seat_arg(args[0])
+    if prompt is None or prompt.id != "defense" or prompt.seat != n:
+        raise Rejected(f"seat {n} is not deciding its defense against an enemy draw now")
+    hit = thaw(txn.state.get("enemy_hit"))
+    if str(n) in hit["shield"]:
+        raise Rejected(f"seat {n} already played a defensive card against this attack")
+    record = seat(txn.state, n)
+    if record["kind"] == "companion" or record.get("ally"):
+        raise Rejected("only Oathsworn with ability cards defend with a card")
+    card = args[1]
+    known = dict(record.get("cards") or {})
+    if len(args) == 4:
+        cooldown = parse_int(args[2], "cooldown")
+        if card in known and known[card] != cooldown:
+            raise Rejected(f"{card} has cooldown {known[card]}, not {cooldown}")
+    elif card in known:
+        cooldown = int(known[card])
+    else:
+        raise Rejected(f"name {card}'s cooldown: defend SEAT CARD COOLDOWN DEFENSE")
+    if known and card not in record["hand"]:
+        raise Rejected(f"{card} is not in seat {n}'s hand")
+    if any(card in p for p in record["positions"]):
+        raise Rejected(f"{card} is still on cooldown")
+    shield = parse_int(args[-1], "DEFENSE")
+    if shield < 1:
+        raise Rejected("a defensive card adds at least 1 DEFENSE")
+    in_hand = tuple(c for c in record["hand"] if c != card)
+    positions, hand = rules.cooldown_place(positions_of(record), in_hand, card, cooldown)
+    record.update(positions=[list(p) for p in positions], hand=list(hand))
+    put_seat(txn, n, record)
+    hit["shield"][str(n)] = shield
+    txn.put("enemy_hit", hit)
+    txn.close_prompt()
+    _ask_defense(txn)

@@ -231,16 +231,19 @@ class Oathsworn(Game):
                 "escape": Verb("escape SEAT DIFF WHITES [friends=N] [= CARDS]", "try to escape a cage",
                                draws.escape),
                 "enemy": Verb("enemy SEAT[,SEAT] COLOUR... [broken] [shield=N] [def=N] [= CARDS]",
-                              "an enemy attack on one or more seats", draws.enemy)}
+                              "an enemy attack on one or more seats", draws.enemy),
+                "defend": Verb("defend SEAT CARD [COOLDOWN] DEFENSE",
+                               "play a card for its shield against the enemy draw", draws.defend)}
 
     def decide(self, state: GameState, command: Command, rng: random.Random | None = None) -> list[Event]:
         """The game's own verbs wait while a prompt is open (the core verbs check for themselves)."""
-        if state.prompt is not None and command.verb in self.verbs():
+        if state.prompt is not None and command.verb in self.verbs() and command.verb != "defend":
             raise Rejected(f"answer the prompt first: {state.prompt.text}")
         return super().decide(state, command, rng)
 
     def choices(self) -> Mapping[str, ChoiceHandler]:
         return {"determination": draws.choose_determination, "location": draws.choose_location,
+                "defense": draws.choose_defense,
                 "defeat": epilogue.choose_defeat, "archive": story.choose_archive}
 
     # --- tracks -------------------------------------------------------------------------------
@@ -332,6 +335,12 @@ class Oathsworn(Game):
         seat's ``a`` resolves an open draw."""
         seat_name, _, which = role.partition(".")
         n = int(seat_name.removeprefix("seat"))
+        prompt = state.prompt
+        if prompt is not None and prompt.id == "defense" and prompt.seat == n:
+            # the targeted seat answers: a takes the hit, b spends one defense token (if it has one)
+            if which == "a" or len(prompt.options) > 1:
+                return Command("choose", ("1" if which == "a" else "2",), origin="button")
+            return None
         if state.get("draws"):
             return Command("resolve", (), origin="button") if which == "a" else None
         if state.step == "turns" and state.active_seat == n:
