@@ -37,3 +37,23 @@ def test_a_huge_time_count_is_a_refused_line(tmp_path: Path, capsys: pytest.Capt
     assert code == 0
     assert err.strip().splitlines() == ["line 1: the time track has 16 empty slot(s), not 1000000000"]
     assert '"time.used": 2' in out
+
+
+def test_an_edited_data_file_does_not_change_a_running_session(tmp_path: Path) -> None:
+    """The data is found by the hash of its text: setting up a second session from an edited file
+    leaves the first session's numbers alone (a cache by path used to hand it the new file)."""
+    from tablekeeper.games.oathsworn.data import DEFAULT_NAME
+    from tablekeeper.games.oathsworn.table import data_of
+
+    from .helpers import encounter
+
+    source = Path(__file__).resolve().parents[3] / "host" / "tablekeeper" / "games" / "oathsworn" / "data"
+    text = (source / DEFAULT_NAME).read_text(encoding="utf-8")
+    path = tmp_path / "mine.toml"
+    path.write_text(text, encoding="utf-8")
+    first = encounter(data=str(path))
+    before = dict(data_of(first.state).boss)
+    path.write_text(text.replace('map_tokens = 30', 'map_tokens = 31'), encoding="utf-8")
+    second = encounter(data=str(path))
+    assert data_of(second.state).company["map_tokens"] == 31
+    assert data_of(first.state).company["map_tokens"] == 30 and dict(data_of(first.state).boss) == before

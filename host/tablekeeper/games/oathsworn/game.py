@@ -29,13 +29,13 @@ from tablekeeper.core.view import Panel
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.cards import COLOUR_NAMES
-from tablekeeper.games.oathsworn.data import load
+from tablekeeper.games.oathsworn.data import load_text
 from tablekeeper.games.oathsworn.table import (
-    _DATA_CACHE,
     SEATS,
     TOKEN_KINDS,
     base_defense,
     part,
+    remember,
     seat,
 )
 
@@ -113,9 +113,8 @@ class Oathsworn(Game):
         if unknown:
             raise ConfigError(f"unknown oathsworn option {unknown[0]!r} (options: {', '.join(sorted(known))})")
         path = options.get("data") or ""
-        _DATA_CACHE.pop(path, None)
-        d = load(path or None)
-        _DATA_CACHE[path] = d
+        d, digest = load_text(path or None)
+        remember(d, digest)
         diff_name = _option(options, "difficulty", "free")
         if diff_name not in d.difficulties:
             raise ConfigError(f"--option difficulty={diff_name}: one of {', '.join(d.difficulties)}")
@@ -154,7 +153,8 @@ class Oathsworn(Game):
                 traits[name.lower()] = int(marks) if marks.isdigit() else 1
         tracks: dict[str, Counter] = {}
         data: dict[str, Any] = {
-            "data_path": path, "players": state.seats, "difficulty": diff_name, "chapter": chapter,
+            "data_path": path, "data_sha256": digest, "players": state.seats, "difficulty": diff_name,
+            "chapter": chapter,
             "hardcore": _option(options, "hardcore", "0") in ("1", "yes", "true"),
             "ambushed": _option(options, "ambush", "0") in ("1", "yes", "true"),
             "traits": traits, "part": start, "backpack": [], "map": [], "marker": None, "clues": [],
