@@ -173,3 +173,42 @@ def test_open_draw_panel_shows_the_running_result() -> None:
     assert s.game.panels(s.state)["tokens"].lines[-1] == "3 bl2: miss"
     s = ok(to_turns(encounter()), "attack 1 head white=3 = Y3* W0 W1 W2 Y1")
     assert s.game.panels(s.state)["tokens"].lines[-1] == "7 bl1: hit 7 -2HP"
+
+
+ACCEPTANCE = ROOT / "docs" / "games" / "oathsworn.acceptance.sim"
+
+
+def test_story_and_three_encounter_rounds_on_the_simulated_station(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The issue's table session: story part, four seats for three rounds with a saved session, a
+    location broken by an attack, a defense token spent after a device draw from the seat's button,
+    a companion's token attack, and the tally; the save replays to the station's final state."""
+    from tablekeeper.core.session import Session
+    from tablekeeper.games.oathsworn import GAME
+
+    save = tmp_path / "s.db"
+    code = cli.main(["run", "--sim", "--game", "oathsworn", "--option", "companions=4", "--save", str(save),
+                     "--script", str(ACCEPTANCE), "--display", "capture", "--capture-dir", str(tmp_path / "f"),
+                     "--no-counters"])
+    capsys.readouterr()
+    assert code == 0
+    with Store.open(str(save)) as store:
+        saved = store.load("main")
+    assert saved is not None
+    s = Session(GAME, seats=saved.setup.seats, seed=saved.setup.seed, options=saved.setup.options,
+                entries=saved.entries)
+    commands = [(e.command, e.events) for e in s.line if e.command is not None]
+    texts = [c.text() for c, _ in commands]
+    assert s.state.round == 3 and s.state.get("result") == "victory" and s.state.get("tally")
+    broke = next(c for c, events in commands if any(e.kind == "track.set" and e["name"] == "boss.head"
+                                                    and e["value"] == 0 for e in events))
+    assert broke.verb == "resolve"  # the head broke from an attack's damage
+    asked = texts.index("enemy 1 R Y")
+    assert commands[asked][1][-1].kind == "prompt.open" and commands[asked][1][-1]["id"] == "defense"
+    answer, events = commands[asked + 1]
+    assert (answer.text(), answer.origin) == ("choose 2", "button")
+    assert any(e.kind == "track.set" and e["name"] == "seat1.hp" for e in events)  # HP lost only now
+    token = texts.index("companion 4 animus attack")
+    assert [t.split(" = ")[0] for t in texts[token + 1:token + 5]] == [
+        "attack 4 body white=1", "resolve", "attack 4 body white=1", "resolve"]
+    assert s.state.get("seat.4")["tokens"]["animus"] == 0
