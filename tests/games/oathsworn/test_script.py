@@ -96,7 +96,7 @@ def test_panels_fit_the_displays() -> None:
         assert len(panel.title) <= 21 and len(panel.lines) <= 5
         assert all(len(line) <= 21 for line in panel.lines)
     assert panels["seat1"].big == "6" and panels["seat1"].title.startswith(">")
-    assert panels["tokens"].title == "planned attack"
+    assert panels["tokens"].title == "S1>head w3"  # seat, target, white count
     story = new()
     assert story.game.panels(story.state)["track"].big == "0"
 

@@ -23,6 +23,7 @@ from tablekeeper.games.oathsworn.cards import (
     parse_card,
     steps_lost,
 )
+from tablekeeper.games.oathsworn.encounter import drop_plan
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
@@ -283,6 +284,9 @@ def attack(txn: Txn, args: tuple[str, ...]) -> None:
             _companion_action(txn, n, "attack")
     colours = might_cubes(txn.state, n, unarmed="unarmed" in opts) + ["W"] * whites
     colours, emp = upgrades_for(txn, n, colours, opts, "attack")
+    plan = txn.state.get("plan")
+    if plan is not None and int(plan["seat"]) == n:
+        drop_plan(txn)  # the planned attack is being made: the display shows the draw now
     drawn = draw_with_chains(txn, "might", colours, cards)
     determination = not story and not record.get("ally") and not record.get("token_attack")
     if record.get("token_attack"):

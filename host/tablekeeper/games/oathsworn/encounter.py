@@ -306,6 +306,21 @@ def keep(txn: Txn, args: tuple[str, ...]) -> None:
     txn.put("stage_kept", [*(txn.state.get("stage_kept") or ()), card])
 
 
+def drop_plan(txn: Txn) -> None:
+    """The plan is gone (cleared, or its attack is being made): no odds, no white-count track."""
+    if txn.state.get("plan") is not None:
+        txn.put("plan", None)
+    if "plan.white" in txn.state.tracks:
+        txn.drop("plan.white")
+
+
+def plan_white_changed(txn: Txn, white: int) -> None:
+    plan = thaw(txn.state.get("plan"))
+    if plan and int(plan.get("white", 0)) != white:
+        plan["white"] = white
+        txn.put("plan", plan)
+
+
 PLAN_LIMITS = {"white": 20, "empower": 30, "redraws": 5, "bonus": 50, "unarmed": 1}
 
 
@@ -313,7 +328,7 @@ def plan(txn: Txn, args: tuple[str, ...]) -> None:
     """``plan SEAT TARGET [white=N] [empower=N] [redraws=N] [unarmed]``: the attack the display
     shows exact odds for (``plan off`` clears it)."""
     if args == ("off",):
-        txn.put("plan", None)
+        drop_plan(txn)
         return
     pos, opts, _ = parse_kv(args, ("white", "empower", "redraws", "unarmed", "bonus"))
     if len(pos) != 2:
@@ -330,6 +345,11 @@ def plan(txn: Txn, args: tuple[str, ...]) -> None:
         if not 0 <= value <= PLAN_LIMITS.get(key, 1):
             raise Rejected(f"plan {key} goes from 0 to {PLAN_LIMITS.get(key, 1)}, not {value}")
     txn.put("plan", {"seat": n, "target": pos[1], **numbers})
+    white = numbers.get("white", 0)
+    if "plan.white" in txn.state.tracks:
+        txn.set("plan.white", white)
+    else:  # the up/down buttons change the planned white count (OS-SCOMBAT-2: 0 to 10 matter)
+        txn.define("plan.white", white, 0, PLAN_LIMITS["white"])
     if plan_odds(txn.state) is None:
         raise Rejected("no odds for this plan: the seat cannot attack that way")
 

@@ -272,6 +272,8 @@ class Oathsworn(Game):
             encounter.minion_gone(txn, track.removeprefix("minion."))
         elif track.startswith("boss.") and new == 0 and old > 0:
             encounter.location_broken(txn, track.removeprefix("boss."))
+        elif track == "plan.white":
+            encounter.plan_white_changed(txn, new)
         elif track == "time.used" and new > old:
             for slot in range(old + 1, new + 1):
                 story.slot_filled(txn, slot)
@@ -328,6 +330,8 @@ class Oathsworn(Game):
         if state.step == "story":
             names.insert(0, "time.used")
         names += [t for t in state.tracks if t.startswith(("boss.", "minion."))]
+        if "plan.white" in state.tracks:
+            names.insert(0, "plan.white")  # up/down try other white counts for the planned attack
         return names
 
     def button(self, state: GameState, role: str, held: bool) -> Command | None:

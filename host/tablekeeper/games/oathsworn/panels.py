@@ -46,7 +46,7 @@ def plan_odds(state: GameState) -> AttackOdds | None:
         return None
 
 
-def _plan_odds(state: GameState, plan: Any) -> AttackOdds | None:
+def _plan_odds(state: GameState, plan: Any, white: int | None = None) -> AttackOdds | None:
     n = int(plan["seat"])
     target = str(plan["target"])
     cap: int | None = None
@@ -57,7 +57,8 @@ def _plan_odds(state: GameState, plan: Any) -> AttackOdds | None:
         if target not in locations or state.value(f"boss.{target}") == 0:
             return None
         defense, cap = locations[target], state.value(f"boss.{target}")
-    colours = might_cubes(state, n, unarmed=bool(plan.get("unarmed"))) + ["W"] * int(plan.get("white", 0))
+    whites = int(plan.get("white", 0)) if white is None else white
+    colours = might_cubes(state, n, unarmed=bool(plan.get("unarmed"))) + ["W"] * whites
     if not colours:
         return None
     steps = int(plan.get("empower", 0))
@@ -71,7 +72,35 @@ def _plan_odds(state: GameState, plan: Any) -> AttackOdds | None:
                  int(plan.get("redraws", 0)), int(plan.get("bonus", 0)), cap)
 
 
-@lru_cache(maxsize=64)
+BEST_UP_TO = 10  # white counts the panel compares for the best one
+
+
+def best_white(state: GameState) -> tuple[int, AttackOdds] | None:
+    """The white count (0..10) with the most HP expected; more whites can lower the hit chance."""
+    plan = state.get("plan")
+    if not plan:
+        return None
+    best: tuple[int, AttackOdds] | None = None
+    try:
+        for white in range(BEST_UP_TO + 1):
+            odds = _plan_odds(state, plan, white)
+            if odds is not None and (best is None or odds.expected_hp > best[1].expected_hp):
+                best = (white, odds)
+    except (Rejected, KeyError, TypeError, ValueError):
+        return None
+    return best
+
+
+def break_chance(state: GameState, odds: AttackOdds) -> Any:
+    """The chance the planned attack removes the target location's die (None for a plain DEFENSE)."""
+    target = str(state.get("plan")["target"])
+    if target.isdigit():
+        return None
+    die = state.value(f"boss.{target}")
+    return sum((p for lost, p in odds.hp_lost.items() if lost >= die), type(odds.hit)(0))
+
+
+@lru_cache(maxsize=256)
 def _odds(piles: tuple[tuple[str, Pile], ...], counts: tuple[tuple[str, int], ...], defense: int, redraws: int,
           bonus: int, cap: int | None) -> AttackOdds:
     """Every display redraw asks again; the answer only changes when a deck or the plan does."""
@@ -82,10 +111,16 @@ def plan_odds_json(state: GameState) -> dict[str, Any] | None:
     odds = plan_odds(state)
     if odds is None:
         return None
-    return {"hit": str(odds.hit), "hit_percent": round(float(odds.hit) * 100, 2),
+    plan = state.get("plan")
+    best = best_white(state)
+    broken = break_chance(state, odds)
+    return {"seat": int(plan["seat"]), "target": str(plan["target"]), "white": int(plan.get("white", 0)),
+            "hit": str(odds.hit), "hit_percent": round(float(odds.hit) * 100, 2),
             "expected_hp": str(odds.expected_hp),
-            "damage": {str(k): str(v) for k, v in odds.damage.items()},
-            "hp_lost": {str(k): str(v) for k, v in odds.hp_lost.items()}}
+            "damage_if_hit": {str(k): str(v) for k, v in odds.damage.items()},
+            "hp_lost": {str(k): str(v) for k, v in odds.hp_lost.items()},
+            "break": None if broken is None else str(broken),
+            "best_white": None if best is None else best[0]}
 
 
 def _time_line(state: GameState) -> str:
@@ -135,9 +170,28 @@ def _tokens_panel(state: GameState) -> Panel:
         return _draw_panel(draws[0], len(draws))
     odds = plan_odds(state)
     if odds is not None:
-        return Panel("planned attack", tuple(line[:21] for line in odds.lines()))
+        return _plan_panel(state, odds)
     last = state.get("last")
     return Panel("last", (str(last.get("kind")) if last else "-",))
+
+
+def _plan_panel(state: GameState, odds: AttackOdds) -> Panel:
+    """OS-ATK-6..14 at a glance: whose attack on what with how many whites (up/down change them),
+    the hit chance and HP expected, the chance to break the location, damage if it hits, the best
+    white count."""
+    plan = state.get("plan")
+    title = f"S{plan['seat']}>{plan['target']} w{plan.get('white', 0)}"
+    lines = [f"hit {float(odds.hit) * 100:.1f}% E{float(odds.expected_hp):.2f}HP"]
+    broken = break_chance(state, odds)
+    if broken is not None:
+        lines.append(f"break {float(broken) * 100:.1f}%")
+    if odds.damage:
+        likely = max(odds.damage.items(), key=lambda kv: kv[1])
+        lines.append(f"if hit {likely[0]}dmg {float(likely[1]) * 100:.0f}%")
+    best = best_white(state)
+    if best is not None:
+        lines.append(f"best w{best[0]}: E{float(best[1].expected_hp):.2f}HP")
+    return Panel(title[:21], tuple(line[:21] for line in lines))
 
 
 def _draw_panel(ctx: Any, queued: int) -> Panel:
