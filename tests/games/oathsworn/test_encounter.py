@@ -833,3 +833,12 @@ def test_os_eset_6_chapter_one_plays_the_star_cards(tmp_path: Path) -> None:
     assert "starting cards" in no(s, "hand 1 Jab:0 Slash:1 Guard:1 Cleave:2 Parry:2 Roar:3 Smash:3")
     ok(s, f"hand 1 {HAND}")
     ok(encounter(data=path, chapter="2"), "hand 1 Jab:0 Slash:1 Guard:1 Cleave:2 Parry:2 Roar:3 Smash:3")
+
+
+@pytest.mark.rule("OS-DMG-6")
+def test_os_dmg_6_damage_aimed_at_a_broken_location_goes_to_the_next_with_a_die() -> None:
+    s = ok(encounter(), "next", "set boss.head 0")
+    assert "broken" in no(s, "attack 1 head white=2 = Y3 W2 W2")
+    body = v(s, "boss.body")
+    ok(s, "attack 1 head>body white=2 = Y3 W2 W2", "resolve")
+    assert v(s, "boss.body") == body - 7 // 2  # body's DEFENSE 2 takes the hit

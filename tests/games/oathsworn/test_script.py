@@ -155,8 +155,14 @@ def test_every_test_line_is_tagged_or_listed_as_undecidable() -> None:
         if line.startswith("Test") and current and current not in ids:
             ids.append(current)
     tagged: set[str] = set()
+    through_verbs: set[str] = set()  # rule-function tests (test_rules.py) do not count as covered
     for path in Path(__file__).parent.glob("test_*.py"):
-        tagged |= set(re.findall(r'mark\.rule\("([^"]+)"\)', path.read_text(encoding="utf-8")))
+        found = set(re.findall(r'mark\.rule\("([^"]+)"\)', path.read_text(encoding="utf-8")))
+        tagged |= found
+        if path.name != "test_rules.py":
+            through_verbs |= found
+    covered = sum(1 for i in ids if i in through_verbs)
+    assert f"`Test:` line, {covered} are covered that way" in " ".join(DOC.read_text(encoding="utf-8").split())
     table = DOC.read_text(encoding="utf-8").split("Not decidable by this tracker", 1)[1]
     rows = [line.split("|")[1] for line in table.splitlines() if line.startswith("| OS-")]
     listed = {i for row in rows for i in re.findall(r"OS-[A-Z]+-\d+", row)}
