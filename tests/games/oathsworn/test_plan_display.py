@@ -58,3 +58,27 @@ def test_the_planned_attack_clears_the_plan() -> None:
     s = ok(encounter(), "next", "plan 1 head white=2", "attack 1 head white=2")
     assert s.state.get("plan") is None and "plan.white" not in s.state.tracks
     assert s.game.panels(s.state)["tokens"].title.startswith("seat 1 vs head")
+
+
+@pytest.mark.rule("OS-CHECK-2")
+def test_story_check_odds_for_every_white_count(tmp_path: Path) -> None:
+    """The choice of 0..10 white cards is the decision: the display gives each count's exact pass
+    chance (equal to the previous enumeration) and the best count."""
+    from tablekeeper.games.oathsworn.panels import current_piles
+
+    from . import reference_odds
+
+    save = str(tmp_path / "s.db")
+    s = ok(stored(save), "reveal might.white W0", "plan check 4")
+    odds = s.view()["odds"]
+    assert odds["kind"] == "check" and set(odds["pass"]) == {str(w) for w in range(11)}
+    pile = current_piles(s.state)["W"]
+    ref = reference_odds.Pile(pile.faces, pile.draw, pile.discard)
+    for w in range(1, 11):
+        dist = reference_odds.draw_distribution({"W": ref}, {"W": w})
+        assert Fraction(odds["pass"][str(w)]) == sum(p for (b, t), p in dist.items() if b < 2 and t >= 4)
+    best = odds["best_white"]
+    assert all(Fraction(odds["pass"][str(best)]) >= Fraction(p) for p in odds["pass"].values())
+    panel = s.game.panels(s.state)["tokens"]
+    assert panel.title == f"check 4 best w{best}" and panel.lines[0].startswith("0:0 1:")
+    assert reloaded(save).state == s.state

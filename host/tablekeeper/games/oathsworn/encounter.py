@@ -306,6 +306,20 @@ def keep(txn: Txn, args: tuple[str, ...]) -> None:
     txn.put("stage_kept", [*(txn.state.get("stage_kept") or ()), card])
 
 
+def _plan_check(txn: Txn, args: tuple[str, ...]) -> None:
+    """``plan check DIFFICULTY [bonus=N]``: the pass chance of a check for every white count 0..10
+    (OS-CHECK-2: choosing the count is the decision)."""
+    pos, opts, _ = parse_kv(args, ("bonus",))
+    if len(pos) != 1:
+        raise Rejected("usage: plan check DIFFICULTY [bonus=N]")
+    difficulty = parse_int(pos[0], "difficulty")
+    bonus = parse_int(opts.get("bonus", "0"), "bonus")
+    if not 1 <= difficulty <= 60 or not 0 <= bonus <= 20:
+        raise Rejected("a check's difficulty goes from 1 to 60, its bonus from 0 to 20")
+    drop_plan(txn)
+    txn.put("plan", {"kind": "check", "difficulty": difficulty, "bonus": bonus})
+
+
 def drop_plan(txn: Txn) -> None:
     """The plan is gone (cleared, or its attack is being made): no odds, no white-count track."""
     if txn.state.get("plan") is not None:
@@ -330,6 +344,9 @@ def plan(txn: Txn, args: tuple[str, ...]) -> None:
     if args == ("off",):
         drop_plan(txn)
         return
+    if args[:1] == ("check",):
+        _plan_check(txn, args[1:])
+        return
     pos, opts, _ = parse_kv(args, ("white", "empower", "redraws", "unarmed", "bonus"))
     if len(pos) != 2:
         raise Rejected("usage: plan SEAT TARGET [white=N] [empower=N] [redraws=N] [unarmed] | plan off")
@@ -352,6 +369,7 @@ def plan(txn: Txn, args: tuple[str, ...]) -> None:
         txn.define("plan.white", white, 0, PLAN_LIMITS["white"])
     if plan_odds(txn.state) is None:
         raise Rejected("no odds for this plan: the seat cannot attack that way")
+    # an attack plan replaces a check plan and the other way round
 
 
 VERBS = {
@@ -360,5 +378,6 @@ VERBS = {
     "minion": Verb("minion NAME HP DEFENSE [mob]", "a minion enters the board", minion),
     "activated": Verb("activated NAME...", "minions the stage card activated", activated),
     "keep": Verb("keep", "keep the stage card until end of round", keep),
-    "plan": Verb("plan SEAT TARGET [white=N] [empower=N] [redraws=N]", "show exact attack odds", plan),
+    "plan": Verb("plan SEAT TARGET [white=N] [empower=N] [redraws=N] | plan check DIFF | plan off",
+                 "show exact attack or check odds", plan),
 }

@@ -321,3 +321,12 @@ def attack_odds(piles: Mapping[str, Pile], counts: Mapping[str, int], defense: i
     damage_on_hit = {d: p / hit for d, p in sorted(damage.items())} if hit else {}
     expected = sum((k * p for k, p in hp.items()), Fraction(0))
     return AttackOdds(hit, damage_on_hit, dict(sorted(hp.items())), expected)
+
+
+def check_pass(piles: Mapping[str, Pile], whites: int, difficulty: int, bonus: int = 0) -> Fraction:
+    """OS-CHECK-3: the chance a check with ``whites`` white cards passes (total + bonus reaches the
+    difficulty with fewer than two counted blanks); no redraws."""
+    if whites == 0:
+        return Fraction(1 if bonus >= difficulty else 0)
+    totals, _ = hit_totals(piles, {"W": whites})
+    return sum((p for s, p in totals.items() if s + bonus >= difficulty), Fraction(0))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -11,7 +12,7 @@ from tablekeeper.core.view import Panel
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.cards import COLOUR_NAMES, apply_upgrades, parse_card
-from tablekeeper.games.oathsworn.odds import AttackOdds, Pile, attack_odds
+from tablekeeper.games.oathsworn.odds import AttackOdds, Pile, attack_odds, check_pass
 from tablekeeper.games.oathsworn.table import SEATS, data_of, might_cubes, seat
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ def plan_odds(state: GameState) -> AttackOdds | None:
     the die left on the target (OS-DMG-5: excess damage is ignored). None when there is no plan or
     it no longer fits the table (a location broken since)."""
     plan = state.get("plan")
-    if not plan:
+    if not plan or plan.get("kind") == "check":
         return None
     try:
         return _plan_odds(state, plan)
@@ -78,7 +79,7 @@ BEST_UP_TO = 10  # white counts the panel compares for the best one
 def best_white(state: GameState) -> tuple[int, AttackOdds] | None:
     """The white count (0..10) with the most HP expected; more whites can lower the hit chance."""
     plan = state.get("plan")
-    if not plan:
+    if not plan or plan.get("kind") == "check":
         return None
     best: tuple[int, AttackOdds] | None = None
     try:
@@ -91,13 +92,13 @@ def best_white(state: GameState) -> tuple[int, AttackOdds] | None:
     return best
 
 
-def break_chance(state: GameState, odds: AttackOdds) -> Any:
+def break_chance(state: GameState, odds: AttackOdds) -> Fraction | None:
     """The chance the planned attack removes the target location's die (None for a plain DEFENSE)."""
     target = str(state.get("plan")["target"])
     if target.isdigit():
         return None
     die = state.value(f"boss.{target}")
-    return sum((p for lost, p in odds.hp_lost.items() if lost >= die), type(odds.hit)(0))
+    return sum((p for lost, p in odds.hp_lost.items() if lost >= die), Fraction(0))
 
 
 @lru_cache(maxsize=256)
@@ -107,14 +108,35 @@ def _odds(piles: tuple[tuple[str, Pile], ...], counts: tuple[tuple[str, int], ..
     return attack_odds(dict(piles), dict(counts), defense, redraws=redraws, bonus=bonus, hp_cap=cap)
 
 
+def check_chances(state: GameState) -> dict[int, Fraction] | None:
+    """OS-CHECK-2/3: the planned check's pass chance for 0..10 white cards, from the current deck."""
+    plan = state.get("plan")
+    if not plan or plan.get("kind") != "check":
+        return None
+    piles = current_piles(state)
+    return {w: _check(piles["W"], w, int(plan["difficulty"]), int(plan.get("bonus", 0))) for w in range(11)}
+
+
+@lru_cache(maxsize=512)
+def _check(pile: Pile, whites: int, difficulty: int, bonus: int) -> Fraction:
+    return check_pass({"W": pile}, whites, difficulty, bonus)
+
+
 def plan_odds_json(state: GameState) -> dict[str, Any] | None:
+    chances = check_chances(state)
+    if chances is not None:
+        plan = state.get("plan")
+        return {"kind": "check", "difficulty": int(plan["difficulty"]), "bonus": int(plan.get("bonus", 0)),
+                "pass": {str(w): str(p) for w, p in chances.items()},
+                "best_white": max(chances, key=lambda w: (chances[w], -w))}
     odds = plan_odds(state)
     if odds is None:
         return None
     plan = state.get("plan")
     best = best_white(state)
     broken = break_chance(state, odds)
-    return {"seat": int(plan["seat"]), "target": str(plan["target"]), "white": int(plan.get("white", 0)),
+    return {"kind": "attack", "seat": int(plan["seat"]), "target": str(plan["target"]),
+            "white": int(plan.get("white", 0)),
             "hit": str(odds.hit), "hit_percent": round(float(odds.hit) * 100, 2),
             "expected_hp": str(odds.expected_hp),
             "damage_if_hit": {str(k): str(v) for k, v in odds.damage.items()},
@@ -168,11 +190,22 @@ def _tokens_panel(state: GameState) -> Panel:
     draws = state.get("draws")
     if draws:
         return _draw_panel(draws[0], len(draws))
+    chances = check_chances(state)
+    if chances is not None:
+        return _check_panel(state, chances)
     odds = plan_odds(state)
     if odds is not None:
         return _plan_panel(state, odds)
     last = state.get("last")
     return Panel("last", (str(last.get("kind")) if last else "-",))
+
+
+def _check_panel(state: GameState, chances: dict[int, Fraction]) -> Panel:
+    """Pass chance per white count, four counts a line, and the best count in the title."""
+    best = max(chances, key=lambda w: (chances[w], -w))
+    cells = [f"{w}:{float(p) * 100:.0f}" for w, p in chances.items()]
+    lines = tuple(" ".join(cells[i:i + 4]) for i in range(0, len(cells), 4))
+    return Panel(f"check {state.get('plan')['difficulty']} best w{best}"[:21], tuple(line[:21] for line in lines))
 
 
 def _plan_panel(state: GameState, odds: AttackOdds) -> Panel:
