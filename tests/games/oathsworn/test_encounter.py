@@ -492,6 +492,8 @@ def test_os_end_3_move_on_discards_tokens() -> None:
     ok(s, "choose 2")
     assert all(sum(seat(s, n)["tokens"].values()) == 0 for n in (1, 2, 3, 4))
     ok(s, "tally")
+    for n in (1, 2, 3, 4):  # everyone was knocked out: two items each to tick off
+        ok(s, *(f"lose {n} {item}" for item in seat(s, n)["items"][:2]))
     assert s.state.over == "defeat"
 
 

@@ -206,6 +206,7 @@ def test_story_and_three_encounter_rounds_on_the_simulated_station(
     commands = [(e.command, e.events) for e in s.line if e.command is not None]
     texts = [c.text() for c, _ in commands]
     assert s.state.round == 3 and s.state.get("result") == "victory" and s.state.get("tally")
+    assert s.state.over == "victory" and s.state.get("losses_due") is None  # every loss ticked off
     broke = next(c for c, events in commands if any(e.kind == "track.set" and e["name"] == "boss.head"
                                                     and e["value"] == 0 for e in events))
     assert broke.verb == "resolve"  # the head broke from an attack's damage

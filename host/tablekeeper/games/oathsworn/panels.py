@@ -185,6 +185,9 @@ def panels(game: Game, state: GameState) -> dict[str, Panel]:
 
 
 def _tokens_panel(state: GameState) -> Panel:
+    owed = state.get("losses_due")
+    if owed:  # OS-TALLY-9: the list the table ticks off (lose SEAT ITEM)
+        return Panel("items to lose", tuple(f"seat {n}: {k} item{'s' if k > 1 else ''}" for n, k in owed.items()))
     if state.prompt is not None:
         return Panel(state.prompt.text[:21], tuple(f"{i}. {o}"[:21] for i, o in enumerate(state.prompt.options, 1)))
     draws = state.get("draws")
