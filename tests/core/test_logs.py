@@ -27,7 +27,7 @@ CONFIG = str(Path(__file__).resolve().parents[2] / "hardware" / "station.toml")
 
 
 def _journal_file() -> tuple[io.TextIOWrapper, dict[str, str]]:
-    handle = tempfile.TemporaryFile("w+")
+    handle = tempfile.TemporaryFile("w+")  # noqa: SIM115 (the test owns the stream)
     info = os.fstat(handle.fileno())
     return handle, {"JOURNAL_STREAM": f"{info.st_dev}:{info.st_ino}"}
 
