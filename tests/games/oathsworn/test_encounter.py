@@ -844,3 +844,19 @@ def test_os_dmg_6_damage_aimed_at_a_broken_location_goes_to_the_next_with_a_die(
     body = v(s, "boss.body")
     ok(s, "attack 1 head>body white=2 = Y3 W2 W2", "resolve")
     assert v(s, "boss.body") == body - 7 // 2  # body's DEFENSE 2 takes the hit
+
+
+@pytest.mark.rule("OS-STAGE-5")
+def test_os_stage_5_a_special_rule_changes_the_stage_without_a_break(tmp_path: Path) -> None:
+    from .helpers import reloaded, stored
+
+    save = str(tmp_path / "s.db")
+    s = ok(stored(save, part="encounter"), "next")
+    assert str(s.state.get("stage_faceup")).startswith("S1.")
+    ok(s, "stage 2")
+    d = deck(s, "stage")
+    assert s.state.get("stage_now") == 2 and d.stages[0].total == 0
+    assert str(s.state.get("stage_faceup")).startswith("S2.")
+    assert s.state.get("breaks") == 0 and not s.state.get("reactions")  # no break, no reaction
+    assert "later stage" in no(s, "stage 2")
+    assert reloaded(save).state == s.state

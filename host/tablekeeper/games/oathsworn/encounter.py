@@ -306,6 +306,26 @@ def keep(txn: Txn, args: tuple[str, ...]) -> None:
     txn.put("stage_kept", [*(txn.state.get("stage_kept") or ()), card])
 
 
+def stage_change(txn: Txn, args: tuple[str, ...]) -> None:
+    """``stage N``: a special rules board moves the encounter to stage N without a break (OS-STAGE-5):
+    cards of earlier stages leave the deck for the discard pile and the first stage-N card turns faceup."""
+    if len(args) != 1:
+        raise Rejected("usage: stage N")
+    if not in_encounter(txn.state):
+        raise Rejected("the stage changes during an encounter")
+    new_stage = parse_int(args[0], "stage")
+    old_stage = int(txn.state.get("stage_now") or 1)
+    if not old_stage < new_stage <= 3:
+        raise Rejected(f"the encounter is at stage {old_stage}: a change goes to a later stage, up to 3")
+    txn.put("stage_now", new_stage)
+    txn.emit("stage.drop", source="stage", below=new_stage)
+    faceup = txn.state.get("stage_faceup")
+    if faceup is None or int(str(faceup)[1]) < new_stage:
+        txn.put("stage_faceup", None)
+        flip_stage(txn)
+    txn.notice(f"stage {new_stage} begins (special rules): earlier stage cards discarded")
+
+
 def _plan_check(txn: Txn, args: tuple[str, ...]) -> None:
     """``plan check DIFFICULTY [bonus=N]``: the pass chance of a check for every white count 0..10
     (OS-CHECK-2: choosing the count is the decision)."""
@@ -378,6 +398,7 @@ VERBS = {
     "minion": Verb("minion NAME HP DEFENSE [mob]", "a minion enters the board", minion),
     "activated": Verb("activated NAME...", "minions the stage card activated", activated),
     "keep": Verb("keep", "keep the stage card until end of round", keep),
+    "stage": Verb("stage N", "a special rule changes the stage (not a break)", stage_change),
     "plan": Verb("plan SEAT TARGET [white=N] [empower=N] [redraws=N] | plan check DIFF | plan off",
                  "show exact attack or check odds", plan),
 }
