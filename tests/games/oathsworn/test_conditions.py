@@ -80,3 +80,17 @@ def test_off_turn_only_interrupts(save: str) -> None:
     ok(s, "ability 2 1 interrupt", "item 3 Great Maul interrupt", "play 3 Strike 2 0 interrupt")
     assert v(s, "seat3.hp") == 6
     assert reloaded(save).state == s.state
+
+
+@pytest.mark.rule("OS-KO-3")
+def test_a_knocked_out_seat_is_asked_for_an_ally_when_its_turn_starts(save: str) -> None:
+    s = ok(stored(save, part="encounter"), "set seat1.hp 0")
+    assert s.state.prompt is None  # not yet: at the start of that player's next turn
+    ok(s, "next")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.id == "ally" and prompt.seat == 1
+    assert prompt.options == ("men-at-arms",)
+    ok(s, "choose 1")
+    assert seat(s, 1)["ally"] == "men-at-arms" and v(s, "seat1.hp") == 6 and v(s, "seat1.animus") == 2
+    ok(s, "attack 1 head white=1")  # the ally acts on this turn
+    assert reloaded(save).state == s.state

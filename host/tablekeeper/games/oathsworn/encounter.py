@@ -24,6 +24,7 @@ from tablekeeper.games.oathsworn.table import (
     seat,
     seat_arg,
 )
+from tablekeeper.games.oathsworn.turns import offer_ally
 
 
 def refresh(txn: Txn) -> None:
@@ -58,6 +59,7 @@ def turn_start(txn: Txn) -> None:
     if first:
         record["injuries_due"] = 0 if record["kind"] == "companion" else int(record["injuries"])
     put_seat(txn, n, record)
+    offer_ally(txn, n)
 
 
 def oathsworn_end(txn: Txn) -> None:

@@ -243,7 +243,7 @@ class Oathsworn(Game):
 
     def choices(self) -> Mapping[str, ChoiceHandler]:
         return {"determination": draws.choose_determination, "location": draws.choose_location,
-                "defense": draws.choose_defense,
+                "defense": draws.choose_defense, "ally": turns.choose_ally,
                 "defeat": epilogue.choose_defeat, "archive": story.choose_archive}
 
     # --- tracks -------------------------------------------------------------------------------

@@ -285,6 +285,35 @@ def archetype(txn: Txn, args: tuple[str, ...]) -> None:
     put_seat(txn, n, record)
 
 
+def allies_left(txn: Txn) -> list[str]:
+    """Combat allies still in the company's ally deck (OS-KO-3/6)."""
+    d = data_of(txn.state)
+    in_deck = list(txn.state.get("allies") or ())
+    used = [seat(txn.state, k).get("ally") for k in SEATS] + list(txn.state.get("dead_allies") or ())
+    return sorted({a for a in in_deck if d.allies.get(a, {}).get("combat") and in_deck.count(a) > used.count(a)})
+
+
+def offer_ally(txn: Txn, n: int) -> None:
+    """OS-KO-3: when a knocked-out Oathsworn's turn starts, its player picks a combat ally."""
+    record = seat(txn.state, n)
+    if not record["down"] or record.get("ally") or (record["dead"] and not txn.state.get("hardcore")):
+        return
+    options = allies_left(txn)
+    if not options:
+        txn.notice(f"seat {n} is unconscious and no combat ally is left: the seat sits out")
+        return
+    txn.ask("ally", f"Seat {n} is out: which combat ally?", options, seat=n, context={"seat": n})
+
+
+def choose_ally(txn: Txn, index: int) -> None:
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    n = int(prompt.context["seat"])
+    txn.close_prompt()
+    ally(txn, (str(n), prompt.options[index]))
+
+
 def ally(txn: Txn, args: tuple[str, ...]) -> None:
     """``ally SEAT NAME``: an unconscious Oathsworn's player takes a combat ally: HP die at 6 (capped
     by the difficulty, AMB-7), 2 animus available, DEFENSE from the ally card (OS-KO-3/6)."""
