@@ -82,3 +82,10 @@ def test_story_check_odds_for_every_white_count(tmp_path: Path) -> None:
     panel = s.game.panels(s.state)["tokens"]
     assert panel.title == f"check 4 best w{best}" and panel.lines[0].startswith("0:0 1:")
     assert reloaded(save).state == s.state
+
+
+def test_an_attack_leaves_a_check_plan_alone() -> None:
+    from .helpers import new
+
+    s = ok(new(), "plan check 4", "attack 1 6 white=2", "resolve")
+    assert s.state.get("plan")["kind"] == "check"

@@ -246,46 +246,15 @@ def attack(txn: Txn, args: tuple[str, ...]) -> None:
     if txn.state.get("draws"):
         raise Rejected("finish the open draw first (redraw N or resolve)")
     n = seat_arg(pos[0])
-    record = seat(txn.state, n)
-    if record["down"] and not record.get("ally"):
-        raise Rejected(f"seat {n} has no figure on the board")
-    if record.get("caged_until") is not None:
-        raise Rejected(f"seat {n} is caged: no attack, only pass or escape (OS-FX-3)")
     story = part(txn.state) == "story"
-    if story and str(n) in (txn.state.get("fight") or {}):
-        raise Rejected(f"seat {n} already drew its attack this round of combat (OS-SCOMBAT-1)")
-    if not story and not in_encounter(txn.state):
-        raise Rejected("the encounter is over")
-    if "item" in opts and story:
-        raise Rejected("no special or item abilities in a story round of combat (OS-SCOMBAT-1)")
-    whites = parse_int(opts.get("white", "0"), "white")
-    if story:
-        rules.white_count(whites)  # OS-SCOMBAT-2: at most 10 in story combat
-    elif whites < 0:
-        raise Rejected("white cards cannot be negative")
-    target = pos[1]
-    choice = target.split("|") if "|" in target else []
-    if choice:
-        for t in choice:
-            _target_defense(txn, t, story)
-        target = choice[0]  # OS-ATK-4: which of the equally close locations is chosen after the draw
-    if ">" in target and not story:
-        target = _routed(txn, target)
-    targets = [[t, _target_defense(txn, t, story)] for t in target.split(",") if t]
-    if not targets or (story and len(targets) > 1):
-        raise Rejected("name one target (several, comma-separated, only for a multi-target attack)")
-    defense = targets[0][1]
-    if not story and record.get("consumed"):
-        _consumed_attack(txn, n, record, target)
+    record = _attacker(txn, n, story, opts)
+    whites = _whites(opts, story)
+    target, targets, choice = _attack_targets(txn, pos[1], story)
     if not story:
-        if txn.state.step == "turns" and txn.state.active_seat != n and "interrupt" not in opts:
-            raise Rejected(f"it is seat {txn.state.active_seat}'s turn (an interrupt attack says: interrupt)")
-        if not record.get("token_attack"):  # OS-TOK-7: a token attack is extra, not the turn's attack
-            _companion_action(txn, n, "attack")
+        _encounter_attack_turn(txn, n, record, target, opts)
     colours = might_cubes(txn.state, n, unarmed="unarmed" in opts) + ["W"] * whites
     colours, emp = upgrades_for(txn, n, colours, opts, "attack")
-    plan = txn.state.get("plan")
-    if plan is not None and int(plan["seat"]) == n:
+    if (txn.state.get("plan") or {}).get("seat") == n:
         drop_plan(txn)  # the planned attack is being made: the display shows the draw now
     drawn = draw_with_chains(txn, "might", colours, cards)
     determination = not story and not record.get("ally") and not record.get("token_attack")
@@ -293,11 +262,65 @@ def attack(txn: Txn, args: tuple[str, ...]) -> None:
         record = seat(txn.state, n)
         record["token_attack"] = False
         put_seat(txn, n, record)
-    push_draw(txn, {"kind": "story" if story else "attack", "seat": n, "target": target, "defense": defense,
+    push_draw(txn, {"kind": "story" if story else "attack", "seat": n, "target": target, "defense": targets[0][1],
                     "targets": targets, "choice": choice, "determination": determination,
                     "cards": drawn, "free": 0, "bonus": parse_int(opts.get("bonus", "0"), "bonus"),
                     "spent": {"redraw": 0, "empowered": emp}})
     txn.notice(f"seat {n} attacks {target}: {' '.join(c for c, _ in drawn) or 'no cards'}")
+
+
+def _attacker(txn: Txn, n: int, story: bool, opts: dict[str, str]) -> dict[str, Any]:
+    """Who may attack now: a figure on the board, not caged (OS-FX-3), one draw per story fight
+    (OS-SCOMBAT-1), no item abilities in a story fight, an encounter still running."""
+    record = seat(txn.state, n)
+    if record["down"] and not record.get("ally"):
+        raise Rejected(f"seat {n} has no figure on the board")
+    if record.get("caged_until") is not None:
+        raise Rejected(f"seat {n} is caged: no attack, only pass or escape (OS-FX-3)")
+    if story and str(n) in (txn.state.get("fight") or {}):
+        raise Rejected(f"seat {n} already drew its attack this round of combat (OS-SCOMBAT-1)")
+    if not story and not in_encounter(txn.state):
+        raise Rejected("the encounter is over")
+    if "item" in opts and story:
+        raise Rejected("no special or item abilities in a story round of combat (OS-SCOMBAT-1)")
+    return record
+
+
+def _whites(opts: dict[str, str], story: bool) -> int:
+    whites = parse_int(opts.get("white", "0"), "white")
+    if story:
+        rules.white_count(whites)  # OS-SCOMBAT-2: at most 10 in story combat
+    elif whites < 0:
+        raise Rejected("white cards cannot be negative")
+    return whites
+
+
+def _attack_targets(txn: Txn, text: str, story: bool) -> tuple[str, list[list[Any]], list[str]]:
+    """(the target, every target with its DEFENSE, the equally close choices): ``a|b`` is chosen after
+    the draw (OS-ATK-4), ``head>body`` routes past a broken location (OS-DMG-6), ``a,b`` hits several."""
+    target = text
+    choice = target.split("|") if "|" in target else []
+    if choice:
+        for t in choice:
+            _target_defense(txn, t, story)
+        target = choice[0]
+    if ">" in target and not story:
+        target = _routed(txn, target)
+    targets: list[list[Any]] = [[t, _target_defense(txn, t, story)] for t in target.split(",") if t]
+    if not targets or (story and len(targets) > 1):
+        raise Rejected("name one target (several, comma-separated, only for a multi-target attack)")
+    return target, targets, choice
+
+
+def _encounter_attack_turn(txn: Txn, n: int, record: dict[str, Any], target: str, opts: dict[str, str]) -> None:
+    """Whose turn it is (interrupts aside), a consumed character's paid attack (OS-FX-12), and a
+    companion's one attack per turn, which a token attack does not use (OS-COMP-1, OS-TOK-7)."""
+    if record.get("consumed"):
+        _consumed_attack(txn, n, record, target)
+    if txn.state.step == "turns" and txn.state.active_seat != n and "interrupt" not in opts:
+        raise Rejected(f"it is seat {txn.state.active_seat}'s turn (an interrupt attack says: interrupt)")
+    if not record.get("token_attack"):
+        _companion_action(txn, n, "attack")
 
 
 def _consumed_attack(txn: Txn, n: int, record: dict[str, Any], target: str) -> None:
