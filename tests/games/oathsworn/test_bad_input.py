@@ -57,3 +57,29 @@ def test_an_edited_data_file_does_not_change_a_running_session(tmp_path: Path) -
     second = encounter(data=str(path))
     assert data_of(second.state).company["map_tokens"] == 31
     assert data_of(first.state).company["map_tokens"] == 30 and dict(data_of(first.state).boss) == before
+
+
+def test_a_save_resumed_on_an_edited_data_file_refuses_instead_of_diverging(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The first command logs the data's hash; a resume on other numbers refuses every command with
+    one line naming the file (nothing lost), and goes on once the file is restored."""
+    from tablekeeper.games.oathsworn.data import DEFAULT_NAME
+
+    source = Path(__file__).resolve().parents[3] / "host" / "tablekeeper" / "games" / "oathsworn" / "data"
+    text = (source / DEFAULT_NAME).read_text(encoding="utf-8")
+    data = tmp_path / "mine.toml"
+    data.write_text(text, encoding="utf-8")
+    save = tmp_path / "s.db"
+    script = tmp_path / "one.script"
+    script.write_text("next\n")
+    argv = ["play", "oathsworn", "--option", "part=encounter", "--option", f"data={data}", "--save", str(save),
+            "--script", str(script)]
+    assert cli.main(argv) == 0
+    data.write_text(text.replace('"0" = 6\n"1" = 6', '"0" = 2\n"1" = 10', 1), encoding="utf-8")
+    capsys.readouterr()
+    assert cli.main([*argv, "--strict"]) == 1
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == [f"line 1: {data} changed since this session was saved: restore that file "
+                                        "to go on (the saved log assumes its numbers)"]
+    data.write_text(text, encoding="utf-8")
+    assert cli.main([*argv, "--strict"]) == 0

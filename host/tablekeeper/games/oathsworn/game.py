@@ -288,7 +288,18 @@ class Oathsworn(Game):
         """The game's own verbs wait while a prompt is open (the core verbs check for themselves)."""
         if state.prompt is not None and command.verb in self.verbs() and command.verb != "defend":
             raise Rejected(f"answer the prompt first: {state.prompt.text}")
+        logged = state.get("data_logged")
+        if logged is not None and logged != state.get("data_sha256"):
+            raise Rejected(f"{state.get('data_path') or 'the game data'} changed since this session was saved: "
+                           "restore that file to go on (the saved log assumes its numbers)")
         return super().decide(state, command, rng)
+
+    def after_command(self, txn: Txn) -> None:
+        """The log's first command records which data text the session runs on, so a resume from a
+        changed file is refused instead of replaying different numbers."""
+        super().after_command(txn)
+        if txn.state.get("data_logged") is None:
+            txn.put("data_logged", txn.state.get("data_sha256"))
 
     def choices(self) -> Mapping[str, ChoiceHandler]:
         return {"determination": draws.choose_determination, "location": draws.choose_location,
