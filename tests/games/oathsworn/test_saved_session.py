@@ -10,7 +10,7 @@ import pytest
 from tablekeeper import cli
 from tablekeeper.core import game as coregame
 from tablekeeper.core.session import Session
-from tablekeeper.core.store import Store
+from tablekeeper.core.store import Store, checksum
 from tablekeeper.games.oathsworn import GAME
 
 
@@ -101,8 +101,9 @@ def test_a_saved_plan_that_no_longer_fits_does_not_kill_a_resume(tmp_path: Path,
         body = last_entry.to_json()
         body["events"] = [{"kind": "data.set", "key": "plan",
                            "value": {"seat": 1, "target": "head", "white": "x", "empower": 99}}]
-        store._db.execute("UPDATE entries SET body = ? WHERE slot = 'main' AND idx = ?",
-                          (json.dumps(body), last_entry.index))
+        text = json.dumps(body)
+        store._db.execute("UPDATE entries SET body = ?, crc = ? WHERE slot = 'main' AND idx = ?",
+                          (text, checksum(text), last_entry.index))
     resume = tmp_path / "resume.script"
     resume.write_text("pass 1\n")
     code, out, err = play(capsys, resume, "--option", "part=encounter", "--save", str(save), "--json", "--strict")
