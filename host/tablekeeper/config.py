@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from tablekeeper.errors import ConfigError
+from tablekeeper.fleet.config import FleetConfig, parse_fleet
 
 DRIVERS: Final = ("ssd1306", "sh1106", "ssd1309")
 SIZES: Final = {"128x64": (128, 64), "128x32": (128, 32)}
@@ -134,6 +135,7 @@ class StationConfig:
     quiet: bool = False
     uart: bool = False
     name: str = "station"
+    fleet: FleetConfig | None = None  # [fleet]: report to the convention's broker
 
     def bus(self, name: str) -> BusConfig:
         for bus in self.buses:
@@ -270,6 +272,7 @@ def parse_config(text: str, *, source: str = "<config>") -> StationConfig:
         buses=_tables(top, "buses", _bus),
         buttons=_tables(top, "buttons", _button),
         counters=_array(top, "counters", _counter),
+        fleet=parse_fleet(top.get("fleet", dict), source),
         **_outputs(top),
     )
     displays = _array(top, "displays", lambda r, _i: _display(r, cfg))
