@@ -44,7 +44,7 @@ def test_a_station_reports_status_and_answers_commands(broker: Broker, tmp_path:
         wait_until(lambda: (t := tile(board, "t1")) is not None and t.online, "t1's status")
         t1 = tile(board, "t1")
         assert (t1.table, t1.mode, t1.game, t1.round) == ("table 1", "playing", "station_game", 1)
-        assert "started" in t1.recent
+        wait_until(lambda: "started" in tile(board, "t1").recent, "the started event (sent after the status)")
         # a command runs on the station thread and is acknowledged
         client.send("t1", Lock(id="c1"))
         wait_until(lambda: one.station.locked and "lock done" in tile(board, "t1").recent, "the lock")
