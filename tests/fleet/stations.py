@@ -57,6 +57,8 @@ class LiveStation:
         return self
 
     def stop(self) -> None:
+        if not self.thread.is_alive() and not self.station.running:
+            return
         self.station.put(Quit("test over"))
         self.thread.join(5)
         self.reporter.close()

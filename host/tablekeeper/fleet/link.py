@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import contextlib
 import queue
-from collections import deque
 import ssl
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
