@@ -41,6 +41,9 @@ def register(subparsers: Any) -> None:
                        help="the account's password file (mode 0600), e.g. secrets/organiser.password")
         p.add_argument("--tls", action="store_true", help="connect with TLS")
         p.add_argument("--ca-file", metavar="FILE", help="CA certificate for --tls")
+        if name == "status":
+            p.add_argument("--wait", type=float, default=5.0, metavar="S",
+                           help="how long to wait for the broker (default 5 s)")
         if name == "serve":
             p.add_argument("--bind", default="127.0.0.1",
                            help="address the page listens on (default 127.0.0.1; "
@@ -90,7 +93,9 @@ def status_command(args: argparse.Namespace) -> int:
     organiser = Organiser(_login(args), board)
     organiser.start()
     try:
-        organiser.wait_connected(5.0)
+        if not 0 < args.wait <= 60:
+            raise ConfigError(f"--wait: {args.wait} s is out of range (0 < S <= 60)")
+        organiser.wait_connected(args.wait)
         settle(board)
     finally:
         organiser.close()

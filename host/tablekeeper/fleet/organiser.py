@@ -62,7 +62,7 @@ class Organiser:
     def wait_connected(self, timeout_s: float) -> None:
         """Block until connected; a refused login or an unreachable broker is one ``ConfigError`` line."""
         if not self.connected.wait(timeout_s):
-            why = self.refused or f"no answer from {self.login.host}:{self.login.port} within {timeout_s:.0f} s"
+            why = self.refused or f"no answer from {self.login.host}:{self.login.port} within {timeout_s:g} s"
             raise ConfigError(f"fleet broker: {why}")
 
     def close(self) -> None:
