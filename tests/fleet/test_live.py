@@ -129,6 +129,8 @@ def test_broker_hung_then_restarted_under_running_stations(broker: Broker, tmp_p
     mark on each track display; after its restart each station re-publishes its status. Each
     protection is shown by taking it out: publishing and waiting on the station thread stalls the
     table, and without the re-publish on reconnect the restarted broker never hears of them."""
+    if protection == "no-republish" and not broker.secure:
+        pytest.skip("the fallback broker's disconnects are not prompt enough to show this; Mosquitto's are")
     if protection == "publish-on-station-thread":
         queued_offer = FleetLink.offer
 
