@@ -46,6 +46,20 @@ MAX_OFFLINE_MESSAGES: Final = 100  # paho's own queue of QoS 1 messages while di
 BACKLOG: Final = 32  # events kept while the broker is away (the oldest go first); statuses need only the latest
 
 
+class _QuietClient(mqtt.Client):
+    """paho's client, its network thread waking for keepalive checks every ``loop_s`` instead of every
+    second (paho's default), which is most of an idle station's fleet cost on a Pi Zero; a publish
+    still wakes the thread at once through paho's own socket pair."""
+
+    loop_s = 1.0
+
+    def _thread_main(self) -> None:
+        try:
+            self.loop_forever(timeout=self.loop_s, retry_first_connection=True)
+        finally:
+            self._thread = None
+
+
 @dataclass(frozen=True, slots=True)
 class LinkStats:
     """What the link did; the status and the benchmark read it."""
@@ -86,8 +100,9 @@ class FleetLink:
         self._resend = threading.Event()  # set on (re)connect: the thread re-publishes the latest status
         self._next_beat_s = 0.0
         protocol = MQTTProtocolVersion.MQTTv5 if config.mqtt == "5" else MQTTProtocolVersion.MQTTv311
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"tablekeeper-{config.station}",
-                                  protocol=protocol)
+        self.client = _QuietClient(CallbackAPIVersion.VERSION2, client_id=f"tablekeeper-{config.station}",
+                                   protocol=protocol)
+        self.client.loop_s = min(5.0, config.keepalive_s / 3)  # a keepalive ping is never late
         if config.username is not None:
             if password is None and config.password_file is not None:
                 password = read_password(config.password_file)
