@@ -181,7 +181,7 @@ def test_broker_hung_then_restarted_under_running_stations(broker: Broker, tmp_p
         client, board = organiser(broker)
         wait_until(lambda: not any(s.reporter.link_down for s in stations), "every station reconnected",
                    timeout_s=15)
-        republished = _within(lambda: all(tile(board, n) is not None and tile(board, n).online for n in names), 3.0)
+        republished = _within(lambda: all(tile(board, n) is not None and tile(board, n).online for n in names), 1.5)
         assert republished is (protection == "on")
     finally:
         client.close()
@@ -218,6 +218,9 @@ while True:
 
 @pytest.mark.parametrize("will", [True, False], ids=["last-will", "protection-removed"])
 def test_a_killed_station_shows_offline_within_one_and_a_half_keepalives(broker: Broker, will: bool) -> None:
+    """The station's process is frozen (SIGSTOP), as a box that lost power: no TCP goodbye, only
+    silence, so the broker must notice it by the keepalive and publish the Last Will. (A process
+    killed outright closes its socket and is offline at once.)"""
     import msgspec
 
     keepalive = 2
@@ -227,19 +230,19 @@ def test_a_killed_station_shows_offline_within_one_and_a_half_keepalives(broker:
     client, board = organiser(broker)
     try:
         wait_until(lambda: (t := tile(board, "t3")) is not None and t.online, "t3 online")
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait(5)
+        os.kill(proc.pid, signal.SIGSTOP)
         killed = time.monotonic()
-        window = 1.5 * keepalive + 1.0  # the broker's 1.5 keepalives, plus scheduling on a busy machine
+        # the spec's 1.5 keepalives, plus Mosquitto 2.0's whole-second clock for them (its check compares
+        # time_t seconds, once per pass of its loop): measured 4.5 s here for a 2 s keepalive
+        window = 1.5 * keepalive + 2.0
         offline = _within(lambda: not tile(board, "t3").online, window)
         assert offline is will, f"offline after {time.monotonic() - killed:.1f} s: {offline}"
         if will:
             assert any(a.startswith("offline since") for a in tile(board, "t3").alerts)
     finally:
         client.close()
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(5)
+        proc.kill()
+        proc.wait(5)
 
 
 def _within(predicate: Callable[[], bool], seconds: float) -> bool:
