@@ -233,8 +233,9 @@ def test_a_killed_station_shows_offline_within_one_and_a_half_keepalives(broker:
         os.kill(proc.pid, signal.SIGSTOP)
         killed = time.monotonic()
         # the spec's 1.5 keepalives, plus Mosquitto 2.0's whole-second clock for them (its check compares
-        # time_t seconds, once per pass of its loop): measured 4.5 s here for a 2 s keepalive
-        window = 1.5 * keepalive + 2.0
+        # time_t seconds, once per pass of its loop): measured 4.5 s here for a 2 s keepalive, more on a
+        # machine busy with other work
+        window = 1.5 * keepalive + 3.0
         offline = _within(lambda: not tile(board, "t3").online, window)
         assert offline is will, f"offline after {time.monotonic() - killed:.1f} s: {offline}"
         if will:
