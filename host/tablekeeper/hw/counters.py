@@ -120,6 +120,7 @@ class CounterLink:
         self._last_hello_s = -1e9
         self.errors_received = 0
         self.broken = ""
+        self.drop_reason = "unplugged"
         self.reliable_sent = 0  # messages that need an acknowledgement, ever (the simulator waits on them)
 
     @property
@@ -170,6 +171,8 @@ class CounterLink:
         self._service(now_s)
 
     def _receive(self, payload: bytes, now_s: float) -> None:
+        if self.broken:
+            return
         self.last_rx_s = now_s
         if payload[1] == p.MsgType.ERROR and payload[0] != p.PROTOCOL_VERSION:
             return  # never answer an error: two mismatched ends must not ping-pong
@@ -190,10 +193,14 @@ class CounterLink:
             except ProtocolError as exc:
                 log.warning("counter %s: %s", self.device, exc)
                 return
-            first = self.ident is None
-            self.ident = ident
-            if first:
+            if self.ident is None:
+                self.ident = ident
                 self._manager.identified(self, now_s)
+            elif ident != self.ident:
+                # Another board, role or boot answering on a greeted link: nothing it sends can be
+                # mapped safely, so the link is closed and greeted afresh.
+                self.broken = "a different identity answered on an open link"
+                self.drop_reason = "identity changed"
             return
         if kind in (p.MsgType.HEARTBEAT, p.MsgType.ERROR):
             if kind is p.MsgType.ERROR:
@@ -304,6 +311,7 @@ class CounterManager:
         self._reported: set[tuple[int, str]] = set()  # tracks a counter changed since the last publish
         self._pairing_seat = 0
         self._next_scan_s = -1e9
+        self.refused_changes = 0  # CHANGEs not applied: revision leaps or values past the track's bound
 
     # -- station-facing ---------------------------------------------------------------------
     def publish(self, seat: int, track: str, value: int | None, limit: int | None = None) -> None:
@@ -395,16 +403,23 @@ class CounterManager:
                 try:
                     link.pump(now_s)
                 except HardwareError as exc:
-                    self._drop(device, "unplugged", now_s, str(exc))
+                    self._drop(device, link.drop_reason, now_s, str(exc))
                     continue
                 if not link.ready and now_s - link.opened_at_s > self.greeting_timeout_s:
                     self._drop(device, "no answer", now_s, "did not identify")
                 elif link.ready and now_s - link.last_rx_s > self.silence_timeout_s:
                     self._drop(device, "not answering", now_s, "went silent")
 
-    def run(self, stop: threading.Event, max_wait_s: float = 0.05) -> None:
-        """Poll until ``stop`` is set, waking as soon as any counter sends something."""
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self._clock
+
+    def run(self, stop: threading.Event, max_wait_s: float = 0.05, beat: Callable[[], None] | None = None) -> None:
+        """Poll until ``stop`` is set, waking as soon as any counter sends something; ``beat`` is
+        called every round (the supervisor's sign that this thread is not wedged)."""
         while not stop.is_set():
+            if beat is not None:
+                beat()
             self.poll()
             fds = self.filenos()
             if fds:
@@ -506,13 +521,28 @@ class CounterManager:
         tracks = SLOT_TRACKS[ident.role]
         if change.slot >= len(tracks):
             return
-        last = known.revs.get(change.slot)
-        if last is not None and not p.rev_is_newer(change.rev, last):
-            return  # a retransmission of something already applied
+        last = known.revs.get(change.slot, 0)  # a board counts its revisions from 0 at boot
+        track = tracks[change.slot]
+        if change.rev == last or p.rev_is_within(last, change.rev):
+            return  # a retransmission of something already applied, or overtaken by a newer change
+        stored = self._track_values.get((link.seat, track)) if link.seat else None
+        implausible = not p.rev_is_within(change.rev, last)
+        if implausible or (stored is not None and change.value > stored[1]):
+            # A revision leaping ahead or a value past the track's bound is not applied. When the game's
+            # value is known the counter is resynchronised to it at that revision, so a board that
+            # really counted that far (the station restarted under it) is not refused forever.
+            log.warning("counter %s: CHANGE slot %d value %d rev %d (last %d) refused", link.device, change.slot,
+                        change.value, change.rev, last)
+            self.refused_changes += 1
+            if stored is not None:
+                if implausible:
+                    known.revs[change.slot] = change.rev
+                link.send_set(change.slot, stored[0], stored[1], known.revs.get(change.slot, 0), now_s)
+            return
         known.revs[change.slot] = change.rev
         if link.seat:
-            self._reported.add((link.seat, tracks[change.slot]))
-            self._emit(CounterValue(seat=link.seat, track=tracks[change.slot], value=change.value, at_s=now_s))
+            self._reported.add((link.seat, track))
+            self._emit(CounterValue(seat=link.seat, track=track, value=change.value, at_s=now_s))
 
     def rolled(self, link: CounterLink, roll: p.Roll, now_s: float) -> None:
         ident = link.ident

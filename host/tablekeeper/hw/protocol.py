@@ -287,9 +287,14 @@ def parse_error(body: bytes) -> ErrorReport:
     return ErrorReport(body[0], body[1], body[2])
 
 
-def rev_is_newer(candidate: int, last: int) -> bool:
-    """True when 16-bit revision ``candidate`` comes after ``last`` on the wrapping circle."""
-    return 0 < ((candidate - last) & 0xFFFF) < 0x8000
+REV_WINDOW: Final = 0x1000  # the furthest a counter's revision may run ahead of the host's between CHANGEs
+
+
+def rev_is_within(candidate: int, last: int) -> bool:
+    """True when ``candidate`` is 1..REV_WINDOW steps after ``last`` on the wrapping 16-bit circle
+    (serial-number arithmetic): a counter bumps its revision by one per press, so a frame that leaps
+    further, even with a valid CRC, is not a press."""
+    return 0 < ((candidate - last) & 0xFFFF) <= REV_WINDOW
 
 
 # -- reliability --------------------------------------------------------------------------------
