@@ -127,3 +127,32 @@ def test_rev_window_uses_wrap_around_arithmetic() -> None:
     assert not p.rev_is_within(4, 5)
     assert not p.rev_is_within(0x7FFF, 0)
     assert not p.rev_is_within(p.REV_WINDOW + 1, 0)
+
+
+def test_hello_names_the_session_and_a_reconnected_link_continues_its_seqs() -> None:
+    rig, intents, _ = make_rig({"role": "hp"}, counters=(HP_SEAT_2,))
+    rig.manager.session_id = 0x4B21
+    rig.run(0.1)
+    hellos = [f for f in p.FrameSplitter().feed(bytes(rig.manager.link("/dev/ttyACM0").port.written))
+              if f[1] == p.MsgType.HELLO]
+    assert hellos and all(f[3:] == b"\x4b\x21" for f in hellos)
+    for value in range(11, 16):
+        rig.manager.publish(2, "hp", value, 16)
+        rig.run(0.05)
+    last = rig.manager.link("/dev/ttyACM0").outbox_seq
+    rig.boards[0].cable = False
+    rig.run(0.3)
+    rig.boards[0].cable = True
+    rig.run(3.0)
+    assert sum(isinstance(i, CounterConnected) for i in intents) == 2
+    assert rig.manager.link("/dev/ttyACM0").outbox_seq > last  # not 1 again: the board would take it for a replay
+    rig.manager.publish(2, "hp", 3, 16)
+    rig.run(0.2)
+    assert rig.boards[0].display.text.startswith("3 ")
+
+
+def test_hello_body_is_empty_or_a_session_id() -> None:
+    assert p.parse(p.build(p.MsgType.HELLO, 0, b"\x00\x07")).body == b"\x00\x07"
+    assert p.parse(p.build(p.MsgType.HELLO, 0)).body == b""
+    with pytest.raises(p.FrameRejected):
+        p.parse(p.build(p.MsgType.HELLO, 0, b"\x07"))

@@ -9,6 +9,7 @@ runs on an injected clock, so tests drive hot-plug, back-off and retransmission 
 from __future__ import annotations
 
 import logging
+import os
 import select
 import threading
 import time
@@ -152,6 +153,13 @@ class CounterLink:
         return len(self._outbox)
 
     @property
+    def outbox_seq(self) -> int:
+        return self._outbox.last_seq
+
+    def continue_seq(self, seq: int) -> None:
+        self._outbox.continue_from(seq)
+
+    @property
     def dropped_frames(self) -> int:
         """Frames that failed COBS, CRC or length checks (noise, truncation, bit flips)."""
         return self._splitter.dropped
@@ -234,7 +242,7 @@ class CounterLink:
         if self.ident is None:
             if now_s - self._last_hello_s >= manager.hello_interval_s:
                 self._last_hello_s = now_s
-                self._send(p.encode_frame(p.build(p.MsgType.HELLO, 0)), now_s)
+                self._send(p.encode_frame(p.build(p.MsgType.HELLO, 0, p.hello_body(manager.session_id))), now_s)
             return
         for frame in self._outbox.due(now_s):
             self._send(frame, now_s)
@@ -262,6 +270,7 @@ class _Known:
     seat: int = 0
     role: str = ""
     present: bool = False
+    last_seq: int = 0  # the host's last reliable seq to this board, continued by its next link
 
 
 class CounterManager:
@@ -288,8 +297,11 @@ class CounterManager:
         silence_timeout_s: float = 2.0,
         backoff_first_s: float = 0.5,
         backoff_max_s: float = 30.0,
+        session_id: int | None = None,
     ) -> None:
         self._emit = emit
+        # Names this station process in HELLO: counters keep their replay window for the same session.
+        self.session_id = int.from_bytes(os.urandom(2), "big") if session_id is None else session_id & 0xFFFF
         self._on_roll = on_roll
         self._configured = tuple(counters)
         self._ids = {MICROPYTHON_RP2040} | {(c.vid, c.pid) for c in counters}
@@ -477,6 +489,7 @@ class CounterManager:
             known = self._known.get(link.ident.uid_hex)
             if known is not None:
                 known.present = False
+                known.last_seq = link.outbox_seq
                 if link.seat:
                     self._emit(CounterMissing(seat=link.seat, reason=reason, at_s=now_s))
 
@@ -492,6 +505,8 @@ class CounterManager:
             known.boot_id = ident.boot_id
             known.revs = {}
             known.roll_id = -1
+        if known.last_seq:
+            link.continue_seq(known.last_seq)
         known.present = True
         known.role = ident.role
         if not known.seat:

@@ -52,7 +52,6 @@ RELIABLE: Final = frozenset(
     {MsgType.CHANGE, MsgType.SET, MsgType.ROLL_REQUEST, MsgType.ROLL, MsgType.SEAT, MsgType.CLAIM, MsgType.REPL}
 )
 _FIXED_BODY: Final = {
-    MsgType.HELLO: 0,
     MsgType.CHANGE: 5,
     MsgType.SET: 7,
     MsgType.ROLL_REQUEST: 2,
@@ -223,9 +222,17 @@ def _body_length_ok(msg_type: MsgType, length: int) -> bool:
     fixed = _FIXED_BODY.get(msg_type)
     if fixed is not None:
         return length == fixed
+    if msg_type is MsgType.HELLO:
+        return length in (0, 2)  # the host's session id; a counter also accepts none
     if msg_type is MsgType.IDENT:
         return 10 <= length <= 9 + MAX_UID
     return 5 <= length <= 4 + MAX_DICE  # ROLL
+
+
+def hello_body(session_id: int) -> bytes:
+    """A HELLO names the host's session, so a counter keeps its seen-seq window across a reconnect
+    (or a replayed HELLO) and starts a fresh one only for a new station process."""
+    return (session_id & 0xFFFF).to_bytes(2, "big")
 
 
 def ident_body(ident: Ident) -> bytes:
@@ -319,6 +326,15 @@ class Outbox:
     def next_seq(self) -> int:
         self._seq = self._seq % 255 + 1
         return self._seq
+
+    @property
+    def last_seq(self) -> int:
+        """The last seq used: a new link to the same board continues from it (the counter keeps its
+        seen-seq window for the same host session, so starting again at 1 would look like replays)."""
+        return self._seq
+
+    def continue_from(self, seq: int) -> None:
+        self._seq = seq % 256
 
     def add(self, key: tuple[int, int], msg_type: MsgType, body: bytes, now_s: float) -> bytes:
         """Frame a reliable message, remember it under ``key`` and return the bytes to send."""
