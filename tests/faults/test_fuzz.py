@@ -11,6 +11,7 @@ import json
 import string
 import tempfile
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -274,7 +275,10 @@ def test_decoder_turns_any_byte_stream_into_messages_or_protocol_errors(
     splitter = p.FrameSplitter()
     payloads = [payload for start in range(0, len(stream), chunk)
                 for payload in splitter.feed(stream[start:start + chunk])]
+    sent = {bytes(piece[1:-1]) for piece in pieces}
     for payload in payloads:
+        # nothing damaged comes out: every payload is one that was framed whole into the stream
+        assert p.encode_frame(payload)[1:-1] in sent, payload.hex()
         assert 3 <= len(payload) <= p.MAX_PAYLOAD
         try:
             message = p.parse(payload)
@@ -295,3 +299,12 @@ def test_decode_frame_refuses_with_protocol_error(raw: bytes) -> None:
     except ProtocolError:
         return
     assert p.crc16(payload) == int.from_bytes(bytes(cobs.decode(raw))[-2:], "big")
+
+
+@pytest.mark.parametrize("fuzz", [test_decoder_turns_any_byte_stream_into_messages_or_protocol_errors,
+                                  test_decode_frame_refuses_with_protocol_error], ids=["stream", "frame"])
+def test_the_decoder_fuzz_fails_with_the_crc_check_off(fuzz: Callable[[], None],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(p, "CHECK_CRC", False)
+    with pytest.raises((AssertionError, ExceptionGroup)):
+        fuzz()
