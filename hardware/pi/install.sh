@@ -3,8 +3,8 @@
 #
 #   hardware/pi/install.sh [--dry-run] [--demo] [--start] [--venv DIR] [--data-dir DIR] [--config FILE]
 #
-# Run it from a clone of the repository as the user the station should run as; it uses sudo for
-# the system steps. --dry-run prints every step (these and the Python installer's) and changes nothing.
+# Run it from a clone of the repository as the user the station should run as (or as root with
+# --user NAME); it uses sudo for the system steps. The venv and everything root runs belong to root. --dry-run prints every step (these and the Python installer's) and changes nothing.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -34,9 +34,10 @@ if [[ "$station_user" == root ]]; then
 fi
 
 steps=(
-    "Install system packages: python3-venv python3-dev i2c-tools"
-    "Create the virtualenv $venv (owned by $station_user)"
-    "Install the project ($repo) and lgpio into $venv; put 'tablekeeper' on the PATH"
+    "Install system packages: python3-venv python3-dev python3-pip i2c-tools"
+    "Build the Tablekeeper wheel from $repo as $station_user (no root needed to build)"
+    "Create the virtualenv $venv, owned by root (the station user can run it, not change it)"
+    "Install the wheel with its 'pi' extra (lgpio) into $venv; put 'tablekeeper' on the PATH"
 )
 step() { # step NUMBER: print the step's title, numbered among the shell steps
     echo "[shell $1/${#steps[@]}] ${steps[$(($1 - 1))]}"
@@ -44,6 +45,14 @@ step() { # step NUMBER: print the step's title, numbered among the shell steps
 run() { # run COMMAND...: echo it; execute it unless this is a dry run
     echo "    run: $*"
     if [[ $dry_run -eq 0 ]]; then "$@"; fi
+}
+priv() { # priv COMMAND...: run with root's rights (through sudo unless we are root already)
+    if [[ "$(id -u)" -eq 0 ]]; then run "$@"; else run sudo "$@"; fi
+}
+as_user() { # as_user COMMAND...: run as the station user (directly when we already are that user)
+    if [[ "$(id -un)" == "$station_user" ]]; then run "$@"
+    elif [[ "$(id -u)" -eq 0 ]] && command -v runuser >/dev/null; then run runuser -u "$station_user" -- "$@"
+    else run sudo -u "$station_user" "$@"; fi
 }
 
 if [[ $dry_run -eq 1 ]]; then
@@ -53,22 +62,42 @@ elif [[ "$(uname -m)" != aarch64 ]] || ! grep -qs 'VERSION_CODENAME=bookworm' /e
 fi
 
 step 1
-run sudo apt-get update
-run sudo apt-get install -y python3-venv python3-dev i2c-tools
+priv apt-get update
+priv apt-get install -y python3-venv python3-dev python3-pip i2c-tools
 step 2
-run sudo install -d -o "$station_user" -g "$station_user" "$venv"
-run sudo -u "$station_user" python3 -m venv "$venv"
+# Building runs the project's build code, so it runs unprivileged; root only installs the built wheel,
+# which executes nothing, into a venv the station user cannot write.
+if [[ $dry_run -eq 1 ]]; then
+    wheel_dir="/tmp/tablekeeper-wheel.XXXXXX"
+    echo "    run: mktemp -d -t tablekeeper-wheel.XXXXXX (private to $station_user)"
+elif [[ "$(id -un)" == "$station_user" ]]; then
+    wheel_dir=$(mktemp -d -t tablekeeper-wheel.XXXXXX)
+elif [[ "$(id -u)" -eq 0 ]] && command -v runuser >/dev/null; then
+    wheel_dir=$(runuser -u "$station_user" -- mktemp -d -t tablekeeper-wheel.XXXXXX)
+else
+    wheel_dir=$(sudo -u "$station_user" mktemp -d -t tablekeeper-wheel.XXXXXX)
+fi
+as_user python3 -m pip wheel --no-deps --quiet --wheel-dir "$wheel_dir" "$repo"
 step 3
-run sudo -u "$station_user" "$venv/bin/pip" install --upgrade pip
-run sudo -u "$station_user" "$venv/bin/pip" install "$repo" lgpio
-run sudo ln -sf "$venv/bin/tablekeeper" /usr/local/bin/tablekeeper
+priv install -d -o root -g root -m 0755 "$venv"
+priv python3 -m venv "$venv"
+step 4
+wheel="$wheel_dir/tablekeeper-*.whl"
+if [[ $dry_run -eq 0 ]]; then
+    wheel=$(ls "$wheel_dir"/tablekeeper-*.whl)
+fi
+priv "$venv/bin/pip" install --quiet --upgrade pip
+priv "$venv/bin/pip" install --quiet --upgrade "$wheel[pi]"
+priv ln -sf "$venv/bin/tablekeeper" /usr/local/bin/tablekeeper
 
 installer_args=(install --user "$station_user" --venv "$venv"
                 --station-config-source "$repo/hardware/station.toml" "${python_args[@]}")
 if [[ $dry_run -eq 1 ]]; then
     # The venv does not exist yet: the installer needs only the standard library, so run it from the clone.
-    echo "then the Python installer (sudo $venv/bin/python -m tablekeeper.appliance ${installer_args[*]}):"
+    echo "then the Python installer, as root ($venv/bin/python -m tablekeeper.appliance ${installer_args[*]}):"
     PYTHONPATH="$repo/host" python3 -m tablekeeper.appliance "${installer_args[@]}" --dry-run
+elif [[ "$(id -u)" -eq 0 ]]; then
+    "$venv/bin/python" -m tablekeeper.appliance "${installer_args[@]}"
 else
     sudo "$venv/bin/python" -m tablekeeper.appliance "${installer_args[@]}"
 fi

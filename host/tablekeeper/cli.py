@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from tablekeeper import __version__
 from tablekeeper.errors import TablekeeperError
+from tablekeeper.logs import LEVELS, configure, under_journal
 
 # Which module defines each subcommand (through ``register(subparsers)``, whose parsers set
 # ``func``: args -> exit code). Only the module of the command being run is imported, so
@@ -32,6 +33,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         description="Keep the bookkeeping of a cardboard co-op game: rounds, tokens, odds and counters.",
     )
     parser.add_argument("--version", action="version", version=f"tablekeeper {__version__}")
+    parser.add_argument("--log-level", choices=LEVELS, default=None,
+                        help="what reaches the log (default: info under systemd, else warning)")
+    parser.add_argument("-v", "--verbose", action="store_const", const="info", dest="log_level",
+                        help="same as --log-level info")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     modules = [COMMANDS[only]] if only in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
     for name in modules:
@@ -47,6 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(_command_word(words))
     args = parser.parse_args(words)
+    configure(args.log_level or ("info" if under_journal() else "warning"))
     func = getattr(args, "func", None)
     if func is None:
         parser.print_help()

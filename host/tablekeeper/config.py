@@ -502,11 +502,12 @@ def _check_whole(cfg: StationConfig) -> None:
         seen_counters.add(ident)
 
 
-REFERENCE_CONFIG: Final = Path(__file__).resolve().parents[2] / "hardware" / "station.toml"
+# The reference build ships inside the package (in a checkout, a link to hardware/station.toml).
+REFERENCE_CONFIG: Final = Path(__file__).parent / "data" / "station.toml"
 INSTALLED_CONFIG: Final = Path("/etc/tablekeeper/station.toml")
 
 
 def default_config_path(installed: Path = INSTALLED_CONFIG) -> Path:
     """The box's own config once installed (``/etc/tablekeeper/station.toml``), else the reference
-    build shipped in the repository's ``hardware/`` folder."""
+    build shipped with the package (the repository's ``hardware/station.toml``)."""
     return installed if installed.is_file() else REFERENCE_CONFIG

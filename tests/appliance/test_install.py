@@ -69,7 +69,7 @@ def test_applied_plan_writes_every_file_and_runs_every_command(tmp_path: Path) -
     assert (root / "etc/systemd/system/tablekeeper.service").read_text() == render_unit(options.service)
     assert (root / "etc/tablekeeper/station.toml").read_text() == "# reference build\n"
     data = root / "srv/tablekeeper"
-    assert data.is_dir() and (data.stat().st_mode & 0o777) == 0o750
+    assert data.is_dir() and (data.stat().st_mode & 0o777) == 0o700
 
     assert ("usermod", "--append", "--groups", "gpio,i2c,dialout", "pi") in runner.commands
     assert ("udevadm", "control", "--reload-rules") in runner.commands
@@ -123,7 +123,7 @@ def test_boot_config_edit_is_idempotent_and_handles_an_empty_file() -> None:
 
 
 def _run_install_sh(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}"}
+    env = {**{k: v for k, v in os.environ.items() if k != "TMPDIR"}, "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}"}
     return subprocess.run(["bash", str(REPO / "hardware/pi/install.sh"), *args], capture_output=True, text=True,
                           check=False, timeout=60, env=env, cwd=tmp_path)
 
@@ -134,10 +134,14 @@ def test_install_script_dry_run_lists_every_step_and_changes_nothing(tmp_path: P
     result = _run_install_sh(tmp_path, "--dry-run", "--user", "pi", "--venv", str(venv), "--data-dir", str(data))
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "run: sudo apt-get install -y python3-venv python3-dev i2c-tools" in out
-    assert f"run: sudo -u pi python3 -m venv {venv}" in out
-    assert f"{venv}/bin/pip install {REPO} lgpio" in out
-    assert f"run: sudo ln -sf {venv}/bin/tablekeeper /usr/local/bin/tablekeeper" in out
+    sudo = "" if os.geteuid() == 0 else "sudo "
+    assert f"run: {sudo}apt-get install -y python3-venv python3-dev python3-pip i2c-tools" in out
+    assert f"python3 -m pip wheel --no-deps --quiet --wheel-dir /tmp/tablekeeper-wheel.XXXXXX {REPO}" in out
+    # The venv is made and filled by root; the build, which runs project code, is not.
+    assert f"run: {sudo}install -d -o root -g root -m 0755 {venv}" in out
+    assert f"run: {sudo}python3 -m venv {venv}" in out
+    assert f"run: {sudo}{venv}/bin/pip install --quiet --upgrade /tmp/tablekeeper-wheel.XXXXXX/tablekeeper-*.whl[pi]" in out
+    assert f"run: {sudo}ln -sf {venv}/bin/tablekeeper /usr/local/bin/tablekeeper" in out
     options = install_options(ServiceSettings(user="pi", venv_dir=venv, data_dir=data),
                               station_config_source=REPO / "hardware/station.toml", counter_id_values=[])
     assert options.extra_i2c_buses == ((3, 22, 23), (4, 24, 25))  # the reference build's bit-banged buses

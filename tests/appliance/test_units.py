@@ -23,7 +23,7 @@ def _unit_sections(text: str) -> configparser.ConfigParser:
 def _settings_with_real_executable(tmp_path: Path, **overrides: object) -> ServiceSettings:
     """Settings whose venv holds an executable ``tablekeeper``, as systemd-analyze checks ExecStart."""
     venv = tmp_path / "venv"
-    (venv / "bin").mkdir(parents=True)
+    (venv / "bin").mkdir(parents=True, exist_ok=True)
     exe = venv / "bin" / "tablekeeper"
     exe.write_text("#!/bin/sh\nexit 0\n")
     exe.chmod(0o755)
@@ -135,3 +135,48 @@ def test_exec_start_is_a_command_line_the_cli_accepts(tmp_path: Path, demo: bool
     args = build_parser().parse_args(argv[1:])
     assert (args.command, args.config, args.save, args.demo) == ("run", str(settings.config_path),
                                                                  str(settings.data_dir / "tablekeeper.sqlite3"), demo)
+
+
+def _exposure(tmp_path: Path, text: str) -> float:
+    unit_path = tmp_path / "tablekeeper.service"
+    unit_path.write_text(text)
+    result = subprocess.run(["systemd-analyze", "security", "--offline=true", "--no-pager", str(unit_path)],
+                            capture_output=True, text=True, check=False, timeout=60)
+    found = [line for line in result.stdout.splitlines() if "Overall exposure level" in line]
+    assert found, result.stdout + result.stderr
+    return float(found[0].split(":")[1].split()[0])
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                    reason="systemd-analyze is not installed (Debian package 'systemd')")
+@pytest.mark.parametrize("network", [False, True])
+def test_unit_exposure_is_at_most_4(tmp_path: Path, network: bool) -> None:
+    settings = _settings_with_real_executable(tmp_path, network=network)
+    assert _exposure(tmp_path, render_unit(settings)) <= 4.0
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                    reason="systemd-analyze is not installed (Debian package 'systemd')")
+def test_exposure_check_fails_without_the_hardening(tmp_path: Path) -> None:
+    """The figure above is earned by the hardening block: without it the unit is exposed."""
+    text = render_unit(_settings_with_real_executable(tmp_path))
+    head, _, rest = text.partition("# Least privilege")
+    stripped = head + "\n[Install]" + rest.partition("\n[Install]")[2]
+    assert _exposure(tmp_path, stripped) > 4.0
+
+
+def test_network_is_denied_unless_the_fleet_link_is_on(tmp_path: Path) -> None:
+    closed = _unit_sections(render_unit(_settings_with_real_executable(tmp_path)))["Service"]
+    assert closed["IPAddressDeny"] == "any"
+    assert "AF_INET" not in closed["RestrictAddressFamilies"]
+    opened = _unit_sections(render_unit(_settings_with_real_executable(tmp_path / "fleet", network=True)))["Service"]
+    assert "IPAddressDeny" not in opened
+    assert set(opened["RestrictAddressFamilies"].split()) >= {"AF_INET", "AF_INET6", "AF_UNIX"}
+
+
+def test_data_under_var_lib_is_a_state_directory() -> None:
+    service = _unit_sections(render_unit(ServiceSettings()))["Service"]
+    assert service["StateDirectory"] == "tablekeeper"
+    assert service["StateDirectoryMode"] == "0700"
+    assert service["UMask"] == "0077"
+    assert "ReadWritePaths" not in service

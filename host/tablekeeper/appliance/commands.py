@@ -10,7 +10,7 @@ from typing import Any
 from tablekeeper.appliance.install import Context, InstallOptions, apply_plan, build_plan, print_plan
 from tablekeeper.appliance.paths import DEFAULT_CONFIG_PATH, DEFAULT_SERVICE_DATA_DIR
 from tablekeeper.appliance.units import DEFAULT_COUNTER_IDS, ServiceSettings, render_udev_rule, render_unit
-from tablekeeper.config import I2C_FIXED_PINS, default_config_path, load_config
+from tablekeeper.config import I2C_FIXED_PINS, REFERENCE_CONFIG, default_config_path, load_config
 from tablekeeper.errors import ConfigError, InstallError
 
 
@@ -148,7 +148,7 @@ def _photos(args: argparse.Namespace) -> int:
 
 def _display_name(path: Path) -> str:
     """Repo-relative when the file is inside the repository, so the drawing does not name a machine."""
-    repo = default_config_path().parents[1]
+    repo = REFERENCE_CONFIG.resolve().parents[1]
     try:
         return str(path.resolve().relative_to(repo))
     except ValueError:

@@ -235,8 +235,9 @@ def build_plan(options: InstallOptions, *, root: Path = Path("/")) -> list[Step]
             Run(("udevadm", "control", "--reload-rules")),
             Run(("udevadm", "trigger", "--action=add", "--subsystem-match=tty")),
         )),
-        Step(f"Create the data directory {service.data_dir}", (MakeDir(service.data_dir),)),
     ]
+    if not service.state_directory:
+        steps.append(Step(f"Create the data directory {service.data_dir}", (MakeDir(service.data_dir, 0o700),)))
     if options.station_config_source is not None:
         steps.append(Step(f"Install the station config {service.config_path}", (
             CopyIfMissing(options.station_config_source, service.config_path),

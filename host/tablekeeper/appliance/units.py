@@ -27,6 +27,7 @@ UDEV_RULE_NAME: Final = "60-tablekeeper-counters.rules"  # before ModemManager's
 # MicroPython's USB CDC on an RP2040 (Raspberry Pi's vendor ID).
 DEFAULT_COUNTER_IDS: Final = ((0x2E8A, 0x0005),)
 HARDWARE_GROUPS: Final = ("gpio", "i2c", "dialout")
+STATE_ROOT: Final = Path("/var/lib")
 
 _USER_NAME = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
 _SAFE_PATH = re.compile(r"^/[A-Za-z0-9._/+-]*$")
@@ -45,6 +46,7 @@ class ServiceSettings:
     start_limit_interval_s: int = 600
     start_limit_burst: int = 10
     demo: bool = False
+    network: bool = False  # the fleet link needs IP; without it the unit denies every address family but local
 
     def __post_init__(self) -> None:
         if not _USER_NAME.match(self.user):
@@ -59,6 +61,11 @@ class ServiceSettings:
         if self.restart_delay_s * self.start_limit_burst >= self.start_limit_interval_s:
             raise ConfigError(f"--start-limit-burst: {self.start_limit_burst} restarts "
                               f"{self.restart_delay_s} s apart never fit in {self.start_limit_interval_s} s")
+
+    @property
+    def state_directory(self) -> bool:
+        """True when systemd makes the data directory (``StateDirectory=``), so the installer does not."""
+        return self.data_dir.is_relative_to(STATE_ROOT)
 
     @property
     def executable(self) -> Path:
@@ -99,21 +106,64 @@ TimeoutStartSec=60
 TimeoutStopSec=10
 Restart=always
 RestartSec=$restart_delay_s
-# Read-only-root friendly: only the data directory is writable.
+# Least privilege: a read-only system, only the data directory writable, no capabilities, devices
+# limited to I2C, GPIO and the counters' serial ports, and system calls a plain service makes.
+UMask=0077
+$data_dir_lines
 ProtectSystem=strict
-ReadWritePaths=$data_dir
+ProtectHome=true
 PrivateTmp=true
-ProtectHome=read-only
 NoNewPrivileges=true
+CapabilityBoundingSet=
+AmbientCapabilities=
+DevicePolicy=closed
+DeviceAllow=char-i2c rw
+DeviceAllow=char-gpiochip rw
+DeviceAllow=char-ttyACM rw
+DeviceAllow=char-ttyUSB rw
+ProtectKernelTunables=true
+ProtectKernelModules=true
+ProtectKernelLogs=true
+ProtectControlGroups=true
+ProtectClock=true
+ProtectHostname=true
+ProtectProc=invisible
+RestrictNamespaces=true
+RestrictRealtime=true
+RestrictSUIDSGID=true
+LockPersonality=true
+RemoveIPC=true
+PrivateMounts=true
+SystemCallArchitectures=native
+SystemCallFilter=@system-service
+SystemCallFilter=~@privileged @resources @mount @debug @cpu-emulation @obsolete
+SystemCallErrorNumber=EPERM
+$network_lines
 
 [Install]
 WantedBy=multi-user.target
 """)
 
 
+def _data_dir_lines(data_dir: Path) -> str:
+    """``StateDirectory=`` when the data lives under /var/lib (systemd makes and owns it), else a writable path."""
+    if not data_dir.is_relative_to(STATE_ROOT):
+        return f"ReadWritePaths={data_dir}"
+    return f"StateDirectory={data_dir.relative_to(STATE_ROOT)}\nStateDirectoryMode=0700"
+
+
+def _network_lines(network: bool) -> str:
+    """No IP at all unless the fleet link is on; AF_UNIX for sd_notify, AF_NETLINK for udev hot-plug."""
+    if network:
+        return "RestrictAddressFamilies=AF_UNIX AF_NETLINK AF_INET AF_INET6"
+    return "RestrictAddressFamilies=AF_UNIX AF_NETLINK\nIPAddressDeny=any"
+
+
 def render_unit(settings: ServiceSettings) -> str:
     """The text of ``tablekeeper.service`` for these settings."""
     return _UNIT_TEMPLATE.substitute(
+        data_dir_lines=_data_dir_lines(settings.data_dir),
+        network_lines=_network_lines(settings.network),
         start_limit_interval_s=settings.start_limit_interval_s,
         start_limit_burst=settings.start_limit_burst,
         exec_start=settings.exec_start(),
