@@ -30,6 +30,7 @@ from tablekeeper.intents import CounterConnected, CounterMissing, CounterValue, 
 from tablekeeper.supervisor import Liveness, Supervisor, Worker
 from tests.counters.boards import InProcessBoard, Rig
 from tests.faults.test_button_mashing import Panel
+from tests.faults.test_soak import forget_mock_pin_history
 
 STEP_S = 0.02  # one loop pass of fake time
 SAMPLE_EVERY_S = 60.0
@@ -76,15 +77,6 @@ class LockStep:
         """One poll on the counters' thread; False if it did not answer within a second."""
         self._go.release()
         return self._done.acquire(timeout=1.0)
-
-
-def forget_mock_pin_history(panel: Panel) -> None:
-    """gpiozero's mock pins keep every level change for tests to inspect (LEDs, buzzer, buttons);
-    the Pi's pins keep nothing, so the history is dropped before memory is measured."""
-    for pin in panel.parts.pin_factory.pins.values():
-        clear = getattr(pin, "clear_states", None)
-        if clear is not None:
-            clear()
 
 
 def garbage(rng: random.Random) -> bytes:
