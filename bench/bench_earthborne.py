@@ -1,6 +1,7 @@
 """Earthborne benchmark: the exact chance a test succeeds (from what is left in the 24-card
 challenge deck) against a 100,000-draw sampled estimate; the documented three-round script per
-command; undo (a replay of the log) at its end; the station panels for one state.
+command; undo (a replay of the log) at its end; the station panels for one state; the two-day
+campaign (docs/games/earthborne.days.sim) per command.
 
 Run: ``.venv/bin/python bench/bench_earthborne.py``. Prints figures; asserts nothing about time.
 """
@@ -19,6 +20,7 @@ from tablekeeper.games.earthborne import GAME, tables
 from tablekeeper.games.earthborne.odds import success_chance
 
 SCRIPT = Path(__file__).resolve().parents[1] / "docs" / "games" / "earthborne.script"
+DAYS = SCRIPT.with_name("earthborne.days.sim")
 SAMPLES = 100_000
 RUNS = 50
 
@@ -73,6 +75,26 @@ def main() -> None:
           f"max {max(per_command_ms):.2f} ms per command, {sum(per_command_ms):.0f} ms in all")
     print(f"undo at the end (replay of {len(session.line)} entries): median {statistics.median(undo_ms):.2f} ms")
     print(f"station panels for one state: {panels_ms:.3f} ms")
+    two_days()
+
+
+def two_days() -> None:
+    """The two-day campaign's typed lines as commands: a day's setup (``newday``) and the work
+    frames decoded into typed records on every command."""
+    lines = [line.split(None, 1)[1] for line in DAYS.read_text(encoding="utf-8").splitlines()
+             if line.startswith("type ")]
+    commands = [parsed.command for parsed in parse_lines(lines)]
+    session = Session(GAME, seats=2, seed=7)
+    per_command_ms = []
+    for command in commands:
+        start = time.perf_counter()
+        outcome = session.perform(command)
+        per_command_ms.append((time.perf_counter() - start) * 1000)
+        if not outcome.accepted:
+            raise SystemExit(f"two-day line rejected: {command.text()}: {outcome.reason}")
+    newday_ms = next(ms for c, ms in zip(commands, per_command_ms, strict=True) if c.verb == "newday")
+    print(f"two-day campaign: {len(commands)} commands, median {statistics.median(per_command_ms):.2f} ms, "
+          f"max {max(per_command_ms):.2f} ms per command; newday {newday_ms:.2f} ms")
 
 
 if __name__ == "__main__":

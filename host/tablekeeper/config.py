@@ -1,6 +1,7 @@
 """The station config: a TOML file describing one physical build (displays, buttons, outputs, counters).
 
-It is parsed into frozen dataclasses and checked as a whole (pins used twice, pins a bus needs,
+It is read as a bounded regular file, decoded by msgspec (an unknown key is named with the nearest
+known one), turned into frozen dataclasses and checked as a whole (pins used twice, pins a bus needs,
 two displays on one address) so a wiring mistake is reported before any hardware is touched.
 Every error is a ``ConfigError`` whose one-line message names the file and the key.
 """
@@ -8,14 +9,16 @@ Every error is a ``ConfigError`` whose one-line message names the file and the k
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import re
-import tomllib
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
+import msgspec
+
 from tablekeeper.errors import ConfigError
+from tablekeeper.schema import decode, parse_toml, read_text
 
 DRIVERS: Final = ("ssd1306", "sh1106", "ssd1309")
 SIZES: Final = {"128x64": (128, 64), "128x32": (128, 32)}
@@ -134,6 +137,7 @@ class StationConfig:
     quiet: bool = False
     uart: bool = False
     name: str = "station"
+    fleet: Any = None  # the optional [fleet] table, as the fleet's own reader returns it
 
     def bus(self, name: str) -> BusConfig:
         for bus in self.buses:
@@ -176,285 +180,295 @@ def _pin_claims(cfg: StationConfig) -> list[tuple[str, int]]:
 T = TypeVar("T")
 
 
-class _Reader:
-    """Typed access to one TOML table that reports errors as ``file: key: problem``."""
+class _Table(msgspec.Struct, forbid_unknown_fields=True):
+    """A TOML table with a fixed set of keys (an unknown key is an error naming the nearest one)."""
 
-    def __init__(self, source: str, prefix: str, table: Any) -> None:
+
+class _Station(_Table):
+    name: str = "station"
+    quiet: bool = False
+
+
+class _Uart(_Table):
+    enabled: bool = False
+
+
+class _Timing(_Table):
+    debounce_s: float = 0.02
+    hold_s: float = 0.6
+    repeat_interval_s: float = 0.15
+    pending_window_s: float = 1.5
+    display_retry_s: float = 1.0
+    display_retry_max_s: float = 30.0
+
+
+class _Bus(_Table):
+    kind: str
+    port: int
+    speed_hz: int | None = None
+    sda: int | None = None
+    scl: int | None = None
+
+
+class _Display(_Table):
+    role: str
+    driver: str
+    size: str
+    bus: str
+    address: int | None = None
+    device: int | None = None
+    dc_pin: int | None = None
+    reset_pin: int | None = None
+    rotation: int = 0
+    label: str = ""
+
+
+class _Button(_Table):
+    pin: int
+    role: str | None = None
+    pull_up: bool = True
+    key: str = ""
+    label: str = ""
+
+
+class _Output(_Table):
+    pin: int
+    active_high: bool = True
+
+
+class _Outputs(_Table):
+    leds: dict[str, Any] = msgspec.field(default_factory=dict)
+    buzzer: dict[str, Any] | None = None
+
+
+class _Counter(_Table):
+    vid_pid: str
+    seat: int
+    role: str
+    serial: str | None = None
+
+
+class _Top(_Table):
+    """The file's top level; named sub-tables are decoded one by one so a message names them."""
+
+    station: _Station = msgspec.field(default_factory=_Station)
+    uart: _Uart = msgspec.field(default_factory=_Uart)
+    timing: _Timing = msgspec.field(default_factory=_Timing)
+    buses: dict[str, Any] = msgspec.field(default_factory=dict)
+    displays: list[Any] = msgspec.field(default_factory=list)
+    buttons: dict[str, Any] = msgspec.field(default_factory=dict)
+    outputs: _Outputs = msgspec.field(default_factory=_Outputs)
+    counters: list[Any] = msgspec.field(default_factory=list)
+    fleet: dict[str, Any] | None = None
+
+
+_WORDS: Final = (("Expected object", "expected a table"), ("Expected array", "expected an array"),
+                 ("Expected int", "expected an integer"), ("Expected float", "expected a number"),
+                 ("Expected str", "expected a string"), ("Expected bool", "expected true/false"),
+                 ("got object", "got a table"), ("got array", "got an array"), ("got int", "got an integer"),
+                 ("got float", "got a number"), ("got str", "got a string"), ("got bool", "got true/false"),
+                 ("Expected int | null", "expected an integer"), ("Expected str | null", "expected a string"))
+
+
+def _decode(raw: Any, kind: type[T], source: str, prefix: str = "") -> T:
+    """:func:`tablekeeper.schema.decode`, worded for people editing TOML (tables, not objects)."""
+    try:
+        return decode(raw, kind, source=source, prefix=prefix)
+    except ConfigError as exc:
+        text = str(exc)
+        for schema_word, toml_word in sorted(_WORDS, key=lambda w: -len(w[0])):
+            text = text.replace(schema_word, toml_word)
+        missing = _MISSING.match(text)
+        if missing:
+            text = f"{missing['head']}.{missing['key']}: missing (required)"
+        raise ConfigError(text) from None
+
+
+_MISSING: Final = re.compile(r"^(?P<head>.*): missing required key (?P<key>\w+)$")
+
+
+class _Key:
+    """Names one key in messages: ``file: dotted.key: problem``."""
+
+    def __init__(self, source: str, prefix: str) -> None:
         self.source = source
         self.prefix = prefix
-        if not isinstance(table, dict):
-            raise ConfigError(f"{source}: {prefix}: expected a table")
-        self.table: dict[str, Any] = table
-        self.seen: set[str] = set()
-
-    def key(self, name: str) -> str:
-        return f"{self.prefix}.{name}" if self.prefix else name
 
     def fail(self, name: str, problem: str) -> ConfigError:
-        return ConfigError(f"{self.source}: {self.key(name)}: {problem}")
+        return ConfigError(f"{self.source}: {self.prefix}.{name}: {problem}" if name
+                           else f"{self.source}: {self.prefix}: {problem}")
 
-    def get(self, name: str, kind: type[T], default: T | None = None, *, required: bool = False) -> T:
-        self.seen.add(name)
-        if name not in self.table:
-            if required:
-                raise self.fail(name, "missing (required)")
-            return default  # type: ignore[return-value]
-        value = self.table[name]
-        if kind is float and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise self.fail(name, f"expected {_kind_name(kind)}, got {_kind_name(type(value))} {value!r}")
-        return value
-
-    def choice(self, name: str, options: tuple[str, ...], default: str | None = None) -> str:
-        value = self.get(name, str, default, required=default is None)
+    def choice(self, name: str, value: str, options: tuple[str, ...]) -> str:
         if value not in options:
             raise self.fail(name, f"{value!r} is not one of {', '.join(options)}")
         return value
 
-    def pin(self, name: str) -> int:
-        value = self.get(name, int, required=True)
+    def pin(self, name: str, value: int | None) -> int:
+        if value is None:
+            raise self.fail(name, "missing (required)")
         if value not in BCM_PINS:
             raise self.fail(name, f"BCM {value} is not a header GPIO (0..27)")
         return value
 
-    def optional_pin(self, name: str) -> int | None:
-        return self.pin(name) if name in self.table else None
-
-    def seconds(self, name: str, default: float) -> float:
-        value = self.get(name, float, default)
-        if not 0 < value <= 60:
-            raise self.fail(name, f"{value} s is out of range (0 < s <= 60)")
-        return value
-
-    def sub(self, name: str) -> _Reader:
-        return _Reader(self.source, self.key(name), self.table[name])
-
-    def done(self) -> None:
-        for name in self.table:
-            if name not in self.seen:
-                raise self.fail(name, "unknown key")
-
-
-def _kind_name(kind: type) -> str:
-    return {int: "an integer", float: "a number", str: "a string", bool: "true/false", dict: "a table",
-            list: "an array"}.get(kind, kind.__name__)
+    def absent(self, name: str, value: object, why: str = "unknown key") -> None:
+        if value is not None:
+            raise self.fail(name, why)
 
 
 def load_config(path: str | Path) -> StationConfig:
-    """Read and validate a station config file."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read: {exc}") from None
+    """Read and validate a station config file (a bounded regular file: never a FIFO or a device)."""
+    text = read_text(path, what="file")
     return parse_config(text, source=str(path))
 
 
 def parse_config(text: str, *, source: str = "<config>") -> StationConfig:
     """Validate TOML text; ``source`` names the file in error messages."""
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
-    top = _Reader(source, "", raw)
-    name, quiet = _station(top)
+    top = _decode(parse_toml(text, source=source), _Top, source)
+    timing = _timing(top.timing, source)
     cfg = StationConfig(
         source=source,
-        name=name,
-        quiet=quiet,
-        uart=_uart(top),
-        timing=_timing(top),
-        buses=_tables(top, "buses", _bus),
-        buttons=_tables(top, "buttons", _button),
-        counters=_array(top, "counters", _counter),
-        **_outputs(top),
+        name=top.station.name,
+        quiet=top.station.quiet,
+        uart=top.uart.enabled,
+        timing=timing,
+        buses=tuple(_bus(_decode(raw, _Bus, source, f"buses.{name}"), _Key(source, f"buses.{name}"), name)
+                    for name, raw in top.buses.items()),
+        buttons=tuple(_button(_decode(raw, _Button, source, f"buttons.{name}"), _Key(source, f"buttons.{name}"),
+                              name) for name, raw in top.buttons.items()),
+        counters=tuple(_counter(_decode(raw, _Counter, source, f"counters[{i}]"), _Key(source, f"counters[{i}]"))
+                       for i, raw in enumerate(top.counters)),
+        fleet=_fleet(top.fleet, source),
+        **_outputs(top.outputs, source),
     )
-    displays = _array(top, "displays", lambda r, _i: _display(r, cfg))
-    top.done()
+    displays = tuple(_display(_decode(raw, _Display, source, f"displays[{i}]"), _Key(source, f"displays[{i}]"), cfg)
+                     for i, raw in enumerate(top.displays))
     cfg = dataclasses.replace(cfg, displays=displays)
     _check_whole(cfg)
     return cfg
 
 
-def _station(top: _Reader) -> tuple[str, bool]:
-    top.seen.add("station")
-    if "station" not in top.table:
-        return "station", False
-    r = top.sub("station")
-    name, quiet = r.get("name", str, "station"), r.get("quiet", bool, False)
-    r.done()
-    return name, quiet
+def _fleet(raw: dict[str, Any] | None, source: str) -> Any:
+    """The optional ``[fleet]`` table, read by the fleet's own module where it is installed."""
+    if raw is None:
+        return None
+    try:
+        fleet_config = importlib.import_module("tablekeeper.fleet.config")
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("tablekeeper.fleet", "tablekeeper.fleet.config"):
+            raise
+        return raw
+    return fleet_config.parse_fleet(raw, source)
 
 
-def _uart(top: _Reader) -> bool:
-    if "uart" not in top.table:
-        top.seen.add("uart")
-        return False
-    section = top.sub("uart")
-    top.seen.add("uart")
-    enabled = section.get("enabled", bool, False)
-    section.done()
-    return enabled
-
-
-def _timing(top: _Reader) -> TimingConfig:
-    top.seen.add("timing")
-    if "timing" not in top.table:
-        return TimingConfig()
-    r = top.sub("timing")
-    d = TimingConfig()
-    timing = TimingConfig(
-        debounce_s=r.seconds("debounce_s", d.debounce_s),
-        hold_s=r.seconds("hold_s", d.hold_s),
-        repeat_interval_s=r.seconds("repeat_interval_s", d.repeat_interval_s),
-        pending_window_s=r.seconds("pending_window_s", d.pending_window_s),
-        display_retry_s=r.seconds("display_retry_s", d.display_retry_s),
-        display_retry_max_s=r.seconds("display_retry_max_s", d.display_retry_max_s),
-    )
-    r.done()
+def _timing(raw: _Timing, source: str) -> TimingConfig:
+    key = _Key(source, "timing")
+    for name in TimingConfig.__dataclass_fields__:
+        value = getattr(raw, name)
+        if not 0 < value <= 60:
+            raise key.fail(name, f"{value} s is out of range (0 < s <= 60)")
+    timing = TimingConfig(**{name: float(getattr(raw, name)) for name in TimingConfig.__dataclass_fields__})
     if timing.debounce_s >= timing.hold_s:
-        raise r.fail("debounce_s", f"{timing.debounce_s} s must be shorter than hold_s ({timing.hold_s} s)")
+        raise key.fail("debounce_s", f"{timing.debounce_s} s must be shorter than hold_s ({timing.hold_s} s)")
     return timing
 
 
-def _tables(top: _Reader, name: str, build: Callable[[_Reader, str], T]) -> tuple[T, ...]:
-    """A table of named sub-tables, e.g. ``[buttons.next]``."""
-    top.seen.add(name)
-    if name not in top.table:
-        return ()
-    section = top.sub(name)
-    items = []
-    for key in section.table:
-        section.seen.add(key)
-        items.append(build(section.sub(key), key))
-    return tuple(items)
-
-
-def _array(top: _Reader, name: str, build: Callable[[_Reader, int], T]) -> tuple[T, ...]:
-    """An array of tables, e.g. ``[[displays]]``."""
-    top.seen.add(name)
-    if name not in top.table:
-        return ()
-    items = top.table[name]
-    if not isinstance(items, list):
-        raise top.fail(name, f"expected an array of tables ([[{name}]])")
-    return tuple(build(_Reader(top.source, f"{name}[{i}]", item), i) for i, item in enumerate(items))
-
-
-def _bus(r: _Reader, name: str) -> BusConfig:
-    kind = r.choice("kind", ("i2c", "spi"))
-    port = r.get("port", int, required=True)
-    speed_hz = r.get("speed_hz", int, None)
+def _bus(raw: _Bus, key: _Key, name: str) -> BusConfig:
+    kind = key.choice("kind", raw.kind, ("i2c", "spi"))
+    port, speed_hz = raw.port, raw.speed_hz
     if speed_hz is not None and not 10_000 <= speed_hz <= 32_000_000:
-        raise r.fail("speed_hz", f"{speed_hz} Hz is out of range (10 kHz..32 MHz)")
+        raise key.fail("speed_hz", f"{speed_hz} Hz is out of range (10 kHz..32 MHz)")
     pins: dict[str, int]
     if kind == "spi":
         if port not in SPI_PINS:
-            raise r.fail("port", f"SPI port {port} does not exist on the header (0 or 1)")
+            raise key.fail("port", f"SPI port {port} does not exist on the header (0 or 1)")
+        key.absent("sda", raw.sda)
+        key.absent("scl", raw.scl)
         pins = dict(SPI_PINS[port])
     elif port in I2C_FIXED_PINS:
-        for signal in ("sda", "scl"):
-            if signal in r.table:
-                raise r.fail(signal, f"I2C bus {port} has fixed pins; remove this key")
+        key.absent("sda", raw.sda, f"I2C bus {port} has fixed pins; remove this key")
+        key.absent("scl", raw.scl, f"I2C bus {port} has fixed pins; remove this key")
         pins = dict(I2C_FIXED_PINS[port])
     else:
         if not 2 <= port <= 31:
-            raise r.fail("port", f"I2C port {port} is out of range (0..31)")
-        pins = {"SDA": r.pin("sda"), "SCL": r.pin("scl")}
-    r.done()
+            raise key.fail("port", f"I2C port {port} is out of range (0..31)")
+        pins = {"SDA": key.pin("sda", raw.sda), "SCL": key.pin("scl", raw.scl)}
     return BusConfig(name=name, kind=kind, port=port, pins=tuple(pins.items()), speed_hz=speed_hz)
 
 
-def _display(r: _Reader, cfg: StationConfig) -> DisplayConfig:
-    role = r.choice("role", DISPLAY_ROLES)
-    driver = r.choice("driver", DRIVERS)
-    size = r.choice("size", tuple(SIZES))
+def _display(raw: _Display, key: _Key, cfg: StationConfig) -> DisplayConfig:
+    role = key.choice("role", raw.role, DISPLAY_ROLES)
+    driver = key.choice("driver", raw.driver, DRIVERS)
+    size = key.choice("size", raw.size, tuple(SIZES))
     if driver == "ssd1309" and size != "128x64":
-        raise r.fail("size", "the ssd1309 is only made as 128x64")
-    rotation = r.get("rotation", int, 0)
-    if rotation not in (0, 2):
-        raise r.fail("rotation", f"{rotation} is not 0 or 2 (0°/180°; the screens are drawn landscape)")
-    bus_name = r.get("bus", str, required=True)
+        raise key.fail("size", "the ssd1309 is only made as 128x64")
+    if raw.rotation not in (0, 2):
+        raise key.fail("rotation", f"{raw.rotation} is not 0 or 2 (0°/180°; the screens are drawn landscape)")
     try:
-        bus = cfg.bus(bus_name)
+        bus = cfg.bus(raw.bus)
     except KeyError:
-        raise r.fail("bus", f"no bus named {bus_name!r} under [buses]") from None
+        raise key.fail("bus", f"no bus named {raw.bus!r} under [buses]") from None
     width, height = SIZES[size]
-    label = r.get("label", str, "")
+    common = DisplayConfig(role=role, driver=driver, width=width, height=height, bus=raw.bus,
+                           rotation=raw.rotation, label=raw.label)
     if bus.kind == "i2c":
-        address = r.get("address", int, required=True)
-        if not 0x03 <= address <= 0x77:
-            raise r.fail("address", f"{address:#04x} is not a 7-bit I2C address (0x03..0x77)")
-        r.done()
-        return DisplayConfig(role=role, driver=driver, width=width, height=height, bus=bus_name,
-                             address=address, rotation=rotation, label=label)
-    device = r.get("device", int, required=True)
+        for name in ("device", "dc_pin", "reset_pin"):
+            key.absent(name, getattr(raw, name), "unknown key for a display on an I2C bus")
+        if raw.address is None:
+            raise key.fail("address", "missing (required)")
+        if not 0x03 <= raw.address <= 0x77:
+            raise key.fail("address", f"{raw.address:#04x} is not a 7-bit I2C address (0x03..0x77)")
+        return dataclasses.replace(common, address=raw.address)
+    key.absent("address", raw.address)
+    if raw.device is None:
+        raise key.fail("device", "missing (required)")
     chip_selects = sum(1 for signal, _pin in bus.pins if signal.startswith("CE"))
-    if not 0 <= device < chip_selects:
-        raise r.fail("device", f"SPI port {bus.port} has chip selects 0..{chip_selects - 1}, not {device}")
-    dc_pin = r.pin("dc_pin")
-    reset_pin = r.optional_pin("reset_pin")
-    r.done()
-    return DisplayConfig(role=role, driver=driver, width=width, height=height, bus=bus_name, device=device,
-                         dc_pin=dc_pin, reset_pin=reset_pin, rotation=rotation, label=label)
+    if not 0 <= raw.device < chip_selects:
+        raise key.fail("device", f"SPI port {bus.port} has chip selects 0..{chip_selects - 1}, not {raw.device}")
+    dc_pin = key.pin("dc_pin", raw.dc_pin)
+    reset_pin = None if raw.reset_pin is None else key.pin("reset_pin", raw.reset_pin)
+    return dataclasses.replace(common, device=raw.device, dc_pin=dc_pin, reset_pin=reset_pin)
 
 
-def _button(r: _Reader, name: str) -> ButtonConfig:
-    default_role = name if name in BUTTON_ROLES else None
-    role = r.choice("role", BUTTON_ROLES, default_role)
-    pin = r.pin("pin")
-    key = r.get("key", str, "")
-    if len(key) > 1 and key not in _NAMED_KEYS:
-        raise r.fail("key", f"{key!r} is not a single character or one of {', '.join(_NAMED_KEYS)}")
-    button = ButtonConfig(name=name, pin=pin, role=role, pull_up=r.get("pull_up", bool, True), key=key,
-                          label=r.get("label", str, ""))
-    r.done()
-    return button
+def _button(raw: _Button, key: _Key, name: str) -> ButtonConfig:
+    role = raw.role if raw.role is not None else (name if name in BUTTON_ROLES else None)
+    if role is None:
+        raise key.fail("role", "missing (required)")
+    key.choice("role", role, BUTTON_ROLES)
+    pin = key.pin("pin", raw.pin)
+    if len(raw.key) > 1 and raw.key not in _NAMED_KEYS:
+        raise key.fail("key", f"{raw.key!r} is not a single character or one of {', '.join(_NAMED_KEYS)}")
+    return ButtonConfig(name=name, pin=pin, role=role, pull_up=raw.pull_up, key=raw.key, label=raw.label)
 
 
 _NAMED_KEYS: Final = ("space", "enter", "backspace", "tab", "escape", "left", "right", "up", "down")
 
 
-def _outputs(top: _Reader) -> dict[str, Any]:
-    top.seen.add("outputs")
-    if "outputs" not in top.table:
-        return {"leds": (), "buzzer": None}
-    section = top.sub("outputs")
-    leds: tuple[OutputConfig, ...] = ()
-    if "leds" in section.table:
-        leds_table = section.sub("leds")
-        leds = tuple(_output(leds_table.sub(key), key) for key in leds_table.table)
-        for key in leds_table.table:
-            if key not in {f"seat{n}" for n in range(1, MAX_SEATS + 1)}:
-                raise leds_table.fail(key, "an LED is named after its seat: seat1..seat4")
-        section.seen.add("leds")
-    buzzer = _output(section.sub("buzzer"), "buzzer") if "buzzer" in section.table else None
-    section.seen.add("buzzer")
-    section.done()
-    return {"leds": leds, "buzzer": buzzer}
+def _outputs(raw: _Outputs, source: str) -> dict[str, Any]:
+    seats = {f"seat{n}" for n in range(1, MAX_SEATS + 1)}
+    leds = []
+    for name, table in raw.leds.items():
+        if name not in seats:
+            raise ConfigError(f"{source}: outputs.leds.{name}: an LED is named after its seat: seat1..seat4")
+        leds.append(_output(_decode(table, _Output, source, f"outputs.leds.{name}"),
+                            _Key(source, f"outputs.leds.{name}"), name))
+    buzzer = None
+    if raw.buzzer is not None:
+        buzzer = _output(_decode(raw.buzzer, _Output, source, "outputs.buzzer"), _Key(source, "outputs.buzzer"),
+                         "buzzer")
+    return {"leds": tuple(leds), "buzzer": buzzer}
 
 
-def _output(r: _Reader, name: str) -> OutputConfig:
-    pin = r.pin("pin")
-    output = OutputConfig(name=name, pin=pin, active_high=r.get("active_high", bool, True))
-    r.done()
-    return output
+def _output(raw: _Output, key: _Key, name: str) -> OutputConfig:
+    return OutputConfig(name=name, pin=key.pin("pin", raw.pin), active_high=raw.active_high)
 
 
-def _counter(r: _Reader, _index: int) -> CounterConfig:
-    vid_pid = r.get("vid_pid", str, required=True)
-    if not _VID_PID.match(vid_pid):
-        raise r.fail("vid_pid", f"{vid_pid!r} is not four hex digits, a colon, four hex digits (2E8A:0005)")
-    seat = r.get("seat", int, required=True)
-    if not 1 <= seat <= MAX_SEATS:
-        raise r.fail("seat", f"{seat} is not a seat (1..{MAX_SEATS})")
-    counter = CounterConfig(vid=int(vid_pid[:4], 16), pid=int(vid_pid[5:], 16), seat=seat,
-                            role=r.choice("role", COUNTER_ROLES), serial=r.get("serial", str, None))
-    r.done()
-    return counter
+def _counter(raw: _Counter, key: _Key) -> CounterConfig:
+    if not _VID_PID.match(raw.vid_pid):
+        raise key.fail("vid_pid", f"{raw.vid_pid!r} is not four hex digits, a colon, four hex digits (2E8A:0005)")
+    if not 1 <= raw.seat <= MAX_SEATS:
+        raise key.fail("seat", f"{raw.seat} is not a seat (1..{MAX_SEATS})")
+    return CounterConfig(vid=int(raw.vid_pid[:4], 16), pid=int(raw.vid_pid[5:], 16), seat=raw.seat,
+                         role=key.choice("role", raw.role, COUNTER_ROLES), serial=raw.serial)
 
 
 def _check_whole(cfg: StationConfig) -> None:
@@ -495,11 +509,16 @@ def _check_whole(cfg: StationConfig) -> None:
             raise ConfigError(f"{src}: buttons: no button has role {role!r} "
                               "(every station needs next and back)")
     seen_counters: set[tuple[int, int, str | None]] = set()
+    seat_roles: dict[tuple[int, str], int] = {}
     for i, c in enumerate(cfg.counters):
         ident = (c.vid, c.pid, c.serial)
         if ident in seen_counters:
             raise ConfigError(f"{src}: counters[{i}]: {c.vid_pid} serial {c.serial!r} is listed twice")
         seen_counters.add(ident)
+        if (c.seat, c.role) in seat_roles:
+            raise ConfigError(f"{src}: counters[{i}].role: seat {c.seat} already has a {c.role!r} counter "
+                              f"(counters[{seat_roles[c.seat, c.role]}])")
+        seat_roles[c.seat, c.role] = i
 
 
 # The reference build ships inside the package (in a checkout, a link to hardware/station.toml).

@@ -19,7 +19,7 @@ from typing import Final, Protocol
 
 from tablekeeper.config import BUTTON_ROLES, DISPLAY_ROLES
 from tablekeeper.core.view import Panel
-from tablekeeper.errors import ScriptError
+from tablekeeper.errors import ScriptError, StoreError
 
 SCRIPTS_DIR: Final = Path(__file__).resolve().parent / "data" / "demo"
 
@@ -130,6 +130,7 @@ class DemoMode:
         self.script: DemoScript = self.scripts[0]
         self.step_index = 0
         self.hint: str | None = None
+        self.uncounted = 0  # demo counts a full disk refused
         self._mode_since_s = now_s
         self._last_input_s = now_s
         self._now_s = now_s
@@ -229,7 +230,7 @@ class DemoMode:
         self.script = self._attract_script(now_s)
         self._enter(Mode.GUIDED, now_s)
         self.step_index = 0
-        self.counters.bump(started_key(self.script.game))
+        self._count(started_key(self.script.game))
         return self._output(start_game=self.script.game)
 
     def _guided_press(self, role: str, now_s: float) -> DemoOutput:
@@ -241,8 +242,15 @@ class DemoMode:
         self.step_index += 1
         if self.step_index == len(self.script.steps):
             self._enter(Mode.FINISHED, now_s)
-            self.counters.bump(finished_key(self.script.game))
+            self._count(finished_key(self.script.game))
         return self._output(forward=role)
+
+    def _count(self, name: str) -> None:
+        """Demo statistics: on a full disk one count is lost (and counted here), never the demo."""
+        try:
+            self.counters.bump(name)
+        except StoreError:
+            self.uncounted += 1
 
     def _update_combo(self, now_s: float) -> bool:
         """True when the unlock combination has now been held long enough."""

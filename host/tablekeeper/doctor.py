@@ -296,18 +296,17 @@ def check_store(path: Path) -> Check | None:
     """The save file, when there is one: a damaged one would stop the station at every start."""
     if not path.exists():
         return None
-    from tablekeeper.core.store import Store
+    from tablekeeper.core.store import inspect
 
+    remedy = (f"tablekeeper saves check {path}; export what is good, then move it aside "
+              f"(mv {path} {path}.damaged); the station then starts a fresh game")
     try:
-        with Store.open(path) as store:
-            verdict = store.integrity()
-            slots = store.slots()
+        found = inspect(path)  # reads only, without the lock: the station may be running
     except StoreError as exc:
-        return Check("save file", Status.FAIL, str(exc),
-                     f"move it aside (mv {path} {path}.damaged); the station then starts a fresh game")
-    if verdict != "ok":
-        return Check("save file", Status.FAIL, f"{path}: integrity check says {verdict}",
-                     f"move it aside (mv {path} {path}.damaged); the station then starts a fresh game")
+        return Check("save file", Status.FAIL, str(exc), remedy)
+    if not found.ok:
+        return Check("save file", Status.FAIL, f"{path}: {found.first_problem()}", remedy)
+    slots = found.slots
     return Check("save file", Status.OK, f"{path}: {len(slots)} saved game(s), integrity ok")
 
 

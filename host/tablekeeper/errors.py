@@ -28,6 +28,10 @@ class StoreError(TablekeeperError, OSError):
     """A save file is corrupt, foreign or unwritable; it is never overwritten."""
 
 
+class PathError(TablekeeperError, OSError):
+    """A file or folder a user named cannot be used (not a folder, not writable)."""
+
+
 class HardwareError(TablekeeperError, OSError):
     """A hardware part (display, pin, serial port) could not be used."""
 

@@ -10,7 +10,6 @@ import argparse
 import json
 import sys
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 from typing import Any, TextIO
 
 from tablekeeper import games
@@ -19,10 +18,14 @@ from tablekeeper.core.events import Command
 from tablekeeper.core.game import Game
 from tablekeeper.core.script import parse_line
 from tablekeeper.core.session import Outcome, Session
-from tablekeeper.core.store import Store
-from tablekeeper.errors import Rejected, ScriptError, TablekeeperError
+from tablekeeper.core.store import MAX_SEED, Store, export_lines, inspect, refusal
+from tablekeeper.errors import ConfigError, Rejected, ScriptError, StoreError
+from tablekeeper.schema import read_text
 
 DEFAULT_SLOT = "main"
+MAX_EXPORT_BYTES = 64_000_000
+"""A session export read whole by ``saves import`` (a long campaign is a few MB)."""
+MAX_SCRIPT_BYTES = 64_000_000
 
 
 def register(subparsers: Any) -> None:
@@ -46,12 +49,23 @@ def register(subparsers: Any) -> None:
     p.add_argument("--verbs", action="store_true", help="list the game's verbs and exit")
     p.set_defaults(func=run)
 
-    s = subparsers.add_parser("saves", help="list, export or import saved sessions")
-    s.add_argument("action", choices=("list", "export", "import"))
+    s = subparsers.add_parser("saves", help="list, check, export or import saved sessions",
+                              description="check verifies a save whole without writing to it; export "
+                              "--good-only writes the verified part of a damaged slot, to import into a new file.")
+    s.add_argument("action", choices=("list", "check", "export", "import"))
     s.add_argument("path", help="the SQLite save file")
     s.add_argument("--slot", default=DEFAULT_SLOT)
     s.add_argument("--file", help="JSON-lines file to import from (export writes to stdout)")
+    s.add_argument("--good-only", action="store_true",
+                   help="export: write the entries verified before the first damaged one")
     s.set_defaults(func=run_saves)
+
+
+def check_slot(slot: str) -> str:
+    """A slot is a short printable name (it appears in messages and on the station's menu)."""
+    if not slot.strip() or len(slot) > 64 or not slot.isprintable():
+        raise ScriptError(f"--slot {slot!r}: not a slot name (1 to 64 printable characters)")
+    return slot
 
 
 def parse_options(items: Iterable[str]) -> dict[str, str]:
@@ -71,6 +85,9 @@ def open_session(game: Game, args: argparse.Namespace) -> tuple[Session, Store |
         if args.campaign:
             raise ScriptError("--campaign needs --save PATH (the campaign lives in the save file)")
         return Session(game, seats=seats, seed=args.seed, options=options), None
+    check_slot(args.slot)
+    if not -MAX_SEED - 1 <= args.seed <= MAX_SEED:
+        raise ScriptError(f"--seed {args.seed}: too large to keep in a save (at most {MAX_SEED})")
     store = Store.open(args.save)
     if args.campaign:
         record = store.campaign(args.campaign)
@@ -85,6 +102,10 @@ def open_session(game: Game, args: argparse.Namespace) -> tuple[Session, Store |
     if saved.setup.game != game.name:
         store.close()
         raise ScriptError(f"{args.save}: slot {args.slot!r} holds a {saved.setup.game} session, not {game.name}")
+    if args.seats is not None and args.seats != saved.setup.seats:
+        store.close()
+        raise ScriptError(f"{args.save}: slot {args.slot!r} holds a {saved.setup.seats}-seat session; "
+                          f"--seats {args.seats} cannot change it (leave --seats out, or use another --slot)")
     try:
         session = Session(game, seats=saved.setup.seats, seed=saved.setup.seed, options=saved.setup.options,
                           journal=store.journal(args.slot), entries=saved.entries)
@@ -95,16 +116,15 @@ def open_session(game: Game, args: argparse.Namespace) -> tuple[Session, Store |
 
 
 def read_lines(path: str) -> Iterator[str]:
+    """Standard input line by line (a pipe drives the game as it goes), or a bounded regular file."""
     if path == "-":
         yield from iter(sys.stdin.readline, "")
         return
     try:
-        with Path(path).open(encoding="utf-8") as fh:
-            yield from fh
-    except OSError as exc:
-        raise ScriptError(f"{path}: cannot read script: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise ScriptError(f"{path}: not a text file") from None
+        text = read_text(path, max_bytes=MAX_SCRIPT_BYTES, what="script")
+    except ConfigError as exc:
+        raise ScriptError(f"{path}: cannot read script: {str(exc).removeprefix(f'{path}: ')}") from None
+    yield from text.splitlines(keepends=True)
 
 
 class Runner:
@@ -169,7 +189,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.script:
             for number, text in enumerate(read_lines(args.script), 1):
-                outcome = runner.line(number, text)
+                try:
+                    outcome = runner.line(number, text)
+                except StoreError as exc:  # e.g. a full disk: this line is not acknowledged
+                    raise type(exc)(f"line {number} not saved: {exc}") from None
                 if outcome is None:
                     continue
                 if not outcome.accepted:
@@ -220,26 +243,42 @@ def describe(session: Session) -> str:
 
 
 def run_saves(args: argparse.Namespace) -> int:
+    check_slot(args.slot)
     if args.action == "import":
         if not args.file:
             raise ScriptError("saves import: --file FILE is required")
         try:
-            lines = Path(args.file).read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ScriptError(f"{args.file}: cannot read: {exc}") from None
+            lines = read_text(args.file, max_bytes=MAX_EXPORT_BYTES, what="session export").splitlines()
+        except ConfigError as exc:
+            raise ScriptError(f"cannot read: {exc}") from None
         with Store.open(args.path) as store:
             saved = store.import_lines(args.slot, lines, source=args.file)
         print(f"imported {len(saved.entries)} entries into slot {args.slot!r} of {args.path}")
         return 0
-    if not Path(args.path).exists():
-        raise TablekeeperError(f"{args.path}: no such save file")
-    with Store.open(args.path) as store:
-        if args.action == "list":
-            for slot in store.slots():
-                listed = store.load(slot)
-                if listed is not None:
-                    print(f"{slot}: {listed.setup.game}, {listed.setup.seats} seats, {len(listed.entries)} entries")
-        else:
-            for line in store.export_lines(args.slot):
-                print(line)
+    found = inspect(args.path)  # reads only: works beside a running station, never writes
+    if args.action == "list":
+        for slot in found.slots:
+            state = "verified" if slot.problem is None else f"DAMAGED: {slot.problem}"
+            game = f"{slot.setup.game}, {slot.setup.seats} seats, " if slot.setup else ""
+            print(f"{slot.slot}: {game}{len(slot.entries)} entries, {state}")
+        return 0
+    if args.action == "check":
+        if found.integrity != "ok":
+            print(f"{args.path}: integrity check: {found.integrity}")
+        for slot in found.slots:
+            if slot.problem is None:
+                print(f"{args.path}: slot {slot.slot!r}: {len(slot.entries)} entries, verified")
+            else:
+                print(f"{args.path}: slot {slot.slot!r}: {slot.problem}; entries 1..{len(slot.entries)} are good "
+                      f"(tablekeeper saves export {args.path} --slot {slot.slot} --good-only)")
+        if not found.checksums:
+            print(f"{args.path}: an older save without entry checksums: numbering and entries checked")
+        return 0 if found.ok else 1
+    chosen = found.slot(args.slot)
+    if chosen is None or chosen.setup is None:
+        raise StoreError(f"{args.path}: no session in slot {args.slot!r}")
+    if not found.ok and not args.good_only:
+        raise StoreError(refusal(found.path, found.first_problem()))
+    for line in export_lines(chosen.setup, chosen.entries):
+        print(line)
     return 0

@@ -10,6 +10,7 @@ changes, display retries, beeps) runs when its deadline comes, from the injected
 
 from __future__ import annotations
 
+import logging
 import queue
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,7 +24,8 @@ from tablekeeper.core.chance import Dice
 from tablekeeper.core.events import Command
 from tablekeeper.core.script import parse_line
 from tablekeeper.core.session import Outcome, Session
-from tablekeeper.errors import Rejected, ScriptError
+from tablekeeper.core.store import SaveFullError
+from tablekeeper.errors import Rejected, ScriptError, StoreError
 from tablekeeper.hw.buttons import ButtonPanel
 from tablekeeper.hw.displays import DisplayBank
 from tablekeeper.hw.outputs import Outputs
@@ -89,6 +91,7 @@ class StationStats:
     rejected: list[str] = field(default_factory=list)  # the most recent reasons, at most KEEP_REFUSALS
     refusals: int = 0
     redraws: int = 0
+    save_failures: int = 0
 
 
 class Station:
@@ -121,6 +124,7 @@ class Station:
         self._failed: frozenset[str] = frozenset()
         self.menu = StationMenu()
         self.missing_counters: set[int] = set()  # seats whose counter went away (their display says so)
+        self.save_problem: str | None = None  # shown on the track display until a save succeeds
 
     # --- the loop ---------------------------------------------------------------------------------
     def put(self, intent: Intent) -> None:
@@ -280,8 +284,14 @@ class Station:
     def _perform(self, commands: list[Command]) -> None:
         before = self._last_view
         for command in commands:
-            outcome: Outcome = self.session.perform(command)
+            try:
+                outcome: Outcome = self.session.perform(command)
+            except StoreError as exc:
+                self._save_failed(exc)
+                break
             self.stats.commands += 1
+            if outcome.accepted:
+                self.save_problem = None
             if not outcome.accepted:
                 self._refused(outcome.reason or f"{command.text()} refused")
                 break
@@ -294,6 +304,13 @@ class Station:
         new_tracks = after.get("tracks", {})
         self._publish(lambda seat, track: old_tracks.get(f"seat{seat}.{track}") != new_tracks.get(
             f"seat{seat}.{track}"))
+
+    def _save_failed(self, exc: StoreError) -> None:
+        """The save could not be written (a full disk): the command is not acknowledged and the game is
+        unchanged; the track display says so until a later command saves, and the station runs on."""
+        self.stats.save_failures += 1
+        logging.getLogger(__name__).warning("command not kept: %s", exc)
+        self.save_problem = "save full - not kept" if isinstance(exc, SaveFullError) else "save failed - not kept"
 
     def _publish(self, wanted: Callable[[int, str], bool]) -> None:
         """Send seat-track values to the counters (``seatN.hp`` goes out as seat N, ``hp``)."""
@@ -425,6 +442,8 @@ class Station:
                 banner = pending
             elif display.role == "track" and self.message is not None:
                 banner = self.message.text
+            elif display.role == "track" and self.save_problem is not None:
+                banner = self.save_problem
             elif display.role.startswith("seat") and display.role[4:].isdigit() \
                     and int(display.role[4:]) in self.missing_counters:
                 banner = "counter missing"

@@ -16,8 +16,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tablekeeper.errors import HardwareError, ScriptError
+from tablekeeper.errors import ConfigError, HardwareError, ScriptError
 from tablekeeper.hw.sim.modes import DISPLAY_MODES
+from tablekeeper.schema import read_text
+from tablekeeper.user_paths import output_dir
 
 if TYPE_CHECKING:  # the station's modules load when it runs, so `tablekeeper --help` stays quick
     from tablekeeper.appliance.watchdog import Watchdog
@@ -307,6 +309,8 @@ def run_scripted(config: StationConfig, args: argparse.Namespace, *,
     from tablekeeper.station_script import ScriptedRun, parse_script
 
     mode = args.display or "capture"
+    if mode in ("capture", "gifanim"):
+        output_dir(args.capture_dir, option="--capture-dir")
     lines = _read_script(args.script)
     clock = FakeClock()
     station, parts, store = build_simulated(config, args, display_mode=None, clock=clock)
@@ -343,11 +347,9 @@ def _read_script(path: str) -> list[str]:
     if path == "-":
         return sys.stdin.readlines()
     try:
-        return Path(path).read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise ScriptError(f"{path}: cannot read script: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise ScriptError(f"{path}: not a text file") from None
+        return read_text(path, what="script").splitlines()
+    except ConfigError as exc:
+        raise ScriptError(f"{path}: cannot read script: {str(exc).removeprefix(f'{path}: ')}") from None
 
 
 def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
@@ -358,6 +360,8 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
     from tablekeeper.supervisor import Supervisor
 
     mode = choose_display_mode(args.display, stdout_is_tty=sys.stdout.isatty())
+    if mode in ("capture", "gifanim"):
+        output_dir(args.capture_dir, option="--capture-dir")
     clock = time.monotonic
     station, parts, store = build_simulated(config, args, display_mode=None, clock=clock)
     keyboard: KeyboardInput | None = None

@@ -123,7 +123,8 @@ def test_boot_config_edit_is_idempotent_and_handles_an_empty_file() -> None:
 
 
 def _run_install_sh(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**{k: v for k, v in os.environ.items() if k != "TMPDIR"}, "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}"}
+    env = {k: v for k, v in os.environ.items() if k != "TMPDIR"}
+    env["PATH"] = f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}"
     return subprocess.run(["bash", str(REPO / "hardware/pi/install.sh"), *args], capture_output=True, text=True,
                           check=False, timeout=60, env=env, cwd=tmp_path)
 
@@ -140,7 +141,8 @@ def test_install_script_dry_run_lists_every_step_and_changes_nothing(tmp_path: P
     # The venv is made and filled by root; the build, which runs project code, is not.
     assert f"run: {sudo}install -d -o root -g root -m 0755 {venv}" in out
     assert f"run: {sudo}python3 -m venv {venv}" in out
-    assert f"run: {sudo}{venv}/bin/pip install --quiet --upgrade /tmp/tablekeeper-wheel.XXXXXX/tablekeeper-*.whl[pi]" in out
+    wheel = "/tmp/tablekeeper-wheel.XXXXXX/tablekeeper-*.whl[pi]"
+    assert f"run: {sudo}{venv}/bin/pip install --quiet --upgrade {wheel}" in out
     assert f"run: {sudo}ln -sf {venv}/bin/tablekeeper /usr/local/bin/tablekeeper" in out
     options = install_options(ServiceSettings(user="pi", venv_dir=venv, data_dir=data),
                               station_config_source=REPO / "hardware/station.toml", counter_id_values=[])

@@ -6,17 +6,28 @@ import io
 import logging
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tablekeeper.logs import configure, under_journal
 
+
+@pytest.fixture(autouse=True)
+def _restore_logging() -> Iterator[None]:
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
+
+
 CONFIG = str(Path(__file__).resolve().parents[2] / "hardware" / "station.toml")
 
 
 def _journal_file() -> tuple[io.TextIOWrapper, dict[str, str]]:
-    handle = tempfile.TemporaryFile("w+")
+    handle = tempfile.TemporaryFile("w+")  # noqa: SIM115 (the test owns the stream)
     info = os.fstat(handle.fileno())
     return handle, {"JOURNAL_STREAM": f"{info.st_dev}:{info.st_ino}"}
 

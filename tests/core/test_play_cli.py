@@ -76,7 +76,7 @@ def test_a_missing_script_file_is_one_line_and_exit_2(capsys: pytest.CaptureFixt
     code = main(["play", "fixture", "--script", "no/such/file.txt"])
     _, err = capsys.readouterr()
     assert code == 2
-    assert err.strip() == "tablekeeper: no/such/file.txt: cannot read script: No such file or directory"
+    assert err.strip() == "tablekeeper: no/such/file.txt: cannot read script: no such script"
 
 
 def test_unknown_game_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:

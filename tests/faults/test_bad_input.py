@@ -7,7 +7,9 @@ instead: ``line N: reason`` on stderr, exit 0, or 1 with ``--strict``, and the s
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -16,7 +18,7 @@ import pytest
 
 from tablekeeper.cli import main
 from tablekeeper.core.session import Setup
-from tablekeeper.core.store import Store
+from tablekeeper.core.store import Store, checksum
 
 pytestmark = pytest.mark.usefixtures("fixture_registered")
 
@@ -62,12 +64,12 @@ def edit(old: str, new: str, base: str = BASE) -> str:
 # (case id, file content, text the one-line message must contain)
 CONFIGS: list[tuple[str, str | bytes, str]] = [
     ("empty file", "", "buttons: no button has role 'next'"),
-    ("not utf-8", b"\xff\xfe[buses]\x00\x81", "cannot read"),
+    ("not utf-8", b"\xff\xfe[buses]\x00\x81", "not UTF-8 text"),
     ("unclosed table header", "[buses.main\nkind = 'i2c'\n", "not valid TOML"),
     ("duplicate key", BASE + "[station]\nname = 'a'\nname = 'b'\n", "not valid TOML"),
     ("buses is a number", "buses = 3\n" + BASE.replace("[buses.main]\nkind = \"i2c\"\nport = 1\n", ""),
      "buses: expected a table"),
-    ("bus without kind", edit('kind = "i2c"\n', ""), "buses.main.kind: missing"),
+    ("bus without kind", edit('kind = "i2c"\n', ""), "buses.main.kind: missing (required)"),
     ("bus kind usb", edit('kind = "i2c"', 'kind = "usb"'), "buses.main.kind: 'usb' is not one of"),
     ("bus port as text", edit("port = 1", 'port = "1"'), "buses.main.port: expected an integer"),
     ("i2c port 40", edit("port = 1", "port = 40"), "buses.main.port: I2C port 40 is out of range"),
@@ -101,7 +103,7 @@ CONFIGS: list[tuple[str, str | bytes, str]] = [
     ("counter role sword", BASE + '[[counters]]\nvid_pid = "2E8A:0005"\nseat = 1\nrole = "sword"\n',
      "counters[0].role: 'sword'"),
     ("counter without seat", BASE + '[[counters]]\nvid_pid = "2E8A:0005"\nrole = "hp"\n',
-     "counters[0].seat: missing"),
+     "counters[0].seat: missing (required)"),
     ("timing zero debounce", BASE + "[timing]\ndebounce_s = 0\n", "timing.debounce_s: 0.0 s is out of range"),
     ("timing unknown key", BASE + "[timing]\nhold_ms = 600\n", "timing.hold_ms: unknown key"),
     ("uart enabled as 1", BASE + "[uart]\nenabled = 1\n", "uart.enabled: expected true/false"),
@@ -198,7 +200,7 @@ SCRIPT_FILES: list[tuple[str, Callable[[Path], list[str]], str]] = [
     ("missing script", lambda p: ["--script", str(p / "none.txt")], "none.txt: cannot read script"),
     ("script is a directory", lambda p: ["--script", str(p)], "cannot read script"),
     ("script not text", lambda p: ["--script", str(_write(p / "bin.txt", b"next\n\xff\xfe\x00\x9c\n"))],
-     "bin.txt: not a text file"),
+     "bin.txt: cannot read script: not UTF-8 text"),
     ("option without =", lambda p: ["--option", "hard"], "--option 'hard': expected KEY=VALUE"),
     ("seats out of range", lambda p: ["--seats", "9"], "fixture takes 1 to 4 seats, not 9"),
 ]
@@ -236,7 +238,8 @@ def _save_with(path: Path, *bodies: str, game: str = "fixture") -> Path:
     with Store.open(path) as store:
         store.create("main", Setup(game, 2, 1, {}))
         for index, body in enumerate(bodies, 1):
-            store._db.execute("INSERT INTO entries (slot, idx, body) VALUES ('main', ?, ?)", (index, body))
+            store._db.execute("INSERT INTO entries (slot, idx, body, crc) VALUES ('main', ?, ?, ?)",
+                              (index, body, checksum(body)))
     return path
 
 
@@ -256,10 +259,10 @@ SAVES: list[tuple[str, Callable[[Path], Path], str]] = [
      "left untouched"),
     ("slot of another game", lambda p: _save_with(p / "s.sqlite", game="arkham"),
      "slot 'main' holds a arkham session, not fixture"),
-    ("entry not JSON", lambda p: _save_with(p / "s.sqlite", "{next"), "slot 'main' holds a damaged log"),
-    ("entry is a list", lambda p: _save_with(p / "s.sqlite", "[1, 2]"), "slot 'main' holds a damaged log"),
-    ("entry is null", lambda p: _save_with(p / "s.sqlite", "null"), "slot 'main' holds a damaged log"),
-    ("entry index not a number", lambda p: _save_with(p / "s.sqlite", _entry(index="x")), "damaged log"),
+    ("entry not JSON", lambda p: _save_with(p / "s.sqlite", "{next"), "slot 'main': entry 1 is not a log entry"),
+    ("entry is a list", lambda p: _save_with(p / "s.sqlite", "[1, 2]"), "slot 'main': entry 1 is not a log entry"),
+    ("entry is null", lambda p: _save_with(p / "s.sqlite", "null"), "slot 'main': entry 1 is not a log entry"),
+    ("entry index not a number", lambda p: _save_with(p / "s.sqlite", _entry(index="x")), "entry 1 is not a log entry"),
     ("entry of unknown kind", lambda p: _save_with(p / "s.sqlite", _entry(kind="boom")), "cannot be replayed"),
     ("undo with nothing to undo", lambda p: _save_with(p / "s.sqlite", _entry(kind="undo", command=None)),
      "cannot be replayed"),
@@ -267,7 +270,7 @@ SAVES: list[tuple[str, Callable[[Path], Path], str]] = [
      "cannot be replayed"),
     ("event of unknown kind", lambda p: _save_with(p / "s.sqlite", _entry(events=[{"kind": "zzz"}])),
      "cannot be replayed"),
-    ("events not a list", lambda p: _save_with(p / "s.sqlite", _entry(events=5)), "damaged log"),
+    ("events not a list", lambda p: _save_with(p / "s.sqlite", _entry(events=5)), "entry 1 is not a log entry"),
 ]
 
 
@@ -357,3 +360,118 @@ def test_import_with_a_repeated_index_keeps_the_slot(tmp_path: Path, capsys: pyt
     with Store.open(target) as store:
         saved = store.load("main")
     assert saved is not None and len(saved.entries) == 1
+
+
+# --- issue 13: files of the wrong kind, absurd sizes and amounts --------------------------------
+
+COUNTER = '[[counters]]\nvid_pid = "2E8A:0005"\nseat = 1\nrole = "hp"\nserial = "{serial}"\n'
+
+
+@pytest.mark.parametrize(("content", "fragment"), [
+    ("a = " + "[" * 3000 + "]" * 3000 + "\n", "nested too deeply"),
+    ("x" + ".x" * 3000 + " = 1\n", "x: unknown key"),
+    (BASE + COUNTER.format(serial="A") + COUNTER.format(serial="B"),
+     "counters[1].role: seat 1 already has a 'hp' counter (counters[0])"),
+    (BASE + "[timing]\ndebounce = 0.05\n", "timing.debounce: unknown key (did you mean 'debounce_s'?)"),
+    (edit("address = 0x3C", "adress = 0x3C"), "displays[0].adress: unknown key (did you mean 'address'?)"),
+], ids=["arrays 3000 deep", "tables 3000 deep", "two hp counters on seat 1", "debounce", "adress"])
+def test_config_problems_found_by_issue_13(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str,
+                                           fragment: str) -> None:
+    path = tmp_path / "station.toml"
+    path.write_text(content)
+    code, out, err = run_cli(capsys, "config", "check", str(path))
+    assert_one_line_error(code, err, f"{path}: ", fragment)
+    assert out == ""
+
+
+def _fifo(tmp_path: Path) -> str:
+    path = tmp_path / "fifo.toml"
+    os.mkfifo(path)
+    return str(path)
+
+
+@pytest.mark.parametrize(("make", "fragment"), [
+    (lambda p: "/dev/zero", "not a regular file"),
+    (_fifo, "not a regular file"),
+    (lambda p: str(_write(p / "big.toml", b"# " + b"x" * 2_000_000 + b"\n")), "too large"),
+], ids=["/dev/zero", "a FIFO", "2 MB"])
+def test_config_that_is_not_a_small_regular_file(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                 make: Callable[[Path], str], fragment: str) -> None:
+    path = make(tmp_path)
+    for argv in (["config", "check", path], ["run", "--sim", "--config", path, "--display", "capture"]):
+        code, _out, err = run_cli(capsys, *argv)
+        assert_one_line_error(code, err, path, fragment)
+
+
+@pytest.mark.parametrize(("argv", "fragment"), [
+    (["--seed", "1" * 30], "--seed 111111111111111111111111111111: too large to keep in a save"),
+    (["--slot", ""], "--slot '': not a slot name"),
+    (["--slot", "a\nb"], "not a slot name"),
+    (["--seats", "3"], "holds a 2-seat session; --seats 3 cannot change it"),
+], ids=["30-digit seed", "empty slot", "slot with a newline", "seats 3 on a two-seat save"])
+def test_save_options_that_cannot_be_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str],
+                                          fragment: str) -> None:
+    save = _save_with(tmp_path / "s.sqlite")
+    before = save.read_bytes()
+    script = _write(tmp_path / "script.txt", b"next\n")
+    code, out, err = run_cli(capsys, "play", "fixture", "--save", str(save), "--script", str(script), *argv)
+    assert_one_line_error(code, err, fragment)
+    assert out == "" and save.read_bytes() == before
+
+
+def test_a_20_mb_token_is_one_rejected_line_not_a_hang(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = _write(tmp_path / "script.txt", b"add doom " + b"9" * 20_000_000 + b"\nadd doom +1\n")
+    code, out, err = run_cli(capsys, "play", "fixture", "--script", str(script), "--json")
+    assert code == 0
+    assert err.startswith("line 1: 20000010 characters is too long") and len(err.splitlines()) == 1
+    assert json.loads(out)["tracks"]["doom"] == 1
+
+
+@pytest.mark.parametrize(("game", "line"), [
+    ("arkham", "set seat1.resources 1000000000"),
+    ("arkham", "add agenda.doom +1000000000"),
+    ("spirit_island", "set fear.pool 1000000000"),
+    ("earthborne", "set location.progress 1000000000"),
+    ("oathsworn", "set iron 1000000000"),
+])
+def test_a_track_without_its_own_bound_stops_at_the_core_bound(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str, line: str) -> None:
+    script = _write(tmp_path / "script.txt", f"{line}\n".encode())
+    code, _out, err = run_cli(capsys, "play", game, "--script", str(script), "--strict")
+    assert code == 1 and err.startswith("line 1: ") and "cannot go above 9999" in err, err
+
+
+# --- output folders a user names ------------------------------------------------------------------
+
+@pytest.mark.parametrize("where", ["a file", "under /proc"])
+@pytest.mark.parametrize("argv", [["run", "--sim", "--display", "capture", "--script", "{script}", "--capture-dir"],
+                                  ["hardware", "photos", "--game", "fixture", "--out-dir"]],
+                         ids=["run --capture-dir", "hardware photos --out-dir"])
+def test_an_output_folder_that_cannot_be_written(tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str,
+                                                 argv: list[str]) -> None:
+    target = _write(tmp_path / "plain.txt", b"x") if where == "a file" else Path("/proc/tablekeeper-captures")
+    script = _write(tmp_path / "script.txt", b"press next\n")
+    option = argv[-1]
+    code, out, err = run_cli(capsys, *[a.format(script=script) for a in argv], str(target))
+    assert_one_line_error(code, err, f"{option} {target}: ")
+    assert out == ""
+
+
+@pytest.mark.skipif(importlib.util.find_spec("tablekeeper.fleet") is not None,
+                    reason="the fleet's own reader checks [fleet]; its tests cover it")
+def test_a_fleet_table_is_kept_for_the_fleet_reader(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tablekeeper.config import parse_config
+
+    cfg = parse_config(BASE + '[fleet]\nbroker = "hall.local"\n', source="station.toml")
+    assert cfg.fleet == {"broker": "hall.local"}
+    assert parse_config(BASE, source="station.toml").fleet is None
+
+
+@pytest.mark.parametrize("make", [lambda p: "/dev/zero", _fifo], ids=["/dev/zero", "a FIFO"])
+def test_a_save_that_is_not_a_regular_file(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                           make: Callable[[Path], str]) -> None:
+    save = make(tmp_path)
+    code, _out, err = run_cli(capsys, "play", "fixture", "--save", save, "--script", "-")
+    assert_one_line_error(code, err, save, "not a regular file")
+    code, _out, err = run_cli(capsys, "saves", "check", save)
+    assert_one_line_error(code, err, save, "not a regular file")

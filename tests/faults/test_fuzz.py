@@ -26,7 +26,7 @@ from tablekeeper.config import StationConfig, parse_config
 from tablekeeper.core.game import Game
 from tablekeeper.core.script import parse_line
 from tablekeeper.core.session import Session, Setup
-from tablekeeper.core.store import Store
+from tablekeeper.core.store import Store, checksum
 from tablekeeper.errors import ConfigError, ProtocolError, ScriptError, StoreError
 from tablekeeper.hw import protocol as p
 from tablekeeper.play import Runner
@@ -216,7 +216,8 @@ def test_a_damaged_saved_log_is_refused_in_one_line(fixture_registered: None, bo
         with Store.open(save) as store:
             store.create("main", Setup("fixture", 2, 1, {}))
             for index, body in enumerate(bodies, 1):
-                store._db.execute("INSERT INTO entries (slot, idx, body) VALUES ('main', ?, ?)", (index, body))
+                store._db.execute("INSERT INTO entries (slot, idx, body, crc) VALUES ('main', ?, ?, ?)",
+                                  (index, body, checksum(body)))
         before = save.read_bytes()
         code, _out, err = run_main("play", "fixture", "--save", str(save), "--json")
         if code == 2:

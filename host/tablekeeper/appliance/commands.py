@@ -139,7 +139,9 @@ def _wiring(args: argparse.Namespace) -> int:
 def _photos(args: argparse.Namespace) -> int:
     from tablekeeper.appliance.photos import take_photos
     from tablekeeper.demo import load_scripts
+    from tablekeeper.user_paths import output_dir
 
+    output_dir(args.out_dir, option="--out-dir")
     written = take_photos(load_scripts(games=args.game), args.out_dir, config=args.config, seats=args.seats)
     for path in written:
         print(f"wrote {path}")

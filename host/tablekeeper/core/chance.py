@@ -11,6 +11,9 @@ from fractions import Fraction
 
 from tablekeeper.errors import Rejected
 
+MAX_COPIES = 999
+"""The most copies of one token or card a bag or deck holds; a larger amount is a typo, refused."""
+
 
 @dataclass(frozen=True, slots=True)
 class Multiset:
@@ -44,6 +47,8 @@ class Multiset:
     def add(self, name: str, n: int = 1) -> Multiset:
         d = self.as_dict()
         d[name] = d.get(name, 0) + n
+        if d[name] > MAX_COPIES:
+            raise Rejected(f"at most {MAX_COPIES} {name!r} (asked for {d[name]})")
         return Multiset.of(d)
 
     def remove(self, name: str, n: int = 1, what: str = "it") -> Multiset:
@@ -58,6 +63,8 @@ class Multiset:
         d = self.as_dict()
         for k, v in other.items:
             d[k] = d.get(k, 0) + v
+            if d[k] > MAX_COPIES:
+                raise Rejected(f"at most {MAX_COPIES} {k!r} (asked for {d[k]})")
         return Multiset.of(d)
 
     def probabilities(self) -> dict[str, Fraction]:

@@ -11,6 +11,8 @@ from tablekeeper.errors import ScriptError
 
 SESSION_VERBS = ("undo", "redo", "rewind")
 BUTTON_VERBS = ("press", "hold")
+MAX_LINE_CHARS = 4096
+"""Longer lines are refused before ``shlex`` sees them (its tokenizer is quadratic in a token's length)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +24,8 @@ class ScriptLine:
 
 def parse_line(text: str, number: int = 1, origin: str = "script") -> ScriptLine | None:
     """One line -> a command, or None for a blank/comment line."""
+    if len(text) > MAX_LINE_CHARS:
+        raise ScriptError(f"line {number}: {len(text)} characters is too long (at most {MAX_LINE_CHARS})")
     stripped = text.split("#", 1)[0].strip()
     if not stripped:
         return None

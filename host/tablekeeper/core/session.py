@@ -73,6 +73,13 @@ class Setup:
         return {"game": self.game, "seats": self.seats, "seed": self.seed, "options": dict(self.options)}
 
 
+def taken_back(entry: Entry) -> str:
+    """What undoing ``entry`` takes back: its command and any outcome it drew."""
+    text = entry.command.text() if entry.command else entry.kind
+    drawn = [f"{e['source']} {e['outcome']}" for e in entry.events if e.kind == "source.drawn"]
+    return text + (f" (drew {', '.join(drawn)})" if drawn else "")
+
+
 class Journal(Protocol):
     """Where entries are made durable (the SQLite store, or nothing)."""
 
@@ -123,7 +130,9 @@ class Session:
     # --- changing ------------------------------------------------------------------------------
     def submit(self, command: Command) -> Outcome:
         index = len(self.entries) + 1
-        rng = random.Random(f"{self.setup.seed}:{index}")
+        # seeded by the position in the active line, not the log index: an undone draw, drawn again,
+        # gives the same outcome (undo is not a free re-draw)
+        rng = random.Random(f"{self.setup.seed}:{len(self._line) + 1}")
         try:
             events = self.game.decide(self.state, command, rng)
         except Rejected as exc:
@@ -149,7 +158,10 @@ class Session:
     def undo(self) -> Outcome:
         if not self._line:
             return Outcome(False, "nothing to undo")
-        return self._marker(Entry(len(self.entries) + 1, "undo"))
+        taken = self._line[-1]
+        outcome = self._marker(Entry(len(self.entries) + 1, "undo"))
+        self.notices = (f"undone: {taken_back(taken)}",)
+        return outcome
 
     def redo(self) -> Outcome:
         if not self._redo:

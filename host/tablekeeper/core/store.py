@@ -2,24 +2,31 @@
 was acknowledged survives a pulled plug. Several save slots, campaign records that outlive a
 session, small named counters (demo statistics), and JSON-lines export/import.
 
-A file that is not a Tablekeeper store (corrupt, or another program's database) is refused with
-one line and never written to.
+A save is verified whole before it is resumed (SQLite's full integrity check, contiguous entry
+numbers, a CRC32 per entry, UTF-8 bodies that parse as log entries); one that fails is refused with
+one line pointing at ``tablekeeper saves check`` / ``export --good-only`` and is never written to.
+One process at a time writes a save: a sidecar ``.lock`` file holds an ``flock`` and the holder's PID.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
+import os
 import sqlite3
+import zlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from tablekeeper.core.session import Entry, Setup
 from tablekeeper.errors import StoreError
 
 APPLICATION_ID = 0x54424B50  # "TBKP"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""1: entries without checksums (still read, verified as far as they can be); 2: a CRC32 per entry."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -34,6 +41,7 @@ CREATE TABLE IF NOT EXISTS entries (
     slot TEXT NOT NULL REFERENCES sessions(slot) ON DELETE CASCADE,
     idx INTEGER NOT NULL,
     body TEXT NOT NULL,
+    crc INTEGER NOT NULL,
     PRIMARY KEY (slot, idx)
 );
 CREATE TABLE IF NOT EXISTS campaigns (
@@ -47,6 +55,22 @@ CREATE TABLE IF NOT EXISTS counters (
 );
 """
 
+MAX_SEED = 2**63 - 1
+"""SQLite stores a signed 64-bit integer; a larger seed could never be saved."""
+
+
+class SaveFullError(StoreError):
+    """The disk (or the save) is full: the entry was not written and the command not acknowledged."""
+
+
+def checksum(body: str) -> int:
+    """The CRC32 stored beside each entry body (its canonical JSON, UTF-8)."""
+    return zlib.crc32(body.encode("utf-8"))
+
+
+def entry_body(entry: Entry) -> str:
+    return json.dumps(entry.to_json(), separators=(",", ":"))
+
 
 @dataclass(frozen=True)
 class SavedSession:
@@ -55,55 +79,242 @@ class SavedSession:
     entries: tuple[Entry, ...]
 
 
-class Store:
-    """One SQLite file. Open it with :meth:`open`; every write is its own committed transaction."""
+@dataclass(frozen=True)
+class SlotCheck:
+    """What verifying one slot found: its good entries, and the first problem (``None``: all good)."""
 
-    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
+    slot: str
+    setup: Setup | None
+    entries: tuple[Entry, ...]
+    problem: str | None
+
+
+@dataclass(frozen=True)
+class Verification:
+    """A whole save file checked: SQLite's integrity check and every slot's log."""
+
+    path: Path
+    integrity: str
+    checksums: bool
+    slots: tuple[SlotCheck, ...]
+
+    @property
+    def ok(self) -> bool:
+        return self.integrity == "ok" and all(s.problem is None for s in self.slots)
+
+    def first_problem(self) -> str:
+        if self.integrity != "ok":
+            return f"integrity check: {self.integrity}"
+        bad = next(s for s in self.slots if s.problem is not None)
+        return f"slot {bad.slot!r}: {bad.problem}"
+
+    def slot(self, name: str) -> SlotCheck | None:
+        return next((s for s in self.slots if s.slot == name), None)
+
+
+def verify(db: sqlite3.Connection, path: Path) -> Verification:
+    """Read every slot straight from the tables (``NOT INDEXED``, so a damaged index cannot hide or
+    repeat rows) and check numbering, checksums, UTF-8 and entry shape; only reads."""
+    integrity = "; ".join(str(r[0]) for r in db.execute("PRAGMA integrity_check(8)"))
+    columns = {str(r[1]) for r in db.execute("PRAGMA table_info(entries)")}
+    checksums = "crc" in columns
+    crc_column = "crc" if checksums else "NULL"
+    sessions = db.execute("SELECT slot, game, seats, seed, options FROM sessions NOT INDEXED").fetchall()
+    rows: dict[str, list[tuple[int, bytes, int | None]]] = {}
+    for slot, idx, body, crc in db.execute(
+            f"SELECT slot, idx, CAST(body AS BLOB), {crc_column} FROM entries NOT INDEXED"):
+        rows.setdefault(str(slot), []).append((idx, bytes(body), crc))
+    checks = []
+    for slot, game, seats, seed, options in sorted(sessions, key=lambda r: str(r[0])):
+        try:
+            setup: Setup | None = Setup(str(game), int(seats), int(seed), dict(json.loads(options)))
+        except (ValueError, TypeError):
+            checks.append(SlotCheck(str(slot), None, (), "its setup row is damaged"))
+            continue
+        good, problem = _verify_log(sorted(rows.pop(str(slot), []), key=lambda r: r[0]), checksums)
+        checks.append(SlotCheck(str(slot), setup, good, problem))
+    for slot, orphans in sorted(rows.items()):
+        checks.append(SlotCheck(slot, None, (), f"{len(orphans)} entries without a session row"))
+    return Verification(path, integrity, checksums, tuple(checks))
+
+
+def _verify_log(rows: list[tuple[Any, bytes, int | None]], checksums: bool) -> tuple[tuple[Entry, ...], str | None]:
+    good: list[Entry] = []
+    for expected, (idx, raw, crc) in enumerate(rows, 1):
+        if idx != expected:
+            return tuple(good), f"entry {expected} is missing (found {idx!r} after {expected - 1})"
+        if checksums and crc != zlib.crc32(raw):
+            return tuple(good), f"entry {idx} fails its checksum"
+        try:
+            entry = Entry.from_json(json.loads(raw.decode("utf-8")))
+        except UnicodeDecodeError:
+            return tuple(good), f"entry {idx} is not UTF-8 text"
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            return tuple(good), f"entry {idx} is not a log entry ({exc})"
+        if entry.index != idx:
+            return tuple(good), f"entry {idx} says it is entry {entry.index}"
+        good.append(entry)
+    return tuple(good), None
+
+
+def refusal(path: Path, problem: str) -> str:
+    """The one line for a save that cannot be verified whole."""
+    return (f"{path}: cannot be verified whole ({problem}); not resumed, left untouched - "
+            f"see 'tablekeeper saves check {path}', then 'tablekeeper saves export {path} --slot SLOT "
+            f"--good-only > FILE' and 'tablekeeper saves import NEW.sqlite --file FILE'")
+
+
+class SaveLock:
+    """An exclusive ``flock`` on ``<save>.lock`` that records the holder's PID. The lock file stays
+    (removing it would let two processes lock two different files); the kernel drops the lock
+    when its holder exits, however it exits."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path.with_name(path.name + ".lock")
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
+        except OSError as exc:
+            raise StoreError(f"{path}: cannot lock the save ({self.path}: {exc.strerror or exc})") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+            os.close(fd)
+            raise StoreError(f"{path}: in use by another Tablekeeper process (PID {holder}); "
+                             "stop it or use another save file") from None
+        except OSError as exc:
+            os.close(fd)
+            raise StoreError(f"{path}: cannot lock the save: {exc.strerror or exc}") from None
+        self._fd = fd
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        except OSError:
+            pass  # a full disk may refuse the PID; the lock itself holds
+
+    def release(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)  # closing the last descriptor releases the flock
+            self._fd = -1
+
+
+def _check_header(p: Path) -> None:
+    if p.is_dir():
+        raise StoreError(f"{p}: is a directory, not a save file")
+    if p.exists():
+        if not p.is_file():
+            raise StoreError(f"{p}: not a regular file (a device or pipe cannot be a save file)")
+        if p.stat().st_size > 0:
+            with p.open("rb") as fh:
+                if fh.read(16) != b"SQLite format 3\x00":
+                    raise StoreError(f"{p}: not a Tablekeeper save file (not SQLite); left untouched")
+
+
+def _check_identity(db: sqlite3.Connection, p: Path) -> int:
+    """The number of tables; a foreign or newer database is refused."""
+    app_id = db.execute("PRAGMA application_id").fetchone()[0]
+    tables = int(db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0])
+    if app_id != APPLICATION_ID and tables:
+        raise StoreError(f"{p}: a database of another program, not a Tablekeeper save; left untouched")
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        raise StoreError(f"{p}: saved by a newer Tablekeeper (schema {version}); left untouched")
+    return tables
+
+
+def inspect(path: str | Path) -> Verification:
+    """Verify a save without locking or writing it (``saves check``, ``list``, ``export``)."""
+    p = Path(path)
+    if not p.exists():
+        raise StoreError(f"{p}: no such save file")
+    _check_header(p)
+    # Without a write-ahead log everything is in the file: ``immutable`` reads it without creating
+    # any side file. With one (a running station, or a crash) it must be read too: ``mode=ro``.
+    wal = p.with_name(p.name + "-wal").exists()
+    try:
+        db = sqlite3.connect(f"{p.resolve().as_uri()}?{'mode=ro' if wal else 'immutable=1'}", uri=True)
+    except sqlite3.Error as exc:
+        raise StoreError(f"{p}: cannot open save file: {exc}") from None
+    try:
+        if not _check_identity(db, p):
+            return Verification(p, "ok", True, ())
+        return verify(db, p)
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{p}: damaged beyond reading ({exc}); left untouched") from None
+    finally:
+        db.close()
+
+
+class Store:
+    """One SQLite file, locked for this process. Open it with :meth:`open`; every write is its own
+    committed transaction."""
+
+    SYNCHRONOUS: ClassVar[str] = "FULL"
+    """``FULL`` syncs the write-ahead log at every commit; the power-cut test sets ``OFF`` to show it fails."""
+
+    def __init__(self, path: Path, connection: sqlite3.Connection, lock: SaveLock | None = None,
+                 checksums: bool = True) -> None:
         self.path = path
         self._db = connection
+        self._lock = lock
+        self._checksums = checksums
 
     @classmethod
     def open(cls, path: str | Path) -> Store:
         p = Path(path)
-        if p.is_dir():
-            raise StoreError(f"{p}: is a directory, not a save file")
-        if p.exists() and p.stat().st_size > 0:
-            with p.open("rb") as fh:
-                if fh.read(16) != b"SQLite format 3\x00":
-                    raise StoreError(f"{p}: not a Tablekeeper save file (not SQLite); left untouched")
+        _check_header(p)
         try:
             p.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"{p}: cannot create its folder: {exc.strerror or exc}") from None
+        lock = SaveLock(p)
+        try:
+            _check_header(p)  # again, now that no other Tablekeeper can be creating it
             db = sqlite3.connect(p, isolation_level=None, check_same_thread=False)
         except (OSError, sqlite3.Error) as exc:
+            lock.release()
             raise StoreError(f"{p}: cannot open save file: {exc}") from None
         try:
-            app_id = db.execute("PRAGMA application_id").fetchone()[0]
-            tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            if app_id != APPLICATION_ID and tables:
-                raise StoreError(f"{p}: a database of another program, not a Tablekeeper save; left untouched")
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise StoreError(f"{p}: saved by a newer Tablekeeper (schema {version}); left untouched")
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
-            db.execute("PRAGMA foreign_keys=ON")
-            if not tables:
-                db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            db.executescript(SCHEMA)
-            check = db.execute("PRAGMA quick_check").fetchone()[0]
-            if check != "ok":
-                raise StoreError(f"{p}: save file is damaged ({check}); left untouched")
-        except sqlite3.DatabaseError as exc:
+            checksums = cls._verified(db, p)
+            cls._prepare(db, p, new=checksums is None)
+        except BaseException:
             db.close()
-            raise StoreError(f"{p}: damaged or not a save file ({exc}); left untouched") from None
-        except StoreError:
-            db.close()
+            lock.release()
             raise
-        return cls(p, db)
+        return cls(p, db, lock, checksums is not False)
+
+    @staticmethod
+    def _verified(db: sqlite3.Connection, p: Path) -> bool | None:
+        """Whether the (verified) save keeps checksums; ``None`` for a new, empty file. Reads only."""
+        try:
+            if not _check_identity(db, p):
+                return None
+            found = verify(db, p)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(refusal(p, str(exc))) from None
+        if not found.ok:
+            raise StoreError(refusal(p, found.first_problem()))
+        return found.checksums
+
+    @classmethod
+    def _prepare(cls, db: sqlite3.Connection, p: Path, *, new: bool) -> None:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute(f"PRAGMA synchronous={cls.SYNCHRONOUS}")
+            db.execute("PRAGMA foreign_keys=ON")
+            if new:  # one transaction: a power cut leaves no file with half a schema
+                db.executescript(f"BEGIN IMMEDIATE; PRAGMA application_id={APPLICATION_ID}; "
+                                 f"PRAGMA user_version={SCHEMA_VERSION}; {SCHEMA} COMMIT;")
+        except sqlite3.Error as exc:
+            if db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+            raise _save_error(p, exc, "cannot prepare the save") from None
 
     def close(self) -> None:
         self._db.close()
+        if self._lock is not None:
+            self._lock.release()
 
     def __enter__(self) -> Store:
         return self
@@ -116,6 +327,8 @@ class Store:
         return [r[0] for r in self._db.execute("SELECT slot FROM sessions ORDER BY slot")]
 
     def create(self, slot: str, setup: Setup, campaign: str | None = None) -> SessionJournal:
+        if not -MAX_SEED - 1 <= setup.seed <= MAX_SEED:
+            raise StoreError(f"{self.path}: seed {setup.seed} is too large to save (at most {MAX_SEED})")
         with self._write():
             self._db.execute("DELETE FROM sessions WHERE slot = ?", (slot,))
             self._db.execute(
@@ -142,8 +355,15 @@ class Store:
 
     def append(self, slot: str, entry: Entry) -> None:
         with self._write():
-            self._db.execute("INSERT INTO entries (slot, idx, body) VALUES (?, ?, ?)",
-                             (slot, entry.index, json.dumps(entry.to_json(), separators=(",", ":"))))
+            self._insert(slot, entry)
+
+    def _insert(self, slot: str, entry: Entry) -> None:
+        body = entry_body(entry)
+        if self._checksums:
+            self._db.execute("INSERT INTO entries (slot, idx, body, crc) VALUES (?, ?, ?, ?)",
+                             (slot, entry.index, body, checksum(body)))
+        else:  # a schema-1 save is extended in its own format
+            self._db.execute("INSERT INTO entries (slot, idx, body) VALUES (?, ?, ?)", (slot, entry.index, body))
 
     def delete(self, slot: str) -> None:
         with self._write():
@@ -154,9 +374,7 @@ class Store:
         saved = self.load(slot)
         if saved is None:
             raise StoreError(f"{self.path}: no session in slot {slot!r}")
-        yield json.dumps({"tablekeeper": SCHEMA_VERSION, "setup": saved.setup.to_json()})
-        for entry in saved.entries:
-            yield json.dumps(entry.to_json(), separators=(",", ":"))
+        return export_lines(saved.setup, saved.entries)
 
     def import_lines(self, slot: str, lines: list[str], source: str = "import") -> SavedSession:
         """Import a session exported by :meth:`export_lines`; validates everything before writing."""
@@ -170,15 +388,17 @@ class Store:
                           dict(raw_setup.get("options", {})))
         except (ValueError, KeyError, TypeError, AttributeError):
             raise StoreError(f"{source}: line 1: not a Tablekeeper session export") from None
+        if not -MAX_SEED - 1 <= setup.seed <= MAX_SEED:
+            raise StoreError(f"{source}: line 1: seed {setup.seed} is out of range")
         entries: list[Entry] = []
         for n, line in rows[1:]:
             try:
                 entry = Entry.from_json(json.loads(line))
             except (ValueError, KeyError, TypeError, AttributeError) as exc:
                 raise StoreError(f"{source}: line {n}: bad log entry ({exc})") from None
-            if entries and entry.index <= entries[-1].index:
-                raise StoreError(f"{source}: line {n}: entry {entry.index} does not follow entry "
-                                 f"{entries[-1].index}")
+            if entry.index != len(entries) + 1:
+                raise StoreError(f"{source}: line {n}: entry {entry.index} is not entry {len(entries) + 1} "
+                                 "(entries are numbered 1, 2, 3, ...)")
             entries.append(entry)
         with self._write():  # the slot is replaced whole or not at all
             self._db.execute("DELETE FROM sessions WHERE slot = ?", (slot,))
@@ -187,8 +407,7 @@ class Store:
                 (slot, setup.game, setup.seats, setup.seed, json.dumps(dict(setup.options))),
             )
             for entry in entries:
-                self._db.execute("INSERT INTO entries (slot, idx, body) VALUES (?, ?, ?)",
-                                 (slot, entry.index, json.dumps(entry.to_json(), separators=(",", ":"))))
+                self._insert(slot, entry)
         return SavedSession(slot, setup, tuple(entries))
 
     # --- campaigns and counters ----------------------------------------------------------------
@@ -218,25 +437,51 @@ class Store:
         return _Transaction(self._db, self.path)
 
 
+def export_lines(setup: Setup, entries: tuple[Entry, ...]) -> Iterator[str]:
+    """A session as JSON lines: a header with the setup, then one line per entry."""
+    yield json.dumps({"tablekeeper": SCHEMA_VERSION, "setup": setup.to_json()})
+    for entry in entries:
+        yield entry_body(entry)
+
+
+def _save_error(path: Path, exc: sqlite3.Error, what: str = "could not save") -> StoreError:
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code == sqlite3.SQLITE_FULL:
+        return SaveFullError(f"{path}: {what}: the disk is full ({exc}); nothing was lost, "
+                             "free some space and it saves again")
+    return StoreError(f"{path}: {what}: {exc}")
+
+
 class _Transaction:
+    """``BEGIN IMMEDIATE`` .. ``COMMIT``; on any failure the transaction is gone (SQLite may already
+    have rolled it back itself, e.g. on a full disk) and one ``StoreError`` is raised."""
+
     def __init__(self, db: sqlite3.Connection, path: Path) -> None:
         self._db = db
         self._path = path
 
     def __enter__(self) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise _save_error(self._path, exc) from None
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         if exc_type is None:
             try:
                 self._db.execute("COMMIT")
+                return
             except sqlite3.Error as err:
+                self._rollback()
+                raise _save_error(self._path, err) from None
+        self._rollback()
+        if isinstance(exc, sqlite3.Error):
+            raise _save_error(self._path, exc) from None
+
+    def _rollback(self) -> None:
+        if self._db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):  # SQLite ended it itself; nothing of it was kept
                 self._db.execute("ROLLBACK")
-                raise StoreError(f"{self._path}: could not save: {err}") from None
-        else:
-            self._db.execute("ROLLBACK")
-            if isinstance(exc, sqlite3.Error):
-                raise StoreError(f"{self._path}: could not save: {exc}") from None
 
 
 @dataclass
@@ -250,4 +495,5 @@ class SessionJournal:
         self.store.append(self.slot, entry)
 
 
-__all__ = ["SavedSession", "SessionJournal", "Store"]
+__all__ = ["SaveFullError", "SavedSession", "SessionJournal", "SlotCheck", "Store", "Verification", "inspect",
+           "verify"]

@@ -8,6 +8,12 @@ from dataclasses import dataclass, replace
 
 from tablekeeper.errors import Rejected
 
+MAX_TRACK_VALUE = 9_999
+"""No cardboard track goes near this; a track without its own bound stops here, so a typo like
+``set fear 1000000000`` is refused rather than kept."""
+MAX_TOKENS = 999
+"""The most tokens of one kind a card can hold."""
+
 
 @dataclass(frozen=True, slots=True)
 class Counter:
@@ -20,10 +26,12 @@ class Counter:
 
     def check(self, name: str, value: int) -> int:
         """Return ``value`` if it is within bounds, else reject naming the track."""
-        if self.lo is not None and value < self.lo:
-            raise Rejected(f"{name} cannot go below {self.lo} (asked for {value})")
-        if self.hi is not None and value > self.hi:
-            raise Rejected(f"{name} cannot go above {self.hi} (asked for {value})")
+        lo = -MAX_TRACK_VALUE if self.lo is None else max(self.lo, -MAX_TRACK_VALUE)
+        hi = MAX_TRACK_VALUE if self.hi is None else min(self.hi, MAX_TRACK_VALUE)
+        if value < lo:
+            raise Rejected(f"{name} cannot go below {lo} (asked for {value})")
+        if value > hi:
+            raise Rejected(f"{name} cannot go above {hi} (asked for {value})")
         return value
 
     def with_value(self, value: int) -> Counter:
@@ -63,6 +71,8 @@ class TokenCard:
         current = getattr(self, kind)
         if current + amount < 0:
             raise Rejected(f"{self.name} has only {current} {kind}")
+        if current + amount > MAX_TOKENS:
+            raise Rejected(f"{self.name} cannot hold more than {MAX_TOKENS} {kind} (asked for {current + amount})")
         return replace(self, **{kind: current + amount})
 
 

@@ -61,7 +61,7 @@ def test_round_four_on_the_simulated_station(tmp_path: Path, capsys: pytest.Capt
     code, out = _play(capsys, "--save", str(save), "--json")
     final = json.loads(out)
     assert final["round"] == 5 and final["phase"] == "path"
-    assert len(final["cards"]) == 3  # the Hiker and the two path cards drawn with the seat buttons
+    assert len(final["cards"]) == 3  # the Hiker and the two path cards reported by name
     assert "seat 1 rests" in final["log"] and "seat 2 rests" in final["log"]
 
 

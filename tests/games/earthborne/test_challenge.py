@@ -27,8 +27,9 @@ def _deck_file(tmp_path: Path, plain: int, reshuffle: int) -> Path:
 @pytest.mark.parametrize(("card", "modifier", "result"), [("c11", -1, False), ("c01", 0, True), ("c19", 1, True)])
 def test_er_test_1_effort_against_difficulty(card: str, modifier: int, result: bool) -> None:
     s = to_turns(session())
-    do(s, "test 1 fit 2 energy=1 effort=1", f"reveal challenge {card}")
+    do(s, "test 1 fit 2 energy=1 commit=1", f"reveal challenge {card}")  # 1 energy + a card with 1 icon
     t = view(s)["test"]
+    assert view(s)["tracks"]["seat1.hand"] == 5
     assert t["modifier"] == modifier and t["total"] == 2 + modifier and t["success"] is result
     assert view(s)["awaiting"] == ("success effects" if result else "failure effects")
     do(s, "resolve")
@@ -39,7 +40,7 @@ def test_er_test_1_effort_against_difficulty(card: str, modifier: int, result: b
 def test_er_test_2_needs_one_energy_of_the_aspect() -> None:
     s = to_turns(session("set seat1.spi 0"))
     assert "SPI" in refused(s, "test 1 spi 1")
-    assert "SPI" in refused(s, "test 1 spi 1 effort=5")
+    assert "SPI" in refused(s, "test 1 spi 1 commit=5")  # whatever cards are in hand
     assert "at least 1" in refused(s, "test 1 awa 1 energy=0 effort=3")
 
 
@@ -104,7 +105,7 @@ def test_er_chal_3_reshuffle_after_the_test(tmp_path: Path) -> None:
 
 
 def test_odds_are_exact_against_enumeration() -> None:
-    cards = load_challenge(None)
+    _, _, cards = load_challenge(None)
     table = {c.id: {**c.modifiers} for c in cards}
     deck = Deck.plain("challenge", [c.id for c in cards])
     for aspect, effort, difficulty in product(("awa", "fit", "spi", "foc"), range(0, 5), range(0, 6)):

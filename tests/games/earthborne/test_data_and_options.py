@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
 
-from tablekeeper import cli
+from tablekeeper import cli, schema
 from tablekeeper.errors import ConfigError
 from tablekeeper.games.earthborne.data import load, parse_threshold
-from tests.games.earthborne.helpers import do, in_play, session, tracks, view
+from tests.games.earthborne.helpers import do, in_play, session, to_turns, tracks, view
 
 
 def test_package_data_loads_and_is_marked_verify() -> None:
@@ -42,12 +43,16 @@ def test_bad_threshold_names_the_place() -> None:
 
 
 @pytest.mark.parametrize(("name", "body", "message"), [
-    ("challenge", 'cards = [{ id = "a", icon = "sun", awa = 0, fit = 0, spi = 0 }]', r"cards\[0\]\.foc"),
+    ("challenge", 'cards = [{ id = "a", icon = "sun", awa = 0, fit = 0, spi = 0 }]',
+     r"cards\[0\]: missing required key foc"),
+    ("challenge", 'cards = [{ id = "a", icon = "sun", awa = 0, fit = 0, spi = 0, foc = 0, reshufle = true }]',
+     r"cards\[0\]\.reshufle: unknown key \(did you mean 'reshuffle'\?\)"),
+    ("path", 'cards = [{ name = "X", presence = -1 }]', r"cards\[0\]\.presence"),
     ("challenge", 'cards = [{ id = "a", icon = "moon", awa = 0, fit = 0, spi = 0, foc = 0 }]', "icon"),
     ("challenge", "cards = [", "not valid TOML"),
     ("path", 'cards = [{ name = "X", progress = "two" }]', r"cards\[0\]\.progress"),
     ("rules", 'recheck = "sometimes"', "recheck"),
-    ("campaign", 'weather = [{ from = 1, to = 2 }]', r"weather\[0\]\.card"),
+    ("campaign", 'weather = [{ from = 1, to = 2 }]', r"weather\[0\]: missing required key card"),
 ])
 def test_bad_data_file_is_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                           name: str, body: str, message: str) -> None:
@@ -58,6 +63,48 @@ def test_bad_data_file_is_one_line_exit_2(tmp_path: Path, capsys: pytest.Capture
     assert code == 2
     assert len(err.strip().splitlines()) == 1 and str(path) in err
     assert re.search(message, err)
+
+
+@pytest.mark.parametrize("key", ["rules", "challenge", "campaign", "path"])
+@pytest.mark.parametrize(("target", "message"), [("/bin/ls", "not UTF-8"), ("/dev/zero", "not a regular file"),
+                                                 ("/", "is a directory"), ("/nonexistent.toml", "no such")])
+def test_option_file_that_is_not_a_data_file_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], key: str,
+                                                                 target: str, message: str) -> None:
+    """Issue 13: a binary, a device, a directory or a missing file named as data: one line, exit 2."""
+    code = cli.main(["play", "earthborne", "--option", f"{key}={target}"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and target in err and message in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("protected", [True, False])
+def test_binary_option_file_needs_the_schema_reader(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str], protected: bool) -> None:
+    """The switch: with the bounded reader patched out for a plain read, /bin/ls is a traceback again."""
+    if not protected:
+        def plain(path: str, **_: object) -> dict[str, object]:
+            return tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        monkeypatch.setattr(schema, "read_toml", plain)
+        with pytest.raises(UnicodeDecodeError):
+            cli.main(["play", "earthborne", "--option", "rules=/bin/ls"])
+        return
+    assert cli.main(["play", "earthborne", "--option", "rules=/bin/ls"]) == 2
+    assert "/bin/ls: not UTF-8" in capsys.readouterr().err
+
+
+def test_odds_name_the_challenge_deck_file(tmp_path: Path) -> None:
+    """The odds say which deck data they come from: the shipped placeholder is marked (verify)."""
+    s = to_turns(session())
+    do(s, "odds fit 1 1")
+    assert s.notices[-1].endswith("(deck: earthborne/data/challenge.toml (verify))")
+    do(s, "test 1 fit 1")
+    assert view(s)["test"]["deck_file"] == "earthborne/data/challenge.toml (verify)"
+    path = tmp_path / "mine.toml"
+    path.write_text('cards = [{ id = "a", icon = "sun", awa = 0, fit = 0, spi = 0, foc = 0 }]\n')
+    mine = to_turns(session(options={"challenge": str(path)}))
+    do(mine, "odds fit 1 1")
+    assert s.notices[-1] != mine.notices[-1] and mine.notices[-1].endswith(f"(deck: {path})")
 
 
 def test_unknown_option_is_refused(capsys: pytest.CaptureFixture[str]) -> None:

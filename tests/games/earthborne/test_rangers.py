@@ -36,7 +36,7 @@ def test_er_path_1_empty_path_deck_reshuffles_its_discard(tmp_path: Path) -> Non
 
 @pytest.mark.rule("ER-PATH-1")
 def test_er_path_1_down_arrow_goes_within_reach_of_who_drew() -> None:
-    s = session(seats=3)
+    s = session("pathdeck 12", seats=3)
     do(s, "reveal path Doe", "reveal path \"Stalking Cat\"")
     cards = in_play(s)
     assert cards["card1"]["area"] == "along"
@@ -47,9 +47,9 @@ def test_er_path_1_down_arrow_goes_within_reach_of_who_drew() -> None:
 
 @pytest.mark.rule("ER-PATH-1")
 def test_er_path_1_each_card_resolved_before_the_next() -> None:
-    s = session("step enters play")
-    assert "resolve first" in refused(s, "draw path")
-    do(s, "resolve", "draw path")
+    s = session("pathdeck 12", "step enters play")
+    assert "resolve first" in refused(s, "reveal path Doe")
+    do(s, "resolve", "reveal path Doe")
 
 
 @pytest.mark.rule("ER-TURN-1")
@@ -130,7 +130,7 @@ def test_er_day_1_camping_ends_the_day_and_records_it() -> None:
     do(s, "camp L terrain=T")
     v = view(s)
     assert v["crossed"] == [4]
-    assert v["record"] == {"location": "L", "terrain": "T"}
+    assert v["record"] == {"location": "L", "threshold": None, "terrain": "T"}
     assert v["day_end_reason"] == "camped"
     do(s, "newday")
     v = view(s)

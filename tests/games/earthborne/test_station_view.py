@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tablekeeper.controls import Controls
 from tablekeeper.games.earthborne import GAME
 from tablekeeper.games.earthborne.panels import WIDTH
@@ -19,6 +21,9 @@ def test_panels_fit_the_small_displays() -> None:
         assert all(len(line) <= WIDTH for line in panel.lines)
     assert panels["track"].title == "Day 1 Round 1"
     assert panels["seat1"].lines[1].startswith("FIT 1 vs 2: ")  # the exact odds while the test waits
+    assert panels["tokens"].title == "Odds"  # the odds screen names the deck data the odds come from
+    assert panels["tokens"].lines[1:] == ("1/6 (16.7%)", "deck challenge.toml", "VERIFY: placeholder")
+    assert GAME.panels(s.state)["seat2"].lines[:2] == ("AW3 FI2 SP2 FO1", "deck 24 hand 6")
     assert panels["seat1"].title == "Seat 1 turn"
 
 
@@ -40,9 +45,13 @@ def test_prompt_is_shown_and_answered_with_seat_buttons() -> None:
     assert view(s)["clears"][0]["cleared_by"] == "harm"
 
 
-def test_seat_buttons_follow_the_round() -> None:
-    s = session()
+def test_seat_buttons_follow_the_round(tmp_path: Path) -> None:
+    deck = tmp_path / "path.toml"
+    deck.write_text('cards = [{ name = "Fern", progress = "2", copies = 4 }]\n')
+    s = session(options={"path": str(deck)})  # a deck file: the device can draw for the seat
     assert GAME.button(s.state, "seat2.a", False).text() == "draw path 2"  # type: ignore[union-attr]
+    own = session("pathdeck 10")  # the group's own deck: the card is reported by name, not drawn
+    assert GAME.button(own.state, "seat1.a", False) is None
     do(s, "next")
     assert GAME.button(s.state, "seat1.a", False).text() == "turn 1"  # type: ignore[union-attr]
     assert GAME.button(s.state, "seat1.a", True).text() == "turn 1 role"  # type: ignore[union-attr]

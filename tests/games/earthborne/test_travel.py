@@ -87,6 +87,8 @@ def test_er_travel_2_only_persistent_cards_stay() -> None:
     assert list(in_play(s)) == ["card1"]
     assert "arrive" in refused(s, "next")
     do(s, "arrive Marsh 3 terrain=swamp")
-    assert view(s)["phase"] == "refresh"
+    assert "path deck" in refused(s, "next")  # the new path deck is built first (a guided step)
+    do(s, "pathdeck 9")
+    assert view(s)["phase"] == "refresh" and view(s)["sources"]["path"]["remaining"] == 9
     assert view(s)["location"]["name"] == "Marsh" and tracks(s)["location.progress"] == 0
-    assert view(s)["record"] == {"location": "Marsh", "terrain": "swamp"}
+    assert view(s)["record"] == {"location": "Marsh", "threshold": "3", "terrain": "swamp"}

@@ -19,6 +19,8 @@ RESPONSE_WINDOWS = (*engine.WINDOWS, "place-progress", "place-harm", "rest")
 # --- cards and tokens -----------------------------------------------------------------------------
 
 def add_card(txn: Txn, record: Record) -> str:
+    """A card enters play; a campaign-guide entry it shows is read before anything else happens
+    (ER-PATH-1), so it opens a rules step the players resolve."""
     number = int(txn.state.get("next_card", 1))
     key = f"card{number}"
     txn.put("next_card", number + 1)
@@ -28,14 +30,60 @@ def add_card(txn: Txn, record: Record) -> str:
     where = {"reach": f"within reach of seat {record['seat']}", "player": f"seat {record['seat']}'s area",
              "along": "along the way"}.get(record["area"], record["area"])
     txn.notice(f"{key}: {record['name']} ({where}) progress {record['progress']}, harm {record['harm']}")
+    if record.get("guide") is not None:
+        label = f"{record['name']} enters play: read campaign guide entry {record['guide']}"
+        engine.push(txn, engine.OpenStep(label))
+        tables.log(txn, f"guide {record['guide']} ({key} enters play)")
+        txn.notice(label + ", then resolve")
     return key
 
 
-def card_record(state: GameState, name: str, options: dict[str, str], flags: list[str]) -> Record:
-    """A card's record from the path catalogue (if it is listed) and the options given."""
-    spec = tables.cfg(state)["path"].get(name) or next(
-        (c for n, c in tables.cfg(state)["path"].items() if n.lower() == name.lower()), None)
-    base: Record = thaw(spec) if spec is not None else {}
+PATH_OPTIONS = ("progress", "harm", "area", "seat", "type", "presence", "icons", "entry", "guide", "arrow",
+                "clear")
+FLAGS = ("obstacle", "persistent", "exhausted", "rangers")
+
+
+def known_path_card(state: GameState, name: str) -> Record | None:
+    """A path card's printed data: remembered from an earlier report, or shipped in the path data."""
+    for table in (state.get("known_path") or {}, tables.cfg(state)["path"]):
+        if name in table:
+            return dict(thaw(table[name]))
+        match = next((c for n, c in table.items() if n.lower() == name.lower()), None)
+        if match is not None:
+            return dict(thaw(match))
+    return None
+
+
+def remember_path_card(txn: Txn, name: str, options: dict[str, str], flags: list[str]) -> None:
+    """A path card new to the device: its thresholds and presence are asked once and kept for the
+    campaign, so the next time the players only name it."""
+    no_extra(options, tuple(o for o in PATH_OPTIONS if o not in ("area", "seat", "clear")), "reveal path")
+    base = known_path_card(txn.state, name)
+    if base is None and not options:
+        raise Rejected(f"{name} is new to the device: report it once with its printed numbers, e.g. "
+                       f"reveal path \"{name}\" progress=N|Nr|- harm=N|Nr|- presence=N [arrow=down] "
+                       "[type=being|feature] [icons=sun,..] [guide=N] [entry=N] [obstacle] [persistent] [rangers]")
+    spec = base or {"name": name, "type": "other", "arrow": "up", "presence": 1, "keywords": [], "icons": [],
+                    "entry": None, "guide": None, "progress": "-", "harm": "-"}
+    arrow = options.get("arrow", spec.get("arrow", "up"))
+    if arrow not in ("up", "down"):
+        raise Rejected(f"reveal path: arrow must be up or down, not {arrow!r}")
+    probe = card_record(txn.state, name, {k: v for k, v in options.items() if k != "arrow"}, flags,
+                        base=spec)
+    spec.update({k: probe[k] for k in ("progress", "harm", "type", "presence", "keywords", "icons", "entry",
+                                       "guide", "rtoken_clear")})
+    spec["arrow"] = arrow
+    known = thaw(txn.state.get("known_path") or {})
+    known[name] = spec
+    txn.put("known_path", known)
+    tables.log(txn, f"remembered path card {name}")
+
+
+def card_record(state: GameState, name: str, options: dict[str, str], flags: list[str],
+                base: Record | None = None) -> Record:
+    """A card's record from the path data (remembered or shipped) and the options given."""
+    spec = base if base is not None else known_path_card(state, name)
+    base = dict(spec) if spec is not None else {}
     area = options.get("area", "reach" if base.get("arrow") == "down" else "along")
     if area not in AREAS:
         raise Rejected(f"card: area must be one of {', '.join(AREAS)}, not {area!r}")
@@ -48,34 +96,46 @@ def card_record(state: GameState, name: str, options: dict[str, str], flags: lis
         raise Rejected(f"card: unknown icon {bad[0]!r} (sun, mountain, crest)")
     keywords = list(base.get("keywords", ()))
     for flag in flags:
-        if flag not in ("obstacle", "persistent", "exhausted"):
-            raise Rejected(f"card: unknown flag {flag!r} (obstacle, persistent, exhausted)")
-        if flag != "exhausted" and flag not in keywords:
+        if flag not in FLAGS:
+            raise Rejected(f"card: unknown flag {flag!r} ({', '.join(FLAGS)})")
+        if flag in ("obstacle", "persistent") and flag not in keywords:
             keywords.append(flag)
     entry = options.get("entry", base.get("entry"))
+    guide = options.get("guide", base.get("guide"))
+    seat: int | None = None
+    if area == "reach" and "seat" not in options and state.phase == "path":
+        seat = tables.next_path_seat(state)  # ER-PATH-1: within reach of the Ranger whose path card it is
+    elif area in ("reach", "player"):
+        seat = seat_or_active(state, options.get("seat"))
     return {
         "name": spec["name"] if spec is not None else name,
         "progress": threshold_text(str(options.get("progress", base.get("progress", "-"))), "card progress"),
         "harm": threshold_text(str(options.get("harm", base.get("harm", "-"))), "card harm"),
         "area": area,
-        "seat": seat_or_active(state, options.get("seat")) if area in ("reach", "player") else None,
+        "seat": seat,
         "type": kind,
         "presence": parse_int(str(options.get("presence", base.get("presence", 1))), "presence"),
         "keywords": keywords,
         "icons": icons,
         "entry": None if entry is None else parse_int(str(entry), "entry"),
+        "guide": None if guide is None else parse_int(str(guide), "guide"),
         "clear": options.get("clear"),
         "ready": "exhausted" not in flags,
         "rtokens": [],
-        "from_path": False,
+        "rtoken_clear": "rangers" in flags or bool(base.get("rtoken_clear")),
+        "from_path": spec is not None and area in ("along", "reach"),
     }
 
 
 def card_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    """A card enters play by an effect; a path card (known by name) goes to the path discard when it
+    leaves play, and a down-arrow one within reach of the Ranger whose turn it is."""
     words, options = split_args(args)
     if not words:
         raise Rejected("usage: card NAME [progress=N|Nr|-] [harm=N|Nr|-] [area=along|reach|weather|mission|player] ...")
-    no_extra(options, ("progress", "harm", "area", "seat", "type", "presence", "icons", "entry", "clear"), "card")
+    no_extra(options, PATH_OPTIONS, "card")
+    if "arrow" in options:
+        raise Rejected("card: give area=reach|along instead of arrow=")
     add_card(txn, card_record(txn.state, words[0], options, words[1:]))
     engine.end_of_command(txn)
 
@@ -170,6 +230,7 @@ def rtoken_verb(txn: Txn, args: tuple[str, ...]) -> None:
         record["rtokens"] = [s for s in record.get("rtokens", ()) if s != seat]
     all_cards[key]["rtokens"].append(seat)
     txn.put("cards", all_cards)
+    engine.end_of_command(txn)  # a card that clears by Ranger tokens may now be due
 
 
 def step_verb(txn: Txn, args: tuple[str, ...]) -> None:
@@ -178,7 +239,7 @@ def step_verb(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("usage: step LABEL")
     if txn.state.prompt is not None:
         raise Rejected(f"answer the prompt first: {txn.state.prompt.text}")
-    engine.push(txn, {"kind": "step", "label": " ".join(args)})
+    engine.push(txn, engine.OpenStep(" ".join(args)))
     tables.log(txn, f"step: {' '.join(args)}")
 
 

@@ -12,26 +12,41 @@ from tablekeeper.games.earthborne.odds import success_chance
 from tablekeeper.games.earthborne.parsing import no_extra, split_args
 from tablekeeper.games.earthborne.rangers import begin_turn, check_free, suffer
 
+TEST_USAGE = ("usage: test SEAT AWA|FIT|SPI|FOC DIFFICULTY [energy=N] [commit=N] [icons=N] [effort=N] "
+              "[target=CARD]")
+
 
 def test_verb(txn: Txn, args: tuple[str, ...]) -> None:
-    """ER-TEST-1..3, ER-RTOKEN-1: choose the test, suffer fatigue from cards in between, commit effort."""
+    """ER-TEST-1..3, ER-RTOKEN-1: choose the test, suffer fatigue from cards in between, commit effort.
+
+    ``energy`` is the aspect's energy committed, ``commit`` the hand cards discarded for their
+    approach icons (``icons`` of them in all, one each by default), ``effort`` any other effort."""
     words, options = split_args(args)
     if len(words) != 3:
-        raise Rejected("usage: test SEAT AWA|FIT|SPI|FOC DIFFICULTY [energy=N] [effort=N] [target=CARD]")
-    no_extra(options, ("energy", "effort", "target"), "test")
+        raise Rejected(TEST_USAGE)
+    no_extra(options, ("energy", "commit", "icons", "effort", "target"), "test")
     seat = parse_seat(txn.state, words[0])
     aspect = words[1].lower()
     if aspect not in ASPECTS:
         raise Rejected(f"test: aspect must be one of {', '.join(a.upper() for a in ASPECTS)}, not {words[1]!r}")
     difficulty = parse_int(words[2], "difficulty")
     energy = parse_int(options.get("energy", "1"), "energy")
+    committed = parse_int(options.get("commit", "0"), "commit")
+    icons = parse_int(options.get("icons", str(committed)), "icons")
     extra = parse_int(options.get("effort", "0"), "effort")
     have = txn.state.value(f"seat{seat}.{aspect}")
+    if txn.state.phase != "turns":
+        raise Rejected("a test is a Ranger's turn action: tests happen in phase 2 (Ranger turns)")
     if energy < 1:
         raise Rejected("a test needs at least 1 energy of its aspect committed")
     if have < energy:
         raise Rejected(f"seat {seat} has {have} {aspect.upper()} energy: cannot commit {energy} (ER-TEST-2)")
-    if txn.state.phase == "turns" and txn.state.active_seat != seat:
+    if min(committed, icons, extra) < 0 or (committed == 0 and icons > 0):
+        raise Rejected("test: commit=N cards (icons=N their matching approach icons) and effort=N are counts")
+    hand = txn.state.value(f"seat{seat}.hand")
+    if committed > hand:
+        raise Rejected(f"seat {seat} has {hand} card(s) in hand: cannot commit {committed}")
+    if txn.state.active_seat != seat:
         begin_turn(txn, seat, False)
     check_free(txn)
     target_key = tables.card_key(txn.state, options["target"]) if "target" in options else None
@@ -40,14 +55,23 @@ def test_verb(txn: Txn, args: tuple[str, ...]) -> None:
     if target_key == "location":
         loc = tables.location(txn.state)
         target = None if loc is None else {**loc, "area": "location"}
+    blocker = rules.blocking_obstacle(target, all_cards, seat)
+    if blocker is not None:
+        raise Rejected(f"the ready obstacle {all_cards[blocker]['name']} ({blocker}) stands between seat {seat} "
+                       f"and {target_key}: deal with it first")
     fatigue = rules.between_fatigue(target, all_cards, seat)
     if fatigue:
-        suffer(txn, seat, fatigue)
+        names = ", ".join(str(c["name"]) for c in rules.between(target, all_cards, seat).values())
+        if not suffer(txn, seat, fatigue, f"the ready cards in between: {names}"):
+            return
     tables.add_tokens(txn, f"seat{seat}.{aspect}", -energy)
-    effort = energy + extra + rules.ranger_token_bonus(target, seat)
+    if committed:
+        tables.add_tokens(txn, f"seat{seat}.hand", -committed)
+        tables.log(txn, f"seat {seat} commits {committed} card(s) from hand (+{icons})")
+    effort = energy + icons + extra + rules.ranger_token_bonus(target, seat)
     tables.log(txn, f"seat {seat} tests {aspect.upper()} {effort} vs {difficulty}")
-    engine.push(txn, {"kind": "test", "seat": seat, "aspect": aspect, "difficulty": difficulty, "effort": effort,
-                      "target": target_key, "stage": "draw", "current": None, "resolved": [], "groups": []})
+    engine.push(txn, engine.OpenTest(seat=seat, aspect=aspect, difficulty=difficulty, effort=effort,
+                                    target=target_key))
     txn.notice(f"effort {effort} vs {difficulty}: {chance_text(txn.state, aspect, effort, difficulty)} to succeed"
                "; draw challenge (or reveal challenge CARD)")
 
@@ -61,6 +85,12 @@ def chance_text(state: GameState, aspect: str, effort: int, difficulty: int) -> 
     return f"{p.numerator}/{p.denominator} ({float(p) * 100:.1f}%)"
 
 
+def deck_file(state: GameState) -> str:
+    """Which challenge-deck data the odds come from, and whether it is still the placeholder."""
+    where = str(tables.cfg(state).get("challenge_file", "earthborne/data/challenge.toml"))
+    return where + (" (verify)" if where in tables.cfg(state)["unverified"] else "")
+
+
 def odds_verb(txn: Txn, args: tuple[str, ...]) -> None:
     want(args, 3, "odds AWA|FIT|SPI|FOC EFFORT DIFFICULTY")
     aspect = args[0].lower()
@@ -68,14 +98,15 @@ def odds_verb(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected(f"odds: aspect must be one of {', '.join(a.upper() for a in ASPECTS)}")
     effort, difficulty = parse_int(args[1], "effort"), parse_int(args[2], "difficulty")
     chance = chance_text(txn.state, aspect, effort, difficulty)
-    txn.notice(f"{aspect.upper()} effort {effort} vs {difficulty}: {chance}")
+    txn.notice(f"{aspect.upper()} effort {effort} vs {difficulty}: {chance} (deck: {deck_file(txn.state)})")
 
 
 def on_challenge(txn: Txn, card_id: str) -> None:
     """A challenge card was drawn or reported: it settles the test waiting for it (ER-TEST-1)."""
     work = engine.frames(txn.state)
-    if work and work[-1]["kind"] == "test" and work[-1]["stage"] == "draw":
-        engine.test_drawn(txn, work[-1], card_id)
+    top = work[-1] if work else None
+    if isinstance(top, engine.OpenTest) and top.stage == "draw":
+        engine.test_drawn(txn, top, card_id)
         return
     table = tables.cfg(txn.state)["challenge"]
     txn.notice(f"challenge card {card_id}: {table[card_id]['icon']}")

@@ -6,13 +6,14 @@ group can correct it; a bad file gives one ``ConfigError`` line naming the file 
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
-from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, TypeVar
 
+import msgspec
+
+from tablekeeper import schema
 from tablekeeper.errors import ConfigError
 
 ASPECTS = ("awa", "fit", "spi", "foc")
@@ -69,6 +70,8 @@ class PathCard:
     keywords: tuple[str, ...] = ()
     icons: tuple[str, ...] = ()
     entry: int | None = None
+    guide: int | None = None
+    rangers: bool = False
     copies: int = 1
 
 
@@ -99,6 +102,7 @@ class GameData:
     campaign: Campaign
     path: tuple[PathCard, ...]
     unverified: tuple[str, ...] = ()
+    challenge_file: str = "earthborne/data/challenge.toml"
 
     def challenge_card(self, card_id: str) -> ChallengeCard:
         for card in self.challenge:
@@ -113,151 +117,162 @@ class GameData:
         return None
 
 
-def _read(option: str | None, default_name: str) -> tuple[str, dict[str, Any]]:
+NonNegative = Annotated[int, msgspec.Meta(ge=0)]
+Positive = Annotated[int, msgspec.Meta(ge=1)]
+Name = Annotated[str, msgspec.Meta(min_length=1)]
+Word = Annotated[str, msgspec.Meta(pattern=r"^\S+$")]
+Icon = Literal["sun", "mountain", "crest"]
+
+
+class _File(msgspec.Struct, forbid_unknown_fields=True):
+    """The keys a data file may hold; ``verify = true`` marks the shipped placeholders."""
+
+
+class _AspectsRow(_File):
+    awa: NonNegative = 3
+    fit: NonNegative = 2
+    spi: NonNegative = 2
+    foc: NonNegative = 1
+
+
+class _RulesFile(_File):
+    ranger_deck: NonNegative = 30
+    opening_hand: NonNegative = 6
+    default_aspects: _AspectsRow = msgspec.field(default_factory=_AspectsRow)
+    injury_limit: Positive = 3
+    equip_limit: NonNegative = 5
+    effort_floor: NonNegative = 0
+    recheck: Literal["any", "chosen"] = "any"
+    nested_clears: Literal["literal", "queue"] = "literal"
+    after_when_kept: bool = True
+    verify: bool = False
+
+
+class _ChallengeRow(_File):
+    id: Word
+    icon: Icon
+    awa: int
+    fit: int
+    spi: int
+    foc: int
+    reshuffle: bool = False
+
+
+class _ChallengeFile(_File):
+    cards: Annotated[list[_ChallengeRow], msgspec.Meta(min_length=1)]
+    verify: bool = False
+
+
+class _WeatherRow(_File):
+    first: Positive = msgspec.field(name="from")
+    to: Positive
+    card: Name
+
+
+class _EntryRow(_File):
+    day: Positive
+    entry: Name
+
+
+class _CampaignFile(_File):
+    days: Positive = 30
+    weather: list[_WeatherRow] = msgspec.field(default_factory=list)
+    entries: list[_EntryRow] = msgspec.field(default_factory=list)
+    verify: bool = False
+
+
+class _PathRow(_File):
+    name: Name
+    progress: str | int = "-"
+    harm: str | int = "-"
+    type: Literal["being", "feature", "other"] = "other"
+    arrow: Literal["up", "down"] = "up"
+    presence: NonNegative = 1
+    keywords: list[str] = msgspec.field(default_factory=list)
+    icons: list[Icon] = msgspec.field(default_factory=list)
+    entry: int | None = None
+    guide: int | None = None
+    rangers: bool = False
+    copies: Positive = 1
+
+
+class _PathFile(_File):
+    cards: list[_PathRow] = msgspec.field(default_factory=list)
+    verify: bool = False
+
+
+F = TypeVar("F", bound=_File)
+
+
+def _read(option: str | None, default_name: str, kind: type[F]) -> tuple[str, F]:
+    """A data file (the packaged one, or the user's copy named by ``--option``) decoded as ``kind``:
+    bounded, a regular UTF-8 file, every key known; a problem is one line naming file and key."""
     if option:
         where = option
-        try:
-            text = Path(option).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ConfigError(f"{option}: cannot read: {exc.strerror}") from None
+        raw = schema.read_toml(option, what="data file")
     else:
         where = f"earthborne/data/{default_name}"
         text = resources.files("tablekeeper.games.earthborne").joinpath("data", default_name).read_text("utf-8")
-    try:
-        return where, tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{where}: not valid TOML: {exc}") from None
-
-
-def _int(table: Mapping[str, Any], key: str, where: str, default: int | None = None, lo: int = 0) -> int:
-    value = table.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or value < lo:
-        raise ConfigError(f"{where}: {key} must be a whole number >= {lo}, not {value!r}")
-    return value
-
-
-def _choice(table: Mapping[str, Any], key: str, where: str, options: tuple[str, ...], default: str) -> str:
-    value = table.get(key, default)
-    if value not in options:
-        raise ConfigError(f"{where}: {key} must be one of {', '.join(options)}, not {value!r}")
-    return str(value)
+        raw = schema.parse_toml(text, source=where)
+    return where, schema.decode(raw, kind, source=where)
 
 
 def load_rules(option: str | None) -> RulesData:
-    where, raw = _read(option, "rules.toml")
-    aspects_raw = raw.get("default_aspects", {"awa": 3, "fit": 2, "spi": 2, "foc": 1})
-    if not isinstance(aspects_raw, dict):
-        raise ConfigError(f"{where}: default_aspects must be a table of awa, fit, spi, foc")
-    aspects = {a: _int(aspects_raw, a, f"{where}: default_aspects") for a in ASPECTS}
-    after = raw.get("after_when_kept", True)
-    if not isinstance(after, bool):
-        raise ConfigError(f"{where}: after_when_kept must be true or false")
+    _, raw = _read(option, "rules.toml", _RulesFile)
     return RulesData(
-        ranger_deck=_int(raw, "ranger_deck", where, 30),
-        opening_hand=_int(raw, "opening_hand", where, 6),
-        default_aspects=aspects,
-        injury_limit=_int(raw, "injury_limit", where, 3, lo=1),
-        equip_limit=_int(raw, "equip_limit", where, 5),
-        effort_floor=_int(raw, "effort_floor", where, 0),
-        recheck=_choice(raw, "recheck", where, ("any", "chosen"), "any"),
-        nested_clears=_choice(raw, "nested_clears", where, ("literal", "queue"), "literal"),
-        after_when_kept=after,
+        ranger_deck=raw.ranger_deck, opening_hand=raw.opening_hand,
+        default_aspects={a: getattr(raw.default_aspects, a) for a in ASPECTS},
+        injury_limit=raw.injury_limit, equip_limit=raw.equip_limit, effort_floor=raw.effort_floor,
+        recheck=raw.recheck, nested_clears=raw.nested_clears, after_when_kept=raw.after_when_kept,
     )
 
 
-def load_challenge(option: str | None) -> tuple[ChallengeCard, ...]:
-    where, raw = _read(option, "challenge.toml")
-    cards_raw = raw.get("cards")
-    if not isinstance(cards_raw, list) or not cards_raw:
-        raise ConfigError(f"{where}: cards must be a non-empty list of challenge cards")
+def load_challenge(option: str | None) -> tuple[str, bool, tuple[ChallengeCard, ...]]:
+    """The challenge deck: where it came from, whether it is still the placeholder, its cards."""
+    where, raw = _read(option, "challenge.toml", _ChallengeFile)
     cards: list[ChallengeCard] = []
-    for i, item in enumerate(cards_raw):
-        at = f"{where}: cards[{i}]"
-        if not isinstance(item, dict):
-            raise ConfigError(f"{at}: must be a table")
-        card_id = item.get("id")
-        if not isinstance(card_id, str) or not card_id or " " in card_id:
-            raise ConfigError(f"{at}.id must be a word, not {card_id!r}")
-        if any(c.id == card_id for c in cards):
-            raise ConfigError(f"{at}.id {card_id!r} appears twice")
-        icon = _choice(item, "icon", at, ICONS, "")
-        mods = {}
-        for aspect in ASPECTS:
-            value = item.get(aspect)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ConfigError(f"{at}.{aspect} must be a whole number, not {value!r}")
-            mods[aspect] = value
-        reshuffle = item.get("reshuffle", False)
-        if not isinstance(reshuffle, bool):
-            raise ConfigError(f"{at}.reshuffle must be true or false")
-        cards.append(ChallengeCard(card_id, icon, mods, reshuffle))
-    return tuple(cards)
+    for i, row in enumerate(raw.cards):
+        if any(c.id == row.id for c in cards):
+            raise ConfigError(f"{where}: cards[{i}].id {row.id!r} appears twice")
+        cards.append(ChallengeCard(row.id, row.icon, {a: getattr(row, a) for a in ASPECTS}, row.reshuffle))
+    return where, raw.verify, tuple(cards)
 
 
-def load_campaign(option: str | None) -> Campaign:
-    where, raw = _read(option, "campaign.toml")
-    days = _int(raw, "days", where, 30, lo=1)
+def load_campaign(option: str | None) -> tuple[str, bool, Campaign]:
+    where, raw = _read(option, "campaign.toml", _CampaignFile)
     weather: dict[int, str] = {}
-    for i, item in enumerate(raw.get("weather", [])):
-        at = f"{where}: weather[{i}]"
-        first, last = _int(item, "from", at, lo=1), _int(item, "to", at, lo=1)
-        card = item.get("card")
-        if not isinstance(card, str) or not card:
-            raise ConfigError(f"{at}.card must be a weather card name")
-        for day in range(first, last + 1):
-            weather[day] = card
+    for row in raw.weather:
+        for day in range(row.first, max(row.first, row.to) + 1):
+            weather[day] = row.card
     entries: dict[int, tuple[str, ...]] = {}
-    for i, item in enumerate(raw.get("entries", [])):
-        at = f"{where}: entries[{i}]"
-        day = _int(item, "day", at, lo=1)
-        entries[day] = (*entries.get(day, ()), str(item.get("entry", "")))
-    return Campaign(days, weather, entries)
+    for entry in raw.entries:
+        entries[entry.day] = (*entries.get(entry.day, ()), entry.entry)
+    return where, raw.verify, Campaign(raw.days, weather, entries)
 
 
 def load_path(option: str | None) -> tuple[PathCard, ...]:
-    where, raw = _read(option, "path.toml")
-    cards: list[PathCard] = []
-    for i, item in enumerate(raw.get("cards", [])):
-        at = f"{where}: cards[{i}]"
-        name = item.get("name")
-        if not isinstance(name, str) or not name:
-            raise ConfigError(f"{at}.name must be a card name")
-        keywords = tuple(str(k) for k in item.get("keywords", ()))
-        icons = tuple(str(k) for k in item.get("icons", ()))
-        bad = [k for k in icons if k not in ICONS]
-        if bad:
-            raise ConfigError(f"{at}.icons: unknown icon {bad[0]!r} (sun, mountain, crest)")
-        entry = item.get("entry")
-        if entry is not None and (isinstance(entry, bool) or not isinstance(entry, int)):
-            raise ConfigError(f"{at}.entry must be a campaign-guide entry number")
-        cards.append(PathCard(
-            name=name,
-            progress=parse_threshold(str(item.get("progress", "-")), f"{at}.progress"),
-            harm=parse_threshold(str(item.get("harm", "-")), f"{at}.harm"),
-            type=_choice(item, "type", at, CARD_TYPES, "other"),
-            arrow=_choice(item, "arrow", at, ("up", "down"), "up"),
-            presence=_int(item, "presence", at, 1),
-            keywords=keywords,
-            icons=icons,
-            entry=entry,
-            copies=_int(item, "copies", at, 1, lo=1),
-        ))
-    return tuple(cards)
+    where, raw = _read(option, "path.toml", _PathFile)
+    return tuple(PathCard(
+        name=row.name,
+        progress=parse_threshold(str(row.progress), f"{where}: cards[{i}].progress"),
+        harm=parse_threshold(str(row.harm), f"{where}: cards[{i}].harm"),
+        type=row.type, arrow=row.arrow, presence=row.presence, keywords=tuple(row.keywords),
+        icons=tuple(row.icons), entry=row.entry, guide=row.guide, rangers=row.rangers, copies=row.copies,
+    ) for i, row in enumerate(raw.cards))
 
 
 def load(options: Mapping[str, str]) -> GameData:
     """The game's data, from the package or from the files named by ``--option KEY=PATH``."""
-    unverified: list[str] = []
-    for key, name in (("challenge", "challenge.toml"), ("campaign", "campaign.toml")):
-        where, raw = _read(options.get(key), name)
-        if raw.get("verify") is True:  # still the placeholder the catalogue asks to check
-            unverified.append(where)
+    challenge_at, challenge_verify, challenge = load_challenge(options.get("challenge"))
+    campaign_at, campaign_verify, campaign = load_campaign(options.get("campaign"))
+    unverified = [w for w, flag in ((challenge_at, challenge_verify), (campaign_at, campaign_verify)) if flag]
     return GameData(
         rules=load_rules(options.get("rules")),
-        challenge=load_challenge(options.get("challenge")),
-        campaign=load_campaign(options.get("campaign")),
+        challenge=challenge,
+        campaign=campaign,
         path=load_path(options.get("path")),
         unverified=tuple(unverified),
+        challenge_file=challenge_at,
     )
 
 
@@ -277,6 +292,7 @@ def to_json(data: GameData) -> dict[str, Any]:
         "days": data.campaign.days,
         "path": {c.name: path_card_json(c) for c in data.path},
         "unverified": list(data.unverified),
+        "challenge_file": data.challenge_file,
     }
 
 
@@ -284,5 +300,6 @@ def path_card_json(card: PathCard) -> dict[str, Any]:
     return {
         "name": card.name, "progress": card.progress.text(), "harm": card.harm.text(), "type": card.type,
         "arrow": card.arrow, "presence": card.presence, "keywords": list(card.keywords),
-        "icons": list(card.icons), "entry": card.entry, "copies": card.copies,
+        "icons": list(card.icons), "entry": card.entry, "guide": card.guide, "rtoken_clear": card.rangers,
+        "copies": card.copies,
     }

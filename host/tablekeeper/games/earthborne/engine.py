@@ -17,7 +17,7 @@ A command that is not inside an open step is itself one rules step: clears are c
 
 from __future__ import annotations
 
-from typing import Any
+import msgspec
 
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.frozen import thaw
@@ -26,59 +26,110 @@ from tablekeeper.core.state import GameState
 from tablekeeper.core.timing import Window
 from tablekeeper.errors import Rejected
 from tablekeeper.games.earthborne import rules, tables
-from tablekeeper.games.earthborne.tables import Record
 
 # ER-CLEAR-2: the clearing steps that hold effects, in the core's window order
 WINDOWS = tuple(w.name.lower() for w in sorted(Window))
 
 
-def frames(state: GameState) -> list[Record]:
+class Effect(msgspec.Struct):
+    """One effect of a clearing step: its id (what ``resolve LABEL`` names) and what is shown."""
+
+    id: str
+    text: str
+    once: bool = False
+
+
+class OpenStep(msgspec.Struct, tag="step", tag_field="kind"):
+    label: str
+
+
+class DueCards(msgspec.Struct, tag="due", tag_field="kind"):
+    cards: list[str]
+
+
+class Clearing(msgspec.Struct, tag="clear", tag_field="kind"):
+    card: str
+    name: str
+    kinds: list[str]
+    ranger: int | None
+    by: str | None = None
+    stage: str = "kind"
+    items: list[Effect] | None = None
+    current: Effect | None = None
+    discarded: bool = False
+
+
+class OpenTest(msgspec.Struct, tag="test", tag_field="kind"):
+    seat: int
+    aspect: str
+    difficulty: int
+    effort: int
+    target: str | None = None
+    stage: str = "draw"
+    current: str | None = None
+    resolved: list[str] = msgspec.field(default_factory=list)
+    groups: list[list[str]] = msgspec.field(default_factory=list)
+    card: str | None = None
+    icon: str = ""
+    modifier: int | None = None
+    total: int | None = None
+    success: bool | None = None
+    reshuffle: bool = False
+
+
+Frame = OpenStep | DueCards | Clearing | OpenTest
+
+
+def frame_kind(frame: Frame) -> str:
+    return str(type(frame).__struct_config__.tag)
+
+
+def frames(state: GameState) -> list[Frame]:
     raw = state.get("work")
-    return thaw(raw) if raw is not None else []
+    return msgspec.convert(thaw(raw), list[Frame]) if raw else []
 
 
-def _save(txn: Txn, work: list[Record]) -> None:
-    txn.put("work", work)
+def _save(txn: Txn, work: list[Frame]) -> None:
+    txn.put("work", msgspec.to_builtins(work))
 
 
-def _replace_top(txn: Txn, frame: Record) -> None:
+def _replace_top(txn: Txn, frame: Frame) -> None:
     work = frames(txn.state)
     work[-1] = frame
     _save(txn, work)
 
 
-def push(txn: Txn, frame: Record) -> None:
+def push(txn: Txn, frame: Frame) -> None:
     _save(txn, [*frames(txn.state), frame])
 
 
-def _pop(txn: Txn) -> Record:
+def _pop(txn: Txn) -> Frame:
     work = frames(txn.state)
     top = work.pop()
     _save(txn, work)
     return top
 
 
-def _open_item(state: GameState) -> Any:
-    """The innermost frame when it has something open (a step, or a clear/test's current item)."""
+def _open_item(state: GameState) -> tuple[str, str] | None:
+    """What is open in the innermost frame, as (what the players read, the id ``resolve`` names):
+    a step, a clear's current effect, or a test's current challenge effect."""
     work = frames(state)
     if not work:
         return None
     top = work[-1]
-    if top["kind"] == "step" or (top["kind"] in ("clear", "test") and top.get("current")):
-        return top
+    if isinstance(top, OpenStep):
+        return top.label, top.label
+    if isinstance(top, Clearing) and top.current is not None:
+        return top.current.text, top.current.id
+    if isinstance(top, OpenTest) and top.current:
+        return f"{top.current}: {top.icon} challenge effect", f"{top.current}.{top.icon}"
     return None
 
 
 def awaiting(state: GameState) -> str | None:
     """What the players are resolving right now (token changes wait for it), or None."""
-    top = _open_item(state)
-    if top is None:
-        return None
-    if top["kind"] == "step":
-        return str(top["label"])
-    if top["kind"] == "clear":
-        return str(top["current"]["text"])
-    return f"{top['current']}: {top['icon']} challenge effect"
+    item = _open_item(state)
+    return None if item is None else item[0]
 
 
 def busy(state: GameState) -> str | None:
@@ -87,8 +138,8 @@ def busy(state: GameState) -> str | None:
     if not work:
         return None
     top = work[-1]
-    if top["kind"] == "test" and top["stage"] == "draw":
-        return f"seat {top['seat']}'s test waits for its challenge card (draw challenge)"
+    if isinstance(top, OpenTest) and top.stage == "draw":
+        return f"seat {top.seat}'s test waits for its challenge card (draw challenge)"
     what = awaiting(state)
     if what:
         return f"resolve first: {what}"
@@ -98,10 +149,10 @@ def busy(state: GameState) -> str | None:
 def clearing_keys(state: GameState) -> set[str]:
     keys: set[str] = set()
     for frame in frames(state):
-        if frame["kind"] == "clear":
-            keys.add(str(frame["card"]))
-        elif frame["kind"] == "due":
-            keys.update(str(k) for k in frame["cards"])
+        if isinstance(frame, Clearing):
+            keys.add(frame.card)
+        elif isinstance(frame, DueCards):
+            keys.update(frame.cards)
     return keys
 
 
@@ -117,12 +168,12 @@ def end_of_command(txn: Txn) -> None:
 def boundary(txn: Txn) -> None:
     """ER-CLEAR-6, ER-CLEAR-8: a rules step finished; every card that reached a threshold is due."""
     state = txn.state
-    if tables.rule(state, "nested_clears") == "queue" and any(f["kind"] == "clear" for f in frames(state)):
+    if tables.rule(state, "nested_clears") == "queue" and any(isinstance(f, Clearing) for f in frames(state)):
         return  # ambiguity 3, "queue" reading: wait until the clear in progress is complete
     busy_keys = clearing_keys(state)
     due = [k for k in tables.cards(state) if k not in busy_keys and tables.reached(state, k)]
     if due:
-        push(txn, {"kind": "due", "cards": due})
+        push(txn, DueCards(due))
 
 
 def run(txn: Txn) -> None:
@@ -135,24 +186,23 @@ def run(txn: Txn) -> None:
         if not work:
             return
         top = work[-1]
-        kind = top["kind"]
-        if kind == "step":
+        if isinstance(top, OpenStep):
             return
-        if kind == "due":
+        if isinstance(top, DueCards):
             if not _run_due(txn, top):
                 return
-        elif kind == "clear":
+        elif isinstance(top, Clearing):
             if not _run_clear(txn, top):
                 return
-        elif kind == "test" and not _run_test(txn, top):
+        elif not _run_test(txn, top):
             return
     raise Rejected("clearing went round in circles; nothing was changed")
 
 
 # --- due cards ------------------------------------------------------------------------------------
 
-def _run_due(txn: Txn, frame: Record) -> bool:
-    waiting = [k for k in frame["cards"] if k in tables.cards(txn.state)]
+def _run_due(txn: Txn, frame: DueCards) -> bool:
+    waiting = [k for k in frame.cards if k in tables.cards(txn.state)]
     if not waiting:
         _pop(txn)
         return True
@@ -174,7 +224,8 @@ def choose_clear_order(txn: Txn, index: int) -> None:
     txn.close_prompt()
     work = frames(txn.state)
     top = work[-1]
-    top["cards"] = [k for k in top["cards"] if k != chosen]
+    if isinstance(top, DueCards):
+        top.cards = [k for k in top.cards if k != chosen]
     _save(txn, work)
     _start_clear(txn, chosen)
     run(txn)
@@ -195,23 +246,22 @@ def _start_clear(txn: Txn, key: str) -> None:
         txn.notice(f"{key} no longer meets a threshold; it does not clear")
         return
     name = tables.card(txn.state, key)["name"]
-    push(txn, {"kind": "clear", "card": key, "name": name, "kinds": list(kinds), "by": None,
-               "ranger": _credit(txn.state), "stage": "kind", "items": None, "current": None})
+    push(txn, Clearing(card=key, name=str(name), kinds=list(kinds), ranger=_credit(txn.state)))
 
 
-def _run_clear(txn: Txn, frame: Record) -> bool:
-    if frame.get("current"):
+def _run_clear(txn: Txn, frame: Clearing) -> bool:
+    if frame.current is not None:
         return False
-    stage = frame["stage"]
+    stage = frame.stage
     if stage == "kind":
-        if len(frame["kinds"]) > 1:
-            # ER-CLEAR-9: both kinds reached; the players choose, and the choice is kept
-            txn.ask("clear.kind", f"Clear {frame['name']} by progress or by harm?", ["progress", "harm"],
-                    context={"card": frame["card"]})
+        if len(frame.kinds) > 1:
+            # ER-CLEAR-9: several kinds reached; the players choose, and the choice is kept
+            txn.ask("clear.kind", f"Clear {frame.name} by {' or by '.join(frame.kinds)}?", list(frame.kinds),
+                    context={"card": frame.card})
             return False
-        frame["by"] = frame["kinds"][0]
-        frame["stage"] = "before"
-        txn.notice(f"{frame['name']} ({frame['card']}) clears by {frame['by']}")
+        frame.by = frame.kinds[0]
+        frame.stage = "before"
+        txn.notice(f"{frame.name} ({frame.card}) clears by {_kind_text(frame.by)}")
         _replace_top(txn, frame)
         return True
     if stage == "check":
@@ -220,36 +270,40 @@ def _run_clear(txn: Txn, frame: Record) -> bool:
     if stage == "done":
         _finish_clear(txn, frame)
         return True
-    if frame["items"] is None:
-        frame["items"] = _window_items(txn.state, frame, stage)
-    items = frame["items"]
+    if frame.items is None:
+        frame.items = _window_items(txn.state, frame, stage)
+    items = frame.items
     if not items:
         _next_stage(txn, frame)
         return True
     if len(items) == 1:
-        frame["current"] = items[0]
-        frame["items"] = []
+        frame.current = items[0]
+        frame.items = []
         _replace_top(txn, frame)
         return False
     # ER-CLEAR-5: several effects share this step's timing; the players choose the order
-    txn.ask("effect.order", f"{stage.capitalize()} {frame['name']} clears: resolve which first?",
-            [i["text"] for i in items])
+    txn.ask("effect.order", f"{stage.capitalize()} {frame.name} clears: resolve which first?",
+            [i.text for i in items])
     _replace_top(txn, frame)
     return False
 
 
-def _window_items(state: GameState, frame: Record, window: str) -> list[Record]:
+def _kind_text(kind: str) -> str:
+    return "every Ranger's token" if kind == "rangers" else kind
+
+
+def _window_items(state: GameState, frame: Clearing, window: str) -> list[Effect]:
     """ER-CLEAR-2, ER-CLEAR-3, ER-CLEAR-11: the effects of one clearing step."""
-    key = frame["card"]
+    key = frame.card
     record = tables.card(state, key) if key in tables.cards(state) else {}
-    items: list[Record] = []
+    items: list[Effect] = []
     if window == "when" and (record.get("clear") or record.get("entry") is not None):
         parts = []
         if record.get("clear"):
             parts.append(f"Clear: {record['clear']}")
         if record.get("entry") is not None:
             parts.append(f"read campaign guide entry {record['entry']}")
-        items.append({"id": f"{key}.clear", "text": f"{frame['name']}: " + "; ".join(parts), "once": False})
+        items.append(Effect(f"{key}.clear", f"{frame.name}: " + "; ".join(parts)))
     for response in thaw(state.get("responses", ())):
         if response["window"] != window:
             continue
@@ -257,13 +311,13 @@ def _window_items(state: GameState, frame: Record, window: str) -> list[Record]:
             continue
         if response.get("type") not in (None, record.get("type")):
             continue
-        if response.get("kind") not in (None, frame["by"]):
+        if response.get("kind") not in (None, frame.by):
             continue
-        if response.get("you") and response.get("seat") != frame["ranger"]:
+        if response.get("you") and response.get("seat") != frame.ranger:
             continue
         owner = f"seat {response['seat']}: " if response.get("seat") else ""
-        items.append({"id": response["label"], "text": f"{owner}{response['label']} ({window} {frame['name']} clears)",
-                      "once": bool(response.get("once"))})
+        items.append(Effect(str(response["label"]), f"{owner}{response['label']} ({window} {frame.name} clears)",
+                            bool(response.get("once"))))
     return items
 
 
@@ -272,63 +326,63 @@ def choose_effect_order(txn: Txn, index: int) -> None:
     txn.close_prompt()
     work = frames(txn.state)
     top = work[-1]
-    if top["kind"] == "clear":
-        items = top["items"]
-        top["current"] = items.pop(index)
-    else:
-        group = top["groups"][0]
-        top["current"] = group.pop(index)
+    if isinstance(top, Clearing) and top.items:
+        top.current = top.items.pop(index)
+    elif isinstance(top, OpenTest):
+        top.current = top.groups[0].pop(index)
     _save(txn, work)
 
 
-def _next_stage(txn: Txn, frame: Record) -> None:
+def _next_stage(txn: Txn, frame: Clearing) -> None:
     order = {"before": "when", "when": "check", "after": "done"}
-    frame["stage"] = order[frame["stage"]]
-    frame["items"] = None
+    frame.stage = order[frame.stage]
+    frame.items = None
     _replace_top(txn, frame)
-    if frame["stage"] in ("when", "check"):
+    if frame.stage in ("when", "check"):
         boundary(txn)  # ambiguity 3, literal reading: a clear caused in this step runs before the next one
 
 
-def _recheck(txn: Txn, frame: Record) -> None:
+def _recheck(txn: Txn, frame: Clearing) -> None:
     """ER-CLEAR-4 (ambiguity 4): step 3 discards the card only if it still meets a threshold."""
-    key = frame["card"]
+    key = frame.card
     tables.log(txn, f"discard-check({key})")
     in_play = key in tables.cards(txn.state)
     still = tables.reached(txn.state, key) if in_play else ()
-    discard = in_play and rules.discard_on_recheck(still, frame["by"], tables.rule(txn.state, "recheck"))
-    frame["discarded"] = discard
+    discard = in_play and rules.discard_on_recheck(still, frame.by or "", tables.rule(txn.state, "recheck"))
+    frame.discarded = discard
     if discard:
         remove_card(txn, key)
         tables.log(txn, f"{key} discarded")
-        txn.notice(f"{frame['name']} is discarded")
+        txn.notice(f"{frame.name} is discarded")
     elif in_play:
         progress, harm = tables.tokens(txn.state, key)
-        txn.notice(f"{frame['name']} no longer has enough tokens: it stays in play ({progress} progress, {harm} harm)")
+        txn.notice(f"{frame.name} no longer has enough tokens: it stays in play ({progress} progress, {harm} harm)")
     keep_after = discard or tables.rule(txn.state, "after_when_kept")
-    frame["stage"] = "after" if keep_after else "done"
-    frame["items"] = None
+    frame.stage = "after" if keep_after else "done"
+    frame.items = None
     _replace_top(txn, frame)
 
 
-def _finish_clear(txn: Txn, frame: Record) -> None:
+def _finish_clear(txn: Txn, frame: Clearing) -> None:
     _pop(txn)
     clears = list(thaw(txn.state.get("clears", ())))
-    clears.append({"card": frame["card"], "name": frame["name"], "cleared_by": frame["by"],
-                   "cleared_by_ranger": frame["ranger"], "discarded": bool(frame.get("discarded"))})
+    clears.append({"card": frame.card, "name": frame.name, "cleared_by": frame.by,
+                   "cleared_by_ranger": frame.ranger, "discarded": frame.discarded})
     txn.put("clears", clears)
     boundary(txn)
 
 
 def choose_kind(txn: Txn, index: int) -> None:
-    """ER-CLEAR-9: record which kind of token clears the card."""
+    """ER-CLEAR-9: record which kind (progress, harm, or every Ranger's token) clears the card."""
     txn.close_prompt()
     work = frames(txn.state)
     top = work[-1]
-    top["by"] = ("progress", "harm")[index]
-    top["stage"] = "before"
+    if not isinstance(top, Clearing):
+        raise Rejected("no clear is waiting for its kind")
+    top.by = top.kinds[index]
+    top.stage = "before"
     _save(txn, work)
-    txn.notice(f"{top['name']} ({top['card']}) clears by {top['by']}")
+    txn.notice(f"{top.name} ({top.card}) clears by {_kind_text(top.by)}")
     run(txn)
 
 
@@ -346,14 +400,8 @@ def remove_card(txn: Txn, key: str) -> None:
 
 def current_label(state: GameState) -> str | None:
     """The id of what ``resolve`` would finish: an effect, a card's challenge effect, or a step."""
-    top = _open_item(state)
-    if top is None:
-        return None
-    if top["kind"] == "step":
-        return str(top["label"])
-    if top["kind"] == "clear":
-        return str(top["current"]["id"])
-    return f"{top['current']}.{top['icon']}"
+    item = _open_item(state)
+    return None if item is None else item[1]
 
 
 def resolve(txn: Txn) -> None:
@@ -364,23 +412,23 @@ def resolve(txn: Txn) -> None:
     if txn.state.prompt is not None:
         raise Rejected(f"answer the prompt first: {txn.state.prompt.text}")
     top = work[-1]
-    if top["kind"] == "step":
+    if isinstance(top, OpenStep):
         _pop(txn)
-        tables.log(txn, f"end of step: {top['label']}")
+        tables.log(txn, f"end of step: {top.label}")
         boundary(txn)
-    elif top["kind"] == "clear" and top.get("current"):
-        item = top["current"]
-        top["current"] = None
+    elif isinstance(top, Clearing) and top.current is not None:
+        item = top.current
+        top.current = None
         _save(txn, work)
-        tables.log(txn, str(item["id"]))
-        if item.get("once"):
-            drop_response(txn, str(item["id"]))
-    elif top["kind"] == "test" and top.get("current"):
-        key = top["current"]
-        top["current"] = None
-        top["resolved"].append(key)
+        tables.log(txn, item.id)
+        if item.once:
+            drop_response(txn, item.id)
+    elif isinstance(top, OpenTest) and top.current:
+        key = top.current
+        top.current = None
+        top.resolved.append(key)
         _save(txn, work)
-        tables.log(txn, f"{key}.{top['icon']}")
+        tables.log(txn, f"{key}.{top.icon}")
         boundary(txn)  # ER-CLEAR-6: each challenge effect is one rules step
     else:
         raise Rejected(busy(txn.state) or "nothing is waiting to be resolved")
@@ -394,57 +442,56 @@ def drop_response(txn: Txn, label: str) -> None:
 
 # --- tests ----------------------------------------------------------------------------------------
 
-def test_drawn(txn: Txn, frame: Record, card_id: str) -> None:
+def test_drawn(txn: Txn, frame: OpenTest, card_id: str) -> None:
     """ER-TEST-1: apply the challenge modifier, decide the result, open the success/failure step."""
     table = tables.cfg(txn.state)["challenge"]
     challenge = table[card_id]
-    modifier = int(challenge[frame["aspect"]])
+    modifier = int(challenge[frame.aspect])
     floor = int(tables.rule(txn.state, "effort_floor"))
-    total = rules.test_total(frame["effort"], modifier, floor)
-    success = rules.test_succeeds(frame["effort"], modifier, frame["difficulty"], floor)
-    frame.update(stage="effects", card=card_id, icon=challenge["icon"], modifier=modifier, total=total,
-                 success=success, reshuffle=bool(challenge["reshuffle"]))
+    frame.total = rules.test_total(frame.effort, modifier, floor)
+    frame.success = rules.test_succeeds(frame.effort, modifier, frame.difficulty, floor)
+    frame.stage, frame.card, frame.icon, frame.modifier = "effects", card_id, str(challenge["icon"]), modifier
+    frame.reshuffle = bool(challenge["reshuffle"])
     _replace_top(txn, frame)
-    result = "success" if success else "failure"
+    result = "success" if frame.success else "failure"
     tables.log(txn, f"test {result}")
-    txn.notice(f"{card_id}: {frame['aspect'].upper()} {modifier:+d} -> effort {total} vs {frame['difficulty']}: "
+    txn.notice(f"{card_id}: {frame.aspect.upper()} {modifier:+d} -> effort {frame.total} vs {frame.difficulty}: "
                f"{result}; resolve its {result} effects, then resolve")
-    push(txn, {"kind": "step", "label": f"{result} effects"})
+    push(txn, OpenStep(f"{result} effects"))
 
 
-def _run_test(txn: Txn, frame: Record) -> bool:
-    if frame["stage"] == "draw" or frame.get("current"):
+def _run_test(txn: Txn, frame: OpenTest) -> bool:
+    if frame.stage == "draw" or frame.current:
         return False
-    if frame["stage"] == "effects":
-        state = txn.state
-        target = tables.cards(state).get(frame["target"]) if frame.get("target") else None
+    state = txn.state
+    if frame.stage == "effects":
+        target = tables.cards(state).get(frame.target) if frame.target else None
         loc = tables.location(state)
-        frame["groups"] = rules.challenge_groups(frame["icon"], tables.cards(state),
-                                                 None if loc is None else {**loc, "area": "location"},
-                                                 frame["seat"], target)
-        frame["stage"] = "challenge"
+        frame.groups = rules.challenge_groups(frame.icon, tables.cards(state),
+                                              None if loc is None else {**loc, "area": "location"},
+                                              frame.seat, target)
+        frame.stage = "challenge"
         _replace_top(txn, frame)
         return True
     # stage "challenge": ER-CHAL-1, the next active card in area order, skipping cleared/exhausted ones
-    state = txn.state
     groups: list[list[str]] = []
-    for group in frame["groups"]:
-        live = [k for k in group if k not in frame["resolved"] and _active(state, k)]
+    for group in frame.groups:
+        live = [k for k in group if k not in frame.resolved and _active(state, k)]
         if live:
             groups.append(live)
-    frame["groups"] = groups
+    frame.groups = groups
     if not groups:
         _finish_test(txn, frame)
         return True
     first = groups[0]
     if len(first) == 1:
-        frame["current"] = first[0]
+        frame.current = first[0]
         groups[0] = []
         _replace_top(txn, frame)
         return False
     _replace_top(txn, frame)
     names = [f"{k} {_name(state, k)}" for k in first]
-    txn.ask("effect.order", f"{frame['icon'].capitalize()} effects in one area: which first?", names)
+    txn.ask("effect.order", f"{frame.icon.capitalize()} effects in one area: which first?", names)
     return False
 
 
@@ -462,18 +509,18 @@ def _name(state: GameState, key: str) -> str:
     return str(tables.card(state, key)["name"])
 
 
-def _finish_test(txn: Txn, frame: Record) -> None:
+def _finish_test(txn: Txn, frame: OpenTest) -> None:
     """ER-CHAL-3: after the test, a reshuffle card shuffles the challenge discard back in."""
     _pop(txn)
-    if frame.get("reshuffle"):
+    if frame.reshuffle:
         txn.source_op("challenge", "refresh")
         txn.notice("reshuffle: the challenge discard is shuffled back into the deck")
     tables.log(txn, "test ends")
 
 
-def current_test(state: GameState) -> Record | None:
+def current_test(state: GameState) -> OpenTest | None:
     for frame in reversed(frames(state)):
-        if frame["kind"] == "test":
+        if isinstance(frame, OpenTest):
             return frame
     return None
 
@@ -481,4 +528,4 @@ def current_test(state: GameState) -> Record | None:
 def challenge_step_open(state: GameState) -> bool:
     """Whether a challenge effect is being resolved (ER-CHAL-2: its tokens are nobody's placement)."""
     work = frames(state)
-    return bool(work) and work[-1]["kind"] == "test" and bool(work[-1].get("current"))
+    return bool(work) and isinstance(work[-1], OpenTest) and bool(work[-1].current)

@@ -60,9 +60,10 @@ class Earthborne(Game):
     flow: ClassVar[Flow] = travel.FLOW
 
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
-        """ER-SETUP-1: a day's setup. Options: rules/challenge/campaign/path=PATH (edited data),
-        day=N, aspectsN=AWA,FIT,SPI,FOC, location=NAME:THRESHOLD."""
-        known = {"rules", "challenge", "campaign", "path", "day", "location",
+        """ER-SETUP-1: a day's setup. Options: rules/challenge/campaign/path=PATH (edited data; a path
+        file is then the path deck itself), day=N, aspectsN=AWA,FIT,SPI,FOC, location=NAME:THRESHOLD,
+        pathdeck=N (the group's path deck is already built with N cards)."""
+        known = {"rules", "challenge", "campaign", "path", "day", "location", "pathdeck",
                  *(f"aspects{s}" for s in state.seat_numbers())}
         extra = sorted(set(options) - known)
         if extra:
@@ -79,11 +80,19 @@ class Earthborne(Game):
                                       "location.progress": Counter(0, 0), "location.harm": Counter(0, 0)}
         tracks.update(rangers.counter_defs(state.seats, aspects, cfg["rules"]["ranger_deck"],
                                          cfg["rules"]["opening_hand"]))
-        path_cards = {c.name: c.copies for c in loaded.path}
-        sources = {"challenge": Deck.plain("challenge", [c.id for c in loaded.challenge]),
-                   "path": Deck.plain("path", path_cards)}
         data: dict[str, Any] = {"cfg": cfg, "aspects": aspects, "cards": {}, "next_card": 1,
                                 "weather": rules.weather_for(int(day_text), cfg["weather"])}
+        if "path" in options:
+            path_deck = pathdeck.file_deck(cfg)
+            data["path_mode"] = "file"
+        else:
+            count_text = options.get("pathdeck", "0")
+            if not count_text.isdigit():
+                raise ConfigError(f"--option pathdeck={count_text}: expected the number of cards in the path deck")
+            path_deck = pathdeck.apply_path(Deck.plain("path", {}), "path.built", "", int(count_text))
+            data["path_mode"] = "physical"
+            data["path_built"] = int(count_text) > 0
+        sources = {"challenge": Deck.plain("challenge", [c.id for c in loaded.challenge]), "path": path_deck}
         if "location" in options:
             name, _, threshold = options["location"].rpartition(":")
             try:
@@ -139,12 +148,16 @@ class Earthborne(Game):
             engine.run(txn)
 
     def apply_game(self, state: GameState, event: Event) -> GameState:
-        if event.kind in ("path.drawn", "path.discarded"):
+        if event.kind in ("path.drawn", "path.discarded", "path.built", "path.reset"):
             deck = state.sources["path"]
             if not isinstance(deck, Deck):
                 raise KeyError("path")
             sources = dict(state.sources)
-            sources["path"] = pathdeck.apply_path(deck, event.kind, str(event["card"]))
+            if event.kind == "path.reset":
+                sources["path"] = pathdeck.file_deck(state.get("cfg"))
+            else:
+                sources["path"] = pathdeck.apply_path(deck, event.kind, str(event.get("card", "")),
+                                                      int(event.get("n", 0) or 0))
             return replace(state, sources=sources)
         return super().apply_game(state, event)
 
@@ -167,15 +180,16 @@ class Earthborne(Game):
         test = engine.current_test(state)
         test_view = None
         if test is not None:
-            test_view = {k: test.get(k) for k in ("seat", "aspect", "difficulty", "effort", "stage", "card",
-                                                  "modifier", "total", "success", "icon", "current")}
-            if test["stage"] == "draw":
-                test_view["odds"] = challenge.chance_text(state, test["aspect"], test["effort"], test["difficulty"])
+            test_view = {k: getattr(test, k) for k in ("seat", "aspect", "difficulty", "effort", "stage", "card",
+                                                       "modifier", "total", "success", "icon", "current")}
+            if test.stage == "draw":
+                test_view["odds"] = challenge.chance_text(state, test.aspect, test.effort, test.difficulty)
+                test_view["deck_file"] = challenge.deck_file(state)
         return {
             "cards": cards,
             "location": tables.location(state),
             "awaiting": engine.awaiting(state),
-            "work": [f["kind"] for f in engine.frames(state)],
+            "work": [engine.frame_kind(f) for f in engine.frames(state)],
             "test": test_view,
             "log": list(state.get("log", ())),
             "clears": thaw(state.get("clears", ())),
@@ -188,6 +202,8 @@ class Earthborne(Game):
             "day_end_reason": None if ended is None else ended["reason"],
             "day_end_pending": None if ended is None else ended["timing"],
             "gear": thaw(state.get("gear", {})),
+            "known_path": sorted(state.get("known_path") or {}),
+            "path_built": state.get("path_built") is not False,
             "unverified_data": list(tables.cfg(state)["unverified"]),
         }
 
@@ -217,7 +233,7 @@ class Earthborne(Game):
                 return Command("choose", (seat,), origin="button") if int(seat) <= len(state.prompt.options) else None
             if engine.awaiting(state):
                 return Command("resolve", (), origin="button")
-            if state.phase == "path":
+            if state.phase == "path" and pathdeck.device_can_draw(state):
                 return Command("draw", ("path", seat), origin="button")
             if state.phase == "turns":
                 if state.active_seat == int(seat):

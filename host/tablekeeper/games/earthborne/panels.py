@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from tablekeeper.core.state import GameState
 from tablekeeper.core.view import Panel
 from tablekeeper.games.earthborne import challenge, engine, rules, tables
@@ -26,18 +28,18 @@ def card_line(state: GameState, key: str) -> str:
 
 
 def _wrap(text: str, lines: int) -> tuple[str, ...]:
-    words = text.split()
-    out: list[str] = []
-    current = ""
-    for word in words:
-        if current and len(current) + 1 + len(word) > WIDTH:
-            out.append(current)
-            current = word
-        else:
-            current = f"{current} {word}".strip()
-    if current:
-        out.append(current)
-    return tuple(line[:WIDTH] for line in out[:lines])
+    return tuple(textwrap.wrap(text, WIDTH, max_lines=lines, placeholder=" .."))
+
+
+def odds_panel(state: GameState, test: engine.OpenTest) -> Panel:
+    """While a test waits for its challenge card: the exact odds and the deck data they come from."""
+    chance = challenge.chance_text(state, test.aspect, test.effort, test.difficulty)
+    source = challenge.deck_file(state)
+    verify = source.endswith(" (verify)")
+    name = source.removesuffix(" (verify)").rpartition("/")[2]
+    lines = (f"Seat {test.seat} {test.aspect.upper()} {test.effort} vs {test.difficulty}", chance,
+             f"deck {name}", "VERIFY: placeholder" if verify else "your deck data")
+    return Panel("Odds", tuple(line[:WIDTH] for line in lines))
 
 
 def panels(state: GameState, step_title: str) -> dict[str, Panel]:
@@ -55,6 +57,8 @@ def panels(state: GameState, step_title: str) -> dict[str, Panel]:
         out["tokens"] = Panel(state.prompt.text[:WIDTH], (*_wrap(state.prompt.text, 2), *options)[:LINES])
     elif engine.awaiting(state):
         out["tokens"] = Panel("Resolve", _wrap(str(engine.awaiting(state)), LINES))
+    elif (test := engine.current_test(state)) is not None and test.stage == "draw":
+        out["tokens"] = odds_panel(state, test)
     else:
         lines = tuple(card_line(state, k) for k in tables.cards(state))
         if len(lines) > LINES:
@@ -65,12 +69,13 @@ def panels(state: GameState, step_title: str) -> dict[str, Panel]:
     for seat in state.seat_numbers():
         s = f"seat{seat}"
         energy = " ".join(f"{a[:2].upper()}{state.value(f'{s}.{a}')}" for a in ("awa", "fit", "spi", "foc"))
-        seat_lines = [energy, f"fat {state.value(f'{s}.fatigue')} inj {state.value(f'{s}.injury')}",
-                      f"deck {state.value(f'{s}.deck')} hand {state.value(f'{s}.hand')}"]
-        if test is not None and test["seat"] == seat and test["stage"] == "draw":
-            chance = challenge.chance_text(state, test["aspect"], test["effort"], test["difficulty"])
+        # a seat display shows two lines under its title: energy, then the counts "cannot draw" needs
+        seat_lines = [energy, f"deck {state.value(f'{s}.deck')} hand {state.value(f'{s}.hand')}",
+                      f"fat {state.value(f'{s}.fatigue')} inj {state.value(f'{s}.injury')}"]
+        if test is not None and test.seat == seat and test.stage == "draw":
+            chance = challenge.chance_text(state, test.aspect, test.effort, test.difficulty)
             percent = chance.split()[-1].strip("()")
-            seat_lines.insert(1, f"{test['aspect'].upper()} {test['effort']} vs {test['difficulty']}: {percent}")
+            seat_lines.insert(1, f"{test.aspect.upper()} {test.effort} vs {test.difficulty}: {percent}")
         flag = "turn" if state.active_seat == seat else ("rested" if seat in rested else "")
         out[s] = Panel(f"Seat {seat} {flag}".strip(), tuple(line[:WIDTH] for line in seat_lines))
     return out

@@ -9,7 +9,7 @@ from tablekeeper.core.tracks import Counter
 from tablekeeper.errors import Rejected
 from tablekeeper.games.earthborne import engine, rules, tables
 from tablekeeper.games.earthborne.data import ASPECTS
-from tablekeeper.games.earthborne.parsing import guard, seat_or_active
+from tablekeeper.games.earthborne.parsing import guard, no_extra, seat_or_active, split_args
 
 
 def check_free(txn: Txn) -> None:
@@ -80,7 +80,7 @@ def rest_verb(txn: Txn, args: tuple[str, ...]) -> None:
             txn.notice(f"seat {seat}: {response['label']} (when you rest)")
     injuries = txn.state.value(f"seat{seat}.injury")
     if injuries:
-        suffer(txn, seat, injuries)
+        suffer(txn, seat, injuries, "1 per injury, resting")
     info = tables.turns(txn.state)
     info["rested"].append(seat)
     txn.put("turns", info)
@@ -101,16 +101,21 @@ def next_verb(txn: Txn, args: tuple[str, ...], flow: flowmod.Flow) -> None:
 
 # --- Rangers ----------------------------------------------------------------------------------------
 
-def suffer(txn: Txn, seat: int, amount: int) -> None:
-    """ER-FATIGUE-1: move cards from the Ranger deck to the fatigue stack; too few ends the day."""
+def suffer(txn: Txn, seat: int, amount: int, why: str = "") -> bool:
+    """ER-FATIGUE-1: move cards from the Ranger deck to the fatigue stack; too few ends the day.
+    Says what happened either way; False when the day ended."""
     deck = txn.state.value(f"seat{seat}.deck")
+    because = f" ({why})" if why else ""
     if deck < amount:
         tables.log(txn, f"seat {seat} cannot suffer {amount} fatigue")
+        txn.notice(f"seat {seat} must suffer {amount} fatigue{because} but has {deck} card(s) in the deck")
         tables.end_day(txn, "too_fatigued")
-        return
+        return False
     tables.add_tokens(txn, f"seat{seat}.deck", -amount)
     tables.add_tokens(txn, f"seat{seat}.fatigue", amount)
     tables.log(txn, f"seat {seat} suffers {amount} fatigue")
+    txn.notice(f"seat {seat} suffers {amount} fatigue{because}: {amount} card(s) from the deck to the fatigue stack")
+    return True
 
 
 def fatigue_verb(txn: Txn, args: tuple[str, ...]) -> None:
@@ -177,16 +182,59 @@ def aspects_verb(txn: Txn, args: tuple[str, ...]) -> None:
     aspects = thaw(txn.state.get("aspects"))
     aspects[str(seat)] = values
     txn.put("aspects", aspects)
+    if txn.state.round == 1 and txn.state.phase == "path":
+        # ER-SETUP-1: entered during the day's setup, the aspects are also round 1's energy
+        for aspect, value in values.items():
+            tables.set_tokens(txn, f"seat{seat}.{aspect}", value)
+        txn.notice(f"seat {seat}: aspects and energy {' '.join(f'{a.upper()} {v}' for a, v in values.items())}")
+
+
+def play_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    """Phase 2: a Ranger's turn may be playing a Ranger card from hand, paying its energy cost;
+    gear (``equip=N``) goes to the player area against the equip limit (ER-GEAR-1)."""
+    words, options = split_args(args)
+    if len(words) != 2:
+        raise Rejected("usage: play SEAT NAME [cost=ASPECT:N] [equip=N]")
+    no_extra(options, ("cost", "equip"), "play")
+    seat = parse_seat(txn.state, words[0])
+    name = words[1]
+    aspect, _, amount_text = options.get("cost", "awa:0").partition(":")
+    aspect = aspect.lower()
+    if aspect not in ASPECTS:
+        raise Rejected(f"play: cost must be ASPECT:N with ASPECT one of {', '.join(a.upper() for a in ASPECTS)}")
+    cost = parse_int(amount_text or "0", "cost")
+    equip = parse_int(options["equip"], "equip value") if "equip" in options else None
+    if txn.state.phase != "turns":
+        raise Rejected("playing a Ranger card is a turn action: phase 2 (Ranger turns)")
+    if txn.state.value(f"seat{seat}.hand") < 1:
+        raise Rejected(f"seat {seat} has no card in hand")
+    have = txn.state.value(f"seat{seat}.{aspect}")
+    if cost < 0 or have < cost:
+        raise Rejected(f"seat {seat} has {have} {aspect.upper()} energy: cannot pay {cost}")
+    if txn.state.active_seat != seat:
+        begin_turn(txn, seat, False)
+    check_free(txn)
+    tables.add_tokens(txn, f"seat{seat}.hand", -1)
+    if cost:
+        tables.add_tokens(txn, f"seat{seat}.{aspect}", -cost)
+    tables.log(txn, f"seat {seat} plays {name}")
+    txn.notice(f"seat {seat} plays {name}" + (f" for {cost} {aspect.upper()}" if cost else "")
+               + f"; {txn.state.value(f'seat{seat}.hand')} card(s) left in hand")
+    if equip is not None:
+        equip_gear(txn, seat, name, equip)
+    engine.end_of_command(txn)
 
 
 def equip_verb(txn: Txn, args: tuple[str, ...]) -> None:
     """ER-GEAR-1: equipping past the limit asks which gear to discard until it fits."""
     want(args, 3, "equip SEAT NAME VALUE")
-    seat = parse_seat(txn.state, args[0])
-    value = parse_int(args[2], "equip value")
+    equip_gear(txn, parse_seat(txn.state, args[0]), args[1], parse_int(args[2], "equip value"))
+
+
+def equip_gear(txn: Txn, seat: int, name: str, value: int) -> None:
     gear = thaw(txn.state.get("gear", {}))
     mine = gear.setdefault(str(seat), {})
-    mine[args[1]] = value
+    mine[name] = value
     txn.put("gear", gear)
     ask_gear(txn, seat)
 

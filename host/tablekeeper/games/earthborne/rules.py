@@ -14,7 +14,7 @@ from tablekeeper.core.tracks import TokenCard
 from tablekeeper.games.earthborne.data import parse_threshold
 
 Card = Mapping[str, Any]
-KINDS = ("progress", "harm")
+KINDS = ("progress", "harm", "rangers")
 
 # ER-CHAL-1: the area order of challenge effects.
 AREA_ORDER = ("weather", "location", "mission", "along", "reach", "player")
@@ -26,9 +26,14 @@ def threshold(card: Card, kind: str, rangers: int) -> int | None:
 
 
 def reached(card: Card, progress: int, harm: int, rangers: int) -> tuple[str, ...]:
-    """ER-CLEAR-1, ER-CLEAR-10: token kinds at or above their threshold; a kind without one never counts."""
-    return TokenCard(str(card.get("name", "")), progress, harm,
-                     threshold(card, "progress", rangers), threshold(card, "harm", rangers)).reached()
+    """ER-CLEAR-1, ER-CLEAR-10: token kinds at or above their threshold; a kind without one never counts.
+
+    A card that clears by Ranger tokens adds the kind ``rangers`` once every Ranger's token is on it."""
+    kinds = TokenCard(str(card.get("name", "")), progress, harm,
+                      threshold(card, "progress", rangers), threshold(card, "harm", rangers)).reached()
+    if card.get("rtoken_clear") and set(range(1, rangers + 1)) <= set(card.get("rtokens", ())):
+        kinds = (*kinds, "rangers")
+    return kinds
 
 
 def discard_on_recheck(still: Sequence[str], cleared_by: str, mode: str) -> bool:
@@ -78,28 +83,34 @@ def leaves_on_travel(cards: Mapping[str, Card]) -> list[str]:
             if card.get("area") in ("along", "reach") and "persistent" not in card.get("keywords", ())]
 
 
-def between_fatigue(target: Card | None, cards: Mapping[str, Card], seat: int) -> int:
-    """ER-TEST-3: presence of every *ready* card between the Ranger and the card they interact with.
+def between(target: Card | None, cards: Mapping[str, Card], seat: int) -> dict[str, Card]:
+    """ER-TEST-3: the *ready* cards between the Ranger and the card they interact with.
 
     Cards within the Ranger's reach stand between them and cards along the way; cards within reach
     and along the way stand between them and the surroundings; nothing stands before their own reach."""
     if target is None:
-        return 0
-    area = target.get("area")
-    if area == "reach":
-        return 0
+        return {}
     between_areas = {"along": ("reach",), "weather": ("reach", "along"), "mission": ("reach", "along"),
-                     "location": ("reach", "along")}.get(str(area), ())
-    total = 0
-    for card in cards.values():
-        if card is target or not card.get("ready", True):
-            continue
-        if card.get("area") not in between_areas:
+                     "location": ("reach", "along")}.get(str(target.get("area")), ())
+    out: dict[str, Card] = {}
+    for key, card in cards.items():
+        if card is target or not card.get("ready", True) or card.get("area") not in between_areas:
             continue
         if card.get("area") == "reach" and card.get("seat") != seat:
             continue
-        total += int(card.get("presence", 0))
-    return total
+        out[key] = card
+    return out
+
+
+def between_fatigue(target: Card | None, cards: Mapping[str, Card], seat: int) -> int:
+    """ER-TEST-3: presence of every ready card between the Ranger and the card they interact with."""
+    return sum(int(card.get("presence", 0)) for card in between(target, cards, seat).values())
+
+
+def blocking_obstacle(target: Card | None, cards: Mapping[str, Card], seat: int) -> str | None:
+    """A ready obstacle between the Ranger and a card prevents interacting with that card."""
+    return next((key for key, card in between(target, cards, seat).items()
+                 if "obstacle" in card.get("keywords", ())), None)
 
 
 def ranger_token_bonus(target: Card | None, seat: int) -> int:

@@ -100,6 +100,12 @@ def seat_aspects(state: GameState, seat: int) -> dict[str, int]:
     return {a: int(state.get("aspects")[str(seat)][a]) for a in ASPECTS}
 
 
+def next_path_seat(state: GameState) -> int:
+    """ER-PATH-1: the seat whose path card comes next this round, counting from the lead Ranger."""
+    drawn = int(state.get("path_drawn", 0))
+    return (state.lead - 1 + drawn) % state.seats + 1
+
+
 def turns(state: GameState) -> Record:
     raw = state.get("turns")
     return thaw(raw) if raw is not None else {"last": None, "rested": [], "role_exhausted": []}
@@ -123,6 +129,13 @@ def end_day(txn: Txn, reason: str, timing: str = "now") -> None:
     if current is not None and current["timing"] == "now":
         return
     txn.put("day_end", {"reason": reason, "timing": timing})
+    if timing == "now" and reason != "camped":
+        # ER-DAY-1: the group is where it stands; the terrain is the one last travelled
+        loc = location(txn.state)
+        last = txn.state.get("record") or {}
+        txn.put("record", {"location": None if loc is None else loc["name"],
+                           "threshold": None if loc is None else loc["progress"],
+                           "terrain": last.get("terrain")})
     if timing == "now":
         day = txn.state.value("day")
         crossed = list(txn.state.get("crossed", ()))

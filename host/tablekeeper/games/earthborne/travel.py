@@ -8,7 +8,7 @@ from tablekeeper.core.flow import Flow, Phase, Step
 from tablekeeper.core.game import Txn, parse_seat
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.earthborne import cards, engine, parsing, rangers, rules, tables
+from tablekeeper.games.earthborne import cards, engine, parsing, pathdeck, rangers, rules, tables
 from tablekeeper.games.earthborne.data import ASPECTS
 
 
@@ -21,8 +21,10 @@ def _round_start(txn: Txn) -> None:
 
 def _path_enter(txn: Txn) -> None:
     """ER-PATH-1: one path card per Ranger, the lead first, each resolved before the next."""
-    txn.notice(f"draw {txn.state.seats} path card(s), seat {txn.state.lead} first: draw path "
-               "(or reveal path NAME), then next")
+    if txn.state.get("path_built") is False:
+        txn.notice("build the path deck first: " + pathdeck.build_hint(txn.state))
+    txn.notice(f"draw {txn.state.seats} path card(s), seat {txn.state.lead} first: turn the top card over "
+               "and report it (reveal path NAME), then next")
 
 
 def _turns_enter(txn: Txn) -> None:
@@ -61,7 +63,9 @@ def offer(txn: Txn, quiet: bool = False) -> None:
 
 def _travel_hold(state: GameState) -> str | None:
     if state.get("travel") == "travelled":
-        return "the group travelled: arrive NAME THRESHOLD [terrain=T], or camp [NAME] [terrain=T]"
+        return "the group travelled: arrive NAME THRESHOLD [terrain=T], or camp NAME [THRESHOLD] [terrain=T]"
+    if state.get("travel") == "arrived" and state.get("path_built") is False:
+        return "build the new path deck (or camp here): " + pathdeck.build_hint(state)
     return None
 
 
@@ -77,7 +81,7 @@ def choose_travel(txn: Txn, index: int) -> None:
         engine.remove_card(txn, key)
     txn.put("travel", "travelled")
     tables.log(txn, "travel")
-    txn.notice("pick a connected location: arrive NAME THRESHOLD [terrain=T], or camp [NAME] [terrain=T]")
+    txn.notice("pick a connected location: arrive NAME THRESHOLD [terrain=T], or camp NAME [THRESHOLD] [terrain=T]")
 
 
 def _travel(txn: Txn, args: tuple[str, ...]) -> None:
@@ -104,32 +108,52 @@ def _terrain(options: dict[str, str], verb: str) -> str | None:
 
 
 def _arrive(txn: Txn, args: tuple[str, ...]) -> None:
-    """ER-TRAVEL-2: set up the new location; the round goes on to refresh."""
+    """ER-TRAVEL-2: set up the new location, then build its path deck (a guided step)."""
     words, options = parsing.split_args(args)
     if len(words) != 2:
         raise Rejected("usage: arrive NAME THRESHOLD [terrain=T] [icons=..]")
     _need_travelled(txn, "arrive")
     terrain = _terrain(options, "arrive")
-    cards.set_location(txn, words[0], parsing.threshold_text(words[1], "location threshold"),
-                       [i for i in options.get("icons", "").split(",") if i])
-    txn.put("record", {"location": words[0], "terrain": terrain})
+    threshold = parsing.threshold_text(words[1], "location threshold")
+    cards.set_location(txn, words[0], threshold, [i for i in options.get("icons", "").split(",") if i])
+    txn.put("record", {"location": words[0], "threshold": threshold, "terrain": terrain})
     txn.put("travel", "arrived")
-    txn.notice("build the new path deck and run the arrival setup on the location's back")
-    flowmod.leave(txn, FLOW)
+    txn.emit("path.built", n=0)  # the old path deck is set aside; the new one is built from its sets
+    txn.put("path_built", False)
+    txn.notice("run the arrival setup on the location's back, then build the new path deck: "
+               + pathdeck.build_hint(txn.state))
+
+
+def _pathdeck(txn: Txn, args: tuple[str, ...]) -> None:
+    """ER-TRAVEL-2, ER-SETUP-1: the new path deck is built; after arriving the round moves on."""
+    pathdeck.build(txn, args)
+    if txn.state.phase == "travel" and txn.state.get("travel") == "arrived":
+        flowmod.leave(txn, FLOW)
 
 
 def _camp(txn: Txn, args: tuple[str, ...]) -> None:
-    """ER-TRAVEL-2, ER-DAY-1: camping ends the day; the location and terrain are recorded."""
+    """ER-TRAVEL-2, ER-DAY-1: camping at the connected location the group travelled to ends the day;
+    that location (and its threshold, when known) and the terrain are recorded for the next day.
+    A bare ``camp`` after ``arrive`` camps at the location just placed instead of building its deck."""
     words, options = parsing.split_args(args)
     if len(words) > 2:
-        raise Rejected("usage: camp [NAME [THRESHOLD]] [terrain=T]")
-    _need_travelled(txn, "camp")
+        raise Rejected("usage: camp NAME [THRESHOLD] [terrain=T]")
+    status = txn.state.get("travel")
+    arrived = status == "arrived" and txn.state.get("path_built") is False
+    if status != "travelled" and not arrived:
+        raise Rejected("camp: the group has not travelled (travel in the travel phase first)")
     terrain = _terrain(options, "camp")
     loc = tables.location(txn.state)
-    name = words[0] if words else (loc["name"] if loc else None)
-    if len(words) == 2:
-        cards.set_location(txn, words[0], parsing.threshold_text(words[1], "location threshold"), [])
-    txn.put("record", {"location": name, "terrain": terrain})
+    if words:
+        name = words[0]
+        threshold = parsing.threshold_text(words[1], "location threshold") if len(words) == 2 else None
+    elif arrived and loc is not None:
+        name, threshold = str(loc["name"]), str(loc["progress"])
+        terrain = terrain or (txn.state.get("record") or {}).get("terrain")
+    else:
+        raise Rejected("camp NAME [THRESHOLD] [terrain=T]: name the location the group travelled to "
+                       "(it camps there, not where it left), or arrive there first")
+    txn.put("record", {"location": name, "threshold": threshold, "terrain": terrain})
     txn.put("travel", "camped")
     tables.log(txn, f"camp at {name}")
     tables.end_day(txn, "camped")
@@ -176,6 +200,9 @@ def _newday(txn: Txn, args: tuple[str, ...]) -> None:
 
 
 def start_day(txn: Txn) -> None:
+    """ER-SETUP-1: each day is set up fresh: energy and hands from the aspects and full decks, the
+    location where the group camped with no tokens, no path or player-area cards, no gear, mission
+    cards without tokens, the challenge deck shuffled and a new path deck to build."""
     state = txn.state
     day = state.value("day")
     weather = rules.weather_for(day, tables.cfg(state)["weather"])
@@ -189,12 +216,33 @@ def start_day(txn: Txn) -> None:
         tables.set_tokens(txn, f"seat{seat}.injury", 0)
         tables.set_tokens(txn, f"seat{seat}.deck", deck - hand)
         tables.set_tokens(txn, f"seat{seat}.hand", hand)
+    kept = {}
     for key, record in tables.cards(txn.state).items():
-        if record["area"] in ("along", "reach"):
-            engine.remove_card(txn, key)
+        if record["area"] == "mission":
+            record["rtokens"] = []
+            kept[key] = record
+            tables.set_tokens(txn, f"{key}.progress", 0)
+            tables.set_tokens(txn, f"{key}.harm", 0)
+        else:
+            txn.drop(f"{key}.progress")
+            txn.drop(f"{key}.harm")
+    txn.put("cards", kept)
+    txn.put("gear", {})
+    record = state.get("record") or {}
+    if record.get("location"):
+        cards.set_location(txn, str(record["location"]), str(record.get("threshold") or "-"), [])
+        if not record.get("threshold"):
+            txn.notice(f"set the location's threshold: location \"{record['location']}\" N")
+    else:
+        txn.put("location", None)
+        tables.set_tokens(txn, "location.progress", 0)
+        tables.set_tokens(txn, "location.harm", 0)
     txn.source_op("challenge", "refresh")
-    if "path" in txn.state.sources:
-        txn.source_op("path", "refresh")
+    if txn.state.get("path_mode") == "file":
+        txn.emit("path.reset")
+    else:
+        txn.emit("path.built", n=0)
+        txn.put("path_built", False)
     entries = tables.cfg(txn.state)["entries"].get(str(day), ())
     txn.notice(f"day {day}: weather {weather or '(see the tracker)'}"
                + (f"; read entries {', '.join(entries)}" if entries else ""))
@@ -220,7 +268,10 @@ FLOW = Flow(
 DAY_VERBS = {
     "travel": ("travel", "offer travel again (after an obstacle is dealt with)", _travel),
     "arrive": ("arrive NAME THRESHOLD [terrain=T]", "after travelling: the new location", _arrive),
-    "camp": ("camp [NAME [THRESHOLD]] [terrain=T]", "after travelling: camp, ending the day", _camp),
+    "camp": ("camp NAME [THRESHOLD] [terrain=T]", "after travelling: camp at that location, ending the day",
+             _camp),
+    "pathdeck": ("pathdeck N", "the group built a new path deck of N cards (after arriving, on a new day)",
+                 _pathdeck),
     "lead": ("lead SEAT", "elect the lead Ranger", _lead),
 }
 NEWDAY = ("newday", "after the day ended: set up the next day", _newday)

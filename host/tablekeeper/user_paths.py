@@ -1,0 +1,26 @@
+"""Folders a user names for output (simulator captures, hardware photos): made when missing and
+proved writable before any work starts, so a wrong path is one line naming the option, never a
+traceback halfway through a run."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from tablekeeper.errors import PathError
+
+
+def output_dir(path: Path, *, option: str) -> Path:
+    """``path`` as a folder this process can write files into, or one ``PathError`` line."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise PathError(f"{option} {path}: exists and is not a folder") from None
+    except OSError as exc:
+        raise PathError(f"{option} {path}: cannot create the folder: {exc.strerror or exc}") from None
+    try:
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as exc:
+        raise PathError(f"{option} {path}: cannot write files there: {exc.strerror or exc}") from None
+    return path
