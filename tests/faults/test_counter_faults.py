@@ -143,6 +143,7 @@ class Rig:
     intents: list[Intent] = field(default_factory=list)
     received: list[bytes] = field(default_factory=list)  # every payload the host took for a frame
     checked: int = 0  # how many of them ``check_nothing_forged`` has seen
+    forged: list[str] = field(default_factory=list)
     manager: CounterManager = field(init=False)
 
     def __post_init__(self) -> None:
@@ -168,8 +169,14 @@ class Rig:
         """Flipped bits and noise never reach the host as a frame: everything it took for one, the
         board sent (the host's CRC check is what guarantees it)."""
         fresh, self.checked = self.received[self.checked:], len(self.received)
-        forged = [payload.hex() for payload in fresh if payload not in self.cable.genuine]
-        assert not forged, f"the host took {len(forged)} frames the board never sent, e.g. {forged[:3]}"
+        self.forged += [payload.hex() for payload in fresh if payload not in self.cable.genuine]
+        # A 16-bit CRC lets about one damaged frame in 65,536 through (the parser then refuses it):
+        # allow eight times that rate, which is none in the short run, and far fewer than come
+        # through with the check off.
+        damaged = self.cable.noise_sent // p.MAX_ENCODED + self.cable.flipped
+        allowed = damaged // 8192
+        assert len(self.forged) <= allowed, \
+            f"the host took {len(self.forged)} frames the board never sent, e.g. {self.forged[:3]}"
 
     def connected(self) -> int:
         return sum(isinstance(i, CounterConnected) for i in self.intents)
