@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import tomli_w
 from cobs import cobs
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from tablekeeper.cli import main
@@ -294,6 +294,7 @@ def test_decoder_turns_any_byte_stream_into_messages_or_protocol_errors(
 
 @settings(FUZZ, max_examples=200)
 @given(st.binary(max_size=80))
+@example(bytes.fromhex("0401030101021c0403aecd"))  # a CHANGE frame with one bit flipped in its value
 def test_decode_frame_refuses_with_protocol_error(raw: bytes) -> None:
     try:
         payload = p.decode_frame(raw)
