@@ -134,7 +134,7 @@ def pop_next(txn: Txn, prompt_id: str, text: str = "Which resolves first?") -> d
     if not queue:
         return None
     candidates = _first_window(queue)
-    if len(candidates) > 1:
+    if len({str(queue[i]["label"]) for i in candidates}) > 1:  # identical effects need no order
         labels = [str(queue[i]["label"]) for i in candidates]
         window = Window(int(queue[candidates[0]]["window"])).name.lower()
         txn.ask(prompt_id, f"{text} ({window})", labels)

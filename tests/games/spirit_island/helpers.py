@@ -9,8 +9,22 @@ from tablekeeper.games import load
 from tablekeeper.games.spirit_island.turn import FLOW
 
 
-def session(seats: int = 2, seed: int = 3, **options: str) -> Session:
-    return Session(load("spirit_island"), seats=seats, seed=seed, options=options)
+def session(seats: int = 2, seed: int = 3, confirm: bool = True, **options: str) -> Session:
+    """A new game; with ``confirm`` the setup's Invader questions (and the first Explore's) are
+    answered as the rules place them."""
+    s = Session(load("spirit_island"), seats=seats, seed=seed, options=options)
+    if confirm:
+        answer_counts(s)
+    return s
+
+
+def answer_counts(s: Session) -> None:
+    """Answer the open Invader-count questions with their first (the rules') option, and a
+    Ravage's Blight question with "no Blight" (tests that want Blight add it themselves)."""
+    while s.state.prompt is not None and s.state.prompt.id.startswith("si.counts."):
+        options = s.state.prompt.options
+        no_blight = [i for i, o in enumerate(options, 1) if o.startswith("no Blight")]
+        run(s, f"choose {no_blight[0] if no_blight else 1}")
 
 
 def run(s: Session, *lines: str) -> Outcome:
@@ -39,6 +53,9 @@ def to_step(s: Session, phase: str, step: str | None = None, limit: int = 60) ->
         st = s.state
         if st.phase == phase and (step is None or st.step == step):
             return
+        if st.prompt is not None and st.prompt.id.startswith("si.counts."):
+            answer_counts(s)
+            continue
         if together(s):
             for seat in st.seat_numbers():
                 if seat not in s.state.done and s.state.phase == st.phase and s.state.step == st.step:

@@ -10,7 +10,7 @@ import pytest
 from tablekeeper.games.spirit_island import blight as bl
 from tablekeeper.games.spirit_island.data import BlightCard
 
-from .helpers import attempt, run, session, to_step, tracks
+from .helpers import answer_counts, attempt, run, session, to_step, tracks
 
 CARD = BlightCard("Test Card", healthy_per_player=2, blighted_per_player=4, immediately="E")
 
@@ -41,12 +41,14 @@ def test_si_blight_1_exact_order_flip_place_destroy_cascade_finish_trigger() -> 
 @pytest.mark.rule("SI-BLIGHT-1")
 def test_si_blight_1_tracker_holds_next_until_the_cascade_is_chosen() -> None:
     s = session(blight="Erosion of Will")
-    run(s, "land A1 blight=1 presence1=1")
+    run(s, "land A1 blight=1 presence1=1", "set seat1.presence 4", "set seat2.presence 3")
     to_step(s, "spirit", "growth")
-    run(s, "set blight.card 1", "blight A1")
+    run(s, "set seat1.energy 2", "set blight.card 1", "blight A1")
     t = tracks(s)
     assert t["blight.flipped"] == 1 and t["blight.card"] == 6  # Erosion of Will: 3 per player
-    assert any("Immediately" in n for n in s.notices)
+    # step 1, Immediately (applied): each Spirit destroys 2 Presence, loses 1 Energy; then step 3
+    # destroys seat 1's Presence in A1
+    assert (t["seat1.presence"], t["seat2.presence"], t["seat1.energy"], t["seat2.energy"]) == (1, 1, 1, 0)
     held = attempt(s, "next")
     assert not held.accepted and "cascade" in str(held.reason)
     run(s, "cascade A2")
@@ -77,10 +79,21 @@ def test_si_blight_3_any_blight_during_the_ravage_step_counts_per_board() -> Non
     to_step(s, "time", "passes")
     run(s, "next")
     to_step(s, "invader", "ravage")
-    run(s, "begin Ravage B1", "set blight.card 1", "blight B1")
+    # the Ravage asks board by board; naming a land answers with Blight there
+    run(s, "set blight.card 1", "blight B1")
     assert any("Immediately" in n for n in s.notices)
-    run(s, "cascade B2", "blight A4", "end")  # the flipped card adds Blight on each board
+    # step 1: the flipped card's Immediately Blight on each board comes before B1's cascade
+    refused = attempt(s, "cascade B2")
+    assert not refused.accepted and "Immediately" in str(refused.reason)
+    run(s, "blight A4")
+    ravage = "Ravage in " + s.state.get("invader.slots")["ravage"][0]
+    assert s.view()["spirit_island"]["actions"] == [ravage, "Immediately: Disintegrating Ecosystem"]
+    run(s, "blight B5")  # the last one ends the nested action
+    assert s.view()["spirit_island"]["actions"] == [ravage]
+    run(s, "cascade B2")
+    answer_counts(s)
     assert sorted(s.state.get("ravage.blight_boards")) == ["A", "B"]
+    assert s.game.panels(s.state)["track"].lines[3] == "Ravage Blight: A B"
 
 
 @pytest.mark.rule("SI-BLIGHT-4")
@@ -223,11 +236,9 @@ def test_si_blight_1_tracker_triggered_actions_wait_for_the_causing_action() -> 
     run(s, "cascade A2")
     assert s.view()["spirit_island"]["actions"] == ["Ravage in A1"]
     run(s, "end")
-    # two Blight were added, so two triggered actions came due together: the players order them
-    assert s.state.prompt is not None and s.state.prompt.id == "si.trigger_order"
-    run(s, "choose 2")
-    assert sum("Triggered action now: Runoff" in n for n in s.notices) == 2
+    # two Blight were added, so two identical triggered actions came due together: no order to ask
     assert s.state.prompt is None
+    assert sum("Triggered action now: Runoff" in n for n in s.notices) == 2
 
 
 @pytest.mark.rule("SI-TRIGGER-4")
@@ -247,4 +258,37 @@ def test_blight_addition_with_a_nested_action_ends_when_both_are_done() -> None:
     assert s.view()["spirit_island"]["actions"] == ["Blight in A1", "Immediately"]
     run(s, "end")
     assert s.view()["spirit_island"]["actions"] == []
-    assert s.state.prompt is not None and s.state.prompt.id == "si.trigger_order"
+    assert s.state.prompt is None  # two identical Runoff triggers: resolved without asking the order
+    assert sum("Triggered action now: Runoff" in n for n in s.notices) == 2
+
+
+@pytest.mark.rule("SI-BLIGHT-1")
+def test_buttons_ask_the_immediately_blight_before_the_cascade() -> None:
+    s = session(seats=1, blight="Disintegrating Ecosystem")
+    to_step(s, "fast", "powers")
+    run(s, "set blight.card 1", "blight")
+    run(s, "choose 2")  # the land had Blight: this one flips the card, and will cascade
+    assert tracks(s)["blight.flipped"] == 1
+    run(s, "choose 1")  # seat 1 has no Presence there
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.text == "Its Blight: had Blight?"  # step 1 before step 4
+    run(s, "choose 1", "choose 2")  # no Blight there, Vitality: prevented
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.text == "Cascade had Blight?"
+    assert s.view()["spirit_island"]["actions"] == ["Blight added"]
+    run(s, "choose 1", "choose 2")
+    assert s.state.prompt is None and s.view()["spirit_island"]["actions"] == []
+
+
+@pytest.mark.rule("SI-BLIGHTCARD-1")
+def test_blighted_island_effects_repeat_each_invader_phase() -> None:
+    s = session(seats=1, blight="Downward Spiral")
+    run(s, "set seat1.presence 4")
+    to_step(s, "fast", "powers")
+    run(s, "set blight.card 0")  # a correction that empties the card flips it
+    assert tracks(s)["blight.flipped"] == 1
+    for presence in (3, 2):
+        to_step(s, "invader", "blighted_island")
+        assert tracks(s)["seat1.presence"] == presence  # each Spirit destroys 1 Presence
+        run(s, "next")
+        to_step(s, "fast", "powers")

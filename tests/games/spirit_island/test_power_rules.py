@@ -8,9 +8,10 @@ from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import incarna as inc
 from tablekeeper.games.spirit_island import invader_rules as ir
 from tablekeeper.games.spirit_island import powers as pw
+from tablekeeper.games.spirit_island import table_actions
 from tablekeeper.games.spirit_island.actions import Engine, Watcher
 
-from .helpers import attempt, run, session, to_step
+from .helpers import answer_counts, attempt, run, session, to_step, tracks
 
 
 @pytest.mark.rule("SI-REPEAT-1")
@@ -51,6 +52,7 @@ def test_si_errata_2_france_6_fires_per_explore_card() -> None:
     assert [pw.france6_explorers(n) for n in (0, 1, 2)] == [0, 1, 2]
     s = session(adversary="france:6")
     to_step(s, "invader", "explore")
+    answer_counts(s)
     run(s, "next")
     assert sum("France 6" in n for n in s.notices) == 1
     assert s.state.get("invader.explore_cards") == 1
@@ -60,21 +62,41 @@ def test_si_errata_2_france_6_fires_per_explore_card() -> None:
 def test_si_errata_3_fortification_offers_unshown_terrains() -> None:
     slots = {"ravage": ["Jungle"], "build": ["Wetland"], "explore": []}
     assert ir.unshown_terrains(slots, ["Jungle", "Mountain", "Sands", "Wetland"]) == ["Mountain", "Sands"]
-    s = session()
-    to_step(s, "spirit", "growth")  # Build slot holds the first Explore card
+    s = session(seats=1, events="on")
+    to_step(s, "invader", "event")  # turn 2: Ravage and Build slots hold the first two cards
+    answer_counts(s)
     run(s, "event fortification")
-    shown = s.state.get("invader.slots")["build"][0]
-    assert s.state.prompt is not None
-    options = list(s.state.prompt.options)
-    assert shown not in options and len(options) == 3
-    run(s, "choose 2")
-    assert s.state.get("event.terrain") == options[1]
+    assert s.state.prompt is None  # typed during the Event, it waits for the cards to advance
+    to_step(s, "invader", "advance")
+    slots = s.state.get("invader.slots")
+    shown = {*slots["ravage"], *slots["build"]}
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.text == "Build in which terrain?"
+    options = list(prompt.options)
+    assert not shown & set(options) and len(options) == 4 - len(shown)
+    run(s, "choose 1")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.text == f"Build {options[0][:3]}: added?"
+    assert s.view()["spirit_island"]["actions"] == [f"Build (Fortification) in {options[0]}"]
+    towns = tracks(s)["island.towns"]
+    run(s, "choose 2")  # nothing was built there
+    assert tracks(s)["island.towns"] == towns and s.view()["spirit_island"]["actions"] == []
 
 
 @pytest.mark.rule("SI-ERRATA-4")
 def test_si_errata_4_cash_crops_only_unshown_terrain() -> None:
     slots = {"ravage": ["Sands"], "build": ["Mountain+Wetland"], "explore": []}
     assert ir.unshown_terrains(slots, ["Jungle", "Mountain", "Sands", "Wetland"]) == ["Jungle"]
+    s = session(seats=1, events="on")
+    to_step(s, "invader", "event")
+    answer_counts(s)
+    slots = s.state.get("invader.slots")
+    run(s, "event cash crops take hold")  # a Ravage at once, in a terrain no card shows
+    prompt = s.state.prompt
+    assert prompt is not None and not {*slots["ravage"], *slots["build"]} & set(prompt.options)
+    run(s, "choose 1")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.id == "si.counts.ravage_blight"
 
 
 @pytest.mark.rule("SI-PUSH-1")
@@ -139,24 +161,25 @@ def test_si_trigger_4_trigger_set_up_by_the_same_action_runs_once_after_it() -> 
 
 @pytest.mark.rule("SI-COUNTS-1")
 def test_si_counts_1_choice_fixed_for_the_whole_action() -> None:
-    engine = Engine()
-    engine.begin("Power")
-    engine.declare("S", True)
-    with pytest.raises(Rejected):
-        engine.declare("S", False)
-    assert engine.counts("S") is True
+    s = session()
+    to_step(s, "fast", "powers")
+    run(s, "begin Many Minds Move as One", "counts-as S yes")
+    refused = attempt(s, "counts-as S no")
+    assert not refused.accepted and "whole action" in str(refused.reason)
+    run(s, "counts-as S yes")  # the same choice again is fine
+    assert table_actions.counts(s.state, "S") is True
+    run(s, "end")
+    assert table_actions.counts(s.state, "S") is None
 
 
 @pytest.mark.rule("SI-COUNTS-2")
 def test_si_counts_2_nested_action_has_its_own_choices() -> None:
-    engine = Engine()
-    engine.begin("Insatiable Hunger")
-    engine.declare("S", True)
-    engine.begin("Blight card Immediately")
-    engine.declare("S", False)
-    assert engine.counts("S") is False
-    engine.end()
-    assert engine.counts("S") is True
+    s = session()
+    to_step(s, "fast", "powers")
+    run(s, "begin Insatiable Hunger", "counts-as S yes", "begin Blight card Immediately", "counts-as S no")
+    assert table_actions.counts(s.state, "S") is False
+    run(s, "end")
+    assert table_actions.counts(s.state, "S") is True
 
 
 @pytest.mark.rule("SI-COUNTS-3")
@@ -336,3 +359,17 @@ def test_si_turn_1_slow_power_in_fast_phase_is_refused_and_stays_pending() -> No
     assert not out.accepted and "Slow" in str(out.reason)
     to_step(s, "slow")
     run(s, "use 1 1")
+
+
+@pytest.mark.rule("SI-ERRATA-2")
+@pytest.mark.parametrize(("how", "fired"), [("skip", 0), ("more", 2)])
+def test_si_errata_2_explore_with_zero_or_two_cards_is_recorded(how: str, fired: int) -> None:
+    s = session(adversary="france:6")
+    to_step(s, "invader", "explore")
+    left = s.state.value("invader.cards_left")
+    run(s, f"explore {how}")
+    answer_counts(s)
+    run(s, "next")
+    assert sum("France 6" in n for n in s.notices) == fired
+    assert s.state.value("invader.cards_left") == left - (1 if how == "more" else 0)
+    assert len(s.state.get("invader.slots")["build"]) == (2 if how == "more" else 1)

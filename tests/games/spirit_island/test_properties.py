@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from .helpers import run, session, to_step, tracks
+from .helpers import answer_counts, run, session, to_step, tracks
 
 
 @given(seats=st.integers(1, 4), amounts=st.lists(st.integers(1, 7), min_size=1, max_size=12))
@@ -34,6 +34,7 @@ def test_device_flips_deal_three_stages_in_order(seed: int) -> None:
     run(s, "next")
     while tracks(s)["invader.cards_left"] > 0:
         to_step(s, "invader", "explore")
+        answer_counts(s)
         run(s, "next")
     slots = s.state.get("invader.slots")
     order = [*s.state.get("invader.discard"), *slots["ravage"], *slots["build"], *slots["explore"]]

@@ -39,7 +39,7 @@ def test_panels_fit_a_small_oled() -> None:
             assert all(len(line) <= 21 for line in panel.lines)
     panels = s.game.panels(s.state)
     assert panels["tokens"].lines[0] == "Fear 0/16 earned 0"
-    assert panels["seat1"].big == "2" and panels["seat1"].lines[0] == "Cards 1/1 Pres 2"
+    assert panels["seat1"].big == "1" and panels["seat1"].lines[0] == "Cards 1/1 Pres 2"
     assert panels["track"].lines[2].startswith("R:- B:")
 
 
@@ -48,7 +48,7 @@ def test_seat_buttons_follow_the_moment() -> None:
     to_step(s, "spirit", "growth")
     game = s.game
     assert game.button(s.state, "seat2.a", False) == Command("done", ("2",), origin="button")
-    assert game.button(s.state, "seat2.b", False) == Command("fear", ("1",), origin="button")
+    assert game.button(s.state, "seat2.b", False) == Command("seat-menu", ("2",), origin="button")
     assert game.button(s.state, "seat2.b", True) is None  # the press already happened
     run(s, "done 2")
     assert game.button(s.state, "seat2.a", False) is None
@@ -58,8 +58,29 @@ def test_seat_buttons_follow_the_moment() -> None:
     refused = s.perform(Command("done", ("1",)))  # the last seat done would end the step
     assert not refused.accepted and "answer the prompt" in str(refused.reason)
     run(s, "choose 1", "choose 2")  # no Blight there, but Vitality
-    to_step(s, "invader", "build")
-    assert game.button(s.state, "seat1.a", False) == Command("blight", (), origin="button")
+    to_step(s, "fast", "powers")
+    run(s, "done 1", "done 2")
+    assert (s.state.step, s.state.prompt is not None) == ("build", True)  # the Build's question
+    assert game.button(s.state, "seat1.b", False) == Command("choose", ("2",), origin="button")
+    assert game.button(s.state, "seat1.a", False) == Command("choose", ("1",), origin="button")
+    to_step(s, "invader", "explore")
+    to_step(s, "invader", "advance")
+    # "done" pressed by every seat in an Invader step adds nothing (no Blight, no Fear)
+    assert all(game.button(s.state, f"seat{n}.a", False) is None for n in (1, 2))
+
+
+def test_seat_menu_changes_another_seats_presence_in_a_few_presses() -> None:
+    s = session(seats=4)
+    to_step(s, "spirit", "growth")
+    controls = Controls(s.game, clock=lambda: 0.0)
+    presses = ["seat1.b", "seat1.b", "seat1.b", "seat1.b", "seat1.a", "seat1.b", "seat1.b", "seat1.a"]
+    for role in presses[:5]:
+        press(s, controls, role)
+    assert s.game.panels(s.state)["seat1"].lines[1] == "A:S1 -1 B:more"  # seen on a 128x32 display too
+    for role in presses[5:]:
+        press(s, controls, role)
+    assert tracks(s)["seat3.presence"] == 1 and tracks(s)["seat1.presence"] == 2
+    assert len(presses) <= 8 and s.state.prompt is None
 
 
 def test_adjustable_puts_the_current_seat_first() -> None:
@@ -71,20 +92,25 @@ def test_adjustable_puts_the_current_seat_first() -> None:
     controls = Controls(s.game, clock=lambda: 0.0)
     for cmd in controls.press("up", s.state) + controls.press("up", s.state) + controls.flush():
         assert s.perform(cmd).accepted
-    assert tracks(s)["seat2.energy"] == 3
+    assert tracks(s)["seat2.energy"] == 2  # 0 at setup, 2 pressed (Growth has not ended yet)
 
 
 def test_blight_questions_keep_the_faq_order_and_cascade() -> None:
     """SI-BLIGHT-1 by buttons: flip before placing, Presence asked per seat, cascade asks again."""
     s = session(blight="Erosion of Will")
     to_step(s, "spirit", "growth")
-    run(s, "set blight.card 1")
+    run(s, "set blight.card 1", "set seat1.presence 4", "set seat2.presence 4")
     controls = Controls(s.game, clock=lambda: 0.0)
-    to_step(s, "invader", "build")
+    to_step(s, "fast", "powers")
+    for role in ("seat1.b", "seat1.b", "seat1.b", "seat1.b", "seat1.b", "seat1.b"):
+        press(s, controls, role)  # seat 1's menu: "Blight +1" (Blight from a Power)
+    assert s.game.panels(s.state)["seat1"].lines[1] == "A:Blight +1 B:more"
     press(s, controls, "seat1.a")
     assert s.state.prompt is not None and s.state.prompt.id == "si.blight.had"
     press(s, controls, "seat2.b")  # yes: the land had Blight
     assert tracks(s)["blight.flipped"] == 1 and tracks(s)["blight.card"] == 6
+    # Immediately (step 1, a nested action): each Spirit destroys 2 Presence and loses 1 Energy
+    assert (tracks(s)["seat1.presence"], tracks(s)["seat2.presence"]) == (2, 2)
     assert s.state.prompt is not None and s.state.prompt.seat == 1
     assert s.game.panels(s.state)["tokens"] == Panel("Seat 1 Presence?", ("A: no", "B: yes",
                                                                                    "(seat 1's buttons)"))
@@ -98,9 +124,13 @@ def test_blight_questions_keep_the_faq_order_and_cascade() -> None:
     assert s.state.prompt is None and tracks(s)["blight.card"] == 6
 
 
-def test_four_turns_on_the_simulated_station_by_keys(tmp_path: Path) -> None:
+def test_three_turns_on_the_simulated_station_by_buttons_only(tmp_path: Path) -> None:
+    """Buttons only, two Spirits: every Build and Explore confirmed, a Ravage adding Blight, a
+    Fear card, an Innate refused below its threshold and then used; the display's Invader counts
+    are the ones the players confirmed."""
     config = load_config(ROOT / "hardware" / "station.toml")
-    args = argparse.Namespace(game="spirit_island", seats=2, seed=1, save=None, slot="main", capture_dir=tmp_path)
+    args = argparse.Namespace(game="spirit_island", seats=2, seed=1, save=None, slot="main", capture_dir=tmp_path,
+                              option=["spirits=river,lightning"])
     clock = FakeClock()
     station, parts, _ = build_simulated(config, args, display_mode=None, clock=clock)
     try:
@@ -108,16 +138,24 @@ def test_four_turns_on_the_simulated_station_by_keys(tmp_path: Path) -> None:
         steps = parse_script(lines, parts, source="spirit_island.keys", hold_s=config.timing.hold_s)
         station.start()
         ScriptedRun(station, parts, clock, lambda: None).run(steps)
-        view = station.session.view()
+        session = station.session
+        view = session.view()
         frames = station.frames()
+        tokens = session.game.panels(session.state)["tokens"]
+        notices = [str(e["text"]) for entry in session.line for e in entry.events if e.kind == "notice"]
     finally:
         station.close()
         parts.close()
-    assert (view["round"], view["phase"], view["step"]) == (5, "spirit", "growth")
+    assert (view["round"], view["phase"], view["step"]) == (4, "spirit", "growth")
+    assert all(line.startswith("press ") or not line.strip() or line.startswith("#") for line in lines)
     t = view["tracks"]
     assert t["fear.cards_left"] == 8 and len(view["spirit_island"]["fear_resolved"]) == 1
-    assert t["seat1.presence"] == 1 and t["seat2.presence"] == 2
-    assert t["blight.card"] == 3  # 5 at setup, 2 taken by the Blight and its cascade
-    assert t["seat1.energy"] == 4  # 1 + 4 turns of 1, less the 1 paid
+    assert t["blight.card"] == 4  # 5 at setup, 1 taken by the Ravage on board A
+    assert any(n.startswith("Innate refused: seat 2") for n in notices)
+    assert any(n.startswith("Seat 1 uses Massive Flooding") for n in notices)
+    # setup 4/4/2; the first Explore and three more each add 2 per board; Builds: Cities, Towns, Cities
+    explorers, towns, cities = 4 + 4 * 4, 4 + 2, 2 + 2 + 2
+    assert (t["island.explorers"], t["island.towns"], t["island.cities"]) == (explorers, towns, cities)
+    assert tokens.lines[3] == f"E{explorers} T{towns} C{cities}"
     assert view["over"] is None
     assert {"track", "tokens", "seat1", "seat2"} <= set(frames)

@@ -1,7 +1,7 @@
-"""The action engine the seed rulings need: nested actions with their own "counts as" choices,
-per-action memory (upgrades, destroyed pieces), and triggered actions that wait until the action
-that set them off has completely finished (SI-TRIGGER-1/4, SI-COUNTS-1/2, SI-REPLACE-1/2,
-SI-MOVE-1, SI-ADD-1)."""
+"""A model of actions on individual pieces the seed rulings need: per-action memory (upgrades,
+destroyed pieces), and triggered actions that wait until the action that set them off has
+completely finished (SI-TRIGGER-1/4, SI-REPLACE-1/2, SI-MOVE-1, SI-ADD-1). The table's own
+actions, with their counts-as choices, are ``table_actions`` on the core's timing stack."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from tablekeeper.errors import Rejected
 @dataclass
 class Action:
     name: str
-    counts_as: dict[str, bool] = field(default_factory=dict)  # piece -> counts as the category
     replaced: set[tuple[str, str]] = field(default_factory=set)  # (instruction, piece)
     destroyed: set[str] = field(default_factory=set)
 
@@ -80,19 +79,6 @@ class Engine:
             if self.on_run:
                 self.on_run(effect)
             self.end()
-
-    # --- counts as ------------------------------------------------------------------------------
-    def declare(self, piece: str, counts: bool) -> None:
-        """SI-COUNTS-1: decided per piece, per action, and fixed until the action ends."""
-        action = self.current
-        if piece in action.counts_as and action.counts_as[piece] != counts:
-            raise Rejected(f"{piece} was declared {'' if action.counts_as[piece] else 'not '}to count "
-                           f"for this whole action ({action.name})")
-        action.counts_as[piece] = counts
-
-    def counts(self, piece: str) -> bool | None:
-        """SI-COUNTS-2: only the current action's choice applies (a nested action has its own)."""
-        return self.current.counts_as.get(piece)
 
     # --- upgrades -------------------------------------------------------------------------------
     def replace_piece(self, instruction: str, piece: str) -> None:

@@ -10,46 +10,72 @@ from __future__ import annotations
 from tablekeeper.core.game import Txn
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import blight as procedure
-from tablekeeper.games.spirit_island import blight_track, table_actions
-from tablekeeper.games.spirit_island.common import blight_card, seat_track
+from tablekeeper.games.spirit_island import blight_effects, blight_track, table_actions
+from tablekeeper.games.spirit_island.common import blight_card, get, seat_track
 
 YES_NO = ["no", "yes"]
 
 
-def start(txn: Txn, depth: int = 0) -> None:
-    if depth == 0:
+RESUME = "blight.resume"
+
+
+def start(txn: Txn, depth: int = 0, immediately: bool = False) -> None:
+    """Ask about one Blight arriving (``immediately``: one the flipped card's Immediately effect
+    places, asked before the cascade of the Blight that flipped it)."""
+    if depth == 0 and not immediately:
         table_actions.begin_implicit(txn, "Blight added")
-    text = "Land had Blight?" if depth == 0 else "Cascade had Blight?"
-    txn.ask("si.blight.had", text, YES_NO, context={"depth": depth})
+    text = "Cascade had Blight?" if depth else ("Its Blight: had Blight?" if immediately else "Land had Blight?")
+    txn.ask("si.blight.had", text, YES_NO, context={"depth": depth, "immediately": immediately})
 
 
-def _depth(txn: Txn) -> int:
+def _where(txn: Txn) -> tuple[int, bool]:
     prompt = txn.state.prompt
     if prompt is None:
         raise Rejected("there is nothing to choose")
-    return int(prompt.context.get("depth", 0))
+    return int(prompt.context.get("depth", 0)), bool(prompt.context.get("immediately", False))
 
 
 def on_had(txn: Txn, index: int) -> None:
-    depth = _depth(txn)
+    depth, immediately = _where(txn)
     txn.close_prompt()
     if index == 0:
-        txn.ask("si.blight.vitality", "Vitality there?", YES_NO, context={"depth": depth})
+        txn.ask("si.blight.vitality", "Vitality there?", YES_NO, context={"depth": depth, "immediately": immediately})
     else:
-        _take_and_place(txn, depth, cascades=True)
+        _take_and_place(txn, depth, cascades=True, immediately=immediately)
 
 
 def on_vitality(txn: Txn, index: int) -> None:
-    depth = _depth(txn)
+    depth, immediately = _where(txn)
     txn.close_prompt()
     if index == 1:
         txn.notice("Vitality prevents the Blight; remove 1 Vitality (nothing else happens)")
-        _finish(txn)
+        _chain_done(txn, immediately)
     else:
-        _take_and_place(txn, depth, cascades=False)
+        _take_and_place(txn, depth, cascades=False, immediately=immediately)
 
 
-def _take_and_place(txn: Txn, depth: int, cascades: bool) -> None:
+def _chain_done(txn: Txn, immediately: bool) -> None:
+    """One Blight (with its cascades) is settled: the next Immediately Blight, or back to the
+    Blight whose flip interrupted it (its cascade comes now), or the end."""
+    if immediately:
+        blight_effects.placed(txn)
+    if blight_effects.placing(txn.state):
+        start(txn, 0, immediately=True)
+        return
+    stack = get(txn.state, RESUME, [])
+    if not stack:
+        _finish(txn)
+        return
+    waiting = stack.pop()
+    txn.put(RESUME, stack or None)
+    if waiting["cascades"]:
+        txn.notice("The land already had Blight: it cascades into an adjacent land")
+        start(txn, int(waiting["depth"]) + 1, bool(waiting["immediately"]))
+    else:
+        _chain_done(txn, bool(waiting["immediately"]))
+
+
+def _take_and_place(txn: Txn, depth: int, cascades: bool, immediately: bool = False) -> None:
     """Steps 1-3: take from the card (flip, Immediately), place, then ask each Spirit with
     Presence on the island whether it has Presence there."""
     pool = procedure.Pool(txn.value("blight.card"), txn.state.seats, blight_card(txn.state),
@@ -68,20 +94,25 @@ def _take_and_place(txn: Txn, depth: int, cascades: bool) -> None:
     for effect in after:
         table_actions.trigger(txn, effect)
     _ask_presence(txn, depth, cascades, [s for s in txn.state.seat_numbers()
-                                         if txn.value(seat_track(s, "presence")) > 0])
+                                         if txn.value(seat_track(s, "presence")) > 0], immediately)
 
 
-def _ask_presence(txn: Txn, depth: int, cascades: bool, seats: list[int]) -> None:
+def _ask_presence(txn: Txn, depth: int, cascades: bool, seats: list[int], immediately: bool) -> None:
     if not seats:
-        if cascades:
+        if blight_effects.placing(txn.state) and not immediately:
+            # SI-BLIGHT-1 step 1: the flipped card's Blight before this one's cascade
+            stack = get(txn.state, RESUME, [])
+            txn.put(RESUME, [*stack, {"depth": depth, "cascades": cascades, "immediately": immediately}])
+            start(txn, 0, immediately=True)
+        elif cascades:
             txn.notice("The land already had Blight: it cascades into an adjacent land")
-            start(txn, depth + 1)
+            start(txn, depth + 1, immediately)
         else:
-            _finish(txn)
+            _chain_done(txn, immediately)
         return
     seat = seats[0]
     txn.ask("si.blight.presence", f"Seat {seat} Presence?", YES_NO, seat=seat,
-            context={"depth": depth, "cascades": cascades, "seats": seats})
+            context={"depth": depth, "cascades": cascades, "seats": seats, "immediately": immediately})
 
 
 def on_presence(txn: Txn, index: int) -> None:
@@ -89,12 +120,13 @@ def on_presence(txn: Txn, index: int) -> None:
     if prompt is None:
         raise Rejected("there is nothing to choose")
     depth, cascades = int(prompt.context["depth"]), bool(prompt.context["cascades"])
+    immediately = bool(prompt.context.get("immediately", False))
     seats = [int(s) for s in prompt.context["seats"]]
     txn.close_prompt()
     if index == 1:
         txn.add(seat_track(seats[0], "presence"), -1)
         txn.notice(f"Seat {seats[0]} loses 1 Presence there")
-    _ask_presence(txn, depth, cascades, seats[1:])
+    _ask_presence(txn, depth, cascades, seats[1:], immediately)
 
 
 def _finish(txn: Txn) -> None:

@@ -4,27 +4,14 @@ for the players' choice of land. Triggered actions about Blight wait for the cau
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
 
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import blight as procedure
-from tablekeeper.games.spirit_island import table_actions
+from tablekeeper.games.spirit_island import blight_effects, lands, table_actions
 from tablekeeper.games.spirit_island.common import adversary, blight_card, get, seat_track, table
-
-
-def land_record(state: GameState, name: str) -> dict[str, Any]:
-    lands = get(state, "lands", {})
-    rec = lands.get(name, {})
-    return {"blight": int(rec.get("blight", 0)), "vitality": int(rec.get("vitality", 0)),
-            "defend": int(rec.get("defend", 0)),
-            "presence": {str(k): int(v) for k, v in rec.get("presence", {}).items()}}
-
-
-def board_of(land: str) -> str:
-    """Boards are the leading letters of a land's name ("A3" is on board A)."""
-    return land.rstrip("0123456789") or land
 
 
 def _pool(state: GameState) -> procedure.Pool:
@@ -48,21 +35,21 @@ def add(txn: Txn, land: str, count: int) -> None:
     """Steps 1-4 for ``count`` Blight arriving at once in ``land``."""
     table_actions.begin_implicit(txn, f"Blight in {land}")
     state = txn.state
-    lands_raw = get(state, "lands", {})
-    names = {land, *lands_raw}
+    recorded = lands.all_lands(state)
+    names = {land, *recorded}
     destroyed = set(get(state, "blight.destroyed", []))
-    lands: dict[str, procedure.Land] = {}
+    model: dict[str, procedure.Land] = {}
     for name in names:
-        rec = land_record(state, name)
+        rec = recorded.get(name, lands.LandRecord())
         pieces = []
-        for seat, n in rec["presence"].items():
+        for seat, n in rec.presence.items():
             # pieces already destroyed in this action keep their ids, so the rest get new ones
             gone = sum(1 for piece in destroyed if piece.startswith(f"{seat}:{name}:"))
             pieces += [f"{seat}:{name}:{gone + i}" for i in range(n)]
-        lands[name] = procedure.Land(name, rec["blight"], rec["vitality"], pieces)
+        model[name] = procedure.Land(name, rec.blight, rec.vitality, pieces)
     when, after = effects(state)
     # SI-TRIGGER-3: "After Setup" rules ignore Blight placed while setting up
-    run = procedure.BlightRun(_pool(state), lands, when, after, during_setup=state.phase == "setup")
+    run = procedure.BlightRun(_pool(state), model, when, after, during_setup=state.phase == "setup")
     run.subject_to_destruction = destroyed
     was_flipped = run.pool.flipped
     cascades = run.add(land, count)
@@ -74,8 +61,8 @@ def add(txn: Txn, land: str, count: int) -> None:
     if run.log and any(e[0] == "place" for e in run.log) and txn.state.phase == "invader" \
             and txn.state.step == "ravage":
         boards = get(txn.state, "ravage.blight_boards", [])
-        if board_of(land) not in boards:
-            txn.put("ravage.blight_boards", [*boards, board_of(land)])
+        if lands.board_of(land) not in boards:
+            txn.put("ravage.blight_boards", [*boards, lands.board_of(land)])
     if cascades:
         txn.notice(f"{land} already had Blight: cascade into an adjacent land (cascade LAND)")
     settle(txn)
@@ -85,18 +72,17 @@ def _apply(txn: Txn, run: procedure.BlightRun, was_flipped: bool) -> None:
     """Write the procedure's outcome back: card tracks, lands, Presence, notices in order."""
     if run.pool.flipped and not was_flipped:
         txn.set("blight.flipped", 1)
-    lands = get(txn.state, "lands", {})
+    recorded = lands.all_lands(txn.state)
     for name, land in run.lands.items():
-        rec = land_record(txn.state, name)
-        rec["blight"], rec["vitality"] = land.blight, land.vitality
+        before = recorded.get(name, lands.LandRecord())
         counts: dict[str, int] = {}
         for piece in land.presence:
             seat = piece.split(":")[0]
             counts[seat] = counts.get(seat, 0) + 1
-        rec["presence"] = counts
-        if rec != land_record(txn.state, name) or name in lands:
-            lands[name] = rec
-    txn.put("lands", lands)
+        after = replace(before, blight=land.blight, vitality=land.vitality, presence=counts)
+        if after != before or name in recorded:
+            recorded[name] = after
+    lands.put_all(txn, recorded)
     txn.put("blight.destroyed", sorted(run.subject_to_destruction))
     defeat = False
     for entry in run.log:
@@ -107,7 +93,8 @@ def _apply(txn: Txn, run: procedure.BlightRun, was_flipped: bool) -> None:
             txn.notice(f"Vitality in {entry[1]} prevents {entry[2]} Blight")
         elif kind == "destroy_presence":
             seat = entry[1].split(":")[0]
-            txn.add(seat_track(int(seat), "presence"), -1)
+            track = seat_track(int(seat), "presence")
+            txn.set(track, max(0, txn.value(track) - 1))  # the card's Immediately may have taken it
             txn.notice(f"Seat {seat} loses 1 Presence in {entry[2]}")
         elif kind == "when":
             txn.notice(f"When Blight is added to {entry[2]}: {entry[1]}")
@@ -119,13 +106,11 @@ def _apply(txn: Txn, run: procedure.BlightRun, was_flipped: bool) -> None:
 
 
 def announce(txn: Txn, log: list[tuple[str, ...]]) -> None:
-    """Tell the table about a flip and the card's Immediately effect (a nested action)."""
+    """Tell the table about a flip, and resolve the card's Immediately effects (a nested action)."""
     for entry in log:
         if entry[0] == "flip":
-            card = blight_card(txn.state)
             txn.notice(f"Blighted Island: {entry[1]} Blight")
-            if card and card.immediately:
-                txn.notice(f"Immediately: {card.immediately}")
+            blight_effects.immediately(txn)
 
 
 def cascade(txn: Txn, land: str) -> None:
@@ -151,13 +136,10 @@ def settle(txn: Txn) -> None:
 def remove(txn: Txn, land: str, count: int) -> None:
     """SI-BLIGHTCARD-2 / SI-REPLACE-3: removed or replaced Blight goes back on the card (or space);
     the card never flips back."""
-    lands = get(txn.state, "lands", {})
-    rec = land_record(txn.state, land)
-    if rec["blight"] < count:
-        raise Rejected(f"{land} has {rec['blight']} Blight, cannot remove {count}")
-    rec["blight"] -= count
-    lands[land] = rec
-    txn.put("lands", lands)
+    rec = lands.land(txn.state, land)
+    if rec.blight < count:
+        raise Rejected(f"{land} has {rec.blight} Blight, cannot remove {count}")
+    lands.put(txn, land, replace(rec, blight=rec.blight - count))
     txn.set("blight.card", txn.value("blight.card") + count)
 
 

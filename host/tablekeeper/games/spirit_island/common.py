@@ -3,13 +3,18 @@ and the game's own keys in the state's data."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.state import GameState
 from tablekeeper.games.spirit_island import data as datamod
 from tablekeeper.games.spirit_island.data import BlightCard, TableData
+
+if TYPE_CHECKING:
+    from tablekeeper.core.game import Txn
 
 SLOTS = ("ravage", "build", "explore")
 
@@ -34,9 +39,28 @@ def get(state: GameState, key: str, default: Any = None) -> Any:
     return thaw(state.get(key, default))
 
 
-def slots(state: GameState) -> dict[str, list[str]]:
-    raw = get(state, "invader.slots", {})
-    return {name: list(raw.get(name, [])) for name in SLOTS}
+@dataclass(frozen=True, slots=True)
+class Slots:
+    """The Invader Action cards: Ravage, Build and Explore slots (SI-INV-7)."""
+
+    ravage: tuple[str, ...] = ()
+    build: tuple[str, ...] = ()
+    explore: tuple[str, ...] = ()
+
+    def as_mapping(self) -> dict[str, list[str]]:
+        return {"ravage": list(self.ravage), "build": list(self.build), "explore": list(self.explore)}
+
+    @staticmethod
+    def of(raw: Mapping[str, Sequence[str]]) -> Slots:
+        return Slots(*(tuple(raw.get(name, ())) for name in SLOTS))
+
+
+def slots(state: GameState) -> Slots:
+    return Slots.of(get(state, "invader.slots", {}))
+
+
+def put_slots(txn: Txn, new: Slots) -> None:
+    txn.put("invader.slots", new.as_mapping())
 
 
 def adversary(state: GameState) -> tuple[str, int]:

@@ -1,31 +1,117 @@
-"""Spirit Island table data (the "outside the seeds" numbers) loaded from TOML into frozen
-dataclasses, so players can correct a number by editing a copy instead of the code."""
+"""Spirit Island table data (the "outside the seeds" numbers) decoded from TOML by msgspec into
+typed records, so players can correct a number by editing a copy instead of the code."""
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
-from pathlib import Path
-from typing import Any
+from typing import Annotated
+
+import msgspec
 
 from tablekeeper.errors import ConfigError
+from tablekeeper.schema import decode, parse_toml, read_text
 
 PIECES = ("explorer", "town", "city")
 
+Whole = Annotated[int, msgspec.Meta(ge=0)]
+Positive = Annotated[int, msgspec.Meta(ge=1)]
+Names = Annotated[tuple[str, ...], msgspec.Meta(min_length=1)]
 
-@dataclass(frozen=True, slots=True)
-class BlightCard:
-    """One Blight card: per-player Blight on each side (SI-BLIGHTCARD-1) and its reminders."""
+
+class BlightCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One Blight card: per-player Blight on each side (SI-BLIGHTCARD-1), its reminders, and the
+    counted parts of its effects the station applies itself."""
 
     name: str
-    healthy_per_player: int
-    blighted_per_player: int
+    healthy_per_player: Positive
+    blighted_per_player: Positive
     every_invader_phase: bool = False
     immediately: str = ""
     every_phase: str = ""
     when_blight_added: str = ""
+    immediately_presence: Whole = 0  # each Spirit destroys this many of its Presence
+    immediately_energy: Whole = 0  # each Spirit loses this much Energy
+    immediately_towns_per_board: Whole = 0  # removed from each board
+    immediately_blight_per_board: Whole = 0  # the players place it, before the cascade
+    every_phase_presence: Whole = 0  # each Spirit destroys this many, every Invader Phase
+
+
+class _Fear(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    pool_per_player: Positive
+    cards_per_level: tuple[Whole, Whole, Whole]
+
+
+class _Invaders(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    cards_per_stage: tuple[Whole, Whole, Whole]
+    stage1: Names
+    stage2: Names
+    stage3: Names
+    terrains: Names
+    escalation: tuple[str, ...] = ()
+
+
+class _Island(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    explorers_per_board: Whole
+    towns_per_board: Whole
+    cities_per_board: Whole
+    presence_per_spirit: Positive
+    lands_per_terrain: Positive = 2
+    coastal_lands_per_board: Positive = 3
+    dahan_per_land: Whole = 1
+
+
+class _PieceCounts(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    explorer: Whole
+    town: Whole
+    city: Whole
+    dahan: Whole | None = None
+
+
+class _Pieces(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    fear: _PieceCounts
+    damage: _PieceCounts
+    health: _PieceCounts
+
+
+class _Spirit(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    energy: Whole
+    energy_per_turn: Whole
+    card_plays: Positive
+
+
+class _Blight(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    space_per_player: Positive
+    default_card: str
+    cards: Annotated[tuple[BlightCard, ...], msgspec.Meta(min_length=1)]
+
+
+class _Reaction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    level: Whole
+    text: str
+
+
+class Adversary(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """An adversary's reactions by hook and level, and what its levels change at setup."""
+
+    when_blight_added: _Reaction | None = None
+    after_blight_added: _Reaction | None = None
+    after_explore_card: _Reaction | None = None
+    fear_cards: tuple[tuple[Whole, Whole, Whole], ...] = ()  # per level, from level 0
+    escalation: str = ""  # on a Stage II card with the escalation mark, after its Explore
+    loss: str = ""  # an extra loss condition, asked as a question
+    loss_at: str = ""  # the step whose end asks it (e.g. "build")
+
+
+class _Document(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    fear: _Fear
+    invaders: _Invaders
+    island: _Island
+    pieces: _Pieces
+    spirit: _Spirit
+    blight: _Blight
+    adversaries: dict[str, Adversary] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +135,9 @@ class TableData:
     terrains: tuple[str, ...]
     island_per_board: Mapping[str, int]
     presence_per_spirit: int
+    lands_per_terrain: int
+    coastal_lands_per_board: int
+    dahan_per_land: int
     piece_fear: Mapping[str, int]
     piece_damage: Mapping[str, int]
     piece_health: Mapping[str, int]
@@ -59,6 +148,7 @@ class TableData:
     default_blight_card: str
     blight_cards: tuple[BlightCard, ...]
     adversary_rules: tuple[AdversaryRule, ...]
+    adversaries: Mapping[str, Adversary]
 
     def blight_card(self, name: str) -> BlightCard:
         for card in self.blight_cards:
@@ -72,114 +162,50 @@ class TableData:
         return [r for r in self.adversary_rules if r.adversary == name and r.hook == hook and r.level <= level]
 
 
-class _Reader:
-    """Typed access to a TOML table; every error names the file and the dotted key."""
-
-    def __init__(self, source: str, raw: Mapping[str, Any], prefix: str = "") -> None:
-        self.source, self.raw, self.prefix = source, raw, prefix
-
-    def fail(self, key: str, what: str) -> ConfigError:
-        return ConfigError(f"{self.source}: {self.prefix}{key}: {what}")
-
-    def table(self, key: str) -> _Reader:
-        value = self.raw.get(key)
-        if not isinstance(value, Mapping):
-            raise self.fail(key, "missing table")
-        return _Reader(self.source, value, f"{self.prefix}{key}.")
-
-    def whole(self, key: str, lo: int = 0, default: int | None = None) -> int:
-        value = self.raw.get(key, default)
-        if not isinstance(value, int) or isinstance(value, bool) or value < lo:
-            raise self.fail(key, f"expected a whole number >= {lo}, got {value!r}")
-        return value
-
-    def text(self, key: str, default: str | None = None) -> str:
-        value = self.raw.get(key, default)
-        if not isinstance(value, str):
-            raise self.fail(key, f"expected text, got {value!r}")
-        return value
-
-    def flag(self, key: str, default: bool = False) -> bool:
-        value = self.raw.get(key, default)
-        if not isinstance(value, bool):
-            raise self.fail(key, f"expected true or false, got {value!r}")
-        return value
-
-    def ints(self, key: str, length: int) -> tuple[int, ...]:
-        value = self.raw.get(key)
-        if (not isinstance(value, list) or len(value) != length
-                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)):
-            raise self.fail(key, f"expected a list of {length} whole numbers, got {value!r}")
-        return tuple(value)
-
-    def texts(self, key: str, min_len: int = 1) -> tuple[str, ...]:
-        value = self.raw.get(key)
-        if not isinstance(value, list) or len(value) < min_len or not all(isinstance(v, str) and v for v in value):
-            raise self.fail(key, f"expected a list of at least {min_len} names, got {value!r}")
-        return tuple(value)
-
-    def counts(self, key: str, names: tuple[str, ...]) -> dict[str, int]:
-        sub = self.table(key)
-        return {name: sub.whole(name) for name in names}
-
-
-def parse(raw: Mapping[str, Any], source: str) -> TableData:
+def parse(raw: Mapping[str, object], source: str) -> TableData:
     """Check and convert a parsed TOML document (errors name ``source`` and the key)."""
-    top = _Reader(source, raw)
-    fear, inv, island, pieces = top.table("fear"), top.table("invaders"), top.table("island"), top.table("pieces")
-    spirit, blight = top.table("spirit"), top.table("blight")
-    per_stage = inv.ints("cards_per_stage", 3)
-    pools = tuple(inv.texts(f"stage{i}") for i in (1, 2, 3))
-    for i, (n, pool) in enumerate(zip(per_stage, pools, strict=True), 1):
+    doc = decode(raw, _Document, source=source)
+    inv, island, pieces = doc.invaders, doc.island, doc.pieces
+    pools = (inv.stage1, inv.stage2, inv.stage3)
+    for i, (n, pool) in enumerate(zip(inv.cards_per_stage, pools, strict=True), 1):
         if n > len(pool):
-            raise inv.fail("cards_per_stage", f"stage {i} deals {n} cards from a pool of {len(pool)}")
-    cards_raw = blight.raw.get("cards")
-    if not isinstance(cards_raw, list) or not cards_raw:
-        raise blight.fail("cards", "expected at least one [[blight.cards]] table")
-    cards = []
-    for i, entry in enumerate(cards_raw):
-        if not isinstance(entry, Mapping):
-            raise blight.fail(f"cards[{i}]", "expected a table")
-        card = _Reader(source, entry, f"blight.cards[{i}].")
-        cards.append(BlightCard(card.text("name"), card.whole("healthy_per_player", 1),
-                                card.whole("blighted_per_player", 1), card.flag("every_invader_phase"),
-                                card.text("immediately", ""), card.text("every_phase", ""),
-                                card.text("when_blight_added", "")))
-    rules = []
-    adversaries = raw.get("adversaries", {})
-    if not isinstance(adversaries, Mapping):
-        raise top.fail("adversaries", "expected a table")
-    adv_reader = _Reader(source, adversaries, "adversaries.")
-    for name in adversaries:
-        adv = adv_reader.table(name)
-        for hook in adv.raw:
-            rule = adv.table(hook)
-            rules.append(AdversaryRule(name, hook, rule.whole("level", 0), rule.text("text")))
+            raise ConfigError(f"{source}: invaders.cards_per_stage: stage {i} deals {n} cards "
+                              f"from a pool of {len(pool)}")
+    for kind in ("damage", "health"):
+        if getattr(pieces, kind).dahan is None:
+            raise ConfigError(f"{source}: pieces.{kind}.dahan: missing")
+    rules = [AdversaryRule(name, hook, reaction.level, reaction.text)
+             for name, adv in doc.adversaries.items()
+             for hook in ("when_blight_added", "after_blight_added", "after_explore_card")
+             if (reaction := getattr(adv, hook)) is not None]
     data = TableData(
         source=source,
-        fear_pool_per_player=fear.whole("pool_per_player", 1),
-        fear_cards_per_level=fear.ints("cards_per_level", 3),
-        invader_cards_per_stage=per_stage,
+        fear_pool_per_player=doc.fear.pool_per_player,
+        fear_cards_per_level=doc.fear.cards_per_level,
+        invader_cards_per_stage=inv.cards_per_stage,
         invader_pools=pools,
-        escalation=inv.texts("escalation", 0),
-        terrains=inv.texts("terrains"),
-        island_per_board={"explorers": island.whole("explorers_per_board"),
-                          "towns": island.whole("towns_per_board"),
-                          "cities": island.whole("cities_per_board")},
-        presence_per_spirit=island.whole("presence_per_spirit", 1),
-        piece_fear=pieces.counts("fear", PIECES),
-        piece_damage=pieces.counts("damage", (*PIECES, "dahan")),
-        piece_health=pieces.counts("health", (*PIECES, "dahan")),
-        spirit_energy=spirit.whole("energy"),
-        spirit_energy_per_turn=spirit.whole("energy_per_turn"),
-        spirit_card_plays=spirit.whole("card_plays", 1),
-        blight_space_per_player=blight.whole("space_per_player", 1),
-        default_blight_card=blight.text("default_card"),
-        blight_cards=tuple(cards),
+        escalation=inv.escalation,
+        terrains=inv.terrains,
+        island_per_board={"explorers": island.explorers_per_board, "towns": island.towns_per_board,
+                          "cities": island.cities_per_board},
+        presence_per_spirit=island.presence_per_spirit,
+        lands_per_terrain=island.lands_per_terrain,
+        coastal_lands_per_board=island.coastal_lands_per_board,
+        dahan_per_land=island.dahan_per_land,
+        piece_fear={p: getattr(pieces.fear, p) for p in PIECES},
+        piece_damage={p: int(getattr(pieces.damage, p) or 0) for p in (*PIECES, "dahan")},
+        piece_health={p: int(getattr(pieces.health, p) or 0) for p in (*PIECES, "dahan")},
+        spirit_energy=doc.spirit.energy,
+        spirit_energy_per_turn=doc.spirit.energy_per_turn,
+        spirit_card_plays=doc.spirit.card_plays,
+        blight_space_per_player=doc.blight.space_per_player,
+        default_blight_card=doc.blight.default_card,
+        blight_cards=doc.blight.cards,
         adversary_rules=tuple(rules),
+        adversaries=doc.adversaries,
     )
     if sum(data.fear_cards_per_level) == 0:
-        raise fear.fail("cards_per_level", "the Fear deck needs at least one card")
+        raise ConfigError(f"{source}: fear.cards_per_level: the Fear deck needs at least one card")
     if data.default_blight_card.lower() != "none":
         data.blight_card(data.default_blight_card)
     return data
@@ -198,16 +224,7 @@ def load(path: str | None = None) -> TableData:
         text = resources.files("tablekeeper.games.spirit_island").joinpath("data/standard.toml").read_text("utf-8")
     else:
         source = path
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ConfigError(f"{path}: cannot read data file: {exc.strerror}") from None
-        except UnicodeDecodeError:
-            raise ConfigError(f"{path}: not a text file") from None
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{source}: {exc}") from None
-    data = parse(raw, source)
+        text = read_text(path, what="data file")
+    data = parse(parse_toml(text, source=source), source)
     _CACHE[key] = data
     return data

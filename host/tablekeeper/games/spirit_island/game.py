@@ -16,8 +16,19 @@ from tablekeeper.core.tracks import Counter
 from tablekeeper.core.view import Panel
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.spirit_island import blight as blightmod
+from tablekeeper.games.spirit_island import (
+    blight_effects,
+    endings,
+    fear,
+    invader_track,
+    odds,
+    panels,
+    spirit_data,
+    spirits,
+    table_actions,
+    verbs,
+)
 from tablekeeper.games.spirit_island import data as datamod
-from tablekeeper.games.spirit_island import endings, fear, invader_track, odds, panels, spirits, table_actions, verbs
 from tablekeeper.games.spirit_island.common import blight_card, deck_of, get, seat_track, slots, table
 from tablekeeper.games.spirit_island.turn import FLOW
 
@@ -31,6 +42,22 @@ def _option_adversary(text: str) -> tuple[str, int] | None:
     return name.lower(), int(level)
 
 
+def _option_spirits(options: Mapping[str, str], players: int) -> dict[str, str]:
+    """``spirits=river,lightning``: the Spirit of each seat in order (``-`` for none)."""
+    text = options.get("spirits", "")
+    if not text:
+        return {}
+    names = [n.strip().lower() for n in text.split(",")]
+    book = spirit_data.load(options.get("spirit_data") or None)
+    if len(names) > players:
+        raise ConfigError(f"--option spirits={text!r}: {len(names)} Spirits for {players} seats")
+    for name in names:
+        if name != "-" and name not in book.spirits:
+            raise ConfigError(f"--option spirits={text!r}: unknown Spirit {name!r} "
+                              f"(known: {', '.join(sorted(book.spirits))})")
+    return {str(i): n for i, n in enumerate(names, 1) if n != "-"}
+
+
 class SpiritIsland(Game):
     name = "spirit_island"
     title = "Spirit Island"
@@ -40,7 +67,7 @@ class SpiritIsland(Game):
     flow = FLOW
 
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
-        known = {"data", "blight", "adversary", "invaders", "events", "boards"}
+        known = {"data", "blight", "adversary", "invaders", "events", "boards", "spirits", "spirit_data"}
         unknown = sorted(set(options) - known)
         if unknown:
             raise ConfigError(f"unknown option {unknown[0]!r} for spirit_island (options: {', '.join(sorted(known))})")
@@ -55,12 +82,25 @@ class SpiritIsland(Game):
         draws = options.get("invaders", "device")
         if draws not in ("device", "report"):
             raise ConfigError(f"--option invaders={draws!r}: expected device or report")
-        fear_stages = tuple(Multiset.of({"Fear card": n}) for n in data.fear_cards_per_level)
+        seat_spirits = _option_spirits(options, players)
+        events = options.get("events", "off")
+        if events not in ("on", "off"):
+            raise ConfigError(f"--option events={events!r}: expected on or off")
+        adversary = _option_adversary(options.get("adversary", ""))
+        fear_cards = data.fear_cards_per_level
+        if adversary is not None:
+            panel = data.adversaries.get(adversary[0])
+            if panel is None or adversary[1] > 6:
+                raise ConfigError(f"--option adversary={options['adversary']!r}: expected one of "
+                                  f"{', '.join(sorted(data.adversaries))} at level 0 to 6")
+            if len(panel.fear_cards) > adversary[1]:
+                fear_cards = panel.fear_cards[adversary[1]]
+        fear_stages = tuple(Multiset.of({"Fear card": n}) for n in fear_cards)
         tracks = {
             "fear.pool": Counter(data.fear_pool_per_player * players, 1, None),  # SI-FEARPOOL-1
             "fear.generated": Counter(0, 0, None),
             "fear.earned": Counter(0, 0, None),
-            "fear.cards_left": Counter(sum(data.fear_cards_per_level), 0, None),
+            "fear.cards_left": Counter(sum(fear_cards), 0, None),
             "terror": Counter(fear.terror_after(Deck("fear", fear_stages)), 1, 4),
             "blight.card": Counter(blightmod.setup_amount(card, players, data.blight_space_per_player), 0, None),
             "blight.flipped": Counter(0, 0, 1),
@@ -77,8 +117,9 @@ class SpiritIsland(Game):
             tracks[seat_track(seat, "presence")] = Counter(data.presence_per_spirit, 0, None)
         sources = {"invaders": invader_track.build_deck(data), "fear": Deck("fear", fear_stages, reshuffle=False)}
         info: dict[str, Json] = {"data_path": options.get("data") or None, "blight_card": card.name if card else None,
-                "adversary": _option_adversary(options.get("adversary", "")),
-                "invader_draws": draws, "events": options.get("events", "off") == "on",
+                "adversary": adversary,
+                "invader_draws": draws, "events": events == "on", "boards": boards,
+                "spirits": seat_spirits or None, "spirit_data": options.get("spirit_data") or None,
                 "invader.slots": {"ravage": [], "build": [], "explore": []}, "invader.discard": []}
         kept = {k: freeze(v) for k, v in info.items() if v is not None}
         return replace(state, tracks=tracks, sources=sources, data=kept)
@@ -125,8 +166,7 @@ class SpiritIsland(Game):
         txn.set("blight.flipped", 1)
         txn.set("blight.card", blightmod.flip_amount(card, txn.state.seats))
         txn.notice(f"Blighted Island: {txn.value('blight.card')} Blight")
-        if card.immediately:
-            txn.notice(f"Immediately: {card.immediately}")
+        blight_effects.immediately(txn)
 
     def on_draw(self, txn: Txn, source: str, outcome: str) -> None:
         if source == "invaders":
@@ -146,7 +186,7 @@ class SpiritIsland(Game):
 
     def view_extra(self, state: GameState) -> dict[str, Json]:
         return {"spirit_island": {
-            "slots": slots(state),
+            "slots": slots(state).as_mapping(),
             "discard": get(state, "invader.discard", []),
             "blight_card": state.get("blight_card"),
             "lands": get(state, "lands", {}),

@@ -3,13 +3,18 @@ discard, and the draw that may be the device's or the players' report (SI-DECK-1
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tablekeeper.core.chance import Deck, Multiset
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.spirit_island import invader_rules
-from tablekeeper.games.spirit_island.common import adversary, deck_of, get, slots, table
+from tablekeeper.games.spirit_island import invader_counts, invader_rules
+from tablekeeper.games.spirit_island.common import adversary, deck_of, get, put_slots, slots, table
 from tablekeeper.games.spirit_island.data import TableData
+
+EXTRA = "invader.extra_draw"
+SKIPPED = "invader.explore_skipped"
 
 
 def build_deck(data: TableData) -> Deck:
@@ -28,8 +33,8 @@ def may_draw(state: GameState) -> str | None:
     """Why an Invader card cannot be flipped now, or None."""
     if (state.phase, state.step) not in (("setup", "first_explore"), ("invader", "explore")):
         return "Invader cards are flipped in the Explore step"
-    if slots(state)["explore"]:
-        return "this Explore step already has its card"
+    if slots(state).explore and not state.get(EXTRA):
+        return "this Explore step already has its card (a second one: explore more)"
     return None
 
 
@@ -51,13 +56,17 @@ def on_drawn(txn: Txn, card: str) -> None:
         nxt = next((i + 1 for i in range(stage, 3) if data.invader_cards_per_stage[i]), stage)
         txn.set("invader.stage", nxt)
     txn.put("invader.drawn_in_stage", drawn)
+    if slots(txn.state).explore:
+        txn.put(EXTRA, None)
     current = slots(txn.state)
-    current["explore"].append(card)
-    txn.put("invader.slots", current)
-    label = ""
+    put_slots(txn, replace(current, explore=(*current.explore, card)))
+    label, escalation = "", ""
     if stage == 2 and card in data.escalation:
         label = " (escalation)"
+        rules = data.adversaries.get(adversary(txn.state)[0])
+        escalation = rules.escalation if rules else ""
     txn.notice(f"Explore: {card}{label}")
+    invader_counts.ask_explore(txn, card, escalation)
 
 
 def explore_enter(txn: Txn) -> None:
@@ -69,9 +78,35 @@ def explore_enter(txn: Txn) -> None:
         txn.draw("invaders")
 
 
+def explore_more(txn: Txn) -> None:
+    """An effect adds a second Explore card this step: the device flips it (or the players report
+    it with ``reveal``), and it is resolved like the first (SI-ERRATA-2 counts both)."""
+    _in_explore(txn.state)
+    if not slots(txn.state).explore:
+        raise Rejected("flip this step's first Explore card first")
+    txn.put(EXTRA, 1)
+    if txn.state.get("invader_draws", "device") == "device":
+        txn.draw("invaders")
+
+
+def explore_skip(txn: Txn) -> None:
+    """No Explore card is resolved this step (an effect stops the Explore): its questions are
+    withdrawn and France 6 fires for none (SI-ERRATA-2); the card still advances."""
+    _in_explore(txn.state)
+    invader_counts.withdraw(txn, "Explore")
+    txn.put(SKIPPED, 1)
+    txn.notice("No Explore card is resolved this step")
+
+
+def _in_explore(state: GameState) -> None:
+    if (state.phase, state.step) != ("invader", "explore"):
+        raise Rejected("only in the Explore step")
+
+
 def explore_leave(txn: Txn) -> None:
     """SI-ERRATA-2: France level 6 fires once per Explore card resolved."""
-    cards = slots(txn.state)["explore"]
+    cards = () if txn.state.get(SKIPPED) else slots(txn.state).explore
+    txn.put(SKIPPED, None)
     txn.put("invader.explore_cards", int(txn.state.get("invader.explore_cards", 0)) + len(cards))
     name, level = adversary(txn.state)
     for rule in table(txn.state).adversary(name, level, "after_explore_card"):
@@ -82,27 +117,25 @@ def explore_leave(txn: Txn) -> None:
 def first_explore_leave(txn: Txn) -> None:
     """Setup: the first Explore card moves straight to the Build slot (turn 1 has no Ravage)."""
     current = slots(txn.state)
-    current["build"] = current["explore"]
-    current["explore"] = []
-    txn.put("invader.slots", current)
+    put_slots(txn, replace(current, build=current.explore, explore=()))
 
 
 def advance_enter(txn: Txn) -> None:
     """SI-INV-7: Ravage -> discard, Build -> Ravage, Explore -> Build."""
-    new, discard = invader_rules.advance(slots(txn.state), get(txn.state, "invader.discard", []))
+    new, discard = invader_rules.advance(slots(txn.state).as_mapping(), get(txn.state, "invader.discard", []))
     txn.put("invader.slots", new)
     txn.put("invader.discard", discard)
 
 
 def waiting_for_card(state: GameState) -> str | None:
     if (state.phase, state.step) in (("setup", "first_explore"), ("invader", "explore")) \
-            and not slots(state)["explore"] and state.get("defeat.pending") is None:
+            and not slots(state).explore and state.get("defeat.pending") is None:
         return "flip the Invader card first: reveal invaders CARD (or draw invaders)"
     return None
 
 
 def slot_text(state: GameState) -> str:
-    current = slots(state)
+    current = slots(state).as_mapping()
     parts = []
     for name in ("ravage", "build", "explore"):
         cards = current[name]

@@ -9,7 +9,7 @@ from tablekeeper.core.events import Command
 from tablekeeper.core.flow import Turns
 from tablekeeper.core.state import GameState
 from tablekeeper.core.view import Panel
-from tablekeeper.games.spirit_island import spirits
+from tablekeeper.games.spirit_island import seat_menu, spirits
 from tablekeeper.games.spirit_island.common import blight_card, get, seat_track
 from tablekeeper.games.spirit_island.fear import ROMAN
 from tablekeeper.games.spirit_island.invader_track import slot_text
@@ -29,8 +29,13 @@ def _fit(text: str) -> str:
 def panels(game: Game, state: GameState) -> dict[str, Panel]:
     step = game.flow.step(state.phase, state.step).title if state.step else ""
     phase = game.flow.phase(state.phase).label if state.phase else ""
+    if step == phase:  # "Fast Powers" once: the second line says what the seat buttons do
+        step = "A done, B seat menu"
     track_lines = [_fit(phase), _fit(step), _fit(slot_text(state)),
                    _fit(f"Deck {state.value('invader.cards_left')} stage {ROMAN[state.value('invader.stage')]}")]
+    ravaged = get(state, "ravage.blight_boards", []) or []
+    if ravaged:  # SI-BLIGHT-3: the boards this turn's Ravage added Blight to
+        track_lines[3] = _fit("Ravage Blight: " + " ".join(sorted(ravaged)))
     if state.over:
         track_lines = [_fit(state.over), *track_lines[:3]]
     out = {"track": Panel(f"Turn {state.round}", tuple(track_lines), big=None)}
@@ -63,7 +68,10 @@ def _prompt_panel(state: GameState) -> Panel:
         who = f"seat {prompt.seat}" if prompt.seat is not None else "any seat"
         lines = [_fit(f"{key}: {option}") for key, option in zip("AB", prompt.options, strict=False)]
         return Panel(_fit(prompt.text), (*lines, _fit(f"({who}'s buttons)")))
-    return Panel(_fit(prompt.text), tuple(_fit(f"{i}. {o}") for i, o in enumerate(prompt.options, 1)))
+    shown = [_fit(f"{i}. {o}") for i, o in enumerate(prompt.options[:3], 1)]
+    if len(prompt.options) > 3:
+        shown.append(_fit(f"+{len(prompt.options) - 3} more: UP/DOWN"))
+    return Panel(_fit(prompt.text), tuple(shown))
 
 
 def _seat_panel(state: GameState, seat: int) -> Panel:
@@ -72,10 +80,12 @@ def _seat_panel(state: GameState, seat: int) -> Panel:
     limit = state.value(seat_track(seat, "card_plays"))
     elements = spirits.elements(state, seat)
     el_text = " ".join(f"{ELEMENT_SHORT[e]}{n}" for e, n in sorted(elements.items())) or "no elements"
-    status = "done" if seat in state.done else ""
+    legend = seat_menu.legend(state, seat)
+    status = legend or ("done" if seat in state.done else "")
     reminder = spirits.REMINDERS[(state.round - 1) % len(spirits.REMINDERS)]
     presence = state.value(seat_track(seat, "presence"))
-    lines = (_fit(f"Cards {played}/{limit} Pres {presence}"), _fit(el_text), _fit(reminder), status)
+    # a 128x32 seat display shows two lines: with the menu open, the second is what A and B do
+    lines = (_fit(f"Cards {played}/{limit} Pres {presence}"), _fit(legend or el_text), _fit(reminder), _fit(status))
     return Panel(f"Seat {seat}", lines, big=str(energy))
 
 
@@ -100,23 +110,28 @@ def adjustable(state: GameState) -> list[str]:
 
 def button(state: GameState, role: str, held: bool) -> Command | None:
     """The station fires a press as soon as a button goes down, so a hold never gets a meaning of
-    its own here (it would come after the press's). With a question open, ``a`` answers the first
-    option and ``b`` the second (only the asked seat's buttons for a seat's question). Otherwise
-    ``seatN.a`` is "done" in the steps every seat plays together, and in the other steps (the
-    Invader Phase, where Ravages add Blight) it adds 1 Blight by the FAQ's questions; ``seatN.b``
-    generates 1 Fear."""
+    its own here (it would come after the press's). A is "done" (in the steps every seat plays
+    together; elsewhere it does nothing, so a seat meaning "done" never adds anything) and B opens
+    the seat's own menu. A question open: A answers the first option and B the second (only the
+    asked seat's buttons for a seat's question); in the seat's menu A does the item shown and B
+    shows the next (the seat display's second line says so)."""
     seat, _, which = role.partition(".")
     if held or not seat.startswith("seat") or which not in ("a", "b"):
         return None
     number = seat.removeprefix("seat")
-    if state.prompt is not None:
-        if state.prompt.seat is not None and str(state.prompt.seat) != number:
+    prompt = state.prompt
+    if prompt is not None:
+        if prompt.seat is not None and str(prompt.seat) != number:
             return None
+        if seat_menu.is_menu(state):
+            if which == "a":
+                return Command("choose", (str(seat_menu.cursor(state) + 1),), origin="button")
+            return Command("more", (number,), origin="button")
         index = 1 if which == "a" else 2
-        return Command("choose", (str(index),), origin="button") if index <= len(state.prompt.options) else None
+        return Command("choose", (str(index),), origin="button") if index <= len(prompt.options) else None
     if which == "b":
-        return Command("fear", ("1",), origin="button")
+        return Command("seat-menu", (number,), origin="button")
     together = bool(state.step) and FLOW.step(state.phase, state.step).turns is Turns.TOGETHER
-    if together:
-        return Command("done", (number,), origin="button") if int(number) not in state.done else None
-    return Command("blight", (), origin="button")
+    if together and int(number) not in state.done:
+        return Command("done", (number,), origin="button")
+    return None

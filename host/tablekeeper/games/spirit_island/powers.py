@@ -5,13 +5,16 @@ text qualifies for (SI-FEAR-2, SI-ASPECT-1/2, SI-DAMAGE-3), special rules read p
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from itertools import combinations_with_replacement
+from typing import Annotated, Literal
 
-from tablekeeper.errors import ConfigError, Rejected
+import msgspec
+
+from tablekeeper.errors import Rejected
+from tablekeeper.schema import decode, parse_toml, read_text
 
 DAMAGING = frozenset({"damage", "destroy", "might_damage", "might_destroy"})
 
@@ -39,13 +42,12 @@ def push_results(pieces: int, neighbours: Sequence[str]) -> set[tuple[str, ...]]
     return {tuple(c) for c in combinations_with_replacement(sorted(neighbours), pieces)}
 
 
-@dataclass(frozen=True, slots=True)
-class PowerCard:
+class PowerCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: str
-    cost: int
-    speed: str
-    fear_icon: bool
-    instructions: frozenset[str]
+    cost: Annotated[int, msgspec.Meta(ge=0)]
+    speed: Literal["fast", "slow"]
+    fear_icon: bool = False
+    instructions: frozenset[str] = frozenset()
 
     @property
     def generates_fear(self) -> bool:
@@ -59,29 +61,19 @@ class PowerCard:
         return bool(self.instructions & DAMAGING)
 
 
+class _PowerBook(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    cards: tuple[PowerCard, ...] = ()
+
+
 def load_powers(path: str | None = None) -> dict[str, PowerCard]:
-    """Power card facts from ``data/powers.toml`` (or a user's copy)."""
+    """Power card facts from ``data/powers.toml`` (or a user's copy), by lower-case name."""
     source = path or "spirit_island/data/powers.toml"
-    try:
-        if path is None:
-            text = resources.files("tablekeeper.games.spirit_island").joinpath("data/powers.toml").read_text("utf-8")
-        else:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
-        raw = tomllib.loads(text)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"{source}: {exc}") from None
-    cards = {}
-    for i, entry in enumerate(raw.get("cards", [])):
-        try:
-            card = PowerCard(str(entry["name"]), int(entry["cost"]), str(entry["speed"]),
-                             bool(entry.get("fear_icon", False)), frozenset(entry.get("instructions", [])))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ConfigError(f"{source}: cards[{i}]: missing or bad {exc}") from None
-        if card.speed not in ("fast", "slow"):
-            raise ConfigError(f"{source}: cards[{i}].speed: expected fast or slow, got {card.speed!r}")
-        cards[card.name.lower()] = card
-    return cards
+    if path is None:
+        text = resources.files("tablekeeper.games.spirit_island").joinpath("data/powers.toml").read_text("utf-8")
+    else:
+        text = read_text(path, what="Power Card data file")
+    book = decode(parse_toml(text, source=source), _PowerBook, source=source)
+    return {card.name.lower(): card for card in book.cards}
 
 
 def violence_bonus_play(card: PowerCard) -> None:

@@ -3,15 +3,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from tablekeeper.core.game import Txn, parse_int
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
+from tablekeeper.games.spirit_island import lands, powers, spirit_data
 from tablekeeper.games.spirit_island.common import get, seat_track
-
-ELEMENTS = ("sun", "moon", "fire", "air", "water", "earth", "plant", "animal")
-SPEEDS = ("fast", "slow")
+from tablekeeper.games.spirit_island.spirit_data import ELEMENTS, SPEEDS, Innate, Spirit, SpiritCard
 
 # The FAQ rulings that bite most often, shown on a seat's panel in turn (catalogue 2.1, 2.5, 2.13, 2.16).
 REMINDERS = (
@@ -32,7 +32,56 @@ def elements(state: GameState, seat: int) -> dict[str, int]:
     return counts
 
 
-def play(txn: Txn, seat: int, cost_text: str, speed: str, element_names: tuple[str, ...]) -> None:
+def spirit_of(state: GameState, seat: int) -> Spirit | None:
+    """The Spirit a seat plays, when the game was told (``--option spirits=river,lightning``)."""
+    key = (state.get("spirits") or {}).get(str(seat))
+    if not key:
+        return None
+    path = state.get("spirit_data")
+    return spirit_data.load(str(path) if path else None).spirits[str(key)]
+
+
+def unplayed_cards(state: GameState, seat: int) -> list[SpiritCard]:
+    spirit = spirit_of(state, seat)
+    if spirit is None:
+        return []
+    taken = {c.get("name") for c in played(state, seat)}
+    return [c for c in spirit.cards if c.name not in taken]
+
+
+def play_named(txn: Txn, seat: int, name: str) -> None:
+    """Play a card by (the start of) its name: one of the Spirit's own (its cost, speed and
+    elements), else a Power Card from ``data/powers.toml`` (cost and speed; its elements are
+    entered with ``element``). A card with the Fear icon is announced as generating Fear (SI-FEAR-2)."""
+    spirit = spirit_of(txn.state, seat)
+    own = [c for c in spirit.cards if c.name.lower().startswith(name.lower())] if spirit else []
+    if len(own) == 1:
+        card = own[0]
+        play(txn, seat, str(card.cost), card.speed, card.elements, name=card.name)
+        return
+    book = powers.load_powers()
+    found = [c for key, c in book.items() if key.startswith(name.lower())]
+    if len(found) != 1 or len(own) > 1:
+        known = ", ".join([c.name for c in spirit.cards] if spirit else []) or "no Spirit set"
+        raise Rejected(f"no single card {name!r} (the Spirit's: {known}; or a Power Card in powers.toml; "
+                       f"or play SEAT COST fast|slow ELEMENTS)")
+    power = found[0]
+    play(txn, seat, str(power.cost), power.speed, (), name=power.name)
+    if power.generates_fear:
+        txn.notice(f"{power.name} shows the Fear icon: it generates Fear when used")
+
+
+def gain_element(txn: Txn, seat: int, element: str) -> None:
+    """An element gained this turn (from a card entered on the panel, or another effect)."""
+    if element not in ELEMENTS:
+        raise Rejected(f"unknown element {element!r} (elements: {', '.join(ELEMENTS)})")
+    counts = elements(txn.state, seat)
+    counts[element] = counts.get(element, 0) + 1
+    txn.put(f"seat{seat}.elements", counts)
+
+
+def play(txn: Txn, seat: int, cost_text: str, speed: str, element_names: tuple[str, ...],
+         name: str = "") -> None:
     """SI-TURN-2: plays are limited by Card Plays; the cost is paid now, Fast and Slow alike, and
     the card's elements are gained now."""
     state = txn.state
@@ -57,7 +106,7 @@ def play(txn: Txn, seat: int, cost_text: str, speed: str, element_names: tuple[s
     txn.set(seat_track(seat, "energy"), energy - cost)
     txn.set(seat_track(seat, "cards_played"), plays + 1)
     cards = played(state, seat)
-    cards.append({"cost": cost, "speed": speed, "elements": list(element_names), "used": 0})
+    cards.append({"cost": cost, "speed": speed, "elements": list(element_names), "used": 0, "name": name})
     txn.put(f"seat{seat}.played", cards)
     counts = elements(state, seat)
     for e in element_names:
@@ -95,11 +144,47 @@ def repeat(txn: Txn, seat: int, number_text: str) -> None:
     _power_used(txn, seat, f"card {i + 1} (repeated)")
 
 
-def innate(txn: Txn, seat: int) -> None:
-    """An Innate Power use (counts as a Power use like any other)."""
+def innate_names(state: GameState, seat: int) -> list[str]:
+    spirit = spirit_of(state, seat)
+    return [i.name for i in spirit.innates] if spirit else []
+
+
+def _threshold(args: tuple[str, ...]) -> dict[str, int]:
+    level: dict[str, int] = {}
+    for item in args:
+        element, sep, n = item.lower().partition("=")
+        if not sep or element not in ELEMENTS:
+            raise Rejected(f"innate: expected ELEMENT=N (elements: {', '.join(ELEMENTS)}), got {item!r}")
+        level[element] = parse_int(n, element)
+    return level
+
+
+def innate(txn: Txn, seat: int, args: tuple[str, ...]) -> None:
+    """An Innate Power use (a Power use like any other), refused below its first threshold: the
+    Spirit's Innate by name from its data, or the threshold given as ELEMENT=N."""
     if txn.state.phase not in SPEEDS:
         raise Rejected("Innate Powers are used in the Fast or Slow Power phase")
-    _power_used(txn, seat, "an Innate Power")
+    have = elements(txn.state, seat)
+    spirit = spirit_of(txn.state, seat)
+    if args and "=" in args[0]:
+        power = Innate("the Innate Power", txn.state.phase, (_threshold(args),))
+    elif spirit is not None and spirit.innates:
+        wanted = " ".join(args).lower()
+        found = [i for i in spirit.innates if i.name.lower().startswith(wanted)] if wanted else list(spirit.innates)
+        if not found:
+            known = ", ".join(innate_names(txn.state, seat))
+            raise Rejected(f"{spirit.name} has no Innate {' '.join(args)!r} ({known})")
+        power = found[0]
+    else:
+        raise Rejected(f"innate {seat} ELEMENT=N ...: the Innate's first threshold (or --option spirits=...)")
+    if power.speed != txn.state.phase:
+        raise Rejected(f"{power.name} is {power.speed}: it is used in the {power.speed.title()} Power phase")
+    met = spirit_data.levels_met(power, have)
+    if met == 0:
+        shown = " ".join(f"{n} {e}" for e, n in sorted(have.items())) or "no elements"
+        raise Rejected(f"seat {seat} has {shown}: {power.name} needs "
+                       f"{spirit_data.threshold_text(power.levels[0])}")
+    _power_used(txn, seat, f"{power.name} (threshold {met} of {len(power.levels)} met)")
 
 
 def _power_used(txn: Txn, seat: int, what: str) -> None:
@@ -131,10 +216,9 @@ def time_passes(txn: Txn) -> None:
         txn.set(seat_track(seat, "cards_played"), 0)
         for key in ("played", "elements", "power_uses", "whenever"):
             txn.put(f"seat{seat}.{key}", None)
-    lands = get(txn.state, "lands", {})
-    for rec in lands.values():
-        rec["defend"] = 0
-    txn.put("lands", lands)
+    recorded = lands.all_lands(txn.state)
+    if recorded:
+        lands.put_all(txn, {name: replace(rec, defend=0) for name, rec in recorded.items()})
     txn.put("invader.explore_cards", None)
     txn.put("ravage.blight_boards", None)
     txn.notice("Time passes: heal all Damage; Defend, Isolate and other this-turn effects end")

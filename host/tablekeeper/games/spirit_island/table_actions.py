@@ -22,8 +22,34 @@ def open_names(state: GameState) -> list[str]:
     return [str(frame["action"]) for frame in raw.get("stack", [])]
 
 
+COUNTS_AS = "counts_as"
+
+
 def begin(txn: Txn, name: str) -> None:
     timing.begin_action(txn, name)
+
+
+def declare(txn: Txn, piece: str, counts: bool) -> None:
+    """SI-COUNTS-1: "may count as" is chosen per piece for the whole action: a different choice
+    later in the same action is refused. SI-COUNTS-2: a nested action has its own choices, and the
+    outer action's come back when it ends."""
+    depth = timing.depth(txn.state)
+    if depth == 0:
+        raise Rejected("counts-as is chosen inside an action: begin NAME first")
+    frames: dict[str, dict[str, bool]] = thaw(txn.state.get(COUNTS_AS, {})) or {}
+    mine = frames.get(str(depth), {})
+    if piece in mine and mine[piece] != counts:
+        raise Rejected(f"{piece} was declared {'' if mine[piece] else 'not '}to count for this whole action "
+                       f"({timing.current_action(txn.state)})")
+    frames[str(depth)] = {**mine, piece: counts}
+    txn.put(COUNTS_AS, frames)
+
+
+def counts(state: GameState, piece: str) -> bool | None:
+    """The current action's choice for ``piece`` (None: not declared in this action)."""
+    frames = thaw(state.get(COUNTS_AS, {})) or {}
+    value = frames.get(str(timing.depth(state)), {}).get(piece)
+    return None if value is None else bool(value)
 
 
 def begin_implicit(txn: Txn, name: str) -> None:
@@ -45,12 +71,17 @@ def trigger(txn: Txn, label: str) -> None:
         raise Rejected(f"no action is open to trigger {label!r} after")
 
 
-def end(txn: Txn) -> None:
+def end(txn: Txn, quiet: bool = False) -> None:
     """Close the innermost action. Its triggers pass to the enclosing action, or, with none left,
-    come due: the action's memory is cleared and the triggers resolve."""
+    come due: the action's memory is cleared and the triggers resolve. ``quiet``: the station's
+    own Invader Actions end without a notice, so the display keeps what the players answered."""
     name = timing.current_action(txn.state)
+    frames = thaw(txn.state.get(COUNTS_AS, {})) or {}
+    if frames.pop(str(timing.depth(txn.state)), None) is not None:
+        txn.put(COUNTS_AS, frames or None)
     due = timing.end_action(txn)
-    txn.notice(f"Action finished: {name}")
+    if not quiet:
+        txn.notice(f"Action finished: {name}")
     if timing.depth(txn.state) > 0:
         for item in due:
             timing.trigger(txn, item)

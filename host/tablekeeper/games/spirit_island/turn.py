@@ -7,7 +7,15 @@ from __future__ import annotations
 from tablekeeper.core.flow import Flow, Phase, Step, Turns
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
-from tablekeeper.games.spirit_island import blight_track, fear, invader_track, spirits
+from tablekeeper.games.spirit_island import (
+    blight_effects,
+    blight_track,
+    events,
+    fear,
+    invader_counts,
+    invader_track,
+    spirits,
+)
 from tablekeeper.games.spirit_island.common import blight_card, slots
 
 
@@ -15,22 +23,34 @@ def _hold(state: GameState) -> str | None:
     """Why the step cannot end yet: an open question, a cascade or an unflipped Invader card."""
     if state.prompt is not None:
         return f"answer the prompt first: {state.prompt.text}"
-    return blight_track.waiting_for_cascade(state) or invader_track.waiting_for_card(state)
+    return (blight_track.waiting_for_cascade(state) or invader_track.waiting_for_card(state)
+            or invader_counts.waiting(state))
 
 
 def _blighted_island_enter(txn: Txn) -> None:
-    card = blight_card(txn.state)
-    if card and card.every_phase:
-        txn.notice(f"Blighted Island ({card.name}): {card.every_phase}")
+    blight_effects.every_invader_phase(txn)
 
 
 def _ravage_enter(txn: Txn) -> None:
     txn.put("ravage.blight_boards", [])
-    txn.notice("Ravage: " + ", ".join(slots(txn.state)["ravage"]))
+    txn.notice("Ravage: " + ", ".join(slots(txn.state).ravage))
+    invader_counts.ask_ravage(txn)
 
 
 def _build_enter(txn: Txn) -> None:
-    txn.notice("Build: " + ", ".join(slots(txn.state)["build"]))
+    txn.notice("Build: " + ", ".join(slots(txn.state).build))
+    invader_counts.ask_build(txn)
+
+
+def _advance_enter(txn: Txn) -> None:
+    invader_track.advance_enter(txn)
+    events.after_advance(txn)  # SI-ERRATA-3: Fortification's Build, on the advanced cards
+
+
+def _first_explore_enter(txn: Txn) -> None:
+    """Setup: the boards' pieces are confirmed, then the first Explore card is flipped."""
+    invader_counts.ask_setup(txn)
+    invader_track.explore_enter(txn)
 
 
 def _skip_blighted(state: GameState) -> bool:
@@ -40,7 +60,7 @@ def _skip_blighted(state: GameState) -> bool:
 
 FLOW = Flow(phases=(
     Phase("setup", "Setup", (
-        Step("first_explore", "First Explore", enter=invader_track.explore_enter,
+        Step("first_explore", "First Explore", enter=_first_explore_enter,
              leave=invader_track.first_explore_leave, hold=_hold),
     ), skip=lambda s: s.round > 1),
     Phase("spirit", "Spirit Phase", (
@@ -54,11 +74,11 @@ FLOW = Flow(phases=(
              skip=lambda s: not s.get("events") or s.round == 1, hold=_hold),
         Step("fear", "Fear", enter=fear.reveal_next, leave=fear.reveal_next,
              skip=lambda s: s.value("fear.earned") == 0, hold=_hold),
-        Step("ravage", "Ravage", enter=_ravage_enter, skip=lambda s: not slots(s)["ravage"], hold=_hold),
-        Step("build", "Build", enter=_build_enter, skip=lambda s: not slots(s)["build"], hold=_hold),
+        Step("ravage", "Ravage", enter=_ravage_enter, skip=lambda s: not slots(s).ravage, hold=_hold),
+        Step("build", "Build", enter=_build_enter, skip=lambda s: not slots(s).build, hold=_hold),
         Step("explore", "Explore", enter=invader_track.explore_enter, leave=invader_track.explore_leave,
              hold=_hold),
-        Step("advance", "Advance cards", enter=invader_track.advance_enter, hold=_hold),
+        Step("advance", "Advance cards", enter=_advance_enter, hold=_hold),
     )),
     Phase("slow", "Slow Powers", (Step("powers", "Slow Powers", turns=Turns.TOGETHER, hold=_hold),)),
     Phase("time", "Time Passes", (Step("passes", "Time Passes", enter=spirits.time_passes, hold=_hold),)),

@@ -3,16 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from tablekeeper.core.game import CORE_VERBS, ChoiceHandler, Txn, Verb, parse_int, parse_seat, want
 from tablekeeper.errors import Rejected
-from tablekeeper.games.spirit_island import blight_prompts, blight_track, fear, invader_rules, spirits, table_actions
-from tablekeeper.games.spirit_island.common import get, seat_track, slots, table
+from tablekeeper.games.spirit_island import (
+    blight_effects,
+    blight_prompts,
+    blight_track,
+    events,
+    fear,
+    invader_counts,
+    invader_track,
+    lands,
+    seat_menu,
+    spirits,
+    table_actions,
+)
+from tablekeeper.games.spirit_island.common import get, seat_track, table
 from tablekeeper.games.spirit_island.data import PIECES
 
 # Tracks that follow the decks: changed by fear/draw/reveal, never by hand.
 DERIVED = ("fear.cards_left", "fear.earned", "terror", "invader.stage", "invader.cards_left")
-EVENTS_PICKING_TERRAIN = {"fortification": "Build", "cash crops take hold": "Ravage"}
 
 
 def _count(args: tuple[str, ...], index: int, what: str) -> int:
@@ -43,15 +55,7 @@ def _destroy(txn: Txn, args: tuple[str, ...]) -> None:
     """SI-INV-8: destroying a Town or City generates Fear on top of the effect's own."""
     if not 1 <= len(args) <= 2:
         raise Rejected("usage: destroy explorer|town|city [N]")
-    piece, n = _piece(args[0]), _count(args, 1, "count")
-    track = _track_of(piece)
-    if txn.value(track) < n:
-        raise Rejected(f"the island has {txn.value(track)} {track.split('.')[1]}, cannot destroy {n}")
-    txn.add(track, -n)
-    fear_each = table(txn.state).piece_fear[piece]
-    if fear_each * n:
-        txn.notice(f"Destroying {n} {piece}(s) generates {fear_each * n} Fear")
-        txn.add("fear.generated", fear_each * n)
+    invader_counts.destroy_pieces(txn, _piece(args[0]), _count(args, 1, "count"))
 
 
 def _remove(txn: Txn, args: tuple[str, ...]) -> None:
@@ -65,19 +69,34 @@ def _remove(txn: Txn, args: tuple[str, ...]) -> None:
 def _blight(txn: Txn, args: tuple[str, ...]) -> None:
     if len(args) > 2:
         raise Rejected("usage: blight [LAND [N]]")
-    if txn.state.prompt is not None:
+    asked_board = invader_counts.ravage_question_board(txn.state)
+    if asked_board is not None and args:
+        # a Ravage's Blight question answered with the land's name: Blight there
+        txn.close_prompt()
+        board = lands.board_of(args[0])
+        invader_counts.mark_board(txn, board)
+        txn.notice(f"Ravage: Blight on board {board} ({args[0]})")
+    elif txn.state.prompt is not None:
         raise Rejected(f"answer the prompt first: {txn.state.prompt.text}")
     if not args:
         blight_prompts.start(txn)
         return
-    if get(txn.state, "blight.pending", []):
+    immediately = blight_effects.placing(txn.state)
+    if get(txn.state, "blight.pending", []) and not immediately:
         raise Rejected("finish the cascade first: " + str(blight_track.waiting_for_cascade(txn.state)))
     blight_track.add(txn, args[0], _count(args, 1, "Blight"))
+    if immediately:
+        blight_effects.placed(txn)  # step 1's Blight, placed before the cascade
+        blight_track.settle(txn)
+    invader_counts.resume(txn)
 
 
 def _cascade(txn: Txn, args: tuple[str, ...]) -> None:
     want(args, 1, "cascade LAND")
+    if blight_effects.placing(txn.state):
+        raise Rejected(f"place the Immediately Blight first ({txn.state.get(blight_effects.LEFT)} left): blight LAND")
     blight_track.cascade(txn, args[0])
+    invader_counts.resume(txn)
 
 
 def _remove_blight(txn: Txn, args: tuple[str, ...]) -> None:
@@ -91,48 +110,53 @@ def _land(txn: Txn, args: tuple[str, ...]) -> None:
     if len(args) < 2:
         raise Rejected("usage: land LAND blight=N vitality=N presenceS=N ...")
     name = args[0]
-    lands = get(txn.state, "lands", {})
-    rec = blight_track.land_record(txn.state, name)
+    recorded = lands.all_lands(txn.state)
+    rec = recorded.get(name, lands.LandRecord())
     for item in args[1:]:
         key, sep, value = item.partition("=")
         if not sep:
             raise Rejected(f"land {name}: expected KEY=N, got {item!r}")
+        if key == "terrain":
+            terrains = (*table(txn.state).terrains, "Coastal")
+            match = [t for t in terrains if t.lower() == value.lower()]
+            if not match:
+                raise Rejected(f"land {name}: unknown terrain {value!r} ({', '.join(terrains)})")
+            rec = replace(rec, terrain=match[0])
+            continue
         n = parse_int(value, key)
         if n < 0:
             raise Rejected(f"land {name}: {key} cannot be negative")
-        if key in ("blight", "vitality", "defend"):
-            rec[key] = n
+        if key in lands.COUNTS:
+            rec = rec.with_count(key, n)
         elif key.startswith("presence"):
             seat = parse_seat(txn.state, key.removeprefix("presence"))
-            rec["presence"][str(seat)] = n
-            located = n + sum(int(other.get("presence", {}).get(str(seat), 0))
-                              for land, other in lands.items() if land != name)
+            rec = rec.with_presence(str(seat), n)
+            located = n + sum(other.presence.get(str(seat), 0) for land, other in recorded.items() if land != name)
             if located > txn.value(seat_track(seat, "presence")):
                 txn.set(seat_track(seat, "presence"), located)
         else:
-            raise Rejected(f"land {name}: unknown key {key!r} (blight, vitality, defend, presenceS)")
-    lands[name] = rec
-    txn.put("lands", lands)
+            raise Rejected(f"land {name}: unknown key {key!r} ({', '.join(lands.COUNTS)}, terrain, presenceS)")
+    lands.put(txn, name, rec)
 
 
 def _presence(txn: Txn, args: tuple[str, ...]) -> None:
     want(args, 3, "presence SEAT LAND +N|-N")
     seat = parse_seat(txn.state, args[0])
     delta = parse_int(args[2], "presence change")
-    lands = get(txn.state, "lands", {})
-    rec = blight_track.land_record(txn.state, args[1])
-    have = rec["presence"].get(str(seat), 0)
+    rec = lands.land(txn.state, args[1])
+    have = rec.presence.get(str(seat), 0)
     if have + delta < 0:
         raise Rejected(f"seat {seat} has {have} Presence in {args[1]}")
-    rec["presence"][str(seat)] = have + delta
-    lands[args[1]] = rec
-    txn.put("lands", lands)
+    lands.put(txn, args[1], rec.with_presence(str(seat), have + delta))
     txn.add(seat_track(seat, "presence"), delta)
 
 
 def _play(txn: Txn, args: tuple[str, ...]) -> None:
+    if len(args) >= 2 and not args[1].isdigit():
+        spirits.play_named(txn, parse_seat(txn.state, args[0]), " ".join(args[1:]))
+        return
     if len(args) < 3:
-        raise Rejected("usage: play SEAT COST fast|slow [ELEMENT ...]")
+        raise Rejected("usage: play SEAT COST fast|slow [ELEMENT ...] (or play SEAT CARD-NAME)")
     spirits.play(txn, parse_seat(txn.state, args[0]), args[1], args[2].lower(), tuple(a.lower() for a in args[3:]))
 
 
@@ -147,8 +171,27 @@ def _repeat(txn: Txn, args: tuple[str, ...]) -> None:
 
 
 def _innate(txn: Txn, args: tuple[str, ...]) -> None:
-    want(args, 1, "innate SEAT")
-    spirits.innate(txn, parse_seat(txn.state, args[0]))
+    if not args:
+        raise Rejected("usage: innate SEAT [NAME | ELEMENT=N ...]")
+    spirits.innate(txn, parse_seat(txn.state, args[0]), args[1:])
+
+
+def _element(txn: Txn, args: tuple[str, ...]) -> None:
+    if len(args) < 2:
+        raise Rejected("usage: element SEAT ELEMENT ...")
+    seat = parse_seat(txn.state, args[0])
+    for name in args[1:]:
+        spirits.gain_element(txn, seat, name.lower())
+
+
+def _menu(txn: Txn, args: tuple[str, ...]) -> None:
+    want(args, 1, "seat-menu SEAT")
+    seat_menu.open_menu(txn, parse_seat(txn.state, args[0]))
+
+
+def _more(txn: Txn, args: tuple[str, ...]) -> None:
+    want(args, 1, "more SEAT")
+    seat_menu.more(txn, parse_seat(txn.state, args[0]))
 
 
 def _whenever(txn: Txn, args: tuple[str, ...]) -> None:
@@ -176,27 +219,37 @@ def _end(txn: Txn, args: tuple[str, ...]) -> None:
     blight_track.settle(txn)  # a Blight addition waiting only for this nested action ends too
 
 
+def _counts_as(txn: Txn, args: tuple[str, ...]) -> None:
+    want(args, 2, "counts-as PIECE yes|no")
+    if args[1] not in ("yes", "no"):
+        raise Rejected("usage: counts-as PIECE yes|no")
+    table_actions.declare(txn, args[0], args[1] == "yes")
+    txn.notice(f"{args[0]} {'counts' if args[1] == 'yes' else 'does not count'} for this action")
+
+
+def _explore(txn: Txn, args: tuple[str, ...]) -> None:
+    want(args, 1, "explore more|skip")
+    if args[0] == "more":
+        invader_track.explore_more(txn)
+    elif args[0] == "skip":
+        invader_track.explore_skip(txn)
+    else:
+        raise Rejected("usage: explore more|skip")
+
+
 def _event(txn: Txn, args: tuple[str, ...]) -> None:
-    """SI-ERRATA-3/4: Fortification and Cash Crops Take Hold pick a terrain no Invader card shows."""
-    name = " ".join(args).lower()
-    if name not in EVENTS_PICKING_TERRAIN:
-        raise Rejected("usage: event fortification|cash crops take hold")
-    options = invader_rules.unshown_terrains(slots(txn.state), table(txn.state).terrains)
-    step = EVENTS_PICKING_TERRAIN[name]
-    if not options:
-        txn.notice(f"{name.title()}: every terrain is shown, no extra {step}")
-        return
-    txn.ask("si.event_terrain", f"{step} in which terrain?", options, context={"step": step, "options": options})
+    events.event(txn, " ".join(args).lower())
 
 
-def _event_terrain(txn: Txn, index: int) -> None:
+def _next(txn: Txn, args: tuple[str, ...]) -> None:
+    """``next`` with an Invader-count question open confirms the answer offered first (the rules'
+    one), as NEXT on the panel confirms the option shown; otherwise the core's ``next``."""
     prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
-    step, terrain = str(prompt.context["step"]), str(prompt.context["options"][index])
-    txn.close_prompt()
-    txn.put("event.terrain", terrain)
-    txn.notice(f"{step} in every {terrain} with Invaders")
+    if not args and prompt is not None and prompt.id.startswith("si.counts."):
+        txn.notice(f"{prompt.text} {prompt.options[0]}")
+        CHOICES[prompt.id](txn, 0)
+        return
+    CORE_VERBS["next"].handler(txn, args)
 
 
 def _guard(core: str) -> Verb:
@@ -204,6 +257,11 @@ def _guard(core: str) -> Verb:
     base = CORE_VERBS[core]
 
     def handler(txn: Txn, args: tuple[str, ...]) -> None:
+        if core == "set" and len(args) == 2 and args[1].lstrip("-").isdigit():
+            txn.game.counter(txn.state, args[0])
+            if int(args[1]) == txn.value(args[0]):
+                txn.notice(f"{args[0]} is already {args[1]}")  # a no-op, accepted
+                return
         if args and args[0] in DERIVED:
             raise Rejected(f"{args[0]} follows its deck: use fear, draw or reveal")
         base.handler(txn, args)
@@ -212,6 +270,7 @@ def _guard(core: str) -> Verb:
 
 
 VERBS: Mapping[str, Verb] = {
+    "next": Verb("next", "next step; with an Invader-count question open, confirm its first answer", _next),
     "fear": Verb("fear [N]", "generate N Fear (earns cards, raises Terror)", _fear),
     "destroy": Verb("destroy explorer|town|city [N]", "destroy Invaders (Towns/Cities add Fear)", _destroy),
     "remove": Verb("remove explorer|town|city [N]", "remove Invaders (no Fear)", _remove),
@@ -220,23 +279,55 @@ VERBS: Mapping[str, Verb] = {
     "remove-blight": Verb("remove-blight LAND [N]", "Blight leaves the island back to the card", _remove_blight),
     "land": Verb("land LAND key=N ...", "record a land's blight, vitality, defend, presenceS", _land),
     "presence": Verb("presence SEAT LAND +N|-N", "add or remove Presence in a land", _presence),
-    "play": Verb("play SEAT COST fast|slow [ELEMENT ...]", "choose and pay for a Power Card", _play),
+    "play": Verb("play SEAT COST fast|slow [ELEMENT ...]", "choose and pay for a Power Card (or: play SEAT NAME)",
+                 _play),
     "use": Verb("use SEAT CARD", "resolve played card CARD (1-based) in its phase", _use),
     "repeat": Verb("repeat SEAT CARD", "Repeat a used card (a new Power use)", _repeat),
-    "innate": Verb("innate SEAT", "use an Innate Power", _innate),
+    "innate": Verb("innate SEAT [NAME|ELEMENT=N ...]", "use an Innate Power (refused below its threshold)",
+                   _innate),
+    "element": Verb("element SEAT ELEMENT ...", "elements gained this turn outside a played card", _element),
+    "seat-menu": Verb("seat-menu SEAT", "open the seat's menu (its B button)", _menu),
+    "more": Verb("more SEAT", "show the next item of the seat's open menu (its B button)", _more),
     "whenever": Verb("whenever SEAT TEXT", "this turn: TEXT each time the seat uses a Power", _whenever),
     "begin": Verb("begin NAME", "open an action (triggers wait for its end)", _begin),
     "end": Verb("end", "close the innermost open action", _end),
+    "counts-as": Verb("counts-as PIECE yes|no", "this action counts PIECE as the category (fixed until it ends)",
+                      _counts_as),
+    "explore": Verb("explore more|skip", "a second Explore card this step, or none resolved (France 6 counts them)",
+                    _explore),
     "event": Verb("event NAME", "Fortification / Cash Crops Take Hold: pick the terrain", _event),
     "set": _guard("set"),
     "add": _guard("add"),
 }
 
-CHOICES: Mapping[str, ChoiceHandler] = {
-    "si.event_terrain": _event_terrain,
+def _then_resume(handler: ChoiceHandler) -> ChoiceHandler:
+    """After an answer, the next queued Invader question (if nothing else is waiting)."""
+
+    def answered(txn: Txn, index: int) -> None:
+        handler(txn, index)
+        invader_counts.resume(txn)
+
+    return answered
+
+
+CHOICES: Mapping[str, ChoiceHandler] = {name: _then_resume(handler) for name, handler in {
+    "si.event_terrain": events.on_terrain,
     "si.blight.had": blight_prompts.on_had,
     "si.blight.vitality": blight_prompts.on_vitality,
     "si.blight.presence": blight_prompts.on_presence,
     table_actions.ORDER_PROMPT: table_actions.on_order,
     fear.CARD_PROMPT: fear.on_resolved,
-}
+    invader_counts.PROMPTS["setup"]: invader_counts.on_setup,
+    invader_counts.PROMPTS["build"]: invader_counts.on_build,
+    invader_counts.PROMPTS["explore"]: invader_counts.on_explore,
+    invader_counts.PROMPTS["blight"]: invader_counts.on_ravage_blight,
+    invader_counts.PROMPTS["destroyed"]: invader_counts.on_ravage_destroyed,
+    invader_counts.PROMPTS["loss"]: invader_counts.on_loss,
+    seat_menu.PREFIX + "menu": seat_menu.on_menu,
+    seat_menu.PREFIX + "card": seat_menu.on_card,
+    seat_menu.PREFIX + "cost": seat_menu.on_cost,
+    seat_menu.PREFIX + "speed": seat_menu.on_speed,
+    seat_menu.PREFIX + "element": seat_menu.on_element,
+    seat_menu.PREFIX + "presence": seat_menu.on_presence,
+    seat_menu.PREFIX + "innate": seat_menu.on_innate,
+}.items()}

@@ -1,0 +1,70 @@
+"""What a Blight card does beyond holding Blight: its "Immediately" effects when it flips, resolved
+as a nested action at step 1 of the FAQ's order (before any cascade, SI-BLIGHT-1), and the
+Blighted Island effects that repeat every Invader Phase."""
+
+from __future__ import annotations
+
+from tablekeeper.core import timing
+from tablekeeper.core.game import Txn
+from tablekeeper.core.state import GameState
+from tablekeeper.games.spirit_island import table_actions
+from tablekeeper.games.spirit_island.common import blight_card, seat_track
+
+LEFT = "blight.immediately_left"
+
+
+def _boards(state: GameState) -> int:
+    return int(state.get("boards", state.seats))
+
+
+def _spirits_lose(txn: Txn, track: str, n: int) -> None:
+    for seat in txn.state.seat_numbers():
+        have = txn.value(seat_track(seat, track))
+        if n and have:
+            txn.set(seat_track(seat, track), max(0, have - n))
+
+
+def immediately(txn: Txn) -> None:
+    """The card just flipped: open "Immediately: CARD", apply what the station can count, and keep
+    the action open while the players place its Blight (``blight LAND`` is accepted before the
+    cascade); it ends by itself once they have."""
+    card = blight_card(txn.state)
+    if card is None or not card.immediately:
+        return
+    table_actions.begin(txn, f"Immediately: {card.name}")
+    txn.notice(f"Immediately: {card.immediately}")
+    _spirits_lose(txn, "presence", card.immediately_presence)
+    _spirits_lose(txn, "energy", card.immediately_energy)
+    if card.immediately_towns_per_board:
+        towns = min(txn.value("island.towns"), card.immediately_towns_per_board * _boards(txn.state))
+        txn.add("island.towns", -towns)
+    left = card.immediately_blight_per_board * _boards(txn.state)
+    if left:
+        txn.put(LEFT, left)
+        txn.notice(f"Place {left} Blight (blight LAND), before the cascade")
+    else:
+        table_actions.end(txn)
+
+
+def placing(state: GameState) -> bool:
+    """Is the Immediately action open and waiting for its Blight?"""
+    name = timing.current_action(state) or ""
+    return name.startswith("Immediately:") and int(state.get(LEFT, 0) or 0) > 0
+
+
+def placed(txn: Txn) -> None:
+    """One of the Immediately Blight was placed; the last one ends the nested action."""
+    left = int(txn.state.get(LEFT, 0) or 0) - 1
+    txn.put(LEFT, left or None)
+    if left <= 0 and (timing.current_action(txn.state) or "").startswith("Immediately:"):
+        table_actions.end(txn)
+
+
+def every_invader_phase(txn: Txn) -> None:
+    """The Blighted Island step: the reminder, and the Presence each Spirit destroys."""
+    card = blight_card(txn.state)
+    if card is None:
+        return
+    if card.every_phase:
+        txn.notice(f"Blighted Island ({card.name}): {card.every_phase}")
+    _spirits_lose(txn, "presence", card.every_phase_presence)

@@ -1,0 +1,177 @@
+"""A seat's own menu on its two buttons: B opens it and shows the next item, A does the item shown
+(the seat display's second line says which). From it a seat generates Fear, plays a card (picked from
+its Spirit's data, or entered as cost, speed and elements), uses an Innate Power (its threshold
+checked), gains an element, changes any seat's Presence, or adds Blight from a Power."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tablekeeper.core.events import Json
+from tablekeeper.core.game import Txn
+from tablekeeper.core.state import GameState
+from tablekeeper.errors import Rejected
+from tablekeeper.games.spirit_island import blight_prompts, spirits
+from tablekeeper.games.spirit_island.common import seat_track
+from tablekeeper.games.spirit_island.spirit_data import ELEMENTS, SPEEDS
+
+# "close" first: NEXT on the panel (which picks the option it shows, the first) never acts for a seat;
+# the seat's own B opens the menu on "Fear +1".
+MENU = ("close", "Fear +1", "play card", "innate", "Presence", "element", "Blight +1")
+PREFIX = "si.seat."
+OTHER = "other card"
+DONE = "done"
+
+
+def _ask(txn: Txn, seat: int, what: str, text: str, options: Sequence[str], **context: Json) -> None:
+    txn.ask(PREFIX + what, text, list(options), seat=seat, context={"cursor": 0, **context})
+
+
+def is_menu(state: GameState) -> bool:
+    prompt = state.prompt
+    return prompt is not None and prompt.id.startswith(PREFIX)
+
+
+def cursor(state: GameState) -> int:
+    prompt = state.prompt
+    return int(prompt.context.get("cursor", 0)) if prompt is not None else 0
+
+
+def legend(state: GameState, seat: int) -> str | None:
+    """What A and B do, shown on the seat display while this seat's menu is open."""
+    prompt = state.prompt
+    if prompt is None or not is_menu(state) or prompt.seat != seat:
+        return None
+    return f"A:{prompt.options[cursor(state)]} B:more"
+
+
+def open_menu(txn: Txn, seat: int) -> None:
+    if txn.state.prompt is not None:
+        raise Rejected(f"answer the prompt first: {txn.state.prompt.text}")
+    _ask(txn, seat, "menu", f"Seat {seat}:", MENU, cursor=1)
+
+
+def more(txn: Txn, seat: int) -> None:
+    """Show the menu's next item (the question is asked again with the cursor moved)."""
+    prompt = txn.state.prompt
+    if prompt is None or not is_menu(txn.state) or prompt.seat != seat:
+        raise Rejected(f"seat {seat} has no menu open")
+    nxt = (cursor(txn.state) + 1) % len(prompt.options)
+    txn.close_prompt()
+    txn.ask(prompt.id, prompt.text, list(prompt.options), seat=seat, context={**prompt.context, "cursor": nxt})
+
+
+def _seat(txn: Txn) -> int:
+    prompt = txn.state.prompt
+    if prompt is None or prompt.seat is None:
+        raise Rejected("there is nothing to choose")
+    return prompt.seat
+
+
+def on_menu(txn: Txn, index: int) -> None:
+    """Do the item; one that cannot be done now closes the menu with the reason on screen."""
+    seat = _seat(txn)
+    txn.close_prompt()
+    try:
+        _do(txn, seat, MENU[index])
+    except Rejected as exc:
+        txn.notice(f"Seat {seat}: {exc}")
+
+
+def _do(txn: Txn, seat: int, item: str) -> None:
+    if item == "Fear +1":
+        txn.add("fear.generated", 1)
+    elif item == "play card":
+        _ask_card(txn, seat)
+    elif item == "innate":
+        names = spirits.innate_names(txn.state, seat)
+        if len(names) > 1:
+            _ask(txn, seat, "innate", "Which Innate?", names)
+        else:
+            _innate(txn, seat, ())
+    elif item == "Presence":
+        _ask(txn, seat, "presence", "Presence of", presence_options(txn.state, seat))
+    elif item == "element":
+        _ask(txn, seat, "element", "Element gained", [DONE, *ELEMENTS])
+    elif item == "Blight +1":
+        blight_prompts.start(txn)
+
+
+def presence_options(state: GameState, seat: int) -> list[str]:
+    """This seat's -1 first, then the others' -1, then the +1s: a few presses for any seat."""
+    order = [seat, *[s for s in state.seat_numbers() if s != seat]]
+    return [f"S{s} -1" for s in order] + [f"S{s} +1" for s in order]
+
+
+def on_presence(txn: Txn, index: int) -> None:
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    label = prompt.options[index]
+    txn.close_prompt()
+    who, delta = label.split()
+    track = seat_track(int(who.removeprefix("S")), "presence")
+    try:
+        txn.add(track, int(delta))
+    except Rejected as exc:
+        txn.notice(f"Presence: {exc}")
+
+
+def _ask_card(txn: Txn, seat: int) -> None:
+    if (txn.state.phase, txn.state.step) != ("spirit", "cards"):
+        raise Rejected("Power Cards are chosen and paid for in the Spirit Phase (cards step)")
+    names = [f"{c.name} ({c.cost})" for c in spirits.unplayed_cards(txn.state, seat)]
+    _ask(txn, seat, "card", "Which card?", [*names, OTHER])
+
+
+def on_card(txn: Txn, index: int) -> None:
+    seat = _seat(txn)
+    cards = spirits.unplayed_cards(txn.state, seat)
+    txn.close_prompt()
+    if index < len(cards):
+        spirits.play_named(txn, seat, cards[index].name)
+    else:
+        _ask(txn, seat, "cost", "Card cost?", [str(n) for n in range(9)])
+
+
+def on_cost(txn: Txn, index: int) -> None:
+    seat = _seat(txn)
+    txn.close_prompt()
+    _ask(txn, seat, "speed", "Fast or slow?", SPEEDS, cost=index)
+
+
+def on_speed(txn: Txn, index: int) -> None:
+    seat = _seat(txn)
+    prompt = txn.state.prompt
+    cost = int(prompt.context["cost"]) if prompt is not None else 0
+    txn.close_prompt()
+    spirits.play(txn, seat, str(cost), SPEEDS[index], ())
+    _ask(txn, seat, "element", "Card's elements", [DONE, *ELEMENTS])
+
+
+def on_element(txn: Txn, index: int) -> None:
+    """Each element chosen is gained (and the question asked again) until ``done``."""
+    seat = _seat(txn)
+    prompt = txn.state.prompt
+    text = prompt.text if prompt is not None else ""
+    txn.close_prompt()
+    if index == 0:
+        return
+    spirits.gain_element(txn, seat, ELEMENTS[index - 1])
+    _ask(txn, seat, "element", text, [DONE, *ELEMENTS])
+
+
+def on_innate(txn: Txn, index: int) -> None:
+    seat = _seat(txn)
+    names = spirits.innate_names(txn.state, seat)
+    txn.close_prompt()
+    _innate(txn, seat, (names[index],))
+
+
+def _innate(txn: Txn, seat: int, name: tuple[str, ...]) -> None:
+    """From the panel a threshold not met closes the menu with the reason on screen (a typed
+    ``innate`` is refused outright)."""
+    try:
+        spirits.innate(txn, seat, name)
+    except Rejected as exc:
+        txn.notice(f"Innate refused: {exc}")
