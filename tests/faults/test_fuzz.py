@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import tomli_w
 from cobs import cobs
-from hypothesis import HealthCheck, assume, example, given, settings
+from hypothesis import HealthCheck, Phase, assume, example, given, settings
 from hypothesis import strategies as st
 
 from tablekeeper.cli import main
@@ -308,5 +308,8 @@ def test_decode_frame_refuses_with_protocol_error(raw: bytes) -> None:
 def test_the_decoder_fuzz_fails_with_the_crc_check_off(fuzz: Callable[[], None],
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(p, "CHECK_CRC", False)
+    current = fuzz._hypothesis_internal_use_settings  # type: ignore[attr-defined]
+    quick = settings(current, phases=[Phase.explicit, Phase.generate])
+    monkeypatch.setattr(fuzz, "_hypothesis_internal_use_settings", quick)  # a failure is enough; no shrinking
     with pytest.raises((AssertionError, ExceptionGroup)):
         fuzz()
