@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # the station's modules load when it runs, so `tablekeeper --
 
 DEFAULT_GAME = "arkham"
 DEFAULT_CAPTURE_DIR = Path("captures")
+FLEET_WAIT_S = 5.0  # a scripted run with [fleet] waits this long for the broker before it starts
 SIM_WAIT_S = 0.02  # the simulator's window needs its events read often
 
 
@@ -182,7 +183,7 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
         _stop_on_signals(station)
         watchdog = Watchdog()
         supervisor = Supervisor(clock=clock)
-        with counters_running(station, config, supervisor=supervisor):
+        with counters_running(station, config, supervisor=supervisor), fleet_running(station, config):
             station.start()
             watchdog.ready()
             run_station_loop(station, supervisor, watchdog, clock=clock, sleep=time.sleep)
@@ -260,6 +261,25 @@ def counters_running(station: Station, config: StationConfig, table: CounterTabl
         station.counters = None
 
 
+@contextmanager
+def fleet_running(station: Station, config: StationConfig, *, wait_s: float = 0.0) -> Iterator[None]:
+    """With a ``[fleet]`` table, report to the convention's broker on the link's own threads; a broker
+    that is down never holds up the table (``wait_s``: how long a scripted run waits to connect)."""
+    if config.fleet is None:
+        yield
+        return
+    from tablekeeper.fleet.reporter import FleetReporter
+
+    reporter = FleetReporter(station, config.fleet)
+    reporter.start()
+    if wait_s > 0:
+        reporter.link.wait_connected(wait_s)
+    try:
+        yield
+    finally:
+        reporter.close()
+
+
 def _open_or_explain(open_part: Callable[[], Any]) -> Any:
     from gpiozero.exc import GPIOZeroError
 
@@ -318,7 +338,8 @@ def run_scripted(config: StationConfig, args: argparse.Namespace, *,
         steps = parse_script(lines, parts, source=args.script, hold_s=config.timing.hold_s)
         parts.emulator = _emulator(parts, mode)
         refresh = refresher(station, parts)
-        with counters_running(station, config, parts.counters, wait_for_table=True):
+        with counters_running(station, config, parts.counters, wait_for_table=True), \
+                fleet_running(station, config, wait_s=FLEET_WAIT_S):
             station.start()
             station.drain()  # the counters' greetings
             if parts.counters is not None:
@@ -382,9 +403,9 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
             refresh()
 
         supervisor = Supervisor(clock=clock)
-        # a counter plugged into this computer works too
-        with counters_running(station, config, parts.counters, supervisor=supervisor):
-            station.start()
+        with counters_running(station, config, parts.counters, supervisor=supervisor), \
+                fleet_running(station, config):
+            station.start()  # (a counter plugged into this computer works too)
             refresh()
             # a window must have its events read often; keys in a terminal arrive on their own thread
             run_station_loop(station, supervisor, None, clock=clock, sleep=time.sleep, on_pass=on_pass,
