@@ -22,11 +22,13 @@ from tablekeeper.schema import read_text
 from tablekeeper.user_paths import output_dir
 
 if TYPE_CHECKING:  # the station's modules load when it runs, so `tablekeeper --help` stays quick
+    from tablekeeper.appliance.watchdog import Watchdog
     from tablekeeper.config import StationConfig
     from tablekeeper.core.session import Session
     from tablekeeper.hw.sim.counter_table import CounterTable
     from tablekeeper.hw.sim.simulator import SimulatedParts
     from tablekeeper.station import Station
+    from tablekeeper.supervisor import Supervisor
 
 DEFAULT_GAME = "arkham"
 DEFAULT_CAPTURE_DIR = Path("captures")
@@ -161,6 +163,7 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
     from tablekeeper.hw.buttons import ButtonPanel
     from tablekeeper.hw.displays import DisplayBank, hardware_opener
     from tablekeeper.hw.outputs import Outputs
+    from tablekeeper.supervisor import Supervisor
 
     if args.save is None:  # the box keeps its game across power cuts without being asked
         path = store_path()
@@ -182,10 +185,11 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
                                                            quiet=config.quiet))
         _stop_on_signals(station)
         watchdog = Watchdog()
-        with counters_running(station, config), fleet_running(station, config):
+        supervisor = Supervisor(clock=clock)
+        with counters_running(station, config, supervisor=supervisor), fleet_running(station, config):
             station.start()
             watchdog.ready()
-            station.run(on_pass=watchdog.feed)
+            run_station_loop(station, supervisor, watchdog, clock=clock, sleep=time.sleep)
             watchdog.stopping()
     finally:
         if station is not None:
@@ -195,16 +199,37 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
     return 0
 
 
+def run_station_loop(station: Station, supervisor: Supervisor, watchdog: Watchdog | None, *,
+                     clock: Callable[[], float], sleep: Callable[[float], None],
+                     on_pass: Callable[[float], object] | None = None, idle_wait_s: float | None = None) -> int:
+    """The station loop on this thread, restarted with back-off if it fails; each pass restarts
+    failed threads and feeds the watchdog only while every thread is healthy. Returns the restarts."""
+    from tablekeeper.station import IDLE_WAIT_S
+    from tablekeeper.supervisor import run_restarting
+
+    def each_pass(now_s: float) -> None:
+        healthy = supervisor.check(now_s)
+        if watchdog is not None:
+            watchdog.feed(now_s, healthy=healthy)
+        if on_pass is not None:
+            on_pass(now_s)
+
+    wait_s = IDLE_WAIT_S if idle_wait_s is None else idle_wait_s
+    return run_restarting("station", lambda: station.run(on_pass=each_pass, idle_wait_s=wait_s), clock=clock,
+                          sleep=sleep, should_restart=lambda: station.running)
+
+
 @contextmanager
 def counters_running(station: Station, config: StationConfig, table: CounterTable | None = None, *,
-                     wait_for_table: bool = False) -> Iterator[None]:
-    """The USB counters (and the simulator's virtual ones, ``table``), watched on their own thread;
-    their intents go on the station's queue. The virtual counters are powered up on that thread, so
-    the first frame does not wait for them, unless ``wait_for_table`` (a script starts once all are
-    seated)."""
+                     wait_for_table: bool = False, supervisor: Supervisor | None = None) -> Iterator[None]:
+    """The USB counters (and the simulator's virtual ones, ``table``), polled on a supervised thread
+    (``supervisor``, else one of its own); their intents go on the station's queue. The virtual
+    counters are powered up on that thread, so the first frame does not wait for them, unless
+    ``wait_for_table`` (a script starts once all are seated)."""
     from tablekeeper.hw.counters import CounterManager, _default_list_ports
     from tablekeeper.hw.sim.counter_table import roll_intent
     from tablekeeper.intents import CounterConnected
+    from tablekeeper.supervisor import Liveness, Supervisor, Worker
 
     if table is None:
         manager = CounterManager(emit=station.put, counters=config.counters,
@@ -212,20 +237,21 @@ def counters_running(station: Station, config: StationConfig, table: CounterTabl
     else:
         manager = table.manager_for(station.put, extra_ports=None if wait_for_table else _default_list_ports)
     station.counters = manager
-    stop = threading.Event()
+    watcher = Supervisor(clock=manager.clock) if supervisor is None else supervisor
+    plugged = threading.Event()
 
-    def watch() -> None:
-        if table is not None and not wait_for_table:
+    def watch(liveness: Liveness) -> None:
+        if table is not None and not wait_for_table and not plugged.is_set():
+            plugged.set()
             try:
-                table.plug_all(stop)
+                table.plug_all(liveness.stop)
             except HardwareError as exc:
                 print(f"tablekeeper: {exc}", file=sys.stderr)
-        manager.run(stop)
+        manager.run(liveness.stop, beat=liveness.beat)
 
     if table is not None and wait_for_table:
         table.plug_all()
-    thread = threading.Thread(target=watch, name="counters", daemon=True)
-    thread.start()
+    watcher.add(Worker("counters", watch))
     try:
         if table is not None and wait_for_table:
             seated = sum(1 for entry in table.entries if entry.seat)
@@ -233,8 +259,7 @@ def counters_running(station: Station, config: StationConfig, table: CounterTabl
                              "every virtual counter to take its seat")
         yield
     finally:
-        stop.set()
-        thread.join(timeout=2.0)
+        watcher.stop()
         manager.close()
         station.counters = None
 
@@ -356,6 +381,7 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
     from tablekeeper.hw.sim.simulator import choose_display_mode
     from tablekeeper.intents import Quit
     from tablekeeper.station import IDLE_WAIT_S
+    from tablekeeper.supervisor import Supervisor
 
     mode = choose_display_mode(args.display, stdout_is_tty=sys.stdout.isatty())
     if mode in ("capture", "gifanim"):
@@ -379,11 +405,14 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
                 keyboard.pump()
             refresh()
 
-        with counters_running(station, config, parts.counters), fleet_running(station, config):
+        supervisor = Supervisor(clock=clock)
+        with counters_running(station, config, parts.counters, supervisor=supervisor), \
+                fleet_running(station, config):
             station.start()  # (a counter plugged into this computer works too)
             refresh()
             # a window must have its events read often; keys in a terminal arrive on their own thread
-            station.run(on_pass=on_pass, idle_wait_s=SIM_WAIT_S if mode == "pygame" else IDLE_WAIT_S)
+            run_station_loop(station, supervisor, None, clock=clock, sleep=time.sleep, on_pass=on_pass,
+                             idle_wait_s=SIM_WAIT_S if mode == "pygame" else IDLE_WAIT_S)
     finally:
         if keyboard is not None:
             keyboard.close()
