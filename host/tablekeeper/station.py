@@ -119,7 +119,7 @@ class Station:
         self.images: dict[str, Image.Image] = {}
         self._drawn: dict[str, bytes] = {}
         self._rendered: dict[str, tuple[tuple[Any, ...], Image.Image]] = {}
-        self._page = 0  # the page long screens show, counted in PAGE_S steps of the clock
+        self.page = 0  # the page long screens show, counted in PAGE_S steps of the clock
         self._paged: set[str] = set()  # displays whose screen has more than one page
         self.contents: dict[str, tuple[Panel, str | None, str | None]] = {}  # role -> what frames() drew
         self.running = False
@@ -192,8 +192,8 @@ class Station:
         if self.message is not None and now_s >= self.message.until_s:
             self.message = None
             changed = True
-        if self._paged and int(now_s // PAGE_S) != self._page:  # a long screen turns its page
-            self._page = int(now_s // PAGE_S)
+        if self._paged and int(now_s // PAGE_S) != self.page:  # a long screen turns its page
+            self.page = int(now_s // PAGE_S)
             changed = True
         if changed:
             self.redraw()
@@ -211,7 +211,7 @@ class Station:
             deadlines.append(self.message.until_s)
         deadlines.append(self.menu.deadline_s())
         if self._paged:
-            deadlines.append((self._page + 1) * PAGE_S)
+            deadlines.append((self.page + 1) * PAGE_S)
         return min((d for d in deadlines if d is not None), default=None)
 
     # --- intents ----------------------------------------------------------------------------------
@@ -457,10 +457,10 @@ class Station:
                     and int(display.role[4:]) in self.missing_counters:
                 banner = "counter missing"
             self.contents[display.role] = (panel, banner, selected)
-            key = (panel, display.size, banner, selected, self._page)
+            key = (panel, display.size, banner, selected, self.page)
             cached = self._rendered.get(display.role)
             if cached is None or cached[0] != key:  # drawing is the costly part; skip unchanged panels
-                screen = layout(panel, display.viewing, banner=banner, selected=selected, page=self._page)
+                screen = layout(panel, display.viewing, banner=banner, selected=selected, page=self.page)
                 cached = (key, draw_screen(screen, display.size))
                 if screen.pages > 1:
                     self._paged.add(display.role)
