@@ -252,7 +252,6 @@ def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_
     from tablekeeper.hw.outputs import Outputs
     from tablekeeper.hw.sim.counter_table import CounterTable
     from tablekeeper.hw.sim.simulator import SimulatedParts
-    from tablekeeper.hw.sim.textview import TextView
 
     session, store = open_session(args)
     table = None
