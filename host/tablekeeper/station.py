@@ -25,6 +25,7 @@ from tablekeeper.core.events import Command
 from tablekeeper.core.script import parse_line
 from tablekeeper.core.session import Outcome, Session
 from tablekeeper.core.store import SaveFullError
+from tablekeeper.core.view import Panel
 from tablekeeper.errors import Rejected, ScriptError, StoreError
 from tablekeeper.hw.buttons import ButtonPanel
 from tablekeeper.hw.displays import DisplayBank
@@ -42,7 +43,6 @@ from tablekeeper.intents import (
     Typed,
 )
 from tablekeeper.station_menu import StationMenu, menu_items
-from tablekeeper.core.view import Panel
 from tablekeeper.ui.render import PAGE_S, draw_screen, layout
 from tablekeeper.ui.screens import fallback_panel
 

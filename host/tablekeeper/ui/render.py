@@ -177,7 +177,7 @@ def page_count(panel: Panel, viewing: Viewing, *, banner: str | None = None, sel
 def draw_screen(screen: Screen, size: tuple[int, int]) -> Image.Image:
     """The 1-bit picture of a fitted screen."""
     width, height = size
-    cw, ch = screen.face.cell
+    ch = screen.face.cell[1]
     image = Image.new("1", size)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, width - 1, ch - 1), fill=1)

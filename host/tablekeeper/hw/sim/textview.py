@@ -9,7 +9,7 @@ this reads at 80x24. A status line names the keys and how to quit.
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Final, TextIO
 
 from tablekeeper.config import ButtonConfig, DisplayConfig, StationConfig
