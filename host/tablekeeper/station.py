@@ -27,6 +27,7 @@ from tablekeeper.core.script import parse_line
 from tablekeeper.core.session import Outcome, Session
 from tablekeeper.core.state import Result
 from tablekeeper.core.store import SaveFullError
+from tablekeeper.core.view import Panel
 from tablekeeper.errors import Rejected, ScriptError, StoreError
 from tablekeeper.hw.buttons import ButtonPanel
 from tablekeeper.hw.displays import DisplayBank
@@ -45,7 +46,7 @@ from tablekeeper.intents import (
     Typed,
 )
 from tablekeeper.station_menu import StationMenu, menu_items
-from tablekeeper.ui.render import render_panel
+from tablekeeper.ui.render import PAGE_S, draw_screen, layout
 from tablekeeper.ui.screens import fallback_panel
 
 Clock = Callable[[], float]
@@ -123,6 +124,9 @@ class Station:
         self.images: dict[str, Image.Image] = {}
         self._drawn: dict[str, bytes] = {}
         self._rendered: dict[str, tuple[tuple[Any, ...], Image.Image]] = {}
+        self.page = 0  # the page long screens show, counted in PAGE_S steps of the clock
+        self._paged: set[str] = set()  # displays whose screen has more than one page
+        self.contents: dict[str, tuple[Panel, str | None, str | None]] = {}  # role -> what frames() drew
         self.running = False
         self._last_view = session.view()
         self.quiet = config.quiet
@@ -196,6 +200,9 @@ class Station:
         if self.message is not None and now_s >= self.message.until_s:
             self.message = None
             changed = True
+        if self._paged and int(now_s // PAGE_S) != self.page:  # a long screen turns its page
+            self.page = int(now_s // PAGE_S)
+            changed = True
         if changed:
             self.redraw()
 
@@ -211,6 +218,8 @@ class Station:
         if self.message is not None:
             deadlines.append(self.message.until_s)
         deadlines.append(self.menu.deadline_s())
+        if self._paged:
+            deadlines.append((self.page + 1) * PAGE_S)
         return min((d for d in deadlines if d is not None), default=None)
 
     # --- intents ----------------------------------------------------------------------------------
@@ -491,10 +500,16 @@ class Station:
                 banner = self._seat_line(state, int(display.role[4:]))
             elif display.role == "track" and not self.menu.is_open:
                 banner = table_flow.waiting_line(state, self.session.game.flow)
-            key = (panel, display.size, banner, selected)
+            self.contents[display.role] = (panel, banner, selected)
+            key = (panel, display.size, banner, selected, self.page)
             cached = self._rendered.get(display.role)
             if cached is None or cached[0] != key:  # drawing is the costly part; skip unchanged panels
-                cached = (key, render_panel(panel, display.size, banner=banner, selected=selected))
+                screen = layout(panel, display.viewing, banner=banner, selected=selected, page=self.page)
+                cached = (key, draw_screen(screen, display.size))
+                if screen.pages > 1:
+                    self._paged.add(display.role)
+                else:
+                    self._paged.discard(display.role)
                 self._rendered[display.role] = cached
             out[display.role] = cached[1]
         return out

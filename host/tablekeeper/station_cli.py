@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # the station's modules load when it runs, so `tablekeeper --
     from tablekeeper.core.session import Session
     from tablekeeper.hw.sim.counter_table import CounterTable
     from tablekeeper.hw.sim.simulator import SimulatedParts
+    from tablekeeper.hw.sim.textview import TextView
     from tablekeeper.station import Station
     from tablekeeper.supervisor import Supervisor
 
@@ -314,12 +315,15 @@ def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_
     return station, parts, store
 
 
-def refresher(station: Station, parts: SimulatedParts) -> Callable[[], None]:
+def refresher(station: Station, parts: SimulatedParts, text_view: TextView | None = None) -> Callable[[], None]:
     def refresh() -> None:
         buttons = station.buttons.buttons if station.buttons is not None else {}
         pressed = frozenset(role for role, b in buttons.items() if b.is_down)
         lit = station.outputs.lights.lit if station.outputs is not None else None
         failed = frozenset(d.role for d in station.displays.failed())
+        if text_view is not None:
+            text_view.show(station.contents, station.page, lit_seat=lit, failed=failed)
+            return
         parts.refresh(pressed=pressed, lit_seat=lit, failed=failed)
 
     return refresh
@@ -389,9 +393,15 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
     clock = time.monotonic
     station, parts, store = build_simulated(config, args, display_mode=None, clock=clock)
     keyboard: KeyboardInput | None = None
+    text_view = None
     try:
-        parts.emulator = _emulator(parts, mode)
-        refresh = refresher(station, parts)
+        if mode == "text":
+            from tablekeeper.hw.sim.textview import TextView
+
+            text_view = TextView(config)
+        else:
+            parts.emulator = _emulator(parts, mode)
+        refresh = refresher(station, parts, text_view)
         keyboard = KeyboardInput.for_mode(mode, parts, stop=lambda: station.put(Quit("window closed")))
         _stop_on_signals(station)
         if mode == "pygame":
@@ -416,8 +426,12 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
     finally:
         if keyboard is not None:
             keyboard.close()
+        if text_view is not None:
+            text_view.close()
         station.close()
         parts.close()
         if store is not None:
             store.close()
+    if text_view is not None:
+        print("tablekeeper: simulator stopped", file=sys.stderr)
     return 0
