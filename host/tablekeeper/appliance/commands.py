@@ -9,6 +9,7 @@ from typing import Any
 
 from tablekeeper.appliance.install import Context, InstallOptions, apply_plan, build_plan, print_plan
 from tablekeeper.appliance.paths import DEFAULT_CONFIG_PATH, DEFAULT_SERVICE_DATA_DIR
+from tablekeeper.appliance.serial_console import uart_pins_in_use
 from tablekeeper.appliance.units import DEFAULT_COUNTER_IDS, ServiceSettings, render_udev_rule, render_unit
 from tablekeeper.config import I2C_FIXED_PINS, REFERENCE_CONFIG, default_config_path, load_config
 from tablekeeper.errors import ConfigError, InstallError
@@ -91,15 +92,17 @@ def install_options(service: ServiceSettings, *, station_config_source: Path | N
     installed = root / service.config_path.relative_to("/")
     station_file = installed if installed.exists() else station_config_source
     extra_buses: tuple[tuple[int, int, int], ...] = ()
+    uart_pins_used = False
     counter_ids = parse_counter_ids(counter_id_values) if counter_id_values else ()
     if station_file is not None:
         cfg = load_config(station_file)
         extra_buses = tuple((bus.port, dict(bus.pins)["SDA"], dict(bus.pins)["SCL"]) for bus in cfg.buses
                             if bus.kind == "i2c" and bus.port not in I2C_FIXED_PINS)
         counter_ids = counter_ids or tuple(sorted({(c.vid, c.pid) for c in cfg.counters}))
+        uart_pins_used = bool(uart_pins_in_use(cfg))
     return InstallOptions(service=service, station_config_source=station_config_source,
                           counter_ids=counter_ids or DEFAULT_COUNTER_IDS, start_now=start_now,
-                          extra_i2c_buses=extra_buses)
+                          extra_i2c_buses=extra_buses, uart_pins_used=uart_pins_used)
 
 
 def _install(args: argparse.Namespace) -> int:
