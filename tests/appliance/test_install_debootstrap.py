@@ -169,7 +169,7 @@ def test_the_venv_is_roots_and_the_station_user_cannot_change_it(installed_root:
                 and (path.lstat().st_uid != 0 or path.lstat().st_mode & 0o022)]
     assert writable == []
     drawn = _in_root(root, "runuser", "-u", "pi", "--", "tablekeeper", "hardware", "wiring")
-    assert drawn.returncode == 0 and drawn.stdout.startswith("<?xml"), drawn.stderr
+    assert drawn.returncode == 0 and drawn.stdout.startswith("<svg"), drawn.stderr
     planted = _in_root(root, "runuser", "-u", "pi", "--", "touch", "/opt/tablekeeper/venv/bin/planted")
     assert planted.returncode != 0 and "Permission denied" in planted.stderr
 
