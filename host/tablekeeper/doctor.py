@@ -19,8 +19,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Final, Protocol
 
-from tablekeeper.appliance.serial_console import serial_consoles, uart_pins_in_use
 from tablekeeper.appliance.paths import DATA_DIR_ENV, DEFAULT_CONFIG_PATH, STORE_FILE_NAME, data_dir
+from tablekeeper.appliance.serial_console import serial_consoles, uart_pins_in_use
 from tablekeeper.config import StationConfig, default_config_path, load_config
 from tablekeeper.errors import ConfigError, StoreError
 

@@ -7,9 +7,9 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
+from tablekeeper.core.file_options import option_file
 from tablekeeper.errors import ConfigError
 
 DIFFICULTIES = ("easy", "standard", "hard", "expert")
@@ -77,8 +77,7 @@ def read_toml(name: str, override: str | None = None) -> tuple[str, dict[str, An
     """The package's ``data/<name>`` or the user's file at ``override``; returns (label, table)."""
     try:
         if override:
-            label = override
-            text = Path(override).read_text(encoding="utf-8")
+            label, text = option_file(override)
         else:
             label = f"arkham/data/{name}"
             files = resources.files("tablekeeper.games.arkham").joinpath("data")
