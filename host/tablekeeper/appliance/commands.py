@@ -45,6 +45,11 @@ def register(subparsers: Any) -> None:
                         help="station config (default: the reference build, hardware/station.toml)")
     wiring.add_argument("--out", type=Path, default=None, metavar="FILE", help="write here instead of stdout")
     wiring.set_defaults(func=_wiring)
+    panel = drawings.add_parser("panel", help="draw the front panel (SVG, mm): cut-outs, holes, dimensions")
+    panel.add_argument("--config", type=Path, default=None, metavar="FILE",
+                       help="station config (default: the reference build, hardware/station.toml)")
+    panel.add_argument("--out", type=Path, default=None, metavar="FILE", help="write here instead of stdout")
+    panel.set_defaults(func=_wiring, drawing="panel")
     photos = drawings.add_parser("photos", help="photograph the simulated panel of each game (capture mode)")
     photos.add_argument("--out-dir", type=Path, default=Path("hardware/photos"), metavar="DIR",
                         help="where the PNGs go (default hardware/photos)")
@@ -123,11 +128,13 @@ def _install(args: argparse.Namespace) -> int:
 
 
 def _wiring(args: argparse.Namespace) -> int:
+    from tablekeeper.appliance.panel import render_panel_svg
     from tablekeeper.appliance.wiring import render_wiring_svg
 
     config_path: Path = args.config or default_config_path()
     cfg = load_config(config_path)
-    svg = render_wiring_svg(cfg, source_name=_display_name(config_path))
+    render = render_panel_svg if getattr(args, "drawing", "wiring") == "panel" else render_wiring_svg
+    svg = render(cfg, source_name=_display_name(config_path))
     if args.out is None:
         print(svg, end="")
         return 0
