@@ -39,7 +39,7 @@ def test_every_display_button_and_led_has_its_cutout_inside_the_panel() -> None:
     for cut in cuts:
         left, top = (cut.x, cut.y) if cut.h else (cut.x - cut.w / 2, cut.y - cut.w / 2)
         right, bottom = (cut.x + cut.w, cut.y + cut.h) if cut.h else (cut.x + cut.w / 2, cut.y + cut.w / 2)
-        assert 0 < left and right < width and 0 < top and bottom < height, cut
+        assert left > 0 and right < width and top > 0 and bottom < height, cut
     svg = render_panel_svg(cfg)
     assert f'width="{width + 20:.1f}mm"' in svg and set(_cuts(svg)) == names
     assert "window 30 x 15" in svg  # the 1.3 in SH1106 module's visible area

@@ -70,8 +70,8 @@ def layout(cfg: StationConfig) -> tuple[list[Cutout], float, float]:
         y += tallest + LABEL_MM + GAP_MM
     panel_buttons = [b for b in cfg.buttons if not b.role.startswith("seat")]
     for i, button in enumerate(panel_buttons):
-        cuts.append(Cutout(f"button {button.label or button.role}", MARGIN_MM + BUTTON_HOLE_MM / 2 + i * BUTTON_PITCH_MM,
-                           y + BUTTON_HOLE_MM / 2, BUTTON_HOLE_MM))
+        centre_x = MARGIN_MM + BUTTON_HOLE_MM / 2 + i * BUTTON_PITCH_MM
+        cuts.append(Cutout(f"button {button.label or button.role}", centre_x, y + BUTTON_HOLE_MM / 2, BUTTON_HOLE_MM))
     if panel_buttons:
         row_w = max(row_w, MARGIN_MM + (len(panel_buttons) - 1) * BUTTON_PITCH_MM + BUTTON_HOLE_MM)
         y += BUTTON_HOLE_MM + LABEL_MM + GAP_MM
@@ -80,12 +80,12 @@ def layout(cfg: StationConfig) -> tuple[list[Cutout], float, float]:
     x = MARGIN_MM
     bottom = y
     for seat in seats:
-        display = cfg.display(f"seat{seat}")
+        seat_display = cfg.display(f"seat{seat}")
         buttons = [b for b in cfg.buttons if b.role.startswith(f"seat{seat}.")]
         column_w = max(BUTTON_PITCH_MM * max(len(buttons), 1) + LED_HOLE_MM, 0.0)
         sy = y
-        if display is not None:
-            board_w, board_h, window_w, window_h = module_size(display)
+        if seat_display is not None:
+            board_w, board_h, window_w, window_h = module_size(seat_display)
             column_w = max(column_w, board_w)
             cuts.append(Cutout(f"display seat{seat}", x + (board_w - window_w) / 2, sy + (board_h - window_h) / 2,
                                window_w, window_h, (board_w, board_h)))
