@@ -38,6 +38,7 @@ from tablekeeper.intents import (
     Gesture,
     Intent,
     Quit,
+    Remote,
     Tick,
     Typed,
 )
@@ -124,6 +125,8 @@ class Station:
         self._failed: frozenset[str] = frozenset()
         self.menu = StationMenu()
         self.missing_counters: set[int] = set()  # seats whose counter went away (their display says so)
+        self.locked = False  # the organiser locked the panel: buttons are ignored
+        self.decorate: Callable[[dict[str, Image.Image]], dict[str, Image.Image]] | None = None  # fleet mark
         self.save_problem: str | None = None  # shown on the track display until a save succeeds
 
     # --- the loop ---------------------------------------------------------------------------------
@@ -212,7 +215,12 @@ class Station:
         if isinstance(intent, Quit):
             self.running = False
             return
-        if isinstance(intent, ButtonIntent):
+        if isinstance(intent, ButtonIntent) and self.locked:
+            if intent.gesture is Gesture.PRESS:
+                self._say("panel locked")
+        elif isinstance(intent, Remote):
+            intent.carry_out()
+        elif isinstance(intent, ButtonIntent):
             self._button(intent)
         elif isinstance(intent, CounterValue):
             self._counter(intent)
@@ -333,6 +341,10 @@ class Station:
 
     def _say(self, text: str) -> None:
         self.message = Message(text, self.clock() + MESSAGE_S)
+
+    def notify(self, text: str, *, seconds: float = MESSAGE_S) -> None:
+        """Show a notice on the track display for ``seconds`` (the fleet's identify and lock)."""
+        self.message = Message(text, self.clock() + seconds)
 
     # --- the menu ---------------------------------------------------------------------------------
     def _open_menu(self) -> None:
@@ -458,7 +470,10 @@ class Station:
     def redraw(self) -> int:
         """Send the displays whose picture changed; returns how many were sent."""
         changed: dict[str, Image.Image] = {}
-        for role, image in self.frames().items():
+        frames = self.frames()
+        if self.decorate is not None:
+            frames = self.decorate(frames)
+        for role, image in frames.items():
             if self.images.get(role) is image:
                 continue
             raw = image.tobytes()

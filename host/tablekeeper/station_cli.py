@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # the station's modules load when it runs, so `tablekeeper --
 
 DEFAULT_GAME = "arkham"
 DEFAULT_CAPTURE_DIR = Path("captures")
+FLEET_WAIT_S = 5.0  # a scripted run with [fleet] waits this long for the broker before it starts
 SIM_WAIT_S = 0.02  # the simulator's window needs its events read often
 
 
@@ -178,7 +179,7 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
                                                            quiet=config.quiet))
         _stop_on_signals(station)
         watchdog = Watchdog()
-        with counters_running(station, config):
+        with counters_running(station, config), fleet_running(station, config):
             station.start()
             watchdog.ready()
             station.run(on_pass=watchdog.feed)
@@ -233,6 +234,25 @@ def counters_running(station: Station, config: StationConfig, table: CounterTabl
         thread.join(timeout=2.0)
         manager.close()
         station.counters = None
+
+
+@contextmanager
+def fleet_running(station: Station, config: StationConfig, *, wait_s: float = 0.0) -> Iterator[None]:
+    """With a ``[fleet]`` table, report to the convention's broker on the link's own threads; a broker
+    that is down never holds up the table (``wait_s``: how long a scripted run waits to connect)."""
+    if config.fleet is None:
+        yield
+        return
+    from tablekeeper.fleet.reporter import FleetReporter
+
+    reporter = FleetReporter(station, config.fleet)
+    reporter.start()
+    if wait_s > 0:
+        reporter.link.wait_connected(wait_s)
+    try:
+        yield
+    finally:
+        reporter.close()
 
 
 def _open_or_explain(open_part: Callable[[], Any]) -> Any:
@@ -293,7 +313,8 @@ def run_scripted(config: StationConfig, args: argparse.Namespace, *,
         steps = parse_script(lines, parts, source=args.script, hold_s=config.timing.hold_s)
         parts.emulator = _emulator(parts, mode)
         refresh = refresher(station, parts)
-        with counters_running(station, config, parts.counters, wait_for_table=True):
+        with counters_running(station, config, parts.counters, wait_for_table=True), \
+                fleet_running(station, config, wait_s=FLEET_WAIT_S):
             station.start()
             station.drain()  # the counters' greetings
             if parts.counters is not None:
@@ -355,8 +376,8 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
                 keyboard.pump()
             refresh()
 
-        with counters_running(station, config, parts.counters):  # a counter plugged into this computer works too
-            station.start()
+        with counters_running(station, config, parts.counters), fleet_running(station, config):
+            station.start()  # (a counter plugged into this computer works too)
             refresh()
             # a window must have its events read often; keys in a terminal arrive on their own thread
             station.run(on_pass=on_pass, idle_wait_s=SIM_WAIT_S if mode == "pygame" else IDLE_WAIT_S)
