@@ -135,6 +135,7 @@ class StationConfig:
     counters: tuple[CounterConfig, ...] = ()
     timing: TimingConfig = field(default_factory=TimingConfig)
     quiet: bool = False
+    walk: bool = False  # new games wait for NEXT at every step (teaching); else automatic steps run
     uart: bool = False
     name: str = "station"
     fleet: Any = None  # the optional [fleet] table, as the fleet's own reader returns it
@@ -187,6 +188,7 @@ class _Table(msgspec.Struct, forbid_unknown_fields=True):
 class _Station(_Table):
     name: str = "station"
     quiet: bool = False
+    walk: bool = False
 
 
 class _Uart(_Table):
@@ -329,6 +331,7 @@ def parse_config(text: str, *, source: str = "<config>") -> StationConfig:
         source=source,
         name=top.station.name,
         quiet=top.station.quiet,
+        walk=top.station.walk,
         uart=top.uart.enabled,
         timing=timing,
         buses=tuple(_bus(_decode(raw, _Bus, source, f"buses.{name}"), _Key(source, f"buses.{name}"), name)

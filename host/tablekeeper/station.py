@@ -18,12 +18,14 @@ from typing import Any, Protocol, runtime_checkable
 
 from PIL import Image
 
+from tablekeeper import table_flow
 from tablekeeper.config import StationConfig
 from tablekeeper.controls import Controls
 from tablekeeper.core.chance import Dice
-from tablekeeper.core.events import Command
+from tablekeeper.core.events import Command, NoticeKind
 from tablekeeper.core.script import parse_line
 from tablekeeper.core.session import Outcome, Session
+from tablekeeper.core.state import Result
 from tablekeeper.core.store import SaveFullError
 from tablekeeper.errors import Rejected, ScriptError, StoreError
 from tablekeeper.hw.buttons import ButtonPanel
@@ -81,6 +83,8 @@ class Message:
 
 
 KEEP_REFUSALS = 50
+RESULT_SOUNDS = {Result.VICTORY: "victory", Result.DEFEAT: "defeat", Result.DRAW: "alert"}
+ALERT_NOTICES = frozenset({NoticeKind.THRESHOLD, NoticeKind.DEFEAT})
 
 
 @dataclass
@@ -125,6 +129,7 @@ class Station:
         self._failed: frozenset[str] = frozenset()
         self.menu = StationMenu()
         self.missing_counters: set[int] = set()  # seats whose counter went away (their display says so)
+        self.confirm_until_s: float | None = None  # a second NEXT before this ends a step for seats still playing
         self.locked = False  # the organiser locked the panel: buttons are ignored
         self.decorate: Callable[[dict[str, Image.Image]], dict[str, Image.Image]] | None = None  # fleet mark
         self.save_problem: str | None = None  # shown on the track display until a save succeeds
@@ -278,7 +283,26 @@ class Station:
         except Rejected as exc:
             self._refused(exc.reason)
             return
+        if intent.gesture is Gesture.PRESS and intent.role == "next":
+            commands = self._confirm_next(commands)
         self._perform(commands)
+
+    def _confirm_next(self, commands: list[Command]) -> list[Command]:
+        """NEXT never ends a step for seats still playing at one press: the first asks on the track
+        display, a second within ``CONFIRM_S`` ends it for all (``next!``)."""
+        if not commands or commands[-1].verb != "next":
+            return commands
+        waiting = table_flow.needs_confirm(self.session.state, self.session.game.flow)
+        if not waiting:
+            self.confirm_until_s = None
+            return commands
+        now_s = self.clock()
+        if self.confirm_until_s is not None and now_s <= self.confirm_until_s:
+            self.confirm_until_s = None
+            return [*commands[:-1], Command("next!", origin="button")]
+        self.confirm_until_s = now_s + table_flow.CONFIRM_S
+        self.message = Message(table_flow.confirm_text(waiting), self.confirm_until_s)
+        return commands[:-1]
 
     def _counter(self, intent: CounterValue) -> None:
         seat_track = f"seat{intent.seat}.{intent.track}"
@@ -303,8 +327,9 @@ class Station:
             if not outcome.accepted:
                 self._refused(outcome.reason or f"{command.text()} refused")
                 break
-            for notice in self.session.notices:
-                self._say(notice)
+            said = table_flow.auto_line(self.session.notes)
+            if said is not None:
+                self.message = Message(said, self.clock() + table_flow.AUTO_LINE_S)
         after = self.session.view()
         self._sync_outputs(after, before=before)
         self._last_view = after
@@ -333,6 +358,8 @@ class Station:
                 self.counters.publish(seat, track, counter.value, counter.hi)
 
     def _refused(self, reason: str) -> None:
+        if self.message is not None and self.message.text == f"! {reason}":
+            return  # the same refusal is still on the display: say it once, not once per press
         self.stats.refusals += 1
         self.stats.rejected.append(reason)
         if len(self.stats.rejected) > KEEP_REFUSALS:  # an unattended box must not grow with every mashed button
@@ -422,13 +449,14 @@ class Station:
         if self.outputs is None:
             return
         seat = view.get("active_seat")
-        self.outputs.lights.light(seat if isinstance(seat, int) else None)
+        shown = table_flow.lights(self.session.state, self.session.game.flow)
+        self.outputs.lights.show(shown.steady, shown.blinking)
         if first or before is None:
             return
         if view.get("over") and not before.get("over"):
-            result = str(view["over"]).lower()
-            self.outputs.beeper.play("defeat" if "defeat" in result or "lost" in result else "victory")
-        elif any("reached" in str(n) for n in view.get("notices", ())):
+            result = self.session.state.result
+            self.outputs.beeper.play(RESULT_SOUNDS[result] if result is not None else "alert")
+        elif any(n.kind in ALERT_NOTICES for n in self.session.notes):
             self.outputs.beeper.play("alert")
         elif seat != before.get("active_seat") and seat is not None:
             self.outputs.beeper.play("turn")
@@ -459,6 +487,10 @@ class Station:
             elif display.role.startswith("seat") and display.role[4:].isdigit() \
                     and int(display.role[4:]) in self.missing_counters:
                 banner = "counter missing"
+            elif display.role.startswith("seat") and display.role[4:].isdigit():
+                banner = self._seat_line(state, int(display.role[4:]))
+            elif display.role == "track" and not self.menu.is_open:
+                banner = table_flow.waiting_line(state, self.session.game.flow)
             key = (panel, display.size, banner, selected)
             cached = self._rendered.get(display.role)
             if cached is None or cached[0] != key:  # drawing is the costly part; skip unchanged panels
@@ -466,6 +498,11 @@ class Station:
                 self._rendered[display.role] = cached
             out[display.role] = cached[1]
         return out
+
+    def _seat_line(self, state: Any, seat: int) -> str | None:
+        """A seat display's last line: whether it owes a move, and the game's legend for its buttons."""
+        game = self.session.game
+        return table_flow.seat_line(table_flow.seat_status(state, game.flow, seat), game.legend(state, seat))
 
     def redraw(self) -> int:
         """Send the displays whose picture changed; returns how many were sent."""

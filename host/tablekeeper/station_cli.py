@@ -64,6 +64,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--no-counters", action="store_true",
                    help="simulate without the virtual counters (by default each [[counters]] entry runs the "
                         "counter firmware in a process of its own, beside the panel)")
+    p.add_argument("--walk", action="store_true",
+                   help="a new game waits for NEXT at every step (as the [station] walk setting)")
     p.add_argument("--demo", action="store_true", help="convention demo mode (attract loop, guided demos)")
     p.set_defaults(func=run_command)
 
@@ -109,7 +111,7 @@ def open_session(args: argparse.Namespace) -> tuple[Session, Any]:
     game = games.load(game_name)
     play_args = argparse.Namespace(option=getattr(args, "option", []), seats=args.seats, seed=args.seed,
                                    save=args.save, slot=args.slot,
-                                   campaign=None)
+                                   campaign=None, walk=getattr(args, "walk", False))
     session, store = open_play_session(game, play_args)
     return session, store
 
@@ -131,6 +133,7 @@ def run_command(args: argparse.Namespace) -> int:
     from tablekeeper.config import default_config_path, load_config
 
     config = load_config(args.config or default_config_path())
+    args.walk = getattr(args, "walk", False) or config.walk  # a new game steps by hand (teaching)
     simulate = args.sim or args.script is not None or args.display is not None
     if not simulate and not gpio_present():
         print("tablekeeper: no Raspberry Pi GPIO here; running the simulator", file=sys.stderr)

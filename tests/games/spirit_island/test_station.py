@@ -130,7 +130,8 @@ def test_three_turns_on_the_simulated_station_by_buttons_only(tmp_path: Path) ->
     are the ones the players confirmed."""
     config = load_config(ROOT / "hardware" / "station.toml")
     args = argparse.Namespace(game="spirit_island", seats=2, seed=1, save=None, slot="main", capture_dir=tmp_path,
-                              option=["spirits=river,lightning"])
+                              option=["spirits=river,lightning"],
+                              walk=True)  # the walkthrough presses NEXT at every step, as a teaching group
     clock = FakeClock()
     station, parts, _ = build_simulated(config, args, display_mode=None, clock=clock)
     try:
