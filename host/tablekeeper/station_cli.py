@@ -187,7 +187,8 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
         _stop_on_signals(station)
         watchdog = Watchdog()
         supervisor = Supervisor(clock=clock)
-        with counters_running(station, config, supervisor=supervisor), fleet_running(station, config):
+        with counters_running(station, config, supervisor=supervisor), \
+                fleet_running(station, config, supervisor=supervisor):
             station.start()
             watchdog.ready()
             run_station_loop(station, supervisor, watchdog, clock=clock, sleep=time.sleep)
@@ -266,7 +267,8 @@ def counters_running(station: Station, config: StationConfig, table: CounterTabl
 
 
 @contextmanager
-def fleet_running(station: Station, config: StationConfig, *, wait_s: float = 0.0) -> Iterator[None]:
+def fleet_running(station: Station, config: StationConfig, *, wait_s: float = 0.0,
+                  supervisor: Supervisor | None = None) -> Iterator[None]:
     """With a ``[fleet]`` table, report to the convention's broker on the link's own threads; a broker
     that is down never holds up the table (``wait_s``: how long a scripted run waits to connect)."""
     if config.fleet is None:
@@ -275,7 +277,7 @@ def fleet_running(station: Station, config: StationConfig, *, wait_s: float = 0.
     from tablekeeper.fleet.reporter import FleetReporter
 
     reporter = FleetReporter(station, config.fleet)
-    reporter.start()
+    reporter.start(supervisor)
     if wait_s > 0:
         reporter.link.wait_connected(wait_s)
     try:
@@ -417,7 +419,7 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
 
         supervisor = Supervisor(clock=clock)
         with counters_running(station, config, parts.counters, supervisor=supervisor), \
-                fleet_running(station, config):
+                fleet_running(station, config, supervisor=supervisor):
             station.start()  # (a counter plugged into this computer works too)
             refresh()
             # a window must have its events read often; keys in a terminal arrive on their own thread

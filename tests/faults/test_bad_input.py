@@ -7,7 +7,6 @@ instead: ``line N: reason`` on stderr, exit 0, or 1 with ``--strict``, and the s
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import sqlite3
@@ -455,16 +454,6 @@ def test_an_output_folder_that_cannot_be_written(tmp_path: Path, capsys: pytest.
     code, out, err = run_cli(capsys, *[a.format(script=script) for a in argv], str(target))
     assert_one_line_error(code, err, f"{option} {target}: ")
     assert out == ""
-
-
-@pytest.mark.skipif(importlib.util.find_spec("tablekeeper.fleet") is not None,
-                    reason="the fleet's own reader checks [fleet]; its tests cover it")
-def test_a_fleet_table_is_kept_for_the_fleet_reader(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from tablekeeper.config import parse_config
-
-    cfg = parse_config(BASE + '[fleet]\nbroker = "hall.local"\n', source="station.toml")
-    assert cfg.fleet == {"broker": "hall.local"}
-    assert parse_config(BASE, source="station.toml").fleet is None
 
 
 @pytest.mark.parametrize("make", [lambda p: "/dev/zero", _fifo], ids=["/dev/zero", "a FIFO"])

@@ -10,6 +10,7 @@ status after every reconnect and as a heartbeat.
 from __future__ import annotations
 
 import contextlib
+import logging
 import queue
 import ssl
 import threading
@@ -37,12 +38,17 @@ from tablekeeper.fleet.messages import (
     events_topic,
     status_topic,
 )
+from tablekeeper.supervisor import Liveness, Supervisor, Worker
+
+log = logging.getLogger(__name__)
 
 QUEUE_SIZE: Final = 64
 """Pending events and statuses; a station produces a handful a minute, so a full queue means a dead link."""
 RECONNECT_MIN_S: Final = 1
 RECONNECT_MAX_S: Final = 30
 MAX_OFFLINE_MESSAGES: Final = 100  # paho's own queue of QoS 1 messages while disconnected
+BEAT_S: Final = 2.0  # the publishing loop wakes at least this often to say it is alive
+WEDGED_AFTER_S: Final = 10.0
 BACKLOG: Final = 32  # events kept while the broker is away (the oldest go first); statuses need only the latest
 
 
@@ -90,6 +96,9 @@ class FleetLink:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._started = False
+        self._drained = threading.Event()
+        self.network_restarts = 0
         self._connected = threading.Event()
         self._connects = 0
         self._published = 0
@@ -144,26 +153,34 @@ class FleetLink:
             return LinkStats(self.connected, self._connects, self._published, self._dropped, self._refused,
                              self._last_refusal)
 
-    def start(self) -> None:
-        """Connect in the background (a broker that is not there yet is retried with back-off)."""
-        if self._thread is not None:
+    def start(self, supervisor: Supervisor | None = None) -> None:
+        """Connect in the background (a broker that is not there yet is retried with back-off).
+
+        The publishing loop runs as the ``fleet`` worker of ``supervisor`` (restarted with back-off if
+        it fails, counted in the watchdog's health), or on a thread of its own without one.
+        """
+        if self._started:
             return
+        self._started = True
         keepalive = self.config.keepalive_s
         if self.config.mqtt == "5":
             self.client.connect_async(self.config.broker, self.config.port, keepalive, clean_start=True)
         else:
             self.client.connect_async(self.config.broker, self.config.port, keepalive)
         self.client.loop_start()
-        self._thread = threading.Thread(target=self._run, name="fleet", daemon=True)
-        self._thread.start()
+        if supervisor is not None:
+            supervisor.add(Worker("fleet", self.run, wedged_after_s=WEDGED_AFTER_S))
+        else:
+            self._thread = threading.Thread(target=self.run, args=(Liveness(time.monotonic, self._stop),),
+                                            name="fleet", daemon=True)
+            self._thread.start()
 
     def close(self, timeout_s: float = 2.0) -> None:
         """Say goodbye: the retained status becomes the offline record (a clean exit sends no Will)."""
         self._stop.set()
         with contextlib.suppress(queue.Full):
             self._queue.put_nowait(None)
-        if self._thread is not None:
-            self._thread.join(timeout_s)
+        self._drained.wait(timeout_s)
         if self.connected:
             offline = self.client.will_payload
             info = self.client.publish(status_topic(self.config.station), offline, qos=1, retain=True)
@@ -174,11 +191,15 @@ class FleetLink:
         self.client.loop_stop()
 
     # --- this module's thread -----------------------------------------------------------------
-    def _run(self) -> None:
+    def run(self, liveness: Liveness) -> None:
+        """Publish what the station offers; restart paho's network thread if it ended (an exception in
+        a callback ends it); once ``close`` asked and the queue is drained, wait to be stopped."""
         beat = self.config.heartbeat_s
         self._next_beat_s = time.monotonic() + beat
-        while True:
-            wait_s = max(0.0, self._next_beat_s - time.monotonic())
+        while not liveness.stop.is_set():
+            liveness.beat()
+            self._keep_network_thread()
+            wait_s = min(BEAT_S, max(0.0, self._next_beat_s - time.monotonic()))
             try:
                 record = self._queue.get(timeout=wait_s)
             except queue.Empty:
@@ -191,9 +212,18 @@ class FleetLink:
             if record is not None:
                 self._send(record)
             elif self._stop.is_set():
-                break  # what was queued before close() has gone out
+                self._drained.set()  # what was queued before close() has gone out
+                liveness.stop.wait()
+                return
             if time.monotonic() >= self._next_beat_s:
                 self._send_latest()
+
+    def _keep_network_thread(self) -> None:
+        thread = getattr(self.client, "_thread", None)
+        if not self._stop.is_set() and (thread is None or not thread.is_alive()):
+            log.warning("fleet: the MQTT network thread had ended; starting it again")
+            self.network_restarts += 1
+            self.client.loop_start()
 
     def _send_latest(self) -> None:
         with self._lock:

@@ -36,6 +36,7 @@ from tablekeeper.intents import Remote
 
 if TYPE_CHECKING:
     from tablekeeper.station import Station
+    from tablekeeper.supervisor import Supervisor
 
 BLINK_S: Final = 0.25
 MARK_SIZE: Final = 5  # pixels: the corner mark that says the fleet link is down
@@ -71,13 +72,14 @@ class FleetReporter:
         self._marked: tuple[Image.Image, Image.Image] | None = None
 
     # --- wiring -------------------------------------------------------------------------------
-    def start(self) -> None:
-        """Join the station's timed parts, mark its track display and connect."""
+    def start(self, supervisor: Supervisor | None = None) -> None:
+        """Join the station's timed parts, mark its track display and connect (the publishing loop
+        under ``supervisor`` when the station has one)."""
         self.station.timed.append(self)
         self.station.decorate = self.decorate
         self._observe(self.station.clock(), first=True)
         self.link.offer(Event(station=self.config.station, kind="started", at=self.started_at))
-        self.link.start()
+        self.link.start(supervisor)
 
     def close(self) -> None:
         self.link.close()
