@@ -308,7 +308,10 @@ def run_scripted(config: StationConfig, args: argparse.Namespace, *,
         if store is not None:
             store.close()
     if mode in ("capture", "gifanim"):
-        print(f"tablekeeper: {parts.frames_shown} frames written to {args.capture_dir}/")
+        from tablekeeper.hw.sim.simulator import write_rate
+
+        print(f"tablekeeper: {parts.frames_shown} frames written to {args.capture_dir}/ "
+              f"({write_rate(parts.bytes_written, clock())})")
     return 0
 
 
@@ -337,6 +340,7 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
     if mode in ("capture", "gifanim"):
         output_dir(args.capture_dir, option="--capture-dir")
     clock = time.monotonic
+    started_s = clock()
     station, parts, store = build_simulated(config, args, display_mode=None, clock=clock)
     keyboard: KeyboardInput | None = None
     try:
@@ -367,4 +371,9 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
         parts.close()
         if store is not None:
             store.close()
+        if mode in ("capture", "gifanim"):
+            from tablekeeper.hw.sim.simulator import write_rate
+
+            print(f"tablekeeper: {parts.frames_shown} frames written to {args.capture_dir}/ "
+                  f"({write_rate(parts.bytes_written, time.monotonic() - started_s)})", file=sys.stderr)
     return 0
