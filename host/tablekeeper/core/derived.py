@@ -10,7 +10,7 @@ computed by ``fill`` once that frame is out, then the station draws again. Outsi
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -18,13 +18,20 @@ T = TypeVar("T")
 MISSING: Any = object()
 
 
-def key_of(value: Any) -> Hashable:
-    """A hashable stand-in for deep-frozen JSON (read-only mappings and tuples), for use in keys."""
-    if isinstance(value, Mapping):
-        return tuple(sorted((str(k), key_of(v)) for k, v in value.items()))
-    if isinstance(value, list | tuple):
-        return tuple(key_of(v) for v in value)
-    return value  # type: ignore[no-any-return]
+class Same:
+    """A key part equal only to the very object it holds (kept alive by the key, so its id is not reused):
+    cheap for large frozen data that a change replaces rather than edits."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Same) and other.value is self.value
 
 
 class DerivedViews:

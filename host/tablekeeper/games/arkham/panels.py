@@ -3,7 +3,7 @@ tracks the up/down buttons reach first, and what each seat's two buttons mean ri
 
 from __future__ import annotations
 
-from tablekeeper.core.derived import VIEWS, key_of
+from tablekeeper.core.derived import VIEWS, Same
 from tablekeeper.core.events import Command
 from tablekeeper.core.flow import Flow
 from tablekeeper.core.odds import percent
@@ -78,7 +78,7 @@ def margin_chance(state: GameState, seat: int, margin: int) -> str:
         chance = success_chance(contents.as_dict(), skilltest.token_kinds(state), base + margin, base, elder)
         return f"{float(chance) * 100:.0f}%"
 
-    key = ("arkham.margin", contents, key_of(state.get("tokens")), margin, elder)
+    key = ("arkham.margin", contents, Same(state.get("tokens")), margin, elder)
     return VIEWS.get(key, compute, placeholder="..")
 
 

@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from tablekeeper.core.chance import Bag
-from tablekeeper.core.derived import VIEWS, key_of
+from tablekeeper.core.derived import VIEWS, Same
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
@@ -49,7 +49,7 @@ def odds(state: GameState, test: Mapping[str, Any]) -> Fraction:
     difficulty = 0 if test.get("autosuccess") else int(test["difficulty"])
     contents = chaos_bag(state).contents
     elder = elder_sign(state, int(test["seat"]))
-    key = ("arkham.test", contents, key_of(state.get("tokens")), skill, difficulty, elder)
+    key = ("arkham.test", contents, Same(state.get("tokens")), skill, difficulty, elder)
     return VIEWS.get(key, lambda: success_chance(contents.as_dict(), token_kinds(state), skill, difficulty, elder))
 
 
