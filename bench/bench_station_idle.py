@@ -34,6 +34,7 @@ I2C_HZ = 400_000
 CPU_SHARE = float(os.environ.get("TABLEKEEPER_BENCH_CPU_SHARE", "1"))  # set by run.py --pi
 WARM_UP_S = 2.0
 TICKS_PER_S = os.sysconf("SC_CLK_TCK")
+STARTING: list[float] = []  # when the station loop's "starting" frame was out, per run
 FirstFrame = Callable[["subprocess.Popen[str]"], tuple[float, int]]  # waits for the first frame: when, I2C bytes
 
 
@@ -80,7 +81,13 @@ def child(save: str) -> int:
     args = build_parser().parse_args(["run", "--sim", "--game", "arkham", "--save", save,
                                       "--capture-dir", str(Path(save).parent)])
     config = load_config(default_config_path())
-    station, parts, store = build_simulated(config, args, display_mode=None, clock=time.monotonic)
+    started = time.perf_counter()
+
+    def starting() -> None:  # the first frame ("starting...") is out: the game and its save load next
+        print(f"first {time.perf_counter() - started:.4f}", flush=True)
+
+    station, parts, store = build_simulated(config, args, display_mode=None, clock=time.monotonic,
+                                            on_starting=starting)
     try:
         _stop_on_signals(station)
         with counters_running(station, config):
@@ -104,8 +111,10 @@ def measure(argv: list[str], first_frame: FirstFrame) -> dict[str, Any]:
                             stderr=subprocess.DEVNULL, text=True,
                             env={**os.environ, "SDL_VIDEODRIVER": "dummy", "PYTHONPATH": str(ROOT)})
     try:
+        STARTING.clear()
         ready_s, wire_bytes = first_frame(proc)
         startup_s = ready_s - start
+        starting_s = STARTING[0] - start if STARTING else None
         time.sleep(WARM_UP_S)
         cpu0, wall0 = family_cpu_s(proc.pid), time.perf_counter()
         time.sleep(IDLE_S)
@@ -119,13 +128,18 @@ def measure(argv: list[str], first_frame: FirstFrame) -> dict[str, Any]:
             proc.kill()
             proc.wait()
     used_s = sum(cpu1[p] - cpu0.get(p, 0.0) for p in cpu1)
-    return {"startup_s": startup_s, "i2c_s": wire_bytes * 9 / I2C_HZ, "cpu_pct": 100 * used_s / (wall1 - wall0),
+    return {"startup_s": startup_s, "starting_s": starting_s, "i2c_s": wire_bytes * 9 / I2C_HZ,
+            "cpu_pct": 100 * used_s / (wall1 - wall0),
             "processes": len(cpu1), "rss_mb": memory, "window_s": wall1 - wall0}
 
 
 def ready_line(proc: subprocess.Popen[str]) -> tuple[float, int]:
+    """Waits for the game's first frame; the "starting" frame before it is noted in ``STARTING``."""
     assert proc.stdout is not None
     line = proc.stdout.readline()
+    if line.startswith("first "):
+        STARTING.append(time.perf_counter())
+        line = proc.stdout.readline()
     word, _, wire = line.strip().partition(" ")
     if word != "ready":
         raise RuntimeError(f"station did not start: {line!r}")
@@ -158,8 +172,14 @@ def main() -> int:
         capped = f" = {fig['cpu_pct'] / CPU_SHARE:.2f} % of the capped core" if CPU_SHARE < 1 else ""
         print(f"{name}: idle CPU over {fig['window_s']:.0f} s, {fig['processes']} processes | "
               f"{fig['cpu_pct']:.3f} % of one core{capped} | target <= 0.5 %")
+        if fig["starting_s"] is not None:
+            # the "starting" frame: one full frame on the track display (128x64: 1,024 bytes of data)
+            starting_i2c_s = (1024 + 2 * 8 + 40) * 9 / I2C_HZ
+            print(f"{name}: start-up to the 'starting' frame | {fig['starting_s'] * 1000:.0f} ms + "
+                  f"{starting_i2c_s * 1000:.0f} ms I2C = {(fig['starting_s'] + starting_i2c_s) * 1000:.0f} ms | "
+                  "target <= 1.5 s")
         if fig["i2c_s"]:
-            print(f"{name}: start-up to first frame | {fig['startup_s'] * 1000:.0f} ms + "
+            print(f"{name}: start-up to the game's first frame | {fig['startup_s'] * 1000:.0f} ms + "
                   f"{fig['i2c_s'] * 1000:.0f} ms I2C = {(fig['startup_s'] + fig['i2c_s']) * 1000:.0f} ms | "
                   "target <= 1.5 s")
         else:
