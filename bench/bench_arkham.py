@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from collections.abc import Mapping
 
 from tablekeeper.core.derived import VIEWS
 from tablekeeper.core.events import Command
@@ -24,6 +25,25 @@ SAMPLES = 100_000
 RUNS = 50
 SKILL, DIFFICULTY = 4, 3
 EXTRA = {"bless": 3, "curse": 3, "0": 2, "-1": 2, "-2": 2, "cultist": 1, "elder_thing": 1}
+
+
+
+def sampled_chance(bag: Mapping[str, int], tokens: Mapping[str, TokenKind], skill: int, difficulty: int,
+                   elder_sign: int, samples: int, rng: random.Random) -> float:
+    """The same probability estimated by drawing ``samples`` times (what sampling helpers do)."""
+    pool = [name for name, n in sorted(bag.items()) for _ in range(n)]
+    wins = 0
+    for _ in range(samples):
+        left = list(pool)
+        drawn = []
+        while left:
+            name = left.pop(rng.randrange(len(left)))
+            drawn.append(name)
+            if not tokens[name].again:
+                break
+        modifier, autofail = token_effect(drawn, tokens, elder_sign)
+        wins += skill_test_result(skill, modifier, difficulty, autofail=autofail).success
+    return wins / samples
 
 
 def bench_session() -> Session:

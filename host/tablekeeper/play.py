@@ -199,8 +199,11 @@ def run(args: argparse.Namespace) -> int:
                     rejected += 1
                     print(f"line {number}: {outcome.reason}", file=sys.stderr, flush=True)
                 if args.trace:
+                    state = runner.view()
+                    if not outcome.accepted:
+                        state["notices"] = []  # the session's notices are the last accepted line's
                     record = {"line": number, "text": text.strip(), "accepted": outcome.accepted,
-                              "reason": outcome.reason, "entry": outcome.entry, "state": runner.view()}
+                              "reason": outcome.reason, "entry": outcome.entry, "state": state}
                     out.write(json.dumps(record) + "\n")
                     out.flush()
         final = runner.finish()

@@ -44,12 +44,13 @@ def data(session: Session, key: str) -> Any:
 
 
 def to_step(session: Session, phase: str, step: str, limit: int = 60) -> Session:
-    """Press next until the flow reaches ``phase``/``step``; "who goes next?" gets the first seat offered."""
+    """Press next until the flow reaches ``phase``/``step``; "who goes next?" gets the first seat
+    offered, and 1.4's "what stayed in play?" the answer "nothing"."""
     for _ in range(limit):
         if session.state.phase == phase and session.state.step == step:
             return session
         prompt = session.state.prompt
-        do(session, "choose 1" if prompt is not None and prompt.id == "flow.next_seat" else "next")
+        do(session, "choose 1" if prompt is not None and prompt.id in ("flow.next_seat", "encounter") else "next")
     raise AssertionError(f"never reached {phase} {step}")
 
 

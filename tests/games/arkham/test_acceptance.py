@@ -26,12 +26,14 @@ def test_example_script_plays_three_full_rounds(capsys: pytest.CaptureFixture[st
     assert view["removed"] == ["act 1: Trapped", "agenda 1: What's Going On?!"]
     assert view["victory"] == [1]
     assert view["enemies"] == {}
+    # 4 encounter cards drawn and discarded at 1.4, and the defeated Ghoul (AH-DMG-10).
+    assert (tracks["encounter.deck"], tracks["encounter.discard"]) == (22, 5)
 
 
 def test_bad_input_goes_to_stderr_and_changes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     script = tmp_path / "bad.script"
     script.write_text("next\nturn seat1\nact seat1\nact seat1\nact seat1\nact seat1\n"
-                      "hit seat2 6\nset agenda.threshold 0\nreveal chaos -7\n", encoding="utf-8")
+                      "set seat2.damage 6\nset agenda.threshold 0\nreveal chaos -7\n", encoding="utf-8")
     code = cli.main(["play", "arkham", "--script", str(script), "--strict", "--json"])
     out, err = capsys.readouterr()
     assert code == 1

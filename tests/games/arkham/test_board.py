@@ -30,7 +30,9 @@ def test_ah_aoo_3_a_two_action_ability_provokes_once_per_enemy() -> None:
     do(s, "enemy seat1 A fight=2 health=2 evade=2 damage=1", "enemy seat1 B fight=2 health=2 evade=2 damage=1")
     start_turn(s, 1)
     do(s, "activate seat1 2")
-    assert track(s, "seat1.damage") == 2
+    assert s.state.prompt is not None and s.state.prompt.id == "aoo_order"  # AH-AOO-2: the investigator's order
+    do(s, "choose 2")
+    assert track(s, "seat1.damage") == 2 and s.state.prompt is None
 
 
 @pytest.mark.rule("AH-AOO-4")
@@ -238,24 +240,23 @@ def test_ah_clue_3_successful_investigation_moves_a_clue() -> None:
 
 @pytest.mark.rule("AH-CLUE-5")
 def test_ah_clue_5_clues_at_a_location_exclude_those_held() -> None:
-    from tablekeeper.games.arkham import board
-
     s = new()
     do(s, "location Study 2 3", "enter seat1 Study", "set seat1.clues 2")
-    assert board.clues_at(s.state, "Study") == 3
+    assert data(s, "locations")["Study"]["clues"] == 3
+    start_turn(s, 1)
+    do(s, "act seat1 investigate", "reveal chaos +1", "resolve")  # one of the location's 3, not the 2 held
+    assert data(s, "locations")["Study"]["clues"] == 2 and track(s, "seat1.clues") == 3
 
 
 @pytest.mark.rule("AH-EMPTY-1")
 def test_ah_empty_1_empty_location() -> None:
-    from tablekeeper.games.arkham import board
-
     s = new()
     do(s, "location Study 2 3", "location Hall 1 0")
-    assert board.is_empty(s.state, "Study")
+    assert data(s, "empty") == ["Hall", "Study"]
     do(s, "enemy seat1 Ghoul fight=2 health=2 evade=2 exhausted at=Study")
-    assert not board.is_empty(s.state, "Study")
+    assert data(s, "empty") == ["Hall"]
     do(s, "enter seat1 Hall")
-    assert not board.is_empty(s.state, "Hall")
+    assert data(s, "empty") == []
 
 
 def test_enemy_phase_attacks_in_the_order_the_player_chooses() -> None:

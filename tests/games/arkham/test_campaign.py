@@ -9,11 +9,11 @@ import pytest
 
 from tablekeeper.core.session import Session
 from tablekeeper.core.store import Store
-from tablekeeper.errors import Rejected, StoreError
+from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import GAME, rules
 from tablekeeper.games.arkham.campaign import Campaign
 
-from .helpers import do, track
+from .helpers import do, new, rejects, track
 
 
 def play(log: Campaign, *lines: str) -> Session:
@@ -149,21 +149,6 @@ def test_ah_join_3_newcomer_takes_an_unused_investigator_fresh() -> None:
     assert log.investigator("daisy")["xp"] == 4
 
 
-def test_campaign_log_survives_in_the_save_store(tmp_path: Path) -> None:
-    path = tmp_path / "saves.db"
-    log = campaign()
-    log.record(play(log, "victory 2", "resolution R1").state)
-    with Store.open(path) as store:
-        log.save(store, "zealot")
-    with Store.open(path) as store:
-        again = Campaign.load(store, "zealot")
-        with pytest.raises(StoreError, match="no campaign named 'other'"):
-            Campaign.load(store, "other")
-    assert again.body == log.body
-    assert again.investigator("roland")["xp"] == 2
-    assert again.start_scenario()["seat1.xp"] == "2"
-
-
 def test_a_campaign_through_the_cli_save_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """play --campaign: the log is written when a scenario ends and feeds the next slot."""
     import json
@@ -200,3 +185,32 @@ def test_ah_killed_1_a_killed_investigator_is_refused_at_setup() -> None:
         Session(GAME, seats=2, seed=1, options={"campaign": json.dumps(log.body)})
     session = Session(GAME, seats=2, seed=1, options={"campaign": json.dumps(log.body), "seat1": "wendy"})
     assert track(session, "seat1.physical_trauma") == 0 and track(session, "seat1.health") == 7
+
+
+@pytest.mark.rule("AH-XP-8")
+def test_buying_through_the_verb_before_the_scenario_starts() -> None:
+    """`buy` in a campaign scenario before its first NEXT: each copy paid (AH-XP-3/8), exceptional
+    doubled (AH-EXCEPT-1); the log the scenario ends with keeps the purchases and what is left."""
+    import json
+
+    log = campaign()
+    log.investigator("roland")["xp"] = 6
+    s = Session(GAME, seats=2, seed=1, options={"campaign": json.dumps(log.body)})
+    assert track(s, "seat1.xp") == 6
+    do(s, "buy seat1 Card 1", "buy seat1 Card 1", "buy seat1 Rare 1 exceptional")
+    assert track(s, "seat1.xp") == 2
+    assert rejects(s, "buy seat1 Big 3") == "roland has 2 experience; Big costs 3"
+    assert rejects(s, "buy seat2 Card 0 shiny") == "buy: unknown word 'shiny'"
+    do(s, "next")
+    assert rejects(s, "buy seat1 Card 0") == ("cards are bought only between scenarios: "
+                                              "before this scenario's first NEXT")
+    do(s, "victory 1", "resolution R1")
+    after = s.game.campaign_record(s.state, log.body)
+    assert after is not None
+    roland = after["investigators"]["roland"]
+    assert [p["cost"] for p in roland["purchases"]] == [1, 1, 2] and roland["xp"] == 2 + 1
+
+
+def test_buying_needs_a_campaign() -> None:
+    assert rejects(new(), "buy seat1 Card 1") == ("cards are bought between the scenarios of a campaign "
+                                                  "(play --campaign NAME)")

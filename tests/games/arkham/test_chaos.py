@@ -14,7 +14,7 @@ from tablekeeper.core.events import Command
 from tablekeeper.core.odds import chained_draws
 from tablekeeper.games.arkham import GAME, rules
 from tablekeeper.games.arkham.data import TokenKind, load_tokens
-from tablekeeper.games.arkham.odds import sampled_chance, success_chance, token_effect
+from tablekeeper.games.arkham.odds import success_chance, token_effect
 
 from .helpers import data, do, new, rejects, start_turn, track
 
@@ -169,14 +169,6 @@ def test_exact_odds_agree_with_full_enumeration(counts: dict[str, int], skill: i
             if rules.skill_test_result(skill, modifier, difficulty, autofail=fail).success:
                 expected += p
     assert success_chance(counts, tokens, skill, difficulty, elder) == expected
-
-
-def test_sampled_estimate_is_close_to_the_exact_figure() -> None:
-    tokens = standard_tokens()
-    counts = {"+1": 1, "0": 2, "-1": 3, "-2": 2, "skull": 2, "cultist": 1, "autofail": 1, "elder_sign": 1,
-              "bless": 3, "curse": 3}
-    exact = success_chance(counts, tokens, 4, 4, 1)
-    assert abs(sampled_chance(counts, tokens, 4, 4, 1, 20_000, random.Random(3)) - float(exact)) < 0.02
 
 
 @pytest.mark.rule("AH-FW-4")

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from tablekeeper.games.arkham import rules
-
 from .helpers import data, do, new, rejects, start_turn, to_step, track
 
 
@@ -94,7 +92,6 @@ def test_ah_base_1_base_value_is_printed_modified_value_counts_modifiers() -> No
 
 @pytest.mark.rule("AH-EFFECT-4")
 def test_ah_effect_4_as_many_as_exist() -> None:
-    assert rules.as_many_as_exist(5, 3) == 3 and rules.as_many_as_exist(2, 3) == 2
     s = new()
     do(s, "set seat1.deck 3", "draw-cards seat1 5")  # the discard pile is empty
     assert (track(s, "seat1.deck"), track(s, "seat1.hand")) == (0, 8)

@@ -44,6 +44,12 @@ def test_a_users_scenario_file_sets_thresholds_and_token_values(tmp_path: Path) 
     ("[scenarios.x]\nagendas = [{ name = 'A' }]\nacts = [{ clues = 1 }]\n",
      "scenarios.x.agendas[0] needs doom or objective"),
     ("[scenarios.x\n", "Expected ']'"),
+    ("[scenarios.x]\nagendas = [{ doom = 1 }]\nacts = [{ clues = 1 }]\n[scenarios.x.enemies.Rat]\n"
+     "fight = 1\nhealth = 1\nevade = 3\nhuntr = true\n",
+     "scenarios.x.enemies.Rat.huntr: unknown key (did you mean 'hunter'?)"),
+    ("[scenarios.x]\nagendas = [{ doom = 1 }]\nacts = [{ clues = 1 }]\n[scenarios.x.enemies.Rat]\n"
+     "fight = 1\nhealth = 0\nevade = 3\n",
+     "scenarios.x.enemies.Rat.health"),
 ])
 def test_bad_scenario_file_is_one_line_naming_file_and_key(tmp_path: Path, text: str, message: str) -> None:
     path = tmp_path / "bad.toml"
@@ -52,6 +58,18 @@ def test_bad_scenario_file_is_one_line_naming_file_and_key(tmp_path: Path, text:
         load_scenarios(str(path))
     assert str(err.value).startswith(f"{path}: ") and message in str(err.value)
     assert "\n" not in str(err.value)
+
+
+def test_bad_assets_file_is_one_line_and_a_good_one_is_offered(tmp_path: Path) -> None:
+    path = tmp_path / "assets.toml"
+    path.write_text('["Guard Dog"]\ncost = 3\nhelth = 3\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"Guard Dog\.helth: unknown key \(did you mean 'health'\?\)"):
+        new(assets=str(path))
+    path.write_text('["Old Dog"]\ncost = 1\nhealth = 1\n', encoding="utf-8")
+    s = new(assets=str(path))
+    start_turn(s, 1)
+    do(s, "actions seat1")
+    assert "play Old Dog" in s.state.prompt.options
 
 
 def test_bad_chaos_file_names_the_token(tmp_path: Path) -> None:

@@ -123,19 +123,3 @@ def test_ah_xp_9_no_free_swaps_unless_the_guide_says_so() -> None:
     log.swap(1, "Card 0", DeckCard("Other", 0, card_class="guardian"), guide=True)
     deck = log.deck(1)
     assert deck is not None and any(c.title == "Other" for c in deck)
-
-
-@pytest.mark.rule("AH-DB-7")
-def test_ah_db_7_one_random_basic_weakness_added_last() -> None:
-    import random
-    from collections import Counter
-
-    from tablekeeper.games.arkham.decks import add_random_weakness
-
-    pool = [f"Weakness {i}" for i in range(10)]
-    base = standard(30)
-    deck = add_random_weakness(base, pool, random.Random(1))
-    assert deck[:30] == base and deck[30].kind == "weakness" and deck[30].title in pool and len(deck) == 31
-    drawn = Counter(add_random_weakness([], pool, random.Random(f"w:{i}"))[0].title for i in range(5_000))
-    assert set(drawn) == set(pool)
-    assert all(abs(n / 5_000 - 0.1) < 0.02 for n in drawn.values())

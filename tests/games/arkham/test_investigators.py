@@ -19,10 +19,13 @@ def test_ah_dmg_9_damage_reaching_health_defeats() -> None:
     assert track(s, "seat1.physical_trauma") == 1
 
 
-def test_damage_beyond_health_is_rejected() -> None:
+def test_setting_a_track_beyond_health_is_rejected_but_dealt_harm_defeats() -> None:
     s = new()
-    assert rejects(s, "hit seat1 10") == "seat1.damage 10 is beyond health 9"
     assert rejects(s, "add seat2.horror +10") == "seat2.horror 10 is beyond sanity 9"
+    assert rejects(s, "set seat1.damage 10") == "seat1.damage 10 is beyond health 9"
+    do(s, "hit seat1 10")  # AH-DMG-9: dealt harm is never refused; the track stops at the limit
+    assert track(s, "seat1.damage") == 9 and data(s, "eliminated") == {"1": "damage"}
+    assert track(s, "seat1.physical_trauma") == 1
 
 
 @pytest.mark.rule("AH-DEFEAT-2")
@@ -140,6 +143,9 @@ def test_defeat_during_own_turn_by_attacks_of_opportunity_stops_the_action() -> 
     start_turn(s, 1)
     hand = track(s, "seat1.hand")
     do(s, "act seat1 draw")
-    assert data(s, "eliminated") == {"1": "damage"} and track(s, "seat1.hand") == hand
-    do(s, "next")
-    assert s.state.active_seat == 2
+    assert data(s, "eliminated") == {"1": "damage"} and hand > 0
+    assert not any(e["name"] == "seat1.hand" and e["value"] == hand + 1
+                   for e in s.line[-1].events if e.kind == "track.set")  # the draw never resolved
+    # AH-ELIM-3 step 1: hand, deck and discard leave the game
+    assert (track(s, "seat1.hand"), track(s, "seat1.deck"), track(s, "seat1.discard")) == (0, 0, 0)
+    assert s.state.active_seat == 2  # the defeated investigator's turn is over

@@ -353,9 +353,6 @@ def test_ah_grim_1_grim_rule_resolution_kept_in_the_log() -> None:
     assert s.notices == ("Grim Rule: the hunter moves toward seat 1",)
 
 
-@pytest.mark.rule("AH-AAN-1")
-def test_ah_aan_1_each_investigator_with_a_resource() -> None:
-    assert rules.each_with({1: 3, 2: 0, 3: 1}) == [1, 3]
 
 
 @pytest.mark.rule("AH-DIFFLVL-3")

@@ -55,18 +55,41 @@ def test_a_dial_counter_sets_the_seat_tracks() -> None:
 
 
 def test_seat_buttons_follow_the_moment() -> None:
+    """A = done (end my turn, reveal/resolve my test); B = my menu (the named actions)."""
     s = to_step(new(), "investigation", "2.2")
     game, state = s.game, s.state
-    assert game.button(state, "seat2.a", False).text() == "turn seat2"  # who goes next
+    assert game.button(state, "seat2.a", False).text() == "turn seat2"  # who goes next: me
     do(s, "turn seat2")
-    assert s.game.button(s.state, "seat2.a", False).text() == "act seat2"
-    assert s.game.button(s.state, "seat2.b", False).text() == "next"
+    assert s.game.button(s.state, "seat2.a", False).text() == "next"
+    assert s.game.button(s.state, "seat2.b", False).text() == "actions seat2"
     assert s.game.button(s.state, "seat1.a", False) is None
     do(s, "test seat2 intellect 5 2")
     assert s.game.button(s.state, "seat2.a", False).text() == "draw chaos"
     do(s, "draw chaos")
     assert s.game.button(s.state, "seat2.a", False).text() == "resolve"
     assert s.game.button(s.state, "seat2.b", False) is None
+
+
+def test_the_action_menu_names_the_action_it_spends() -> None:
+    """The B button's menu: a resource or a draw taken from it changes resources or hand."""
+    s = start_turn(new(), 1)
+    do(s, "enemy seat2 Rat fight=1 health=1 evade=3 damage=1")
+    do(s, "location Study 2 2", "enter seat1 Study")
+    s.perform(s.game.button(s.state, "seat1.b", False))
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.options[:4] == ("back", "investigate", "resource", "draw")
+    assert "play Guard Dog" in prompt.options and "play Leo De Luca" not in prompt.options  # 5 resources
+    assert s.game.panels(s.state)["seat1"].lines[-1] == "A=1 B=2 of 9"
+    do(s, f"choose {prompt.options.index('resource') + 1}")
+    assert track(s, "seat1.resources") == 6 and track(s, "seat1.actions") == 2
+    do(s, "actions seat1")
+    do(s, f"choose {s.state.prompt.options.index('draw') + 1}")
+    assert track(s, "seat1.hand") == 6 and track(s, "seat1.actions") == 1
+    do(s, "actions seat1", "choose 1")  # back: nothing spent
+    assert track(s, "seat1.actions") == 1 and s.state.prompt is None
+    do(s, "actions seat1")
+    do(s, f"choose {s.state.prompt.options.index('play Guard Dog') + 1}")
+    assert track(s, "seat1.resources") == 3 and s.view()["assets"]["1"]["Guard Dog"]["health"] == 3
 
 
 def test_seat_buttons_answer_prompts() -> None:
@@ -77,8 +100,10 @@ def test_seat_buttons_answer_prompts() -> None:
     s = new()
     do(s, "enemy seat1 A fight=2 health=3 evade=2", "enemy seat1 B fight=2 health=3 evade=2")
     to_step(s, "enemy", "3.3")
-    assert s.game.button(s.state, "seat2.a", False).text() == "choose 2"  # option 2: B attacks first
-    s.perform(s.game.button(s.state, "seat2.a", False))
+    assert s.game.button(s.state, "seat2.a", False) is None  # seat 1's question
+    assert s.game.button(s.state, "seat1.b", False).text() == "choose 2"  # option 2: B attacks first
+    assert s.game.panels(s.state)["seat1"].lines[-1] == "A=1 B=2 of 2"
+    s.perform(s.game.button(s.state, "seat1.b", False))
     assert s.state.prompt is None and track(s, "seat1.damage") == 2
 
 
@@ -92,24 +117,38 @@ def test_adjustable_puts_the_current_seat_first() -> None:
     assert track(s, "seat2.damage") == 2
 
 
-def test_three_rounds_on_the_simulated_station_by_keys(tmp_path: Path) -> None:
+def test_four_investigators_three_rounds_on_the_simulated_station_by_buttons_only(tmp_path: Path) -> None:
+    """docs/games/arkham.keys: an ally played from the action menu, two enemies spawned at 1.4 from
+    the scenario's list, a defeat by lethal attacks of opportunity, an Enemy-phase attack split onto
+    the ally, and the rounds going on after the defeat; no console line."""
     config = load_config(ROOT / "hardware" / "station.toml")
-    args = argparse.Namespace(game="arkham", seats=2, seed=1, save=None, slot="main", capture_dir=tmp_path)
+    args = argparse.Namespace(game="arkham", seats=4, seed=1, save=None, slot="main", capture_dir=tmp_path)
     clock = FakeClock()
     station, parts, _ = build_simulated(config, args, display_mode=None, clock=clock)
     try:
         lines = (ROOT / "docs" / "games" / "arkham.keys").read_text(encoding="utf-8").splitlines()
         steps = parse_script(lines, parts, source="arkham.keys", hold_s=config.timing.hold_s)
+        assert all(step.action == "tap" for step in steps)  # buttons only
         station.start()
         ScriptedRun(station, parts, clock, lambda: None).run(steps)
         view = station.session.view()
+        origins = {e.command.origin for e in station.session.line if e.command is not None}
+        refused = list(station.stats.rejected)
         frames = station.frames()
     finally:
         station.close()
         parts.close()
+    assert origins == {"button"} and refused == []
     assert (view["round"], view["phase"], view["step"]) == (4, "mythos", "1.1")
     tracks = view["tracks"]
-    assert tracks["agenda.doom"] == 2  # rounds 2 and 3
-    assert (tracks["seat1.resources"], tracks["seat2.resources"]) == (8, 8)  # 5 + one upkeep each round
-    assert len(view["encounters"]) == 4
-    assert {"track", "tokens", "seat1", "seat2"} <= set(frames)
+    assert view["eliminated"] == {"2": "damage"}  # Daisy, by the Icy Ghoul's attacks of opportunity
+    assert (tracks["seat2.damage"], tracks["seat2.physical_trauma"]) == (5, 1)  # stopped at health 5
+    assert view["assets"]["1"] == {"Beat Cop": {"health": 2, "sanity": 2, "damage": 1, "horror": 0,
+                                                "exhausted": False}}
+    assert (tracks["seat1.damage"], tracks["seat1.horror"]) == (1, 2)  # 3.3 of rounds 2 and 3
+    assert set(view["enemies"]) == {"Ghoul Minion", "Icy Ghoul"}
+    assert view["enemies"]["Ghoul Minion"]["engaged"] == 1 and view["enemies"]["Icy Ghoul"]["engaged"] is None
+    assert (tracks["encounter.deck"], tracks["encounter.discard"]) == (19, 5)  # 7 drawn, 2 stayed
+    assert (tracks["seat1.resources"], tracks["seat3.resources"], tracks["seat4.resources"]) == (6, 14, 11)
+    assert tracks["agenda.doom"] == 2
+    assert {"track", "tokens", "seat1", "seat2", "seat3", "seat4"} <= set(frames)

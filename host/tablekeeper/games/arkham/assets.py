@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+
+import msgspec
 
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
@@ -13,24 +14,40 @@ from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import effects
 
 
-def assets(state: GameState, seat: int) -> dict[str, dict[str, Any]]:
-    out: dict[str, dict[str, Any]] = thaw(state.get("assets", {})).get(str(seat), {})
-    return out
+class AssetCard(msgspec.Struct, frozen=True):
+    """An asset the tracker follows: its printed health/sanity (None: it cannot take that harm),
+    what it has taken, and whether it is exhausted."""
+
+    health: int | None = None
+    sanity: int | None = None
+    damage: int = 0
+    horror: int = 0
+    exhausted: bool = False
+
+    def defeated(self) -> bool:
+        """AH-DEFEAT-4 / AH-DMG-11."""
+        return (self.health is not None and self.damage >= self.health) or \
+            (self.sanity is not None and self.horror >= self.sanity)
 
 
-def _save_assets(txn: Txn, seat: int, cards: Mapping[str, Any]) -> None:
-    effects.put_map(txn, "assets", str(seat), dict(cards))
+def assets(state: GameState, seat: int) -> dict[str, AssetCard]:
+    raw = thaw(state.get("assets", {})).get(str(seat)) or {}
+    return msgspec.convert(raw, type=dict[str, AssetCard])
+
+
+def _save_assets(txn: Txn, seat: int, cards: Mapping[str, AssetCard]) -> None:
+    effects.put_map(txn, "assets", str(seat), msgspec.to_builtins(dict(cards)))
 
 
 def add(txn: Txn, seat: int, name: str, health: int | None, sanity: int | None) -> None:
     cards = assets(txn.state, seat)
     if name in cards:
         raise Rejected(f"seat {seat} already has an asset called {name!r}")
-    cards[name] = {"health": health, "sanity": sanity, "damage": 0, "horror": 0, "exhausted": False}
+    cards[name] = AssetCard(health, sanity)
     _save_assets(txn, seat, cards)
 
 
-def asset(state: GameState, seat: int, name: str) -> dict[str, Any]:
+def asset(state: GameState, seat: int, name: str) -> AssetCard:
     found = assets(state, seat).get(name)
     if found is None:
         known = ", ".join(sorted(assets(state, seat))) or "none"
@@ -40,15 +57,14 @@ def asset(state: GameState, seat: int, name: str) -> dict[str, Any]:
 
 def set_exhausted(txn: Txn, seat: int, name: str, exhausted: bool) -> None:
     card = asset(txn.state, seat, name)
-    if card["exhausted"] == exhausted:
+    if card.exhausted == exhausted:
         raise Rejected(f"{name} is already {'exhausted' if exhausted else 'ready'}")
     cards = assets(txn.state, seat)
-    cards[name] = {**card, "exhausted": exhausted}
+    cards[name] = msgspec.structs.replace(card, exhausted=exhausted)
     _save_assets(txn, seat, cards)
 
 
-def assign(txn: Txn, seat: int, damage: int, horror: int,
-                     assigned: Mapping[str, tuple[int, int]]) -> None:
+def assign(txn: Txn, seat: int, damage: int, horror: int, assigned: Mapping[str, tuple[int, int]]) -> None:
     """AH-DMG-3..6: each asset takes only what it can (damage needs a health value, horror a sanity
     value, never more than defeats it); the rest goes to the investigator. AH-DMG-8: all lands at
     once; AH-DMG-11: a defeated asset goes to its owner's discard pile."""
@@ -56,23 +72,21 @@ def assign(txn: Txn, seat: int, damage: int, horror: int,
     to_assets = [0, 0]
     for name, (d, h) in assigned.items():
         card = asset(txn.state, seat, name)
-        for amount, kind, limit in ((d, "damage", "health"), (h, "horror", "sanity")):
+        for amount, kind, limit, have in ((d, "damage", card.health, card.damage),
+                                          (h, "horror", card.sanity, card.horror)):
             if amount == 0:
                 continue
-            if card[limit] is None:
-                raise Rejected(f"{name} has no {limit}: it cannot take {kind}")
-            room = int(card[limit]) - int(card[kind])
-            if amount > room:
-                raise Rejected(f"{name} can take at most {room} more {kind}")
+            if limit is None:
+                raise Rejected(f"{name} has no {'health' if kind == 'damage' else 'sanity'}: it cannot take {kind}")
+            if amount > limit - have:
+                raise Rejected(f"{name} can take at most {limit - have} more {kind}")
         to_assets[0] += d
         to_assets[1] += h
     if to_assets[0] > damage or to_assets[1] > horror:
         raise Rejected(f"assigned {to_assets[0]} damage / {to_assets[1]} horror, only {damage} / {horror} dealt")
     for name, (d, h) in assigned.items():
-        card = {**cards[name], "damage": int(cards[name]["damage"]) + d, "horror": int(cards[name]["horror"]) + h}
-        defeated = (card["health"] is not None and card["damage"] >= card["health"]) or \
-                   (card["sanity"] is not None and card["horror"] >= card["sanity"])
-        if defeated:
+        card = msgspec.structs.replace(cards[name], damage=cards[name].damage + d, horror=cards[name].horror + h)
+        if card.defeated():
             del cards[name]
             txn.add(f"seat{seat}.discard", 1)
             txn.notice(f"{name} is defeated and discarded")
@@ -86,5 +100,11 @@ def assign(txn: Txn, seat: int, damage: int, horror: int,
 def ready_all(txn: Txn, seat: int) -> None:
     """4.3: the seat's exhausted assets ready."""
     cards = assets(txn.state, seat)
-    if any(c["exhausted"] for c in cards.values()):
-        _save_assets(txn, seat, {n: {**c, "exhausted": False} for n, c in cards.items()})
+    if any(c.exhausted for c in cards.values()):
+        _save_assets(txn, seat, {n: msgspec.structs.replace(c, exhausted=False) for n, c in cards.items()})
+
+
+def remove_all(txn: Txn, seat: int) -> None:
+    """AH-ELIM-3 step 1: an eliminated investigator's cards in play leave the game."""
+    if assets(txn.state, seat):
+        effects.put_map(txn, "assets", str(seat), None)

@@ -9,17 +9,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import msgspec
+from msgspec.structs import replace
+
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import assets, effects, rules
+from tablekeeper.games.arkham import assets, effects, records, rules
+from tablekeeper.games.arkham.records import Enemy
 
 
 # --- reading -------------------------------------------------------------------------------------
-def enemies(state: GameState) -> dict[str, dict[str, Any]]:
-    out: dict[str, dict[str, Any]] = thaw(state.get("enemies", {}))
-    return out
+def enemies(state: GameState) -> dict[str, Enemy]:
+    return msgspec.convert(thaw(state.get("enemies", {})), type=dict[str, Enemy])
 
 
 def locations(state: GameState) -> dict[str, dict[str, Any]]:
@@ -32,7 +35,7 @@ def where(state: GameState, seat: int) -> str | None:
     return at.get(str(seat))
 
 
-def enemy(state: GameState, name: str) -> dict[str, Any]:
+def enemy(state: GameState, name: str) -> Enemy:
     found = enemies(state).get(name)
     if found is None:
         known = ", ".join(sorted(enemies(state))) or "none"
@@ -48,16 +51,15 @@ def location(state: GameState, name: str) -> dict[str, Any]:
     return found
 
 
-def enemy_location(state: GameState, foe: Mapping[str, Any]) -> str | None:
+def enemy_location(state: GameState, foe: Enemy) -> str | None:
     """AH-ENGM-2: an engaged enemy is at its investigator's location."""
-    if foe.get("engaged") is not None:
-        return where(state, int(foe["engaged"]))
-    loc: str | None = foe.get("location")
-    return loc
+    if foe.engaged is not None:
+        return where(state, foe.engaged)
+    return foe.location
 
 
 def engaged_with(state: GameState, seat: int) -> list[str]:
-    return sorted(n for n, e in enemies(state).items() if e.get("engaged") == seat)
+    return sorted(n for n, e in enemies(state).items() if e.engaged == seat)
 
 
 def seats_at(state: GameState, loc: str) -> list[int]:
@@ -69,9 +71,9 @@ def is_empty(state: GameState, loc: str) -> bool:
     return not seats_at(state, loc) and not any(enemy_location(state, e) == loc for e in enemies(state).values())
 
 
-def modified(foe: Mapping[str, Any], value: str) -> int:
+def modified(foe: Enemy, value: str) -> int:
     """AH-BASE-1: the printed (base) fight or evade plus active modifiers."""
-    return max(0, int(foe[value]) + int(foe.get(f"{value}_mod", 0)))
+    return max(0, foe.fight + foe.fight_mod if value == "fight" else foe.evade + foe.evade_mod)
 
 
 def clues_at(state: GameState, loc: str) -> int:
@@ -80,13 +82,13 @@ def clues_at(state: GameState, loc: str) -> int:
 
 
 # --- writing -------------------------------------------------------------------------------------
-def save_enemy(txn: Txn, name: str, foe: Mapping[str, Any] | None) -> None:
+def save_enemy(txn: Txn, name: str, foe: Enemy | None) -> None:
     all_enemies = enemies(txn.state)
     if foe is None:
         all_enemies.pop(name, None)
     else:
-        all_enemies[name] = dict(foe)
-    txn.put("enemies", all_enemies)
+        all_enemies[name] = foe
+    txn.put("enemies", msgspec.to_builtins(all_enemies))
 
 
 def save_location(txn: Txn, name: str, loc: Mapping[str, Any]) -> None:
@@ -141,9 +143,9 @@ def move_hunters(txn: Txn, chosen: tuple[str, str] | None = None) -> None:
     investigator; where two ways are equally short, its prey decides (a prompt)."""
     done = set(txn.state.get("hunters_moved") or ())
     for name, foe in sorted(enemies(txn.state).items()):
-        if name in done or not foe["hunter"] or not foe["ready"] or foe["engaged"] is not None:
+        if name in done or not foe.hunter or not foe.ready or foe.engaged is not None:
             continue
-        loc = foe.get("location")
+        loc = foe.location
         steps = [] if loc is None else first_steps_toward_investigators(txn.state, str(loc))
         if chosen is not None and chosen[0] == name:
             steps = [chosen[1]]
@@ -153,7 +155,7 @@ def move_hunters(txn: Txn, chosen: tuple[str, str] | None = None) -> None:
             return
         done.add(name)
         if steps:
-            save_enemy(txn, name, {**foe, "location": steps[0]})
+            save_enemy(txn, name, replace(foe, location=steps[0]))
             txn.notice(f"{name} hunts to {steps[0]}")
             engage_check(txn, name)
             if txn.state.prompt is not None:
@@ -177,24 +179,24 @@ def enter(txn: Txn, seat: int, loc: str) -> None:
         save_location(txn, loc, {**place, "revealed": True, "clues": int(place["clues"]) + clues})
         txn.notice(f"{loc} revealed with {clues} clues")
     for name, foe in enemies(txn.state).items():
-        if foe.get("engaged") is None and foe.get("location") == loc:
+        if foe.engaged is None and foe.location == loc:
             engage_check(txn, name)
 
 
-def spawn(txn: Txn, seat: int, name: str, foe: dict[str, Any], at: str | None) -> None:
+def spawn(txn: Txn, seat: int, name: str, foe: Enemy, at: str | None) -> None:
     """AH-ENEMY-2: without a spawn instruction the enemy engages the drawer; AH-ALOOF-2: an aloof
     enemy spawns unengaged at the drawer's location; with ``at`` it spawns there (AH-SPAWN-1)."""
     if name in enemies(txn.state):
         raise Rejected(f"an enemy called {name!r} is already in play; give this one another name")
     if at is not None:
         location(txn.state, at)
-        save_enemy(txn, name, {**foe, "engaged": None, "location": at})
+        save_enemy(txn, name, replace(foe, engaged=None, location=at))
         engage_check(txn, name)
-    elif foe["aloof"]:
-        save_enemy(txn, name, {**foe, "engaged": None, "location": where(txn.state, seat)})
+    elif foe.aloof:
+        save_enemy(txn, name, replace(foe, engaged=None, location=where(txn.state, seat)))
     else:
-        save_enemy(txn, name, {**foe, "engaged": seat, "location": None})
-    txn.notice(f"{name} spawns " + (f"engaged with seat {seat}" if enemy(txn.state, name)["engaged"] == seat
+        save_enemy(txn, name, replace(foe, engaged=seat, location=None))
+    txn.notice(f"{name} spawns " + (f"engaged with seat {seat}" if enemy(txn.state, name).engaged == seat
                                     else f"at {enemy_location(txn.state, enemy(txn.state, name)) or 'no location'}"))
 
 
@@ -203,8 +205,8 @@ def engage_check(txn: Txn, name: str) -> None:
     with investigators engages one at once; with several there, the players apply its prey
     instruction (a prompt)."""
     foe = enemy(txn.state, name)
-    loc = foe.get("location")
-    if foe.get("engaged") is not None or not foe["ready"] or foe["aloof"] or loc is None:
+    loc = foe.location
+    if foe.engaged is not None or not foe.ready or foe.aloof or loc is None:
         return
     here = seats_at(txn.state, loc)
     if len(here) == 1:
@@ -216,7 +218,7 @@ def engage_check(txn: Txn, name: str) -> None:
 
 def engage(txn: Txn, name: str, seat: int) -> None:
     foe = enemy(txn.state, name)
-    save_enemy(txn, name, {**foe, "engaged": seat, "location": None})
+    save_enemy(txn, name, replace(foe, engaged=seat, location=None))
     txn.notice(f"{name} engages seat {seat}")
 
 
@@ -224,7 +226,30 @@ def disengage(txn: Txn, name: str, exhaust: bool) -> None:
     """AH-EVADE-4: an evaded enemy exhausts (if ready), leaves the threat area for the location."""
     foe = enemy(txn.state, name)
     loc = enemy_location(txn.state, foe)
-    save_enemy(txn, name, {**foe, "engaged": None, "location": loc, "ready": foe["ready"] and not exhaust})
+    save_enemy(txn, name, replace(foe, engaged=None, location=loc, ready=foe.ready and not exhaust))
+
+
+def remove_weaknesses(txn: Txn, seat: int) -> None:
+    """AH-ELIM-3 step 0: the weakness enemies an eliminated investigator owns leave the game."""
+    for name, foe in enemies(txn.state).items():
+        if foe.weakness_of == seat:
+            if foe.doom:
+                txn.add("doom.other", -foe.doom)
+            save_enemy(txn, name, None)
+            effects.put_list(txn, "removed", f"weakness {name}")
+            txn.notice(f"{name}, seat {seat}'s weakness, leaves the game")
+
+
+def discard_threat_area(txn: Txn, seat: int) -> None:
+    """AH-ELIM-3 step 4: the treacheries in an eliminated investigator's threat area are discarded."""
+    cards = records.treacheries(txn.state)
+    gone = [n for n, t in cards.items() if t.seat == seat and t.location is None]
+    for name in gone:
+        del cards[name]
+        txn.add("encounter.discard", 1)
+        txn.notice(f"{name} leaves seat {seat}'s threat area for the encounter discard pile")
+    if gone:
+        records.save_treacheries(txn, cards)
 
 
 def release_engaged(txn: Txn, seat: int) -> None:
@@ -234,7 +259,7 @@ def release_engaged(txn: Txn, seat: int) -> None:
     loc = where(txn.state, seat)
     for name in names:
         foe = enemy(txn.state, name)
-        save_enemy(txn, name, {**foe, "engaged": None, "location": loc})
+        save_enemy(txn, name, replace(foe, engaged=None, location=loc))
     effects.put_map(txn, "at", str(seat), None)
     at = {k: v for k, v in thaw(txn.state.get("at", {})).items() if v is not None}
     txn.put("at", at)
@@ -249,60 +274,42 @@ def drop_clues(txn: Txn, seat: int, clues: int) -> None:
         save_location(txn, loc, {**place, "clues": int(place["clues"]) + clues})
 
 
-def attacks_of_opportunity(txn: Txn, seat: int, kind: str, order: list[str] | None = None) -> int:
-    """AH-AOO-1..4/9: a provoking action draws one attack from each ready enemy engaged with the
-    actor (once, however many actions it costs), in the order the investigator names (``order``,
-    else as engaged); attacking does not exhaust the enemy."""
-    if kind in rules.NON_PROVOKING:
-        return 0
-    attackers = [n for n in engaged_with(txn.state, seat) if enemy(txn.state, n)["ready"]]
-    if order:
-        if sorted(order) != sorted(attackers):
-            raise Rejected(f"the attack order must name each ready engaged enemy once: {', '.join(attackers)}")
-        attackers = list(order)
-    for name in attackers:
-        if not effects.is_live(txn.state, seat) or effects.defeat_pending(txn.state, seat):
-            break
-        attack(txn, name, seat, "attack of opportunity")
-    return len(attackers)
-
-
-def attack(txn: Txn, name: str, seat: int, what: str) -> None:
-    foe = enemy(txn.state, name)
-    txn.notice(f"{name} makes an {what} on seat {seat}: {foe['attack_damage']} damage, "
-               f"{foe['attack_horror']} horror")
-    effects.take_harm(txn, seat, int(foe["attack_damage"]), int(foe["attack_horror"]))
-
-
 def harm_enemy(txn: Txn, name: str, damage: int) -> None:
-    """AH-DEFEAT-3: damage reaching health defeats the enemy (off the board, to a discard pile)."""
+    """AH-DEFEAT-3 / AH-DMG-10: damage reaching health defeats the enemy: it goes to the encounter
+    discard pile, a weakness enemy to its owner's discard pile."""
     foe = enemy(txn.state, name)
-    total = int(foe["damage"]) + damage
-    if total >= int(foe["health"]):
+    total = foe.damage + damage
+    if total >= foe.health:
         effects.put_list(txn, "defeated_enemies", name)
-        if foe.get("doom"):
-            txn.add("doom.other", -int(foe["doom"]))
+        if foe.doom:
+            txn.add("doom.other", -foe.doom)
         save_enemy(txn, name, None)
-        txn.notice(f"{name} is defeated")
+        owner = foe.weakness_of
+        if owner is not None and effects.is_live(txn.state, owner):
+            txn.add(f"seat{owner}.discard", 1)
+            txn.notice(f"{name} is defeated and goes to seat {owner}'s discard pile")
+        else:
+            txn.add("encounter.discard", 1)
+            txn.notice(f"{name} is defeated")
     else:
-        save_enemy(txn, name, {**foe, "damage": total})
+        save_enemy(txn, name, replace(foe, damage=total))
 
 
 def enemy_doom(txn: Txn, name: str, delta: int) -> None:
     """AH-DOOM-3: doom on an enemy is doom in play; it is kept in ``doom.other`` as well."""
     foe = enemy(txn.state, name)
-    doom = int(foe.get("doom", 0)) + delta
+    doom = foe.doom + delta
     if doom < 0:
-        raise Rejected(f"{name} holds only {foe.get('doom', 0)} doom")
-    save_enemy(txn, name, {**foe, "doom": doom})
+        raise Rejected(f"{name} holds only {foe.doom} doom")
+    save_enemy(txn, name, replace(foe, doom=doom))
     txn.add("doom.other", delta)
 
 
 def clear_enemy_doom(txn: Txn) -> None:
     """AH-ACTAG-8: an advancing agenda takes the doom off every card in play."""
     all_enemies = enemies(txn.state)
-    if any(e.get("doom") for e in all_enemies.values()):
-        txn.put("enemies", {n: {**e, "doom": 0} for n, e in all_enemies.items()})
+    if any(e.doom for e in all_enemies.values()):
+        txn.put("enemies", msgspec.to_builtins({n: replace(e, doom=0) for n, e in all_enemies.items()}))
 
 
 def ready_all(txn: Txn) -> None:
@@ -310,51 +317,9 @@ def ready_all(txn: Txn) -> None:
     an investigator engages then."""
     for seat in txn.state.seat_numbers():
         assets.ready_all(txn, seat)
-    names = [n for n, e in enemies(txn.state).items() if not e["ready"]]
+    names = [n for n, e in enemies(txn.state).items() if not e.ready]
     for name in names:
-        save_enemy(txn, name, {**enemy(txn.state, name), "ready": True})
+        save_enemy(txn, name, replace(enemy(txn.state, name), ready=True))
     for name in names:
         if txn.state.prompt is None:
             engage_check(txn, name)
-
-
-def enemy_phase_attacks(txn: Txn) -> None:
-    """3.3 (outside the seeds): each investigator in player order takes the attacks of the ready
-    enemies engaged with them, in the order that player chooses (a prompt when there are several);
-    each attacker exhausts afterwards (unlike AH-AOO-4)."""
-    txn.put("attack_queue", effects.live_seats(txn.state))
-    continue_attacks(txn)
-
-
-def continue_attacks(txn: Txn, chosen: str | None = None) -> None:
-    queue = [int(s) for s in txn.state.get("attack_queue") or ()]
-    while queue:
-        seat = queue[0]
-        waiting = [n for n in engaged_with(txn.state, seat) if enemy(txn.state, n)["ready"]]
-        if not effects.is_live(txn.state, seat) or effects.defeat_pending(txn.state, seat) or not waiting:
-            queue.pop(0)
-            continue
-        if chosen is None and len(waiting) > 1:
-            txn.put("attack_queue", queue)
-            txn.ask("attack_order", f"Seat {seat}: which enemy attacks next?", waiting, seat=seat,
-                    context={"seat": seat, "enemies": waiting})
-            return
-        name = chosen if chosen is not None else waiting[0]
-        chosen = None
-        attack(txn, name, seat, "attack")
-        if name in enemies(txn.state):
-            save_enemy(txn, name, {**enemy(txn.state, name), "ready": False})
-        if txn.state.prompt is not None:  # a trauma or lead choice first; the attacks go on after it
-            txn.put("attack_queue", queue)
-            return
-    txn.put("attack_queue", None)
-
-
-def resume(txn: Txn) -> None:
-    """After a prompt is answered, carry on with the hunters or the attacks it interrupted."""
-    if txn.state.prompt is not None or txn.state.over is not None:
-        return
-    if txn.state.get("hunters_moved") is not None:
-        move_hunters(txn)
-    elif txn.state.get("attack_queue") is not None:
-        continue_attacks(txn)

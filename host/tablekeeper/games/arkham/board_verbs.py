@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from tablekeeper.core.game import Txn, parse_int
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import assets, board
+from tablekeeper.games.arkham import assets, board, mythos, records
 from tablekeeper.games.arkham.parsing import (
     count,
     keywords,
@@ -36,20 +38,45 @@ def enemy_verb(txn: Txn, args: tuple[str, ...]) -> None:
     [aloof] [hunter] [exhausted] [at=LOCATION]`."""
     if len(args) < 2:
         raise Rejected("usage: enemy SEAT NAME fight=F health=H evade=E damage=D horror=R [aloof] [hunter] "
-                       "[exhausted] [at=LOCATION]")
+                       "[exhausted] [weakness] [at=LOCATION]")
     seat = live_seat(txn.state, args[0])
     plain, named = keywords(args[2:])
-    unknown = (set(plain) - {"aloof", "hunter", "exhausted"}) | (set(named) - {"fight", "health", "evade",
-                                                                               "damage", "horror", "at"})
+    unknown = (set(plain) - {"aloof", "hunter", "exhausted", "weakness"}) | (set(named) - {
+        "fight", "health", "evade", "damage", "horror", "at"})
     if unknown:
         raise Rejected(f"enemy: unknown word {sorted(unknown)[0]!r}")
-    foe = {"fight": count(named.get("fight", "1"), "fight"),
-           "health": count(named.get("health", "1"), "health", 1),
-           "evade": count(named.get("evade", "1"), "evade"),
-           "attack_damage": count(named.get("damage", "1"), "damage"),
-           "attack_horror": count(named.get("horror", "0"), "horror"), "aloof": "aloof" in plain,
-           "hunter": "hunter" in plain, "ready": "exhausted" not in plain, "damage": 0, "doom": 0}
+    stats = {"fight": count(named.get("fight", "1"), "fight"),
+             "health": count(named.get("health", "1"), "health", 1),
+             "evade": count(named.get("evade", "1"), "evade"), "damage": count(named.get("damage", "1"), "damage"),
+             "horror": count(named.get("horror", "0"), "horror"), "aloof": "aloof" in plain,
+             "hunter": "hunter" in plain}
+    foe = mythos.enemy_record(stats, ready="exhausted" not in plain,
+                              weakness_of=seat if "weakness" in plain else None)  # AH-DMG-10: its owner
     board.spawn(txn, seat, args[1], foe, named.get("at"))
+
+
+def engage_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    """A card effect engages an enemy with the seat: no action, no attack of opportunity
+    (AH-ENGAGE-2 for one engaged with another investigator: it leaves them)."""
+    usage(args, 2, 2, "engage SEAT ENEMY")
+    seat = live_seat(txn.state, args[0])
+    foe = board.enemy(txn.state, args[1])
+    if foe.engaged == seat:
+        raise Rejected(f"{args[1]} is already engaged with seat {seat}")
+    board.engage(txn, args[1], seat)
+
+
+def treachery_gone(txn: Txn, args: tuple[str, ...]) -> None:
+    """A treachery that stayed in play leaves it (its own text, or a test passed): to the
+    encounter discard pile."""
+    usage(args, 1, 1, "discard-treachery NAME")
+    cards = records.treacheries(txn.state)
+    if args[0] not in cards:
+        known = ", ".join(sorted(cards)) or "none"
+        raise Rejected(f"no treachery {args[0]!r} in play (treacheries: {known})")
+    del cards[args[0]]
+    records.save_treacheries(txn, cards)
+    txn.add("encounter.discard", 1)
 
 
 def asset_verb(txn: Txn, args: tuple[str, ...]) -> None:
@@ -81,8 +108,9 @@ def enemy_mod(txn: Txn, args: tuple[str, ...]) -> None:
     foe = board.enemy(txn.state, args[0])
     if args[1] not in ("fight", "evade"):
         raise Rejected("enemy-mod NAME fight|evade +N|-N")
-    board.save_enemy(txn, args[0], {**foe, f"{args[1]}_mod": int(foe.get(f"{args[1]}_mod", 0))
-                                    + parse_int(args[2], "modifier")})
+    delta = parse_int(args[2], "modifier")
+    board.save_enemy(txn, args[0], replace(foe, fight_mod=foe.fight_mod + delta) if args[1] == "fight"
+                     else replace(foe, evade_mod=foe.evade_mod + delta))
 
 
 def move_enemy(txn: Txn, args: tuple[str, ...]) -> None:
@@ -90,7 +118,7 @@ def move_enemy(txn: Txn, args: tuple[str, ...]) -> None:
     usage(args, 2, 2, "move-enemy NAME LOCATION")
     foe = board.enemy(txn.state, args[0])
     board.location(txn.state, args[1])
-    board.save_enemy(txn, args[0], {**foe, "engaged": None, "location": args[1]})
+    board.save_enemy(txn, args[0], replace(foe, engaged=None, location=args[1]))
     board.engage_check(txn, args[0])
 
 
@@ -100,9 +128,9 @@ def enemy_state(txn: Txn, args: tuple[str, ...]) -> None:
     foe = board.enemy(txn.state, args[0])
     if args[1] not in ("ready", "exhausted"):
         raise Rejected("enemy-state NAME ready|exhausted")
-    if foe["ready"] == (args[1] == "ready"):
+    if foe.ready == (args[1] == "ready"):
         raise Rejected(f"{args[0]} is already {args[1]}")
-    board.save_enemy(txn, args[0], {**foe, "ready": args[1] == "ready"})
+    board.save_enemy(txn, args[0], replace(foe, ready=args[1] == "ready"))
     board.engage_check(txn, args[0])
 
 
@@ -110,7 +138,7 @@ def evade_auto(txn: Txn, args: tuple[str, ...]) -> None:
     """AH-EVADE-3: an ability that evades automatically (no test)."""
     usage(args, 1, 1, "evade ENEMY")
     foe = board.enemy(txn.state, args[0])
-    if foe.get("engaged") is None:
+    if foe.engaged is None:
         raise Rejected(f"{args[0]} is engaged with nobody")
     board.disengage(txn, args[0], exhaust=True)
 

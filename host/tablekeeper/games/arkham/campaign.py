@@ -1,5 +1,6 @@
 """The campaign log (AH-CAMP, AH-XP, AH-TRAUMA, AH-KILLED, AH-NEXT, AH-JOIN): what each investigator
-carries from one scenario to the next, kept in the save store between sessions.
+carries from one scenario to the next. Pure: the runner keeps the log in the save store
+(``Game.campaign_record``, ``play --save FILE --campaign NAME``); this module does no I/O.
 
 A scenario starts from ``Campaign.start_scenario()`` (the options of a new session: trauma as
 starting damage and horror, unspent experience) and ends with ``Campaign.record(state, ...)``,
@@ -13,9 +14,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tablekeeper.core.state import GameState
-from tablekeeper.core.store import Store
-from tablekeeper.errors import Rejected, StoreError
-from tablekeeper.games.arkham import rules
+from tablekeeper.errors import Rejected
+from tablekeeper.games.arkham import records, rules
 from tablekeeper.games.arkham.data import DIFFICULTIES, load_investigators, load_scenarios
 from tablekeeper.games.arkham.decks import DeckCard, access_problem, deck_problems, deck_xp
 
@@ -42,16 +42,6 @@ class Campaign:
         for seat, inv in sorted(players.items()):
             log.join(seat, inv)
         return log
-
-    @classmethod
-    def load(cls, store: Store, name: str) -> Campaign:
-        body = store.campaign(name)
-        if body is None:
-            raise StoreError(f"{store.path}: no campaign named {name!r}")
-        return cls(body)
-
-    def save(self, store: Store, name: str) -> None:
-        store.save_campaign(name, "arkham", self.body)
 
     # --- reading ---------------------------------------------------------------------------------
     @property
@@ -115,7 +105,7 @@ class Campaign:
         log = cls(previous) if previous else cls.new(str(scenario["campaign"]), str(scenario["difficulty"]), {})
         log.body["players"] = {}
         for seat in state.seat_numbers():
-            inv = str(state.get("seats")[str(seat)]["investigator"])
+            inv = records.seats(state)[seat].investigator
             if inv not in log.body["investigators"]:
                 if inv not in log.body["pool"]:
                     log.body["pool"].append(inv)  # from the players' own investigators file
@@ -137,7 +127,7 @@ class Campaign:
         earned = rules.xp_earned(state.get("victory", ()), resolution_bonus)
         gains: dict[str, int] = {}
         for seat in state.seat_numbers():
-            inv = state.get("seats")[str(seat)]["investigator"]
+            inv = records.seats(state)[seat].investigator
             record = self.investigator(inv)
             record["physical_trauma"] = state.value(f"seat{seat}.physical_trauma")
             record["mental_trauma"] = state.value(f"seat{seat}.mental_trauma")

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, parse_int, parse_seat
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import rules, skilltest
+from tablekeeper.games.arkham import records, rules, skilltest
 from tablekeeper.games.arkham.parsing import (
     count,
     live_seat,
     usage,
 )
+
+MAX_TOKEN_CHANGE = 20  # far beyond any card's "add N tokens"; a typo like 1000000000 is refused
+MAX_TOKENS_OF_A_KIND = 40
 
 
 def begin_test(txn: Txn, args: tuple[str, ...]) -> None:
@@ -53,6 +58,12 @@ def token(txn: Txn, args: tuple[str, ...]) -> None:
     if name not in txn.state.get("tokens"):
         raise Rejected(f"unknown chaos token {name!r} (known: {', '.join(sorted(txn.state.get('tokens')))})")
     n = count(args[2], "count", 1) if len(args) > 2 else 1
+    if n > MAX_TOKEN_CHANGE:
+        raise Rejected(f"token {op} {name}: at most {MAX_TOKEN_CHANGE} tokens at a time, not {n}")
+    if op == "add":
+        have = skilltest.chaos_bag(txn.state).contents.as_dict().get(name, 0)
+        if have + n > MAX_TOKENS_OF_A_KIND:
+            raise Rejected(f"token add {name}: the bag would hold {have + n}; at most {MAX_TOKENS_OF_A_KIND} of a kind")
     ops = {"add": "put", "remove": "take", "seal": "seal", "release": "release"}
     if op not in ops:
         raise Rejected(f"token {op}: expected add, remove, seal or release")
@@ -80,6 +91,6 @@ def elder(txn: Txn, args: tuple[str, ...]) -> None:
     """The testing investigator's Elder Sign modifier (AH-CHAOS-4), as it stands now."""
     usage(args, 2, 2, "elder SEAT N")
     seat = parse_seat(txn.state, args[0])
-    seats = dict(thaw(txn.state.get("seats")))
-    seats[str(seat)] = {**seats[str(seat)], "elder_sign": parse_int(args[1], "elder sign value")}
-    txn.put("seats", seats)
+    table = records.seats(txn.state)
+    table[seat] = msgspec.structs.replace(table[seat], elder_sign=parse_int(args[1], "elder sign value"))
+    records.save_seats(txn, table)

@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, TypeVar
+
+import msgspec
 
 from tablekeeper.errors import ConfigError
+from tablekeeper.schema import decode, read_text
 
 DIFFICULTIES = ("easy", "standard", "hard", "expert")
+S = TypeVar("S", bound=msgspec.Struct)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +55,39 @@ class Card:
                 "objective": self.objective, "resolution": self.resolution}
 
 
+class EncounterEnemy(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """An enemy of the scenario's encounter sets, so a table spawning it at 1.4 picks it from a
+    list instead of typing its stats (``[scenarios.ID.enemies.NAME]``)."""
+
+    fight: Annotated[int, msgspec.Meta(ge=0, le=99)]
+    health: Annotated[int, msgspec.Meta(ge=1, le=99)]
+    evade: Annotated[int, msgspec.Meta(ge=0, le=99)]
+    damage: Annotated[int, msgspec.Meta(ge=0, le=99)] = 1
+    horror: Annotated[int, msgspec.Meta(ge=0, le=99)] = 0
+    hunter: bool = False
+    aloof: bool = False
+
+
+class Ally(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A player asset that takes damage or horror (AH-DMG-4), with the cost of playing it."""
+
+    cost: Annotated[int, msgspec.Meta(ge=0, le=99)]
+    health: Annotated[int, msgspec.Meta(ge=1, le=99)] | None = None
+    sanity: Annotated[int, msgspec.Meta(ge=1, le=99)] | None = None
+
+
+def load_allies(override: str | None = None) -> dict[str, Ally]:
+    label, doc = read_toml("assets.toml", override)
+    return _entries(label, doc, "", Ally)
+
+
+def _entries(label: str, raw: Any, key: str, kind: type[S]) -> dict[str, S]:
+    """A table of named entries, each checked on its own so an error names the entry."""
+    table = _table(label, raw, key or "(top level)")
+    return {str(name): decode(entry, kind, source=label, prefix=f"{key}.{name}" if key else str(name))
+            for name, entry in table.items()}
+
+
 @dataclass(frozen=True, slots=True)
 class Scenario:
     id: str
@@ -59,6 +96,7 @@ class Scenario:
     agendas: tuple[Card, ...]
     acts: tuple[Card, ...]
     reference: Mapping[str, Mapping[str, TokenKind]]  # side -> symbol -> token
+    enemies: Mapping[str, EncounterEnemy] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +116,7 @@ def read_toml(name: str, override: str | None = None) -> tuple[str, dict[str, An
     try:
         if override:
             label = override
-            text = Path(override).read_text(encoding="utf-8")
+            text = read_text(Path(override), what=f"{name} file")
         else:
             label = f"arkham/data/{name}"
             files = resources.files("tablekeeper.games.arkham").joinpath("data")
@@ -190,8 +228,9 @@ def load_scenarios(override: str | None = None) -> tuple[dict[str, Scenario], di
         for side in ("easy_standard", "hard_expert"):
             part = _table(label, ref.get(side, {}), f"{key}.reference.{side}")
             reference[side] = {sym: _token(label, v, f"{key}.reference.{side}.{sym}") for sym, v in part.items()}
+        enemies = _entries(label, table.get("enemies", {}), f"{key}.enemies", EncounterEnemy)
         scenarios[sid] = Scenario(sid, str(table.get("title", sid)), str(table.get("campaign", "")), agendas, acts,
-                                  reference)
+                                  reference, enemies)
     campaigns = {}
     for cid, raw in _table(label, doc.get("campaigns", {}), "campaigns").items():
         seq = _table(label, raw, f"campaigns.{cid}").get("sequence", [])

@@ -98,13 +98,3 @@ def deck_problems(cards: Iterable[DeckCard], *, deck_size: int, access: Mapping[
             problems.append(f"higher-level cards cost {cost} experience, only {starting_xp} to start with")  # AH-DB-5
     return problems
 
-
-def add_random_weakness(cards: Iterable[DeckCard], pool: Iterable[str], rng: Any) -> list[DeckCard]:
-    """AH-DB-7: as the last step of deckbuilding, one basic weakness drawn uniformly from the pool
-    (the core's multiset pick with the caller's seeded generator) joins the finished deck."""
-    from tablekeeper.core.chance import Multiset
-
-    bag = Multiset.of(list(pool))
-    if bag.total == 0:
-        raise Rejected("the basic weakness pool is empty")
-    return [*cards, DeckCard(bag.pick(rng), None, "weakness")]

@@ -3,9 +3,7 @@ cards, taking damage and horror, defeat, trauma and elimination. Each names its 
 
 from __future__ import annotations
 
-import contextvars
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from typing import Any
 
 from tablekeeper.core import flow as flowmod
@@ -14,8 +12,7 @@ from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import rules
-
-_DEFER_DEFEAT: contextvars.ContextVar[bool] = contextvars.ContextVar("arkham_defer_defeat", default=False)
+from tablekeeper.games.arkham.records import Seat, seats
 
 
 # --- reading the state ---------------------------------------------------------------------------
@@ -43,9 +40,8 @@ def investigator_count(state: GameState) -> int:
     return state.seats if state.get("count_eliminated", True) else max(1, len(live_seats(state)))
 
 
-def seat_info(state: GameState, seat: int) -> Mapping[str, Any]:
-    info: Mapping[str, Any] = state.get("seats")[str(seat)]
-    return info
+def seat_info(state: GameState, seat: int) -> Seat:
+    return seats(state)[seat]
 
 
 def card(state: GameState, deck: str) -> Mapping[str, Any]:
@@ -146,17 +142,17 @@ def draw_cards(txn: Txn, seat: int, n: int) -> None:
         take_harm(txn, seat, 0, 1)
 
 
-def encounter_draw(txn: Txn, seat: int) -> None:
-    """AH-DRAW-2 / 1.4: one encounter card off the top; AH-ENCDECK-2 reshuffles when it runs out
-    (ambiguity 15: as soon as it is empty)."""
+def encounter_draw(txn: Txn, seat: int) -> bool:
+    """AH-DRAW-2 / 1.4: one encounter card off the top (whether it stays in play is asked next:
+    ``mythos``); AH-ENCDECK-2 reshuffles when the deck runs out (ambiguity 15: as soon as it is empty)."""
     state = txn.state
     if state.value("encounter.deck") == 0:
         txn.notice(f"seat {seat}: the encounter deck and its discard pile are empty")
-        return
+        return False
     txn.add("encounter.deck", -1)
-    txn.add("encounter.discard", 1)
     put_list(txn, "encounters", {"round": state.round, "seat": seat, "agenda": txn.state.value("agenda")})
     txn.notice(f"seat {seat} draws an encounter card (agenda {txn.state.value('agenda')})")
+    return True
 
 
 def reshuffle_encounters(txn: Txn) -> None:
@@ -168,29 +164,16 @@ def reshuffle_encounters(txn: Txn) -> None:
 
 
 # --- damage, horror, defeat (AH-DMG-9, AH-DEFEAT, AH-TRAUMA, AH-ELIM) -------------------------------
-@contextmanager
-def defer_defeat() -> Iterator[None]:
-    """Apply several harms as one (AH-DMG-8: all at once), then check defeat once."""
-    token = _DEFER_DEFEAT.set(True)
-    try:
-        yield
-    finally:
-        _DEFER_DEFEAT.reset(token)
-
-
-def defeat_deferred() -> bool:
-    return _DEFER_DEFEAT.get()
-
-
 def take_harm(txn: Txn, seat: int, damage: int, horror: int) -> None:
-    """Damage and horror land together; then the defeat check (AH-DMG-8, AH-DMG-9)."""
+    """Dealt damage and horror land together, then one defeat check (AH-DMG-8, AH-DMG-9). Dealt
+    harm is never refused: past health or sanity the track stops at the limit and the investigator
+    is defeated (AH-DEFEAT-1); only ``set``/``add`` of a track refuse values beyond it."""
     if not is_live(txn.state, seat):
         raise Rejected(f"seat {seat} is no longer in the scenario")
-    with defer_defeat():
-        if damage:
-            txn.add(f"seat{seat}.damage", damage)
-        if horror:
-            txn.add(f"seat{seat}.horror", horror)
+    for name, limit, dealt in (("damage", "health", damage), ("horror", "sanity", horror)):
+        if dealt:
+            have, top = seat_value(txn.state, seat, name), seat_value(txn.state, seat, limit)
+            txn.set(f"seat{seat}.{name}", min(top, have + dealt))
     check_defeat(txn, seat)
 
 
@@ -201,8 +184,10 @@ def defeat_pending(state: GameState, seat: int) -> bool:
 
 
 def check_defeat(txn: Txn, seat: int) -> None:
+    """AH-DMG-9: called where harm was applied and once after every command (``Arkham.after_command``),
+    so several changes of one command are judged together."""
     state = txn.state
-    if not is_live(state, seat) or defeat_deferred():
+    if not is_live(state, seat) or state.over is not None:
         return
     if defeat_pending(state, seat):
         return
@@ -213,23 +198,19 @@ def check_defeat(txn: Txn, seat: int) -> None:
     if cause == "both" and state.get("mode") == "campaign":
         # AH-TRAUMA-5: the player picks which single trauma to take.
         txn.ask("trauma", f"Seat {seat} defeated by damage and horror: which trauma?", ["physical", "mental"],
-                seat=seat, context={"seat": seat, "resume": _pending_turn_prompt(state)})
+                seat=seat, context={"seat": seat})
         return
     eliminate(txn, seat, rules.trauma_for(cause) if cause != "both" else rules.Defeat("both"))
 
 
-def _pending_turn_prompt(state: GameState) -> list[int] | None:
-    if state.prompt is not None and state.prompt.id == "flow.next_seat":
-        return [int(s) for s in state.prompt.context["seats"]]
-    return None
-
-
 def eliminate(txn: Txn, seat: int, defeat: rules.Defeat) -> None:
-    """AH-ELIM-3 steps 1-6 as far as the tracker holds them, after the trauma of AH-TRAUMA."""
+    """AH-ELIM-3 steps 0-6 as far as the tracker holds them, after the trauma of AH-TRAUMA."""
+    from tablekeeper.games.arkham import assets, board  # board and assets build on these helpers
+
     state = txn.state
     info = seat_info(state, seat)
     put_map(txn, "eliminated", str(seat), defeat.cause)
-    txn.notice(f"seat {seat} ({info['name']}) is eliminated: " +
+    txn.notice(f"seat {seat} ({info.name}) is eliminated: " +
                {"resign": "resigned", "ability": "defeated by a card ability"}.get(defeat.cause,
                                                                                     f"defeated by {defeat.cause}"))
     if state.get("mode") == "campaign" and (defeat.physical or defeat.mental):
@@ -239,19 +220,24 @@ def eliminate(txn: Txn, seat: int, defeat: rules.Defeat) -> None:
             txn.add(f"seat{seat}.mental_trauma", defeat.mental)
         fate = rules.killed_or_insane(seat_value(txn.state, seat, "physical_trauma"),
                                       seat_value(txn.state, seat, "mental_trauma"),
-                                      int(info["printed_health"]), int(info["printed_sanity"]))
+                                      info.printed_health, info.printed_sanity)
         if fate:
             put_map(txn, "fate", str(seat), fate)
-            txn.notice(f"{info['name']} is {fate}")
+            txn.notice(f"{info.name} is {fate}")
+    board.remove_weaknesses(txn, seat)  # step 0
+    for pile in ("hand", "deck", "discard"):  # step 1: their cards leave the game
+        txn.set(f"seat{seat}.{pile}", 0)
+    assets.remove_all(txn, seat)
     # Step 2: clues to the location, resources back to the pool.
     clues = seat_value(txn.state, seat, "clues")
     if clues:
         txn.notice(f"seat {seat}'s {clues} clues go onto their location")
-        location_gains_clues(txn, seat, clues)
+        board.drop_clues(txn, seat, clues)
         txn.set(f"seat{seat}.clues", 0)
     txn.set(f"seat{seat}.resources", 0)
     txn.set(f"seat{seat}.actions", 0)
-    release_engaged(txn, seat)
+    board.discard_threat_area(txn, seat)  # step 4, before step 3 moves the enemies out
+    board.release_engaged(txn, seat)  # step 3
     remaining = live_seats(txn.state)
     if not remaining:
         reach_resolution(txn, "no resolution")  # step 6
@@ -262,35 +248,26 @@ def eliminate(txn: Txn, seat: int, defeat: rules.Defeat) -> None:
             txn.emit("lead", seat=remaining[0])
             txn.notice(f"seat {remaining[0]} is the lead investigator")
         else:
-            resume = _pending_turn_prompt(txn.state)
+            # a turn-order question it replaces is asked again once the lead is chosen (choices.resume)
             txn.ask("lead", "Choose the new lead investigator", [f"seat {s}" for s in remaining],
-                    context={"seats": remaining, "resume": resume})
-
-
-def location_gains_clues(txn: Txn, seat: int, clues: int) -> None:
-    """Where the board is tracked, the clues land on the seat's location (AH-ELIM-3 step 2)."""
-    from tablekeeper.games.arkham import board  # board builds on these helpers
-
-    board.drop_clues(txn, seat, clues)
-
-
-def release_engaged(txn: Txn, seat: int) -> None:
-    from tablekeeper.games.arkham import board
-
-    board.release_engaged(txn, seat)
+                    context={"seats": remaining})
 
 
 def drop_from_turns(txn: Txn, seat: int) -> None:
-    """An eliminated seat takes no further turn this investigation phase."""
+    """An eliminated seat takes no further turn this investigation phase; eliminated on its own
+    turn (resigned, or defeated by an attack of opportunity), its turn ends there."""
     state = txn.state
-    if state.phase != "investigation" or state.step != "2.2" or seat in state.done or seat == state.active_seat:
+    if state.phase != "investigation" or state.step != "2.2" or seat in state.done:
         return
     done = (*state.done, seat)
-    flowmod.move(txn, round_no=state.round, phase=state.phase, step=state.step, seat=state.active_seat,
+    active = None if seat == state.active_seat else state.active_seat
+    flowmod.move(txn, round_no=state.round, phase=state.phase, step=state.step, seat=active,
                  done=done, passes=state.passes)
     prompt = txn.state.prompt
     if prompt is not None and prompt.id == "flow.next_seat":
         txn.close_prompt()
+        ask_next_turn(txn)
+    elif prompt is None and active is None:
         ask_next_turn(txn)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from tablekeeper.core.flow import Flow, Hold, Hook, Phase, Step, Turns
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
-from tablekeeper.games.arkham import board, effects, rules
+from tablekeeper.games.arkham import attacks, board, effects, mythos, rules
 
 
 def _hold(state: GameState) -> str | None:
@@ -49,9 +49,9 @@ def _check_doom(txn: Txn) -> None:
 
 
 def _encounter_draws(txn: Txn) -> None:
-    """1.4: each investigator draws 1 encounter card, in player order from the lead."""
-    for seat in effects.live_seats(txn.state):
-        effects.encounter_draw(txn, seat)
+    """1.4: each investigator draws 1 encounter card, in player order from the lead; then the
+    question of what stayed in play (``mythos``)."""
+    mythos.draw_all(txn)
 
 
 def _start_turns(txn: Txn) -> None:
@@ -73,7 +73,7 @@ def _hunters(txn: Txn) -> None:
 
 
 def _attacks(txn: Txn) -> None:
-    board.enemy_phase_attacks(txn)
+    attacks.enemy_phase(txn)
 
 
 def _reset_actions(txn: Txn) -> None:

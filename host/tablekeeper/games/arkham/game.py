@@ -13,7 +13,7 @@ from tablekeeper.core.odds import percent
 from tablekeeper.core.state import GameState
 from tablekeeper.core.view import Panel
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import effects, panels, rules, setup, skilltest
+from tablekeeper.games.arkham import board, choices, effects, panels, records, rules, setup, skilltest
 from tablekeeper.games.arkham.flow import FLOW
 from tablekeeper.games.arkham.verbs import VERBS
 
@@ -35,8 +35,7 @@ class Arkham(Game):
         return VERBS
 
     def choices(self) -> Mapping[str, ChoiceHandler]:
-        return {"trauma": _choose_trauma, "lead": _choose_lead, "prey": _choose_prey,
-                "attack_order": _choose_attacker, "hunter_move": _choose_hunter_way}
+        return choices.HANDLERS
 
     def check_track(self, state: GameState, track: str, value: int) -> None:
         """Bad input: damage beyond health, horror beyond sanity, an act needing no clues."""
@@ -49,15 +48,18 @@ class Arkham(Game):
             raise Rejected("act.clues_required cannot go below 1 for an act without an objective")
 
     def on_track(self, txn: Txn, track: str, old: int, new: int) -> None:
-        seat_text, _, name = track.partition(".")
-        if name in ("damage", "horror", "health", "sanity") and seat_text.startswith("seat"):
-            effects.check_defeat(txn, int(seat_text[4:]))
-        elif track == "encounter.deck" and new == 0:
+        if track == "encounter.deck" and new == 0:
             effects.reshuffle_encounters(txn)
         elif track in ("agenda", "act"):  # a card chosen by hand brings its own threshold
             need = effects.amount(effects.card(txn.state, track), effects.investigator_count(txn.state))
             txn.set("agenda.threshold" if track == "agenda" else "act.clues_required",
                     max(1, need) if track == "agenda" else need)
+
+    def after_command(self, txn: Txn) -> None:
+        """AH-DMG-9 for tracks changed by hand (``set``/``add``, the counters): judged once the
+        command's changes have all landed, so damage and horror set together count as both."""
+        for seat in effects.live_seats(txn.state):
+            effects.check_defeat(txn, seat)
 
     def on_draw(self, txn: Txn, source: str, outcome: str) -> None:
         if source == "chaos":
@@ -79,7 +81,14 @@ class Arkham(Game):
             return None
         from tablekeeper.games.arkham.campaign import Campaign
 
-        return Campaign.after(previous, state).body
+        return Campaign.after(thaw(state.get("campaign_log")) or previous, state).body
+
+    def view_tracks(self, state: GameState) -> dict[str, int | None]:
+        """An act with an Objective has no clue requirement to show (AH-ACTAG-5)."""
+        out = super().view_tracks(state)
+        if effects.card(state, "act").get("objective"):
+            out.pop("act.clues_required", None)
+        return out
 
     def view_extra(self, state: GameState) -> dict[str, Json]:
         scenario = state.get("scenario")
@@ -89,77 +98,14 @@ class Arkham(Game):
             chance = skilltest.odds(state, test)
             odds = {"exact": f"{chance.numerator}/{chance.denominator}", "percent": percent(chance)}
         keys = ("eliminated", "fate", "removed", "victory", "grim", "resolution", "enemies", "locations", "at",
-                "encounters", "assets")
+                "encounters", "assets", "treacheries")
         out: dict[str, Any] = {"scenario": scenario["id"], "difficulty": scenario["difficulty"],
                                "reference_side": rules.reference_side_label(scenario["side"]),
                                "test": test, "odds": odds,
-                               "investigators": {s: i["investigator"] for s, i in state.get("seats").items()}}
+                               "investigators": {str(s): i.investigator for s, i in records.seats(state).items()}}
         out.update({k: thaw(state.get(k)) for k in keys})
+        out["empty"] = [loc for loc in sorted(board.locations(state)) if board.is_empty(state, loc)]  # AH-EMPTY-1
         return out
-
-
-def _resume_turns(txn: Txn, resume: Any) -> None:
-    """After a choice, carry on with what it interrupted: hunters, attacks, or who goes next."""
-    from tablekeeper.games.arkham import board
-
-    board.resume(txn)
-    if resume and txn.state.prompt is None and txn.state.over is None:
-        effects.ask_next_turn(txn)
-
-
-def _choose_trauma(txn: Txn, index: int) -> None:
-    """AH-TRAUMA-5: defeated by both at once, the player takes one trauma of their choice."""
-    prompt = txn.state.prompt
-    assert prompt is not None  # the core calls a choice handler only for the open prompt
-    seat, resume = int(prompt.context["seat"]), prompt.context.get("resume")
-    txn.close_prompt()
-    effects.eliminate(txn, seat, rules.trauma_for("both", ("physical", "mental")[index]))
-    _resume_turns(txn, resume)
-
-
-def _choose_lead(txn: Txn, index: int) -> None:
-    """AH-ELIM-3 step 5: the remaining players pick a new lead investigator."""
-    prompt = txn.state.prompt
-    assert prompt is not None
-    seat, resume = int(prompt.context["seats"][index]), prompt.context.get("resume")
-    txn.close_prompt()
-    txn.emit("lead", seat=seat)
-    txn.notice(f"seat {seat} is the lead investigator")
-    _resume_turns(txn, resume)
-
-
-def _choose_prey(txn: Txn, index: int) -> None:
-    """AH-ENGM-3: the enemy's prey instruction picks whom it engages among several."""
-    from tablekeeper.games.arkham import board
-
-    prompt = txn.state.prompt
-    assert prompt is not None
-    name, seat = str(prompt.context["enemy"]), int(prompt.context["seats"][index])
-    txn.close_prompt()
-    board.engage(txn, name, seat)
-    board.resume(txn)
-
-
-def _choose_attacker(txn: Txn, index: int) -> None:
-    """3.3: the attacked investigator picks which engaged enemy attacks next."""
-    from tablekeeper.games.arkham import board
-
-    prompt = txn.state.prompt
-    assert prompt is not None
-    name = str(prompt.context["enemies"][index])
-    txn.close_prompt()
-    board.continue_attacks(txn, name)
-
-
-def _choose_hunter_way(txn: Txn, index: int) -> None:
-    """3.2: a hunter with two equally short ways goes the way its prey (the players) picks."""
-    from tablekeeper.games.arkham import board
-
-    prompt = txn.state.prompt
-    assert prompt is not None
-    name, way = str(prompt.context["enemy"]), str(prompt.context["ways"][index])
-    txn.close_prompt()
-    board.move_hunters(txn, (name, way))
 
 
 GAME = Arkham()

@@ -1,19 +1,17 @@
 """Exact odds of a skill test from what is in the chaos bag, chained "reveal another" draws
-included (AH-CHAOS, ST.3-ST.6), and the sampled estimate the benchmark compares it with.
+included (AH-CHAOS, ST.3-ST.6); ``bench/bench_arkham.py`` compares it with a sampled estimate.
 
-The exact figure comes from the core's ``chained_draws`` (memoised on what is left in the bag), so
+The exact figure is an integer recursion over what is left in the bag, so
 bless, curse and scenario tokens that reveal another are enumerated, not approximated.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 
-from tablekeeper.core.odds import chained_draws
 from tablekeeper.games.arkham.data import TokenKind
-from tablekeeper.games.arkham.rules import passes, skill_test_result
+from tablekeeper.games.arkham.rules import passes
 
 
 def token_effect(drawn: Iterable[str], tokens: Mapping[str, TokenKind], elder_sign: int) -> tuple[int, bool]:
@@ -24,20 +22,6 @@ def token_effect(drawn: Iterable[str], tokens: Mapping[str, TokenKind], elder_si
         autofail = autofail or kind.autofail
         modifier += elder_sign if kind.elder_sign else kind.value
     return modifier, autofail
-
-
-def effect_distribution(bag: Mapping[str, int], tokens: Mapping[str, TokenKind],
-                        elder_sign: int) -> dict[tuple[int, bool], Fraction]:
-    """Exact chance of each (modifier, automatic failure) outcome of one reveal, chains followed."""
-    for name in bag:
-        if name not in tokens:
-            raise KeyError(f"no rule for chaos token {name!r}")
-    chains = chained_draws(bag, lambda name: tokens[name].again)
-    out: dict[tuple[int, bool], Fraction] = {}
-    for drawn, p in chains.items():
-        key = token_effect(drawn, tokens, elder_sign)
-        out[key] = out.get(key, Fraction(0)) + p
-    return out
 
 
 def success_chance(bag: Mapping[str, int], tokens: Mapping[str, TokenKind], skill: int, difficulty: int,
@@ -111,21 +95,3 @@ class _Chains:
                     total += c * self.ways((*left[:i], c - 1, *left[i + 1:]), modifier + self.values[i])
         self.memo[key] = total
         return total
-
-
-def sampled_chance(bag: Mapping[str, int], tokens: Mapping[str, TokenKind], skill: int, difficulty: int,
-                   elder_sign: int, samples: int, rng: random.Random) -> float:
-    """The same probability estimated by drawing ``samples`` times (what sampling helpers do)."""
-    pool = [name for name, n in sorted(bag.items()) for _ in range(n)]
-    wins = 0
-    for _ in range(samples):
-        left = list(pool)
-        drawn = []
-        while left:
-            name = left.pop(rng.randrange(len(left)))
-            drawn.append(name)
-            if not tokens[name].again:
-                break
-        modifier, autofail = token_effect(drawn, tokens, elder_sign)
-        wins += skill_test_result(skill, modifier, difficulty, autofail=autofail).success
-    return wins / samples

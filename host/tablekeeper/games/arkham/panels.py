@@ -7,7 +7,7 @@ from tablekeeper.core.derived import VIEWS, Same
 from tablekeeper.core.events import Command
 from tablekeeper.core.flow import Flow
 from tablekeeper.core.odds import percent
-from tablekeeper.core.state import GameState
+from tablekeeper.core.state import GameState, Prompt
 from tablekeeper.core.view import Panel
 from tablekeeper.games.arkham import board, effects, skilltest
 from tablekeeper.games.arkham.odds import success_chance
@@ -88,7 +88,7 @@ def seat_panel(state: GameState, seat: int) -> Panel:
     def value(name: str) -> int:
         return effects.seat_value(state, seat, name)
 
-    name = str(info["name"]).split()[0]
+    name = info.name.split()[0]
     out = effects.eliminated(state).get(str(seat))
     if out is not None:
         fate = state.get("fate", {}).get(str(seat))
@@ -101,7 +101,10 @@ def seat_panel(state: GameState, seat: int) -> Panel:
              f"{value('sanity') - value('horror')}/{value('sanity')}",
              f"Clu {value('clues')} Res {value('resources')}" + (f" Eng{len(engaged)}" if engaged else ""),
              f"Act {value('actions')} Hand {value('hand')}"]
-    if engaged:
+    key = legend(state, seat)
+    if key is not None:  # the last line on a 128x32 seat display as on a 128x64 one
+        lines = [lines[0], key]
+    elif engaged:
         lines.append("Eng " + ",".join(engaged))
     return _panel(f"{lead}{name}{turn}", lines, big=str(value("actions")) if turn else None)
 
@@ -119,37 +122,67 @@ def adjustable(state: GameState) -> list[str]:
     seats = [first, *[s for s in state.seat_numbers() if s != first]]
     per_seat = ("damage", "horror", "clues", "resources", "actions")
     names = [f"seat{first}.{n}" for n in per_seat]
-    names += ["agenda.doom", "doom.other", "agenda.threshold", "act.clues_required"]
+    names += ["agenda.doom", "doom.other", "agenda.threshold"]
+    if not effects.card(state, "act").get("objective"):  # AH-ACTAG-5: an objective needs no clues
+        names.append("act.clues_required")
     names += [f"seat{s}.{n}" for s in seats[1:] for n in per_seat]
     return [n for n in names if n in state.tracks]
 
 
+SEAT_PROMPTS = ("soak", "aoo_order", "attack_order", "trauma", "encounter_card", "encounter_enemy", "action")
+
+
+def legend(state: GameState, seat: int) -> str | None:
+    """The seat display's last line while a question is the seat's to answer: what A and B mean."""
+    prompt = state.prompt
+    if prompt is None:
+        return None
+    if prompt.id in SEAT_PROMPTS and prompt.seat == seat:  # the answers are numbered on the tokens display
+        return "A=1" + (f" B=2 of {len(prompt.options)}" if len(prompt.options) > 1 else "")
+    if prompt.id == "encounter":
+        return "A=nothing" + (" B=my card" if seat in prompt.context.get("seats", ()) else "")
+    return None
+
+
 def button(state: GameState, role: str, held: bool) -> Command | None:
-    """seatN.a: choose me to go next (or as lead, or as prey) / take physical trauma (held: mental) /
-    pick option N of an attack-order or hunter prompt / reveal for my test / resolve it / spend an
-    action; seatN.b: end my turn."""
+    """Seat buttons: A is "done" (end my turn, reveal or resolve my test, "nothing" or the first
+    answer of a question put to me, "me" when the table picks a seat); B is the seat's own menu
+    (the action menu on its turn, the second answer of its question, "my card" at 1.4). The panel's
+    up/down and NEXT reach every answer of any question."""
     seat_text, _, which = role.partition(".")
-    if not seat_text.startswith("seat") or not seat_text[4:].isdigit():
+    if held or not seat_text.startswith("seat") or not seat_text[4:].isdigit() or which not in ("a", "b"):
         return None
     seat = int(seat_text[4:])
     prompt = state.prompt
+    if prompt is not None:
+        return _answer(prompt, seat, which)
     test = skilltest.current(state)
-    if which == "a":
-        if prompt is not None and prompt.id == "flow.next_seat" and seat in prompt.context.get("seats", ()):
-            return Command("turn", (seat_text,), origin="button")
-        if prompt is not None and prompt.id in ("lead", "prey") and seat in prompt.context.get("seats", ()):
-            return Command("choose", (str(list(prompt.context["seats"]).index(seat) + 1),), origin="button")
-        if prompt is not None and prompt.id == "trauma" and prompt.context.get("seat") == seat:
-            return Command("choose", ("2" if held else "1",), origin="button")
-        if prompt is not None and prompt.id in ("attack_order", "hunter_move") and seat <= len(prompt.options):
-            return Command("choose", (str(seat),), origin="button")  # seat buttons 1-4 pick options 1-4
-        if test is not None and int(test["seat"]) == seat:
-            if test["result"] is None:
-                return Command("draw", ("chaos",), origin="button")
-            return Command("resolve", origin="button")
-        if state.step == "2.2" and state.active_seat == seat:
-            return Command("act", (seat_text,), origin="button")
+    if test is not None:
+        if which == "a" and int(test["seat"]) == seat:
+            return Command("draw" if test["result"] is None else "resolve",
+                           ("chaos",) if test["result"] is None else (), origin="button")
         return None
-    if which == "b" and state.step == "2.2" and state.active_seat == seat and test is None:
-        return Command("next", origin="button")
+    if state.step == "2.2" and state.active_seat == seat:
+        if which == "a":
+            return Command("next", origin="button")
+        if effects.seat_value(state, seat, "actions") > 0:
+            return Command("actions", (seat_text,), origin="button")
+    return None
+
+
+def _answer(prompt: Prompt, seat: int, which: str) -> Command | None:
+    def choose(n: int) -> Command | None:
+        return Command("choose", (str(n),), origin="button") if n <= len(prompt.options) else None
+
+    seats = [int(s) for s in prompt.context.get("seats", ())]
+    if prompt.id in SEAT_PROMPTS:
+        return choose(1 if which == "a" else 2) if prompt.seat == seat else None
+    if prompt.id == "encounter":
+        if which == "a":
+            return choose(1)
+        return choose(seats.index(seat) + 2) if seat in seats else None
+    if which == "a" and prompt.id == "flow.next_seat" and seat in seats:
+        return Command("turn", (f"seat{seat}",), origin="button")
+    if which == "a" and prompt.id in ("lead", "prey") and seat in seats:
+        return choose(seats.index(seat) + 1)
     return None

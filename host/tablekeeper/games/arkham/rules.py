@@ -20,16 +20,6 @@ ACTION_KINDS = ("investigate", "move", "draw", "resource", "play", "activate", "
                 "parley", "resign", "other")
 
 
-def each_with(values: Mapping[int, int], at_least: int = 1) -> list[int]:
-    """AH-AAN-1: "each investigator with a resource" selects those holding at least one."""
-    return sorted(seat for seat, v in values.items() if v >= at_least)
-
-
-def as_many_as_exist(asked: int, present: int) -> int:
-    """AH-EFFECT-4: a non-targeting effect asking for more than exist uses as many as exist."""
-    return max(0, min(asked, present))
-
-
 def per_investigator(amount: int, per_inv: bool, investigators: int) -> int:
     """AH-ACTAG-3 / AH-ACTAG-6: a per-investigator value is multiplied by the investigator count."""
     return amount * investigators if per_inv else amount

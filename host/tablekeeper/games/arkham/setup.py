@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+import msgspec
+
 from tablekeeper.core.chance import Bag, Multiset
 from tablekeeper.core.frozen import freeze
 from tablekeeper.core.state import GameState
@@ -14,6 +16,7 @@ from tablekeeper.core.tracks import Counter
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.arkham.data import (
     Card,
+    load_allies,
     load_investigators,
     load_scenarios,
     load_tokens,
@@ -29,8 +32,8 @@ ENCOUNTER_DECK = 26
 SEAT_TRACKS = ("health", "sanity", "damage", "horror", "clues", "resources", "actions", "hand", "deck",
                "discard", "physical_trauma", "mental_trauma", "xp")
 
-KNOWN_OPTIONS = {"scenario", "scenario_id", "chaos", "investigators", "difficulty", "mode", "encounter", "deck",
-                 "count_eliminated", "campaign", "campaign_id"}
+KNOWN_OPTIONS = {"scenario", "scenario_id", "chaos", "investigators", "assets", "difficulty", "mode", "encounter",
+                 "deck", "count_eliminated", "campaign", "campaign_id"}
 SEAT_OPTIONS = {"physical_trauma", "mental_trauma", "xp", "elder_sign"}
 
 
@@ -144,7 +147,8 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
     data = {
         "scenario": {"id": sid, "title": scenario.title, "campaign": campaign, "difficulty": difficulty,
                      "side": side, "agendas": [c.to_json() for c in scenario.agendas],
-                     "acts": [c.to_json() for c in scenario.acts], "sequence": list(campaigns.get(campaign, ()))},
+                     "acts": [c.to_json() for c in scenario.acts], "sequence": list(campaigns.get(campaign, ())),
+                     "enemies": msgspec.to_builtins(dict(scenario.enemies))},
         "tokens": tokens,
         "seats": seats,
         "mode": mode,
@@ -160,5 +164,8 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
         "enemies": {},
         "locations": {},
         "at": {},
+        "treacheries": {},
+        "allies": msgspec.to_builtins(load_allies(options.get("assets"))),
+        "campaign_log": json.loads(given["campaign"]) if "campaign" in given else None,
     }
     return replace(state, tracks=tracks, sources={"chaos": bag}, data=freeze(data))

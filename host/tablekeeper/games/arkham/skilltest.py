@@ -40,7 +40,7 @@ def chaos_bag(state: GameState) -> Bag:
 
 
 def elder_sign(state: GameState, seat: int) -> int:
-    return int(effects.seat_info(state, seat)["elder_sign"])
+    return effects.seat_info(state, seat).elder_sign
 
 
 def odds(state: GameState, test: Mapping[str, Any]) -> Fraction:
@@ -124,7 +124,7 @@ def resolve(txn: Txn) -> None:
         loc = board.where(txn.state, seat)
         if loc is not None:
             place = board.location(txn.state, loc)
-            if int(place["clues"]) > 0:
+            if board.clues_at(txn.state, loc) > 0:
                 board.save_location(txn, loc, {**place, "clues": int(place["clues"]) - 1})
                 txn.add(f"seat{seat}.clues", 1)  # AH-CLUE-3
             else:

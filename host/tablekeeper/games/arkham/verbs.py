@@ -3,13 +3,13 @@ then changes the state through the transaction. ``docs/games/arkham.md`` lists t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from tablekeeper.core.flow import begin_turn
+from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, Verb, parse_int
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import assets, board, board_verbs, chaos_verbs, effects, rules, skilltest
+from tablekeeper.games.arkham import assets, attacks, board, board_verbs, chaos_verbs, effects, records, rules
+from tablekeeper.games.arkham.campaign import Campaign
 from tablekeeper.games.arkham.parsing import (
     cost_less,
     count,
@@ -25,7 +25,8 @@ from tablekeeper.games.arkham.parsing import (
 # --- actions -------------------------------------------------------------------------------------
 def act(txn: Txn, args: tuple[str, ...]) -> None:
     """An action on the seat's own turn (AH-ACTION-1/2): pay 1 action, attacks of opportunity
-    (AH-AOO-1/2/9), then the action's effect."""
+    (AH-AOO-1/2/9, in the order the investigator picks: a prompt, or ``order=``), then the action's
+    effect (AH-AOO-5)."""
     if not args:
         raise Rejected("usage: act SEAT [KIND [TARGET]] [skill=N] [order=E1,E2]")
     state = txn.state
@@ -39,28 +40,98 @@ def act(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected(f"act: unknown option {sorted(set(named) - {'skill'})[0]!r} (skill=N, order=E1,E2)")
     own_turn(state, seat, f"the {kind} action")
     no_test(state)
+    if state.prompt is not None:
+        raise Rejected(f"answer the prompt first: {state.prompt.text}")
     target = rest[0] if rest else None
     _check_target(state, seat, kind, target)
+    skill = count(named["skill"], "skill") if "skill" in named else None
     spend_actions(txn, seat, 1, f"the {kind} action")
-    board.attacks_of_opportunity(txn, seat, kind, order)
-    if not effects.is_live(txn.state, seat) or effects.defeat_pending(txn.state, seat):
-        return  # defeated by the attacks: the action does not resolve
-    if kind == "draw":
-        effects.draw_cards(txn, seat, 1)  # AH-DRAWACT-1
-    elif kind == "resource":
-        txn.add(f"seat{seat}.resources", 1)
-    elif kind == "move":
-        board.enter(txn, seat, str(target))
-    elif kind == "engage":
-        board.engage(txn, str(target), seat)  # AH-ENGAGE-1/2
-    elif kind == "resign":
-        effects.eliminate(txn, seat, rules.Defeat("resign"))
-    elif kind in ("investigate", "fight", "evade"):
-        _action_test(txn, seat, kind, target, named)
+    effect = records.Provoked(seat, (), kind, target, skill)
+    if order:
+        attackers = [n for n in board.engaged_with(txn.state, seat) if board.enemy(txn.state, n).ready]
+        if kind in rules.NON_PROVOKING or sorted(order) != sorted(attackers):
+            raise Rejected(f"the attack order must name each ready engaged enemy once: {', '.join(attackers)}")
+        effect = records.Provoked(seat, tuple(order), kind, target, skill, ordered=True)
+    attacks.provoke(txn, seat, kind, effect)
+
+
+def action_menu(txn: Txn, args: tuple[str, ...]) -> None:
+    """The seat's B button on its own turn: the actions it can take now, by name (AH-ACTION-1)."""
+    usage(args, 1, 1, "actions SEAT")
+    state = txn.state
+    seat = live_seat(state, args[0])
+    own_turn(state, seat, "an action")
+    no_test(state)
+    if state.prompt is not None:
+        raise Rejected(f"answer the prompt first: {state.prompt.text}")
+    lines = menu_lines(state, seat)
+    labels = [" ".join(line[2:]) if line[0] == "act" else f"play {' '.join(line[2:])}" for line in lines]
+    txn.ask("action", f"Seat {seat}: which action?", ["back", *labels],
+            seat=seat, context={"seat": seat, "lines": [list(line) for line in lines]})
+
+
+def menu_lines(state: GameState, seat: int) -> list[tuple[str, ...]]:
+    """Each action open to the seat, as a command line (``act SEAT ...``, ``ally SEAT NAME``)."""
+    me = f"seat{seat}"
+    here = board.where(state, seat)
+    out: list[tuple[str, ...]] = [("act", me, "investigate")] if here is not None else []
+    out += [("act", me, "resource"), ("act", me, "draw")]
+    if here is not None:
+        ways = board.neighbours(state, here) or [n for n in board.locations(state) if n != here]
+        out += [("act", me, "move", loc) for loc in ways]
+    elif board.locations(state):
+        out += [("act", me, "move", loc) for loc in sorted(board.locations(state))]
+    for name, foe in sorted(board.enemies(state).items()):
+        mine = foe.engaged == seat
+        if not mine and (here is None or board.enemy_location(state, foe) != here):
+            continue
+        if mine or not foe.aloof:
+            out.append(("act", me, "fight", name))
+        out.append(("act", me, "evade" if mine else "engage", name))
+    if effects.seat_value(state, seat, "hand") > 0:
+        have = effects.seat_value(state, seat, "resources")
+        out += [("ally", me, name) for name, card in sorted(state.get("allies", {}).items())
+                if int(card["cost"]) <= have and name not in assets.assets(state, seat)]
+    return [*out, ("act", me, "other"), ("act", me, "resign")]
+
+
+def choose_action(txn: Txn, index: int) -> None:
+    """An answer of the action menu: the command it names, as if typed."""
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("no action menu is open")
+    lines = [tuple(str(w) for w in line) for line in prompt.context["lines"]]
+    txn.close_prompt()
+    if index > 0:
+        verb, *args = lines[index - 1]
+        VERBS[verb].handler(txn, tuple(args))
+
+
+def ally(txn: Txn, args: tuple[str, ...]) -> None:
+    """Play an ally the data file knows (``data/assets.toml``): the Play action and its cost
+    (AH-COST-2), then it is in play with its health and sanity to take harm (AH-DMG-4)."""
+    if len(args) < 2:
+        raise Rejected("usage: ally SEAT NAME")
+    seat = live_seat(txn.state, args[0])
+    name = " ".join(args[1:])
+    known = txn.state.get("allies", {})
+    if name not in known:
+        raise Rejected(f"no ally {name!r} in the assets data (known: {', '.join(sorted(known)) or 'none'})")
+    card = known[name]
+    if name in assets.assets(txn.state, seat):
+        raise Rejected(f"seat {seat} already has {name} in play")
+    play(txn, (f"seat{seat}", str(card["cost"]), "asset"))  # its attacks of opportunity come first
+    if effects.is_live(txn.state, seat):
+        assets.add(txn, seat, name, card.get("health"), card.get("sanity"))
 
 
 def _check_target(state: GameState, seat: int, kind: str, target: str | None) -> None:
-    if kind == "move":
+    if kind == "investigate":
+        if target is not None:
+            count(target, "difficulty")
+        elif board.where(state, seat) is None:
+            raise Rejected("investigate needs a difficulty (act SEAT investigate N) or a location (enter)")
+    elif kind == "move":
         if target is None:
             raise Rejected("usage: act SEAT move LOCATION")
         board.location(state, target)
@@ -71,33 +142,14 @@ def _check_target(state: GameState, seat: int, kind: str, target: str | None) ->
             raise Rejected(f"usage: act SEAT {kind} ENEMY")
         foe = board.enemy(state, target)
         here = board.where(state, seat)
-        if kind == "evade" and foe.get("engaged") != seat:
+        if kind == "evade" and foe.engaged != seat:
             raise Rejected(f"{target} is not engaged with seat {seat}: Evade targets only your own enemies")
-        if kind == "engage" and foe.get("engaged") == seat:
+        if kind == "engage" and foe.engaged == seat:
             raise Rejected(f"{target} is already engaged with seat {seat}")  # AH-ENGAGE-3
-        if foe.get("engaged") != seat and board.enemy_location(state, foe) != here:
+        if foe.engaged != seat and board.enemy_location(state, foe) != here:
             raise Rejected(f"{target} is not at seat {seat}'s location")  # AH-ENGAGE-1
-        if kind == "fight" and foe["aloof"] and foe.get("engaged") is None:
+        if kind == "fight" and foe.aloof and foe.engaged is None:
             raise Rejected(f"{target} is aloof and engaged with nobody: engage it first")  # AH-ALOOF-4
-
-
-def _action_test(txn: Txn, seat: int, kind: str, target: str | None, named: Mapping[str, str]) -> None:
-    skill = {"investigate": "intellect", "fight": "combat", "evade": "agility"}[kind]
-    base = count(named["skill"], "skill") if "skill" in named else \
-        int(effects.seat_info(txn.state, seat)["skills"][skill])
-    if kind == "investigate":
-        if target is not None:
-            difficulty = count(target, "difficulty")
-        else:
-            loc = board.where(txn.state, seat)
-            if loc is None:
-                raise Rejected("investigate needs a difficulty (act SEAT investigate N) or a location (enter)")
-            difficulty = int(board.location(txn.state, loc)["shroud"])  # AH-DIFF-2
-        skilltest.begin(txn, seat, skill, base, difficulty, "investigate")
-    else:
-        foe = board.enemy(txn.state, str(target))
-        difficulty = board.modified(foe, "fight" if kind == "fight" else "evade")  # AH-DIFF-2, AH-BASE-1
-        skilltest.begin(txn, seat, skill, base, difficulty, kind, str(target))
 
 
 def activate(txn: Txn, args: tuple[str, ...]) -> None:
@@ -119,7 +171,7 @@ def activate(txn: Txn, args: tuple[str, ...]) -> None:
     spend_actions(txn, seat, actions, "this ability")
     if resources:
         txn.add(f"seat{seat}.resources", -resources)
-    board.attacks_of_opportunity(txn, seat, kind)  # AH-DESIG-1: a designated Evade/Fight is exempt
+    attacks.provoke(txn, seat, kind)  # AH-DESIG-1: a designated Evade/Fight is exempt
 
 
 def lose(txn: Txn, args: tuple[str, ...]) -> None:
@@ -165,7 +217,7 @@ def play(txn: Txn, args: tuple[str, ...]) -> None:
     if cardtype == "event":
         txn.add(f"seat{seat}.discard", 1)  # AH-EVENT-4
     if needs_action:
-        board.attacks_of_opportunity(txn, seat, "play")  # AH-AOO-7: fast cards provoke nothing
+        attacks.provoke(txn, seat, "play")  # AH-AOO-7: fast cards provoke nothing
 
 
 # --- cards and harm ------------------------------------------------------------------------------
@@ -331,6 +383,39 @@ def grim(txn: Txn, args: tuple[str, ...]) -> None:
     txn.notice(f"Grim Rule: {text}")
 
 
+def buy(txn: Txn, args: tuple[str, ...]) -> None:
+    """AH-XP-3..8, AH-EXCEPT-1: between scenarios (a campaign scenario before its first NEXT) an
+    investigator buys a card with experience; the campaign log keeps the purchase and the deck list,
+    and the seat's ``xp`` track shows what is left."""
+    plain, named = keywords(args)
+    if len(plain) < 3:
+        raise Rejected("usage: buy SEAT TITLE LEVEL [exceptional] [permanent] [upgrade=N] [remove=TITLE] [class=C]")
+    state = txn.state
+    log_body = state.get("campaign_log")
+    if log_body is None:
+        raise Rejected("cards are bought between the scenarios of a campaign (play --campaign NAME)")
+    if (state.round, state.step) != (1, "2.1") or state.prompt is not None:
+        raise Rejected("cards are bought only between scenarios: before this scenario's first NEXT")
+    unknown = set(named) - {"upgrade", "remove", "class"}
+    words = set(plain[3:]) - {"exceptional", "permanent"}
+    if unknown or words:
+        raise Rejected(f"buy: unknown word {sorted(unknown | words)[0]!r}")
+    seat = live_seat(state, plain[0])
+    log = Campaign(thaw(log_body))
+    inv = records.seats(state)[seat].investigator
+    log_seat = next((int(s) for s, i in log.body["players"].items() if i == inv), None)
+    if log_seat is None:
+        raise Rejected(f"{inv} has no record in the campaign log yet")
+    log.investigator(inv)["xp"] = effects.seat_value(state, seat, "xp")
+    cost = log.buy(log_seat, plain[1], count(plain[2], "level"), exceptional="exceptional" in plain[3:],
+                   upgrade_from=count(named["upgrade"], "level") if "upgrade" in named else None,
+                   remove=named.get("remove"), card_class=named.get("class", "neutral"),
+                   permanent="permanent" in plain[3:])
+    txn.add(f"seat{seat}.xp", -cost)
+    txn.put("campaign_log", log.body)
+    txn.notice(f"seat {seat} buys {plain[1]} for {cost} experience")
+
+
 def turn(txn: Txn, args: tuple[str, ...]) -> None:
     """2.2 / AH-FW-3: the investigators choose who goes next; each takes one turn per phase."""
     usage(args, 1, 1, "turn SEAT")
@@ -350,6 +435,8 @@ def turn(txn: Txn, args: tuple[str, ...]) -> None:
 
 
 VERBS: dict[str, Verb] = {v.usage.split()[0]: v for v in (
+    Verb("actions SEAT", "open the seat's action menu (its B button): pick the action by name", action_menu),
+    Verb("ally SEAT NAME", "play an ally from the assets data (cost, Play action, health and sanity)", ally),
     Verb("act SEAT [KIND [TARGET]] [skill=N] [order=E1,E2]", "spend an action (investigate, move, draw, resource, "
          "play, activate, fight, engage, evade, parley, resign, other)", act),
     Verb("activate SEAT ACTIONS [RESOURCES] [parley|fight|evade] [less=N]", "an ability costing action icons",
@@ -368,6 +455,8 @@ VERBS: dict[str, Verb] = {v.usage.split()[0]: v for v in (
     Verb("victory N", "a card worth N victory points joins the victory display", victory),
     Verb("bonus +N|-N", "the resolution's experience adjustment (campaign log)", bonus),
     Verb("go-to SCENARIO", "the resolution sends the group to this scenario next", go_to),
+    Verb("buy SEAT TITLE LEVEL [exceptional] [permanent] [upgrade=N] [remove=TITLE] [class=C]",
+         "between scenarios: buy a card with experience (campaign log)", buy),
     Verb("grim TEXT", "record a Grim Rule resolution", grim),
     Verb("turn SEAT", "the investigators choose who goes next", turn),
     Verb("test SEAT SKILL VALUE DIFFICULTY [auto-success]", "begin a skill test (ST.1)", chaos_verbs.begin_test),
@@ -379,7 +468,7 @@ VERBS: dict[str, Verb] = {v.usage.split()[0]: v for v in (
     Verb("location NAME SHROUD CLUES [per] [to=A,B,...]", "put a location into play (with its connections)",
          board_verbs.location_verb),
     Verb("enter SEAT LOCATION", "place or move an investigator without an action", board_verbs.enter),
-    Verb("enemy SEAT NAME fight=F health=H evade=E damage=D horror=R [aloof] [hunter] [at=LOC]",
+    Verb("enemy SEAT NAME fight=F health=H evade=E damage=D horror=R [aloof] [hunter] [weakness] [at=LOC]",
          "an enemy spawns", board_verbs.enemy_verb),
     Verb("asset SEAT NAME [health=H] [sanity=S]", "an asset that soaks damage/horror or exhausts",
          board_verbs.asset_verb),
@@ -389,6 +478,9 @@ VERBS: dict[str, Verb] = {v.usage.split()[0]: v for v in (
     Verb("move-enemy NAME LOCATION", "move an enemy (hunters, card effects)", board_verbs.move_enemy),
     Verb("enemy-state NAME ready|exhausted", "ready or exhaust an enemy by an effect", board_verbs.enemy_state),
     Verb("evade ENEMY", "an ability evades the enemy automatically", board_verbs.evade_auto),
+    Verb("engage SEAT ENEMY", "a card effect engages the enemy (no action)", board_verbs.engage_verb),
+    Verb("discard-treachery NAME", "a treachery in play leaves it for the encounter discard pile",
+         board_verbs.treachery_gone),
     Verb("harm-enemy NAME N", "deal damage to an enemy", board_verbs.harm_enemy),
     Verb("enemy-doom NAME +N|-N", "place or remove doom on an enemy", board_verbs.enemy_doom),
 )}

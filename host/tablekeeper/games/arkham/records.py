@@ -1,0 +1,108 @@
+"""Typed records of Arkham's pending work, kept in game data as JSON: a misspelt field is a type
+error, and ``load``/``save`` are the one place that converts between the record and the state."""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+import msgspec
+
+from tablekeeper.core.frozen import thaw
+from tablekeeper.core.game import Txn
+from tablekeeper.core.state import GameState
+
+R = TypeVar("R", bound=msgspec.Struct)
+
+
+class Seat(msgspec.Struct, frozen=True):
+    """Who plays a seat: the investigator and the printed values the rules read (AH-TRAUMA-3/4
+    compare trauma with printed health and sanity; AH-CHAOS-4 the Elder Sign modifier)."""
+
+    investigator: str
+    name: str
+    printed_health: int
+    printed_sanity: int
+    skills: dict[str, int]
+    elder_sign: int = 0
+
+
+def seats(state: GameState) -> dict[int, Seat]:
+    return {int(k): v for k, v in msgspec.convert(thaw(state.get("seats")), type=dict[str, Seat]).items()}
+
+
+def save_seats(txn: Txn, table: dict[int, Seat]) -> None:
+    txn.put("seats", {str(k): msgspec.to_builtins(v) for k, v in table.items()})
+
+
+class Enemy(msgspec.Struct, frozen=True):
+    """An enemy in play (AH-ENGM-1): engaged with one seat or at a location (or neither, when the
+    board's locations are not tracked); its printed values, modifiers (AH-BASE-1), damage and doom."""
+
+    fight: int
+    health: int
+    evade: int
+    attack_damage: int = 1
+    attack_horror: int = 0
+    aloof: bool = False
+    hunter: bool = False
+    ready: bool = True
+    damage: int = 0
+    doom: int = 0
+    weakness_of: int | None = None  # the seat that owns a weakness enemy (AH-DMG-10)
+    engaged: int | None = None
+    location: str | None = None
+    fight_mod: int = 0
+    evade_mod: int = 0
+
+
+class Provoked(msgspec.Struct, frozen=True):
+    """An action whose attacks of opportunity are being made (AH-AOO-2/5): who acted, the ready
+    engaged enemies still to attack, and the action's effect to resolve afterwards."""
+
+    seat: int
+    left: tuple[str, ...]
+    kind: str = "other"
+    target: str | None = None
+    skill: int | None = None
+    ordered: bool = False  # ``left`` is the order the investigator named beforehand
+
+
+class Soak(msgspec.Struct, frozen=True):
+    """An enemy attack's damage and horror being assigned (AH-DMG-3/4): what is still to place and
+    what each asset was given so far; it all lands together at the end (AH-DMG-8)."""
+
+    seat: int
+    damage: int
+    horror: int
+    assigned: dict[str, tuple[int, int]] = msgspec.field(default_factory=dict)
+
+
+class Draws(msgspec.Struct, frozen=True):
+    """1.4: the encounter cards drawn this Mythos phase whose fate is not yet told, by seat."""
+
+    seats: tuple[int, ...]
+    asking: int | None = None  # the seat whose card is being described
+
+
+class Treachery(msgspec.Struct, frozen=True):
+    """A treachery that stayed in play: in its drawer's threat area or at a location."""
+
+    seat: int
+    location: str | None = None
+
+
+def load(state: GameState, key: str, kind: type[R]) -> R | None:
+    raw = state.get(key)
+    return None if raw is None else msgspec.convert(thaw(raw), type=kind)
+
+
+def save(txn: Txn, key: str, record: msgspec.Struct | None) -> None:
+    txn.put(key, None if record is None else msgspec.to_builtins(record))
+
+
+def treacheries(state: GameState) -> dict[str, Treachery]:
+    return msgspec.convert(thaw(state.get("treacheries", {})), type=dict[str, Treachery])
+
+
+def save_treacheries(txn: Txn, cards: dict[str, Treachery]) -> None:
+    txn.put("treacheries", msgspec.to_builtins(cards))
