@@ -47,7 +47,6 @@ from tablekeeper.ui.render import render_panel
 from tablekeeper.ui.screens import fallback_panel
 
 Clock = Callable[[], float]
-IDLE_WAIT_S = 0.5  # longest sleep without a deadline, so a stop request is seen promptly
 MESSAGE_S = 3.0  # how long a refusal or notice stays on the track display
 
 
@@ -140,14 +139,18 @@ class Station:
         self._publish(lambda seat, track: True)
         self.answer()
 
-    def run(self, *, on_pass: Callable[[float], object] | None = None, idle_wait_s: float = IDLE_WAIT_S) -> None:
-        """Handle intents until ``Quit``; ``on_pass(now_s)`` runs on every pass (watchdog, sim events)."""
+    def run(self, *, on_pass: Callable[[float], object] | None = None, idle_wait_s: float | None = None) -> None:
+        """Handle intents until ``Quit``; ``on_pass(now_s)`` runs on every pass (sim events). With nothing
+        queued and no deadline the loop sleeps in the kernel until an intent arrives (a stop request is
+        one), unless ``idle_wait_s`` bounds the wait (a window whose events must be read)."""
         if not self.running:
             self.start()
         while self.running:
             now_s = self.clock()
             deadline = self.next_deadline_s()
-            wait_s = idle_wait_s if deadline is None else min(idle_wait_s, max(0.0, deadline - now_s))
+            wait_s = idle_wait_s if deadline is None else max(0.0, deadline - now_s)
+            if idle_wait_s is not None and wait_s is not None:
+                wait_s = min(wait_s, idle_wait_s)
             try:
                 intent: Intent | None = self.intents.get(timeout=wait_s)
             except queue.Empty:

@@ -179,10 +179,11 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
                                                            quiet=config.quiet))
         _stop_on_signals(station)
         watchdog = Watchdog()
+        station.timed.append(watchdog)  # the loop wakes when a ping is due, and only then
         with counters_running(station, config):
             station.start()
             watchdog.ready()
-            station.run(on_pass=watchdog.feed)
+            station.run()
             watchdog.stopping()
     finally:
         if station is not None:
@@ -356,7 +357,6 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
     from tablekeeper.hw.sim.keyboard import KeyboardInput
     from tablekeeper.hw.sim.simulator import choose_display_mode
     from tablekeeper.intents import Quit
-    from tablekeeper.station import IDLE_WAIT_S
 
     mode = choose_display_mode(args.display, stdout_is_tty=sys.stdout.isatty())
     if mode in ("capture", "gifanim"):
@@ -385,7 +385,7 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
             station.start()
             refresh()
             # a window must have its events read often; keys in a terminal arrive on their own thread
-            station.run(on_pass=on_pass, idle_wait_s=SIM_WAIT_S if mode == "pygame" else IDLE_WAIT_S)
+            station.run(on_pass=on_pass, idle_wait_s=SIM_WAIT_S if mode == "pygame" else None)
     finally:
         if keyboard is not None:
             keyboard.close()
