@@ -1,8 +1,10 @@
 """Oathsworn benchmark: exact odds of a planned attack (2 red + 1 black + 4 white cards, critical
-chains included, full decks) against 100,000 attacks drawn by a plain Python sampler.
+chains included, full decks) against 100,000 attacks drawn by a plain Python sampler, then the odds
+table: every plan size from 1 to 10 cards with 0, 1 and 2 redraw tokens, cold caches.
 
-Run: ``.venv/bin/python bench/bench_oathsworn.py``. Prints figures and ratios; asserts nothing about
-time. The exact figures must sit inside the sample's error band (it says so if they do not).
+Run: ``.venv/bin/python bench/bench_oathsworn.py`` (``--table`` for the table alone). Prints figures
+and ratios; asserts nothing about time. The exact figures must sit inside the sample's error band
+(it says so if they do not).
 """
 
 from __future__ import annotations
@@ -21,9 +23,19 @@ DEFENSE = 3
 SAMPLES = 100_000
 
 
+CACHES = (odds._read, odds._redraws, odds._subset_sums, odds._value_sums, odds._values)
+# Plans of each size: the cubes a character brings (strong colours first) and whites, or whites alone.
+SHAPES = {"R B R Y + whites": ["R", "B", "R", "Y"], "Y + whites": ["Y"], "whites only": []}
+
+
+def cold() -> None:
+    for cache in CACHES:
+        cache.cache_clear()
+
+
 def exact_once() -> tuple[float, odds.AttackOdds]:
     """One cold computation (memo caches emptied first, as when the decks have just changed)."""
-    odds._colour.cache_clear()
+    cold()
     piles = {c: odds.Pile.of(c, load().might[c]) for c in COLOURS}
     start = time.perf_counter()
     result = odds.attack_odds(piles, PLAN, DEFENSE)
@@ -71,7 +83,44 @@ def sample(n: int, seed: int) -> tuple[float, float, float, float]:
     return elapsed, hits / n, mean, (var / n) ** 0.5
 
 
+def plan_counts(shape: list[str], size: int) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for colour in (shape + ["W"] * size)[:size]:
+        counts[colour] = counts.get(colour, 0) + 1
+    return counts
+
+
+def table() -> None:
+    """The slowest shape per (plan size, redraw tokens): median of 5 cold runs, CPU time of this process."""
+    piles = {c: odds.Pile.of(c, load().might[c]) for c in COLOURS}
+    print("odds table: exact attack odds from full decks, cold caches, slowest of the plan shapes "
+          f"({'; '.join(SHAPES)}), median of 5, CPU ms of this process")
+    print("cards | 0 redraws | 1 redraw | 2 redraws | slowest shape at 2")
+    worst = 0.0
+    for size in range(1, 11):
+        cells = []
+        slowest = ""
+        for tokens in (0, 1, 2):
+            per_shape = {}
+            for name, shape in SHAPES.items():
+                times = []
+                for _ in range(5):
+                    cold()
+                    start = time.process_time()
+                    odds.attack_odds(piles, plan_counts(shape, size), DEFENSE, redraws=tokens)
+                    times.append(time.process_time() - start)
+                per_shape[name] = statistics.median(times)
+            slowest = max(per_shape, key=lambda k: per_shape[k])
+            cells.append(per_shape[slowest] * 1000)
+            worst = max(worst, per_shape[slowest] * 1000)
+        print(f"{size} | " + " | ".join(f"{ms:.2f} ms" for ms in cells) + f" | {slowest}")
+    print(f"odds table: slowest plan up to 10 cards with up to 2 redraws: {worst:.2f} ms CPU (target < 10 ms)")
+
+
 def main() -> int:
+    if "--table" in sys.argv[1:]:
+        table()
+        return 0
     exact_once()  # import and first-call costs out of the way
     times = []
     result = None
@@ -91,13 +140,13 @@ def main() -> int:
           f"(diff {abs(hit_rate - p) / se_hit:.2f} standard errors)")
     print(f"expected HP lost: exact {float(result.expected_hp):.4f}, sampled {mean_hp:.4f} "
           f"(diff {abs(mean_hp - float(result.expected_hp)) / se_hp:.2f} standard errors)")
-    odds._colour_states.cache_clear()
-    odds._redraw_run.cache_clear()
+    cold()
     piles = {c: odds.Pile.of(c, load().might[c]) for c in COLOURS}
     start = time.perf_counter()
     with_redraw = odds.attack_odds(piles, PLAN, DEFENSE, redraws=1)
     print(f"exact odds with 1 redraw token (policy: redraw blanks while missing): "
           f"{(time.perf_counter() - start) * 1000:.0f} ms, hit {float(with_redraw.hit) * 100:.2f}%")
+    table()
     inside = abs(hit_rate - p) < 4 * se_hit and abs(mean_hp - float(result.expected_hp)) < 4 * se_hp
     if not inside:
         print("MISMATCH: exact figures outside 4 standard errors of the sample")

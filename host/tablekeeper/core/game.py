@@ -56,7 +56,8 @@ class Txn:
     def emit(self, kind: str, **data: Json) -> GameState:
         if len(self.events) >= MAX_EVENTS_PER_COMMAND:
             raise Rejected("this command set off an endless chain of effects; nothing was changed")
-        event = Event(kind, data)
+        # Values read back from the state are frozen (read-only mappings); the log stores JSON.
+        event = Event(kind, {key: thaw(value) for key, value in data.items()})
         self.state = self.game.apply(self.state, event)
         self.events.append(event)
         return self.state

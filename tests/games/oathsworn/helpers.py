@@ -63,3 +63,32 @@ def to_turns(s: Session) -> Session:
 
 def cmd(verb: str, *args: str) -> Command:
     return Command(verb, args)
+
+
+_OPEN: dict[str, Any] = {}  # path -> the store a stored() session writes to
+
+
+def stored(path: str, seats: int = 4, seed: int = 7, **options: str) -> Session:
+    """A session whose every entry is written to a real SQLite store at ``path``."""
+    from tablekeeper.core.store import Store
+
+    s = new(seats=seats, seed=seed, **options)
+    store = Store.open(path)
+    _OPEN[path] = store
+    s.journal = store.create("main", s.setup)
+    return s
+
+
+def reloaded(path: str) -> Session:
+    """The session the store at ``path`` holds, rebuilt from its saved log (the writing session's
+    store is closed first: a save file is held by one store at a time)."""
+    from tablekeeper.core.store import Store
+
+    writer = _OPEN.pop(path, None)
+    if writer is not None:
+        writer.close()
+    with Store.open(path) as store:
+        saved = store.load("main")
+    assert saved is not None
+    return Session(GAME, seats=saved.setup.seats, seed=saved.setup.seed, options=saved.setup.options,
+                   entries=saved.entries)

@@ -273,7 +273,9 @@ def test_os_tok_5_session_empowered() -> None:
     s = ok(encounter(), "next", "token 1 empowered", "attack 1 head white=2 emp=1 up=2,2,3")
     colours = sorted(c[0] for c, extra in s.state.get("draws")[0]["cards"] if not extra)
     assert colours == ["R", "Y", "Y"]
-    assert "black" in no(encounter(classes="Witch,Warden,Priest,Cur"), "attack 1 head empower=5")
+    s = ok(encounter(classes="Witch,Warden,Priest,Cur"), "next", "attack 1 head empower=5")
+    assert [c[0] for c, extra in s.state.get("draws")[0]["cards"] if not extra] == ["B", "B"]
+    assert any("1 upgrade step(s) lost" in n for n in s.notices)
 
 
 @pytest.mark.rule("OS-TOK-6")
@@ -419,7 +421,7 @@ def test_os_eatk_6_unconscious_at_zero() -> None:
 
 @pytest.mark.rule("OS-MIN-7")
 def test_os_min_7_mob_one_draw() -> None:
-    s = ok(encounter(), "enemy 1 R R R")
+    s = ok(encounter(), "enemy 1 R R R", "choose 1")
     assert deck(s, "enemy.red").discard.total == 3 and "damage" in last(s)
 
 
@@ -448,8 +450,8 @@ def test_os_ko_3_ally_enters() -> None:
 
 @pytest.mark.rule("OS-KO-4")
 def test_os_ko_4_ally_once_per_encounter() -> None:
-    s = ok(encounter(), "set seat1.hp 0", "ally 1 men-at-arms", "ability 1 once")
-    assert "already used" in no(s, "ability 1 once")
+    s = ok(encounter(), "set seat1.hp 0", "ally 1 men-at-arms", "ability 1 once interrupt")
+    assert "already used" in no(s, "ability 1 once interrupt")
 
 
 @pytest.mark.rule("OS-KO-5")
@@ -490,6 +492,8 @@ def test_os_end_3_move_on_discards_tokens() -> None:
     ok(s, "choose 2")
     assert all(sum(seat(s, n)["tokens"].values()) == 0 for n in (1, 2, 3, 4))
     ok(s, "tally")
+    for n in (1, 2, 3, 4):  # everyone was knocked out: two items each to tick off
+        ok(s, *(f"lose {n} {item}" for item in seat(s, n)["items"][:2]))
     assert s.state.over == "defeat"
 
 
@@ -831,3 +835,28 @@ def test_os_eset_6_chapter_one_plays_the_star_cards(tmp_path: Path) -> None:
     assert "starting cards" in no(s, "hand 1 Jab:0 Slash:1 Guard:1 Cleave:2 Parry:2 Roar:3 Smash:3")
     ok(s, f"hand 1 {HAND}")
     ok(encounter(data=path, chapter="2"), "hand 1 Jab:0 Slash:1 Guard:1 Cleave:2 Parry:2 Roar:3 Smash:3")
+
+
+@pytest.mark.rule("OS-DMG-6")
+def test_os_dmg_6_damage_aimed_at_a_broken_location_goes_to_the_next_with_a_die() -> None:
+    s = ok(encounter(), "next", "set boss.head 0")
+    assert "broken" in no(s, "attack 1 head white=2 = Y3 W2 W2")
+    body = v(s, "boss.body")
+    ok(s, "attack 1 head>body white=2 = Y3 W2 W2", "resolve")
+    assert v(s, "boss.body") == body - 7 // 2  # body's DEFENSE 2 takes the hit
+
+
+@pytest.mark.rule("OS-STAGE-5")
+def test_os_stage_5_a_special_rule_changes_the_stage_without_a_break(tmp_path: Path) -> None:
+    from .helpers import reloaded, stored
+
+    save = str(tmp_path / "s.db")
+    s = ok(stored(save, part="encounter"), "next")
+    assert str(s.state.get("stage_faceup")).startswith("S1.")
+    ok(s, "stage 2")
+    d = deck(s, "stage")
+    assert s.state.get("stage_now") == 2 and d.stages[0].total == 0
+    assert str(s.state.get("stage_faceup")).startswith("S2.")
+    assert s.state.get("breaks") == 0 and not s.state.get("reactions")  # no break, no reaction
+    assert "later stage" in no(s, "stage 2")
+    assert reloaded(save).state == s.state

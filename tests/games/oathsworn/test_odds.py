@@ -9,8 +9,9 @@ import pytest
 
 from tablekeeper.games.oathsworn.cards import COLOURS, parse_face
 from tablekeeper.games.oathsworn.data import load
-from tablekeeper.games.oathsworn.odds import Pile, attack_odds, draw_distribution
+from tablekeeper.games.oathsworn.odds import Pile, attack_odds, hit_totals
 
+from . import reference_odds
 from .helpers import encounter, ok
 
 
@@ -81,11 +82,26 @@ def brute(decks: dict[str, dict[str, int]], counts: dict[str, int],
 SMALL = {"W": {"0": 2, "1": 1, "2*": 2}, "R": {"0": 1, "3": 2, "4*": 2}}
 
 
+def on_hit(dist: dict[tuple[int, int], Fraction]) -> tuple[dict[int, Fraction], Fraction]:
+    """(blanks, total) -> the totals of hits (fewer than 2 counted blanks) and the miss chance."""
+    hits: dict[int, Fraction] = {}
+    for (b, s), p in dist.items():
+        if b < 2:
+            hits[s] = hits.get(s, Fraction(0)) + p
+    return hits, sum((p for (b, _), p in dist.items() if b >= 2), Fraction(0))
+
+
+def draw_distribution(piles: dict[str, Pile], counts: dict[str, int], redraws: int = 0) -> tuple[
+        dict[int, Fraction], Fraction]:
+    hits, miss = hit_totals(piles, counts, redraws)
+    return {s: p for s, p in hits.items() if p}, miss
+
+
 @pytest.mark.rule("OS-ATK-10")
 def test_os_atk_10_exact_chains_match_enumeration() -> None:
     piles = {c: Pile.of(c, f) for c, f in SMALL.items()}
     counts = {"W": 2, "R": 2}
-    assert draw_distribution(piles, counts) == brute(SMALL, counts)
+    assert draw_distribution(piles, counts) == on_hit(brute(SMALL, counts))
 
 
 @pytest.mark.rule("OS-ATK-11")
@@ -93,7 +109,7 @@ def test_os_atk_11_exact_redraw_policy_matches_enumeration() -> None:
     piles = {c: Pile.of(c, f) for c, f in SMALL.items()}
     counts = {"W": 2, "R": 1}
     for tokens in (1, 2):
-        assert draw_distribution(piles, counts, redraws=tokens) == brute(SMALL, counts, redraws=tokens)
+        assert draw_distribution(piles, counts, redraws=tokens) == on_hit(brute(SMALL, counts, redraws=tokens))
 
 
 @pytest.mark.rule("OS-MIGHT-3")
@@ -101,7 +117,7 @@ def test_os_might_3_odds_follow_the_reshuffle() -> None:
     """One card left in the pile, the rest in the discard: the second card comes from the discard."""
     pile = Pile.of("W", {"0": 1}, {"2": 1, "1": 1, "0": 1})
     dist = draw_distribution({"W": pile}, {"W": 2})
-    assert dist == {(1, 2): Fraction(1, 3), (1, 1): Fraction(1, 3), (2, 0): Fraction(1, 3)}
+    assert dist == ({2: Fraction(1, 3), 1: Fraction(1, 3)}, Fraction(1, 3))
 
 
 @pytest.mark.rule("OS-MIGHT-8")
@@ -109,9 +125,9 @@ def test_os_might_8_sanity_of_the_published_composition() -> None:
     d = load()
     piles = {c: Pile.of(c, d.might[c]) for c in COLOURS}
     one = draw_distribution(piles, {"W": 1})
-    assert one[(1, 0)] == Fraction(1, 3)
+    assert one[0][0] == Fraction(1, 3)  # a blank: counts 0, still a hit with one blank
     two = draw_distribution(piles, {"W": 2})
-    assert sum(p for (b, _), p in two.items() if b == 2) == Fraction(5, 51)
+    assert two[1] == Fraction(5, 51)
     assert all(sum(d.might[c].values()) == 18 for c in COLOURS)
 
 
@@ -151,3 +167,45 @@ def test_planned_attack_odds_follow_the_current_decks() -> None:
     assert fresh is not None and after is not None
     assert float(after["hit_percent"]) > float(fresh["hit_percent"])
     assert "hit" in s.game.panels(s.state)["tokens"].lines[0]
+
+
+@pytest.mark.rule("OS-DMG-5")
+def test_planned_odds_are_capped_by_the_die_left_on_the_target() -> None:
+    """Excess damage is ignored: the plan never promises more HP than the location's die holds."""
+    full = ok(encounter(), "next", "plan 1 head white=6").view()["odds"]
+    assert max(int(k) for k in full["hp_lost"]) > 1
+    s = ok(encounter(), "next", "set boss.head 1", "plan 1 head white=6")
+    odds = s.view()["odds"]
+    assert {int(k) for k in odds["hp_lost"]} <= {0, 1}
+    assert Fraction(odds["expected_hp"]) == Fraction(odds["hit"])  # every hit takes the last HP
+
+
+def small_plans() -> list[tuple[dict[str, dict[str, int]], dict[str, dict[str, int]], dict[str, int]]]:
+    """Full decks, thinned decks and decks whose pile runs out into the discard, with small plans."""
+    import random
+
+    rng = random.Random(3)
+    full = load().might
+    out = []
+    for trial in range(24):
+        decks, discards = {}, {}
+        for c in COLOURS:
+            draw = {f: (rng.randint(0, n) if trial % 2 else n) for f, n in full[c].items()}
+            discards[c] = {f: rng.randint(0, n - draw[f]) for f, n in full[c].items()} if trial % 3 == 0 else {}
+            draw["0"] = max(draw["0"], 1)
+            decks[c] = draw
+        counts = {c: rng.randint(1, 3) for c in rng.sample(COLOURS, rng.randint(1, 3))}
+        out.append((decks, discards, counts))
+    return out
+
+
+@pytest.mark.rule("OS-ATK-11")
+@pytest.mark.parametrize("tokens", [0, 1, 2])
+def test_the_dynamic_programme_equals_the_previous_exact_odds(tokens: int) -> None:
+    """Kinds-only dynamic programming gives exactly the figures of the enumeration it replaced."""
+    for decks, discards, counts in small_plans():
+        new = attack_odds({c: Pile.of(c, decks[c], discards[c]) for c in COLOURS}, counts, 3, redraws=tokens)
+        old = reference_odds.attack_odds({c: reference_odds.Pile.of(c, decks[c], discards[c]) for c in COLOURS},
+                                         counts, 3, redraws=tokens)
+        assert (new.hit, new.damage, new.hp_lost, new.expected_hp) == (
+            old.hit, old.damage, old.hp_lost, old.expected_hp), (decks, discards, counts)

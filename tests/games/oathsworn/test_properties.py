@@ -21,6 +21,8 @@ TEMPLATES = (
     "add seat{s}.animus -1", "add seat{s}.animus_reserve -1", "goto {g}", "time 1", "secret open",
     "secret reveal", "gain Cudgel", "equip {s} Cudgel", "loseiron 20", "tally", "undo", "injure {s}",
     "injury {s}", "switch {s}", "refresh white red", "difficulty grim", "escape {s} 5 3",
+    "defend {s} Parry 2 {n}", "plan check {d}", "plan {s} head white={n}", "add plan.white +1", "stage {c}",
+    "lose {s} Buckler", "goto {g} = city{n}", "companion {s} animus attack", "ability {s} 1 interrupt",
 )
 
 line = st.builds(lambda t, s, u, n, d, c, g: (t, {"s": s, "t": u, "n": n, "d": d, "c": c, "g": g}),

@@ -3,6 +3,8 @@ checks, story combat, secret decisions, MIGHT deck resets."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tablekeeper.core.chance import Deck
@@ -245,7 +247,8 @@ def test_os_might_6_refresh_chosen_piles_whole() -> None:
 @pytest.mark.rule("OS-MIGHT-7")
 def test_os_might_7_reset_at_end_of_part() -> None:
     story_end = ok(new(), "draw might.white", "draw might.black", "draw enemy.red", "next")
-    encounter_end = ok(encounter(), "draw might.white", "enemy 1 R B", "break head", "break body", "break claws")
+    encounter_end = ok(encounter(), "draw might.white", "enemy 1 R B", "choose 1", "break head", "break body",
+                       "break claws")
     for s in (story_end, encounter_end):
         for side in ("might", "enemy"):
             for colour in ("white", "yellow", "red", "black"):
@@ -432,3 +435,20 @@ def test_os_lvl_5_swap_back_in() -> None:
     assert seat(s, 2)["class"] == "Huntress" and seat(s, 2)["level"] == 6 and seat(s, 2)["items"] == []
     assert any("from 3 to 6" in n for n in s.notices)
     assert "Cur" in s.state.get("roster")
+
+
+@pytest.mark.rule("OS-EVT-1")
+def test_a_time_slot_event_is_reported_from_the_physical_card(tmp_path: Path) -> None:
+    from .helpers import reloaded, stored
+
+    save = str(tmp_path / "s.db")
+    s = ok(stored(save), "place 4", "place 7")
+    assert "no time slot" in no(s, "travel 7 = city2")  # slot 1 draws no event
+    ok(s, "travel 7", "goto 12")
+    assert "holds no" in no(s, "goto 3 = city99")  # slot 3 draws a city event
+    ok(s, "goto 3 = city4")
+    assert s.state.get("last_event") == "city4" and s.state.get("event_report") is None
+    assert deck(s, "events.city").remaining == 5
+    ok(s, "event city city2")
+    assert s.state.get("last_event") == "city2"
+    assert reloaded(save).state == s.state

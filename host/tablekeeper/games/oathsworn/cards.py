@@ -67,8 +67,11 @@ def upgrade(colour: str) -> str:
 def apply_upgrades(colours: list[str], steps: int, targets: list[int] | None = None) -> list[str]:
     """OS-ATK-14 / OS-TOK-5: ``steps`` one-step upgrades. ``targets`` names the card index of each
     step; without it each step goes to the strongest card that can still rise (concentrating
-    upgrades, which draws the most criticals)."""
+    upgrades, which draws the most criticals). A step that would go beyond black is lost; the
+    attack still happens (see :func:`steps_lost`)."""
     out = list(colours)
+    if steps < 0:
+        raise Rejected("upgrade steps cannot be negative")
     if targets is not None and len(targets) != steps:
         raise Rejected(f"{steps} upgrades need {steps} card choices, got {len(targets)}")
     for k in range(steps):
@@ -79,7 +82,13 @@ def apply_upgrades(colours: list[str], steps: int, targets: list[int] | None = N
         else:
             rising = [j for j, c in enumerate(out) if c != "B"]
             if not rising:
-                raise Rejected("every planned card is already black")
+                break
             i = max(rising, key=lambda j: (COLOURS.index(out[j]), -j))
-        out[i] = upgrade(out[i])
+        if out[i] != "B":
+            out[i] = upgrade(out[i])
     return out
+
+
+def steps_lost(before: list[str], after: list[str], steps: int) -> int:
+    """How many of ``steps`` upgrades went nowhere because their card was already black."""
+    return steps - sum(COLOURS.index(b) - COLOURS.index(a) for a, b in zip(before, after, strict=True))

@@ -3,6 +3,7 @@ encounter) from TOML; a bad file gives one ``ConfigError`` line naming the file 
 
 from __future__ import annotations
 
+import hashlib
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -82,6 +83,11 @@ class GameData:
 
 
 def load(path: str | None = None) -> GameData:
+    return load_text(path)[0]
+
+
+def load_text(path: str | None = None) -> tuple[GameData, str]:
+    """The data and a SHA-256 of the text it came from (what a session keeps to find it again)."""
     if path is None:
         text = resources.files("tablekeeper.games.oathsworn").joinpath("data").joinpath(DEFAULT_NAME).read_text("utf-8")
         origin = DEFAULT_NAME
@@ -95,7 +101,7 @@ def load(path: str | None = None) -> GameData:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{origin}: not valid TOML: {exc}") from None
-    return parse(raw, origin)
+    return parse(raw, origin), hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class _Reader:

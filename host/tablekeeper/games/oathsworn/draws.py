@@ -14,7 +14,16 @@ from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, parse_int
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
-from tablekeeper.games.oathsworn.cards import COLOUR_NAMES, COLOURS, Card, apply_upgrades, colour_of, parse_card
+from tablekeeper.games.oathsworn.cards import (
+    COLOUR_NAMES,
+    COLOURS,
+    Card,
+    apply_upgrades,
+    colour_of,
+    parse_card,
+    steps_lost,
+)
+from tablekeeper.games.oathsworn.encounter import drop_plan
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
@@ -26,6 +35,7 @@ from tablekeeper.games.oathsworn.table import (
     might_cubes,
     parse_kv,
     part,
+    positions_of,
     put_seat,
     seat,
     seat_arg,
@@ -127,6 +137,8 @@ def upgrades_for(txn: Txn, n: int | None, colours: list[str], opts: dict[str, st
     """OS-TOK-5 / OS-ATK-14: empowered tokens (3 steps each) plus an ``empowered N`` keyword."""
     tokens = parse_int(opts.get("emp", "0"), "emp")
     keyword = parse_int(opts.get("empower", "0"), "empower")
+    if keyword < 0 or tokens < 0:
+        raise Rejected("empowered steps and tokens cannot be negative")
     if tokens and not rules.empowered_allowed(check_type):
         raise Rejected(f"empowered x3 tokens work only in a MIGHT check or an attack, not a {check_type} check")
     steps = 3 * tokens + keyword
@@ -135,7 +147,13 @@ def upgrades_for(txn: Txn, n: int | None, colours: list[str], opts: dict[str, st
             raise Rejected("name the seat whose empowered token is spent")
         spend_token(txn, n, "empowered", tokens)
     targets = [i - 1 for i in _ints(opts["up"], "up")] if "up" in opts else None
-    return (apply_upgrades(colours, steps, targets) if steps else colours), tokens
+    if not steps:
+        return colours, tokens
+    upgraded = apply_upgrades(colours, steps, targets)
+    lost = steps_lost(colours, upgraded, steps)
+    if lost:
+        txn.notice(f"{lost} upgrade step(s) lost: no card goes beyond black (OS-TOK-5)")
+    return upgraded, tokens
 
 
 # --- checks --------------------------------------------------------------------------------------
@@ -228,50 +246,81 @@ def attack(txn: Txn, args: tuple[str, ...]) -> None:
     if txn.state.get("draws"):
         raise Rejected("finish the open draw first (redraw N or resolve)")
     n = seat_arg(pos[0])
-    record = seat(txn.state, n)
-    if record["down"] and not record.get("ally"):
-        raise Rejected(f"seat {n} has no figure on the board")
     story = part(txn.state) == "story"
-    if not story and not in_encounter(txn.state):
-        raise Rejected("the encounter is over")
-    if "item" in opts and story:
-        raise Rejected("no special or item abilities in a story round of combat (OS-SCOMBAT-1)")
-    whites = parse_int(opts.get("white", "0"), "white")
-    if story:
-        rules.white_count(whites)  # OS-SCOMBAT-2: at most 10 in story combat
-    elif whites < 0:
-        raise Rejected("white cards cannot be negative")
-    target = pos[1]
-    choice = target.split("|") if "|" in target else []
-    if choice:
-        for t in choice:
-            _target_defense(txn, t, story)
-        target = choice[0]  # OS-ATK-4: which of the equally close locations is chosen after the draw
-    if ">" in target and not story:
-        target = _routed(txn, target)
-    targets = [[t, _target_defense(txn, t, story)] for t in target.split(",") if t]
-    if not targets or (story and len(targets) > 1):
-        raise Rejected("name one target (several, comma-separated, only for a multi-target attack)")
-    defense = targets[0][1]
-    if not story and record.get("consumed"):
-        _consumed_attack(txn, n, record, target)
+    record = _attacker(txn, n, story, opts)
+    whites = _whites(opts, story)
+    target, targets, choice = _attack_targets(txn, pos[1], story)
     if not story:
-        if txn.state.step == "turns" and txn.state.active_seat != n and "interrupt" not in opts:
-            raise Rejected(f"it is seat {txn.state.active_seat}'s turn (an interrupt attack says: interrupt)")
-        _companion_action(txn, n, "attack")
+        _encounter_attack_turn(txn, n, record, target, opts)
     colours = might_cubes(txn.state, n, unarmed="unarmed" in opts) + ["W"] * whites
     colours, emp = upgrades_for(txn, n, colours, opts, "attack")
+    if (txn.state.get("plan") or {}).get("seat") == n:
+        drop_plan(txn)  # the planned attack is being made: the display shows the draw now
     drawn = draw_with_chains(txn, "might", colours, cards)
     determination = not story and not record.get("ally") and not record.get("token_attack")
     if record.get("token_attack"):
         record = seat(txn.state, n)
         record["token_attack"] = False
         put_seat(txn, n, record)
-    push_draw(txn, {"kind": "story" if story else "attack", "seat": n, "target": target, "defense": defense,
+    push_draw(txn, {"kind": "story" if story else "attack", "seat": n, "target": target, "defense": targets[0][1],
                     "targets": targets, "choice": choice, "determination": determination,
                     "cards": drawn, "free": 0, "bonus": parse_int(opts.get("bonus", "0"), "bonus"),
                     "spent": {"redraw": 0, "empowered": emp}})
     txn.notice(f"seat {n} attacks {target}: {' '.join(c for c, _ in drawn) or 'no cards'}")
+
+
+def _attacker(txn: Txn, n: int, story: bool, opts: dict[str, str]) -> dict[str, Any]:
+    """Who may attack now: a figure on the board, not caged (OS-FX-3), one draw per story fight
+    (OS-SCOMBAT-1), no item abilities in a story fight, an encounter still running."""
+    record = seat(txn.state, n)
+    if record["down"] and not record.get("ally"):
+        raise Rejected(f"seat {n} has no figure on the board")
+    if record.get("caged_until") is not None:
+        raise Rejected(f"seat {n} is caged: no attack, only pass or escape (OS-FX-3)")
+    if story and str(n) in (txn.state.get("fight") or {}):
+        raise Rejected(f"seat {n} already drew its attack this round of combat (OS-SCOMBAT-1)")
+    if not story and not in_encounter(txn.state):
+        raise Rejected("the encounter is over")
+    if "item" in opts and story:
+        raise Rejected("no special or item abilities in a story round of combat (OS-SCOMBAT-1)")
+    return record
+
+
+def _whites(opts: dict[str, str], story: bool) -> int:
+    whites = parse_int(opts.get("white", "0"), "white")
+    if story:
+        rules.white_count(whites)  # OS-SCOMBAT-2: at most 10 in story combat
+    elif whites < 0:
+        raise Rejected("white cards cannot be negative")
+    return whites
+
+
+def _attack_targets(txn: Txn, text: str, story: bool) -> tuple[str, list[list[Any]], list[str]]:
+    """(the target, every target with its DEFENSE, the equally close choices): ``a|b`` is chosen after
+    the draw (OS-ATK-4), ``head>body`` routes past a broken location (OS-DMG-6), ``a,b`` hits several."""
+    target = text
+    choice = target.split("|") if "|" in target else []
+    if choice:
+        for t in choice:
+            _target_defense(txn, t, story)
+        target = choice[0]
+    if ">" in target and not story:
+        target = _routed(txn, target)
+    targets: list[list[Any]] = [[t, _target_defense(txn, t, story)] for t in target.split(",") if t]
+    if not targets or (story and len(targets) > 1):
+        raise Rejected("name one target (several, comma-separated, only for a multi-target attack)")
+    return target, targets, choice
+
+
+def _encounter_attack_turn(txn: Txn, n: int, record: dict[str, Any], target: str, opts: dict[str, str]) -> None:
+    """Whose turn it is (interrupts aside), a consumed character's paid attack (OS-FX-12), and a
+    companion's one attack per turn, which a token attack does not use (OS-COMP-1, OS-TOK-7)."""
+    if record.get("consumed"):
+        _consumed_attack(txn, n, record, target)
+    if txn.state.step == "turns" and txn.state.active_seat != n and "interrupt" not in opts:
+        raise Rejected(f"it is seat {txn.state.active_seat}'s turn (an interrupt attack says: interrupt)")
+    if not record.get("token_attack"):
+        _companion_action(txn, n, "attack")
 
 
 def _consumed_attack(txn: Txn, n: int, record: dict[str, Any], target: str) -> None:
@@ -516,35 +565,131 @@ def _story_result(txn: Txn, n: int, damage: int | None, defense: int) -> None:
 def enemy(txn: Txn, args: tuple[str, ...]) -> None:
     """``enemy SEATS COLOURS... [broken] [shield=N] [def=N] [= CARDS]`` (OS-EATK-1..6, OS-MIN-7).
 
-    SEATS is one seat or several joined by commas (one draw for all, OS-EATK-5); ``shield`` is a
-    defensive card's DEFENSE (OS-EATK-3), ``def`` the defense tokens each target spends (OS-TOK-4)."""
+    SEATS is one seat or several joined by commas (one draw for all, OS-EATK-5). A device draw
+    leaves the defense to the targeted seats, one prompt each, after the damage is known (OS-TOK-4,
+    OS-EATK-3: ``defend`` plays a card for its shield). Reported cards carry the table's decision on
+    the line: ``def`` tokens for each target, ``shield`` a defensive card's DEFENSE (one target only)."""
     pos, opts, cards = parse_kv(args, ("broken", "shield", "def"))
     if len(pos) < 2:
         raise Rejected("usage: enemy SEAT[,SEAT] COLOUR... [broken] [shield=N] [def=N] [= CARDS]")
     if not in_encounter(txn.state):
         raise Rejected("enemy attacks happen in an encounter")
+    if txn.state.get("enemy_hit"):
+        raise Rejected("the last enemy attack still waits for the defense prompt")
     targets = [seat_arg(s) for s in pos[0].split(",")]
+    if len(set(targets)) != len(targets):
+        raise Rejected("name each targeted seat once")
     for n in targets:
         record = seat(txn.state, n)
         if record["down"] and not record.get("ally"):
             raise Rejected(f"seat {n} has no figure on the board to attack")
+    shield = parse_int(opts.get("shield", "0"), "shield")
+    tokens = parse_int(opts.get("def", "0"), "def")
+    if shield < 0 or tokens < 0:
+        raise Rejected("shield and def cannot be negative")
+    if shield and len(targets) > 1:
+        raise Rejected("a defensive card protects only the Oathsworn who played it: name one target with "
+                       "shield=N, or let the device draw and answer each seat's defense prompt")
     colours = [colour_of(c) for c in pos[1:]]
     if "broken" in opts:
         colours = rules.broken_attack(colours)
     colours = sorted(colours, key=COLOURS.index, reverse=True)
     drawn = draw_with_chains(txn, "enemy", colours, cards, chains=False)
     damage = rules.enemy_damage([parse_card(c) for c, _ in drawn])
-    shield = parse_int(opts.get("shield", "0"), "shield")
-    tokens = parse_int(opts.get("def", "0"), "def")
     txn.notice(f"enemy draws {' '.join(c for c, _ in drawn) or 'nothing'}: damage {damage}")
-    losses = {}
-    for n in targets:
-        if tokens:
-            spend_token(txn, n, "defense", tokens)
-        defense = txn.value(f"seat{n}.defense") + shield + tokens
-        lost = rules.hp_lost(damage, defense)
-        losses[str(n)] = lost
-        txn.notice(f"seat {n}: DEFENSE {defense} -> {lost} HP lost")
-        lose_hp(txn, n, lost)
-    txn.put("last", {"kind": "enemy", "damage": damage, "losses": losses})
-    check_end(txn)
+    if cards or "def" in opts or "shield" in opts:
+        losses = {}
+        for n in targets:
+            if tokens:
+                spend_token(txn, n, "defense", tokens)
+            losses[str(n)] = _suffer(txn, n, damage, shield + tokens)
+        txn.put("last", {"kind": "enemy", "damage": damage, "losses": losses})
+        check_end(txn)
+        return
+    txn.put("enemy_hit", {"damage": damage, "targets": targets, "losses": {}, "shield": {}})
+    _ask_defense(txn)
+
+
+def _suffer(txn: Txn, n: int, damage: int, bonus: int) -> int:
+    defense = txn.value(f"seat{n}.defense") + bonus
+    lost = rules.hp_lost(damage, defense)
+    txn.notice(f"seat {n}: DEFENSE {defense} -> {lost} HP lost")
+    lose_hp(txn, n, lost)
+    return lost
+
+
+def _ask_defense(txn: Txn) -> None:
+    """The next targeted seat decides its defense, or the attack is settled."""
+    hit = thaw(txn.state.get("enemy_hit"))
+    pending = [n for n in hit["targets"] if str(n) not in hit["losses"]]
+    if not pending:
+        txn.put("enemy_hit", None)
+        txn.put("last", {"kind": "enemy", "damage": hit["damage"], "losses": hit["losses"]})
+        check_end(txn)
+        return
+    n = int(pending[0])
+    damage = int(hit["damage"])
+    defense = txn.value(f"seat{n}.defense") + int(hit["shield"].get(str(n), 0))
+    have = int(seat(txn.state, n)["tokens"].get("defense", 0))
+    options = [f"take {rules.hp_lost(damage, defense)} HP"]
+    options += [f"{k} def token{'s' if k > 1 else ''}: {rules.hp_lost(damage, defense + k)} HP"
+                for k in range(1, have + 1)]
+    txn.ask("defense", f"Seat {n}: damage {damage} vs DEF {defense}", options, seat=n, context={"seat": n})
+
+
+def choose_defense(txn: Txn, index: int) -> None:
+    """OS-TOK-4: the answer is how many defense tokens the seat spends (option 1: none)."""
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    n = int(prompt.context["seat"])
+    txn.close_prompt()
+    if index:
+        spend_token(txn, n, "defense", index)
+    hit = thaw(txn.state.get("enemy_hit"))
+    hit["losses"][str(n)] = _suffer(txn, n, int(hit["damage"]), int(hit["shield"].get(str(n), 0)) + index)
+    txn.put("enemy_hit", hit)
+    _ask_defense(txn)
+
+
+def defend(txn: Txn, args: tuple[str, ...]) -> None:
+    """``defend SEAT CARD [COOLDOWN] DEFENSE``: OS-EATK-3: the seat being asked plays one hand ability
+    card for its shield: no animus, no other effect; the card takes its cooldown position (with
+    battleflow) and the bonus counts for that seat's DEFENSE against this draw only."""
+    if len(args) not in (3, 4):
+        raise Rejected("usage: defend SEAT CARD [COOLDOWN] DEFENSE")
+    prompt = txn.state.prompt
+    n = seat_arg(args[0])
+    if prompt is None or prompt.id != "defense" or prompt.seat != n:
+        raise Rejected(f"seat {n} is not deciding its defense against an enemy draw now")
+    hit = thaw(txn.state.get("enemy_hit"))
+    if str(n) in hit["shield"]:
+        raise Rejected(f"seat {n} already played a defensive card against this attack")
+    record = seat(txn.state, n)
+    if record["kind"] == "companion" or record.get("ally"):
+        raise Rejected("only Oathsworn with ability cards defend with a card")
+    card = args[1]
+    known = dict(record.get("cards") or {})
+    if len(args) == 4:
+        cooldown = parse_int(args[2], "cooldown")
+        if card in known and known[card] != cooldown:
+            raise Rejected(f"{card} has cooldown {known[card]}, not {cooldown}")
+    elif card in known:
+        cooldown = int(known[card])
+    else:
+        raise Rejected(f"name {card}'s cooldown: defend SEAT CARD COOLDOWN DEFENSE")
+    if known and card not in record["hand"]:
+        raise Rejected(f"{card} is not in seat {n}'s hand")
+    if any(card in p for p in record["positions"]):
+        raise Rejected(f"{card} is still on cooldown")
+    shield = parse_int(args[-1], "DEFENSE")
+    if shield < 1:
+        raise Rejected("a defensive card adds at least 1 DEFENSE")
+    in_hand = tuple(c for c in record["hand"] if c != card)
+    positions, hand = rules.cooldown_place(positions_of(record), in_hand, card, cooldown)
+    record.update(positions=[list(p) for p in positions], hand=list(hand))
+    put_seat(txn, n, record)
+    hit["shield"][str(n)] = shield
+    txn.put("enemy_hit", hit)
+    txn.close_prompt()
+    _ask_defense(txn)

@@ -12,6 +12,7 @@ from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, Verb, parse_int
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
+from tablekeeper.games.oathsworn.panels import plan_odds
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     check_end,
@@ -23,6 +24,7 @@ from tablekeeper.games.oathsworn.table import (
     seat,
     seat_arg,
 )
+from tablekeeper.games.oathsworn.turns import offer_ally
 
 
 def refresh(txn: Txn) -> None:
@@ -57,6 +59,7 @@ def turn_start(txn: Txn) -> None:
     if first:
         record["injuries_due"] = 0 if record["kind"] == "companion" else int(record["injuries"])
     put_seat(txn, n, record)
+    offer_ally(txn, n)
 
 
 def oathsworn_end(txn: Txn) -> None:
@@ -305,11 +308,66 @@ def keep(txn: Txn, args: tuple[str, ...]) -> None:
     txn.put("stage_kept", [*(txn.state.get("stage_kept") or ()), card])
 
 
+def stage_change(txn: Txn, args: tuple[str, ...]) -> None:
+    """``stage N``: a special rules board moves the encounter to stage N without a break (OS-STAGE-5):
+    cards of earlier stages leave the deck for the discard pile and the first stage-N card turns faceup."""
+    if len(args) != 1:
+        raise Rejected("usage: stage N")
+    if not in_encounter(txn.state):
+        raise Rejected("the stage changes during an encounter")
+    new_stage = parse_int(args[0], "stage")
+    old_stage = int(txn.state.get("stage_now") or 1)
+    if not old_stage < new_stage <= 3:
+        raise Rejected(f"the encounter is at stage {old_stage}: a change goes to a later stage, up to 3")
+    txn.put("stage_now", new_stage)
+    txn.emit("stage.drop", source="stage", below=new_stage)
+    faceup = txn.state.get("stage_faceup")
+    if faceup is None or int(str(faceup)[1]) < new_stage:
+        txn.put("stage_faceup", None)
+        flip_stage(txn)
+    txn.notice(f"stage {new_stage} begins (special rules): earlier stage cards discarded")
+
+
+def _plan_check(txn: Txn, args: tuple[str, ...]) -> None:
+    """``plan check DIFFICULTY [bonus=N]``: the pass chance of a check for every white count 0..10
+    (OS-CHECK-2: choosing the count is the decision)."""
+    pos, opts, _ = parse_kv(args, ("bonus",))
+    if len(pos) != 1:
+        raise Rejected("usage: plan check DIFFICULTY [bonus=N]")
+    difficulty = parse_int(pos[0], "difficulty")
+    bonus = parse_int(opts.get("bonus", "0"), "bonus")
+    if not 1 <= difficulty <= 60 or not 0 <= bonus <= 20:
+        raise Rejected("a check's difficulty goes from 1 to 60, its bonus from 0 to 20")
+    drop_plan(txn)
+    txn.put("plan", {"kind": "check", "difficulty": difficulty, "bonus": bonus})
+
+
+def drop_plan(txn: Txn) -> None:
+    """The plan is gone (cleared, or its attack is being made): no odds, no white-count track."""
+    if txn.state.get("plan") is not None:
+        txn.put("plan", None)
+    if "plan.white" in txn.state.tracks:
+        txn.drop("plan.white")
+
+
+def plan_white_changed(txn: Txn, white: int) -> None:
+    plan = thaw(txn.state.get("plan"))
+    if plan and int(plan.get("white", 0)) != white:
+        plan["white"] = white
+        txn.put("plan", plan)
+
+
+PLAN_LIMITS = {"white": 20, "empower": 30, "redraws": 5, "bonus": 50, "unarmed": 1}
+
+
 def plan(txn: Txn, args: tuple[str, ...]) -> None:
     """``plan SEAT TARGET [white=N] [empower=N] [redraws=N] [unarmed]``: the attack the display
     shows exact odds for (``plan off`` clears it)."""
     if args == ("off",):
-        txn.put("plan", None)
+        drop_plan(txn)
+        return
+    if args[:1] == ("check",):
+        _plan_check(txn, args[1:])
         return
     pos, opts, _ = parse_kv(args, ("white", "empower", "redraws", "unarmed", "bonus"))
     if len(pos) != 2:
@@ -317,7 +375,23 @@ def plan(txn: Txn, args: tuple[str, ...]) -> None:
     n = seat_arg(pos[0])
     if not pos[1].isdigit() and pos[1] not in dict(data_of(txn.state).boss):
         raise Rejected(f"target is a DEFENSE number or a boss location, not {pos[1]!r}")
-    txn.put("plan", {"seat": n, "target": pos[1], **{k: int(v) if v.isdigit() else 0 for k, v in opts.items()}})
+    if pos[1].isdigit() and int(pos[1]) < 1:
+        raise Rejected("DEFENSE is at least 1")
+    if not pos[1].isdigit() and txn.value(f"boss.{pos[1]}") == 0:
+        raise Rejected(f"{pos[1]} is broken; plan against a location with a die (OS-DMG-6)")
+    numbers = {k: parse_int(v, k) for k, v in opts.items()}
+    for key, value in numbers.items():
+        if not 0 <= value <= PLAN_LIMITS.get(key, 1):
+            raise Rejected(f"plan {key} goes from 0 to {PLAN_LIMITS.get(key, 1)}, not {value}")
+    txn.put("plan", {"seat": n, "target": pos[1], **numbers})
+    white = numbers.get("white", 0)
+    if "plan.white" in txn.state.tracks:
+        txn.set("plan.white", white)
+    else:  # the up/down buttons change the planned white count (OS-SCOMBAT-2: 0 to 10 matter)
+        txn.define("plan.white", white, 0, PLAN_LIMITS["white"])
+    if plan_odds(txn.state) is None:
+        raise Rejected("no odds for this plan: the seat cannot attack that way")
+    # an attack plan replaces a check plan and the other way round
 
 
 VERBS = {
@@ -326,5 +400,7 @@ VERBS = {
     "minion": Verb("minion NAME HP DEFENSE [mob]", "a minion enters the board", minion),
     "activated": Verb("activated NAME...", "minions the stage card activated", activated),
     "keep": Verb("keep", "keep the stage card until end of round", keep),
-    "plan": Verb("plan SEAT TARGET [white=N] [empower=N] [redraws=N]", "show exact attack odds", plan),
+    "stage": Verb("stage N", "a special rule changes the stage (not a break)", stage_change),
+    "plan": Verb("plan SEAT TARGET [white=N] [empower=N] [redraws=N] | plan check DIFF | plan off",
+                 "show exact attack or check odds", plan),
 }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tablekeeper.core import timing
 from tablekeeper.core.flow import move
+from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, Verb, parse_int
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
@@ -15,6 +16,7 @@ from tablekeeper.games.oathsworn.table import (
     difficulty,
     put_seat,
     seat,
+    seat_arg,
     update_defense,
 )
 
@@ -80,6 +82,8 @@ def tally(txn: Txn, args: tuple[str, ...]) -> None:
     """``tally [scavenger=0|1] [uniques=N]``: Tally Level, Loot and Losses, in order (OS-TALLY-1..10)."""
     if txn.state.get("part") != "epilogue" or txn.state.prompt is not None:
         raise Rejected("the tally comes after the encounter has ended")
+    if txn.state.get("tally") is not None:
+        raise Rejected("the tally is done; tick off the lost items (lose SEAT ITEM)")
     opts = dict(a.split("=", 1) for a in args if "=" in a)
     state = txn.state
     diff = difficulty(state)
@@ -115,9 +119,43 @@ def tally(txn: Txn, args: tuple[str, ...]) -> None:
     txn.put("tally", result)
     txn.notice(f"level up; loot {commons} common + {got_unique} unique (+{fallback} common); "
                f"{ticks} knockout tick(s); injuries for seats {injuries or 'none'}")
-    txn.end(str(state.get("result")))
+    # OS-TALLY-9 / OS-KO-2: the losses are a list the table ticks off, one item at a time
+    owed = {str(n): k for n in SEATS if (k := losses[str(n)]) and not seat(txn.state, n)["dead"]
+            and seat(txn.state, n)["items"]}
+    if owed:
+        txn.put("losses_due", owed)
+        txn.notice("tick off the lost items: " + ", ".join(f"seat {n} loses {k}" for n, k in owed.items()))
+    else:
+        txn.end(str(state.get("result")))
+
+
+def lose(txn: Txn, args: tuple[str, ...]) -> None:
+    """``lose SEAT ITEM``: tick one item off the tally's losses (OS-TALLY-9: one used item, two if
+    knocked out); the chapter ends when every loss is ticked off."""
+    if len(args) < 2:
+        raise Rejected("usage: lose SEAT ITEM")
+    owed = dict(thaw(txn.state.get("losses_due") or {}))
+    n = seat_arg(args[0])
+    if not owed.get(str(n)):
+        due = ", ".join(f"seat {k} ({v})" for k, v in owed.items()) or "nobody"
+        raise Rejected(f"seat {n} has no item loss to tick off (still due: {due})")
+    item = " ".join(args[1:])
+    record = seat(txn.state, n)
+    if item not in record["items"]:
+        raise Rejected(f"seat {n} holds no {item} ({', '.join(record['items'])})")
+    items = list(record["items"])
+    items.remove(item)
+    record["items"] = items
+    put_seat(txn, n, record)
+    owed[str(n)] -= 1
+    if not owed[str(n)] or not items:
+        del owed[str(n)]
+    txn.put("losses_due", owed or None)
+    if not owed:
+        txn.end(str(txn.state.get("result")))
 
 
 VERBS = {
     "tally": Verb("tally [scavenger=1] [uniques=N]", "Tally Level, Loot and Losses", tally),
+    "lose": Verb("lose SEAT ITEM", "tick off an item the tally says is lost", lose),
 }

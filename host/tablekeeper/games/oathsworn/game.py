@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import tablekeeper.games.oathsworn.draws as draws
@@ -29,13 +29,13 @@ from tablekeeper.core.view import Panel
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.cards import COLOUR_NAMES
-from tablekeeper.games.oathsworn.data import load
+from tablekeeper.games.oathsworn.data import GameData, load_text
 from tablekeeper.games.oathsworn.table import (
-    _DATA_CACHE,
     SEATS,
     TOKEN_KINDS,
     base_defense,
     part,
+    remember,
     seat,
 )
 
@@ -97,6 +97,140 @@ def _int_option(options: Mapping[str, str], key: str, default: int) -> int:
     return int(raw)
 
 
+KNOWN_OPTIONS = ("data", "difficulty", "chapter", "part", "classes", "companions", "hardcore", "ambush", "traits",
+                 "hp", "lead", "roster")
+
+
+@dataclass(frozen=True)
+class Options:
+    """The setup options, checked once: a new option is read and validated here and nowhere else."""
+
+    path: str
+    data: GameData
+    digest: str
+    difficulty: str
+    chapter: int
+    part: str
+    classes: tuple[str, ...]
+    companions: frozenset[int]
+    hps: tuple[int, ...]
+    roster: dict[str, dict[str, Any]]
+    traits: dict[str, int]
+    hardcore: bool
+    ambushed: bool
+    lead: int
+
+    @property
+    def max_hp(self) -> int:
+        return self.data.difficulties[self.difficulty].max_hp
+
+
+def read_options(options: Mapping[str, str]) -> Options:
+    """Every option checked against the data it names; a bad one is one ConfigError line."""
+    unknown = sorted(set(options) - set(KNOWN_OPTIONS))
+    if unknown:
+        raise ConfigError(f"unknown oathsworn option {unknown[0]!r} (options: {', '.join(sorted(KNOWN_OPTIONS))})")
+    path = options.get("data") or ""
+    d, digest = load_text(path or None)
+    remember(d, digest)
+    diff_name = _option(options, "difficulty", "free")
+    if diff_name not in d.difficulties:
+        raise ConfigError(f"--option difficulty={diff_name}: one of {', '.join(d.difficulties)}")
+    max_hp = d.difficulties[diff_name].max_hp
+    chapter = _int_option(options, "chapter", 1)
+    last_chapter = int(d.company.get("chapters", 20))
+    if not 1 <= chapter <= last_chapter:
+        raise ConfigError(f"--option chapter={chapter}: a chapter from 1 to {last_chapter}")
+    start = _option(options, "part", "story")
+    if start not in PARTS:
+        raise ConfigError(f"--option part={start}: story or encounter")
+    classes = tuple(c.strip() for c in _option(options, "classes", "Warden,Huntress,Priest,Witch").split(","))
+    if len(classes) != 4 or any(c not in d.classes for c in classes):
+        raise ConfigError(f"--option classes: four of {', '.join(sorted(d.classes))}")
+    raw_companions = [x.strip() for x in _option(options, "companions", "").split(",") if x.strip()]
+    if any(x not in ("1", "2", "3", "4") for x in raw_companions):
+        raise ConfigError(f"--option companions={_option(options, 'companions', '')}: seats 1..4, e.g. 2,3")
+    raw_hp = [x.strip() for x in _option(options, "hp", "").split(",")] if _option(options, "hp", "") else []
+    if raw_hp and (len(raw_hp) != 4 or not all(x.isdigit() and 0 < int(x) <= max_hp for x in raw_hp)):
+        raise ConfigError(f"--option hp={_option(options, 'hp', '')}: four HP values from 1 to {max_hp}, "
+                          "e.g. hp=6,5,6,4")
+    roster: dict[str, dict[str, Any]] = {}
+    for item in _option(options, "roster", "").split(","):
+        name, _, level = item.strip().rpartition(":")
+        if not item.strip():
+            continue
+        if name not in d.classes or not level.isdigit():
+            raise ConfigError(f"--option roster: CLASS:LEVEL pairs of boxed characters, not {item.strip()!r}")
+        roster[name] = {"level": int(level), "items": [], "kind": "full"}  # OS-LVL-4/5: boxed save bags
+    traits: dict[str, int] = {}
+    for item in _option(options, "traits", "").split(","):
+        if item.strip():
+            name, _, marks = item.strip().partition(":")
+            traits[name.lower()] = int(marks) if marks.isdigit() else 1
+    lead = _int_option(options, "lead", 1)
+    if lead not in SEATS:
+        raise ConfigError("--option lead: a seat 1..4")
+    return Options(path, d, digest, diff_name, chapter, start, classes, frozenset(int(x) for x in raw_companions),
+                   tuple(int(x) for x in raw_hp), roster, traits,
+                   _option(options, "hardcore", "0") in ("1", "yes", "true"),
+                   _option(options, "ambush", "0") in ("1", "yes", "true"), lead)
+
+
+def company_data(opts: Options, players: int) -> dict[str, Any]:
+    """What the whole company keeps: the chapter, its map and time track, loot and stage bookkeeping."""
+    d = opts.data
+    return {
+        "data_path": opts.path, "data_sha256": opts.digest, "players": players, "difficulty": opts.difficulty,
+        "chapter": opts.chapter, "hardcore": opts.hardcore, "ambushed": opts.ambushed,
+        "traits": opts.traits, "part": opts.part, "backpack": [], "map": [], "marker": None, "clues": [],
+        "rewards": [], "extra_unique": False, "draws": [], "breaks": 0, "stage_now": 1, "stage_kept": [],
+        "stage_faceup": None, "allies": list(d.company.get("allies", [])), "dead_allies": [],
+        "player_aids": players * int(d.company.get("player_aids_each", 2)),  # OS-SETUP-9
+        "roster": opts.roster,
+        "knockouts_fixed": None, "hardcore_dead": [], "attempt": 1, "once": {},
+    }
+
+
+def seat_record(opts: Options, n: int) -> dict[str, Any]:
+    """One Oathsworn as setup leaves it (OS-SETUP-1..8): class, items, no tokens, nothing on cooldown."""
+    kind = "companion" if n in opts.companions else "full"
+    cls = opts.classes[n - 1]
+    return {"class": cls, "kind": kind, "items": list(opts.data.classes[cls]),
+            "tokens": dict.fromkeys(TOKEN_KINDS, 0),
+            "positions": [[], [], [], []], "hand": [], "down": False, "dead": False, "ally": None,
+            "ko": False, "max_animus": max_animus(opts, kind), "level": opts.chapter, "permanent": {},
+            "injuries": 0, "cubes": [], "crippled_until": None, "caged_until": None, "bleed": 0, "thrown": [],
+            "moved": False, "ability": False, "acted": None, "injuries_due": 0, "last_round": 0,
+            "used_items": []}
+
+
+def max_animus(opts: Options, kind: str) -> int:
+    return rules.COMPANION_ANIMUS if kind == "companion" else opts.data.max_animus
+
+
+def seat_tracks(opts: Options, n: int, kind: str) -> dict[str, Counter]:
+    """OS-SETUP-1..3: the HP die, all animus gems on the reserve, the regeneration value."""
+    hp = opts.hps[n - 1] if opts.hps else opts.max_hp  # OS-SETUP-1 / AMB-39
+    total = max_animus(opts, kind)
+    return {f"seat{n}.hp": Counter(hp, 0, opts.max_hp), f"seat{n}.hp_max": Counter(opts.max_hp, 1, 6),
+            f"seat{n}.animus": Counter(0, 0, total), f"seat{n}.animus_reserve": Counter(total, 0, total),
+            f"seat{n}.regen": Counter(2 if kind == "companion" else opts.data.regen, 0, None)}  # OS-SETUP-2
+
+
+def decks(d: GameData) -> dict[str, Any]:
+    """MIGHT decks of both sides, the stage deck and the city and deepwood event decks (OS-SETUP-11)."""
+    sources: dict[str, Any] = {}
+    for letter, colour in COLOUR_NAMES.items():
+        sources[f"might.{colour}"] = might_deck(f"might.{colour}", letter, d.might[letter])
+        sources[f"enemy.{colour}"] = might_deck(f"enemy.{colour}", letter, d.enemy_might[letter])
+    sources["stage"] = stage_deck(d.stages)
+    for which in ("city", "deepwood"):  # drawn cards are archived (no reshuffle)
+        count = int(d.company.get(f"{which}_events", 6))
+        sources[f"events.{which}"] = Deck.plain(f"events.{which}", {f"{which}{i}": 1 for i in range(1, count + 1)},
+                                                False)
+    return sources
+
+
 class Oathsworn(Game):
     name = "oathsworn"
     title = "Oathsworn: Into the Deepwood"
@@ -107,103 +241,24 @@ class Oathsworn(Game):
 
     # --- setup --------------------------------------------------------------------------------
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
-        known = {"data", "difficulty", "chapter", "part", "classes", "companions", "hardcore", "ambush", "traits",
-                 "hp", "lead", "roster"}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise ConfigError(f"unknown oathsworn option {unknown[0]!r} (options: {', '.join(sorted(known))})")
-        path = options.get("data") or ""
-        _DATA_CACHE.pop(path, None)
-        d = load(path or None)
-        _DATA_CACHE[path] = d
-        diff_name = _option(options, "difficulty", "free")
-        if diff_name not in d.difficulties:
-            raise ConfigError(f"--option difficulty={diff_name}: one of {', '.join(d.difficulties)}")
-        diff = d.difficulties[diff_name]
-        chapter = _int_option(options, "chapter", 1)
-        if chapter < 1:
-            raise ConfigError(f"--option chapter={chapter}: chapters are numbered from 1")
-        start = _option(options, "part", "story")
-        if start not in PARTS:
-            raise ConfigError(f"--option part={start}: story or encounter")
-        classes = [c.strip() for c in _option(options, "classes", "Warden,Huntress,Priest,Witch").split(",")]
-        if len(classes) != 4 or any(c not in d.classes for c in classes):
-            raise ConfigError(f"--option classes: four of {', '.join(sorted(d.classes))}")
-        companions = {int(x) for x in _option(options, "companions", "").split(",") if x.strip().isdigit()}
-        hps = [int(x) for x in _option(options, "hp", "").split(",") if x.strip().isdigit()]
-        if hps and (len(hps) != 4 or any(not 0 < h <= diff.max_hp for h in hps)):
-            raise ConfigError(f"--option hp: four HP values from 1 to {diff.max_hp}")
-        roster: dict[str, dict[str, Any]] = {}
-        for item in _option(options, "roster", "").split(","):
-            name, _, level = item.strip().rpartition(":")
-            if not item.strip():
-                continue
-            if name not in d.classes or not level.isdigit():
-                raise ConfigError(f"--option roster: CLASS:LEVEL pairs of boxed characters, not {item.strip()!r}")
-            roster[name] = {"level": int(level), "items": [], "kind": "full"}  # OS-LVL-4/5: boxed save bags
-        traits: dict[str, int] = {}
-        for item in _option(options, "traits", "").split(","):
-            if item.strip():
-                name, _, marks = item.strip().partition(":")
-                traits[name.lower()] = int(marks) if marks.isdigit() else 1
-        tracks: dict[str, Counter] = {}
-        data: dict[str, Any] = {
-            "data_path": path, "players": state.seats, "difficulty": diff_name, "chapter": chapter,
-            "hardcore": _option(options, "hardcore", "0") in ("1", "yes", "true"),
-            "ambushed": _option(options, "ambush", "0") in ("1", "yes", "true"),
-            "traits": traits, "part": start, "backpack": [], "map": [], "marker": None, "clues": [],
-            "rewards": [], "extra_unique": False, "draws": [], "breaks": 0, "stage_now": 1, "stage_kept": [],
-            "stage_faceup": None, "allies": list(d.company.get("allies", [])), "dead_allies": [],
-            "player_aids": state.seats * int(d.company.get("player_aids_each", 2)),  # OS-SETUP-9
-            "roster": roster,
-            "knockouts_fixed": None, "hardcore_dead": [], "attempt": 1, "once": {},
+        opts = read_options(options)
+        d = opts.data
+        size = len(d.chapter(opts.chapter).track().order)
+        tracks: dict[str, Counter] = {
+            "time.used": Counter(0, 0, size),
+            "iron": Counter(int(d.company.get("iron_per_oathsworn", 3)) * 4, 0, None),  # OS-SETUP-4
+            "knockouts": Counter(0, 0, None),
         }
-        chapter_data = d.chapter(chapter)
-        size = len(chapter_data.track().order)
-        tracks["time.used"] = Counter(0, 0, size)
-        tracks["iron"] = Counter(int(d.company.get("iron_per_oathsworn", 3)) * 4, 0, None)  # OS-SETUP-4
-        tracks["knockouts"] = Counter(0, 0, None)
-        for n, cls in zip(SEATS, classes, strict=True):
-            kind = "companion" if n in companions else "full"
-            max_animus = rules.COMPANION_ANIMUS if kind == "companion" else d.max_animus
-            record = {"class": cls, "kind": kind, "items": list(d.classes[cls]),
-                      "tokens": dict.fromkeys(TOKEN_KINDS, 0),
-                      "positions": [[], [], [], []], "hand": [], "down": False, "dead": False, "ally": None,
-                      "ko": False, "max_animus": max_animus, "level": chapter, "permanent": {}, "injuries": 0,
-                      "cubes": [], "crippled_until": None, "caged_until": None, "bleed": 0, "thrown": [],
-                      "moved": False, "ability": False, "acted": None, "injuries_due": 0, "last_round": 0,
-                      "used_items": []}
-            data[f"seat.{n}"] = record
-            hp = hps[n - 1] if hps else diff.max_hp  # OS-SETUP-1 / AMB-39
-            tracks[f"seat{n}.hp"] = Counter(hp, 0, diff.max_hp)
-            tracks[f"seat{n}.hp_max"] = Counter(diff.max_hp, 1, 6)
-            tracks[f"seat{n}.animus"] = Counter(0, 0, max_animus)  # OS-SETUP-3: all gems on the reserve
-            tracks[f"seat{n}.animus_reserve"] = Counter(max_animus, 0, max_animus)
-            regen = 2 if kind == "companion" else d.regen
-            tracks[f"seat{n}.regen"] = Counter(regen, 0, None)  # OS-SETUP-2
-        sources: dict[str, Any] = {}
-        for letter, colour in COLOUR_NAMES.items():
-            sources[f"might.{colour}"] = might_deck(f"might.{colour}", letter, d.might[letter])
-            sources[f"enemy.{colour}"] = might_deck(f"enemy.{colour}", letter, d.enemy_might[letter])
-        sources["stage"] = stage_deck(d.stages)
-        # OS-SETUP-11: city and deepwood event decks 1-6; drawn cards are archived (no reshuffle)
-        sources["events.city"] = Deck.plain("events.city", {f"city{i}": 1 for i in
-                                                            range(1, int(d.company.get("city_events", 6)) + 1)}, False)
-        sources["events.deepwood"] = Deck.plain("events.deepwood", {f"deepwood{i}": 1 for i in range(
-            1, int(d.company.get("deepwood_events", 6)) + 1)}, False)
+        data = company_data(opts, state.seats)
+        for n in SEATS:
+            data[f"seat.{n}"] = seat_record(opts, n)
+            tracks.update(seat_tracks(opts, n, data[f"seat.{n}"]["kind"]))
         for name, _ in d.boss:
             tracks[f"boss.{name}"] = Counter(6, 0, 6)  # OS-ESET-3: every HP die at 6
-        state = replace(state, seats=4, tracks=tracks, sources=sources, data=data)
-        lead = _int_option(options, "lead", 1)
-        if lead not in SEATS:
-            raise ConfigError("--option lead: a seat 1..4")
-        state = replace(state, lead=lead)
-        # DEFENSE needs the data in place
-        for n in SEATS:
-            record = dict(data[f"seat.{n}"])
-            tracks[f"seat{n}.defense"] = Counter(base_defense(state, record), 0, None)
-        data = {k: freeze(v) for k, v in data.items()}
-        return replace(state, tracks=tracks, data=data)
+        state = replace(state, seats=4, tracks=tracks, sources=decks(d), data=data, lead=opts.lead)
+        for n in SEATS:  # DEFENSE needs the data in place
+            tracks[f"seat{n}.defense"] = Counter(base_defense(state, dict(data[f"seat.{n}"])), 0, None)
+        return replace(state, tracks=tracks, data={k: freeze(v) for k, v in data.items()})
 
     def new_state(self, seats: int, seed: int, options: Mapping[str, str] | None = None) -> GameState:
         state = super().new_state(seats, seed, options)
@@ -225,16 +280,30 @@ class Oathsworn(Game):
                 "escape": Verb("escape SEAT DIFF WHITES [friends=N] [= CARDS]", "try to escape a cage",
                                draws.escape),
                 "enemy": Verb("enemy SEAT[,SEAT] COLOUR... [broken] [shield=N] [def=N] [= CARDS]",
-                              "an enemy attack on one or more seats", draws.enemy)}
+                              "an enemy attack on one or more seats", draws.enemy),
+                "defend": Verb("defend SEAT CARD [COOLDOWN] DEFENSE",
+                               "play a card for its shield against the enemy draw", draws.defend)}
 
     def decide(self, state: GameState, command: Command, rng: random.Random | None = None) -> list[Event]:
         """The game's own verbs wait while a prompt is open (the core verbs check for themselves)."""
-        if state.prompt is not None and command.verb in self.verbs():
+        if state.prompt is not None and command.verb in self.verbs() and command.verb != "defend":
             raise Rejected(f"answer the prompt first: {state.prompt.text}")
+        logged = state.get("data_logged")
+        if logged is not None and logged != state.get("data_sha256"):
+            raise Rejected(f"{state.get('data_path') or 'the game data'} changed since this session was saved: "
+                           "restore that file to go on (the saved log assumes its numbers)")
         return super().decide(state, command, rng)
+
+    def after_command(self, txn: Txn) -> None:
+        """The log's first command records which data text the session runs on, so a resume from a
+        changed file is refused instead of replaying different numbers."""
+        super().after_command(txn)
+        if txn.state.get("data_logged") is None:
+            txn.put("data_logged", txn.state.get("data_sha256"))
 
     def choices(self) -> Mapping[str, ChoiceHandler]:
         return {"determination": draws.choose_determination, "location": draws.choose_location,
+                "defense": draws.choose_defense, "ally": turns.choose_ally,
                 "defeat": epilogue.choose_defeat, "archive": story.choose_archive}
 
     # --- tracks -------------------------------------------------------------------------------
@@ -263,6 +332,8 @@ class Oathsworn(Game):
             encounter.minion_gone(txn, track.removeprefix("minion."))
         elif track.startswith("boss.") and new == 0 and old > 0:
             encounter.location_broken(txn, track.removeprefix("boss."))
+        elif track == "plan.white":
+            encounter.plan_white_changed(txn, new)
         elif track == "time.used" and new > old:
             for slot in range(old + 1, new + 1):
                 story.slot_filled(txn, slot)
@@ -319,6 +390,8 @@ class Oathsworn(Game):
         if state.step == "story":
             names.insert(0, "time.used")
         names += [t for t in state.tracks if t.startswith(("boss.", "minion."))]
+        if "plan.white" in state.tracks:
+            names.insert(0, "plan.white")  # up/down try other white counts for the planned attack
         return names
 
     def button(self, state: GameState, role: str, held: bool) -> Command | None:
@@ -326,6 +399,12 @@ class Oathsworn(Game):
         seat's ``a`` resolves an open draw."""
         seat_name, _, which = role.partition(".")
         n = int(seat_name.removeprefix("seat"))
+        prompt = state.prompt
+        if prompt is not None and prompt.id == "defense" and prompt.seat == n:
+            # the targeted seat answers: a takes the hit, b spends one defense token (if it has one)
+            if which == "a" or len(prompt.options) > 1:
+                return Command("choose", ("1" if which == "a" else "2",), origin="button")
+            return None
         if state.get("draws"):
             return Command("resolve", (), origin="button") if which == "a" else None
         if state.step == "turns" and state.active_seat == n:

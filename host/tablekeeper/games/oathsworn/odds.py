@@ -2,9 +2,13 @@
 
 Each colour is an independent chance node: its cards are drawn without replacement, a critical
 draws one more card of its colour (chains repeat, their blanks are excused), and an empty draw pile
-is rebuilt once from the discard pile (cards on the table stay out). Per colour the result is a
-distribution over (counted blanks, value total); colours are then convolved. Memoising on what is
-left in the pile (not on the order drawn) keeps the exact answer in milliseconds.
+is rebuilt from the discard pile (cards on the table stay out).
+
+Why it is fast: a shuffled pile is exchangeable, so which *kind* of card comes next (blank, plain,
+critical) is all the draw sequence needs; which values the plain and critical cards carry is a
+uniform choice among that kind's cards, counted once per kind at the end. The dynamic programme
+therefore runs over (kinds left in the pile, kinds left in the discard, cards still owed, blanks so
+far, redraw tokens), a few hundred states per colour, memoised, polynomial in the plan size.
 
 Redraw policy (optional): while the attack would miss (two or more counted blanks) and redraw tokens
 remain, replace a counted blank of the strongest colour that has one; a replacement counts like an
@@ -17,11 +21,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from math import lcm
+from math import comb, lcm
 
 from tablekeeper.games.oathsworn.cards import COLOURS, parse_face
 
-Outcome = tuple[int, int]  # (counted blanks, capped at 2 when combining; value total)
+KINDS = 3  # 0 blank (counts against a hit when counted), 1 plain, 2 critical (owes one more card)
+Kinds = tuple[int, int, int]
+Reads = tuple[int, ...]  # cards read per (pile, kind): the draw pile's three kinds, then the discard's
+NO_READS: Reads = (0,) * (2 * KINDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +46,20 @@ class Pile:
         faces = tuple((c.value, c.crit) for c in (parse_face(colour, n) for n in names))
         return cls(faces, tuple(int(draw.get(n, 0)) for n in names), tuple(int(discard.get(n, 0)) for n in names))
 
+    def kinds(self, counts: tuple[int, ...]) -> Kinds:
+        out = [0, 0, 0]
+        for (value, crit), n in zip(self.faces, counts, strict=True):
+            out[_kind(value, crit)] += n
+        return out[0], out[1], out[2]
+
+    def values(self, counts: tuple[int, ...], kind: int) -> tuple[tuple[int, int], ...]:
+        """(value, cards) of one kind in the draw or discard counts."""
+        return tuple((v, n) for (v, crit), n in zip(self.faces, counts, strict=True) if n and _kind(v, crit) == kind)
+
+
+def _kind(value: int, crit: bool) -> int:
+    return 2 if crit else (0 if value == 0 else 1)
+
 
 @dataclass(frozen=True, slots=True)
 class AttackOdds:
@@ -50,212 +71,262 @@ class AttackOdds:
     expected_hp: Fraction
 
     def lines(self) -> list[str]:
-        """Short lines for a 21-character display."""
+        """Short lines for a 21-character display; damage figures hold only if the attack hits."""
         best = sorted(self.damage.items(), key=lambda kv: -kv[1])[:2]
         return [f"hit {float(self.hit) * 100:.1f}%", f"E[HP] {float(self.expected_hp):.2f}",
-                *(f"dmg {d}: {float(p) * 100:.1f}%" for d, p in best)]
+                *(f"if hit {d}: {float(p) * 100:.1f}%" for d, p in best)]
 
 
-def _add(out: dict[Outcome, Fraction], key: Outcome, p: Fraction) -> None:
-    out[key] = out.get(key, Fraction(0)) + p
+# --- one colour: the kinds drawn ------------------------------------------------------------------
+
+ReadOut = tuple[tuple[tuple[tuple[int, Reads, Kinds, Kinds, int], int], ...], int]  # integer weights, denominator
 
 
-Weights = tuple[tuple[Outcome, int], ...]  # integer numerators over one shared denominator
+@lru_cache(maxsize=1 << 15)
+def _read(pile: Kinds, discard: Kinds, segment: int, counted: int, extra: int) -> ReadOut:
+    """Draw ``counted`` cards and the extras criticals call for: (counted blanks, cards read per
+    kind, pile left, discard left, segment) with their chances. ``segment`` 0 is the draw pile as it
+    was, 1 the pile rebuilt from the discard once; later rebuilds hold only redrawn blanks.
+
+    A forward pass, one card per step; the live states share one integer denominator."""
+    Key = tuple[Kinds, Kinds, int, int, int, int, Reads]
+    live: dict[Key, int] = {(pile, discard, segment, counted, extra, 0, NO_READS): 1}
+    den = 1
+    done: dict[tuple[int, Reads, Kinds, Kinds, int], tuple[int, int]] = {}  # -> (weight, denominator then)
+    while live:
+        step: dict[Key, int] = {}
+        totals = []
+        for key, w in live.items():
+            pl, dc, seg, cnt, ext, b, reads = key
+            if (cnt == 0 and ext == 0) or (sum(pl) == 0 and sum(dc) == 0):  # finished, or nothing left
+                end = (b, reads, pl, dc, seg)
+                old, old_den = done.get(end, (0, den))
+                done[end] = (old * (den // old_den) + w, den)
+                continue
+            if sum(pl) == 0:  # rebuild the draw pile from the discard
+                pl, dc, seg = dc, (0, 0, 0), seg + 1
+            step[(pl, dc, seg, cnt, ext, b, reads)] = step.get((pl, dc, seg, cnt, ext, b, reads), 0) + w
+            totals.append(sum(pl))
+        if not step:
+            break
+        scale = lcm(*totals)
+        live = {}
+        for (pl, dc, seg, cnt, ext, b, reads), w in step.items():
+            total = sum(pl)
+            base = w * (scale // total)
+            is_counted = cnt > 0
+            for kind in range(KINDS):
+                n = pl[kind]
+                if n == 0:
+                    continue
+                left = (pl[0] - (kind == 0), pl[1] - (kind == 1), pl[2] - (kind == 2))
+                slot = seg * KINDS + kind
+                after = (*reads[:slot], reads[slot] + 1, *reads[slot + 1:]) if seg < 2 else reads
+                nxt = (left, dc, seg, cnt - is_counted, ext - (not is_counted) + (kind == 2),
+                       b + (1 if is_counted and kind == 0 else 0), after)
+                live[nxt] = live.get(nxt, 0) + base * n
+        den *= scale
+    return tuple((end, w * (den // at)) for end, (w, at) in done.items()), den
 
 
-@lru_cache(maxsize=1 << 16)  # bounded: a long session sees many pile states
-def _colour(faces: tuple[tuple[int, bool], ...], draw: tuple[int, ...], discard: tuple[int, ...],
-            counted_left: int, extra_left: int) -> tuple[Weights, int]:
-    """Distribution of (counted blanks capped at 2, value total) still to come from this state, as
-    integer weights over a denominator (integers keep the exact sums fast; reduced at the end)."""
-    if counted_left == 0 and extra_left == 0:
-        return (((0, 0), 1),), 1
-    total = sum(draw)
-    if total == 0:
-        if sum(discard) == 0:
-            return (((0, 0), 1),), 1  # nothing left anywhere: the remaining draws are lost
-        return _colour(faces, discard, tuple(0 for _ in discard), counted_left, extra_left)
-    counted = counted_left > 0
-    parts: list[tuple[int, int, int, Weights, int]] = []
-    for i, c in enumerate(draw):
-        if c == 0:
-            continue
-        value, crit = faces[i]
-        nxt = (*draw[:i], c - 1, *draw[i + 1:])
-        rest, den = _colour(faces, nxt, discard, counted_left - counted, extra_left - (not counted) + crit)
-        parts.append((c, 1 if (counted and value == 0) else 0, value, rest, den))
-    common = lcm(*(den for *_, den in parts))
-    out: dict[Outcome, int] = {}
-    get = out.get
-    for c, blank, value, rest, den in parts:
-        scale = c * (common // den)
-        for (b, s), w in rest:
-            blanks = b + blank
-            key = (2 if blanks > 2 else blanks, s + value)
-            out[key] = get(key, 0) + w * scale
-    return tuple(out.items()), common * total
+RedrawOut = tuple[tuple[tuple[tuple[int, Reads, int], int], ...], int]  # integer weights, denominator
 
 
-def _convolve(a: Mapping[Outcome, int], b: Mapping[Outcome, int]) -> dict[Outcome, int]:
-    out: dict[Outcome, int] = {}
-    get = out.get
-    right = list(b.items())
-    for (b1, s1), p in a.items():
-        for (b2, s2), q in right:
-            blanks = b1 + b2
-            key = (2 if blanks > 2 else blanks, s1 + s2)
-            out[key] = get(key, 0) + p * q
-    return out
+@lru_cache(maxsize=1 << 15)
+def _redraws(pile: Kinds, discard: Kinds, segment: int, blanks: int, tokens: int, others: int) -> RedrawOut:
+    """Redraw this colour's counted blanks while the attack misses: (final blanks, cards read, tokens used)."""
+    if tokens == 0 or blanks == 0 or blanks + others < 2:
+        return (((blanks, NO_READS, 0), 1),), 1
+    thrown = (discard[0] + 1, discard[1], discard[2])  # the replaced blank goes to the discard pile
+    drawn, den = _read(pile, thrown, segment, 1, 0)
+    later = [(reads, p, _redraws(left, disc, seg, blanks - 1 + b, tokens - 1, others))
+             for (b, reads, left, disc, seg), p in drawn]
+    common = lcm(*(rest[1] for *_, rest in later))
+    out: dict[tuple[int, Reads, int], int] = {}
+    for reads, p, (entries, rest_den) in later:
+        scale = p * (common // rest_den)
+        for (fb, more, used), q in entries:
+            key = (fb, tuple(x + y for x, y in zip(reads, more, strict=True)), used + 1)
+            out[key] = out.get(key, 0) + q * scale
+    return tuple(out.items()), den * common
 
 
-def _weights(piles: Mapping[str, Pile], counts: Mapping[str, int]) -> tuple[dict[Outcome, int], int]:
-    """Integer weights of every (blanks, total) over one denominator (no redraws)."""
-    acc: dict[Outcome, int] = {(0, 0): 1}
-    denominator = 1
-    for colour in COLOURS:
-        n = counts.get(colour, 0)
-        if n <= 0:
-            continue
-        pile = piles[colour]
-        weights, den = _colour(pile.faces, pile.draw, pile.discard, n, 0)
-        acc = _convolve(acc, dict(weights))
-        denominator *= den
-    return acc, denominator
+# --- one colour: from kinds to values -------------------------------------------------------------
+# Value totals travel as integer weights over one denominator: exact, and far cheaper than fractions.
+
+Weights = tuple[dict[int, int], int]
 
 
-def draw_distribution(piles: Mapping[str, Pile], counts: Mapping[str, int],
-                      redraws: int = 0) -> dict[Outcome, Fraction]:
-    """Joint (counted blanks capped at 2, total) of drawing ``counts[colour]`` cards per colour."""
-    if redraws > 0:
-        return _with_redraws(piles, counts, redraws)
-    acc, denominator = _weights(piles, counts)
-    return {k: Fraction(w, denominator) for k, w in acc.items()}
+def _mix(parts: list[tuple[Weights, int]], factor: Fraction = Fraction(1)) -> Weights:
+    """``factor * sum(w * dist)`` over the parts, as integer weights over their common denominator."""
+    common = lcm(*(dist[1] for dist, _ in parts)) if parts else 1
+    out: dict[int, int] = {}
+    for (weights, d), w in parts:
+        scale = w * factor.numerator * (common // d)
+        for s, x in weights.items():
+            out[s] = out.get(s, 0) + x * scale
+    return out, common * factor.denominator
 
 
-def attack_odds(piles: Mapping[str, Pile], counts: Mapping[str, int], defense: int, redraws: int = 0,
-                bonus: int = 0) -> AttackOdds:
-    """OS-ATK-8/9 + OS-DMG-3: chance to hit, damage on a hit, HP lost = damage // DEFENSE."""
-    weights: Mapping[Outcome, int | Fraction]
-    if redraws > 0:
-        weights, denominator = _with_redraws(piles, counts, redraws), 1
-    else:
-        weights, denominator = _weights(piles, counts)
-    hit_w: int | Fraction = 0
-    damage: dict[int, int | Fraction] = {}
-    hp: dict[int, int | Fraction] = {}
-    per = max(1, defense)
-    for (b, s), w in weights.items():
-        if b >= 2:
-            hp[0] = hp.get(0, 0) + w
-            continue
-        hit_w += w
-        d = s + bonus
-        damage[d] = damage.get(d, 0) + w
-        lost = max(0, d // per)
-        hp[lost] = hp.get(lost, 0) + w
-    hit = Fraction(hit_w) / denominator
-    damage_on_hit = {d: Fraction(w) / hit_w for d, w in sorted(damage.items())} if hit_w else {}
-    expected = Fraction(sum(k * w for k, w in hp.items())) / denominator
-    return AttackOdds(hit, damage_on_hit, {k: Fraction(w) / denominator for k, w in sorted(hp.items())}, expected)
+def _convolve(a: Weights, b: Weights) -> Weights:
+    """The distribution of the sum of two independent totals. Long ones are multiplied as packed
+    big integers (one slot per total, wide enough that no slot overflows): exact, and done in C."""
+    if len(a[0]) * len(b[0]) < 64:
+        out: dict[int, int] = {}
+        right = list(b[0].items())
+        for s1, p in a[0].items():
+            for s2, q in right:
+                out[s1 + s2] = out.get(s1 + s2, 0) + p * q
+        return out, a[1] * b[1]
+    lo_a, lo_b = min(a[0]), min(b[0])
+    width = ((sum(a[0].values()) * sum(b[0].values())).bit_length() + 8) // 8  # bytes per slot
+    packed = _pack(a[0], lo_a, width * 8) * _pack(b[0], lo_b, width * 8)
+    raw = packed.to_bytes((packed.bit_length() + 7) // 8 + width, "little")
+    out = {}
+    base = lo_a + lo_b
+    for i in range(len(raw) // width):
+        w = int.from_bytes(raw[i * width:(i + 1) * width], "little")
+        if w:
+            out[base + i] = w
+    return out, a[1] * b[1]
 
 
-# --- redraws -----------------------------------------------------------------------------------
+def _pack(weights: Mapping[int, int], lo: int, bits: int) -> int:
+    packed = 0
+    for s, w in weights.items():
+        packed |= w << ((s - lo) * bits)
+    return packed
 
-State = tuple[tuple[int, ...], tuple[int, ...]]  # (draw, discard) of one colour
+
+@lru_cache(maxsize=1 << 12)
+def _subset_sums(values: tuple[tuple[int, int], ...], k: int) -> tuple[tuple[tuple[int, int], ...], int]:
+    """The sum of ``k`` cards taken at random (without replacement) from ``values`` (value, cards)."""
+    ways: dict[tuple[int, int], int] = {(0, 0): 1}  # (cards taken, sum) -> ways
+    for value, n in values:
+        grown: dict[tuple[int, int], int] = {}
+        for (taken, s), w in ways.items():
+            for j in range(min(n, k - taken) + 1):
+                key = (taken + j, s + j * value)
+                grown[key] = grown.get(key, 0) + w * comb(n, j)
+        ways = grown
+    return tuple((s, w) for (taken, s), w in ways.items() if taken == k), comb(sum(n for _, n in values), k)
+
+
+@lru_cache(maxsize=1 << 10)
+def _values(pile: Pile, segment: int, kind: int) -> tuple[tuple[int, int], ...]:
+    return pile.values(pile.draw if segment == 0 else pile.discard, kind)
 
 
 @lru_cache(maxsize=1 << 14)
-def _colour_states(faces: tuple[tuple[int, bool], ...], draw: tuple[int, ...], discard: tuple[int, ...],
-                   counted_left: int, extra_left: int) -> tuple[tuple[tuple[int, int, State], Fraction], ...]:
-    """Like ``_colour`` but keeps exact blanks and the pile left behind (redraws draw from it)."""
-    if counted_left == 0 and extra_left == 0:
-        return (((0, 0, (draw, discard)), Fraction(1)),)
-    total = sum(draw)
-    if total == 0:
-        if sum(discard) == 0:
-            return (((0, 0, (draw, discard)), Fraction(1)),)
-        return _colour_states(faces, discard, tuple(0 for _ in discard), counted_left, extra_left)
-    out: dict[tuple[int, int, State], Fraction] = {}
-    counted = counted_left > 0
-    for i, c in enumerate(draw):
-        if c == 0:
-            continue
-        value, crit = faces[i]
-        nxt = (*draw[:i], c - 1, *draw[i + 1:])
-        rest = _colour_states(faces, nxt, discard, counted_left - counted, extra_left - (not counted) + crit)
-        blank = 1 if (counted and value == 0) else 0
-        p = Fraction(c, total)
-        for (b, s, st), q in rest:
-            key = (b + blank, s + value, st)
-            out[key] = out.get(key, Fraction(0)) + p * q
-    return tuple(out.items())
+def _value_sums(pile: Pile, reads: Reads) -> Weights:
+    """The value total of the cards read, given how many of each kind came from each pile."""
+    acc: Weights = ({0: 1}, 1)
+    for segment in (0, 1):
+        for kind in (1, 2):
+            k = reads[segment * KINDS + kind]
+            if k:
+                weights, den = _subset_sums(_values(pile, segment, kind), k)
+                acc = _convolve(acc, (dict(weights), den))
+    return acc
 
 
-@lru_cache(maxsize=1 << 16)
-def _redraw_run(faces: tuple[tuple[int, bool], ...], state: State, blanks: int, tokens: int,
-                others_blank: bool) -> tuple[tuple[tuple[int, int, int], Fraction], ...]:
-    """Redraw this colour's counted blanks while the attack misses: (final blanks, value added,
-    tokens used)."""
-    if tokens == 0 or blanks == 0 or (blanks < 2 and not others_blank):
-        return (((blanks, 0, 0), Fraction(1)),)
-    draw, discard = state
-    blank_face = next(i for i, (v, _) in enumerate(faces) if v == 0)
-    discard = (*discard[:blank_face], discard[blank_face] + 1, *discard[blank_face + 1:])
-    out: dict[tuple[int, int, int], Fraction] = {}
-    for (b, s, st), p in _colour_states(faces, draw, discard, 1, 0):
-        for (fb, fs, used), q in _redraw_run(faces, st, blanks - 1 + b, tokens - 1, others_blank):
-            key = (fb, s + fs, used + 1)
-            out[key] = out.get(key, Fraction(0)) + p * q
-    return tuple(out.items())
+# --- the whole attack -----------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class _Colour:
+    """One colour's first draw grouped by counted blanks (integer weights over ``den``), ready for
+    the redraw policy."""
+
+    pile: Pile
+    by_blanks: dict[int, list[tuple[Reads, Kinds, Kinds, int, int]]]
+    p_blanks: dict[int, Fraction]
+    den: int
 
 
-def _given_blanks(faces: tuple[tuple[int, bool], ...], group: list[tuple[int, State, Fraction]], norm: Fraction,
-                  b0: int, tokens: int, others_blank: bool) -> dict[tuple[int, int, int], Fraction]:
-    """One colour's (final blanks capped at 2, value, tokens used), given it drew ``b0`` counted blanks."""
-    out: dict[tuple[int, int, int], Fraction] = {}
-    for s0, st, q in group:
-        for (fb, fs, used), r in _redraw_run(faces, st, b0, tokens, others_blank):
-            key = (min(2, fb), s0 + fs, used)
-            out[key] = out.get(key, Fraction(0)) + q * r
-    return {key: w / norm for key, w in out.items()}
+def _first_draw(pile: Pile, n: int, cap: int) -> _Colour:
+    groups: dict[int, list[tuple[Reads, Kinds, Kinds, int, int]]] = {}
+    weights: dict[int, int] = {}
+    entries, den = _read(pile.kinds(pile.draw), pile.kinds(pile.discard), 0, n, 0)
+    for (b, reads, left, discard, segment), w in entries:
+        b = min(b, cap)  # this many blanks miss whatever the redraws do
+        groups.setdefault(b, []).append((reads, left, discard, segment, w))
+        weights[b] = weights.get(b, 0) + w
+    return _Colour(pile, groups, {b: Fraction(w, den) for b, w in weights.items()}, den)
 
 
-def _with_redraws(piles: Mapping[str, Pile], counts: Mapping[str, int], tokens: int) -> dict[Outcome, Fraction]:
+def _given(colour: _Colour, b0: int, tokens: int, others: int) -> dict[tuple[int, int], Weights]:
+    """(final blanks capped at 2, tokens used) -> value totals, for a colour that drew ``b0`` blanks
+    (the chances conditional on ``b0``; totals only where this colour alone does not make a miss)."""
+    later = [(reads, q, _redraws(left, discard, segment, b0, tokens, others))
+             for reads, left, discard, segment, q in colour.by_blanks[b0]]
+    common = lcm(*(rest[1] for *_, rest in later))
+    by_reads: dict[tuple[int, int], dict[Reads, int]] = {}
+    for reads, q, (entries, rest_den) in later:
+        scale = q * (common // rest_den)
+        for (fb, more, used), r in entries:
+            total = tuple(x + y for x, y in zip(reads, more, strict=True)) if fb < 2 else NO_READS
+            group = by_reads.setdefault((min(2, fb), used), {})
+            group[total] = group.get(total, 0) + r * scale
+    norm = 1 / (colour.p_blanks[b0] * colour.den * common)
+    return {key: _mix([(_value_sums(colour.pile, reads), w) for reads, w in group.items()], norm)
+            for key, group in by_reads.items()}
+
+
+def hit_totals(piles: Mapping[str, Pile], counts: Mapping[str, int],
+               redraws: int = 0) -> tuple[dict[int, Fraction], Fraction]:
+    """The chance of each value total on a hit (fewer than two counted blanks), and the miss chance."""
     order = [c for c in reversed(COLOURS) if counts.get(c, 0) > 0]  # strongest colour first
-    by_blanks: list[dict[int, list[tuple[int, State, Fraction]]]] = []
-    p_blanks: list[dict[int, Fraction]] = []
-    for colour in order:
-        pile = piles[colour]
-        groups: dict[int, list[tuple[int, State, Fraction]]] = {}
-        probs: dict[int, Fraction] = {}
-        for (b, s, st), p in _colour_states(pile.faces, pile.draw, pile.discard, counts[colour], 0):
-            groups.setdefault(b, []).append((s, st, p))
-            probs[b] = probs.get(b, Fraction(0)) + p
-        by_blanks.append(groups)
-        p_blanks.append(probs)
-    # states: (tokens left, blanks of processed colours capped, total, blanks of unprocessed colours)
-    states: dict[tuple[int, int, int, tuple[int, ...]], Fraction] = {(tokens, 0, 0, ()): Fraction(1)}
-    for probs in reversed(p_blanks):
-        grown: dict[tuple[int, int, int, tuple[int, ...]], Fraction] = {}
-        for (t, bp, s, vec), p in states.items():
-            for b, q in probs.items():
-                key = (t, bp, s, (b, *vec))
-                grown[key] = grown.get(key, Fraction(0)) + p * q
-        states = grown
-    for k, colour in enumerate(order):
-        faces = piles[colour].faces
-        merged: dict[tuple[int, int, bool], dict[tuple[int, int, int], Fraction]] = {}
-        nxt: dict[tuple[int, int, int, tuple[int, ...]], Fraction] = {}
-        for (t, bp, s, vec), p in states.items():
-            b0, others = vec[0], vec[1:]
-            key3 = (b0, t, bp + sum(others) >= 1)
-            if key3 not in merged:
-                merged[key3] = _given_blanks(faces, by_blanks[k][b0], p_blanks[k][b0], *key3)
-            for (fb, sadd, used), w in merged[key3].items():
-                key = (t - used, min(2, bp + fb), s + sadd, others)
-                nxt[key] = nxt.get(key, Fraction(0)) + p * w
-        states = nxt
-    out: dict[Outcome, Fraction] = {}
-    for (_, bp, s, _), p in states.items():
-        _add(out, (bp, s), p)
-    return out
+    cap = redraws + 2  # each redraw removes at most one blank
+    colours = [_first_draw(piles[c], counts[c], cap) for c in order]
+    start: dict[tuple[int, ...], Fraction] = {(): Fraction(1)}
+    for colour in reversed(colours):
+        start = {(b, *vec): p * q for vec, p in start.items() for b, q in colour.p_blanks.items()}
+    # states: (tokens left, final blanks of processed colours, first-draw blanks of the rest) -> totals
+    states: dict[tuple[int, int, tuple[int, ...]], Weights] = {
+        (redraws, 0, vec): ({0: p.numerator}, p.denominator) for vec, p in start.items() if sum(vec) < cap}
+    for colour in colours:
+        parts: dict[tuple[int, int, tuple[int, ...]], list[tuple[Weights, int]]] = {}
+        given: dict[tuple[int, int, int], dict[tuple[int, int], Weights]] = {}
+        for (t, done, vec), totals in states.items():
+            b0, rest = vec[0], vec[1:]
+            others = min(2, done + sum(rest))
+            asked = (b0, t, others) if t and b0 and b0 + others >= 2 else (b0, 0, 0)  # (b0, 0, 0): no redraw
+            if asked not in given:
+                given[asked] = _given(colour, *asked)
+            for (fb, used), sums in given[asked].items():
+                if done + fb < 2:
+                    parts.setdefault((t - used, done + fb, rest), []).append((_convolve(totals, sums), 1))
+        states = {key: _mix(group) for key, group in parts.items()}
+    weights, den = _mix([(totals, 1) for totals in states.values()])
+    hits = {s: Fraction(w, den) for s, w in weights.items()}
+    return hits, Fraction(1) - Fraction(sum(weights.values()), den)
+
+
+def attack_odds(piles: Mapping[str, Pile], counts: Mapping[str, int], defense: int, redraws: int = 0,
+                bonus: int = 0, hp_cap: int | None = None) -> AttackOdds:
+    """OS-ATK-8/9 + OS-DMG-3: chance to hit, damage on a hit, HP lost = damage // DEFENSE, at most
+    ``hp_cap`` (the HP the target's die still holds; OS-DMG-5 ignores the excess)."""
+    totals, miss = hit_totals(piles, counts, redraws)
+    per = max(1, defense)
+    hit = sum(totals.values(), Fraction(0))
+    damage: dict[int, Fraction] = {}
+    hp: dict[int, Fraction] = {0: miss} if miss else {}
+    for s, p in totals.items():
+        d = s + bonus
+        damage[d] = damage.get(d, Fraction(0)) + p
+        lost = max(0, d // per)
+        if hp_cap is not None:
+            lost = min(lost, hp_cap)
+        hp[lost] = hp.get(lost, Fraction(0)) + p
+    damage_on_hit = {d: p / hit for d, p in sorted(damage.items())} if hit else {}
+    expected = sum((k * p for k, p in hp.items()), Fraction(0))
+    return AttackOdds(hit, damage_on_hit, dict(sorted(hp.items())), expected)
+
+
+def check_pass(piles: Mapping[str, Pile], whites: int, difficulty: int, bonus: int = 0) -> Fraction:
+    """OS-CHECK-3: the chance a check with ``whites`` white cards passes (total + bonus reaches the
+    difficulty with fewer than two counted blanks); no redraws."""
+    if whites == 0:
+        return Fraction(1 if bonus >= difficulty else 0)
+    totals, _ = hit_totals(piles, {"W": whites})
+    return sum((p for s, p in totals.items() if s + bonus >= difficulty), Fraction(0))

@@ -67,11 +67,32 @@ def place(txn: Txn, args: tuple[str, ...]) -> None:
     txn.put("map", sorted([*on_map, x]))
 
 
+def _reported(args: tuple[str, ...]) -> tuple[tuple[str, ...], str | None]:
+    """``... = CARD``: the event card the table drew for the time slot being filled (OS-EVT-1)."""
+    if "=" not in args:
+        return args, None
+    at = args.index("=")
+    if len(args) != at + 2:
+        raise Rejected("report one event card after '=', e.g. goto 3 = city4")
+    return args[:at], args[at + 1]
+
+
+def _fill_time(txn: Txn, n: int, card: str | None) -> None:
+    """Time tokens land; a slot that draws an event takes the reported card, else the device draws."""
+    if card is not None:
+        txn.put("event_report", card)
+    txn.add("time.used", n)
+    if card is not None and txn.state.get("event_report") is not None:
+        raise Rejected(f"no time slot filled now draws an event card, so {card} cannot be reported")
+
+
 def travel(txn: Txn, args: tuple[str, ...]) -> None:
-    """``travel X``: go to location X: the marker moves, token X goes on the next time-track slot
-    (1 time unit whatever the distance, OS-NAV-3 / OS-TIME-1); the slot's effect fires first."""
+    """``travel X [= CARD]``: go to location X: the marker moves, token X goes on the next time-track
+    slot (1 time unit whatever the distance, OS-NAV-3 / OS-TIME-1); the slot's effect fires first
+    (an event card it draws may be reported from the physical deck after ``=``)."""
+    args, card = _reported(args)
     if len(args) != 1:
-        raise Rejected("usage: travel TOKEN")
+        raise Rejected("usage: travel TOKEN [= EVENT_CARD]")
     _story_only(txn, "travel")
     x = parse_int(args[0], "location token")
     on_map = _listed(txn, "map")
@@ -80,26 +101,30 @@ def travel(txn: Txn, args: tuple[str, ...]) -> None:
     txn.put("map", [t for t in on_map if t != x])
     txn.put("marker", x)
     txn.put("track_tokens", [*_listed(txn, "track_tokens"), x])
-    txn.add("time.used", 1)
+    _fill_time(txn, 1, card)
     txn.notice(f"read location {x}")
 
 
 def goto(txn: Txn, args: tuple[str, ...]) -> None:
-    """``goto X``: place location token X and go there (OS-NAV-4)."""
-    place(txn, args)
+    """``goto X [= CARD]``: place location token X and go there (OS-NAV-4)."""
+    place(txn, _reported(args)[0])
     travel(txn, args)
 
 
 def add_time(txn: Txn, args: tuple[str, ...]) -> None:
-    """``time N``: an effect adds N time tokens directly (OS-TIME-1; AMB-27: effects fire at once)."""
+    """``time N [= CARD]``: an effect adds N time tokens directly (OS-TIME-1; AMB-27: effects fire at once)."""
+    args, card = _reported(args)
     if len(args) != 1:
-        raise Rejected("usage: time N")
+        raise Rejected("usage: time N [= EVENT_CARD]")
     _story_only(txn, "adding time tokens")
     n = parse_int(args[0], "time tokens")
     if n < 1:
         raise Rejected("add at least 1 time token")
+    room = (txn.game.counter(txn.state, "time.used").hi or 0) - txn.value("time.used")
+    if n > room:
+        raise Rejected(f"the time track has {room} empty slot(s), not {n}")
     txn.put("track_tokens", [*_listed(txn, "track_tokens"), *(["time"] * n)])
-    txn.add("time.used", n)
+    _fill_time(txn, n, card)
 
 
 def slot_filled(txn: Txn, number: int) -> None:
@@ -109,22 +134,26 @@ def slot_filled(txn: Txn, number: int) -> None:
     if "immediate" in spec:
         txn.notice(f"time slot {number}: {spec['immediate']}")
         if "event" in spec:
-            draw_event(txn, spec["event"])
+            reported = txn.state.get("event_report")
+            if reported is not None:
+                txn.put("event_report", None)  # one reported card, for the first slot that draws
+            draw_event(txn, spec["event"], reported)
 
 
-def draw_event(txn: Txn, which: str) -> None:
-    """OS-EVT-1: draw the top event card, carry it out, archive it (it leaves the deck)."""
+def draw_event(txn: Txn, which: str, reported: str | None = None) -> None:
+    """OS-EVT-1: draw the top event card (or the one reported from the table), carry it out,
+    archive it (it leaves the deck)."""
     name = f"events.{which}"
-    card = txn.draw(name)
+    card = txn.draw(name, reported)
     txn.put("last_event", card)
     txn.notice(f"event card {card}: carry it out, then archive it")
 
 
 def event(txn: Txn, args: tuple[str, ...]) -> None:
-    """``event city|deepwood``: draw an event card."""
-    if len(args) != 1 or args[0] not in ("city", "deepwood"):
-        raise Rejected("usage: event city|deepwood")
-    draw_event(txn, args[0])
+    """``event city|deepwood [CARD]``: draw an event card, or report the one drawn at the table."""
+    if len(args) not in (1, 2) or args[0] not in ("city", "deepwood"):
+        raise Rejected("usage: event city|deepwood [CARD]")
+    draw_event(txn, args[0], args[1] if len(args) == 2 else None)
 
 
 def add_event(txn: Txn, args: tuple[str, ...]) -> None:
@@ -521,10 +550,10 @@ VERBS = {
     "swap": Verb("swap SEAT CLASS", "swap an Oathsworn at the start of a chapter", swap),
     "switch": Verb("switch SEAT", "full character <-> companion", switch),
     "place": Verb("place TOKEN", "put a location token on the map", place),
-    "travel": Verb("travel TOKEN", "go to a location (1 time unit)", travel),
-    "goto": Verb("goto TOKEN", "place a location token and go there", goto),
-    "time": Verb("time N", "add N time tokens", add_time),
-    "event": Verb("event city|deepwood", "draw an event card", event),
+    "travel": Verb("travel TOKEN [= EVENT_CARD]", "go to a location (1 time unit)", travel),
+    "goto": Verb("goto TOKEN [= EVENT_CARD]", "place a location token and go there", goto),
+    "time": Verb("time N [= EVENT_CARD]", "add N time tokens", add_time),
+    "event": Verb("event city|deepwood [CARD]", "draw an event card (or report the one drawn)", event),
     "addevent": Verb("addevent city|deepwood CARD", "shuffle a new event card in", add_event),
     "refresh": Verb("refresh COLOUR...", "shuffle chosen MIGHT discard piles back", refresh_might),
     "reset": Verb("reset SEAT TOKEN COLOUR...", "story: a combat token reshuffles MIGHT decks", reset_might),

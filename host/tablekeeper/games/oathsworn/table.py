@@ -8,22 +8,32 @@ from typing import Any
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, parse_int
 from tablekeeper.core.state import GameState
-from tablekeeper.errors import Rejected
+from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.oathsworn import rules
-from tablekeeper.games.oathsworn.data import GameData, load
+from tablekeeper.games.oathsworn.data import GameData, load_text
 
 SEATS = (1, 2, 3, 4)  # OS-GEN-3: the free company is always 4 Oathsworn
 TOKEN_KINDS = ("redraw", "empowered", "defense", "animus", "battleflow")
 
-_DATA_CACHE: dict[str, GameData] = {}
+_DATA_CACHE: dict[str, GameData] = {}  # by the SHA-256 of the data text, never by path
+
+
+def remember(data: GameData, digest: str) -> None:
+    _DATA_CACHE[digest] = data
 
 
 def data_of(state: GameState) -> GameData:
-    """The game data the session was set up with (loaded once per path)."""
-    path = state.get("data_path") or ""
-    if path not in _DATA_CACHE:
-        _DATA_CACHE[path] = load(path or None)
-    return _DATA_CACHE[path]
+    """The game data the session was set up with: found by the hash of its text, so another
+    session (or an edited file) never changes what this one's verbs read."""
+    digest = str(state.get("data_sha256") or "")
+    if digest not in _DATA_CACHE:
+        path = state.get("data_path") or ""
+        data, found = load_text(path or None)
+        if digest and found != digest:
+            raise ConfigError(f"{path or 'the built-in data'}: changed since this session was set up")
+        _DATA_CACHE[found] = data
+        return data
+    return _DATA_CACHE[digest]
 
 
 def seat(state: GameState, n: int) -> dict[str, Any]:
@@ -92,6 +102,8 @@ def might_cubes(state: GameState, n: int, unarmed: bool = False) -> list[str]:
 
 
 def spend_token(txn: Txn, n: int, kind: str, count: int = 1) -> None:
+    if count < 1:
+        raise Rejected(f"spend at least one {kind} token, not {count}")
     record = seat(txn.state, n)
     have = int(record["tokens"].get(kind, 0))
     if have < count:

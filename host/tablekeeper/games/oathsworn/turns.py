@@ -43,6 +43,24 @@ def _not_consumed(record: dict[str, Any], n: int) -> None:
         raise Rejected(f"seat {n} is consumed: no movement and no cards (OS-FX-12)")
 
 
+def not_caged(record: dict[str, Any], n: int, what: str) -> None:
+    """OS-FX-3: a caged character does nothing but pass or try to escape."""
+    if record.get("caged_until") is not None:
+        raise Rejected(f"seat {n} is caged: no {what}, only pass or escape (OS-FX-3)")
+
+
+def not_crippled(record: dict[str, Any], n: int) -> None:
+    """OS-STAT-3: no movement of any kind, from the move action, abilities or tokens."""
+    if record.get("crippled_until") is not None:
+        raise Rejected(f"seat {n} is crippled and cannot move (OS-STAT-3)")
+
+
+def on_turn_or_interrupt(txn: Txn, n: int, interrupt: bool, what: str) -> None:
+    """OS-FX-21: on another player's turn only interrupts are usable."""
+    if not interrupt and (txn.state.step != "turns" or txn.state.active_seat != n):
+        raise Rejected(f"it is not seat {n}'s turn: only an interrupt {what} now (add: interrupt)")
+
+
 def _injuries_first(record: dict[str, Any], n: int) -> None:
     if record["injuries_due"]:
         raise Rejected(f"seat {n} must play {record['injuries_due']} injury card(s) first (OS-RND-7)")
@@ -58,10 +76,8 @@ def move_verb(txn: Txn, args: tuple[str, ...]) -> None:
     _not_consumed(record, n)
     if record["moved"]:
         raise Rejected(f"seat {n} already took its move action this turn")
-    if record["crippled_until"] is not None:
-        raise Rejected(f"seat {n} is crippled and cannot move (OS-STAT-3)")
-    if record["caged_until"] is not None:
-        raise Rejected(f"seat {n} is caged (OS-FX-3)")
+    not_crippled(record, n)
+    not_caged(record, n, "movement")
     steps = parse_int(args[1], "steps")
     free = parse_int(args[2].removeprefix("free="), "free") if len(args) == 3 else 0
     cost = max(0, steps - free)
@@ -98,6 +114,7 @@ def play(txn: Txn, args: tuple[str, ...]) -> None:
         _my_turn(txn, n)
         _injuries_first(record, n)
     _not_consumed(record, n)
+    not_caged(record, n, "ability cards")
     if record["kind"] == "companion":
         raise Rejected("companions use archetype abilities (ability SEAT 1|2), not ability cards")
     if record["ability"] and not interrupt:
@@ -115,13 +132,18 @@ def play(txn: Txn, args: tuple[str, ...]) -> None:
 
 
 def item(txn: Txn, args: tuple[str, ...]) -> None:
-    """``item SEAT ITEM``: pay the item's animus, then it goes on its cooldown without battleflow
-    (OS-RND-6, OS-CD-6); a companion flips it facedown instead (OS-COMP-3)."""
+    """``item SEAT ITEM [interrupt]``: pay the item's animus, then it goes on its cooldown without
+    battleflow (OS-RND-6, OS-CD-6); a companion flips it facedown instead (OS-COMP-3)."""
+    interrupt = bool(args) and args[-1] == "interrupt"
+    if interrupt:
+        args = args[:-1]
     if len(args) < 2:
-        raise Rejected("usage: item SEAT ITEM")
+        raise Rejected("usage: item SEAT ITEM [interrupt]")
     args = (args[0], " ".join(args[1:]))
     n, record = _turn_seat(txn, args[0])
     _not_consumed(record, n)
+    not_caged(record, n, "item abilities")
+    on_turn_or_interrupt(txn, n, interrupt, "item ability")
     if args[1] not in record["items"]:
         raise Rejected(f"seat {n} has no {args[1]} equipped")
     it = data_of(txn.state).item(args[1])
@@ -159,6 +181,7 @@ def boost(txn: Txn, args: tuple[str, ...]) -> None:
     if len(args) != 1:
         raise Rejected("usage: boost SEAT")
     n, record = _turn_seat(txn, args[0])
+    not_caged(record, n, "tokens")
     if record["kind"] == "companion" or record.get("ally"):
         raise Rejected("companions and allies spend +2 animus tokens as an action (companion SEAT ACTION)")
     spend_token(txn, n, "animus")
@@ -171,6 +194,7 @@ def battleflow(txn: Txn, args: tuple[str, ...]) -> None:
     if len(args) != 2:
         raise Rejected("usage: battleflow SEAT POSITION")
     n, record = _turn_seat(txn, args[0])
+    not_caged(record, n, "tokens")
     if record["kind"] == "companion" or record.get("ally"):
         raise Rejected("companions and allies spend battleflow tokens as an action (companion SEAT ACTION)")
     p = parse_int(args[1], "position")
@@ -192,6 +216,11 @@ def companion_action(txn: Txn, args: tuple[str, ...]) -> None:
     _my_turn(txn, n)
     if record["kind"] != "companion" and not record.get("ally"):
         raise Rejected("only companions and allies use tokens this way")
+    not_caged(record, n, "token actions")
+    if args[2] == "move":
+        not_crippled(record, n)
+    if args[2] == "attack" and record.get("token_attack"):
+        raise Rejected(f"seat {n} already has a token attack to make")
     spend_token(txn, n, args[1])
     if args[2] == "refresh":
         from tablekeeper.games.oathsworn.story import refresh_might
@@ -209,8 +238,10 @@ def ability(txn: Txn, args: tuple[str, ...]) -> None:
     card side, once per round each (cube); on its turn it counts as the turn's attack-or-special
     (OS-COMP-1/2); naming a side (``B2``) checks it is the side chosen (OS-ESET-8).
     ``ability SEAT once``: an ally's once-per-encounter ability, marked with a cube (OS-KO-4)."""
-    if len(args) == 2 and args[1] == "once":
+    if len(args) in (2, 3) and args[1] == "once" and args[2:] in ((), ("interrupt",)):
         n, record = _turn_seat(txn, args[0])
+        not_caged(record, n, "abilities")
+        on_turn_or_interrupt(txn, n, len(args) == 3, "ability")
         if not record.get("ally"):
             raise Rejected("once-per-encounter abilities belong to allies")
         if record.get("ally_once"):
@@ -225,6 +256,8 @@ def ability(txn: Txn, args: tuple[str, ...]) -> None:
     n, record = _turn_seat(txn, args[0])
     if record["kind"] != "companion":
         raise Rejected("archetype abilities belong to companions")
+    not_caged(record, n, "abilities")
+    on_turn_or_interrupt(txn, n, len(args) == 3, "ability")
     chosen = (record.get("archetype") or {}).get("side")
     if side and chosen and side != chosen:
         raise Rejected(f"seat {n} chose side {chosen} of its archetype card: side {side} is not usable")
@@ -250,6 +283,35 @@ def archetype(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("the archetype side is chosen during encounter setup")
     record["archetype"] = {"card": " ".join(args[1:-1]), "side": args[-1].upper()}
     put_seat(txn, n, record)
+
+
+def allies_left(txn: Txn) -> list[str]:
+    """Combat allies still in the company's ally deck (OS-KO-3/6)."""
+    d = data_of(txn.state)
+    in_deck = list(txn.state.get("allies") or ())
+    used = [seat(txn.state, k).get("ally") for k in SEATS] + list(txn.state.get("dead_allies") or ())
+    return sorted({a for a in in_deck if d.allies.get(a, {}).get("combat") and in_deck.count(a) > used.count(a)})
+
+
+def offer_ally(txn: Txn, n: int) -> None:
+    """OS-KO-3: when a knocked-out Oathsworn's turn starts, its player picks a combat ally."""
+    record = seat(txn.state, n)
+    if not record["down"] or record.get("ally") or (record["dead"] and not txn.state.get("hardcore")):
+        return
+    options = allies_left(txn)
+    if not options:
+        txn.notice(f"seat {n} is unconscious and no combat ally is left: the seat sits out")
+        return
+    txn.ask("ally", f"Seat {n} is out: which combat ally?", options, seat=n, context={"seat": n})
+
+
+def choose_ally(txn: Txn, index: int) -> None:
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    n = int(prompt.context["seat"])
+    txn.close_prompt()
+    ally(txn, (str(n), prompt.options[index]))
 
 
 def ally(txn: Txn, args: tuple[str, ...]) -> None:
@@ -350,6 +412,7 @@ def throw(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("usage: throw SEAT ITEM")
     args = (args[0], " ".join(args[1:]))
     n, record = _turn_seat(txn, args[0])
+    not_caged(record, n, "throwing")
     if args[1] not in record["items"] or args[1] in record["thrown"]:
         raise Rejected(f"seat {n} holds no {args[1]} to throw")
     record["thrown"] = [*record["thrown"], args[1]]
@@ -413,13 +476,14 @@ def fire(txn: Txn, args: tuple[str, ...]) -> None:
 VERBS = {
     "move": Verb("move SEAT STEPS [free=N]", "the turn's move action (1 animus per step)", move_verb),
     "play": Verb("play SEAT CARD COOLDOWN [COST]", "play an ability card", play),
-    "item": Verb("item SEAT ITEM", "use an item ability", item),
+    "item": Verb("item SEAT ITEM [interrupt]", "use an item ability", item),
     "injury": Verb("injury SEAT", "play an injury card", injury),
     "boost": Verb("boost SEAT", "spend a +2 animus token", boost),
     "battleflow": Verb("battleflow SEAT POSITION", "spend a battleflow token", battleflow),
     "companion": Verb("companion SEAT animus|battleflow move|attack|refresh", "companion token action",
                       companion_action),
-    "ability": Verb("ability SEAT [SIDE]1|2 [interrupt] | ability SEAT once", "a companion or ally ability", ability),
+    "ability": Verb("ability SEAT [SIDE]1|2 [interrupt] | ability SEAT once [interrupt]",
+                    "a companion or ally ability", ability),
     "archetype": Verb("archetype SEAT CARD A|B", "a companion's archetype card side", archetype),
     "ally": Verb("ally SEAT NAME", "take a combat ally after a knockout", ally),
     "hand": Verb("hand SEAT CARD:CD ...", "the encounter hand of 7 ability cards", hand),

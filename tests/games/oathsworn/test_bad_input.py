@@ -1,0 +1,85 @@
+"""Malformed Oathsworn input gets one line naming the option or command: exit 2 for a bad option,
+a refused line for a bad command, never a traceback, a hang or silent acceptance."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tablekeeper import cli
+
+
+@pytest.mark.parametrize(("option", "named"), [
+    ("chapter=100000000000000000000", "chapter=100000000000000000000"),
+    ("chapter=0", "chapter=0"),
+    ("hp=a,b,c,d", "hp=a,b,c,d"),
+    ("hp=6,6,6", "hp=6,6,6"),
+    ("hp=6,6,6,9", "hp=6,6,6,9"),
+    ("companions=x", "companions=x"),
+])
+def test_a_bad_option_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                             option: str, named: str) -> None:
+    script = tmp_path / "empty.script"
+    script.write_text("")
+    code = cli.main(["play", "oathsworn", "--option", option, "--script", str(script)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and named in err
+
+
+def test_a_huge_time_count_is_a_refused_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``time 1000000000`` once built a list of a billion tokens (MemoryError)."""
+    script = tmp_path / "time.script"
+    script.write_text("time 1000000000\ntime 2\n")
+    code = cli.main(["play", "oathsworn", "--script", str(script), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0
+    assert err.strip().splitlines() == ["line 1: the time track has 16 empty slot(s), not 1000000000"]
+    assert '"time.used": 2' in out
+
+
+def test_an_edited_data_file_does_not_change_a_running_session(tmp_path: Path) -> None:
+    """The data is found by the hash of its text: setting up a second session from an edited file
+    leaves the first session's numbers alone (a cache by path used to hand it the new file)."""
+    from tablekeeper.games.oathsworn.data import DEFAULT_NAME
+    from tablekeeper.games.oathsworn.table import data_of
+
+    from .helpers import encounter
+
+    source = Path(__file__).resolve().parents[3] / "host" / "tablekeeper" / "games" / "oathsworn" / "data"
+    text = (source / DEFAULT_NAME).read_text(encoding="utf-8")
+    path = tmp_path / "mine.toml"
+    path.write_text(text, encoding="utf-8")
+    first = encounter(data=str(path))
+    before = dict(data_of(first.state).boss)
+    path.write_text(text.replace('map_tokens = 30', 'map_tokens = 31'), encoding="utf-8")
+    second = encounter(data=str(path))
+    assert data_of(second.state).company["map_tokens"] == 31
+    assert data_of(first.state).company["map_tokens"] == 30 and dict(data_of(first.state).boss) == before
+
+
+def test_a_save_resumed_on_an_edited_data_file_refuses_instead_of_diverging(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The first command logs the data's hash; a resume on other numbers refuses every command with
+    one line naming the file (nothing lost), and goes on once the file is restored."""
+    from tablekeeper.games.oathsworn.data import DEFAULT_NAME
+
+    source = Path(__file__).resolve().parents[3] / "host" / "tablekeeper" / "games" / "oathsworn" / "data"
+    text = (source / DEFAULT_NAME).read_text(encoding="utf-8")
+    data = tmp_path / "mine.toml"
+    data.write_text(text, encoding="utf-8")
+    save = tmp_path / "s.db"
+    script = tmp_path / "one.script"
+    script.write_text("next\n")
+    argv = ["play", "oathsworn", "--option", "part=encounter", "--option", f"data={data}", "--save", str(save),
+            "--script", str(script)]
+    assert cli.main(argv) == 0
+    data.write_text(text.replace('"0" = 6\n"1" = 6', '"0" = 2\n"1" = 10', 1), encoding="utf-8")
+    capsys.readouterr()
+    assert cli.main([*argv, "--strict"]) == 1
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == [f"line 1: {data} changed since this session was saved: restore that file "
+                                        "to go on (the saved log assumes its numbers)"]
+    data.write_text(text, encoding="utf-8")
+    assert cli.main([*argv, "--strict"]) == 0

@@ -1,0 +1,111 @@
+"""Oathsworn through ``tablekeeper play`` with a real save: what broke the appliance must not again."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tablekeeper import cli
+from tablekeeper.core import game as coregame
+from tablekeeper.core.session import Session
+from tablekeeper.core.store import Store, checksum
+from tablekeeper.games.oathsworn import GAME
+
+
+def play(capsys: pytest.CaptureFixture[str], script: Path, *argv: str) -> tuple[int, str, str]:
+    code = cli.main(["play", "oathsworn", "--script", str(script), *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("thawed", [True, False], ids=["thawed", "frozen-event-data"])
+def test_breaking_a_location_with_a_save_open(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch, thawed: bool) -> None:
+    """A broken location writes frozen game data back into an event; the store must take it."""
+    if not thawed:  # the protection removed: events keep the state's read-only mappings
+        monkeypatch.setattr(coregame, "thaw", lambda value: value)
+    script = tmp_path / "break.script"
+    script.write_text("set boss.claws 0\nset boss.head 0\n")
+    save = tmp_path / "s.db"
+    if not thawed:
+        with pytest.raises(TypeError, match="mappingproxy"):
+            play(capsys, script, "--option", "part=encounter", "--save", str(save), "--strict")
+        return
+    code, _, err = play(capsys, script, "--option", "part=encounter", "--save", str(save), "--strict")
+    assert code == 0, err
+    resume = tmp_path / "resume.script"
+    resume.write_text("next\n")
+    code, out, err = play(capsys, resume, "--option", "part=encounter", "--save", str(save), "--strict", "--json")
+    assert code == 0, err
+    view = json.loads(out)
+    assert (view["tracks"]["boss.head"], view["tracks"]["boss.claws"]) == (0, 0)
+    assert view["phase"] == "oathsworn"
+    with Store.open(str(save)) as store:
+        saved = store.load("main")
+    assert saved is not None
+    resumed = Session(GAME, seats=saved.setup.seats, seed=saved.setup.seed, options=saved.setup.options,
+                      entries=saved.entries)
+    assert resumed.game.view(resumed.state)["tracks"] == view["tracks"]
+
+
+# --- empowering past black; no plan or attack ends a session (OS-TOK-5, OS-ATK-14) -----------------
+
+@pytest.mark.rule("OS-TOK-5")
+def test_an_empowered_token_on_a_one_cube_character_loses_its_extra_steps(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One yellow cube (the Warden's) and an empowered token: yellow goes to black, one step of the
+    three is lost, the token is spent and the attack happens."""
+    script = tmp_path / "emp.script"
+    script.write_text("next\ntoken 1 empowered\nattack 1 head emp=1\n")
+    code, out, err = play(capsys, script, "--option", "part=encounter", "--option", "classes=Warden,Witch,Priest,Cur",
+                          "--save", str(tmp_path / "s.db"), "--strict", "--json")
+    assert code == 0, err
+    view = json.loads(out)
+    assert view["seats_detail"]["1"]["tokens"]["empowered"] == 0
+    assert any("1 upgrade step(s) lost" in n for n in view["notices"])
+    assert [card[0][0] for card in view["draws"][0]["cards"] if not card[1]] == ["B"]
+
+
+@pytest.mark.parametrize("line", ["plan 1 head empower=3", "plan 1 head empower=30 white=2 redraws=2",
+                                  "plan 1 head white=a", "plan 1 head white=-1", "plan 1 nowhere",
+                                  "attack 1 head empower=9", "attack 1 head emp=-1"])
+def test_no_plan_or_attack_ends_a_saved_session(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                line: str) -> None:
+    """Accepted or refused with one line, the session goes on and its save resumes."""
+    script = tmp_path / "plan.script"
+    script.write_text(f"next\n{line}\n")
+    save = tmp_path / "s.db"
+    code, _, err = play(capsys, script, "--option", "part=encounter", "--save", str(save), "--json")
+    assert code == 0, err
+    assert "Traceback" not in err and len(err.splitlines()) <= 1
+    resume = tmp_path / "resume.script"
+    resume.write_text("pass 1\n")
+    code, out, err = play(capsys, resume, "--option", "part=encounter", "--save", str(save), "--json", "--strict")
+    assert code == 0, err
+    assert json.loads(out)["active_seat"] == 2
+
+
+def test_a_saved_plan_that_no_longer_fits_does_not_kill_a_resume(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A plan kept in an older log (odd values) shows no odds instead of stopping the station."""
+    save = tmp_path / "s.db"
+    script = tmp_path / "plan.script"
+    script.write_text("next\nplan 1 head white=2\n")
+    assert play(capsys, script, "--option", "part=encounter", "--save", str(save))[0] == 0
+    with Store.open(str(save)) as store:
+        saved = store.load("main")
+        assert saved is not None
+        last_entry = saved.entries[-1]
+        body = last_entry.to_json()
+        body["events"] = [{"kind": "data.set", "key": "plan",
+                           "value": {"seat": 1, "target": "head", "white": "x", "empower": 99}}]
+        text = json.dumps(body)
+        store._db.execute("UPDATE entries SET body = ?, crc = ? WHERE slot = 'main' AND idx = ?",
+                          (text, checksum(text), last_entry.index))
+    resume = tmp_path / "resume.script"
+    resume.write_text("pass 1\n")
+    code, out, err = play(capsys, resume, "--option", "part=encounter", "--save", str(save), "--json", "--strict")
+    assert code == 0, err
+    assert json.loads(out)["odds"] is None
