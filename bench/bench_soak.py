@@ -7,7 +7,7 @@ hour; no growth beyond the log itself.
 * the whole station: the station loop as the Pi wires it (simulated parts, six displays drawn, a
   save file), in a fresh process per length, its resident and peak memory from /proc;
 * the simulator writing an animated GIF (``tablekeeper run --script --display gifanim``, virtual
-  counters included) for two simulated hours at an input a minute on average (the GIF encoder is
+  counters included) for two simulated hours at an input every two minutes on average (the GIF encoder is
   the slow part), the peak resident memory of every process it starts, sampled while it runs.
 
 Run: ``.venv/bin/python bench/bench_soak.py``. Prints figures; asserts nothing about time or size.
@@ -147,7 +147,7 @@ def station_after(hours: float, game: str, tmp: Path) -> tuple[float, float, int
     return float(rss), float(peak), int(entries), time.perf_counter() - start
 
 
-GIF_GAP_S = 60.0
+GIF_GAP_S = 120.0
 
 
 def family_rss_mb(pid: int) -> dict[int, float]:
