@@ -19,8 +19,11 @@ RETRANSMIT_MS = const(120)
 RETRANSMIT_MAX_MS = const(1000)
 HEARTBEAT_MS = const(500)
 HOST_TIMEOUT_MS = const(2000)
-_SEEN_SEQS = const(8)
+_SEQ_WINDOW = const(24)  # executed seqs remembered behind the newest (a bit mask: a small int, no allocation)
+_SEQ_MASK = const(0xFFFFFF)
+_SEQ_HALF = const(127)  # of the 255 seqs (1..255), this many ahead of the newest are new, the rest are behind
 _READ_CHUNK = const(64)
+_MAX_READS = const(4)  # chunks per poll: a port that never stops sending cannot keep poll from returning
 
 
 class Identity:
@@ -53,8 +56,9 @@ class HostLink:
         self._reader = FrameReader(self._codec)
         self._rx = bytearray(_READ_CHUNK)
         self._tx = bytearray(MAX_PAYLOAD)
-        self._seen = bytearray(_SEEN_SEQS)
-        self._seen_next = 0
+        self._last_seq = 0  # newest executed seq (0: none yet)
+        self._seen_bits = 0  # bit i: seq ``_last_seq - i - 1`` (on the 1..255 circle) was executed
+        self._host_id = -1  # the session id of the host whose HELLO we answered last
         self._seq = 0
         self._outbox: dict = {}
         self._last_rx_ms = now_ms
@@ -144,10 +148,10 @@ class HostLink:
 
     # -- receiving ---------------------------------------------------------------------------
     def poll(self, now_ms: int) -> int:
-        """Read what the transport has, handle whole frames, then retransmit and heartbeat.
-        Returns how many bytes were read."""
+        """Read what the transport has (at most a few chunks, so a flood cannot starve the buttons
+        or the watchdog), handle whole frames, then retransmit and heartbeat. Returns bytes read."""
         total = 0
-        while True:
+        for _ in range(_MAX_READS):
             count = self._transport.read_into(self._rx)
             if not count:
                 break
@@ -186,7 +190,13 @@ class HostLink:
         if msg_type == m.HEARTBEAT:
             return
         if msg_type == m.HELLO:
-            self._seen = bytearray(_SEEN_SEQS)
+            # A new host session starts its seqs again; the same session's HELLO (a reconnect, or a
+            # replayed frame) keeps the window, so nothing it already executed runs twice.
+            host_id = m.get_u16(payload, 3) if length == 5 else -1
+            if host_id < 0 or host_id != self._host_id:
+                self._last_seq = 0
+                self._seen_bits = 0
+            self._host_id = host_id
             self._send_ident(now_ms)
             for entry in self._outbox.values():
                 entry[2] = now_ms - RETRANSMIT_MAX_MS
@@ -196,19 +206,49 @@ class HostLink:
             self._send_error(m.ERR_UNKNOWN_TYPE, msg_type, seq, now_ms)
             return
         if self._already_seen(seq):
-            self._send_ack(seq, now_ms)
+            self._send_ack(seq, now_ms)  # executed before (or too old to tell): acknowledged, not run again
             return
         if not self._dispatch(msg_type, payload, length, now_ms):
             self._send_error(m.ERR_BAD_VALUE, msg_type, seq, now_ms)
             return
-        self._seen[self._seen_next] = seq
-        self._seen_next = (self._seen_next + 1) % _SEEN_SEQS
+        self._record_seq(seq)
         self._send_ack(seq, now_ms)
         if msg_type == m.REPL:
             self._handler.on_repl()
 
+    def _seq_ahead(self, seq: int) -> int:
+        """Steps from the newest executed seq to ``seq`` on the 1..255 circle (0..254)."""
+        return (seq - self._last_seq) % 255
+
     def _already_seen(self, seq: int) -> bool:
-        return any(seen == seq for seen in self._seen)
+        """Serial-number arithmetic on the seq circle: up to half ahead of the newest is new;
+        behind it, the window's bit says, and anything older than the window counts as seen."""
+        if self._last_seq == 0:
+            return False
+        ahead = self._seq_ahead(seq)
+        if ahead == 0:
+            return True
+        if ahead <= _SEQ_HALF:
+            return False
+        behind = 255 - ahead
+        if behind > _SEQ_WINDOW:
+            return True
+        return bool(self._seen_bits & (1 << (behind - 1)))
+
+    def _record_seq(self, seq: int) -> None:
+        if self._last_seq == 0:
+            self._last_seq = seq
+            self._seen_bits = 0
+            return
+        ahead = self._seq_ahead(seq)
+        if 0 < ahead <= _SEQ_HALF:
+            if ahead > _SEQ_WINDOW:
+                self._seen_bits = 0
+            else:
+                self._seen_bits = ((self._seen_bits << ahead) | (1 << (ahead - 1))) & _SEQ_MASK
+            self._last_seq = seq
+        elif ahead:
+            self._seen_bits |= 1 << (255 - ahead - 1)
 
     def _dispatch(self, msg_type: int, payload: bytearray, length: int, now_ms: int) -> bool:
         handler = self._handler

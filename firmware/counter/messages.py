@@ -42,7 +42,6 @@ MAX_SLOTS = const(8)
 
 # Body length per type: exact, or (minimum, maximum) for the variable ones.
 FIXED_BODY = {
-    HELLO: 0,
     CHANGE: 5,
     SET: 7,
     ROLL_REQUEST: 2,
@@ -71,6 +70,8 @@ def body_length_ok(msg_type: int, body_len: int) -> bool:
     fixed = FIXED_BODY.get(msg_type)
     if fixed is not None:
         return body_len == fixed
+    if msg_type == HELLO:
+        return body_len == 0 or body_len == 2  # the host's session id (2 bytes; older hosts send none)
     if msg_type == IDENT:
         return body_len >= 10 and body_len <= 9 + MAX_UID
     if msg_type == ROLL:
@@ -79,4 +80,4 @@ def body_length_ok(msg_type: int, body_len: int) -> bool:
 
 
 def is_known(msg_type: int) -> bool:
-    return msg_type in FIXED_BODY or msg_type in (IDENT, ROLL)
+    return msg_type in FIXED_BODY or msg_type in (HELLO, IDENT, ROLL)

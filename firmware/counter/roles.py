@@ -21,9 +21,14 @@ DIAL_SLOTS = ("damage", "horror", "clues", "resources")
 _DIAL_LABELS = ("DMG", "HOR", "CLU", "RES")
 
 
-def rev_newer_or_same(candidate: int, current: int) -> bool:
-    """Compare 16-bit revisions on a wrapping circle."""
-    return ((candidate - current) & 0xFFFF) < 0x8000
+REV_WINDOW = const(0x1000)  # as the host's: how far a revision may run ahead of the one it follows
+
+
+def rev_ahead(candidate: int, last: int) -> bool:
+    """True when 16-bit revision ``candidate`` is 1..REV_WINDOW steps after ``last`` on the
+    wrapping circle (serial-number arithmetic, the same window as the host's)."""
+    step = (candidate - last) & 0xFFFF
+    return 0 < step <= REV_WINDOW
 
 
 class SlotRole:
@@ -51,10 +56,12 @@ class SlotRole:
         return True
 
     def on_set(self, slot: int, value: int, limit: int, rev_seen: int) -> bool:
-        """Take the host's value unless the player has made a change the host has not seen yet."""
+        """Take the host's value unless the player has made a change the host has not seen yet
+        (this board's revision a little ahead of ``rev_seen``); any other ``rev_seen`` is the host
+        resynchronising the board to its count, and is adopted."""
         if slot >= len(self.values) or value > limit:
             return False
-        if rev_newer_or_same(rev_seen, self.revs[slot]):
+        if not rev_ahead(self.revs[slot], rev_seen):
             self.values[slot] = value
             self.limits[slot] = limit
             self.revs[slot] = rev_seen

@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "hardware": "tablekeeper.appliance.commands",
     "doctor": "tablekeeper.doctor",
     "counters": "tablekeeper.hw.counters_cli",
+    "fleet": "tablekeeper.fleet.cli",
 }
 
 

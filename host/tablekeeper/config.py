@@ -19,6 +19,7 @@ import msgspec
 
 from tablekeeper.errors import ConfigError
 from tablekeeper.schema import decode, parse_toml, read_text
+from tablekeeper.ui.legibility import DEFAULT_DISTANCE_CM, PanelSizeError, Viewing, active_area_mm, role_kind
 
 DRIVERS: Final = ("ssd1306", "sh1106", "ssd1309")
 SIZES: Final = {"128x64": (128, 64), "128x32": (128, 32)}
@@ -68,10 +69,17 @@ class DisplayConfig:
     reset_pin: int | None = None  # SPI only, optional
     rotation: int = 0
     label: str = ""
+    panel: str = "0.96in"  # a known module name or the active area ("21.7x10.9mm")
+    distance_cm: float = DEFAULT_DISTANCE_CM["shared"]  # how far the reader's eyes are
 
     @property
     def size(self) -> tuple[int, int]:
         return (self.width, self.height)
+
+    @property
+    def viewing(self) -> Viewing:
+        """Pixel pitch and reading distance, for sizing text in arcminutes."""
+        return Viewing.of(self.size, self.panel, self.distance_cm)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +143,7 @@ class StationConfig:
     counters: tuple[CounterConfig, ...] = ()
     timing: TimingConfig = field(default_factory=TimingConfig)
     quiet: bool = False
+    walk: bool = False  # new games wait for NEXT at every step (teaching); else automatic steps run
     uart: bool = False
     name: str = "station"
     fleet: Any = None  # the optional [fleet] table, as the fleet's own reader returns it
@@ -187,6 +196,7 @@ class _Table(msgspec.Struct, forbid_unknown_fields=True):
 class _Station(_Table):
     name: str = "station"
     quiet: bool = False
+    walk: bool = False
 
 
 class _Uart(_Table):
@@ -221,6 +231,8 @@ class _Display(_Table):
     reset_pin: int | None = None
     rotation: int = 0
     label: str = ""
+    panel: str | None = None
+    distance_cm: float | None = None
 
 
 class _Button(_Table):
@@ -329,6 +341,7 @@ def parse_config(text: str, *, source: str = "<config>") -> StationConfig:
         source=source,
         name=top.station.name,
         quiet=top.station.quiet,
+        walk=top.station.walk,
         uart=top.uart.enabled,
         timing=timing,
         buses=tuple(_bus(_decode(raw, _Bus, source, f"buses.{name}"), _Key(source, f"buses.{name}"), name)
@@ -408,8 +421,16 @@ def _display(raw: _Display, key: _Key, cfg: StationConfig) -> DisplayConfig:
     except KeyError:
         raise key.fail("bus", f"no bus named {raw.bus!r} under [buses]") from None
     width, height = SIZES[size]
+    panel = raw.panel if raw.panel is not None else _default_panel(driver, size)
+    try:
+        active_area_mm(panel, (width, height))
+    except PanelSizeError as exc:
+        raise key.fail("panel", str(exc)) from None
+    distance_cm = DEFAULT_DISTANCE_CM[role_kind(role)] if raw.distance_cm is None else float(raw.distance_cm)
+    if not 10.0 <= distance_cm <= 500.0:
+        raise key.fail("distance_cm", f"{raw.distance_cm:g} is not a reading distance in cm (10..500)")
     common = DisplayConfig(role=role, driver=driver, width=width, height=height, bus=raw.bus,
-                           rotation=raw.rotation, label=raw.label)
+                           rotation=raw.rotation, label=raw.label, panel=panel, distance_cm=distance_cm)
     if bus.kind == "i2c":
         for name in ("device", "dc_pin", "reset_pin"):
             key.absent(name, getattr(raw, name), "unknown key for a display on an I2C bus")
@@ -427,6 +448,13 @@ def _display(raw: _Display, key: _Key, cfg: StationConfig) -> DisplayConfig:
     dc_pin = key.pin("dc_pin", raw.dc_pin)
     reset_pin = None if raw.reset_pin is None else key.pin("reset_pin", raw.reset_pin)
     return dataclasses.replace(common, device=raw.device, dc_pin=dc_pin, reset_pin=reset_pin)
+
+
+def _default_panel(driver: str, size: str) -> str:
+    """The module a driver and size usually come as, for configs that name no ``panel``."""
+    if size == "128x32":
+        return "0.91in"
+    return {"sh1106": "1.3in", "ssd1309": "2.42in"}.get(driver, "0.96in")
 
 
 def _button(raw: _Button, key: _Key, name: str) -> ButtonConfig:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tablekeeper.core.events import Command
+from tablekeeper.core.flow import waiting_for
 from tablekeeper.core.game import Game
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
@@ -131,7 +132,7 @@ class Controls:
         else:
             cmd = self.game.button(state, role, held)
             if cmd is None:
-                raise Rejected(f"{role} does nothing during {state.step or 'this step'}")
+                raise Rejected(does_nothing(role, state))
             out.append(cmd)
         return out
 
@@ -160,3 +161,10 @@ class Controls:
             target = min(counter.hi, target)
         self.pending = Pending(track, start, target - start, self.clock())
         return out
+
+
+def does_nothing(role: str, state: GameState) -> str:
+    """Why a seat button did nothing, naming the seats the table is waiting for."""
+    waiting = waiting_for(state)
+    who = ("; waiting for seat " + ", ".join(str(s) for s in waiting)) if waiting else ""
+    return f"{role} does nothing now{who}"

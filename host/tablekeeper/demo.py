@@ -137,6 +137,7 @@ class DemoMode:
         self._held: set[str] = set()
         self._combo_since_s: float | None = None
         self._combo_armed = True  # False after an unlock until a combo button is released
+        self.next_game: str | None = None  # the organiser's choice for the next visitor
 
     # --- events ------------------------------------------------------------------------------
     def on_press(self, role: str, now_s: float) -> DemoOutput:
@@ -203,6 +204,19 @@ class DemoMode:
             return self._enter_attract(now_s)
         return self._output()
 
+    def reset(self, now_s: float) -> DemoOutput:
+        """Back to the attract loop now (the fleet organiser's reset)."""
+        self._now_s = now_s
+        self._last_input_s = now_s
+        return self._enter_attract(now_s)
+
+    def choose_next(self, game: str) -> str | None:
+        """Make ``game`` the next visitor's demo; the reason when there is no demo of it."""
+        if game not in {s.game for s in self.scripts}:
+            return f"no demo of {game!r} (demos: {', '.join(s.game for s in self.scripts)})"
+        self.next_game = game
+        return None
+
     # --- counts ------------------------------------------------------------------------------
     def counts(self) -> dict[str, tuple[int, int]]:
         """game -> (demos started, demos finished)."""
@@ -227,7 +241,9 @@ class DemoMode:
         return self._output(reset=True)
 
     def _start_demo(self, now_s: float) -> DemoOutput:
-        self.script = self._attract_script(now_s)
+        chosen = [s for s in self.scripts if s.game == self.next_game]
+        self.script = chosen[0] if chosen else self._attract_script(now_s)
+        self.next_game = None
         self._enter(Mode.GUIDED, now_s)
         self.step_index = 0
         self._count(started_key(self.script.game))

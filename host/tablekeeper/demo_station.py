@@ -34,7 +34,7 @@ class DemoStation(Station):
         self._apply(demo.tick(self.clock()), None)
 
     def handle(self, intent: Intent) -> None:
-        if not isinstance(intent, ButtonIntent):
+        if not isinstance(intent, ButtonIntent) or self.locked:
             super().handle(intent)
             return
         self._apply(self.demo.on_button(intent.role, intent.gesture.value, self.clock()), intent)
@@ -51,9 +51,15 @@ class DemoStation(Station):
         out = super().frames()
         for display in self.config.displays:
             panel = self.overlay.get(display.role)
-            if panel is not None:
-                out[display.role] = render_panel(panel, display.size)
+            if panel is not None:  # a notice (a lost counter, the fleet's identify) still shows on the track
+                banner = self.message.text if display.role == "track" and self.message is not None else None
+                out[display.role] = render_panel(panel, display.size, banner=banner)
         return out
+
+    def reset_to_attract(self) -> None:
+        """The organiser's reset: back to the attract loop, whatever the visitor was doing."""
+        self._apply(self.demo.reset(self.clock()), None)
+        self.redraw()
 
     def _apply(self, out: DemoOutput, intent: ButtonIntent | None) -> bool:
         """Carry out one demo output; True when a fresh session was started."""

@@ -6,6 +6,7 @@ station thread alone turns them into commands, so the session is never touched f
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -90,4 +91,13 @@ class Typed:
     line: int = 0
 
 
-Intent = ButtonIntent | CounterValue | CounterConnected | CounterMissing | CounterRolled | Tick | Quit | Typed
+@dataclass(frozen=True, slots=True)
+class Remote:
+    """An order from outside the table (the fleet organiser's ``name`` command); ``carry_out`` runs on
+    the station thread, so a remote command never touches the session from another thread."""
+
+    name: str
+    carry_out: Callable[[], None]
+
+
+Intent = ButtonIntent | CounterValue | CounterConnected | CounterMissing | CounterRolled | Tick | Quit | Typed | Remote

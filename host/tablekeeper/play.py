@@ -46,6 +46,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--slot", default=DEFAULT_SLOT, help=f"save slot name (default {DEFAULT_SLOT})")
     p.add_argument("--campaign", metavar="NAME",
                    help="a campaign kept in the --save file: its record feeds this game, and is updated when it ends")
+    p.add_argument("--walk", action="store_true",
+                   help="every step waits for next (for teaching a new group); by default the station runs the "
+                        "steps with nothing to decide by itself")
     p.add_argument("--verbs", action="store_true", help="list the game's verbs and exit")
     p.set_defaults(func=run)
 
@@ -79,7 +82,7 @@ def parse_options(items: Iterable[str]) -> dict[str, str]:
 
 
 def open_session(game: Game, args: argparse.Namespace) -> tuple[Session, Store | None]:
-    options = parse_options(args.option)
+    options = {"flow": "walk" if getattr(args, "walk", False) else "auto", **parse_options(args.option)}
     seats = args.seats if args.seats is not None else game.seats_default
     if args.save is None:
         if args.campaign:

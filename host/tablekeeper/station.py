@@ -18,14 +18,17 @@ from typing import Any, Protocol, runtime_checkable
 
 from PIL import Image
 
+from tablekeeper import table_flow
 from tablekeeper.config import StationConfig
 from tablekeeper.controls import Controls
 from tablekeeper.core.chance import Dice
 from tablekeeper.core.derived import VIEWS
-from tablekeeper.core.events import Command
+from tablekeeper.core.events import Command, NoticeKind
 from tablekeeper.core.script import parse_line
 from tablekeeper.core.session import Outcome, Session
+from tablekeeper.core.state import Result
 from tablekeeper.core.store import SaveFullError
+from tablekeeper.core.view import Panel
 from tablekeeper.errors import Rejected, ScriptError, StoreError
 from tablekeeper.hw.buttons import ButtonPanel
 from tablekeeper.hw.displays import DisplayBank
@@ -39,14 +42,16 @@ from tablekeeper.intents import (
     Gesture,
     Intent,
     Quit,
+    Remote,
     Tick,
     Typed,
 )
 from tablekeeper.station_menu import StationMenu, menu_items
-from tablekeeper.ui.render import render_panel
+from tablekeeper.ui.render import PAGE_S, draw_screen, layout
 from tablekeeper.ui.screens import fallback_panel
 
 Clock = Callable[[], float]
+IDLE_WAIT_S = 0.5  # longest sleep without a deadline, so a stop request is seen promptly
 MESSAGE_S = 3.0  # how long a refusal or notice stays on the track display
 
 
@@ -80,6 +85,8 @@ class Message:
 
 
 KEEP_REFUSALS = 50
+RESULT_SOUNDS = {Result.VICTORY: "victory", Result.DEFEAT: "defeat", Result.DRAW: "alert"}
+ALERT_NOTICES = frozenset({NoticeKind.THRESHOLD, NoticeKind.DEFEAT})
 
 
 @dataclass
@@ -119,12 +126,18 @@ class Station:
         self._drawn: dict[str, bytes] = {}
         self._rendered: dict[str, tuple[tuple[Any, ...], Image.Image]] = {}
         self._panels: tuple[object, int, Mapping[str, Any]] | None = None
+        self.page = 0  # the page long screens show, counted in PAGE_S steps of the clock
+        self._paged: set[str] = set()  # displays whose screen has more than one page
+        self.contents: dict[str, tuple[Panel, str | None, str | None]] = {}  # role -> what frames() drew
         self.running = False
         self._last_view = session.view()
         self.quiet = config.quiet
         self._failed: frozenset[str] = frozenset()
         self.menu = StationMenu()
         self.missing_counters: set[int] = set()  # seats whose counter went away (their display says so)
+        self.confirm_until_s: float | None = None  # a second NEXT before this ends a step for seats still playing
+        self.locked = False  # the organiser locked the panel: buttons are ignored
+        self.decorate: Callable[[dict[str, Image.Image]], dict[str, Image.Image]] | None = None  # fleet mark
         self.save_problem: str | None = None  # shown on the track display until a save succeeds
 
     # --- the loop ---------------------------------------------------------------------------------
@@ -139,18 +152,14 @@ class Station:
         self._publish(lambda seat, track: True)
         self.answer()
 
-    def run(self, *, on_pass: Callable[[float], object] | None = None, idle_wait_s: float | None = None) -> None:
-        """Handle intents until ``Quit``; ``on_pass(now_s)`` runs on every pass (sim events). With nothing
-        queued and no deadline the loop sleeps in the kernel until an intent arrives (a stop request is
-        one), unless ``idle_wait_s`` bounds the wait (a window whose events must be read)."""
+    def run(self, *, on_pass: Callable[[float], object] | None = None, idle_wait_s: float = IDLE_WAIT_S) -> None:
+        """Handle intents until ``Quit``; ``on_pass(now_s)`` runs on every pass (watchdog, sim events)."""
         if not self.running:
             self.start()
         while self.running:
             now_s = self.clock()
             deadline = self.next_deadline_s()
-            wait_s = idle_wait_s if deadline is None else max(0.0, deadline - now_s)
-            if idle_wait_s is not None and wait_s is not None:
-                wait_s = min(wait_s, idle_wait_s)
+            wait_s = idle_wait_s if deadline is None else min(idle_wait_s, max(0.0, deadline - now_s))
             try:
                 intent: Intent | None = self.intents.get(timeout=wait_s)
             except queue.Empty:
@@ -193,6 +202,9 @@ class Station:
         if self.message is not None and now_s >= self.message.until_s:
             self.message = None
             changed = True
+        if self._paged and int(now_s // PAGE_S) != self.page:  # a long screen turns its page
+            self.page = int(now_s // PAGE_S)
+            changed = True
         if changed:
             self.answer()
 
@@ -208,6 +220,8 @@ class Station:
         if self.message is not None:
             deadlines.append(self.message.until_s)
         deadlines.append(self.menu.deadline_s())
+        if self._paged:
+            deadlines.append((self.page + 1) * PAGE_S)
         return min((d for d in deadlines if d is not None), default=None)
 
     # --- intents ----------------------------------------------------------------------------------
@@ -217,7 +231,12 @@ class Station:
         if isinstance(intent, Quit):
             self.running = False
             return
-        if isinstance(intent, ButtonIntent):
+        if isinstance(intent, ButtonIntent) and self.locked:
+            if intent.gesture is Gesture.PRESS:
+                self._say("panel locked")
+        elif isinstance(intent, Remote):
+            intent.carry_out()
+        elif isinstance(intent, ButtonIntent):
             self._button(intent)
         elif isinstance(intent, CounterValue):
             self._counter(intent)
@@ -283,7 +302,26 @@ class Station:
         except Rejected as exc:
             self._refused(exc.reason)
             return
+        if intent.gesture is Gesture.PRESS and intent.role == "next":
+            commands = self._confirm_next(commands)
         self._perform(commands)
+
+    def _confirm_next(self, commands: list[Command]) -> list[Command]:
+        """NEXT never ends a step for seats still playing at one press: the first asks on the track
+        display, a second within ``CONFIRM_S`` ends it for all (``next!``)."""
+        if not commands or commands[-1].verb != "next":
+            return commands
+        waiting = table_flow.needs_confirm(self.session.state, self.session.game.flow)
+        if not waiting:
+            self.confirm_until_s = None
+            return commands
+        now_s = self.clock()
+        if self.confirm_until_s is not None and now_s <= self.confirm_until_s:
+            self.confirm_until_s = None
+            return [*commands[:-1], Command("next!", origin="button")]
+        self.confirm_until_s = now_s + table_flow.CONFIRM_S
+        self.message = Message(table_flow.confirm_text(waiting), self.confirm_until_s)
+        return commands[:-1]
 
     def _counter(self, intent: CounterValue) -> None:
         seat_track = f"seat{intent.seat}.{intent.track}"
@@ -308,8 +346,9 @@ class Station:
             if not outcome.accepted:
                 self._refused(outcome.reason or f"{command.text()} refused")
                 break
-            for notice in self.session.notices:
-                self._say(notice)
+            said = table_flow.auto_line(self.session.notes)
+            if said is not None:
+                self.message = Message(said, self.clock() + table_flow.AUTO_LINE_S)
         after = self.session.view()
         self._sync_outputs(after, before=before)
         self._last_view = after
@@ -338,6 +377,8 @@ class Station:
                 self.counters.publish(seat, track, counter.value, counter.hi)
 
     def _refused(self, reason: str) -> None:
+        if self.message is not None and self.message.text == f"! {reason}":
+            return  # the same refusal is still on the display: say it once, not once per press
         self.stats.refusals += 1
         self.stats.rejected.append(reason)
         if len(self.stats.rejected) > KEEP_REFUSALS:  # an unattended box must not grow with every mashed button
@@ -346,6 +387,10 @@ class Station:
 
     def _say(self, text: str) -> None:
         self.message = Message(text, self.clock() + MESSAGE_S)
+
+    def notify(self, text: str, *, seconds: float = MESSAGE_S) -> None:
+        """Show a notice on the track display for ``seconds`` (the fleet's identify and lock)."""
+        self.message = Message(text, self.clock() + seconds)
 
     # --- the menu ---------------------------------------------------------------------------------
     def _open_menu(self) -> None:
@@ -423,13 +468,14 @@ class Station:
         if self.outputs is None:
             return
         seat = view.get("active_seat")
-        self.outputs.lights.light(seat if isinstance(seat, int) else None)
+        shown = table_flow.lights(self.session.state, self.session.game.flow)
+        self.outputs.lights.show(shown.steady, shown.blinking)
         if first or before is None:
             return
         if view.get("over") and not before.get("over"):
-            result = str(view["over"]).lower()
-            self.outputs.beeper.play("defeat" if "defeat" in result or "lost" in result else "victory")
-        elif any("reached" in str(n) for n in view.get("notices", ())):
+            result = self.session.state.result
+            self.outputs.beeper.play(RESULT_SOUNDS[result] if result is not None else "alert")
+        elif any(n.kind in ALERT_NOTICES for n in self.session.notes):
             self.outputs.beeper.play("alert")
         elif seat != before.get("active_seat") and seat is not None:
             self.outputs.beeper.play("turn")
@@ -462,13 +508,28 @@ class Station:
             elif display.role.startswith("seat") and display.role[4:].isdigit() \
                     and int(display.role[4:]) in self.missing_counters:
                 banner = "counter missing"
-            key = (panel, display.size, banner, selected)
+            elif display.role.startswith("seat") and display.role[4:].isdigit():
+                banner = self._seat_line(state, int(display.role[4:]))
+            elif display.role == "track" and not self.menu.is_open:
+                banner = table_flow.waiting_line(state, self.session.game.flow)
+            self.contents[display.role] = (panel, banner, selected)
+            key = (panel, display.size, banner, selected, self.page)
             cached = self._rendered.get(display.role)
             if cached is None or cached[0] != key:  # drawing is the costly part; skip unchanged panels
-                cached = (key, render_panel(panel, display.size, banner=banner, selected=selected))
+                screen = layout(panel, display.viewing, banner=banner, selected=selected, page=self.page)
+                cached = (key, draw_screen(screen, display.size))
+                if screen.pages > 1:
+                    self._paged.add(display.role)
+                else:
+                    self._paged.discard(display.role)
                 self._rendered[display.role] = cached
             out[display.role] = cached[1]
         return out
+
+    def _seat_line(self, state: Any, seat: int) -> str | None:
+        """A seat display's last line: whether it owes a move, and the game's legend for its buttons."""
+        game = self.session.game
+        return table_flow.seat_line(table_flow.seat_status(state, game.flow, seat), game.legend(state, seat))
 
     def frames_panels(self) -> Mapping[str, Any]:
         """The game's panels behind the last frames (benchmarks and tests read them)."""
@@ -477,7 +538,10 @@ class Station:
     def redraw(self) -> int:
         """Send the displays whose picture changed; returns how many were sent."""
         changed: dict[str, Image.Image] = {}
-        for role, image in self.frames().items():
+        frames = self.frames()
+        if self.decorate is not None:
+            frames = self.decorate(frames)
+        for role, image in frames.items():
             if self.images.get(role) is image:
                 continue
             raw = image.tobytes()

@@ -22,14 +22,18 @@ from tablekeeper.schema import read_text
 from tablekeeper.user_paths import output_dir
 
 if TYPE_CHECKING:  # the station's modules load when it runs, so `tablekeeper --help` stays quick
+    from tablekeeper.appliance.watchdog import Watchdog
     from tablekeeper.config import StationConfig
     from tablekeeper.core.session import Session
     from tablekeeper.hw.sim.counter_table import CounterTable
     from tablekeeper.hw.sim.simulator import SimulatedParts
+    from tablekeeper.hw.sim.textview import TextView
     from tablekeeper.station import Station
+    from tablekeeper.supervisor import Supervisor
 
 DEFAULT_GAME = "arkham"
 DEFAULT_CAPTURE_DIR = Path("captures")
+FLEET_WAIT_S = 5.0  # a scripted run with [fleet] waits this long for the broker before it starts
 SIM_WAIT_S = 0.02  # the simulator's window needs its events read often
 
 
@@ -63,6 +67,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--no-counters", action="store_true",
                    help="simulate without the virtual counters (by default each [[counters]] entry runs the "
                         "counter firmware in a process of its own, beside the panel)")
+    p.add_argument("--walk", action="store_true",
+                   help="a new game waits for NEXT at every step (as the [station] walk setting)")
     p.add_argument("--demo", action="store_true", help="convention demo mode (attract loop, guided demos)")
     p.set_defaults(func=run_command)
 
@@ -108,7 +114,7 @@ def open_session(args: argparse.Namespace) -> tuple[Session, Any]:
     game = games.load(game_name)
     play_args = argparse.Namespace(option=getattr(args, "option", []), seats=args.seats, seed=args.seed,
                                    save=args.save, slot=args.slot,
-                                   campaign=None)
+                                   campaign=None, walk=getattr(args, "walk", False))
     session, store = open_play_session(game, play_args)
     return session, store
 
@@ -130,6 +136,7 @@ def run_command(args: argparse.Namespace) -> int:
     from tablekeeper.config import default_config_path, load_config
 
     config = load_config(args.config or default_config_path())
+    args.walk = getattr(args, "walk", False) or config.walk  # a new game steps by hand (teaching)
     simulate = args.sim or args.script is not None or args.display is not None
     if not simulate and not gpio_present():
         print("tablekeeper: no Raspberry Pi GPIO here; running the simulator", file=sys.stderr)
@@ -157,6 +164,7 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
     from tablekeeper.hw.buttons import ButtonPanel
     from tablekeeper.hw.displays import DisplayBank, hardware_opener
     from tablekeeper.hw.outputs import Outputs
+    from tablekeeper.supervisor import Supervisor
 
     if args.save is None:  # the box keeps its game across power cuts without being asked
         path = store_path()
@@ -179,11 +187,11 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
                                                            quiet=config.quiet))
         _stop_on_signals(station)
         watchdog = Watchdog()
-        station.timed.append(watchdog)  # the loop wakes when a ping is due, and only then
-        with counters_running(station, config):
+        supervisor = Supervisor(clock=clock)
+        with counters_running(station, config, supervisor=supervisor), fleet_running(station, config):
             station.start()
             watchdog.ready()
-            station.run()
+            run_station_loop(station, supervisor, watchdog, clock=clock, sleep=time.sleep)
             watchdog.stopping()
     finally:
         if station is not None:
@@ -195,16 +203,37 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
     return 0
 
 
+def run_station_loop(station: Station, supervisor: Supervisor, watchdog: Watchdog | None, *,
+                     clock: Callable[[], float], sleep: Callable[[float], None],
+                     on_pass: Callable[[float], object] | None = None, idle_wait_s: float | None = None) -> int:
+    """The station loop on this thread, restarted with back-off if it fails; each pass restarts
+    failed threads and feeds the watchdog only while every thread is healthy. Returns the restarts."""
+    from tablekeeper.station import IDLE_WAIT_S
+    from tablekeeper.supervisor import run_restarting
+
+    def each_pass(now_s: float) -> None:
+        healthy = supervisor.check(now_s)
+        if watchdog is not None:
+            watchdog.feed(now_s, healthy=healthy)
+        if on_pass is not None:
+            on_pass(now_s)
+
+    wait_s = IDLE_WAIT_S if idle_wait_s is None else idle_wait_s
+    return run_restarting("station", lambda: station.run(on_pass=each_pass, idle_wait_s=wait_s), clock=clock,
+                          sleep=sleep, should_restart=lambda: station.running)
+
+
 @contextmanager
 def counters_running(station: Station, config: StationConfig, table: CounterTable | None = None, *,
-                     wait_for_table: bool = False) -> Iterator[None]:
-    """The USB counters (and the simulator's virtual ones, ``table``), watched on their own thread;
-    their intents go on the station's queue. The virtual counters are powered up on that thread, so
-    the first frame does not wait for them, unless ``wait_for_table`` (a script starts once all are
-    seated)."""
+                     wait_for_table: bool = False, supervisor: Supervisor | None = None) -> Iterator[None]:
+    """The USB counters (and the simulator's virtual ones, ``table``), polled on a supervised thread
+    (``supervisor``, else one of its own); their intents go on the station's queue. The virtual
+    counters are powered up on that thread, so the first frame does not wait for them, unless
+    ``wait_for_table`` (a script starts once all are seated)."""
     from tablekeeper.hw.counters import CounterManager, _default_list_ports
     from tablekeeper.hw.sim.counter_table import roll_intent
     from tablekeeper.intents import CounterConnected
+    from tablekeeper.supervisor import Liveness, Supervisor, Worker
 
     if table is None:
         manager = CounterManager(emit=station.put, counters=config.counters,
@@ -212,20 +241,21 @@ def counters_running(station: Station, config: StationConfig, table: CounterTabl
     else:
         manager = table.manager_for(station.put, extra_ports=None if wait_for_table else _default_list_ports)
     station.counters = manager
-    stop = threading.Event()
+    watcher = Supervisor(clock=manager.clock) if supervisor is None else supervisor
+    plugged = threading.Event()
 
-    def watch() -> None:
-        if table is not None and not wait_for_table:
+    def watch(liveness: Liveness) -> None:
+        if table is not None and not wait_for_table and not plugged.is_set():
+            plugged.set()
             try:
-                table.plug_all(stop)
+                table.plug_all(liveness.stop)
             except HardwareError as exc:
                 print(f"tablekeeper: {exc}", file=sys.stderr)
-        manager.run(stop)
+        manager.run(liveness.stop, beat=liveness.beat)
 
     if table is not None and wait_for_table:
         table.plug_all()
-    thread = threading.Thread(target=watch, name="counters", daemon=True)
-    thread.start()
+    watcher.add(Worker("counters", watch))
     try:
         if table is not None and wait_for_table:
             seated = sum(1 for entry in table.entries if entry.seat)
@@ -233,10 +263,28 @@ def counters_running(station: Station, config: StationConfig, table: CounterTabl
                              "every virtual counter to take its seat")
         yield
     finally:
-        stop.set()
-        thread.join(timeout=2.0)
+        watcher.stop()
         manager.close()
         station.counters = None
+
+
+@contextmanager
+def fleet_running(station: Station, config: StationConfig, *, wait_s: float = 0.0) -> Iterator[None]:
+    """With a ``[fleet]`` table, report to the convention's broker on the link's own threads; a broker
+    that is down never holds up the table (``wait_s``: how long a scripted run waits to connect)."""
+    if config.fleet is None:
+        yield
+        return
+    from tablekeeper.fleet.reporter import FleetReporter
+
+    reporter = FleetReporter(station, config.fleet)
+    reporter.start()
+    if wait_s > 0:
+        reporter.link.wait_connected(wait_s)
+    try:
+        yield
+    finally:
+        reporter.close()
 
 
 def _open_or_explain(open_part: Callable[[], Any]) -> Any:
@@ -289,12 +337,15 @@ def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_
     return station, parts, store
 
 
-def refresher(station: Station, parts: SimulatedParts) -> Callable[[], None]:
+def refresher(station: Station, parts: SimulatedParts, text_view: TextView | None = None) -> Callable[[], None]:
     def refresh() -> None:
         buttons = station.buttons.buttons if station.buttons is not None else {}
         pressed = frozenset(role for role, b in buttons.items() if b.is_down)
         lit = station.outputs.lights.lit if station.outputs is not None else None
         failed = frozenset(d.role for d in station.displays.failed())
+        if text_view is not None:
+            text_view.show(station.contents, station.page, lit_seat=lit, failed=failed)
+            return
         parts.refresh(pressed=pressed, lit_seat=lit, failed=failed)
 
     return refresh
@@ -316,7 +367,8 @@ def run_scripted(config: StationConfig, args: argparse.Namespace, *,
         steps = parse_script(lines, parts, source=args.script, hold_s=config.timing.hold_s)
         parts.emulator = _emulator(parts, mode)
         refresh = refresher(station, parts)
-        with counters_running(station, config, parts.counters, wait_for_table=True):
+        with counters_running(station, config, parts.counters, wait_for_table=True), \
+                fleet_running(station, config, wait_s=FLEET_WAIT_S):
             station.start()
             station.drain()  # the counters' greetings
             if parts.counters is not None:
@@ -357,6 +409,8 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
     from tablekeeper.hw.sim.keyboard import KeyboardInput
     from tablekeeper.hw.sim.simulator import choose_display_mode
     from tablekeeper.intents import Quit
+    from tablekeeper.station import IDLE_WAIT_S
+    from tablekeeper.supervisor import Supervisor
 
     mode = choose_display_mode(args.display, stdout_is_tty=sys.stdout.isatty())
     if mode in ("capture", "gifanim"):
@@ -365,9 +419,15 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
     started_s = clock()
     station, parts, store = build_simulated(config, args, display_mode=None, clock=clock)
     keyboard: KeyboardInput | None = None
+    text_view = None
     try:
-        parts.emulator = _emulator(parts, mode)
-        refresh = refresher(station, parts)
+        if mode == "text":
+            from tablekeeper.hw.sim.textview import TextView
+
+            text_view = TextView(config)
+        else:
+            parts.emulator = _emulator(parts, mode)
+        refresh = refresher(station, parts, text_view)
         keyboard = KeyboardInput.for_mode(mode, parts, stop=lambda: station.put(Quit("window closed")))
         _stop_on_signals(station)
         if mode == "pygame":
@@ -381,14 +441,19 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
                 keyboard.pump()
             refresh()
 
-        with counters_running(station, config, parts.counters):  # a counter plugged into this computer works too
-            station.start()
+        supervisor = Supervisor(clock=clock)
+        with counters_running(station, config, parts.counters, supervisor=supervisor), \
+                fleet_running(station, config):
+            station.start()  # (a counter plugged into this computer works too)
             refresh()
             # a window must have its events read often; keys in a terminal arrive on their own thread
-            station.run(on_pass=on_pass, idle_wait_s=SIM_WAIT_S if mode == "pygame" else None)
+            run_station_loop(station, supervisor, None, clock=clock, sleep=time.sleep, on_pass=on_pass,
+                             idle_wait_s=SIM_WAIT_S if mode == "pygame" else IDLE_WAIT_S)
     finally:
         if keyboard is not None:
             keyboard.close()
+        if text_view is not None:
+            text_view.close()
         station.close()
         parts.close()
         if store is not None:
@@ -398,4 +463,6 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
 
             print(f"tablekeeper: {parts.frames_shown} frames written to {args.capture_dir}/ "
                   f"({write_rate(parts.bytes_written, time.monotonic() - started_s)})", file=sys.stderr)
+    if text_view is not None:
+        print("tablekeeper: simulator stopped", file=sys.stderr)
     return 0

@@ -16,7 +16,7 @@ def test_bom_quantities_match_the_reference_config() -> None:
     assert [int(r["item"]) for r in rows] == list(range(1, len(rows) + 1))
     assert all(r["part"] and r["unit"] and r["where"] in ("station", "per counter") for r in rows)
     cfg = load_config(default_config_path())
-    wanted = Counter(f"displays {d.driver} {d.width}x{d.height}" for d in cfg.displays)
+    wanted = Counter(f"displays {d.driver} {d.width}x{d.height} {d.panel}" for d in cfg.displays)
     wanted.update({"buttons": len(cfg.buttons), "leds": len(cfg.leds), "buzzer": int(cfg.buzzer is not None)})
     listed: Counter[str] = Counter()
     for row in rows:

@@ -12,7 +12,7 @@ from tablekeeper.core.chance import Bag, Deck, Dice, Multiset
 from tablekeeper.core.events import Command
 from tablekeeper.core.flow import Flow, Phase, Step, Turns
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb, parse_seat
-from tablekeeper.core.state import GameState
+from tablekeeper.core.state import GameState, Result
 from tablekeeper.core.tracks import Counter
 
 
@@ -71,7 +71,7 @@ class Fixture(Game):
 
     def on_threshold(self, txn: Txn, track: str, threshold: int) -> None:
         if track == "doom":
-            txn.end("defeat: doom reached 3")
+            txn.end("defeat: doom reached 3", result=Result.DEFEAT)
 
     def campaign_record(self, state: GameState, previous: Mapping[str, Any] | None) -> dict[str, Any] | None:
         defeats = int((previous or {}).get("defeats", 0))

@@ -57,7 +57,7 @@ def test_trace_has_one_line_per_script_line_and_rejections_name_the_line(
     assert rows[1]["reason"] == "doom cannot go above 12 (asked for 40)"
     assert rows[-1]["state"]["tracks"]["doom"] == 1
     assert err.splitlines() == ["line 4: doom cannot go above 12 (asked for 40)",
-                                "line 5: unknown verb 'fly' (known: add, choose, done, draw, next, pass, "
+                                "line 5: unknown verb 'fly' (known: add, choose, done, draw, next, next!, pass, "
                                 "reveal, set, spend)"]
     assert code == 0
     code, _, _ = play(capsys, monkeypatch, script, "--strict")

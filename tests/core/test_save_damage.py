@@ -4,6 +4,7 @@ The refusal is one line naming ``tablekeeper saves`` commands, and those export 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -81,7 +82,8 @@ def test_a_bit_flip_in_the_entries_index_is_refused_and_everything_is_exported(
     path = tmp_path / "s.sqlite"
     session = saved_game(path, 150)
     flip_a_bit_in_the_entries_index(path, 72)
-    assert sqlite3.connect(path).execute("PRAGMA quick_check").fetchone()[0] == "ok"  # the case it misses
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        assert db.execute("PRAGMA quick_check").fetchone()[0] == "ok"  # the case it misses
     assert_refused_untouched(path, capsys, "integrity check")
     code, out, _err = run_cli(capsys, "saves", "check", str(path))
     assert code == 1 and "integrity check" in out and "150 entries, verified" in out
@@ -100,7 +102,8 @@ def test_a_bit_flip_in_the_entries_index_is_refused_and_everything_is_exported(
 
 
 def _body(path: Path, idx: int) -> str:
-    return str(sqlite3.connect(path).execute("SELECT body FROM entries WHERE idx = ?", (idx,)).fetchone()[0])
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        return str(db.execute("SELECT body FROM entries WHERE idx = ?", (idx,)).fetchone()[0])
 
 
 def _set_body(path: Path, idx: int, body: bytes, crc: int | None = None) -> None:
@@ -110,6 +113,8 @@ def _set_body(path: Path, idx: int, body: bytes, crc: int | None = None) -> None
     else:
         db.execute("UPDATE entries SET body = CAST(? AS TEXT), crc = ? WHERE idx = ?", (body, crc, idx))
     db.commit()
+    # The change must reach the file itself even if another connection lingers until garbage collection.
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     db.close()
 
 

@@ -75,13 +75,6 @@ def test_set_and_roll_request_refuse_values_off_the_wire_range() -> None:
         p.roll_request_body(17, 6)
 
 
-def test_revision_order_wraps() -> None:
-    assert p.rev_is_newer(1, 0)
-    assert p.rev_is_newer(0, 0xFFFF)
-    assert not p.rev_is_newer(5, 5)
-    assert not p.rev_is_newer(4, 5)
-
-
 def test_outbox_replaces_by_key_and_backs_off() -> None:
     outbox = p.Outbox(first_retry_s=0.1, max_retry_s=0.4)
     outbox.add((p.MsgType.SET, 0), p.MsgType.SET, p.set_body(0, 1, 9, 0), 0.0)

@@ -24,7 +24,7 @@ import pytest
 
 from tablekeeper.config import CounterConfig
 from tablekeeper.hw import protocol as p
-from tablekeeper.hw.counters import CounterManager
+from tablekeeper.hw.counters import CounterLink, CounterManager
 from tablekeeper.hw.sim.counters import SimPortInfo, VirtualCounter
 from tablekeeper.intents import CounterConnected, CounterMissing, CounterValue, Intent
 
@@ -51,6 +51,8 @@ class NoisyCable:
         self._to_board = bytearray()
         self.flipped = 0
         self.noise_sent = 0
+        self._board_frames = p.FrameSplitter()
+        self.genuine: set[bytes] = set()  # every payload the board really sent (read before corrupting)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="noisy-cable", daemon=True)
         self._thread.start()
@@ -115,6 +117,7 @@ class NoisyCable:
                     except (BlockingIOError, OSError):
                         continue
                     if fd == self._board_fd:
+                        self.genuine.update(self._board_frames.feed(data))
                         if host >= 0:  # nothing crosses a pulled cable
                             self._to_host += self._corrupt(data)
                     else:
@@ -138,6 +141,9 @@ class Rig:
     counter: VirtualCounter
     cable: NoisyCable
     intents: list[Intent] = field(default_factory=list)
+    received: list[bytes] = field(default_factory=list)  # every payload the host took for a frame
+    checked: int = 0  # how many of them ``check_nothing_forged`` has seen
+    forged: list[str] = field(default_factory=list)
     manager: CounterManager = field(init=False)
 
     def __post_init__(self) -> None:
@@ -153,10 +159,24 @@ class Rig:
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             self.manager.poll()
+            self.check_nothing_forged()
             if condition():
                 return
             select.select([], [], [], 0.002)
         raise AssertionError(f"timed out; status {self.manager.status()}; last intents {self.intents[-5:]}")
+
+    def check_nothing_forged(self) -> None:
+        """Flipped bits and noise never reach the host as a frame: everything it took for one, the
+        board sent (the host's CRC check is what guarantees it)."""
+        fresh, self.checked = self.received[self.checked:], len(self.received)
+        self.forged += [payload.hex() for payload in fresh if payload not in self.cable.genuine]
+        # A 16-bit CRC lets about one damaged frame in 65,536 through (the parser then refuses it):
+        # allow eight times that rate, which is none in the short run, and far fewer than come
+        # through with the check off.
+        damaged = self.cable.noise_sent // p.MAX_ENCODED + self.cable.flipped
+        allowed = damaged // 8192
+        assert len(self.forged) <= allowed, \
+            f"the host took {len(self.forged)} frames the board never sent, e.g. {self.forged[:3]}"
 
     def connected(self) -> int:
         return sum(isinstance(i, CounterConnected) for i in self.intents)
@@ -169,11 +189,18 @@ class Rig:
 
 
 @pytest.fixture
-def rig() -> Iterator[Rig]:
+def rig(monkeypatch: pytest.MonkeyPatch) -> Iterator[Rig]:
     counter = VirtualCounter("hp")
     counter.plug()
     cable = NoisyCable(counter.device, random.Random(11), flip_rate=0.01)
     made = Rig(counter, cable)
+    receive = CounterLink._receive
+
+    def tap(link: CounterLink, payload: bytes, now_s: float) -> None:
+        made.received.append(payload)
+        receive(link, payload, now_s)
+
+    monkeypatch.setattr(CounterLink, "_receive", tap)
     yield made
     made.manager.close()
     cable.close()
@@ -243,6 +270,13 @@ def run_cycles(rig: Rig, *, cycles: int, noise_bytes: int, seed: int, offline_pr
 def test_five_replugs_through_a_noisy_cable(rig: Rig) -> None:
     figures = run_cycles(rig, cycles=5, noise_bytes=200_000, seed=1, offline_presses=False)
     assert figures["flipped_bits"] > 0 and figures["noise_bytes"] == 200_000
+    assert rig.received
+
+
+def test_the_noisy_cable_test_fails_with_the_host_crc_check_off(rig: Rig, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(p, "CHECK_CRC", False)
+    with pytest.raises(AssertionError, match="frames the board never sent"):
+        run_cycles(rig, cycles=5, noise_bytes=200_000, seed=1, offline_presses=False)
 
 
 @pytest.mark.stress

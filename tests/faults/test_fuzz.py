@@ -11,13 +11,14 @@ import json
 import string
 import tempfile
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 import tomli_w
 from cobs import cobs
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, Phase, assume, example, given, settings
 from hypothesis import strategies as st
 
 from tablekeeper.cli import main
@@ -275,7 +276,14 @@ def test_decoder_turns_any_byte_stream_into_messages_or_protocol_errors(
     splitter = p.FrameSplitter()
     payloads = [payload for start in range(0, len(stream), chunk)
                 for payload in splitter.feed(stream[start:start + chunk])]
+    sent = {bytes(piece[1:-1]) for piece in pieces}
     for payload in payloads:
+        # nothing damaged is taken for a message: every payload was framed whole into the stream, or
+        # the parser refuses it (a flipped trailing delimiter can merge a frame with zeros that
+        # CRC-16/CCITT-FALSE, having no final XOR, does not see; the length check refuses those)
+        if p.encode_frame(payload)[1:-1] not in sent:
+            with pytest.raises(p.FrameRejected):
+                p.parse(payload)
         assert 3 <= len(payload) <= p.MAX_PAYLOAD
         try:
             message = p.parse(payload)
@@ -290,9 +298,21 @@ def test_decoder_turns_any_byte_stream_into_messages_or_protocol_errors(
 
 @settings(FUZZ, max_examples=200)
 @given(st.binary(max_size=80))
+@example(bytes.fromhex("0401030101021c0403aecd"))  # a CHANGE frame with one bit flipped in its value
 def test_decode_frame_refuses_with_protocol_error(raw: bytes) -> None:
     try:
         payload = p.decode_frame(raw)
     except ProtocolError:
         return
     assert p.crc16(payload) == int.from_bytes(bytes(cobs.decode(raw))[-2:], "big")
+
+
+@pytest.mark.parametrize("fuzz", [test_decode_frame_refuses_with_protocol_error], ids=["frame"])
+def test_the_decoder_fuzz_fails_with_the_crc_check_off(fuzz: Callable[[], None],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(p, "CHECK_CRC", False)
+    current = fuzz._hypothesis_internal_use_settings  # type: ignore[attr-defined]
+    quick = settings(current, phases=[Phase.explicit, Phase.generate])
+    monkeypatch.setattr(fuzz, "_hypothesis_internal_use_settings", quick)  # a failure is enough; no shrinking
+    with pytest.raises((AssertionError, ExceptionGroup)):
+        fuzz()

@@ -42,7 +42,7 @@ MAX_IN_FLIGHT = 3
 
 def comparable(view: dict[str, Any]) -> dict[str, Any]:
     """A trace state without what depends on the process rather than the log."""
-    return {k: v for k, v in view.items() if k not in ("notices", "pending")}
+    return {k: v for k, v in view.items() if k not in ("notices", "automatic", "pending")}
 
 
 def expected_view(walk: Walk, length: int) -> dict[str, Any]:
@@ -55,7 +55,7 @@ def launch(walk: Walk, save: Path) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.Popen(
         [sys.executable, "-c", LAUNCH, "play", walk.game.name, "--seats", str(walk.seats), "--seed",
-         str(walk.seed), "--script", "-", "--trace", "--save", str(save)],
+         str(walk.seed), "--walk", "--script", "-", "--trace", "--save", str(save)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
 
 

@@ -214,7 +214,7 @@ def test_changed_runs_cover_exactly_the_changed_columns(pairs: list[tuple[int, i
     assert all(b[0] - a[1] - 1 > gap for a, b in itertools.pairwise(runs))  # joined when close
 
 
-def test_a_single_failed_write_is_retried_with_the_whole_frame() -> None:
+def test_a_single_failed_write_is_retried_and_the_frame_completes() -> None:
     bus = FlakyBus()
     configs = [DisplayConfig(role="track", driver="ssd1306", width=128, height=64, bus="main", address=0x3C)]
     bank = DisplayBank(configs, open_device=bus.open, clock=FakeClock(), timing=TimingConfig())

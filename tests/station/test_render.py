@@ -1,4 +1,4 @@
-"""Panels render to 1-bit images laid out for 128x64 and 128x32 screens."""
+"""The screen model fits a panel to a display's size and pitch: wrapped, paged, never cut."""
 
 from __future__ import annotations
 
@@ -6,13 +6,79 @@ import pytest
 from PIL import Image, ImageChops
 
 from tablekeeper.core.view import Panel
-from tablekeeper.ui.render import fit, render_message, render_panel
+from tablekeeper.ui.legibility import Viewing
+from tablekeeper.ui.render import choose_face, layout, render_message, render_panel
 
 PANEL = Panel(title="Round 2 - Mythos", lines=("doom 3/7", "clues 2", "agenda 1a", "act 1a", "bag 16"), big="3")
+NOTICE = ("The investigators must each discard one card from hand or take one horror before the "
+          "next round begins; the lead investigator decides the order")
+
+# The reference build, the compact variant, and a few in between.
+VIEWINGS = {
+    "2.42in shared": Viewing.of((128, 64), "2.42in", 80),
+    "1.54in seat": Viewing.of((128, 64), "1.54in", 50),
+    "1.3in seat": Viewing.of((128, 64), "1.3in", 50),
+    "0.96in shared": Viewing.of((128, 64), "0.96in", 80),
+    "0.91in seat": Viewing.of((128, 32), "0.91in", 50),
+}
 
 
 def changed_box(a: Image.Image, b: Image.Image) -> tuple[int, int, int, int] | None:
     return ImageChops.difference(a.convert("L"), b.convert("L")).getbbox()
+
+
+def all_pages(panel: Panel, viewing: Viewing, banner: str | None = None) -> list[str]:
+    first = layout(panel, viewing, banner=banner)
+    pages = [layout(panel, viewing, banner=banner, page=p) for p in range(first.pages)]
+    return [row for screen in pages for row in (*screen.rows, *screen.banner)]
+
+
+@pytest.mark.parametrize("name", VIEWINGS)
+def test_every_word_of_a_long_notice_is_shown_whole_on_some_page(name: str) -> None:
+    viewing = VIEWINGS[name]
+    panel = Panel("Mythos", ("Doom 3 of 7", NOTICE))
+    rows = all_pages(panel, viewing)
+    words_shown = " ".join(rows).replace("- ", "").split()  # a word too long for a row is hyphenated
+    assert words_shown == ("Doom 3 of 7 " + NOTICE).split()  # every word, whole and in order
+    screen = layout(panel, viewing)
+    assert all(len(row) <= screen.columns for row in rows)
+
+
+@pytest.mark.parametrize("name", VIEWINGS)
+def test_the_pointed_option_of_a_prompt_is_shown_in_full(name: str) -> None:
+    viewing = VIEWINGS[name]
+    option = "Roland Banks (seat 1) goes first this round"
+    screen = layout(Panel("Who goes first?", ("choose with + and -",)), viewing, banner=option)
+    pages = [layout(Panel("Who goes first?", ("choose with + and -",)), viewing, banner=option, page=p)
+             for p in range(screen.pages)]
+    assert " ".join(row for s in pages for row in s.banner).split() == option.split()
+
+
+def test_long_notice_pages_and_the_page_is_counted_by_the_caller() -> None:
+    viewing = VIEWINGS["2.42in shared"]
+    panel = Panel("Mythos", (NOTICE,))
+    first, second = layout(panel, viewing, page=0), layout(panel, viewing, page=1)
+    assert first.pages > 1 and first.rows != second.rows
+    assert layout(panel, viewing, page=first.pages).rows == first.rows  # pages wrap around
+    a, b = render_panel(panel, (128, 64), viewing=viewing), render_panel(panel, (128, 64), viewing=viewing, page=1)
+    assert a.tobytes() != b.tobytes()
+
+
+def test_short_forms_get_a_legend_page() -> None:
+    viewing = VIEWINGS["2.42in shared"]
+    panel = Panel("Spirit", ("En 3 Cd 2",), legend=(("En", "energy"), ("Cd", "cards in hand")))
+    screen = layout(panel, viewing)
+    assert screen.pages == 2
+    legend = layout(panel, viewing, page=1)
+    assert "En = energy" in legend.rows and legend.title.startswith("Key")
+
+
+def test_face_grows_with_distance_and_shrinks_with_bigger_pixels() -> None:
+    near = choose_face(Viewing.of((128, 64), "0.96in", 30))
+    far = choose_face(Viewing.of((128, 64), "0.96in", 80))
+    assert far.cap_px > near.cap_px
+    big_glass = choose_face(Viewing.of((128, 64), "2.42in", 80))
+    assert big_glass.cap_px <= far.cap_px and Viewing.of((128, 64), "2.42in", 80).arcmin(big_glass.cap_px) >= 16
 
 
 @pytest.mark.parametrize("size", [(128, 64), (128, 32)])
@@ -20,73 +86,31 @@ def test_panel_is_a_one_bit_image_of_the_display_size_with_an_inverted_title(siz
     image = render_panel(PANEL, size)
     assert image.mode == "1" and image.size == size
     assert image.getpixel((127, 1))  # the title bar is lit edge to edge
-    assert not image.getpixel((127, size[1] - 1))
 
 
 def test_big_value_sits_on_the_right() -> None:
-    with_big = render_panel(PANEL, (128, 64))
-    without = render_panel(Panel(PANEL.title, PANEL.lines), (128, 64))
+    viewing = VIEWINGS["2.42in shared"]
+    with_big = render_panel(PANEL, (128, 64), viewing=viewing)
+    without = render_panel(Panel(PANEL.title, PANEL.lines), (128, 64), viewing=viewing)
     box = changed_box(with_big, without)
-    assert box is not None and box[0] >= 100 and box[1] >= 14
+    assert box is not None and box[0] >= 100 and box[1] >= 13
 
 
-def test_only_as_many_lines_as_fit_are_drawn() -> None:
-    many = Panel("t", tuple(f"line {i}" for i in range(12)))
-    assert render_panel(many, (128, 64)).tobytes() == render_panel(Panel("t", many.lines[:5]), (128, 64)).tobytes()
-    assert render_panel(many, (128, 32)).tobytes() == render_panel(Panel("t", many.lines[:2]), (128, 32)).tobytes()
+def test_banner_is_inverted_at_the_bottom() -> None:
+    viewing = VIEWINGS["2.42in shared"]
+    pending = render_panel(PANEL, (128, 64), banner="doom 2 -> 5 (+3)", viewing=viewing)
+    assert layout(PANEL, viewing, banner="doom 2 -> 5 (+3)").banner == ("doom 2 -> 5 (+3)",)
+    assert pending.getpixel((127, 63)) and pending.getpixel((127, 52)) and not pending.getpixel((127, 40))
 
 
-@pytest.mark.parametrize(("size", "top"), [((128, 64), 53), ((128, 32), 23)])
-def test_pending_banner_covers_only_the_bottom_row(size: tuple[int, int], top: int) -> None:
-    plain = render_panel(PANEL, size)
-    pending = render_panel(PANEL, size, banner="doom 2 -> 5 (+3)")
-    box = changed_box(plain, pending)
-    assert box is not None and box[1] >= top - 10 and box[3] == size[1]
-    assert pending.getpixel((127, size[1] - 1))
-    other = render_panel(PANEL, size, banner="doom 2 -> 6 (+4)")
-    assert other.tobytes() != pending.tobytes()
-
-
-def test_selected_track_gets_a_marker_at_the_left() -> None:
-    plain = render_panel(PANEL, (128, 64))
-    marked = render_panel(PANEL, (128, 64), selected="clues")
-    box = changed_box(plain, marked)
-    assert box is not None and box[1] >= 24 and box[3] <= 34  # the second body row only
-    assert render_panel(PANEL, (128, 64), selected="fear").tobytes() == plain.tobytes()
-
-
-def test_fit_cuts_with_a_mark() -> None:
-    assert fit("abcdefghij", 30, "6x10") == "abcd~"
-    assert fit("abcde", 30, "6x10") == "abcde"
-    assert fit("abc", 3, "6x10") == ""
-
-
-def test_unsupported_size_is_refused() -> None:
-    with pytest.raises(ValueError, match="128x48"):
-        render_panel(PANEL, (128, 48))
+def test_selected_track_gets_a_marker() -> None:
+    viewing = VIEWINGS["2.42in shared"]
+    screen = layout(PANEL, viewing, selected="clues")
+    assert screen.rows[1].startswith(">clues")
+    assert layout(PANEL, viewing, selected="fear").rows == layout(PANEL, viewing).rows
 
 
 def test_message_wraps_words() -> None:
     image = render_message("Tablekeeper", "seat3 display not answering; retrying", (128, 64))
     rows_with_ink = {y for y in range(14, 64) for x in range(128) if image.getpixel((x, y))}
-    assert min(rows_with_ink) >= 14 and max(rows_with_ink) >= 24  # two lines of body text
-
-
-def test_long_banner_switches_to_the_small_font_rather_than_cutting() -> None:
-    text = "seat1.damage 0 -> 2 (+2)"  # 24 characters: 144 px in 6x10, 120 px in 5x8
-    assert fit(text, 126, "6x10").endswith("~")
-    long = render_panel(PANEL, (128, 64), banner=text)
-    cut = render_panel(PANEL, (128, 64), banner=fit(text, 126, "6x10"))
-    assert long.tobytes() != cut.tobytes()
-    ink_columns = [x for x in range(128) if any(not long.getpixel((x, y)) for y in range(54, 64))]
-    assert max(ink_columns) <= 121  # all 24 characters fit inside the banner
-
-
-def test_text_outside_the_fonts_gets_stand_ins_not_an_error() -> None:
-    from tablekeeper.ui.render import printable
-
-    assert printable("Round 1 — Mythos: doom → 3 … “ok” ✓ 日") == 'Round 1 - Mythos: doom -> 3 ... "ok" v ?'
-    assert printable("café 5×") == "café 5×"  # ISO 8859-1 is drawn as it is
-    image = render_panel(Panel("Round 1 — Mythos", ("doom → 3",), big="✓"), (128, 64), banner="seat → 2")
-    plain = render_panel(Panel("Round 1 - Mythos", ("doom -> 3",), big="v"), (128, 64), banner="seat -> 2")
-    assert image.tobytes() == plain.tobytes()
+    assert max(rows_with_ink) >= 30  # more than one row of body text

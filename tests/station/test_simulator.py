@@ -90,10 +90,10 @@ def test_script_errors_name_the_line_and_exit_2(tmp_path: Path, capsys: pytest.C
 
 def test_display_mode_follows_the_screen() -> None:
     assert choose_display_mode(None, stdout_is_tty=False, env={"DISPLAY": ":0"}) == "pygame"
-    assert choose_display_mode(None, stdout_is_tty=True, env={}) == "asciiblock"
+    assert choose_display_mode(None, stdout_is_tty=True, env={}) == "text"
     assert choose_display_mode(None, stdout_is_tty=False, env={}) == "capture"
     assert choose_display_mode(None, stdout_is_tty=True, env={"DISPLAY": ":0", "SDL_VIDEODRIVER": "dummy"}) \
-        == "asciiblock"
+        == "text"
     assert choose_display_mode("gifanim", stdout_is_tty=True, env={"DISPLAY": ":0"}) == "gifanim"
 
 
@@ -103,7 +103,7 @@ def test_help_texts(capsys: pytest.CaptureFixture[str]) -> None:
             main(argv)
         assert info.value.code == 0
     out = capsys.readouterr().out
-    assert "--display {pygame,asciiblock,capture,gifanim}" in out and "--script FILE" in out
+    assert "--display {pygame,text,asciiblock,capture,gifanim}" in out and "--script FILE" in out
 
 
 LAUNCH = (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -42,8 +43,10 @@ def test_reference_build_is_valid() -> None:
     assert {d.role for d in cfg.displays} == {"track", "tokens", "seat1", "seat2", "seat3", "seat4"}
     assert cfg.button("back") is not None and cfg.button("back").pin == 6  # type: ignore[union-attr]
     assert cfg.button("seat2.b").key == "w"  # type: ignore[union-attr]
-    assert cfg.display("tokens").driver == "sh1106"  # type: ignore[union-attr]
-    assert cfg.display("seat1").size == (128, 32)  # type: ignore[union-attr]
+    assert cfg.display("tokens").driver == "ssd1309"  # type: ignore[union-attr]
+    assert cfg.display("tokens").panel == "2.42in"  # type: ignore[union-attr]
+    assert cfg.display("seat1").size == (128, 64)  # type: ignore[union-attr]
+    assert cfg.display("seat1").distance_cm == 50  # type: ignore[union-attr]
     assert cfg.counters[0].vid_pid == "2E8A:0005"
     assert cfg.buzzer is not None and cfg.buzzer.pin == 18
     pins = cfg.pin_map()
@@ -86,7 +89,7 @@ BAD = [
     (MINIMAL + "[timing]\ndebounce = 0.05\n", "timing.debounce: unknown key (did you mean 'debounce_s'?)"),
     (MINIMAL.replace('size = "128x64"', 'size = "128x64"\ncolour = "blue"'),
      "displays[0].colour: unknown key (known: role, driver, size, bus, address, device, dc_pin, reset_pin, "
-     "rotation, label)"),
+     "rotation, label, panel, distance_cm)"),
     (MINIMAL.replace("[buttons.back]\npin = 6", "[buttons.back]\npin = 5"),
      "buttons.back.pin: BCM 5 is already used by buttons.next.pin"),
     (MINIMAL.replace("[buttons.back]\npin = 6", "[buttons.back]\npin = 3"),
@@ -187,3 +190,28 @@ def test_config_check_as_a_program(tmp_path: Path) -> None:
                           capture_output=True, text=True, check=False)
     assert fail.returncode == 2 and fail.stdout == ""
     assert fail.stderr == f"tablekeeper: {bad}: buttons.back.pin: BCM 2 is already used by buses.main (SDA)\n"
+
+
+def test_config_check_reports_text_size_per_display_and_passes_the_reference(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["config", "check", str(REFERENCE_CONFIG)]) == 0
+    out = capsys.readouterr().out
+    assert "track        2.42in 0.430 mm/px at 80 cm: smallest text 9 px = 3.9 mm = 16.6 arcmin" in out
+    assert "seat1        1.54in 0.274 mm/px at 50 cm: smallest text 9 px = 2.5 mm = 16.9 arcmin" in out
+    assert "WARNING" not in out
+
+
+def test_config_check_warns_when_text_is_under_16_arcmin(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["config", "check", str(Path(__file__).resolve().parents[2] / "hardware" / "compact.toml")]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if "track" in line]
+    assert lines == ["  track        0.96in 0.170 mm/px at 80 cm: smallest text 13 px = 2.2 mm = 9.5 arcmin"
+                     "  WARNING: under 16 arcmin, hard to read; a bigger panel or distance_cm <= 47"]
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    ('panel = "3 bananas"', "displays[0].panel: '3 bananas' is neither a known module"),
+    ("distance_cm = 5", "displays[0].distance_cm: 5 is not a reading distance in cm"),
+])
+def test_bad_panel_or_distance_is_one_line(extra: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        parse_config(MINIMAL.replace('size = "128x64"', f'size = "128x64"\n{extra}'), source="bad.toml")

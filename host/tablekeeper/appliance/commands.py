@@ -50,6 +50,9 @@ def register(subparsers: Any) -> None:
     photos.add_argument("--config", type=Path, default=None, metavar="FILE", help="station config")
     photos.add_argument("--seats", type=int, default=4, help="players at the table (default 4)")
     photos.add_argument("--game", action="append", default=None, help="only this game (repeatable)")
+    photos.add_argument("--readme-picture", type=Path, default=Path("docs/images/panel.png"), metavar="FILE",
+                        help="also the README's panel picture, from docs/images/panel.keys (default "
+                             "docs/images/panel.png; 'none' skips it)")
     photos.set_defaults(func=_photos)
 
 
@@ -137,12 +140,15 @@ def _wiring(args: argparse.Namespace) -> int:
 
 
 def _photos(args: argparse.Namespace) -> int:
-    from tablekeeper.appliance.photos import take_photos
+    from tablekeeper.appliance.photos import take_photos, take_readme_picture
     from tablekeeper.demo import load_scripts
     from tablekeeper.user_paths import output_dir
 
     output_dir(args.out_dir, option="--out-dir")
     written = take_photos(load_scripts(games=args.game), args.out_dir, config=args.config, seats=args.seats)
+    if str(args.readme_picture) != "none":
+        keys = REFERENCE_CONFIG.resolve().parents[1] / "docs" / "images" / "panel.keys"
+        written.append(take_readme_picture(keys, args.readme_picture))
     for path in written:
         print(f"wrote {path}")
     return 0

@@ -62,3 +62,19 @@ def take_photos(demos: Sequence[DemoScript], out_dir: Path, *, config: Path | No
             shutil.copyfile(shots[-1], target)
             written.append(target)
     return written
+
+
+def take_readme_picture(keys: Path, target: Path, *, run_cli: Callable[[list[str]], int] = run_in_subprocess) -> Path:
+    """The README's panel picture: the simulator's last frame after the key script ``keys``
+    (Arkham Horror, two seats, the reference build)."""
+    with tempfile.TemporaryDirectory(prefix="tablekeeper-readme-") as tmp:
+        frames = Path(tmp) / "frames"
+        code = run_cli(["run", "--sim", "--game", "arkham", "--seats", "2", "--seed", "1", "--script", str(keys),
+                        "--display", "capture", "--capture-dir", str(frames)])
+        shots = sorted(frames.glob("panel_*.png"))
+        if code != 0 or not shots:
+            raise HardwareError(f"README picture: the simulator exited with {code} after {len(shots)} frames")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(shots[-1], target)
+    return target
+

@@ -1,4 +1,5 @@
-"""The station loop's link to systemd: READY=1 once up, WATCHDOG=1 when a ping is due, STOPPING=1.
+"""The station loop's link to systemd: READY=1 once up, WATCHDOG=1 from loop passes while every
+supervised thread is healthy (``tablekeeper.supervisor``), STOPPING=1.
 
 Outside systemd (no ``NOTIFY_SOCKET``) every call is a no-op, so the same loop runs in the
 simulator and the tests. Feeding is rate-limited with the loop's own clock: systemd asks for a
@@ -59,24 +60,16 @@ class Watchdog:
         """A one-line status shown by ``systemctl status``."""
         self._send(f"STATUS={text}")
 
-    def feed(self, now_s: float) -> bool:
-        """Ping the watchdog if the last ping is half a period old; returns whether one was sent."""
-        if self._notifier is None or self.feed_interval_s is None:
+    def feed(self, now_s: float, *, healthy: bool = True) -> bool:
+        """Ping the watchdog if the last ping is half a period old and ``healthy`` (every thread alive
+        and beating); returns whether one was sent. An unhealthy station is left for systemd to restart."""
+        if self._notifier is None or self.feed_interval_s is None or not healthy:
             return False
         if self._last_feed_s is not None and now_s - self._last_feed_s < self.feed_interval_s:
             return False
         self._last_feed_s = now_s
         self._send("WATCHDOG=1")
         return True
-
-    def next_deadline_s(self) -> float | None:
-        """When the next ping is due (the station loop's timer), or None without a watchdog."""
-        if self._notifier is None or self.feed_interval_s is None:
-            return None
-        return 0.0 if self._last_feed_s is None else self._last_feed_s + self.feed_interval_s
-
-    def poll(self, now_s: float) -> None:
-        self.feed(now_s)
 
     def stopping(self) -> None:
         """Tell systemd a clean stop is under way (so the stop is not mistaken for a hang)."""

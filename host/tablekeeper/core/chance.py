@@ -229,3 +229,20 @@ class Dice:
 
 
 Source = Bag | Deck | Dice
+
+
+class PressRandom(random.Random):
+    """A command's generator, seeded by the press it stands for: the log entry number plus the steps
+    the station ran by itself before it. Each step run by itself within the command counts as the
+    press it saved, so a session with automatic steps draws what the same game pressed step by step
+    (``--walk``) draws."""
+
+    def __init__(self, seed: int, entry: int, runs: int, start: str | None = None) -> None:
+        self._base = (seed, entry - runs)
+        super().__init__(start if start is not None else f"{seed}:{entry}")
+
+    def press(self, runs: int) -> None:
+        """Re-seed as the press that would have left the ``runs``-th automatic step."""
+        seed, base = self._base
+        self.seed(f"{seed}:{base + runs}")
+

@@ -4,9 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 Json = Any  # JSON-compatible value: None, bool, int, float, str, list, dict
+
+
+class NoticeKind(Enum):
+    """What a notice is about, so the station chooses a sound or a light without reading its words."""
+
+    INFO = "info"
+    THRESHOLD = "threshold"  # a counter reached one of its marks
+    DEFEAT = "defeat"  # someone or something at the table was defeated
+    AUTO = "auto"  # the station ran a step by itself (the text is the step's title)
 
 
 @dataclass(frozen=True, slots=True)

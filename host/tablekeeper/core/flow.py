@@ -3,6 +3,11 @@
 A step may host turns (clockwise from the lead, in an order the players choose, round and round until
 every seat passes in a row, or all seats together each signalling "done"). Hooks are small functions
 of a transaction; skip conditions are predicates of the state at the moment the step would begin.
+
+Each step also says what it asks of the table (``Kind``): a decision, a physical table action that
+one ``next`` confirms, or bookkeeping the station does itself. In a session whose state has ``auto``
+set, automatic steps and steps that are empty right now (``idle``) run without a press, inside the
+same command as the press that reached them, so one ``undo`` takes the whole run back.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
+from tablekeeper.core.events import NoticeKind
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 
@@ -21,6 +27,14 @@ if TYPE_CHECKING:
 Hook = Callable[["Txn"], None]
 Predicate = Callable[[GameState], bool]
 Hold = Callable[[GameState], "str | None"]
+
+
+class Kind(Enum):
+    """What a step asks of the players."""
+
+    DECISION = "decision"  # someone must choose
+    TABLE = "table"  # players do something the station cannot see; one ``next`` confirms it
+    AUTO = "auto"  # the station does the bookkeeping; no press in an automatic session
 
 
 class Turns(Enum):
@@ -41,6 +55,8 @@ class Step:
     skip: Predicate | None = None
     hold: Hold | None = None  # a reason ``next`` must wait, or None
     turn_start: Hook | None = None
+    kind: Kind = Kind.TABLE
+    idle: Predicate | None = None  # nothing to do here right now: runs by itself like an automatic step
 
     @property
     def title(self) -> str:
@@ -86,6 +102,69 @@ def move(txn: Txn, *, round_no: int, phase: str, step: str, seat: int | None,
     txn.emit("flow", round=round_no, phase=phase, step=step, seat=seat, done=list(done), passes=list(passes))
 
 
+def owing(step: Step, state: GameState) -> tuple[int, ...]:
+    """The seats the step still waits for, from its turn order (a game may add its own)."""
+    if step.turns in (Turns.CLOCKWISE, Turns.CHOSEN):
+        return tuple(s for s in _order_from(state.lead, state.seats) if s not in state.done)
+    if step.turns is Turns.UNTIL_PASS:
+        first = state.active_seat or state.lead
+        return tuple(s for s in _order_from(first, state.seats) if s not in state.passes)
+    if step.turns is Turns.TOGETHER:
+        return tuple(s for s in state.seat_numbers() if s not in state.done)
+    return ()
+
+
+def waiting_for(state: GameState) -> tuple[int, ...]:
+    """The seats the table is waiting for: a seat's question, else the active seat, else the seats owing."""
+    if state.prompt is not None and state.prompt.seat is not None:
+        return (state.prompt.seat,)
+    if state.active_seat is not None:
+        return (state.active_seat,)
+    return state.owing
+
+
+def cut_short(state: GameState, flow: Flow) -> tuple[int, ...]:
+    """The seats a plain ``next`` would leave owing a move by ending the step for all (empty: none).
+
+    In turn steps ``next`` ends the active seat's turn, which is that seat's own move; in a step the
+    seats play together it would end the step for the seats still playing.
+    """
+    if not state.auto or state.prompt is not None or not state.step:
+        return ()
+    step = flow.step(state.phase, state.step)
+    if step.turns in (Turns.CLOCKWISE, Turns.CHOSEN, Turns.UNTIL_PASS) and state.active_seat is not None:
+        return ()
+    return tuple(s for s in state.owing if s != state.active_seat)
+
+
+def runs_itself(state: GameState, step: Step) -> bool:
+    """In an automatic session: the step needs nobody now (automatic or empty, nothing open or held)."""
+    if not state.auto or state.prompt is not None or state.over is not None or state.owing:
+        return False
+    if step.turns is not Turns.NONE:
+        return False
+    if step.kind is not Kind.AUTO and not (step.idle is not None and step.idle(state)):
+        return False
+    return not (step.hold and step.hold(state))
+
+
+def settle(txn: Txn, flow: Flow) -> None:
+    """After a command: if the step it left open needs nobody, go on (an answered prompt in an
+    automatic step, the last enemy gone from the enemy phase)."""
+    state = txn.state
+    if state.step and runs_itself(state, flow.step(state.phase, state.step)):
+        _run_itself(txn, flow, flow.step(state.phase, state.step))
+
+
+def _run_itself(txn: Txn, flow: Flow, step: Step) -> None:
+    txn.auto_steps += 1
+    if txn.auto_steps > 2 * len(flow.positions()):
+        return  # a whole round with nothing to decide: stop and let the table press on
+    txn.emit("notice", text=step.title, category=NoticeKind.AUTO.value)
+    txn.pressed()
+    leave(txn, flow)
+
+
 def start(txn: Txn, flow: Flow) -> None:
     """Enter the first step of round 1 that is not skipped."""
     if flow.round_start:
@@ -93,8 +172,12 @@ def start(txn: Txn, flow: Flow) -> None:
     _enter_from(txn, flow, index=0, round_no=txn.state.round)
 
 
-def advance(txn: Txn, flow: Flow) -> None:
-    """What ``next`` does: end the active turn, or leave the step once its turns are over."""
+def advance(txn: Txn, flow: Flow, *, force: bool = False) -> None:
+    """What ``next`` does: end the active turn, or leave the step once its turns are over.
+
+    In an automatic session a ``next`` that would end a step for seats still playing is refused
+    unless ``force`` (``next!``), so a stray press never throws a seat's move away.
+    """
     state = txn.state
     if state.over is not None:
         raise Rejected(f"the game is over ({state.over})")
@@ -120,7 +203,33 @@ def advance(txn: Txn, flow: Flow) -> None:
     elif step.turns is Turns.UNTIL_PASS and seat is not None:
         begin_turn(txn, flow, clockwise_after(seat, state.seats), done=state.done, passes=())
         return
+    waiting = cut_short(state, flow)
+    if waiting and not force:
+        raise Rejected(f"{seats_text(waiting)} still playing {step.title}: they pass, or next! ends it for all")
     leave(txn, flow)
+
+
+def seats_text(seats: tuple[int, ...]) -> str:
+    return ("seat " if len(seats) == 1 else "seats ") + ", ".join(str(s) for s in seats)
+
+
+def pass_seat(txn: Txn, flow: Flow, seat: int) -> None:
+    """``pass SEAT``: this seat is done for this step or round, whatever the step's turn order."""
+    state = txn.state
+    if state.prompt is not None:
+        raise Rejected(f"answer the prompt first: {state.prompt.text}")
+    step = flow.step(state.phase, state.step)
+    if step.turns is Turns.UNTIL_PASS:
+        pass_turn(txn, flow, seat)
+    elif step.turns is Turns.TOGETHER:
+        seat_done(txn, flow, seat)
+    elif step.turns in (Turns.CLOCKWISE, Turns.CHOSEN):
+        if seat != state.active_seat:
+            who = f"seat {state.active_seat}'s turn" if state.active_seat else "no seat's turn yet"
+            raise Rejected(f"it is {who}, not seat {seat}'s")
+        advance(txn, flow)
+    else:
+        raise Rejected(f"nobody owes a move during {step.title}; next goes on")
 
 
 def pass_turn(txn: Txn, flow: Flow, seat: int) -> None:
@@ -225,6 +334,9 @@ def _enter_from(txn: Txn, flow: Flow, *, index: int, round_no: int) -> None:
             ask_next_seat(txn, list(_order_from(txn.state.lead, txn.state.seats)))
     if step.enter:
         step.enter(txn)
+    state = txn.state
+    if (state.phase, state.step) == (phase.id, step.id) and runs_itself(state, step):
+        _run_itself(txn, flow, step)
 
 
 def _order_from(first: int, seats: int) -> list[int]:

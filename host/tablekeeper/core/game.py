@@ -14,16 +14,17 @@ from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from tablekeeper.core import flow as flowmod
-from tablekeeper.core.chance import Bag, Deck, Dice, Source
-from tablekeeper.core.events import Command, Event, Json
+from tablekeeper.core.chance import Bag, Deck, Dice, PressRandom, Source
+from tablekeeper.core.events import Command, Event, Json, NoticeKind
 from tablekeeper.core.flow import Flow
 from tablekeeper.core.frozen import freeze, thaw
-from tablekeeper.core.state import EMPTY, GameState, Prompt
+from tablekeeper.core.state import EMPTY, GameState, Prompt, Result
 from tablekeeper.core.tracks import Counter
 from tablekeeper.core.view import Panel
 from tablekeeper.errors import Rejected
 
 MAX_EVENTS_PER_COMMAND = 2_000
+FLOW_MODES = ("walk", "auto")  # the ``flow`` option: every step by hand, or automatic steps run themselves
 
 Handler = Callable[["Txn", tuple[str, ...]], None]
 ChoiceHandler = Callable[["Txn", int], None]
@@ -46,6 +47,12 @@ class Txn:
         self.state = state
         self.events: list[Event] = []
         self._rng = rng
+        self.auto_steps = 0  # steps this command ran by itself (a guard against a round of nothing)
+
+    def pressed(self) -> None:
+        """A step ran by itself: what follows draws as the press it saved would have."""
+        if isinstance(self._rng, PressRandom):
+            self._rng.press(self.state.auto_runs)
 
     @property
     def rng(self) -> random.Random:
@@ -75,7 +82,7 @@ class Txn:
         old = counter.value
         self.emit("track.set", name=track, value=value)
         for threshold in counter.crossed(value):
-            self.emit("notice", text=f"{track} reached {threshold}")
+            self.emit("notice", text=f"{track} reached {threshold}", category=NoticeKind.THRESHOLD.value)
             self.game.on_threshold(self, track, threshold)
         self.game.on_track(self, track, old, value)
 
@@ -94,8 +101,8 @@ class Txn:
         """Keep a game-specific JSON value in the state."""
         self.emit("data.set", key=key, value=value)
 
-    def notice(self, text: str) -> None:
-        self.emit("notice", text=text)
+    def notice(self, text: str, kind: NoticeKind = NoticeKind.INFO) -> None:
+        self.emit("notice", text=text, category=kind.value)
 
     def ask(self, prompt_id: str, text: str, options: Sequence[str], *, seat: int | None = None,
             context: Mapping[str, Json] | None = None) -> None:
@@ -107,8 +114,9 @@ class Txn:
     def close_prompt(self) -> None:
         self.emit("prompt.close")
 
-    def end(self, result: str) -> None:
-        self.emit("over", result=result)
+    def end(self, reason: str, *, result: Result) -> None:
+        """The game is over: ``result`` says how (data), ``reason`` says why (shown to players)."""
+        self.emit("over", result=result.value, reason=reason)
 
     # --- chance -------------------------------------------------------------------------------
     def draw(self, source: str, outcome: str | None = None) -> str:
@@ -171,6 +179,19 @@ class Game:
         """Apply an event kind of the game's own (the shared kinds are handled by ``apply``)."""
         raise KeyError(f"unknown event kind {event.kind!r}")
 
+    def owing(self, state: GameState) -> tuple[int, ...]:
+        """The seats the current step still waits for; a game adds its own (a step without turns
+        that still waits for each seat)."""
+        return flowmod.owing(self.flow.step(state.phase, state.step), state)
+
+    def pass_seat(self, txn: Txn, seat: int) -> None:
+        """``pass SEAT``: the seat is done for this step or round (a game maps it to its own verb)."""
+        flowmod.pass_seat(txn, self.flow, seat)
+
+    def legend(self, state: GameState, seat: int) -> str | None:
+        """What the seat's buttons mean now, for the last line of its display (None: the usual)."""
+        return None
+
     def button(self, state: GameState, role: str, held: bool) -> Command | None:
         """The command a seat button means right now (``seatN.a``/``seatN.b``), or None."""
         return None
@@ -202,8 +223,12 @@ class Game:
         """The state before any command: setup, then the flow's first step (deterministic)."""
         if not self.seats_min <= seats <= self.seats_max:
             raise Rejected(f"{self.name} takes {self.seats_min} to {self.seats_max} seats, not {seats}")
-        state = self.setup(GameState(game=self.name, seats=seats, seed=seed), dict(options or {}))
-        txn = Txn(self, state, random.Random(f"{seed}:setup"))
+        options = dict(options or {})
+        mode = options.pop("flow", "walk")
+        if mode not in FLOW_MODES:
+            raise Rejected(f"option flow={mode}: expected one of {', '.join(FLOW_MODES)}")
+        state = self.setup(GameState(game=self.name, seats=seats, seed=seed, auto=mode == "auto"), options)
+        txn = Txn(self, state, PressRandom(seed, 0, 0, start=f"{seed}:setup"))
         flowmod.start(txn, self.flow)
         return txn.state
 
@@ -221,14 +246,17 @@ class Game:
             raise Rejected(f"unknown verb {verb!r} (known: {known})")
         if not txn.events:
             raise Rejected(f"{command.text()}: nothing to do")
+        flowmod.settle(txn, self.flow)
         self.after_command(txn)
         return txn.events
 
     def apply(self, state: GameState, event: Event) -> GameState:
         fn = SHARED_APPLY.get(event.kind)
-        if fn is not None:
-            return fn(self, state, event)
-        return self.apply_game(state, event)
+        new = fn(self, state, event) if fn is not None else self.apply_game(state, event)
+        if event.kind == "notice" or not new.step:
+            return new
+        owing = self.owing(new)
+        return new if owing == new.owing else replace(new, owing=owing)
 
     def counter(self, state: GameState, track: str) -> Counter:
         try:
@@ -265,6 +293,8 @@ class Game:
             "tracks": self.view_tracks(state),
             "sources": {name: source_summary(src) for name, src in sorted(state.sources.items())},
             "over": state.over,
+            "result": state.result.value if state.result is not None else None,
+            "owing": list(state.owing),
         }
         out.update(self.view_extra(state))
         return out
@@ -314,10 +344,14 @@ def _apply_prompt_close(game: Game, state: GameState, e: Event) -> GameState:
 
 
 def _apply_over(game: Game, state: GameState, e: Event) -> GameState:
-    return replace(state, over=str(e["result"]))
+    if "reason" not in e.data:  # logged before results were data: the text was all there was
+        return replace(state, over=str(e["result"]))
+    return replace(state, over=str(e["reason"]), result=Result(str(e["result"])))
 
 
 def _apply_notice(game: Game, state: GameState, e: Event) -> GameState:
+    if e.get("category") == NoticeKind.AUTO.value:
+        return replace(state, auto_runs=state.auto_runs + 1)
     return state
 
 
@@ -413,6 +447,11 @@ def _next(txn: Txn, args: tuple[str, ...]) -> None:
     flowmod.advance(txn, txn.game.flow)
 
 
+def _next_forced(txn: Txn, args: tuple[str, ...]) -> None:
+    want(args, 0, "next!")
+    flowmod.advance(txn, txn.game.flow, force=True)
+
+
 def _choose(txn: Txn, args: tuple[str, ...]) -> None:
     want(args, 1, "choose N")
     prompt = txn.state.prompt
@@ -455,7 +494,7 @@ def _reveal(txn: Txn, args: tuple[str, ...]) -> None:
 
 def _pass(txn: Txn, args: tuple[str, ...]) -> None:
     want(args, 1, "pass SEAT")
-    flowmod.pass_turn(txn, txn.game.flow, parse_seat(txn.state, args[0]))
+    txn.game.pass_seat(txn, parse_seat(txn.state, args[0]))
 
 
 def _done(txn: Txn, args: tuple[str, ...]) -> None:
@@ -464,13 +503,14 @@ def _done(txn: Txn, args: tuple[str, ...]) -> None:
 
 
 CORE_VERBS: dict[str, Verb] = {
-    "next": Verb("next", "advance to the next turn or step", _next),
+    "next": Verb("next", "advance to the next turn or step (refused while seats still play the step)", _next),
+    "next!": Verb("next!", "end the step even though seats still owe a move", _next_forced),
     "choose": Verb("choose N", "answer the open prompt with option N (1-based)", _choose),
     "set": Verb("set TRACK VALUE", "set a track to a value", _set),
     "add": Verb("add TRACK +N|-N", "change a track by N", _add),
     "draw": Verb("draw SOURCE", "the device draws from a bag, deck or dice", _draw),
     "reveal": Verb("reveal SOURCE OUTCOME", "report what was drawn physically", _reveal),
-    "pass": Verb("pass SEAT", "the active seat passes (turn orders that go round until all pass)", _pass),
+    "pass": Verb("pass SEAT", "the seat is done for this step or round (pass, done, end of turn)", _pass),
     "done": Verb("done SEAT", "a seat signals it is done (steps all seats play together)", _done),
 }
 

@@ -8,12 +8,12 @@ Chance outcomes are in the logged events, so redo reproduces the same draw.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from tablekeeper.core.events import Command, Event, Json
+from tablekeeper.core.chance import PressRandom
+from tablekeeper.core.events import Command, Event, Json, NoticeKind
 from tablekeeper.core.game import Game
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
@@ -61,6 +61,22 @@ class Outcome:
 
 
 @dataclass(frozen=True, slots=True)
+class Note:
+    """A notice of the last entry, with its kind (data the station acts on) and its text (for people)."""
+
+    kind: NoticeKind
+    text: str
+
+    @classmethod
+    def of(cls, event: Event) -> Note:
+        try:
+            kind = NoticeKind(str(event.get("category", "info")))  # the event's own kind is "notice"
+        except ValueError:
+            kind = NoticeKind.INFO
+        return cls(kind, str(event["text"]))
+
+
+@dataclass(frozen=True, slots=True)
 class Setup:
     """What a session starts from; with the log it determines every state."""
 
@@ -98,7 +114,7 @@ class Session:
         self._redo: list[Entry] = []
         self._checkpoints: dict[int, GameState] = {0: self.initial}
         self.state = self.initial
-        self.notices: tuple[str, ...] = ()
+        self.notes: tuple[Note, ...] = ()
         for entry in entries:
             self._record(entry)
         self.state = self._state_at(len(self._line))
@@ -117,7 +133,13 @@ class Session:
         out = self.game.view(self.state)
         out["log_length"] = self.log_length
         out["notices"] = list(self.notices)
+        out["automatic"] = [n.text for n in self.notes if n.kind is NoticeKind.AUTO]
         return out
+
+    @property
+    def notices(self) -> tuple[str, ...]:
+        """The last entry's notices for people (the steps the station ran itself are in ``notes``)."""
+        return tuple(n.text for n in self.notes if n.kind is not NoticeKind.AUTO)
 
     def replay(self) -> GameState:
         """Fold every active event onto the initial state (the log is the truth)."""
@@ -131,8 +153,10 @@ class Session:
     def submit(self, command: Command) -> Outcome:
         index = len(self.entries) + 1
         # seeded by the position in the active line, not the log index: an undone draw, drawn again,
-        # gives the same outcome (undo is not a free re-draw)
-        rng = random.Random(f"{self.setup.seed}:{len(self._line) + 1}")
+        # gives the same outcome (undo is not a free re-draw). Each step the station ran by itself
+        # counts as the press it saved, so automatic and step-by-step sessions draw alike.
+        runs = self.state.auto_runs
+        rng = PressRandom(self.setup.seed, len(self._line) + 1 + runs, runs)
         try:
             events = self.game.decide(self.state, command, rng)
         except Rejected as exc:
@@ -160,7 +184,7 @@ class Session:
             return Outcome(False, "nothing to undo")
         taken = self._line[-1]
         outcome = self._marker(Entry(len(self.entries) + 1, "undo"))
-        self.notices = (f"undone: {taken_back(taken)}",)
+        self.notes = (Note(NoticeKind.INFO, f"undone: {taken_back(taken)}"),)
         return outcome
 
     def redo(self) -> Outcome:
@@ -193,7 +217,7 @@ class Session:
             self._maybe_checkpoint()
         else:
             self.state = self._state_at(len(self._line))
-        self.notices = tuple(str(e["text"]) for e in entry.events if e.kind == "notice")
+        self.notes = tuple(Note.of(e) for e in entry.events if e.kind == "notice")
 
     def _record(self, entry: Entry) -> None:
         self.entries.append(entry)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from types import MappingProxyType
 from typing import Any
 
@@ -24,12 +25,23 @@ class Prompt:
     context: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
 
 
+class Result(Enum):
+    """How a game ended, as data: the station picks its sound and lights from this, not from words."""
+
+    VICTORY = "victory"
+    DEFEAT = "defeat"
+    DRAW = "draw"
+
+
 @dataclass(frozen=True, slots=True)
 class GameState:
     """Everything a game needs to know; changed only by ``Game.apply``.
 
     ``done`` lists seats whose turn in the current step is over; ``passes`` the seats that passed in
-    a row (for "until every seat passes" turn orders).
+    a row (for "until every seat passes" turn orders); ``owing`` the seats that still have to act,
+    pass or say done before the current step can end (derived after every event). ``auto`` is the
+    session's flow mode: steps with nothing to decide run by themselves (off: every step waits for
+    ``next``, as a teaching group wants). ``over`` is the ending's reason, ``result`` its kind.
     """
 
     game: str
@@ -42,10 +54,14 @@ class GameState:
     lead: int = 1
     done: tuple[int, ...] = ()
     passes: tuple[int, ...] = ()
+    owing: tuple[int, ...] = ()
+    auto: bool = False
+    auto_runs: int = 0  # steps the station ran by itself so far (each a press it saved)
     tracks: Mapping[str, Counter] = field(default_factory=lambda: EMPTY)
     sources: Mapping[str, Source] = field(default_factory=lambda: EMPTY)
     prompt: Prompt | None = None
     over: str | None = None
+    result: Result | None = None
     data: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
 
     def value(self, track: str) -> int:

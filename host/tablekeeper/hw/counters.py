@@ -9,6 +9,7 @@ runs on an injected clock, so tests drive hot-plug, back-off and retransmission 
 from __future__ import annotations
 
 import logging
+import os
 import select
 import threading
 import time
@@ -120,6 +121,7 @@ class CounterLink:
         self._last_hello_s = -1e9
         self.errors_received = 0
         self.broken = ""
+        self.drop_reason = "unplugged"
         self.reliable_sent = 0  # messages that need an acknowledgement, ever (the simulator waits on them)
 
     @property
@@ -151,6 +153,13 @@ class CounterLink:
         return len(self._outbox)
 
     @property
+    def outbox_seq(self) -> int:
+        return self._outbox.last_seq
+
+    def continue_seq(self, seq: int) -> None:
+        self._outbox.continue_from(seq)
+
+    @property
     def dropped_frames(self) -> int:
         """Frames that failed COBS, CRC or length checks (noise, truncation, bit flips)."""
         return self._splitter.dropped
@@ -170,6 +179,8 @@ class CounterLink:
         self._service(now_s)
 
     def _receive(self, payload: bytes, now_s: float) -> None:
+        if self.broken:
+            return
         self.last_rx_s = now_s
         if payload[1] == p.MsgType.ERROR and payload[0] != p.PROTOCOL_VERSION:
             return  # never answer an error: two mismatched ends must not ping-pong
@@ -190,10 +201,14 @@ class CounterLink:
             except ProtocolError as exc:
                 log.warning("counter %s: %s", self.device, exc)
                 return
-            first = self.ident is None
-            self.ident = ident
-            if first:
+            if self.ident is None:
+                self.ident = ident
                 self._manager.identified(self, now_s)
+            elif ident != self.ident:
+                # Another board, role or boot answering on a greeted link: nothing it sends can be
+                # mapped safely, so the link is closed and greeted afresh.
+                self.broken = "a different identity answered on an open link"
+                self.drop_reason = "identity changed"
             return
         if kind in (p.MsgType.HEARTBEAT, p.MsgType.ERROR):
             if kind is p.MsgType.ERROR:
@@ -227,7 +242,7 @@ class CounterLink:
         if self.ident is None:
             if now_s - self._last_hello_s >= manager.hello_interval_s:
                 self._last_hello_s = now_s
-                self._send(p.encode_frame(p.build(p.MsgType.HELLO, 0)), now_s)
+                self._send(p.encode_frame(p.build(p.MsgType.HELLO, 0, p.hello_body(manager.session_id))), now_s)
             return
         for frame in self._outbox.due(now_s):
             self._send(frame, now_s)
@@ -255,6 +270,7 @@ class _Known:
     seat: int = 0
     role: str = ""
     present: bool = False
+    last_seq: int = 0  # the host's last reliable seq to this board, continued by its next link
 
 
 class CounterManager:
@@ -281,8 +297,11 @@ class CounterManager:
         silence_timeout_s: float = 2.0,
         backoff_first_s: float = 0.5,
         backoff_max_s: float = 30.0,
+        session_id: int | None = None,
     ) -> None:
         self._emit = emit
+        # Names this station process in HELLO: counters keep their replay window for the same session.
+        self.session_id = int.from_bytes(os.urandom(2), "big") if session_id is None else session_id & 0xFFFF
         self._on_roll = on_roll
         self._configured = tuple(counters)
         self._ids = {MICROPYTHON_RP2040} | {(c.vid, c.pid) for c in counters}
@@ -304,6 +323,7 @@ class CounterManager:
         self._reported: set[tuple[int, str]] = set()  # tracks a counter changed since the last publish
         self._pairing_seat = 0
         self._next_scan_s = -1e9
+        self.refused_changes = 0  # CHANGEs not applied: revision leaps or values past the track's bound
 
     # -- station-facing ---------------------------------------------------------------------
     def publish(self, seat: int, track: str, value: int | None, limit: int | None = None) -> None:
@@ -395,16 +415,23 @@ class CounterManager:
                 try:
                     link.pump(now_s)
                 except HardwareError as exc:
-                    self._drop(device, "unplugged", now_s, str(exc))
+                    self._drop(device, link.drop_reason, now_s, str(exc))
                     continue
                 if not link.ready and now_s - link.opened_at_s > self.greeting_timeout_s:
                     self._drop(device, "no answer", now_s, "did not identify")
                 elif link.ready and now_s - link.last_rx_s > self.silence_timeout_s:
                     self._drop(device, "not answering", now_s, "went silent")
 
-    def run(self, stop: threading.Event, max_wait_s: float = 0.05) -> None:
-        """Poll until ``stop`` is set, waking as soon as any counter sends something."""
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self._clock
+
+    def run(self, stop: threading.Event, max_wait_s: float = 0.05, beat: Callable[[], None] | None = None) -> None:
+        """Poll until ``stop`` is set, waking as soon as any counter sends something; ``beat`` is
+        called every round (the supervisor's sign that this thread is not wedged)."""
         while not stop.is_set():
+            if beat is not None:
+                beat()
             self.poll()
             fds = self.filenos()
             if fds:
@@ -462,6 +489,7 @@ class CounterManager:
             known = self._known.get(link.ident.uid_hex)
             if known is not None:
                 known.present = False
+                known.last_seq = link.outbox_seq
                 if link.seat:
                     self._emit(CounterMissing(seat=link.seat, reason=reason, at_s=now_s))
 
@@ -477,6 +505,8 @@ class CounterManager:
             known.boot_id = ident.boot_id
             known.revs = {}
             known.roll_id = -1
+        if known.last_seq:
+            link.continue_seq(known.last_seq)
         known.present = True
         known.role = ident.role
         if not known.seat:
@@ -506,13 +536,28 @@ class CounterManager:
         tracks = SLOT_TRACKS[ident.role]
         if change.slot >= len(tracks):
             return
-        last = known.revs.get(change.slot)
-        if last is not None and not p.rev_is_newer(change.rev, last):
-            return  # a retransmission of something already applied
+        last = known.revs.get(change.slot, 0)  # a board counts its revisions from 0 at boot
+        track = tracks[change.slot]
+        if change.rev == last or p.rev_is_within(last, change.rev):
+            return  # a retransmission of something already applied, or overtaken by a newer change
+        stored = self._track_values.get((link.seat, track)) if link.seat else None
+        implausible = not p.rev_is_within(change.rev, last)
+        if implausible or (stored is not None and change.value > stored[1]):
+            # A revision leaping ahead or a value past the track's bound is not applied. When the game's
+            # value is known the counter is resynchronised to it at that revision, so a board that
+            # really counted that far (the station restarted under it) is not refused forever.
+            log.warning("counter %s: CHANGE slot %d value %d rev %d (last %d) refused", link.device, change.slot,
+                        change.value, change.rev, last)
+            self.refused_changes += 1
+            if stored is not None:
+                if implausible:
+                    known.revs[change.slot] = change.rev
+                link.send_set(change.slot, stored[0], stored[1], known.revs.get(change.slot, 0), now_s)
+            return
         known.revs[change.slot] = change.rev
         if link.seat:
-            self._reported.add((link.seat, tracks[change.slot]))
-            self._emit(CounterValue(seat=link.seat, track=tracks[change.slot], value=change.value, at_s=now_s))
+            self._reported.add((link.seat, track))
+            self._emit(CounterValue(seat=link.seat, track=track, value=change.value, at_s=now_s))
 
     def rolled(self, link: CounterLink, roll: p.Roll, now_s: float) -> None:
         ident = link.ident

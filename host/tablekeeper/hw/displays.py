@@ -106,8 +106,9 @@ def _extend_above(windows: list[Window], run: Window) -> bool:
 class PartialUpdate:
     """Wraps a luma.oled ssd1306/sh1106/ssd1309 device; ``display`` sends only the changed windows."""
 
-    def __init__(self, device: Any) -> None:
+    def __init__(self, device: Any, on_retry: Callable[[], None] | None = None) -> None:
         self.device = device
+        self._on_retry = on_retry
         self.width, self.height = int(device.width), int(device.height)
         self.pages = self.height // 8
         # luma's constructor ends with clear(): the chip RAM is blank now.
@@ -138,6 +139,19 @@ class PartialUpdate:
         self._shown = [bytes(self.width)] * self.pages
 
     def _send(self, window: Window, pages: list[bytes]) -> int:
+        """One window, addressed then written; a failed write is retried as a whole window (its
+        address first), since a data write cut short has moved the chip's column pointer."""
+        for attempt in range(BUS_ATTEMPTS):
+            try:
+                return self._send_once(window, pages)
+            except display_errors():
+                if self._on_retry is not None:
+                    self._on_retry()
+                if attempt + 1 == BUS_ATTEMPTS:
+                    raise
+        return 0
+
+    def _send_once(self, window: Window, pages: list[bytes]) -> int:
         col0, col1 = window.col0 + self._column_offset, window.col1 + self._column_offset
         if self._page_addressing:
             self.device.command(SET_PAGE | window.page0, SET_COLUMN_LOW | (col0 & 0x0F),
@@ -164,13 +178,52 @@ def display_errors() -> tuple[type[BaseException], ...]:
     return (OSError, luma.core.error.Error)
 
 
+BUS_ATTEMPTS = 3  # tries per bus write: a NACK on a long I2C cable is usually gone on the next try
+
+
+class RetryingInterface:
+    """A luma serial interface whose writes are retried a few times. Commands set registers, so a
+    repeat is harmless; data is retried only while ``retry_data`` (luma's init clears the RAM with
+    zeros, where a repeat that lands a few columns late still leaves zeros). Afterwards
+    ``PartialUpdate`` retries whole addressed windows instead. The SH1106 needs this most: luma
+    opens it with 19 writes (8 page addresses and 8 page writes to clear it), against 5 for an
+    SSD1306, so with 10 % of writes failing an open without retries succeeds only 13 % of the time."""
+
+    def __init__(self, interface: Any) -> None:
+        self._interface = interface
+        self.retry_data = True
+
+    def command(self, *cmd: int) -> None:
+        self._retry(lambda: self._interface.command(*cmd), BUS_ATTEMPTS)
+
+    def data(self, data: Any) -> None:
+        payload = list(data)
+        self._retry(lambda: self._interface.data(payload), BUS_ATTEMPTS if self.retry_data else 1)
+
+    @staticmethod
+    def _retry(write: Callable[[], None], attempts: int) -> None:
+        for attempt in range(attempts):
+            try:
+                write()
+                return
+            except display_errors():
+                if attempt + 1 >= attempts:
+                    raise
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._interface, name)
+
+
 def make_device(config: DisplayConfig, serial_interface: Any) -> Any:
-    """A luma.oled device for ``config`` on the given serial interface (runs the chip's init)."""
+    """A luma.oled device for ``config`` on the given serial interface (runs the chip's init),
+    its writes retried (``RetryingInterface``)."""
     from luma.oled import device as oled
 
     driver = {"ssd1306": oled.ssd1306, "sh1106": oled.sh1106, "ssd1309": oled.ssd1309}[config.driver]
-    device = driver(serial_interface=serial_interface, width=config.width, height=config.height,
+    interface = RetryingInterface(serial_interface)
+    device = driver(serial_interface=interface, width=config.width, height=config.height,
                     rotate=config.rotation)
+    interface.retry_data = False  # from here on PartialUpdate retries whole windows
     return device
 
 
@@ -235,7 +288,6 @@ class StationDisplay:
             try:
                 sent = self._adapter.display(image)
             except display_errors() as exc:
-                self.write_errors += 1
                 if attempt + 1 == WRITE_ATTEMPTS:
                     self._fail(exc, self._clock())
                     return 0
@@ -243,6 +295,9 @@ class StationDisplay:
                 self.bytes_sent += sent
                 return sent
         return 0
+
+    def _count_write_error(self) -> None:
+        self.write_errors += 1
 
     def poll(self, now_s: float) -> None:
         if self._adapter is None and self._retry_at_s is not None and now_s >= self._retry_at_s:
@@ -253,7 +308,7 @@ class StationDisplay:
 
     def _reopen(self, now_s: float) -> None:
         try:
-            self._adapter = PartialUpdate(self._open_device(self.config))
+            self._adapter = PartialUpdate(self._open_device(self.config), on_retry=self._count_write_error)
         except display_errors() as exc:
             self._fail(exc, now_s)
             return

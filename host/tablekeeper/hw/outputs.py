@@ -1,7 +1,9 @@
 """Seat LEDs and the buzzer on gpiozero; both optional, the buzzer silenced by the ``quiet`` setting.
 
 Beep patterns are timed by the station's injected clock (``poll``) rather than gpiozero's
-``blink`` thread, so they are testable without sleeping and stop cleanly with the station.
+``blink`` thread, so they are testable without sleeping and stop cleanly with the station. A seat LED
+that blinks (a seat still owing a move in a shared step) runs for minutes, with no pattern to end, so
+it uses gpiozero's own ``LED.blink`` background thread.
 """
 
 from __future__ import annotations
@@ -24,8 +26,13 @@ PATTERNS: Final[dict[str, tuple[tuple[float, float], ...]]] = {
 }
 
 
+BLINK_ON_S = 0.4
+BLINK_OFF_S = 0.4
+
+
 class SeatLights:
-    """One LED per seat; lighting a seat turns the others off, so the lit button is whose turn it is."""
+    """One LED per seat: steady for whose turn it is, blinking for seats that still owe a move in a
+    step played together, off otherwise."""
 
     def __init__(self, configs: Iterable[OutputConfig], *, pin_factory: Any = None) -> None:
         self.leds: dict[int, Any] = {}
@@ -34,11 +41,25 @@ class SeatLights:
             self.leds[seat] = LED(config.pin, active_high=config.active_high, initial_value=False,
                                   pin_factory=pin_factory)
         self.lit: int | None = None
+        self.blinking: frozenset[int] = frozenset()
 
     def light(self, seat: int | None) -> None:
+        """Only ``seat`` lit, steady."""
+        self.show(seat, frozenset())
+
+    def show(self, steady: int | None, blinking: frozenset[int]) -> None:
+        """``steady`` lit, ``blinking`` blinking, the rest off; an LED already doing that is left alone
+        (restarting a blink on every redraw would make it stutter)."""
         for number, led in self.leds.items():
-            led.value = number == seat
-        self.lit = seat
+            if number in blinking and number != steady:
+                if number not in self.blinking or self.lit == number:
+                    led.blink(on_time=BLINK_ON_S, off_time=BLINK_OFF_S, background=True)
+            elif number == steady:
+                led.on()
+            else:
+                led.off()
+        self.lit = steady
+        self.blinking = frozenset(s for s in blinking if s != steady and s in self.leds)
 
     def close(self) -> None:
         for led in self.leds.values():

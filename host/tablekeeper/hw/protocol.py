@@ -24,6 +24,7 @@ MAX_UID: Final = 16
 MAX_DICE: Final = 16
 MAX_SIDES: Final = 100
 NO_LIMIT: Final = 0xFFFF
+CHECK_CRC = True  # the fault tests turn it off to show that they catch what it protects against
 
 
 class MsgType(IntEnum):
@@ -52,7 +53,6 @@ RELIABLE: Final = frozenset(
     {MsgType.CHANGE, MsgType.SET, MsgType.ROLL_REQUEST, MsgType.ROLL, MsgType.SEAT, MsgType.CLAIM, MsgType.REPL}
 )
 _FIXED_BODY: Final = {
-    MsgType.HELLO: 0,
     MsgType.CHANGE: 5,
     MsgType.SET: 7,
     MsgType.ROLL_REQUEST: 2,
@@ -142,7 +142,7 @@ def decode_frame(encoded: bytes) -> bytes:
     if not 5 <= len(plain) <= MAX_PAYLOAD + 2:
         raise ProtocolError(f"frame of {len(plain)} decoded bytes is outside 5..{MAX_PAYLOAD + 2}")
     payload, crc = plain[:-2], int.from_bytes(plain[-2:], "big")
-    if crc16(payload) != crc:
+    if CHECK_CRC and crc16(payload) != crc:
         raise ProtocolError("CRC mismatch")
     return payload
 
@@ -223,9 +223,17 @@ def _body_length_ok(msg_type: MsgType, length: int) -> bool:
     fixed = _FIXED_BODY.get(msg_type)
     if fixed is not None:
         return length == fixed
+    if msg_type is MsgType.HELLO:
+        return length in (0, 2)  # the host's session id; a counter also accepts none
     if msg_type is MsgType.IDENT:
         return 10 <= length <= 9 + MAX_UID
     return 5 <= length <= 4 + MAX_DICE  # ROLL
+
+
+def hello_body(session_id: int) -> bytes:
+    """A HELLO names the host's session, so a counter keeps its seen-seq window across a reconnect
+    (or a replayed HELLO) and starts a fresh one only for a new station process."""
+    return (session_id & 0xFFFF).to_bytes(2, "big")
 
 
 def ident_body(ident: Ident) -> bytes:
@@ -287,9 +295,14 @@ def parse_error(body: bytes) -> ErrorReport:
     return ErrorReport(body[0], body[1], body[2])
 
 
-def rev_is_newer(candidate: int, last: int) -> bool:
-    """True when 16-bit revision ``candidate`` comes after ``last`` on the wrapping circle."""
-    return 0 < ((candidate - last) & 0xFFFF) < 0x8000
+REV_WINDOW: Final = 0x1000  # the furthest a counter's revision may run ahead of the host's between CHANGEs
+
+
+def rev_is_within(candidate: int, last: int) -> bool:
+    """True when ``candidate`` is 1..REV_WINDOW steps after ``last`` on the wrapping 16-bit circle
+    (serial-number arithmetic): a counter bumps its revision by one per press, so a frame that leaps
+    further, even with a valid CRC, is not a press."""
+    return 0 < ((candidate - last) & 0xFFFF) <= REV_WINDOW
 
 
 # -- reliability --------------------------------------------------------------------------------
@@ -314,6 +327,15 @@ class Outbox:
     def next_seq(self) -> int:
         self._seq = self._seq % 255 + 1
         return self._seq
+
+    @property
+    def last_seq(self) -> int:
+        """The last seq used: a new link to the same board continues from it (the counter keeps its
+        seen-seq window for the same host session, so starting again at 1 would look like replays)."""
+        return self._seq
+
+    def continue_from(self, seq: int) -> None:
+        self._seq = seq % 256
 
     def add(self, key: tuple[int, int], msg_type: MsgType, body: bytes, now_s: float) -> bytes:
         """Frame a reliable message, remember it under ``key`` and return the bytes to send."""

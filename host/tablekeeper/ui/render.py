@@ -1,41 +1,78 @@
-"""Render a ``Panel`` (title, lines, optional big value) to a 1-bit image for a 128x64 or 128x32 OLED.
+"""Fit a ``Panel`` to one display and draw it: the screen model the OLEDs and the terminal view share.
 
-Layout, top to bottom: an inverted title bar; the big value right-aligned beside the first lines;
-the remaining lines; and an optional inverted banner on the bottom row for a pending change
-("doom 2 -> 5 (+3)") or a short message, drawn over whatever line was there.
+The text size is chosen from the display's pixel pitch and reading distance (``Viewing``): the
+smallest face whose capital letters reach 16 arcmin, else the largest the panel has rows for. Lines
+are word-wrapped (``textwrap``), never cut; what does not fit is paged. A banner (a pending change, a
+prompt's pointed option, a message) is pinned to the bottom rows in full. Short forms a game declares
+get a legend page.
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from PIL import Image, ImageDraw
 
 from tablekeeper.core.view import Panel
-from tablekeeper.ui.fonts import BIG, BODY, SMALL, TITLE, cell, font
+from tablekeeper.ui.fonts import BIG, cell, font
+from tablekeeper.ui.legibility import FLOOR_ARCMIN, KNOWN_PANELS, Viewing
 
-SIZES = ((128, 64), (128, 32))
-MARKER = ">"  # drawn before the selected track's line
-
-
-@dataclass(frozen=True, slots=True)
-class Layout:
-    """Fonts and rows for one screen height."""
-
-    title_font: str
-    body_font: str
-    title_h: int
-    row_h: int
-
-
-LAYOUTS = {64: Layout(TITLE, BODY, title_h=14, row_h=10), 32: Layout(BODY, SMALL, title_h=10, row_h=8)}
-
+MARKER: Final = ">"  # drawn before the selected track's line
+PAGE_S: Final = 3.0  # how long each page of a long screen stays up
 
 # The bitmap fonts cover ISO 8859-1; common typography outside it gets a plain stand-in.
 STAND_INS = str.maketrans({"\u2014": "-", "\u2013": "-", "\u2212": "-", "\u2192": "->", "\u2190": "<-",
                            "\u2026": "...", "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"',
                            "\u2022": "*", "\u2713": "v", "\u2717": "x", "\u2264": "<=", "\u2265": ">="})
+
+# Height of a capital letter in each bundled font, in pixels (measured from the glyph for 'H').
+CAP_PX: Final = {"5x8": 6, "6x10": 7, "6x13B": 9, "10x20": 13}
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """A bundled bitmap font drawn at a whole-number scale (pixels doubled for a bigger face)."""
+
+    name: str
+    scale: int = 1
+
+    @property
+    def cell(self) -> tuple[int, int]:
+        width, height = cell(self.name)
+        return width * self.scale, height * self.scale
+
+    @property
+    def cap_px(self) -> int:
+        return CAP_PX[self.name] * self.scale
+
+    def __str__(self) -> str:
+        return self.name if self.scale == 1 else f"{self.name}x{self.scale}"
+
+
+# Smallest to largest capital letter.
+FACES: Final = (Face("6x10"), Face("6x13B"), Face("5x8", 2), Face("10x20"), Face("6x13B", 2))
+
+
+def default_viewing(size: tuple[int, int]) -> Viewing:
+    """The small module a size usually comes as, read from a seat: for callers that know no better."""
+    return Viewing.of(size, "0.91in" if size[1] <= 32 else "0.96in", 50.0)
+
+
+def choose_face(viewing: Viewing) -> Face:
+    """The smallest face that reaches the legibility floor and leaves the panel enough rows; else the
+    largest that does leave them (the compact modules: fewer, bigger items)."""
+    height = viewing.pixels[1]
+    min_rows = 3 if height >= 64 else 2  # the title and at least one (two) rows of body
+    usable = [f for f in FACES if height // f.cell[1] >= min_rows and viewing.pixels[0] // f.cell[0] >= 10]
+    if not usable:
+        raise ValueError(f"no text face fits a {viewing.pixels[0]}x{height} display")
+    for face in usable:
+        if viewing.arcmin(face.cap_px) >= FLOOR_ARCMIN:
+            return face
+    return usable[-1]
 
 
 def printable(text: str) -> str:
@@ -43,57 +80,88 @@ def printable(text: str) -> str:
     return text.translate(STAND_INS).encode("latin-1", errors="replace").decode("latin-1")
 
 
-def fit(text: str, width_px: int, font_name: str) -> str:
-    """``text`` cut to fit ``width_px`` in a fixed-width font ('~' marks a cut)."""
-    text = printable(text)
-    per_char = cell(font_name)[0]
-    room = max(0, width_px // per_char)
-    if len(text) <= room:
-        return text
-    return text[: max(0, room - 1)] + "~" if room else ""
+def wrap(text: str, columns: int) -> list[str]:
+    """Word-wrapped rows, continuation rows indented; a word longer than a row (a long name on a big
+    face) is hyphenated across rows rather than cut."""
+    indent = " " if columns > 12 else ""
+    room = columns - len(indent)
+    words = [part for word in printable(text).split() for part in _hyphenate(word, room)]
+    rows = textwrap.wrap(" ".join(words), columns, subsequent_indent=indent, break_long_words=True,
+                         break_on_hyphens=False)
+    return rows or [""]
 
 
-def render_panel(panel: Panel, size: tuple[int, int], *, banner: str | None = None,
-                 selected: str | None = None) -> Image.Image:
-    """Draw ``panel`` for a display of ``size``; ``selected`` marks the line that names that track."""
-    if size not in SIZES:
-        raise ValueError(f"no layout for a {size[0]}x{size[1]} display (128x64 or 128x32)")
-    width, height = size
-    layout = LAYOUTS[height]
-    image = Image.new("1", size)
-    draw = ImageDraw.Draw(image)
+def _hyphenate(word: str, room: int) -> list[str]:
+    if len(word) <= room or room < 4:
+        return [word]
+    step = room - 1
+    parts = [word[i:i + step] + "-" for i in range(0, len(word) - 1, step)]
+    parts[-1] = parts[-1][:-1]
+    if len(parts) > 1 and len(parts[-1]) + len(parts[-2]) - 1 <= room:  # no one-letter tail
+        parts[-2:] = [parts[-2][:-1] + parts[-1]]
+    return parts
 
-    draw.rectangle((0, 0, width - 1, layout.title_h - 2), fill=1)
-    title_top = (layout.title_h - 1 - cell(layout.title_font)[1]) // 2
-    draw.text((2, title_top), fit(panel.title, width - 4, layout.title_font), font=font(layout.title_font), fill=0)
 
-    top = layout.title_h
-    big_w = 0
-    if panel.big:
-        big_text = fit(panel.big, width // 2, BIG)
-        big_w = len(big_text) * cell(BIG)[0] + 2
-        draw.text((width - big_w + 1, top), big_text, font=font(BIG), fill=1)
-    big_bottom = top + cell(BIG)[1] if panel.big else top
+@dataclass(frozen=True, slots=True)
+class Screen:
+    """One page of a panel fitted to a display: what to draw, row by row, in one face."""
 
-    rows = _rows(panel.lines, layout, height, has_banner=banner is not None)
-    for i, line in enumerate(rows):
-        y = top + i * layout.row_h
-        room = width - (big_w + 2 if y < big_bottom else 0)
+    face: Face
+    columns: int
+    title: str
+    rows: tuple[str, ...]  # body rows, top to bottom (the marked row starts with MARKER)
+    banner: tuple[str, ...]  # inverted rows pinned at the bottom
+    big: str | None
+    page: int  # 0-based
+    pages: int
+
+
+def layout(panel: Panel, viewing: Viewing, *, banner: str | None = None, selected: str | None = None,
+           page: int = 0) -> Screen:
+    """Fit ``panel`` to the display: wrap every line, pin the banner, and pick page ``page`` (modulo
+    the number of pages, so a caller may count pages by time)."""
+    face = choose_face(viewing)
+    width, height = viewing.pixels
+    cw, ch = face.cell
+    columns = width // cw
+    body_rows = (height - ch) // ch  # the title bar takes one row
+    big = panel.big
+    big_cols = 0
+    if big:
+        big_face = _big_face(face)
+        big_cols = -(-(len(big) * big_face.cell[0] + 2) // cw)  # whole text columns the value covers
+    body_cols = columns - big_cols
+
+    wrapped: list[str] = []
+    for line in panel.lines:
         marked = selected is not None and _names(line, selected)
-        x = 0
-        if marked:
-            draw.text((0, y), MARKER, font=font(layout.body_font), fill=1)
-            x = cell(layout.body_font)[0]
-        draw.text((x, y), fit(line, room - x, layout.body_font), font=font(layout.body_font), fill=1)
+        wrapped += wrap(f"{MARKER}{line}" if marked else line, body_cols)
+    legend = [row for short, meaning in panel.legend for row in wrap(f"{short} = {meaning}", columns)]
 
-    if banner is not None:
-        _banner(draw, banner, width, height, layout)
-    return image
+    banner_all = wrap(banner, columns) if banner is not None else []
+    banner_room = body_rows - 1 if wrapped and body_rows > 1 else body_rows
+    banner_pages = _chunks(banner_all, banner_room) if banner_all else [[]]
+    most_banner = max(len(chunk) for chunk in banner_pages)
+    room = max(1, body_rows - most_banner) if wrapped or legend else 0
+    body_pages = _chunks(wrapped, room) if wrapped else [[]]
+    legend_pages = _chunks(legend, body_rows) if legend else []
+    pages = max(len(body_pages) + len(legend_pages), len(banner_pages))
+    page %= pages
+    title = printable(panel.title)
+    if page >= len(body_pages) and legend_pages:
+        legend_page = (page - len(body_pages)) % len(legend_pages)
+        return Screen(face, columns, "Key to short forms", tuple(legend_pages[legend_page]), (), None, page, pages)
+    rows = body_pages[page % len(body_pages)]
+    return Screen(face, columns, title, tuple(rows), tuple(banner_pages[page % len(banner_pages)]), big, page, pages)
 
 
-def _rows(lines: Sequence[str], layout: Layout, height: int, *, has_banner: bool) -> Sequence[str]:
-    free = height - layout.title_h - (layout.row_h if has_banner else 0)
-    return lines[: max(0, free // layout.row_h)]
+def _chunks(rows: Sequence[str], size: int) -> list[list[str]]:
+    size = max(1, size)
+    return [list(rows[i:i + size]) for i in range(0, len(rows), size)] or [[]]
+
+
+def _big_face(face: Face) -> Face:
+    return Face(BIG) if Face(BIG).cap_px > face.cap_px else Face(face.name, face.scale * 2)
 
 
 def _names(line: str, track: str) -> bool:
@@ -101,33 +169,70 @@ def _names(line: str, track: str) -> bool:
     return bool(words) and words[0].rstrip(":") == track.lower()
 
 
-def _banner(draw: ImageDraw.ImageDraw, text: str, width: int, height: int, layout: Layout) -> None:
-    body_h = cell(layout.body_font)[1]
-    top = height - body_h - 1
-    draw.rectangle((0, top, width - 1, height - 1), fill=1)
-    # a long track name still fits whole in the narrower font ("seat1.damage 0 -> 2 (+2)")
-    text = printable(text)
-    face = layout.body_font if len(text) * cell(layout.body_font)[0] <= width - 2 else SMALL
-    y = top + 1 + (body_h - cell(face)[1]) // 2
-    draw.text((1, y), fit(text, width - 2, face), font=font(face), fill=0)
+def page_count(panel: Panel, viewing: Viewing, *, banner: str | None = None, selected: str | None = None) -> int:
+    """How many pages ``panel`` needs on this display (1 when it fits)."""
+    return layout(panel, viewing, banner=banner, selected=selected).pages
 
 
-def render_message(title: str, text: str, size: tuple[int, int]) -> Image.Image:
+def draw_screen(screen: Screen, size: tuple[int, int]) -> Image.Image:
+    """The 1-bit picture of a fitted screen."""
+    width, height = size
+    ch = screen.face.cell[1]
+    image = Image.new("1", size)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, width - 1, ch - 1), fill=1)
+    title = screen.title
+    if screen.pages > 1:
+        mark = f"{screen.page + 1}/{screen.pages}"
+        room = screen.columns - len(mark) - 1
+        title = f"{_clip(title, room):<{room}} {mark}"
+    _text(image, (1, 0), _clip(title, screen.columns), screen.face, ink=0)
+    if screen.big:
+        big_face = _big_face(screen.face)
+        big_w = len(screen.big) * big_face.cell[0]
+        _text(image, (width - big_w, ch), screen.big, big_face, ink=1)
+    for i, row in enumerate(screen.rows):
+        _text(image, (0, ch * (i + 1)), row, screen.face, ink=1)
+    top = height - ch * len(screen.banner)
+    if screen.banner:
+        draw.rectangle((0, top - 1, width - 1, height - 1), fill=1)
+    for i, row in enumerate(screen.banner):
+        _text(image, (1, top + ch * i), row, screen.face, ink=0)
+    return image
+
+
+def _clip(text: str, columns: int) -> str:
+    """A title longer than its bar ends in '~' (titles are short labels; bodies are wrapped)."""
+    return text if len(text) <= columns else text[: max(0, columns - 1)] + "~"
+
+
+def _text(image: Image.Image, xy: tuple[int, int], text: str, face: Face, *, ink: int) -> None:
+    if face.scale == 1:
+        ImageDraw.Draw(image).text(xy, text, font=font(face.name), fill=ink)
+        return
+    w, h = cell(face.name)
+    small = Image.new("1", (max(1, len(text) * w), h), 0)
+    ImageDraw.Draw(small).text((0, 0), text, font=font(face.name), fill=1)
+    big = small.resize((small.width * face.scale, h * face.scale), Image.Resampling.NEAREST)
+    if ink:
+        image.paste(1, xy, big)
+    else:
+        image.paste(0, xy, big)
+
+
+def render_panel(panel: Panel, size: tuple[int, int], *, banner: str | None = None, selected: str | None = None,
+                 viewing: Viewing | None = None, page: int = 0) -> Image.Image:
+    """Draw ``panel`` for a display of ``size``; ``selected`` marks the line that names that track."""
+    view = viewing if viewing is not None else default_viewing(size)
+    if view.pixels != size:
+        raise ValueError(f"viewing is for {view.pixels}, not {size}")
+    return draw_screen(layout(panel, view, banner=banner, selected=selected, page=page), size)
+
+
+def render_message(title: str, text: str, size: tuple[int, int], *, viewing: Viewing | None = None) -> Image.Image:
     """A plain message screen (start-up, a display reporting an error on another)."""
-    return render_panel(Panel(title=title, lines=tuple(_wrap(text, size[0] // cell(BODY)[0]))), size)
+    return render_panel(Panel(title=title, lines=(text,)), size, viewing=viewing)
 
 
-def _wrap(text: str, columns: int) -> list[str]:
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        candidate = f"{current} {word}".strip()
-        if len(candidate) <= columns:
-            current = candidate
-        else:
-            if current:
-                lines.append(current)
-            current = word[:columns]
-    if current:
-        lines.append(current)
-    return lines
+__all__ = ["FACES", "KNOWN_PANELS", "MARKER", "PAGE_S", "Face", "Screen", "choose_face", "default_viewing",
+           "draw_screen", "layout", "page_count", "printable", "render_message", "render_panel", "wrap"]

@@ -122,7 +122,8 @@ def test_four_investigators_three_rounds_on_the_simulated_station_by_buttons_onl
     the scenario's list, a defeat by lethal attacks of opportunity, an Enemy-phase attack split onto
     the ally, and the rounds going on after the defeat; no console line."""
     config = load_config(ROOT / "hardware" / "station.toml")
-    args = argparse.Namespace(game="arkham", seats=4, seed=1, save=None, slot="main", capture_dir=tmp_path)
+    args = argparse.Namespace(game="arkham", seats=4, seed=1, save=None, slot="main", capture_dir=tmp_path,
+                              walk=True)  # the walkthrough presses NEXT at every step, as a teaching group
     clock = FakeClock()
     station, parts, _ = build_simulated(config, args, display_mode=None, clock=clock)
     try:

@@ -21,8 +21,8 @@ def test_er_token_2_threshold_or_none_loads_and_shows() -> None:
     assert t["card1.progress_threshold"] == 3
     assert t["card1.harm_threshold"] is None
     line = s.game.panels(s.state)["tokens"].lines[0]
-    assert "P0/3" in line
-    assert line.endswith("H0")  # a bare count: no gauge for harm
+    assert "progress 0/3" in line
+    assert line.endswith("harm 0")  # a bare count: no gauge for harm
 
 
 @pytest.mark.rule("ER-TOKEN-3")

@@ -6,24 +6,33 @@ from pathlib import Path
 
 from tablekeeper.controls import Controls
 from tablekeeper.games.earthborne import GAME
-from tablekeeper.games.earthborne.panels import WIDTH
+from tablekeeper.ui.legibility import Viewing
+from tablekeeper.ui.render import layout
 from tests.games.earthborne.helpers import do, in_play, session, to_turns, view
 
 
-def test_panels_fit_the_small_displays() -> None:
+def shown_words(panel: object, viewing: Viewing) -> list[str]:
+    """Every word the display shows over all its pages (hyphenated splits joined)."""
+    pages = layout(panel, viewing).pages  # type: ignore[arg-type]
+    rows = [row for p in range(pages) for row in layout(panel, viewing, page=p).rows]  # type: ignore[arg-type]
+    return " ".join(rows).replace("- ", "").split()
+
+
+def test_panels_show_every_word_on_the_reference_and_compact_displays() -> None:
     s = to_turns(session("location \"Lone Tree Station\" 3", "card \"A Very Long Card Name\" progress=2r harm=3",
                          "card Stump"))
     do(s, "test 1 fit 2")
     panels = GAME.panels(s.state)
     assert set(panels) >= {"track", "tokens", "seat1", "seat2"}
-    for panel in panels.values():
-        assert len(panel.lines) <= 5
-        assert all(len(line) <= WIDTH for line in panel.lines)
+    for viewing in (Viewing.of((128, 64), "1.54in", 50), Viewing.of((128, 32), "0.91in", 50)):
+        for panel in panels.values():
+            assert shown_words(panel, viewing) == " ".join(panel.lines).split()
     assert panels["track"].title == "Day 1 Round 1"
-    assert panels["seat1"].lines[1].startswith("FIT 1 vs 2: ")  # the exact odds while the test waits
+    assert panels["seat1"].lines[0].startswith("FIT 1 vs 2: ")  # the exact odds while the test waits
     assert panels["tokens"].title == "Odds"  # the odds screen names the deck data the odds come from
     assert panels["tokens"].lines[1:] == ("1/6 (16.7%)", "deck challenge.toml", "VERIFY: placeholder")
-    assert GAME.panels(s.state)["seat2"].lines[:2] == ("AW3 FI2 SP2 FO1", "deck 24 hand 6")
+    assert GAME.panels(s.state)["seat2"].lines[:3] == ("Awareness 3 Fitness 2", "Spirit 2 Focus 1",
+                                                        "Deck 24 Hand 6")
     assert panels["seat1"].title == "Seat 1 turn"
 
 
@@ -37,7 +46,7 @@ def test_tokens_panel_walks_through_a_clear() -> None:
 
 def test_prompt_is_shown_and_answered_with_seat_buttons() -> None:
     s = session("card B progress=1 harm=1", "step s", "progress card1 1", "harm card1 1", "resolve")
-    assert GAME.panels(s.state)["tokens"].lines[-2:] == ("1.progress", "2.harm")
+    assert GAME.panels(s.state)["tokens"].lines[-2:] == ("1. progress", "2. harm")
     command = GAME.button(s.state, "seat2.a", held=False)
     assert command is not None and command.text() == "choose 2"
     assert GAME.button(s.state, "seat3.a", held=False) is None
@@ -87,8 +96,11 @@ def test_undo_reverses_a_whole_clear() -> None:
     assert in_play(s) == {}
 
 
-def test_many_cards_end_with_a_count_of_the_rest() -> None:
-    s = session(*(f"card C{i} progress=3" for i in range(7)))
+def test_many_cards_are_paged_whole_with_their_names() -> None:
+    s = session(*(f"card \"Card Number {i}\" progress=3" for i in range(7)))
     tokens = GAME.panels(s.state)["tokens"]
-    assert tokens.title == "Cards (7)"
-    assert len(tokens.lines) == 5 and tokens.lines[-1] == "+3 more"
+    assert tokens.title == "Cards (7)" and len(tokens.lines) == 7
+    viewing = Viewing.of((128, 64), "2.42in", 80)
+    assert layout(tokens, viewing).pages > 1
+    words = shown_words(tokens, viewing)
+    assert all(f"Number {i}" in " ".join(words) for i in range(7))

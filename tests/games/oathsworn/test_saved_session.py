@@ -15,7 +15,7 @@ from tablekeeper.games.oathsworn import GAME
 
 
 def play(capsys: pytest.CaptureFixture[str], script: Path, *argv: str) -> tuple[int, str, str]:
-    code = cli.main(["play", "oathsworn", "--script", str(script), *argv])
+    code = cli.main(["play", "oathsworn", "--walk", "--script", str(script), *argv])  # written step by step
     out, err = capsys.readouterr()
     return code, out, err
 

@@ -32,7 +32,7 @@ def test_story_and_three_rounds_from_the_script(capsys: pytest.CaptureFixture[st
     view = json.loads(out)
     tracks = view["tracks"]
     assert tracks["time.used"] == 6  # six moves in the story part
-    assert (view["round"], view["phase"]) == (4, "refresh")  # three full rounds played
+    assert (view["round"], view["phase"]) == (4, "oathsworn")  # three full rounds played; refresh ran by itself
     assert (tracks["boss.head"], tracks["boss.body"], tracks["boss.claws"]) == (2, 2, 1)
     assert (tracks["seat1.hp"], tracks["seat3.hp"]) == (2, 4)
     for name in ("time.used", "iron", "knockouts", "seat1.hp", "seat1.hp_max", "seat1.animus",
@@ -61,9 +61,9 @@ def test_round_four_on_the_simulated_station(tmp_path: Path, capsys: pytest.Capt
     assert saved is not None
     buttons = [e.command for e in saved.entries[len(before.entries):] if e.command is not None]
     assert all(c.origin == "button" for c in buttons)
-    assert [c.verb for c in buttons] == ["next", "next", "pass", "pass", "pass", "pass", "next", "next", "next"]
+    assert [c.verb for c in buttons] == ["next", "pass", "pass", "pass", "pass", "next"]
     code, out, _ = play(capsys, "--save", str(save), "--json")
-    assert (json.loads(out)["round"], json.loads(out)["phase"]) == (5, "refresh")
+    assert (json.loads(out)["round"], json.loads(out)["phase"]) == (5, "oathsworn")
 
 
 def test_bad_data_file_is_one_line_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -193,7 +193,7 @@ def test_story_and_three_encounter_rounds_on_the_simulated_station(
     from tablekeeper.games.oathsworn import GAME
 
     save = tmp_path / "s.db"
-    code = cli.main(["run", "--sim", "--game", "oathsworn", "--option", "companions=4", "--save", str(save),
+    code = cli.main(["run", "--sim", "--walk", "--game", "oathsworn", "--option", "companions=4", "--save", str(save),
                      "--script", str(ACCEPTANCE), "--display", "capture", "--capture-dir", str(tmp_path / "f"),
                      "--no-counters"])
     capsys.readouterr()

@@ -27,20 +27,25 @@ def press(s: Session, controls: Controls, role: str) -> None:
         assert outcome.accepted, f"{role}: {outcome.reason}"
 
 
-def test_panels_fit_a_small_oled() -> None:
+def test_panels_show_every_word_on_the_reference_and_compact_displays() -> None:
+    from tablekeeper.ui.legibility import Viewing
+    from tablekeeper.ui.render import layout
+
     s = session(seats=4)
     to_step(s, "spirit", "cards")
     run(s, "play 1 0 fast sun fire water earth plant animal")
     for state in (session(seats=4).state, s.state):
         panels = s.game.panels(state)
         assert set(panels) == {"track", "tokens", "seat1", "seat2", "seat3", "seat4"}
-        for panel in panels.values():
-            assert len(panel.title) <= 21 and len(panel.lines) <= 4
-            assert all(len(line) <= 21 for line in panel.lines)
+        for viewing in (Viewing.of((128, 64), "1.54in", 50), Viewing.of((128, 32), "0.91in", 50)):
+            for panel in panels.values():
+                pages = layout(panel, viewing).pages
+                rows = [r for p in range(pages) for r in layout(panel, viewing, page=p).rows]
+                assert " ".join(rows).replace("- ", "").split() == " ".join(panel.lines).split()
     panels = s.game.panels(s.state)
     assert panels["tokens"].lines[0] == "Fear 0/16 earned 0"
-    assert panels["seat1"].big == "1" and panels["seat1"].lines[0] == "Cards 1/1 Pres 2"
-    assert panels["track"].lines[2].startswith("R:- B:")
+    assert panels["seat1"].big == "1" and panels["seat1"].lines[:3] == ("Energy:", "Cards played 1/1", "Presence 2")
+    assert panels["track"].lines[2].startswith("Ravage: none Build: ")
 
 
 def test_seat_buttons_follow_the_moment() -> None:
@@ -130,7 +135,8 @@ def test_three_turns_on_the_simulated_station_by_buttons_only(tmp_path: Path) ->
     are the ones the players confirmed."""
     config = load_config(ROOT / "hardware" / "station.toml")
     args = argparse.Namespace(game="spirit_island", seats=2, seed=1, save=None, slot="main", capture_dir=tmp_path,
-                              option=["spirits=river,lightning"])
+                              option=["spirits=river,lightning"],
+                              walk=True)  # the walkthrough presses NEXT at every step, as a teaching group
     clock = FakeClock()
     station, parts, _ = build_simulated(config, args, display_mode=None, clock=clock)
     try:
@@ -156,6 +162,6 @@ def test_three_turns_on_the_simulated_station_by_buttons_only(tmp_path: Path) ->
     # setup 4/4/2; the first Explore and three more each add 2 per board; Builds: Cities, Towns, Cities
     explorers, towns, cities = 4 + 4 * 4, 4 + 2, 2 + 2 + 2
     assert (t["island.explorers"], t["island.towns"], t["island.cities"]) == (explorers, towns, cities)
-    assert tokens.lines[3] == f"E{explorers} T{towns} C{cities}"
+    assert tokens.lines[3] == f"Explorers {explorers} Towns {towns} Cities {cities}"
     assert view["over"] is None
     assert {"track", "tokens", "seat1", "seat2"} <= set(frames)

@@ -9,7 +9,7 @@ from typing import Any
 from tablekeeper.core import flow as flowmod
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
-from tablekeeper.core.state import GameState
+from tablekeeper.core.state import GameState, Result
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import rules
 from tablekeeper.games.arkham.records import Seat, seats
@@ -96,12 +96,12 @@ def advance_act(txn: Txn, why: str) -> None:
 def _after_advance(txn: Txn, deck: str, current: Mapping[str, Any]) -> None:
     resolution = current.get("resolution")
     if resolution:
-        reach_resolution(txn, str(resolution))
+        reach_resolution(txn, str(resolution), Result.VICTORY if deck == "act" else Result.DEFEAT)
         return
     count = len(txn.state.get("scenario")[deck + "s"])
     index = txn.state.value(deck)
     if index >= count:
-        reach_resolution(txn, "no resolution")
+        reach_resolution(txn, "no resolution", Result.DEFEAT)
         return
     txn.set(deck, index + 1)
     nxt = card(txn.state, deck)
@@ -114,10 +114,10 @@ def _after_advance(txn: Txn, deck: str, current: Mapping[str, Any]) -> None:
                                                          if nxt.get("objective") else ""))
 
 
-def reach_resolution(txn: Txn, resolution: str) -> None:
-    """AH-ACTAG-11: a resolution point ends the scenario at once."""
+def reach_resolution(txn: Txn, resolution: str, result: Result) -> None:
+    """AH-ACTAG-11: a resolution point ends the scenario at once (an act's is won, an agenda's lost)."""
     txn.put("resolution", resolution)
-    txn.end(resolution if resolution == "no resolution" else f"resolution {resolution}")
+    txn.end(resolution if resolution == "no resolution" else f"resolution {resolution}", result=result)
 
 
 # --- cards ---------------------------------------------------------------------------------------
@@ -240,7 +240,7 @@ def eliminate(txn: Txn, seat: int, defeat: rules.Defeat) -> None:
     board.release_engaged(txn, seat)  # step 3
     remaining = live_seats(txn.state)
     if not remaining:
-        reach_resolution(txn, "no resolution")  # step 6
+        reach_resolution(txn, "no resolution", Result.DEFEAT)  # step 6
         return
     drop_from_turns(txn, seat)
     if txn.state.lead == seat:  # step 5

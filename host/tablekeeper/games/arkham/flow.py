@@ -3,7 +3,7 @@ the step numbers are the published Appendix II's, outside the seeds except where
 
 from __future__ import annotations
 
-from tablekeeper.core.flow import Flow, Hold, Hook, Phase, Step, Turns
+from tablekeeper.core.flow import Flow, Hold, Hook, Kind, Phase, Predicate, Step, Turns
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.games.arkham import attacks, board, effects, mythos, rules
@@ -28,10 +28,20 @@ def _hand_limit(state: GameState) -> str | None:
     return None
 
 
-def step(step_id: str, label: str, *, turns: Turns = Turns.NONE, enter: Hook | None = None,
-         hold: Hold = _hold) -> Step:
+def step(step_id: str, label: str, kind: Kind, *, turns: Turns = Turns.NONE, enter: Hook | None = None,
+         hold: Hold = _hold, idle: Predicate | None = None) -> Step:
     """A framework step labelled with its number, held while a test is open unless told otherwise."""
-    return Step(step_id, f"{step_id} {label}", turns=turns, enter=enter, hold=hold)
+    return Step(step_id, f"{step_id} {label}", turns=turns, enter=enter, hold=hold, kind=kind, idle=idle)
+
+
+def _draws_told(state: GameState) -> bool:
+    """1.4 once "what stayed in play?" has been answered for every card drawn: nothing left to confirm."""
+    return state.get("draws") is None
+
+
+def _no_enemies(state: GameState) -> bool:
+    """3.2/3.3 have nothing in them while no enemy is in play."""
+    return not state.get("enemies")
 
 
 def _place_doom(txn: Txn) -> None:
@@ -96,29 +106,29 @@ def _upkeep_draw(txn: Txn) -> None:
 
 FLOW = Flow(phases=(
     Phase("mythos", "I. Mythos", (
-        step("1.1", "Round begins"),
-        step("1.2", "Place doom", enter=_place_doom),
-        step("1.3", "Check doom", enter=_check_doom),
-        step("1.4", "Encounter draws", enter=_encounter_draws),
-        step("1.5", "Mythos ends"),
+        step("1.1", "Round begins", Kind.AUTO),
+        step("1.2", "Place doom", Kind.AUTO, enter=_place_doom),
+        step("1.3", "Check doom", Kind.AUTO, enter=_check_doom),
+        step("1.4", "Encounter draws", Kind.TABLE, enter=_encounter_draws, idle=_draws_told),
+        step("1.5", "Mythos ends", Kind.AUTO),
     ), skip=lambda s: s.round == 1),  # AH-FW-1: no Mythos phase in the first round
     Phase("investigation", "II. Investigation", (
-        step("2.1", "Phase begins"),
-        step("2.2", "Turns", turns=Turns.CHOSEN, enter=_start_turns),
-        step("2.3", "Phase ends"),
+        step("2.1", "Phase begins", Kind.AUTO),
+        step("2.2", "Turns", Kind.DECISION, turns=Turns.CHOSEN, enter=_start_turns),
+        step("2.3", "Phase ends", Kind.AUTO),
     )),
     Phase("enemy", "III. Enemy", (
-        step("3.1", "Phase begins"),
-        step("3.2", "Hunters move", enter=_hunters),
-        step("3.3", "Enemies attack", enter=_attacks),
-        step("3.4", "Phase ends"),
+        step("3.1", "Phase begins", Kind.AUTO),
+        step("3.2", "Hunters move", Kind.TABLE, enter=_hunters, idle=_no_enemies),
+        step("3.3", "Enemies attack", Kind.TABLE, enter=_attacks, idle=_no_enemies),
+        step("3.4", "Phase ends", Kind.AUTO),
     )),
     Phase("upkeep", "IV. Upkeep", (
-        step("4.1", "Phase begins"),
-        step("4.2", "Reset actions", enter=_reset_actions),
-        step("4.3", "Ready cards", enter=_ready),
-        step("4.4", "Draw + resource", enter=_upkeep_draw),
-        step("4.5", "Hand size", hold=_hand_limit),
-        step("4.6", "Round ends"),
+        step("4.1", "Phase begins", Kind.AUTO),
+        step("4.2", "Reset actions", Kind.AUTO, enter=_reset_actions),
+        step("4.3", "Ready cards", Kind.AUTO, enter=_ready),
+        step("4.4", "Draw + resource", Kind.AUTO, enter=_upkeep_draw),
+        step("4.5", "Hand size", Kind.AUTO, hold=_hand_limit),
+        step("4.6", "Round ends", Kind.AUTO),
     )),
 ))

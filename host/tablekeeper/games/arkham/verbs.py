@@ -6,7 +6,7 @@ from __future__ import annotations
 from tablekeeper.core.flow import begin_turn
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, Verb, parse_int
-from tablekeeper.core.state import GameState
+from tablekeeper.core.state import GameState, Result
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import assets, attacks, board, board_verbs, chaos_verbs, effects, records, rules
 from tablekeeper.games.arkham.campaign import Campaign
@@ -350,7 +350,7 @@ def resolution(txn: Txn, args: tuple[str, ...]) -> None:
     usage(args, 1, 1, "resolution R#")
     if not args[0].upper().startswith("R") or not args[0][1:].isdigit():
         raise Rejected(f"a resolution is written R1, R2, ...; not {args[0]!r}")
-    effects.reach_resolution(txn, args[0].upper())
+    effects.reach_resolution(txn, args[0].upper(), Result.DRAW)  # the card's own text says how it went
 
 
 def bonus(txn: Txn, args: tuple[str, ...]) -> None:

@@ -221,6 +221,16 @@ class Earthborne(Game):
         rest = [t for group in (seat_tracks[1:] if first else seat_tracks) for t in group]
         return [*head, *card_tracks, "location.progress", "location.harm", *rest]
 
+    def owing(self, state: GameState) -> tuple[int, ...]:
+        return travel.owing(state)
+
+    def pass_seat(self, txn: Txn, seat: int) -> None:
+        """``pass SEAT`` in the Ranger turns is resting (ER-REST-1); elsewhere the core's meaning."""
+        if (txn.state.phase, txn.state.step) == ("turns", "turns"):
+            rangers.rest_verb(txn, (str(seat),))
+        else:
+            super().pass_seat(txn, seat)
+
     def button(self, state: GameState, role: str, held: bool) -> Command | None:
         """``seatN.a``: pick option N of an open prompt, resolve what is shown, draw the seat's path
         card, take a turn (held: exhausting the role card) or end it; ``seatN.b``: rest."""

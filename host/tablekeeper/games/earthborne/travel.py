@@ -4,9 +4,9 @@ the day's end and the next day's setup."""
 from __future__ import annotations
 
 from tablekeeper.core import flow as flowmod
-from tablekeeper.core.flow import Flow, Phase, Step
+from tablekeeper.core.flow import Flow, Kind, Phase, Step
 from tablekeeper.core.game import Txn, parse_seat
-from tablekeeper.core.state import GameState
+from tablekeeper.core.state import GameState, Result
 from tablekeeper.errors import Rejected
 from tablekeeper.games.earthborne import cards, engine, parsing, pathdeck, rangers, rules, tables
 from tablekeeper.games.earthborne.data import ASPECTS
@@ -29,6 +29,14 @@ def _path_enter(txn: Txn) -> None:
 
 def _turns_enter(txn: Txn) -> None:
     txn.notice("the group picks who goes first: turn SEAT; each turn: test, play a card, or rest")
+
+
+def owing(state: GameState) -> tuple[int, ...]:
+    """ER-ROUND-1: in the Ranger turns every seat owes a turn until it rests."""
+    if (state.phase, state.step) != ("turns", "turns"):
+        return ()
+    rested = tables.turns(state)["rested"]
+    return tuple(s for s in state.seat_numbers() if s not in rested)
 
 
 def _turns_hold(state: GameState) -> str | None:
@@ -186,7 +194,7 @@ def _newday(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("the day has not ended yet")
     day = txn.state.value("day") + 1
     if day > int(tables.cfg(txn.state)["days"]):
-        txn.end("the campaign's last day is over")
+        txn.end("the campaign's last day is over", result=Result.DRAW)
         return
     if txn.state.prompt is not None:
         txn.close_prompt()
@@ -257,10 +265,12 @@ def _lead(txn: Txn, args: tuple[str, ...]) -> None:
 
 FLOW = Flow(
     phases=(
-        Phase("path", "Path cards", (Step("draw", "Draw path cards", enter=_path_enter),)),
-        Phase("turns", "Ranger turns", (Step("turns", "Ranger turns", enter=_turns_enter, hold=_turns_hold),)),
-        Phase("travel", "Travel", (Step("travel", "Travel", enter=_travel_enter, hold=_travel_hold),)),
-        Phase("refresh", "Refresh", (Step("refresh", "Refresh", enter=_refresh_enter),)),
+        Phase("path", "Path cards", (Step("draw", "Draw path cards", enter=_path_enter, kind=Kind.TABLE),)),
+        Phase("turns", "Ranger turns", (Step("turns", "Ranger turns", enter=_turns_enter, hold=_turns_hold,
+                                             kind=Kind.DECISION, idle=lambda s: not owing(s)),)),
+        Phase("travel", "Travel", (Step("travel", "Travel", enter=_travel_enter, hold=_travel_hold,
+                                        kind=Kind.DECISION),)),
+        Phase("refresh", "Refresh", (Step("refresh", "Refresh", enter=_refresh_enter, kind=Kind.AUTO),)),
     ),
     round_start=_round_start,
 )

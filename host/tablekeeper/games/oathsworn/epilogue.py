@@ -6,6 +6,7 @@ from tablekeeper.core import timing
 from tablekeeper.core.flow import move
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, Verb, parse_int
+from tablekeeper.core.state import Result
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.encounter import flip_stage, refresh, stage_card
@@ -126,7 +127,7 @@ def tally(txn: Txn, args: tuple[str, ...]) -> None:
         txn.put("losses_due", owed)
         txn.notice("tick off the lost items: " + ", ".join(f"seat {n} loses {k}" for n, k in owed.items()))
     else:
-        txn.end(str(state.get("result")))
+        txn.end(str(state.get("result")), result=Result(str(state.get("result"))))
 
 
 def lose(txn: Txn, args: tuple[str, ...]) -> None:
@@ -152,7 +153,7 @@ def lose(txn: Txn, args: tuple[str, ...]) -> None:
         del owed[str(n)]
     txn.put("losses_due", owed or None)
     if not owed:
-        txn.end(str(txn.state.get("result")))
+        txn.end(str(txn.state.get("result")), result=Result(str(txn.state.get("result"))))
 
 
 VERBS = {

@@ -20,7 +20,7 @@ import tablekeeper.games.oathsworn.story as story
 import tablekeeper.games.oathsworn.turns as turns
 from tablekeeper.core.chance import Deck, Multiset
 from tablekeeper.core.events import Command, Event
-from tablekeeper.core.flow import Flow, Phase, Step, Turns
+from tablekeeper.core.flow import Flow, Kind, Phase, Step, Turns
 from tablekeeper.core.frozen import freeze, thaw
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
 from tablekeeper.core.state import GameState
@@ -61,18 +61,26 @@ def _draw_open(state: GameState) -> str | None:
     return None
 
 
+def _no_minion_due(state: GameState) -> bool:
+    """OS-MIN-1 with no minion left to activate: nothing for the table to do."""
+    return not state.get("minions_due")
+
+
 FLOW = Flow(phases=(
     Phase("story", "Story", (Step("story", "Story part", leave=story.end_story, hold=_draw_open),),
           skip=lambda s: part(s) != "story"),
-    Phase("refresh", "Refresh", (Step("refresh", "Refresh", enter=encounter.refresh, hold=_draw_open),),
+    Phase("refresh", "Refresh", (Step("refresh", "Refresh", enter=encounter.refresh, hold=_draw_open,
+                                      kind=Kind.AUTO),),
           skip=lambda s: _ambushed_round(s) or _not_encounter(s)),
     Phase("oathsworn", "Oathsworn", (Step("turns", "Turns", turns=Turns.UNTIL_PASS, turn_start=encounter.turn_start,
-                                          leave=encounter.oathsworn_end, hold=_draw_open),),
+                                          leave=encounter.oathsworn_end, hold=_draw_open, kind=Kind.DECISION),),
           skip=lambda s: _ambushed_round(s) or _not_encounter(s)),
     Phase("encounter", "Encounter", (Step("stage", "Stage card", enter=encounter.stage_card,
                                           leave=encounter.stage_done, hold=_draw_open),
-                                     Step("minions", "Minions", enter=encounter.minions, hold=_draw_open))),
-    Phase("end", "End of round", (Step("end", "End of round", enter=encounter.end_of_round, hold=_draw_open),)),
+                                     Step("minions", "Minions", enter=encounter.minions, hold=_draw_open,
+                                          idle=_no_minion_due))),
+    Phase("end", "End of round", (Step("end", "End of round", enter=encounter.end_of_round, hold=_draw_open,
+                                       kind=Kind.AUTO),)),
 ))
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tablekeeper.core import timing
 from tablekeeper.core.game import Txn
-from tablekeeper.core.state import GameState
+from tablekeeper.core.state import GameState, Result
 from tablekeeper.games.spirit_island.common import seat_track
 
 VICTORY_TEXT = {1: "no Invaders on the island", 2: "no Towns or Cities", 3: "no Cities"}
@@ -40,8 +40,8 @@ def check(txn: Txn) -> None:
         return
     win, loss = victory_met(txn.state), defeat_met(txn.state)
     if win and loss:
-        txn.end(f"victory (sacrifice): {win}, despite: {loss}")
+        txn.end(f"victory (sacrifice): {win}, despite: {loss}", result=Result.VICTORY)
     elif win:
-        txn.end(f"victory: {win}")
+        txn.end(f"victory: {win}", result=Result.VICTORY)
     elif loss:
-        txn.end(f"defeat: {loss}")
+        txn.end(f"defeat: {loss}", result=Result.DEFEAT)

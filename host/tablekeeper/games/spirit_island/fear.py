@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.game import Txn
-from tablekeeper.core.state import GameState
+from tablekeeper.core.state import GameState, Result
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island.common import deck_of, get
 
@@ -57,7 +57,7 @@ def earn_card(txn: Txn) -> None:
         if terror < 4:
             txn.notice(f"Terror Level {ROMAN[terror]}")
     if terror == 4:
-        txn.end("victory: every Fear card has been earned")
+        txn.end("victory: every Fear card has been earned", result=Result.VICTORY)
 
 
 CARD_PROMPT = "si.fear_card"

@@ -139,10 +139,5 @@ def slot_text(state: GameState) -> str:
     parts = []
     for name in ("ravage", "build", "explore"):
         cards = current[name]
-        parts.append(name[0].upper() + ":" + ("/".join(short(c) for c in cards) if cards else "-"))
+        parts.append(name.title() + ": " + ("/".join(cards) if cards else "none"))
     return " ".join(parts)
-
-
-def short(card: str) -> str:
-    """Terrain names shortened for a 21-character OLED line."""
-    return "+".join(t[:3] if t != "Coastal" else "Cst" for t in card.split("+"))

@@ -1,5 +1,5 @@
 """What the station's displays show for Spirit Island, which tracks up/down adjust, and what the
-seat buttons mean (128x64 OLED: about 21 characters by 5 lines)."""
+seat buttons mean, in plain words: the station's renderer wraps and pages lines to each display."""
 
 from __future__ import annotations
 
@@ -18,12 +18,6 @@ from tablekeeper.games.spirit_island.turn import FLOW
 if TYPE_CHECKING:
     from tablekeeper.core.game import Game
 
-ELEMENT_SHORT = {"sun": "Su", "moon": "Mo", "fire": "Fi", "air": "Ai", "water": "Wa", "earth": "Ea",
-                 "plant": "Pl", "animal": "An"}
-
-
-def _fit(text: str) -> str:
-    return text[:21]
 
 
 def panels(game: Game, state: GameState) -> dict[str, Panel]:
@@ -31,25 +25,26 @@ def panels(game: Game, state: GameState) -> dict[str, Panel]:
     phase = game.flow.phase(state.phase).label if state.phase else ""
     if step == phase:  # "Fast Powers" once: the second line says what the seat buttons do
         step = "A done, B seat menu"
-    track_lines = [_fit(phase), _fit(step), _fit(slot_text(state)),
-                   _fit(f"Deck {state.value('invader.cards_left')} stage {ROMAN[state.value('invader.stage')]}")]
+    track_lines = [phase, step, slot_text(state),
+                   f"Deck {state.value('invader.cards_left')} stage {ROMAN[state.value('invader.stage')]}"]
     ravaged = get(state, "ravage.blight_boards", []) or []
     if ravaged:  # SI-BLIGHT-3: the boards this turn's Ravage added Blight to
-        track_lines[3] = _fit("Ravage Blight: " + " ".join(sorted(ravaged)))
+        track_lines[3] = "Ravage Blight: " + " ".join(sorted(ravaged))
     if state.over:
-        track_lines = [_fit(state.over), *track_lines[:3]]
+        track_lines = [state.over, *track_lines[:3]]
     out = {"track": Panel(f"Turn {state.round}", tuple(track_lines), big=None)}
     card = blight_card(state)
     side = "Blighted" if state.value("blight.flipped") else "Healthy"
     cascades = get(state, "blight.pending", [])
     token_lines = [
-        _fit(f"Fear {state.value('fear.generated')}/{state.value('fear.pool')} earned {state.value('fear.earned')}"),
-        _fit(f"Terror {ROMAN[state.value('terror')]} cards {state.value('fear.cards_left')}"),
-        _fit(f"Blight {state.value('blight.card')} {side if card else 'space'}"),
-        _fit(f"E{state.value('island.explorers')} T{state.value('island.towns')} C{state.value('island.cities')}"),
+        f"Fear {state.value('fear.generated')}/{state.value('fear.pool')} earned {state.value('fear.earned')}",
+        f"Terror {ROMAN[state.value('terror')]} cards {state.value('fear.cards_left')}",
+        f"Blight {state.value('blight.card')} {side if card else 'space'}",
+        f"Explorers {state.value('island.explorers')} Towns {state.value('island.towns')} "
+        f"Cities {state.value('island.cities')}",
     ]
     if cascades:
-        token_lines[3] = _fit(f"Cascade from {cascades[0]}!")
+        token_lines[3] = f"Cascade from {cascades[0]}!"
     if state.prompt is not None:
         out["tokens"] = _prompt_panel(state)
     else:
@@ -66,12 +61,12 @@ def _prompt_panel(state: GameState) -> Panel:
         return Panel("")
     if len(prompt.options) <= 2:
         who = f"seat {prompt.seat}" if prompt.seat is not None else "any seat"
-        lines = [_fit(f"{key}: {option}") for key, option in zip("AB", prompt.options, strict=False)]
-        return Panel(_fit(prompt.text), (*lines, _fit(f"({who}'s buttons)")))
-    shown = [_fit(f"{i}. {o}") for i, o in enumerate(prompt.options[:3], 1)]
+        lines = [f"{key}: {option}" for key, option in zip("AB", prompt.options, strict=False)]
+        return Panel(prompt.text, (*lines, f"({who}'s buttons)"))
+    shown = [f"{i}. {o}" for i, o in enumerate(prompt.options[:3], 1)]
     if len(prompt.options) > 3:
-        shown.append(_fit(f"+{len(prompt.options) - 3} more: UP/DOWN"))
-    return Panel(_fit(prompt.text), tuple(shown))
+        shown.append(f"{len(prompt.options) - 3} more: UP/DOWN")
+    return Panel(prompt.text, tuple(shown))
 
 
 def _seat_panel(state: GameState, seat: int) -> Panel:
@@ -79,13 +74,14 @@ def _seat_panel(state: GameState, seat: int) -> Panel:
     played = state.value(seat_track(seat, "cards_played"))
     limit = state.value(seat_track(seat, "card_plays"))
     elements = spirits.elements(state, seat)
-    el_text = " ".join(f"{ELEMENT_SHORT[e]}{n}" for e, n in sorted(elements.items())) or "no elements"
+    el_text = " ".join(f"{e.title()} {n}" for e, n in sorted(elements.items())) or "no elements"
     legend = seat_menu.legend(state, seat)
     status = legend or ("done" if seat in state.done else "")
     reminder = spirits.REMINDERS[(state.round - 1) % len(spirits.REMINDERS)]
     presence = state.value(seat_track(seat, "presence"))
-    # a 128x32 seat display shows two lines: with the menu open, the second is what A and B do
-    lines = (_fit(f"Cards {played}/{limit} Pres {presence}"), _fit(legend or el_text), _fit(reminder), _fit(status))
+    # most important first: a small seat display pages the rest; an open seat menu's legend comes second
+    lines = ("Energy:", *([legend] if legend else []), f"Cards played {played}/{limit}", f"Presence {presence}",
+             el_text, reminder, *([] if legend or not status else [status]))
     return Panel(f"Seat {seat}", lines, big=str(energy))
 
 

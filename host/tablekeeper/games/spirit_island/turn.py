@@ -4,7 +4,7 @@ SI-INV-1), with the setup's first Explore before turn 1."""
 
 from __future__ import annotations
 
-from tablekeeper.core.flow import Flow, Phase, Step, Turns
+from tablekeeper.core.flow import Flow, Kind, Phase, Step, Turns
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.games.spirit_island import (
@@ -64,10 +64,11 @@ FLOW = Flow(phases=(
              leave=invader_track.first_explore_leave, hold=_hold),
     ), skip=lambda s: s.round > 1),
     Phase("spirit", "Spirit Phase", (
-        Step("growth", "Growth", turns=Turns.TOGETHER, leave=spirits.gain_energy, hold=_hold),
-        Step("cards", "Power Cards", turns=Turns.TOGETHER, hold=_hold),
+        Step("growth", "Growth", turns=Turns.TOGETHER, leave=spirits.gain_energy, hold=_hold, kind=Kind.DECISION),
+        Step("cards", "Power Cards", turns=Turns.TOGETHER, hold=_hold, kind=Kind.DECISION),
     )),
-    Phase("fast", "Fast Powers", (Step("powers", "Fast Powers", turns=Turns.TOGETHER, hold=_hold),)),
+    Phase("fast", "Fast Powers", (Step("powers", "Fast Powers", turns=Turns.TOGETHER, hold=_hold,
+                                       kind=Kind.DECISION),)),
     Phase("invader", "Invader Phase", (
         Step("blighted_island", "Blighted Island", enter=_blighted_island_enter, skip=_skip_blighted, hold=_hold),
         Step("event", "Event", enter=lambda t: t.notice("Draw and resolve an Event card"),
@@ -78,8 +79,10 @@ FLOW = Flow(phases=(
         Step("build", "Build", enter=_build_enter, skip=lambda s: not slots(s).build, hold=_hold),
         Step("explore", "Explore", enter=invader_track.explore_enter, leave=invader_track.explore_leave,
              hold=_hold),
-        Step("advance", "Advance cards", enter=_advance_enter, hold=_hold),
+        Step("advance", "Advance cards", enter=_advance_enter, hold=_hold, kind=Kind.AUTO),
     )),
-    Phase("slow", "Slow Powers", (Step("powers", "Slow Powers", turns=Turns.TOGETHER, hold=_hold),)),
-    Phase("time", "Time Passes", (Step("passes", "Time Passes", enter=spirits.time_passes, hold=_hold),)),
+    Phase("slow", "Slow Powers", (Step("powers", "Slow Powers", turns=Turns.TOGETHER, hold=_hold,
+                                       kind=Kind.DECISION),)),
+    Phase("time", "Time Passes", (Step("passes", "Time Passes", enter=spirits.time_passes, hold=_hold,
+                                       kind=Kind.AUTO),)),
 ))

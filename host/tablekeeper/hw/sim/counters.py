@@ -80,6 +80,7 @@ class VirtualCounter:
         self._proc = subprocess.Popen(
             [self._python, str(script), "--fd", str(master_fd), "--config", self._config, "--uid", self.uid],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, pass_fds=(master_fd,),
+            start_new_session=True,  # the terminal's Ctrl-C is the station's to handle; it closes the board
         )
         os.close(master_fd)
         self._reader = threading.Thread(target=self._read_stdout, name=f"virtual-counter-{self.uid}", daemon=True)

@@ -1,12 +1,15 @@
 """Keyboard keys press the simulated buttons: pygame key events in a window, raw keys in a terminal.
 
 A window reports key-down and key-up, so holding a key holds the button (auto-repeat included).
-A terminal reports only keystrokes, so each one is a quick tap. A virtual counter's keys press its
-buttons through its firmware process (always a whole tap).
+A terminal reports only keystrokes, so each one is a quick tap; one read may hold several keystrokes
+(a fast typist, a paste, a slow SSH link), so the bytes are split into keys first, escape sequences
+whole. A virtual counter's keys press its buttons through its firmware process (always a whole tap).
+Esc (alone) quits, as Ctrl-C does.
 """
 
 from __future__ import annotations
 
+import codecs
 import os
 import select
 import sys
@@ -20,7 +23,47 @@ from tablekeeper.hw.sim.simulator import SimulatedParts
 TERMINAL_TAP_S = 0.08
 WINDOW_KEYS = {"return": "enter", "keypad enter": "enter"}  # pygame's key names -> the config's
 TERMINAL_KEYS = {" ": "space", "\r": "enter", "\n": "enter", "\x7f": "backspace", "\x08": "backspace",
-                 "\t": "tab", "\x1b[A": "up", "\x1b[B": "down", "\x1b[C": "right", "\x1b[D": "left"}
+                 "\t": "tab", "\x1b[A": "up", "\x1b[B": "down", "\x1b[C": "right", "\x1b[D": "left",
+                 "\x1bOA": "up", "\x1bOB": "down", "\x1bOC": "right", "\x1bOD": "left", "\x1b": "escape"}
+QUIT_KEY = "escape"
+ESCAPE_WAIT_S = 0.05  # a lone ESC followed by nothing this long is the Esc key, not a sequence's start
+
+
+def split_keys(text: str) -> tuple[list[str], str]:
+    """The keystrokes in ``text`` (ECMA-48 CSI and SS3 sequences kept whole) and any unfinished
+    sequence left at its end, to be completed by the next read."""
+    keys: list[str] = []
+    i = 0
+    while i < len(text):
+        if text[i] != "\x1b":
+            keys.append(text[i])
+            i += 1
+            continue
+        if i + 1 == len(text):
+            return keys, text[i:]  # ESC alone so far: a key or a sequence's start
+        intro = text[i + 1]
+        if intro == "[":  # CSI: parameter and intermediate bytes, then one final byte 0x40..0x7E
+            j = i + 2
+            while j < len(text) and not "\x40" <= text[j] <= "\x7e":
+                j += 1
+            if j == len(text):
+                return keys, text[i:]
+            keys.append(text[i:j + 1])
+            i = j + 1
+        elif intro == "O":  # SS3: one more byte (arrows and F1-F4 in application mode)
+            if i + 2 == len(text):
+                return keys, text[i:]
+            keys.append(text[i:i + 3])
+            i += 3
+        else:  # ESC then a plain key (Alt+key, or Esc typed just before another key)
+            keys.append("\x1b")
+            i += 1
+    return keys, ""
+
+
+def key_name(keystroke: str) -> str:
+    """The config's name for a keystroke ("up", "space", "q"); "" for one no button can take."""
+    return TERMINAL_KEYS.get(keystroke, keystroke if len(keystroke) == 1 and keystroke.isprintable() else "")
 
 
 class KeyboardInput:
@@ -75,13 +118,13 @@ class PygameKeys(KeyboardInput):
 class TerminalKeys(KeyboardInput):
     """Reads keystrokes in cbreak mode on a thread; Ctrl-C still stops the station (SIGINT)."""
 
-    def __init__(self, parts: SimulatedParts, *, stop: Callable[[], None]) -> None:
+    def __init__(self, parts: SimulatedParts, *, stop: Callable[[], None], fd: int | None = None) -> None:
         import termios
         import tty
 
         self._parts = parts
         self._stop = stop
-        self._fd = sys.stdin.fileno()
+        self._fd = sys.stdin.fileno() if fd is None else fd
         self._saved = termios.tcgetattr(self._fd)
         tty.setcbreak(self._fd)
         self._closing = threading.Event()
@@ -89,16 +132,32 @@ class TerminalKeys(KeyboardInput):
         self._thread.start()
 
     def _read(self) -> None:
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        rest = ""
         while not self._closing.is_set():
-            ready, _w, _x = select.select([self._fd], [], [], 0.1)
+            ready, _w, _x = select.select([self._fd], [], [], ESCAPE_WAIT_S if rest else 0.1)
             if not ready:
+                if rest == "\x1b":  # nothing followed the ESC: it was the Esc key
+                    self.key(key_name(rest))
+                rest = ""
                 continue
-            chunk = os.read(self._fd, 8).decode("utf-8", errors="replace")
-            key = TERMINAL_KEYS.get(chunk, chunk if len(chunk) == 1 else "")
+            data = os.read(self._fd, 1024)
+            if not data:
+                return  # the terminal went away
+            keys, rest = split_keys(rest + decoder.decode(data))
+            for keystroke in keys:
+                self.key(key_name(keystroke))
+
+    def key(self, key: str) -> None:
+        """Act on one key: quit, a counter's button, or a tap of a panel button."""
+        if key == QUIT_KEY and self._parts.button_for_key(key) is None:
+            self._stop()
+            return
+        if key:
             counter = self._parts.counter_for_key(key)
             if counter is not None and self._parts.counters is not None:
                 self._parts.counters.press(*counter)
-                continue
+                return
             button = self._parts.button_for_key(key)
             if button is not None:
                 self._parts.set_button(button, True)

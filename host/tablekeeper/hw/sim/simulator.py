@@ -47,7 +47,7 @@ def choose_display_mode(requested: str | None, *, stdout_is_tty: bool, env: dict
         return requested
     if has_graphical_screen(env):
         return "pygame"
-    return "asciiblock" if stdout_is_tty else "capture"
+    return "text" if stdout_is_tty else "capture"
 
 
 def import_pygame() -> Any:

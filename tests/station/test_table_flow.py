@@ -1,0 +1,219 @@
+"""The table flow on the simulated station (real games, automatic mode, four seats, gpiozero mock
+pins, the fake clock): NEXT twice to cut a shared step short, seat LEDs steady and blinking, seat
+display lines saying who owes a move, the line saying what the station did, and a four-seat round
+of each game by the buttons alone."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tablekeeper import cli, games, table_flow
+from tablekeeper.config import REFERENCE_CONFIG, StationConfig, load_config, parse_config
+from tablekeeper.core.session import Session
+from tablekeeper.core.store import Store
+from tablekeeper.hw.buttons import ButtonPanel
+from tablekeeper.hw.displays import DisplayBank
+from tablekeeper.hw.outputs import Outputs
+from tablekeeper.hw.sim.clock import FakeClock
+from tablekeeper.hw.sim.simulator import SimulatedParts
+from tablekeeper.station import Station
+
+START = {"oathsworn": {"part": "encounter"}}
+DONE_BUTTON = {"arkham": "a", "spirit_island": "a", "oathsworn": "b", "earthborne": "b"}  # today's mappings
+
+
+class Table:
+    """A station with a real game on simulated parts."""
+
+    def __init__(self, config: StationConfig, game: str, tmp: object, seats: int = 4) -> None:
+        self.config = config
+        self.clock = FakeClock()
+        self.parts = SimulatedParts(config, display_mode=None, capture_dir=tmp)  # type: ignore[arg-type]
+        self.session = Session(games.load(game), seats=seats, seed=3, options={"flow": "auto", **START.get(game, {})})
+        displays = DisplayBank(config.displays, open_device=self.parts.open_device, clock=self.clock,
+                               timing=config.timing)
+        self.station = Station(session=self.session, config=config, displays=displays, clock=self.clock)
+        self.station.buttons = ButtonPanel(config.buttons, emit=self.station.put, clock=self.clock,
+                                           timing=config.timing, pin_factory=self.parts.pin_factory)
+        self.station.outputs = Outputs(config.leds, config.buzzer, clock=self.clock,
+                                       pin_factory=self.parts.pin_factory)
+        self.station.start()
+        self.presses = 0
+
+    def tap(self, role: str) -> None:
+        button = self.parts.button(role)
+        assert button is not None, role
+        self.presses += 1
+        self.parts.set_button(button, True)
+        self.station.drain()
+        self.pass_time(0.1)
+        self.parts.set_button(button, False)
+        self.station.drain()
+        self.pass_time(0.05)
+
+    def pass_time(self, seconds: float) -> None:
+        target = self.clock() + seconds
+        while (deadline := self.station.next_deadline_s()) is not None and deadline + 1e-9 <= target:
+            self.clock.now_s = max(self.clock.now_s, deadline + 1e-9)
+            self.station.poll(self.clock())
+            self.station.drain()
+        self.clock.now_s = target
+        self.station.poll(target)
+        self.station.drain()
+
+    def led_pin(self, seat: int) -> object:
+        config = next(c for c in self.config.leds if c.name == f"seat{seat}")
+        return self.parts.pin_factory.pin(config.pin)
+
+    def close(self) -> None:
+        self.station.close()
+        self.parts.close()
+
+
+@pytest.fixture
+def table(tmp_path: object, request: pytest.FixtureRequest) -> Iterator[Table]:
+    t = Table(load_config(REFERENCE_CONFIG), request.param, tmp_path)
+    yield t
+    t.close()
+
+
+def to_step(t: Table, phase: str, step: str) -> None:
+    for _ in range(60):
+        state = t.session.state
+        if (state.phase, state.step) == (phase, step):
+            return
+        by_buttons(t)
+    pytest.fail(f"never reached {phase}.{step}")
+
+
+def by_buttons(t: Table) -> None:
+    """What a group does with the buttons alone: NEXT answers a question with the option shown (the
+    first); a seat that still owes a move (else the active seat) presses its done/pass button; else NEXT."""
+    state = t.session.state
+    if state.prompt is not None:
+        t.tap("next")
+        return
+    seat = state.owing[0] if state.owing else state.active_seat
+    if seat is not None:
+        t.tap(f"seat{seat}.{DONE_BUTTON[t.session.game.name]}")
+    else:
+        t.tap("next")
+
+
+def blinks(pin: object, timeout_s: float = 3.0) -> bool:
+    """gpiozero's blink thread runs on real time: wait until the mock pin has gone on and off."""
+    pin.clear_states()  # type: ignore[attr-defined]
+    end = time.monotonic() + timeout_s
+    while time.monotonic() < end:
+        if len(pin.states) >= 3 and len({s.state for s in pin.states}) == 2:  # type: ignore[attr-defined]
+            return True
+        time.sleep(0.02)
+    return False
+
+
+@pytest.mark.parametrize("table", ["spirit_island"], indirect=True)
+def test_next_in_a_shared_step_asks_first_and_a_second_next_ends_it_for_all(table: Table) -> None:
+    to_step(table, "spirit", "growth")
+    table.tap("seat2.a")
+    assert table.session.state.owing == (1, 3, 4)
+    entries = table.session.log_length
+    table.tap("next")
+    assert table.session.state.step == "growth" and table.session.log_length == entries
+    assert table.station.message is not None
+    assert table.station.message.text == "3 seats still playing - NEXT again to end for all"
+    table.pass_time(table_flow.CONFIRM_S + 1)  # too late: the next NEXT asks again
+    table.tap("next")
+    assert table.session.state.step == "growth"
+    table.tap("next")
+    assert table.session.state.step == "cards"
+    assert table.session.line[-1].command is not None and table.session.line[-1].command.verb == "next!"
+
+
+@pytest.mark.parametrize("table", ["spirit_island"], indirect=True)
+def test_leds_blink_for_seats_owing_in_a_shared_step_and_seat_lines_say_so(table: Table) -> None:
+    to_step(table, "spirit", "growth")
+    table.tap("seat2.a")
+    assert blinks(table.led_pin(1)) and blinks(table.led_pin(4))
+    assert table.led_pin(2).state is False  # type: ignore[attr-defined]
+    assert table.station._seat_line(table.session.state, 1) == "still to play"
+    assert table.station._seat_line(table.session.state, 2) == "done"
+    assert table_flow.waiting_line(table.session.state, table.session.game.flow) == "waiting: 1, 3, 4"
+
+
+@pytest.mark.parametrize("table", ["arkham"], indirect=True)
+def test_the_active_seat_led_is_steady_in_a_turn_step(table: Table) -> None:
+    table.tap("seat3.a")  # seat 3 takes the first turn
+    assert table.session.state.active_seat == 3
+    pin = table.led_pin(3)
+    pin.clear_states()  # type: ignore[attr-defined]
+    time.sleep(0.3)
+    assert pin.state is True and [s.state for s in pin.states] == [True]  # type: ignore[attr-defined]
+    assert all(table.led_pin(s).state is False for s in (1, 2, 4))  # type: ignore[attr-defined]
+    assert table.station._seat_line(table.session.state, 3) == "your turn"
+
+
+@pytest.mark.parametrize("table", ["oathsworn"], indirect=True)
+def test_oathsworn_seat_displays_show_who_has_passed(table: Table) -> None:
+    to_step(table, "oathsworn", "turns")
+    lead = table.session.state.active_seat
+    assert lead is not None
+    table.tap(f"seat{lead}.b")
+    assert table.station._seat_line(table.session.state, lead) == "passed"
+    others = [s for s in range(1, 5) if s != lead and s != table.session.state.active_seat]
+    assert all(table.station._seat_line(table.session.state, s) == "not passed yet" for s in others)
+
+
+@pytest.mark.parametrize("table", ["arkham"], indirect=True)
+def test_the_track_display_says_what_the_station_did_until_the_next_press(table: Table) -> None:
+    for seat in (1, 2, 3):
+        table.tap(f"seat{seat}.a")  # "me" when the table picks who goes next
+        table.tap(f"seat{seat}.a")  # done: end my turn
+    table.tap("seat4.a")  # the last turn ends: Enemy and Upkeep with no enemy run by themselves
+    message = table.station.message
+    assert message is not None
+    assert message.text == "seat 4 draws an encounter card (agenda 1) | done 14 steps: 2.3 Phase ends .. 1.3 Check doom"
+    assert table.session.state.round == 2
+    table.pass_time(table_flow.AUTO_LINE_S + 1)
+    assert table.station.message is None
+
+
+@pytest.mark.parametrize("table", ["arkham", "spirit_island", "oathsworn", "earthborne"], indirect=True)
+def test_a_four_seat_round_by_the_buttons_alone(table: Table) -> None:
+    for _ in range(80):
+        if table.session.state.round >= 2:
+            break
+        by_buttons(table)
+    table.presses = 0
+    refusals = table.station.stats.refusals
+    for _ in range(80):
+        if table.session.state.round >= 3:
+            break
+        by_buttons(table)
+    assert table.session.state.round == 3 and table.session.state.over is None
+    assert table.station.stats.refusals == refusals  # no press was refused
+    assert all(c.origin == "button" for e in table.session.line if (c := e.command) is not None)
+    print(f"{table.session.game.name}: {table.presses} presses for a quiet four-seat round")
+
+
+def test_the_walk_setting_starts_a_game_step_by_step(tmp_path: Path) -> None:
+    text = Path(REFERENCE_CONFIG).read_text(encoding="utf-8")
+    assert "\nquiet = false" in text
+    config = parse_config(text.replace("\nquiet = false", "\nquiet = false\nwalk = true", 1), source="walk.toml")
+    assert config.walk and not load_config(REFERENCE_CONFIG).walk
+    script = tmp_path / "keys.txt"
+    script.write_text("press next\n", encoding="utf-8")
+    save = tmp_path / "s.sqlite"
+    config_file = tmp_path / "walk.toml"
+    config_file.write_text(text.replace("\nquiet = false", "\nquiet = false\nwalk = true", 1), encoding="utf-8")
+    assert cli.main(["run", "--config", str(config_file), "--game", "arkham", "--seats", "2", "--save", str(save),
+                     "--script", str(script), "--display", "capture", "--capture-dir", str(tmp_path / "f"),
+                     "--no-counters"]) == 0
+    with Store.open(str(save)) as store:
+        saved = store.load("main")
+    assert saved is not None and saved.setup.options["flow"] == "walk"
+    assert Session(games.load("arkham"), seats=2, seed=saved.setup.seed, options=saved.setup.options,
+                   entries=saved.entries).state.step == "2.2"  # the one NEXT moved 2.1 -> 2.2 by hand

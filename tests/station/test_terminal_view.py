@@ -1,0 +1,136 @@
+"""The terminal view and keys: each game's screens as readable text at 80x24, one press per keystroke,
+and Ctrl-C ending the simulator cleanly."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tablekeeper.cli import build_parser
+from tablekeeper.config import REFERENCE_CONFIG, load_config
+from tablekeeper.hw.sim.clock import FakeClock
+from tablekeeper.hw.sim.keyboard import TerminalKeys, key_name, split_keys
+from tablekeeper.hw.sim.textview import compose_text
+from tablekeeper.station_cli import build_simulated
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def started(game: str, seats: int, tmp_path: Path) -> tuple[Any, Any]:
+    args = build_parser().parse_args(["run", "--sim", "--no-counters", "--game", game, "--seats", str(seats),
+                                      "--capture-dir", str(tmp_path)])
+    config = load_config(REFERENCE_CONFIG)
+    station, parts, _store = build_simulated(config, args, display_mode=None, clock=FakeClock())
+    station.start()
+    return station, parts
+
+
+@pytest.mark.parametrize(("game", "expected"), [
+    ("arkham", {"track": ["Round 1"], "seat1": ["Roland", "HP 9/9"], "tokens": ["Chaos bag"]}),
+    ("spirit_island", {"track": ["Turn 1", "Setup"], "seat1": ["Energy:", "[0]", "Presence 2"]}),
+    ("oathsworn", {"track": ["Ch1 story", "time 0/16"], "seat1": ["Warden", "[6]"]}),
+    ("earthborne", {"track": ["Day 1 Round 1"], "seat1": ["Awareness 3 Fitness 2", "Fatigue 0 Injury 0"]}),
+])
+def test_terminal_view_shows_round_phase_and_seat_values_as_text_in_80x24(
+        game: str, expected: dict[str, list[str]], tmp_path: Path) -> None:
+    station, parts = started(game, 2, tmp_path)
+    try:
+        pages = [compose_text(station.config, station.contents, page) for page in range(4)]
+    finally:
+        station.close()
+        parts.close()
+    for text in pages:
+        lines = text.splitlines()
+        assert len(lines) <= 24 and max(len(line) for line in lines) <= 80
+        assert "Esc or Ctrl-C quits" in text and "Space=NEXT" in text
+    every = "\n".join(pages)
+    for role, words in expected.items():
+        assert f"+-{role}" in every
+        for word in words:
+            assert word in every, f"{word!r} not on the {role} box:\n{pages[0]}"
+
+
+def test_two_keys_in_one_read_are_two_presses_and_escape_sequences_stay_whole() -> None:
+    keys, rest = split_keys("12\x1b[A\x1bOBq\x1b")
+    assert [key_name(k) for k in keys] == ["1", "2", "up", "down", "q"] and rest == "\x1b"
+    keys, rest = split_keys("\x1b[1;5")  # a sequence split across two reads waits for its end
+    assert keys == [] and rest == "\x1b[1;5"
+
+
+class _Parts:
+    """Records what the terminal keys press."""
+
+    def __init__(self) -> None:
+        self.presses: list[str] = []
+        self.counters = None
+
+    def counter_for_key(self, _key: str) -> None:
+        return None
+
+    def button_for_key(self, key: str) -> Any:
+        return key if key in ("space", "up", "1") else None
+
+    def set_button(self, button: str, down: bool) -> None:
+        if down:
+            self.presses.append(button)
+
+
+def test_a_read_holding_several_keystrokes_presses_each_button() -> None:
+    master, slave = os.openpty()
+    parts = _Parts()
+    stopped: list[bool] = []
+    keys = TerminalKeys(parts, stop=lambda: stopped.append(True), fd=slave)  # type: ignore[arg-type]
+    try:
+        os.write(master, b"  \x1b[A1")  # one write: space, space, up, 1
+        deadline = time.monotonic() + 5
+        while len(parts.presses) < 4 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert parts.presses == ["space", "space", "up", "1"]
+        os.write(master, b"\x1b")  # Esc alone quits
+        deadline = time.monotonic() + 5
+        while not stopped and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert stopped
+    finally:
+        keys.close()
+        os.close(master)
+        os.close(slave)
+
+
+def test_ctrl_c_ends_the_terminal_simulator_with_exit_0_and_one_line(tmp_path: Path) -> None:
+    """As a terminal's Ctrl-C does: SIGINT to the whole foreground process group, counters included."""
+    master, slave = os.openpty()
+    os.set_inheritable(slave, True)
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env["COLUMNS"], env["LINES"] = "80", "24"
+    proc = subprocess.Popen([sys.executable, "-m", "tablekeeper", "run", "--sim", "--game", "arkham", "--seats", "2",
+                             "--capture-dir", str(tmp_path)],
+                            stdin=slave, stdout=slave, stderr=subprocess.PIPE, cwd=tmp_path, env=env,
+                            start_new_session=True)
+    os.close(slave)
+    seen = b""
+    try:
+        deadline = time.monotonic() + 60
+        while b"Ctrl-C quits" not in seen and time.monotonic() < deadline:
+            import select
+
+            ready, _w, _x = select.select([master], [], [], 0.5)
+            if ready:
+                seen += os.read(master, 65536)
+        assert b"Ctrl-C quits" in seen, seen[-500:]
+        time.sleep(1.0)  # the virtual counter is up by now
+        os.killpg(proc.pid, signal.SIGINT)
+        _out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    assert proc.returncode == 0
+    assert err.decode().splitlines() == ["tablekeeper: simulator stopped"]
