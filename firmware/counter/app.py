@@ -9,6 +9,7 @@ from micropython import const
 from counter import FIRMWARE_VERSION
 from counter import messages as m
 from counter.link import HostLink, Identity
+from counter.presence import GRANTED, WAITING, PresenceCheck
 from counter.roles import INPUT_DOWN, INPUT_SELECT, INPUT_UP, DialRole, DiceRole, HpRole
 
 TYPE_CHECKING = False
@@ -68,7 +69,10 @@ class CounterApp:
         else:
             self.role = DiceRole(self.link, entropy, config.dice_count, config.dice_sides)
         self.seat = 0
-        self.repl_requested = False
+        self.repl_requested = False  # True once presence was shown: run() ends and the board resets
+        self._repl_asked = False  # a REPL request arrived; the presence check starts at the next input pass
+        self.presence: PresenceCheck | None = None
+        self._now_ms = now_ms
         self._dirty = True
         self._host_shown = False
 
@@ -90,7 +94,9 @@ class CounterApp:
         return True
 
     def on_repl(self) -> None:
-        self.repl_requested = True
+        """Ask for physical presence first (counter/presence.py); the REPL follows a 2 s hold."""
+        if self.presence is None:
+            self._repl_asked = True
 
     # -- player input ------------------------------------------------------------------------
     def handle_input(self, event: int, now_ms: int) -> None:
@@ -102,6 +108,14 @@ class CounterApp:
         self._dirty = True
 
     def poll_inputs(self, now_ms: int) -> None:
+        self._now_ms = now_ms
+        if self._repl_asked:
+            self._repl_asked = False
+            self.presence = PresenceCheck(now_ms)
+            self._dirty = True
+        if self.presence is not None:
+            self._poll_presence(self.presence, now_ms)
+            return
         for button in self.buttons:
             if button.poll(now_ms):
                 self.handle_input(button.event, now_ms)
@@ -114,8 +128,23 @@ class CounterApp:
                 self.handle_input(INPUT_DOWN, now_ms)
                 detents += 1
 
+    def _poll_presence(self, presence: PresenceCheck, now_ms: int) -> None:
+        """While the counter asks for presence its buttons answer the question, not the game."""
+        held = False
+        for button in self.buttons:
+            button.poll(now_ms)
+            held = held or button.is_down
+        result = presence.poll(held, now_ms)
+        if result == GRANTED:
+            self.repl_requested = True
+        if result != WAITING:
+            self.presence = None
+        self._dirty = True
+
     # -- screen ------------------------------------------------------------------------------
     def screen(self) -> tuple[str | None, tuple[str, ...]]:
+        if self.presence is not None:
+            return None, self.presence.screen(self._now_ms)
         big, lines = self.role.screen()
         # Tuple concatenation: MicroPython has no starred items in tuple displays.
         if not self.link.host_present:

@@ -7,6 +7,7 @@ of a pty passed in as ``--fd``; the host opens the slave end with pyserial as it
 
 Control lines on stdin (one per line):
   press up|down|select   hold a button long enough to debounce, then release
+  hold BUTTON SECONDS    keep a button down that long (the presence check before a REPL hand-back)
   cable 0|1              pull or reconnect the USB data link (the board stays powered)
   raw HEX                write raw bytes to the serial side (fault injection)
   quit                   stop
@@ -108,6 +109,11 @@ async def control(app, transport: PtyTransport, buttons: dict) -> None:
         command, _, arg = line.partition(" ")
         if command == "press" and arg in buttons:
             await _press(buttons[arg])
+        elif command == "hold" and arg.partition(" ")[0] in buttons:
+            name, _, seconds = arg.partition(" ")
+            buttons[name].pin.set_level(0)
+            await asyncio.sleep(float(seconds))
+            buttons[name].pin.set_level(1)
         elif command == "cable":
             transport.connected = arg == "1"
         elif command == "raw":

@@ -2,8 +2,9 @@
 
 A thin subclass of :class:`Station`: button intents are shown to the demo state machine first and
 reach the game only when it forwards them; its panels are drawn over the game's; a new visitor
-gets a fresh session of the game on show. Everything else (counters, displays, LEDs, the loop)
-is the ordinary station.
+gets a fresh session of the game on show. Counters follow the same lock as the panel: their
+presses reach a game only during a visitor's demo or with the settings unlocked, so the attract
+loop never writes into the operator's saved game. Everything else is the ordinary station.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from PIL import Image
 from tablekeeper.controls import Controls
 from tablekeeper.core.session import Session
 from tablekeeper.core.view import Panel
-from tablekeeper.demo import DemoMode, DemoOutput
-from tablekeeper.intents import ButtonIntent, Intent
+from tablekeeper.demo import DemoMode, DemoOutput, Mode
+from tablekeeper.intents import ButtonIntent, CounterRolled, CounterValue, Intent
 from tablekeeper.station import Station
 from tablekeeper.ui.render import render_panel
 
@@ -34,11 +35,19 @@ class DemoStation(Station):
         self._apply(demo.tick(self.clock()), None)
 
     def handle(self, intent: Intent) -> None:
+        if isinstance(intent, CounterValue | CounterRolled) and not self.counters_unlocked():
+            if isinstance(intent, CounterValue):  # the counter shows the game's value again
+                self._publish(lambda seat, name: seat == intent.seat and name == intent.track)
+            return
         if not isinstance(intent, ButtonIntent) or self.locked:
             super().handle(intent)
             return
         self._apply(self.demo.on_button(intent.role, intent.gesture.value, self.clock()), intent)
         self.redraw()
+
+    def counters_unlocked(self) -> bool:
+        """A visitor's own demo game, or the operator's unlocked settings: as for the panel's buttons."""
+        return self.demo.mode in (Mode.GUIDED, Mode.SETTINGS)
 
     def poll(self, now_s: float) -> None:
         before = self.overlay

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Final, Protocol
 
 from tablekeeper.appliance.paths import DATA_DIR_ENV, DEFAULT_CONFIG_PATH, STORE_FILE_NAME, data_dir
+from tablekeeper.appliance.serial_console import serial_consoles, uart_pins_in_use
 from tablekeeper.config import StationConfig, default_config_path, load_config
 from tablekeeper.errors import ConfigError, StoreError
 
@@ -69,6 +70,7 @@ class Probes:
     list_ports: Callable[[], Sequence[PortInfo]]
     free_bytes: Callable[[Path], int]
     i2c_clock_hz: Callable[[int], int | None] = lambda _port: None  # None: the kernel does not say
+    kernel_cmdline: Callable[[], str | None] = lambda: None  # None: not a Linux box (the check is skipped)
     label: str = "this machine"
 
 
@@ -96,6 +98,13 @@ def _i2c_clock_hz(port: int) -> int | None:
     return int.from_bytes(raw[:4], "big") if len(raw) >= 4 else None
 
 
+def _kernel_cmdline() -> str | None:
+    try:
+        return Path("/proc/cmdline").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+
+
 def _gpio_library() -> str | None:
     try:
         importlib.import_module("lgpio")  # gpiozero's pin factory on Bookworm
@@ -121,6 +130,7 @@ def real_probes() -> Probes:
         list_ports=_list_ports,
         free_bytes=lambda path: shutil.disk_usage(path).free,
         i2c_clock_hz=_i2c_clock_hz,
+        kernel_cmdline=_kernel_cmdline,
     )
 
 
@@ -243,6 +253,22 @@ def check_gpio(cfg: StationConfig, probes: Probes) -> Check:
     return Check("gpio", Status.OK, f"{chips[0]} accessible; {pins} button/LED/buzzer pins configured")
 
 
+def check_serial_console(cfg: StationConfig, probes: Probes) -> Check | None:
+    """Buttons on BCM 14/15 need the kernel's serial console off those pins."""
+    pins = uart_pins_in_use(cfg)
+    cmdline = probes.kernel_cmdline()
+    if not pins or cmdline is None:
+        return None
+    consoles = serial_consoles(cmdline)
+    where = "/".join(f"BCM {pin}" for pin in pins)
+    if consoles:
+        return Check("serial console", Status.FAIL, f"the kernel runs a console ({consoles[0]}) on the UART, "
+                     f"and the config wires buttons to {where}",
+                     f"run hardware/pi/install.sh again, or remove {consoles[0]} from "
+                     "/boot/firmware/cmdline.txt, set enable_uart=0 in config.txt and reboot")
+    return Check("serial console", Status.OK, f"off the UART; {where} free for buttons")
+
+
 def check_counters(cfg: StationConfig, probes: Probes) -> list[Check]:
     ports = list(probes.list_ports())
     checks = []
@@ -332,6 +358,9 @@ def run_checks(config_path: Path, probes: Probes, directory: Path) -> list[Check
     else:
         checks += check_i2c(cfg, probes)
         checks.append(check_gpio(cfg, probes))
+        console_check = check_serial_console(cfg, probes)
+        if console_check is not None:
+            checks.append(console_check)
         checks += check_counters(cfg, probes)
     data_check, existing = check_data_dir(directory)
     checks.append(data_check)

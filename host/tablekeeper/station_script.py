@@ -89,7 +89,8 @@ def parse_script(lines: Iterable[str], parts: SimulatedParts, *, source: str, ho
             steps.append(Step(number, "tap", button, TAP_S))
         else:
             keys = " ".join(b.key for b in parts.config.buttons if b.key)
-            raise ScriptError(f"{where}: {text!r} is not a key ({keys}) or press/hold/wait/counter/quit")
+            raise ScriptError(f"{where}: {text!r} is not a key ({keys}) or press/hold/wait/counter/type/quit; "
+                              f"a game command typed at the console needs the type prefix: 'type {text}'")
     return steps
 
 

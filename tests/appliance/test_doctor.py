@@ -116,3 +116,25 @@ def test_an_invalid_config_is_named_and_hardware_checks_say_why_they_were_skippe
     assert code == 1
     assert f"FAIL  config: {bad}: displays[1].address: 0x99 is not a 7-bit I2C address" in out
     assert "FAIL  gpio: skipped: needs a valid config" in out
+
+
+@pytest.mark.parametrize(("cmdline", "status"), [
+    ("console=serial0,115200 console=tty1 root=PARTUUID=1234-02 rootwait", Status.FAIL),
+    ("console=ttyAMA0,115200 console=tty1 rootwait", Status.FAIL),
+    ("console=tty1 root=PARTUUID=1234-02 rootwait", Status.OK),
+])
+def test_a_serial_console_on_the_button_pins_fails(tmp_path: Path, cmdline: str, status: Status) -> None:
+    cfg = load_config(REFERENCE)
+    probes = dataclasses.replace(SimulatedParts(cfg).probes(), kernel_cmdline=lambda: cmdline)
+    console = _by_name(run_checks(REFERENCE, probes, tmp_path))["serial console"]
+    assert console.status is status, console
+    if status is Status.FAIL:
+        assert "BCM 14/BCM 15" in console.detail and "cmdline.txt" in console.remedy
+
+
+def test_the_serial_console_is_not_checked_when_no_button_uses_the_uart_pins(tmp_path: Path) -> None:
+    cfg = load_config(REFERENCE)
+    cfg = dataclasses.replace(cfg, buttons=tuple(b for b in cfg.buttons if b.pin not in (14, 15)))
+    probes = dataclasses.replace(SimulatedParts(cfg).probes(), kernel_cmdline=lambda: "console=serial0,115200")
+    from tablekeeper.doctor import check_serial_console
+    assert check_serial_console(cfg, probes) is None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import getpass
 import os
 import subprocess
@@ -25,6 +26,7 @@ from tablekeeper.appliance.units import ServiceSettings, render_udev_rule, rende
 from tablekeeper.errors import InstallError
 
 REPO = Path(__file__).resolve().parents[2]
+REFERENCE = REPO / "hardware" / "station.toml"
 STOCK_BOOT_CONFIG = "# stock\n#dtparam=i2c_arm=on\ndtparam=audio=on\n[cm4]\notg_mode=1\n[all]\ndtparam=i2c_arm=off\n"
 
 
@@ -49,6 +51,7 @@ def _scratch_root(tmp_path: Path) -> Path:
     root = tmp_path / "root"
     (root / "boot/firmware").mkdir(parents=True)
     (root / "boot/firmware/config.txt").write_text(STOCK_BOOT_CONFIG)
+    (root / "run/systemd/system").mkdir(parents=True)  # booted with systemd
     return root
 
 
@@ -179,3 +182,42 @@ def test_a_bad_counter_id_is_named(capsys: pytest.CaptureFixture[str]) -> None:
 
     assert main(["appliance", "udev", "--counter-id", "2E8A-0005"]) == 2
     assert capsys.readouterr().err.strip() == "tablekeeper: --counter-id: '2E8A-0005' is not VID:PID in hex (2E8A:0005)"
+
+
+def test_live_reloads_are_skipped_with_a_note_when_systemd_is_not_running(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _scratch_root(tmp_path)
+    (root / "run/systemd/system").rmdir()
+    runner = RecordingRunner()
+    apply_plan(build_plan(_options(tmp_path), root=root), Context(root=root, runner=runner, owner=getpass.getuser()),
+               print_line=lambda _line: None)
+    assert ("systemctl", "enable", "tablekeeper.service") in runner.commands  # works offline
+    live = (("udevadm", "control"), ("systemctl", "daemon-reload"))
+    assert not [argv for argv in runner.commands if argv[:2] in live]
+    assert capsys.readouterr().out.count("not booted with systemd") == 3
+
+
+@pytest.mark.parametrize("uart_pins_used", [True, False])
+def test_the_serial_console_leaves_the_button_pins(tmp_path: Path, uart_pins_used: bool) -> None:
+    root = _scratch_root(tmp_path)
+    cmdline = root / "boot/firmware/cmdline.txt"
+    stock = "console=serial0,115200 console=tty1 root=PARTUUID=1234-02 rootfstype=ext4 rootwait\n"
+    cmdline.write_text(stock)
+    (root / "boot/firmware/config.txt").write_text(STOCK_BOOT_CONFIG + "enable_uart=1\n")
+    options = dataclasses.replace(_options(tmp_path), uart_pins_used=uart_pins_used)
+    for _ in range(2):
+        apply_plan(build_plan(options, root=root), Context(root=root, runner=RecordingRunner(),
+                                                            owner=getpass.getuser()), print_line=lambda _line: None)
+    boot = (root / "boot/firmware/config.txt").read_text().splitlines()
+    if uart_pins_used:
+        assert cmdline.read_text() == "console=tty1 root=PARTUUID=1234-02 rootfstype=ext4 rootwait\n"
+        assert (root / f"boot/firmware/cmdline.txt{BACKUP_SUFFIX}").read_text() == stock
+        assert boot[-1] == "enable_uart=0" and "enable_uart=1" not in boot
+    else:
+        assert cmdline.read_text() == stock and "enable_uart=1" in boot
+
+
+def test_the_reference_config_uses_the_uart_pins_so_the_installer_frees_them(tmp_path: Path) -> None:
+    options = install_options(ServiceSettings(), station_config_source=REFERENCE, counter_id_values=[],
+                              root=tmp_path)
+    assert options.uart_pins_used

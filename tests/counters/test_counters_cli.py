@@ -39,7 +39,9 @@ def test_repl_hands_the_board_back(pty_rig: Callable[..., PtyRig], capsys: pytes
     rig = pty_rig()
     counter = rig.add(VirtualCounter("hp"))
     assert repl_command(argparse.Namespace(device=counter.device, wait=10.0), _manager(rig)) == 0
-    assert "resetting into its REPL" in capsys.readouterr().out
+    assert "hold any of its buttons for 2 s" in capsys.readouterr().out
+    counter.wait_for_display(lambda text: text.startswith("REPL? HOLD"))
+    counter.hold("select", 2.3)
     counter.wait_for(lambda line: line == "stopped", 10.0)
 
 

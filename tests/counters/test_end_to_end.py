@@ -67,6 +67,9 @@ def test_repl_request_stops_the_app(pty_rig: Callable[..., PtyRig]) -> None:
     counter = rig.add(VirtualCounter("hp"))
     rig.spin_until(lambda: bool(rig.intents))
     rig.manager.request_repl(counter.device)
+    counter.wait_for_display(lambda text: text.startswith("REPL? HOLD"))
+    assert counter.running  # asked, not granted: nobody held a button yet
+    counter.hold("select", 2.3)
     rig.spin_until(lambda: not counter.running)
 
 

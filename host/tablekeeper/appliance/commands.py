@@ -9,6 +9,7 @@ from typing import Any
 
 from tablekeeper.appliance.install import Context, InstallOptions, apply_plan, build_plan, print_plan
 from tablekeeper.appliance.paths import DEFAULT_CONFIG_PATH, DEFAULT_SERVICE_DATA_DIR
+from tablekeeper.appliance.serial_console import uart_pins_in_use
 from tablekeeper.appliance.units import DEFAULT_COUNTER_IDS, ServiceSettings, render_udev_rule, render_unit
 from tablekeeper.config import I2C_FIXED_PINS, REFERENCE_CONFIG, default_config_path, load_config
 from tablekeeper.errors import ConfigError, InstallError
@@ -44,6 +45,11 @@ def register(subparsers: Any) -> None:
                         help="station config (default: the reference build, hardware/station.toml)")
     wiring.add_argument("--out", type=Path, default=None, metavar="FILE", help="write here instead of stdout")
     wiring.set_defaults(func=_wiring)
+    panel = drawings.add_parser("panel", help="draw the front panel (SVG, mm): cut-outs, holes, dimensions")
+    panel.add_argument("--config", type=Path, default=None, metavar="FILE",
+                       help="station config (default: the reference build, hardware/station.toml)")
+    panel.add_argument("--out", type=Path, default=None, metavar="FILE", help="write here instead of stdout")
+    panel.set_defaults(func=_wiring, drawing="panel")
     photos = drawings.add_parser("photos", help="photograph the simulated panel of each game (capture mode)")
     photos.add_argument("--out-dir", type=Path, default=Path("hardware/photos"), metavar="DIR",
                         help="where the PNGs go (default hardware/photos)")
@@ -94,15 +100,17 @@ def install_options(service: ServiceSettings, *, station_config_source: Path | N
     installed = root / service.config_path.relative_to("/")
     station_file = installed if installed.exists() else station_config_source
     extra_buses: tuple[tuple[int, int, int], ...] = ()
+    uart_pins_used = False
     counter_ids = parse_counter_ids(counter_id_values) if counter_id_values else ()
     if station_file is not None:
         cfg = load_config(station_file)
         extra_buses = tuple((bus.port, dict(bus.pins)["SDA"], dict(bus.pins)["SCL"]) for bus in cfg.buses
                             if bus.kind == "i2c" and bus.port not in I2C_FIXED_PINS)
         counter_ids = counter_ids or tuple(sorted({(c.vid, c.pid) for c in cfg.counters}))
+        uart_pins_used = bool(uart_pins_in_use(cfg))
     return InstallOptions(service=service, station_config_source=station_config_source,
                           counter_ids=counter_ids or DEFAULT_COUNTER_IDS, start_now=start_now,
-                          extra_i2c_buses=extra_buses)
+                          extra_i2c_buses=extra_buses, uart_pins_used=uart_pins_used)
 
 
 def _install(args: argparse.Namespace) -> int:
@@ -123,11 +131,13 @@ def _install(args: argparse.Namespace) -> int:
 
 
 def _wiring(args: argparse.Namespace) -> int:
+    from tablekeeper.appliance.panel import render_panel_svg
     from tablekeeper.appliance.wiring import render_wiring_svg
 
     config_path: Path = args.config or default_config_path()
     cfg = load_config(config_path)
-    svg = render_wiring_svg(cfg, source_name=_display_name(config_path))
+    render = render_panel_svg if getattr(args, "drawing", "wiring") == "panel" else render_wiring_svg
+    svg = render(cfg, source_name=_display_name(config_path))
     if args.out is None:
         print(svg, end="")
         return 0

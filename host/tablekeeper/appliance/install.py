@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Protocol
 
+from tablekeeper.appliance.serial_console import DisableSerialConsole, find_cmdline
 from tablekeeper.appliance.units import (
     DEFAULT_COUNTER_IDS,
     HARDWARE_GROUPS,
@@ -39,6 +40,7 @@ I2C_GPIO_OVERLAY: Final = "dtoverlay=i2c-gpio,bus={port},i2c_gpio_sda={sda},i2c_
 # Single-parameter lines the block replaces, wherever they stood before.
 _REPLACED_BOOT_PARAMS: Final = ("dtparam=i2c_arm=", "dtparam=i2c_arm_baudrate=", "dtparam=i2c1_baudrate=")
 BACKUP_SUFFIX: Final = ".tablekeeper-backup"
+UART_OFF_LINE: Final = "enable_uart=0"
 
 Runner = Callable[[Sequence[str]], int]
 
@@ -80,6 +82,30 @@ class Run:
         code = ctx.runner(self.argv)
         if code != 0:
             raise InstallError(f"`{' '.join(self.argv)}` exited with status {code}")
+
+
+SYSTEMD_BOOTED_MARKER: Final = Path("/run/systemd/system")  # sd_booted(3): present only when systemd is PID 1
+
+
+@dataclass(frozen=True, slots=True)
+class RunLive:
+    """A command that talks to the running systemd or udev; skipped with a note when systemd is not PID 1.
+
+    In a chroot or an image build there is nothing to reload: the files are in place and the next boot
+    reads them.
+    """
+
+    argv: tuple[str, ...]
+
+    def describe(self) -> str:
+        return "run: " + " ".join(self.argv) + " (only when booted with systemd)"
+
+    def apply(self, ctx: Context) -> None:
+        if not ctx.path(SYSTEMD_BOOTED_MARKER).is_dir():
+            print(f"    skipped `{' '.join(self.argv)}`: not booted with systemd (a chroot or image); "
+                  "the next boot picks the change up")
+            return
+        Run(self.argv).apply(ctx)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,10 +184,13 @@ class EnsureBootConfig:
         WriteFile(self.path, new, mode=mode).apply(ctx)
 
 
-def boot_config_block(extra_i2c_buses: Sequence[tuple[int, int, int]] = ()) -> tuple[str, ...]:
-    """The block for config.txt: I2C on at 400 kHz, plus one bit-banged bus per (port, sda, scl)."""
+def boot_config_block(extra_i2c_buses: Sequence[tuple[int, int, int]] = (), *,
+                      uart_off: bool = False) -> tuple[str, ...]:
+    """The block for config.txt: I2C on at 400 kHz, one bit-banged bus per (port, sda, scl), and the
+    UART off when its pins (BCM 14/15) carry buttons."""
     overlays = tuple(I2C_GPIO_OVERLAY.format(port=port, sda=sda, scl=scl) for port, sda, scl in extra_i2c_buses)
-    return (*BOOT_CONFIG_BLOCK, *overlays)
+    uart = (UART_OFF_LINE,) if uart_off else ()
+    return (*BOOT_CONFIG_BLOCK, *overlays, *uart)
 
 
 def edit_boot_config(text: str, block: Sequence[str] = BOOT_CONFIG_BLOCK) -> str:
@@ -172,6 +201,8 @@ def edit_boot_config(text: str, block: Sequence[str] = BOOT_CONFIG_BLOCK) -> str
         return text
     replaced = _REPLACED_BOOT_PARAMS + tuple(line.split("i2c_gpio_sda")[0] for line in block
                                              if line.startswith("dtoverlay=i2c-gpio,"))
+    if UART_OFF_LINE in block:
+        replaced += ("enable_uart=",)
     kept = [line for line in lines if line not in block and not line.strip().startswith(replaced)]
     while kept and not kept[-1].strip():
         kept.pop()
@@ -205,6 +236,7 @@ class InstallOptions:
     start_now: bool = False
     boot_config: Path | None = None  # None: the first of BOOT_CONFIG_CANDIDATES that exists
     extra_i2c_buses: tuple[tuple[int, int, int], ...] = ()  # (port, sda, scl) of bit-banged buses
+    uart_pins_used: bool = False  # the config puts buttons on BCM 14/15: the serial console must leave them
 
 
 def find_boot_config(root: Path) -> Path:
@@ -223,17 +255,24 @@ def build_plan(options: InstallOptions, *, root: Path = Path("/")) -> list[Step]
     steps = [
         Step(f"Enable I2C at {I2C_BAUDRATE_HZ // 1000} kHz" + (
                 f" and {len(options.extra_i2c_buses)} extra bus(es)" if options.extra_i2c_buses else ""), (
-            EnsureBootConfig(boot_config, boot_config_block(options.extra_i2c_buses)),
+            EnsureBootConfig(boot_config, boot_config_block(options.extra_i2c_buses,
+                                                            uart_off=options.uart_pins_used)),
             WriteFile(Path("/etc/modules-load.d/tablekeeper.conf"), "# I2C device nodes for the displays\ni2c-dev\n"),
         )),
+    ]
+    if options.uart_pins_used:
+        steps.append(Step("Take the serial console off BCM 14/15 (the config uses them for buttons)", (
+            DisableSerialConsole(find_cmdline(root)),
+        )))
+    steps += [
         Step(f"Add {service.user} to the groups {', '.join(HARDWARE_GROUPS)}", (
             *(Run(("groupadd", "--force", "--system", group)) for group in HARDWARE_GROUPS),
             Run(("usermod", "--append", "--groups", ",".join(HARDWARE_GROUPS), service.user)),
         )),
         Step("Install the udev rule for the counters (ModemManager leaves them alone)", (
             WriteFile(udev_path, render_udev_rule(options.counter_ids)),
-            Run(("udevadm", "control", "--reload-rules")),
-            Run(("udevadm", "trigger", "--action=add", "--subsystem-match=tty")),
+            RunLive(("udevadm", "control", "--reload-rules")),
+            RunLive(("udevadm", "trigger", "--action=add", "--subsystem-match=tty")),
         )),
     ]
     if not service.state_directory:
@@ -245,11 +284,11 @@ def build_plan(options: InstallOptions, *, root: Path = Path("/")) -> list[Step]
     steps.append(Step(f"Install and enable the systemd service {SERVICE_NAME}", (
         WriteFile(unit_path, render_unit(service)),
         Run(("systemd-analyze", "verify", str(unit_path))),
-        Run(("systemctl", "daemon-reload")),
+        RunLive(("systemctl", "daemon-reload")),
         Run(("systemctl", "enable", SERVICE_NAME)),
     )))
     if options.start_now:
-        steps.append(Step("Start the service now", (Run(("systemctl", "restart", SERVICE_NAME)),)))
+        steps.append(Step("Start the service now", (RunLive(("systemctl", "restart", SERVICE_NAME)),)))
     else:
         steps.append(Step("Finish", (Note("reboot once (sudo reboot) so I2C, udev and group changes apply; "
                                           "the service then starts by itself"),)))

@@ -32,6 +32,7 @@ HEADER_X: Final = 430
 TABLE_X: Final = 830
 LINE_H: Final = 17
 FONT: Final = "DejaVu Sans Mono, monospace"
+BUZZER_STAGE_H: Final = 210  # the buzzer's transistor stage, drawn below the notes
 
 
 def _kind(key: str) -> str:
@@ -74,6 +75,8 @@ def render_wiring_svg(cfg: StationConfig, *, source_name: str = "hardware/statio
     labels = _pin_labels(cfg)
     rows = _table_rows(cfg)
     height = max(TOP + 20 * ROW_H + 130, TOP + len(rows) * (LINE_H + 2) + 40)
+    if cfg.buzzer is not None:
+        height += BUZZER_STAGE_H
     svg = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "width": "1400", "height": str(height),
                              "viewBox": f"0 0 1400 {height}", "font-family": FONT})
     ET.SubElement(svg, "rect", {"width": "1400", "height": str(height), "fill": "#ffffff"})
@@ -119,9 +122,12 @@ def render_wiring_svg(cfg: StationConfig, *, source_name: str = "hardware/statio
     notes = ("Buttons with pull_up join their GPIO to GND (any GND pin); pull-down ones join it to 3V3.",
              "Each LED needs a series resistor (330 ohm) between its GPIO and the LED's anode.",
              "Every OLED takes VCC from 3V3 (pin 1 or 17) and GND; modules on one bus share SDA and SCL.",
-             "Two modules on one bus need different addresses: move the 0x3C/0x3D jumper on one.")
+             *address_notes(cfg))
     for i, note in enumerate(notes):
         _text(svg, 40, legend_y + 30 + i * 18, note, size=11)
+
+    if cfg.buzzer is not None:
+        _buzzer_stage(svg, cfg.buzzer.pin, legend_y + 30 + len(notes) * 18 + 20)
 
     # Table columns are aligned with spaces, which SVG collapses unless told to keep them.
     tables = ET.SubElement(svg, "g", {"id": "tables", "{http://www.w3.org/XML/1998/namespace}space": "preserve"})
@@ -135,6 +141,55 @@ def render_wiring_svg(cfg: StationConfig, *, source_name: str = "hardware/statio
         y += LINE_H
     ET.indent(svg, space=" ")
     return ET.tostring(svg, encoding="unicode") + "\n"
+
+
+def address_notes(cfg: StationConfig) -> tuple[str, ...]:
+    """Which modules need their address pad moved: modules ship at 0x3C, the config puts these at 0x3D."""
+    moved = [f"{d.role} ({d.driver}, bus {d.bus})" for d in cfg.displays if d.address == 0x3D]
+    if not moved:
+        return ("Every display is at 0x3C, as modules ship: no address pad to move.",)
+    return ("Modules ship at 0x3C; move the address pad (the resistor marked 0x78 -> 0x7A) to 0x3D on:",
+            "    " + ", ".join(moved) + ".")
+
+
+def _buzzer_stage(svg: ET.Element, pin: int, top: float) -> None:
+    """The low-side NPN switch: GPIO -> 1 kohm -> base; buzzer between 5 V and the collector; emitter to GND."""
+    stage = ET.SubElement(svg, "g", {"id": "buzzer-stage", "stroke": "#000000", "stroke-width": "1.5",
+                                     "fill": "none"})
+    _text(svg, 40, top, "Buzzer stage (the pin only drives the transistor's base; the buzzer runs from 5 V):",
+          size=12, weight="bold")
+    y = top + 100  # the base line
+    x0 = 60
+    _text(svg, x0, y - 8, f"GPIO{pin} (pin {PHYSICAL_PIN[pin]})", size=11, fill=COLOURS["buzzer"])
+    ET.SubElement(stage, "line", {"x1": str(x0), "y1": str(y), "x2": str(x0 + 130), "y2": str(y)})
+    ET.SubElement(stage, "rect", {"id": "base-resistor", "x": str(x0 + 130), "y": str(y - 8), "width": "50",
+                                  "height": "16"})
+    _text(svg, x0 + 155, y + 26, "1 kohm", anchor="middle", size=11)
+    bx = x0 + 240  # the transistor's base bar
+    ET.SubElement(stage, "line", {"x1": str(x0 + 180), "y1": str(y), "x2": str(bx), "y2": str(y)})
+    ET.SubElement(stage, "circle", {"id": "npn", "cx": str(bx + 14), "cy": str(y), "r": "24"})
+    ET.SubElement(stage, "line", {"x1": str(bx), "y1": str(y - 14), "x2": str(bx), "y2": str(y + 14)})
+    collector_x = bx + 24
+    ET.SubElement(stage, "line", {"x1": str(bx), "y1": str(y - 6), "x2": str(collector_x), "y2": str(y - 20)})
+    ET.SubElement(stage, "line", {"x1": str(bx), "y1": str(y + 6), "x2": str(collector_x), "y2": str(y + 20)})
+    _text(svg, bx + 44, y + 4, "NPN 2N2222 / S8050 (C top, E bottom)", size=11)
+    # Collector up to the buzzer's minus; the buzzer's plus to 5 V.
+    ET.SubElement(stage, "line", {"x1": str(collector_x), "y1": str(y - 20), "x2": str(collector_x),
+                                  "y2": str(y - 40)})
+    ET.SubElement(stage, "rect", {"id": "buzzer", "x": str(collector_x - 16), "y": str(y - 64), "width": "32",
+                                  "height": "24"})
+    _text(svg, collector_x + 24, y - 46, "active buzzer (- to collector, + to 5V)", size=11)
+    ET.SubElement(stage, "line", {"x1": str(collector_x), "y1": str(y - 64), "x2": str(collector_x),
+                                  "y2": str(y - 72)})
+    _text(svg, collector_x, y - 75, "5V (pin 2 or 4)", anchor="middle", size=11, fill=COLOURS["5V"])
+    # Emitter down to GND.
+    ET.SubElement(stage, "line", {"x1": str(collector_x), "y1": str(y + 20), "x2": str(collector_x),
+                                  "y2": str(y + 44)})
+    ET.SubElement(stage, "line", {"x1": str(collector_x - 12), "y1": str(y + 44), "x2": str(collector_x + 12),
+                                  "y2": str(y + 44)})
+    _text(svg, collector_x, y + 60, "GND (pin 14)", anchor="middle", size=11)
+    _text(svg, 40, y + 82, "Supply: 5 V from the header (the Pi's USB-C supply); an active 3.3-5 V buzzer draws "
+                           "about 30 mA, more than a GPIO pin should give.", size=11)
 
 
 def _pin(bcm: int) -> str:

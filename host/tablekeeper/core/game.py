@@ -146,6 +146,8 @@ class Game:
     seats_max: ClassVar[int] = 4
     seats_default: ClassVar[int] = 2
     flow: ClassVar[Flow]
+    # Option keys whose value names a data file: a session keeps the file's content, never the path.
+    file_options: ClassVar[frozenset[str]] = frozenset()
 
     # --- what a subclass provides -----------------------------------------------------------
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from tablekeeper.core import file_options
 from tablekeeper.core.chance import PressRandom
 from tablekeeper.core.events import Command, Event, Json, NoticeKind
 from tablekeeper.core.game import Game
@@ -104,9 +105,13 @@ class Journal(Protocol):
 
 class Session:
     def __init__(self, game: Game, *, seats: int, seed: int, options: Mapping[str, str] | None = None,
-                 journal: Journal | None = None, entries: Iterable[Entry] = ()) -> None:
+                 journal: Journal | None = None, entries: Iterable[Entry] = (), from_save: str | None = None) -> None:
+        """``from_save`` names the save a setup comes from: its file options must carry content already."""
         self.game = game
-        self.setup = Setup(game.name, seats, seed, dict(options or {}))
+        options = dict(options or {})
+        if from_save is not None:
+            file_options.refuse_paths(options, game.file_options, source=from_save)
+        self.setup = Setup(game.name, seats, seed, file_options.embed(options, game.file_options))
         self.initial = game.new_state(seats, seed, self.setup.options)
         self.journal = journal
         self.entries: list[Entry] = []

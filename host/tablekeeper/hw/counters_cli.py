@@ -86,5 +86,7 @@ def repl_command(args: argparse.Namespace, manager: CounterManager | None = None
             raise HardwareError(f"counter {args.device}: did not acknowledge the REPL request")
     finally:
         manager.close()
-    print(f"{args.device}: the counter is resetting into its REPL; deploy with mpremote, then mpremote reset")
+    print(f"{args.device}: the counter asks for presence: hold any of its buttons for 2 s while its display "
+          "says 'REPL? HOLD' (30 s to answer); it then resets into its REPL. Deploy with mpremote, "
+          "then mpremote reset")
     return 0

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 
 import pytest
 
-from tablekeeper import cli, schema
+from tablekeeper import cli
+from tablekeeper.core import file_options
 from tablekeeper.errors import ConfigError
 from tablekeeper.games.earthborne.data import load, parse_threshold
 from tests.games.earthborne.helpers import do, in_play, session, to_turns, tracks, view
@@ -83,9 +83,9 @@ def test_binary_option_file_needs_the_schema_reader(monkeypatch: pytest.MonkeyPa
                                                     capsys: pytest.CaptureFixture[str], protected: bool) -> None:
     """The switch: with the bounded reader patched out for a plain read, /bin/ls is a traceback again."""
     if not protected:
-        def plain(path: str, **_: object) -> dict[str, object]:
-            return tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        monkeypatch.setattr(schema, "read_toml", plain)
+        def plain(path: str, **_: object) -> str:
+            return Path(path).read_text(encoding="utf-8")
+        monkeypatch.setattr(file_options, "read_text", plain)
         with pytest.raises(UnicodeDecodeError):
             cli.main(["play", "earthborne", "--option", "rules=/bin/ls"])
         return

@@ -7,13 +7,13 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
-from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import msgspec
 
+from tablekeeper.core.file_options import option_file
 from tablekeeper.errors import ConfigError
-from tablekeeper.schema import decode, read_text
+from tablekeeper.schema import decode
 
 DIFFICULTIES = ("easy", "standard", "hard", "expert")
 S = TypeVar("S", bound=msgspec.Struct)
@@ -115,8 +115,7 @@ def read_toml(name: str, override: str | None = None) -> tuple[str, dict[str, An
     """The package's ``data/<name>`` or the user's file at ``override``; returns (label, table)."""
     try:
         if override:
-            label = override
-            text = read_text(Path(override), what=f"{name} file")
+            label, text = option_file(override)
         else:
             label = f"arkham/data/{name}"
             files = resources.files("tablekeeper.games.arkham").joinpath("data")

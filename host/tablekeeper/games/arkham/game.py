@@ -27,6 +27,7 @@ class Arkham(Game):
     seats_max = 4
     seats_default = 2
     flow = FLOW
+    file_options = frozenset({"scenario", "chaos", "investigators"})
 
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
         return setup.build(state, options)

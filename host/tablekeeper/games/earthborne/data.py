@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal, TypeVar
 import msgspec
 
 from tablekeeper import schema
+from tablekeeper.core.file_options import option_file
 from tablekeeper.errors import ConfigError
 
 ASPECTS = ("awa", "fit", "spi", "foc")
@@ -208,8 +209,8 @@ def _read(option: str | None, default_name: str, kind: type[F]) -> tuple[str, F]
     """A data file (the packaged one, or the user's copy named by ``--option``) decoded as ``kind``:
     bounded, a regular UTF-8 file, every key known; a problem is one line naming file and key."""
     if option:
-        where = option
-        raw = schema.read_toml(option, what="data file")
+        where, text = option_file(option)
+        raw = schema.parse_toml(text, source=where)
     else:
         where = f"earthborne/data/{default_name}"
         text = resources.files("tablekeeper.games.earthborne").joinpath("data", default_name).read_text("utf-8")

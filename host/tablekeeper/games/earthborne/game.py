@@ -58,6 +58,7 @@ class Earthborne(Game):
     seats_max = 4
     seats_default = 2
     flow: ClassVar[Flow] = travel.FLOW
+    file_options = frozenset({"rules", "challenge", "campaign", "path"})
 
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
         """ER-SETUP-1: a day's setup. Options: rules/challenge/campaign/path=PATH (edited data; a path

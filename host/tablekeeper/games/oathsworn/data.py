@@ -8,9 +8,9 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
+from tablekeeper.core.file_options import option_file
 from tablekeeper.core.tracks import Slot, TimeTrack
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.oathsworn.cards import COLOUR_LETTERS, parse_face
@@ -92,11 +92,7 @@ def load_text(path: str | None = None) -> tuple[GameData, str]:
         text = resources.files("tablekeeper.games.oathsworn").joinpath("data").joinpath(DEFAULT_NAME).read_text("utf-8")
         origin = DEFAULT_NAME
     else:
-        origin = path
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"{path}: cannot read: {exc}") from None
+        origin, text = option_file(path)
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -246,6 +246,7 @@ class Oathsworn(Game):
     seats_max = 4
     seats_default = 4
     flow = FLOW
+    file_options = frozenset({"data"})
 
     # --- setup --------------------------------------------------------------------------------
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:

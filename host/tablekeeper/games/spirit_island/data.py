@@ -10,8 +10,9 @@ from typing import Annotated
 
 import msgspec
 
+from tablekeeper.core.file_options import option_file
 from tablekeeper.errors import ConfigError
-from tablekeeper.schema import decode, parse_toml, read_text
+from tablekeeper.schema import decode, parse_toml
 
 PIECES = ("explorer", "town", "city")
 
@@ -223,8 +224,7 @@ def load(path: str | None = None) -> TableData:
         source = "spirit_island/data/standard.toml"
         text = resources.files("tablekeeper.games.spirit_island").joinpath("data/standard.toml").read_text("utf-8")
     else:
-        source = path
-        text = read_text(path, what="data file")
+        source, text = option_file(path)
     data = parse(parse_toml(text, source=source), source)
     _CACHE[key] = data
     return data

@@ -65,6 +65,7 @@ class SpiritIsland(Game):
     seats_max = 4
     seats_default = 2
     flow = FLOW
+    file_options = frozenset({"data", "spirit_data"})
 
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
         known = {"data", "blight", "adversary", "invaders", "events", "boards", "spirits", "spirit_data"}

@@ -7,8 +7,9 @@ from importlib import resources
 
 import msgspec
 
+from tablekeeper.core.file_options import option_file
 from tablekeeper.errors import ConfigError
-from tablekeeper.schema import decode, parse_toml, read_text
+from tablekeeper.schema import decode, parse_toml
 
 ELEMENTS = ("sun", "moon", "fire", "air", "water", "earth", "plant", "animal")
 SPEEDS = ("fast", "slow")
@@ -71,8 +72,7 @@ def load(path: str | None = None) -> SpiritBook:
         source = "spirit_island/data/spirits.toml"
         text = resources.files("tablekeeper.games.spirit_island").joinpath("data/spirits.toml").read_text("utf-8")
     else:
-        source = path
-        text = read_text(path, what="Spirit data file")
+        source, text = option_file(path)
     book = decode(parse_toml(text, source=source), SpiritBook, source=source)
     _check(book, source)
     _CACHE[key] = book

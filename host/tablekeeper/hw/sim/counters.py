@@ -115,6 +115,15 @@ class VirtualCounter:
     def press(self, button: str) -> None:
         self._command(f"press {button}")
 
+    def hold(self, button: str, seconds: float) -> None:
+        """Keep a button down for ``seconds`` of real time (the firmware's own clock); a hold that grants a
+        REPL request stops the board before the hold is over."""
+        try:
+            self._command(f"hold {button} {seconds}", timeout_s=seconds + 5.0)
+        except HardwareError:
+            if self.running:
+                raise
+
     def raw(self, data: bytes) -> None:
         """Write bytes straight onto the serial line (noise, a REPL banner, half a frame)."""
         self._command(f"raw {data.hex()}")
