@@ -60,9 +60,9 @@ def test_odds_are_not_recomputed_when_their_inputs_did_not_change(tmp_path: Path
         after_bag = len(calls)
         commands = station.stats.commands
         answered = tokens_lines[-2:]
-        # presses and their releases, and a step of the round entered: the bag never changed
+        # presses and their releases, and a turn begun: the bag never changed
         before = station.session.state
-        run.run(parse_script(["press up", "wait 3", "press down", "wait 3", "type next", "wait 1"], parts,
+        run.run(parse_script(["press up", "wait 3", "press down", "wait 3", "type turn seat1", "wait 1"], parts,
                              source="presses", hold_s=config.timing.hold_s))
         after_presses = len(calls)
         assert station.stats.commands > commands and station.session.state is not before
