@@ -202,8 +202,10 @@ class CounterApp:
                 if wdt is not None:
                     wdt.feed()
                 await asyncio.sleep(MAIN_LOOP_MS / 1000)
-            # Let the acknowledgement of the REPL request leave before the caller resets.
+            # Let the acknowledgement of the REPL request leave before the caller resets, and take
+            # the presence question off the display whichever task saw the hold end.
             self.link.poll(ticks_ms())
+            self.refresh()
         finally:
             for task in tasks:
                 task.cancel()

@@ -42,7 +42,7 @@ def test_every_display_button_and_led_has_its_cutout_inside_the_panel() -> None:
         assert left > 0 and right < width and top > 0 and bottom < height, cut
     svg = render_panel_svg(cfg)
     assert f'width="{width + 20:.1f}mm"' in svg and set(_cuts(svg)) == names
-    assert "window 30 x 15" in svg  # the 1.3 in SH1106 module's visible area
+    assert "window 55 x 27.5" in svg  # the 2.42 in SSD1309 active area, from the display's panel = "2.42in"
 
 
 def test_a_fifth_button_per_seat_widens_the_panel() -> None:

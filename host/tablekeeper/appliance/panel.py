@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from tablekeeper.config import DisplayConfig, StationConfig
+from tablekeeper.ui.legibility import active_area_mm
 
 # (driver, width px, height px) -> (board w, board h, window w, window h) in mm, as the modules are sold.
 MODULES: Final[dict[tuple[str, int, int], tuple[float, float, float, float]]] = {
@@ -21,7 +22,6 @@ MODULES: Final[dict[tuple[str, int, int], tuple[float, float, float, float]]] = 
     ("ssd1309", 128, 64): (43.0, 39.0, 36.0, 18.0),  # 1.54 in
     ("ssd1306", 128, 32): (38.0, 12.0, 23.0, 6.0),  # 0.91 in
 }
-MM_PER_PIXEL: Final = 0.18  # for a module not listed: a window of about this pitch, a 4 mm border
 BUTTON_HOLE_MM: Final = 12.5  # 12x12 mm tactile switch with a round cap (BOM item 7)
 BUTTON_PITCH_MM: Final = 20.0
 LED_HOLE_MM: Final = 5.2  # 5 mm LED (BOM item 8)
@@ -44,11 +44,13 @@ class Cutout:
 
 
 def module_size(display: DisplayConfig) -> tuple[float, float, float, float]:
+    """Board and window (mm): the window is the declared panel's active area, so the drawing follows
+    ``panel =`` in the config; the board is the module as sold where known, else a 4 mm border."""
+    window_w, window_h = active_area_mm(display.panel, display.size)
     known = MODULES.get((display.driver, display.width, display.height))
-    if known is not None:
+    if known is not None and abs(known[2] - window_w) < 3.0 and abs(known[3] - window_h) < 3.0:
         return known
-    window_w, window_h = display.width * MM_PER_PIXEL, display.height * MM_PER_PIXEL
-    return window_w + 8.0, window_h + 8.0, window_w, window_h
+    return round(window_w + 8.0, 1), round(window_h + 8.0, 1), round(window_w, 1), round(window_h, 1)
 
 
 def layout(cfg: StationConfig) -> tuple[list[Cutout], float, float]:
