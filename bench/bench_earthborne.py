@@ -1,14 +1,13 @@
 """Earthborne benchmark: the exact chance a test succeeds (from what is left in the 24-card
-challenge deck) against a 100,000-draw sampled estimate; the documented three-round script per
-command; undo (a replay of the log) at its end; the station panels for one state; the two-day
-campaign (docs/games/earthborne.days.sim) per command.
+challenge deck: a count over at most 24 cards, so no comparison with sampling is made); the
+documented three-round script per command; undo (a replay of the log) at its end; the station
+panels for one state; the two-day campaign (docs/games/earthborne.days.sim) per command.
 
 Run: ``.venv/bin/python bench/bench_earthborne.py``. Prints figures; asserts nothing about time.
 """
 
 from __future__ import annotations
 
-import random
 import statistics
 import time
 from pathlib import Path
@@ -21,15 +20,7 @@ from tablekeeper.games.earthborne.odds import success_chance
 
 SCRIPT = Path(__file__).resolve().parents[1] / "docs" / "games" / "earthborne.script"
 DAYS = SCRIPT.with_name("earthborne.days.sim")
-SAMPLES = 100_000
 RUNS = 50
-
-
-def sampled_chance(deck: Deck, table: dict[str, dict[str, int]], aspect: str, effort: int, difficulty: int,
-                   samples: int, rng: random.Random) -> float:
-    cards = [card for card, n in deck.stages[0].items for _ in range(n)]
-    wins = sum(1 for _ in range(samples) if max(0, effort + table[rng.choice(cards)][aspect]) >= difficulty)
-    return wins / samples
 
 
 def main() -> None:
@@ -52,9 +43,6 @@ def main() -> None:
         exact = success_chance(deck, table, "fit", 2, 2, 0)
         times_ms.append((time.perf_counter() - start) * 1000)
     exact_ms = statistics.median(times_ms)
-    start = time.perf_counter()
-    sampled = sampled_chance(deck, table, "fit", 2, 2, SAMPLES, random.Random(1))
-    sampled_ms = (time.perf_counter() - start) * 1000
 
     undo_ms = []
     for _ in range(10):
@@ -69,8 +57,6 @@ def main() -> None:
 
     print(f"exact test odds (FIT 2 vs 2, {deck.remaining} cards left): {exact_ms:.3f} ms "
           f"= {exact} ({float(exact) * 100:.2f}%)")
-    print(f"sampled estimate ({SAMPLES:,} draws): {sampled_ms:.1f} ms = {sampled * 100:.2f}% "
-          f"(exact is {sampled_ms / exact_ms:.0f}x faster)")
     print(f"three-round script: {len(commands)} commands, median {statistics.median(per_command_ms):.2f} ms, "
           f"max {max(per_command_ms):.2f} ms per command, {sum(per_command_ms):.0f} ms in all")
     print(f"undo at the end (replay of {len(session.line)} entries): median {statistics.median(undo_ms):.2f} ms")

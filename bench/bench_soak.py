@@ -4,8 +4,11 @@ hour; no growth beyond the log itself.
 
 * the session alone: button presses through the panel controls and draws, every command
   committed to SQLite with ``synchronous=FULL``, in this process;
-* the whole station: ``tablekeeper run --script`` (simulated parts, six displays drawn, a save
-  file), in a fresh process per length, its peak resident memory read from ``wait4``.
+* the whole station: the station loop as the Pi wires it (simulated parts, six displays drawn, a
+  save file), in a fresh process per length, its resident and peak memory from /proc;
+* the simulator writing an animated GIF (``tablekeeper run --script --display gifanim``, virtual
+  counters included) for two simulated hours at an input every two minutes on average (the GIF encoder is
+  the slow part), the peak resident memory of every process it starts, sampled while it runs.
 
 Run: ``.venv/bin/python bench/bench_soak.py``. Prints figures; asserts nothing about time or size.
 """
@@ -144,6 +147,52 @@ def station_after(hours: float, game: str, tmp: Path) -> tuple[float, float, int
     return float(rss), float(peak), int(entries), time.perf_counter() - start
 
 
+GIF_GAP_S = 120.0
+
+
+def family_rss_mb(pid: int) -> dict[int, float]:
+    """Resident memory of a process and every process under it."""
+    out: dict[int, float] = {}
+    todo = [pid]
+    while todo:
+        current = todo.pop()
+        try:
+            for line in Path(f"/proc/{current}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    out[current] = int(line.split()[1]) / 1024
+            for children in Path(f"/proc/{current}/task").glob("*/children"):
+                todo += [int(c) for c in children.read_text().split()]
+        except (OSError, ValueError):
+            continue
+    return out
+
+
+def gifanim_soak(game: str, hours: float, tmp: Path) -> tuple[list[float], str, float]:
+    """Peak resident memory (MB) of each process of a scripted gifanim run, its closing line, wall time."""
+    rng = random.Random(3)
+    lines, elapsed = [], 0.0
+    while elapsed < hours * HOUR_S:
+        lines.append(f"press {rng.choice(('next', 'up', 'down', 'select', 'back', 'seat1.a', 'seat2.a'))}")
+        gap = rng.expovariate(1 / GIF_GAP_S)
+        lines.append(f"wait {gap:.2f}")
+        elapsed += gap
+    script = tmp / "gif.keys"
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "tablekeeper", "run", "--sim", "--game", game, "--script",
+                             str(script), "--display", "gifanim", "--capture-dir", str(tmp / "gif")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
+    peaks: dict[int, float] = {}
+    while proc.poll() is None:
+        for member, mb in family_rss_mb(proc.pid).items():
+            peaks[member] = max(peaks.get(member, 0.0), mb)
+        time.sleep(0.2)
+    out, err = proc.communicate()
+    closing = (out.strip().splitlines() or err.strip().splitlines() or ["(nothing printed)"])[-1]
+    return sorted(peaks.values(), reverse=True), closing, time.perf_counter() - start
+
+
 def main() -> int:
     if len(sys.argv) == 5 and sys.argv[1] == "--station":
         return station_child(float(sys.argv[2]), sys.argv[3], Path(sys.argv[4]))
@@ -181,6 +230,11 @@ def main() -> int:
     print(f"station loop (Pi wiring, simulated parts): resident memory after 2 h of play | {two[0]:.1f} MB | "
           f"peak {two[1]:.1f} MB, {two[2]} log entries; the second hour added {two[0] - one[0]:+.1f} MB; "
           f"ran {two[3]:.0f} s")
+    with tempfile.TemporaryDirectory() as tmp:
+        peaks, closing, wall_s = gifanim_soak(name, 2, Path(tmp))
+    print(f"simulator, --display gifanim, 2 simulated hours: peak resident memory of each process | "
+          f"{', '.join(f'{mb:.1f}' for mb in peaks)} MB (target < 60 MB each); ran {wall_s:.0f} s")
+    print(f"simulator, --display gifanim: {closing.removeprefix('tablekeeper: ')}")
     return 0
 
 

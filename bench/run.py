@@ -5,6 +5,11 @@ runs them one after another in fresh interpreters, so one's imports and caches n
 next, and turns each printed line into a row. Figures carry their units; nothing here judges them.
 
 Run: ``.venv/bin/python bench/run.py`` (``-k NAME`` for some, ``--markdown`` for docs/performance.md).
+``--pi zero2w`` (or ``pi4``, ``pi5``, a fraction) runs every bench a second time with its CPU capped to
+that share of one core by the ``pi-speed`` tool (a cgroup quota, root only) and prints both columns
+side by side. The cap slows CPU only: bus and fsync times are not scaled, so the benches add I2C time
+from the bytes they send and print fsync on its own lines. A capped x86 core stands in for a Pi; it is
+not one.
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
 ROOT = BENCH_DIR.parent
+PI_SPEED = os.environ.get("PI_SPEED", str(ROOT.parent / "shared" / "tools" / "pi-speed"))
+PI_SHARES = {"zero2w": 0.0833, "pi4": 0.2, "pi5": 0.4}  # pi-speed's presets: share of one core here
 
 
 def machine() -> list[tuple[str, str]]:
@@ -39,12 +46,29 @@ def machine() -> list[tuple[str, str]]:
             ("python", f"{platform.python_implementation()} {platform.python_version()}")]
 
 
-def run_bench(path: Path, timeout_s: float) -> tuple[list[str], float, str | None]:
+def pi_share(preset: str) -> float:
+    """The share of one core that ``--pi PRESET`` caps to (a preset name or a fraction in (0, 1])."""
+    if preset in PI_SHARES:
+        return PI_SHARES[preset]
+    try:
+        share = float(preset)
+    except ValueError:
+        share = 0.0
+    if not 0 < share <= 1:
+        raise SystemExit(f"run.py: --pi {preset!r}: choose zero2w, pi4, pi5 or a fraction in (0, 1]")
+    return share
+
+
+def run_bench(path: Path, timeout_s: float, pi: str | None = None) -> tuple[list[str], float, str | None]:
     """The bench's printed lines, its wall time, and an error line if it failed."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    argv = [sys.executable, str(path)]
+    if pi is not None:
+        argv = [PI_SPEED, pi, *argv]
+        env["TABLEKEEPER_BENCH_CPU_SHARE"] = str(pi_share(pi))
     start = time.perf_counter()
     try:
-        done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, cwd=ROOT, env=env,
+        done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, env=env,
                               timeout=timeout_s, check=False)
     except subprocess.TimeoutExpired:
         return [], time.perf_counter() - start, f"timed out after {timeout_s:.0f} s"
@@ -64,34 +88,49 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Run the benchmarks and print one table.")
     parser.add_argument("-k", dest="only", action="append", default=[], help="run benches whose name has this")
     parser.add_argument("--markdown", action="store_true", help="a Markdown table with the machine, for docs")
-    parser.add_argument("--timeout", type=float, default=600.0, help="seconds allowed per bench (default 600)")
+    parser.add_argument("--timeout", type=float, default=900.0, help="seconds allowed per bench (default 900)")
+    parser.add_argument("--pi", metavar="PRESET", help="also run each bench capped by pi-speed (zero2w, pi4, pi5)")
     args = parser.parse_args(argv)
+    if args.pi is not None:
+        pi_share(args.pi)
     paths = sorted(p for p in BENCH_DIR.glob("bench_*.py") if not args.only or any(k in p.stem for k in args.only))
-    rows: list[tuple[str, str]] = []
+    rows: list[tuple[str, str, str]] = []  # bench, figure here, figure capped
     failures = 0
     for path in paths:
         name = path.stem.removeprefix("bench_")
-        print(f"running {path.name} ...", file=sys.stderr, flush=True)
-        lines, elapsed_s, error = run_bench(path, args.timeout)
-        for line in lines:
-            rows.append((name, line))
-        if error is not None:
-            rows.append((name, error))
-            failures += 1
-        rows.append((name, f"(bench ran {elapsed_s:.1f} s)"))
+        columns: list[list[str]] = []
+        for pi in (None, args.pi) if args.pi is not None else (None,):
+            print(f"running {path.name}{f' at pi-speed {pi}' if pi else ''} ...", file=sys.stderr, flush=True)
+            lines, elapsed_s, error = run_bench(path, args.timeout, pi)
+            if error is not None:
+                lines.append(error)
+                failures += 1
+            lines.append(f"(bench ran {elapsed_s:.1f} s)")
+            columns.append(lines)
+        here = columns[0]
+        capped = columns[1] if len(columns) > 1 else []
+        for i in range(max(len(here), len(capped))):
+            rows.append((name, here[i] if i < len(here) else "", capped[i] if i < len(capped) else ""))
+    header = ["bench", "this machine"] + ([f"pi-speed {args.pi} (a capped x86 core standing in for a Pi)"]
+                                         if args.pi else [])
     if args.markdown:
         for key, value in machine():
             print(f"- {key}: `{value}`")
-        print("- command: `.venv/bin/python bench/run.py --markdown`\n")
-        print("| bench | figure |\n|---|---|")
-        for name, text in rows:
-            print(f"| {name} | {cell(text)} |")
+        command = "bench/run.py --markdown" + (f" --pi {args.pi}" if args.pi else "")
+        print(f"- load average when it finished: `{' '.join(f'{v:.1f}' for v in os.getloadavg())}`")
+        print(f"- command: `.venv/bin/python {command}`\n")
+        print("| " + " | ".join(header) + " |\n|" + "---|" * len(header))
+        for name, here_text, capped_text in rows:
+            cells = [name, cell(here_text)] + ([cell(capped_text)] if args.pi else [])
+            print("| " + " | ".join(cells) + " |")
     else:
         for key, value in machine():
             print(f"{key}: {value}")
-        width = max((len(name) for name, _ in rows), default=5)
-        for name, text in rows:
-            print(f"{name:<{width}}  {text}")
+        width = max((len(name) for name, _, _ in rows), default=5)
+        for name, here_text, capped_text in rows:
+            print(f"{name:<{width}}  {here_text}")
+            if args.pi:
+                print(f"{'':<{width}}  [{args.pi}] {capped_text}")
     return 1 if failures else 0
 
 

@@ -22,6 +22,7 @@ from tablekeeper import table_flow
 from tablekeeper.config import StationConfig
 from tablekeeper.controls import Controls
 from tablekeeper.core.chance import Dice
+from tablekeeper.core.derived import VIEWS
 from tablekeeper.core.events import Command, NoticeKind
 from tablekeeper.core.script import parse_line
 from tablekeeper.core.session import Outcome, Session
@@ -124,6 +125,7 @@ class Station:
         self.images: dict[str, Image.Image] = {}
         self._drawn: dict[str, bytes] = {}
         self._rendered: dict[str, tuple[tuple[Any, ...], Image.Image]] = {}
+        self._panels: tuple[object, int, Mapping[str, Any]] | None = None
         self.page = 0  # the page long screens show, counted in PAGE_S steps of the clock
         self._paged: set[str] = set()  # displays whose screen has more than one page
         self.contents: dict[str, tuple[Panel, str | None, str | None]] = {}  # role -> what frames() drew
@@ -148,7 +150,7 @@ class Station:
         self.running = True
         self._sync_outputs(self._last_view, first=True)
         self._publish(lambda seat, track: True)
-        self.redraw()
+        self.answer()
 
     def run(self, *, on_pass: Callable[[float], object] | None = None, idle_wait_s: float = IDLE_WAIT_S) -> None:
         """Handle intents until ``Quit``; ``on_pass(now_s)`` runs on every pass (watchdog, sim events)."""
@@ -204,7 +206,7 @@ class Station:
             self.page = int(now_s // PAGE_S)
             changed = True
         if changed:
-            self.redraw()
+            self.answer()
 
     def next_deadline_s(self) -> float | None:
         deadlines = [self.displays.next_deadline_s()]
@@ -255,7 +257,15 @@ class Station:
             self._typed(intent)
         elif isinstance(intent, Tick):
             pass
-        self.redraw()
+        self.answer()
+
+    def answer(self) -> None:
+        """Send the frame that answers an intent first; expensive views it lacked (odds) follow in a
+        second frame as soon as they are computed."""
+        with VIEWS.deferred():
+            self.redraw()
+        if VIEWS.fill():
+            self.redraw()
 
     def _typed(self, intent: Typed) -> None:
         """A console line goes through the same parser and controls as ``tablekeeper play``."""
@@ -474,7 +484,9 @@ class Station:
     def frames(self) -> dict[str, Image.Image]:
         """The picture each configured display should show now."""
         state = self.session.state
-        panels = self.session.game.panels(state)
+        if self._panels is None or self._panels[0] is not state or self._panels[1] != VIEWS.computed:
+            self._panels = (state, VIEWS.computed, self.session.game.panels(state))  # same state: same panels
+        panels = self._panels[2]
         view = self._last_view
         selected = self.controls.selected(state)
         pending = self.controls.pending.text() if self.controls.pending is not None else None
@@ -518,6 +530,10 @@ class Station:
         """A seat display's last line: whether it owes a move, and the game's legend for its buttons."""
         game = self.session.game
         return table_flow.seat_line(table_flow.seat_status(state, game.flow, seat), game.legend(state, seat))
+
+    def frames_panels(self) -> Mapping[str, Any]:
+        """The game's panels behind the last frames (benchmarks and tests read them)."""
+        return self._panels[2] if self._panels is not None else {}
 
     def redraw(self) -> int:
         """Send the displays whose picture changed; returns how many were sent."""

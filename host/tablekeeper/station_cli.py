@@ -173,12 +173,13 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
         except OSError as exc:
             raise HardwareError(f"{path.parent}: cannot create the data directory: {exc.strerror}") from None
         args.save = str(path)
-    session, store = open_session(args)
     clock = time.monotonic
+    displays = DisplayBank(config.displays, open_device=hardware_opener(config), clock=clock, timing=config.timing)
     station: Station | None = None
+    store: Any = None
     try:
-        displays = DisplayBank(config.displays, open_device=hardware_opener(config), clock=clock,
-                               timing=config.timing)
+        show_starting(displays, config)  # before the game's modules and the save load
+        session, store = open_session(args)
         station = make_station(args, session=session, store=store, config=config, displays=displays, clock=clock)
         station.buttons = _open_or_explain(lambda: ButtonPanel(config.buttons, emit=station.put, clock=clock,
                                                                timing=config.timing))
@@ -196,6 +197,8 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
     finally:
         if station is not None:
             station.close()
+        else:
+            displays.close()
         if store is not None:
             store.close()
     return 0
@@ -295,20 +298,39 @@ def _open_or_explain(open_part: Callable[[], Any]) -> Any:
         raise HardwareError(f"GPIO: {exc}") from None
 
 
+def show_starting(displays: Any, config: StationConfig) -> None:
+    """A first frame before the game and its save load: the track display says the station is starting."""
+    from tablekeeper.core.view import Panel
+    from tablekeeper.ui.render import render_panel
+
+    track = config.display("track")
+    if track is not None:
+        displays.show({"track": render_panel(Panel("Tablekeeper", ("starting...",)), track.size)})
+
+
 def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_mode: str | None,
-                    clock: Callable[[], float]) -> tuple[Station, SimulatedParts, Any]:
+                    clock: Callable[[], float],
+                    on_starting: Callable[[], object] | None = None) -> tuple[Station, SimulatedParts, Any]:
     from tablekeeper.hw.buttons import ButtonPanel
     from tablekeeper.hw.displays import DisplayBank
     from tablekeeper.hw.outputs import Outputs
     from tablekeeper.hw.sim.counter_table import CounterTable
     from tablekeeper.hw.sim.simulator import SimulatedParts
 
-    session, store = open_session(args)
     table = None
     if config.counters and not getattr(args, "no_counters", False):
         table = CounterTable(config.counters, taken_keys=[b.key for b in config.buttons if b.key])
     parts = SimulatedParts(config, display_mode=display_mode, capture_dir=args.capture_dir, counters=table)
     displays = DisplayBank(config.displays, open_device=parts.open_device, clock=clock, timing=config.timing)
+    try:
+        show_starting(displays, config)  # before the game's modules and the save load
+        if on_starting is not None:
+            on_starting()
+        session, store = open_session(args)
+    except BaseException:
+        displays.close()
+        parts.close()
+        raise
     station = make_station(args, session=session, store=store, config=config, displays=displays, clock=clock)
     station.buttons = ButtonPanel(config.buttons, emit=station.put, clock=clock, timing=config.timing,
                                   pin_factory=parts.pin_factory)
@@ -363,7 +385,10 @@ def run_scripted(config: StationConfig, args: argparse.Namespace, *,
         if store is not None:
             store.close()
     if mode in ("capture", "gifanim"):
-        print(f"tablekeeper: {parts.frames_shown} frames written to {args.capture_dir}/")
+        from tablekeeper.hw.sim.simulator import write_rate
+
+        print(f"tablekeeper: {parts.frames_shown} frames written to {args.capture_dir}/ "
+              f"({write_rate(parts.bytes_written, clock())})")
     return 0
 
 
@@ -393,6 +418,7 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
     if mode in ("capture", "gifanim"):
         output_dir(args.capture_dir, option="--capture-dir")
     clock = time.monotonic
+    started_s = clock()
     station, parts, store = build_simulated(config, args, display_mode=None, clock=clock)
     keyboard: KeyboardInput | None = None
     text_view = None
@@ -434,6 +460,11 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
         parts.close()
         if store is not None:
             store.close()
+        if mode in ("capture", "gifanim"):
+            from tablekeeper.hw.sim.simulator import write_rate
+
+            print(f"tablekeeper: {parts.frames_shown} frames written to {args.capture_dir}/ "
+                  f"({write_rate(parts.bytes_written, time.monotonic() - started_s)})", file=sys.stderr)
     if text_view is not None:
         print("tablekeeper: simulator stopped", file=sys.stderr)
     return 0

@@ -3,6 +3,7 @@ tracks the up/down buttons reach first, and what each seat's two buttons mean ri
 
 from __future__ import annotations
 
+from tablekeeper.core.derived import VIEWS, Same
 from tablekeeper.core.events import Command
 from tablekeeper.core.flow import Flow
 from tablekeeper.core.odds import percent
@@ -69,10 +70,16 @@ def tokens_panel(state: GameState) -> Panel:
 
 def margin_chance(state: GameState, seat: int, margin: int) -> str:
     """The chance of a test whose skill beats the difficulty by ``margin`` (before any test starts)."""
-    bag = skilltest.chaos_bag(state).contents.as_dict()
+    contents = skilltest.chaos_bag(state).contents
     base = 20  # high enough that the floor of the modified skill at 0 never matters
-    chance = success_chance(bag, skilltest.token_kinds(state), base + margin, base, skilltest.elder_sign(state, seat))
-    return f"{float(chance) * 100:.0f}%"
+    elder = skilltest.elder_sign(state, seat)
+
+    def compute() -> str:
+        chance = success_chance(contents.as_dict(), skilltest.token_kinds(state), base + margin, base, elder)
+        return f"{float(chance) * 100:.0f}%"
+
+    key = ("arkham.margin", contents, Same(state.get("tokens")), margin, elder)
+    return VIEWS.get(key, compute, placeholder="..")
 
 
 def seat_panel(state: GameState, seat: int) -> Panel:

@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from tablekeeper.core.chance import Bag
+from tablekeeper.core.derived import VIEWS, Same
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
@@ -46,8 +47,10 @@ def odds(state: GameState, test: Mapping[str, Any]) -> Fraction:
     """The exact chance of success for the current skill value (ST.2) against the difficulty."""
     skill = int(test["base"]) + int(test["committed"])
     difficulty = 0 if test.get("autosuccess") else int(test["difficulty"])
-    return success_chance(chaos_bag(state).contents.as_dict(), token_kinds(state), skill, difficulty,
-                          elder_sign(state, int(test["seat"])))
+    contents = chaos_bag(state).contents
+    elder = elder_sign(state, int(test["seat"]))
+    key = ("arkham.test", contents, Same(state.get("tokens")), skill, difficulty, elder)
+    return VIEWS.get(key, lambda: success_chance(contents.as_dict(), token_kinds(state), skill, difficulty, elder))
 
 
 def begin(txn: Txn, seat: int, skill: str, base: int, difficulty: int, kind: str = "plain",

@@ -81,7 +81,9 @@ def make_emulator(mode: str, size: tuple[int, int], capture_dir: Path) -> Any:
     if mode == "capture":
         return emulators.capture(file_template=str(capture_dir / "panel_{0:06}.png"), **common)
     if mode == "gifanim":
-        return emulators.gifanim(filename=str(capture_dir / "panel.gif"), duration=0.5, **common)
+        from tablekeeper.hw.sim.gifstream import GifStream
+
+        return GifStream(filename=str(capture_dir / "panel.gif"), duration=0.5, **common)
     if mode == "asciiblock":
         if not hasattr(emulators, "asciiblock"):
             raise HardwareError("--display asciiblock needs a POSIX terminal")
@@ -98,6 +100,27 @@ def make_emulator(mode: str, size: tuple[int, int], capture_dir: Path) -> Any:
         emulator._pygame.display.set_caption("Tablekeeper station (simulated)")
         return emulator
     raise HardwareError(f"--display {mode!r}: choose one of {', '.join(DISPLAY_MODES)}")
+
+
+def _written_by(emulator: Any) -> int:
+    """Bytes the frame just shown added to the capture files (a PNG per frame, or the GIF's new frame)."""
+    if isinstance(getattr(emulator, "bytes_written", None), int):
+        before = getattr(emulator, "_reported", 0)
+        emulator._reported = emulator.bytes_written
+        return int(emulator.bytes_written - before)
+    template = getattr(emulator, "_file_template", None)
+    if isinstance(template, str):
+        try:
+            return Path(template.format(emulator._count)).stat().st_size
+        except OSError:
+            return 0
+    return 0
+
+
+def write_rate(bytes_written: int, seconds: float) -> str:
+    """What a capture run wrote, and that pace as megabytes per hour, for the line at the end."""
+    per_hour = bytes_written / seconds * 3600 if seconds > 0 else 0.0
+    return f"{bytes_written / 1e6:.2f} MB in {seconds:.0f} s, about {per_hour / 1e6:.0f} MB per hour at this pace"
 
 
 class SimulatedParts:
@@ -120,6 +143,7 @@ class SimulatedParts:
         self.emulator = None if display_mode is None else emulator_factory(display_mode, self.layout.size,
                                                                              capture_dir)
         self.frames_shown = 0
+        self.bytes_written = 0  # what capture and gifanim wrote to their files
         self.picture: Image.Image | None = None
         self._last: bytes | None = None
         self._signature: object = None
@@ -191,6 +215,7 @@ class SimulatedParts:
         self.picture = picture
         if self.emulator is not None:
             self.emulator.display(picture)
+            self.bytes_written += _written_by(self.emulator)
         self.frames_shown += 1
         return True
 
@@ -199,7 +224,6 @@ class SimulatedParts:
         if emulator is not None:
             if hasattr(emulator, "write_animation"):
                 emulator.write_animation()
-                emulator._images.clear()  # luma writes again at exit; leave it nothing to redo
             emulator.cleanup()
         self.pin_factory.reset()
         if self.counters is not None:

@@ -1,0 +1,80 @@
+"""Expensive views (Arkham's odds) are computed once per set of inputs, after the frame that answers a
+press: a press that leaves the chaos bag alone, or a release, recomputes nothing."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tablekeeper.config import load_config
+from tablekeeper.core.derived import VIEWS
+from tablekeeper.games.arkham import panels as arkham_panels
+from tablekeeper.hw.sim.clock import FakeClock
+from tablekeeper.station import Station
+from tablekeeper.station_cli import build_simulated
+from tablekeeper.station_script import ScriptedRun, parse_script
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def fresh_views() -> Iterator[None]:
+    VIEWS.clear()
+    yield
+    VIEWS.clear()
+    VIEWS.capacity = 64
+
+
+@pytest.mark.parametrize("cached", [True, False], ids=["cached", "cache-off"])
+def test_odds_are_not_recomputed_when_their_inputs_did_not_change(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                   cached: bool) -> None:
+    if not cached:
+        VIEWS.capacity = 0  # the protection removed: every redraw recomputes
+    calls: list[int] = []
+    real = arkham_panels.success_chance
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(arkham_panels, "success_chance", counting)
+    config = load_config(ROOT / "hardware" / "station.toml")
+    args = argparse.Namespace(game="arkham", seats=2, seed=1, save=None, slot="main", capture_dir=tmp_path)
+    clock = FakeClock()
+    station, parts, _ = build_simulated(config, args, display_mode=None, clock=clock)
+    tokens_lines: list[tuple[str, ...]] = []
+
+    def seen(st: Station) -> None:
+        tokens_lines.append(st.frames_panels()["tokens"].lines)
+
+    station.on_redraw = seen
+    try:
+        script = ["type token add bless 10", "type token add curse 10"]
+        run = ScriptedRun(station, parts, clock, lambda: None)
+        station.start()
+        run.run(parse_script(script, parts, source="setup", hold_s=config.timing.hold_s))
+        after_bag = len(calls)
+        commands = station.stats.commands
+        answered = tokens_lines[-2:]
+        # presses and their releases, and a turn begun: the bag never changed
+        before = station.session.state
+        run.run(parse_script(["press up", "wait 3", "press down", "wait 3", "type turn seat1", "wait 1"], parts,
+                             source="presses", hold_s=config.timing.hold_s))
+        after_presses = len(calls)
+        assert station.stats.commands > commands and station.session.state is not before
+        last = tokens_lines[-1]
+    finally:
+        station.close()
+        parts.close()
+    if cached:
+        assert after_bag == 3 * 4  # the first frame and the two bag changes, four margins each
+        assert after_presses == after_bag
+        # the frame answering the bag change went out with placeholders; the odds followed
+        assert answered[0][1:] == ("+0 .. +1 ..", "+2 .. +3 ..") and ".." not in answered[1][1]
+        assert "%" in last[1]
+    else:
+        assert after_presses > after_bag
