@@ -4,7 +4,7 @@ Measures, with the organiser's page server running and one page (an SSE stream) 
 - status latency, from a station changing its status to the change arriving on the page (p50, p99);
 - the broker's message rate (messages received and sent per second, from its $SYS counters);
 - the fleet link's CPU cost on an idle station, run under the Pi budget when asked
-  (``--pi-speed`` runs the idle probe under ``/work/.../pi-speed zero2w``).
+  (``--pi-speed`` runs the idle probe under ``shared/tools/pi-speed zero2w`` beside the checkout).
 
 Usage: python bench/bench_fleet.py [--stations 50] [--processes 5] [--seconds 20] [--pi-speed PATH]
 """
