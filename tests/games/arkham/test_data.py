@@ -38,9 +38,9 @@ def test_a_users_scenario_file_sets_thresholds_and_token_values(tmp_path: Path) 
 
 @pytest.mark.parametrize(("text", "message"), [
     ("[scenarios.x]\nagendas = [{ doom = 0 }]\nacts = [{ clues = 1 }]\n",
-     "scenarios.x.agendas[0].doom must be at least 1, not 0"),
+     "scenarios.x.agendas[0].doom: Expected int >= 1"),
     ("[scenarios.x]\nagendas = [{ doom = 'three' }]\nacts = [{ clues = 1 }]\n",
-     "scenarios.x.agendas[0].doom must be a whole number, not 'three'"),
+     "scenarios.x.agendas[0].doom: Expected int | null, got str"),
     ("[scenarios.x]\nagendas = [{ name = 'A' }]\nacts = [{ clues = 1 }]\n",
      "scenarios.x.agendas[0] needs doom or objective"),
     ("[scenarios.x\n", "Expected ']'"),
@@ -58,6 +58,34 @@ def test_bad_scenario_file_is_one_line_naming_file_and_key(tmp_path: Path, text:
         load_scenarios(str(path))
     assert str(err.value).startswith(f"{path}: ") and message in str(err.value)
     assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize(("option", "name", "old", "new", "named"), [
+    ("scenario", "scenarios.toml", "per_investigator = true }", "per_investigtor = true }",
+     "scenarios.the_gathering.acts[0].per_investigtor: unknown key (did you mean 'per_investigator'?)"),
+    ("scenario", "scenarios.toml", 'title = "The Gathering"', 'titel = "The Gathering"',
+     "scenarios.the_gathering.titel: unknown key (did you mean 'title'?)"),
+    ("chaos", "chaos.toml", "skull = { symbol = true }", "skull = { symbl = true }",
+     "tokens.skull.symbl: unknown key (did you mean 'symbol'?)"),
+    ("chaos", "chaos.toml", "symbols = { skull", "symbol = { skull",
+     "bags.night_of_the_zealot.symbol: unknown key (did you mean 'symbols'?)"),
+    ("investigators", "investigators.toml", "deck_size = 30\naccess", "deck_sise = 30\naccess",
+     "roland.deck_sise: unknown key (did you mean 'deck_size'?)"),
+])
+def test_a_misspelt_key_in_an_edited_data_file_is_one_line_offering_the_right_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, name: str, old: str, new: str,
+        named: str) -> None:
+    """Every data file is decoded against its schema: a misspelt key is named, with the key meant."""
+    source = Path(__file__).resolve().parents[3] / "host" / "tablekeeper" / "games" / "arkham" / "data" / name
+    text = source.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / f"mine-{name}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    script = tmp_path / "empty.script"
+    script.write_text("")
+    assert cli.main(["play", "arkham", "--option", f"{option}={path}", "--script", str(script)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and f"{path}: {named}" in err
 
 
 def test_bad_assets_file_is_one_line_and_a_good_one_is_offered(tmp_path: Path) -> None:

@@ -79,3 +79,27 @@ def test_a_save_resumed_after_its_data_file_was_edited_replays_its_kept_copy(
     capsys.readouterr()
     assert cli.main([*argv, "--strict"]) == 0
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize(("old", "new", "named"), [
+    ("max_animus = 6", "max_anumis = 6", "class_defaults.max_anumis: unknown key (did you mean 'max_animus'?)"),
+    ("map_tokens = 30", "map_token = 30", "company.map_token: unknown key (did you mean 'map_tokens'?)"),
+    ('[class.Warden]\nitems = ', '[class.Warden]\nitem = ', "class.Warden.item: unknown key (did you mean 'items'?)"),
+    ("stages = [5, 5, 5]", "stages = [5, 5, -1]", "encounter.stages: three card counts"),
+])
+def test_a_misspelt_or_bad_key_in_an_edited_data_file_is_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], old: str, new: str, named: str) -> None:
+    """The data file is decoded against its schema: a misspelt key is named with the right one, not ignored."""
+    from tablekeeper.games.oathsworn.data import DEFAULT_NAME
+
+    source = Path(__file__).resolve().parents[3] / "host" / "tablekeeper" / "games" / "oathsworn" / "data"
+    text = (source / DEFAULT_NAME).read_text(encoding="utf-8")
+    assert old in text
+    data = tmp_path / "mine.toml"
+    data.write_text(text.replace(old, new, 1), encoding="utf-8")
+    script = tmp_path / "empty.script"
+    script.write_text("")
+    code = cli.main(["play", "oathsworn", "--option", f"data={data}", "--script", str(script)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and "mine.toml" in err and named in err

@@ -3,7 +3,6 @@ or from a user's edited copy; every problem is one ``ConfigError`` naming the fi
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -13,7 +12,7 @@ import msgspec
 
 from tablekeeper.core.file_options import option_file
 from tablekeeper.errors import ConfigError
-from tablekeeper.schema import decode
+from tablekeeper.schema import decode, parse_toml
 
 DIFFICULTIES = ("easy", "standard", "hard", "expert")
 S = TypeVar("S", bound=msgspec.Struct)
@@ -124,58 +123,123 @@ def read_toml(name: str, override: str | None = None) -> tuple[str, dict[str, An
         raise ConfigError(f"{label}: cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{label}: not a text file") from None
-    try:
-        return label, tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{label}: {exc}") from None
+    return label, parse_toml(text, source=label)
+
+
+Count = Annotated[int, msgspec.Meta(ge=0)]
+Positive = Annotated[int, msgspec.Meta(ge=1)]
+Tables = dict[str, Any]
+
+
+class _Token(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A token kind written as a table (a bare number is a symbol's modifier)."""
+
+    value: int = 0
+    again: bool = False
+    leaves: bool = False
+    autofail: bool = False
+    elder_sign: bool = False
+    symbol: bool = False
+
+
+class _ChaosFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    tokens: Tables
+    bags: dict[str, Tables] = {}
+
+
+class _Bag(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``[bags.CAMPAIGN]``: the numeric tokens per difficulty plus the symbols every level holds."""
+
+    easy: dict[str, Count]
+    standard: dict[str, Count]
+    hard: dict[str, Count]
+    expert: dict[str, Count]
+    symbols: dict[str, Count] = {}
+
+
+class _Skills(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    willpower: Count = 0
+    intellect: Count = 0
+    combat: Count = 0
+    agility: Count = 0
+
+
+class _Investigator(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    health: Positive
+    sanity: Positive
+    name: str | None = None
+    elder_sign: int = 0
+    skills: _Skills = _Skills()
+    deck_size: Positive = 30
+    access: dict[str, Count] | None = None
+
+
+class _Agenda(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name: str | None = None
+    doom: Positive | None = None
+    per_investigator: bool = False
+    objective: str | None = None
+    resolution: str | None = None
+
+
+class _Act(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name: str | None = None
+    clues: Positive | None = None
+    per_investigator: bool = False
+    objective: str | None = None
+    resolution: str | None = None
+
+
+class _Reference(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    easy_standard: Tables = {}
+    hard_expert: Tables = {}
+
+
+class _Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    title: str | None = None
+    campaign: str = ""
+    agendas: list[_Agenda] = []
+    acts: list[_Act] = []
+    reference: _Reference = _Reference()
+    enemies: Tables = {}
+
+
+class _Campaign(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    title: str = ""
+    sequence: list[str] = []
+
+
+class _ScenarioFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    scenarios: Tables
+    campaigns: Tables = {}
 
 
 def _table(label: str, raw: Any, key: str) -> Mapping[str, Any]:
-    if not isinstance(raw, Mapping):
-        raise ConfigError(f"{label}: {key} must be a table")
-    return raw
-
-
-def _int(label: str, raw: Any, key: str, lo: int | None = None) -> int:
-    if not isinstance(raw, int) or isinstance(raw, bool):
-        raise ConfigError(f"{label}: {key} must be a whole number, not {raw!r}")
-    if lo is not None and raw < lo:
-        raise ConfigError(f"{label}: {key} must be at least {lo}, not {raw}")
-    return raw
+    return decode(raw, Tables, source=label, prefix=key if key != "(top level)" else "")
 
 
 def _token(label: str, raw: Any, key: str) -> TokenKind:
     if isinstance(raw, int) and not isinstance(raw, bool):
         return TokenKind(value=raw, symbol=True)
-    table = _table(label, raw, key)
-    unknown = set(table) - {"value", "again", "leaves", "autofail", "elder_sign", "symbol"}
-    if unknown:
-        raise ConfigError(f"{label}: {key}: unknown field {sorted(unknown)[0]!r}")
-    return TokenKind(value=_int(label, table.get("value", 0), f"{key}.value"),
-                     again=bool(table.get("again", False)), leaves=bool(table.get("leaves", False)),
-                     autofail=bool(table.get("autofail", False)), elder_sign=bool(table.get("elder_sign", False)),
-                     symbol=bool(table.get("symbol", False)))
+    t = decode(raw, _Token, source=label, prefix=key)
+    return TokenKind(t.value, t.again, t.leaves, t.autofail, t.elder_sign, t.symbol)
 
 
 def load_tokens(override: str | None = None) -> tuple[dict[str, TokenKind], dict[str, dict[str, dict[str, int]]]]:
     """Token kinds, and bags: campaign -> difficulty -> token -> count (symbols already added)."""
     label, doc = read_toml("chaos.toml", override)
-    tokens = {name: _token(label, raw, f"tokens.{name}")
-              for name, raw in _table(label, doc.get("tokens"), "tokens").items()}
+    chaos = decode(doc, _ChaosFile, source=label)
+    tokens = {name: _token(label, raw, f"tokens.{name}") for name, raw in chaos.tokens.items()}
     bags: dict[str, dict[str, dict[str, int]]] = {}
-    for campaign, raw in _table(label, doc.get("bags", {}), "bags").items():
-        table = _table(label, raw, f"bags.{campaign}")
-        symbols = _table(label, table.get("symbols", {}), f"bags.{campaign}.symbols")
+    for campaign, bag in _entries(label, chaos.bags, "bags", _Bag).items():
         bags[campaign] = {}
         for level in DIFFICULTIES:
-            if level not in table:
-                raise ConfigError(f"{label}: bags.{campaign}.{level} is missing")
             counts: dict[str, int] = {}
-            for part, where in ((table[level], level), (symbols, "symbols")):
-                for token, n in _table(label, part, f"bags.{campaign}.{where}").items():
+            for part, where in ((getattr(bag, level), level), (bag.symbols, "symbols")):
+                for token, n in part.items():
                     if token not in tokens:
                         raise ConfigError(f"{label}: bags.{campaign}.{where}: unknown token {token!r}")
-                    counts[token] = counts.get(token, 0) + _int(label, n, f"bags.{campaign}.{where}.{token}", 0)
+                    counts[token] = counts.get(token, 0) + n
             bags[campaign][level] = counts
     return tokens, bags
 
@@ -183,60 +247,45 @@ def load_tokens(override: str | None = None) -> tuple[dict[str, TokenKind], dict
 def load_investigators(override: str | None = None) -> dict[str, Investigator]:
     label, doc = read_toml("investigators.toml", override)
     out = {}
-    for key, raw in doc.items():
-        table = _table(label, raw, key)
-        skills_raw = _table(label, table.get("skills", {}), f"{key}.skills")
-        skills = {}
-        for skill in ("willpower", "intellect", "combat", "agility"):
-            skills[skill] = _int(label, skills_raw.get(skill, 0), f"{key}.skills.{skill}", 0)
-        out[key] = Investigator(key, str(table.get("name", key)), _int(label, table.get("health"), f"{key}.health", 1),
-                                _int(label, table.get("sanity"), f"{key}.sanity", 1),
-                                _int(label, table.get("elder_sign", 0), f"{key}.elder_sign"), skills,
-                                _int(label, table.get("deck_size", 30), f"{key}.deck_size", 1),
-                                None if "access" not in table else
-                                {str(c): _int(label, v, f"{key}.access.{c}", 0)
-                                 for c, v in _table(label, table["access"], f"{key}.access").items()})
+    for key, inv in _entries(label, doc, "", _Investigator).items():
+        skills = msgspec.structs.asdict(inv.skills)
+        out[key] = Investigator(key, key if inv.name is None else inv.name, inv.health, inv.sanity, inv.elder_sign,
+                                skills, inv.deck_size, None if inv.access is None else dict(inv.access))
     return out
 
 
-def _card(label: str, raw: Any, key: str, amount_key: str) -> Card:
-    table = _table(label, raw, key)
-    name = str(table.get("name", key))
-    objective = table.get("objective")
-    amount = table.get(amount_key)
-    if amount is None and objective is None:
+def _card(label: str, spec: _Agenda | _Act, key: str) -> Card:
+    amount_key, amount = ("doom", spec.doom) if isinstance(spec, _Agenda) else ("clues", spec.clues)
+    if amount is None and spec.objective is None:
         raise ConfigError(f"{label}: {key} needs {amount_key} or objective")
-    return Card(name, None if amount is None else _int(label, amount, f"{key}.{amount_key}", 1),
-                bool(table.get("per_investigator", False)), None if objective is None else str(objective),
-                None if table.get("resolution") is None else str(table["resolution"]))
+    return Card(key if spec.name is None else spec.name, amount, spec.per_investigator, spec.objective,
+                spec.resolution)
 
 
 def load_scenarios(override: str | None = None) -> tuple[dict[str, Scenario], dict[str, tuple[str, ...]]]:
     """Scenarios by id, and each campaign's scenario sequence."""
     label, doc = read_toml("scenarios.toml", override)
+    whole = decode(doc, _ScenarioFile, source=label)
     scenarios = {}
-    for sid, raw in _table(label, doc.get("scenarios"), "scenarios").items():
+    for sid, spec in _entries(label, whole.scenarios, "scenarios", _Scenario).items():
         key = f"scenarios.{sid}"
-        table = _table(label, raw, key)
-        agendas = tuple(_card(label, c, f"{key}.agendas[{i}]", "doom") for i, c in enumerate(table.get("agendas", ())))
-        acts = tuple(_card(label, c, f"{key}.acts[{i}]", "clues") for i, c in enumerate(table.get("acts", ())))
+        agendas = tuple(_card(label, c, f"{key}.agendas[{i}]") for i, c in enumerate(spec.agendas))
+        acts = tuple(_card(label, c, f"{key}.acts[{i}]") for i, c in enumerate(spec.acts))
         if not agendas or not acts:
             raise ConfigError(f"{label}: {key} needs at least one agenda and one act")
         reference: dict[str, dict[str, TokenKind]] = {}
-        ref = _table(label, table.get("reference", {}), f"{key}.reference")
         for side in ("easy_standard", "hard_expert"):
-            part = _table(label, ref.get(side, {}), f"{key}.reference.{side}")
+            part: Mapping[str, Any] = getattr(spec.reference, side)
             reference[side] = {sym: _token(label, v, f"{key}.reference.{side}.{sym}") for sym, v in part.items()}
-        enemies = _entries(label, table.get("enemies", {}), f"{key}.enemies", EncounterEnemy)
-        scenarios[sid] = Scenario(sid, str(table.get("title", sid)), str(table.get("campaign", "")), agendas, acts,
+        enemies = _entries(label, spec.enemies, f"{key}.enemies", EncounterEnemy)
+        scenarios[sid] = Scenario(sid, sid if spec.title is None else spec.title, spec.campaign, agendas, acts,
                                   reference, enemies)
     campaigns = {}
-    for cid, raw in _table(label, doc.get("campaigns", {}), "campaigns").items():
-        seq = _table(label, raw, f"campaigns.{cid}").get("sequence", [])
-        for s in seq:
+    for cid, campaign in _entries(label, whole.campaigns, "campaigns", _Campaign).items():
+        for s in campaign.sequence:
             if s not in scenarios:
                 raise ConfigError(f"{label}: campaigns.{cid}.sequence: unknown scenario {s!r}")
-        campaigns[cid] = tuple(str(s) for s in seq)
+        campaigns[cid] = tuple(campaign.sequence)
     return scenarios, campaigns
 
 

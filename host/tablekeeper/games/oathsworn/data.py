@@ -4,19 +4,22 @@ encounter) from TOML; a bad file gives one ``ConfigError`` line naming the file 
 from __future__ import annotations
 
 import hashlib
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
+
+import msgspec
 
 from tablekeeper.core.file_options import option_file
 from tablekeeper.core.tracks import Slot, TimeTrack
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.oathsworn.cards import COLOUR_LETTERS, parse_face
 from tablekeeper.games.oathsworn.rules import Difficulty, Item
+from tablekeeper.schema import decode, parse_toml
 
 DEFAULT_NAME = "oathsworn.toml"
+S = TypeVar("S", bound=msgspec.Struct)
 
 
 @dataclass(frozen=True)
@@ -93,142 +96,210 @@ def load_text(path: str | None = None) -> tuple[GameData, str]:
         origin = DEFAULT_NAME
     else:
         origin, text = option_file(path)
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{origin}: not valid TOML: {exc}") from None
-    return parse(raw, origin), hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return parse(parse_toml(text, source=origin), origin), hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-class _Reader:
-    def __init__(self, origin: str) -> None:
-        self.origin = origin
+class _Decks(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``[might.COLOUR]``: face -> number of cards, one table per colour (OS-MIGHT-1/8)."""
 
-    def fail(self, key: str, msg: str) -> ConfigError:
-        return ConfigError(f"{self.origin}: {key}: {msg}")
-
-    def table(self, raw: Mapping[str, Any], key: str) -> Mapping[str, Any]:
-        value = raw
-        for part in key.split("."):
-            if not isinstance(value, Mapping) or part not in value:
-                raise self.fail(key, "missing")
-            value = value[part]
-        if not isinstance(value, Mapping):
-            raise self.fail(key, "must be a table")
-        return value
-
-    def int(self, raw: Mapping[str, Any], key: str, name: str, lo: int = 0, default: int | None = None) -> int:
-        value = raw.get(name, default)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(f"{key}.{name}", "must be a whole number")
-        if value < lo:
-            raise self.fail(f"{key}.{name}", f"must be at least {lo}")
-        return value
+    white: dict[str, int]
+    yellow: dict[str, int]
+    red: dict[str, int]
+    black: dict[str, int]
 
 
-def _deck(r: _Reader, raw: Mapping[str, Any], key: str) -> dict[str, int]:
-    colour = COLOUR_LETTERS.get(key.rsplit(".", 1)[-1])
-    out: dict[str, int] = {}
-    for face in raw:
+class _EnemyDecks(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``[enemy_might.COLOUR]``: a colour left out uses the player deck's composition."""
+
+    white: dict[str, int] | None = None
+    yellow: dict[str, int] | None = None
+    red: dict[str, int] | None = None
+    black: dict[str, int] | None = None
+
+
+class _Difficulty(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    max_hp: int
+    defense_bonus: int
+    extra_items: int
+    ko_modifier: int
+
+
+class _Chapter(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    map: str = "city"
+    top: list[dict[str, str]] = []
+    bottom: list[dict[str, str]] = []
+
+
+class _Item(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    kind: str = "gear"
+    hands: int = 0
+    defense: int = 0
+    might: list[str] = []
+    value: int = 0
+    range: int = 0
+    cooldown: int = 0
+    cost: int = 0
+
+
+class _Class(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    items: list[str] = []
+    star_cards: list[str] = []
+
+
+class _ClassDefaults(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    regen: int
+    max_animus: int
+
+
+class _Company(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``[company]``: what the setup hands the whole company (OS-SETUP-4/9/11)."""
+
+    iron_per_oathsworn: int = 3
+    player_aids_each: int = 2
+    allies: list[str] = []
+    city_events: int = 6
+    deepwood_events: int = 6
+    map_tokens: int = 30
+    chapters: int = 20
+
+
+class _Ally(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    defense: int
+    combat: bool = True
+
+
+class _BossLocation(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name: str
+    defense: int
+
+
+class _Encounter(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    boss: list[_BossLocation] = []
+    stages: list[int] = []
+    stage_after_breaks: list[int] = []
+
+
+class _File(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The whole data file except ``[class]`` (a Python keyword); named entries are decoded one by one
+    (``_entries``) so an error names the entry."""
+
+    might: _Decks
+    difficulty: dict[str, dict[str, Any]]
+    chapter: dict[str, dict[str, Any]]
+    item: dict[str, dict[str, Any]]
+    class_defaults: _ClassDefaults
+    company: _Company
+    encounter: _Encounter
+    enemy_might: _EnemyDecks = _EnemyDecks()
+    ally: dict[str, dict[str, Any]] = {}
+    source: dict[str, str] = {}
+
+
+def _entries(origin: str, table: Mapping[str, Any], key: str, kind: type[S]) -> dict[str, S]:
+    return {name: decode(entry, kind, source=origin, prefix=f"{key}.{name}") for name, entry in table.items()}
+
+
+def _fail(origin: str, key: str, msg: str) -> ConfigError:
+    return ConfigError(f"{origin}: {key}: {msg}")
+
+
+def _at_least(origin: str, key: str, value: int, lo: int) -> int:
+    if value < lo:
+        raise _fail(origin, key, f"must be at least {lo}")
+    return value
+
+
+def _deck(origin: str, faces: Mapping[str, int], key: str) -> dict[str, int]:
+    colour = COLOUR_LETTERS[key.rsplit(".", 1)[-1]]
+    for face, count in faces.items():
         try:
-            parse_face(colour or "W", face)
+            parse_face(colour, face)
         except Rejected:
-            raise r.fail(f"{key}.{face}", "a face is a value with an optional * (e.g. \"2*\")") from None
-        out[face] = r.int(raw, key, face)
-    if sum(out.values()) == 0:
-        raise r.fail(key, "a deck needs at least one card")
-    if not any(parse_face("W", f).value == 0 for f in out):
-        raise r.fail(key, "a deck needs a blank face \"0\" (the odds redraw blanks)")
-    return out
+            raise _fail(origin, f"{key}.{face}", "a face is a value with an optional * (e.g. \"2*\")") from None
+        _at_least(origin, f"{key}.{face}", count, 0)
+    if sum(faces.values()) == 0:
+        raise _fail(origin, key, "a deck needs at least one card")
+    if not any(parse_face("W", f).value == 0 for f in faces):
+        raise _fail(origin, key, "a deck needs a blank face \"0\" (the odds redraw blanks)")
+    return dict(faces)
 
 
 def parse(raw: Mapping[str, Any], origin: str) -> GameData:
-    r = _Reader(origin)
+    """Decode the TOML tables (shape, types, unknown keys) then check bounds and cross references."""
+    body = dict(raw)
+    classes_raw = body.pop("class", None)
+    f = decode(body, _File, source=origin)
+    if classes_raw is None:
+        raise _fail(origin, "(top level)", "missing required key class")
+    class_specs = _entries(origin, decode(classes_raw, dict[str, dict[str, Any]], source=origin, prefix="class"),
+                           "class", _Class)
     might = {}
     enemy = {}
-    enemy_raw = raw.get("enemy_might", {})
     for name, letter in COLOUR_LETTERS.items():
-        might[letter] = _deck(r, r.table(raw, f"might.{name}"), f"might.{name}")
-        if isinstance(enemy_raw, Mapping) and name in enemy_raw:
-            enemy[letter] = _deck(r, r.table(raw, f"enemy_might.{name}"), f"enemy_might.{name}")
-        else:
-            enemy[letter] = might[letter]
+        might[letter] = _deck(origin, getattr(f.might, name), f"might.{name}")
+        own = getattr(f.enemy_might, name)
+        enemy[letter] = might[letter] if own is None else _deck(origin, own, f"enemy_might.{name}")
     diffs = {}
-    for name, spec in r.table(raw, "difficulty").items():
+    for name, d in _entries(origin, f.difficulty, "difficulty", _Difficulty).items():
         key = f"difficulty.{name}"
-        if not isinstance(spec, Mapping):
-            raise r.fail(key, "must be a table")
-        diffs[name] = Difficulty(name, r.int(spec, key, "max_hp", 1), r.int(spec, key, "defense_bonus"),
-                                 r.int(spec, key, "extra_items"), r.int(spec, key, "ko_modifier", lo=-10))
+        diffs[name] = Difficulty(name, _at_least(origin, f"{key}.max_hp", d.max_hp, 1),
+                                 _at_least(origin, f"{key}.defense_bonus", d.defense_bonus, 0),
+                                 _at_least(origin, f"{key}.extra_items", d.extra_items, 0),
+                                 _at_least(origin, f"{key}.ko_modifier", d.ko_modifier, -10))
     if "free" not in diffs:
-        raise r.fail("difficulty.free", "missing (the standard difficulty)")
+        raise _fail(origin, "difficulty.free", "missing (the standard difficulty)")
     chapters = {}
-    for num, spec in r.table(raw, "chapter").items():
+    for num, spec in _entries(origin, f.chapter, "chapter", _Chapter).items():
         key = f"chapter.{num}"
-        if not num.isdigit() or not isinstance(spec, Mapping):
-            raise r.fail(key, "chapters are tables named by number")
-        rows = []
-        for row_name in ("top", "bottom"):
-            row = spec.get(row_name, [])
-            if not isinstance(row, list) or not all(isinstance(s, Mapping) for s in row):
-                raise r.fail(f"{key}.{row_name}", "must be a list of slot tables")
-            rows.append(tuple({str(k): str(v) for k, v in s.items()} for s in row))
+        if not num.isdigit():
+            raise _fail(origin, key, "chapters are tables named by number")
+        rows = (tuple(spec.top), tuple(spec.bottom))
         if not any(rows):
-            raise r.fail(key, "a time track needs slots")
-        chapters[int(num)] = Chapter(int(num), str(spec.get("map", "city")), tuple(rows))
+            raise _fail(origin, key, "a time track needs slots")
+        chapters[int(num)] = Chapter(int(num), spec.map, rows)
     items = {}
-    for name, spec in r.table(raw, "item").items():
+    for name, it in _entries(origin, f.item, "item", _Item).items():
         key = f"item.{name}"
-        if not isinstance(spec, Mapping):
-            raise r.fail(key, "must be a table")
-        kind = spec.get("kind", "gear")
-        if kind not in ("weapon", "shield", "armor", "gear"):
-            raise r.fail(f"{key}.kind", "weapon, shield, armor or gear")
-        might_list = spec.get("might", [])
-        if not isinstance(might_list, list) or any(m not in ("W", "Y", "R", "B") for m in might_list):
-            raise r.fail(f"{key}.might", "a list of colour letters W, Y, R, B")
-        items[name] = Item(name, kind, r.int(spec, key, "hands", default=0), r.int(spec, key, "defense", default=0),
-                           tuple(might_list), r.int(spec, key, "value", default=0),
-                           r.int(spec, key, "range", default=0), r.int(spec, key, "cooldown", default=0),
-                           r.int(spec, key, "cost", default=0))
+        if it.kind not in ("weapon", "shield", "armor", "gear"):
+            raise _fail(origin, f"{key}.kind", "weapon, shield, armor or gear")
+        if any(m not in ("W", "Y", "R", "B") for m in it.might):
+            raise _fail(origin, f"{key}.might", "a list of colour letters W, Y, R, B")
+        for stat in ("hands", "defense", "value", "range", "cooldown", "cost"):
+            _at_least(origin, f"{key}.{stat}", getattr(it, stat), 0)
+        items[name] = Item(name, it.kind, it.hands, it.defense, tuple(it.might), it.value, it.range, it.cooldown,
+                           it.cost)
     classes = {}
     stars = {}
-    for name, spec in r.table(raw, "class").items():
-        starting = spec.get("items", []) if isinstance(spec, Mapping) else None
-        if not isinstance(starting, list):
-            raise r.fail(f"class.{name}.items", "a list of item names")
-        for item in starting:
+    for name, cls in class_specs.items():
+        for item in cls.items:
             if item not in items:
-                raise r.fail(f"class.{name}.items", f"unknown item {item!r}")
-        classes[name] = tuple(starting)
-        star = spec.get("star_cards", [])
-        if not isinstance(star, list) or (star and len(star) != 7):
-            raise r.fail(f"class.{name}.star_cards", "the 7 starting ability cards, or leave it out")
-        stars[name] = tuple(str(c) for c in star)
-    defaults = r.table(raw, "class_defaults")
-    enc = r.table(raw, "encounter")
+                raise _fail(origin, f"class.{name}.items", f"unknown item {item!r}")
+        classes[name] = tuple(cls.items)
+        if cls.star_cards and len(cls.star_cards) != 7:
+            raise _fail(origin, f"class.{name}.star_cards", "the 7 starting ability cards, or leave it out")
+        stars[name] = tuple(cls.star_cards)
     boss = []
-    for i, loc in enumerate(enc.get("boss", [])):
-        if not isinstance(loc, Mapping) or "name" not in loc:
-            raise r.fail(f"encounter.boss[{i}]", "needs a name and a defense")
-        boss.append((str(loc["name"]), r.int(loc, f"encounter.boss[{i}]", "defense", 1)))
+    for i, loc in enumerate(f.encounter.boss):
+        boss.append((loc.name, _at_least(origin, f"encounter.boss[{i}].defense", loc.defense, 1)))
     if not boss:
-        raise r.fail("encounter.boss", "the boss needs at least one location")
-    stages = enc.get("stages", [])
-    if not isinstance(stages, list) or len(stages) != 3 or any(not isinstance(x, int) or x < 0 for x in stages):
-        raise r.fail("encounter.stages", "three card counts (stage 1, 2, 3)")
-    after = enc.get("stage_after_breaks", [])
-    if not isinstance(after, list) or any(not isinstance(x, int) or x < 1 for x in after):
-        raise r.fail("encounter.stage_after_breaks", "a list of break counts")
-    allies = {}
-    for name, spec in raw.get("ally", {}).items():
-        if not isinstance(spec, Mapping):
-            raise r.fail(f"ally.{name}", "must be a table")
-        allies[name] = {"combat": bool(spec.get("combat", True)), "defense": r.int(spec, f"ally.{name}", "defense", 1)}
-    company = dict(r.table(raw, "company"))
-    for ally in company.get("allies", []):
-        if ally not in allies:
-            raise r.fail("company.allies", f"unknown ally {ally!r} (add [ally.{ally}])")
-    return GameData(origin, might, enemy, diffs, chapters, classes, stars, r.int(defaults, "class_defaults", "regen"),
-                    r.int(defaults, "class_defaults", "max_animus", 1), items, company, allies, tuple(boss),
-                    tuple(stages), tuple(after))
+        raise _fail(origin, "encounter.boss", "the boss needs at least one location")
+    stages = f.encounter.stages
+    if len(stages) != 3 or any(x < 0 for x in stages):
+        raise _fail(origin, "encounter.stages", "three card counts (stage 1, 2, 3)")
+    after = f.encounter.stage_after_breaks
+    if any(x < 1 for x in after):
+        raise _fail(origin, "encounter.stage_after_breaks", "a list of break counts")
+    allies: dict[str, Mapping[str, Any]] = {}
+    for name, ally in _entries(origin, f.ally, "ally", _Ally).items():
+        allies[name] = {"combat": ally.combat, "defense": _at_least(origin, f"ally.{name}.defense", ally.defense, 1)}
+    for ally_name in f.company.allies:
+        if ally_name not in allies:
+            raise _fail(origin, "company.allies", f"unknown ally {ally_name!r} (add [ally.{ally_name}])")
+    company = msgspec.structs.asdict(f.company)
+    for stat, value in company.items():
+        if isinstance(value, int):
+            _at_least(origin, f"company.{stat}", value, 0)
+    return GameData(origin, might, enemy, diffs, chapters, classes, stars,
+                    _at_least(origin, "class_defaults.regen", f.class_defaults.regen, 0),
+                    _at_least(origin, "class_defaults.max_animus", f.class_defaults.max_animus, 1), items, company,
+                    allies, tuple(boss), tuple(stages), tuple(after))
