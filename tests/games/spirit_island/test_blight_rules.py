@@ -25,7 +25,8 @@ def test_si_blight_1_exact_order_flip_place_destroy_cascade_finish_trigger() -> 
     pool = bl.Pool(count=1, players=2, card=CARD)
     world = lands(L={"blight": 1, "presence": ["S:1"], "adjacent": ["M"]}, M={"adjacent": ["L"]})
     run_ = bl.BlightRun(pool, world, when_added=["when-effect"], after_added=["Scotland-5"])
-    bl.add_with_choices(run_, "L", choose=lambda source: "M")
+    assert run_.add("L") == ["L"]  # step 4 stops for the players' cascade choice
+    assert run_.add("M") == []
     run_.log.append(("counterattack",))  # step 5: the Ravage goes on with the surviving Dahan
     run_.finish()
     kinds = [e[0] for e in run_.log]
@@ -54,20 +55,6 @@ def test_si_blight_1_tracker_holds_next_until_the_cascade_is_chosen() -> None:
     run(s, "cascade A2")
     assert tracks(s)["blight.card"] == 5
     assert s.view()["spirit_island"]["lands"]["A2"]["blight"] == 1
-
-
-@pytest.mark.rule("SI-BLIGHT-2")
-def test_si_blight_2_pieces_added_mid_ravage_add_no_damage_but_take_counterattack() -> None:
-    from tablekeeper.games.spirit_island.invader_rules import Invader, RavageInProgress
-    ravage = RavageInProgress([Invader("explorer")], dahan=[0, 0])
-    ravage.start()
-    assert ravage.damage_dealt == 1
-    ravage.arrive("town")  # a flipped card adds a Town partway through
-    assert ravage.damage_dealt == 1
-    damage, targets = ravage.counterattack()
-    assert damage == 4 and "town" in targets
-    ravage.arrive("dahan")
-    assert ravage.counterattack()[0] == 6
 
 
 @pytest.mark.rule("SI-BLIGHT-3")
@@ -101,7 +88,9 @@ def test_si_blight_4_no_presence_destroyed_twice_in_one_action() -> None:
     pool = bl.Pool(count=10, players=2, card=CARD)
     world = lands(A={"blight": 1, "presence": ["S:P"], "adjacent": ["B"]}, B={"adjacent": ["A"]})
     run_ = bl.BlightRun(pool, world, save=lambda piece, land: "B")  # saved and pushed to B
-    bl.add_with_choices(run_, "A", choose=lambda source: "B")
+    pending = run_.add("A")
+    while pending:
+        pending = run_.add("B") + pending[1:]
     assert world["B"].presence == ["S:P"]
     assert [e for e in run_.log if e[0] == "destroy_presence"] == []
     assert "S:P" in run_.subject_to_destruction

@@ -63,8 +63,6 @@ def test_si_turn_2_elements_gained_at_once() -> None:
 
 @pytest.mark.rule("SI-TURN-3")
 def test_si_turn_3_time_passes_clears_the_turn() -> None:
-    from tablekeeper.games.spirit_island import damage as dm
-
     s = session()
     to_step(s, "spirit", "cards")
     run(s, "play 1 1 fast sun", "land L defend=2")
@@ -74,8 +72,6 @@ def test_si_turn_3_time_passes_clears_the_turn() -> None:
     assert s.view()["spirit_island"]["elements"]["seat1"] == {}
     assert s.view()["spirit_island"]["lands"]["L"]["defend"] == 0
     assert any("heal all Damage" in n for n in s.notices)
-    healed = dm.heal_at_time_passes([dm.Piece("town", 2, damage=1), dm.Piece("dahan", 2, damage=1)])
-    assert [p.damage for p in healed] == [0, 0]
 
 
 @pytest.mark.rule("SI-INV-1")

@@ -142,11 +142,3 @@ def remove(pool: Pool, land: Land, n: int = 1) -> None:
     """SI-BLIGHTCARD-2 / SI-REPLACE-3: Blight leaving the island goes back to the card or space."""
     land.blight -= n
     pool.give_back(n)
-
-
-def add_with_choices(run: BlightRun, land: str, choose: Callable[[str], str], count: int = 1) -> None:
-    """Run a whole addition, asking ``choose(from_land)`` for each cascade (SI-BLIGHT-1 step 4)."""
-    pending = run.add(land, count)
-    while pending:
-        source = pending.pop(0)
-        pending = run.add(choose(source)) + pending

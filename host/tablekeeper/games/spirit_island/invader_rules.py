@@ -91,12 +91,6 @@ def ravage(invaders: Iterable[Invader], dahan: Sequence[int], *, defend: int = 0
                         damage["dahan"] * len(survivors))
 
 
-def strife_comes_off_first(inv: Invader) -> Invader:
-    """SI-STRIFE-1: before Ravage damage the Strife is removed, so a Health penalty it caused
-    is restored before simultaneous Dahan damage lands."""
-    return replace(inv, strife=max(0, inv.strife - 1)) if inv.strife else inv
-
-
 def build(explorers: int, towns: int, cities: int) -> str | None:
     """SI-INV-5: the piece a Build adds to a land, or None if the land has no Invaders."""
     if explorers + towns + cities == 0:
@@ -133,12 +127,6 @@ def card_terrains(card: str) -> frozenset[str]:
     return frozenset(t for t in card.split("+") if t != "Coastal")
 
 
-def card_matches(card: str, land: Land) -> bool:
-    if card == "Coastal":
-        return land.coastal
-    return land.terrain in card_terrains(card)
-
-
 def unshown_terrains(slots: Mapping[str, Sequence[str]], terrains: Sequence[str]) -> list[str]:
     """SI-ERRATA-3 / SI-ERRATA-4: terrains no Invader Action card shows (catalogue gap 7: a
     Coastal card rules out none, an empty slot rules out nothing)."""
@@ -170,36 +158,3 @@ def accelerate(top: Sequence[str], n: int, reminders: frozenset[str]) -> tuple[l
         else:
             accelerated.append(card)
     return accelerated, waiting
-
-
-def stage_sequence(cards_per_stage: Sequence[int]) -> list[str]:
-    """SI-DECK-1: the stage label of each deck position, top first."""
-    labels = ("I", "II", "III")
-    return [labels[i] for i, n in enumerate(cards_per_stage) for _ in range(n)]
-
-
-@dataclass
-class RavageInProgress:
-    """A Ravage between its damage and its end (SI-BLIGHT-2): the damage was settled at the start;
-    pieces arriving partway (via a Blight card, say) add none, but are there for the counterattack,
-    and arriving Dahan join it."""
-
-    invaders: list[Invader]
-    dahan: list[int]
-    defend: int = 0
-    damage_dealt: int = 0
-
-    def start(self, damage: Mapping[str, int] = DEFAULT_DAMAGE, dahan_health: int = 2) -> None:
-        self.damage_dealt, after = ravage_damage(self.invaders, self.defend, damage)
-        self.invaders = list(after)
-        self.dahan = list(dahan_casualties(self.dahan, self.damage_dealt, dahan_health))
-
-    def arrive(self, piece: str) -> None:
-        if piece == "dahan":
-            self.dahan.append(0)
-        else:
-            self.invaders.append(Invader(piece))
-
-    def counterattack(self, per_dahan: int = 2) -> tuple[int, list[str]]:
-        """Damage the surviving and arrived Dahan deal, and the Invaders it may be assigned to."""
-        return per_dahan * len(self.dahan), [inv.kind for inv in self.invaders]
