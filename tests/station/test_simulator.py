@@ -225,3 +225,14 @@ def test_hardware_path_with_no_displays_answering_runs_and_stops_cleanly(tmp_pat
     assert proc.returncode == 0, stderr
     assert "Traceback" not in stderr and "simulator" not in stderr
     assert (tmp_path / "data" / "tablekeeper.sqlite3").is_file()
+
+
+def test_a_scripted_run_with_the_text_view_says_what_to_use(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+
+
+    script = tmp_path / "keys.txt"
+    script.write_text("press next\n")
+    assert main(["run", "--sim", "--no-counters", "--script", str(script), "--display", "text"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "use --display capture or gifanim" in err

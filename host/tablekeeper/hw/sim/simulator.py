@@ -99,6 +99,9 @@ def make_emulator(mode: str, size: tuple[int, int], capture_dir: Path) -> Any:
         emulator = emulators.pygame(frame_rate=30, **common)
         emulator._pygame.display.set_caption("Tablekeeper station (simulated)")
         return emulator
+    if mode == "text":
+        raise HardwareError("--display text draws the panel in a terminal as the station runs; "
+                            "a --script run keeps frames: use --display capture or gifanim")
     raise HardwareError(f"--display {mode!r}: choose one of {', '.join(DISPLAY_MODES)}")
 
 
