@@ -14,7 +14,7 @@ from .helpers import answer_counts, attempt, run, session, to_step, tracks
 @pytest.mark.rule("SI-REPEAT-1")
 def test_si_repeat_1_a_repeat_is_another_power_use() -> None:
     s = session()
-    to_step(s, "spirit", "cards")
+    to_step(s, "spirit", "growth")
     run(s, "play 1 1 fast sun")
     to_step(s, "fast")
     run(s, "whenever 1 gain 1 Energy", "use 1 1")
@@ -128,7 +128,7 @@ def test_si_damage_3_a_push_behind_a_threshold_still_counts() -> None:
 @pytest.mark.rule("SI-TURN-1")
 def test_si_turn_1_slow_power_in_fast_phase_is_refused_and_stays_pending() -> None:
     s = session()
-    to_step(s, "spirit", "cards")
+    to_step(s, "spirit", "growth")
     run(s, "play 1 1 slow water")
     to_step(s, "fast")
     out = attempt(s, "use 1 1")

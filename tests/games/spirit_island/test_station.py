@@ -32,7 +32,7 @@ def test_panels_show_every_word_on_the_reference_and_compact_displays() -> None:
     from tablekeeper.ui.render import layout
 
     s = session(seats=4)
-    to_step(s, "spirit", "cards")
+    to_step(s, "spirit", "growth")
     run(s, "play 1 0 fast sun fire water earth plant animal")
     for state in (session(seats=4).state, s.state):
         panels = s.game.panels(state)

@@ -39,14 +39,14 @@ def test_si_turn_1_phase_order() -> None:
 @pytest.mark.rule("SI-TURN-2")
 def test_si_turn_2_card_plays_and_energy_paid_at_once() -> None:
     s = session()
-    to_step(s, "spirit", "cards")
+    to_step(s, "spirit", "growth")
     run(s, "set seat1.energy 3", "set seat1.card_plays 2")
     run(s, "play 1 1 fast", "play 1 2 slow")
     assert tracks(s)["seat1.energy"] == 0
     out = attempt(s, "play 1 0 fast")
     assert not out.accepted and "may play 2" in str(out.reason)
     s2 = session()
-    to_step(s2, "spirit", "cards")
+    to_step(s2, "spirit", "growth")
     run(s2, "set seat1.energy 3", "set seat1.card_plays 2", "play 1 2 fast")
     out = attempt(s2, "play 1 2 slow")
     assert not out.accepted and tracks(s2)["seat1.energy"] == 1
@@ -55,7 +55,7 @@ def test_si_turn_2_card_plays_and_energy_paid_at_once() -> None:
 @pytest.mark.rule("SI-TURN-2")
 def test_si_turn_2_elements_gained_at_once() -> None:
     s = session()
-    to_step(s, "spirit", "cards")
+    to_step(s, "spirit", "growth")
     run(s, "play 1 0 fast sun fire", "play 2 1 slow water")
     extra = s.view()["spirit_island"]
     assert extra["elements"]["seat1"] == {"sun": 1, "fire": 1}
@@ -64,7 +64,7 @@ def test_si_turn_2_elements_gained_at_once() -> None:
 @pytest.mark.rule("SI-TURN-3")
 def test_si_turn_3_time_passes_clears_the_turn() -> None:
     s = session()
-    to_step(s, "spirit", "cards")
+    to_step(s, "spirit", "growth")
     run(s, "play 1 1 fast sun", "land L defend=2")
     assert s.view()["spirit_island"]["lands"]["L"]["defend"] == 2
     to_step(s, "time", "passes")

@@ -28,6 +28,14 @@ def start(txn: Txn, depth: int = 0, immediately: bool = False) -> None:
     txn.ask("si.blight.had", text, YES_NO, context={"depth": depth, "immediately": immediately})
 
 
+def add_plain(txn: Txn) -> None:
+    """One Blight the table confirmed "as the rules place it": into a land without Blight, Vitality
+    or Presence, so nothing cascades or is destroyed (the flipped card's Immediately Blight is still
+    asked, SI-BLIGHT-1 step 1)."""
+    table_actions.begin_implicit(txn, "Blight added")
+    _take_and_place(txn, 0, cascades=False, ask_presence=False)
+
+
 def _where(txn: Txn) -> tuple[int, bool]:
     prompt = txn.state.prompt
     if prompt is None:
@@ -75,7 +83,8 @@ def _chain_done(txn: Txn, immediately: bool) -> None:
         _chain_done(txn, bool(waiting["immediately"]))
 
 
-def _take_and_place(txn: Txn, depth: int, cascades: bool, immediately: bool = False) -> None:
+def _take_and_place(txn: Txn, depth: int, cascades: bool, immediately: bool = False,
+                    ask_presence: bool = True) -> None:
     """Steps 1-3: take from the card (flip, Immediately), place, then ask each Spirit with
     Presence on the island whether it has Presence there."""
     pool = procedure.Pool(txn.value("blight.card"), txn.state.seats, blight_card(txn.state),
@@ -93,8 +102,8 @@ def _take_and_place(txn: Txn, depth: int, cascades: bool, immediately: bool = Fa
         txn.notice(f"When Blight is added: {effect}")
     for effect in after:
         table_actions.trigger(txn, effect)
-    _ask_presence(txn, depth, cascades, [s for s in txn.state.seat_numbers()
-                                         if txn.value(seat_track(s, "presence")) > 0], immediately)
+    seats = [s for s in txn.state.seat_numbers() if txn.value(seat_track(s, "presence")) > 0]
+    _ask_presence(txn, depth, cascades, seats if ask_presence else [], immediately)
 
 
 def _ask_presence(txn: Txn, depth: int, cascades: bool, seats: list[int], immediately: bool) -> None:

@@ -23,6 +23,7 @@ from tablekeeper.games.spirit_island import (
     invader_track,
     odds,
     panels,
+    seat_menu,
     spirit_data,
     spirits,
     table_actions,
@@ -157,6 +158,8 @@ class SpiritIsland(Game):
             fear.on_generated(txn, new)
         elif track == "blight.card" and new == 0 and old > 0:
             self._blight_card_emptied(txn)
+        elif track.endswith(".energy_per_turn"):
+            spirits.growth_changed_income(txn, track, old, new)
 
     def _blight_card_emptied(self, txn: Txn) -> None:
         """A hand correction that empties the card: flip it, or lose on a Blighted Island."""
@@ -185,6 +188,10 @@ class SpiritIsland(Game):
     def button(self, state: GameState, role: str, held: bool) -> Command | None:
         return panels.button(state, role, held)
 
+    def legend(self, state: GameState, seat: int) -> str | None:
+        """In the seat's own menu A does the item shown and B shows the next one."""
+        return seat_menu.legend(state, seat)
+
     def view_extra(self, state: GameState) -> dict[str, Json]:
         return {"spirit_island": {
             "slots": slots(state).as_mapping(),
@@ -197,5 +204,5 @@ class SpiritIsland(Game):
             "next_invader_card": odds.as_percent(odds.next_card_terrains(
                 deck_of(state, "invaders"), table(state).terrains)) if state.value("invader.cards_left") else {},
             "elements": {f"seat{s}": spirits.elements(state, s) for s in state.seat_numbers()},
-            "played": {f"seat{s}": spirits.played(state, s) for s in state.seat_numbers()},
+            "played": {f"seat{s}": spirits.played_json(spirits.played(state, s)) for s in state.seat_numbers()},
         }}

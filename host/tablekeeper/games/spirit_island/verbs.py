@@ -323,6 +323,7 @@ CHOICES: Mapping[str, ChoiceHandler] = {name: _then_resume(handler) for name, ha
     invader_counts.PROMPTS["blight"]: invader_counts.on_ravage_blight,
     invader_counts.PROMPTS["destroyed"]: invader_counts.on_ravage_destroyed,
     invader_counts.PROMPTS["loss"]: invader_counts.on_loss,
+    invader_counts.PROMPTS["overview"]: invader_counts.on_overview,
     seat_menu.PREFIX + "menu": seat_menu.on_menu,
     seat_menu.PREFIX + "card": seat_menu.on_card,
     seat_menu.PREFIX + "cost": seat_menu.on_cost,
