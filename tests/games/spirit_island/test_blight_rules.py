@@ -66,8 +66,8 @@ def test_si_blight_3_any_blight_during_the_ravage_step_counts_per_board() -> Non
     to_step(s, "time", "passes")
     run(s, "next")
     to_step(s, "invader", "ravage")
-    # the Ravage asks board by board; naming a land answers with Blight there
-    run(s, "set blight.card 1", "blight B1")
+    # the Ravage asked board by board; naming a land answers with Blight there
+    run(s, "choose 2", "set blight.card 1", "blight B1")
     assert any("Immediately" in n for n in s.notices)
     # step 1: the flipped card's Immediately Blight on each board comes before B1's cascade
     refused = attempt(s, "cascade B2")
@@ -80,7 +80,7 @@ def test_si_blight_3_any_blight_during_the_ravage_step_counts_per_board() -> Non
     run(s, "cascade B2")
     answer_counts(s)
     assert sorted(s.state.get("ravage.blight_boards")) == ["A", "B"]
-    assert s.game.panels(s.state)["track"].lines[3] == "Ravage Blight: A B"
+    assert s.game.panels(s.state)["track"].lines[5] == "Ravage added Blight on board A, B"
 
 
 @pytest.mark.rule("SI-BLIGHT-4")

@@ -42,7 +42,10 @@ def test_si_errata_3_fortification_offers_unshown_terrains() -> None:
     assert not shown & set(options) and len(options) == 4 - len(shown)
     run(s, "choose 1")
     prompt = s.state.prompt
-    assert prompt is not None and prompt.text == f"Build {options[0][:3]}: added?"
+    assert prompt is not None and prompt.text == f"Build (Fortification) in {options[0]}: what was added?"
+    run(s, "choose 2")  # terrain by terrain
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.text == f"Build in {options[0]}: what was added?"
     assert s.view()["spirit_island"]["actions"] == [f"Build (Fortification) in {options[0]}"]
     towns = tracks(s)["island.towns"]
     run(s, "choose 2")  # nothing was built there
@@ -60,7 +63,7 @@ def test_si_errata_4_cash_crops_only_unshown_terrain() -> None:
     run(s, "event cash crops take hold")  # a Ravage at once, in a terrain no card shows
     prompt = s.state.prompt
     assert prompt is not None and not {*slots["ravage"], *slots["build"]} & set(prompt.options)
-    run(s, "choose 1")
+    run(s, "choose 1", "choose 2")  # the terrain; then board by board
     prompt = s.state.prompt
     assert prompt is not None and prompt.id == "si.counts.ravage_blight"
 

@@ -105,7 +105,7 @@ def test_button_ravage_is_one_invader_action_so_scotland_fires_after_it() -> Non
     assert not any("Runoff" in n for n in s.notices)
     run(s, "choose 1")  # destroyed: the Dahan's counterattack as offered; the Ravage ends
     assert any(n.startswith("Triggered action now: Runoff") for n in s.notices)
-    assert s.game.panels(s.state)["track"].lines[3] == "Ravage Blight: A"
+    assert s.game.panels(s.state)["track"].lines[5] == "Ravage added Blight on board A"
 
 
 @pytest.mark.rule("SI-INV-8")
@@ -156,7 +156,7 @@ def test_fast_powers_is_shown_once_on_the_track_display() -> None:
     s = session()
     to_step(s, "fast", "powers")
     lines = s.game.panels(s.state)["track"].lines
-    assert lines[0] == "Fast Powers" and lines[1] == "A done, B seat menu"
+    assert lines[0] == "Fast Powers" and lines[1] == "A: done, B: seat menu"
 
 
 @pytest.mark.parametrize(("adversary", "cards"), [("france:2", 10), ("russia:6", 14), ("sweden:0", 9)])

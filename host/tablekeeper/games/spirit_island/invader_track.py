@@ -134,10 +134,8 @@ def waiting_for_card(state: GameState) -> str | None:
     return None
 
 
-def slot_text(state: GameState) -> str:
+def slot_lines(state: GameState) -> list[str]:
+    """One line per Invader Action slot, so a small display never cuts one in half."""
     current = slots(state).as_mapping()
-    parts = []
-    for name in ("ravage", "build", "explore"):
-        cards = current[name]
-        parts.append(name.title() + ": " + ("/".join(cards) if cards else "none"))
-    return " ".join(parts)
+    return [name.title() + ": " + (" and ".join(current[name]) if current[name] else "no card")
+            for name in ("ravage", "build", "explore")]
