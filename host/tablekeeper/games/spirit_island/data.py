@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
 from typing import Annotated
 
 import msgspec
 
-from tablekeeper.core.file_options import option_file
 from tablekeeper.errors import ConfigError
-from tablekeeper.schema import decode, parse_toml
+from tablekeeper.games.spirit_island import data_files
+from tablekeeper.schema import decode
 
 PIECES = ("explorer", "town", "city")
 
@@ -212,19 +211,6 @@ def parse(raw: Mapping[str, object], source: str) -> TableData:
     return data
 
 
-_CACHE: dict[str, TableData] = {}
-
-
 def load(path: str | None = None) -> TableData:
     """The packaged standard data, or a user's edited copy at ``path``."""
-    key = path or ""
-    if key in _CACHE:
-        return _CACHE[key]
-    if path is None:
-        source = "spirit_island/data/standard.toml"
-        text = resources.files("tablekeeper.games.spirit_island").joinpath("data/standard.toml").read_text("utf-8")
-    else:
-        source, text = option_file(path)
-    data = parse(parse_toml(text, source=source), source)
-    _CACHE[key] = data
-    return data
+    return data_files.load("standard.toml", path, parse)
