@@ -30,8 +30,9 @@ def test_setup_counts_are_asked_not_assumed() -> None:
     assert s.state.prompt is not None and s.state.prompt.text == "Setup: the pieces on the island?"
     assert s.state.prompt.options == ("as the rules place them: 4 Explorers, 4 Towns, 2 Cities", "piece by piece")
     run(s, "choose 2")
-    assert s.state.prompt is not None and s.state.prompt.text == "Setup: how many explorers are on the island?"
-    assert s.state.prompt.options[0] == "4 Explorers"  # 2 per board, 2 boards: offered first
+    piece = s.state.prompt
+    assert piece is not None and piece.text == "Setup: how many explorers are on the island?"
+    assert piece.options[0] == "4 Explorers"  # 2 per board, 2 boards: offered first
     run(s, "choose 2")  # none on these boards
     answer_counts(s)
     assert tracks(s)["island.explorers"] > 0  # only what the first Explore added

@@ -98,6 +98,7 @@ class SpiritIsland(Game):
             if len(panel.fear_cards) > adversary[1]:
                 fear_cards = panel.fear_cards[adversary[1]]
         fear_stages = tuple(Multiset.of({"Fear card": n}) for n in fear_cards)
+        order = data.deck_order(*(adversary or ("", 0)))
         tracks = {
             "fear.pool": Counter(data.fear_pool_per_player * players, 1, None),  # SI-FEARPOOL-1
             "fear.generated": Counter(0, 0, None),
@@ -106,8 +107,8 @@ class SpiritIsland(Game):
             "terror": Counter(fear.terror_after(Deck("fear", fear_stages)), 1, 4),
             "blight.card": Counter(blightmod.setup_amount(card, players, data.blight_space_per_player), 0, None),
             "blight.flipped": Counter(0, 0, 1),
-            "invader.stage": Counter(invader_track.first_stage(data), 1, 3),
-            "invader.cards_left": Counter(sum(data.invader_cards_per_stage), 0, None),
+            "invader.stage": Counter(order[0].stage if order else 1, 1, 3),
+            "invader.cards_left": Counter(sum(g.count for g in order), 0, None),
         }
         for piece in ("explorers", "towns", "cities"):
             tracks[f"island.{piece}"] = Counter(data.island_per_board[piece] * boards, 0, None)
@@ -117,7 +118,7 @@ class SpiritIsland(Game):
             tracks[seat_track(seat, "card_plays")] = Counter(data.spirit_card_plays, 0, None)
             tracks[seat_track(seat, "cards_played")] = Counter(0, 0, None)
             tracks[seat_track(seat, "presence")] = Counter(data.presence_per_spirit, 0, None)
-        sources = {"invaders": invader_track.build_deck(data), "fear": Deck("fear", fear_stages, reshuffle=False)}
+        sources = {"invaders": invader_track.build_deck(order), "fear": Deck("fear", fear_stages, reshuffle=False)}
         info: dict[str, Json] = {"data_path": options.get("data") or None, "blight_card": card.name if card else None,
                 "adversary": adversary,
                 "invader_draws": draws, "events": events == "on", "boards": boards,
