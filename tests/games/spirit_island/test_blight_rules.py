@@ -281,3 +281,42 @@ def test_blighted_island_effects_repeat_each_invader_phase() -> None:
         assert tracks(s)["seat1.presence"] == presence  # each Spirit destroys 1 Presence
         run(s, "next")
         to_step(s, "fast", "powers")
+
+
+@pytest.mark.rule("SI-VITALITY-2")
+def test_si_vitality_2_tracker_vitality_where_blight_is_prevents_nothing() -> None:
+    s = session()
+    run(s, "land A2 blight=1 vitality=2")
+    to_step(s, "spirit", "growth")
+    run(s, "blight A2")
+    assert s.view()["spirit_island"]["lands"]["A2"]["blight"] == 2
+    assert s.view()["spirit_island"]["lands"]["A2"]["vitality"] == 2
+    assert s.view()["spirit_island"]["pending_cascades"] == ["A2"]
+
+
+@pytest.mark.rule("SI-VITALITY-4")
+def test_si_vitality_4_tracker_blight_that_gets_through_has_full_effects() -> None:
+    s = session(adversary="russia:1")  # "when Blight is added" reaction from level 1
+    run(s, "land A3 vitality=1 presence1=1")
+    to_step(s, "spirit", "growth")
+    presence = tracks(s)["seat1.presence"]
+    run(s, "blight A3 2")
+    land = s.view()["spirit_island"]["lands"]["A3"]
+    assert (land["blight"], land["vitality"], land["presence"]) == (1, 0, {})
+    assert tracks(s)["seat1.presence"] == presence - 1
+    assert sum(1 for n in s.notices if n.startswith("When Blight is added to A3")) == 1
+
+
+@pytest.mark.rule("SI-TRIGGER-1")
+def test_si_trigger_1_tracker_an_older_trigger_waits_for_the_power_to_resolve() -> None:
+    s = session()
+    to_step(s, "spirit", "growth")
+    refused = attempt(s, "trigger Vengeance of the Dead")
+    assert not refused.accepted and "no action is open" in str(refused.reason)
+    run(s, "begin Power: Flash Floods", "destroy explorer")
+    run(s, "trigger Vengeance of the Dead")  # the Power destroyed Dahan too
+    assert not any(n.startswith("Triggered action now") for n in s.notices)
+    run(s, "begin its second instruction", "end")  # still inside the Power
+    assert not any(n.startswith("Triggered action now") for n in s.notices)
+    run(s, "end")
+    assert "Triggered action now: Vengeance of the Dead" in s.notices

@@ -1,4 +1,4 @@
-"""Deck order by adversary level (SI-DECK-2) and the quiet round of issue #20, through the verbs:
+"""Deck order by adversary level (SI-DECK-1) and the quiet round of issue #20, through the verbs:
 a quiet round takes at most seats + 3 accepted lines, an Invader step's one question answers every
 board, and seat A at Build never adds Blight."""
 
@@ -33,7 +33,7 @@ def _reveal_all(s: Session, cards: list[str]) -> list[int]:
     return stages
 
 
-@pytest.mark.rule("SI-DECK-2")
+@pytest.mark.rule("SI-DECK-1")
 def test_scotland_2_deals_stage_two_cards_early_and_the_coastal_card_sixth() -> None:
     s = session(seats=1, invaders="report", adversary="scotland:2")
     assert tracks(s)["invader.cards_left"] == 12
@@ -59,7 +59,7 @@ def _reveal_rest(s: Session, cards: list[str]) -> list[int]:
     return stages
 
 
-@pytest.mark.rule("SI-DECK-2")
+@pytest.mark.rule("SI-DECK-1")
 def test_scotland_4_swaps_the_last_stage_one_card_for_a_stage_three_card() -> None:
     s = session(seats=1, invaders="report", adversary="scotland:4")
     assert tracks(s)["invader.cards_left"] == 11
@@ -68,7 +68,7 @@ def test_scotland_4_swaps_the_last_stage_one_card_for_a_stage_three_card() -> No
     assert _reveal_all(s, cards) == [1, 1, 2, 2, 3, 2, 2, 3, 3, 3, 3]
 
 
-@pytest.mark.rule("SI-DECK-2")
+@pytest.mark.rule("SI-DECK-1")
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_device_flips_follow_the_adversary_order_without_dealing_a_card_twice(seed: int) -> None:
     s = session(seats=1, seed=seed, adversary="scotland:2")

@@ -283,3 +283,25 @@ def test_unknown_spirit_is_one_line_exit_2(capsys: pytest.CaptureFixture[str]) -
     assert cli.main(["play", "spirit_island", "--option", "spirits=river,ocean"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "unknown Spirit 'ocean'" in err[0] and "lightning, river" in err[0]
+
+
+@pytest.mark.rule("SI-BLIGHT-2")
+def test_si_blight_2_invaders_arriving_partway_through_a_ravage_add_no_damage() -> None:
+    s = session(seats=2)
+    to_step(s, "time", "passes")
+    run(s, "next")
+    to_step(s, "spirit", "growth")
+    run(s, "done 1", "done 2", "choose 2")  # the Ravage, board by board
+    board_a = s.state.prompt
+    assert board_a is not None and board_a.text.endswith("on board A: did it add Blight?")
+    run(s, f"choose {board_a.options.index('no Blight') + 1 if 'no Blight' in board_a.options else 1}")
+    run(s, "add island.towns 2")  # a flipped card adds Towns partway through the Ravage
+    board_b = s.state.prompt
+    assert board_b is not None and board_b.text.endswith("on board B: did it add Blight?")
+    assert board_b.options == board_a.options  # the damage was settled when the Ravage began
+    run(s, f"choose {board_b.options.index('no Blight') + 1 if 'no Blight' in board_b.options else 1}")
+    destroyed = s.state.prompt
+    assert destroyed is not None and destroyed.id == "si.counts.ravage_destroyed"
+    towns = tracks(s)["island.towns"]
+    run(s, f"choose {destroyed.options.index('2 Towns') + 1}")  # the counterattack may hit the new ones
+    assert tracks(s)["island.towns"] == towns - 2

@@ -55,7 +55,7 @@ class _Invaders(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class DeckChange(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """An adversary level's Invader deck order, e.g. ``11-22-1-C2-33333`` (SI-DECK-2)."""
+    """An adversary level's Invader deck order, e.g. ``11-22-1-C2-33333`` (SI-DECK-1)."""
 
     level: Whole
     order: str
@@ -180,7 +180,7 @@ class TableData:
         raise ConfigError(f"{self.source}: no blight card {name!r} (cards: {known}, or none)")
 
     def deck_order(self, adversary: str = "", level: int = 0) -> tuple[DeckGroup, ...]:
-        """SI-DECK-1 / SI-DECK-2: the Invader deck as runs of one stage, top first: the standard
+        """SI-DECK-1 / SI-DECK-1: the Invader deck as runs of one stage, top first: the standard
         stages, or the order the adversary's highest level at or below ``level`` sets."""
         changes = [c for c in (self.adversaries[adversary].invader_deck if adversary in self.adversaries else ())
                    if c.level <= level]
