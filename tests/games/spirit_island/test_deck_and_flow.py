@@ -157,3 +157,16 @@ def test_seat_a_at_build_never_adds_blight() -> None:
     assert tracks(s)["blight.card"] == blight and s.state.prompt is None
     assert s.game.button(s.state, "seat1.a", False) is None  # answered: A does nothing, never "Blight"
     assert tracks(s)["blight.card"] == blight
+
+
+@pytest.mark.rule("SI-BLIGHT-1")
+def test_the_rules_answer_is_one_invader_action_per_terrain_so_scotland_fires_after_it() -> None:
+    s = Session(load("spirit_island"), seats=2, seed=3, options={"flow": "auto", "adversary": "scotland:5"})
+    answer_counts(s)
+    while s.state.round < 2 or (s.state.phase, s.state.step) != ("invader", "ravage"):
+        s.perform(Command("choose", ("1",))) if s.state.prompt else run(s, f"done {s.state.owing[0]}")
+    outcome = run(s, "choose 1")  # as the rules place them: Blight on boards A and B
+    texts = [str(e["text"]) for e in outcome.events if e.kind == "notice"]
+    blights = [i for i, t in enumerate(texts) if t.startswith("Ravage in ") and "Blight on board" in t]
+    runoffs = [i for i, t in enumerate(texts) if t.startswith("Triggered action now: Runoff")]
+    assert len(blights) == 2 and len(runoffs) == 2 and min(runoffs) > max(blights)
