@@ -260,10 +260,10 @@ def test_buttons_ask_the_immediately_blight_before_the_cascade() -> None:
     assert tracks(s)["blight.flipped"] == 1
     run(s, "choose 1")  # seat 1 has no Presence there
     prompt = s.state.prompt
-    assert prompt is not None and prompt.text == "Its Blight: had Blight?"  # step 1 before step 4
+    assert prompt is not None and prompt.text.startswith("The Blight card's Blight:")  # step 1 before step 4
     run(s, "choose 1", "choose 2")  # no Blight there, Vitality: prevented
     prompt = s.state.prompt
-    assert prompt is not None and prompt.text == "Cascade had Blight?"
+    assert prompt is not None and prompt.text == 'Did the land it cascades into already have Blight?'
     assert s.view()["spirit_island"]["actions"] == ["Blight added"]
     run(s, "choose 1", "choose 2")
     assert s.state.prompt is None and s.view()["spirit_island"]["actions"] == []

@@ -24,7 +24,9 @@ def start(txn: Txn, depth: int = 0, immediately: bool = False) -> None:
     places, asked before the cascade of the Blight that flipped it)."""
     if depth == 0 and not immediately:
         table_actions.begin_implicit(txn, "Blight added")
-    text = "Cascade had Blight?" if depth else ("Its Blight: had Blight?" if immediately else "Land had Blight?")
+    text = ("Did the land it cascades into already have Blight?" if depth
+            else "The Blight card's Blight: did that land already have Blight?" if immediately
+            else "Did the land already have Blight?")
     txn.ask("si.blight.had", text, YES_NO, context={"depth": depth, "immediately": immediately})
 
 
@@ -47,7 +49,8 @@ def on_had(txn: Txn, index: int) -> None:
     depth, immediately = _where(txn)
     txn.close_prompt()
     if index == 0:
-        txn.ask("si.blight.vitality", "Vitality there?", YES_NO, context={"depth": depth, "immediately": immediately})
+        txn.ask("si.blight.vitality", "Is there Vitality in the land?", YES_NO,
+                context={"depth": depth, "immediately": immediately})
     else:
         _take_and_place(txn, depth, cascades=True, immediately=immediately)
 
@@ -120,7 +123,7 @@ def _ask_presence(txn: Txn, depth: int, cascades: bool, seats: list[int], immedi
             _chain_done(txn, immediately)
         return
     seat = seats[0]
-    txn.ask("si.blight.presence", f"Seat {seat} Presence?", YES_NO, seat=seat,
+    txn.ask("si.blight.presence", f"Does seat {seat} have Presence in the land?", YES_NO, seat=seat,
             context={"depth": depth, "cascades": cascades, "seats": seats, "immediately": immediately})
 
 

@@ -57,18 +57,20 @@ def panels(game: Game, state: GameState) -> dict[str, Panel]:
 
 
 def _prompt_panel(state: GameState) -> Panel:
-    """The open question: two options are answered with the seat buttons A and B."""
+    """The open question in full (a body line wraps where a title would be cut), then its answers:
+    two are answered with the seat buttons A and B."""
     prompt = state.prompt
     if prompt is None:
         return Panel("")
+    title = f"Seat {prompt.seat}'s question" if prompt.seat is not None else "Question"
     if len(prompt.options) <= 2:
         who = f"seat {prompt.seat}" if prompt.seat is not None else "any seat"
         lines = [f"{key}: {option}" for key, option in zip("AB", prompt.options, strict=False)]
-        return Panel(prompt.text, (*lines, f"({who}'s buttons)"))
+        return Panel(title, (prompt.text, *lines, f"({who}'s buttons)"))
     shown = [f"{i}. {o}" for i, o in enumerate(prompt.options[:3], 1)]
     if len(prompt.options) > 3:
         shown.append(f"{len(prompt.options) - 3} more: UP/DOWN")
-    return Panel(prompt.text, tuple(shown))
+    return Panel(title, (prompt.text, *shown))
 
 
 def _seat_panel(state: GameState, seat: int) -> Panel:

@@ -49,7 +49,7 @@ def legend(state: GameState, seat: int) -> str | None:
 def open_menu(txn: Txn, seat: int) -> None:
     if txn.state.prompt is not None:
         raise Rejected(f"answer the prompt first: {txn.state.prompt.text}")
-    _ask(txn, seat, "menu", f"Seat {seat}:", MENU, cursor=1)
+    _ask(txn, seat, "menu", f"Seat {seat}'s menu", MENU, cursor=1)
 
 
 def more(txn: Txn, seat: int) -> None:
