@@ -84,7 +84,7 @@ def test_si_inv_1_fear_card_earned_in_fast_resolves_before_ravage_one_in_ravage_
     to_step(s, "fast")
     run(s, "fear 4")  # pool 4: one card
     to_step(s, "invader", "fear")
-    assert s.state.prompt is not None and s.state.prompt.text == "Fear card: TL I"
+    assert s.state.prompt is not None and s.state.prompt.text == "Fear card: read it at Terror Level I"
     run(s, "choose 1", "next")
     assert s.state.step == "ravage"
     resolved = s.view()["spirit_island"]["fear_resolved"]
@@ -103,10 +103,10 @@ def test_si_terror_1_each_fear_card_uses_the_level_when_it_is_revealed() -> None
     s = session(seats=1)
     run(s, "fear 8")  # two cards earned at TL I
     to_step(s, "invader", "fear")
-    assert s.state.prompt is not None and s.state.prompt.text == "Fear card: TL I"
+    assert s.state.prompt is not None and s.state.prompt.text == "Fear card: read it at Terror Level I"
     run(s, "fear 4")  # the first card's Fear earns the third card: TL II from now on
     run(s, "choose 1")
-    assert s.state.prompt is not None and s.state.prompt.text == "Fear card: TL II"
+    assert s.state.prompt is not None and s.state.prompt.text == "Fear card: read it at Terror Level II"
     run(s, "choose 1", "choose 1")  # the card earned during the step is resolved too
     resolved = s.view()["spirit_island"]["fear_resolved"]
     assert [c["terror"] for c in resolved] == [1, 2, 2]

@@ -81,7 +81,7 @@ FLOW = Flow(phases=(
         Step("event", "Event", enter=lambda t: t.notice("Draw and resolve an Event card"),
              skip=lambda s: not s.get("events") or s.round == 1, hold=_hold),
         Step("fear", "Fear", enter=fear.reveal_next, leave=fear.reveal_next,
-             skip=lambda s: s.value("fear.earned") == 0, hold=_hold),
+             skip=lambda s: s.value("fear.earned") == 0, hold=_hold, idle=lambda s: s.value("fear.earned") == 0),
         # an Invader step whose question was answered has nothing left to do: it ends by itself
         Step("ravage", "Ravage", enter=_ravage_enter, skip=lambda s: not slots(s).ravage, hold=_hold,
              idle=_answered),
