@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+import msgspec
+
 import tablekeeper.games.oathsworn.draws as draws
 import tablekeeper.games.oathsworn.encounter as encounter
 import tablekeeper.games.oathsworn.epilogue as epilogue
@@ -33,6 +35,7 @@ from tablekeeper.games.oathsworn.data import GameData, load_text
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
+    SeatRecord,
     base_defense,
     part,
     remember,
@@ -199,17 +202,12 @@ def company_data(opts: Options, players: int) -> dict[str, Any]:
     }
 
 
-def seat_record(opts: Options, n: int) -> dict[str, Any]:
+def seat_record(opts: Options, n: int) -> SeatRecord:
     """One Oathsworn as setup leaves it (OS-SETUP-1..8): class, items, no tokens, nothing on cooldown."""
     kind = "companion" if n in opts.companions else "full"
     cls = opts.classes[n - 1]
-    return {"class": cls, "kind": kind, "items": list(opts.data.classes[cls]),
-            "tokens": dict.fromkeys(TOKEN_KINDS, 0),
-            "positions": [[], [], [], []], "hand": [], "down": False, "dead": False, "ally": None,
-            "ko": False, "max_animus": max_animus(opts, kind), "level": opts.chapter, "permanent": {},
-            "injuries": 0, "cubes": [], "crippled_until": None, "caged_until": None, "bleed": 0, "thrown": [],
-            "moved": False, "ability": False, "acted": None, "injuries_due": 0, "last_round": 0,
-            "used_items": []}
+    return SeatRecord(cls=cls, kind=kind, items=list(opts.data.classes[cls]), tokens=dict.fromkeys(TOKEN_KINDS, 0),
+                      positions=[[], [], [], []], hand=[], max_animus=max_animus(opts, kind), level=opts.chapter)
 
 
 def max_animus(opts: Options, kind: str) -> int:
@@ -259,14 +257,15 @@ class Oathsworn(Game):
             "knockouts": Counter(0, 0, None),
         }
         data = company_data(opts, state.seats)
-        for n in SEATS:
-            data[f"seat.{n}"] = seat_record(opts, n)
-            tracks.update(seat_tracks(opts, n, data[f"seat.{n}"]["kind"]))
+        records = {n: seat_record(opts, n) for n in SEATS}
+        for n, record in records.items():
+            data[f"seat.{n}"] = msgspec.to_builtins(record)
+            tracks.update(seat_tracks(opts, n, record.kind))
         for name, _ in d.boss:
             tracks[f"boss.{name}"] = Counter(6, 0, 6)  # OS-ESET-3: every HP die at 6
         state = replace(state, seats=4, tracks=tracks, sources=decks(d), data=data, lead=opts.lead)
         for n in SEATS:  # DEFENSE needs the data in place
-            tracks[f"seat{n}.defense"] = Counter(base_defense(state, dict(data[f"seat.{n}"])), 0, None)
+            tracks[f"seat{n}.defense"] = Counter(base_defense(state, records[n]), 0, None)
         return replace(state, tracks=tracks, data={k: freeze(v) for k, v in data.items()})
 
     def new_state(self, seats: int, seed: int, options: Mapping[str, str] | None = None) -> GameState:
@@ -319,8 +318,8 @@ class Oathsworn(Game):
     def check_track(self, state: GameState, track: str, value: int) -> None:
         if track.endswith(".animus") and track.startswith("seat"):
             n = int(track[4:].split(".")[0])
-            if value > int(seat(state, n)["max_animus"]):
-                raise Rejected(f"{track} cannot exceed MAX ANIMUS {seat(state, n)['max_animus']}")
+            if value > int(seat(state, n).max_animus):
+                raise Rejected(f"{track} cannot exceed MAX ANIMUS {seat(state, n).max_animus}")
         if track == "time.used" and state.step != "story":
             raise Rejected("the time track belongs to the story part")
 
@@ -330,7 +329,7 @@ class Oathsworn(Game):
             n = int(n_text)
             if what in ("animus", "animus_reserve"):
                 # OS-ANIM-5: reserve + available = MAX ANIMUS; one side follows the other
-                total = int(seat(txn.state, n)["max_animus"])
+                total = int(seat(txn.state, n).max_animus)
                 other = "animus_reserve" if what == "animus" else "animus"
                 txn.set(f"seat{n}.{other}", total - new)
             elif what == "hp" and new == 0 and old > 0:

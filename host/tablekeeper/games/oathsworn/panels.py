@@ -169,13 +169,13 @@ def panels(game: Game, state: GameState) -> dict[str, Panel]:
     secret = bool(state.get("secret"))
     for n in SEATS:
         record = seat(state, n)
-        name = record.get("ally") or record["class"]
+        name = record.ally or record.cls
         marker = ">" if state.active_seat == n else " "
         if secret:
             out[f"seat{n}"] = Panel(f"{marker}{name}"[:21], ("secret choice",), big="?")
             continue
-        tokens = record["tokens"]
-        status = "DOWN" if record["down"] and not record.get("ally") else ""
+        tokens = record.tokens
+        status = "DOWN" if record.down and not record.ally else ""
         out[f"seat{n}"] = Panel(f"{marker}{name}"[:21], (
             f"an {state.value(f'seat{n}.animus')}/{state.value(f'seat{n}.animus_reserve')} "
             f"def {state.value(f'seat{n}.defense')}",

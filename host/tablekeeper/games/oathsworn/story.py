@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from msgspec.structs import replace
+
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, Verb, parse_int
@@ -274,7 +276,7 @@ def _ask_archive(txn: Txn) -> None:
     endurance = "endurance" in dict(txn.state.get("traits") or {})
     over = rules.backpack_overflow(len(pack), endurance)
     if over:
-        owned = [*pack, *(f"{name} (seat {n})" for n in SEATS for name in seat(txn.state, n)["items"])]
+        owned = [*pack, *(f"{name} (seat {n})" for n in SEATS for name in seat(txn.state, n).items)]
         txn.ask("archive", f"Backpack over by {over}: archive which item?", owned)
 
 
@@ -288,7 +290,7 @@ def choose_archive(txn: Txn, index: int) -> None:
         name, _, rest = label.partition(" (seat ")
         n = int(rest.rstrip(")"))
         record = seat(txn.state, n)
-        record["items"].remove(name)
+        record.items.remove(name)
         put_seat(txn, n, record)
         update_defense(txn, n)
     else:
@@ -308,9 +310,9 @@ def equip(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected(f"{args[1]} is not in the backpack")
     d = data_of(txn.state)
     record = seat(txn.state, n)
-    rules.check_equip([d.item(x) for x in [*record["items"], args[1]]])
+    rules.check_equip([d.item(x) for x in [*record.items, args[1]]])
     pack.remove(args[1])
-    record["items"].append(args[1])
+    record.items.append(args[1])
     txn.put("backpack", pack)
     put_seat(txn, n, record)
     update_defense(txn, n)
@@ -322,9 +324,9 @@ def unequip(txn: Txn, args: tuple[str, ...]) -> None:
     _story_only(txn, "trading items")
     n = seat_arg(args[0])
     record = seat(txn.state, n)
-    if args[1] not in record["items"]:
+    if args[1] not in record.items:
         raise Rejected(f"seat {n} has no {args[1]} equipped")
-    record["items"].remove(args[1])
+    record.items.remove(args[1])
     put_seat(txn, n, record)
     txn.put("backpack", [*_listed(txn, "backpack"), args[1]])
     update_defense(txn, n)
@@ -507,15 +509,14 @@ def swap(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected(f"unknown class {new_class!r}")
     if new_class in (txn.state.get("hardcore_dead") or ()):
         raise Rejected(f"{new_class} died in this campaign (OS-HC-3)")
-    if any(seat(txn.state, k)["class"] == new_class for k in SEATS):
+    if any(seat(txn.state, k).cls == new_class for k in SEATS):
         raise Rejected(f"{new_class} is already in the company")
     leaver = seat(txn.state, n)
     roster = dict(thaw(txn.state.get("roster") or {}))
-    roster[leaver["class"]] = {"level": leaver["level"], "items": leaver["items"], "kind": leaver["kind"]}
-    record = dict(leaver)
+    roster[leaver.cls] = {"level": leaver.level, "items": leaver.items, "kind": leaver.kind}
     returning = roster.pop(new_class, None)
-    record.update({"class": new_class, "kind": "full", "items": [], "level": int(txn.state.get("chapter")),
-                   "max_animus": d.max_animus, "permanent": {}})
+    record = replace(leaver, cls=new_class, kind="full", items=[], level=int(txn.state.get("chapter")),
+                     max_animus=d.max_animus, permanent={})
     txn.put("roster", roster)
     put_seat(txn, n, record)
     _reset_animus(txn, n, d.max_animus)
@@ -523,9 +524,9 @@ def swap(txn: Txn, args: tuple[str, ...]) -> None:
     update_defense(txn, n)
     if returning is not None:
         txn.notice(f"{new_class} returns: items archived, quick-levelled from {returning['level']} "
-                   f"to {record['level']}")
+                   f"to {record.level}")
     else:
-        txn.notice(f"{new_class} joins at level {record['level']}: equip from earlier common decks")
+        txn.notice(f"{new_class} joins at level {record.level}: equip from earlier common decks")
 
 
 def switch(txn: Txn, args: tuple[str, ...]) -> None:
@@ -537,9 +538,10 @@ def switch(txn: Txn, args: tuple[str, ...]) -> None:
     n = seat_arg(args[0])
     d = data_of(txn.state)
     record = seat(txn.state, n)
-    kind = "companion" if record["kind"] == "full" else "full"
+    kind = "companion" if record.kind == "full" else "full"
     max_animus = 2 if kind == "companion" else d.max_animus
-    record.update(kind=kind, max_animus=max_animus, level=int(txn.state.get("chapter")), positions=[[], [], [], []])
+    record = replace(record, kind=kind, max_animus=max_animus, level=int(txn.state.get("chapter")),
+                     positions=[[], [], [], []])
     put_seat(txn, n, record)
     _reset_animus(txn, n, max_animus)
     txn.set(f"seat{n}.regen", 2 if kind == "companion" else d.regen)
