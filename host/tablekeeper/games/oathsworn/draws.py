@@ -43,6 +43,7 @@ from tablekeeper.games.oathsworn.table import (
     seat,
     seat_arg,
     spend_token,
+    take_prompt_seat,
 )
 
 
@@ -642,11 +643,7 @@ def _ask_defense(txn: Txn) -> None:
 
 def choose_defense(txn: Txn, index: int) -> None:
     """OS-TOK-4: the answer is how many defense tokens the seat spends (option 1: none)."""
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
-    n = int(prompt.context["seat"])
-    txn.close_prompt()
+    n, _ = take_prompt_seat(txn)
     if index:
         spend_token(txn, n, "defense", index)
     hit = thaw(txn.state.get("enemy_hit"))

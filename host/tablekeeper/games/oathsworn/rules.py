@@ -374,11 +374,6 @@ def boss_die_loss(die: int, loss: int) -> tuple[int, bool]:
     return die - loss, False
 
 
-def in_range(distance: int, rng: int) -> bool:
-    """OS-ATK-2: in range iff distance <= range."""
-    return distance <= rng
-
-
 def large(hexes: int) -> bool:
     """OS-EMOVE-3: more than one hex = large."""
     return hexes > 1

@@ -7,7 +7,7 @@ import msgspec
 
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, parse_int
-from tablekeeper.core.state import GameState
+from tablekeeper.core.state import GameState, Prompt
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.data import GameData, load_text
@@ -83,6 +83,15 @@ def seat(state: GameState, n: int) -> SeatRecord:
 
 def put_seat(txn: Txn, n: int, record: SeatRecord) -> None:
     txn.put(f"seat.{n}", msgspec.to_builtins(record))
+
+
+def take_prompt_seat(txn: Txn) -> tuple[int, Prompt]:
+    """Close the open prompt and return the seat it asked, with the prompt (its options)."""
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    txn.close_prompt()
+    return int(prompt.context["seat"]), prompt
 
 
 def seat_arg(text: str) -> int:

@@ -20,6 +20,7 @@ from tablekeeper.games.oathsworn.table import (
     seat,
     seat_arg,
     spend_token,
+    take_prompt_seat,
     update_defense,
 )
 
@@ -309,11 +310,7 @@ def offer_ally(txn: Txn, n: int) -> None:
 
 
 def choose_ally(txn: Txn, index: int) -> None:
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
-    n = int(prompt.context["seat"])
-    txn.close_prompt()
+    n, prompt = take_prompt_seat(txn)
     ally(txn, (str(n), prompt.options[index]))
 
 
