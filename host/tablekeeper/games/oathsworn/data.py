@@ -15,7 +15,7 @@ from tablekeeper.core.file_options import option_file
 from tablekeeper.core.tracks import Slot, TimeTrack
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.oathsworn.cards import COLOUR_LETTERS, parse_face
-from tablekeeper.games.oathsworn.rules import Difficulty, Item
+from tablekeeper.games.oathsworn.rules import COMBAT_TOKENS, Difficulty, Item
 from tablekeeper.schema import decode, parse_toml
 
 DEFAULT_NAME = "oathsworn.toml"
@@ -122,6 +122,20 @@ class _Difficulty(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     defense_bonus: int
     extra_items: int
     ko_modifier: int
+
+
+def _check_slot_token(origin: str, key: str, slot: Mapping[str, str]) -> None:
+    """OS-TIME-4: an end-of-story reward of combat tokens names its kind, or ``any`` (each
+    Oathsworn picks); ``tokens`` says how many each gains."""
+    if "token" not in slot and "tokens" not in slot:
+        return
+    if "end_of_story" not in slot:
+        raise _fail(origin, f"{key}.token", "combat tokens are an end_of_story reward")
+    kind = slot.get("token", "any")
+    if kind != "any" and kind not in COMBAT_TOKENS:
+        raise _fail(origin, f"{key}.token", f"{kind!r}: any or one of {', '.join(COMBAT_TOKENS)}")
+    if not slot.get("tokens", "1").isdigit() or int(slot.get("tokens", "1")) < 1:
+        raise _fail(origin, f"{key}.tokens", "a whole number of tokens from 1")
 
 
 class _Chapter(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -256,6 +270,9 @@ def parse(raw: Mapping[str, Any], origin: str) -> GameData:
         rows = (tuple(spec.top), tuple(spec.bottom))
         if not any(rows):
             raise _fail(origin, key, "a time track needs slots")
+        for row_name, row in (("top", spec.top), ("bottom", spec.bottom)):
+            for i, slot in enumerate(row):
+                _check_slot_token(origin, f"{key}.{row_name}[{i}]", slot)
         chapters[int(num)] = Chapter(int(num), spec.map, rows)
     items = {}
     for name, it in _entries(origin, f.item, "item", _Item).items():

@@ -14,7 +14,7 @@ from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, Verb, parse_int
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
-from tablekeeper.games.oathsworn.panels import plan_odds
+from tablekeeper.games.oathsworn.panels import plan_inputs
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     check_end,
@@ -391,7 +391,7 @@ def plan(txn: Txn, args: tuple[str, ...]) -> None:
         txn.set("plan.white", white)
     else:  # the up/down buttons change the planned white count (OS-SCOMBAT-2: 0 to 10 matter)
         txn.define("plan.white", white, 0, PLAN_LIMITS["white"])
-    if plan_odds(txn.state) is None:
+    if plan_inputs(txn.state) is None:
         raise Rejected("no odds for this plan: the seat cannot attack that way")
     # an attack plan replaces a check plan and the other way round
 

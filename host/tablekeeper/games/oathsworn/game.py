@@ -20,6 +20,7 @@ import tablekeeper.games.oathsworn.epilogue as epilogue
 import tablekeeper.games.oathsworn.panels as panels
 import tablekeeper.games.oathsworn.story as story
 import tablekeeper.games.oathsworn.turns as turns
+from tablekeeper.core import flow as flowmod
 from tablekeeper.core.chance import Deck, Multiset
 from tablekeeper.core.events import Command, Event
 from tablekeeper.core.flow import Flow, Kind, Phase, Step, Turns
@@ -312,7 +313,8 @@ class Oathsworn(Game):
     def choices(self) -> Mapping[str, ChoiceHandler]:
         return {"determination": draws.choose_determination, "location": draws.choose_location,
                 "defense": draws.choose_defense, "ally": turns.choose_ally,
-                "defeat": epilogue.choose_defeat, "archive": story.choose_archive}
+                "defeat": epilogue.choose_defeat, "archive": story.choose_archive,
+                "token_pick": story.choose_token_pick}
 
     # --- tracks -------------------------------------------------------------------------------
     def check_track(self, state: GameState, track: str, value: int) -> None:
@@ -403,14 +405,14 @@ class Oathsworn(Game):
         return names
 
     def button(self, state: GameState, role: str, held: bool) -> Command | None:
-        """``seatN.a`` ends that seat's turn, ``seatN.b`` passes (OS-RND-4); outside the turns a
-        seat's ``a`` resolves an open draw."""
+        """Seat buttons keep one meaning: A is "done" (end this Oathsworn's turn, resolve the open
+        draw, the first answer of a question put to the seat), B is the seat's second choice (pass
+        for the round, the second answer). ``legend`` says so on the seat display."""
         seat_name, _, which = role.partition(".")
         n = int(seat_name.removeprefix("seat"))
         prompt = state.prompt
-        if prompt is not None and prompt.id == "defense" and prompt.seat == n:
-            # the targeted seat answers: a takes the hit, b spends one defense token (if it has one)
-            if which == "a" or len(prompt.options) > 1:
+        if prompt is not None:
+            if prompt.seat == n and (which == "a" or len(prompt.options) > 1):
                 return Command("choose", ("1" if which == "a" else "2",), origin="button")
             return None
         if state.get("draws"):
@@ -418,6 +420,26 @@ class Oathsworn(Game):
         if state.step == "turns" and state.active_seat == n:
             return Command("next", (), origin="button") if which == "a" else Command("pass", (str(n),), "button")
         return None
+
+    def legend(self, state: GameState, seat: int) -> str | None:
+        """The seat display's last line: what A and B do for this seat now (None: nothing to do)."""
+        return panels.legend(state, seat)
+
+    def pass_seat(self, txn: Txn, seat: int) -> None:
+        """OS-RND-4: the phase ends when every player declines more turns. With one player at the
+        table that player's pass is everyone's: the Oathsworn phase ends (``next`` instead ends
+        only this Oathsworn's turn, so the others can still act)."""
+        state = txn.state
+        if state.step == "turns" and int(state.get("players") or 0) == 1 and seat == state.active_seat:
+            if state.prompt is not None:
+                raise Rejected(f"answer the prompt first: {state.prompt.text}")
+            reason = _draw_open(state)
+            if reason:
+                raise Rejected(reason)
+            txn.notice("the player passes: the Oathsworn phase ends")
+            flowmod.leave(txn, self.flow)
+            return
+        super().pass_seat(txn, seat)
 
     def view_extra(self, state: GameState) -> dict[str, Any]:
         return {"part": part(state), "chapter": state.get("chapter"), "difficulty": state.get("difficulty"),

@@ -12,6 +12,8 @@ from math import ceil
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn.cards import COLOURS, Card
 
+COMBAT_TOKENS = ("redraw", "empowered", "defense", "animus", "battleflow")  # OS-TOK-2..7
+
 MAX_WHITE = 10  # OS-CHECK-2 / OS-SCOMBAT-2
 BACKPACK = 12  # OS-ITEM-4
 BACKPACK_ENDURANCE = 20

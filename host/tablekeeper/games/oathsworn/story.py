@@ -16,6 +16,7 @@ from tablekeeper.games.oathsworn.cards import COLOUR_NAMES, colour_of
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
+    TOKEN_LABELS,
     data_of,
     gain_token,
     part,
@@ -23,6 +24,7 @@ from tablekeeper.games.oathsworn.table import (
     seat,
     seat_arg,
     spend_token,
+    take_prompt_seat,
     update_defense,
 )
 
@@ -176,11 +178,14 @@ def end_story(txn: Txn) -> None:
     filled = txn.value("time.used")
     empty = track.order[filled:]
     rewards = []
+    picks: dict[str, int] = {}
     for number in empty:
         spec = chapter.slot_spec(number)
         if "end_of_story" in spec:
             rewards.append(spec["end_of_story"])
             txn.notice(f"empty slot {number}: {spec['end_of_story']}")
+            if "token" in spec or "tokens" in spec:
+                _token_reward(txn, spec.get("token", "any"), int(spec.get("tokens", "1")), picks)
         if "end_of_encounter" in spec:
             txn.put("extra_unique", True)  # OS-TIME-5 / OS-ESET-1: the chapter's extra unique box
             txn.notice(f"empty slot {number}: {spec['end_of_encounter']} (extra unique box checked)")
@@ -188,6 +193,42 @@ def end_story(txn: Txn) -> None:
     reset_all_might(txn)
     txn.put("part", "encounter")
     encounter.flip_stage(txn)
+    txn.put("token_picks", picks)
+    _ask_token_pick(txn)
+
+
+def _token_reward(txn: Txn, kind: str, count: int, picks: dict[str, int]) -> None:
+    """OS-TIME-4: each Oathsworn gains the slot's combat tokens now; ``any`` is each one's pick,
+    asked seat by seat once the story part is over."""
+    for n in SEATS:
+        if seat(txn.state, n).dead:
+            continue
+        if kind == "any":
+            picks[str(n)] = picks.get(str(n), 0) + count
+        else:
+            gain_token(txn, n, kind, count)
+
+
+def _ask_token_pick(txn: Txn) -> None:
+    picks = {k: int(v) for k, v in (txn.state.get("token_picks") or {}).items() if int(v) > 0}
+    if not picks:
+        txn.put("token_picks", None)
+        return
+    n = min(int(k) for k in picks)
+    left = picks[str(n)]
+    txn.ask("token_pick", f"Seat {n}: story reward, pick a combat token" + (f" ({left} to pick)" if left > 1 else ""),
+            [TOKEN_LABELS[k] for k in TOKEN_KINDS], seat=n, context={"seat": n})
+
+
+def choose_token_pick(txn: Txn, index: int) -> None:
+    """The seat asked gains the combat token it picked (OS-TIME-4), then the next pick is asked."""
+    n, _ = take_prompt_seat(txn)
+    gain_token(txn, n, TOKEN_KINDS[index])
+    picks = dict(thaw(txn.state.get("token_picks") or {}))
+    picks[str(n)] = int(picks.get(str(n), 1)) - 1
+    txn.put("token_picks", picks)
+    txn.notice(f"seat {n} gains a {TOKEN_LABELS[TOKEN_KINDS[index]]} token (story reward)")
+    _ask_token_pick(txn)
 
 
 def reset_all_might(txn: Txn) -> None:

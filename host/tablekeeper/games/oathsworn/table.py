@@ -13,7 +13,9 @@ from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.data import GameData, load_text
 
 SEATS = (1, 2, 3, 4)  # OS-GEN-3: the free company is always 4 Oathsworn
-TOKEN_KINDS = ("redraw", "empowered", "defense", "animus", "battleflow")
+TOKEN_KINDS = rules.COMBAT_TOKENS
+TOKEN_LABELS = {"redraw": "redraw", "empowered": "empower", "defense": "defense", "animus": "animus boost",
+                "battleflow": "battleflow"}  # combat tokens (OS-TOK-2..7) as the seat display names them
 
 _DATA_CACHE: dict[str, GameData] = {}  # by the SHA-256 of the data text, never by path
 
