@@ -7,6 +7,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from tablekeeper.core import flow as flowmod
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, Verb, parse_int
@@ -173,6 +174,8 @@ def end_story(txn: Txn) -> None:
     resolve, the MIGHT decks are reset, and the encounter begins (its top stage card faceup)."""
     import tablekeeper.games.oathsworn.encounter as encounter
 
+    if part(txn.state) != "story":
+        return  # ended already; the token picks it asked for are answered now
     chapter = data_of(txn.state).chapter(int(txn.state.get("chapter")))
     track = chapter.track()
     filled = txn.value("time.used")
@@ -213,6 +216,8 @@ def _ask_token_pick(txn: Txn) -> None:
     picks = {k: int(v) for k, v in (txn.state.get("token_picks") or {}).items() if int(v) > 0}
     if not picks:
         txn.put("token_picks", None)
+        if txn.state.step == "story":  # the last pick: the ``next`` that ended the story goes on
+            flowmod.leave(txn, txn.game.flow)
         return
     n = min(int(k) for k in picks)
     left = picks[str(n)]
