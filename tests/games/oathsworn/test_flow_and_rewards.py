@@ -29,6 +29,7 @@ def test_end_of_story_tokens_are_added_and_undo_takes_them_back(tmp_path: Path) 
     assert s.state.get("part") == "encounter"
     assert reloaded(save).state == s.state
     s = ok(new(), "time 10", "next")
+    assert (v(s, "seat1.animus_reserve"), v(s, "seat1.animus")) == (3, 3)  # round 1's refresh, once
     assert s.undo().accepted
     assert all(sum(tokens(s, n).values()) == 0 for n in (1, 2, 3, 4)) and s.state.get("part") == "story"
     filled = ok(new(), "time 12", "next")  # slot 11 filled: only slot 13's defense token
@@ -53,7 +54,8 @@ def test_a_reward_of_any_token_is_each_seats_pick_from_its_buttons() -> None:
     assert [tokens(s, n) for n in (1, 2, 3, 4)] == [
         {**dict.fromkeys(("redraw", "empowered", "defense", "animus", "battleflow"), 0), kind: 1}
         for kind in ("redraw", "empowered", "defense", "animus")]
-    assert s.state.prompt is None and s.state.step == "turns"  # round 1 goes on: refresh ran
+    assert s.state.prompt is None and s.state.step == "turns"  # round 1 goes on: refresh ran, once
+    assert (v(s, "seat1.animus_reserve"), v(s, "seat1.animus")) == (3, 3)
     assert no(s, "choose 1")
 
 

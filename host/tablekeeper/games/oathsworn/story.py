@@ -216,8 +216,6 @@ def _ask_token_pick(txn: Txn) -> None:
     picks = {k: int(v) for k, v in (txn.state.get("token_picks") or {}).items() if int(v) > 0}
     if not picks:
         txn.put("token_picks", None)
-        if txn.state.step == "story":  # the last pick: the ``next`` that ended the story goes on
-            flowmod.leave(txn, txn.game.flow)
         return
     n = min(int(k) for k in picks)
     left = picks[str(n)]
@@ -234,6 +232,8 @@ def choose_token_pick(txn: Txn, index: int) -> None:
     txn.put("token_picks", picks)
     txn.notice(f"seat {n} gains a {TOKEN_LABELS[TOKEN_KINDS[index]]} token (story reward)")
     _ask_token_pick(txn)
+    if txn.state.prompt is None and txn.state.step == "story":  # the last pick: the story's end goes on
+        flowmod.leave(txn, txn.game.flow)
 
 
 def reset_all_might(txn: Txn) -> None:
