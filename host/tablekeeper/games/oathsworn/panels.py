@@ -22,13 +22,15 @@ if TYPE_CHECKING:
 
 def current_piles(state: GameState, side: str = "might") -> dict[str, Pile]:
     """The odds' view of the decks as they are right now (draw and discard piles)."""
-    decks = tuple(state.sources[f"{side}.{colour}"] for colour in COLOUR_NAMES.values())
-    return dict(VIEWS.get(("oathsworn.piles", *(Same(d) for d in decks)), lambda: _piles(decks)))
+    return dict(_piles(tuple(Same(state.sources[f"{side}.{colour}"]) for colour in COLOUR_NAMES.values())))
 
 
-def _piles(decks: tuple[object, ...]) -> tuple[tuple[str, Pile], ...]:
+@lru_cache(maxsize=8)
+def _piles(decks: tuple[Same, ...]) -> tuple[tuple[str, Pile], ...]:
+    """By the deck objects themselves: a deck that changes is a new object."""
     piles = []
-    for letter, deck in zip(COLOUR_NAMES, decks, strict=True):
+    for letter, same in zip(COLOUR_NAMES, decks, strict=True):
+        deck = same.value
         assert isinstance(deck, Deck)
         merged: dict[str, int] = {}
         for st in deck.stages:
@@ -83,6 +85,17 @@ def plan_odds(state: GameState) -> AttackOdds | None:
 def plan_inputs(state: GameState) -> PlanInputs | None:
     """None when there is no attack plan or it no longer fits the table (no cube and no white,
     a broken or unknown target)."""
+    if _LAST_INPUTS and _LAST_INPUTS[0][0] is state:  # one frame asks several times
+        return _LAST_INPUTS[0][1]
+    inputs = _checked_inputs(state)
+    _LAST_INPUTS[:] = [(state, inputs)]
+    return inputs
+
+
+_LAST_INPUTS: list[tuple[GameState, PlanInputs | None]] = []  # the state of the frame being drawn
+
+
+def _checked_inputs(state: GameState) -> PlanInputs | None:
     plan = state.get("plan")
     if not plan or plan.get("kind") == "check":
         return None
