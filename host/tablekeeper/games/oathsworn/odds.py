@@ -285,6 +285,13 @@ def _given(colour: _Colour, b0: int, tokens: int, others: int) -> dict[tuple[int
 def hit_totals(piles: Mapping[str, Pile], counts: Mapping[str, int],
                redraws: int = 0) -> tuple[dict[int, Fraction], Fraction]:
     """The chance of each value total on a hit (fewer than two counted blanks), and the miss chance."""
+    weights, den = _hit_weights(piles, counts, redraws)
+    hits = {s: Fraction(w, den) for s, w in weights.items()}
+    return hits, Fraction(den - sum(weights.values()), den)
+
+
+def _hit_weights(piles: Mapping[str, Pile], counts: Mapping[str, int], redraws: int) -> Weights:
+    """Value totals on a hit as integer weights over one denominator (what is left is the miss)."""
     order = [c for c in reversed(COLOURS) if counts.get(c, 0) > 0]  # strongest colour first
     cap = redraws + 2  # each redraw removes at most one blank
     colours = [_first_draw(piles[c], counts[c], cap) for c in order]
@@ -318,30 +325,29 @@ def hit_totals(piles: Mapping[str, Pile], counts: Mapping[str, int],
                          for (fb, used, asked), group in final.items()]
         else:
             states = {key: _mix(group) for key, group in parts.items()}
-    weights, den = _mix(hit_parts)
-    hits = {s: Fraction(w, den) for s, w in weights.items()}
-    return hits, Fraction(1) - Fraction(sum(weights.values()), den)
+    return _mix(hit_parts)
 
 
 def attack_odds(piles: Mapping[str, Pile], counts: Mapping[str, int], defense: int, redraws: int = 0,
                 bonus: int = 0, hp_cap: int | None = None) -> AttackOdds:
     """OS-ATK-8/9 + OS-DMG-3: chance to hit, damage on a hit, HP lost = damage // DEFENSE, at most
     ``hp_cap`` (the HP the target's die still holds; OS-DMG-5 ignores the excess)."""
-    totals, miss = hit_totals(piles, counts, redraws)
+    weights, den = _hit_weights(piles, counts, redraws)  # fractions only for the few figures shown
     per = max(1, defense)
-    hit = sum(totals.values(), Fraction(0))
-    damage: dict[int, Fraction] = {}
-    hp: dict[int, Fraction] = {0: miss} if miss else {}
-    for s, p in totals.items():
+    hit = sum(weights.values())
+    damage: dict[int, int] = {}
+    hp: dict[int, int] = {0: den - hit} if den > hit else {}
+    for s, w in weights.items():
         d = s + bonus
-        damage[d] = damage.get(d, Fraction(0)) + p
+        damage[d] = damage.get(d, 0) + w
         lost = max(0, d // per)
         if hp_cap is not None:
             lost = min(lost, hp_cap)
-        hp[lost] = hp.get(lost, Fraction(0)) + p
-    damage_on_hit = {d: p / hit for d, p in sorted(damage.items())} if hit else {}
-    expected = sum((k * p for k, p in hp.items()), Fraction(0))
-    return AttackOdds(hit, damage_on_hit, dict(sorted(hp.items())), expected)
+        hp[lost] = hp.get(lost, 0) + w
+    damage_on_hit = {d: Fraction(w, hit) for d, w in sorted(damage.items())} if hit else {}
+    expected = Fraction(sum(k * w for k, w in hp.items()), den)
+    return AttackOdds(Fraction(hit, den), damage_on_hit, {k: Fraction(w, den) for k, w in sorted(hp.items())},
+                      expected)
 
 
 def check_pass(piles: Mapping[str, Pile], whites: int, difficulty: int, bonus: int = 0) -> Fraction:
