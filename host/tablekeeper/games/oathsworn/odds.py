@@ -229,15 +229,22 @@ def _values(pile: Pile, segment: int, kind: int) -> tuple[tuple[int, int], ...]:
 
 @lru_cache(maxsize=1 << 14)
 def _value_sums(pile: Pile, reads: Reads) -> Weights:
-    """The value total of the cards read, given how many of each kind came from each pile."""
-    acc: Weights = ({0: 1}, 1)
-    for segment in (0, 1):
-        for kind in (1, 2):
-            k = (reads >> ((segment * KINDS + kind) * READ_BITS)) & READ_MASK
-            if k:
-                weights, den = _subset_sums(_values(pile, segment, kind), k)
-                acc = _convolve(acc, (dict(weights), den))
-    return acc
+    """The value total of the cards read, given how many of each kind came from each pile: the
+    last counter's cards added to the total of the others (read counts share their first counters,
+    so the memo serves those totals again)."""
+    for segment, kind in ((1, 2), (1, 1), (0, 2), (0, 1)):
+        shift = (segment * KINDS + kind) * READ_BITS
+        k = (reads >> shift) & READ_MASK
+        if k:
+            weights, den = _subset_sums(_values(pile, segment, kind), k)
+            rest = reads & ~(READ_MASK << shift) & _VALUE_COUNTERS
+            if not rest:
+                return dict(weights), den
+            return _convolve(_value_sums(pile, rest), (dict(weights), den))
+    return {0: 1}, 1
+
+
+_VALUE_COUNTERS = sum(READ_MASK << ((segment * KINDS + kind) * READ_BITS) for segment in (0, 1) for kind in (1, 2))
 
 
 # --- the whole attack -----------------------------------------------------------------------------
