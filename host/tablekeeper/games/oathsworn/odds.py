@@ -177,9 +177,11 @@ def _mix(parts: list[tuple[Weights, int]], factor: Fraction = Fraction(1)) -> We
 def _convolve(a: Weights, b: Weights) -> Weights:
     """The distribution of the sum of two independent totals. Long ones are multiplied as packed
     big integers (one slot per total, wide enough that no slot overflows): exact, and done in C."""
-    if len(b[0]) == 1:
-        (s2, q), = b[0].items()
-        return {s1 + s2: p * q for s1, p in a[0].items()}, a[1] * b[1]
+    if len(a[0]) > len(b[0]):
+        a, b = b, a
+    if len(a[0]) == 1:  # one total (a colour with nothing drawn yet, or all blanks): a shift
+        (s1, p), = a[0].items()
+        return {s1 + s2: p * q for s2, q in b[0].items()}, a[1] * b[1]
     if len(a[0]) * len(b[0]) < 64:
         out: dict[int, int] = {}
         get = out.get
