@@ -10,7 +10,7 @@ import pytest
 
 from tablekeeper.core.derived import VIEWS
 from tablekeeper.core.events import Command
-from tablekeeper.games.oathsworn import GAME
+from tablekeeper.games.oathsworn import GAME, panels
 
 from .helpers import encounter, new, no, ok, reloaded, seat, stored, to_turns, v
 
@@ -115,6 +115,7 @@ def test_odds_wait_for_the_answering_frame() -> None:
     shows "working them out"; they are worked out right after (``fill``), best count included."""
     s = ok(to_turns(encounter()), "plan 1 head white=7 redraws=1")
     VIEWS.clear()
+    panels._KNOWN_ODDS.clear()  # as in a fresh station: nothing worked out yet
     with VIEWS.deferred():
         panel = GAME.panels(s.state)["tokens"]
         GAME.view(s.state)
@@ -125,4 +126,8 @@ def test_odds_wait_for_the_answering_frame() -> None:
     with VIEWS.deferred():
         panel = GAME.panels(s.state)["tokens"]
     assert panel.lines[0] == "chance to hit" and panel.lines[-1].startswith("best: ")
+    assert panel.lines[-1] != "best: working"  # one pass after the frame worked out both
     assert v(s, "plan.white") == 7
+    ok(s, "add plan.white -1")  # another count the best-count search already worked out: no wait
+    with VIEWS.deferred():
+        assert GAME.panels(s.state)["tokens"].lines[:2] == ("chance to hit", "6 white cards")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -63,11 +64,14 @@ class PlanInputs(NamedTuple):
             counts[c] = counts.get(c, 0) + 1
         return tuple(sorted(counts.items()))
 
+    def key(self, counts: tuple[tuple[str, int], ...]) -> OddsKey:
+        return self.piles, counts, self.defense, self.redraws, self.bonus, self.cap
+
     def odds(self, whites: int) -> AttackOdds | None:
         counts = self.counts(whites)
         if counts is None:
             return None
-        return _odds(self.piles, counts, self.defense, self.redraws, self.bonus, self.cap)
+        return _odds(self.key(counts))
 
 
 def plan_odds(state: GameState) -> AttackOdds | None:
@@ -79,6 +83,10 @@ def plan_odds(state: GameState) -> AttackOdds | None:
     if inputs is None:
         return None
     whites = int(state.get("plan").get("white", 0))
+    counts = inputs.counts(whites)
+    known = None if counts is None else _KNOWN_ODDS.get(inputs.key(counts))
+    if known is not None:  # worked out already (the best-count search tries every count): no second frame
+        return known
     return VIEWS.get(("oathsworn.odds", inputs, whites), lambda: inputs.odds(whites), placeholder=None)
 
 
@@ -154,11 +162,22 @@ def break_chance(state: GameState, odds: AttackOdds) -> Fraction | None:
     return sum((p for lost, p in odds.hp_lost.items() if lost >= die), Fraction(0))
 
 
-@lru_cache(maxsize=256)
-def _odds(piles: tuple[tuple[str, Pile], ...], counts: tuple[tuple[str, int], ...], defense: int, redraws: int,
-          bonus: int, cap: int | None) -> AttackOdds:
+OddsKey = tuple[tuple[tuple[str, Pile], ...], tuple[tuple[str, int], ...], int, int, int, int | None]
+_KNOWN_ODDS: OrderedDict[OddsKey, AttackOdds] = OrderedDict()
+KNOWN_ODDS_MAX = 256
+
+
+def _odds(key: OddsKey) -> AttackOdds:
     """The best-count search and the plan's own count share these (one deck state, many counts)."""
-    return attack_odds(dict(piles), dict(counts), defense, redraws=redraws, bonus=bonus, hp_cap=cap)
+    known = _KNOWN_ODDS.get(key)
+    if known is None:
+        piles, counts, defense, redraws, bonus, cap = key
+        known = attack_odds(dict(piles), dict(counts), defense, redraws=redraws, bonus=bonus, hp_cap=cap)
+        _KNOWN_ODDS[key] = known
+        while len(_KNOWN_ODDS) > KNOWN_ODDS_MAX:
+            _KNOWN_ODDS.popitem(last=False)
+    _KNOWN_ODDS.move_to_end(key)
+    return known
 
 
 def check_chances(state: GameState) -> dict[int, Fraction] | None:
@@ -290,6 +309,7 @@ def _plan_or_check_panel(state: GameState) -> Panel | None:
     if plan_inputs(state) is None:
         return None
     odds = plan_odds(state)
+    best_white(state)  # asked now too, so both are worked out in the one pass after the frame
     if odds is None:
         return Panel("attack odds", ("working them out",))
     return _plan_panel(state, odds)
