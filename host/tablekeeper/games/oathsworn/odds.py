@@ -72,12 +72,6 @@ class AttackOdds:
     hp_lost: dict[int, Fraction]  # including misses as 0
     expected_hp: Fraction
 
-    def lines(self) -> list[str]:
-        """Short lines for a 21-character display; damage figures hold only if the attack hits."""
-        best = sorted(self.damage.items(), key=lambda kv: -kv[1])[:2]
-        return [f"hit {float(self.hit) * 100:.1f}%", f"E[HP] {float(self.expected_hp):.2f}",
-                *(f"if hit {d}: {float(p) * 100:.1f}%" for d, p in best)]
-
 
 # --- one colour: the kinds drawn ------------------------------------------------------------------
 
