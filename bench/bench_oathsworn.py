@@ -120,8 +120,9 @@ def table() -> None:
 
 def deck_change() -> None:
     """A deck change with an attack plan open (seat 1: 4 extra whites, 2 redraws): seat 2 resolves its
-    attack, whose cards leave the MIGHT draw piles. CPU of the command plus the answering frame's panels and view, the odds
-    left for after it (as on the station), and of working them out after the frame; median of 15."""
+    attack, whose cards leave the MIGHT draw piles. CPU of the command plus the answering frame's
+    panels and view, the odds left for after it (as on the station), and of working them out after
+    the frame; median of 15."""
     from tablekeeper.core.derived import VIEWS
     from tablekeeper.core.script import parse_line
     from tablekeeper.core.session import Session
@@ -131,7 +132,8 @@ def deck_change() -> None:
     after: list[float] = []
     for seed in range(15):
         s = Session(GAME, seats=4, seed=seed, options={"part": "encounter"})
-        for line in ("next", "token 1 redraw 2", "plan 1 head white=4 redraws=2", "next", "attack 2 body white=3"):
+        setup = ("next", "token 1 redraw 2", "plan 1 head white=4 redraws=2", "next", "attack 2 body white=3")
+        for line in setup:
             parsed = parse_line(line)
             assert parsed is not None and s.perform(parsed.command).accepted
         GAME.panels(s.state)
