@@ -170,3 +170,16 @@ def test_the_rules_answer_is_one_invader_action_per_terrain_so_scotland_fires_af
     blights = [i for i, t in enumerate(texts) if t.startswith("Ravage in ") and "Blight on board" in t]
     runoffs = [i for i, t in enumerate(texts) if t.startswith("Triggered action now: Runoff")]
     assert len(blights) == 2 and len(runoffs) == 2 and min(runoffs) > max(blights)
+
+
+@pytest.mark.rule("SI-TURN-2")
+def test_energy_is_gained_as_the_spirit_phase_begins_and_follows_a_growth_before_the_first_card() -> None:
+    s = session(seats=2)
+    to_step(s, "spirit", "growth")
+    assert tracks(s)["seat1.energy"] == 1  # 0 at setup, 1 per turn gained as the phase began
+    run(s, "set seat1.energy_per_turn 3")  # Growth uncovers a higher Energy number
+    assert tracks(s)["seat1.energy"] == 3
+    run(s, "play 1 2 fast", "set seat1.energy_per_turn 4")  # after a card: next turn's income only
+    assert tracks(s)["seat1.energy"] == 1
+    run(s, "done 2", "set seat2.energy_per_turn 2")  # a seat already done keeps its Energy
+    assert tracks(s)["seat2.energy"] == 1
