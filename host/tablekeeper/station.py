@@ -51,7 +51,7 @@ from tablekeeper.ui.render import PAGE_S, draw_screen, layout
 from tablekeeper.ui.screens import fallback_panel
 
 Clock = Callable[[], float]
-IDLE_WAIT_S = 0.5  # longest sleep without a deadline, so a stop request is seen promptly
+IDLE_WAIT_S: float | None = None  # without a deadline the loop sleeps until an intent comes (Quit too)
 MESSAGE_S = 3.0  # how long a refusal or notice stays on the track display
 
 
@@ -152,14 +152,19 @@ class Station:
         self._publish(lambda seat, track: True)
         self.answer()
 
-    def run(self, *, on_pass: Callable[[float], object] | None = None, idle_wait_s: float = IDLE_WAIT_S) -> None:
-        """Handle intents until ``Quit``; ``on_pass(now_s)`` runs on every pass (watchdog, sim events)."""
+    def run(self, *, on_pass: Callable[[float], object] | None = None,
+            idle_wait_s: float | None = IDLE_WAIT_S) -> None:
+        """Handle intents until ``Quit``; ``on_pass(now_s)`` runs on every pass (a window's events).
+        A pass comes only with an intent or a deadline of a timed part (``idle_wait_s``: a longest
+        sleep, for a window that must read its events; None, the default, sleeps until then)."""
         if not self.running:
             self.start()
         while self.running:
             now_s = self.clock()
             deadline = self.next_deadline_s()
-            wait_s = idle_wait_s if deadline is None else min(idle_wait_s, max(0.0, deadline - now_s))
+            wait_s = idle_wait_s if deadline is None else max(0.0, deadline - now_s)
+            if wait_s is not None and idle_wait_s is not None:
+                wait_s = min(wait_s, idle_wait_s)
             try:
                 intent: Intent | None = self.intents.get(timeout=wait_s)
             except queue.Empty:
