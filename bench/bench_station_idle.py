@@ -5,8 +5,9 @@ the station loop within 1.5 s, the I2C time of its bytes included.
 
 Two processes are measured, each started fresh:
 
-* the station loop as the Pi runs it (``Station.run`` with its default wait, the counters thread
-  scanning USB, a save file), on simulated parts: gpiozero mock pins and emulated OLED chips;
+* the station loop as the Pi runs it (``Station.run`` sleeping until an intent or a deadline, the
+  counters thread woken by udev events, or where udev does not run, as in a container, by a 2 s
+  look at /dev; a save file), on simulated parts: gpiozero mock pins and emulated OLED chips;
 * ``tablekeeper run --sim --display capture``, the simulator as a person runs it.
 
 CPU is user+system time from ``/proc/PID/stat`` of the process and every process under it (the
