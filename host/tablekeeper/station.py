@@ -124,7 +124,9 @@ class Station:
         self.message: Message | None = None
         self.images: dict[str, Image.Image] = {}
         self._drawn: dict[str, bytes] = {}
-        self._rendered: dict[str, tuple[tuple[Any, ...], Image.Image]] = {}
+        # role -> (what was drawn, its number of pages, the pages drawn so far): a page turn redraws
+        # nothing when the page was drawn before, and leaves the displays that fit alone
+        self._rendered: dict[str, tuple[tuple[Any, ...], int, dict[int, Image.Image]]] = {}
         self._panels: tuple[object, int, Mapping[str, Any]] | None = None
         self.page = 0  # the page long screens show, counted in PAGE_S steps of the clock
         self._paged: set[str] = set()  # displays whose screen has more than one page
@@ -518,17 +520,22 @@ class Station:
             elif display.role == "track" and not self.menu.is_open:
                 banner = table_flow.waiting_line(state, self.session.game.flow)
             self.contents[display.role] = (panel, banner, selected)
-            key = (panel, display.size, banner, selected, self.page)
+            key = (panel, display.size, banner, selected)
             cached = self._rendered.get(display.role)
             if cached is None or cached[0] != key:  # drawing is the costly part; skip unchanged panels
+                cached = (key, 0, {})
+            pages, drawn = cached[1], cached[2]
+            image = drawn.get(self.page % pages) if pages else None
+            if image is None:
                 screen = layout(panel, display.viewing, banner=banner, selected=selected, page=self.page)
-                cached = (key, draw_screen(screen, display.size))
+                image = draw_screen(screen, display.size)
+                drawn[screen.page] = image
                 if screen.pages > 1:
                     self._paged.add(display.role)
                 else:
                     self._paged.discard(display.role)
-                self._rendered[display.role] = cached
-            out[display.role] = cached[1]
+                self._rendered[display.role] = (key, screen.pages, drawn)
+            out[display.role] = image
         return out
 
     def _seat_line(self, state: Any, seat: int) -> str | None:
