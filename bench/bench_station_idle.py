@@ -66,6 +66,15 @@ def family_cpu_s(pid: int) -> dict[int, float]:
     return times
 
 
+def process_name(pid: int) -> str:
+    """"virtual counter" for the counter firmware's process, else "station"."""
+    try:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return "?"
+    return "virtual counter" if any(arg.endswith(b"virtual_counter.py") for arg in argv) else "station"
+
+
 def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -121,6 +130,7 @@ def measure(argv: list[str], first_frame: FirstFrame) -> dict[str, Any]:
         time.sleep(IDLE_S)
         cpu1, wall1 = family_cpu_s(proc.pid), time.perf_counter()
         memory = [rss_mb(member) for member in family(proc.pid)]
+        names = {member: process_name(member) for member in family(proc.pid)}
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -129,8 +139,9 @@ def measure(argv: list[str], first_frame: FirstFrame) -> dict[str, Any]:
             proc.kill()
             proc.wait()
     used_s = sum(cpu1[p] - cpu0.get(p, 0.0) for p in cpu1)
+    each = [(names.get(p, "?"), 100 * (cpu1[p] - cpu0.get(p, 0.0)) / (wall1 - wall0)) for p in cpu1]
     return {"startup_s": startup_s, "starting_s": starting_s, "i2c_s": wire_bytes * 9 / I2C_HZ,
-            "cpu_pct": 100 * used_s / (wall1 - wall0),
+            "cpu_pct": 100 * used_s / (wall1 - wall0), "each": each,
             "processes": len(cpu1), "rss_mb": memory, "window_s": wall1 - wall0}
 
 
@@ -173,6 +184,9 @@ def main() -> int:
         capped = f" = {fig['cpu_pct'] / CPU_SHARE:.2f} % of the capped core" if CPU_SHARE < 1 else ""
         print(f"{name}: idle CPU over {fig['window_s']:.0f} s, {fig['processes']} processes | "
               f"{fig['cpu_pct']:.3f} % of one core{capped} | target <= 0.5 %")
+        if len(fig["each"]) > 1:
+            parts = ", ".join(f"{who} {pct / CPU_SHARE:.2f} %" for who, pct in fig["each"])
+            print(f"{name}: idle CPU by process | {parts} of the {'capped ' if CPU_SHARE < 1 else ''}core")
         if fig["starting_s"] is not None:
             # the "starting" frame: one full frame on the track display (128x64: 1,024 bytes of data)
             starting_i2c_s = (1024 + 2 * 8 + 40) * 9 / I2C_HZ
