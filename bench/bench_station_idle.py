@@ -82,13 +82,13 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def child(save: str) -> int:
+def child(save: str, game: str = "arkham") -> int:
     """The station loop as on the Pi, minus the GPIO and I2C drivers; prints 'ready' after the first frame."""
     from tablekeeper.cli import build_parser
     from tablekeeper.config import default_config_path, load_config
     from tablekeeper.station_cli import _stop_on_signals, build_simulated, counters_running
 
-    args = build_parser().parse_args(["run", "--sim", "--game", "arkham", "--save", save,
+    args = build_parser().parse_args(["run", "--sim", "--game", game, "--save", save,
                                       "--capture-dir", str(Path(save).parent)])
     config = load_config(default_config_path())
     started = time.perf_counter()
@@ -172,13 +172,17 @@ def first_capture(directory: Path) -> FirstFrame:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--child", metavar="SAVE", help=argparse.SUPPRESS)
+    parser.add_argument("--game", default="arkham",
+                        help="game on the displays (default arkham: its first track screen has two pages, "
+                             "turned every 3 s; oathsworn's first screens fit)")
     args = parser.parse_args()
     if args.child:
-        return child(args.child)
+        return child(args.child, args.game)
     with tempfile.TemporaryDirectory() as tmp:
-        loop = measure([sys.executable, __file__, "--child", str(Path(tmp) / "loop.sqlite")], ready_line)
+        loop = measure([sys.executable, __file__, "--child", str(Path(tmp) / "loop.sqlite"), "--game", args.game],
+                       ready_line)
         captures = Path(tmp) / "captures"
-        sim = measure([sys.executable, "-m", "tablekeeper", "run", "--sim", "--display", "capture", "--game", "arkham",
+        sim = measure([sys.executable, "-m", "tablekeeper", "run", "--sim", "--display", "capture", "--game", args.game,
                        "--capture-dir", str(captures)], first_capture(captures))
     for name, fig in (("station loop (Pi wiring, simulated parts)", loop), ("simulator (run --sim, capture)", sim)):
         capped = f" = {fig['cpu_pct'] / CPU_SHARE:.2f} % of the capped core" if CPU_SHARE < 1 else ""
