@@ -355,3 +355,41 @@ def test_a_publish_from_the_station_wakes_the_sleeping_counters_thread() -> None
         stop.set()
         manager.wake()
         manager.close()
+
+
+def test_the_idle_demo_loop_wakes_for_the_attract_loop_and_its_timeouts_only(tmp_path: Path) -> None:
+    """Convention demo mode: with no visitor the loop passes only when the attract loop shows its next
+    game; a visitor who walks away is sent back to it after ``idle_reset_s`` with no intent at all."""
+    from tablekeeper import games
+    from tablekeeper.demo import DemoMode, DemoSettings, MemoryCounts, Mode, load_scripts
+    from tablekeeper.demo_station import DemoStation
+
+    clock = FakeClock(100.0)
+    config = load_config(REFERENCE_CONFIG)
+    parts = SimulatedParts(config, display_mode=None, capture_dir=tmp_path)
+    settings = DemoSettings(idle_reset_s=20.0, attract_frame_s=8.0, finished_show_s=10.0, operator_timeout_s=30.0)
+    demo = DemoMode(load_scripts(), counters=MemoryCounts(), now_s=clock(), settings=settings)
+    intents = ClockedQueue(clock, 100.0 + MINUTE_S)
+    station = DemoStation(demo=demo, new_session=lambda game: Session(games.load(game), seats=2, seed=1),
+                          session=Session(games.load("oathsworn"), seats=4, seed=1), config=config, clock=clock,
+                          displays=DisplayBank(config.displays, open_device=parts.open_device, clock=clock,
+                                               timing=config.timing), intents=intents)
+    station.start()
+    supervisor = Supervisor(clock=clock)
+    try:
+        run_station_loop(station, supervisor, None, clock=clock, sleep=lambda s: None)
+        assert intents.waits[:-1] == [8.0] * 7  # the attract loop's next game every 8 s, nothing else
+        assert demo.mode is Mode.ATTRACT
+        demo.on_button("next", "press", clock())  # a visitor starts a demo, then leaves
+        demo.on_button("next", "release", clock())
+        assert demo.mode is Mode.GUIDED
+        intents.waits.clear()
+        intents.until_s = clock() + MINUTE_S
+        station.running = True
+        station.run()
+        assert demo.mode is Mode.ATTRACT  # sent back by the idle timeout alone
+        assert intents.waits[0] == 20.0
+    finally:
+        supervisor.stop()
+        station.close()
+        parts.close()
