@@ -380,9 +380,8 @@ def test_the_idle_demo_loop_wakes_for_the_attract_loop_and_its_timeouts_only(tmp
         run_station_loop(station, supervisor, None, clock=clock, sleep=lambda s: None)
         assert intents.waits[:-1] == [8.0] * 7  # the attract loop's next game every 8 s, nothing else
         assert demo.mode is Mode.ATTRACT
-        demo.on_button("next", "press", clock())  # a visitor starts a demo, then leaves
-        demo.on_button("next", "release", clock())
-        assert demo.mode is Mode.GUIDED
+        out = demo.on_button("next", "press", clock())  # a visitor starts a demo, then leaves
+        assert out.mode is Mode.GUIDED
         intents.waits.clear()
         intents.until_s = clock() + MINUTE_S
         station.running = True
