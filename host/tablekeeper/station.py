@@ -51,7 +51,7 @@ from tablekeeper.ui.render import PAGE_S, draw_screen, layout
 from tablekeeper.ui.screens import fallback_panel
 
 Clock = Callable[[], float]
-IDLE_WAIT_S = 0.5  # longest sleep without a deadline, so a stop request is seen promptly
+IDLE_WAIT_S: float | None = None  # without a deadline the loop sleeps until an intent comes (Quit too)
 MESSAGE_S = 3.0  # how long a refusal or notice stays on the track display
 
 
@@ -124,7 +124,9 @@ class Station:
         self.message: Message | None = None
         self.images: dict[str, Image.Image] = {}
         self._drawn: dict[str, bytes] = {}
-        self._rendered: dict[str, tuple[tuple[Any, ...], Image.Image]] = {}
+        # role -> (what was drawn, its number of pages, the pages drawn so far): a page turn redraws
+        # nothing when the page was drawn before, and leaves the displays that fit alone
+        self._rendered: dict[str, tuple[tuple[Any, ...], int, dict[int, Image.Image]]] = {}
         self._panels: tuple[object, int, Mapping[str, Any]] | None = None
         self.page = 0  # the page long screens show, counted in PAGE_S steps of the clock
         self._paged: set[str] = set()  # displays whose screen has more than one page
@@ -152,14 +154,19 @@ class Station:
         self._publish(lambda seat, track: True)
         self.answer()
 
-    def run(self, *, on_pass: Callable[[float], object] | None = None, idle_wait_s: float = IDLE_WAIT_S) -> None:
-        """Handle intents until ``Quit``; ``on_pass(now_s)`` runs on every pass (watchdog, sim events)."""
+    def run(self, *, on_pass: Callable[[float], object] | None = None,
+            idle_wait_s: float | None = IDLE_WAIT_S) -> None:
+        """Handle intents until ``Quit``; ``on_pass(now_s)`` runs on every pass (a window's events).
+        A pass comes only with an intent or a deadline of a timed part (``idle_wait_s``: a longest
+        sleep, for a window that must read its events; None, the default, sleeps until then)."""
         if not self.running:
             self.start()
         while self.running:
             now_s = self.clock()
             deadline = self.next_deadline_s()
-            wait_s = idle_wait_s if deadline is None else min(idle_wait_s, max(0.0, deadline - now_s))
+            wait_s = idle_wait_s if deadline is None else max(0.0, deadline - now_s)
+            if wait_s is not None and idle_wait_s is not None:
+                wait_s = min(wait_s, idle_wait_s)
             try:
                 intent: Intent | None = self.intents.get(timeout=wait_s)
             except queue.Empty:
@@ -514,17 +521,22 @@ class Station:
             elif display.role == "track" and not self.menu.is_open:
                 banner = table_flow.waiting_line(state, self.session.game.flow)
             self.contents[display.role] = (panel, banner, selected)
-            key = (panel, display.size, banner, selected, self.page)
+            key = (panel, display.size, banner, selected)
             cached = self._rendered.get(display.role)
             if cached is None or cached[0] != key:  # drawing is the costly part; skip unchanged panels
+                cached = (key, 0, {})
+            pages, drawn = cached[1], cached[2]
+            image = drawn.get(self.page % pages) if pages else None
+            if image is None:
                 screen = layout(panel, display.viewing, banner=banner, selected=selected, page=self.page)
-                cached = (key, draw_screen(screen, display.size))
+                image = draw_screen(screen, display.size)
+                drawn[screen.page] = image
                 if screen.pages > 1:
                     self._paged.add(display.role)
                 else:
                     self._paged.discard(display.role)
-                self._rendered[display.role] = cached
-            out[display.role] = cached[1]
+                self._rendered[display.role] = (key, screen.pages, drawn)
+            out[display.role] = image
         return out
 
     def _seat_line(self, state: Any, seat: int) -> str | None:
