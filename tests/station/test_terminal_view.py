@@ -16,7 +16,7 @@ import pytest
 from tablekeeper.cli import build_parser
 from tablekeeper.config import REFERENCE_CONFIG, load_config
 from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.hw.sim.keyboard import TerminalKeys, key_name, split_keys
+from tablekeeper.hw.sim.keyboard import KeyParser, TerminalKeys, key_name
 from tablekeeper.hw.sim.textview import compose_text
 from tablekeeper.station_cli import build_simulated
 
@@ -58,10 +58,15 @@ def test_terminal_view_shows_round_phase_and_seat_values_as_text_in_80x24(
 
 
 def test_two_keys_in_one_read_are_two_presses_and_escape_sequences_stay_whole() -> None:
-    keys, rest = split_keys("12\x1b[A\x1bOBq\x1b")
-    assert [key_name(k) for k in keys] == ["1", "2", "up", "down", "q"] and rest == "\x1b"
-    keys, rest = split_keys("\x1b[1;5")  # a sequence split across two reads waits for its end
+    parser = KeyParser()
+    keys, rest = parser.split("12\x1b[A\x1bOBq \r\x1b")
+    assert [key_name(k) for k in keys] == ["1", "2", "up", "down", "q", "space", "enter"] and rest == "\x1b"
+    keys, rest = parser.split("\x1b[1;5")  # a sequence split across two reads waits for its end
     assert keys == [] and rest == "\x1b[1;5"
+    keys, rest = parser.split(rest + "B")  # Ctrl+Down: one keystroke, which no button takes
+    assert [key_name(k) for k in keys] == [""] and rest == ""
+    keys, rest = parser.split("\x1b", final=True)  # nothing followed the ESC: the Esc key
+    assert [key_name(k) for k in keys] == ["escape"] and rest == ""
 
 
 class _Parts:
