@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageChops
 
-from tablekeeper.core.view import Panel
+from tablekeeper.core.view import Panel, Priority
 from tablekeeper.ui.legibility import Viewing
 from tablekeeper.ui.render import choose_face, layout, render_message, render_panel
 
@@ -64,13 +64,53 @@ def test_long_notice_pages_and_the_page_is_counted_by_the_caller() -> None:
     assert a.tobytes() != b.tobytes()
 
 
-def test_short_forms_get_a_legend_page() -> None:
+def test_short_forms_are_kept_off_the_body_pages_for_select_to_show() -> None:
     viewing = VIEWINGS["2.42in shared"]
     panel = Panel("Spirit", ("En 3 Cd 2",), legend=(("En", "energy"), ("Cd", "cards in hand")))
     screen = layout(panel, viewing)
-    assert screen.pages == 2
-    legend = layout(panel, viewing, page=1)
+    assert screen.pages == 1 and screen.rows == ("En 3 Cd 2",)  # no page turns away from the numbers
+    legend = layout(panel.legend_page(), viewing)
     assert "En = energy" in legend.rows and legend.title.startswith("Key")
+
+
+# (line, priority): what a seat display of a card game might hold, most important marked KEY
+RANKED = Panel.ranked("Seat 1", (
+    ("Fatigue 2 Injury 1", Priority.NORMAL),
+    ("Energy: Awareness 3", Priority.KEY),
+    ("Played: Trail Markers", Priority.DETAIL),
+))
+
+
+@pytest.mark.parametrize("name", VIEWINGS)
+def test_key_lines_come_first_on_every_panel_size(name: str) -> None:
+    screen = layout(RANKED, VIEWINGS[name])
+    assert screen.rows[0].startswith("Energy:")
+
+
+@pytest.mark.parametrize("name", VIEWINGS)
+def test_detail_lines_are_dropped_not_paged_and_every_other_word_is_shown(name: str) -> None:
+    viewing = VIEWINGS[name]
+    rows = all_pages(RANKED, viewing)
+    words = " ".join(rows).replace("- ", "").split()
+    for line in ("Energy: Awareness 3", "Fatigue 2 Injury 1"):
+        assert " ".join(words).count(line) == 1, (name, rows)  # whole, once
+    plain = Panel(RANKED.title, RANKED.lines[:2], priorities=RANKED.priorities[:2])
+    assert layout(RANKED, viewing).pages == layout(plain, viewing).pages  # the detail never costs a page
+
+
+def test_the_reference_seat_shows_the_detail_and_the_compact_seat_drops_it() -> None:
+    reference = all_pages(RANKED, VIEWINGS["1.54in seat"])
+    compact = all_pages(RANKED, VIEWINGS["0.91in seat"])
+    assert any("Trail" in row for row in reference)
+    assert not any("Trail" in row for row in compact)
+    assert layout(RANKED, VIEWINGS["0.91in seat"]).face.cap_px > layout(RANKED, VIEWINGS["1.54in seat"]).face.cap_px
+
+
+def test_a_panel_without_priorities_keeps_its_order() -> None:
+    viewing = VIEWINGS["0.91in seat"]
+    plain = Panel("Seat 1", RANKED.lines)
+    rows = all_pages(plain, viewing)
+    assert [r for r in rows if not r.startswith(" ")][0].startswith("Fatigue")
 
 
 def test_face_grows_with_distance_and_shrinks_with_bigger_pixels() -> None:

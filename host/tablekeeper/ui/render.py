@@ -3,8 +3,10 @@
 The text size is chosen from the display's pixel pitch and reading distance (``Viewing``): the
 smallest face whose capital letters reach 16 arcmin, else the largest the panel has rows for. Lines
 are word-wrapped (``textwrap``), never cut; what does not fit is paged. A banner (a pending change, a
-prompt's pointed option, a message) is pinned to the bottom rows in full. Short forms a game declares
-get a legend page.
+prompt's pointed option, a message) is pinned to the bottom rows in full. Lines the game ranks KEY
+come first; DETAIL lines fill spare rows and are dropped rather than paged, so a small panel shows
+fewer, bigger items. A panel's legend for its short forms is its own page (``Panel.legend_page``),
+which the station shows while SELECT asks for it.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
-from tablekeeper.core.view import Panel
+from tablekeeper.core.view import Panel, Priority
 from tablekeeper.ui.fonts import BIG, cell, font
 from tablekeeper.ui.legibility import FLOOR_ARCMIN, KNOWN_PANELS, Viewing
 
@@ -133,26 +135,33 @@ def layout(panel: Panel, viewing: Viewing, *, banner: str | None = None, selecte
     body_cols = columns - big_cols
 
     wrapped: list[str] = []
-    for line in panel.lines:
+    details: list[list[str]] = []  # DETAIL lines, each kept whole, shown only where there is room
+    for index in sorted(range(len(panel.lines)), key=panel.priority):  # stable: order within a priority
+        line = panel.lines[index]
         marked = selected is not None and _names(line, selected)
-        wrapped += wrap(f"{MARKER}{line}" if marked else line, body_cols)
-    legend = [row for short, meaning in panel.legend for row in wrap(f"{short} = {meaning}", columns)]
+        rows = wrap(f"{MARKER}{line}" if marked else line, body_cols)
+        if panel.priority(index) is Priority.DETAIL and not marked:
+            details.append(rows)
+        else:
+            wrapped += rows
 
     banner_all = wrap(banner, columns) if banner is not None else []
-    banner_room = body_rows - 1 if wrapped and body_rows > 1 else body_rows
+    has_body = bool(wrapped or details)
+    banner_room = body_rows - 1 if has_body and body_rows > 1 else body_rows
     banner_pages = _chunks(banner_all, banner_room) if banner_all else [[]]
     most_banner = max(len(chunk) for chunk in banner_pages)
-    room = max(1, body_rows - most_banner) if wrapped or legend else 0
+    room = max(1, body_rows - most_banner) if has_body else 0
     body_pages = _chunks(wrapped, room) if wrapped else [[]]
-    legend_pages = _chunks(legend, body_rows) if legend else []
-    pages = max(len(body_pages) + len(legend_pages), len(banner_pages))
+    for rows in details:  # lower priority goes first: a detail never costs a page of its own
+        if len(body_pages[-1]) + len(rows) > room:
+            break
+        body_pages[-1] = body_pages[-1] + rows
+    pages = max(len(body_pages), len(banner_pages))
     page %= pages
     title = printable(panel.title)
-    if page >= len(body_pages) and legend_pages:
-        legend_page = (page - len(body_pages)) % len(legend_pages)
-        return Screen(face, columns, "Key to short forms", tuple(legend_pages[legend_page]), (), None, page, pages)
-    rows = body_pages[page % len(body_pages)]
-    return Screen(face, columns, title, tuple(rows), tuple(banner_pages[page % len(banner_pages)]), big, page, pages)
+    rows_now = body_pages[page % len(body_pages)]
+    return Screen(face, columns, title, tuple(rows_now), tuple(banner_pages[page % len(banner_pages)]), big, page,
+                  pages)
 
 
 def _chunks(rows: Sequence[str], size: int) -> list[list[str]]:

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from tablekeeper.config import ButtonConfig
 from tablekeeper.hw.sim.simulator import SimulatedParts
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ WINDOW_KEYS = {"return": "enter", "keypad enter": "enter"}  # pygame's key names
 TERMINAL_KEYS = {"KEY_UP": "up", "KEY_DOWN": "down", "KEY_LEFT": "left", "KEY_RIGHT": "right", "KEY_ENTER": "enter",
                  "KEY_BACKSPACE": "backspace", "KEY_TAB": "tab", "KEY_ESCAPE": "escape"}
 QUIT_KEY = "escape"
+HOLD_KEYS = {"?": "select"}  # a terminal cannot hold a key: "?" holds SELECT (the key to short forms)
 ESCAPE_WAIT_S = 0.05  # a lone ESC followed by nothing this long is the Esc key, not a sequence's start
 
 
@@ -176,9 +178,14 @@ class TerminalKeys(KeyboardInput):
                 return
             button = self._parts.button_for_key(key)
             if button is not None:
-                self._parts.set_button(button, True)
-                time.sleep(TERMINAL_TAP_S)  # a real finger's tap; only the interactive simulator waits
-                self._parts.set_button(button, False)
+                self._tap(button, TERMINAL_TAP_S)  # a real finger's tap; only the interactive simulator waits
+            elif key in HOLD_KEYS and (held := self._parts.button(HOLD_KEYS[key])) is not None:
+                self._tap(held, self._parts.config.timing.hold_s + TERMINAL_TAP_S)
+
+    def _tap(self, button: ButtonConfig, seconds: float) -> None:
+        self._parts.set_button(button, True)
+        time.sleep(seconds)
+        self._parts.set_button(button, False)
 
     def close(self) -> None:
         import termios

@@ -59,6 +59,8 @@ def display_box(display: DisplayConfig, content: Content | None, page: int, *, l
 def status_lines(config: StationConfig, width: int = 80) -> list[str]:
     """The keys, by button label, wrapped to the terminal, ending with how to quit."""
     words = [f"{_key(b)}={b.label or b.role}" for b in config.buttons if b.key]
+    if any(b.role == "select" for b in config.buttons) and not any(b.key == "?" for b in config.buttons):
+        words.append("?=hold SEL (key to short forms)")
     words.append(QUIT_HELP)
     lines: list[str] = []
     current = "Keys:"
