@@ -10,6 +10,7 @@ changes, display retries, beeps) runs when its deadline comes, from the injected
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -322,10 +323,8 @@ class Station:
         ``LEGEND_S``) puts the screens back. True when the press was taken for that."""
         if gesture is Gesture.HOLD:
             if from_panel:  # the press that began this hold stepped the selection on: step it back
-                try:
+                with contextlib.suppress(Rejected):  # nothing to select: the press stepped nothing
                     self._perform(self.controls.hold("select", self.session.state))
-                except Rejected:
-                    pass  # nothing to select: the press stepped nothing
             if not any(panel.legend for panel in self.frames_panels().values()):
                 self._say("no short forms on the displays now")
                 return True

@@ -90,7 +90,7 @@ def test_holding_select_shows_the_key_and_the_next_press_puts_the_screen_back(ri
     selected = rig.station.controls.selected(rig.station.session.state)
     rig.select(rig.config.timing.hold_s + 0.2)
     title, rows, _banner = rig.shown("track")
-    assert title == "Key to short forms" and " ".join(rows).split() == "Dm = doom on the agenda".split()
+    assert title == "Key to short forms" and " ".join(" ".join(rows).split()) == "Dm = doom on the agenda"
     assert rig.shown("seat1") == seat_before  # a display with no short forms keeps its screen
     rig.select()  # the next press only closes the key: the selected track stays
     assert rig.shown("track") == before
@@ -125,6 +125,6 @@ def test_holding_select_with_no_short_forms_says_so(tmp_path: Path) -> None:
     try:
         rig.select(rig.config.timing.hold_s + 0.2)
         _title, _rows, banner = rig.shown("track")
-        assert " ".join(banner).split() == "no short forms on the displays now".split()
+        assert " ".join(" ".join(banner).split()) == "no short forms on the displays now"
     finally:
         rig.close()
