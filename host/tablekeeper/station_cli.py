@@ -346,7 +346,8 @@ def refresher(station: Station, parts: SimulatedParts, text_view: TextView | Non
         lit = station.outputs.lights.lit if station.outputs is not None else None
         failed = frozenset(d.role for d in station.displays.failed())
         if text_view is not None:
-            text_view.show(station.contents, station.page, lit_seat=lit, failed=failed)
+            counters = parts.counters.views() if parts.counters is not None else ()
+            text_view.show(station.contents, station.page, lit_seat=lit, failed=failed, counters=counters)
             return
         parts.refresh(pressed=pressed, lit_seat=lit, failed=failed)
 

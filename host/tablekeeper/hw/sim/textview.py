@@ -2,21 +2,28 @@
 
 Each display's *content* is drawn from the same screen model the OLEDs use (``ui.render.layout``),
 one character per glyph, in a box per display laid out like the panel: seats 1-2 on the left, the
-track and tokens in the middle, seats 3-4 on the right. Scaled pixels are unreadable at 80 columns;
-this reads at 80x24. A status line names the keys and how to quit.
+track and tokens in the middle, seats 3-4 on the right, and the virtual counters in a row below
+(each with its seat, role, what its own display shows and its keys). Scaled pixels are unreadable at
+80 columns; this reads at 80x24. A status line names the keys and how to quit.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
-from typing import Final, TextIO
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Final, TextIO
 
 from tablekeeper.config import ButtonConfig, DisplayConfig, StationConfig
 from tablekeeper.core.view import Panel
 from tablekeeper.ui.render import Screen, layout
 
+if TYPE_CHECKING:
+    from tablekeeper.hw.sim.counter_table import CounterView
+
 COLUMNS: Final = (("seat1", "seat2"), ("track", "tokens"), ("seat3", "seat4"))
+COUNTER_WIDTH: Final = 24  # a counter box's inner width: three fit under the panel at 80 columns
+COUNTER_ROWS: Final = 3  # lines of a counter's own display (value, role and limit, seat)
+COUNTER_KEYS: Final = {"up": "+", "down": "-", "select": "sel"}
 KEY_NAMES: Final = {"space": "Space", "enter": "Enter", "backspace": "Bksp", "escape": "Esc", "tab": "Tab",
                     "left": "Left", "right": "Right", "up": "Up", "down": "Down"}
 QUIT_HELP: Final = "Esc or Ctrl-C quits"
@@ -77,9 +84,25 @@ def _key(button: ButtonConfig) -> str:
     return KEY_NAMES.get(button.key, button.key)
 
 
+def counter_box(view: CounterView) -> list[str]:
+    """One virtual counter: its seat and role on the frame, its display's lines, the keys that press it."""
+    width = COUNTER_WIDTH
+    caption = view.caption.removeprefix("counter ").replace("seat", "seat ", 1)
+    top = f"+-counter {caption}-".ljust(width + 1, "-")[: width + 1] + "+"
+    shown = list(view.lines[:COUNTER_ROWS]) if view.plugged else ["(unplugged)"]
+    if view.plugged and not shown:
+        shown = ["(starting)"]
+    rows = (shown + [""] * COUNTER_ROWS)[:COUNTER_ROWS]
+    keys = " ".join(f"{key}={COUNTER_KEYS.get(button, button)}" for button, key in view.keys)
+    body = [f"|{row[:width]:<{width}}|" for row in rows]
+    return [top, *body, f"|{keys[:width]:<{width}}|", "+" + "-" * width + "+"]
+
+
 def compose_text(config: StationConfig, contents: Mapping[str, Content], page: int, *, lit_seat: int | None = None,
-                 failed: frozenset[str] = frozenset(), width: int = 80) -> str:
-    """The whole panel as text: the display boxes in three columns, then the status lines."""
+                 failed: frozenset[str] = frozenset(), width: int = 80,
+                 counters: Sequence[CounterView] = ()) -> str:
+    """The whole panel as text: the display boxes in three columns, the counters below, then the
+    status lines."""
     by_role = {d.role: d for d in config.displays}
     columns: list[list[str]] = []
     placed: set[str] = set()
@@ -96,6 +119,10 @@ def compose_text(config: StationConfig, contents: Mapping[str, Content], page: i
     widths = [max(len(row) for row in c) for c in columns]
     lines = [" ".join(f"{(c[i] if i < len(c) else ''):<{w}}" for c, w in zip(columns, widths, strict=True)).rstrip()
              for i in range(height)]
+    per_row = max(1, (width + 1) // (COUNTER_WIDTH + 3))
+    for start in range(0, len(counters), per_row):
+        boxes = [counter_box(view) for view in counters[start:start + per_row]]
+        lines += [" ".join(rows).rstrip() for rows in zip(*boxes, strict=True)]
     return "\n".join([*lines, "", *status_lines(config, width)]) + "\n"
 
 
@@ -109,8 +136,8 @@ class TextView:
         out.write("\x1b[?25l")  # hide the cursor while the view is up
 
     def show(self, contents: Mapping[str, Content], page: int, *, lit_seat: int | None,
-             failed: frozenset[str]) -> bool:
-        text = compose_text(self._config, contents, page, lit_seat=lit_seat, failed=failed)
+             failed: frozenset[str], counters: Sequence[CounterView] = ()) -> bool:
+        text = compose_text(self._config, contents, page, lit_seat=lit_seat, failed=failed, counters=counters)
         if text == self._last:
             return False
         self._last = text
