@@ -7,7 +7,7 @@ from PIL import Image, ImageChops
 
 from tablekeeper.core.view import Panel, Priority
 from tablekeeper.ui.legibility import Viewing
-from tablekeeper.ui.render import choose_face, layout, render_message, render_panel
+from tablekeeper.ui.render import choose_face, layout, render_message, render_panel, wrap
 
 PANEL = Panel(title="Round 2 - Mythos", lines=("doom 3/7", "clues 2", "agenda 1a", "act 1a", "bag 16"), big="3")
 NOTICE = ("The investigators must each discard one card from hand or take one horror before the "
@@ -154,3 +154,16 @@ def test_message_wraps_words() -> None:
     image = render_message("Tablekeeper", "seat3 display not answering; retrying", (128, 64))
     rows_with_ink = {y for y in range(14, 64) for x in range(128) if image.getpixel((x, y))}
     assert max(rows_with_ink) >= 30  # more than one row of body text
+
+
+@pytest.mark.parametrize("name", VIEWINGS)
+def test_a_wrapped_line_that_fits_a_page_is_not_split_across_pages(name: str) -> None:
+    viewing = VIEWINGS[name]
+    panel = Panel("Day 1 Round 1", ("Draw path cards", "Location 0 Lone Tree Station", "Weather: A Perfect Day"))
+    first = layout(panel, viewing)
+    room = max(len(layout(panel, viewing, page=p).rows) for p in range(first.pages))
+    for line in panel.lines:
+        rows_of_line = len(wrap(line, first.columns))
+        if rows_of_line <= room:
+            assert any(" ".join(" ".join(layout(panel, viewing, page=p).rows).split()).count(line)
+                       for p in range(first.pages)), (name, line)

@@ -134,7 +134,7 @@ def layout(panel: Panel, viewing: Viewing, *, banner: str | None = None, selecte
         big_cols = -(-(len(big) * big_face.cell[0] + 2) // cw)  # whole text columns the value covers
     body_cols = columns - big_cols
 
-    wrapped: list[str] = []
+    wrapped: list[list[str]] = []  # each line's rows, kept on one page where they fit
     details: list[list[str]] = []  # DETAIL lines, each kept whole, shown only where there is room
     for index in sorted(range(len(panel.lines)), key=panel.priority):  # stable: order within a priority
         line = panel.lines[index]
@@ -143,7 +143,7 @@ def layout(panel: Panel, viewing: Viewing, *, banner: str | None = None, selecte
         if panel.priority(index) is Priority.DETAIL and not marked:
             details.append(rows)
         else:
-            wrapped += rows
+            wrapped.append(rows)
 
     banner_all = wrap(banner, columns) if banner is not None else []
     has_body = bool(wrapped or details)
@@ -151,7 +151,7 @@ def layout(panel: Panel, viewing: Viewing, *, banner: str | None = None, selecte
     banner_pages = _chunks(banner_all, banner_room) if banner_all else [[]]
     most_banner = max(len(chunk) for chunk in banner_pages)
     room = max(1, body_rows - most_banner) if has_body else 0
-    body_pages = _chunks(wrapped, room) if wrapped else [[]]
+    body_pages = _pages(wrapped, room)
     for rows in details:  # lower priority goes first: a detail never costs a page of its own
         if len(body_pages[-1]) + len(rows) > room:
             break
@@ -162,6 +162,20 @@ def layout(panel: Panel, viewing: Viewing, *, banner: str | None = None, selecte
     rows_now = body_pages[page % len(body_pages)]
     return Screen(face, columns, title, tuple(rows_now), tuple(banner_pages[page % len(banner_pages)]), big, page,
                   pages)
+
+
+def _pages(lines: Sequence[list[str]], room: int) -> list[list[str]]:
+    """Lines' rows in pages of ``room`` rows; a line that fits on a page is not split across two."""
+    pages: list[list[str]] = [[]]
+    room = max(1, room)
+    for rows in lines:
+        if pages[-1] and len(pages[-1]) + len(rows) > room and len(rows) <= room:
+            pages.append([])
+        for row in rows:
+            if len(pages[-1]) >= room:
+                pages.append([])
+            pages[-1].append(row)
+    return pages
 
 
 def _chunks(rows: Sequence[str], size: int) -> list[list[str]]:
