@@ -563,6 +563,8 @@ class Station:
     def _seat_line(self, state: Any, seat: int) -> str | None:
         """A seat display's last line: whether it owes a move, and the game's legend for its buttons."""
         game = self.session.game
+        if seat > state.seats:
+            return None  # an empty seat has no buttons to explain
         return table_flow.seat_line(table_flow.seat_status(state, game.flow, seat), game.legend(state, seat))
 
     def frames_panels(self) -> Mapping[str, Any]:

@@ -167,3 +167,10 @@ def test_a_wrapped_line_that_fits_a_page_is_not_split_across_pages(name: str) ->
         if rows_of_line <= room:
             assert any(" ".join(" ".join(layout(panel, viewing, page=p).rows).split()).count(line)
                        for p in range(first.pages)), (name, line)
+
+
+def test_a_seat_line_too_long_for_a_row_breaks_between_its_parts() -> None:
+    viewing = VIEWINGS["1.54in seat"]
+    screen = layout(Panel("Seat 1", ("Awareness 3",)), viewing, banner="your turn | A: end my turn")
+    assert screen.banner == ("your turn", "A: end my turn")
+    assert layout(Panel("Seat 1", ()), viewing, banner="done | A: x").banner == ("done | A: x",)

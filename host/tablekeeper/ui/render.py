@@ -84,7 +84,15 @@ def printable(text: str) -> str:
 
 def wrap(text: str, columns: int) -> list[str]:
     """Word-wrapped rows, continuation rows indented; a word longer than a row (a long name on a big
-    face) is hyphenated across rows rather than cut."""
+    face) is hyphenated across rows rather than cut. Parts joined by " | " (a seat's status and what
+    its buttons do) start rows of their own when the whole does not fit."""
+    parts = text.split(" | ")
+    if len(parts) > 1 and len(printable(text)) > columns:
+        return [row for part in parts for row in _wrap_one(part, columns)]
+    return _wrap_one(text, columns)
+
+
+def _wrap_one(text: str, columns: int) -> list[str]:
     indent = " " if columns > 12 else ""
     room = columns - len(indent)
     words = [part for word in printable(text).split() for part in _hyphenate(word, room)]

@@ -117,3 +117,10 @@ def test_many_cards_are_paged_whole_with_their_names() -> None:
     assert layout(tokens, viewing).pages > 1
     words = shown_words(tokens, viewing)
     assert all(f"Number {i}" in " ".join(words) for i in range(7))
+
+
+def test_a_seat_waits_while_another_ranger_is_midway_through_a_turn() -> None:
+    s = to_turns(session())
+    do(s, "turn 2")
+    assert GAME.button(s.state, "seat1.a", False) is None and GAME.button(s.state, "seat1.b", False) is None
+    assert GAME.legend(s.state, 1) is None and GAME.legend(s.state, 2) == "A: end my turn"

@@ -243,7 +243,9 @@ class Earthborne(Game):
         if state.prompt is not None:
             answer = 1 if which == "a" else 2
             return Command("choose", (str(answer),), origin="button") if answer <= len(state.prompt.options) else None
-        playing = state.phase == "turns" and int(seat) not in tables.turns(state)["rested"]
+        # a Ranger still in the round, and no one else is midway through a turn
+        playing = state.phase == "turns" and int(seat) not in tables.turns(state)["rested"] \
+            and state.active_seat in (None, int(seat))
         if which == "b":
             return Command("turn", (seat, "role") if held else (seat,), origin="button") if playing else None
         if engine.awaiting(state):
@@ -273,6 +275,8 @@ class Earthborne(Game):
             return None
         if state.active_seat == seat:
             return "A: end my turn"
+        if state.active_seat is not None:
+            return None  # another Ranger is midway through a turn
         others = [s for s in state.seat_numbers() if s != seat and s not in turns["rested"]]
         if turns.get("last") == seat and others and state.active_seat is None:
             return "another Ranger next (hold B: role card)"  # ER-TURN-1
