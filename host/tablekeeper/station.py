@@ -533,6 +533,9 @@ class Station:
             banner = None
             if display.role == pending_role and pending is not None:
                 banner = pending
+                if self.controls.pending is None and state.prompt is not None \
+                        and state.prompt.text not in (panel.title, *panel.lines):
+                    banner = f"{state.prompt.text} {pending}"  # the question with the option pointed at
             elif display.role == "track" and self.message is not None:
                 banner = self.message.text
             elif display.role == "track" and self.save_problem is not None:

@@ -78,7 +78,7 @@ def test_seat_buttons_keep_one_meaning_through_the_round(tmp_path: Path) -> None
     assert GAME.legend(s.state, 2) == "A: done"
     assert GAME.button(s.state, "seat2.a", False).text() == "resolve"  # type: ignore[union-attr]
     do(s, "resolve", "next")
-    assert GAME.legend(s.state, 1) == "another Ranger next (hold B: role card)"  # ER-TURN-1
+    assert GAME.legend(s.state, 1) == "hold B to go again"  # ER-TURN-1: another Ranger first
     do(s, "rest 2", "rest 1")
     assert GAME.button(s.state, "seat1.a", False) is None and GAME.button(s.state, "seat1.b", False) is None
     assert GAME.legend(s.state, 1) is None  # a rested seat's buttons do nothing until the next round

@@ -279,5 +279,5 @@ class Earthborne(Game):
             return None  # another Ranger is midway through a turn
         others = [s for s in state.seat_numbers() if s != seat and s not in turns["rested"]]
         if turns.get("last") == seat and others and state.active_seat is None:
-            return "another Ranger next (hold B: role card)"  # ER-TURN-1
+            return "hold B to go again"  # ER-TURN-1: another Ranger first, unless the role card is exhausted
         return "A: rest, B: my turn"
