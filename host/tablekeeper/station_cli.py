@@ -156,6 +156,7 @@ def _stop_on_signals(station: Station) -> None:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGHUP, stop)  # the terminal went away (an SSH link dropped): close the counters too
 
 
 def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:

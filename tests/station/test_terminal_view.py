@@ -109,8 +109,17 @@ def test_a_read_holding_several_keystrokes_presses_each_button() -> None:
         os.close(slave)
 
 
-def test_ctrl_c_ends_the_terminal_simulator_with_exit_0_and_one_line(tmp_path: Path) -> None:
-    """As a terminal's Ctrl-C does: SIGINT to the whole foreground process group, counters included."""
+def _children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found |= {int(c) for c in (task / "children").read_text().split()}
+    return found
+
+
+@pytest.mark.parametrize("how", ["ctrl-c", "hangup"])
+def test_ctrl_c_ends_the_terminal_simulator_with_exit_0_and_one_line(tmp_path: Path, how: str) -> None:
+    """As a terminal's Ctrl-C does: SIGINT to the whole foreground process group, counters included;
+    or as a dropped SSH link does: SIGHUP. Either way the virtual counters' processes end too."""
     master, slave = os.openpty()
     os.set_inheritable(slave, True)
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
@@ -131,7 +140,12 @@ def test_ctrl_c_ends_the_terminal_simulator_with_exit_0_and_one_line(tmp_path: P
                 seen += os.read(master, 65536)
         assert b"Ctrl-C quits" in seen, seen[-500:]
         time.sleep(1.0)  # the virtual counter is up by now
-        os.killpg(proc.pid, signal.SIGINT)
+        counters = _children(proc.pid)
+        assert counters, "the virtual counter's process was not running"
+        if how == "ctrl-c":
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            os.kill(proc.pid, signal.SIGHUP)
         _out, err = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:
@@ -139,3 +153,4 @@ def test_ctrl_c_ends_the_terminal_simulator_with_exit_0_and_one_line(tmp_path: P
         os.close(master)
     assert proc.returncode == 0
     assert err.decode().splitlines() == ["tablekeeper: simulator stopped"]
+    assert not [pid for pid in counters if Path(f"/proc/{pid}").exists()], "a virtual counter outlived the station"

@@ -10,6 +10,7 @@ Esc (alone) quits, as Ctrl-C does.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import io
 import os
 import select
@@ -159,7 +160,10 @@ class TerminalKeys(KeyboardInput):
             if not ready:
                 keys, rest = parser.split(rest, final=True)  # nothing followed: a lone ESC was the Esc key
             else:
-                data = os.read(self._fd, 1024)
+                try:
+                    data = os.read(self._fd, 1024)
+                except OSError:  # EIO: the terminal hung up
+                    return
                 if not data:
                     return  # the terminal went away
                 keys, rest = parser.split(rest + decoder.decode(data))
@@ -192,4 +196,5 @@ class TerminalKeys(KeyboardInput):
 
         self._closing.set()
         self._thread.join(timeout=1.0)
-        termios.tcsetattr(self._fd, termios.TCSADRAIN, self._saved)
+        with contextlib.suppress(termios.error, OSError):  # a terminal that hung up has no modes to restore
+            termios.tcsetattr(self._fd, termios.TCSADRAIN, self._saved)

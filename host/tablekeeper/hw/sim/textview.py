@@ -9,6 +9,7 @@ track and tokens in the middle, seats 3-4 on the right, and the virtual counters
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Final, TextIO
@@ -141,10 +142,14 @@ class TextView:
         if text == self._last:
             return False
         self._last = text
-        self._out.write("\x1b[H\x1b[2J" + text.replace("\n", "\r\n"))
-        self._out.flush()
+        try:
+            self._out.write("\x1b[H\x1b[2J" + text.replace("\n", "\r\n"))
+            self._out.flush()
+        except OSError:  # the terminal hung up; the station is told by SIGHUP and closes
+            return False
         return True
 
     def close(self) -> None:
-        self._out.write("\x1b[?25h")
-        self._out.flush()
+        with contextlib.suppress(OSError):
+            self._out.write("\x1b[?25h")
+            self._out.flush()
