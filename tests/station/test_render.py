@@ -51,7 +51,8 @@ def test_the_pointed_option_of_a_prompt_is_shown_in_full(name: str) -> None:
     screen = layout(Panel("Who goes first?", ("choose with + and -",)), viewing, banner=option)
     pages = [layout(Panel("Who goes first?", ("choose with + and -",)), viewing, banner=option, page=p)
              for p in range(screen.pages)]
-    assert " ".join(row for s in pages for row in s.banner).split() == option.split()
+    shown = " ".join(row for s in pages for row in s.banner).split()
+    assert shown[:len(option.split())] == option.split()  # whole, in order (it repeats while the body pages)
 
 
 def test_long_notice_pages_and_the_page_is_counted_by_the_caller() -> None:
@@ -174,3 +175,16 @@ def test_a_seat_line_too_long_for_a_row_breaks_between_its_parts() -> None:
     screen = layout(Panel("Seat 1", ("Awareness 3",)), viewing, banner="your turn | A: end my turn")
     assert screen.banner == ("your turn", "A: end my turn")
     assert layout(Panel("Seat 1", ()), viewing, banner="done | A: x").banner == ("done | A: x",)
+
+
+@pytest.mark.parametrize("name", VIEWINGS)
+def test_a_long_title_is_never_cut(name: str) -> None:
+    viewing = VIEWINGS[name]
+    question = "Explore Wetland: added explorers beyond the rules?"
+    panel = Panel(question, ("1. none", "2. one more"))
+    first = layout(panel, viewing)
+    shown = [first.title, *first.title_rest] + [row for p in range(first.pages)
+                                               for row in layout(panel, viewing, page=p).rows]
+    words = " ".join(shown).replace("- ", "").split()
+    assert " ".join(words).startswith(question), (name, shown)
+    assert len(first.title) + len(f" {first.pages}/{first.pages}") <= first.columns  # room for the page mark

@@ -52,7 +52,7 @@ def display_box(display: DisplayConfig, content: Content | None, page: int, *, l
             mark = f"{screen.page + 1}/{screen.pages}"
             title = f"{title[: columns - len(mark) - 1]:<{columns - len(mark) - 1}} {mark}"
         rows.append(("#", title))
-        body = list(screen.rows)
+        body = [*screen.title_rest, *screen.rows]
         if screen.big:
             first = body[0] if body else ""
             big = f"[{screen.big}]"
