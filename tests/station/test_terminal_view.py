@@ -117,6 +117,44 @@ def _children(pid: int) -> set[int]:
 
 
 @pytest.mark.parametrize("how", ["ctrl-c", "hangup"])
+class _HoldingParts(_Parts):
+    """Records how long each button is held."""
+
+    class config:  # stands in for StationConfig's timing
+        class timing:
+            hold_s = 0.2
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held: list[tuple[str, float]] = []
+        self._down_at = 0.0
+
+    def button(self, role: str) -> Any:
+        return role if role == "select" else None
+
+    def set_button(self, button: str, down: bool) -> None:
+        if down:
+            self._down_at = time.monotonic()
+        else:
+            self.held.append((button, time.monotonic() - self._down_at))
+
+
+def test_question_mark_holds_select_for_the_key_to_short_forms() -> None:
+    master, slave = os.openpty()
+    parts = _HoldingParts()
+    keys = TerminalKeys(parts, stop=lambda: None, fd=slave)  # type: ignore[arg-type]
+    try:
+        os.write(master, b"?")
+        deadline = time.monotonic() + 5
+        while not parts.held and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert parts.held and parts.held[0][0] == "select" and parts.held[0][1] >= 0.2  # longer than hold_s
+    finally:
+        keys.close()
+        os.close(master)
+        os.close(slave)
+
+
 def test_ctrl_c_ends_the_terminal_simulator_with_exit_0_and_one_line(tmp_path: Path, how: str) -> None:
     """As a terminal's Ctrl-C does: SIGINT to the whole foreground process group, counters included;
     or as a dropped SSH link does: SIGHUP. Either way the virtual counters' processes end too."""
