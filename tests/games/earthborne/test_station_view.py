@@ -124,3 +124,10 @@ def test_a_seat_waits_while_another_ranger_is_midway_through_a_turn() -> None:
     do(s, "turn 2")
     assert GAME.button(s.state, "seat1.a", False) is None and GAME.button(s.state, "seat1.b", False) is None
     assert GAME.legend(s.state, 1) is None and GAME.legend(s.state, 2) == "A: end my turn"
+
+
+def test_cards_show_whose_they_are() -> None:
+    s = session("card Doe progress=2", "card \"Lost Hiker\" area=reach seat=2 progress=2", "card Kit area=player seat=1")
+    lines = GAME.panels(s.state)["tokens"].lines
+    assert lines == ("1. Doe: progress 0/2, harm 0/2", "2. Lost Hiker, near seat 2: progress 0/2, harm 0/1",
+                     "3. Kit, seat 1's area: progress 0, harm 0")  # (known cards keep their data's thresholds)

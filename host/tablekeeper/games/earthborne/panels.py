@@ -8,7 +8,7 @@ from tablekeeper.games.earthborne import challenge, engine, rules, tables
 
 ENERGY = (("awa", "Awareness"), ("fit", "Fitness"), ("spi", "Spirit"), ("foc", "Focus"))
 ASPECT_NAMES = dict(ENERGY)
-AREAS = {"reach": "near seat {seat}", "player": "seat {seat}'s area", "along": "along the way"}
+AREAS = {"reach": ", near seat {seat}", "player": ", seat {seat}'s area", "along": ""}  # along the way: nobody's
 
 
 def gauge(value: int, threshold: int | None) -> str:
@@ -25,8 +25,8 @@ def card_line(state: GameState, key: str) -> str:
     number = key.removeprefix("card")
     state_word = "" if record.get("ready", True) else " (exhausted)"
     area = str(record.get("area", "along"))
-    where = AREAS.get(area, area).format(seat=record.get("seat"))
-    return f"{number}. {record['name']}{state_word}, {where}: progress {p}, harm {h}"
+    where = AREAS.get(area, f", {area}").format(seat=record.get("seat"))
+    return f"{number}. {record['name']}{state_word}{where}: progress {p}, harm {h}"
 
 
 def odds_line(test: engine.OpenTest, percent: str) -> str:
