@@ -127,7 +127,8 @@ def test_a_seat_waits_while_another_ranger_is_midway_through_a_turn() -> None:
 
 
 def test_cards_show_whose_they_are() -> None:
-    s = session("card Doe progress=2", "card \"Lost Hiker\" area=reach seat=2 progress=2", "card Kit area=player seat=1")
+    s = session("card Doe progress=2", "card \"Lost Hiker\" area=reach seat=2 progress=2",
+                "card Kit area=player seat=1")
     lines = GAME.panels(s.state)["tokens"].lines
     assert lines == ("1. Doe: progress 0/2, harm 0/2", "2. Lost Hiker, near seat 2: progress 0/2, harm 0/1",
                      "3. Kit, seat 1's area: progress 0, harm 0")  # (known cards keep their data's thresholds)
