@@ -116,7 +116,6 @@ def _children(pid: int) -> set[int]:
     return found
 
 
-@pytest.mark.parametrize("how", ["ctrl-c", "hangup"])
 class _HoldingParts(_Parts):
     """Records how long each button is held."""
 
@@ -155,6 +154,7 @@ def test_question_mark_holds_select_for_the_key_to_short_forms() -> None:
         os.close(slave)
 
 
+@pytest.mark.parametrize("how", ["ctrl-c", "hangup"])
 def test_ctrl_c_ends_the_terminal_simulator_with_exit_0_and_one_line(tmp_path: Path, how: str) -> None:
     """As a terminal's Ctrl-C does: SIGINT to the whole foreground process group, counters included;
     or as a dropped SSH link does: SIGHUP. Either way the virtual counters' processes end too."""
