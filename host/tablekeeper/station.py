@@ -10,6 +10,7 @@ changes, display retries, beeps) runs when its deadline comes, from the injected
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -53,6 +54,7 @@ from tablekeeper.ui.screens import fallback_panel
 Clock = Callable[[], float]
 IDLE_WAIT_S: float | None = None  # without a deadline the loop sleeps until an intent comes (Quit too)
 MESSAGE_S = 3.0  # how long a refusal or notice stays on the track display
+LEGEND_S = 10.0  # how long SELECT's key to short forms stays up without another press
 
 
 class CounterSink(Protocol):
@@ -141,6 +143,7 @@ class Station:
         self.locked = False  # the organiser locked the panel: buttons are ignored
         self.decorate: Callable[[dict[str, Image.Image]], dict[str, Image.Image]] | None = None  # fleet mark
         self.save_problem: str | None = None  # shown on the track display until a save succeeds
+        self.legend_until_s: float | None = None  # SELECT held: displays with short forms show their key
 
     # --- the loop ---------------------------------------------------------------------------------
     def put(self, intent: Intent) -> None:
@@ -209,6 +212,9 @@ class Station:
         if self.message is not None and now_s >= self.message.until_s:
             self.message = None
             changed = True
+        if self.legend_until_s is not None and now_s >= self.legend_until_s:
+            self.legend_until_s = None
+            changed = True
         if self._paged and int(now_s // PAGE_S) != self.page:  # a long screen turns its page
             self.page = int(now_s // PAGE_S)
             changed = True
@@ -226,6 +232,7 @@ class Station:
             deadlines.append(self.controls.pending.last_s + self.controls.pending_window_s)
         if self.message is not None:
             deadlines.append(self.message.until_s)
+        deadlines.append(self.legend_until_s)
         deadlines.append(self.menu.deadline_s())
         if self._paged:
             deadlines.append((self.page + 1) * PAGE_S)
@@ -281,6 +288,9 @@ class Station:
             if parsed is None:
                 return
             cmd = parsed.command
+            if cmd.verb in ("press", "hold") and cmd.args == ("select",) and not self.menu.is_open \
+                    and self._legend_button(Gesture.HOLD if cmd.verb == "hold" else Gesture.PRESS, from_panel=False):
+                return
             if cmd.verb in ("press", "hold") and len(cmd.args) == 1:
                 act = self.controls.hold if cmd.verb == "hold" else self.controls.press
                 self._perform(act(cmd.args[0], self.session.state))
@@ -293,6 +303,8 @@ class Station:
         state = self.session.state
         if self.menu.is_open:
             self._menu_button(intent)
+            return
+        if intent.role == "select" and self._legend_button(intent.gesture):
             return
         try:
             if intent.gesture is Gesture.PRESS:
@@ -312,6 +324,23 @@ class Station:
         if intent.gesture is Gesture.PRESS and intent.role == "next":
             commands = self._confirm_next(commands)
         self._perform(commands)
+
+    def _legend_button(self, gesture: Gesture, *, from_panel: bool = True) -> bool:
+        """SELECT held shows each display's key to its short forms; the next SELECT press (or
+        ``LEGEND_S``) puts the screens back. True when the press was taken for that."""
+        if gesture is Gesture.HOLD:
+            if from_panel:  # the press that began this hold stepped the selection on: step it back
+                with contextlib.suppress(Rejected):  # nothing to select: the press stepped nothing
+                    self._perform(self.controls.hold("select", self.session.state))
+            if not any(panel.legend for panel in self.frames_panels().values()):
+                self._say("no short forms on the displays now")
+                return True
+            self.legend_until_s = self.clock() + LEGEND_S
+            return True
+        if gesture is Gesture.PRESS and self.legend_until_s is not None:
+            self.legend_until_s = None
+            return True
+        return gesture is Gesture.REPEAT  # a long hold does not step through the tracks
 
     def _confirm_next(self, commands: list[Command]) -> list[Command]:
         """NEXT never ends a step for seats still playing at one press: the first asks on the track
@@ -506,9 +535,15 @@ class Station:
             panel = panels.get(display.role) or fallback_panel(display.role, view)
             if display.role == "track" and self.menu.is_open:
                 panel = self.menu.panel()
+            keyed = self.legend_until_s is not None and bool(panel.legend)
+            if keyed:
+                panel = panel.legend_page()
             banner = None
             if display.role == pending_role and pending is not None:
                 banner = pending
+                if self.controls.pending is None and state.prompt is not None \
+                        and state.prompt.text not in (panel.title, *panel.lines):
+                    banner = f"{state.prompt.text} {pending}"  # the question with the option pointed at
             elif display.role == "track" and self.message is not None:
                 banner = self.message.text
             elif display.role == "track" and self.save_problem is not None:
@@ -520,6 +555,8 @@ class Station:
                 banner = self._seat_line(state, int(display.role[4:]))
             elif display.role == "track" and not self.menu.is_open:
                 banner = table_flow.waiting_line(state, self.session.game.flow)
+            if keyed:
+                banner = None
             self.contents[display.role] = (panel, banner, selected)
             key = (panel, display.size, banner, selected)
             cached = self._rendered.get(display.role)
@@ -542,6 +579,8 @@ class Station:
     def _seat_line(self, state: Any, seat: int) -> str | None:
         """A seat display's last line: whether it owes a move, and the game's legend for its buttons."""
         game = self.session.game
+        if seat > state.seats:
+            return None  # an empty seat has no buttons to explain
         return table_flow.seat_line(table_flow.seat_status(state, game.flow, seat), game.legend(state, seat))
 
     def frames_panels(self) -> Mapping[str, Any]:

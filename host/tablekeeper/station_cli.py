@@ -156,6 +156,7 @@ def _stop_on_signals(station: Station) -> None:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGHUP, stop)  # the terminal went away (an SSH link dropped): close the counters too
 
 
 def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
@@ -342,7 +343,8 @@ def refresher(station: Station, parts: SimulatedParts, text_view: TextView | Non
         lit = station.outputs.lights.lit if station.outputs is not None else None
         failed = frozenset(d.role for d in station.displays.failed())
         if text_view is not None:
-            text_view.show(station.contents, station.page, lit_seat=lit, failed=failed)
+            counters = parts.counters.views() if parts.counters is not None else ()
+            text_view.show(station.contents, station.page, lit_seat=lit, failed=failed, counters=counters)
             return
         parts.refresh(pressed=pressed, lit_seat=lit, failed=failed)
 
