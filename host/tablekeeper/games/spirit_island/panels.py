@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from tablekeeper.core.events import Command
 from tablekeeper.core.flow import Turns
 from tablekeeper.core.state import GameState
-from tablekeeper.core.view import Panel
+from tablekeeper.core.view import Panel, Priority
 from tablekeeper.games.spirit_island import seat_menu, spirits
 from tablekeeper.games.spirit_island.common import blight_card, get, seat_track
 from tablekeeper.games.spirit_island.fear import ROMAN
@@ -33,7 +33,10 @@ def panels(game: Game, state: GameState) -> dict[str, Panel]:
         track_lines[5] = "Ravage added Blight on board " + ", ".join(sorted(ravaged))
     if state.over:
         track_lines = [state.over, *track_lines[:5]]
-    out = {"track": Panel(f"Turn {state.round}", tuple(track_lines), big=None)}
+    ranks = [Priority.KEY, Priority.KEY, *[Priority.NORMAL] * 4]  # phase and step on the first page
+    if state.over:
+        ranks = [Priority.KEY, *ranks[:5]]
+    out = {"track": Panel.ranked(f"Turn {state.round}", tuple(zip(track_lines, ranks, strict=True)))}
     card = blight_card(state)
     side = "Blighted" if state.value("blight.flipped") else "Healthy"
     cascades = get(state, "blight.pending", [])
@@ -84,7 +87,8 @@ def _seat_panel(state: GameState, seat: int) -> Panel:
     # most important first: a small seat display pages the rest; what A and B do in the seat's menu
     # is the display's last line (``SpiritIsland.legend``)
     lines = ("Energy:", f"Cards played {played} of {limit}", f"Presence {presence}", el_text, reminder)
-    return Panel(f"Seat {seat}", lines, big=str(energy))
+    ranks = (Priority.KEY, Priority.NORMAL, Priority.NORMAL, Priority.NORMAL, Priority.DETAIL)  # reminder last
+    return Panel.ranked(f"Seat {seat}", tuple(zip(lines, ranks, strict=True)), big=str(energy))
 
 
 def current_seat(state: GameState) -> int:
