@@ -7,7 +7,6 @@ one ``ConfigError`` line naming the file and the key, never a hang or a tracebac
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import stat
@@ -117,6 +116,8 @@ def explain(exc: msgspec.ValidationError, kind: type[Any], *, source: str, prefi
         field = unknown.group("field")
         key = _dotted(prefix, [*steps, field])
         known = _field_names(_type_at(kind, steps))
+        import difflib  # only for a misspelt key: not on every start-up
+
         close = difflib.get_close_matches(field, known, n=1, cutoff=0.6)
         if not close:
             close = [k for k in known if k.startswith(field) or field.startswith(k)][:1]

@@ -14,12 +14,15 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tablekeeper.config import CounterConfig
 from tablekeeper.errors import HardwareError
-from tablekeeper.hw.counters import CounterLink, CounterManager, CounterRoll, PortInfo
 from tablekeeper.hw.sim.counters import VirtualCounterBank
-from tablekeeper.intents import CounterRolled, Intent
+
+if TYPE_CHECKING:  # the counter link and the intents load with the counters thread, after the first frame
+    from tablekeeper.hw.counters import CounterLink, CounterManager, CounterRoll, PortInfo
+    from tablekeeper.intents import CounterRolled, Intent
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +47,8 @@ class CounterView:
 
 def roll_intent(roll: CounterRoll) -> CounterRolled:
     """A dice counter's roll, as the station's queue takes it."""
+    from tablekeeper.intents import CounterRolled
+
     return CounterRolled(seat=roll.seat, sides=roll.sides, faces=roll.faces, at_s=roll.at_s)
 
 
@@ -74,6 +79,7 @@ class CounterTable:
                     extra_ports: Callable[[], Iterable[PortInfo]] | None = None) -> CounterManager:
         """A ``CounterManager`` that finds these counters (and, with ``extra_ports``, real ones too);
         what it reports is kept in ``emitted`` before it goes to ``emit``."""
+        from tablekeeper.hw.counters import CounterManager
 
         def record(intent: Intent) -> None:
             with self._emitted_lock:
