@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING
 
 from tablekeeper.config import CounterConfig
 from tablekeeper.errors import HardwareError
-from tablekeeper.hw.sim.counters import VirtualCounterBank
 
-if TYPE_CHECKING:  # the counter link and the intents load with the counters thread, after the first frame
+if TYPE_CHECKING:  # the counters, their link and the intents load after the station's first frame
     from tablekeeper.hw.counters import CounterLink, CounterManager, CounterRoll, PortInfo
+    from tablekeeper.hw.sim.counters import VirtualCounterBank
     from tablekeeper.intents import CounterRolled, Intent
 
 log = logging.getLogger(__name__)
@@ -58,7 +58,8 @@ class CounterTable:
     def __init__(self, entries: Sequence[CounterConfig], *, taken_keys: Iterable[str] = (),
                  bank: VirtualCounterBank | None = None) -> None:
         self.entries = tuple(entries)
-        self.bank = bank if bank is not None else VirtualCounterBank.for_config(self.entries)
+        self._bank = bank
+        self._bank_lock = threading.Lock()
         free = [key for key in KEY_POOL if key not in set(taken_keys)]
         self.key_names: list[tuple[tuple[str, str], ...]] = []
         self._keys: dict[str, tuple[int, str]] = {}
@@ -73,6 +74,16 @@ class CounterTable:
         self._emitted_lock = threading.Lock()
         self._pressing: dict[int, str] = {}
         self._synced: dict[str, int] = {}  # messages sent per port when the counters last caught up
+
+    @property
+    def bank(self) -> VirtualCounterBank:
+        """The virtual counters, made on first use (after the station's first frame); none runs until plugged."""
+        with self._bank_lock:
+            if self._bank is None:
+                from tablekeeper.hw.sim.counters import VirtualCounterBank
+
+                self._bank = VirtualCounterBank.for_config(self.entries)
+            return self._bank
 
     # --- wiring ------------------------------------------------------------------------------------
     def manager_for(self, emit: Callable[[Intent], None], *,
