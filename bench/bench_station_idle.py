@@ -12,7 +12,8 @@ Two processes are measured, each started fresh:
 CPU is user+system time from ``/proc/PID/stat`` of the process and every process under it (the
 virtual counters' MicroPython processes too) over the window, so other load on the machine does not
 count. Memory is the resident size of each of those processes. Both start from compiled bytecode: the
-bench compiles the package first, as pip does when it installs the wheel. Run: ``.venv/bin/python bench/bench_station_idle.py``.
+bench compiles the package first, as pip does when it installs the wheel.
+Run: ``.venv/bin/python bench/bench_station_idle.py``.
 """
 
 from __future__ import annotations
