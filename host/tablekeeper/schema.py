@@ -7,6 +7,8 @@ one ``ConfigError`` line naming the file and the key, never a hang or a tracebac
 
 from __future__ import annotations
 
+import copy
+import functools
 import os
 import re
 import stat
@@ -77,13 +79,20 @@ def read_text(path: str | Path, *, max_bytes: int = MAX_DATA_BYTES, what: str = 
 
 
 def parse_toml(text: str, *, source: str) -> dict[str, Any]:
-    """TOML text as a dict; syntax errors and absurd nesting are one line naming ``source``."""
+    """TOML text as a dict; syntax errors and absurd nesting are one line naming ``source``. Each
+    distinct text is parsed once per process (every new game reads its data files again); each
+    caller gets its own copy."""
     try:
-        return tomllib.loads(text)
+        return copy.deepcopy(_parsed(text))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{source}: not valid TOML: {exc}") from None
     except RecursionError:
         raise ConfigError(f"{source}: tables or arrays nested too deeply") from None
+
+
+@functools.lru_cache(maxsize=32)
+def _parsed(text: str) -> dict[str, Any]:
+    return tomllib.loads(text)
 
 
 def read_toml(path: str | Path, *, max_bytes: int = MAX_DATA_BYTES, what: str = "file") -> dict[str, Any]:
