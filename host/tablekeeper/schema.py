@@ -83,16 +83,30 @@ def parse_toml(text: str, *, source: str) -> dict[str, Any]:
     distinct text is parsed once per process (every new game reads its data files again); each
     caller gets its own copy."""
     try:
-        return copy.deepcopy(_parsed(text))
+        return _own_copy(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{source}: not valid TOML: {exc}") from None
     except RecursionError:
         raise ConfigError(f"{source}: tables or arrays nested too deeply") from None
 
 
-@functools.lru_cache(maxsize=32)
+PARSED_KEPT_MAX_CHARS: Final = 64_000  # the shipped data files are under 10 kB; a huge one is parsed each time
+PARSED_KEPT: Final = 32  # distinct texts kept: a few hundred kB at most
+
+
+@functools.lru_cache(maxsize=PARSED_KEPT)
 def _parsed(text: str) -> dict[str, Any]:
     return tomllib.loads(text)
+
+
+def _own_copy(text: str) -> dict[str, Any]:
+    if len(text) > PARSED_KEPT_MAX_CHARS:
+        return tomllib.loads(text)
+    kept = _parsed(text)
+    try:
+        return copy.deepcopy(kept)
+    except RecursionError:  # deeper than deepcopy recurses (tomllib reads dotted keys without recursing)
+        return tomllib.loads(text)
 
 
 def read_toml(path: str | Path, *, max_bytes: int = MAX_DATA_BYTES, what: str = "file") -> dict[str, Any]:
