@@ -251,6 +251,9 @@ class Store:
 
     SYNCHRONOUS: ClassVar[str] = "FULL"
     """``FULL`` syncs the write-ahead log at every commit; the power-cut test sets ``OFF`` to show it fails."""
+    CACHE_KIB: ClassVar[int] = 256
+    """SQLite's page cache is the save's share of a long session's memory: it fills as the log grows
+    and stops at this bound (KiB; SQLite's own default is 2,000). Appends need few pages."""
 
     def __init__(self, path: Path, connection: sqlite3.Connection, lock: SaveLock | None = None,
                  checksums: bool = True) -> None:
@@ -275,6 +278,7 @@ class Store:
             lock.release()
             raise StoreError(f"{p}: cannot open save file: {exc}") from None
         try:
+            db.execute(f"PRAGMA cache_size=-{cls.CACHE_KIB}")  # before the whole-file check reads pages
             checksums = cls._verified(db, p)
             cls._prepare(db, p, new=checksums is None)
         except BaseException:
