@@ -278,7 +278,7 @@ class Store:
             lock.release()
             raise StoreError(f"{p}: cannot open save file: {exc}") from None
         try:
-            db.execute(f"PRAGMA cache_size=-{cls.CACHE_KIB}")  # before the whole-file check reads pages
+            cls._bound_cache(db, p)
             checksums = cls._verified(db, p)
             cls._prepare(db, p, new=checksums is None)
         except BaseException:
@@ -286,6 +286,14 @@ class Store:
             lock.release()
             raise
         return cls(p, db, lock, checksums is not False)
+
+    @classmethod
+    def _bound_cache(cls, db: sqlite3.Connection, p: Path) -> None:
+        """Set before the whole-file check reads pages (this already reads the file's header)."""
+        try:
+            db.execute(f"PRAGMA cache_size=-{cls.CACHE_KIB}")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(refusal(p, str(exc))) from None
 
     @staticmethod
     def _verified(db: sqlite3.Connection, p: Path) -> bool | None:
