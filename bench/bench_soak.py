@@ -15,6 +15,7 @@ Run: ``.venv/bin/python bench/bench_soak.py``. Prints figures; asserts nothing a
 
 from __future__ import annotations
 
+import ctypes
 import os
 import random
 import subprocess
@@ -44,6 +45,38 @@ def rss_mb() -> float:
 
 def open_fds() -> int:
     return len(os.listdir("/proc/self/fd"))
+
+
+def sqlite_kib() -> float:
+    """SQLite's own heap in use (its page cache is most of it), when the sqlite3 module links the
+    shared library; NaN when it does not."""
+    try:
+        lib = ctypes.CDLL("libsqlite3.so.0")
+    except OSError:
+        return float("nan")
+    lib.sqlite3_memory_used.restype = ctypes.c_int64
+    return float(lib.sqlite3_memory_used()) / 1024
+
+
+def log_kib(session: Session) -> float:
+    """Python memory held by the session's in-memory log (entries, their commands and events),
+    not counting what the current state also holds."""
+    seen: set[int] = {id(session.state), id(session.initial)}
+
+    def size(obj: object) -> int:
+        if id(obj) in seen or isinstance(obj, type):
+            return 0
+        seen.add(id(obj))
+        total = sys.getsizeof(obj)
+        if isinstance(obj, dict):
+            total += sum(size(k) + size(v) for k, v in obj.items())
+        elif isinstance(obj, list | tuple | set | frozenset):
+            total += sum(size(v) for v in obj)
+        elif hasattr(obj, "__dataclass_fields__"):
+            total += sum(size(getattr(obj, name)) for name in obj.__dataclass_fields__ if hasattr(obj, name))
+        return total
+
+    return size(session.entries) / 1024
 
 
 class FakeClock:
@@ -210,9 +243,10 @@ def main() -> int:
         start_mb, start_fds = rss_mb(), open_fds()
         wall = time.perf_counter()
         inputs1 = play_hour(session, controls, clock, rng)
-        hour1_mb, entries1 = rss_mb(), session.log_length
+        hour1_mb, entries1, sqlite1 = rss_mb(), session.log_length, sqlite_kib()
         inputs2 = play_hour(session, controls, clock, rng)
-        hour2_mb, entries2 = rss_mb(), session.log_length
+        hour2_mb, entries2, sqlite2 = rss_mb(), session.log_length, sqlite_kib()
+        log2 = log_kib(session)
         wall_s = time.perf_counter() - wall
         fds = open_fds()
     print(f"{name}: resident memory at start | {start_mb:.1f} MB")
@@ -220,6 +254,10 @@ def main() -> int:
           f"{entries1} log entries (target < 60 MB)")
     print(f"{name}: resident memory after 2 h of play | {hour2_mb:.1f} MB | second hour added "
           f"{hour2_mb - hour1_mb:+.2f} MB for {inputs2} inputs, {entries2 - entries1} more entries")
+    print(f"{name}: what the second hour added per logged command | "
+          f"{(hour2_mb - hour1_mb) * 1024 / max(entries2 - entries1, 1):.2f} KiB resident; SQLite heap "
+          f"{sqlite1:.0f} -> {sqlite2:.0f} KiB (page cache bound {Store.CACHE_KIB} KiB); the in-memory log "
+          f"holds {log2 / max(entries2, 1):.2f} KiB per entry ({log2:.0f} KiB for {entries2})")
     print(f"{name}: open file descriptors start / after 2 h | {start_fds} / {fds}")
     print(f"{name}: 2 accelerated hours took | {wall_s:.1f} s wall | {HOUR_S * 2 / wall_s:,.0f}x real time")
     with tempfile.TemporaryDirectory() as tmp:

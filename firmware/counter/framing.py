@@ -1,7 +1,9 @@
-"""Wire framing: payload + CRC-16/CCITT-FALSE, COBS-encoded, between 0x00 delimiters.
+"""Wire framing: payload + CRC-16/GENIBUS, COBS-encoded, between 0x00 delimiters.
 
 Every frame starts and ends with 0x00, so a REPL banner, line noise or half a frame before it
-is flushed at the next delimiter and fails its CRC instead of being read as data.
+is flushed at the next delimiter and fails its CRC instead of being read as data. The CRC's final
+XOR (protocol version 2) catches a frame whose trailing delimiter was flipped to 0x01, which
+COBS decodes with one extra zero that version 1's CRC-16/CCITT-FALSE let through.
 """
 
 from array import array
@@ -11,10 +13,13 @@ from micropython import const
 MAX_PAYLOAD = const(40)  # version + type + seq + body; bounded so buffers are fixed
 MAX_ENCODED = const(44)  # payload + 2 CRC bytes + 1 COBS overhead byte (+1 spare)
 WIRE_MAX = const(46)  # leading and trailing delimiters around the encoded frame
+CRC_XOROUT = 0xFFFF  # version 2; a test sets it to 0 to show the merged-frame test catches its absence
+_LEGACY_VERSION = const(1)
 
 
 class Crc16:
-    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF), table-driven; check value 0x29B1."""
+    """CRC-16/GENIBUS (poly 0x1021, init 0xFFFF, final XOR 0xFFFF), table-driven; check value
+    0xD64E. ``compute_legacy`` leaves out the XOR (CRC-16/CCITT-FALSE, protocol version 1)."""
 
     def __init__(self) -> None:
         table = array("H", bytes(512))
@@ -26,6 +31,9 @@ class Crc16:
         self._table = table
 
     def compute(self, data: bytes | bytearray | memoryview, length: int) -> int:
+        return self.compute_legacy(data, length) ^ CRC_XOROUT
+
+    def compute_legacy(self, data: bytes | bytearray | memoryview, length: int) -> int:
         table = self._table
         crc = 0xFFFF
         for index in range(length):
@@ -114,7 +122,9 @@ class FrameCodec:
         if payload_len > MAX_PAYLOAD:
             return -1
         crc = (buf[payload_len] << 8) | buf[payload_len + 1]
-        if self.crc.compute(buf, payload_len) != crc:
+        # A version-1 frame (an old host) is passed on only to be answered "bad version".
+        legacy = buf[0] == _LEGACY_VERSION and self.crc.compute_legacy(buf, payload_len) == crc
+        if self.crc.compute(buf, payload_len) != crc and not legacy:
             return -1
         return payload_len
 

@@ -1,11 +1,11 @@
-"""Message types and field layouts of protocol version 1 (see docs/protocol.md).
+"""Message types and field layouts of protocol version 2 (see docs/protocol.md).
 
 A payload is ``version, type, seq, body...``; multi-byte integers are big-endian unsigned.
 """
 
 from micropython import const
 
-PROTOCOL_VERSION = const(1)
+PROTOCOL_VERSION = const(2)  # 2: the frame CRC gained a final XOR (docs/protocol.md)
 
 HELLO = const(0x01)  # host -> counter: identify yourself and resend anything pending
 IDENT = const(0x02)  # counter -> host: uid, role, firmware, capabilities, boot id, slots

@@ -71,3 +71,36 @@ def test_reply_vectors():
         errors = [list(body) for kind, _, body in host.parse(take(transport)) if kind == 0x0B]
         expected = [case["error"]] if case["error"] is not None else []
         assert errors == expected, (case["name"], errors)
+
+
+def test_legacy_vectors_are_answered_bad_version():
+    """An old host's version-1 frame (version-1 CRC) is recognised and refused by version, once."""
+    for case in _vectors()["legacy"]:
+        app, transport, _, _ = make_app("hp")
+        host = HostSide()
+        connect(app, transport, host, 0)
+        transport.incoming.extend(_unhex(case["wire"]))
+        app.step(1)
+        errors = [list(body) for kind, _, body in host.parse(take(transport)) if kind == 0x0B]
+        assert errors == [case["error"]], (case["name"], errors)
+
+
+def test_the_merged_frame_vector_fails_without_the_final_xor():
+    """The merged-frame vector is refused because of the CRC's final XOR: with it patched out, the
+    same kind of frame passes the reader (so the vector proves the protection, not a length check)."""
+    from counter import framing
+
+    merged = next(c for c in _vectors()["rejected"] if c["name"].startswith("trailing delimiter"))
+    wire = _unhex(merged["wire"])
+    assert wire[-2:] == b"\x01\x00"
+    payload = _unhex(next(c for c in _vectors()["frames"] if c["name"].startswith("change"))["payload"])
+    saved = framing.CRC_XOROUT
+    framing.CRC_XOROUT = 0
+    try:
+        codec = FrameCodec()
+        frame = codec.encode(payload, len(payload))
+        reader = FrameReader(codec)
+        lengths = [reader.feed_byte(byte) for byte in frame[:-1] + b"\x01\x00"]
+        assert max(lengths) == len(payload) + 1  # taken as a payload with one extra byte
+    finally:
+        framing.CRC_XOROUT = saved

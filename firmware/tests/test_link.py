@@ -15,7 +15,7 @@ def test_hello_is_answered_with_ident():
     assert ident[1 : 1 + uid_len] == b"\xe6\x61\x41\x04\x03\x33\x2a\x2b"
     assert ident[1 + uid_len] == m.ROLE_DIAL
     assert ident[-1] == 4
-    assert ident[2 + uid_len : 5 + uid_len] == bytes((1, 0, 0))
+    assert ident[2 + uid_len : 5 + uid_len] == bytes((1, 1, 0))
     assert app.seat == 1
 
 
@@ -83,7 +83,7 @@ def test_bad_length_and_bad_version_are_errors():
     host = HostSide()
     connect(app, transport, host, 0)
     transport.incoming.extend(host.frame(m.SET, b"\x00\x00\x05", seq=4))
-    transport.incoming.extend(host.frame(m.SET, b"\x00\x00\x05\x00\x14\x00\x00", seq=5, version=2))
+    transport.incoming.extend(host.frame(m.SET, b"\x00\x00\x05\x00\x14\x00\x00", seq=5, version=3))
     app.step(1)
     errors = [f[2] for f in host.parse(take(transport)) if f[0] == m.ERROR]
     assert errors == [bytes((m.ERR_BAD_LENGTH, m.SET, 4)), bytes((m.ERR_BAD_VERSION, m.SET, 5))]

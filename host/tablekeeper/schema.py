@@ -28,9 +28,11 @@ T = TypeVar("T")
 MAX_DATA_BYTES: Final = 1_000_000
 """The largest data or config file read (the biggest shipped one is under 20 kB)."""
 
-_AT = re.compile(r"^(?P<problem>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.DOTALL)
+_AT = re.compile(r"^(?P<problem>.*?)(?: - at (?P<in_key>`key` in )?`\$(?P<path>[^`]*)`)?$", re.DOTALL)
 _UNKNOWN = re.compile(r"^Object contains unknown field `(?P<field>[^`]*)`$")
-_STEP = re.compile(r"\.([A-Za-z_][\w-]*)|\[(\d+)\]|\[\"([^\"]*)\"\]")
+_STEP = re.compile(r"\.([A-Za-z_][\w-]*)|\[(\d+)\]|\[\"([^\"]*)\"\]|(\[\.\.\.\])")
+_NOT_GIVEN: Final = object()
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")  # TOML's bare keys; any other key is shown quoted
 
 
 def read_bytes(path: str | Path, *, max_bytes: int = MAX_DATA_BYTES, what: str = "file") -> bytes:
@@ -125,15 +127,21 @@ def decode(raw: Any, kind: type[T], *, source: str, prefix: str = "") -> T:
     except RecursionError:
         raise ConfigError(f"{source}: tables or arrays nested too deeply") from None
     except msgspec.ValidationError as exc:
-        raise ConfigError(explain(exc, kind, source=source, prefix=prefix)) from None
+        raise ConfigError(explain(exc, kind, source=source, prefix=prefix, raw=raw)) from None
 
 
-def explain(exc: msgspec.ValidationError, kind: type[Any], *, source: str, prefix: str = "") -> str:
-    """One line for a msgspec validation error: the file, the dotted key, the problem, a suggestion."""
+def explain(exc: msgspec.ValidationError, kind: type[Any], *, source: str, prefix: str = "",
+            raw: Any = _NOT_GIVEN) -> str:
+    """One line for a msgspec validation error: the file, the dotted key, the problem, a suggestion.
+
+    msgspec writes a table key it does not know in advance as ``[...]`` (a deck's card face, say);
+    given the ``raw`` value that failed, the key is found again and named."""
     match = _AT.match(str(exc))
     problem = match.group("problem") if match else str(exc)
     path = (match.group("path") or "") if match else ""
     steps = _steps(path)
+    if raw is not _NOT_GIVEN:
+        steps = _name_keys(raw, kind, steps, bad_key=bool(match and match.group("in_key")))
     unknown = _UNKNOWN.match(problem)
     if unknown:
         field = unknown.group("field")
@@ -152,18 +160,73 @@ def explain(exc: msgspec.ValidationError, kind: type[Any], *, source: str, prefi
     return f"{source}: {key or '(top level)'}: {problem}"
 
 
-def _steps(path: str) -> list[str | int]:
-    out: list[str | int] = []
-    for name, index, quoted in _STEP.findall(path):
-        out.append(int(index) if index else (name or quoted))
+def _steps(path: str) -> list[str | int | None]:
+    """The steps of a msgspec path; ``None`` for a table key msgspec left out (``[...]``)."""
+    out: list[str | int | None] = []
+    for name, index, quoted, unnamed in _STEP.findall(path):
+        out.append(None if unnamed else int(index) if index else (name or quoted))
     return out
 
 
-def _dotted(prefix: str, steps: list[str | int]) -> str:
+def _name_keys(raw: Any, kind: Any, steps: list[str | int | None], *, bad_key: bool) -> list[str | int | None]:
+    """``steps`` with each unnamed table key replaced by the first entry that fails on its own
+    (msgspec checks a table's entries in order, so that is the one it reported). With ``bad_key``
+    the problem is a key itself, named the same way and added as the last step."""
+    named: list[str | int | None] = []
+    value, declared = raw, _unwrap(kind)
+    walk = [*steps, None] if bad_key else steps
+    for at, step in enumerate(walk):
+        if step is None:
+            key_type, value_type = _table_types(declared)
+            keys_only = bad_key and at == len(walk) - 1
+            found = None
+            if isinstance(value, dict) and key_type is not None:
+                for key, entry in value.items():
+                    if not _converts(key, key_type) or (not keys_only and not _converts(entry, value_type)):
+                        found = key
+                        break
+            if found is None:
+                named.append(None)
+                value, declared = _NOT_GIVEN, None
+                continue
+            named.append(str(found))
+            value, declared = value[found], _unwrap(value_type)
+            continue
+        named.append(step)
+        if isinstance(step, int):
+            value = value[step] if isinstance(value, list) and 0 <= step < len(value) else _NOT_GIVEN
+        else:
+            value = value.get(step, _NOT_GIVEN) if isinstance(value, dict) else _NOT_GIVEN
+        declared = _type_at(declared, [step]) if declared is not None else None
+    return named
+
+
+def _table_types(declared: Any) -> tuple[Any, Any]:
+    if typing.get_origin(declared) in (dict, Mapping):
+        args = typing.get_args(declared)
+        if len(args) == 2:
+            return args[0], args[1]
+    return None, None
+
+
+def _converts(value: Any, kind: Any) -> bool:
+    try:
+        msgspec.convert(value, type=kind, strict=True)
+    except (msgspec.ValidationError, RecursionError):
+        return False
+    return True
+
+
+def _dotted(prefix: str, steps: list[str | int | None]) -> str:
     text = prefix
     for step in steps:
         if isinstance(step, int):
             text += f"[{step}]"
+        elif step is None:
+            text += "[...]"
+        elif not _BARE_KEY.match(step):
+            quoted = '"' + step.replace("\\", "\\\\").replace('"', '\\"') + '"'
+            text += f".{quoted}" if text else quoted
         else:
             text += f".{step}" if text else step
     return text
@@ -180,12 +243,12 @@ def _unwrap(kind: Any) -> Any:
     return kind
 
 
-def _type_at(kind: Any, steps: list[str | int]) -> Any:
+def _type_at(kind: Any, steps: list[str | int | None]) -> Any:
     """The declared type found by walking ``steps`` through a Struct tree (``None`` when lost)."""
     current = _unwrap(kind)
     for step in steps:
         if isinstance(current, type) and issubclass(current, msgspec.Struct) and isinstance(step, str):
-            hints = typing.get_type_hints(current)
+            hints = typing.get_type_hints(current, include_extras=True)
             current = _unwrap(hints.get(step))
         else:
             origin = typing.get_origin(current)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Annotated
 
 import msgspec
 import pytest
@@ -39,6 +40,27 @@ def test_wrong_type_and_missing_key_name_the_key() -> None:
     with pytest.raises(ConfigError, match=r"displays\[0\]: missing required key address"):
         decode({"displays": [{}]}, Station, source="s.toml")
     assert decode({"timing": {"debounce_s": 1}}, Station, source="s").timing.debounce_s == 1.0
+
+
+class Deck(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    cards: dict[str, Annotated[int, msgspec.Meta(ge=0, le=30)]]
+
+
+class Decks(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    decks: dict[str, Deck]
+
+
+def test_a_table_key_msgspec_leaves_out_is_named() -> None:
+    """msgspec reports a bad count at ``decks[...].cards[...]``; the line names the deck and the face."""
+    good = {"cards": {"Ambush": 2}}
+    with pytest.raises(ConfigError, match=r'^d.toml: decks.path.cards."Pit trap": Expected int <= 30$'):
+        decode({"decks": {"camp": good, "path": {"cards": {"Ambush": 2, "Pit trap": 99}}}}, Decks, source="d.toml")
+    with pytest.raises(ConfigError, match=r"^d.toml: decks.path.cards.Ambush: Expected int, got str$"):
+        decode({"decks": {"path": {"cards": {"Ambush": "two"}}}}, Decks, source="d.toml")
+    with pytest.raises(ConfigError, match=r"^d.toml: decks.path.cardz: unknown key \(did you mean 'cards'\?\)$"):
+        decode({"decks": {"camp": good, "path": {"cardz": {}}}}, Decks, source="d.toml")
+    with pytest.raises(ConfigError, match=r"^d.toml: decks.path.cards.3: Expected str, got int$"):
+        decode({"decks": {"path": {"cards": {3: 1}}}}, Decks, source="d.toml")
 
 
 def test_files_that_are_not_regular_or_too_big_are_one_line(tmp_path: Path) -> None:

@@ -102,3 +102,11 @@ def test_export_import_round_trip(tmp_path: Path) -> None:
         assert again.state == s.state
         with pytest.raises(StoreError, match="line 2: bad log entry"):
             other.import_lines("bad", [lines[0], "{not json"], source="bad.jsonl")
+
+
+def test_the_save_page_cache_has_a_stated_bound(tmp_path: Path) -> None:
+    """SQLite's page cache is the save's share of a long session's memory; it stops at CACHE_KIB
+    (bench/bench_soak.py and docs/reliability.md give the figures)."""
+    with Store.open(tmp_path / "s.sqlite") as store:
+        assert store._db.execute("PRAGMA cache_size").fetchone()[0] == -Store.CACHE_KIB
+    assert 0 < Store.CACHE_KIB < 2000

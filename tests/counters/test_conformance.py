@@ -12,7 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tablekeeper.hw import protocol as p
-from tablekeeper.hw.counters import CounterLink
+from tablekeeper.hw.counters import CounterLink, CounterManager
 from tests.counters.firmware_env import VECTORS, load_firmware_module
 
 DOC: dict[str, Any] = json.loads(VECTORS.read_text())
@@ -61,19 +61,38 @@ class _Port:
         return -1
 
 
-class _Manager:
-    hello_interval_s = 1e9
-    heartbeat_s = 1e9
+class _Manager(CounterManager):
+    def __init__(self) -> None:
+        super().__init__(emit=lambda intent: None, list_ports=list, hello_interval_s=1e9, heartbeat_s=1e9)
 
 
 @pytest.mark.parametrize("case", DOC["replies"], ids=lambda c: c["name"])
 def test_host_replies(case: dict[str, Any]) -> None:
     port = _Port()
-    link = CounterLink("/dev/ttyACM0", port, _Manager(), 0.0)  # type: ignore[arg-type]
+    link = CounterLink("/dev/ttyACM0", port, _Manager(), 0.0)
     link._receive(bytes.fromhex(case["payload"]), 0.0)
     replies = [p.parse(payload) for payload in p.FrameSplitter().feed(bytes(port.written))]
     expected = [] if case["error"] is None else [p.Message(p.MsgType.ERROR, 0, bytes(case["error"]))]
     assert replies == expected
+
+
+@pytest.mark.parametrize("case", DOC["legacy"], ids=lambda c: c["name"])
+def test_an_old_board_is_named_in_one_line_and_its_link_closed(case: dict[str, Any],
+                                                                caplog: pytest.LogCaptureFixture) -> None:
+    """A version-1 board (version-1 CRC) is answered "bad version", reported once, and its link is
+    closed (so the manager retries it with back-off) instead of greeting it forever in silence."""
+    port = _Port()
+    link = CounterLink("/dev/ttyACM0", port, _Manager(), 0.0)
+    wire = bytes.fromhex(case["wire"])
+    with caplog.at_level("WARNING", logger="tablekeeper"):
+        for payload in p.FrameSplitter().feed(wire + wire):
+            link._receive(payload, 0.0)
+    replies = [p.parse(payload) for payload in p.FrameSplitter().feed(bytes(port.written))]
+    assert replies == [p.Message(p.MsgType.ERROR, 0, bytes(case["error"]))]
+    lines = [r.getMessage() for r in caplog.records]
+    assert lines == ["counter /dev/ttyACM0 speaks counter protocol version 1, this station version 2: "
+                     "update the counter's firmware"]
+    assert link.broken and not link.ready
 
 
 def test_firmware_and_host_build_identical_frames_for_what_the_counter_sends() -> None:

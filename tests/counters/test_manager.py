@@ -14,6 +14,7 @@ from tablekeeper.hw.counters import CounterLink, CounterManager, CounterRoll
 from tablekeeper.hw.sim.clock import FakeClock
 from tablekeeper.intents import CounterConnected, CounterMissing, CounterValue, Intent
 from tests.counters.boards import FakePortInfo, InProcessBoard, Rig
+from tests.counters.firmware_env import load_firmware_module
 
 UID_A = b"\xe6\x61\x41\x04\x03\x33\x2a\x2b"
 UID_B = b"\xe6\x61\x41\x04\x03\x33\x2a\x99"
@@ -282,3 +283,20 @@ def test_change_arriving_before_ident_is_not_acknowledged_and_arrives_after() ->
     board.listed = True
     rig.run(1.0)
     assert values(intents) == [(2, "hp", 19)]
+
+
+def test_a_version_1_board_is_named_in_one_line_and_never_seated(monkeypatch: pytest.MonkeyPatch,
+                                                                  caplog: pytest.LogCaptureFixture) -> None:
+    """The real firmware made to speak protocol version 1 (its version byte, and a CRC without the
+    final XOR): the station says so in one line however often it retries, and seats nothing."""
+    rig, intents, _ = make_rig({"role": "hp"}, counters=(HP_SEAT_2,))
+    monkeypatch.setattr(load_firmware_module("counter.messages"), "PROTOCOL_VERSION", 1)
+    monkeypatch.setattr(load_firmware_module("counter.framing"), "CRC_XOROUT", 0)
+    with caplog.at_level("INFO", logger="tablekeeper"):
+        rig.run(8.0, step_s=0.01)
+    assert intents == []
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert warnings == ["counter /dev/ttyACM0 speaks counter protocol version 1, this station version 2: "
+                        "update the counter's firmware"]
+    retries = [r.getMessage() for r in caplog.records if "retry in" in r.getMessage()]
+    assert len(retries) >= 2  # it was closed and tried again, with back-off

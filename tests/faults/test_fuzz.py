@@ -5,6 +5,7 @@ refused command changes nothing."""
 
 from __future__ import annotations
 
+import binascii
 import contextlib
 import io
 import json
@@ -255,7 +256,7 @@ def _json_or_none(text: str) -> Any:
 # --- counter protocol decoder -------------------------------------------------------------------
 
 PAYLOAD = st.builds(lambda version, kind, seq, body: bytes((version, kind, seq)) + body,
-                    st.sampled_from([p.PROTOCOL_VERSION, p.PROTOCOL_VERSION, 0, 2, 255]),
+                    st.sampled_from([p.PROTOCOL_VERSION, p.PROTOCOL_VERSION, 0, p.LEGACY_VERSION, 3, 255]),
                     st.sampled_from([int(t) for t in p.MsgType]) | st.integers(0, 255),
                     st.integers(0, 255), st.binary(max_size=p.MAX_PAYLOAD - 3))
 STREAM_PIECE = (PAYLOAD.map(lambda payload: p.encode_frame(payload))
@@ -273,15 +274,20 @@ def test_decoder_turns_any_byte_stream_into_messages_or_protocol_errors(
     if stream and data.draw(st.booleans()):  # a bit flip somewhere
         at = data.draw(st.integers(0, len(stream) - 1))
         stream = stream[:at] + bytes((stream[at] ^ 1 << data.draw(st.integers(0, 7)),)) + stream[at + 1:]
+    _check_decoded(pieces, stream, chunk)
+
+
+def _check_decoded(pieces: list[bytes], stream: bytes, chunk: int) -> None:
     splitter = p.FrameSplitter()
     payloads = [payload for start in range(0, len(stream), chunk)
                 for payload in splitter.feed(stream[start:start + chunk])]
     sent = {bytes(piece[1:-1]) for piece in pieces}
     for payload in payloads:
-        # nothing damaged is taken for a message: every payload was framed whole into the stream, or
-        # the parser refuses it (a flipped trailing delimiter can merge a frame with zeros that
-        # CRC-16/CCITT-FALSE, having no final XOR, does not see; the length check refuses those)
+        # nothing damaged comes out of the splitter: every payload was framed whole into the stream
+        # (a flipped trailing delimiter merging a frame with a restored zero included), or it is a
+        # version-1 frame, passed on only to be refused by version
         if p.encode_frame(payload)[1:-1] not in sent:
+            assert payload[0] == p.LEGACY_VERSION
             with pytest.raises(p.FrameRejected):
                 p.parse(payload)
         assert 3 <= len(payload) <= p.MAX_PAYLOAD
@@ -296,6 +302,23 @@ def test_decoder_turns_any_byte_stream_into_messages_or_protocol_errors(
                 parser(message.body)
 
 
+@pytest.mark.parametrize("final_xor", [True, False], ids=["final XOR", "protection removed"])
+def test_a_frame_with_a_flipped_trailing_delimiter_is_dropped(final_xor: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A CHANGE whose closing 0x00 became 0x01 (the next frame's 0x00 ends it): COBS restores one
+    extra zero, which a CRC without a final XOR (protocol version 1) still checks out over. The
+    decoder check fails once the XOR is patched out, so it proves the protection."""
+    if not final_xor:
+        monkeypatch.setattr(p, "CRC_XOROUT", 0)
+    frame = p.encode_frame(p.build(p.MsgType.CHANGE, 7, bytes((0, 0, 3, 0, 9))))
+    merged = frame[:-1] + b"\x01"
+    heartbeat = p.encode_frame(p.build(p.MsgType.HEARTBEAT, 0))
+    if final_xor:
+        _check_decoded([merged, heartbeat], merged + heartbeat, 64)
+    else:
+        with pytest.raises(AssertionError):
+            _check_decoded([merged, heartbeat], merged + heartbeat, 64)
+
+
 @settings(FUZZ, max_examples=200)
 @given(st.binary(max_size=80))
 @example(bytes.fromhex("0401030101021c0403aecd"))  # a CHANGE frame with one bit flipped in its value
@@ -304,7 +327,9 @@ def test_decode_frame_refuses_with_protocol_error(raw: bytes) -> None:
         payload = p.decode_frame(raw)
     except ProtocolError:
         return
-    assert p.crc16(payload) == int.from_bytes(bytes(cobs.decode(raw))[-2:], "big")
+    crc = int.from_bytes(bytes(cobs.decode(raw))[-2:], "big")
+    legacy = payload[0] == p.LEGACY_VERSION and binascii.crc_hqx(payload, 0xFFFF) == crc
+    assert p.crc16(payload) == crc or legacy
 
 
 @pytest.mark.parametrize("fuzz", [test_decode_frame_refuses_with_protocol_error], ids=["frame"])

@@ -251,6 +251,9 @@ class Store:
 
     SYNCHRONOUS: ClassVar[str] = "FULL"
     """``FULL`` syncs the write-ahead log at every commit; the power-cut test sets ``OFF`` to show it fails."""
+    CACHE_KIB: ClassVar[int] = 256
+    """SQLite's page cache is the save's share of a long session's memory: it fills as the log grows
+    and stops at this bound (KiB; SQLite's own default is 2,000). Appends need few pages."""
 
     def __init__(self, path: Path, connection: sqlite3.Connection, lock: SaveLock | None = None,
                  checksums: bool = True) -> None:
@@ -275,6 +278,7 @@ class Store:
             lock.release()
             raise StoreError(f"{p}: cannot open save file: {exc}") from None
         try:
+            cls._bound_cache(db, p)
             checksums = cls._verified(db, p)
             cls._prepare(db, p, new=checksums is None)
         except BaseException:
@@ -282,6 +286,14 @@ class Store:
             lock.release()
             raise
         return cls(p, db, lock, checksums is not False)
+
+    @classmethod
+    def _bound_cache(cls, db: sqlite3.Connection, p: Path) -> None:
+        """Set before the whole-file check reads pages (this already reads the file's header)."""
+        try:
+            db.execute(f"PRAGMA cache_size=-{cls.CACHE_KIB}")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(refusal(p, str(exc))) from None
 
     @staticmethod
     def _verified(db: sqlite3.Connection, p: Path) -> bool | None:

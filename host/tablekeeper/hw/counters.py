@@ -268,6 +268,11 @@ class CounterLink:
             log.debug("counter %s: %s", self.device, exc)
             self._send(p.encode_frame(p.build(p.MsgType.ERROR, 0, p.error_body(exc.code, exc.msg_type, exc.seq))),
                        now_s)
+            if exc.code is p.ErrorCode.BAD_VERSION and self.ident is None:
+                # An old (or newer) board: said once, and the link closed (retried with back-off).
+                self._manager.wrong_version(self.device, payload[0])
+                self.broken = f"counter protocol version {payload[0]}"
+                self.drop_reason = "old firmware"
             return
         kind = message.type
         if kind is p.MsgType.ACK:
@@ -416,6 +421,7 @@ class CounterManager:
         self._lock = threading.RLock()
         self._links: dict[str, CounterLink] = {}
         self._backoff: dict[str, _Backoff] = {}
+        self._wrong_versions: set[tuple[str, int]] = set()
         self._known: dict[str, _Known] = {}
         self._track_values: dict[tuple[int, str], tuple[int, int]] = {}
         self._reported: set[tuple[int, str]] = set()  # tracks a counter changed since the last publish
@@ -668,6 +674,14 @@ class CounterManager:
                     self._emit(CounterMissing(seat=link.seat, reason=reason, at_s=now_s))
 
     # -- called by links --------------------------------------------------------------------
+    def wrong_version(self, device: str, version: int) -> None:
+        """One line per port and version, however often the back-off retries it."""
+        if (device, version) in self._wrong_versions:
+            return
+        self._wrong_versions.add((device, version))
+        log.warning("counter %s speaks counter protocol version %d, this station version %d: "
+                    "update the counter's firmware", device, version, p.PROTOCOL_VERSION)
+
     def identified(self, link: CounterLink, now_s: float) -> None:
         ident = link.ident
         if ident is None:

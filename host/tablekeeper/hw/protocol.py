@@ -1,6 +1,6 @@
-"""The counter wire protocol, host side (version 1; docs/protocol.md is the contract).
+"""The counter wire protocol, host side (version 2; docs/protocol.md is the contract).
 
-A frame is ``0x00, COBS(payload + CRC-16/CCITT-FALSE big-endian), 0x00``; a payload is
+A frame is ``0x00, COBS(payload + CRC-16/GENIBUS big-endian), 0x00``; a payload is
 ``version, type, seq, body``. The firmware implements the same rules in
 ``firmware/counter/framing.py`` and ``messages.py``; both are checked against one set of vectors.
 """
@@ -17,7 +17,8 @@ from cobs import cobs
 
 from tablekeeper.errors import ProtocolError
 
-PROTOCOL_VERSION: Final = 1
+PROTOCOL_VERSION: Final = 2
+LEGACY_VERSION: Final = 1  # framed with CRC-16/CCITT-FALSE; recognised only to be refused by version
 MAX_PAYLOAD: Final = 40
 MAX_ENCODED: Final = 44  # payload + CRC + one COBS code byte, plus one spare
 MAX_UID: Final = 16
@@ -25,6 +26,9 @@ MAX_DICE: Final = 16
 MAX_SIDES: Final = 100
 NO_LIMIT: Final = 0xFFFF
 CHECK_CRC = True  # the fault tests turn it off to show that they catch what it protects against
+# Version 2's final XOR: without it a frame whose trailing delimiter became 0x01 decodes with one
+# extra zero and still checks out (the fault tests set it to 0 to show they catch that).
+CRC_XOROUT = 0xFFFF
 
 
 class MsgType(IntEnum):
@@ -121,8 +125,15 @@ class ErrorReport:
 
 # -- frames -------------------------------------------------------------------------------------
 def crc16(data: bytes) -> int:
-    """CRC-16/CCITT-FALSE (``binascii.crc_hqx`` with the 0xFFFF start)."""
-    return binascii.crc_hqx(data, 0xFFFF)
+    """CRC-16/GENIBUS: CCITT-FALSE (``binascii.crc_hqx`` from 0xFFFF) with a final XOR of 0xFFFF,
+    so zero bytes after the CRC do not leave the check satisfied (see ``CRC_XOROUT``)."""
+    return binascii.crc_hqx(data, 0xFFFF) ^ CRC_XOROUT
+
+
+def _legacy_frame(payload: bytes, crc: int) -> bool:
+    """A version-1 frame (CRC-16/CCITT-FALSE, version byte 1): an old board or host. It is passed
+    on only so ``parse`` refuses it by version and the station can say which firmware is old."""
+    return payload[0] == LEGACY_VERSION and binascii.crc_hqx(payload, 0xFFFF) == crc
 
 
 def encode_frame(payload: bytes) -> bytes:
@@ -142,7 +153,7 @@ def decode_frame(encoded: bytes) -> bytes:
     if not 5 <= len(plain) <= MAX_PAYLOAD + 2:
         raise ProtocolError(f"frame of {len(plain)} decoded bytes is outside 5..{MAX_PAYLOAD + 2}")
     payload, crc = plain[:-2], int.from_bytes(plain[-2:], "big")
-    if CHECK_CRC and crc16(payload) != crc:
+    if CHECK_CRC and crc16(payload) != crc and not _legacy_frame(payload, crc):
         raise ProtocolError("CRC mismatch")
     return payload
 

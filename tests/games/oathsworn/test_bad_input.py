@@ -86,6 +86,7 @@ def test_a_save_resumed_after_its_data_file_was_edited_replays_its_kept_copy(
     ("map_tokens = 30", "map_token = 30", "company.map_token: unknown key (did you mean 'map_tokens'?)"),
     ('[class.Warden]\nitems = ', '[class.Warden]\nitem = ', "class.Warden.item: unknown key (did you mean 'items'?)"),
     ("stages = [5, 5, 5]", "stages = [5, 5, -1]", "encounter.stages: three card counts"),
+    ('"2*" = 3', '"2*" = "three"', 'might.white."2*": Expected int, got str'),  # the card face is named
 ])
 def test_a_misspelt_or_bad_key_in_an_edited_data_file_is_one_line(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], old: str, new: str, named: str) -> None:
