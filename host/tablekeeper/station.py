@@ -349,7 +349,8 @@ class Station:
             said = table_flow.auto_line(self.session.notes)
             if said is not None:
                 self.message = Message(said, self.clock() + table_flow.AUTO_LINE_S)
-        after = self.session.view()
+        with VIEWS.deferred():  # costly views (odds) wait until the frame answering this press is out
+            after = self.session.view()
         self._sync_outputs(after, before=before)
         self._last_view = after
         old_tracks = before.get("tracks", {})

@@ -58,8 +58,12 @@ def test_seat_buttons_follow_the_moment() -> None:
     """A = done (end my turn, reveal/resolve my test); B = my menu (the named actions)."""
     s = to_step(new(), "investigation", "2.2")
     game, state = s.game, s.state
-    assert game.button(state, "seat2.a", False).text() == "turn seat2"  # who goes next: me
-    do(s, "turn seat2")
+    assert state.prompt is None and state.owing == (1, 2)  # no "who goes next?": any seat may go first
+    assert game.button(state, "seat2.a", False).text() == "pass seat2"  # pass my whole turn
+    assert game.button(state, "seat2.b", False).text() == "actions seat2"  # my menu: my turn begins
+    s.perform(game.button(state, "seat2.b", False))
+    assert s.state.active_seat == 2
+    do(s, "choose 1")  # back
     assert s.game.button(s.state, "seat2.a", False).text() == "next"
     assert s.game.button(s.state, "seat2.b", False).text() == "actions seat2"
     assert s.game.button(s.state, "seat1.a", False) is None

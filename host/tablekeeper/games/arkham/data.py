@@ -174,20 +174,21 @@ class _Investigator(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     access: dict[str, Count] | None = None
 
 
-class _Agenda(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class _CardSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What an agenda and an act card share; each adds its threshold (doom or clues)."""
+
     name: str | None = None
+    per_investigator: bool = False
+    objective: str | None = None
+    resolution: str | None = None
+
+
+class _Agenda(_CardSpec, frozen=True, forbid_unknown_fields=True):
     doom: Positive | None = None
-    per_investigator: bool = False
-    objective: str | None = None
-    resolution: str | None = None
 
 
-class _Act(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    name: str | None = None
+class _Act(_CardSpec, frozen=True, forbid_unknown_fields=True):
     clues: Positive | None = None
-    per_investigator: bool = False
-    objective: str | None = None
-    resolution: str | None = None
 
 
 class _Reference(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

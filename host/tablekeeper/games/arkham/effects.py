@@ -263,21 +263,14 @@ def drop_from_turns(txn: Txn, seat: int) -> None:
     active = None if seat == state.active_seat else state.active_seat
     flowmod.move(txn, round_no=state.round, phase=state.phase, step=state.step, seat=active,
                  done=done, passes=state.passes)
-    prompt = txn.state.prompt
-    if prompt is not None and prompt.id == "flow.next_seat":
-        txn.close_prompt()
-        ask_next_turn(txn)
-    elif prompt is None and active is None:
-        ask_next_turn(txn)
+    if txn.state.prompt is None and active is None:
+        last_turn_begins(txn)
 
 
-def ask_next_turn(txn: Txn) -> None:
-    """2.2: the investigators choose who goes next among those who have not had a turn."""
+def last_turn_begins(txn: Txn) -> None:
+    """2.2: investigators take their turns in any order (the first to act begins); with one left
+    to play, its turn begins."""
     state = txn.state
     remaining = [s for s in live_seats(state) if s not in state.done]
-    if state.active_seat is not None:
-        return
-    if len(remaining) == 1:
+    if state.active_seat is None and len(remaining) == 1:
         flowmod.begin_turn(txn, txn.game.flow, remaining[0], done=state.done)
-    elif remaining:
-        flowmod.ask_next_seat(txn, remaining)

@@ -95,8 +95,8 @@ class Arkham(Game):
         scenario = state.get("scenario")
         test = skilltest.current(state)
         odds = None
-        if test is not None and test["result"] is None:
-            chance = skilltest.odds(state, test)
+        chance = skilltest.odds(state, test) if test is not None and test["result"] is None else None
+        if chance is not None:  # None also while the station answers a press: the odds follow it
             odds = {"exact": f"{chance.numerator}/{chance.denominator}", "percent": percent(chance)}
         keys = ("eliminated", "fate", "removed", "victory", "grim", "resolution", "enemies", "locations", "at",
                 "encounters", "assets", "treacheries")

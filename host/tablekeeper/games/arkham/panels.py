@@ -45,7 +45,7 @@ def _act_line(state: GameState) -> str:
 
 def tokens_panel(state: GameState) -> Panel:
     """The chaos bag, or the running skill test with its exact odds before the reveal."""
-    if state.prompt is not None and state.prompt.id != "flow.next_seat":
+    if state.prompt is not None:
         return _panel(state.prompt.text, [f"{i}. {o}" for i, o in enumerate(state.prompt.options, 1)])
     test = skilltest.current(state)
     bag = skilltest.chaos_bag(state)
@@ -61,7 +61,8 @@ def tokens_panel(state: GameState) -> Panel:
     title = f"{test['step']} s{seat} {test['skill'][:3]} {skill}v{test['difficulty']}"
     drawn = " ".join(test["tokens"])
     if test["result"] is None:  # lines stay short: the big figure takes the right-hand side
-        chance = percent(skilltest.odds(state, test))
+        exact = skilltest.odds(state, test)
+        chance = ".." if exact is None else percent(exact)
         return _panel(title, [drawn or "commit icons", f"{seat}A: reveal"], big=chance)
     result = test["result"]
     return _panel(title, [drawn, f"{result['modified_skill']} vs {result['difficulty']}", f"{seat}A: resolve"],
@@ -167,6 +168,12 @@ def button(state: GameState, role: str, held: bool) -> Command | None:
             return Command("next", origin="button")
         if effects.seat_value(state, seat, "actions") > 0:
             return Command("actions", (seat_text,), origin="button")
+    elif state.step == "2.2" and state.active_seat is None and seat in state.owing:
+        # AH-FW-3: turns in any order; the seat that presses first takes its turn (A: pass it)
+        if which == "a":
+            return Command("pass", (seat_text,), origin="button")
+        if effects.seat_value(state, seat, "actions") > 0:
+            return Command("actions", (seat_text,), origin="button")
     return None
 
 
@@ -181,8 +188,6 @@ def _answer(prompt: Prompt, seat: int, which: str) -> Command | None:
         if which == "a":
             return choose(1)
         return choose(seats.index(seat) + 2) if seat in seats else None
-    if which == "a" and prompt.id == "flow.next_seat" and seat in seats:
-        return Command("turn", (f"seat{seat}",), origin="button")
     if which == "a" and prompt.id in ("lead", "prey") and seat in seats:
         return choose(seats.index(seat) + 1)
     return None

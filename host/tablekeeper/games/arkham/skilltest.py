@@ -43,14 +43,16 @@ def elder_sign(state: GameState, seat: int) -> int:
     return effects.seat_info(state, seat).elder_sign
 
 
-def odds(state: GameState, test: Mapping[str, Any]) -> Fraction:
-    """The exact chance of success for the current skill value (ST.2) against the difficulty."""
+def odds(state: GameState, test: Mapping[str, Any], placeholder: Fraction | None = None) -> Fraction | None:
+    """The exact chance of success for the current skill value (ST.2) against the difficulty; while
+    the station sends the frame answering a press, ``placeholder`` until that frame is out."""
     skill = int(test["base"]) + int(test["committed"])
     difficulty = 0 if test.get("autosuccess") else int(test["difficulty"])
     contents = chaos_bag(state).contents
     elder = elder_sign(state, int(test["seat"]))
     key = ("arkham.test", contents, Same(state.get("tokens")), skill, difficulty, elder)
-    return VIEWS.get(key, lambda: success_chance(contents.as_dict(), token_kinds(state), skill, difficulty, elder))
+    return VIEWS.get(key, lambda: success_chance(contents.as_dict(), token_kinds(state), skill, difficulty, elder),
+                     placeholder=placeholder)
 
 
 def begin(txn: Txn, seat: int, skill: str, base: int, difficulty: int, kind: str = "plain",
