@@ -20,10 +20,10 @@ def test_prompt_options_are_shown_and_chosen_with_the_buttons(tmp_path: Path,
         rig.tap("next")  # into the step where the players choose who goes next
         state = rig.session.state
         assert state.prompt is not None and state.prompt.options == ("seat 1", "seat 2")
-        assert rig.station.controls.prompt_text(state) == "1/2 seat 1"
+        assert rig.station.controls.prompt_text(state) == "1 of 2: seat 1"
         first = rig.parts.screens()["tokens"].tobytes()
         rig.tap("down")
-        assert rig.station.controls.prompt_text(rig.session.state) == "2/2 seat 2"
+        assert rig.station.controls.prompt_text(rig.session.state) == "2 of 2: seat 2"
         assert rig.parts.screens()["tokens"].tobytes() != first  # the banner follows the cursor
         rig.tap("next")
         assert rig.session.state.prompt is None

@@ -69,10 +69,10 @@ def test_an_attack_of_opportunity_is_split_onto_an_ally_by_prompt() -> None:
     do(s, "asset seat1 Dog health=3 sanity=1", "enemy seat1 Ghoul fight=2 health=2 evade=2 damage=2 horror=1")
     start_turn(s, 1)
     do(s, "act seat1 draw")
-    assert prompt_id(s) == "soak" and s.state.prompt.options == ("rest on Roland", "Dog +1 dam", "Dog +1 hor")
+    assert prompt_id(s) == "soak" and s.state.prompt.options == ("rest on Roland", "1 damage on Dog", "1 horror on Dog")
     hand = track(s, "seat1.hand")
     do(s, "choose 2", "choose 3")  # one damage and the horror on the dog
-    assert prompt_id(s) == "soak" and s.state.prompt.options == ("rest on Roland", "Dog +1 dam")
+    assert prompt_id(s) == "soak" and s.state.prompt.options == ("rest on Roland", "1 damage on Dog")
     do(s, "choose 1")  # the other damage on Roland
     assert track(s, "seat1.damage") == 1 and track(s, "seat1.horror") == 0
     assert "Dog" not in data(s, "assets")["1"] and track(s, "seat1.discard") == 1  # AH-DMG-11: sanity 1

@@ -69,6 +69,9 @@ class Arkham(Game):
     def button(self, state: GameState, role: str, held: bool) -> Command | None:
         return panels.button(state, role, held)
 
+    def legend(self, state: GameState, seat: int) -> str | None:
+        return panels.legend(state, seat)
+
     def adjustable(self, state: GameState) -> list[str]:
         return panels.adjustable(state)
 

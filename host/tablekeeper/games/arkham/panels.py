@@ -12,15 +12,15 @@ from tablekeeper.core.view import Panel
 from tablekeeper.games.arkham import board, effects, skilltest
 from tablekeeper.games.arkham.odds import success_chance
 
-WIDTH = 21
+WIDTH = 21  # a title longer than this is cut by the renderer; lines wrap and page instead
+
+MARGIN_KEY = (("+1: 62%", "a skill 1 above the test's difficulty passes 62% of the time"),)
+HARM_KEY = (("Health 7/9", "7 health left of 9 (sanity likewise)"),)
 
 
-def _fit(text: str) -> str:
-    return text if len(text) <= WIDTH else text[: WIDTH - 1] + "~"
-
-
-def _panel(title: str, lines: list[str], big: str | None = None) -> Panel:
-    return Panel(_fit(title), tuple(_fit(line) for line in lines[:4]), big)
+def _panel(title: str, lines: list[str], big: str | None = None,
+           legend: tuple[tuple[str, str], ...] = ()) -> Panel:
+    return Panel(title, tuple(lines), big, legend)
 
 
 def track_panel(flow: Flow, state: GameState) -> Panel:
@@ -28,8 +28,7 @@ def track_panel(flow: Flow, state: GameState) -> Panel:
     phase = flow.phase(state.phase).label if state.phase else ""
     step = flow.step(state.phase, state.step).title if state.step else ""
     doom = state.value("agenda.doom") + state.value("doom.other")
-    lines = [phase, step,
-             f"Agenda {state.value('agenda')} doom {doom}/{state.value('agenda.threshold')}",
+    lines = [phase, step, f"Agenda {state.value('agenda')}: {doom} of {state.value('agenda.threshold')} doom",
              _act_line(state)]
     if state.over:
         lines = [f"Over: {state.over}", *lines[:3]]
@@ -40,33 +39,37 @@ def _act_line(state: GameState) -> str:
     act = effects.card(state, "act")
     if act.get("objective"):
         return f"Act {state.value('act')}: objective"
-    return f"Act {state.value('act')} clues {state.value('act.clues_required')}"
+    return f"Act {state.value('act')} needs {state.value('act.clues_required')} clues"
 
 
 def tokens_panel(state: GameState) -> Panel:
     """The chaos bag, or the running skill test with its exact odds before the reveal."""
-    if state.prompt is not None:
-        return _panel(state.prompt.text, [f"{i}. {o}" for i, o in enumerate(state.prompt.options, 1)])
+    if state.prompt is not None:  # the whole question (wrapped); the banner shows the answer pointed at
+        return _panel("Question", [state.prompt.text, *(f"{i}. {o}" for i, o in enumerate(state.prompt.options, 1))])
     test = skilltest.current(state)
     bag = skilltest.chaos_bag(state)
     if test is None:
         sealed = bag.sealed.total
         seat = state.active_seat or state.lead
         margins = [margin_chance(state, seat, k) for k in range(4)]
-        return _panel(f"Chaos bag {bag.contents.total}",
-                      [f"{state.get('scenario')['difficulty']}" + (f" sealed {sealed}" if sealed else ""),
-                       f"+0 {margins[0]} +1 {margins[1]}", f"+2 {margins[2]} +3 {margins[3]}"])
+        return _panel("Chaos bag",
+                      [f"{bag.contents.total} tokens, {state.get('scenario')['difficulty']}"
+                       + (f", {sealed} sealed" if sealed else ""),
+                       "Skill over test: pass", f"+0: {margins[0]}  +1: {margins[1]}",
+                       f"+2: {margins[2]}  +3: {margins[3]}"], legend=MARGIN_KEY)
     skill = int(test["base"]) + int(test["committed"])
     seat = int(test["seat"])
-    title = f"{test['step']} s{seat} {test['skill'][:3]} {skill}v{test['difficulty']}"
-    drawn = " ".join(test["tokens"])
-    if test["result"] is None:  # lines stay short: the big figure takes the right-hand side
+    title = f"Seat {seat}: {test['skill']} test"
+    drawn = ", ".join(test["tokens"])
+    against = f"skill {skill} vs {test['difficulty']}"
+    if test["result"] is None:  # lines stay short: the big figure (the chance to pass) takes the right
         exact = skilltest.odds(state, test)
         chance = ".." if exact is None else percent(exact)
-        return _panel(title, [drawn or "commit icons", f"{seat}A: reveal"], big=chance)
+        return _panel(title, [against, f"drew {drawn}" if drawn else "commit cards now", "A: draw a token"],
+                      big=chance)
     result = test["result"]
-    return _panel(title, [drawn, f"{result['modified_skill']} vs {result['difficulty']}", f"{seat}A: resolve"],
-                  big="PASS" if result["success"] else "FAIL")
+    return _panel(title, [f"skill {result['modified_skill']} vs {result['difficulty']}", f"drew {drawn}",
+                          "A: resolve it"], big="PASS" if result["success"] else "FAIL")
 
 
 def margin_chance(state: GameState, seat: int, margin: int) -> str:
@@ -94,20 +97,17 @@ def seat_panel(state: GameState, seat: int) -> Panel:
     if out is not None:
         fate = state.get("fate", {}).get(str(seat))
         return _panel(name, [f"out: {out}", *([fate] if fate else []),
-                             f"trauma {value('physical_trauma')}P {value('mental_trauma')}M"])
-    turn = " TURN" if state.active_seat == seat else ""
-    lead = "*" if state.lead == seat else ""
+                             f"trauma: {value('physical_trauma')} physical, {value('mental_trauma')} mental"])
+    turn = state.active_seat == seat
     engaged = board.engaged_with(state, seat)
-    lines = [f"HP {value('health') - value('damage')}/{value('health')} San "
-             f"{value('sanity') - value('horror')}/{value('sanity')}",
-             f"Clu {value('clues')} Res {value('resources')}" + (f" Eng{len(engaged)}" if engaged else ""),
-             f"Act {value('actions')} Hand {value('hand')}"]
-    key = legend(state, seat)
-    if key is not None:  # the last line on a 128x32 seat display as on a 128x64 one
-        lines = [lines[0], key]
-    elif engaged:
-        lines.append("Eng " + ",".join(engaged))
-    return _panel(f"{lead}{name}{turn}", lines, big=str(value("actions")) if turn else None)
+    lines = [f"Health {value('health') - value('damage')}/{value('health')} "
+             f"Sanity {value('sanity') - value('horror')}/{value('sanity')}",
+             f"{value('actions')} actions, {value('hand')} in hand",
+             f"Clues {value('clues')} Resources {value('resources')}"]
+    if engaged:
+        lines.append("Engaged: " + ", ".join(engaged))
+    title = f"{name} (lead)" if state.lead == seat else name
+    return _panel(title, lines, big=str(value("actions")) if turn else None, legend=HARM_KEY)
 
 
 def panels(flow: Flow, state: GameState) -> dict[str, Panel]:
@@ -134,14 +134,16 @@ SEAT_PROMPTS = ("soak", "aoo_order", "attack_order", "trauma", "encounter_card",
 
 
 def legend(state: GameState, seat: int) -> str | None:
-    """The seat display's last line while a question is the seat's to answer: what A and B mean."""
+    """The seat display's last line (``Game.legend``) while a question is the seat's to answer: what
+    A and B mean (the answers are numbered on the tokens display)."""
     prompt = state.prompt
     if prompt is None:
         return None
-    if prompt.id in SEAT_PROMPTS and prompt.seat == seat:  # the answers are numbered on the tokens display
-        return "A=1" + (f" B=2 of {len(prompt.options)}" if len(prompt.options) > 1 else "")
+    if prompt.id in SEAT_PROMPTS and prompt.seat == seat:
+        first = f"A: {prompt.options[0]}"
+        return first + (f", B: {prompt.options[1]}" if len(prompt.options) > 1 else "")
     if prompt.id == "encounter":
-        return "A=nothing" + (" B=my card" if seat in prompt.context.get("seats", ()) else "")
+        return "A: nothing" + (", B: my card" if seat in prompt.context.get("seats", ()) else "")
     return None
 
 
