@@ -86,6 +86,11 @@ def with_campaign(options: Mapping[str, str]) -> dict[str, str]:
 def build(state: GameState, given: Mapping[str, str]) -> GameState:
     check_options(given, state.seats)
     options = with_campaign(given)
+    beyond = sorted(k for k in options if k.startswith("seat") and k[4:].isdigit() and int(k[4:]) > state.seats)
+    if "campaign" in given and beyond:  # a player of the log would be dropped without a word
+        players = sum(1 for k in options if k.startswith("seat") and k[4:].isdigit())
+        raise ConfigError(f"campaign log: {players} players are in the campaign: play it with --seats {players} "
+                          "(or let a player leave first: tablekeeper campaign FILE NAME leave SEAT)")
     scenarios, campaigns = load_scenarios(options.get("scenario"))
     sid = options.get("scenario_id", "the_gathering" if "the_gathering" in scenarios else next(iter(scenarios)))
     if sid not in scenarios:
