@@ -18,9 +18,9 @@ DIFFICULTIES = ("easy", "standard", "hard", "expert")
 S = TypeVar("S", bound=msgspec.Struct)
 
 
-@dataclass(frozen=True, slots=True)
-class TokenKind:
-    """How one kind of chaos token resolves (AH-CHAOS-2..5); JSON-ready through ``to_json``."""
+class TokenKind(msgspec.Struct, frozen=True):
+    """How one kind of chaos token resolves (AH-CHAOS-2..5); kept in game data as JSON
+    (``records.tokens``)."""
 
     value: int = 0
     again: bool = False
@@ -28,15 +28,6 @@ class TokenKind:
     autofail: bool = False
     elder_sign: bool = False
     symbol: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        return {"value": self.value, "again": self.again, "leaves": self.leaves, "autofail": self.autofail,
-                "elder_sign": self.elder_sign, "symbol": self.symbol}
-
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> TokenKind:
-        return cls(int(raw["value"]), bool(raw["again"]), bool(raw["leaves"]), bool(raw["autofail"]),
-                   bool(raw["elder_sign"]), bool(raw["symbol"]))
 
 
 @dataclass(frozen=True, slots=True)

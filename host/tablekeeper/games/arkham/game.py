@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import msgspec
+
 from tablekeeper.core.events import Command, Json
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
@@ -98,14 +100,14 @@ class Arkham(Game):
         scenario = state.get("scenario")
         test = skilltest.current(state)
         odds = None
-        chance = skilltest.odds(state, test) if test is not None and test["result"] is None else None
+        chance = skilltest.odds(state, test) if test is not None and test.result is None else None
         if chance is not None:  # None also while the station answers a press: the odds follow it
             odds = {"exact": f"{chance.numerator}/{chance.denominator}", "percent": percent(chance)}
         keys = ("eliminated", "fate", "removed", "victory", "grim", "resolution", "enemies", "locations", "at",
                 "encounters", "assets", "treacheries")
         out: dict[str, Any] = {"scenario": scenario["id"], "difficulty": scenario["difficulty"],
                                "reference_side": rules.reference_side_label(scenario["side"]),
-                               "test": test, "odds": odds,
+                               "test": None if test is None else msgspec.to_builtins(test), "odds": odds,
                                "investigators": {str(s): i.investigator for s, i in records.seats(state).items()}}
         out.update({k: thaw(state.get(k)) for k in keys})
         out["empty"] = [loc for loc in sorted(board.locations(state)) if board.is_empty(state, loc)]  # AH-EMPTY-1

@@ -57,19 +57,17 @@ def tokens_panel(state: GameState) -> Panel:
                        + (f", {sealed} sealed" if sealed else ""),
                        "Skill over test: pass", f"+0: {margins[0]}  +1: {margins[1]}",
                        f"+2: {margins[2]}  +3: {margins[3]}"], legend=MARGIN_KEY)
-    skill = int(test["base"]) + int(test["committed"])
-    seat = int(test["seat"])
-    title = f"Seat {seat}: {test['skill']} test"
-    drawn = ", ".join(test["tokens"])
-    against = f"skill {skill} vs {test['difficulty']}"
-    if test["result"] is None:  # lines stay short: the big figure (the chance to pass) takes the right
+    title = f"Seat {test.seat}: {test.skill} test"
+    drawn = ", ".join(test.tokens)
+    against = f"skill {test.value} vs {test.difficulty}"
+    if test.result is None:  # lines stay short: the big figure (the chance to pass) takes the right
         exact = skilltest.odds(state, test)
         chance = ".." if exact is None else percent(exact)
         return _panel(title, [against, f"drew {drawn}" if drawn else "commit cards now", "A: draw a token"],
                       big=chance)
-    result = test["result"]
-    return _panel(title, [f"skill {result['modified_skill']} vs {result['difficulty']}", f"drew {drawn}",
-                          "A: resolve it"], big="PASS" if result["success"] else "FAIL")
+    result = test.result
+    return _panel(title, [f"skill {result.modified_skill} vs {result.difficulty}", f"drew {drawn}",
+                          "A: resolve it"], big="PASS" if result.success else "FAIL")
 
 
 def margin_chance(state: GameState, seat: int, margin: int) -> str:
@@ -161,9 +159,9 @@ def button(state: GameState, role: str, held: bool) -> Command | None:
         return _answer(prompt, seat, which)
     test = skilltest.current(state)
     if test is not None:
-        if which == "a" and int(test["seat"]) == seat:
-            return Command("draw" if test["result"] is None else "resolve",
-                           ("chaos",) if test["result"] is None else (), origin="button")
+        if which == "a" and test.seat == seat:
+            return Command("draw" if test.result is None else "resolve",
+                           ("chaos",) if test.result is None else (), origin="button")
         return None
     if state.step == "2.2" and state.active_seat == seat:
         if which == "a":

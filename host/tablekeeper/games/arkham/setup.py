@@ -102,11 +102,11 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
     campaign = options.get("campaign_id", scenario.campaign)
     if campaign not in bags:
         raise ConfigError(f"--option campaign_id={campaign}: no chaos bag for it (bags: {', '.join(sorted(bags))})")
-    tokens = {name: kind.to_json() for name, kind in token_kinds.items()}
+    tokens = dict(token_kinds)
     for symbol, kind in scenario.reference.get(side, {}).items():
         if symbol not in tokens:
             raise ConfigError(f"scenario {sid}: reference.{side}.{symbol}: unknown token")
-        tokens[symbol] = kind.to_json()
+        tokens[symbol] = kind
     mode = options.get("mode", "campaign")
     if mode not in ("campaign", "standalone"):
         raise ConfigError(f"--option mode={mode}: expected campaign or standalone")
@@ -154,7 +154,7 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
                      "side": side, "agendas": [c.to_json() for c in scenario.agendas],
                      "acts": [c.to_json() for c in scenario.acts], "sequence": list(campaigns.get(campaign, ())),
                      "enemies": msgspec.to_builtins(dict(scenario.enemies))},
-        "tokens": tokens,
+        "tokens": msgspec.to_builtins(tokens),
         "seats": seats,
         "mode": mode,
         "count_eliminated": options.get("count_eliminated", "true") != "false",
