@@ -90,12 +90,16 @@ class Broker:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the {self.kind} broker exited: {self.log.read_text(errors='replace')[-800:]}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return
-            except OSError:
-                time.sleep(0.05)
+            if poll(self._accepts, 0.05):
+                return
         raise RuntimeError(f"the {self.kind} broker did not open port {self.port}")
+
+    def _accepts(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                return True
+        except OSError:
+            return False
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -108,11 +112,19 @@ class Broker:
         self.process = None
 
 
+def poll(predicate: Callable[[], object], timeout_s: float, every_s: float = 0.02) -> bool:
+    """Whether ``predicate`` holds within ``timeout_s``: the one place these tests wait for another
+    process or thread (a broker, paho's network thread) to catch up."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        if predicate():
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(every_s)
+
+
 def wait_until(predicate: Callable[[], object], what: str, timeout_s: float = 10.0) -> None:
     """Poll ``predicate`` (bounded); fail naming ``what`` if it never holds."""
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
+    if not poll(predicate, timeout_s):
+        raise AssertionError(f"timed out waiting for {what}")

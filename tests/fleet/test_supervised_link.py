@@ -12,7 +12,7 @@ import pytest
 from tablekeeper.fleet.link import FleetLink
 from tablekeeper.fleet.messages import Event, Lock, Status
 from tablekeeper.supervisor import Supervisor
-from tests.fleet.brokers import Broker, wait_until
+from tests.fleet.brokers import Broker, poll, wait_until
 from tests.fleet.stations import fleet_config, organiser
 
 
@@ -61,14 +61,12 @@ def test_a_dead_network_thread_is_started_again(broker: Broker, monkeypatch: pyt
     client, _board = organiser(broker)
     try:
         assert link.wait_connected(10)
-        time.sleep(0.5)  # the command subscription is in place
+        client.send("t1", Lock(id="before"))
+        wait_until(lambda: len(received) == 1, "a command while paho's thread runs (the subscription is in place)")
         link.client.loop_stop()  # as if an exception in a callback had ended paho's thread
         client.send("t1", Lock(id="after"))
-        if watched:
-            wait_until(lambda: link.network_restarts >= 1 and received, "the command, read by a new network thread")
-        else:
-            time.sleep(3)
-            assert received == []  # nobody reads the socket any more
+        read = poll(lambda: link.network_restarts >= 1 and len(received) == 2, 10 if watched else 3)
+        assert read is watched  # unwatched, nobody reads the socket any more
     finally:
         client.close()
         link.close()
