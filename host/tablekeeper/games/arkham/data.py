@@ -30,8 +30,7 @@ class TokenKind(msgspec.Struct, frozen=True):
     symbol: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Card:
+class Card(msgspec.Struct, frozen=True):
     """An agenda or act card: a doom threshold or clue requirement, flat or per investigator."""
 
     name: str
@@ -39,10 +38,6 @@ class Card:
     per_investigator: bool = False
     objective: str | None = None
     resolution: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "amount": self.amount, "per_investigator": self.per_investigator,
-                "objective": self.objective, "resolution": self.resolution}
 
 
 class EncounterEnemy(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -54,7 +54,7 @@ def _check_doom(txn: Txn) -> None:
     state = txn.state
     agenda = effects.card(state, "agenda")
     if rules.agenda_advances(state.value("agenda.doom"), state.value("doom.other"), state.value("agenda.threshold"),
-                             bool(agenda.get("objective"))):
+                             bool(agenda.objective)):
         effects.advance_agenda(txn, "doom threshold reached")
 
 

@@ -9,7 +9,7 @@ from tablekeeper.core.flow import Flow
 from tablekeeper.core.odds import percent
 from tablekeeper.core.state import GameState, Prompt
 from tablekeeper.core.view import Panel
-from tablekeeper.games.arkham import board, effects, skilltest
+from tablekeeper.games.arkham import board, effects, records, skilltest
 from tablekeeper.games.arkham.odds import success_chance
 
 WIDTH = 21  # a title longer than this is cut by the renderer; lines wrap and page instead
@@ -37,7 +37,7 @@ def track_panel(flow: Flow, state: GameState) -> Panel:
 
 def _act_line(state: GameState) -> str:
     act = effects.card(state, "act")
-    if act.get("objective"):
+    if act.objective:
         return f"Act {state.value('act')}: objective"
     return f"Act {state.value('act')} needs {state.value('act.clues_required')} clues"
 
@@ -53,7 +53,7 @@ def tokens_panel(state: GameState) -> Panel:
         seat = state.active_seat or state.lead
         margins = [margin_chance(state, seat, k) for k in range(4)]
         return _panel("Chaos bag",
-                      [f"{bag.contents.total} tokens, {state.get('scenario')['difficulty']}"
+                      [f"{bag.contents.total} tokens, {records.scenario(state).difficulty}"
                        + (f", {sealed} sealed" if sealed else ""),
                        "Skill over test: pass", f"+0: {margins[0]}  +1: {margins[1]}",
                        f"+2: {margins[2]}  +3: {margins[3]}"], legend=MARGIN_KEY)
@@ -122,7 +122,7 @@ def adjustable(state: GameState) -> list[str]:
     per_seat = ("damage", "horror", "clues", "resources", "actions")
     names = [f"seat{first}.{n}" for n in per_seat]
     names += ["agenda.doom", "doom.other", "agenda.threshold"]
-    if not effects.card(state, "act").get("objective"):  # AH-ACTAG-5: an objective needs no clues
+    if not effects.card(state, "act").objective:  # AH-ACTAG-5: an objective needs no clues
         names.append("act.clues_required")
     names += [f"seat{s}.{n}" for s in seats[1:] for n in per_seat]
     return [n for n in names if n in state.tracks]

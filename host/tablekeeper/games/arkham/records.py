@@ -10,7 +10,7 @@ import msgspec
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
-from tablekeeper.games.arkham.data import TokenKind
+from tablekeeper.games.arkham.data import Card, EncounterEnemy, TokenKind
 
 R = TypeVar("R", bound=msgspec.Struct)
 
@@ -54,6 +54,25 @@ class Enemy(msgspec.Struct, frozen=True):
     location: str | None = None
     fight_mod: int = 0
     evade_mod: int = 0
+
+
+class ScenarioInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """The scenario being played, as set up: its agenda and act decks (AH-ACTAG-2), the campaign's
+    scenario order (AH-NEXT-1) and the enemies of its encounter sets (1.4)."""
+
+    id: str
+    title: str | None = None
+    campaign: str
+    difficulty: str
+    side: str
+    agendas: tuple[Card, ...]
+    acts: tuple[Card, ...]
+    sequence: tuple[str, ...] = ()
+    enemies: dict[str, EncounterEnemy] = msgspec.field(default_factory=dict)
+
+
+def scenario(state: GameState) -> ScenarioInfo:
+    return msgspec.convert(thaw(state.get("scenario")), type=ScenarioInfo)
 
 
 class Location(msgspec.Struct, frozen=True, kw_only=True):

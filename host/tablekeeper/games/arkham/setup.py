@@ -14,6 +14,7 @@ from tablekeeper.core.frozen import freeze
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import Counter
 from tablekeeper.errors import ConfigError, Rejected
+from tablekeeper.games.arkham import records
 from tablekeeper.games.arkham.data import (
     Card,
     load_allies,
@@ -150,10 +151,10 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
     tracks["encounter.discard"] = Counter(0, 0, None)
     bag = Bag("chaos", Multiset.of(bags[campaign][difficulty]))
     data = {
-        "scenario": {"id": sid, "title": scenario.title, "campaign": campaign, "difficulty": difficulty,
-                     "side": side, "agendas": [c.to_json() for c in scenario.agendas],
-                     "acts": [c.to_json() for c in scenario.acts], "sequence": list(campaigns.get(campaign, ())),
-                     "enemies": msgspec.to_builtins(dict(scenario.enemies))},
+        "scenario": msgspec.to_builtins(records.ScenarioInfo(
+            id=sid, title=scenario.title, campaign=campaign, difficulty=difficulty, side=side,
+            agendas=scenario.agendas, acts=scenario.acts, sequence=tuple(campaigns.get(campaign, ())),
+            enemies=dict(scenario.enemies))),
         "tokens": msgspec.to_builtins(tokens),
         "seats": seats,
         "mode": mode,

@@ -309,10 +309,10 @@ def advance(txn: Txn, args: tuple[str, ...]) -> None:
         effects.advance_agenda(txn, "a card allows it")
     elif which == "act":
         current = effects.card(txn.state, "act")
-        if not current.get("objective"):
+        if not current.objective:
             raise Rejected("this act advances by spending clues (spend-clues SEAT:N ...)")
         if why != "objective":
-            raise Rejected(f"say `advance act objective` once the objective is met: {current['objective']}")
+            raise Rejected(f"say `advance act objective` once the objective is met: {current.objective}")
         effects.advance_act(txn, "objective met")
     else:
         raise Rejected("advance agenda card | advance act objective")
@@ -325,8 +325,8 @@ def spend_clues(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("usage: spend-clues SEAT:N [SEAT:N ...]")
     state = txn.state
     current = effects.card(state, "act")
-    if current.get("objective"):
-        raise Rejected(f"act {state.value('act')} has an objective: {current['objective']}")
+    if current.objective:
+        raise Rejected(f"act {state.value('act')} has an objective: {current.objective}")
     if state.phase != "investigation" or state.active_seat is None:
         raise Rejected("clues are spent on the act only during an investigator's turn")
     no_test(state)
@@ -362,7 +362,7 @@ def bonus(txn: Txn, args: tuple[str, ...]) -> None:
 def go_to(txn: Txn, args: tuple[str, ...]) -> None:
     """AH-NEXT-1: the resolution sends the group to another scenario of the campaign."""
     usage(args, 1, 1, "go-to SCENARIO")
-    sequence = txn.state.get("scenario")["sequence"]
+    sequence = records.scenario(txn.state).sequence
     if args[0] not in sequence:
         raise Rejected(f"the campaign has no scenario {args[0]!r} (scenarios: {', '.join(sequence)})")
     txn.put("go_to", args[0])
