@@ -75,8 +75,10 @@ def test_seat_buttons_follow_the_moment() -> None:
     assert s.game.button(s.state, "seat1.a", False) is None
     do(s, "test seat2 intellect 5 2")
     assert s.game.button(s.state, "seat2.a", False).text() == "draw chaos"
+    assert s.game.legend(s.state, 2) == "A: draw a token" and s.game.legend(s.state, 1) is None
     do(s, "draw chaos")
     assert s.game.button(s.state, "seat2.a", False).text() == "resolve"
+    assert s.game.legend(s.state, 2) == "A: resolve the test"
     assert s.game.button(s.state, "seat2.b", False) is None
 
 
@@ -106,6 +108,7 @@ def test_seat_buttons_answer_prompts() -> None:
     s = new(seats=3)
     do(s, "defeat seat1")  # the lead is out: the others pick a new lead
     assert s.game.button(s.state, "seat3.a", False).text() == "choose 2"
+    assert s.game.legend(s.state, 3) == "A: me" and s.game.legend(s.state, 1) is None
     assert s.game.button(s.state, "seat1.a", False) is None
     s = new()
     do(s, "enemy seat1 A fight=2 health=3 evade=2", "enemy seat1 B fight=2 health=3 evade=2")

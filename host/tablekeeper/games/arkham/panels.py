@@ -136,12 +136,17 @@ def legend(state: GameState, seat: int) -> str | None:
     A and B mean (the answers are numbered on the tokens display)."""
     prompt = state.prompt
     if prompt is None:
+        test = skilltest.current(state)
+        if test is not None and test.seat == seat:  # A is "done" with the test's next step
+            return "A: draw a token" if test.result is None else "A: resolve the test"
         return None
     if prompt.id in SEAT_PROMPTS and prompt.seat == seat:
         first = f"A: {prompt.options[0]}"
         return first + (f", B: {prompt.options[1]}" if len(prompt.options) > 1 else "")
     if prompt.id == "encounter":
         return "A: nothing" + (", B: my card" if seat in prompt.context.get("seats", ()) else "")
+    if prompt.id in ("lead", "prey") and seat in prompt.context.get("seats", ()):
+        return "A: me"
     return None
 
 
