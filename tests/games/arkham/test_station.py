@@ -29,12 +29,12 @@ def test_panels_fit_a_small_oled() -> None:
             assert len(panel.title) <= 21 and len(panel.lines) <= 4
             assert all(len(line) <= 21 for line in panel.lines)
     panels = s.game.panels(s.state)
-    assert panels["track"].lines == ("II. Investigation", "2.2 Turns", "Agenda 1: 0 of 3 doom",
+    assert panels["track"].lines == ("II. Investigation", "2.2 Turns", "Doom 0 of 3",
                                      "Act 1 needs 8 clues")
-    assert panels["seat1"].title == "Roland (lead)" and panels["seat1"].big == "2"  # actions left, large
+    assert panels["seat1"].title == "Roland (lead)"
     assert panels["tokens"].title == "Seat 1: combat test"
     assert panels["tokens"].lines == ("skill 4 vs 2", "drew bless", "A: draw a token")
-    assert panels["seat1"].lines == ("Health 9/9 Sanity 5/5", "2 actions, 5 in hand", "Clues 0 Resources 5",
+    assert panels["seat1"].lines == ("Health 9 Sanity 5", "2 actions, 5 cards", "Clues 0 Resources 5",
                                      "Engaged: Ghoul")
 
 
@@ -42,8 +42,8 @@ def test_idle_tokens_display_shows_odds_by_margin() -> None:
     s = new()
     # Standard bag, Roland (elder sign +1): a margin of 0 needs a token >= 0: +1, 0, 0, elder sign = 4/16.
     tokens = s.game.panels(s.state)["tokens"]
-    assert tokens.title == "Chaos bag"
-    assert tokens.lines == ("16 tokens, standard", "Skill over test: pass", "+0: 25%  +1: 62%", "+2: 81%  +3: 88%")
+    assert tokens.title == "Standard bag: 16"
+    assert tokens.lines == ("Skill over test: pass", "+0: 25%  +1: 62%", "+2: 81%  +3: 88%")
     assert tokens.legend[0][0] == "+1: 62%"  # the short form explained on the legend page
 
 

@@ -15,7 +15,6 @@ from tablekeeper.games.arkham.odds import success_chance
 WIDTH = 21  # a title longer than this is cut by the renderer; lines wrap and page instead
 
 MARGIN_KEY = (("+1: 62%", "a skill 1 above the test's difficulty passes 62% of the time"),)
-HARM_KEY = (("Health 7/9", "7 health left of 9 (sanity likewise)"),)
 
 
 def _panel(title: str, lines: list[str], big: str | None = None,
@@ -28,11 +27,10 @@ def track_panel(flow: Flow, state: GameState) -> Panel:
     phase = flow.phase(state.phase).label if state.phase else ""
     step = flow.step(state.phase, state.step).title if state.step else ""
     doom = state.value("agenda.doom") + state.value("doom.other")
-    lines = [phase, step, f"Agenda {state.value('agenda')}: {doom} of {state.value('agenda.threshold')} doom",
-             _act_line(state)]
+    lines = [phase, step, f"Doom {doom} of {state.value('agenda.threshold')}", _act_line(state)]
     if state.over:
         lines = [f"Over: {state.over}", *lines[:3]]
-    return _panel(f"Round {state.round}", lines, big=str(doom))
+    return _panel(f"Round {state.round}, agenda {state.value('agenda')}", lines, big=str(doom))
 
 
 def _act_line(state: GameState) -> str:
@@ -52,11 +50,11 @@ def tokens_panel(state: GameState) -> Panel:
         sealed = bag.sealed.total
         seat = state.active_seat or state.lead
         margins = [margin_chance(state, seat, k) for k in range(4)]
-        return _panel("Chaos bag",
-                      [f"{bag.contents.total} tokens, {records.scenario(state).difficulty}"
-                       + (f", {sealed} sealed" if sealed else ""),
-                       "Skill over test: pass", f"+0: {margins[0]}  +1: {margins[1]}",
-                       f"+2: {margins[2]}  +3: {margins[3]}"], legend=MARGIN_KEY)
+        lines = ["Skill over test: pass", f"+0: {margins[0]}  +1: {margins[1]}", f"+2: {margins[2]}  +3: {margins[3]}"]
+        if sealed:
+            lines.append(f"{sealed} tokens sealed")
+        return _panel(f"{records.scenario(state).difficulty.capitalize()} bag: {bag.contents.total}", lines,
+                      legend=MARGIN_KEY)
     title = f"Seat {test.seat}: {test.skill} test"
     drawn = ", ".join(test.tokens)
     against = f"skill {test.value} vs {test.difficulty}"
@@ -96,16 +94,15 @@ def seat_panel(state: GameState, seat: int) -> Panel:
         fate = state.get("fate", {}).get(str(seat))
         return _panel(name, [f"out: {out}", *([fate] if fate else []),
                              f"trauma: {value('physical_trauma')} physical, {value('mental_trauma')} mental"])
-    turn = state.active_seat == seat
     engaged = board.engaged_with(state, seat)
-    lines = [f"Health {value('health') - value('damage')}/{value('health')} "
-             f"Sanity {value('sanity') - value('horror')}/{value('sanity')}",
-             f"{value('actions')} actions, {value('hand')} in hand",
+    # health and sanity left (the printed values are on the investigator card); three lines fill a
+    # seat display above its status line, an engagement pages in after them
+    lines = [f"Health {value('health') - value('damage')} Sanity {value('sanity') - value('horror')}",
+             f"{value('actions')} actions, {value('hand')} cards",
              f"Clues {value('clues')} Resources {value('resources')}"]
     if engaged:
         lines.append("Engaged: " + ", ".join(engaged))
-    title = f"{name} (lead)" if state.lead == seat else name
-    return _panel(title, lines, big=str(value("actions")) if turn else None, legend=HARM_KEY)
+    return _panel(f"{name} (lead)" if state.lead == seat else name, lines)
 
 
 def panels(flow: Flow, state: GameState) -> dict[str, Panel]:
