@@ -11,15 +11,17 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 
 from tablekeeper.core.store import Store
 from tablekeeper.errors import ConfigError, Rejected, ScriptError
-from tablekeeper.games.arkham.campaign import Campaign
-from tablekeeper.games.arkham.decks import KINDS, DeckCard
 from tablekeeper.schema import decode, read_toml
+
+if TYPE_CHECKING:  # the game is imported when the command runs: ``tablekeeper --help`` loads no game
+    from tablekeeper.games.arkham.campaign import Campaign
+    from tablekeeper.games.arkham.decks import DeckCard
 
 T = TypeVar("T")
 ACTIONS = ("show", "new", "join", "leave", "rejoin", "replace", "deck", "swap", "buy")
@@ -92,6 +94,8 @@ def _number(text: str, what: str) -> int:
 
 def read_deck(path: str) -> list[DeckCard]:
     """A deck file: ``[[cards]]`` tables with title, copies, level, kind, class, exceptional, permanent."""
+    from tablekeeper.games.arkham.decks import KINDS, DeckCard
+
     deck = decode(read_toml(path, what="deck file"), _DeckFile, source=path)
     cards: list[DeckCard] = []
     for index, entry in enumerate(deck.cards):
@@ -123,6 +127,8 @@ def describe(name: str, log: Campaign) -> str:
 
 def apply(log: Campaign, args: argparse.Namespace) -> str:
     """One between-scenario operation on ``log``; returns what it did, in a line."""
+    from tablekeeper.games.arkham.decks import DeckCard
+
     action = args.action
     if action == "join":
         seat, inv = _words(args, 2, 2, "SEAT INVESTIGATOR")
@@ -156,6 +162,8 @@ def apply(log: Campaign, args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from tablekeeper.games.arkham.campaign import Campaign
+
     if args.action != "new" and not Path(args.save).is_file():
         raise ScriptError(f"{args.save}: no such save file")
     with Store.open(args.save) as store:
