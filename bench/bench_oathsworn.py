@@ -2,7 +2,8 @@
 chains included, full decks) against 100,000 attacks drawn by a plain Python sampler, then the odds
 table: every plan size from 1 to 10 cards with 0, 1 and 2 redraw tokens, cold caches.
 
-Run: ``.venv/bin/python bench/bench_oathsworn.py`` (``--table`` for the table alone). Prints figures
+Run: ``.venv/bin/python bench/bench_oathsworn.py`` (``--table`` for the table alone, ``--deck-change``
+for the cost of a deck change with a plan open, split at the answering frame). Prints figures
 and ratios; asserts nothing about time. The exact figures must sit inside the sample's error band
 (it says so if they do not).
 """
@@ -117,9 +118,46 @@ def table() -> None:
     print(f"odds table: slowest plan up to 10 cards with up to 2 redraws: {worst:.2f} ms CPU (target < 10 ms)")
 
 
+def deck_change() -> None:
+    """A deck change with an attack plan open (seat 1: 4 extra whites, 2 redraws): seat 2 resolves its
+    attack, whose cards leave the MIGHT draw piles. CPU of the command plus the answering frame's
+    panels and view, the odds left for after it (as on the station), and of working them out after
+    the frame; median of 15."""
+    from tablekeeper.core.derived import VIEWS
+    from tablekeeper.core.script import parse_line
+    from tablekeeper.core.session import Session
+    from tablekeeper.games.oathsworn import GAME
+
+    answer: list[float] = []
+    after: list[float] = []
+    for seed in range(15):
+        s = Session(GAME, seats=4, seed=seed, options={"part": "encounter"})
+        setup = ("next", "token 1 redraw 2", "plan 1 head white=4 redraws=2", "next", "attack 2 body white=3")
+        for line in setup:
+            parsed = parse_line(line)
+            assert parsed is not None and s.perform(parsed.command).accepted
+        GAME.panels(s.state)
+        cold()
+        start = time.process_time()
+        parsed = parse_line("resolve")
+        assert parsed is not None and s.perform(parsed.command).accepted
+        with VIEWS.deferred():
+            GAME.panels(s.state)
+            s.view()
+        answer.append(time.process_time() - start)
+        start = time.process_time()
+        VIEWS.fill()
+        after.append(time.process_time() - start)
+    print(f"deck change with a plan open: command + answering frame {statistics.median(answer) * 1000:.2f} ms CPU, "
+          f"odds and best white count after it {statistics.median(after) * 1000:.2f} ms CPU (median of 15)")
+
+
 def main() -> int:
     if "--table" in sys.argv[1:]:
         table()
+        return 0
+    if "--deck-change" in sys.argv[1:]:
+        deck_change()
         return 0
     exact_once()  # import and first-call costs out of the way
     times = []
@@ -147,6 +185,7 @@ def main() -> int:
     print(f"exact odds with 1 redraw token (policy: redraw blanks while missing): "
           f"{(time.perf_counter() - start) * 1000:.0f} ms, hit {float(with_redraw.hit) * 100:.2f}%")
     table()
+    deck_change()
     inside = abs(hit_rate - p) < 4 * se_hit and abs(mean_hp - float(result.expected_hp)) < 4 * se_hp
     if not inside:
         print("MISMATCH: exact figures outside 4 standard errors of the sample")

@@ -349,7 +349,7 @@ class Station:
             said = table_flow.auto_line(self.session.notes)
             if said is not None:
                 self.message = Message(said, self.clock() + table_flow.AUTO_LINE_S)
-        with VIEWS.deferred():  # costly views (odds) wait until the frame answering this press is out
+        with VIEWS.deferred():  # expensive views (odds) wait until the answering frame is out
             after = self.session.view()
         self._sync_outputs(after, before=before)
         self._last_view = after

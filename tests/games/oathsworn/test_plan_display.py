@@ -20,9 +20,11 @@ def test_the_panel_names_seat_target_and_whites_with_break_and_best(tmp_path: Pa
     save = str(tmp_path / "s.db")
     s = ok(stored(save, part="encounter"), "next", "set boss.head 2", "plan 1 head white=3")
     panel = s.game.panels(s.state)["tokens"]
-    assert panel.title == "S1>head w3"
-    assert panel.lines[0].startswith("hit ") and panel.lines[1].startswith("break ")
-    assert panel.lines[2].startswith("if hit ") and panel.lines[3].startswith("best w")
+    assert panel.title == "seat 1 attacks head" and panel.big is not None and panel.big.endswith("%")
+    expected = float(plan_odds(s.state).expected_hp)
+    assert panel.lines[:3] == ("chance to hit", "3 white cards", f"about {expected:.1f} HP")
+    assert panel.lines[3].startswith("breaks it ") and panel.lines[4].endswith(" damage if hit")
+    assert panel.lines[5].startswith("best: ")
     odds = s.view()["odds"]
     assert (odds["seat"], odds["target"], odds["white"]) == (1, "head", 3)
     hp = {int(k): Fraction(v) for k, v in odds["hp_lost"].items()}
@@ -80,7 +82,7 @@ def test_story_check_odds_for_every_white_count(tmp_path: Path) -> None:
     best = odds["best_white"]
     assert all(Fraction(odds["pass"][str(best)]) >= Fraction(p) for p in odds["pass"].values())
     panel = s.game.panels(s.state)["tokens"]
-    assert panel.title == f"check 4 best w{best}" and panel.lines[0].startswith("0:0 1:")
+    assert panel.title == f"check 4: best {best} white" and panel.lines[0].startswith("0:0 1:")
     assert reloaded(save).state == s.state
 
 

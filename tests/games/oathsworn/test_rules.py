@@ -272,12 +272,6 @@ def test_os_cd_9_cooldown_zero_to_hand() -> None:
     assert hand == ("A",) and pos[0] == ("B",)
 
 
-@pytest.mark.rule("OS-ATK-2")
-def test_os_atk_2_range() -> None:
-    assert rules.in_range(3, 3)
-    assert not rules.in_range(3, 2)
-
-
 @pytest.mark.rule("OS-ATK-8")
 def test_os_atk_8_miss_and_excused_extra() -> None:
     assert rules.attack_damage(cards("W0 R0 Y3")) is None

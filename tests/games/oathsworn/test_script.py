@@ -12,6 +12,8 @@ import pytest
 from tablekeeper import cli
 from tablekeeper.core.session import Session
 from tablekeeper.core.store import Store
+from tablekeeper.ui.legibility import Viewing
+from tablekeeper.ui.render import layout
 
 from .helpers import encounter, new, ok, to_turns
 
@@ -88,17 +90,34 @@ def test_edited_composition_changes_the_decks(tmp_path: Path, capsys: pytest.Cap
     assert code == 0 and json.loads(out)["sources"]["might.white"]["remaining"] == 14
 
 
-def test_panels_fit_the_displays() -> None:
+SEAT_VIEW = Viewing.of((128, 64), "1.54in", 50)  # the reference seat display (docs/hardware)
+
+
+def test_panels_fit_the_displays_in_plain_words() -> None:
+    """Titles fit the title bar; the seat displays show HP large and the rest in words on one page
+    (held tokens on a second); no short forms such as "an 0/6", "rd0 em0 df0", "Ch1", "last -"."""
     s = ok(to_turns(encounter()), "plan 1 head white=3")
     panels = s.game.panels(s.state)
     assert set(panels) == {"track", "tokens", "seat1", "seat2", "seat3", "seat4"}
     for panel in panels.values():
-        assert len(panel.title) <= 21 and len(panel.lines) <= 5
-        assert all(len(line) <= 21 for line in panel.lines)
-    assert panels["seat1"].big == "6" and panels["seat1"].title.startswith(">")
-    assert panels["tokens"].title == "S1>head w3"  # seat, target, white count
+        assert len(panel.title) <= 21
+    for n in (1, 2, 3, 4):
+        assert layout(panels[f"seat{n}"], SEAT_VIEW, banner="A: end turn B: pass").pages == 1
+    assert panels["seat1"].big == "6" and panels["seat1"].title == ">Warden HP"
+    assert panels["seat1"].lines == ("animus 3 of 6", "defense 3")
+    assert panels["tokens"].title == "seat 1 attacks head"  # seat, target, then the white count
+    assert panels["tokens"].lines[:2] == ("chance to hit", "3 white cards")
+    assert panels["track"].lines[0] == "boss dice: head 6, body 6, claws 6"
+    ok(s, "token 1 redraw 1", "token 1 defense 2")
+    assert s.game.panels(s.state)["seat1"].lines[2:] == ("1 redraw", "2 defense")
     story = new()
-    assert story.game.panels(story.state)["track"].big == "0"
+    track = story.game.panels(story.state)["track"]
+    assert track.big == "0" and track.title == "Chapter 1: story"
+    assert track.lines[0] == "time used 0 of 16" and track.lines[2:] == ("iron 12", "knockouts 0")
+    assert story.game.panels(story.state)["tokens"].lines == ("nothing drawn yet",)
+    words = " ".join(line for panel in [*panels.values(), track] for line in (panel.title, *panel.lines))
+    for short in ("an 0/", "rd0", "em0", "df0", "last -", "Ch1", " ko "):
+        assert short not in words
 
 
 def test_seat_buttons_end_a_turn_or_pass() -> None:
@@ -174,11 +193,11 @@ def test_open_draw_panel_shows_the_running_result() -> None:
     s = ok(new(), "check company 4 4 = W2 W1 W0 W1")
     panel = s.game.panels(s.state)["tokens"]
     assert panel.title == "check 4 company"
-    assert panel.lines[-1] == "4 bl1: pass"
+    assert panel.lines[-1] == "total 4, blanks 1: pass" and panel.big == "4"
     s = ok(to_turns(encounter()), "attack 1 head white=2 = Y3 W0 W0")
-    assert s.game.panels(s.state)["tokens"].lines[-1] == "3 bl2: miss"
+    assert s.game.panels(s.state)["tokens"].lines[-1] == "total 3, blanks 2: miss"
     s = ok(to_turns(encounter()), "attack 1 head white=3 = Y3* W0 W1 W2 Y1")
-    assert s.game.panels(s.state)["tokens"].lines[-1] == "7 bl1: hit 7 -2HP"
+    assert s.game.panels(s.state)["tokens"].lines[-1] == "total 7, blanks 1: hit 7, -2 HP"
 
 
 ACCEPTANCE = ROOT / "docs" / "games" / "oathsworn.acceptance.sim"

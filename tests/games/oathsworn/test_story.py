@@ -405,7 +405,8 @@ def test_os_lvl_12_tough_as_nails_once() -> None:
 def test_os_save_1_saved_story_keeps_hp_and_tokens() -> None:
     s = ok(new(), "set seat1.hp 4", "token 1 redraw 2", "next")
     resumed = Session(s.game, seats=4, seed=7, entries=s.entries)
-    assert v(resumed, "seat1.hp") == 4 and seat(resumed, 1)["tokens"]["redraw"] == 2
+    # 2 kept, and 1 more: the story's end left slot 11 empty, whose reward is a redraw token (OS-TIME-4)
+    assert v(resumed, "seat1.hp") == 4 and seat(resumed, 1)["tokens"]["redraw"] == 3
 
 
 @pytest.mark.rule("OS-LVL-2")

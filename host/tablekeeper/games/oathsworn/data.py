@@ -15,7 +15,7 @@ from tablekeeper.core.file_options import option_file
 from tablekeeper.core.tracks import Slot, TimeTrack
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.oathsworn.cards import COLOUR_LETTERS, parse_face
-from tablekeeper.games.oathsworn.rules import Difficulty, Item
+from tablekeeper.games.oathsworn.rules import COMBAT_TOKENS, Difficulty, Item
 from tablekeeper.schema import decode, parse_toml
 
 DEFAULT_NAME = "oathsworn.toml"
@@ -124,6 +124,20 @@ class _Difficulty(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ko_modifier: int
 
 
+def _check_slot_token(origin: str, key: str, slot: Mapping[str, str]) -> None:
+    """OS-TIME-4: an end-of-story reward of combat tokens names its kind, or ``any`` (each
+    Oathsworn picks); ``tokens`` says how many each gains."""
+    if "token" not in slot and "tokens" not in slot:
+        return
+    if "end_of_story" not in slot:
+        raise _fail(origin, f"{key}.token", "combat tokens are an end_of_story reward")
+    kind = slot.get("token", "any")
+    if kind != "any" and kind not in COMBAT_TOKENS:
+        raise _fail(origin, f"{key}.token", f"{kind!r}: any or one of {', '.join(COMBAT_TOKENS)}")
+    if not slot.get("tokens", "1").isdigit() or int(slot.get("tokens", "1")) < 1:
+        raise _fail(origin, f"{key}.tokens", "a whole number of tokens from 1")
+
+
 class _Chapter(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     map: str = "city"
     top: list[dict[str, str]] = []
@@ -225,7 +239,8 @@ def _deck(origin: str, faces: Mapping[str, int], key: str) -> dict[str, int]:
 
 
 def parse(raw: Mapping[str, Any], origin: str) -> GameData:
-    """Decode the TOML tables (shape, types, unknown keys) then check bounds and cross references."""
+    """Decode the TOML tables (shape, types, unknown keys) then check bounds and cross references,
+    one reader per table, so a new key is read and checked in one place."""
     body = dict(raw)
     classes_raw = body.pop("class", None)
     f = decode(body, _File, source=origin)
@@ -233,12 +248,31 @@ def parse(raw: Mapping[str, Any], origin: str) -> GameData:
         raise _fail(origin, "(top level)", "missing required key class")
     class_specs = _entries(origin, decode(classes_raw, dict[str, dict[str, Any]], source=origin, prefix="class"),
                            "class", _Class)
-    might = {}
-    enemy = {}
+    might, enemy = _might(origin, f)
+    items = _items(origin, f)
+    classes, stars = _classes(origin, class_specs, items)
+    boss, stages, after = _encounter(origin, f)
+    company = msgspec.structs.asdict(f.company)
+    for stat, value in company.items():
+        if isinstance(value, int):
+            _at_least(origin, f"company.{stat}", value, 0)
+    return GameData(origin, might, enemy, _difficulties(origin, f), _chapters(origin, f), classes, stars,
+                    _at_least(origin, "class_defaults.regen", f.class_defaults.regen, 0),
+                    _at_least(origin, "class_defaults.max_animus", f.class_defaults.max_animus, 1), items, company,
+                    _allies(origin, f), boss, stages, after)
+
+
+def _might(origin: str, f: _File) -> tuple[dict[str, Mapping[str, int]], dict[str, Mapping[str, int]]]:
+    might: dict[str, Mapping[str, int]] = {}
+    enemy: dict[str, Mapping[str, int]] = {}
     for name, letter in COLOUR_LETTERS.items():
         might[letter] = _deck(origin, getattr(f.might, name), f"might.{name}")
         own = getattr(f.enemy_might, name)
         enemy[letter] = might[letter] if own is None else _deck(origin, own, f"enemy_might.{name}")
+    return might, enemy
+
+
+def _difficulties(origin: str, f: _File) -> dict[str, Difficulty]:
     diffs = {}
     for name, d in _entries(origin, f.difficulty, "difficulty", _Difficulty).items():
         key = f"difficulty.{name}"
@@ -248,6 +282,10 @@ def parse(raw: Mapping[str, Any], origin: str) -> GameData:
                                  _at_least(origin, f"{key}.ko_modifier", d.ko_modifier, -10))
     if "free" not in diffs:
         raise _fail(origin, "difficulty.free", "missing (the standard difficulty)")
+    return diffs
+
+
+def _chapters(origin: str, f: _File) -> dict[int, Chapter]:
     chapters = {}
     for num, spec in _entries(origin, f.chapter, "chapter", _Chapter).items():
         key = f"chapter.{num}"
@@ -256,7 +294,14 @@ def parse(raw: Mapping[str, Any], origin: str) -> GameData:
         rows = (tuple(spec.top), tuple(spec.bottom))
         if not any(rows):
             raise _fail(origin, key, "a time track needs slots")
+        for row_name, row in (("top", spec.top), ("bottom", spec.bottom)):
+            for i, slot in enumerate(row):
+                _check_slot_token(origin, f"{key}.{row_name}[{i}]", slot)
         chapters[int(num)] = Chapter(int(num), spec.map, rows)
+    return chapters
+
+
+def _items(origin: str, f: _File) -> dict[str, Item]:
     items = {}
     for name, it in _entries(origin, f.item, "item", _Item).items():
         key = f"item.{name}"
@@ -268,9 +313,14 @@ def parse(raw: Mapping[str, Any], origin: str) -> GameData:
             _at_least(origin, f"{key}.{stat}", getattr(it, stat), 0)
         items[name] = Item(name, it.kind, it.hands, it.defense, tuple(it.might), it.value, it.range, it.cooldown,
                            it.cost)
+    return items
+
+
+def _classes(origin: str, specs: Mapping[str, _Class],
+             items: Mapping[str, Item]) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
     classes = {}
     stars = {}
-    for name, cls in class_specs.items():
+    for name, cls in specs.items():
         for item in cls.items:
             if item not in items:
                 raise _fail(origin, f"class.{name}.items", f"unknown item {item!r}")
@@ -278,6 +328,10 @@ def parse(raw: Mapping[str, Any], origin: str) -> GameData:
         if cls.star_cards and len(cls.star_cards) != 7:
             raise _fail(origin, f"class.{name}.star_cards", "the 7 starting ability cards, or leave it out")
         stars[name] = tuple(cls.star_cards)
+    return classes, stars
+
+
+def _encounter(origin: str, f: _File) -> tuple[tuple[tuple[str, int], ...], tuple[int, ...], tuple[int, ...]]:
     boss = []
     for i, loc in enumerate(f.encounter.boss):
         boss.append((loc.name, _at_least(origin, f"encounter.boss[{i}].defense", loc.defense, 1)))
@@ -289,17 +343,14 @@ def parse(raw: Mapping[str, Any], origin: str) -> GameData:
     after = f.encounter.stage_after_breaks
     if any(x < 1 for x in after):
         raise _fail(origin, "encounter.stage_after_breaks", "a list of break counts")
+    return tuple(boss), tuple(stages), tuple(after)
+
+
+def _allies(origin: str, f: _File) -> dict[str, Mapping[str, Any]]:
     allies: dict[str, Mapping[str, Any]] = {}
     for name, ally in _entries(origin, f.ally, "ally", _Ally).items():
         allies[name] = {"combat": ally.combat, "defense": _at_least(origin, f"ally.{name}.defense", ally.defense, 1)}
     for ally_name in f.company.allies:
         if ally_name not in allies:
             raise _fail(origin, "company.allies", f"unknown ally {ally_name!r} (add [ally.{ally_name}])")
-    company = msgspec.structs.asdict(f.company)
-    for stat, value in company.items():
-        if isinstance(value, int):
-            _at_least(origin, f"company.{stat}", value, 0)
-    return GameData(origin, might, enemy, diffs, chapters, classes, stars,
-                    _at_least(origin, "class_defaults.regen", f.class_defaults.regen, 0),
-                    _at_least(origin, "class_defaults.max_animus", f.class_defaults.max_animus, 1), items, company,
-                    allies, tuple(boss), tuple(stages), tuple(after))
+    return allies

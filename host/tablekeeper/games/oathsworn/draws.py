@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from msgspec.structs import replace
+
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, parse_int
@@ -27,6 +29,7 @@ from tablekeeper.games.oathsworn.encounter import drop_plan
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
+    SeatRecord,
     check_end,
     data_of,
     gain_token,
@@ -40,6 +43,7 @@ from tablekeeper.games.oathsworn.table import (
     seat,
     seat_arg,
     spend_token,
+    take_prompt_seat,
 )
 
 
@@ -203,15 +207,15 @@ def escape(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("finish the open draw first (redraw N or resolve)")
     n = seat_arg(pos[0])
     record = seat(txn.state, n)
-    if record.get("caged_until") is None:
+    if record.caged_until is None:
         raise Rejected(f"seat {n} is not caged")
     if txn.state.step != "turns" or txn.state.active_seat != n:
         raise Rejected("escape attempts happen on your own turn in the Oathsworn phase")
-    if record.get("escape_tried"):
+    if record.escape_tried:
         raise Rejected(f"seat {n} already tried to escape this turn")
-    cost = rules.escape_cost(record["kind"] == "companion")
+    cost = rules.escape_cost(record.kind == "companion")
     rules.spend(txn.value(f"seat{n}.animus_reserve"), txn.value(f"seat{n}.animus"), cost)
-    record["escape_tried"] = True
+    record.escape_tried = True
     put_seat(txn, n, record)
     txn.add(f"seat{n}.animus", -cost)
     friends = parse_int(opts.get("friends", "0"), "friends")
@@ -226,7 +230,7 @@ def escape(txn: Txn, args: tuple[str, ...]) -> None:
 def _escaped(txn: Txn, n: int, ok: bool) -> None:
     record = seat(txn.state, n)
     if ok:
-        record["caged_until"] = None
+        record.caged_until = None
         txn.notice(f"seat {n} escapes the cage and may act at once")
     else:
         txn.notice(f"seat {n} stays caged: apply the card's failure effect")
@@ -257,10 +261,10 @@ def attack(txn: Txn, args: tuple[str, ...]) -> None:
     if (txn.state.get("plan") or {}).get("seat") == n:
         drop_plan(txn)  # the planned attack is being made: the display shows the draw now
     drawn = draw_with_chains(txn, "might", colours, cards)
-    determination = not story and not record.get("ally") and not record.get("token_attack")
-    if record.get("token_attack"):
+    determination = not story and not record.ally and not record.token_attack
+    if record.token_attack:
         record = seat(txn.state, n)
-        record["token_attack"] = False
+        record.token_attack = False
         put_seat(txn, n, record)
     push_draw(txn, {"kind": "story" if story else "attack", "seat": n, "target": target, "defense": targets[0][1],
                     "targets": targets, "choice": choice, "determination": determination,
@@ -269,13 +273,13 @@ def attack(txn: Txn, args: tuple[str, ...]) -> None:
     txn.notice(f"seat {n} attacks {target}: {' '.join(c for c, _ in drawn) or 'no cards'}")
 
 
-def _attacker(txn: Txn, n: int, story: bool, opts: dict[str, str]) -> dict[str, Any]:
+def _attacker(txn: Txn, n: int, story: bool, opts: dict[str, str]) -> SeatRecord:
     """Who may attack now: a figure on the board, not caged (OS-FX-3), one draw per story fight
     (OS-SCOMBAT-1), no item abilities in a story fight, an encounter still running."""
     record = seat(txn.state, n)
-    if record["down"] and not record.get("ally"):
+    if record.down and not record.ally:
         raise Rejected(f"seat {n} has no figure on the board")
-    if record.get("caged_until") is not None:
+    if record.caged_until is not None:
         raise Rejected(f"seat {n} is caged: no attack, only pass or escape (OS-FX-3)")
     if story and str(n) in (txn.state.get("fight") or {}):
         raise Rejected(f"seat {n} already drew its attack this round of combat (OS-SCOMBAT-1)")
@@ -312,27 +316,27 @@ def _attack_targets(txn: Txn, text: str, story: bool) -> tuple[str, list[list[An
     return target, targets, choice
 
 
-def _encounter_attack_turn(txn: Txn, n: int, record: dict[str, Any], target: str, opts: dict[str, str]) -> None:
+def _encounter_attack_turn(txn: Txn, n: int, record: SeatRecord, target: str, opts: dict[str, str]) -> None:
     """Whose turn it is (interrupts aside), a consumed character's paid attack (OS-FX-12), and a
     companion's one attack per turn, which a token attack does not use (OS-COMP-1, OS-TOK-7)."""
-    if record.get("consumed"):
+    if record.consumed:
         _consumed_attack(txn, n, record, target)
     if txn.state.step == "turns" and txn.state.active_seat != n and "interrupt" not in opts:
         raise Rejected(f"it is seat {txn.state.active_seat}'s turn (an interrupt attack says: interrupt)")
-    if not record.get("token_attack"):
+    if not record.token_attack:
         _companion_action(txn, n, "attack")
 
 
-def _consumed_attack(txn: Txn, n: int, record: dict[str, Any], target: str) -> None:
+def _consumed_attack(txn: Txn, n: int, record: SeatRecord, target: str) -> None:
     """OS-FX-12: a consumed character may, once per turn, pay 3 animus (companion 1) to attack the
     location it is in, and nothing else."""
-    if target != record["consumed"]:
-        raise Rejected(f"seat {n} is consumed: it can only attack {record['consumed']}")
-    if record.get("consumed_attacked"):
-        raise Rejected(f"seat {n} already attacked from inside {record['consumed']} this turn")
-    cost = rules.escape_cost(record["kind"] == "companion")
+    if target != record.consumed:
+        raise Rejected(f"seat {n} is consumed: it can only attack {record.consumed}")
+    if record.consumed_attacked:
+        raise Rejected(f"seat {n} already attacked from inside {record.consumed} this turn")
+    cost = rules.escape_cost(record.kind == "companion")
     rules.spend(txn.value(f"seat{n}.animus_reserve"), txn.value(f"seat{n}.animus"), cost)
-    record["consumed_attacked"] = True
+    record.consumed_attacked = True
     put_seat(txn, n, record)
     txn.add(f"seat{n}.animus", -cost)
 
@@ -372,12 +376,12 @@ def _target_defense(txn: Txn, target: str, story: bool) -> int:
 def _companion_action(txn: Txn, n: int, what: str) -> None:
     """OS-COMP-1: a companion's turn holds a move plus one attack or one special ability."""
     record = seat(txn.state, n)
-    if record["kind"] != "companion" and not record.get("ally"):
+    if record.kind != "companion" and not record.ally:
         return
     if txn.state.step == "turns" and txn.state.active_seat == n:
-        if record.get("acted"):
+        if record.acted:
             raise Rejected(f"seat {n} already attacked or used its special ability this turn")
-        record["acted"] = what
+        record.acted = what
         put_seat(txn, n, record)
 
 
@@ -513,12 +517,12 @@ def _consumed_damage(txn: Txn, location: str, removed: int) -> None:
     its available animus all goes to the reserve."""
     for k in SEATS:
         record = seat(txn.state, k)
-        if record.get("consumed") != location:
+        if record.consumed != location:
             continue
-        record["consumed_hp"] = int(record.get("consumed_hp", 0)) + removed
+        record.consumed_hp = int(record.consumed_hp) + removed
         dice_left = 0 if removed >= txn.value(f"boss.{location}") else 1
-        if rules.consumed_released(record["consumed_hp"], dice_left):
-            record.update(consumed=None, consumed_hp=0)
+        if rules.consumed_released(record.consumed_hp, dice_left):
+            record = replace(record, consumed=None, consumed_hp=0)
             put_seat(txn, k, record)
             txn.set(f"seat{k}.animus", 0)
             txn.notice(f"seat {k} is released from {location}: placed on the nearest empty hex")
@@ -581,7 +585,7 @@ def enemy(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("name each targeted seat once")
     for n in targets:
         record = seat(txn.state, n)
-        if record["down"] and not record.get("ally"):
+        if record.down and not record.ally:
             raise Rejected(f"seat {n} has no figure on the board to attack")
     shield = parse_int(opts.get("shield", "0"), "shield")
     tokens = parse_int(opts.get("def", "0"), "def")
@@ -630,7 +634,7 @@ def _ask_defense(txn: Txn) -> None:
     n = int(pending[0])
     damage = int(hit["damage"])
     defense = txn.value(f"seat{n}.defense") + int(hit["shield"].get(str(n), 0))
-    have = int(seat(txn.state, n)["tokens"].get("defense", 0))
+    have = int(seat(txn.state, n).tokens.get("defense", 0))
     options = [f"take {rules.hp_lost(damage, defense)} HP"]
     options += [f"{k} def token{'s' if k > 1 else ''}: {rules.hp_lost(damage, defense + k)} HP"
                 for k in range(1, have + 1)]
@@ -639,11 +643,7 @@ def _ask_defense(txn: Txn) -> None:
 
 def choose_defense(txn: Txn, index: int) -> None:
     """OS-TOK-4: the answer is how many defense tokens the seat spends (option 1: none)."""
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
-    n = int(prompt.context["seat"])
-    txn.close_prompt()
+    n, _ = take_prompt_seat(txn)
     if index:
         spend_token(txn, n, "defense", index)
     hit = thaw(txn.state.get("enemy_hit"))
@@ -666,10 +666,10 @@ def defend(txn: Txn, args: tuple[str, ...]) -> None:
     if str(n) in hit["shield"]:
         raise Rejected(f"seat {n} already played a defensive card against this attack")
     record = seat(txn.state, n)
-    if record["kind"] == "companion" or record.get("ally"):
+    if record.kind == "companion" or record.ally:
         raise Rejected("only Oathsworn with ability cards defend with a card")
     card = args[1]
-    known = dict(record.get("cards") or {})
+    known = dict(record.cards or {})
     if len(args) == 4:
         cooldown = parse_int(args[2], "cooldown")
         if card in known and known[card] != cooldown:
@@ -678,16 +678,16 @@ def defend(txn: Txn, args: tuple[str, ...]) -> None:
         cooldown = int(known[card])
     else:
         raise Rejected(f"name {card}'s cooldown: defend SEAT CARD COOLDOWN DEFENSE")
-    if known and card not in record["hand"]:
+    if known and card not in record.hand:
         raise Rejected(f"{card} is not in seat {n}'s hand")
-    if any(card in p for p in record["positions"]):
+    if any(card in p for p in record.positions):
         raise Rejected(f"{card} is still on cooldown")
     shield = parse_int(args[-1], "DEFENSE")
     if shield < 1:
         raise Rejected("a defensive card adds at least 1 DEFENSE")
-    in_hand = tuple(c for c in record["hand"] if c != card)
+    in_hand = tuple(c for c in record.hand if c != card)
     positions, hand = rules.cooldown_place(positions_of(record), in_hand, card, cooldown)
-    record.update(positions=[list(p) for p in positions], hand=list(hand))
+    record = replace(record, positions=[list(p) for p in positions], hand=list(hand))
     put_seat(txn, n, record)
     hit["shield"][str(n)] = shield
     txn.put("enemy_hit", hit)

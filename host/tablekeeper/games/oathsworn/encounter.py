@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from msgspec.structs import replace
+
 from tablekeeper.core import timing
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, Verb, parse_int
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
-from tablekeeper.games.oathsworn.panels import plan_odds
+from tablekeeper.games.oathsworn.panels import plan_inputs
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     check_end,
@@ -32,16 +34,16 @@ def refresh(txn: Txn) -> None:
     reserve), cooldown-0 ability cards back to hand, companion cubes cleared."""
     for n in SEATS:
         record = seat(txn.state, n)
-        if record["down"] and not record.get("ally"):
+        if record.down and not record.ally:
             continue
-        regen = 2 if (record["kind"] == "companion" or record.get("ally")) else txn.value(f"seat{n}.regen")
+        regen = 2 if (record.kind == "companion" or record.ally) else txn.value(f"seat{n}.regen")
         _, available = rules.regenerate(txn.value(f"seat{n}.animus_reserve"), txn.value(f"seat{n}.animus"), regen)
         txn.set(f"seat{n}.animus", available)
         record = seat(txn.state, n)
-        positions, hand = rules.cooldown_refresh(positions_of(record), tuple(record["hand"]), record["items"])
-        record["positions"] = [list(p) for p in positions]
-        record["hand"] = list(hand)
-        record["cubes"] = []
+        positions, hand = rules.cooldown_refresh(positions_of(record), tuple(record.hand), record.items)
+        record.positions = [list(p) for p in positions]
+        record.hand = list(hand)
+        record.cubes = []
         put_seat(txn, n, record)
     txn.notice("refresh: animus regenerated, cooldown-0 cards back in hand")
 
@@ -53,11 +55,11 @@ def turn_start(txn: Txn) -> None:
     if n is None:
         return
     record = seat(txn.state, n)
-    first = record["last_round"] != txn.state.round
-    record.update(moved=False, ability=False, acted=None, last_round=txn.state.round, consumed_attacked=False,
-                  escape_tried=False)
+    first = record.last_round != txn.state.round
+    record = replace(record, moved=False, ability=False, acted=None, last_round=txn.state.round,
+                     consumed_attacked=False, escape_tried=False)
     if first:
-        record["injuries_due"] = 0 if record["kind"] == "companion" else int(record["injuries"])
+        record.injuries_due = 0 if record.kind == "companion" else int(record.injuries)
     put_seat(txn, n, record)
     offer_ally(txn, n)
 
@@ -66,8 +68,8 @@ def oathsworn_end(txn: Txn) -> None:
     """OS-STAT-3: crippled tokens expire when their Oathsworn phase finishes."""
     for n in SEATS:
         record = seat(txn.state, n)
-        if record["crippled_until"] is not None and record["crippled_until"] <= txn.state.round:
-            record["crippled_until"] = None
+        if record.crippled_until is not None and record.crippled_until <= txn.state.round:
+            record.crippled_until = None
             put_seat(txn, n, record)
             txn.notice(f"seat {n} is no longer crippled")
 
@@ -107,8 +109,8 @@ def end_of_round(txn: Txn) -> None:
         txn.put("stage_kept", [])
     for n in SEATS:
         record = seat(txn.state, n)
-        if record["caged_until"] is not None and record["caged_until"] <= txn.state.round:
-            record["caged_until"] = None
+        if record.caged_until is not None and record.caged_until <= txn.state.round:
+            record.caged_until = None
             put_seat(txn, n, record)
             txn.notice(f"seat {n} never escaped: the cage's failure effect applies and the cage ends")
 
@@ -140,20 +142,20 @@ def knocked_out(txn: Txn, n: int) -> None:
             txn.notice(f"seat {n} is at 0 HP in the story part (AMB-10: no rule; play on)")
         return
     record = seat(state, n)
-    if record.get("ally"):
-        txn.put("dead_allies", [*(state.get("dead_allies") or ()), record["ally"]])
-        txn.notice(f"seat {n}'s ally {record['ally']} is killed; choose another combat ally next turn")
-        record["ally"] = None
+    if record.ally:
+        txn.put("dead_allies", [*(state.get("dead_allies") or ()), record.ally])
+        txn.notice(f"seat {n}'s ally {record.ally} is killed; choose another combat ally next turn")
+        record.ally = None
         put_seat(txn, n, record)
         return
-    record["down"] = True
-    record["ko"] = True
+    record.down = True
+    record.ko = True
     if state.get("hardcore"):
-        record["dead"] = True
-        txn.put("hardcore_dead", [*(state.get("hardcore_dead") or ()), record["class"]])
-        txn.notice(f"seat {n} ({record['class']}) is killed (hardcore)")
+        record.dead = True
+        txn.put("hardcore_dead", [*(state.get("hardcore_dead") or ()), record.cls])
+        txn.notice(f"seat {n} ({record.cls}) is killed (hardcore)")
     else:
-        txn.notice(f"seat {n} ({record['class']}) is unconscious; model removed")
+        txn.notice(f"seat {n} ({record.cls}) is unconscious; model removed")
     put_seat(txn, n, record)
     check_end(txn)
 
@@ -389,7 +391,7 @@ def plan(txn: Txn, args: tuple[str, ...]) -> None:
         txn.set("plan.white", white)
     else:  # the up/down buttons change the planned white count (OS-SCOMBAT-2: 0 to 10 matter)
         txn.define("plan.white", white, 0, PLAN_LIMITS["white"])
-    if plan_odds(txn.state) is None:
+    if plan_inputs(txn.state) is None:
         raise Rejected("no odds for this plan: the seat cannot attack that way")
     # an attack plan replaces a check plan and the other way round
 

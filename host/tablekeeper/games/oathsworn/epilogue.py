@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from tablekeeper.core import timing
 from tablekeeper.core.flow import move
 from tablekeeper.core.frozen import thaw
@@ -28,7 +30,7 @@ def choose_defeat(txn: Txn, index: int) -> None:
     if index == 1:
         for n in SEATS:
             record = seat(txn.state, n)
-            record["tokens"] = dict.fromkeys(TOKEN_KINDS, 0)
+            record.tokens = dict.fromkeys(TOKEN_KINDS, 0)
             put_seat(txn, n, record)
         txn.notice("moving on: combat tokens discarded; next: tally")
         return
@@ -48,11 +50,11 @@ def replay(txn: Txn) -> None:
     txn.put("hardcore_dead", [])  # OS-HC-4: replaying prevents the deaths of that attempt
     for n in SEATS:
         record = seat(txn.state, n)
-        record.update(down=False, dead=False, ko=False, ally=None, tokens=dict.fromkeys(TOKEN_KINDS, 0),
+        record = replace(record, down=False, dead=False, ko=False, ally=None, tokens=dict.fromkeys(TOKEN_KINDS, 0),
                       positions=[[], [], [], []], crippled_until=None, caged_until=None, bleed=0, thrown=[],
                       last_round=0, cubes=[])
-        for kind, marks in record.get("permanent", {}).items():
-            record["tokens"][kind] = int(marks)
+        for kind, marks in record.permanent.items():
+            record.tokens[kind] = int(marks)
         put_seat(txn, n, record)
         txn.set(f"seat{n}.hp", diff.max_hp)
         txn.set(f"seat{n}.animus", 0)
@@ -93,24 +95,24 @@ def tally(txn: Txn, args: tuple[str, ...]) -> None:
     commons, uniques = rules.loot_counts(diff, scavenger, bool(state.get("extra_unique")))
     unique_deck = parse_int(opts.get("uniques", str(uniques)), "uniques")
     got_unique, fallback = rules.uniques_drawn(uniques, unique_deck)
-    downs = [n for n in SEATS if seat(state, n)["ko"]]
+    downs = [n for n in SEATS if seat(state, n).ko]
     ticks = 0
     if state.get("knockouts_fixed") is None:
         ticks = rules.ko_ticks(len(downs), diff)
         txn.add("knockouts", ticks)
     hardcore = bool(state.get("hardcore"))
-    injuries = [n for n in SEATS if rules.injury_due(txn.value(f"seat{n}.hp"), seat(state, n)["ko"], hardcore)]
-    losses = {str(n): rules.items_lost(seat(state, n)["ko"]) for n in SEATS}
+    injuries = [n for n in SEATS if rules.injury_due(txn.value(f"seat{n}.hp"), seat(state, n).ko, hardcore)]
+    losses = {str(n): rules.items_lost(seat(state, n).ko) for n in SEATS}
     archived_items: dict[str, list[str]] = {}
     for n in SEATS:
         record = seat(txn.state, n)
-        if record["dead"]:
-            archived_items[str(n)] = list(record["items"])  # OS-HC-3: items go, iron stays
-            record["items"] = []
-        record["level"] = int(record["level"]) + 1
+        if record.dead:
+            archived_items[str(n)] = list(record.items)  # OS-HC-3: items go, iron stays
+            record.items = []
+        record.level = int(record.level) + 1
         if n in injuries:
-            record["injuries"] = int(record["injuries"]) + 1
-        record["tokens"] = dict.fromkeys(TOKEN_KINDS, 0)  # OS-TOK-1: unused tokens discarded
+            record.injuries = int(record.injuries) + 1
+        record.tokens = dict.fromkeys(TOKEN_KINDS, 0)  # OS-TOK-1: unused tokens discarded
         put_seat(txn, n, record)
     archived = list(state.get("dead_allies") or ())
     result = {"commons": commons, "uniques": got_unique, "common_fallback": fallback, "ko_ticks": ticks,
@@ -121,8 +123,8 @@ def tally(txn: Txn, args: tuple[str, ...]) -> None:
     txn.notice(f"level up; loot {commons} common + {got_unique} unique (+{fallback} common); "
                f"{ticks} knockout tick(s); injuries for seats {injuries or 'none'}")
     # OS-TALLY-9 / OS-KO-2: the losses are a list the table ticks off, one item at a time
-    owed = {str(n): k for n in SEATS if (k := losses[str(n)]) and not seat(txn.state, n)["dead"]
-            and seat(txn.state, n)["items"]}
+    owed = {str(n): k for n in SEATS if (k := losses[str(n)]) and not seat(txn.state, n).dead
+            and seat(txn.state, n).items}
     if owed:
         txn.put("losses_due", owed)
         txn.notice("tick off the lost items: " + ", ".join(f"seat {n} loses {k}" for n, k in owed.items()))
@@ -142,11 +144,11 @@ def lose(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected(f"seat {n} has no item loss to tick off (still due: {due})")
     item = " ".join(args[1:])
     record = seat(txn.state, n)
-    if item not in record["items"]:
-        raise Rejected(f"seat {n} holds no {item} ({', '.join(record['items'])})")
-    items = list(record["items"])
+    if item not in record.items:
+        raise Rejected(f"seat {n} holds no {item} ({', '.join(record.items)})")
+    items = list(record.items)
     items.remove(item)
-    record["items"] = items
+    record.items = items
     put_seat(txn, n, record)
     owed[str(n)] -= 1
     if not owed[str(n)] or not items:

@@ -12,12 +12,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+import msgspec
+
 import tablekeeper.games.oathsworn.draws as draws
 import tablekeeper.games.oathsworn.encounter as encounter
 import tablekeeper.games.oathsworn.epilogue as epilogue
 import tablekeeper.games.oathsworn.panels as panels
 import tablekeeper.games.oathsworn.story as story
 import tablekeeper.games.oathsworn.turns as turns
+from tablekeeper.core import flow as flowmod
 from tablekeeper.core.chance import Deck, Multiset
 from tablekeeper.core.events import Command, Event
 from tablekeeper.core.flow import Flow, Kind, Phase, Step, Turns
@@ -33,6 +36,7 @@ from tablekeeper.games.oathsworn.data import GameData, load_text
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
+    SeatRecord,
     base_defense,
     part,
     remember,
@@ -199,17 +203,12 @@ def company_data(opts: Options, players: int) -> dict[str, Any]:
     }
 
 
-def seat_record(opts: Options, n: int) -> dict[str, Any]:
+def seat_record(opts: Options, n: int) -> SeatRecord:
     """One Oathsworn as setup leaves it (OS-SETUP-1..8): class, items, no tokens, nothing on cooldown."""
     kind = "companion" if n in opts.companions else "full"
     cls = opts.classes[n - 1]
-    return {"class": cls, "kind": kind, "items": list(opts.data.classes[cls]),
-            "tokens": dict.fromkeys(TOKEN_KINDS, 0),
-            "positions": [[], [], [], []], "hand": [], "down": False, "dead": False, "ally": None,
-            "ko": False, "max_animus": max_animus(opts, kind), "level": opts.chapter, "permanent": {},
-            "injuries": 0, "cubes": [], "crippled_until": None, "caged_until": None, "bleed": 0, "thrown": [],
-            "moved": False, "ability": False, "acted": None, "injuries_due": 0, "last_round": 0,
-            "used_items": []}
+    return SeatRecord(cls=cls, kind=kind, items=list(opts.data.classes[cls]), tokens=dict.fromkeys(TOKEN_KINDS, 0),
+                      positions=[[], [], [], []], hand=[], max_animus=max_animus(opts, kind), level=opts.chapter)
 
 
 def max_animus(opts: Options, kind: str) -> int:
@@ -259,14 +258,15 @@ class Oathsworn(Game):
             "knockouts": Counter(0, 0, None),
         }
         data = company_data(opts, state.seats)
-        for n in SEATS:
-            data[f"seat.{n}"] = seat_record(opts, n)
-            tracks.update(seat_tracks(opts, n, data[f"seat.{n}"]["kind"]))
+        records = {n: seat_record(opts, n) for n in SEATS}
+        for n, record in records.items():
+            data[f"seat.{n}"] = msgspec.to_builtins(record)
+            tracks.update(seat_tracks(opts, n, record.kind))
         for name, _ in d.boss:
             tracks[f"boss.{name}"] = Counter(6, 0, 6)  # OS-ESET-3: every HP die at 6
         state = replace(state, seats=4, tracks=tracks, sources=decks(d), data=data, lead=opts.lead)
         for n in SEATS:  # DEFENSE needs the data in place
-            tracks[f"seat{n}.defense"] = Counter(base_defense(state, dict(data[f"seat.{n}"])), 0, None)
+            tracks[f"seat{n}.defense"] = Counter(base_defense(state, records[n]), 0, None)
         return replace(state, tracks=tracks, data={k: freeze(v) for k, v in data.items()})
 
     def new_state(self, seats: int, seed: int, options: Mapping[str, str] | None = None) -> GameState:
@@ -313,14 +313,15 @@ class Oathsworn(Game):
     def choices(self) -> Mapping[str, ChoiceHandler]:
         return {"determination": draws.choose_determination, "location": draws.choose_location,
                 "defense": draws.choose_defense, "ally": turns.choose_ally,
-                "defeat": epilogue.choose_defeat, "archive": story.choose_archive}
+                "defeat": epilogue.choose_defeat, "archive": story.choose_archive,
+                "token_pick": story.choose_token_pick}
 
     # --- tracks -------------------------------------------------------------------------------
     def check_track(self, state: GameState, track: str, value: int) -> None:
         if track.endswith(".animus") and track.startswith("seat"):
             n = int(track[4:].split(".")[0])
-            if value > int(seat(state, n)["max_animus"]):
-                raise Rejected(f"{track} cannot exceed MAX ANIMUS {seat(state, n)['max_animus']}")
+            if value > int(seat(state, n).max_animus):
+                raise Rejected(f"{track} cannot exceed MAX ANIMUS {seat(state, n).max_animus}")
         if track == "time.used" and state.step != "story":
             raise Rejected("the time track belongs to the story part")
 
@@ -330,7 +331,7 @@ class Oathsworn(Game):
             n = int(n_text)
             if what in ("animus", "animus_reserve"):
                 # OS-ANIM-5: reserve + available = MAX ANIMUS; one side follows the other
-                total = int(seat(txn.state, n)["max_animus"])
+                total = int(seat(txn.state, n).max_animus)
                 other = "animus_reserve" if what == "animus" else "animus"
                 txn.set(f"seat{n}.{other}", total - new)
             elif what == "hp" and new == 0 and old > 0:
@@ -404,14 +405,14 @@ class Oathsworn(Game):
         return names
 
     def button(self, state: GameState, role: str, held: bool) -> Command | None:
-        """``seatN.a`` ends that seat's turn, ``seatN.b`` passes (OS-RND-4); outside the turns a
-        seat's ``a`` resolves an open draw."""
+        """Seat buttons keep one meaning: A is "done" (end this Oathsworn's turn, resolve the open
+        draw, the first answer of a question put to the seat), B is the seat's second choice (pass
+        for the round, the second answer). ``legend`` says so on the seat display."""
         seat_name, _, which = role.partition(".")
         n = int(seat_name.removeprefix("seat"))
         prompt = state.prompt
-        if prompt is not None and prompt.id == "defense" and prompt.seat == n:
-            # the targeted seat answers: a takes the hit, b spends one defense token (if it has one)
-            if which == "a" or len(prompt.options) > 1:
+        if prompt is not None:
+            if prompt.seat == n and (which == "a" or len(prompt.options) > 1):
                 return Command("choose", ("1" if which == "a" else "2",), origin="button")
             return None
         if state.get("draws"):
@@ -419,6 +420,26 @@ class Oathsworn(Game):
         if state.step == "turns" and state.active_seat == n:
             return Command("next", (), origin="button") if which == "a" else Command("pass", (str(n),), "button")
         return None
+
+    def legend(self, state: GameState, seat: int) -> str | None:
+        """The seat display's last line: what A and B do for this seat now (None: nothing to do)."""
+        return panels.legend(state, seat)
+
+    def pass_seat(self, txn: Txn, seat: int) -> None:
+        """OS-RND-4: the phase ends when every player declines more turns. With one player at the
+        table that player's pass is everyone's: the Oathsworn phase ends (``next`` instead ends
+        only this Oathsworn's turn, so the others can still act)."""
+        state = txn.state
+        if state.step == "turns" and int(state.get("players") or 0) == 1 and seat == state.active_seat:
+            if state.prompt is not None:
+                raise Rejected(f"answer the prompt first: {state.prompt.text}")
+            reason = _draw_open(state)
+            if reason:
+                raise Rejected(reason)
+            txn.notice("the player passes: the Oathsworn phase ends")
+            flowmod.leave(txn, self.flow)
+            return
+        super().pass_seat(txn, seat)
 
     def view_extra(self, state: GameState) -> dict[str, Any]:
         return {"part": part(state), "chapter": state.get("chapter"), "difficulty": state.get("difficulty"),

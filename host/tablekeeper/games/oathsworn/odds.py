@@ -27,8 +27,10 @@ from tablekeeper.games.oathsworn.cards import COLOURS, parse_face
 
 KINDS = 3  # 0 blank (counts against a hit when counted), 1 plain, 2 critical (owes one more card)
 Kinds = tuple[int, int, int]
-Reads = tuple[int, ...]  # cards read per (pile, kind): the draw pile's three kinds, then the discard's
-NO_READS: Reads = (0,) * (2 * KINDS)
+Reads = int  # cards read per (pile, kind), READ_BITS a counter: the draw pile's three kinds, then the discard's
+READ_BITS = 8  # counters never carry: a colour has far fewer than 256 cards
+READ_MASK = (1 << READ_BITS) - 1
+NO_READS: Reads = 0  # packed so that adding two read counts is one integer addition
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,12 +71,6 @@ class AttackOdds:
     damage: dict[int, Fraction]  # damage on a hit (the miss share is ``1 - hit``)
     hp_lost: dict[int, Fraction]  # including misses as 0
     expected_hp: Fraction
-
-    def lines(self) -> list[str]:
-        """Short lines for a 21-character display; damage figures hold only if the attack hits."""
-        best = sorted(self.damage.items(), key=lambda kv: -kv[1])[:2]
-        return [f"hit {float(self.hit) * 100:.1f}%", f"E[HP] {float(self.expected_hp):.2f}",
-                *(f"if hit {d}: {float(p) * 100:.1f}%" for d, p in best)]
 
 
 # --- one colour: the kinds drawn ------------------------------------------------------------------
@@ -121,7 +117,7 @@ def _read(pile: Kinds, discard: Kinds, segment: int, counted: int, extra: int) -
                     continue
                 left = (pl[0] - (kind == 0), pl[1] - (kind == 1), pl[2] - (kind == 2))
                 slot = seg * KINDS + kind
-                after = (*reads[:slot], reads[slot] + 1, *reads[slot + 1:]) if seg < 2 else reads
+                after = reads + (1 << (slot * READ_BITS)) if seg < 2 else reads
                 nxt = (left, dc, seg, cnt - is_counted, ext - (not is_counted) + (kind == 2),
                        b + (1 if is_counted and kind == 0 else 0), after)
                 live[nxt] = live.get(nxt, 0) + base * n
@@ -146,7 +142,7 @@ def _redraws(pile: Kinds, discard: Kinds, segment: int, blanks: int, tokens: int
     for reads, p, (entries, rest_den) in later:
         scale = p * (common // rest_den)
         for (fb, more, used), q in entries:
-            key = (fb, tuple(x + y for x, y in zip(reads, more, strict=True)), used + 1)
+            key = (fb, reads + more, used + 1)
             out[key] = out.get(key, 0) + q * scale
     return tuple(out.items()), den * common
 
@@ -159,24 +155,34 @@ Weights = tuple[dict[int, int], int]
 
 def _mix(parts: list[tuple[Weights, int]], factor: Fraction = Fraction(1)) -> Weights:
     """``factor * sum(w * dist)`` over the parts, as integer weights over their common denominator."""
+    if len(parts) == 1 and parts[0][1] == 1 and factor == 1:
+        return parts[0][0]
     common = lcm(*(dist[1] for dist, _ in parts)) if parts else 1
     out: dict[int, int] = {}
+    get = out.get
+    num = factor.numerator
     for (weights, d), w in parts:
-        scale = w * factor.numerator * (common // d)
+        scale = w * num * (common // d)
         for s, x in weights.items():
-            out[s] = out.get(s, 0) + x * scale
+            out[s] = get(s, 0) + x * scale
     return out, common * factor.denominator
 
 
 def _convolve(a: Weights, b: Weights) -> Weights:
     """The distribution of the sum of two independent totals. Long ones are multiplied as packed
     big integers (one slot per total, wide enough that no slot overflows): exact, and done in C."""
+    if len(a[0]) > len(b[0]):
+        a, b = b, a
+    if len(a[0]) == 1:  # one total (a colour with nothing drawn yet, or all blanks): a shift
+        (s1, p), = a[0].items()
+        return {s1 + s2: p * q for s2, q in b[0].items()}, a[1] * b[1]
     if len(a[0]) * len(b[0]) < 64:
         out: dict[int, int] = {}
+        get = out.get
         right = list(b[0].items())
         for s1, p in a[0].items():
             for s2, q in right:
-                out[s1 + s2] = out.get(s1 + s2, 0) + p * q
+                out[s1 + s2] = get(s1 + s2, 0) + p * q
         return out, a[1] * b[1]
     lo_a, lo_b = min(a[0]), min(b[0])
     width = ((sum(a[0].values()) * sum(b[0].values())).bit_length() + 8) // 8  # bytes per slot
@@ -219,15 +225,22 @@ def _values(pile: Pile, segment: int, kind: int) -> tuple[tuple[int, int], ...]:
 
 @lru_cache(maxsize=1 << 14)
 def _value_sums(pile: Pile, reads: Reads) -> Weights:
-    """The value total of the cards read, given how many of each kind came from each pile."""
-    acc: Weights = ({0: 1}, 1)
-    for segment in (0, 1):
-        for kind in (1, 2):
-            k = reads[segment * KINDS + kind]
-            if k:
-                weights, den = _subset_sums(_values(pile, segment, kind), k)
-                acc = _convolve(acc, (dict(weights), den))
-    return acc
+    """The value total of the cards read, given how many of each kind came from each pile: the
+    last counter's cards added to the total of the others (read counts share their first counters,
+    so the memo serves those totals again)."""
+    for segment, kind in ((1, 2), (1, 1), (0, 2), (0, 1)):
+        shift = (segment * KINDS + kind) * READ_BITS
+        k = (reads >> shift) & READ_MASK
+        if k:
+            weights, den = _subset_sums(_values(pile, segment, kind), k)
+            rest = reads & ~(READ_MASK << shift) & _VALUE_COUNTERS
+            if not rest:
+                return dict(weights), den
+            return _convolve(_value_sums(pile, rest), (dict(weights), den))
+    return {0: 1}, 1
+
+
+_VALUE_COUNTERS = sum(READ_MASK << ((segment * KINDS + kind) * READ_BITS) for segment in (0, 1) for kind in (1, 2))
 
 
 # --- the whole attack -----------------------------------------------------------------------------
@@ -264,7 +277,7 @@ def _given(colour: _Colour, b0: int, tokens: int, others: int) -> dict[tuple[int
     for reads, q, (entries, rest_den) in later:
         scale = q * (common // rest_den)
         for (fb, more, used), r in entries:
-            total = tuple(x + y for x, y in zip(reads, more, strict=True)) if fb < 2 else NO_READS
+            total = reads + more if fb < 2 else NO_READS
             group = by_reads.setdefault((min(2, fb), used), {})
             group[total] = group.get(total, 0) + r * scale
     norm = 1 / (colour.p_blanks[b0] * colour.den * common)
@@ -275,6 +288,13 @@ def _given(colour: _Colour, b0: int, tokens: int, others: int) -> dict[tuple[int
 def hit_totals(piles: Mapping[str, Pile], counts: Mapping[str, int],
                redraws: int = 0) -> tuple[dict[int, Fraction], Fraction]:
     """The chance of each value total on a hit (fewer than two counted blanks), and the miss chance."""
+    weights, den = _hit_weights(piles, counts, redraws)
+    hits = {s: Fraction(w, den) for s, w in weights.items()}
+    return hits, Fraction(den - sum(weights.values()), den)
+
+
+def _hit_weights(piles: Mapping[str, Pile], counts: Mapping[str, int], redraws: int) -> Weights:
+    """Value totals on a hit as integer weights over one denominator (what is left is the miss)."""
     order = [c for c in reversed(COLOURS) if counts.get(c, 0) > 0]  # strongest colour first
     cap = redraws + 2  # each redraw removes at most one blank
     colours = [_first_draw(piles[c], counts[c], cap) for c in order]
@@ -284,8 +304,11 @@ def hit_totals(piles: Mapping[str, Pile], counts: Mapping[str, int],
     # states: (tokens left, final blanks of processed colours, first-draw blanks of the rest) -> totals
     states: dict[tuple[int, int, tuple[int, ...]], Weights] = {
         (redraws, 0, vec): ({0: p.numerator}, p.denominator) for vec, p in start.items() if sum(vec) < cap}
-    for colour in colours:
+    hit_parts: list[tuple[Weights, int]] = [(totals, 1) for totals in states.values()]  # no colour at all
+    for i, colour in enumerate(colours):
+        last = i == len(colours) - 1
         parts: dict[tuple[int, int, tuple[int, ...]], list[tuple[Weights, int]]] = {}
+        final: dict[tuple[int, int, tuple[int, int, int]], list[tuple[Weights, int]]] = {}
         given: dict[tuple[int, int, int], dict[tuple[int, int], Weights]] = {}
         for (t, done, vec), totals in states.items():
             b0, rest = vec[0], vec[1:]
@@ -294,33 +317,40 @@ def hit_totals(piles: Mapping[str, Pile], counts: Mapping[str, int],
             if asked not in given:
                 given[asked] = _given(colour, *asked)
             for (fb, used), sums in given[asked].items():
-                if done + fb < 2:
+                if done + fb >= 2:
+                    continue
+                if last:  # the final states are only summed: sum the totals first, convolve once
+                    final.setdefault((fb, used, asked), []).append((totals, 1))
+                else:
                     parts.setdefault((t - used, done + fb, rest), []).append((_convolve(totals, sums), 1))
-        states = {key: _mix(group) for key, group in parts.items()}
-    weights, den = _mix([(totals, 1) for totals in states.values()])
-    hits = {s: Fraction(w, den) for s, w in weights.items()}
-    return hits, Fraction(1) - Fraction(sum(weights.values()), den)
+        if last:
+            hit_parts = [(_convolve(_mix(group), given[asked][(fb, used)]), 1)
+                         for (fb, used, asked), group in final.items()]
+        else:
+            states = {key: _mix(group) for key, group in parts.items()}
+    return _mix(hit_parts)
 
 
 def attack_odds(piles: Mapping[str, Pile], counts: Mapping[str, int], defense: int, redraws: int = 0,
                 bonus: int = 0, hp_cap: int | None = None) -> AttackOdds:
     """OS-ATK-8/9 + OS-DMG-3: chance to hit, damage on a hit, HP lost = damage // DEFENSE, at most
     ``hp_cap`` (the HP the target's die still holds; OS-DMG-5 ignores the excess)."""
-    totals, miss = hit_totals(piles, counts, redraws)
+    weights, den = _hit_weights(piles, counts, redraws)  # fractions only for the few figures shown
     per = max(1, defense)
-    hit = sum(totals.values(), Fraction(0))
-    damage: dict[int, Fraction] = {}
-    hp: dict[int, Fraction] = {0: miss} if miss else {}
-    for s, p in totals.items():
+    hit = sum(weights.values())
+    damage: dict[int, int] = {}
+    hp: dict[int, int] = {0: den - hit} if den > hit else {}
+    for s, w in weights.items():
         d = s + bonus
-        damage[d] = damage.get(d, Fraction(0)) + p
+        damage[d] = damage.get(d, 0) + w
         lost = max(0, d // per)
         if hp_cap is not None:
             lost = min(lost, hp_cap)
-        hp[lost] = hp.get(lost, Fraction(0)) + p
-    damage_on_hit = {d: p / hit for d, p in sorted(damage.items())} if hit else {}
-    expected = sum((k * p for k, p in hp.items()), Fraction(0))
-    return AttackOdds(hit, damage_on_hit, dict(sorted(hp.items())), expected)
+        hp[lost] = hp.get(lost, 0) + w
+    damage_on_hit = {d: Fraction(w, hit) for d, w in sorted(damage.items())} if hit else {}
+    expected = Fraction(sum(k * w for k, w in hp.items()), den)
+    return AttackOdds(Fraction(hit, den), damage_on_hit, {k: Fraction(w, den) for k, w in sorted(hp.items())},
+                      expected)
 
 
 def check_pass(piles: Mapping[str, Pile], whites: int, difficulty: int, bonus: int = 0) -> Fraction:

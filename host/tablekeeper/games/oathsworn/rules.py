@@ -12,6 +12,8 @@ from math import ceil
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn.cards import COLOURS, Card
 
+COMBAT_TOKENS = ("redraw", "empowered", "defense", "animus", "battleflow")  # OS-TOK-2..7
+
 MAX_WHITE = 10  # OS-CHECK-2 / OS-SCOMBAT-2
 BACKPACK = 12  # OS-ITEM-4
 BACKPACK_ENDURANCE = 20
@@ -372,11 +374,6 @@ def boss_die_loss(die: int, loss: int) -> tuple[int, bool]:
     if loss >= die:
         return 0, True
     return die - loss, False
-
-
-def in_range(distance: int, rng: int) -> bool:
-    """OS-ATK-2: in range iff distance <= range."""
-    return distance <= rng
 
 
 def large(hexes: int) -> bool:

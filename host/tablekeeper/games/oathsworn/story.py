@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from msgspec.structs import replace
+
+from tablekeeper.core import flow as flowmod
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, Verb, parse_int
@@ -14,6 +17,7 @@ from tablekeeper.games.oathsworn.cards import COLOUR_NAMES, colour_of
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
+    TOKEN_LABELS,
     data_of,
     gain_token,
     part,
@@ -21,6 +25,7 @@ from tablekeeper.games.oathsworn.table import (
     seat,
     seat_arg,
     spend_token,
+    take_prompt_seat,
     update_defense,
 )
 
@@ -169,16 +174,21 @@ def end_story(txn: Txn) -> None:
     resolve, the MIGHT decks are reset, and the encounter begins (its top stage card faceup)."""
     import tablekeeper.games.oathsworn.encounter as encounter
 
+    if part(txn.state) != "story":
+        return  # ended already; the token picks it asked for are answered now
     chapter = data_of(txn.state).chapter(int(txn.state.get("chapter")))
     track = chapter.track()
     filled = txn.value("time.used")
     empty = track.order[filled:]
     rewards = []
+    picks: dict[str, int] = {}
     for number in empty:
         spec = chapter.slot_spec(number)
         if "end_of_story" in spec:
             rewards.append(spec["end_of_story"])
             txn.notice(f"empty slot {number}: {spec['end_of_story']}")
+            if "token" in spec or "tokens" in spec:
+                _token_reward(txn, spec.get("token", "any"), int(spec.get("tokens", "1")), picks)
         if "end_of_encounter" in spec:
             txn.put("extra_unique", True)  # OS-TIME-5 / OS-ESET-1: the chapter's extra unique box
             txn.notice(f"empty slot {number}: {spec['end_of_encounter']} (extra unique box checked)")
@@ -186,6 +196,44 @@ def end_story(txn: Txn) -> None:
     reset_all_might(txn)
     txn.put("part", "encounter")
     encounter.flip_stage(txn)
+    txn.put("token_picks", picks)
+    _ask_token_pick(txn)
+
+
+def _token_reward(txn: Txn, kind: str, count: int, picks: dict[str, int]) -> None:
+    """OS-TIME-4: each Oathsworn gains the slot's combat tokens now; ``any`` is each one's pick,
+    asked seat by seat once the story part is over."""
+    for n in SEATS:
+        if seat(txn.state, n).dead:
+            continue
+        if kind == "any":
+            picks[str(n)] = picks.get(str(n), 0) + count
+        else:
+            gain_token(txn, n, kind, count)
+
+
+def _ask_token_pick(txn: Txn) -> None:
+    picks = {k: int(v) for k, v in (txn.state.get("token_picks") or {}).items() if int(v) > 0}
+    if not picks:
+        txn.put("token_picks", None)
+        return
+    n = min(int(k) for k in picks)
+    left = picks[str(n)]
+    txn.ask("token_pick", f"Seat {n}: story reward, pick a combat token" + (f" ({left} to pick)" if left > 1 else ""),
+            [TOKEN_LABELS[k] for k in TOKEN_KINDS], seat=n, context={"seat": n})
+
+
+def choose_token_pick(txn: Txn, index: int) -> None:
+    """The seat asked gains the combat token it picked (OS-TIME-4), then the next pick is asked."""
+    n, _ = take_prompt_seat(txn)
+    gain_token(txn, n, TOKEN_KINDS[index])
+    picks = dict(thaw(txn.state.get("token_picks") or {}))
+    picks[str(n)] = int(picks.get(str(n), 1)) - 1
+    txn.put("token_picks", picks)
+    txn.notice(f"seat {n} gains a {TOKEN_LABELS[TOKEN_KINDS[index]]} token (story reward)")
+    _ask_token_pick(txn)
+    if txn.state.prompt is None and txn.state.step == "story":  # the last pick: the story's end goes on
+        flowmod.leave(txn, txn.game.flow)
 
 
 def reset_all_might(txn: Txn) -> None:
@@ -274,7 +322,7 @@ def _ask_archive(txn: Txn) -> None:
     endurance = "endurance" in dict(txn.state.get("traits") or {})
     over = rules.backpack_overflow(len(pack), endurance)
     if over:
-        owned = [*pack, *(f"{name} (seat {n})" for n in SEATS for name in seat(txn.state, n)["items"])]
+        owned = [*pack, *(f"{name} (seat {n})" for n in SEATS for name in seat(txn.state, n).items)]
         txn.ask("archive", f"Backpack over by {over}: archive which item?", owned)
 
 
@@ -288,7 +336,7 @@ def choose_archive(txn: Txn, index: int) -> None:
         name, _, rest = label.partition(" (seat ")
         n = int(rest.rstrip(")"))
         record = seat(txn.state, n)
-        record["items"].remove(name)
+        record.items.remove(name)
         put_seat(txn, n, record)
         update_defense(txn, n)
     else:
@@ -308,9 +356,9 @@ def equip(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected(f"{args[1]} is not in the backpack")
     d = data_of(txn.state)
     record = seat(txn.state, n)
-    rules.check_equip([d.item(x) for x in [*record["items"], args[1]]])
+    rules.check_equip([d.item(x) for x in [*record.items, args[1]]])
     pack.remove(args[1])
-    record["items"].append(args[1])
+    record.items.append(args[1])
     txn.put("backpack", pack)
     put_seat(txn, n, record)
     update_defense(txn, n)
@@ -322,9 +370,9 @@ def unequip(txn: Txn, args: tuple[str, ...]) -> None:
     _story_only(txn, "trading items")
     n = seat_arg(args[0])
     record = seat(txn.state, n)
-    if args[1] not in record["items"]:
+    if args[1] not in record.items:
         raise Rejected(f"seat {n} has no {args[1]} equipped")
-    record["items"].remove(args[1])
+    record.items.remove(args[1])
     put_seat(txn, n, record)
     txn.put("backpack", [*_listed(txn, "backpack"), args[1]])
     update_defense(txn, n)
@@ -507,15 +555,14 @@ def swap(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected(f"unknown class {new_class!r}")
     if new_class in (txn.state.get("hardcore_dead") or ()):
         raise Rejected(f"{new_class} died in this campaign (OS-HC-3)")
-    if any(seat(txn.state, k)["class"] == new_class for k in SEATS):
+    if any(seat(txn.state, k).cls == new_class for k in SEATS):
         raise Rejected(f"{new_class} is already in the company")
     leaver = seat(txn.state, n)
     roster = dict(thaw(txn.state.get("roster") or {}))
-    roster[leaver["class"]] = {"level": leaver["level"], "items": leaver["items"], "kind": leaver["kind"]}
-    record = dict(leaver)
+    roster[leaver.cls] = {"level": leaver.level, "items": leaver.items, "kind": leaver.kind}
     returning = roster.pop(new_class, None)
-    record.update({"class": new_class, "kind": "full", "items": [], "level": int(txn.state.get("chapter")),
-                   "max_animus": d.max_animus, "permanent": {}})
+    record = replace(leaver, cls=new_class, kind="full", items=[], level=int(txn.state.get("chapter")),
+                     max_animus=d.max_animus, permanent={})
     txn.put("roster", roster)
     put_seat(txn, n, record)
     _reset_animus(txn, n, d.max_animus)
@@ -523,9 +570,9 @@ def swap(txn: Txn, args: tuple[str, ...]) -> None:
     update_defense(txn, n)
     if returning is not None:
         txn.notice(f"{new_class} returns: items archived, quick-levelled from {returning['level']} "
-                   f"to {record['level']}")
+                   f"to {record.level}")
     else:
-        txn.notice(f"{new_class} joins at level {record['level']}: equip from earlier common decks")
+        txn.notice(f"{new_class} joins at level {record.level}: equip from earlier common decks")
 
 
 def switch(txn: Txn, args: tuple[str, ...]) -> None:
@@ -537,9 +584,10 @@ def switch(txn: Txn, args: tuple[str, ...]) -> None:
     n = seat_arg(args[0])
     d = data_of(txn.state)
     record = seat(txn.state, n)
-    kind = "companion" if record["kind"] == "full" else "full"
+    kind = "companion" if record.kind == "full" else "full"
     max_animus = 2 if kind == "companion" else d.max_animus
-    record.update(kind=kind, max_animus=max_animus, level=int(txn.state.get("chapter")), positions=[[], [], [], []])
+    record = replace(record, kind=kind, max_animus=max_animus, level=int(txn.state.get("chapter")),
+                     positions=[[], [], [], []])
     put_seat(txn, n, record)
     _reset_animus(txn, n, max_animus)
     txn.set(f"seat{n}.regen", 2 if kind == "companion" else d.regen)

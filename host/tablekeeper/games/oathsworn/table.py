@@ -3,17 +3,19 @@ unconsciousness and the end of the encounter. Shared by the flow hooks and the v
 
 from __future__ import annotations
 
-from typing import Any
+import msgspec
 
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, parse_int
-from tablekeeper.core.state import GameState
+from tablekeeper.core.state import GameState, Prompt
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.data import GameData, load_text
 
 SEATS = (1, 2, 3, 4)  # OS-GEN-3: the free company is always 4 Oathsworn
-TOKEN_KINDS = ("redraw", "empowered", "defense", "animus", "battleflow")
+TOKEN_KINDS = rules.COMBAT_TOKENS
+TOKEN_LABELS = {"redraw": "redraw", "empowered": "empower", "defense": "defense", "animus": "animus boost",
+                "battleflow": "battleflow"}  # combat tokens (OS-TOK-2..7) as the seat display names them
 
 _DATA_CACHE: dict[str, GameData] = {}  # by the SHA-256 of the data text, never by path
 
@@ -36,13 +38,62 @@ def data_of(state: GameState) -> GameData:
     return _DATA_CACHE[digest]
 
 
-def seat(state: GameState, n: int) -> dict[str, Any]:
-    record: dict[str, Any] = thaw(state.get(f"seat.{n}"))
-    return record
+class SeatRecord(msgspec.Struct, kw_only=True):
+    """One Oathsworn as every module reads it. The log keeps it as a plain JSON object (``put_seat``),
+    so saves stay JSON and older saves, which lack the later keys, read with their defaults.
+    ``seat`` hands out a fresh copy: changing it changes nothing until ``put_seat``."""
+
+    cls: str = msgspec.field(name="class")
+    kind: str  # "full" or "companion" (OS-COMP)
+    items: list[str]
+    tokens: dict[str, int]
+    positions: list[list[str]]  # cooldown positions 0-3 (OS-CD)
+    hand: list[str]
+    max_animus: int
+    level: int
+    down: bool = False
+    dead: bool = False
+    ko: bool = False  # knocked out during this encounter (OS-TALLY)
+    ally: str | None = None  # the combat ally played after a knockout (OS-KO-3)
+    ally_once: bool = False
+    permanent: dict[str, int] = {}
+    injuries: int = 0
+    injuries_due: int = 0
+    cubes: list[str] = []
+    crippled_until: int | None = None
+    caged_until: int | None = None
+    escape_tried: bool = False
+    bleed: int = 0
+    thrown: list[str] = []
+    used_items: list[str] = []
+    moved: bool = False
+    ability: bool = False
+    acted: str | None = None
+    last_round: int = 0
+    token_attack: bool = False
+    consumed: str | None = None
+    consumed_hp: int = 0
+    consumed_attacked: bool = False
+    facing: str | None = None
+    archetype: dict[str, str] | None = None
+    cards: dict[str, int] = {}  # the declared hand's cooldowns (OS-ESET-5)
 
 
-def put_seat(txn: Txn, n: int, record: dict[str, Any]) -> None:
-    txn.put(f"seat.{n}", record)
+def seat(state: GameState, n: int) -> SeatRecord:
+    return msgspec.convert(thaw(state.get(f"seat.{n}")), SeatRecord)
+
+
+def put_seat(txn: Txn, n: int, record: SeatRecord) -> None:
+    txn.put(f"seat.{n}", msgspec.to_builtins(record))
+
+
+def take_prompt_seat(txn: Txn) -> tuple[int, Prompt]:
+    """Close the open prompt and return the seat it asked, with the prompt (its options)."""
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    txn.close_prompt()
+    return int(prompt.context["seat"]), prompt
 
 
 def seat_arg(text: str) -> int:
@@ -52,9 +103,9 @@ def seat_arg(text: str) -> int:
     return n
 
 
-def positions_of(record: dict[str, Any]) -> rules.Positions:
+def positions_of(record: SeatRecord) -> rules.Positions:
     """A seat's cooldown positions 0-3 as the rule functions take them."""
-    p = record["positions"]
+    p = record.positions
     return (tuple(p[0]), tuple(p[1]), tuple(p[2]), tuple(p[3]))
 
 
@@ -70,16 +121,16 @@ def in_encounter(state: GameState) -> bool:
     return part(state) == "encounter"
 
 
-def base_defense(state: GameState, record: dict[str, Any]) -> int:
+def base_defense(state: GameState, record: SeatRecord) -> int:
     """OS-SETUP-6/8 + OS-DIFF-2 + OS-FX-19: item DEFENSE (thrown items excluded) with minimum and bonus."""
     bonus = difficulty(state).defense_bonus
-    if record.get("ally"):
-        return int(data_of(state).allies[record["ally"]]["defense"]) + bonus
+    if record.ally:
+        return int(data_of(state).allies[record.ally]["defense"]) + bonus
     d = data_of(state)
-    thrown = set(record.get("thrown", []))
-    items = [d.item(name) for name in record["items"] if name not in thrown]
+    thrown = set(record.thrown)
+    items = [d.item(name) for name in record.items if name not in thrown]
     total = rules.item_defense(items)
-    if record["kind"] == "companion":
+    if record.kind == "companion":
         return rules.companion_defense(total, bonus)
     return rules.full_defense(total, bonus)
 
@@ -92,11 +143,11 @@ def update_defense(txn: Txn, n: int) -> None:
 def might_cubes(state: GameState, n: int, unarmed: bool = False) -> list[str]:
     """OS-SETUP-5 / OS-ATK-7: the MIGHT track; unarmed attacks drop weapon MIGHT."""
     record = seat(state, n)
-    if record.get("ally"):
+    if record.ally:
         return []
     d = data_of(state)
-    items = [d.item(name) for name in record["items"]]
-    if unarmed or record.get("thrown"):
+    items = [d.item(name) for name in record.items]
+    if unarmed or record.thrown:
         items = [i for i in items if i.kind != "weapon"]
     return rules.might_track(items)
 
@@ -105,10 +156,10 @@ def spend_token(txn: Txn, n: int, kind: str, count: int = 1) -> None:
     if count < 1:
         raise Rejected(f"spend at least one {kind} token, not {count}")
     record = seat(txn.state, n)
-    have = int(record["tokens"].get(kind, 0))
+    have = int(record.tokens.get(kind, 0))
     if have < count:
         raise Rejected(f"seat {n} has {have} {kind} token(s), needs {count}")
-    record["tokens"][kind] = have - count
+    record.tokens[kind] = have - count
     put_seat(txn, n, record)
 
 
@@ -116,7 +167,7 @@ def gain_token(txn: Txn, n: int, kind: str, count: int = 1) -> None:
     if kind not in TOKEN_KINDS:
         raise Rejected(f"unknown combat token {kind!r} ({', '.join(TOKEN_KINDS)})")
     record = seat(txn.state, n)
-    record["tokens"][kind] = int(record["tokens"].get(kind, 0)) + count
+    record.tokens[kind] = int(record.tokens.get(kind, 0)) + count
     put_seat(txn, n, record)
 
 
@@ -128,7 +179,7 @@ def lose_hp(txn: Txn, n: int, amount: int) -> None:
 
 
 def conscious(state: GameState) -> list[int]:
-    return [n for n in SEATS if not seat(state, n)["down"]]
+    return [n for n in SEATS if not seat(state, n).down]
 
 
 def boss_dice(state: GameState) -> dict[str, int]:

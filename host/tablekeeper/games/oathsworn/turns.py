@@ -4,7 +4,7 @@ OS-COMP, OS-KO-3/4, OS-STAT, OS-FX-12/19)."""
 
 from __future__ import annotations
 
-from typing import Any
+from msgspec.structs import replace
 
 from tablekeeper.core.game import Txn, Verb, parse_int
 from tablekeeper.errors import Rejected
@@ -12,6 +12,7 @@ from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
+    SeatRecord,
     data_of,
     in_encounter,
     positions_of,
@@ -19,14 +20,15 @@ from tablekeeper.games.oathsworn.table import (
     seat,
     seat_arg,
     spend_token,
+    take_prompt_seat,
     update_defense,
 )
 
 
-def _turn_seat(txn: Txn, text: str) -> tuple[int, dict[str, Any]]:
+def _turn_seat(txn: Txn, text: str) -> tuple[int, SeatRecord]:
     n = seat_arg(text)
     record = seat(txn.state, n)
-    if record["down"] and not record.get("ally"):
+    if record.down and not record.ally:
         raise Rejected(f"seat {n} has no figure on the board")
     if not in_encounter(txn.state):
         raise Rejected("this happens in an encounter")
@@ -38,20 +40,20 @@ def _my_turn(txn: Txn, n: int) -> None:
         raise Rejected(f"it is not seat {n}'s turn")
 
 
-def _not_consumed(record: dict[str, Any], n: int) -> None:
-    if record.get("consumed"):
+def _not_consumed(record: SeatRecord, n: int) -> None:
+    if record.consumed:
         raise Rejected(f"seat {n} is consumed: no movement and no cards (OS-FX-12)")
 
 
-def not_caged(record: dict[str, Any], n: int, what: str) -> None:
+def not_caged(record: SeatRecord, n: int, what: str) -> None:
     """OS-FX-3: a caged character does nothing but pass or try to escape."""
-    if record.get("caged_until") is not None:
+    if record.caged_until is not None:
         raise Rejected(f"seat {n} is caged: no {what}, only pass or escape (OS-FX-3)")
 
 
-def not_crippled(record: dict[str, Any], n: int) -> None:
+def not_crippled(record: SeatRecord, n: int) -> None:
     """OS-STAT-3: no movement of any kind, from the move action, abilities or tokens."""
-    if record.get("crippled_until") is not None:
+    if record.crippled_until is not None:
         raise Rejected(f"seat {n} is crippled and cannot move (OS-STAT-3)")
 
 
@@ -61,9 +63,9 @@ def on_turn_or_interrupt(txn: Txn, n: int, interrupt: bool, what: str) -> None:
         raise Rejected(f"it is not seat {n}'s turn: only an interrupt {what} now (add: interrupt)")
 
 
-def _injuries_first(record: dict[str, Any], n: int) -> None:
-    if record["injuries_due"]:
-        raise Rejected(f"seat {n} must play {record['injuries_due']} injury card(s) first (OS-RND-7)")
+def _injuries_first(record: SeatRecord, n: int) -> None:
+    if record.injuries_due:
+        raise Rejected(f"seat {n} must play {record.injuries_due} injury card(s) first (OS-RND-7)")
 
 
 def move_verb(txn: Txn, args: tuple[str, ...]) -> None:
@@ -74,7 +76,7 @@ def move_verb(txn: Txn, args: tuple[str, ...]) -> None:
     _my_turn(txn, n)
     _injuries_first(record, n)
     _not_consumed(record, n)
-    if record["moved"]:
+    if record.moved:
         raise Rejected(f"seat {n} already took its move action this turn")
     not_crippled(record, n)
     not_caged(record, n, "movement")
@@ -82,7 +84,7 @@ def move_verb(txn: Txn, args: tuple[str, ...]) -> None:
     free = parse_int(args[2].removeprefix("free="), "free") if len(args) == 3 else 0
     cost = max(0, steps - free)
     rules.spend(txn.value(f"seat{n}.animus_reserve"), txn.value(f"seat{n}.animus"), cost)
-    record["moved"] = True
+    record.moved = True
     put_seat(txn, n, record)
     txn.add(f"seat{n}.animus", -cost)
 
@@ -97,14 +99,14 @@ def play(txn: Txn, args: tuple[str, ...]) -> None:
     if len(args) < 2:
         raise Rejected("usage: play SEAT CARD [COOLDOWN] [COST] [interrupt]")
     n, record = _turn_seat(txn, args[0])
-    known = dict(record.get("cards") or {})
+    known = dict(record.cards or {})
     card = args[1]
     numbers = [parse_int(a, "cooldown/cost") for a in args[2:]]
     if card in known:
         if len(numbers) == 2 and numbers[0] != known[card]:
             raise Rejected(f"{card} has cooldown {known[card]}, not {numbers[0]}")
         numbers = [int(known[card]), *numbers[-1:]] if len(numbers) <= 2 else numbers
-        if card not in record["hand"]:
+        if card not in record.hand:
             raise Rejected(f"{card} is not in seat {n}'s hand")
     elif known:
         raise Rejected(f"{card} is not one of seat {n}'s ability cards ({', '.join(known)})")
@@ -115,18 +117,19 @@ def play(txn: Txn, args: tuple[str, ...]) -> None:
         _injuries_first(record, n)
     _not_consumed(record, n)
     not_caged(record, n, "ability cards")
-    if record["kind"] == "companion":
+    if record.kind == "companion":
         raise Rejected("companions use archetype abilities (ability SEAT 1|2), not ability cards")
-    if record["ability"] and not interrupt:
+    if record.ability and not interrupt:
         raise Rejected(f"seat {n} already played an ability card this turn")
     cd = numbers[0]
     cost = numbers[1] if len(numbers) == 2 else 0
-    if any(card in p for p in record["positions"]):
+    if any(card in p for p in record.positions):
         raise Rejected(f"{card} is still on cooldown")
     rules.spend(txn.value(f"seat{n}.animus_reserve"), txn.value(f"seat{n}.animus"), cost)
-    in_hand = tuple(c for c in record["hand"] if c != card)
+    in_hand = tuple(c for c in record.hand if c != card)
     positions, hand = rules.cooldown_place(positions_of(record), in_hand, card, cd)
-    record.update(positions=[list(p) for p in positions], hand=list(hand), ability=record["ability"] or not interrupt)
+    record = replace(record, positions=[list(p) for p in positions], hand=list(hand),
+                     ability=record.ability or not interrupt)
     put_seat(txn, n, record)
     txn.add(f"seat{n}.animus", -cost)
 
@@ -144,22 +147,23 @@ def item(txn: Txn, args: tuple[str, ...]) -> None:
     _not_consumed(record, n)
     not_caged(record, n, "item abilities")
     on_turn_or_interrupt(txn, n, interrupt, "item ability")
-    if args[1] not in record["items"]:
+    if args[1] not in record.items:
         raise Rejected(f"seat {n} has no {args[1]} equipped")
     it = data_of(txn.state).item(args[1])
-    used = list(record.get("used_items", []))
-    if record["kind"] == "companion":
+    used = list(record.used_items)
+    if record.kind == "companion":
         if args[1] in used:
             raise Rejected(f"{args[1]} is facedown: a companion uses each item ability once per encounter")
-        record["used_items"] = [*used, args[1]]
+        record.used_items = [*used, args[1]]
         put_seat(txn, n, record)
         return
-    if any(args[1] in p for p in record["positions"]):
+    if any(args[1] in p for p in record.positions):
         raise Rejected(f"{args[1]} is on cooldown")
     rules.spend(txn.value(f"seat{n}.animus_reserve"), txn.value(f"seat{n}.animus"), it.cost)
-    positions, hand = rules.cooldown_place(positions_of(record), tuple(record["hand"]), args[1], it.cooldown,
+    positions, hand = rules.cooldown_place(positions_of(record), tuple(record.hand), args[1], it.cooldown,
                                            battleflow=False)
-    record.update(positions=[list(p) for p in positions], hand=list(hand), used_items=sorted({*used, args[1]}))
+    record = replace(record, positions=[list(p) for p in positions], hand=list(hand),
+                     used_items=sorted({*used, args[1]}))
     put_seat(txn, n, record)
     txn.add(f"seat{n}.animus", -it.cost)
 
@@ -170,9 +174,9 @@ def injury(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("usage: injury SEAT")
     n, record = _turn_seat(txn, args[0])
     _not_consumed(record, n)
-    if not record["injuries_due"]:
+    if not record.injuries_due:
         raise Rejected(f"seat {n} has no injury card left to play this round")
-    record["injuries_due"] -= 1
+    record.injuries_due -= 1
     put_seat(txn, n, record)
 
 
@@ -182,7 +186,7 @@ def boost(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("usage: boost SEAT")
     n, record = _turn_seat(txn, args[0])
     not_caged(record, n, "tokens")
-    if record["kind"] == "companion" or record.get("ally"):
+    if record.kind == "companion" or record.ally:
         raise Rejected("companions and allies spend +2 animus tokens as an action (companion SEAT ACTION)")
     spend_token(txn, n, "animus")
     _, available = rules.animus_token(txn.value(f"seat{n}.animus_reserve"), txn.value(f"seat{n}.animus"))
@@ -195,15 +199,15 @@ def battleflow(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("usage: battleflow SEAT POSITION")
     n, record = _turn_seat(txn, args[0])
     not_caged(record, n, "tokens")
-    if record["kind"] == "companion" or record.get("ally"):
+    if record.kind == "companion" or record.ally:
         raise Rejected("companions and allies spend battleflow tokens as an action (companion SEAT ACTION)")
     p = parse_int(args[1], "position")
     if not 0 <= p <= 3:
         raise Rejected("cooldown positions are 0 to 3")
     spend_token(txn, n, "battleflow")
     record = seat(txn.state, n)
-    positions, hand = rules.battleflow_token(positions_of(record), tuple(record["hand"]), p)
-    record.update(positions=[list(x) for x in positions], hand=list(hand))
+    positions, hand = rules.battleflow_token(positions_of(record), tuple(record.hand), p)
+    record = replace(record, positions=[list(x) for x in positions], hand=list(hand))
     put_seat(txn, n, record)
 
 
@@ -214,12 +218,12 @@ def companion_action(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("usage: companion SEAT animus|battleflow move|attack|refresh")
     n, record = _turn_seat(txn, args[0])
     _my_turn(txn, n)
-    if record["kind"] != "companion" and not record.get("ally"):
+    if record.kind != "companion" and not record.ally:
         raise Rejected("only companions and allies use tokens this way")
     not_caged(record, n, "token actions")
     if args[2] == "move":
         not_crippled(record, n)
-    if args[2] == "attack" and record.get("token_attack"):
+    if args[2] == "attack" and record.token_attack:
         raise Rejected(f"seat {n} already has a token attack to make")
     spend_token(txn, n, args[1])
     if args[2] == "refresh":
@@ -228,7 +232,7 @@ def companion_action(txn: Txn, args: tuple[str, ...]) -> None:
     else:
         if args[2] == "attack":
             record = seat(txn.state, n)
-            record["token_attack"] = True  # OS-TOK-7: this attack never triggers determination
+            record.token_attack = True  # OS-TOK-7: this attack never triggers determination
             put_seat(txn, n, record)
         txn.notice(f"seat {n}: {'move 2 hexes' if args[2] == 'move' else 'make an attack'} at no animus cost")
 
@@ -242,11 +246,11 @@ def ability(txn: Txn, args: tuple[str, ...]) -> None:
         n, record = _turn_seat(txn, args[0])
         not_caged(record, n, "abilities")
         on_turn_or_interrupt(txn, n, len(args) == 3, "ability")
-        if not record.get("ally"):
+        if not record.ally:
             raise Rejected("once-per-encounter abilities belong to allies")
-        if record.get("ally_once"):
-            raise Rejected(f"{record['ally']} already used its once-per-encounter ability")
-        record["ally_once"] = True
+        if record.ally_once:
+            raise Rejected(f"{record.ally} already used its once-per-encounter ability")
+        record.ally_once = True
         put_seat(txn, n, record)
         return
     slot = args[1][-1:] if len(args) in (2, 3) else ""
@@ -254,20 +258,20 @@ def ability(txn: Txn, args: tuple[str, ...]) -> None:
     if slot not in ("1", "2") or side not in ("", "A", "B") or (len(args) == 3 and args[2] != "interrupt"):
         raise Rejected("usage: ability SEAT [A|B]1|2 [interrupt] | ability SEAT once")
     n, record = _turn_seat(txn, args[0])
-    if record["kind"] != "companion":
+    if record.kind != "companion":
         raise Rejected("archetype abilities belong to companions")
     not_caged(record, n, "abilities")
     on_turn_or_interrupt(txn, n, len(args) == 3, "ability")
-    chosen = (record.get("archetype") or {}).get("side")
+    chosen = (record.archetype or {}).get("side")
     if side and chosen and side != chosen:
         raise Rejected(f"seat {n} chose side {chosen} of its archetype card: side {side} is not usable")
-    if slot in record["cubes"]:
+    if slot in record.cubes:
         raise Rejected(f"ability {slot} already used this round")
     if txn.state.step == "turns" and txn.state.active_seat == n and len(args) == 2:
-        if record.get("acted"):
+        if record.acted:
             raise Rejected(f"seat {n} already attacked or used its special ability this turn")
-        record["acted"] = "ability"
-    record["cubes"] = [*record["cubes"], slot]
+        record.acted = "ability"
+    record.cubes = [*record.cubes, slot]
     put_seat(txn, n, record)
 
 
@@ -277,11 +281,11 @@ def archetype(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("usage: archetype SEAT CARD A|B")
     n = seat_arg(args[0])
     record = seat(txn.state, n)
-    if record["kind"] != "companion":
+    if record.kind != "companion":
         raise Rejected("archetype cards belong to companions")
     if txn.state.round > 1 or txn.state.phase not in ("story", "refresh", "encounter"):
         raise Rejected("the archetype side is chosen during encounter setup")
-    record["archetype"] = {"card": " ".join(args[1:-1]), "side": args[-1].upper()}
+    record.archetype = {"card": " ".join(args[1:-1]), "side": args[-1].upper()}
     put_seat(txn, n, record)
 
 
@@ -289,14 +293,14 @@ def allies_left(txn: Txn) -> list[str]:
     """Combat allies still in the company's ally deck (OS-KO-3/6)."""
     d = data_of(txn.state)
     in_deck = list(txn.state.get("allies") or ())
-    used = [seat(txn.state, k).get("ally") for k in SEATS] + list(txn.state.get("dead_allies") or ())
+    used = [seat(txn.state, k).ally for k in SEATS] + list(txn.state.get("dead_allies") or ())
     return sorted({a for a in in_deck if d.allies.get(a, {}).get("combat") and in_deck.count(a) > used.count(a)})
 
 
 def offer_ally(txn: Txn, n: int) -> None:
     """OS-KO-3: when a knocked-out Oathsworn's turn starts, its player picks a combat ally."""
     record = seat(txn.state, n)
-    if not record["down"] or record.get("ally") or (record["dead"] and not txn.state.get("hardcore")):
+    if not record.down or record.ally or (record.dead and not txn.state.get("hardcore")):
         return
     options = allies_left(txn)
     if not options:
@@ -306,11 +310,7 @@ def offer_ally(txn: Txn, n: int) -> None:
 
 
 def choose_ally(txn: Txn, index: int) -> None:
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
-    n = int(prompt.context["seat"])
-    txn.close_prompt()
+    n, prompt = take_prompt_seat(txn)
     ally(txn, (str(n), prompt.options[index]))
 
 
@@ -321,22 +321,22 @@ def ally(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("usage: ally SEAT NAME")
     n = seat_arg(args[0])
     record = seat(txn.state, n)
-    if not record["down"]:
+    if not record.down:
         raise Rejected(f"seat {n}'s Oathsworn is still conscious")
-    if record.get("ally"):
-        raise Rejected(f"seat {n} already plays {record['ally']}")
-    if record["dead"] and not txn.state.get("hardcore"):
+    if record.ally:
+        raise Rejected(f"seat {n} already plays {record.ally}")
+    if record.dead and not txn.state.get("hardcore"):
         raise Rejected(f"seat {n} cannot take an ally")
     d = data_of(txn.state)
     spec = d.allies.get(args[1])
     if spec is None or not spec["combat"]:
         raise Rejected(f"{args[1]} is not a combat ally (non-combat allies never enter encounters)")
     in_deck = list(txn.state.get("allies") or ())
-    used = [seat(txn.state, k).get("ally") for k in SEATS] + list(txn.state.get("dead_allies") or ())
+    used = [seat(txn.state, k).ally for k in SEATS] + list(txn.state.get("dead_allies") or ())
     if in_deck.count(args[1]) <= used.count(args[1]):
         raise Rejected(f"no {args[1]} left in the company's ally deck")
-    record.update(ally=args[1], tokens=dict.fromkeys(TOKEN_KINDS, 0), max_animus=2, positions=[[], [], [], []],
-                  ally_once=False)
+    record = replace(record, ally=args[1], tokens=dict.fromkeys(TOKEN_KINDS, 0), max_animus=2,
+                     positions=[[], [], [], []], ally_once=False)
     put_seat(txn, n, record)
     txn.define(f"seat{n}.animus", 2, 0, 2)
     txn.define(f"seat{n}.animus_reserve", 0, 0, 2)
@@ -351,7 +351,7 @@ def hand(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("usage: hand SEAT CARD:COOLDOWN ... (7 cards)")
     n = seat_arg(args[0])
     record = seat(txn.state, n)
-    if record["kind"] == "companion":
+    if record.kind == "companion":
         raise Rejected("companions hold no ability cards (OS-ESET-8: an archetype card side instead)")
     if txn.state.round > 1 or txn.state.phase not in ("story", "refresh", "encounter"):
         raise Rejected("the hand is built during encounter setup")
@@ -364,10 +364,10 @@ def hand(txn: Txn, args: tuple[str, ...]) -> None:
             raise Rejected(f"{name} is listed twice")
         cards[name] = parse_int(cd, "cooldown")
     rules.check_hand(list(cards.values()))
-    star = data_of(txn.state).star_cards.get(record["class"], ())
+    star = data_of(txn.state).star_cards.get(record.cls, ())
     if int(txn.state.get("chapter")) == 1 and star and set(cards) != set(star):
-        raise Rejected(f"in chapter 1 the {record['class']} plays its 7 starting cards: {', '.join(star)}")
-    record.update(cards=cards, hand=list(cards), positions=[[], [], [], []])
+        raise Rejected(f"in chapter 1 the {record.cls} plays its 7 starting cards: {', '.join(star)}")
+    record = replace(record, cards=cards, hand=list(cards), positions=[[], [], [], []])
     put_seat(txn, n, record)
 
 
@@ -379,7 +379,7 @@ def face(txn: Txn, args: tuple[str, ...]) -> None:
     _my_turn(txn, n)
     if txn.state.get("draws"):
         raise Rejected("an effect is still resolving; turn once it is done")
-    record["facing"] = args[1].upper()
+    record.facing = args[1].upper()
     put_seat(txn, n, record)
 
 
@@ -389,7 +389,7 @@ def injure(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("usage: injure SEAT")
     n = seat_arg(args[0])
     record = seat(txn.state, n)
-    record["injuries"] = int(record["injuries"]) + 1
+    record.injuries = int(record.injuries) + 1
     put_seat(txn, n, record)
 
 
@@ -400,8 +400,8 @@ def permanent(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected(f"usage: permanent SEAT {'|'.join(TOKEN_KINDS)}")
     n = seat_arg(args[0])
     record = seat(txn.state, n)
-    record["permanent"] = rules.add_permanent(dict(record.get("permanent", {})), args[1])
-    record["tokens"][args[1]] = int(record["tokens"].get(args[1], 0)) + 1
+    record.permanent = rules.add_permanent(dict(record.permanent), args[1])
+    record.tokens[args[1]] = int(record.tokens.get(args[1], 0)) + 1
     put_seat(txn, n, record)
 
 
@@ -413,9 +413,9 @@ def throw(txn: Txn, args: tuple[str, ...]) -> None:
     args = (args[0], " ".join(args[1:]))
     n, record = _turn_seat(txn, args[0])
     not_caged(record, n, "throwing")
-    if args[1] not in record["items"] or args[1] in record["thrown"]:
+    if args[1] not in record.items or args[1] in record.thrown:
         raise Rejected(f"seat {n} holds no {args[1]} to throw")
-    record["thrown"] = [*record["thrown"], args[1]]
+    record.thrown = [*record.thrown, args[1]]
     put_seat(txn, n, record)
     update_defense(txn, n)
 
@@ -425,9 +425,9 @@ def pickup(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("usage: pickup SEAT ITEM")
     args = (args[0], " ".join(args[1:]))
     n, record = _turn_seat(txn, args[0])
-    if args[1] not in record["thrown"]:
+    if args[1] not in record.thrown:
         raise Rejected(f"seat {n} has no thrown {args[1]}")
-    record["thrown"] = [t for t in record["thrown"] if t != args[1]]
+    record.thrown = [t for t in record.thrown if t != args[1]]
     put_seat(txn, n, record)
     update_defense(txn, n)
 
@@ -440,16 +440,16 @@ def status(txn: Txn, args: tuple[str, ...]) -> None:
     record = seat(txn.state, n)
     phase = txn.state.phase
     if args[1] == "crippled":
-        record["crippled_until"] = rules.crippled_until(txn.state.round, phase)
+        record.crippled_until = rules.crippled_until(txn.state.round, phase)
     elif args[1] == "caged":
-        record["caged_until"] = rules.caged_until(txn.state.round)
+        record.caged_until = rules.caged_until(txn.state.round)
     elif args[1] == "consumed":
         if len(args) != 3 or f"boss.{args[2]}" not in txn.state.tracks:
             raise Rejected("usage: status SEAT consumed LOCATION")
-        record.update(consumed=args[2], consumed_hp=0)
+        record = replace(record, consumed=args[2], consumed_hp=0)
         txn.notice(f"seat {n} is consumed by {args[2]} and leaves the board")
     elif args[1] == "bleed":
-        record["bleed"] = int(record["bleed"]) + (parse_int(args[2], "bleed") if len(args) > 2 else 1)
+        record.bleed = int(record.bleed) + (parse_int(args[2], "bleed") if len(args) > 2 else 1)
     else:
         raise Rejected("status: crippled, caged, consumed or bleed")
     put_seat(txn, n, record)
@@ -460,7 +460,7 @@ def bleed(txn: Txn, args: tuple[str, ...]) -> None:
     if len(args) != 2:
         raise Rejected("usage: bleed SEAT N")
     n = seat_arg(args[0])
-    if not seat(txn.state, n)["bleed"]:
+    if not seat(txn.state, n).bleed:
         raise Rejected(f"seat {n} has no bleed token")
     txn.set(f"seat{n}.hp", rules.lose_hp(txn.value(f"seat{n}.hp"), parse_int(args[1], "HP")))
 
