@@ -164,6 +164,17 @@ class CounterApp:
             big, lines = self.screen()
             self.display.show(big, lines)
 
+    def next_wake_ms(self, now_ms: int) -> int:
+        """Milliseconds until ``step`` has work a clock brings: input polling while a button settles,
+        an encoder turns or the presence check runs, else the link's timers. (``run`` polls anyway;
+        the simulator's virtual counter sleeps this long, or until a byte or a press arrives.)"""
+        if self.presence is not None or self._repl_asked or self.encoder is not None:
+            return INPUT_POLL_MS
+        for button in self.buttons:
+            if not button.settled():
+                return INPUT_POLL_MS
+        return self.link.next_wake_ms(now_ms)
+
     def step(self, now_ms: int) -> None:
         self.poll_inputs(now_ms)
         self.link.poll(now_ms)

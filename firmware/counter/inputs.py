@@ -34,6 +34,10 @@ class Button:
         """The debounced state (what the app believes)."""
         return self._stable == 0
 
+    def settled(self) -> bool:
+        """The pin reads what the debouncer already believes: polling it now would change nothing."""
+        return self.pin.value() == self._raw == self._stable
+
     def poll(self, now_ms: int) -> bool:
         """True exactly once for each debounced press."""
         raw = self.pin.value()

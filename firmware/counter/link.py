@@ -267,6 +267,16 @@ class HostLink:
             if self._outbox[key][0] == seq:
                 del self._outbox[key]
 
+    def next_wake_ms(self, now_ms: int) -> int:
+        """Milliseconds until ``poll`` has timed work (a retransmission, the heartbeat, the host's
+        timeout), for a scheduler that sleeps until then or until a byte arrives."""
+        wait = HEARTBEAT_MS - ticks_diff(now_ms, self._last_tx_ms)
+        if self.host_present:
+            wait = min(wait, HOST_TIMEOUT_MS + 1 - ticks_diff(now_ms, self._last_rx_ms))
+        for entry in self._outbox.values():
+            wait = min(wait, entry[3] - ticks_diff(now_ms, entry[2]))
+        return max(0, wait)
+
     def _service(self, now_ms: int) -> None:
         if self.host_present and ticks_diff(now_ms, self._last_rx_ms) > HOST_TIMEOUT_MS:
             self.host_present = False

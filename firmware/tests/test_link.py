@@ -1,6 +1,7 @@
 """The counter's protocol end: acks, retransmits, resync, errors for what it does not know."""
 
 from counter import messages as m
+from counter.app import INPUT_POLL_MS
 from counter.link import HEARTBEAT_MS, HOST_TIMEOUT_MS, RETRANSMIT_MS
 from support import HostSide, connect, make_app, press, take
 
@@ -110,6 +111,22 @@ def test_heartbeat_when_idle_and_host_timeout():
     app.step(HOST_TIMEOUT_MS + 1)
     assert not app.link.host_present
     assert "NO HOST" in display.text
+
+
+def test_next_wake_is_the_nearest_timer_and_inputs_only_while_a_button_settles():
+    app, transport, _, pins = make_app("hp")
+    host = HostSide()
+    connect(app, transport, host, 0)
+    take(transport)
+    assert app.next_wake_ms(0) == HEARTBEAT_MS  # idle: the heartbeat is the only timer
+    assert app.next_wake_ms(200) == HEARTBEAT_MS - 200
+    pins["down"].set_level(0)
+    assert app.next_wake_ms(200) == INPUT_POLL_MS  # the debouncer needs looking at
+    now = press(app, pins["down"], 200)
+    assert [f[0] for f in host.parse(take(transport))] == [m.CHANGE]
+    assert 0 < app.next_wake_ms(now) <= RETRANSMIT_MS  # the CHANGE waits for its ACK
+    app.step(HEARTBEAT_MS + HOST_TIMEOUT_MS)
+    assert not app.link.host_present
 
 
 def test_reconnect_resends_pending_change_at_once():

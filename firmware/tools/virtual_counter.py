@@ -12,6 +12,12 @@ Control lines on stdin (one per line):
   raw HEX                write raw bytes to the serial side (fault injection)
   quit                   stop
 Every display change is printed to stdout as ``display <text>``; ``ready`` once running.
+
+A board runs ``CounterApp.run``, which polls its buttons every 2 ms and its link every millisecond:
+free on a microcontroller, but here it is a process on the computer running the station. So this
+tool runs the application's own ``step`` (inputs, link, screen) only when the host writes, a
+control line presses a button, or ``next_wake_ms`` says a timer is due (a button settling, the
+presence check, a retransmission, the heartbeat).
 """
 
 from __future__ import annotations
@@ -47,17 +53,21 @@ class PtyTransport:
     def __init__(self, fd: int) -> None:
         self.fd = fd
         self.connected = True
+        self.hung_up = False  # no host has the port open (the master then reads as always ready)
         os.set_blocking(fd, False)
 
     def read_into(self, buf: bytearray) -> int:
         try:
             data = os.read(self.fd, len(buf))
         except BlockingIOError:
+            self.hung_up = False
             return 0
         except OSError as exc:
             if exc.errno == errno.EIO:  # no host has the port open
+                self.hung_up = True
                 return 0
             raise
+        self.hung_up = False
         if not self.connected:
             return 0
         buf[: len(data)] = data
@@ -88,16 +98,18 @@ async def _until(condition, timeout_s: float = 5.0) -> None:
         await asyncio.sleep(_POLL_S)
 
 
-async def _press(button) -> None:
+async def _press(button, wake: asyncio.Event) -> None:
     """Hold until the app's debouncer has seen the press, then the same for the release, so a
     busy machine cannot turn a press into a glitch."""
     button.pin.set_level(0)
+    wake.set()
     await _until(lambda: button.is_down)
     button.pin.set_level(1)
+    wake.set()
     await _until(lambda: not button.is_down)
 
 
-async def control(app, transport: PtyTransport, buttons: dict) -> None:
+async def control(app, transport: PtyTransport, buttons: dict, wake: asyncio.Event) -> None:
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
@@ -105,20 +117,51 @@ async def control(app, transport: PtyTransport, buttons: dict) -> None:
         line = (await reader.readline()).decode().strip()
         if not line or line == "quit":
             app.repl_requested = True
+            wake.set()
             return
         command, _, arg = line.partition(" ")
         if command == "press" and arg in buttons:
-            await _press(buttons[arg])
+            await _press(buttons[arg], wake)
         elif command == "hold" and arg.partition(" ")[0] in buttons:
             name, _, seconds = arg.partition(" ")
             buttons[name].pin.set_level(0)
+            wake.set()
             await asyncio.sleep(float(seconds))
             buttons[name].pin.set_level(1)
+            wake.set()
         elif command == "cable":
             transport.connected = arg == "1"
         elif command == "raw":
             transport.write_raw(bytes.fromhex(arg))
         emit("done " + line)
+
+
+HUNG_UP_POLL_S = 0.02  # while no host has the port open, look this often for one
+
+
+async def run_on_events(app, transport: PtyTransport, wake: asyncio.Event) -> None:
+    """The application's ``step`` whenever a byte or a press arrives or its next timer is due; the
+    same ending as ``CounterApp.run`` (the REPL request's acknowledgement leaves first)."""
+    loop = asyncio.get_running_loop()
+    watching = False
+    while not app.repl_requested:
+        app.step(ticks_ms())
+        if transport.hung_up == watching:  # a hung-up master reads as ready for ever: poll instead
+            if watching:
+                loop.remove_reader(transport.fd)
+            else:
+                loop.add_reader(transport.fd, wake.set)
+            watching = not watching
+        timeout_s = app.next_wake_ms(ticks_ms()) / 1000
+        if not watching:
+            timeout_s = min(timeout_s, HUNG_UP_POLL_S)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(wake.wait(), timeout=timeout_s)
+        wake.clear()
+    if watching:
+        loop.remove_reader(transport.fd)
+    app.link.poll(ticks_ms())
+    app.refresh()
 
 
 async def main_async(args: argparse.Namespace) -> int:
@@ -134,19 +177,11 @@ async def main_async(args: argparse.Namespace) -> int:
         for button in app.buttons:
             if button.event == button_event(name):
                 by_name[name] = button
-    readable = asyncio.Event()
-    asyncio.get_running_loop().add_reader(args.fd, readable.set)
-
-    async def link_wait(seconds: float) -> None:
-        """Sleep until the host writes or the link's retransmit/heartbeat timers need a look."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(readable.wait(), timeout=max(seconds, 0.02))
-        readable.clear()
-
+    wake = asyncio.Event()
     emit("ready")
-    control_task = asyncio.create_task(control(app, transport, by_name))
+    control_task = asyncio.create_task(control(app, transport, by_name, wake))
     try:
-        await app.run(ticks_ms, link_wait=link_wait)
+        await run_on_events(app, transport, wake)
     finally:
         control_task.cancel()
     emit("stopped")

@@ -167,4 +167,6 @@ def does_nothing(role: str, state: GameState) -> str:
     """Why a seat button did nothing, naming the seats the table is waiting for."""
     waiting = waiting_for(state)
     who = ("; waiting for seat " + ", ".join(str(s) for s in waiting)) if waiting else ""
-    return f"{role} does nothing now{who}"
+    seat, _, button = role.partition(".")
+    name = f"seat {seat[4:]}'s {button.upper()} button" if seat[4:].isdigit() else role  # as printed: 2A
+    return f"{name} does nothing now{who}"

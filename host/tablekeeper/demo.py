@@ -204,6 +204,26 @@ class DemoMode:
             return self._enter_attract(now_s)
         return self._output()
 
+    def next_deadline_s(self) -> float | None:
+        """When ``tick`` next has something to do by the clock alone (the attract loop's next game,
+        a timeout back to it, the unlock hold), so an idle station sleeps until then."""
+        settings = self.settings
+        due: list[float] = []
+        if settings.unlock_combo <= self._held and self._combo_armed:
+            since_s = self._combo_since_s if self._combo_since_s is not None else self._now_s
+            due.append(since_s + settings.unlock_hold_s)
+        if self.mode is Mode.ATTRACT:
+            frame = int((self._now_s - self._mode_since_s) // settings.attract_frame_s)
+            turn_s = self._mode_since_s + (frame + 1) * settings.attract_frame_s
+            due.append(turn_s if turn_s > self._now_s else turn_s + settings.attract_frame_s)  # rounding
+        elif self.mode is Mode.GUIDED:
+            due.append(self._last_input_s + settings.idle_reset_s)
+        elif self.mode is Mode.FINISHED:
+            due.append(self._mode_since_s + settings.finished_show_s)
+        elif self.mode in (Mode.OPERATOR, Mode.SETTINGS):
+            due.append(self._last_input_s + settings.operator_timeout_s)
+        return min(due, default=None)
+
     def reset(self, now_s: float) -> DemoOutput:
         """Back to the attract loop now (the fleet organiser's reset)."""
         self._now_s = now_s

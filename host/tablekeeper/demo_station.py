@@ -56,6 +56,10 @@ class DemoStation(Station):
         if fresh or self.overlay != before:
             self.redraw()
 
+    def next_deadline_s(self) -> float | None:
+        due = [d for d in (super().next_deadline_s(), self.demo.next_deadline_s()) if d is not None]
+        return min(due, default=None)
+
     def frames(self) -> dict[str, Image.Image]:
         out = super().frames()
         for display in self.config.displays:

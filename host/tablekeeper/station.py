@@ -10,6 +10,7 @@ changes, display retries, beeps) runs when its deadline comes, from the injected
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -51,8 +52,9 @@ from tablekeeper.ui.render import PAGE_S, draw_screen, layout
 from tablekeeper.ui.screens import fallback_panel
 
 Clock = Callable[[], float]
-IDLE_WAIT_S = 0.5  # longest sleep without a deadline, so a stop request is seen promptly
+IDLE_WAIT_S: float | None = None  # without a deadline the loop sleeps until an intent comes (Quit too)
 MESSAGE_S = 3.0  # how long a refusal or notice stays on the track display
+LEGEND_S = 10.0  # how long SELECT's key to short forms stays up without another press
 
 
 class CounterSink(Protocol):
@@ -124,7 +126,9 @@ class Station:
         self.message: Message | None = None
         self.images: dict[str, Image.Image] = {}
         self._drawn: dict[str, bytes] = {}
-        self._rendered: dict[str, tuple[tuple[Any, ...], Image.Image]] = {}
+        # role -> (what was drawn, its number of pages, the pages drawn so far): a page turn redraws
+        # nothing when the page was drawn before, and leaves the displays that fit alone
+        self._rendered: dict[str, tuple[tuple[Any, ...], int, dict[int, Image.Image]]] = {}
         self._panels: tuple[object, int, Mapping[str, Any]] | None = None
         self.page = 0  # the page long screens show, counted in PAGE_S steps of the clock
         self._paged: set[str] = set()  # displays whose screen has more than one page
@@ -139,6 +143,7 @@ class Station:
         self.locked = False  # the organiser locked the panel: buttons are ignored
         self.decorate: Callable[[dict[str, Image.Image]], dict[str, Image.Image]] | None = None  # fleet mark
         self.save_problem: str | None = None  # shown on the track display until a save succeeds
+        self.legend_until_s: float | None = None  # SELECT held: displays with short forms show their key
 
     # --- the loop ---------------------------------------------------------------------------------
     def put(self, intent: Intent) -> None:
@@ -152,14 +157,19 @@ class Station:
         self._publish(lambda seat, track: True)
         self.answer()
 
-    def run(self, *, on_pass: Callable[[float], object] | None = None, idle_wait_s: float = IDLE_WAIT_S) -> None:
-        """Handle intents until ``Quit``; ``on_pass(now_s)`` runs on every pass (watchdog, sim events)."""
+    def run(self, *, on_pass: Callable[[float], object] | None = None,
+            idle_wait_s: float | None = IDLE_WAIT_S) -> None:
+        """Handle intents until ``Quit``; ``on_pass(now_s)`` runs on every pass (a window's events).
+        A pass comes only with an intent or a deadline of a timed part (``idle_wait_s``: a longest
+        sleep, for a window that must read its events; None, the default, sleeps until then)."""
         if not self.running:
             self.start()
         while self.running:
             now_s = self.clock()
             deadline = self.next_deadline_s()
-            wait_s = idle_wait_s if deadline is None else min(idle_wait_s, max(0.0, deadline - now_s))
+            wait_s = idle_wait_s if deadline is None else max(0.0, deadline - now_s)
+            if wait_s is not None and idle_wait_s is not None:
+                wait_s = min(wait_s, idle_wait_s)
             try:
                 intent: Intent | None = self.intents.get(timeout=wait_s)
             except queue.Empty:
@@ -202,6 +212,9 @@ class Station:
         if self.message is not None and now_s >= self.message.until_s:
             self.message = None
             changed = True
+        if self.legend_until_s is not None and now_s >= self.legend_until_s:
+            self.legend_until_s = None
+            changed = True
         if self._paged and int(now_s // PAGE_S) != self.page:  # a long screen turns its page
             self.page = int(now_s // PAGE_S)
             changed = True
@@ -219,6 +232,7 @@ class Station:
             deadlines.append(self.controls.pending.last_s + self.controls.pending_window_s)
         if self.message is not None:
             deadlines.append(self.message.until_s)
+        deadlines.append(self.legend_until_s)
         deadlines.append(self.menu.deadline_s())
         if self._paged:
             deadlines.append((self.page + 1) * PAGE_S)
@@ -274,6 +288,9 @@ class Station:
             if parsed is None:
                 return
             cmd = parsed.command
+            if cmd.verb in ("press", "hold") and cmd.args == ("select",) and not self.menu.is_open \
+                    and self._legend_button(Gesture.HOLD if cmd.verb == "hold" else Gesture.PRESS, from_panel=False):
+                return
             if cmd.verb in ("press", "hold") and len(cmd.args) == 1:
                 act = self.controls.hold if cmd.verb == "hold" else self.controls.press
                 self._perform(act(cmd.args[0], self.session.state))
@@ -286,6 +303,8 @@ class Station:
         state = self.session.state
         if self.menu.is_open:
             self._menu_button(intent)
+            return
+        if intent.role == "select" and self._legend_button(intent.gesture):
             return
         try:
             if intent.gesture is Gesture.PRESS:
@@ -305,6 +324,23 @@ class Station:
         if intent.gesture is Gesture.PRESS and intent.role == "next":
             commands = self._confirm_next(commands)
         self._perform(commands)
+
+    def _legend_button(self, gesture: Gesture, *, from_panel: bool = True) -> bool:
+        """SELECT held shows each display's key to its short forms; the next SELECT press (or
+        ``LEGEND_S``) puts the screens back. True when the press was taken for that."""
+        if gesture is Gesture.HOLD:
+            if from_panel:  # the press that began this hold stepped the selection on: step it back
+                with contextlib.suppress(Rejected):  # nothing to select: the press stepped nothing
+                    self._perform(self.controls.hold("select", self.session.state))
+            if not any(panel.legend for panel in self.frames_panels().values()):
+                self._say("no short forms on the displays now")
+                return True
+            self.legend_until_s = self.clock() + LEGEND_S
+            return True
+        if gesture is Gesture.PRESS and self.legend_until_s is not None:
+            self.legend_until_s = None
+            return True
+        return gesture is Gesture.REPEAT  # a long hold does not step through the tracks
 
     def _confirm_next(self, commands: list[Command]) -> list[Command]:
         """NEXT never ends a step for seats still playing at one press: the first asks on the track
@@ -499,9 +535,15 @@ class Station:
             panel = panels.get(display.role) or fallback_panel(display.role, view)
             if display.role == "track" and self.menu.is_open:
                 panel = self.menu.panel()
+            keyed = self.legend_until_s is not None and bool(panel.legend)
+            if keyed:
+                panel = panel.legend_page()
             banner = None
             if display.role == pending_role and pending is not None:
                 banner = pending
+                if self.controls.pending is None and state.prompt is not None \
+                        and state.prompt.text not in (panel.title, *panel.lines):
+                    banner = f"{state.prompt.text} {pending}"  # the question with the option pointed at
             elif display.role == "track" and self.message is not None:
                 banner = self.message.text
             elif display.role == "track" and self.save_problem is not None:
@@ -513,23 +555,32 @@ class Station:
                 banner = self._seat_line(state, int(display.role[4:]))
             elif display.role == "track" and not self.menu.is_open:
                 banner = table_flow.waiting_line(state, self.session.game.flow)
+            if keyed:
+                banner = None
             self.contents[display.role] = (panel, banner, selected)
-            key = (panel, display.size, banner, selected, self.page)
+            key = (panel, display.size, banner, selected)
             cached = self._rendered.get(display.role)
             if cached is None or cached[0] != key:  # drawing is the costly part; skip unchanged panels
+                cached = (key, 0, {})
+            pages, drawn = cached[1], cached[2]
+            image = drawn.get(self.page % pages) if pages else None
+            if image is None:
                 screen = layout(panel, display.viewing, banner=banner, selected=selected, page=self.page)
-                cached = (key, draw_screen(screen, display.size))
+                image = draw_screen(screen, display.size)
+                drawn[screen.page] = image
                 if screen.pages > 1:
                     self._paged.add(display.role)
                 else:
                     self._paged.discard(display.role)
-                self._rendered[display.role] = cached
-            out[display.role] = cached[1]
+                self._rendered[display.role] = (key, screen.pages, drawn)
+            out[display.role] = image
         return out
 
     def _seat_line(self, state: Any, seat: int) -> str | None:
         """A seat display's last line: whether it owes a move, and the game's legend for its buttons."""
         game = self.session.game
+        if seat > state.seats:
+            return None  # an empty seat has no buttons to explain
         return table_flow.seat_line(table_flow.seat_status(state, game.flow, seat), game.legend(state, seat))
 
     def frames_panels(self) -> Mapping[str, Any]:

@@ -156,6 +156,7 @@ def _stop_on_signals(station: Station) -> None:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGHUP, stop)  # the terminal went away (an SSH link dropped): close the counters too
 
 
 def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
@@ -207,20 +208,16 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
 def run_station_loop(station: Station, supervisor: Supervisor, watchdog: Watchdog | None, *,
                      clock: Callable[[], float], sleep: Callable[[float], None],
                      on_pass: Callable[[float], object] | None = None, idle_wait_s: float | None = None) -> int:
-    """The station loop on this thread, restarted with back-off if it fails; each pass restarts
-    failed threads and feeds the watchdog only while every thread is healthy. Returns the restarts."""
-    from tablekeeper.station import IDLE_WAIT_S
-    from tablekeeper.supervisor import run_restarting
+    """The station loop on this thread, restarted with back-off if it fails. A thread that dies wakes
+    the loop, which restarts it when its back-off has passed; the watchdog is fed at half its period,
+    and only while every thread is healthy (``supervisor.Health``, a timed part of the loop: no pass
+    without an intent or a deadline). Returns the restarts."""
+    from tablekeeper.intents import Tick
+    from tablekeeper.supervisor import Health, run_restarting
 
-    def each_pass(now_s: float) -> None:
-        healthy = supervisor.check(now_s)
-        if watchdog is not None:
-            watchdog.feed(now_s, healthy=healthy)
-        if on_pass is not None:
-            on_pass(now_s)
-
-    wait_s = IDLE_WAIT_S if idle_wait_s is None else idle_wait_s
-    return run_restarting("station", lambda: station.run(on_pass=each_pass, idle_wait_s=wait_s), clock=clock,
+    station.timed.append(Health(supervisor, watchdog))
+    supervisor.on_change = lambda: station.put(Tick())
+    return run_restarting("station", lambda: station.run(on_pass=on_pass, idle_wait_s=idle_wait_s), clock=clock,
                           sleep=sleep, should_restart=lambda: station.running)
 
 
@@ -231,14 +228,14 @@ def counters_running(station: Station, config: StationConfig, table: CounterTabl
     (``supervisor``, else one of its own); their intents go on the station's queue. The virtual
     counters are powered up on that thread, so the first frame does not wait for them, unless
     ``wait_for_table`` (a script starts once all are seated)."""
-    from tablekeeper.hw.counters import CounterManager, _default_list_ports
+    from tablekeeper.hw.counters import CounterManager, _default_list_ports, usb_discovery
     from tablekeeper.hw.sim.counter_table import roll_intent
     from tablekeeper.intents import CounterConnected
     from tablekeeper.supervisor import Liveness, Supervisor, Worker
 
     if table is None:
         manager = CounterManager(emit=station.put, counters=config.counters,
-                                 on_roll=lambda roll: station.put(roll_intent(roll)))
+                                 on_roll=lambda roll: station.put(roll_intent(roll)), **usb_discovery())
     else:
         manager = table.manager_for(station.put, extra_ports=None if wait_for_table else _default_list_ports)
     station.counters = manager
@@ -256,7 +253,7 @@ def counters_running(station: Station, config: StationConfig, table: CounterTabl
 
     if table is not None and wait_for_table:
         table.plug_all()
-    watcher.add(Worker("counters", watch))
+    watcher.add(Worker("counters", watch, wake=manager.wake))
     try:
         if table is not None and wait_for_table:
             seated = sum(1 for entry in table.entries if entry.seat)
@@ -346,7 +343,8 @@ def refresher(station: Station, parts: SimulatedParts, text_view: TextView | Non
         lit = station.outputs.lights.lit if station.outputs is not None else None
         failed = frozenset(d.role for d in station.displays.failed())
         if text_view is not None:
-            text_view.show(station.contents, station.page, lit_seat=lit, failed=failed)
+            counters = parts.counters.views() if parts.counters is not None else ()
+            text_view.show(station.contents, station.page, lit_seat=lit, failed=failed, counters=counters)
             return
         parts.refresh(pressed=pressed, lit_seat=lit, failed=failed)
 
@@ -411,7 +409,6 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
     from tablekeeper.hw.sim.keyboard import KeyboardInput
     from tablekeeper.hw.sim.simulator import choose_display_mode
     from tablekeeper.intents import Quit
-    from tablekeeper.station import IDLE_WAIT_S
     from tablekeeper.supervisor import Supervisor
 
     mode = choose_display_mode(args.display, stdout_is_tty=sys.stdout.isatty())
@@ -450,7 +447,7 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
             refresh()
             # a window must have its events read often; keys in a terminal arrive on their own thread
             run_station_loop(station, supervisor, None, clock=clock, sleep=time.sleep, on_pass=on_pass,
-                             idle_wait_s=SIM_WAIT_S if mode == "pygame" else IDLE_WAIT_S)
+                             idle_wait_s=SIM_WAIT_S if mode == "pygame" else None)
     finally:
         if keyboard is not None:
             keyboard.close()

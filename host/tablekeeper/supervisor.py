@@ -2,11 +2,14 @@
 the systemd watchdog is fed only while all of them are alive and beating.
 
 A ``Worker`` is a name, a target and its back-off. The target gets a ``Liveness``: it must return
-soon after ``liveness.stop`` is set and call ``liveness.beat()`` at least every ``wedged_after_s``.
-The supervising loop (the station loop, on the main thread) calls ``check(now_s)`` on every pass:
-it restarts dead workers whose back-off has passed and answers whether everything is healthy.
-The station loop itself runs under ``run_restarting`` on the calling thread. All timing is read
-from the injected clock, so tests drive failures and back-off without sleeping.
+soon after ``liveness.stop`` is set (``Worker.wake`` unblocks a thread waiting in the kernel) and
+call ``liveness.beat()`` at least every ``wedged_after_s`` while it works; a thread about to block
+for events says ``beat(waiting=True)`` and is idle, not wedged, however long nothing happens.
+Nothing is polled: a worker that dies calls ``on_change`` (the station loop puts a ``Tick`` on its
+queue), and the loop then calls ``check(now_s)``, which schedules the restart; ``next_deadline_s``
+says when the next restart is due (``Health`` makes both a timed part of the station loop, with the
+watchdog's feeding). The station loop itself runs under ``run_restarting`` on the calling thread.
+All timing is read from the injected clock, so tests drive failures and back-off without sleeping.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 log = logging.getLogger(__name__)
 
@@ -28,9 +32,12 @@ class Liveness:
         self.stop = stop
         self._clock = clock
         self.last_beat_s = clock()
+        self.waiting = False  # blocked in the kernel for an event: idle, not wedged
 
-    def beat(self) -> None:
+    def beat(self, *, waiting: bool = False) -> None:
+        """Not wedged; ``waiting``: about to block until an event (or a deadline) comes."""
         self.last_beat_s = self._clock()
+        self.waiting = waiting
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +53,7 @@ class Worker:
     wedged_after_s: float = 10.0
     stable_after_s: float = 60.0  # a run this long forgives earlier failures (back-off starts again)
     finish_ends_all: bool = False
+    wake: Callable[[], None] | None = None  # called after the stop request: unblocks a thread waiting on events
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +85,10 @@ class _Slot:
 class Supervisor:
     """Starts, watches and restarts workers; ``healthy`` is the watchdog's condition."""
 
-    def __init__(self, *, clock: Clock, thread_factory: Callable[..., threading.Thread] = threading.Thread) -> None:
+    def __init__(self, *, clock: Clock, thread_factory: Callable[..., threading.Thread] = threading.Thread,
+                 on_change: Callable[[], None] | None = None) -> None:
         self._clock = clock
+        self.on_change = on_change  # a worker died: the supervising loop should ``check`` now (any thread)
         self._thread_factory = thread_factory
         self._slots: dict[str, _Slot] = {}
         self._lock = threading.Lock()
@@ -113,16 +123,33 @@ class Supervisor:
             log.exception("thread %s failed", worker.name)
             slot.last_error = f"{type(exc).__name__}: {exc}"
             slot.failed = True
+            self._changed()
             return
         slot.finished = True
         if self.stop_event.is_set():
             return
         if worker.finish_ends_all:
             self.ended.set()
+            self._changed()
             return
         log.error("thread %s returned without being asked to stop", worker.name)
         slot.last_error = "returned"
         slot.failed = True
+        self._changed()
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
+
+    def next_deadline_s(self) -> float | None:
+        """When ``check`` next has work: a due restart, or now for a death it has not seen yet; None
+        while every worker runs (a wedge needs no timer: it is judged when the watchdog is fed)."""
+        if self.stop_event.is_set():
+            return None
+        with self._lock:
+            slots = list(self._slots.values())
+        due = [slot.retry_at_s if slot.scheduled else float("-inf") for slot in slots if slot.failed]
+        return min(due, default=None)
 
     def check(self, now_s: float | None = None) -> bool:
         """Restart dead workers whose back-off has passed; True when every worker is alive and beat
@@ -141,6 +168,8 @@ class Supervisor:
         thread = slot.thread
         alive = thread is not None and thread.is_alive()
         if alive and not slot.failed:
+            if slot.liveness is not None and slot.liveness.waiting:
+                return True
             beat_s = slot.liveness.last_beat_s if slot.liveness is not None else slot.started_at_s
             return now_s - beat_s <= slot.worker.wedged_after_s
         if slot.finished and slot.worker.finish_ends_all:
@@ -170,7 +199,8 @@ class Supervisor:
                 state = "stopped"
             elif not alive:
                 state = "restarting"
-            elif slot.liveness is not None and now_s - slot.liveness.last_beat_s > slot.worker.wedged_after_s:
+            elif slot.liveness is not None and not slot.liveness.waiting \
+                    and now_s - slot.liveness.last_beat_s > slot.worker.wedged_after_s:
                 state = "wedged"
             else:
                 state = "running"
@@ -187,8 +217,38 @@ class Supervisor:
         with self._lock:
             slots = list(self._slots.values())
         for slot in slots:
+            if slot.worker.wake is not None:
+                slot.worker.wake()
+        for slot in slots:
             if slot.thread is not None and slot.thread is not threading.current_thread():
                 slot.thread.join(timeout=timeout_s)
+
+
+class Feeder(Protocol):
+    """The watchdog as ``Health`` drives it (``appliance.watchdog.Watchdog``)."""
+
+    def feed(self, now_s: float, *, healthy: bool = True) -> bool: ...
+
+    def next_deadline_s(self) -> float | None: ...
+
+
+class Health:
+    """The supervisor and the watchdog as one timed part of the station loop: ``poll`` restarts what
+    is due and feeds the watchdog only while every worker is healthy; ``next_deadline_s`` is the
+    next restart or feed, so an idle loop wakes only for those (none without a watchdog)."""
+
+    def __init__(self, supervisor: Supervisor, watchdog: Feeder | None) -> None:
+        self.supervisor = supervisor
+        self.watchdog = watchdog
+
+    def poll(self, now_s: float) -> None:
+        healthy = self.supervisor.check(now_s)
+        if self.watchdog is not None:
+            self.watchdog.feed(now_s, healthy=healthy)
+
+    def next_deadline_s(self) -> float | None:
+        due = [self.supervisor.next_deadline_s(), self.watchdog.next_deadline_s() if self.watchdog else None]
+        return min((d for d in due if d is not None), default=None)
 
 
 def run_restarting(name: str, target: Callable[[], None], *, clock: Clock, sleep: Callable[[float], None],

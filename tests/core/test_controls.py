@@ -71,7 +71,7 @@ def test_select_cycles_tracks_and_seat_buttons_ask_the_game() -> None:
     c.hold("select", s.state)
     assert c.selected(s.state) == "doom"
     assert c.press("seat2.a", s.state) == [Command("spend", ("seat2",), origin="button")]
-    with pytest.raises(Rejected, match=r"seat1\.b does nothing"):
+    with pytest.raises(Rejected, match=r"seat 1's B button does nothing"):
         c.press("seat1.b", s.state)
     with pytest.raises(Rejected, match="unknown button"):
         c.press("seat9.z", s.state)

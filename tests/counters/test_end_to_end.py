@@ -110,6 +110,7 @@ def test_run_loop_on_its_own_thread_delivers_to_a_queue() -> None:
         assert (value.seat, value.track, value.value) == (2, "hp", 6)
     finally:
         stop.set()
+        manager.wake()  # the thread sleeps in select until something happens
         thread.join(timeout=5)
         manager.close()
         bank.close()

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageChops
 
-from tablekeeper.core.view import Panel
+from tablekeeper.core.view import Panel, Priority
 from tablekeeper.ui.legibility import Viewing
-from tablekeeper.ui.render import choose_face, layout, render_message, render_panel
+from tablekeeper.ui.render import choose_face, layout, render_message, render_panel, wrap
 
 PANEL = Panel(title="Round 2 - Mythos", lines=("doom 3/7", "clues 2", "agenda 1a", "act 1a", "bag 16"), big="3")
 NOTICE = ("The investigators must each discard one card from hand or take one horror before the "
@@ -51,7 +51,8 @@ def test_the_pointed_option_of_a_prompt_is_shown_in_full(name: str) -> None:
     screen = layout(Panel("Who goes first?", ("choose with + and -",)), viewing, banner=option)
     pages = [layout(Panel("Who goes first?", ("choose with + and -",)), viewing, banner=option, page=p)
              for p in range(screen.pages)]
-    assert " ".join(row for s in pages for row in s.banner).split() == option.split()
+    shown = " ".join(row for s in pages for row in s.banner).split()
+    assert shown[:len(option.split())] == option.split()  # whole, in order (it repeats while the body pages)
 
 
 def test_long_notice_pages_and_the_page_is_counted_by_the_caller() -> None:
@@ -64,13 +65,53 @@ def test_long_notice_pages_and_the_page_is_counted_by_the_caller() -> None:
     assert a.tobytes() != b.tobytes()
 
 
-def test_short_forms_get_a_legend_page() -> None:
+def test_short_forms_are_kept_off_the_body_pages_for_select_to_show() -> None:
     viewing = VIEWINGS["2.42in shared"]
     panel = Panel("Spirit", ("En 3 Cd 2",), legend=(("En", "energy"), ("Cd", "cards in hand")))
     screen = layout(panel, viewing)
-    assert screen.pages == 2
-    legend = layout(panel, viewing, page=1)
+    assert screen.pages == 1 and screen.rows == ("En 3 Cd 2",)  # no page turns away from the numbers
+    legend = layout(panel.legend_page(), viewing)
     assert "En = energy" in legend.rows and legend.title.startswith("Key")
+
+
+# (line, priority): what a seat display of a card game might hold, most important marked KEY
+RANKED = Panel.ranked("Seat 1", (
+    ("Fatigue 2 Injury 1", Priority.NORMAL),
+    ("Energy: Awareness 3", Priority.KEY),
+    ("Played: Trail Markers", Priority.DETAIL),
+))
+
+
+@pytest.mark.parametrize("name", VIEWINGS)
+def test_key_lines_come_first_on_every_panel_size(name: str) -> None:
+    screen = layout(RANKED, VIEWINGS[name])
+    assert screen.rows[0].startswith("Energy:")
+
+
+@pytest.mark.parametrize("name", VIEWINGS)
+def test_detail_lines_are_dropped_not_paged_and_every_other_word_is_shown(name: str) -> None:
+    viewing = VIEWINGS[name]
+    rows = all_pages(RANKED, viewing)
+    words = " ".join(rows).replace("- ", "").split()
+    for line in ("Energy: Awareness 3", "Fatigue 2 Injury 1"):
+        assert " ".join(words).count(line) == 1, (name, rows)  # whole, once
+    plain = Panel(RANKED.title, RANKED.lines[:2], priorities=RANKED.priorities[:2])
+    assert layout(RANKED, viewing).pages == layout(plain, viewing).pages  # the detail never costs a page
+
+
+def test_the_reference_seat_shows_the_detail_and_the_compact_seat_drops_it() -> None:
+    reference = all_pages(RANKED, VIEWINGS["1.54in seat"])
+    compact = all_pages(RANKED, VIEWINGS["0.91in seat"])
+    assert any("Trail" in row for row in reference)
+    assert not any("Trail" in row for row in compact)
+    assert layout(RANKED, VIEWINGS["0.91in seat"]).face.cap_px > layout(RANKED, VIEWINGS["1.54in seat"]).face.cap_px
+
+
+def test_a_panel_without_priorities_keeps_its_order() -> None:
+    viewing = VIEWINGS["0.91in seat"]
+    plain = Panel("Seat 1", RANKED.lines)
+    rows = all_pages(plain, viewing)
+    assert rows[0].startswith("Fatigue")
 
 
 def test_face_grows_with_distance_and_shrinks_with_bigger_pixels() -> None:
@@ -114,3 +155,36 @@ def test_message_wraps_words() -> None:
     image = render_message("Tablekeeper", "seat3 display not answering; retrying", (128, 64))
     rows_with_ink = {y for y in range(14, 64) for x in range(128) if image.getpixel((x, y))}
     assert max(rows_with_ink) >= 30  # more than one row of body text
+
+
+@pytest.mark.parametrize("name", VIEWINGS)
+def test_a_wrapped_line_that_fits_a_page_is_not_split_across_pages(name: str) -> None:
+    viewing = VIEWINGS[name]
+    panel = Panel("Day 1 Round 1", ("Draw path cards", "Location 0 Lone Tree Station", "Weather: A Perfect Day"))
+    first = layout(panel, viewing)
+    room = max(len(layout(panel, viewing, page=p).rows) for p in range(first.pages))
+    for line in panel.lines:
+        rows_of_line = len(wrap(line, first.columns))
+        if rows_of_line <= room:
+            assert any(" ".join(" ".join(layout(panel, viewing, page=p).rows).split()).count(line)
+                       for p in range(first.pages)), (name, line)
+
+
+def test_a_seat_line_too_long_for_a_row_breaks_between_its_parts() -> None:
+    viewing = VIEWINGS["1.54in seat"]
+    screen = layout(Panel("Seat 1", ("Awareness 3",)), viewing, banner="your turn | A: end my turn")
+    assert screen.banner == ("your turn", "A: end my turn")
+    assert layout(Panel("Seat 1", ()), viewing, banner="done | A: x").banner == ("done | A: x",)
+
+
+@pytest.mark.parametrize("name", VIEWINGS)
+def test_a_long_title_is_never_cut(name: str) -> None:
+    viewing = VIEWINGS[name]
+    question = "Explore Wetland: added explorers beyond the rules?"
+    panel = Panel(question, ("1. none", "2. one more"))
+    first = layout(panel, viewing)
+    shown = [first.title, *first.title_rest] + [row for p in range(first.pages)
+                                               for row in layout(panel, viewing, page=p).rows]
+    words = " ".join(shown).replace("- ", "").split()
+    assert " ".join(words).startswith(question), (name, shown)
+    assert len(first.title) + len(f" {first.pages}/{first.pages}") <= first.columns  # room for the page mark

@@ -210,3 +210,30 @@ def test_window_keys_press_a_virtual_counters_buttons(tmp_path: Path) -> None:
     finally:
         parts.close()
     assert not board.running
+
+
+def test_the_terminal_view_shows_each_counter_with_its_seat_role_value_and_keys(tmp_path: Path) -> None:
+    from tablekeeper.hw.sim.textview import compose_text
+
+    texts: list[str] = []
+
+    def at_end(station: Station, parts: SimulatedParts) -> None:
+        assert parts.counters is not None
+        texts.append(compose_text(station.config, station.contents, 0, counters=parts.counters.views()))
+
+    args = build_parser().parse_args(["run", "--sim", "--game", "station_game", "--script",
+                                      str(_script(tmp_path, "counter 1 down\nwait 1\n")), "--capture-dir",
+                                      str(tmp_path / "frames")])
+    assert run_scripted(load_config(REFERENCE_CONFIG), args, at_end=at_end) == 0
+    lines = texts[0].splitlines()
+    assert len(lines) <= 24 and max(len(line) for line in lines) <= 80, texts[0]
+    top = next(i for i, line in enumerate(lines) if "+-counter seat 1 hp" in line)
+    box = [line[:26] for line in lines[top:top + 6]]
+    assert box[1] == "|8                       |" and "HP /9" in box[2] and "SEAT 1" in box[3], texts[0]
+    assert "=+" in box[4] and "=-" in box[4] and "=sel" in box[4]
+
+
+def _script(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "keys.txt"
+    path.write_text(text, encoding="utf-8")
+    return path

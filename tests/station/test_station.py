@@ -140,7 +140,7 @@ def test_refused_command_is_shown_not_raised(rig: Rig) -> None:
     track_before = rig.parts.screens()["track"].tobytes()
     rig.station.put(ButtonIntent("seat1.a", Gesture.PRESS))
     rig.station.drain()
-    assert rig.station.stats.rejected == ["seat1.a does nothing now; waiting for seat 1"]
+    assert rig.station.stats.rejected == ["seat 1's A button does nothing now; waiting for seat 1"]
     assert rig.parts.screens()["track"].tobytes() != track_before
     rig.pass_time(5.0)  # the message times out
     assert rig.parts.screens()["track"].tobytes() == track_before

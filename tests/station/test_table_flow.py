@@ -23,7 +23,7 @@ from tablekeeper.hw.sim.simulator import SimulatedParts
 from tablekeeper.station import Station
 
 START = {"oathsworn": {"part": "encounter"}}
-DONE_BUTTON = {"arkham": "a", "spirit_island": "a", "oathsworn": "b", "earthborne": "b"}  # today's mappings
+DONE_BUTTON = {"arkham": "a", "spirit_island": "a", "oathsworn": "b", "earthborne": "a"}  # today's mappings
 
 
 class Table:

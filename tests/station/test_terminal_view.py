@@ -16,7 +16,7 @@ import pytest
 from tablekeeper.cli import build_parser
 from tablekeeper.config import REFERENCE_CONFIG, load_config
 from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.hw.sim.keyboard import TerminalKeys, key_name, split_keys
+from tablekeeper.hw.sim.keyboard import KeyParser, TerminalKeys, key_name
 from tablekeeper.hw.sim.textview import compose_text
 from tablekeeper.station_cli import build_simulated
 
@@ -58,10 +58,15 @@ def test_terminal_view_shows_round_phase_and_seat_values_as_text_in_80x24(
 
 
 def test_two_keys_in_one_read_are_two_presses_and_escape_sequences_stay_whole() -> None:
-    keys, rest = split_keys("12\x1b[A\x1bOBq\x1b")
-    assert [key_name(k) for k in keys] == ["1", "2", "up", "down", "q"] and rest == "\x1b"
-    keys, rest = split_keys("\x1b[1;5")  # a sequence split across two reads waits for its end
+    parser = KeyParser()
+    keys, rest = parser.split("12\x1b[A\x1bOBq \r\x1b")
+    assert [key_name(k) for k in keys] == ["1", "2", "up", "down", "q", "space", "enter"] and rest == "\x1b"
+    keys, rest = parser.split("\x1b[1;5")  # a sequence split across two reads waits for its end
     assert keys == [] and rest == "\x1b[1;5"
+    keys, rest = parser.split(rest + "B")  # Ctrl+Down: one keystroke, which no button takes
+    assert [key_name(k) for k in keys] == [""] and rest == ""
+    keys, rest = parser.split("\x1b", final=True)  # nothing followed the ESC: the Esc key
+    assert [key_name(k) for k in keys] == ["escape"] and rest == ""
 
 
 class _Parts:
@@ -104,8 +109,55 @@ def test_a_read_holding_several_keystrokes_presses_each_button() -> None:
         os.close(slave)
 
 
-def test_ctrl_c_ends_the_terminal_simulator_with_exit_0_and_one_line(tmp_path: Path) -> None:
-    """As a terminal's Ctrl-C does: SIGINT to the whole foreground process group, counters included."""
+def _children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found |= {int(c) for c in (task / "children").read_text().split()}
+    return found
+
+
+class _HoldingParts(_Parts):
+    """Records how long each button is held."""
+
+    class config:  # stands in for StationConfig's timing
+        class timing:
+            hold_s = 0.2
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held: list[tuple[str, float]] = []
+        self._down_at = 0.0
+
+    def button(self, role: str) -> Any:
+        return role if role == "select" else None
+
+    def set_button(self, button: str, down: bool) -> None:
+        if down:
+            self._down_at = time.monotonic()
+        else:
+            self.held.append((button, time.monotonic() - self._down_at))
+
+
+def test_question_mark_holds_select_for_the_key_to_short_forms() -> None:
+    master, slave = os.openpty()
+    parts = _HoldingParts()
+    keys = TerminalKeys(parts, stop=lambda: None, fd=slave)  # type: ignore[arg-type]
+    try:
+        os.write(master, b"?")
+        deadline = time.monotonic() + 5
+        while not parts.held and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert parts.held and parts.held[0][0] == "select" and parts.held[0][1] >= 0.2  # longer than hold_s
+    finally:
+        keys.close()
+        os.close(master)
+        os.close(slave)
+
+
+@pytest.mark.parametrize("how", ["ctrl-c", "hangup"])
+def test_ctrl_c_ends_the_terminal_simulator_with_exit_0_and_one_line(tmp_path: Path, how: str) -> None:
+    """As a terminal's Ctrl-C does: SIGINT to the whole foreground process group, counters included;
+    or as a dropped SSH link does: SIGHUP. Either way the virtual counters' processes end too."""
     master, slave = os.openpty()
     os.set_inheritable(slave, True)
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
@@ -126,7 +178,12 @@ def test_ctrl_c_ends_the_terminal_simulator_with_exit_0_and_one_line(tmp_path: P
                 seen += os.read(master, 65536)
         assert b"Ctrl-C quits" in seen, seen[-500:]
         time.sleep(1.0)  # the virtual counter is up by now
-        os.killpg(proc.pid, signal.SIGINT)
+        counters = _children(proc.pid)
+        assert counters, "the virtual counter's process was not running"
+        if how == "ctrl-c":
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            os.kill(proc.pid, signal.SIGHUP)
         _out, err = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:
@@ -134,3 +191,4 @@ def test_ctrl_c_ends_the_terminal_simulator_with_exit_0_and_one_line(tmp_path: P
         os.close(master)
     assert proc.returncode == 0
     assert err.decode().splitlines() == ["tablekeeper: simulator stopped"]
+    assert not [pid for pid in counters if Path(f"/proc/{pid}").exists()], "a virtual counter outlived the station"

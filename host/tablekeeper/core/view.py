@@ -3,14 +3,40 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import IntEnum
+
+
+class Priority(IntEnum):
+    """How much a line matters when the panel is small: the renderer keeps KEY lines on the first page,
+    pages NORMAL ones, and drops DETAIL lines rather than give them a page of their own."""
+
+    KEY = 0
+    NORMAL = 1
+    DETAIL = 2
 
 
 @dataclass(frozen=True, slots=True)
 class Panel:
     """A title line, a few text lines (most important first: a small display pages the rest), optionally
-    one big value (an HP die, the doom count), and a legend for any short forms the lines use."""
+    one big value (an HP die, the doom count), and a legend for any short forms the lines use (SELECT
+    held shows it). ``priorities`` optionally ranks the lines by index; a line without one is NORMAL,
+    so the order of the lines stays the default priority."""
 
     title: str
     lines: tuple[str, ...] = ()
     big: str | None = None
     legend: tuple[tuple[str, str], ...] = ()  # (short form, plain words), shown on a page of its own
+    priorities: tuple[Priority, ...] = ()
+
+    def priority(self, index: int) -> Priority:
+        return self.priorities[index] if index < len(self.priorities) else Priority.NORMAL
+
+    @classmethod
+    def ranked(cls, title: str, items: tuple[tuple[str, Priority], ...], *, big: str | None = None,
+               legend: tuple[tuple[str, str], ...] = ()) -> Panel:
+        """A panel from (line, priority) items, in the order they should appear."""
+        return cls(title, tuple(text for text, _ in items), big, legend, tuple(p for _, p in items))
+
+    def legend_page(self) -> Panel:
+        """The page SELECT shows: each short form in plain words."""
+        return Panel("Key to short forms", tuple(f"{short} = {meaning}" for short, meaning in self.legend))

@@ -90,6 +90,7 @@ class FleetLink:
                  queue_size: int = QUEUE_SIZE) -> None:
         self.config = config
         self.on_command = on_command
+        self.on_link_change: Callable[[], None] | None = None  # paho's thread: connected or lost (wake the station)
         self.wall_clock = wall_clock
         self._queue: queue.Queue[Status | Event | None] = queue.Queue(maxsize=queue_size)
         self._latest: Status | None = None
@@ -264,10 +265,14 @@ class FleetLink:
         self._resend.set()
         with contextlib.suppress(queue.Full):
             self._queue.put_nowait(None)  # wake the thread to re-publish the status now
+        if self.on_link_change is not None:
+            self.on_link_change()
 
     def _on_disconnect(self, _client: mqtt.Client, _userdata: Any, _flags: Any, _reason: ReasonCode,
                        _properties: Properties | None) -> None:
         self._connected.clear()
+        if self.on_link_change is not None:
+            self.on_link_change()
 
     def _on_publish(self, _client: mqtt.Client, _userdata: Any, _mid: int, reason: ReasonCode,
                     _properties: Properties | None) -> None:

@@ -32,7 +32,7 @@ from tablekeeper.fleet.messages import (
     Unlock,
     command_name,
 )
-from tablekeeper.intents import Remote
+from tablekeeper.intents import Remote, Tick
 
 if TYPE_CHECKING:
     from tablekeeper.station import Station
@@ -77,6 +77,7 @@ class FleetReporter:
         under ``supervisor`` when the station has one)."""
         self.station.timed.append(self)
         self.station.decorate = self.decorate
+        self.link.on_link_change = lambda: self.station.put(Tick())  # the link's mark changes without a press
         self._observe(self.station.clock(), first=True)
         self.link.offer(Event(station=self.config.station, kind="started", at=self.started_at))
         self.link.start(supervisor)

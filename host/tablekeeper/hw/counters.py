@@ -1,13 +1,20 @@
 """MicroPython counters over USB serial: discovery, hot-plug, pairing, and mapping to game tracks.
 
-One ``CounterManager`` polls ``serial.tools.list_ports`` for boards (MicroPython's RP2040
+One ``CounterManager`` lists ``serial.tools.list_ports`` for boards (MicroPython's RP2040
 2E8A:0005 plus configured IDs), opens each exclusively, greets it, and turns what it reports
 into station intents. The station publishes track values back with ``publish``. All timing
 runs on an injected clock, so tests drive hot-plug, back-off and retransmission without sleeping.
+
+Its thread sleeps in the kernel until something happens: ``select`` on the open ports, on pyudev's
+netlink monitor (a tty appeared or went; where udev does not run, e.g. in a container, a slow scan
+gated by the mtime of /dev stands in) and on a self-pipe that ``publish``, pairing and ``close``
+write to. Its timeout is the nearest deadline (greeting, retransmission, heartbeat, silence,
+back-off): with nothing plugged in there is none, and the thread does not wake at all.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import select
@@ -15,7 +22,8 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from pathlib import Path
+from typing import Any, Protocol
 
 from tablekeeper.config import CounterConfig
 from tablekeeper.errors import HardwareError, ProtocolError
@@ -30,6 +38,12 @@ SLOT_TRACKS: dict[str, tuple[str, ...]] = {
     "dial": ("damage", "horror", "clues", "resources"),
     "dice": (),
 }
+
+
+class Beat(Protocol):
+    """``supervisor.Liveness.beat``: not wedged; ``waiting``: about to block for events."""
+
+    def __call__(self, *, waiting: bool = False) -> None: ...
 
 
 class PortInfo(Protocol):
@@ -64,6 +78,73 @@ def _default_list_ports() -> list[PortInfo]:
     from serial.tools import list_ports
 
     return list(list_ports.comports())
+
+
+FALLBACK_SCAN_S = 2.0  # without udev: how often /dev is looked at (a full port listing only when it changed)
+UDEV_CONTROL = Path("/run/udev/control")  # exists while udevd runs (what libudev itself checks)
+
+
+class Hotplug(Protocol):
+    """A source of "the port list may have changed" events, waited on with ``select``."""
+
+    def fileno(self) -> int: ...
+
+    def changed(self) -> bool: ...
+
+
+class UdevHotplug:
+    """pyudev's ``Monitor`` on the tty subsystem (``ttyACM*`` appear and go with USB counters)."""
+
+    def __init__(self, monitor: Any) -> None:
+        self._monitor = monitor
+
+    @classmethod
+    def open(cls, control: Path = UDEV_CONTROL) -> UdevHotplug | None:
+        """The monitor, or None where udev is not running or libudev is missing (a container)."""
+        if not control.exists():
+            return None
+        try:
+            import pyudev
+
+            monitor = pyudev.Monitor.from_netlink(pyudev.Context())
+            monitor.filter_by("tty")
+            monitor.start()
+        except (ImportError, OSError, ValueError) as exc:
+            log.info("counter hot-plug: no udev monitor (%s); scanning every %.0f s", exc, FALLBACK_SCAN_S)
+            return None
+        return cls(monitor)
+
+    def fileno(self) -> int:
+        return int(self._monitor.fileno())
+
+    def changed(self) -> bool:
+        """Drain the pending events (``poll(0)`` never blocks); True if there were any."""
+        seen = False
+        while self._monitor.poll(0) is not None:
+            seen = True
+        return seen
+
+
+def dev_mtime() -> int:
+    """Changes when a device node is created or removed (a cheap gate for the fallback scan)."""
+    return os.stat("/dev").st_mtime_ns
+
+
+def usb_discovery() -> dict[str, Any]:
+    """How a manager listing real USB ports learns of hot-plug: udev events where udev runs, else a
+    slow scan that lists ports only when /dev changed (keyword arguments for ``CounterManager``)."""
+    hotplug = UdevHotplug.open()
+    if hotplug is not None:
+        return {"hotplug": hotplug, "scan_interval_s": None}
+    return {"hotplug": None, "scan_interval_s": FALLBACK_SCAN_S, "scan_gate": dev_mtime}
+
+
+def select_wait(fds: list[int], timeout_s: float | None) -> list[int]:
+    """Block in the kernel until one of ``fds`` is readable or ``timeout_s`` (None: no timeout) passes."""
+    try:
+        return list(select.select(fds, [], [], timeout_s)[0])
+    except (OSError, ValueError):  # a port closed under us: the next pump notices and drops it
+        return []
 
 
 def open_serial(device: str) -> SerialPort:
@@ -249,6 +330,18 @@ class CounterLink:
         if now_s - self._last_tx_s >= manager.heartbeat_s:
             self._send(p.encode_frame(p.build(p.MsgType.HEARTBEAT, 0)), now_s)
 
+    def next_deadline_s(self) -> float:
+        """When ``pump`` next has timed work: a HELLO or the greeting timeout while greeting, else
+        a retransmission, the heartbeat or the silence timeout."""
+        manager = self._manager
+        if self.broken:
+            return float("-inf")
+        if self.ident is None:
+            return min(self._last_hello_s + manager.hello_interval_s, self.opened_at_s + manager.greeting_timeout_s)
+        due = [self._last_tx_s + manager.heartbeat_s, self.last_rx_s + manager.silence_timeout_s]
+        resend = self._outbox.next_due_s()
+        return min(due if resend is None else [*due, resend])
+
     def resend_pending(self, now_s: float) -> None:
         for frame in self._outbox.resend_all(now_s):
             self._send(frame, now_s)
@@ -290,7 +383,10 @@ class CounterManager:
         open_port: Callable[[str], SerialPort] = open_serial,
         clock: Callable[[], float] = time.monotonic,
         on_roll: Callable[[CounterRoll], None] | None = None,
-        scan_interval_s: float = 0.5,
+        scan_interval_s: float | None = 0.5,
+        hotplug: Hotplug | None = None,
+        scan_gate: Callable[[], object] | None = None,
+        wait: Callable[[list[int], float | None], list[int]] = select_wait,
         hello_interval_s: float = 0.25,
         greeting_timeout_s: float = 3.0,
         heartbeat_s: float = 0.5,
@@ -308,7 +404,12 @@ class CounterManager:
         self._list_ports = list_ports
         self._open_port = open_port
         self._clock = clock
-        self.scan_interval_s = scan_interval_s
+        self.scan_interval_s = scan_interval_s  # None: scan only on hot-plug events, ``rescan`` and back-off
+        self._hotplug = hotplug
+        self._scan_gate = scan_gate  # a periodic scan lists ports only when this value moved
+        self._gate_value: object = None
+        self._wait = wait
+        self._scan_wanted = True  # the first poll scans
         self.hello_interval_s = hello_interval_s
         self.greeting_timeout_s = greeting_timeout_s
         self.heartbeat_s = heartbeat_s
@@ -323,7 +424,12 @@ class CounterManager:
         self._reported: set[tuple[int, str]] = set()  # tracks a counter changed since the last publish
         self._pairing_seat = 0
         self._next_scan_s = -1e9
+        self._listed: set[str] = set()  # ports of counters the last scan saw
         self.refused_changes = 0  # CHANGEs not applied: revision leaps or values past the track's bound
+        self._wake_r, self._wake_w = os.pipe()  # written to wake the thread from its select
+        os.set_blocking(self._wake_r, False)
+        os.set_blocking(self._wake_w, False)
+        self.passes = 0  # rounds of ``run`` (the idle tests count them)
 
     # -- station-facing ---------------------------------------------------------------------
     def publish(self, seat: int, track: str, value: int | None, limit: int | None = None) -> None:
@@ -343,6 +449,7 @@ class CounterManager:
             now_s = self._clock()
             for link in self._links.values():
                 self._push_track(link, seat, track, now_s)
+        self.wake()  # a retransmission timer may now be due sooner than the thread's sleep
 
     def start_pairing(self, seat: int) -> None:
         """The next counter whose button is pressed while unseated takes ``seat``."""
@@ -354,6 +461,7 @@ class CounterManager:
             for link in self._links.values():
                 if link.ready and link.seat == 0:
                     link.send_seat(0, now_s)  # shows "press to claim"
+        self.wake()
 
     def cancel_pairing(self) -> None:
         with self._lock:
@@ -371,6 +479,7 @@ class CounterManager:
             for link in self._links.values():
                 if link.ready and link.seat == seat and link.ident is not None and link.ident.role == "dice":
                     link.send_reliable((p.MsgType.ROLL_REQUEST, 0), p.MsgType.ROLL_REQUEST, body, now_s)
+                    self.wake()
                     return True
         return False
 
@@ -381,6 +490,7 @@ class CounterManager:
             if link is None or not link.ready:
                 raise HardwareError(f"counter {device}: not connected")
             link.send_reliable((p.MsgType.REPL, 0), p.MsgType.REPL, b"", self._clock())
+        self.wake()
 
     def status(self) -> list[CounterStatus]:
         with self._lock:
@@ -403,50 +513,116 @@ class CounterManager:
         with self._lock:
             return [link.port.fileno() for link in self._links.values()]
 
+    # -- waking -----------------------------------------------------------------------------
+    def wake(self) -> None:
+        """Any thread: end the run thread's sleep, so it looks at its deadlines (and ``stop``) again."""
+        if self._wake_w < 0:
+            return
+        with contextlib.suppress(OSError):  # full: a wake is already pending
+            os.write(self._wake_w, b"w")
+
+    def rescan(self) -> None:
+        """Any thread: list the ports on the next round (a virtual counter was plugged or pulled)."""
+        self._scan_wanted = True
+        self.wake()
+
+    def _scan_due_s(self) -> float | None:
+        if self._scan_wanted:
+            return float("-inf")
+        due = [self._next_scan_s] if self.scan_interval_s is not None else []
+        due += [b.retry_at_s for device, b in self._backoff.items() if device in self._listed
+                and device not in self._links]
+        return min(due, default=None)
+
+    def next_deadline_s(self) -> float | None:
+        """When ``poll`` next has timed work; None when it has none (nothing plugged in, udev watching)."""
+        with self._lock:
+            due = [link.next_deadline_s() for link in self._links.values()]
+            scan = self._scan_due_s()
+            if scan is not None:
+                due.append(scan)
+            return min(due, default=None)
+
     # -- polling ----------------------------------------------------------------------------
     def poll(self) -> None:
         """One round: scan for ports when due, then pump every open link."""
         with self._lock:
             now_s = self._clock()
-            if now_s >= self._next_scan_s:
-                self._next_scan_s = now_s + self.scan_interval_s
-                self._scan(now_s)
+            scan_s = self._scan_due_s()
+            if scan_s is not None and now_s >= scan_s:
+                forced = self._scan_wanted or any(
+                    now_s >= b.retry_at_s for device, b in self._backoff.items()
+                    if device in self._listed and device not in self._links)
+                if self.scan_interval_s is not None:
+                    self._next_scan_s = now_s + self.scan_interval_s
+                self._scan_wanted = False
+                if forced or not self._gate_unchanged():
+                    self._scan(now_s)
             for device, link in list(self._links.items()):
                 try:
                     link.pump(now_s)
                 except HardwareError as exc:
                     self._drop(device, link.drop_reason, now_s, str(exc))
                     continue
-                if not link.ready and now_s - link.opened_at_s > self.greeting_timeout_s:
+                if not link.ready and now_s - link.opened_at_s >= self.greeting_timeout_s:
                     self._drop(device, "no answer", now_s, "did not identify")
-                elif link.ready and now_s - link.last_rx_s > self.silence_timeout_s:
+                elif link.ready and now_s - link.last_rx_s >= self.silence_timeout_s:
                     self._drop(device, "not answering", now_s, "went silent")
 
     @property
     def clock(self) -> Callable[[], float]:
         return self._clock
 
-    def run(self, stop: threading.Event, max_wait_s: float = 0.05, beat: Callable[[], None] | None = None) -> None:
-        """Poll until ``stop`` is set, waking as soon as any counter sends something; ``beat`` is
-        called every round (the supervisor's sign that this thread is not wedged)."""
+    def _gate_unchanged(self) -> bool:
+        """For the fallback scan: True when the gate (the mtime of /dev) has not moved since the last look."""
+        if self._scan_gate is None:
+            return False
+        try:
+            value = self._scan_gate()
+        except OSError:
+            return False
+        unchanged = value == self._gate_value
+        self._gate_value = value
+        return unchanged
+
+    def run(self, stop: threading.Event, beat: Beat | None = None) -> None:
+        """Handle the counters until ``stop`` is set (``wake`` after setting it), sleeping in the
+        kernel between rounds: until a port or the hot-plug monitor has something to read, a thread
+        wakes it, or the nearest deadline; with none, indefinitely. ``beat`` tells the supervisor
+        this thread is not wedged (``waiting=True`` right before it blocks)."""
         while not stop.is_set():
             if beat is not None:
                 beat()
+            self.passes += 1
             self.poll()
-            fds = self.filenos()
-            if fds:
-                try:
-                    select.select(fds, [], [], max_wait_s)
-                except (OSError, ValueError):
-                    stop.wait(max_wait_s)
-            else:
-                stop.wait(max_wait_s)
+            deadline = self.next_deadline_s()
+            timeout_s = None if deadline is None else max(0.0, deadline - self._clock())
+            hotplug = self._hotplug
+            fds = [*self.filenos(), self._wake_r, *([hotplug.fileno()] if hotplug is not None else [])]
+            if stop.is_set():
+                return
+            if beat is not None:
+                beat(waiting=True)
+            ready = self._wait(fds, timeout_s)
+            if self._wake_r in ready:
+                self._drain_wakes()
+            if hotplug is not None and hotplug.fileno() in ready and hotplug.changed():
+                self._scan_wanted = True
+
+    def _drain_wakes(self) -> None:
+        with contextlib.suppress(OSError):  # BlockingIOError once empty
+            while os.read(self._wake_r, 512):
+                pass
 
     def close(self) -> None:
         with self._lock:
             for link in self._links.values():
                 link.close()
             self._links.clear()
+            wake_r, wake_w, self._wake_r, self._wake_w = self._wake_r, self._wake_w, -1, -1
+        for fd in (wake_r, wake_w):
+            if fd >= 0:
+                os.close(fd)
 
     def _scan(self, now_s: float) -> None:
         try:
@@ -455,6 +631,7 @@ class CounterManager:
             log.warning("counter scan failed: %s", exc)
             return
         listed = {info.device for info in ports}
+        self._listed = listed
         for device in list(self._links):
             if device not in listed:
                 self._drop(device, "unplugged", now_s, "port disappeared")

@@ -360,6 +360,10 @@ class Outbox:
                 entry.interval_s = min(entry.interval_s * 2, self._max_retry_s)
         return frames
 
+    def next_due_s(self) -> float | None:
+        """When ``due`` next has a frame to resend, or None when nothing awaits an ACK."""
+        return min((e.sent_at_s + e.interval_s for e in self._pending.values()), default=None)
+
     def resend_all(self, now_s: float) -> list[bytes]:
         """Everything pending, now (after a reconnect), with the back-off restarted."""
         for entry in self._pending.values():

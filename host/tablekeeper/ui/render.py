@@ -3,8 +3,10 @@
 The text size is chosen from the display's pixel pitch and reading distance (``Viewing``): the
 smallest face whose capital letters reach 16 arcmin, else the largest the panel has rows for. Lines
 are word-wrapped (``textwrap``), never cut; what does not fit is paged. A banner (a pending change, a
-prompt's pointed option, a message) is pinned to the bottom rows in full. Short forms a game declares
-get a legend page.
+prompt's pointed option, a message) is pinned to the bottom rows in full. Lines the game ranks KEY
+come first; DETAIL lines fill spare rows and are dropped rather than paged, so a small panel shows
+fewer, bigger items. A panel's legend for its short forms is its own page (``Panel.legend_page``),
+which the station shows while SELECT asks for it.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
-from tablekeeper.core.view import Panel
+from tablekeeper.core.view import Panel, Priority
 from tablekeeper.ui.fonts import BIG, cell, font
 from tablekeeper.ui.legibility import FLOOR_ARCMIN, KNOWN_PANELS, Viewing
 
@@ -82,7 +84,15 @@ def printable(text: str) -> str:
 
 def wrap(text: str, columns: int) -> list[str]:
     """Word-wrapped rows, continuation rows indented; a word longer than a row (a long name on a big
-    face) is hyphenated across rows rather than cut."""
+    face) is hyphenated across rows rather than cut. Parts joined by " | " (a seat's status and what
+    its buttons do) start rows of their own when the whole does not fit."""
+    parts = text.split(" | ")
+    if len(parts) > 1 and len(printable(text)) > columns:
+        return [row for part in parts for row in _wrap_one(part, columns)]
+    return _wrap_one(text, columns)
+
+
+def _wrap_one(text: str, columns: int) -> list[str]:
     indent = " " if columns > 12 else ""
     room = columns - len(indent)
     words = [part for word in printable(text).split() for part in _hyphenate(word, room)]
@@ -114,10 +124,11 @@ class Screen:
     big: str | None
     page: int  # 0-based
     pages: int
+    title_rest: tuple[str, ...] = ()  # a long title's rows after the bar's, above the body on the first page
 
 
 def layout(panel: Panel, viewing: Viewing, *, banner: str | None = None, selected: str | None = None,
-           page: int = 0) -> Screen:
+           page: int = 0, title_room: int | None = None) -> Screen:
     """Fit ``panel`` to the display: wrap every line, pin the banner, and pick page ``page`` (modulo
     the number of pages, so a caller may count pages by time)."""
     face = choose_face(viewing)
@@ -132,27 +143,61 @@ def layout(panel: Panel, viewing: Viewing, *, banner: str | None = None, selecte
         big_cols = -(-(len(big) * big_face.cell[0] + 2) // cw)  # whole text columns the value covers
     body_cols = columns - big_cols
 
-    wrapped: list[str] = []
-    for line in panel.lines:
+    wrapped: list[list[str]] = []  # each line's rows, kept on one page where they fit
+    title = printable(panel.title)
+    title_rest: list[str] = []
+    title_room = columns if title_room is None else title_room
+    if len(title) > title_room:  # a long title (a prompt's question) is never cut: its first row
+        title_rows = wrap(title, title_room)  # is the bar, the rest opens the first page
+        title, title_rest = title_rows[0], [row.strip() for row in title_rows[1:]]
+    details: list[list[str]] = []  # DETAIL lines, each kept whole, shown only where there is room
+    for index in sorted(range(len(panel.lines)), key=panel.priority):  # stable: order within a priority
+        line = panel.lines[index]
         marked = selected is not None and _names(line, selected)
-        wrapped += wrap(f"{MARKER}{line}" if marked else line, body_cols)
-    legend = [row for short, meaning in panel.legend for row in wrap(f"{short} = {meaning}", columns)]
+        rows = wrap(f"{MARKER}{line}" if marked else line, body_cols)
+        if panel.priority(index) is Priority.DETAIL and not marked:
+            details.append(rows)
+        else:
+            wrapped.append(rows)
 
     banner_all = wrap(banner, columns) if banner is not None else []
-    banner_room = body_rows - 1 if wrapped and body_rows > 1 else body_rows
+    has_body = bool(wrapped or details or title_rest)
+    banner_room = body_rows - 1 if has_body and body_rows > 1 else body_rows
     banner_pages = _chunks(banner_all, banner_room) if banner_all else [[]]
     most_banner = max(len(chunk) for chunk in banner_pages)
-    room = max(1, body_rows - most_banner) if wrapped or legend else 0
-    body_pages = _chunks(wrapped, room) if wrapped else [[]]
-    legend_pages = _chunks(legend, body_rows) if legend else []
-    pages = max(len(body_pages) + len(legend_pages), len(banner_pages))
+    room = max(1, body_rows - most_banner) if has_body else 0
+    body_pages = _pages(wrapped, room, first_room=room - len(title_rest))
+    for rows in details:  # lower priority goes first: a detail never costs a page of its own
+        if len(body_pages[-1]) + len(rows) > room - (len(title_rest) if len(body_pages) == 1 else 0):
+            break
+        body_pages[-1] = body_pages[-1] + rows
+    pages = max(len(body_pages), len(banner_pages))
+    if pages > 1 and len(title) + len(f" {pages}/{pages}") > columns and title_room == columns:
+        # the bar needs room for the page mark: wrap the title narrower
+        return layout(panel, viewing, banner=banner, selected=selected, page=page,
+                      title_room=columns - len(f" {pages}/{pages}"))
     page %= pages
-    title = printable(panel.title)
-    if page >= len(body_pages) and legend_pages:
-        legend_page = (page - len(body_pages)) % len(legend_pages)
-        return Screen(face, columns, "Key to short forms", tuple(legend_pages[legend_page]), (), None, page, pages)
-    rows = body_pages[page % len(body_pages)]
-    return Screen(face, columns, title, tuple(rows), tuple(banner_pages[page % len(banner_pages)]), big, page, pages)
+    rows_now = body_pages[page % len(body_pages)]
+    return Screen(face, columns, title, tuple(rows_now), tuple(banner_pages[page % len(banner_pages)]), big, page,
+                  pages, tuple(title_rest) if page % len(body_pages) == 0 else ())
+
+
+def _pages(lines: Sequence[list[str]], room: int, *, first_room: int | None = None) -> list[list[str]]:
+    """Lines' rows in pages of ``room`` rows (``first_room`` on the first, under a long title's rest);
+    a line that fits on a page is not split across two."""
+    room = max(1, room)
+    limits = [room if first_room is None else max(0, first_room)]
+    pages: list[list[str]] = [[]]
+    for rows in lines:
+        if len(pages[-1]) + len(rows) > limits[-1] and len(rows) <= room and (pages[-1] or limits[-1] < room):
+            pages.append([])
+            limits.append(room)
+        for row in rows:
+            if len(pages[-1]) >= limits[-1]:
+                pages.append([])
+                limits.append(room)
+            pages[-1].append(row)
+    return pages
 
 
 def _chunks(rows: Sequence[str], size: int) -> list[list[str]]:
@@ -191,7 +236,7 @@ def draw_screen(screen: Screen, size: tuple[int, int]) -> Image.Image:
         big_face = _big_face(screen.face)
         big_w = len(screen.big) * big_face.cell[0]
         _text(image, (width - big_w, ch), screen.big, big_face, ink=1)
-    for i, row in enumerate(screen.rows):
+    for i, row in enumerate((*screen.title_rest, *screen.rows)):
         _text(image, (0, ch * (i + 1)), row, screen.face, ink=1)
     top = height - ch * len(screen.banner)
     if screen.banner:

@@ -28,9 +28,10 @@ def test_panels_show_every_word_on_the_reference_and_compact_displays() -> None:
         for panel in panels.values():
             assert shown_words(panel, viewing) == " ".join(panel.lines).split()
     assert panels["track"].title == "Day 1 Round 1"
-    assert panels["seat1"].lines[0].startswith("FIT 1 vs 2: ")  # the exact odds while the test waits
+    assert panels["seat1"].lines[0] == "Fitness 1 vs 2: 16.7% to pass"  # the exact odds while the test waits
     assert panels["tokens"].title == "Odds"  # the odds screen names the deck data the odds come from
-    assert panels["tokens"].lines[1:] == ("1/6 (16.7%)", "deck challenge.toml", "VERIFY: placeholder")
+    assert panels["tokens"].lines == ("Seat 1 tests Fitness: effort 1 vs difficulty 2", "chance to pass 1/6 (16.7%)",
+                                      "deck challenge.toml", "VERIFY: placeholder")
     assert GAME.panels(s.state)["seat2"].lines[:3] == ("Awareness 3 Fitness 2", "Spirit 2 Focus 1",
                                                         "Deck 24 Hand 6")
     assert panels["seat1"].title == "Seat 1 turn"
@@ -41,34 +42,46 @@ def test_tokens_panel_walks_through_a_clear() -> None:
     tokens = GAME.panels(s.state)["tokens"]
     assert tokens.title == "Resolve" and "entry 12" in " ".join(tokens.lines)
     do(s, "card Other harm=2 clear=x", "resolve")
-    assert GAME.panels(s.state)["tokens"].title == "Cards (1)"
+    assert GAME.panels(s.state)["tokens"].title == "Cards in play (1)"
 
 
 def test_prompt_is_shown_and_answered_with_seat_buttons() -> None:
     s = session("card B progress=1 harm=1", "step s", "progress card1 1", "harm card1 1", "resolve")
     assert GAME.panels(s.state)["tokens"].lines[-2:] == ("1. progress", "2. harm")
-    command = GAME.button(s.state, "seat2.a", held=False)
+    assert GAME.legend(s.state, 3) == "A: progress, B: harm"  # every seat may answer; its last line says how
+    assert GAME.button(s.state, "seat3.a", held=False).text() == "choose 1"  # type: ignore[union-attr]
+    command = GAME.button(s.state, "seat1.b", held=False)
     assert command is not None and command.text() == "choose 2"
-    assert GAME.button(s.state, "seat3.a", held=False) is None
     s.perform(command)
     assert view(s)["clears"][0]["cleared_by"] == "harm"
 
 
-def test_seat_buttons_follow_the_round(tmp_path: Path) -> None:
+def test_seat_buttons_keep_one_meaning_through_the_round(tmp_path: Path) -> None:
+    """A: done / rest / end my turn / first answer; B: the seat's own move (a turn) / second answer."""
     deck = tmp_path / "path.toml"
     deck.write_text('cards = [{ name = "Fern", progress = "2", copies = 4 }]\n')
     s = session(options={"path": str(deck)})  # a deck file: the device can draw for the seat
     assert GAME.button(s.state, "seat2.a", False).text() == "draw path 2"  # type: ignore[union-attr]
+    assert GAME.legend(s.state, 2) == "A: draw my path card"
+    assert GAME.button(s.state, "seat2.b", False) is None
     own = session("pathdeck 10")  # the group's own deck: the card is reported by name, not drawn
-    assert GAME.button(own.state, "seat1.a", False) is None
+    assert GAME.button(own.state, "seat1.a", False) is None and GAME.legend(own.state, 1) is None
     do(s, "next")
-    assert GAME.button(s.state, "seat1.a", False).text() == "turn 1"  # type: ignore[union-attr]
-    assert GAME.button(s.state, "seat1.a", True).text() == "turn 1 role"  # type: ignore[union-attr]
-    assert GAME.button(s.state, "seat1.b", False).text() == "rest 1"  # type: ignore[union-attr]
+    assert GAME.legend(s.state, 1) == "A: rest, B: my turn"
+    assert GAME.button(s.state, "seat1.a", False).text() == "rest 1"  # type: ignore[union-attr]
+    assert GAME.button(s.state, "seat1.b", False).text() == "turn 1"  # type: ignore[union-attr]
+    assert GAME.button(s.state, "seat1.b", True).text() == "turn 1 role"  # type: ignore[union-attr]
     do(s, "turn 1")
+    assert GAME.legend(s.state, 1) == "A: end my turn"
     assert GAME.button(s.state, "seat1.a", False).text() == "next"  # type: ignore[union-attr]
     do(s, "step effect")
+    assert GAME.legend(s.state, 2) == "A: done"
     assert GAME.button(s.state, "seat2.a", False).text() == "resolve"  # type: ignore[union-attr]
+    do(s, "resolve", "next")
+    assert GAME.legend(s.state, 1) == "hold B to go again"  # ER-TURN-1: another Ranger first
+    do(s, "rest 2", "rest 1")
+    assert GAME.button(s.state, "seat1.a", False) is None and GAME.button(s.state, "seat1.b", False) is None
+    assert GAME.legend(s.state, 1) is None  # a rested seat's buttons do nothing until the next round
 
 
 def test_adjustable_puts_the_active_seat_first_and_up_down_add_tokens() -> None:
@@ -99,8 +112,23 @@ def test_undo_reverses_a_whole_clear() -> None:
 def test_many_cards_are_paged_whole_with_their_names() -> None:
     s = session(*(f"card \"Card Number {i}\" progress=3" for i in range(7)))
     tokens = GAME.panels(s.state)["tokens"]
-    assert tokens.title == "Cards (7)" and len(tokens.lines) == 7
+    assert tokens.title == "Cards in play (7)" and len(tokens.lines) == 7
     viewing = Viewing.of((128, 64), "2.42in", 80)
     assert layout(tokens, viewing).pages > 1
     words = shown_words(tokens, viewing)
     assert all(f"Number {i}" in " ".join(words) for i in range(7))
+
+
+def test_a_seat_waits_while_another_ranger_is_midway_through_a_turn() -> None:
+    s = to_turns(session())
+    do(s, "turn 2")
+    assert GAME.button(s.state, "seat1.a", False) is None and GAME.button(s.state, "seat1.b", False) is None
+    assert GAME.legend(s.state, 1) is None and GAME.legend(s.state, 2) == "A: end my turn"
+
+
+def test_cards_show_whose_they_are() -> None:
+    s = session("card Doe progress=2", "card \"Lost Hiker\" area=reach seat=2 progress=2",
+                "card Kit area=player seat=1")
+    lines = GAME.panels(s.state)["tokens"].lines
+    assert lines == ("1. Doe: progress 0/2, harm 0/2", "2. Lost Hiker, near seat 2: progress 0/2, harm 0/1",
+                     "3. Kit, seat 1's area: progress 0, harm 0")  # (known cards keep their data's thresholds)

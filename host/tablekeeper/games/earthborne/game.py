@@ -233,24 +233,51 @@ class Earthborne(Game):
             super().pass_seat(txn, seat)
 
     def button(self, state: GameState, role: str, held: bool) -> Command | None:
-        """``seatN.a``: pick option N of an open prompt, resolve what is shown, draw the seat's path
-        card, take a turn (held: exhausting the role card) or end it; ``seatN.b``: rest."""
+        """Seat buttons keep one meaning (issue 20): A is done (resolve what is shown, draw my path
+        card, end my turn, rest) or the first answer; B is the seat's own move (take a turn; held:
+        exhausting the role card, ER-TURN-1) or the second answer. ``legend`` says which, per seat."""
         seat_text, _, which = role.partition(".")
         seat = seat_text.removeprefix("seat")
-        if not seat.isdigit():
+        if not seat.isdigit() or which not in ("a", "b"):
             return None
-        if which == "a":
-            if state.prompt is not None:
-                return Command("choose", (seat,), origin="button") if int(seat) <= len(state.prompt.options) else None
-            if engine.awaiting(state):
-                return Command("resolve", (), origin="button")
-            if state.phase == "path" and pathdeck.device_can_draw(state):
-                return Command("draw", ("path", seat), origin="button")
-            if state.phase == "turns":
-                if state.active_seat == int(seat):
-                    return Command("next", (), origin="button")
-                return Command("turn", (seat, "role") if held else (seat,), origin="button")
-            return None
-        if which == "b" and state.phase == "turns":
+        if state.prompt is not None:
+            answer = 1 if which == "a" else 2
+            return Command("choose", (str(answer),), origin="button") if answer <= len(state.prompt.options) else None
+        # a Ranger still in the round, and no one else is midway through a turn
+        playing = state.phase == "turns" and int(seat) not in tables.turns(state)["rested"] \
+            and state.active_seat in (None, int(seat))
+        if which == "b":
+            return Command("turn", (seat, "role") if held else (seat,), origin="button") if playing else None
+        if engine.awaiting(state):
+            return Command("resolve", (), origin="button")
+        if state.phase == "path" and pathdeck.device_can_draw(state):
+            return Command("draw", ("path", seat), origin="button")
+        if playing and state.active_seat == int(seat):
+            return Command("next", (), origin="button")  # end my turn
+        if playing:
             return Command("rest", (seat,), origin="button")
         return None
+
+    def legend(self, state: GameState, seat: int) -> str | None:
+        """What A and B do now, in words, for the seat display's last line."""
+        if state.over is not None:
+            return None
+        if state.prompt is not None:
+            options = state.prompt.options
+            text = f"A: {options[0]}" + (f", B: {options[1]}" if len(options) > 1 else "")
+            return text + (" (others: +/- NEXT)" if len(options) > 2 else "")
+        if engine.awaiting(state):
+            return "A: done"
+        if state.phase == "path" and pathdeck.device_can_draw(state):
+            return "A: draw my path card"
+        turns = tables.turns(state)
+        if state.phase != "turns" or seat in turns["rested"]:
+            return None
+        if state.active_seat == seat:
+            return "A: end my turn"
+        if state.active_seat is not None:
+            return None  # another Ranger is midway through a turn
+        others = [s for s in state.seat_numbers() if s != seat and s not in turns["rested"]]
+        if turns.get("last") == seat and others and state.active_seat is None:
+            return "hold B to go again"  # ER-TURN-1: another Ranger first, unless the role card is exhausted
+        return "A: rest, B: my turn"

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.derived import VIEWS, Same
 from tablekeeper.core.state import GameState
-from tablekeeper.core.view import Panel
+from tablekeeper.core.view import Panel, Priority
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.cards import COLOUR_NAMES, apply_upgrades, parse_card
@@ -232,9 +232,11 @@ def panels(game: Game, state: GameState) -> dict[str, Panel]:
     part = str(state.get("part"))
     out: dict[str, Panel] = {}
     if part == "story":
-        out["track"] = Panel(f"Chapter {state.get('chapter')}: story", (
-            f"time used {state.value('time.used')} of {state.tracks['time.used'].hi}", _time_line(state),
-            f"iron {state.value('iron')}", f"knockouts {state.value('knockouts')}"),
+        out["track"] = Panel.ranked(f"Chapter {state.get('chapter')}: story", (
+            (f"time used {state.value('time.used')} of {state.tracks['time.used'].hi}", Priority.KEY),
+            (_time_line(state), Priority.DETAIL),  # the same count drawn as slots, where there is room
+            (f"iron {state.value('iron')}", Priority.NORMAL),
+            (f"knockouts {state.value('knockouts')}", Priority.NORMAL)),
             big=str(state.value("time.used")), legend=(("#", "a used time slot"), ("|", "top row | bottom row")))
     else:
         step = game.flow.step(state.phase, state.step).title if state.step else ""

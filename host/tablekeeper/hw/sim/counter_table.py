@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 from tablekeeper.config import CounterConfig
 from tablekeeper.errors import HardwareError
-from tablekeeper.hw.counters import CounterLink, CounterManager, CounterRoll, PortInfo
+from tablekeeper.hw.counters import CounterLink, CounterManager, CounterRoll, PortInfo, usb_discovery
 from tablekeeper.hw.sim.counters import VirtualCounterBank
-from tablekeeper.intents import CounterRolled, Intent
+from tablekeeper.intents import CounterRolled, Intent, Tick
 
 log = logging.getLogger(__name__)
 
@@ -27,8 +27,6 @@ COUNTER_BUTTONS = ("up", "down", "select")
 KEY_POOL = "asdfghjklzxcvbnm"  # letters a counter's buttons may take, three per counter, in config order
 ANSWER_TIMEOUT_S = 10.0  # longest wait for a counter process (a loaded machine starts Python slowly)
 DISPLAY_QUIET_S = 0.2  # the firmware redraws within 20 ms of a change: ten times that without a line means it has
-VIRTUAL_SCAN_INTERVAL_S = 0.05  # listing virtual ports costs nothing, and a script waits for them
-USB_SCAN_INTERVAL_S = 0.5  # CounterManager's own default
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,11 +84,18 @@ class CounterTable:
                 found += list(extra_ports())
             return found
 
-        # scanning USB (sysfs) 20 times a second would cost an idle station CPU; virtual ports alone are free
-        scan_interval_s = VIRTUAL_SCAN_INTERVAL_S if extra_ports is None else USB_SCAN_INTERVAL_S
+        # virtual counters are listed again when one is plugged or pulled here (``rescan``); real ones
+        # plugged into this computer as the station finds them (udev events, else a slow scan)
+        discovery = usb_discovery() if extra_ports is not None else {"scan_interval_s": None}
+        for counter in self.bank.counters:  # the panel picture shows the counters' displays
+            counter.on_display = lambda: emit(Tick())
         self.manager = CounterManager(emit=record, counters=self.entries, list_ports=ports,
-                                      on_roll=lambda roll: record(roll_intent(roll)), scan_interval_s=scan_interval_s)
+                                      on_roll=lambda roll: record(roll_intent(roll)), **discovery)
         return self.manager
+
+    def _rescan(self) -> None:
+        if self.manager is not None:
+            self.manager.rescan()
 
     def plug_all(self, stop: threading.Event | None = None) -> None:
         """Power every counter up (about 0.15 s each: a Python process starting the firmware);
@@ -100,6 +105,7 @@ class CounterTable:
                 return
             if not counter.running:
                 counter.plug()
+                self._rescan()
 
     def close(self) -> None:
         self.bank.close()
@@ -137,11 +143,13 @@ class CounterTable:
 
     def unplug(self, index: int) -> None:
         self.bank.counters[index].unplug()
+        self._rescan()
 
     def plug(self, index: int) -> None:
         counter = self.bank.counters[index]
         if not counter.running:
             counter.plug()
+            self._rescan()
 
     # --- eyes -------------------------------------------------------------------------------------
     def views(self) -> list[CounterView]:

@@ -67,6 +67,7 @@ class VirtualCounter:
         self._cond = threading.Condition()
         self._reader: threading.Thread | None = None
         self.last_line_s = 0.0  # when the board last printed (a display change, a control answer)
+        self.on_display: Callable[[], None] | None = None  # its display changed (the simulator redraws the panel)
 
     # -- life cycle -------------------------------------------------------------------------
     def plug(self, timeout_s: float = 10.0) -> None:
@@ -172,11 +173,14 @@ class VirtualCounter:
         if proc is None or proc.stdout is None:
             return
         for raw in proc.stdout:
+            line = raw.decode(errors="replace").rstrip("\n")
             with self._cond:
                 self.last_line_s = time.monotonic()
-                self._lines.append(raw.decode(errors="replace").rstrip("\n"))
+                self._lines.append(line)
                 del self._lines[:-200]
                 self._cond.notify_all()
+            if self.on_display is not None and line.startswith("display "):
+                self.on_display()
         with self._cond:
             self._cond.notify_all()
 

@@ -2,68 +2,88 @@
 
 A window reports key-down and key-up, so holding a key holds the button (auto-repeat included).
 A terminal reports only keystrokes, so each one is a quick tap; one read may hold several keystrokes
-(a fast typist, a paste, a slow SSH link), so the bytes are split into keys first, escape sequences
-whole. A virtual counter's keys press its buttons through its firmware process (always a whole tap).
+(a fast typist, a paste, a slow SSH link), so blessed splits the text into keys first, escape
+sequences whole. A virtual counter's keys press its buttons through its firmware process (always a whole tap).
 Esc (alone) quits, as Ctrl-C does.
 """
 
 from __future__ import annotations
 
 import codecs
+import contextlib
+import io
 import os
 import select
 import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from tablekeeper.config import ButtonConfig
 from tablekeeper.hw.sim.simulator import SimulatedParts
+
+if TYPE_CHECKING:
+    from blessed.keyboard import Keystroke
 
 TERMINAL_TAP_S = 0.08
 WINDOW_KEYS = {"return": "enter", "keypad enter": "enter"}  # pygame's key names -> the config's
-TERMINAL_KEYS = {" ": "space", "\r": "enter", "\n": "enter", "\x7f": "backspace", "\x08": "backspace",
-                 "\t": "tab", "\x1b[A": "up", "\x1b[B": "down", "\x1b[C": "right", "\x1b[D": "left",
-                 "\x1bOA": "up", "\x1bOB": "down", "\x1bOC": "right", "\x1bOD": "left", "\x1b": "escape"}
+# blessed's key names -> the config's; a printable keystroke is its own name (" " is "space")
+TERMINAL_KEYS = {"KEY_UP": "up", "KEY_DOWN": "down", "KEY_LEFT": "left", "KEY_RIGHT": "right", "KEY_ENTER": "enter",
+                 "KEY_BACKSPACE": "backspace", "KEY_TAB": "tab", "KEY_ESCAPE": "escape"}
 QUIT_KEY = "escape"
+HOLD_KEYS = {"?": "select"}  # a terminal cannot hold a key: "?" holds SELECT (the key to short forms)
 ESCAPE_WAIT_S = 0.05  # a lone ESC followed by nothing this long is the Esc key, not a sequence's start
 
 
-def split_keys(text: str) -> tuple[list[str], str]:
-    """The keystrokes in ``text`` (ECMA-48 CSI and SS3 sequences kept whole) and any unfinished
-    sequence left at its end, to be completed by the next read."""
-    keys: list[str] = []
-    i = 0
-    while i < len(text):
-        if text[i] != "\x1b":
-            keys.append(text[i])
-            i += 1
-            continue
-        if i + 1 == len(text):
-            return keys, text[i:]  # ESC alone so far: a key or a sequence's start
-        intro = text[i + 1]
-        if intro == "[":  # CSI: parameter and intermediate bytes, then one final byte 0x40..0x7E
-            j = i + 2
-            while j < len(text) and not "\x40" <= text[j] <= "\x7e":
-                j += 1
-            if j == len(text):
-                return keys, text[i:]
-            keys.append(text[i:j + 1])
-            i = j + 1
-        elif intro == "O":  # SS3: one more byte (arrows and F1-F4 in application mode)
-            if i + 2 == len(text):
-                return keys, text[i:]
-            keys.append(text[i:i + 3])
-            i += 3
-        else:  # ESC then a plain key (Alt+key, or Esc typed just before another key)
-            keys.append("\x1b")
-            i += 1
-    return keys, ""
+class KeyParser:
+    """Splits terminal input into keystrokes with blessed's key tables and sequence resolver.
+
+    The station reads the terminal on its own thread (and tests feed a pty), so blessed parses the
+    text this thread read rather than reading stdin itself."""
+
+    def __init__(self) -> None:
+        from blessed import Terminal
+        from blessed.keyboard import get_keyboard_codes, get_keyboard_sequences, get_leading_prefixes
+
+        term = Terminal(kind="xterm-256color", stream=io.StringIO(), force_styling=None)  # no terminal queries
+        self._codes = get_keyboard_codes()
+        code = {name: number for number, name in self._codes.items()}
+        mapper = dict(get_keyboard_sequences(term))
+        # arrows in application cursor mode (SS3), which a terminal's keypad mode may send
+        mapper.update({"\x1bOA": code["KEY_UP"], "\x1bOB": code["KEY_DOWN"], "\x1bOC": code["KEY_RIGHT"],
+                       "\x1bOD": code["KEY_LEFT"]})
+        self._mapper = dict(sorted(mapper.items(), key=lambda item: -len(item[0])))  # longest match first
+        self._prefixes = get_leading_prefixes(self._mapper)
+        self._escape = code["KEY_ESCAPE"]
+
+    def split(self, text: str, *, final: bool = False) -> tuple[list[Keystroke], str]:
+        """The keystrokes in ``text`` and any unfinished escape sequence left at its end, to be completed
+        by the next read (or, with ``final``, taken as it stands: a lone ESC is the Esc key)."""
+        from blessed.keyboard import resolve_sequence
+
+        keys: list[Keystroke] = []
+        while text:
+            key = resolve_sequence(text, self._mapper, self._codes, self._prefixes, final=final)
+            if not final and key.code == self._escape and len(key) == 1:
+                return keys, text  # ESC so far, or a sequence's start: wait for the rest (as blessed's inkey)
+            if not len(key):
+                return keys, text
+            keys.append(key)
+            text = text[len(key):]
+        return keys, ""
 
 
-def key_name(keystroke: str) -> str:
+def key_name(keystroke: Keystroke) -> str:
     """The config's name for a keystroke ("up", "space", "q"); "" for one no button can take."""
-    return TERMINAL_KEYS.get(keystroke, keystroke if len(keystroke) == 1 and keystroke.isprintable() else "")
+    if keystroke.is_sequence:
+        return TERMINAL_KEYS.get(keystroke.name or "", "")
+    text = str(keystroke)
+    if text == " ":
+        return "space"
+    if text in ("\r", "\n"):
+        return "enter"
+    return text if len(text) == 1 and text.isprintable() else ""
 
 
 class KeyboardInput:
@@ -133,18 +153,20 @@ class TerminalKeys(KeyboardInput):
 
     def _read(self) -> None:
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        parser = KeyParser()
         rest = ""
         while not self._closing.is_set():
             ready, _w, _x = select.select([self._fd], [], [], ESCAPE_WAIT_S if rest else 0.1)
             if not ready:
-                if rest == "\x1b":  # nothing followed the ESC: it was the Esc key
-                    self.key(key_name(rest))
-                rest = ""
-                continue
-            data = os.read(self._fd, 1024)
-            if not data:
-                return  # the terminal went away
-            keys, rest = split_keys(rest + decoder.decode(data))
+                keys, rest = parser.split(rest, final=True)  # nothing followed: a lone ESC was the Esc key
+            else:
+                try:
+                    data = os.read(self._fd, 1024)
+                except OSError:  # EIO: the terminal hung up
+                    return
+                if not data:
+                    return  # the terminal went away
+                keys, rest = parser.split(rest + decoder.decode(data))
             for keystroke in keys:
                 self.key(key_name(keystroke))
 
@@ -160,13 +182,19 @@ class TerminalKeys(KeyboardInput):
                 return
             button = self._parts.button_for_key(key)
             if button is not None:
-                self._parts.set_button(button, True)
-                time.sleep(TERMINAL_TAP_S)  # a real finger's tap; only the interactive simulator waits
-                self._parts.set_button(button, False)
+                self._tap(button, TERMINAL_TAP_S)  # a real finger's tap; only the interactive simulator waits
+            elif key in HOLD_KEYS and (held := self._parts.button(HOLD_KEYS[key])) is not None:
+                self._tap(held, self._parts.config.timing.hold_s + TERMINAL_TAP_S)
+
+    def _tap(self, button: ButtonConfig, seconds: float) -> None:
+        self._parts.set_button(button, True)
+        time.sleep(seconds)
+        self._parts.set_button(button, False)
 
     def close(self) -> None:
         import termios
 
         self._closing.set()
         self._thread.join(timeout=1.0)
-        termios.tcsetattr(self._fd, termios.TCSADRAIN, self._saved)
+        with contextlib.suppress(termios.error, OSError):  # a terminal that hung up has no modes to restore
+            termios.tcsetattr(self._fd, termios.TCSADRAIN, self._saved)

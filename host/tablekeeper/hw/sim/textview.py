@@ -2,21 +2,29 @@
 
 Each display's *content* is drawn from the same screen model the OLEDs use (``ui.render.layout``),
 one character per glyph, in a box per display laid out like the panel: seats 1-2 on the left, the
-track and tokens in the middle, seats 3-4 on the right. Scaled pixels are unreadable at 80 columns;
-this reads at 80x24. A status line names the keys and how to quit.
+track and tokens in the middle, seats 3-4 on the right, and the virtual counters in a row below
+(each with its seat, role, what its own display shows and its keys). Scaled pixels are unreadable at
+80 columns; this reads at 80x24. A status line names the keys and how to quit.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from collections.abc import Mapping
-from typing import Final, TextIO
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Final, TextIO
 
 from tablekeeper.config import ButtonConfig, DisplayConfig, StationConfig
 from tablekeeper.core.view import Panel
 from tablekeeper.ui.render import Screen, layout
 
+if TYPE_CHECKING:
+    from tablekeeper.hw.sim.counter_table import CounterView
+
 COLUMNS: Final = (("seat1", "seat2"), ("track", "tokens"), ("seat3", "seat4"))
+COUNTER_WIDTH: Final = 24  # a counter box's inner width: three fit under the panel at 80 columns
+COUNTER_ROWS: Final = 3  # lines of a counter's own display (value, role and limit, seat)
+COUNTER_KEYS: Final = {"up": "+", "down": "-", "select": "sel"}
 KEY_NAMES: Final = {"space": "Space", "enter": "Enter", "backspace": "Bksp", "escape": "Esc", "tab": "Tab",
                     "left": "Left", "right": "Right", "up": "Up", "down": "Down"}
 QUIT_HELP: Final = "Esc or Ctrl-C quits"
@@ -44,7 +52,7 @@ def display_box(display: DisplayConfig, content: Content | None, page: int, *, l
             mark = f"{screen.page + 1}/{screen.pages}"
             title = f"{title[: columns - len(mark) - 1]:<{columns - len(mark) - 1}} {mark}"
         rows.append(("#", title))
-        body = list(screen.rows)
+        body = [*screen.title_rest, *screen.rows]
         if screen.big:
             first = body[0] if body else ""
             big = f"[{screen.big}]"
@@ -59,6 +67,8 @@ def display_box(display: DisplayConfig, content: Content | None, page: int, *, l
 def status_lines(config: StationConfig, width: int = 80) -> list[str]:
     """The keys, by button label, wrapped to the terminal, ending with how to quit."""
     words = [f"{_key(b)}={b.label or b.role}" for b in config.buttons if b.key]
+    if any(b.role == "select" for b in config.buttons) and not any(b.key == "?" for b in config.buttons):
+        words.append("?=hold SEL (key to short forms)")
     words.append(QUIT_HELP)
     lines: list[str] = []
     current = "Keys:"
@@ -75,9 +85,25 @@ def _key(button: ButtonConfig) -> str:
     return KEY_NAMES.get(button.key, button.key)
 
 
+def counter_box(view: CounterView) -> list[str]:
+    """One virtual counter: its seat and role on the frame, its display's lines, the keys that press it."""
+    width = COUNTER_WIDTH
+    caption = view.caption.removeprefix("counter ").replace("seat", "seat ", 1)
+    top = f"+-counter {caption}-".ljust(width + 1, "-")[: width + 1] + "+"
+    shown = list(view.lines[:COUNTER_ROWS]) if view.plugged else ["(unplugged)"]
+    if view.plugged and not shown:
+        shown = ["(starting)"]
+    rows = (shown + [""] * COUNTER_ROWS)[:COUNTER_ROWS]
+    keys = " ".join(f"{key}={COUNTER_KEYS.get(button, button)}" for button, key in view.keys)
+    body = [f"|{row[:width]:<{width}}|" for row in rows]
+    return [top, *body, f"|{keys[:width]:<{width}}|", "+" + "-" * width + "+"]
+
+
 def compose_text(config: StationConfig, contents: Mapping[str, Content], page: int, *, lit_seat: int | None = None,
-                 failed: frozenset[str] = frozenset(), width: int = 80) -> str:
-    """The whole panel as text: the display boxes in three columns, then the status lines."""
+                 failed: frozenset[str] = frozenset(), width: int = 80,
+                 counters: Sequence[CounterView] = ()) -> str:
+    """The whole panel as text: the display boxes in three columns, the counters below, then the
+    status lines."""
     by_role = {d.role: d for d in config.displays}
     columns: list[list[str]] = []
     placed: set[str] = set()
@@ -94,6 +120,10 @@ def compose_text(config: StationConfig, contents: Mapping[str, Content], page: i
     widths = [max(len(row) for row in c) for c in columns]
     lines = [" ".join(f"{(c[i] if i < len(c) else ''):<{w}}" for c, w in zip(columns, widths, strict=True)).rstrip()
              for i in range(height)]
+    per_row = max(1, (width + 1) // (COUNTER_WIDTH + 3))
+    for start in range(0, len(counters), per_row):
+        boxes = [counter_box(view) for view in counters[start:start + per_row]]
+        lines += [" ".join(rows).rstrip() for rows in zip(*boxes, strict=True)]
     return "\n".join([*lines, "", *status_lines(config, width)]) + "\n"
 
 
@@ -107,15 +137,19 @@ class TextView:
         out.write("\x1b[?25l")  # hide the cursor while the view is up
 
     def show(self, contents: Mapping[str, Content], page: int, *, lit_seat: int | None,
-             failed: frozenset[str]) -> bool:
-        text = compose_text(self._config, contents, page, lit_seat=lit_seat, failed=failed)
+             failed: frozenset[str], counters: Sequence[CounterView] = ()) -> bool:
+        text = compose_text(self._config, contents, page, lit_seat=lit_seat, failed=failed, counters=counters)
         if text == self._last:
             return False
         self._last = text
-        self._out.write("\x1b[H\x1b[2J" + text.replace("\n", "\r\n"))
-        self._out.flush()
+        try:
+            self._out.write("\x1b[H\x1b[2J" + text.replace("\n", "\r\n"))
+            self._out.flush()
+        except OSError:  # the terminal hung up; the station is told by SIGHUP and closes
+            return False
         return True
 
     def close(self) -> None:
-        self._out.write("\x1b[?25h")
-        self._out.flush()
+        with contextlib.suppress(OSError):
+            self._out.write("\x1b[?25h")
+            self._out.flush()

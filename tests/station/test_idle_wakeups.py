@@ -1,0 +1,394 @@
+"""An idle station makes no periodic wake-ups: the station loop and the counters thread each sleep
+until an event or a deadline. Counted over a fake clock for a simulated minute (nothing timed here):
+a wait with a timeout moves the clock on by it; a wait without one would last for ever, which ends
+the count (nothing left could wake the thread)."""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tablekeeper.appliance.watchdog import Notifier, Watchdog
+from tablekeeper.config import REFERENCE_CONFIG, load_config
+from tablekeeper.core.session import Session
+from tablekeeper.games import load
+from tablekeeper.hw.buttons import ButtonPanel
+from tablekeeper.hw.counters import CounterManager, PortInfo
+from tablekeeper.hw.displays import DisplayBank
+from tablekeeper.hw.outputs import Outputs
+from tablekeeper.hw.sim.clock import FakeClock
+from tablekeeper.hw.sim.counters import SimPortInfo
+from tablekeeper.hw.sim.simulator import SimulatedParts
+from tablekeeper.intents import Intent, Quit
+from tablekeeper.station import Station
+from tablekeeper.station_cli import run_station_loop
+from tablekeeper.supervisor import Liveness, Supervisor, Worker
+from tablekeeper.ui.render import PAGE_S
+
+MINUTE_S = 60.0
+
+
+class ClockedQueue(queue.SimpleQueue[Intent]):
+    """The station's queue over a fake clock; ``waits`` holds the timeout of every wait. At the first
+    wait for ever, ``on_idle`` (if set) runs and the queue waits a real second for what it sends."""
+
+    def __init__(self, clock: FakeClock, until_s: float) -> None:
+        super().__init__()
+        self.clock = clock
+        self.until_s = until_s
+        self.waits: list[float | None] = []
+        self.on_idle: Callable[[], None] | None = None
+
+    def get(self, block: bool = True, timeout: float | None = None) -> Intent:
+        try:
+            return super().get(block=False)
+        except queue.Empty:
+            if not block:
+                raise
+        self.waits.append(timeout)
+        if timeout is None and self.on_idle is not None:
+            idle, self.on_idle = self.on_idle, None
+            idle()
+            try:
+                return super().get(timeout=1.0)
+            except queue.Empty:
+                return Quit("nothing came")
+        if timeout is None or self.clock() + timeout > self.until_s:
+            return Quit("the count is over")
+        self.clock.advance(timeout)
+        raise queue.Empty
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    def notify(self, state: str) -> None:
+        self.sent.append(state)
+
+
+def make_station(tmp_path: Path, game_name: str) -> tuple[Station, ClockedQueue, FakeClock, SimulatedParts]:
+    """The reference build on simulated parts (gpiozero mock pins, emulated OLEDs), nothing plugged in."""
+    clock = FakeClock(100.0)
+    config = load_config(REFERENCE_CONFIG)
+    parts = SimulatedParts(config, display_mode=None, capture_dir=tmp_path)
+    intents = ClockedQueue(clock, 100.0 + MINUTE_S)
+    game = load(game_name)
+    station = Station(session=Session(game, seats=game.seats_default, seed=1), config=config, clock=clock,
+                      displays=DisplayBank(config.displays, open_device=parts.open_device, clock=clock,
+                                           timing=config.timing), intents=intents)
+    station.buttons = ButtonPanel(config.buttons, emit=station.put, clock=clock, timing=config.timing,
+                                  pin_factory=parts.pin_factory)
+    station.outputs = Outputs(config.leds, config.buzzer, clock=clock, pin_factory=parts.pin_factory)
+    return station, intents, clock, parts
+
+
+@pytest.fixture
+def idle_station(tmp_path: Path) -> Iterator[tuple[Station, ClockedQueue, FakeClock]]:
+    """Oathsworn's first screens fit their displays (no page to turn)."""
+    station, intents, clock, parts = make_station(tmp_path, "oathsworn")
+    yield station, intents, clock
+    station.close()
+    parts.close()
+
+
+def parked(liveness: Liveness) -> None:
+    """A supervised thread with nothing to do: it blocks until asked to stop."""
+    liveness.beat(waiting=True)
+    liveness.stop.wait()
+
+
+@pytest.mark.parametrize("watchdog_s", [None, 30])
+def test_the_idle_station_loop_wakes_only_for_the_watchdog(
+        idle_station: tuple[Station, ClockedQueue, FakeClock], watchdog_s: int | None) -> None:
+    station, intents, clock = idle_station
+    recorder = Recorder()
+
+    def notifier() -> Notifier:
+        return recorder
+
+    env = {} if watchdog_s is None else {"NOTIFY_SOCKET": "/run/x", "WATCHDOG_USEC": str(watchdog_s * 1_000_000)}
+    watchdog = Watchdog(env=env, notifier_factory=notifier)
+    supervisor = Supervisor(clock=clock)
+    supervisor.add(Worker("counters", parked))
+    station.start()
+    try:
+        run_station_loop(station, supervisor, watchdog, clock=clock, sleep=lambda s: None)
+    finally:
+        supervisor.stop()
+    if watchdog_s is None:
+        assert intents.waits == [None]  # one wait, for ever: no pass at all in the minute
+        assert recorder.sent == []
+    else:
+        # a feed at the start, then one every half period: the only passes of the minute
+        assert intents.waits == [0.0, 15.0, 15.0, 15.0, 15.0, 15.0]
+        assert recorder.sent.count("WATCHDOG=1") == 5
+    assert station.stats.redraws == 1  # the first frame only
+
+
+def test_a_screen_too_long_for_its_display_wakes_the_loop_only_to_turn_its_page(tmp_path: Path) -> None:
+    """Arkham's first track screen has two pages: the loop passes every PAGE_S to show the next one,
+    and each of those passes sends a frame (a change on the display, not a look for work)."""
+    station, intents, clock, parts = make_station(tmp_path, "arkham")
+    supervisor = Supervisor(clock=clock)
+    station.start()
+    first = station.stats.redraws
+    assert station._paged == {"track"}
+    try:
+        run_station_loop(station, supervisor, None, clock=clock, sleep=lambda s: None)
+    finally:
+        supervisor.stop()
+        station.close()
+        parts.close()
+    timed = [w for w in intents.waits if w]
+    assert max(timed) == PAGE_S and len(timed) <= MINUTE_S / PAGE_S + 1
+    assert station.stats.redraws - first == len(timed)  # every pass turned a page
+
+
+@pytest.mark.parametrize("told", [True, False], ids=["dying-thread-wakes-the-loop", "protection-off"])
+def test_a_thread_that_dies_wakes_the_idle_loop_which_restarts_it_after_its_back_off(
+        idle_station: tuple[Station, ClockedQueue, FakeClock], told: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No polling for dead threads: the death itself wakes the loop. With the report switched off the
+    same loop never learns of it (the test fails without the protection)."""
+    station, intents, clock = idle_station
+    if not told:
+        monkeypatch.setattr(Supervisor, "_changed", lambda self: None)
+    runs: list[float] = []
+    fail = threading.Event()
+
+    def breaks_while_the_loop_sleeps(liveness: Liveness) -> None:
+        runs.append(clock())
+        if len(runs) == 1:
+            liveness.beat(waiting=True)
+            fail.wait()
+            raise OSError("counter driver fell over")
+        parked(liveness)
+
+    def break_it() -> None:
+        fail.set()
+        for thread in threading.enumerate():
+            if thread.name == "w-once":
+                thread.join(timeout=5.0)
+
+    intents.on_idle = break_it
+    supervisor = Supervisor(clock=clock)
+    supervisor.add(Worker("w-once", breaks_while_the_loop_sleeps, backoff_first_s=0.5))
+    station.start()
+    try:
+        run_station_loop(station, supervisor, None, clock=clock, sleep=lambda s: None)
+    finally:
+        supervisor.stop()
+    if told:
+        assert runs == [100.0, 100.5]  # restarted exactly when its back-off ended
+        assert intents.waits == [None, 0.5, None]
+    else:
+        assert runs == [100.0]
+        assert intents.waits == [None]
+
+
+class FakeHotplug:
+    """Stands in for pyudev's monitor: a pipe the test writes an "event" to."""
+
+    def __init__(self) -> None:
+        self._read, self._write = os.pipe()
+        os.set_blocking(self._read, False)
+
+    def fileno(self) -> int:
+        return self._read
+
+    def changed(self) -> bool:
+        try:
+            return bool(os.read(self._read, 64))
+        except BlockingIOError:
+            return False
+
+    def event(self) -> None:
+        os.write(self._write, b"x")
+
+    def close(self) -> None:
+        os.close(self._read)
+        os.close(self._write)
+
+
+class CountedWaits:
+    """The counters thread's ``select`` over a fake clock, for a simulated minute."""
+
+    def __init__(self, clock: FakeClock, stop: threading.Event, until_s: float) -> None:
+        self.clock = clock
+        self.stop = stop
+        self.until_s = until_s
+        self.timeouts: list[float | None] = []
+
+    def __call__(self, fds: list[int], timeout_s: float | None) -> list[int]:
+        self.timeouts.append(timeout_s)
+        if timeout_s is None or self.clock() + timeout_s > self.until_s:
+            self.stop.set()
+            return []
+        self.clock.advance(timeout_s)
+        return []
+
+
+def test_the_counters_thread_with_udev_and_nothing_plugged_in_sleeps_for_the_whole_minute() -> None:
+    clock = FakeClock(100.0)
+    stop = threading.Event()
+    waits = CountedWaits(clock, stop, 100.0 + MINUTE_S)
+    hotplug = FakeHotplug()
+    listed: list[float] = []
+
+    def no_ports() -> list[PortInfo]:
+        listed.append(clock())
+        return []
+
+    manager = CounterManager(emit=lambda intent: None, list_ports=no_ports, clock=clock, hotplug=hotplug,
+                             scan_interval_s=None, wait=waits)
+    beats: list[bool] = []
+
+    def beat(*, waiting: bool = False) -> None:
+        beats.append(waiting)
+
+    try:
+        manager.run(stop, beat=beat)
+    finally:
+        manager.close()
+        hotplug.close()
+    assert manager.passes == 1 and waits.timeouts == [None]  # one look at the ports, then no timer at all
+    assert listed == [100.0]
+    assert beats == [False, True]  # it told the supervisor it waits for events (idle, not wedged)
+
+
+def test_a_udev_event_wakes_the_counters_thread_which_lists_the_ports_again() -> None:
+    clock = FakeClock(100.0)
+    stop = threading.Event()
+    hotplug = FakeHotplug()
+    ports: list[PortInfo] = []
+    listed: list[float] = []
+
+    def list_ports() -> list[PortInfo]:
+        listed.append(clock())
+        return list(ports)
+
+    opened: list[str] = []
+
+    def open_port(device: str) -> object:
+        opened.append(device)
+        raise_after = stop  # the thread ends once it has tried the new port
+        raise_after.set()
+        from tablekeeper.errors import HardwareError
+
+        raise HardwareError(f"counter {device}: busy")
+
+    calls = 0
+
+    def wait(fds: list[int], timeout_s: float | None) -> list[int]:
+        nonlocal calls
+        calls += 1
+        if calls == 1:  # asleep with no timer: a board is plugged in and udev says so
+            assert timeout_s is None and hotplug.fileno() in fds
+            ports.append(SimPortInfo("/dev/ttyACM0"))
+            hotplug.event()
+            clock.advance(7.0)
+            return [hotplug.fileno()]
+        stop.set()
+        return []
+
+    manager = CounterManager(emit=lambda intent: None, list_ports=list_ports, open_port=open_port,  # type: ignore[arg-type]
+                             clock=clock, hotplug=hotplug, scan_interval_s=None, wait=wait)
+    try:
+        manager.run(stop)
+    finally:
+        manager.close()
+        hotplug.close()
+    assert listed == [100.0, 107.0]
+    assert opened == ["/dev/ttyACM0"]
+
+
+def test_without_udev_the_fallback_scan_lists_ports_only_when_dev_changed() -> None:
+    clock = FakeClock(100.0)
+    stop = threading.Event()
+    waits = CountedWaits(clock, stop, 100.0 + MINUTE_S)
+    listed: list[float] = []
+
+    def no_ports() -> list[PortInfo]:
+        listed.append(clock())
+        return []
+
+    def dev_changed() -> int:
+        return 1 if clock() < 130.0 else 2  # a device node came or went at 130 s
+
+    manager = CounterManager(emit=lambda intent: None, list_ports=no_ports, clock=clock, scan_interval_s=2.0,
+                             scan_gate=dev_changed, wait=waits)
+    try:
+        manager.run(stop)
+    finally:
+        manager.close()
+    assert set(waits.timeouts) == {2.0}  # the slow scan's timer, nothing else
+    assert manager.passes == 31  # one every 2 s
+    assert listed == [100.0, 102.0, 130.0]  # the first look, the gate's first reading, then when /dev changed
+
+
+def test_a_publish_from_the_station_wakes_the_sleeping_counters_thread() -> None:
+    """The self-pipe: a value sent from the station thread ends the counters thread's sleep, so a
+    retransmission timer it started is honoured (and a stop is seen at once)."""
+    stop = threading.Event()
+    manager = CounterManager(emit=lambda intent: None, list_ports=list, scan_interval_s=None)
+    thread = threading.Thread(target=manager.run, args=(stop,), name="counters-test", daemon=True)
+    thread.start()
+    try:
+        while manager.passes < 1:
+            threading.Event().wait(0.001)
+        threading.Event().wait(0.05)
+        passes = manager.passes
+        assert passes == 1  # asleep, no timer
+        manager.publish(1, "hp", 5, 10)
+        while manager.passes == passes:
+            threading.Event().wait(0.001)
+        stop.set()
+        manager.wake()
+        thread.join(timeout=5.0)
+        assert not thread.is_alive()
+    finally:
+        stop.set()
+        manager.wake()
+        manager.close()
+
+
+def test_the_idle_demo_loop_wakes_for_the_attract_loop_and_its_timeouts_only(tmp_path: Path) -> None:
+    """Convention demo mode: with no visitor the loop passes only when the attract loop shows its next
+    game; a visitor who walks away is sent back to it after ``idle_reset_s`` with no intent at all."""
+    from tablekeeper import games
+    from tablekeeper.demo import DemoMode, DemoSettings, MemoryCounts, Mode, load_scripts
+    from tablekeeper.demo_station import DemoStation
+
+    clock = FakeClock(100.0)
+    config = load_config(REFERENCE_CONFIG)
+    parts = SimulatedParts(config, display_mode=None, capture_dir=tmp_path)
+    settings = DemoSettings(idle_reset_s=20.0, attract_frame_s=8.0, finished_show_s=10.0, operator_timeout_s=30.0)
+    demo = DemoMode(load_scripts(), counters=MemoryCounts(), now_s=clock(), settings=settings)
+    intents = ClockedQueue(clock, 100.0 + MINUTE_S)
+    station = DemoStation(demo=demo, new_session=lambda game: Session(games.load(game), seats=2, seed=1),
+                          session=Session(games.load("oathsworn"), seats=4, seed=1), config=config, clock=clock,
+                          displays=DisplayBank(config.displays, open_device=parts.open_device, clock=clock,
+                                               timing=config.timing), intents=intents)
+    station.start()
+    supervisor = Supervisor(clock=clock)
+    try:
+        run_station_loop(station, supervisor, None, clock=clock, sleep=lambda s: None)
+        assert intents.waits[:-1] == [8.0] * 7  # the attract loop's next game every 8 s, nothing else
+        assert demo.mode is Mode.ATTRACT
+        out = demo.on_button("next", "press", clock())  # a visitor starts a demo, then leaves
+        assert out.mode is Mode.GUIDED
+        intents.waits.clear()
+        intents.until_s = clock() + MINUTE_S
+        station.running = True
+        station.run()
+        assert demo.mode is Mode.ATTRACT  # sent back by the idle timeout alone
+        assert intents.waits[0] == 20.0
+    finally:
+        supervisor.stop()
+        station.close()
+        parts.close()
