@@ -7,7 +7,8 @@ one ``ConfigError`` line naming the file and the key, never a hang or a tracebac
 
 from __future__ import annotations
 
-import difflib
+import copy
+import functools
 import os
 import re
 import stat
@@ -78,13 +79,34 @@ def read_text(path: str | Path, *, max_bytes: int = MAX_DATA_BYTES, what: str = 
 
 
 def parse_toml(text: str, *, source: str) -> dict[str, Any]:
-    """TOML text as a dict; syntax errors and absurd nesting are one line naming ``source``."""
+    """TOML text as a dict; syntax errors and absurd nesting are one line naming ``source``. Each
+    distinct text is parsed once per process (every new game reads its data files again); each
+    caller gets its own copy."""
     try:
-        return tomllib.loads(text)
+        return _own_copy(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{source}: not valid TOML: {exc}") from None
     except RecursionError:
         raise ConfigError(f"{source}: tables or arrays nested too deeply") from None
+
+
+PARSED_KEPT_MAX_CHARS: Final = 64_000  # the shipped data files are under 10 kB; a huge one is parsed each time
+PARSED_KEPT: Final = 32  # distinct texts kept: a few hundred kB at most
+
+
+@functools.lru_cache(maxsize=PARSED_KEPT)
+def _parsed(text: str) -> dict[str, Any]:
+    return tomllib.loads(text)
+
+
+def _own_copy(text: str) -> dict[str, Any]:
+    if len(text) > PARSED_KEPT_MAX_CHARS:
+        return tomllib.loads(text)
+    kept = _parsed(text)
+    try:
+        return copy.deepcopy(kept)
+    except RecursionError:  # deeper than deepcopy recurses (tomllib reads dotted keys without recursing)
+        return tomllib.loads(text)
 
 
 def read_toml(path: str | Path, *, max_bytes: int = MAX_DATA_BYTES, what: str = "file") -> dict[str, Any]:
@@ -117,6 +139,8 @@ def explain(exc: msgspec.ValidationError, kind: type[Any], *, source: str, prefi
         field = unknown.group("field")
         key = _dotted(prefix, [*steps, field])
         known = _field_names(_type_at(kind, steps))
+        import difflib  # only for a misspelt key: not on every start-up
+
         close = difflib.get_close_matches(field, known, n=1, cutoff=0.6)
         if not close:
             close = [k for k in known if k.startswith(field) or field.startswith(k)][:1]

@@ -161,11 +161,7 @@ def _stop_on_signals(station: Station) -> None:
 
 def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
     from tablekeeper.appliance.paths import store_path
-    from tablekeeper.appliance.watchdog import Watchdog
-    from tablekeeper.hw.buttons import ButtonPanel
     from tablekeeper.hw.displays import DisplayBank, hardware_opener
-    from tablekeeper.hw.outputs import Outputs
-    from tablekeeper.supervisor import Supervisor
 
     if args.save is None:  # the box keeps its game across power cuts without being asked
         path = store_path()
@@ -175,11 +171,18 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
             raise HardwareError(f"{path.parent}: cannot create the data directory: {exc.strerror}") from None
         args.save = str(path)
     clock = time.monotonic
-    displays = DisplayBank(config.displays, open_device=hardware_opener(config), clock=clock, timing=config.timing)
+    displays = DisplayBank(config.displays, open_device=hardware_opener(config), clock=clock, timing=config.timing,
+                           first="track")
     station: Station | None = None
     store: Any = None
     try:
-        show_starting(displays, config)  # before the game's modules and the save load
+        show_starting(displays, config)  # before the other displays, the game's modules and the save load
+        displays.open_rest()
+        from tablekeeper.appliance.watchdog import Watchdog  # the rest loads after the first frame
+        from tablekeeper.hw.buttons import ButtonPanel
+        from tablekeeper.hw.outputs import Outputs
+        from tablekeeper.supervisor import Supervisor
+
         session, store = open_session(args)
         station = make_station(args, session=session, store=store, config=config, displays=displays, clock=clock)
         station.buttons = _open_or_explain(lambda: ButtonPanel(config.buttons, emit=station.put, clock=clock,
@@ -307,10 +310,9 @@ def show_starting(displays: Any, config: StationConfig) -> None:
 
 def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_mode: str | None,
                     clock: Callable[[], float],
-                    on_starting: Callable[[], object] | None = None) -> tuple[Station, SimulatedParts, Any]:
-    from tablekeeper.hw.buttons import ButtonPanel
+                    on_starting: Callable[[SimulatedParts], object] | None = None,
+                    ) -> tuple[Station, SimulatedParts, Any]:
     from tablekeeper.hw.displays import DisplayBank
-    from tablekeeper.hw.outputs import Outputs
     from tablekeeper.hw.sim.counter_table import CounterTable
     from tablekeeper.hw.sim.simulator import SimulatedParts
 
@@ -318,16 +320,21 @@ def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_
     if config.counters and not getattr(args, "no_counters", False):
         table = CounterTable(config.counters, taken_keys=[b.key for b in config.buttons if b.key])
     parts = SimulatedParts(config, display_mode=display_mode, capture_dir=args.capture_dir, counters=table)
-    displays = DisplayBank(config.displays, open_device=parts.open_device, clock=clock, timing=config.timing)
+    displays = DisplayBank(config.displays, open_device=parts.open_device, clock=clock, timing=config.timing,
+                           first="track")
     try:
-        show_starting(displays, config)  # before the game's modules and the save load
+        show_starting(displays, config)  # before the other displays, the game's modules and the save load
         if on_starting is not None:
-            on_starting()
+            on_starting(parts)
+        displays.open_rest()
         session, store = open_session(args)
     except BaseException:
         displays.close()
         parts.close()
         raise
+    from tablekeeper.hw.buttons import ButtonPanel  # gpiozero: after the first frame
+    from tablekeeper.hw.outputs import Outputs
+
     station = make_station(args, session=session, store=store, config=config, displays=displays, clock=clock)
     station.buttons = ButtonPanel(config.buttons, emit=station.put, clock=clock, timing=config.timing,
                                   pin_factory=parts.pin_factory)

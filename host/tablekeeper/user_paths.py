@@ -4,7 +4,6 @@ traceback halfway through a run."""
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
 from tablekeeper.errors import PathError
@@ -18,6 +17,8 @@ def output_dir(path: Path, *, option: str) -> Path:
         raise PathError(f"{option} {path}: exists and is not a folder") from None
     except OSError as exc:
         raise PathError(f"{option} {path}: cannot create the folder: {exc.strerror or exc}") from None
+    import tempfile  # shutil, random and the compressors: not before the station's first frame
+
     try:
         with tempfile.TemporaryFile(dir=path):
             pass

@@ -9,7 +9,7 @@ import msgspec
 import pytest
 
 from tablekeeper.errors import ConfigError
-from tablekeeper.schema import decode, read_text, read_toml
+from tablekeeper.schema import decode, parse_toml, read_text, read_toml
 
 
 class Timing(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
@@ -65,3 +65,29 @@ def test_deep_nesting_is_refused_not_a_recursion_error(tmp_path: Path) -> None:
     deep.write_text("a = " + "[" * 3000 + "]" * 3000 + "\n")
     with pytest.raises(ConfigError, match=r"deep.toml: .*nested too deeply|deep.toml: not valid TOML"):
         read_toml(deep)
+
+
+def test_a_data_file_is_parsed_once_per_process_and_each_reader_gets_its_own_copy(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import tomllib
+
+    from tablekeeper import games
+    from tablekeeper.core.session import Session
+
+    parsed: list[int] = []
+    real = tomllib.loads
+
+    def counting(text: str) -> dict[str, object]:
+        parsed.append(len(text))
+        return real(text)
+
+    monkeypatch.setattr(tomllib, "loads", counting)
+    game = games.load("arkham")
+    Session(game, seats=2, seed=1)  # reads its four data files (or finds them parsed by an earlier test)
+    before = len(parsed)
+    Session(game, seats=2, seed=2)  # a new game in the same process, as the demo mode starts one per visitor
+    assert len(parsed) == before
+
+    first = parse_toml("[a]\nb = [1, 2]\n", source="x.toml")
+    first["a"]["b"].append(3)
+    assert parse_toml("[a]\nb = [1, 2]\n", source="x.toml") == {"a": {"b": [1, 2]}}

@@ -1,5 +1,6 @@
 """What the station loads before its first frame: only the chosen game, and pygame only for an emulator,
-without pkg_resources (its import alone cost a third of the simulator's start-up)."""
+without pkg_resources (its import alone cost a third of the simulator's start-up); and before the
+"starting" frame on the track display, none of the game, the save, the parts or the other displays."""
 
 from __future__ import annotations
 
@@ -38,3 +39,85 @@ def test_a_session_loads_only_its_own_game() -> None:
                           "open_session(argparse.Namespace(game='oathsworn', save=None, slot='main', seats=None, "
                           "seed=1, option=[]))")
     assert loaded["tablekeeper.games.oathsworn"] and not loaded["tablekeeper.games.arkham"]
+
+
+# Loaded after the station's first frame ("starting...") is out, never before it: the games and the
+# rules core, the save (SQLite), the buttons and LEDs (gpiozero), the counters (pyserial), the fleet
+# (paho), the station loop itself and the simulator's window.
+NOT_BEFORE_FIRST_FRAME = ("tablekeeper.games", "tablekeeper.core.session", "tablekeeper.core.store",
+                          "tablekeeper.core.game", "tablekeeper.station", "tablekeeper.intents",
+                          "tablekeeper.hw.counters", "tablekeeper.hw.buttons", "tablekeeper.hw.outputs",
+                          "tablekeeper.hw.sim.counters", "tablekeeper.fleet", "tablekeeper.supervisor",
+                          "sqlite3", "gpiozero", "serial", "paho", "pygame", "luma.emulator")
+
+
+def test_the_first_frame_goes_out_before_the_game_the_save_and_the_parts_load(tmp_path: Path) -> None:
+    probe = f"""
+import json, sys
+from pathlib import Path
+from tablekeeper.cli import build_parser
+from tablekeeper.config import default_config_path, load_config
+from tablekeeper.station_cli import build_simulated
+
+class FirstFrame(Exception):
+    pass
+
+def starting(parts):
+    frame = parts.chips["track"].image()
+    loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("tablekeeper", "sqlite3", "gpiozero", "serial",
+                                                                  "paho", "pygame", "luma"))
+    print(json.dumps({{"loaded": loaded, "lit": frame.getbbox() is not None, "chips": sorted(parts.chips)}}))
+    raise FirstFrame
+
+args = build_parser("run").parse_args(["run", "--sim", "--game", "oathsworn", "--save", {str(tmp_path / "s.sqlite")!r},
+                                       "--capture-dir", {str(tmp_path)!r}])
+try:
+    build_simulated(load_config(default_config_path()), args, display_mode=None, clock=lambda: 0.0,
+                    on_starting=starting)
+except FirstFrame:
+    pass
+"""
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT,
+                         env={"PATH": "", "PYTHONPATH": str(ROOT / "host")})
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    early = [m for m in seen["loaded"] if any(m == name or m.startswith(name + ".") for name in NOT_BEFORE_FIRST_FRAME)]
+    assert early == [], early
+    assert seen["lit"] and seen["chips"] == ["track"]  # "starting..." shows; the other displays open next
+    assert "luma.oled.device" in seen["loaded"]  # the real driver drew it
+
+
+def test_on_the_pi_path_too_the_first_frame_goes_out_before_the_rest_loads(tmp_path: Path) -> None:
+    """``run_hardware`` as on the Pi, its displays' bus replaced by emulated chips."""
+    probe = f"""
+import json, sys
+import tablekeeper.hw.displays as displays
+import tablekeeper.station_cli as station_cli
+from tablekeeper.cli import build_parser
+from tablekeeper.config import default_config_path, load_config
+from tablekeeper.hw.sim.oled import OledChip
+
+def opener(station):
+    return lambda config: displays.make_device(config, OledChip(config.driver, config.width, config.height))
+
+class FirstFrame(Exception):
+    pass
+
+def starting(bank, config, show=station_cli.show_starting):
+    show(bank, config)
+    print(json.dumps({{"loaded": sorted(sys.modules), "opened": sorted(bank.displays)}}))
+    raise FirstFrame
+
+displays.hardware_opener = opener
+station_cli.show_starting = starting
+args = build_parser("run").parse_args(["run", "--game", "arkham", "--save", {str(tmp_path / "s.sqlite")!r}])
+try:
+    station_cli.run_hardware(load_config(default_config_path()), args)
+except FirstFrame:
+    pass
+"""
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT,
+                         env={"PATH": "", "PYTHONPATH": str(ROOT / "host")})
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    early = [m for m in seen["loaded"] if any(m == name or m.startswith(name + ".") for name in NOT_BEFORE_FIRST_FRAME)]
+    assert early == [], early
+    assert seen["opened"] == ["track"]

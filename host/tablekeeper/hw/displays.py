@@ -351,10 +351,22 @@ class DisplayBank:
     """All configured displays by role; one failing never stops the others."""
 
     def __init__(self, configs: Iterable[DisplayConfig], *, open_device: OpenDevice, clock: Clock,
-                 timing: TimingConfig) -> None:
+                 timing: TimingConfig, first: str | None = None) -> None:
+        """``first``: open only that role's display now (the start-up frame goes out on it before the
+        others' init and blanking take the bus); ``open_rest`` opens the others."""
+        self._configs = tuple(configs)
+        self._open_device, self._clock, self._timing = open_device, clock, timing
         self.displays: dict[str, StationDisplay] = {
-            c.role: StationDisplay(c, open_device=open_device, clock=clock, timing=timing) for c in configs
+            c.role: self._open(c) for c in self._configs if first is None or c.role == first
         }
+
+    def _open(self, config: DisplayConfig) -> StationDisplay:
+        return StationDisplay(config, open_device=self._open_device, clock=self._clock, timing=self._timing)
+
+    def open_rest(self) -> None:
+        """Open the displays ``first`` left closed, in the config's order."""
+        opened = self.displays
+        self.displays = {c.role: opened[c.role] if c.role in opened else self._open(c) for c in self._configs}
 
     def show(self, images: Mapping[str, Image.Image]) -> int:
         return sum(self.displays[role].show(image) for role, image in images.items() if role in self.displays)

@@ -14,12 +14,15 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tablekeeper.config import CounterConfig
 from tablekeeper.errors import HardwareError
-from tablekeeper.hw.counters import CounterLink, CounterManager, CounterRoll, PortInfo, usb_discovery
-from tablekeeper.hw.sim.counters import VirtualCounterBank
-from tablekeeper.intents import CounterRolled, Intent, Tick
+
+if TYPE_CHECKING:  # the counters, their link and the intents load after the station's first frame
+    from tablekeeper.hw.counters import CounterLink, CounterManager, CounterRoll, PortInfo
+    from tablekeeper.hw.sim.counters import VirtualCounterBank
+    from tablekeeper.intents import CounterRolled, Intent
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +45,8 @@ class CounterView:
 
 def roll_intent(roll: CounterRoll) -> CounterRolled:
     """A dice counter's roll, as the station's queue takes it."""
+    from tablekeeper.intents import CounterRolled
+
     return CounterRolled(seat=roll.seat, sides=roll.sides, faces=roll.faces, at_s=roll.at_s)
 
 
@@ -51,7 +56,8 @@ class CounterTable:
     def __init__(self, entries: Sequence[CounterConfig], *, taken_keys: Iterable[str] = (),
                  bank: VirtualCounterBank | None = None) -> None:
         self.entries = tuple(entries)
-        self.bank = bank if bank is not None else VirtualCounterBank.for_config(self.entries)
+        self._bank = bank
+        self._bank_lock = threading.Lock()
         free = [key for key in KEY_POOL if key not in set(taken_keys)]
         self.key_names: list[tuple[tuple[str, str], ...]] = []
         self._keys: dict[str, tuple[int, str]] = {}
@@ -67,11 +73,23 @@ class CounterTable:
         self._pressing: dict[int, str] = {}
         self._synced: dict[str, int] = {}  # messages sent per port when the counters last caught up
 
+    @property
+    def bank(self) -> VirtualCounterBank:
+        """The virtual counters, made on first use (after the station's first frame); none runs until plugged."""
+        with self._bank_lock:
+            if self._bank is None:
+                from tablekeeper.hw.sim.counters import VirtualCounterBank
+
+                self._bank = VirtualCounterBank.for_config(self.entries)
+            return self._bank
+
     # --- wiring ------------------------------------------------------------------------------------
     def manager_for(self, emit: Callable[[Intent], None], *,
                     extra_ports: Callable[[], Iterable[PortInfo]] | None = None) -> CounterManager:
         """A ``CounterManager`` that finds these counters (and, with ``extra_ports``, real ones too);
         what it reports is kept in ``emitted`` before it goes to ``emit``."""
+        from tablekeeper.hw.counters import CounterManager, usb_discovery
+        from tablekeeper.intents import Tick
 
         def record(intent: Intent) -> None:
             with self._emitted_lock:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -24,6 +25,8 @@ from tablekeeper.hw.sim.oled import OledChip
 from tablekeeper.hw.sim.panel import PanelLayout, compose
 
 if TYPE_CHECKING:
+    from gpiozero.pins.mock import MockFactory
+
     from tablekeeper.hw.sim.counter_table import CounterTable
 
 __all__ = ["DISPLAY_MODES", "SimulatedParts", "choose_display_mode", "has_graphical_screen", "make_emulator"]
@@ -133,10 +136,7 @@ class SimulatedParts:
     def __init__(self, config: StationConfig, *, display_mode: str | None, capture_dir: Path,
                  emulator_factory: Callable[[str, tuple[int, int], Path], Any] = make_emulator,
                  counters: CounterTable | None = None) -> None:
-        from gpiozero.pins.mock import MockFactory
-
         self.config = config
-        self.pin_factory = MockFactory()
         self.chips: dict[str, OledChip] = {}
         self.unplugged: set[str] = set()
         self.counters = counters
@@ -152,6 +152,13 @@ class SimulatedParts:
         self._signature: object = None
         self._keys = {b.key: b for b in config.buttons if b.key}
         self._by_role = {b.role: b for b in config.buttons}
+
+    @cached_property
+    def pin_factory(self) -> MockFactory:
+        """The mock pins, made when the buttons and LEDs are (gpiozero loads after the first frame)."""
+        from gpiozero.pins.mock import MockFactory
+
+        return MockFactory()
 
     # --- displays ---------------------------------------------------------------------------------
     def unplug(self, role: str) -> None:
@@ -228,6 +235,7 @@ class SimulatedParts:
             if hasattr(emulator, "write_animation"):
                 emulator.write_animation()
             emulator.cleanup()
-        self.pin_factory.reset()
+        if "pin_factory" in self.__dict__:
+            self.pin_factory.reset()
         if self.counters is not None:
             self.counters.close()

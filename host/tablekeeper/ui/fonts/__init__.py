@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
+from pathlib import Path
 
 from PIL import ImageFont
+
+HERE = Path(__file__).parent  # the package is installed as files (never zipped): no importlib.resources
 
 SMALL = "5x8"
 BODY = "6x10"
@@ -16,9 +18,7 @@ BIG = "10x20"
 @cache
 def font(name: str) -> ImageFont.ImageFont:
     """A bundled font by name (``5x8``, ``6x10``, ``6x13B``, ``10x20``)."""
-    path = resources.files(__name__) / f"{name}.pil"
-    with resources.as_file(path) as pil_path:
-        return ImageFont.load(str(pil_path))
+    return ImageFont.load(str(HERE / f"{name}.pil"))
 
 
 def cell(name: str) -> tuple[int, int]:
