@@ -24,7 +24,7 @@ REPEATS = 20
 
 
 def run_script() -> tuple[Session, int, int]:
-    session = Session(load("spirit_island"), seats=2, seed=7)
+    session = Session(load("spirit_island"), seats=2, seed=7, options={"flow": "auto"})  # as `play` runs it
     commands = events = 0
     for line in parse_lines(SCRIPT.read_text(encoding="utf-8").splitlines()):
         outcome = session.perform(line.command)

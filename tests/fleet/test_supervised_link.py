@@ -61,11 +61,16 @@ def test_a_dead_network_thread_is_started_again(broker: Broker, monkeypatch: pyt
     client, _board = organiser(broker)
     try:
         assert link.wait_connected(10)
-        client.send("t1", Lock(id="before"))
-        wait_until(lambda: len(received) == 1, "a command while paho's thread runs (the subscription is in place)")
+        def subscribed() -> bool:  # the link subscribes once connected: ask until a command gets through
+            if not received:
+                client.send("t1", Lock(id="before"))
+            return bool(received)
+
+        assert poll(subscribed, 10, every_s=0.5), "no command reached the link while paho's thread ran"
         link.client.loop_stop()  # as if an exception in a callback had ended paho's thread
         client.send("t1", Lock(id="after"))
-        read = poll(lambda: link.network_restarts >= 1 and len(received) == 2, 10 if watched else 3)
+        read = poll(lambda: link.network_restarts >= 1 and any(c.id == "after" for c in received),
+                    10 if watched else 3)
         assert read is watched  # unwatched, nobody reads the socket any more
     finally:
         client.close()

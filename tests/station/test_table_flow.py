@@ -129,7 +129,7 @@ def test_next_in_a_shared_step_asks_first_and_a_second_next_ends_it_for_all(tabl
     table.tap("next")
     assert table.session.state.step == "growth"
     table.tap("next")
-    assert table.session.state.step == "cards"
+    assert table.session.state.phase == "invader"  # no card played: no Power step
     assert table.session.line[-1].command is not None and table.session.line[-1].command.verb == "next!"
 
 

@@ -6,6 +6,7 @@ from tablekeeper.core.events import Command
 from tablekeeper.core.flow import Turns
 from tablekeeper.core.session import Outcome, Session
 from tablekeeper.games import load
+from tablekeeper.games.spirit_island import spirits
 from tablekeeper.games.spirit_island.turn import FLOW
 
 
@@ -20,10 +21,14 @@ def session(seats: int = 2, seed: int = 3, confirm: bool = True, **options: str)
 
 def answer_counts(s: Session) -> None:
     """Answer the open Invader-count questions with their first (the rules') option, and a
-    Ravage's Blight question with "no Blight" (tests that want Blight add it themselves)."""
+    Ravage's Blight question with "no Blight" (tests that want Blight add it themselves): a
+    Ravage is answered board by board."""
     while s.state.prompt is not None and s.state.prompt.id.startswith("si.counts."):
-        options = s.state.prompt.options
-        no_blight = [i for i, o in enumerate(options, 1) if o.startswith("no Blight")]
+        prompt = s.state.prompt
+        if prompt.id == "si.counts.overview" and prompt.text.startswith("Ravage"):
+            run(s, "choose 2")
+            continue
+        no_blight = [i for i, o in enumerate(prompt.options, 1) if o.startswith("no Blight")]
         run(s, f"choose {no_blight[0] if no_blight else 1}")
 
 
@@ -48,11 +53,15 @@ def tracks(s: Session) -> dict[str, int]:
 
 
 def to_step(s: Session, phase: str, step: str | None = None, limit: int = 60) -> None:
-    """Press done/next until the session reaches ``phase``/``step``."""
+    """Press done/next until the session reaches ``phase``/``step``. A Power phase is skipped when
+    no seat has anything to use in it, so on the way to one seat 1 gains a Sun element."""
     for _ in range(limit):
         st = s.state
         if st.phase == phase and (step is None or st.step == step):
             return
+        if phase in ("fast", "slow") and (st.phase, st.step) == ("spirit", "growth") \
+                and not spirits.power_to_use(st, phase):
+            run(s, "element 1 sun")
         if st.prompt is not None and st.prompt.id.startswith("si.counts."):
             answer_counts(s)
             continue
@@ -69,3 +78,10 @@ def to_step(s: Session, phase: str, step: str | None = None, limit: int = 60) ->
 def together(s: Session) -> bool:
     """Is the current step one where every seat signals done?"""
     return FLOW.step(s.state.phase, s.state.step).turns is Turns.TOGETHER
+
+
+def detail(s: Session) -> None:
+    """At a step's one question, ask its questions one by one (board by board, terrain by terrain)."""
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.id == "si.counts.overview", prompt
+    run(s, "choose 2")

@@ -66,8 +66,8 @@ def test_si_blight_3_any_blight_during_the_ravage_step_counts_per_board() -> Non
     to_step(s, "time", "passes")
     run(s, "next")
     to_step(s, "invader", "ravage")
-    # the Ravage asks board by board; naming a land answers with Blight there
-    run(s, "set blight.card 1", "blight B1")
+    # the Ravage asked board by board; naming a land answers with Blight there
+    run(s, "choose 2", "set blight.card 1", "blight B1")
     assert any("Immediately" in n for n in s.notices)
     # step 1: the flipped card's Immediately Blight on each board comes before B1's cascade
     refused = attempt(s, "cascade B2")
@@ -80,7 +80,7 @@ def test_si_blight_3_any_blight_during_the_ravage_step_counts_per_board() -> Non
     run(s, "cascade B2")
     answer_counts(s)
     assert sorted(s.state.get("ravage.blight_boards")) == ["A", "B"]
-    assert s.game.panels(s.state)["track"].lines[3] == "Ravage Blight: A B"
+    assert s.game.panels(s.state)["track"].lines[5] == "Ravage added Blight on board A, B"
 
 
 @pytest.mark.rule("SI-BLIGHT-4")
@@ -260,10 +260,10 @@ def test_buttons_ask_the_immediately_blight_before_the_cascade() -> None:
     assert tracks(s)["blight.flipped"] == 1
     run(s, "choose 1")  # seat 1 has no Presence there
     prompt = s.state.prompt
-    assert prompt is not None and prompt.text == "Its Blight: had Blight?"  # step 1 before step 4
+    assert prompt is not None and prompt.text.startswith("The Blight card's Blight:")  # step 1 before step 4
     run(s, "choose 1", "choose 2")  # no Blight there, Vitality: prevented
     prompt = s.state.prompt
-    assert prompt is not None and prompt.text == "Cascade had Blight?"
+    assert prompt is not None and prompt.text == 'Did the land it cascades into already have Blight?'
     assert s.view()["spirit_island"]["actions"] == ["Blight added"]
     run(s, "choose 1", "choose 2")
     assert s.state.prompt is None and s.view()["spirit_island"]["actions"] == []
@@ -281,3 +281,42 @@ def test_blighted_island_effects_repeat_each_invader_phase() -> None:
         assert tracks(s)["seat1.presence"] == presence  # each Spirit destroys 1 Presence
         run(s, "next")
         to_step(s, "fast", "powers")
+
+
+@pytest.mark.rule("SI-VITALITY-2")
+def test_si_vitality_2_tracker_vitality_where_blight_is_prevents_nothing() -> None:
+    s = session()
+    run(s, "land A2 blight=1 vitality=2")
+    to_step(s, "spirit", "growth")
+    run(s, "blight A2")
+    assert s.view()["spirit_island"]["lands"]["A2"]["blight"] == 2
+    assert s.view()["spirit_island"]["lands"]["A2"]["vitality"] == 2
+    assert s.view()["spirit_island"]["pending_cascades"] == ["A2"]
+
+
+@pytest.mark.rule("SI-VITALITY-4")
+def test_si_vitality_4_tracker_blight_that_gets_through_has_full_effects() -> None:
+    s = session(adversary="russia:1")  # "when Blight is added" reaction from level 1
+    run(s, "land A3 vitality=1 presence1=1")
+    to_step(s, "spirit", "growth")
+    presence = tracks(s)["seat1.presence"]
+    run(s, "blight A3 2")
+    land = s.view()["spirit_island"]["lands"]["A3"]
+    assert (land["blight"], land["vitality"], land["presence"]) == (1, 0, {})
+    assert tracks(s)["seat1.presence"] == presence - 1
+    assert sum(1 for n in s.notices if n.startswith("When Blight is added to A3")) == 1
+
+
+@pytest.mark.rule("SI-TRIGGER-1")
+def test_si_trigger_1_tracker_an_older_trigger_waits_for_the_power_to_resolve() -> None:
+    s = session()
+    to_step(s, "spirit", "growth")
+    refused = attempt(s, "trigger Vengeance of the Dead")
+    assert not refused.accepted and "no action is open" in str(refused.reason)
+    run(s, "begin Power: Flash Floods", "destroy explorer")
+    run(s, "trigger Vengeance of the Dead")  # the Power destroyed Dahan too
+    assert not any(n.startswith("Triggered action now") for n in s.notices)
+    run(s, "begin its second instruction", "end")  # still inside the Power
+    assert not any(n.startswith("Triggered action now") for n in s.notices)
+    run(s, "end")
+    assert "Triggered action now: Vengeance of the Dead" in s.notices

@@ -14,7 +14,7 @@ from .helpers import answer_counts, attempt, run, session, to_step, tracks
 @pytest.mark.rule("SI-REPEAT-1")
 def test_si_repeat_1_a_repeat_is_another_power_use() -> None:
     s = session()
-    to_step(s, "spirit", "cards")
+    to_step(s, "spirit", "growth")
     run(s, "play 1 1 fast sun")
     to_step(s, "fast")
     run(s, "whenever 1 gain 1 Energy", "use 1 1")
@@ -42,7 +42,10 @@ def test_si_errata_3_fortification_offers_unshown_terrains() -> None:
     assert not shown & set(options) and len(options) == 4 - len(shown)
     run(s, "choose 1")
     prompt = s.state.prompt
-    assert prompt is not None and prompt.text == f"Build {options[0][:3]}: added?"
+    assert prompt is not None and prompt.text == f"Build (Fortification) in {options[0]}: what was added?"
+    run(s, "choose 2")  # terrain by terrain
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.text == f"Build in {options[0]}: what was added?"
     assert s.view()["spirit_island"]["actions"] == [f"Build (Fortification) in {options[0]}"]
     towns = tracks(s)["island.towns"]
     run(s, "choose 2")  # nothing was built there
@@ -60,7 +63,7 @@ def test_si_errata_4_cash_crops_only_unshown_terrain() -> None:
     run(s, "event cash crops take hold")  # a Ravage at once, in a terrain no card shows
     prompt = s.state.prompt
     assert prompt is not None and not {*slots["ravage"], *slots["build"]} & set(prompt.options)
-    run(s, "choose 1")
+    run(s, "choose 1", "choose 2")  # the terrain; then board by board
     prompt = s.state.prompt
     assert prompt is not None and prompt.id == "si.counts.ravage_blight"
 
@@ -128,7 +131,7 @@ def test_si_damage_3_a_push_behind_a_threshold_still_counts() -> None:
 @pytest.mark.rule("SI-TURN-1")
 def test_si_turn_1_slow_power_in_fast_phase_is_refused_and_stays_pending() -> None:
     s = session()
-    to_step(s, "spirit", "cards")
+    to_step(s, "spirit", "growth")
     run(s, "play 1 1 slow water")
     to_step(s, "fast")
     out = attempt(s, "use 1 1")

@@ -24,6 +24,8 @@ def test_si_turn_1_phase_order() -> None:
             seen.append(pos)
         if s.state.round == 3:
             break
+        if (s.state.round, pos, s.state.done) == (2, "spirit.growth", ()):
+            run(s, "play 1 0 fast", "play 2 0 slow")  # a Power phase with nothing to use is skipped
         if together(s):
             for seat in (1, 2):
                 if seat not in s.state.done:
@@ -32,21 +34,21 @@ def test_si_turn_1_phase_order() -> None:
             run(s, "next")
     turn2 = seen[seen.index("spirit.growth", 1):]
     assert turn2[:turn2.index("time.passes") + 1] == [
-        "spirit.growth", "spirit.cards", "fast.powers", "invader.ravage", "invader.build", "invader.explore",
+        "spirit.growth", "fast.powers", "invader.ravage", "invader.build", "invader.explore",
         "invader.advance", "slow.powers", "time.passes"]
 
 
 @pytest.mark.rule("SI-TURN-2")
 def test_si_turn_2_card_plays_and_energy_paid_at_once() -> None:
     s = session()
-    to_step(s, "spirit", "cards")
+    to_step(s, "spirit", "growth")
     run(s, "set seat1.energy 3", "set seat1.card_plays 2")
     run(s, "play 1 1 fast", "play 1 2 slow")
     assert tracks(s)["seat1.energy"] == 0
     out = attempt(s, "play 1 0 fast")
     assert not out.accepted and "may play 2" in str(out.reason)
     s2 = session()
-    to_step(s2, "spirit", "cards")
+    to_step(s2, "spirit", "growth")
     run(s2, "set seat1.energy 3", "set seat1.card_plays 2", "play 1 2 fast")
     out = attempt(s2, "play 1 2 slow")
     assert not out.accepted and tracks(s2)["seat1.energy"] == 1
@@ -55,7 +57,7 @@ def test_si_turn_2_card_plays_and_energy_paid_at_once() -> None:
 @pytest.mark.rule("SI-TURN-2")
 def test_si_turn_2_elements_gained_at_once() -> None:
     s = session()
-    to_step(s, "spirit", "cards")
+    to_step(s, "spirit", "growth")
     run(s, "play 1 0 fast sun fire", "play 2 1 slow water")
     extra = s.view()["spirit_island"]
     assert extra["elements"]["seat1"] == {"sun": 1, "fire": 1}
@@ -64,7 +66,7 @@ def test_si_turn_2_elements_gained_at_once() -> None:
 @pytest.mark.rule("SI-TURN-3")
 def test_si_turn_3_time_passes_clears_the_turn() -> None:
     s = session()
-    to_step(s, "spirit", "cards")
+    to_step(s, "spirit", "growth")
     run(s, "play 1 1 fast sun", "land L defend=2")
     assert s.view()["spirit_island"]["lands"]["L"]["defend"] == 2
     to_step(s, "time", "passes")
@@ -82,7 +84,7 @@ def test_si_inv_1_fear_card_earned_in_fast_resolves_before_ravage_one_in_ravage_
     to_step(s, "fast")
     run(s, "fear 4")  # pool 4: one card
     to_step(s, "invader", "fear")
-    assert s.state.prompt is not None and s.state.prompt.text == "Fear card: TL I"
+    assert s.state.prompt is not None and s.state.prompt.text == "Fear card: read it at Terror Level I"
     run(s, "choose 1", "next")
     assert s.state.step == "ravage"
     resolved = s.view()["spirit_island"]["fear_resolved"]
@@ -101,10 +103,10 @@ def test_si_terror_1_each_fear_card_uses_the_level_when_it_is_revealed() -> None
     s = session(seats=1)
     run(s, "fear 8")  # two cards earned at TL I
     to_step(s, "invader", "fear")
-    assert s.state.prompt is not None and s.state.prompt.text == "Fear card: TL I"
+    assert s.state.prompt is not None and s.state.prompt.text == "Fear card: read it at Terror Level I"
     run(s, "fear 4")  # the first card's Fear earns the third card: TL II from now on
     run(s, "choose 1")
-    assert s.state.prompt is not None and s.state.prompt.text == "Fear card: TL II"
+    assert s.state.prompt is not None and s.state.prompt.text == "Fear card: read it at Terror Level II"
     run(s, "choose 1", "choose 1")  # the card earned during the step is resolved too
     resolved = s.view()["spirit_island"]["fear_resolved"]
     assert [c["terror"] for c in resolved] == [1, 2, 2]

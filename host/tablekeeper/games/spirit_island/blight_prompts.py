@@ -24,8 +24,18 @@ def start(txn: Txn, depth: int = 0, immediately: bool = False) -> None:
     places, asked before the cascade of the Blight that flipped it)."""
     if depth == 0 and not immediately:
         table_actions.begin_implicit(txn, "Blight added")
-    text = "Cascade had Blight?" if depth else ("Its Blight: had Blight?" if immediately else "Land had Blight?")
+    text = ("Did the land it cascades into already have Blight?" if depth
+            else "The Blight card's Blight: did that land already have Blight?" if immediately
+            else "Did the land already have Blight?")
     txn.ask("si.blight.had", text, YES_NO, context={"depth": depth, "immediately": immediately})
+
+
+def add_plain(txn: Txn) -> None:
+    """One Blight the table confirmed "as the rules place it": into a land without Blight, Vitality
+    or Presence, so nothing cascades or is destroyed (the flipped card's Immediately Blight is still
+    asked, SI-BLIGHT-1 step 1)."""
+    table_actions.begin_implicit(txn, "Blight added")
+    _take_and_place(txn, 0, cascades=False, ask_presence=False)
 
 
 def _where(txn: Txn) -> tuple[int, bool]:
@@ -39,7 +49,8 @@ def on_had(txn: Txn, index: int) -> None:
     depth, immediately = _where(txn)
     txn.close_prompt()
     if index == 0:
-        txn.ask("si.blight.vitality", "Vitality there?", YES_NO, context={"depth": depth, "immediately": immediately})
+        txn.ask("si.blight.vitality", "Is there Vitality in the land?", YES_NO,
+                context={"depth": depth, "immediately": immediately})
     else:
         _take_and_place(txn, depth, cascades=True, immediately=immediately)
 
@@ -75,7 +86,8 @@ def _chain_done(txn: Txn, immediately: bool) -> None:
         _chain_done(txn, bool(waiting["immediately"]))
 
 
-def _take_and_place(txn: Txn, depth: int, cascades: bool, immediately: bool = False) -> None:
+def _take_and_place(txn: Txn, depth: int, cascades: bool, immediately: bool = False,
+                    ask_presence: bool = True) -> None:
     """Steps 1-3: take from the card (flip, Immediately), place, then ask each Spirit with
     Presence on the island whether it has Presence there."""
     pool = procedure.Pool(txn.value("blight.card"), txn.state.seats, blight_card(txn.state),
@@ -93,8 +105,8 @@ def _take_and_place(txn: Txn, depth: int, cascades: bool, immediately: bool = Fa
         txn.notice(f"When Blight is added: {effect}")
     for effect in after:
         table_actions.trigger(txn, effect)
-    _ask_presence(txn, depth, cascades, [s for s in txn.state.seat_numbers()
-                                         if txn.value(seat_track(s, "presence")) > 0], immediately)
+    seats = [s for s in txn.state.seat_numbers() if txn.value(seat_track(s, "presence")) > 0]
+    _ask_presence(txn, depth, cascades, seats if ask_presence else [], immediately)
 
 
 def _ask_presence(txn: Txn, depth: int, cascades: bool, seats: list[int], immediately: bool) -> None:
@@ -111,7 +123,7 @@ def _ask_presence(txn: Txn, depth: int, cascades: bool, seats: list[int], immedi
             _chain_done(txn, immediately)
         return
     seat = seats[0]
-    txn.ask("si.blight.presence", f"Seat {seat} Presence?", YES_NO, seat=seat,
+    txn.ask("si.blight.presence", f"Does seat {seat} have Presence in the land?", YES_NO, seat=seat,
             context={"depth": depth, "cascades": cascades, "seats": seats, "immediately": immediately})
 
 

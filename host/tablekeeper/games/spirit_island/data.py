@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
+from itertools import groupby
 from typing import Annotated
 
 import msgspec
 
-from tablekeeper.core.file_options import option_file
 from tablekeeper.errors import ConfigError
-from tablekeeper.schema import decode, parse_toml
+from tablekeeper.games.spirit_island import data_files
+from tablekeeper.schema import decode
 
 PIECES = ("explorer", "town", "city")
 
@@ -51,6 +51,14 @@ class _Invaders(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     stage3: Names
     terrains: Names
     escalation: tuple[str, ...] = ()
+    marked: dict[str, str] = {}  # a letter in a deck order standing for one named card
+
+
+class DeckChange(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """An adversary level's Invader deck order, e.g. ``11-22-1-C2-33333`` (SI-DECK-1)."""
+
+    level: Whole
+    order: str
 
 
 class _Island(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -100,6 +108,7 @@ class Adversary(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     after_blight_added: _Reaction | None = None
     after_explore_card: _Reaction | None = None
     fear_cards: tuple[tuple[Whole, Whole, Whole], ...] = ()  # per level, from level 0
+    invader_deck: tuple[DeckChange, ...] = ()  # the deck order from a level on (the highest applies)
     escalation: str = ""  # on a Stage II card with the escalation mark, after its Explore
     loss: str = ""  # an extra loss condition, asked as a question
     loss_at: str = ""  # the step whose end asks it (e.g. "build")
@@ -126,6 +135,17 @@ class AdversaryRule:
 
 
 @dataclass(frozen=True, slots=True)
+class DeckGroup:
+    """A run of cards in the Invader deck: ``count`` cards dealt from ``pool`` (the stage's cards
+    not named elsewhere in the order), all of one stage."""
+
+    stage: int
+    count: int
+    pool: tuple[str, ...]
+    marked: bool = False  # one named card placed by the order (Scotland's Coastal card)
+
+
+@dataclass(frozen=True, slots=True)
 class TableData:
     source: str
     fear_pool_per_player: int
@@ -133,6 +153,7 @@ class TableData:
     invader_cards_per_stage: tuple[int, ...]
     invader_pools: tuple[tuple[str, ...], ...]
     escalation: tuple[str, ...]
+    marked: Mapping[str, str]
     terrains: tuple[str, ...]
     island_per_board: Mapping[str, int]
     presence_per_spirit: int
@@ -158,9 +179,46 @@ class TableData:
         known = ", ".join(c.name for c in self.blight_cards)
         raise ConfigError(f"{self.source}: no blight card {name!r} (cards: {known}, or none)")
 
+    def deck_order(self, adversary: str = "", level: int = 0) -> tuple[DeckGroup, ...]:
+        """SI-DECK-1 / SI-DECK-1: the Invader deck as runs of one stage, top first: the standard
+        stages, or the order the adversary's highest level at or below ``level`` sets."""
+        changes = [c for c in (self.adversaries[adversary].invader_deck if adversary in self.adversaries else ())
+                   if c.level <= level]
+        if not changes:
+            return tuple(DeckGroup(i + 1, n, pool) for i, (n, pool)
+                         in enumerate(zip(self.invader_cards_per_stage, self.invader_pools, strict=True)) if n)
+        return parse_order(max(changes, key=lambda c: c.level).order, self, f"{self.source}: {adversary}")
+
     def adversary(self, name: str, level: int, hook: str) -> list[AdversaryRule]:
         """Rules of ``name`` active at ``level`` for ``hook`` (each level includes the ones below)."""
         return [r for r in self.adversary_rules if r.adversary == name and r.hook == hook and r.level <= level]
+
+
+def parse_order(order: str, data: TableData, where: str) -> tuple[DeckGroup, ...]:
+    """``11-22-1-C2-33333``: runs of a stage digit, or a letter of ``invaders.marked`` for its one card."""
+    named = set(data.marked.values())
+    groups: list[DeckGroup] = []
+    for run in order.split("-"):
+        for ch, same in groupby(run):
+            n = len(list(same))
+            if ch in data.marked:
+                card = data.marked[ch]
+                stage = next(i + 1 for i, pool in enumerate(data.invader_pools) if card in pool)
+                groups += [DeckGroup(stage, 1, (card,), marked=True)] * n
+            elif ch in ("1", "2", "3"):
+                stage = int(ch)
+                groups.append(DeckGroup(stage, n, tuple(c for c in data.invader_pools[stage - 1] if c not in named)))
+            else:
+                raise ConfigError(f"{where}: invader_deck order {order!r}: {ch!r} is no stage (1-3) "
+                                  f"or marked card ({', '.join(data.marked) or 'none'})")
+    for stage in (1, 2, 3):
+        dealt = sum(g.count for g in groups if g.stage == stage and not g.marked)
+        marked = [g.pool[0] for g in groups if g.stage == stage and g.marked]
+        pool = [c for c in data.invader_pools[stage - 1] if c not in named]
+        if dealt > len(pool) or len(set(marked)) != len(marked):
+            raise ConfigError(f"{where}: invader_deck order {order!r} deals more stage {stage} cards "
+                              f"than its pool of {len(pool)} (and each marked card once)")
+    return tuple(groups)
 
 
 def parse(raw: Mapping[str, object], source: str) -> TableData:
@@ -186,6 +244,7 @@ def parse(raw: Mapping[str, object], source: str) -> TableData:
         invader_cards_per_stage=inv.cards_per_stage,
         invader_pools=pools,
         escalation=inv.escalation,
+        marked=inv.marked,
         terrains=inv.terrains,
         island_per_board={"explorers": island.explorers_per_board, "towns": island.towns_per_board,
                           "cities": island.cities_per_board},
@@ -209,22 +268,15 @@ def parse(raw: Mapping[str, object], source: str) -> TableData:
         raise ConfigError(f"{source}: fear.cards_per_level: the Fear deck needs at least one card")
     if data.default_blight_card.lower() != "none":
         data.blight_card(data.default_blight_card)
+    for letter, card in data.marked.items():
+        if len(letter) != 1 or letter in "123-" or not any(card in pool for pool in data.invader_pools):
+            raise ConfigError(f"{source}: invaders.marked.{letter}: expected one letter for a card of a stage pool")
+    for name, adv in data.adversaries.items():
+        for change in adv.invader_deck:
+            parse_order(change.order, data, f"{source}: adversaries.{name}")
     return data
-
-
-_CACHE: dict[str, TableData] = {}
 
 
 def load(path: str | None = None) -> TableData:
     """The packaged standard data, or a user's edited copy at ``path``."""
-    key = path or ""
-    if key in _CACHE:
-        return _CACHE[key]
-    if path is None:
-        source = "spirit_island/data/standard.toml"
-        text = resources.files("tablekeeper.games.spirit_island").joinpath("data/standard.toml").read_text("utf-8")
-    else:
-        source, text = option_file(path)
-    data = parse(parse_toml(text, source=source), source)
-    _CACHE[key] = data
-    return data
+    return data_files.load("standard.toml", path, parse)

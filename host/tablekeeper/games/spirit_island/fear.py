@@ -71,7 +71,7 @@ def reveal_next(txn: Txn) -> None:
     if not cards or txn.state.prompt is not None:
         return
     terror = min(3, txn.value("terror"))
-    txn.ask(CARD_PROMPT, f"Fear card: TL {ROMAN[terror]}", ["resolved"],
+    txn.ask(CARD_PROMPT, f"Fear card: read it at Terror Level {ROMAN[terror]}", ["resolved"],
             context={"terror": terror, "left": len(cards)})
 
 

@@ -23,6 +23,7 @@ from tablekeeper.games.spirit_island import (
     invader_track,
     odds,
     panels,
+    seat_menu,
     spirit_data,
     spirits,
     table_actions,
@@ -97,6 +98,7 @@ class SpiritIsland(Game):
             if len(panel.fear_cards) > adversary[1]:
                 fear_cards = panel.fear_cards[adversary[1]]
         fear_stages = tuple(Multiset.of({"Fear card": n}) for n in fear_cards)
+        order = data.deck_order(*(adversary or ("", 0)))
         tracks = {
             "fear.pool": Counter(data.fear_pool_per_player * players, 1, None),  # SI-FEARPOOL-1
             "fear.generated": Counter(0, 0, None),
@@ -105,8 +107,8 @@ class SpiritIsland(Game):
             "terror": Counter(fear.terror_after(Deck("fear", fear_stages)), 1, 4),
             "blight.card": Counter(blightmod.setup_amount(card, players, data.blight_space_per_player), 0, None),
             "blight.flipped": Counter(0, 0, 1),
-            "invader.stage": Counter(invader_track.first_stage(data), 1, 3),
-            "invader.cards_left": Counter(sum(data.invader_cards_per_stage), 0, None),
+            "invader.stage": Counter(order[0].stage if order else 1, 1, 3),
+            "invader.cards_left": Counter(sum(g.count for g in order), 0, None),
         }
         for piece in ("explorers", "towns", "cities"):
             tracks[f"island.{piece}"] = Counter(data.island_per_board[piece] * boards, 0, None)
@@ -116,7 +118,7 @@ class SpiritIsland(Game):
             tracks[seat_track(seat, "card_plays")] = Counter(data.spirit_card_plays, 0, None)
             tracks[seat_track(seat, "cards_played")] = Counter(0, 0, None)
             tracks[seat_track(seat, "presence")] = Counter(data.presence_per_spirit, 0, None)
-        sources = {"invaders": invader_track.build_deck(data), "fear": Deck("fear", fear_stages, reshuffle=False)}
+        sources = {"invaders": invader_track.build_deck(order), "fear": Deck("fear", fear_stages, reshuffle=False)}
         info: dict[str, Json] = {"data_path": options.get("data") or None, "blight_card": card.name if card else None,
                 "adversary": adversary,
                 "invader_draws": draws, "events": events == "on", "boards": boards,
@@ -157,6 +159,8 @@ class SpiritIsland(Game):
             fear.on_generated(txn, new)
         elif track == "blight.card" and new == 0 and old > 0:
             self._blight_card_emptied(txn)
+        elif track.endswith(".energy_per_turn"):
+            spirits.growth_changed_income(txn, track, old, new)
 
     def _blight_card_emptied(self, txn: Txn) -> None:
         """A hand correction that empties the card: flip it, or lose on a Blighted Island."""
@@ -185,6 +189,10 @@ class SpiritIsland(Game):
     def button(self, state: GameState, role: str, held: bool) -> Command | None:
         return panels.button(state, role, held)
 
+    def legend(self, state: GameState, seat: int) -> str | None:
+        """In the seat's own menu A does the item shown and B shows the next one."""
+        return seat_menu.legend(state, seat)
+
     def view_extra(self, state: GameState) -> dict[str, Json]:
         return {"spirit_island": {
             "slots": slots(state).as_mapping(),
@@ -197,5 +205,5 @@ class SpiritIsland(Game):
             "next_invader_card": odds.as_percent(odds.next_card_terrains(
                 deck_of(state, "invaders"), table(state).terrains)) if state.value("invader.cards_left") else {},
             "elements": {f"seat{s}": spirits.elements(state, s) for s in state.seat_numbers()},
-            "played": {f"seat{s}": spirits.played(state, s) for s in state.seat_numbers()},
+            "played": {f"seat{s}": spirits.played_json(spirits.played(state, s)) for s in state.seat_numbers()},
         }}

@@ -10,10 +10,12 @@ Scotland's wait for it to finish (SI-BLIGHT-1 step 6) and the victory check sees
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, replace
 from itertools import product
+from typing import Any
 
 from tablekeeper.core import timing
+from tablekeeper.core.events import Json
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
@@ -24,24 +26,46 @@ from tablekeeper.games.spirit_island.invader_rules import Invader, Land
 QUEUE = "counts.queue"
 KINDS = ("explorers", "towns", "cities")
 PIECE_OF = {"explorers": "explorer", "towns": "town", "cities": "city"}
-SHORT = {"explorers": "E", "towns": "T", "cities": "C"}
+NAMES = {"explorers": ("Explorer", "Explorers"), "towns": ("Town", "Towns"), "cities": ("City", "Cities")}
 PROMPTS = {"setup": "si.counts.setup", "build": "si.counts.build", "explore": "si.counts.explore",
            "blight": "si.counts.ravage_blight", "destroyed": "si.counts.ravage_destroyed",
-           "loss": "si.counts.loss"}
+           "loss": "si.counts.loss", "overview": "si.counts.overview"}
+AS_THE_RULES = "as the rules place them"
+ANSWERED = ("setup", "build", "explore", "blight", "destroyed")
 
 
 @dataclass(frozen=True, slots=True)
 class Question:
-    """One queued question (or an Invader Action's begin/end marker) about one terrain."""
+    """One queued question (or an Invader Action's begin/end marker) about one terrain.
 
-    kind: str  # setup | build | explore | blight | destroyed | begin | end
+    An ``overview`` question stands for the ``group`` entries after it: its first answer takes the
+    rules' answer (``preset``) for each of them at once (``auto``), its second asks them one by one.
+    """
+
+    kind: str  # overview | setup | build | explore | blight | destroyed | loss | begin | end
     terrain: str = ""
     board: str = ""
     step: str = ""
+    group: int = 0
+    auto: bool = False
+    preset: tuple[int, int, int] | None = None
 
     @staticmethod
-    def of(raw: dict[str, str]) -> Question:
-        return Question(raw["kind"], raw.get("terrain", ""), raw.get("board", ""), raw.get("step", ""))
+    def of(raw: dict[str, Any]) -> Question:
+        preset = raw.get("preset")
+        return Question(raw["kind"], raw.get("terrain", ""), raw.get("board", ""), raw.get("step", ""),
+                        int(raw.get("group", 0)), bool(raw.get("auto", False)),
+                        None if preset is None else (int(preset[0]), int(preset[1]), int(preset[2])))
+
+    def to_json(self) -> dict[str, Json]:
+        out: dict[str, Json] = {"kind": self.kind}
+        for key in ("terrain", "board", "step", "group", "auto"):
+            value = getattr(self, key)
+            if value:
+                out[key] = value
+        if self.preset is not None:
+            out["preset"] = list(self.preset)
+        return out
 
 
 Counts = tuple[int, int, int]  # explorers, towns, cities
@@ -68,8 +92,9 @@ def _per_board(state: GameState) -> Counts:
 
 
 def _text(counts: Counts) -> str:
-    parts = [f"{SHORT[k]}{n}" for k, n in zip(KINDS, counts, strict=True) if n]
-    return " ".join(parts) if parts else "none"
+    """``2 Explorers, 1 Town``, or ``nothing``."""
+    parts = [f"{n} {NAMES[k][n != 1]}" for k, n in zip(KINDS, counts, strict=True) if n]
+    return ", ".join(parts) if parts else "nothing"
 
 
 def _answers(likely: Counts, kinds: tuple[str, ...], cap: int) -> list[Counts]:
@@ -175,25 +200,31 @@ def _terrains(cards: list[str]) -> list[str]:
 
 def _push(txn: Txn, questions: list[Question]) -> None:
     queue = get(txn.state, QUEUE, [])
-    txn.put(QUEUE, [*queue, *(asdict(q) for q in questions)])
+    txn.put(QUEUE, [*queue, *(q.to_json() for q in questions)])
 
 
 def _action(step: str, terrain: str, inner: list[Question]) -> list[Question]:
     return [Question("begin", terrain, step=step), *inner, Question("end", terrain, step=step)]
 
 
+def _overview(step: str, terrains: str, questions: list[Question]) -> list[Question]:
+    """One question for the whole step, every board at once, before its detailed questions."""
+    return [Question("overview", terrains, step=step, group=len(questions)), *questions]
+
+
 def ask_setup(txn: Txn) -> None:
     """Setup: the pieces the boards start with, confirmed rather than assumed."""
-    _push(txn, [Question("setup", terrain=k) for k in KINDS])
+    _push(txn, _overview("Setup", "", [Question("setup", terrain=k) for k in KINDS]))
     resume(txn)
 
 
 def ask_build(txn: Txn, terrains: list[str] | None = None, label: str = "Build") -> None:
     """The Build step (or an Event's Build in one terrain, SI-ERRATA-3)."""
     questions: list[Question] = []
-    for terrain in terrains if terrains is not None else _terrains(list(slots(txn.state).build)):
+    shown = terrains if terrains is not None else _terrains(list(slots(txn.state).build))
+    for terrain in shown:
         questions += _action(label, terrain, [Question("build", terrain, step=label.split(" (")[0])])
-    _push(txn, [*questions, *_loss_check(txn.state, "build")])
+    _push(txn, [*_overview(label, " and ".join(shown), questions), *_loss_check(txn.state, "build")])
     resume(txn)
 
 
@@ -201,13 +232,14 @@ def ask_explore(txn: Txn, card: str, escalation: str = "") -> None:
     """The Explore card's additions; with an adversary's escalation on the card, what it added
     after the Explore."""
     questions: list[Question] = []
-    for terrain in _terrains([card]):
-        questions += _action("Explore", terrain, [Question("explore", terrain)])
+    shown = _terrains([card])
+    for terrain in shown:
+        questions += _action("Explore", terrain, [Question("explore", terrain, step="Explore")])
     if escalation:
         txn.notice(f"Escalation: {escalation}")
-        for terrain in _terrains([card]):
+        for terrain in shown:
             questions += _action("Escalation", terrain, [Question("build", terrain, step="Escalation")])
-    _push(txn, questions)
+    _push(txn, _overview("Explore", " and ".join(shown), questions))
     resume(txn)
 
 
@@ -223,18 +255,21 @@ def _loss_check(state: GameState, step: str) -> list[Question]:
 def ask_ravage(txn: Txn, terrains: list[str] | None = None, label: str = "Ravage") -> None:
     """The Ravage step (or an Event's Ravage in one terrain, SI-ERRATA-4)."""
     questions: list[Question] = []
-    for terrain in terrains if terrains is not None else _terrains(list(slots(txn.state).ravage)):
-        inner = [Question("blight", terrain, board) for board in board_names(txn.state)]
-        questions += _action(label, terrain, [*inner, Question("destroyed", terrain)])
-    _push(txn, [*questions, *_loss_check(txn.state, "ravage")])
+    shown = terrains if terrains is not None else _terrains(list(slots(txn.state).ravage))
+    for terrain in shown:
+        inner = [Question("blight", terrain, board, step=label) for board in board_names(txn.state)]
+        questions += _action(label, terrain, [*inner, Question("destroyed", terrain, step=label)])
+    _push(txn, [*_overview(label, " and ".join(shown), questions), *_loss_check(txn.state, "ravage")])
     resume(txn)
 
 
 def withdraw(txn: Txn, step: str) -> None:
     """Drop the queued and open questions of ``step`` (and close its open Invader Actions)."""
     prompt = txn.state.prompt
-    if prompt is not None and prompt.id.startswith("si.counts.") and prompt.context["q"].get("kind") == step.lower():
-        txn.close_prompt()
+    if prompt is not None and prompt.id.startswith("si.counts."):
+        q = Question.of(prompt.context["q"])
+        if q.step == step or q.kind == step.lower():
+            txn.close_prompt()
     queue = [q for q in get(txn.state, QUEUE, []) if q.get("step") != step and q.get("kind") != step.lower()]
     txn.put(QUEUE, queue or None)
     while (timing.current_action(txn.state) or "").startswith(f"{step} in "):
@@ -249,7 +284,8 @@ def waiting(state: GameState) -> str | None:
 
 # --- asking ---------------------------------------------------------------------------------------
 def resume(txn: Txn) -> None:
-    """Ask the next queued question, unless a question or a cascade is already waiting."""
+    """Ask the next queued question, unless a question or a cascade is already waiting; a question
+    the table answered with "as the rules place them" takes its preset answer without asking."""
     while txn.state.prompt is None and not get(txn.state, "blight.pending", []):
         queue = get(txn.state, QUEUE, [])
         if not queue or txn.state.over is not None:
@@ -260,49 +296,143 @@ def resume(txn: Txn) -> None:
             table_actions.begin(txn, f"{q.step} in {q.terrain}")
         elif q.kind == "end":
             table_actions.end(txn, quiet=True)
+        elif q.auto and q.preset is not None:
+            _take_preset(txn, q, q.preset)
         else:
             _ask(txn, q)
+
+
+def _rules_answer(state: GameState, q: Question) -> Counts:
+    """What the rules give for one question, from the island's counts now: the pieces added or
+    destroyed; for a board's Ravage Blight, (1 if it adds Blight, damage dealt, 0)."""
+    if q.kind == "setup":
+        i = KINDS.index(q.terrain)
+        n = table(state).island_per_board[q.terrain] * _boards(state)
+        return (n if i == 0 else 0, n if i == 1 else 0, n if i == 2 else 0)
+    if q.kind == "build":
+        return likely_build(state)
+    if q.kind == "explore":
+        return likely_explore(state, q.terrain), 0, 0
+    if q.kind == "blight":
+        dealt = ravage_damage(state, q.terrain, q.board)
+        return int(invader_rules.blight_from_ravage(dealt)), dealt, 0
+    return likely_destroyed(state, q.terrain)
+
+
+def _summary(overview: Question, group: list[Question]) -> str:
+    """The rules' answers for the whole step in words (the first option of an overview question)."""
+    if overview.step == "Setup":
+        total = [sum(q.preset[i] for q in group if q.preset is not None) for i in range(3)]
+        return _text((total[0], total[1], total[2]))
+    parts: list[str] = []
+    terrains = list(dict.fromkeys(q.terrain for q in group if q.kind in ANSWERED))
+    for terrain in terrains:
+        mine = [q for q in group if q.terrain == terrain and q.preset is not None]
+        said: list[str] = []
+        boards = [q.board for q in mine if q.kind == "blight" and q.preset and q.preset[0]]
+        if boards:
+            where = f"board {', '.join(boards)}" if len(board_names_of(mine)) > 1 else "the board"
+            said.append(f"Blight on {where} (no cascade, no Presence there)")
+        for q in mine:
+            if q.kind in ("build", "explore") and q.preset is not None:
+                said.append(("Escalation adds " if q.step == "Escalation" else "")
+                            + f"{_text(q.preset)} added")
+            elif q.kind == "destroyed" and q.preset is not None:
+                said.append(f"{_text(q.preset)} destroyed")
+        if any(q.kind == "blight" for q in mine) and not boards:
+            said.insert(0, "no Blight")
+        parts.append((f"{terrain}: " if len(terrains) > 1 else "") + ", ".join(said))
+    return "; ".join(parts)
+
+
+def board_names_of(questions: list[Question]) -> list[str]:
+    return sorted({q.board for q in questions if q.board})
+
+
+def _ask_overview(txn: Txn, q: Question) -> None:
+    """Fill in the rules' answer for each question of the group now, and ask once for all."""
+    queue = get(txn.state, QUEUE, [])
+    group = [Question.of(raw) for raw in queue[:q.group]]
+    filled = [replace(g, preset=_rules_answer(txn.state, g)) if g.kind in ANSWERED else g for g in group]
+    txn.put(QUEUE, [*(g.to_json() for g in filled), *queue[q.group:]] or None)
+    summary = _summary(q, [g for g in filled if g.kind in ANSWERED])
+    if q.step == "Setup":
+        text, detail = "Setup: the pieces on the island?", "piece by piece"
+    elif q.step.startswith("Ravage"):
+        text, detail = f"{q.step} in {q.terrain}: what happened?", "board by board"
+    else:
+        text, detail = f"{q.step} in {q.terrain}: what was added?", "terrain by terrain"
+    txn.ask(PROMPTS["overview"], text, [f"{AS_THE_RULES}: {summary}", detail], context={"q": q.to_json()})
+
+
+def on_overview(txn: Txn, index: int) -> None:
+    """First answer: the whole group takes the rules' answers; second: asked one by one."""
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    q = Question.of(prompt.context["q"])
+    txn.close_prompt()
+    if index == 0:
+        queue = get(txn.state, QUEUE, [])
+        group = [replace(Question.of(raw), auto=True).to_json() for raw in queue[:q.group]]
+        txn.put(QUEUE, [*group, *queue[q.group:]] or None)
+    resume(txn)
+
+
+def _take_preset(txn: Txn, q: Question, preset: Counts) -> None:
+    """Apply one question's rules answer, as if the players had chosen it."""
+    if q.kind == "setup":
+        txn.set(f"island.{q.terrain}", sum(preset))
+    elif q.kind in ("build", "explore"):
+        _added(txn, q.step or "Build", q.terrain, preset)
+    elif q.kind == "blight":
+        if preset[0]:
+            mark_board(txn, q.board)
+            txn.notice(f"Ravage in {q.terrain}: Blight on board {q.board}")
+            blight_prompts.add_plain(txn)
+    elif q.kind == "destroyed":
+        _destroyed(txn, q.terrain, preset)
 
 
 def _ask(txn: Txn, q: Question) -> None:
     state = txn.state
     boards = _boards(state)
-    short = q.terrain[:3]
+    context: dict[str, Json] = {"q": q.to_json()}
+    if q.kind == "overview":
+        _ask_overview(txn, q)
+        return
     if q.kind == "setup":
-        data = table(state)
-        i = KINDS.index(q.terrain)
-        likely_n = data.island_per_board[q.terrain] * boards
-        likely = tuple(likely_n if j == i else 0 for j in range(3))
-        answers = _answers((likely[0], likely[1], likely[2]), (q.terrain,), max(likely_n + boards, 3 * boards))
-        txn.ask(PROMPTS["setup"], f"Setup: {q.terrain}?", [str(sum(a)) for a in answers],
-                context={"q": asdict(q), "answers": [list(a) for a in answers]})
+        likely = q.preset or _rules_answer(state, q)
+        answers = _answers(likely, (q.terrain,), max(sum(likely) + boards, 3 * boards))
+        txn.ask(PROMPTS["setup"], f"Setup: how many {q.terrain} are on the island?",
+                [_text(a) for a in answers], context={**context, "answers": [list(a) for a in answers]})
     elif q.kind == "build":
-        answers = _answers(likely_build(state), ("towns", "cities"), boards + 1)
-        txn.ask(PROMPTS["build"], f"{q.step or 'Build'} {short}: added?"[:21], [_text(a) for a in answers],
-                context={"q": asdict(q), "answers": [list(a) for a in answers]})
+        answers = _answers(q.preset or likely_build(state), ("towns", "cities"), boards + 1)
+        txn.ask(PROMPTS["build"], f"{q.step or 'Build'} in {q.terrain}: what was added?",
+                [_text(a) for a in answers], context={**context, "answers": [list(a) for a in answers]})
     elif q.kind == "explore":
-        n = likely_explore(state, q.terrain)
+        n = (q.preset or (likely_explore(state, q.terrain), 0, 0))[0]
         cap = max(n, (table(state).lands_per_terrain if q.terrain != "Coastal"
                       else table(state).coastal_lands_per_board) * boards) + 1
         answers = _answers((n, 0, 0), ("explorers",), cap)
-        txn.ask(PROMPTS["explore"], f"Explore {short}: added?", [_text(a) for a in answers],
-                context={"q": asdict(q), "answers": [list(a) for a in answers]})
+        txn.ask(PROMPTS["explore"], f"Explore in {q.terrain}: what was added?", [_text(a) for a in answers],
+                context={**context, "answers": [list(a) for a in answers]})
     elif q.kind == "blight":
-        dealt = ravage_damage(state, q.terrain, q.board)
-        blight = invader_rules.blight_from_ravage(dealt)
-        where = f" {q.board}" if boards > 1 else ""
-        options = [f"Blight ({dealt} dmg)", "no Blight"] if blight else [f"no Blight ({dealt} dmg)", "Blight"]
-        txn.ask(PROMPTS["blight"], f"Ravage {short}{where}?", options,
-                context={"q": asdict(q), "blight_first": bool(blight)})
+        blight, dealt, _ = q.preset or _rules_answer(state, q)
+        where = f" on board {q.board}" if boards > 1 else ""
+        options = [f"Blight added ({dealt} Damage to the land)", "no Blight"] if blight \
+            else [f"no Blight ({dealt} Damage to the land)", "Blight added"]
+        txn.ask(PROMPTS["blight"], f"Ravage in {q.terrain}{where}: did it add Blight?", options,
+                context={**context, "blight_first": bool(blight)})
     elif q.kind == "loss":
         rules = table(state).adversaries[q.terrain]
-        txn.notice(f"{q.terrain.title()}'s loss condition: {rules.loss}")
-        txn.ask(PROMPTS["loss"], f"{q.terrain.title()} loss met?", ["no", "yes: defeat"], context={"q": asdict(q)})
+        txn.ask(PROMPTS["loss"], f"{q.terrain.title()}'s loss condition: {rules.loss}",
+                ["no, play on", "yes: the game is lost"], context=context)
     elif q.kind == "destroyed":
-        likely = likely_destroyed(state, q.terrain)
+        likely = q.preset or likely_destroyed(state, q.terrain)
         answers = _answers(likely, KINDS, max(2, sum(likely)))
-        txn.ask(PROMPTS["destroyed"], f"Ravage {short}: destroyed?", [_text(a) for a in answers],
-                context={"q": asdict(q), "answers": [list(a) for a in answers]})
+        txn.ask(PROMPTS["destroyed"], f"Ravage in {q.terrain}: what did the Dahan destroy?",
+                [_text(a) for a in answers], context={**context, "answers": [list(a) for a in answers]})
 
 
 def _chosen(txn: Txn, index: int) -> tuple[Question, Counts]:
@@ -384,12 +514,18 @@ def destroy_pieces(txn: Txn, piece: str, n: int) -> None:
 
 def on_ravage_destroyed(txn: Txn, index: int) -> None:
     q, counts = _chosen(txn, index)
+    _destroyed(txn, q.terrain, counts)
+    resume(txn)
+
+
+def _destroyed(txn: Txn, terrain: str, counts: Counts) -> None:
+    have = island(txn.state)
+    counts = (min(counts[0], have[0]), min(counts[1], have[1]), min(counts[2], have[2]))
     for kind, n in zip(KINDS, counts, strict=True):
         if n:
             destroy_pieces(txn, PIECE_OF[kind], n)
     if sum(counts):
-        txn.notice(f"Ravage in {q.terrain}: {_text(counts)} destroyed")
-    resume(txn)
+        txn.notice(f"Ravage in {terrain}: {_text(counts)} destroyed")
 
 
 def ravage_question_board(state: GameState) -> str | None:

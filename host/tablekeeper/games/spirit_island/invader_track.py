@@ -11,22 +11,25 @@ from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import invader_counts, invader_rules
 from tablekeeper.games.spirit_island.common import adversary, deck_of, get, put_slots, slots, table
-from tablekeeper.games.spirit_island.data import TableData
+from tablekeeper.games.spirit_island.data import DeckGroup
 
 EXTRA = "invader.extra_draw"
 SKIPPED = "invader.explore_skipped"
 
 
-def build_deck(data: TableData) -> Deck:
-    """Each stage holds its whole pool; the cards beyond the stage's count go back to the box
-    unseen once that many were drawn, which gives exactly a shuffled deck's odds."""
-    stages = tuple(Multiset.of(pool) if n else Multiset() for n, pool in
-                   zip(data.invader_cards_per_stage, data.invader_pools, strict=True))
-    return Deck(name="invaders", stages=stages, reshuffle=False)
+GROUP = "invader.group"
+DRAWN = "invader.drawn_in_group"
 
 
-def first_stage(data: TableData) -> int:
-    return next((i + 1 for i, n in enumerate(data.invader_cards_per_stage) if n), 1)
+def build_deck(order: tuple[DeckGroup, ...]) -> Deck:
+    """Each run of the deck order holds its stage's whole pool: a card drawn leaves the later runs
+    of its stage too, and a finished run sends the rest of its pool back to the box unseen, which
+    gives exactly a shuffled deck's odds."""
+    return Deck(name="invaders", stages=tuple(Multiset.of(g.pool) for g in order), reshuffle=False)
+
+
+def order_of(state: GameState) -> tuple[DeckGroup, ...]:
+    return table(state).deck_order(*adversary(state))
 
 
 def may_draw(state: GameState) -> str | None:
@@ -45,17 +48,23 @@ def on_drawn(txn: Txn, card: str) -> None:
     if reason:
         raise Rejected(reason)
     data = table(txn.state)
-    stage = txn.value("invader.stage")
-    drawn = int(txn.state.get("invader.drawn_in_stage", 0)) + 1
+    order = order_of(txn.state)
+    group = int(txn.state.get(GROUP, 0))
+    stage = order[group].stage
+    drawn = int(txn.state.get(DRAWN, 0)) + 1
     txn.set("invader.cards_left", txn.value("invader.cards_left") - 1)
-    if drawn >= data.invader_cards_per_stage[stage - 1]:
-        leftover = deck_of(txn.state, "invaders").stages[stage - 1]
-        for name, n in leftover.items:
-            txn.source_op("invaders", "take", name, n, stage - 1)
-        drawn = 0
-        nxt = next((i + 1 for i in range(stage, 3) if data.invader_cards_per_stage[i]), stage)
-        txn.set("invader.stage", nxt)
-    txn.put("invader.drawn_in_stage", drawn)
+    deck = deck_of(txn.state, "invaders")
+    for later in range(group + 1, len(order)):
+        if order[later].stage == stage and deck.stages[later].count(card):
+            txn.source_op("invaders", "take", card, 1, later)  # dealt once: not again further down
+    if drawn >= order[group].count:
+        for name, n in deck_of(txn.state, "invaders").stages[group].items:
+            txn.source_op("invaders", "take", name, n, group)
+        drawn, group = 0, group + 1
+        txn.put(GROUP, group)
+        if group < len(order):
+            txn.set("invader.stage", order[group].stage)
+    txn.put(DRAWN, drawn)
     if slots(txn.state).explore:
         txn.put(EXTRA, None)
     current = slots(txn.state)
@@ -134,10 +143,8 @@ def waiting_for_card(state: GameState) -> str | None:
     return None
 
 
-def slot_text(state: GameState) -> str:
+def slot_lines(state: GameState) -> list[str]:
+    """One line per Invader Action slot, so a small display never cuts one in half."""
     current = slots(state).as_mapping()
-    parts = []
-    for name in ("ravage", "build", "explore"):
-        cards = current[name]
-        parts.append(name.title() + ": " + ("/".join(cards) if cards else "none"))
-    return " ".join(parts)
+    return [name.title() + ": " + (" and ".join(current[name]) if current[name] else "no card")
+            for name in ("ravage", "build", "explore")]

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 from tablekeeper.core.events import Command
 from tablekeeper.core.flow import Turns
 from tablekeeper.core.state import GameState
-from tablekeeper.core.view import Panel
+from tablekeeper.core.view import Panel, Priority
 from tablekeeper.games.spirit_island import seat_menu, spirits
 from tablekeeper.games.spirit_island.common import blight_card, get, seat_track
 from tablekeeper.games.spirit_island.fear import ROMAN
-from tablekeeper.games.spirit_island.invader_track import slot_text
+from tablekeeper.games.spirit_island.invader_track import slot_lines
 from tablekeeper.games.spirit_island.turn import FLOW
 
 if TYPE_CHECKING:
@@ -24,22 +24,27 @@ def panels(game: Game, state: GameState) -> dict[str, Panel]:
     step = game.flow.step(state.phase, state.step).title if state.step else ""
     phase = game.flow.phase(state.phase).label if state.phase else ""
     if step == phase:  # "Fast Powers" once: the second line says what the seat buttons do
-        step = "A done, B seat menu"
-    track_lines = [phase, step, slot_text(state),
-                   f"Deck {state.value('invader.cards_left')} stage {ROMAN[state.value('invader.stage')]}"]
+        step = "A: done, B: seat menu"
+    stage = ROMAN[state.value("invader.stage")]
+    track_lines = [phase, step, *slot_lines(state),
+                   f"Invader deck: {state.value('invader.cards_left')} cards, stage {stage}"]
     ravaged = get(state, "ravage.blight_boards", []) or []
     if ravaged:  # SI-BLIGHT-3: the boards this turn's Ravage added Blight to
-        track_lines[3] = "Ravage Blight: " + " ".join(sorted(ravaged))
+        track_lines[5] = "Ravage added Blight on board " + ", ".join(sorted(ravaged))
     if state.over:
-        track_lines = [state.over, *track_lines[:3]]
-    out = {"track": Panel(f"Turn {state.round}", tuple(track_lines), big=None)}
+        track_lines = [state.over, *track_lines[:5]]
+    ranks = [Priority.KEY, Priority.KEY, *[Priority.NORMAL] * 4]  # phase and step on the first page
+    if state.over:
+        ranks = [Priority.KEY, *ranks[:5]]
+    out = {"track": Panel.ranked(f"Turn {state.round}", tuple(zip(track_lines, ranks, strict=True)))}
     card = blight_card(state)
     side = "Blighted" if state.value("blight.flipped") else "Healthy"
     cascades = get(state, "blight.pending", [])
     token_lines = [
-        f"Fear {state.value('fear.generated')}/{state.value('fear.pool')} earned {state.value('fear.earned')}",
-        f"Terror {ROMAN[state.value('terror')]} cards {state.value('fear.cards_left')}",
-        f"Blight {state.value('blight.card')} {side if card else 'space'}",
+        f"Fear {state.value('fear.generated')} of {state.value('fear.pool')}, "
+        f"cards earned {state.value('fear.earned')}",
+        f"Terror Level {ROMAN[state.value('terror')]}, Fear cards left {state.value('fear.cards_left')}",
+        f"Blight {state.value('blight.card')} on the {side + ' card' if card else 'Blight space'}",
         f"Explorers {state.value('island.explorers')} Towns {state.value('island.towns')} "
         f"Cities {state.value('island.cities')}",
     ]
@@ -55,18 +60,20 @@ def panels(game: Game, state: GameState) -> dict[str, Panel]:
 
 
 def _prompt_panel(state: GameState) -> Panel:
-    """The open question: two options are answered with the seat buttons A and B."""
+    """The open question in full (a body line wraps where a title would be cut), then its answers:
+    two are answered with the seat buttons A and B."""
     prompt = state.prompt
     if prompt is None:
         return Panel("")
+    title = f"Seat {prompt.seat}'s question" if prompt.seat is not None else "Question"
     if len(prompt.options) <= 2:
         who = f"seat {prompt.seat}" if prompt.seat is not None else "any seat"
         lines = [f"{key}: {option}" for key, option in zip("AB", prompt.options, strict=False)]
-        return Panel(prompt.text, (*lines, f"({who}'s buttons)"))
+        return Panel(title, (prompt.text, *lines, f"({who}'s buttons)"))
     shown = [f"{i}. {o}" for i, o in enumerate(prompt.options[:3], 1)]
     if len(prompt.options) > 3:
         shown.append(f"{len(prompt.options) - 3} more: UP/DOWN")
-    return Panel(prompt.text, tuple(shown))
+    return Panel(title, (prompt.text, *shown))
 
 
 def _seat_panel(state: GameState, seat: int) -> Panel:
@@ -75,14 +82,13 @@ def _seat_panel(state: GameState, seat: int) -> Panel:
     limit = state.value(seat_track(seat, "card_plays"))
     elements = spirits.elements(state, seat)
     el_text = " ".join(f"{e.title()} {n}" for e, n in sorted(elements.items())) or "no elements"
-    legend = seat_menu.legend(state, seat)
-    status = legend or ("done" if seat in state.done else "")
     reminder = spirits.REMINDERS[(state.round - 1) % len(spirits.REMINDERS)]
     presence = state.value(seat_track(seat, "presence"))
-    # most important first: a small seat display pages the rest; an open seat menu's legend comes second
-    lines = ("Energy:", *([legend] if legend else []), f"Cards played {played}/{limit}", f"Presence {presence}",
-             el_text, reminder, *([] if legend or not status else [status]))
-    return Panel(f"Seat {seat}", lines, big=str(energy))
+    # most important first: a small seat display pages the rest; what A and B do in the seat's menu
+    # is the display's last line (``SpiritIsland.legend``)
+    lines = ("Energy:", f"Cards played {played} of {limit}", f"Presence {presence}", el_text, reminder)
+    ranks = (Priority.KEY, Priority.NORMAL, Priority.NORMAL, Priority.NORMAL, Priority.DETAIL)  # reminder last
+    return Panel.ranked(f"Seat {seat}", tuple(zip(lines, ranks, strict=True)), big=str(energy))
 
 
 def current_seat(state: GameState) -> int:

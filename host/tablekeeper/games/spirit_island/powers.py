@@ -5,12 +5,13 @@ text qualifies for (SI-FEAR-2, SI-ASPECT-1/2, SI-DAMAGE-3), special rules read p
 
 from __future__ import annotations
 
-from importlib import resources
+from collections.abc import Mapping
 from typing import Annotated, Literal
 
 import msgspec
 
-from tablekeeper.schema import decode, parse_toml, read_text
+from tablekeeper.games.spirit_island import data_files
+from tablekeeper.schema import decode
 
 DAMAGING = frozenset({"damage", "destroy", "might_damage", "might_destroy"})
 
@@ -38,12 +39,11 @@ class _PowerBook(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     cards: tuple[PowerCard, ...] = ()
 
 
+def _parse(raw: Mapping[str, object], source: str) -> dict[str, PowerCard]:
+    book = decode(raw, _PowerBook, source=source)
+    return {card.name.lower(): card for card in book.cards}
+
+
 def load_powers(path: str | None = None) -> dict[str, PowerCard]:
     """Power card facts from ``data/powers.toml`` (or a user's copy), by lower-case name."""
-    source = path or "spirit_island/data/powers.toml"
-    if path is None:
-        text = resources.files("tablekeeper.games.spirit_island").joinpath("data/powers.toml").read_text("utf-8")
-    else:
-        text = read_text(path, what="Power Card data file")
-    book = decode(parse_toml(text, source=source), _PowerBook, source=source)
-    return {card.name.lower(): card for card in book.cards}
+    return data_files.load("powers.toml", path, _parse)

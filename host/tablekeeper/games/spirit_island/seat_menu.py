@@ -15,12 +15,13 @@ from tablekeeper.games.spirit_island import blight_prompts, spirits
 from tablekeeper.games.spirit_island.common import seat_track
 from tablekeeper.games.spirit_island.spirit_data import ELEMENTS, SPEEDS
 
-# "close" first: NEXT on the panel (which picks the option it shows, the first) never acts for a seat;
-# the seat's own B opens the menu on "Fear +1".
-MENU = ("close", "Fear +1", "play card", "innate", "Presence", "element", "Blight +1")
+# "close menu" first: NEXT on the panel (which picks the option it shows, the first) never acts for a
+# seat; the seat's own B opens the menu on "add 1 Fear".
+MENU = ("close menu", "add 1 Fear", "play a Power Card", "use an Innate Power", "change Presence",
+        "gain an element", "add 1 Blight")
 PREFIX = "si.seat."
-OTHER = "other card"
-DONE = "done"
+OTHER = "another card (enter cost, speed, elements)"
+DONE = "no more elements"
 
 
 def _ask(txn: Txn, seat: int, what: str, text: str, options: Sequence[str], **context: Json) -> None:
@@ -42,13 +43,13 @@ def legend(state: GameState, seat: int) -> str | None:
     prompt = state.prompt
     if prompt is None or not is_menu(state) or prompt.seat != seat:
         return None
-    return f"A:{prompt.options[cursor(state)]} B:more"
+    return f"A: {prompt.options[cursor(state)]}, B: next choice"
 
 
 def open_menu(txn: Txn, seat: int) -> None:
     if txn.state.prompt is not None:
         raise Rejected(f"answer the prompt first: {txn.state.prompt.text}")
-    _ask(txn, seat, "menu", f"Seat {seat}:", MENU, cursor=1)
+    _ask(txn, seat, "menu", f"Seat {seat}'s menu", MENU, cursor=1)
 
 
 def more(txn: Txn, seat: int) -> None:
@@ -79,49 +80,51 @@ def on_menu(txn: Txn, index: int) -> None:
 
 
 def _do(txn: Txn, seat: int, item: str) -> None:
-    if item == "Fear +1":
+    if item == "add 1 Fear":
         txn.add("fear.generated", 1)
-    elif item == "play card":
+    elif item == "play a Power Card":
         _ask_card(txn, seat)
-    elif item == "innate":
+    elif item == "use an Innate Power":
         names = spirits.innate_names(txn.state, seat)
         if len(names) > 1:
-            _ask(txn, seat, "innate", "Which Innate?", names)
+            _ask(txn, seat, "innate", "Which Innate Power?", names)
         else:
             _innate(txn, seat, ())
-    elif item == "Presence":
-        _ask(txn, seat, "presence", "Presence of", presence_options(txn.state, seat))
-    elif item == "element":
-        _ask(txn, seat, "element", "Element gained", [DONE, *ELEMENTS])
-    elif item == "Blight +1":
+    elif item == "change Presence":
+        _ask(txn, seat, "presence", "Whose Presence changes?", presence_options(txn.state, seat))
+    elif item == "gain an element":
+        _ask(txn, seat, "element", "Which element is gained?", [DONE, *(e.title() for e in ELEMENTS)])
+    elif item == "add 1 Blight":
         blight_prompts.start(txn)
 
 
-def presence_options(state: GameState, seat: int) -> list[str]:
-    """This seat's -1 first, then the others' -1, then the +1s: a few presses for any seat."""
+def presence_changes(state: GameState, seat: int) -> list[tuple[int, int]]:
+    """(seat, change): this seat's loss first, then the others' losses, then the gains: a few
+    presses for any seat."""
     order = [seat, *[s for s in state.seat_numbers() if s != seat]]
-    return [f"S{s} -1" for s in order] + [f"S{s} +1" for s in order]
+    return [(s, -1) for s in order] + [(s, 1) for s in order]
+
+
+def presence_options(state: GameState, seat: int) -> list[str]:
+    return [f"seat {s} {'loses' if d < 0 else 'gains'} 1 Presence" for s, d in presence_changes(state, seat)]
 
 
 def on_presence(txn: Txn, index: int) -> None:
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
-    label = prompt.options[index]
+    seat = _seat(txn)
+    who, delta = presence_changes(txn.state, seat)[index]
     txn.close_prompt()
-    who, delta = label.split()
-    track = seat_track(int(who.removeprefix("S")), "presence")
+    track = seat_track(who, "presence")
     try:
-        txn.add(track, int(delta))
+        txn.add(track, delta)
     except Rejected as exc:
         txn.notice(f"Presence: {exc}")
 
 
 def _ask_card(txn: Txn, seat: int) -> None:
-    if (txn.state.phase, txn.state.step) != ("spirit", "cards"):
-        raise Rejected("Power Cards are chosen and paid for in the Spirit Phase (cards step)")
-    names = [f"{c.name} ({c.cost})" for c in spirits.unplayed_cards(txn.state, seat)]
-    _ask(txn, seat, "card", "Which card?", [*names, OTHER])
+    if (txn.state.phase, txn.state.step) != ("spirit", "growth"):
+        raise Rejected("Power Cards are chosen and paid for in the Spirit Phase")
+    names = [f"{c.name} ({c.cost} Energy)" for c in spirits.unplayed_cards(txn.state, seat)]
+    _ask(txn, seat, "card", "Which card is played?", [*names, OTHER])
 
 
 def on_card(txn: Txn, index: int) -> None:
@@ -131,13 +134,13 @@ def on_card(txn: Txn, index: int) -> None:
     if index < len(cards):
         spirits.play_named(txn, seat, cards[index].name)
     else:
-        _ask(txn, seat, "cost", "Card cost?", [str(n) for n in range(9)])
+        _ask(txn, seat, "cost", "What does the card cost?", [f"{n} Energy" for n in range(9)])
 
 
 def on_cost(txn: Txn, index: int) -> None:
     seat = _seat(txn)
     txn.close_prompt()
-    _ask(txn, seat, "speed", "Fast or slow?", SPEEDS, cost=index)
+    _ask(txn, seat, "speed", "Is the card Fast or Slow?", [s.title() for s in SPEEDS], cost=index)
 
 
 def on_speed(txn: Txn, index: int) -> None:
@@ -146,7 +149,7 @@ def on_speed(txn: Txn, index: int) -> None:
     cost = int(prompt.context["cost"]) if prompt is not None else 0
     txn.close_prompt()
     spirits.play(txn, seat, str(cost), SPEEDS[index], ())
-    _ask(txn, seat, "element", "Card's elements", [DONE, *ELEMENTS])
+    _ask(txn, seat, "element", "The card's elements, one at a time", [DONE, *(e.title() for e in ELEMENTS)])
 
 
 def on_element(txn: Txn, index: int) -> None:
@@ -158,7 +161,7 @@ def on_element(txn: Txn, index: int) -> None:
     if index == 0:
         return
     spirits.gain_element(txn, seat, ELEMENTS[index - 1])
-    _ask(txn, seat, "element", text, [DONE, *ELEMENTS])
+    _ask(txn, seat, "element", text, [DONE, *(e.title() for e in ELEMENTS)])
 
 
 def on_innate(txn: Txn, index: int) -> None:

@@ -3,13 +3,13 @@ seat can pick a played card from the panel and the station can check an Innate's
 
 from __future__ import annotations
 
-from importlib import resources
+from collections.abc import Mapping
 
 import msgspec
 
-from tablekeeper.core.file_options import option_file
 from tablekeeper.errors import ConfigError
-from tablekeeper.schema import decode, parse_toml
+from tablekeeper.games.spirit_island import data_files
+from tablekeeper.schema import decode
 
 ELEMENTS = ("sun", "moon", "fire", "air", "water", "earth", "plant", "animal")
 SPEEDS = ("fast", "slow")
@@ -60,23 +60,15 @@ def _check(book: SpiritBook, source: str) -> None:
                                       f"({', '.join(ELEMENTS)})")
 
 
-_CACHE: dict[str, SpiritBook] = {}
+def _parse(raw: Mapping[str, object], source: str) -> SpiritBook:
+    book = decode(raw, SpiritBook, source=source)
+    _check(book, source)
+    return book
 
 
 def load(path: str | None = None) -> SpiritBook:
     """The packaged Spirits, or a user's copy at ``path``."""
-    key = path or ""
-    if key in _CACHE:
-        return _CACHE[key]
-    if path is None:
-        source = "spirit_island/data/spirits.toml"
-        text = resources.files("tablekeeper.games.spirit_island").joinpath("data/spirits.toml").read_text("utf-8")
-    else:
-        source, text = option_file(path)
-    book = decode(parse_toml(text, source=source), SpiritBook, source=source)
-    _check(book, source)
-    _CACHE[key] = book
-    return book
+    return data_files.load("spirits.toml", path, _parse)
 
 
 def levels_met(innate: Innate, have: dict[str, int]) -> int:

@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
+import msgspec
+
+from tablekeeper.core.events import Json
 from tablekeeper.core.game import Txn, parse_int
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
@@ -22,9 +24,44 @@ REMINDERS = (
 )
 
 
-def played(state: GameState, seat: int) -> list[dict[str, Any]]:
-    cards: list[dict[str, Any]] = get(state, f"seat{seat}.played", [])
-    return cards
+class PlayedCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A Power Card a seat played this turn: what ``use``, ``repeat``, the seat menu, the Power
+    steps' skip check and the view all read. Kept in the state as plain JSON (``to_json``)."""
+
+    cost: int
+    speed: str
+    elements: tuple[str, ...] = ()
+    used: bool = False
+    name: str = ""
+
+
+def played(state: GameState, seat: int) -> list[PlayedCard]:
+    return msgspec.convert(get(state, f"seat{seat}.played", []) or [], list[PlayedCard])
+
+
+def played_json(cards: list[PlayedCard]) -> list[Json]:
+    out: list[Json] = msgspec.to_builtins(cards)
+    return out
+
+
+def _put_played(txn: Txn, seat: int, cards: list[PlayedCard]) -> None:
+    txn.put(f"seat{seat}.played", played_json(cards) or None)
+
+
+def power_to_use(state: GameState, speed: str) -> bool:
+    """Has any seat something to do in this Power phase: an unused card of this speed played, or
+    elements that may meet an Innate of this speed (any Innate, for a seat whose Spirit is not set)?
+    Without either the phase is skipped."""
+    for seat in state.seat_numbers():
+        if any(c.speed == speed and not c.used for c in played(state, seat)):
+            return True
+        have = elements(state, seat)
+        if not any(have.values()):
+            continue
+        spirit = spirit_of(state, seat)
+        if spirit is None or any(i.speed == speed and spirit_data.levels_met(i, have) for i in spirit.innates):
+            return True
+    return False
 
 
 def elements(state: GameState, seat: int) -> dict[str, int]:
@@ -45,7 +82,7 @@ def unplayed_cards(state: GameState, seat: int) -> list[SpiritCard]:
     spirit = spirit_of(state, seat)
     if spirit is None:
         return []
-    taken = {c.get("name") for c in played(state, seat)}
+    taken = {c.name for c in played(state, seat)}
     return [c for c in spirit.cards if c.name not in taken]
 
 
@@ -85,8 +122,8 @@ def play(txn: Txn, seat: int, cost_text: str, speed: str, element_names: tuple[s
     """SI-TURN-2: plays are limited by Card Plays; the cost is paid now, Fast and Slow alike, and
     the card's elements are gained now."""
     state = txn.state
-    if (state.phase, state.step) != ("spirit", "cards"):
-        raise Rejected("Power Cards are chosen and paid for in the Spirit Phase (cards step)")
+    if (state.phase, state.step) != ("spirit", "growth"):
+        raise Rejected("Power Cards are chosen and paid for in the Spirit Phase")
     if seat in state.done:
         raise Rejected(f"seat {seat} is already done choosing cards")
     cost = parse_int(cost_text, "cost")
@@ -105,16 +142,14 @@ def play(txn: Txn, seat: int, cost_text: str, speed: str, element_names: tuple[s
         raise Rejected(f"seat {seat} has {energy} Energy, the card costs {cost}")
     txn.set(seat_track(seat, "energy"), energy - cost)
     txn.set(seat_track(seat, "cards_played"), plays + 1)
-    cards = played(state, seat)
-    cards.append({"cost": cost, "speed": speed, "elements": list(element_names), "used": 0, "name": name})
-    txn.put(f"seat{seat}.played", cards)
+    _put_played(txn, seat, [*played(state, seat), PlayedCard(cost, speed, element_names, False, name)])
     counts = elements(state, seat)
     for e in element_names:
         counts[e] = counts.get(e, 0) + 1
     txn.put(f"seat{seat}.elements", counts)
 
 
-def _card(state: GameState, seat: int, number_text: str) -> tuple[list[dict[str, Any]], int]:
+def _card(state: GameState, seat: int, number_text: str) -> tuple[list[PlayedCard], int]:
     cards = played(state, seat)
     n = parse_int(number_text, "card number")
     if not 1 <= n <= len(cards):
@@ -125,21 +160,21 @@ def _card(state: GameState, seat: int, number_text: str) -> tuple[list[dict[str,
 def use(txn: Txn, seat: int, number_text: str) -> None:
     """SI-TURN-1: a card resolves only in its own Power phase; a Slow card stays pending during Fast."""
     cards, i = _card(txn.state, seat, number_text)
-    speed = cards[i]["speed"]
+    speed = cards[i].speed
     if txn.state.phase != speed:
         raise Rejected(f"card {i + 1} is {speed}: it resolves in the {speed.title()} Power phase"
                        f" (now: {txn.state.phase})")
-    if cards[i]["used"]:
+    if cards[i].used:
         raise Rejected(f"card {i + 1} was already used this turn (a Repeat is 'repeat {seat} {i + 1}')")
-    cards[i]["used"] = 1
-    txn.put(f"seat{seat}.played", cards)
+    cards[i] = msgspec.structs.replace(cards[i], used=True)
+    _put_played(txn, seat, cards)
     _power_used(txn, seat, f"card {i + 1}")
 
 
 def repeat(txn: Txn, seat: int, number_text: str) -> None:
     """SI-REPEAT-1: Repeating a Power is one more use of a Power."""
     cards, i = _card(txn.state, seat, number_text)
-    if not cards[i]["used"]:
+    if not cards[i].used:
         raise Rejected(f"card {i + 1} has not been used yet, so there is nothing to repeat")
     _power_used(txn, seat, f"card {i + 1} (repeated)")
 
@@ -208,6 +243,19 @@ def gain_energy(txn: Txn) -> None:
         gain = txn.value(seat_track(seat, "energy_per_turn"))
         if gain:
             txn.add(seat_track(seat, "energy"), gain)
+
+
+def growth_changed_income(txn: Txn, track: str, old: int, new: int) -> None:
+    """Energy is gained as the Spirit Phase begins; a Growth that uncovers (or covers) an Energy
+    number before the seat's first card changes this turn's gain too, so the Energy follows."""
+    seat_text = track.removeprefix("seat").removesuffix(".energy_per_turn")
+    if (txn.state.phase, txn.state.step) != ("spirit", "growth") or not seat_text.isdigit():
+        return
+    seat = int(seat_text)
+    if seat in txn.state.done or txn.value(seat_track(seat, "cards_played")):
+        return
+    energy = seat_track(seat, "energy")
+    txn.set(energy, max(0, txn.value(energy) + new - old))
 
 
 def time_passes(txn: Txn) -> None:

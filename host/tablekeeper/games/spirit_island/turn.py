@@ -53,6 +53,11 @@ def _first_explore_enter(txn: Txn) -> None:
     invader_track.explore_enter(txn)
 
 
+def _answered(state: GameState) -> bool:
+    """The step's Invader questions are all answered (and nothing else holds it)."""
+    return _hold(state) is None
+
+
 def _skip_blighted(state: GameState) -> bool:
     card = blight_card(state)
     return not (state.value("blight.flipped") and card is not None and card.every_invader_phase)
@@ -61,28 +66,32 @@ def _skip_blighted(state: GameState) -> bool:
 FLOW = Flow(phases=(
     Phase("setup", "Setup", (
         Step("first_explore", "First Explore", enter=_first_explore_enter,
-             leave=invader_track.first_explore_leave, hold=_hold),
+             leave=invader_track.first_explore_leave, hold=_hold, idle=_answered),
     ), skip=lambda s: s.round > 1),
+    # one "done" per seat covers Growth and choosing cards (SI-TURN-1): Energy is gained as the step
+    # begins, and a Growth that changes Energy per turn before the seat's first card carries it over
     Phase("spirit", "Spirit Phase", (
-        Step("growth", "Growth", turns=Turns.TOGETHER, leave=spirits.gain_energy, hold=_hold, kind=Kind.DECISION),
-        Step("cards", "Power Cards", turns=Turns.TOGETHER, hold=_hold, kind=Kind.DECISION),
+        Step("growth", "Growth and Power Cards", turns=Turns.TOGETHER, enter=spirits.gain_energy, hold=_hold,
+             kind=Kind.DECISION),
     )),
     Phase("fast", "Fast Powers", (Step("powers", "Fast Powers", turns=Turns.TOGETHER, hold=_hold,
-                                       kind=Kind.DECISION),)),
+                                       skip=lambda s: not spirits.power_to_use(s, "fast"), kind=Kind.DECISION),)),
     Phase("invader", "Invader Phase", (
         Step("blighted_island", "Blighted Island", enter=_blighted_island_enter, skip=_skip_blighted, hold=_hold),
         Step("event", "Event", enter=lambda t: t.notice("Draw and resolve an Event card"),
              skip=lambda s: not s.get("events") or s.round == 1, hold=_hold),
         Step("fear", "Fear", enter=fear.reveal_next, leave=fear.reveal_next,
-             skip=lambda s: s.value("fear.earned") == 0, hold=_hold),
-        Step("ravage", "Ravage", enter=_ravage_enter, skip=lambda s: not slots(s).ravage, hold=_hold),
-        Step("build", "Build", enter=_build_enter, skip=lambda s: not slots(s).build, hold=_hold),
+             skip=lambda s: s.value("fear.earned") == 0, hold=_hold, idle=lambda s: s.value("fear.earned") == 0),
+        # an Invader step whose question was answered has nothing left to do: it ends by itself
+        Step("ravage", "Ravage", enter=_ravage_enter, skip=lambda s: not slots(s).ravage, hold=_hold,
+             idle=_answered),
+        Step("build", "Build", enter=_build_enter, skip=lambda s: not slots(s).build, hold=_hold, idle=_answered),
         Step("explore", "Explore", enter=invader_track.explore_enter, leave=invader_track.explore_leave,
-             hold=_hold),
+             hold=_hold, idle=_answered),
         Step("advance", "Advance cards", enter=_advance_enter, hold=_hold, kind=Kind.AUTO),
     )),
     Phase("slow", "Slow Powers", (Step("powers", "Slow Powers", turns=Turns.TOGETHER, hold=_hold,
-                                       kind=Kind.DECISION),)),
+                                       skip=lambda s: not spirits.power_to_use(s, "slow"), kind=Kind.DECISION),)),
     Phase("time", "Time Passes", (Step("passes", "Time Passes", enter=spirits.time_passes, hold=_hold,
                                        kind=Kind.AUTO),)),
 ))

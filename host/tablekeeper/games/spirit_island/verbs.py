@@ -219,6 +219,15 @@ def _end(txn: Txn, args: tuple[str, ...]) -> None:
     blight_track.settle(txn)  # a Blight addition waiting only for this nested action ends too
 
 
+def _trigger(txn: Txn, args: tuple[str, ...]) -> None:
+    """SI-TRIGGER-1/4: an effect the players say is set off now (Vengeance of the Dead, Sworn to
+    Victory, ...) is a triggered action: it waits for the outermost open action to end."""
+    if not args:
+        raise Rejected("usage: trigger TEXT")
+    table_actions.trigger(txn, " ".join(args))
+    txn.notice(f"{' '.join(args)}: after {table_actions.open_names(txn.state)[0]} ends")
+
+
 def _counts_as(txn: Txn, args: tuple[str, ...]) -> None:
     want(args, 2, "counts-as PIECE yes|no")
     if args[1] not in ("yes", "no"):
@@ -291,6 +300,7 @@ VERBS: Mapping[str, Verb] = {
     "whenever": Verb("whenever SEAT TEXT", "this turn: TEXT each time the seat uses a Power", _whenever),
     "begin": Verb("begin NAME", "open an action (triggers wait for its end)", _begin),
     "end": Verb("end", "close the innermost open action", _end),
+    "trigger": Verb("trigger TEXT", "a triggered action set off now: it runs after the open action ends", _trigger),
     "counts-as": Verb("counts-as PIECE yes|no", "this action counts PIECE as the category (fixed until it ends)",
                       _counts_as),
     "explore": Verb("explore more|skip", "a second Explore card this step, or none resolved (France 6 counts them)",
@@ -323,6 +333,7 @@ CHOICES: Mapping[str, ChoiceHandler] = {name: _then_resume(handler) for name, ha
     invader_counts.PROMPTS["blight"]: invader_counts.on_ravage_blight,
     invader_counts.PROMPTS["destroyed"]: invader_counts.on_ravage_destroyed,
     invader_counts.PROMPTS["loss"]: invader_counts.on_loss,
+    invader_counts.PROMPTS["overview"]: invader_counts.on_overview,
     seat_menu.PREFIX + "menu": seat_menu.on_menu,
     seat_menu.PREFIX + "card": seat_menu.on_card,
     seat_menu.PREFIX + "cost": seat_menu.on_cost,

@@ -1,0 +1,34 @@
+"""The one reader of Spirit Island's data files (table data, Spirits, Power Cards): the packaged
+copy under ``data/`` or a user's file option, parsed and checked once per file and kept.
+
+The key is the option value itself, which for a saved session carries the file's content, so a
+replayed save never meets data parsed from another copy."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from importlib import resources
+from typing import TypeVar, cast
+
+from tablekeeper.core.file_options import option_file
+from tablekeeper.schema import parse_toml
+
+T = TypeVar("T")
+
+_CACHE: dict[tuple[str, str], object] = {}
+
+
+def load(name: str, path: str | None, convert: Callable[[Mapping[str, object], str], T]) -> T:
+    """``data/NAME`` from the package (``path`` None) or the file option ``path``, as ``convert``
+    turns the parsed TOML (and a label naming the file) into a typed record."""
+    key = (name, path or "")
+    if key in _CACHE:
+        return cast(T, _CACHE[key])  # stored below by this ``convert``
+    if path is None:
+        source = f"spirit_island/data/{name}"
+        text = resources.files("tablekeeper.games.spirit_island").joinpath(f"data/{name}").read_text("utf-8")
+    else:
+        source, text = option_file(path)
+    value = convert(parse_toml(text, source=source), source)
+    _CACHE[key] = value
+    return value
