@@ -19,7 +19,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from PIL import Image
 
-from tablekeeper import table_flow
+from tablekeeper import counter_tracks, table_flow
 from tablekeeper.config import StationConfig
 from tablekeeper.controls import Controls
 from tablekeeper.core.chance import Dice
@@ -139,6 +139,7 @@ class Station:
         self._failed: frozenset[str] = frozenset()
         self.menu = StationMenu()
         self.missing_counters: set[int] = set()  # seats whose counter went away (their display says so)
+        self.unused_counters: set[tuple[int, str]] = set()  # (seat, slot) the game has no track for, said once
         self.confirm_until_s: float | None = None  # a second NEXT before this ends a step for seats still playing
         self.locked = False  # the organiser locked the panel: buttons are ignored
         self.decorate: Callable[[dict[str, Image.Image]], dict[str, Image.Image]] | None = None  # fleet mark
@@ -256,11 +257,10 @@ class Station:
             self._counter(intent)
         elif isinstance(intent, CounterConnected):
             self.missing_counters.discard(intent.seat)
-            if self.menu.page == "pairing" and self.menu.pairing_seat == intent.seat:
+            paired = self.menu.page == "pairing" and self.menu.pairing_seat == intent.seat
+            if paired:
                 self.menu.close()
-                self._say(f"seat {intent.seat} counter paired")
-            else:
-                self._say(f"seat {intent.seat} counter ready")
+            self._say(self._counter_ready(intent, "paired" if paired else "ready"))
             self._publish(lambda seat, _track: seat == intent.seat)
         elif isinstance(intent, CounterRolled):
             self._rolled(intent)
@@ -360,13 +360,29 @@ class Station:
         return commands[:-1]
 
     def _counter(self, intent: CounterValue) -> None:
-        seat_track = f"seat{intent.seat}.{intent.track}"
-        track = seat_track if seat_track in self.session.state.tracks else intent.track
-        before = self.session.state.tracks.get(track)
+        """A counter slot's new value sets the seat track the game has it follow (``counter_tracks``)."""
+        game, tracks = self.session.game, self.session.state.tracks
+        track = counter_tracks.followed(game, tracks, intent.seat, intent.track)
+        if track is None:  # nothing in this game to set: the presses are ignored, and that is said once
+            if (intent.seat, intent.track) not in self.unused_counters:
+                self.unused_counters.add((intent.seat, intent.track))
+                self._say(counter_tracks.unused_text(game, intent.seat, intent.track))
+            return
+        before = tracks.get(track)
         self._perform([*self.controls.flush(), Command("set", (track, str(intent.value)), origin="counter")])
         if self.session.state.tracks.get(track) == before:
             # refused (or no change): the counter still shows what it asked for; send the game's value
-            self._publish(lambda seat, name: seat == intent.seat and name == intent.track)
+            self._publish(lambda seat, name: f"seat{seat}.{name}" == track)
+
+    def _counter_ready(self, intent: CounterConnected, word: str) -> str:
+        """``seat 1 counter ready``, or, when the game has no track for any of its slots, that it is
+        not used here (said this once; its presses are then ignored without a word)."""
+        game, tracks = self.session.game, self.session.state.tracks
+        unused = counter_tracks.unused_slots(game, tracks, intent.seat, intent.role)
+        if not unused or len(unused) < len(counter_tracks.ROLE_SLOTS.get(intent.role, ())):
+            return f"seat {intent.seat} counter {word}"
+        self.unused_counters.update((intent.seat, slot) for slot in unused)
+        return counter_tracks.unused_text(game, intent.seat, intent.role)
 
     def _perform(self, commands: list[Command]) -> None:
         before = self._last_view
@@ -402,16 +418,17 @@ class Station:
         self.save_problem = "save full - not kept" if isinstance(exc, SaveFullError) else "save failed - not kept"
 
     def _publish(self, wanted: Callable[[int, str], bool]) -> None:
-        """Send seat-track values to the counters (``seatN.hp`` goes out as seat N, ``hp``)."""
+        """Send each counter slot the value and bound of the seat track it follows (Arkham's
+        ``seat1.damage`` goes out as seat 1's ``hp`` and ``damage``); ``wanted(seat, "damage")``."""
         if self.counters is None:
             return
-        for name, counter in self.session.state.tracks.items():
-            seat_part, dot, track = name.partition(".")
-            if not dot or not seat_part.startswith("seat") or not seat_part[4:].isdigit():
-                continue
-            seat = int(seat_part[4:])
-            if wanted(seat, track):
-                self.counters.publish(seat, track, counter.value, counter.hi)
+        game, tracks = self.session.game, self.session.state.tracks
+        for seat in self.session.state.seat_numbers():
+            for slot in counter_tracks.SLOTS:
+                name = counter_tracks.followed(game, tracks, seat, slot)
+                if name is not None and wanted(seat, name.partition(".")[2]):
+                    counter = tracks[name]
+                    self.counters.publish(seat, slot, counter.value, counter.hi)
 
     def _refused(self, reason: str) -> None:
         if self.message is not None and self.message.text == f"! {reason}":

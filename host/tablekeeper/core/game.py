@@ -148,6 +148,9 @@ class Game:
     flow: ClassVar[Flow]
     # Option keys whose value names a data file: a session keeps the file's content, never the path.
     file_options: ClassVar[frozenset[str]] = frozenset()
+    # Counter slot (hp; the dial's damage, horror, clues, resources) -> the seat track it follows, None:
+    # not used. A slot left out follows the seat track of its own name, if any (counter_tracks.py).
+    counter_tracks: ClassVar[Mapping[str, str | None]] = {}
 
     # --- what a subclass provides -----------------------------------------------------------
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:

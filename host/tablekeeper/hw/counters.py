@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from tablekeeper.config import CounterConfig
+from tablekeeper.counter_tracks import ROLE_SLOTS
 from tablekeeper.errors import HardwareError, ProtocolError
 from tablekeeper.hw import protocol as p
 from tablekeeper.intents import CounterConnected, CounterMissing, CounterValue, Intent
@@ -33,11 +34,7 @@ from tablekeeper.intents import CounterConnected, CounterMissing, CounterValue, 
 log = logging.getLogger(__name__)
 
 MICROPYTHON_RP2040: tuple[int, int] = (0x2E8A, 0x0005)
-SLOT_TRACKS: dict[str, tuple[str, ...]] = {
-    "hp": ("hp",),
-    "dial": ("damage", "horror", "clues", "resources"),
-    "dice": (),
-}
+SLOT_TRACKS = ROLE_SLOTS  # the slots go out as CounterValue.track; the station maps them to game tracks
 
 
 class Beat(Protocol):

@@ -4,7 +4,7 @@ investigators, the chaos bag with skill tests and exact odds, and what a campaig
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -30,6 +30,8 @@ class Arkham(Game):
     seats_default = 2
     flow = FLOW
     file_options = frozenset({"scenario", "chaos", "investigators"})
+    # the HP die counts damage taken (up); the dial's four slots are tracks of their own name
+    counter_tracks: ClassVar[Mapping[str, str | None]] = {"hp": "damage"}
 
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
         return setup.build(state, options)

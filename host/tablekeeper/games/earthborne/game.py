@@ -59,6 +59,9 @@ class Earthborne(Game):
     seats_default = 2
     flow: ClassVar[Flow] = travel.FLOW
     file_options = frozenset({"rules", "challenge", "campaign", "path"})
+    # Rangers have no hit points: the HP die and the dial's DMG count injuries (the third ends the day);
+    # fatigue and energy move cards and tokens by their own verbs, so no counter sets them
+    counter_tracks: ClassVar[Mapping[str, str | None]] = {"hp": "injury", "damage": "injury"}
 
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
         """ER-SETUP-1: a day's setup. Options: rules/challenge/campaign/path=PATH (edited data; a path

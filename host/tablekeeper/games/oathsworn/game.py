@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -246,6 +246,8 @@ class Oathsworn(Game):
     seats_default = 4
     flow = FLOW
     file_options = frozenset({"data"})
+    # the HP die is the HP die; the dial's RES counts Animus, its other slots are not used
+    counter_tracks: ClassVar[Mapping[str, str | None]] = {"hp": "hp", "resources": "animus"}
 
     # --- setup --------------------------------------------------------------------------------
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:

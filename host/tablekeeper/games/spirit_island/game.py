@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import ClassVar
 
 from tablekeeper.core.chance import Deck, Multiset
 from tablekeeper.core.events import Command, Event, Json
@@ -67,6 +68,8 @@ class SpiritIsland(Game):
     seats_default = 2
     flow = FLOW
     file_options = frozenset({"data", "spirit_data"})
+    # spirits have no health: no HP die; the dial's RES counts Energy, its other slots are not used
+    counter_tracks: ClassVar[Mapping[str, str | None]] = {"resources": "energy"}
 
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
         known = {"data", "blight", "adversary", "invaders", "events", "boards", "spirits", "spirit_data"}
