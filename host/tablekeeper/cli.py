@@ -17,6 +17,7 @@ from tablekeeper.logs import LEVELS, configure, under_journal
 COMMANDS: dict[str, str] = {
     "play": "tablekeeper.play",
     "saves": "tablekeeper.play",
+    "campaign": "tablekeeper.campaign_cli",
     "run": "tablekeeper.station_cli",
     "config": "tablekeeper.config_cli",
     "appliance": "tablekeeper.appliance.commands",

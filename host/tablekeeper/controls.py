@@ -67,11 +67,11 @@ class Controls:
         return min(self._option, len(prompt.options) - 1)
 
     def prompt_text(self, state: GameState) -> str | None:
-        """The banner for an open prompt: ``"2/3 rain"``, to be confirmed with ``next``."""
+        """The banner for an open prompt: ``"2 of 3: rain"``, to be confirmed with ``next``."""
         index = self.option(state)
         if index is None or state.prompt is None:
             return None
-        return f"{index + 1}/{len(state.prompt.options)} {state.prompt.options[index]}"
+        return f"{index + 1} of {len(state.prompt.options)}: {state.prompt.options[index]}"
 
     def selected(self, state: GameState) -> str | None:
         names = self.game.adjustable(state)

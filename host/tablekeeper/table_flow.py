@@ -27,6 +27,12 @@ class Lights:
     blinking: frozenset[int]
 
 
+def _shared(step: flowmod.Step, state: GameState) -> bool:
+    """Several seats may owe a move at once: steps played together, and a FREE turn step before
+    any seat has begun its turn."""
+    return step.turns in SHARED or (step.turns is Turns.FREE and state.active_seat is None)
+
+
 def lights(state: GameState, flow: Flow) -> Lights:
     if state.over is not None:
         return Lights(None, frozenset())
@@ -34,7 +40,7 @@ def lights(state: GameState, flow: Flow) -> Lights:
     if state.prompt is not None and state.prompt.seat is not None:
         steady = state.prompt.seat
     step = flow.step(state.phase, state.step) if state.step else None
-    shared = step is not None and step.turns in SHARED
+    shared = step is not None and _shared(step, state)
     blinking = frozenset(s for s in state.owing if s != steady) if shared else frozenset()
     return Lights(steady, blinking)
 
@@ -65,7 +71,7 @@ def seat_line(status: str | None, legend: str | None) -> str | None:
 def waiting_line(state: GameState, flow: Flow) -> str | None:
     """The track display's reminder of whom a step played together still waits for (in turn steps
     the seat displays and the steady LED already say whose turn it is)."""
-    if state.over is not None or not state.step or flow.step(state.phase, state.step).turns not in SHARED:
+    if state.over is not None or not state.step or not _shared(flow.step(state.phase, state.step), state):
         return None
     seats = state.owing or flowmod.waiting_for(state)
     return "waiting: " + ", ".join(str(s) for s in seats) if seats else None

@@ -83,11 +83,11 @@ def test_an_open_prompt_is_answered_from_the_panel() -> None:
     for line in ("next", "next"):
         s.perform(Command(line))
     assert s.state.prompt is not None and s.state.prompt.options == ("seat 1", "seat 2")
-    assert c.prompt_text(s.state) == "1/2 seat 1"
+    assert c.prompt_text(s.state) == "1 of 2: seat 1"
     assert c.press("down", s.state) == []
-    assert c.prompt_text(s.state) == "2/2 seat 2"
+    assert c.prompt_text(s.state) == "2 of 2: seat 2"
     c.press("select", s.state)  # wraps round
-    assert c.prompt_text(s.state) == "1/2 seat 1"
+    assert c.prompt_text(s.state) == "1 of 2: seat 1"
     c.press("up", s.state)
     commands = c.press("next", s.state)
     assert commands == [Command("choose", ("2",), origin="button")]

@@ -99,21 +99,30 @@ def test_walk_keeps_next_ending_a_shared_step_at_once() -> None:
     assert s.state.phase == "invader"  # no card played: the Power steps are skipped
 
 
-def test_owing_in_chosen_turns_arkham() -> None:
+def test_owing_in_free_turns_arkham() -> None:
     s = new("arkham", seats=3)
-    assert (s.state.step, s.state.prompt and s.state.prompt.id) == ("2.2", "flow.next_seat")
+    assert (s.state.step, s.state.prompt, s.state.active_seat) == ("2.2", None, None)  # no "who goes next?"
     assert s.state.owing == (1, 2, 3)
-    ok(s, "turn seat2")
+    ok(s, "act seat2 resource")  # the first seat to act takes its turn
     assert s.state.active_seat == 2 and s.state.owing == (1, 2, 3)
     refused = s.perform(Command("pass", ("1",)))
     assert not refused.accepted and "seat 2's turn" in (refused.reason or "")
     ok(s, "pass 2")  # ends the investigator's turn
-    assert s.state.owing == (1, 3)
-    ok(s, "turn seat3")
+    assert s.state.active_seat is None and s.state.owing == (1, 3)
+    ok(s, "next")  # no turn on: NEXT begins the first owing seat's turn, it skips nobody
+    assert s.state.active_seat == 1
+    ok(s, "next")
+    assert s.state.active_seat == 3 and s.state.owing == (3,)  # the last seat starts by itself
     ok(s, "pass 3")
-    assert s.state.active_seat == 1 and s.state.owing == (1,)  # the last seat starts by itself
-    ok(s, "pass 1")
     assert s.state.round == 2  # Enemy and Upkeep ran by themselves with no enemy in play
+
+
+def test_a_seat_that_passes_first_takes_its_turn_and_ends_it() -> None:
+    s = new("arkham", seats=3)
+    ok(s, "pass 3")
+    assert s.state.active_seat is None and s.state.owing == (1, 2)
+    refused = s.perform(Command("pass", ("3",)))
+    assert not refused.accepted and "seat 3 has had its turn" in (refused.reason or "")
 
 
 def test_owing_until_every_seat_passes_oathsworn() -> None:

@@ -49,10 +49,10 @@ def test_the_game_script_typed_at_the_simulated_station_matches_play(
 def test_a_typed_line_the_game_refuses_is_shown_and_changes_nothing(tmp_path: Path,
                                                                     capsys: pytest.CaptureFixture[str]) -> None:
     station_script = tmp_path / "console.txt"
-    station_script.write_text('type set doom 999\ntype add "doom\ntype choose 1\n', encoding="utf-8")
+    station_script.write_text('type set doom 999\ntype add "doom\ntype pass 1\n', encoding="utf-8")
     save = tmp_path / "s.sqlite"
     assert cli.main(["run", "--game", "arkham", "--seats", "2", "--save", str(save), "--script",
                      str(station_script), "--display", "capture", "--capture-dir", str(tmp_path / "f"),
                      "--no-counters"]) == 0
     view = final_view(capsys, "arkham", ["--seats", "2"], save)
-    assert view["log_length"] == 1  # only the answer to "who goes first?" went in
+    assert view["log_length"] == 1  # only seat 1's pass went in

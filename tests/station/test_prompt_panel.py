@@ -20,12 +20,12 @@ def test_prompt_options_are_shown_and_chosen_with_the_buttons(tmp_path: Path,
         rig.tap("next")  # into the step where the players choose who goes next
         state = rig.session.state
         assert state.prompt is not None and state.prompt.options == ("seat 1", "seat 2")
-        assert rig.station.controls.prompt_text(state) == "1/2 seat 1"
+        assert rig.station.controls.prompt_text(state) == "1 of 2: seat 1"
         panel, banner, _selected = rig.station.contents["tokens"]
         assert state.prompt.text in (panel.title, *panel.lines, banner)  # the question, not only the option
         first = rig.parts.screens()["tokens"].tobytes()
         rig.tap("down")
-        assert rig.station.controls.prompt_text(rig.session.state) == "2/2 seat 2"
+        assert rig.station.controls.prompt_text(rig.session.state) == "2 of 2: seat 2"
         assert rig.parts.screens()["tokens"].tobytes() != first  # the banner follows the cursor
         rig.tap("next")
         assert rig.session.state.prompt is None
@@ -49,7 +49,7 @@ def test_a_prompt_banner_carries_the_question_when_the_screen_does_not_show_it(
         state = rig.session.state
         assert state.prompt is not None
         _panel, banner, _selected = rig.station.contents["tokens"]
-        assert banner == f"{state.prompt.text} 1/2 seat 1"
+        assert banner == f"{state.prompt.text} 1 of 2: seat 1"
     finally:
         rig.station.close()
         rig.parts.close()

@@ -146,8 +146,9 @@ def test_leds_blink_for_seats_owing_in_a_shared_step_and_seat_lines_say_so(table
 
 @pytest.mark.parametrize("table", ["arkham"], indirect=True)
 def test_the_active_seat_led_is_steady_in_a_turn_step(table: Table) -> None:
-    table.tap("seat3.a")  # seat 3 takes the first turn
-    assert table.session.state.active_seat == 3
+    table.tap("seat3.b")  # seat 3 opens its action menu: its turn begins (turns go in any order)
+    table.tap("seat3.a")  # back from the menu
+    assert table.session.state.active_seat == 3 and table.session.state.prompt is None
     pin = table.led_pin(3)
     pin.clear_states()  # type: ignore[attr-defined]
     time.sleep(0.3)
@@ -170,8 +171,7 @@ def test_oathsworn_seat_displays_show_who_has_passed(table: Table) -> None:
 @pytest.mark.parametrize("table", ["arkham"], indirect=True)
 def test_the_track_display_says_what_the_station_did_until_the_next_press(table: Table) -> None:
     for seat in (1, 2, 3):
-        table.tap(f"seat{seat}.a")  # "me" when the table picks who goes next
-        table.tap(f"seat{seat}.a")  # done: end my turn
+        table.tap(f"seat{seat}.a")  # pass my turn (turns go in any order)
     table.tap("seat4.a")  # the last turn ends: Enemy and Upkeep with no enemy run by themselves
     message = table.station.message
     assert message is not None

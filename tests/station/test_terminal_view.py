@@ -33,7 +33,7 @@ def started(game: str, seats: int, tmp_path: Path) -> tuple[Any, Any]:
 
 
 @pytest.mark.parametrize(("game", "expected"), [
-    ("arkham", {"track": ["Round 1"], "seat1": ["Roland", "HP 9/9"], "tokens": ["Chaos bag"]}),
+    ("arkham", {"track": ["Round 1"], "seat1": ["Roland", "Health 9"], "tokens": ["bag: 16"]}),
     ("spirit_island", {"track": ["Turn 1", "Setup"], "seat1": ["Energy:", "[0]", "Presence 2"]}),
     ("oathsworn", {"track": ["Chapter 1: story", "time used 0 of 16"], "seat1": ["Warden", "[6]", "animus 0 of 6"]}),
     ("earthborne", {"track": ["Day 1 Round 1"], "seat1": ["Awareness 3 Fitness 2", "Fatigue 0 Injury 0"]}),

@@ -41,6 +41,7 @@ class Turns(Enum):
     NONE = "none"
     CLOCKWISE = "clockwise"  # one turn each, clockwise from the lead
     CHOSEN = "chosen"  # one turn each, the players choose who goes next (a prompt)
+    FREE = "free"  # one turn each in any order: whichever owing seat moves first takes its turn
     UNTIL_PASS = "until_pass"  # clockwise from the lead, until every seat passed in a row
     TOGETHER = "together"  # every seat at once; each signals done
 
@@ -104,7 +105,7 @@ def move(txn: Txn, *, round_no: int, phase: str, step: str, seat: int | None,
 
 def owing(step: Step, state: GameState) -> tuple[int, ...]:
     """The seats the step still waits for, from its turn order (a game may add its own)."""
-    if step.turns in (Turns.CLOCKWISE, Turns.CHOSEN):
+    if step.turns in (Turns.CLOCKWISE, Turns.CHOSEN, Turns.FREE):
         return tuple(s for s in _order_from(state.lead, state.seats) if s not in state.done)
     if step.turns is Turns.UNTIL_PASS:
         first = state.active_seat or state.lead
@@ -134,6 +135,8 @@ def cut_short(state: GameState, flow: Flow) -> tuple[int, ...]:
     step = flow.step(state.phase, state.step)
     if step.turns in (Turns.CLOCKWISE, Turns.CHOSEN, Turns.UNTIL_PASS) and state.active_seat is not None:
         return ()
+    if step.turns is Turns.FREE:
+        return ()  # ``next`` ends the turn on, or begins the first owing seat's: nobody is cut short
     return tuple(s for s in state.owing if s != state.active_seat)
 
 
@@ -189,7 +192,7 @@ def advance(txn: Txn, flow: Flow, *, force: bool = False) -> None:
         if reason:
             raise Rejected(reason)
     seat = state.active_seat
-    if step.turns in (Turns.CLOCKWISE, Turns.CHOSEN) and seat is not None:
+    if step.turns in (Turns.CLOCKWISE, Turns.CHOSEN, Turns.FREE) and seat is not None:
         done = (*state.done, seat)
         remaining = [s for s in _order_from(state.lead, state.seats) if s not in done]
         if remaining:
@@ -198,10 +201,14 @@ def advance(txn: Txn, flow: Flow, *, force: bool = False) -> None:
                 begin_turn(txn, flow, nxt, done=done)
             else:
                 move(txn, round_no=state.round, phase=state.phase, step=state.step, seat=None, done=done)
-                ask_next_seat(txn, remaining)
+                if step.turns is Turns.CHOSEN:
+                    ask_next_seat(txn, remaining)
             return
     elif step.turns is Turns.UNTIL_PASS and seat is not None:
         begin_turn(txn, flow, clockwise_after(seat, state.seats), done=state.done, passes=())
+        return
+    elif step.turns is Turns.FREE and state.owing and not force:
+        begin_turn(txn, flow, state.owing[0], done=state.done)  # no turn on: the first seat owing goes
         return
     waiting = cut_short(state, flow)
     if waiting and not force:
@@ -223,7 +230,10 @@ def pass_seat(txn: Txn, flow: Flow, seat: int) -> None:
         pass_turn(txn, flow, seat)
     elif step.turns is Turns.TOGETHER:
         seat_done(txn, flow, seat)
-    elif step.turns in (Turns.CLOCKWISE, Turns.CHOSEN):
+    elif step.turns is Turns.FREE and state.active_seat is None:
+        take_turn(txn, flow, seat)
+        advance(txn, flow)
+    elif step.turns in (Turns.CLOCKWISE, Turns.CHOSEN, Turns.FREE):
         if seat != state.active_seat:
             who = f"seat {state.active_seat}'s turn" if state.active_seat else "no seat's turn yet"
             raise Rejected(f"it is {who}, not seat {seat}'s")
@@ -279,6 +289,17 @@ def begin_turn(txn: Txn, flow: Flow, seat: int, *, done: tuple[int, ...] = (),
         step.turn_start(txn)
 
 
+def take_turn(txn: Txn, flow: Flow, seat: int) -> bool:
+    """In a FREE step with no turn on, an owing seat that moves begins its turn (True when it did)."""
+    state = txn.state
+    if not state.step or flow.step(state.phase, state.step).turns is not Turns.FREE or state.active_seat is not None:
+        return False
+    if seat not in state.owing:
+        raise Rejected(f"seat {seat} has had its turn this phase")
+    begin_turn(txn, flow, seat, done=state.done)
+    return True
+
+
 def ask_next_seat(txn: Txn, seats: list[int]) -> None:
     txn.ask("flow.next_seat", "Who goes next?", [f"seat {s}" for s in seats], context={"seats": seats})
 
@@ -327,6 +348,8 @@ def _enter_from(txn: Txn, flow: Flow, *, index: int, round_no: int) -> None:
     move(txn, round_no=round_no, phase=phase.id, step=step.id, seat=None)
     if step.turns in (Turns.CLOCKWISE, Turns.UNTIL_PASS):
         begin_turn(txn, flow, txn.state.lead)
+    elif step.turns is Turns.FREE and txn.state.seats == 1:
+        begin_turn(txn, flow, 1)
     elif step.turns is Turns.CHOSEN:
         if txn.state.seats == 1:
             begin_turn(txn, flow, 1)

@@ -44,13 +44,16 @@ def data(session: Session, key: str) -> Any:
 
 
 def to_step(session: Session, phase: str, step: str, limit: int = 60) -> Session:
-    """Press next until the flow reaches ``phase``/``step``; "who goes next?" gets the first seat
-    offered, and 1.4's "what stayed in play?" the answer "nothing"."""
+    """Press next until the flow reaches ``phase``/``step``; in 2.2 the first seat owing a turn passes
+    it, and 1.4's "what stayed in play?" gets the answer "nothing"."""
     for _ in range(limit):
         if session.state.phase == phase and session.state.step == step:
             return session
-        prompt = session.state.prompt
-        do(session, "choose 1" if prompt is not None and prompt.id in ("flow.next_seat", "encounter") else "next")
+        prompt, state = session.state.prompt, session.state
+        if prompt is None and state.step == "2.2" and state.active_seat is None and state.owing:
+            do(session, f"pass {state.owing[0]}")  # turns in any order: the first owing seat passes
+        else:
+            do(session, "choose 1" if prompt is not None and prompt.id == "encounter" else "next")
     raise AssertionError(f"never reached {phase} {step}")
 
 

@@ -49,7 +49,7 @@ def test_a_lethal_attack_of_opportunity_defeats_and_ends_the_turn() -> None:
     do(s, "act seat2 resource")
     assert data(s, "eliminated") == {"2": "damage"} and track(s, "seat2.damage") == 5
     assert track(s, "seat2.resources") == 0  # the action never resolved; resources went back
-    assert s.state.active_seat is None and prompt_id(s) == "flow.next_seat"  # her turn is over
+    assert s.state.active_seat is None and s.state.owing == (1, 3)  # her turn is over; the others owe theirs
 
 
 @pytest.mark.rule("AH-DMG-9")
@@ -69,10 +69,10 @@ def test_an_attack_of_opportunity_is_split_onto_an_ally_by_prompt() -> None:
     do(s, "asset seat1 Dog health=3 sanity=1", "enemy seat1 Ghoul fight=2 health=2 evade=2 damage=2 horror=1")
     start_turn(s, 1)
     do(s, "act seat1 draw")
-    assert prompt_id(s) == "soak" and s.state.prompt.options == ("rest on Roland", "Dog +1 dam", "Dog +1 hor")
+    assert prompt_id(s) == "soak" and s.state.prompt.options == ("rest on Roland", "1 damage on Dog", "1 horror on Dog")
     hand = track(s, "seat1.hand")
     do(s, "choose 2", "choose 3")  # one damage and the horror on the dog
-    assert prompt_id(s) == "soak" and s.state.prompt.options == ("rest on Roland", "Dog +1 dam")
+    assert prompt_id(s) == "soak" and s.state.prompt.options == ("rest on Roland", "1 damage on Dog")
     do(s, "choose 1")  # the other damage on Roland
     assert track(s, "seat1.damage") == 1 and track(s, "seat1.horror") == 0
     assert "Dog" not in data(s, "assets")["1"] and track(s, "seat1.discard") == 1  # AH-DMG-11: sanity 1
@@ -157,5 +157,4 @@ def test_resigning_on_ones_own_turn_ends_the_turn() -> None:
     start_turn(s, 2)
     do(s, "act seat2 resign")
     assert data(s, "eliminated") == {"2": "resign"}
-    assert s.state.active_seat is None and prompt_id(s) == "flow.next_seat"
-    assert s.state.prompt.options == ("seat 1", "seat 3")
+    assert s.state.active_seat is None and s.state.prompt is None and s.state.owing == (1, 3)

@@ -127,7 +127,8 @@ def test_eliminated_investigator_takes_no_turn_and_draws_no_encounter() -> None:
     s = new(seats=3)
     do(s, "resign seat2")
     to_step(s, "investigation", "2.2")
-    assert s.state.prompt is not None and s.state.prompt.options == ("seat 1", "seat 3")
+    assert s.state.prompt is None and s.state.owing == (1, 3)
+    assert "no longer in the scenario" in rejects(s, "turn seat2")
     do(s, "turn seat3", "next")
     assert s.state.active_seat == 1
     do(s, "next")

@@ -25,20 +25,26 @@ def test_panels_fit_a_small_oled() -> None:
     for state in (new(seats=4).state, s.state):
         panels = s.game.panels(state)
         assert set(panels) == {"track", "tokens", "seat1", "seat2", "seat3", "seat4"}
-        for panel in panels.values():
+        for panel in panels.values():  # a line may wrap on a small display; a title may not
             assert len(panel.title) <= 21 and len(panel.lines) <= 4
             assert all(len(line) <= 21 for line in panel.lines)
     panels = s.game.panels(s.state)
-    assert panels["track"].lines[:2] == ("II. Investigation", "2.2 Turns")
-    assert panels["seat1"].title == "*Roland TURN" and panels["seat1"].big == "2"
-    assert panels["tokens"].title == "ST.3 s1 com 4v2" and panels["tokens"].lines == ("bless", "1A: reveal")
-    assert panels["seat1"].lines[1] == "Clu 0 Res 5 Eng1"
+    assert panels["track"].lines == ("II. Investigation", "2.2 Turns", "Doom 0 of 3",
+                                     "Act 1 needs 8 clues")
+    assert panels["seat1"].title == "Roland (lead)"
+    assert panels["tokens"].title == "Seat 1: combat test"
+    assert panels["tokens"].lines == ("skill 4 vs 2", "drew bless", "A: draw a token")
+    assert panels["seat1"].lines == ("Health 9 Sanity 5", "2 actions, 5 cards", "Clues 0 Resources 5",
+                                     "Engaged: Ghoul")
 
 
 def test_idle_tokens_display_shows_odds_by_margin() -> None:
     s = new()
     # Standard bag, Roland (elder sign +1): a margin of 0 needs a token >= 0: +1, 0, 0, elder sign = 4/16.
-    assert s.game.panels(s.state)["tokens"].lines[1:] == ("+0 25% +1 62%", "+2 81% +3 88%")
+    tokens = s.game.panels(s.state)["tokens"]
+    assert tokens.title == "Standard bag: 16"
+    assert tokens.lines == ("Skill over test: pass", "+0: 25%  +1: 62%", "+2: 81%  +3: 88%")
+    assert tokens.legend[0][0] == "+1: 62%"  # the short form explained on the legend page
 
 
 def test_a_dial_counter_sets_the_seat_tracks() -> None:
@@ -58,15 +64,21 @@ def test_seat_buttons_follow_the_moment() -> None:
     """A = done (end my turn, reveal/resolve my test); B = my menu (the named actions)."""
     s = to_step(new(), "investigation", "2.2")
     game, state = s.game, s.state
-    assert game.button(state, "seat2.a", False).text() == "turn seat2"  # who goes next: me
-    do(s, "turn seat2")
+    assert state.prompt is None and state.owing == (1, 2)  # no "who goes next?": any seat may go first
+    assert game.button(state, "seat2.a", False).text() == "pass seat2"  # pass my whole turn
+    assert game.button(state, "seat2.b", False).text() == "actions seat2"  # my menu: my turn begins
+    s.perform(game.button(state, "seat2.b", False))
+    assert s.state.active_seat == 2
+    do(s, "choose 1")  # back
     assert s.game.button(s.state, "seat2.a", False).text() == "next"
     assert s.game.button(s.state, "seat2.b", False).text() == "actions seat2"
     assert s.game.button(s.state, "seat1.a", False) is None
     do(s, "test seat2 intellect 5 2")
     assert s.game.button(s.state, "seat2.a", False).text() == "draw chaos"
+    assert s.game.legend(s.state, 2) == "A: draw a token" and s.game.legend(s.state, 1) is None
     do(s, "draw chaos")
     assert s.game.button(s.state, "seat2.a", False).text() == "resolve"
+    assert s.game.legend(s.state, 2) == "A: resolve the test"
     assert s.game.button(s.state, "seat2.b", False) is None
 
 
@@ -79,7 +91,7 @@ def test_the_action_menu_names_the_action_it_spends() -> None:
     prompt = s.state.prompt
     assert prompt is not None and prompt.options[:4] == ("back", "investigate", "resource", "draw")
     assert "play Guard Dog" in prompt.options and "play Leo De Luca" not in prompt.options  # 5 resources
-    assert s.game.panels(s.state)["seat1"].lines[-1] == "A=1 B=2 of 9"
+    assert s.game.legend(s.state, 1) == "A: back, B: investigate"  # the seat line names both answers
     do(s, f"choose {prompt.options.index('resource') + 1}")
     assert track(s, "seat1.resources") == 6 and track(s, "seat1.actions") == 2
     do(s, "actions seat1")
@@ -96,13 +108,14 @@ def test_seat_buttons_answer_prompts() -> None:
     s = new(seats=3)
     do(s, "defeat seat1")  # the lead is out: the others pick a new lead
     assert s.game.button(s.state, "seat3.a", False).text() == "choose 2"
+    assert s.game.legend(s.state, 3) == "A: me" and s.game.legend(s.state, 1) is None
     assert s.game.button(s.state, "seat1.a", False) is None
     s = new()
     do(s, "enemy seat1 A fight=2 health=3 evade=2", "enemy seat1 B fight=2 health=3 evade=2")
     to_step(s, "enemy", "3.3")
     assert s.game.button(s.state, "seat2.a", False) is None  # seat 1's question
     assert s.game.button(s.state, "seat1.b", False).text() == "choose 2"  # option 2: B attacks first
-    assert s.game.panels(s.state)["seat1"].lines[-1] == "A=1 B=2 of 2"
+    assert s.game.legend(s.state, 1) == "A: A, B: B"  # which enemy attacks first
     s.perform(s.game.button(s.state, "seat1.b", False))
     assert s.state.prompt is None and track(s, "seat1.damage") == 2
 
@@ -153,3 +166,22 @@ def test_four_investigators_three_rounds_on_the_simulated_station_by_buttons_onl
     assert (tracks["seat1.resources"], tracks["seat3.resources"], tracks["seat4.resources"]) == (6, 14, 11)
     assert tracks["agenda.doom"] == 2
     assert {"track", "tokens", "seat1", "seat2", "seat3", "seat4"} <= set(frames)
+
+
+def test_the_seat_display_shows_the_games_legend_for_its_buttons(tmp_path: Path) -> None:
+    """``Game.legend`` is what the station puts on the seat display's last line: both answers in full."""
+    config = load_config(ROOT / "hardware" / "station.toml")
+    args = argparse.Namespace(game="arkham", seats=2, seed=1, save=None, slot="main", capture_dir=tmp_path)
+    clock = FakeClock()
+    station, parts, _ = build_simulated(config, args, display_mode=None, clock=clock)
+    try:
+        station.start()
+        run = ScriptedRun(station, parts, clock, lambda: None)
+        run.run(parse_script(["press seat1.b", "wait 1"], parts, source="keys", hold_s=config.timing.hold_s))
+        state = station.session.state
+        assert state.prompt is not None and state.prompt.id == "action" and state.active_seat == 1
+        assert station.contents["seat1"][1] == "your answer | A: back, B: resource"
+        assert station.contents["seat2"][1] == "still to play"
+    finally:
+        station.close()
+        parts.close()

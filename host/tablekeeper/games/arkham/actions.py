@@ -36,7 +36,7 @@ def _test(txn: Txn, action: Provoked) -> None:
             loc = board.where(txn.state, seat)
             if loc is None:
                 raise Rejected("investigate needs a difficulty (act SEAT investigate N) or a location (enter)")
-            difficulty = int(board.location(txn.state, loc)["shroud"])  # AH-DIFF-2
+            difficulty = board.location(txn.state, loc).shroud  # AH-DIFF-2
         skilltest.begin(txn, seat, skill, base, difficulty, "investigate")
     else:
         foe = board.enemy(txn.state, str(target))

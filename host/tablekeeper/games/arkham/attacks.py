@@ -132,8 +132,8 @@ def ask_split(txn: Txn) -> None:
     d_left = soak.damage - sum(d for d, _ in soak.assigned.values())
     h_left = soak.horror - sum(h for _, h in soak.assigned.values())
     name = effects.seat_info(txn.state, soak.seat).name.split()[0]
-    txn.ask("soak", f"Seat {soak.seat}: {d_left} dmg {h_left} hor to place",
-            [f"rest on {name}", *(f"{card} +1 {kind[:3]}" for card, kind in options)], seat=soak.seat,
+    txn.ask("soak", f"Seat {soak.seat}: where do {d_left} damage and {h_left} horror go?",
+            [f"rest on {name}", *(f"1 {kind} on {card}" for card, kind in options)], seat=soak.seat,
             context={"seat": soak.seat, "options": [list(o) for o in options]})
 
 

@@ -7,7 +7,6 @@ Kept as game data (JSON) so undo and replay cover it like everything else.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import msgspec
 from msgspec.structs import replace
@@ -17,7 +16,7 @@ from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import assets, effects, records, rules
-from tablekeeper.games.arkham.records import Enemy
+from tablekeeper.games.arkham.records import Enemy, Location
 
 
 # --- reading -------------------------------------------------------------------------------------
@@ -25,9 +24,8 @@ def enemies(state: GameState) -> dict[str, Enemy]:
     return msgspec.convert(thaw(state.get("enemies", {})), type=dict[str, Enemy])
 
 
-def locations(state: GameState) -> dict[str, dict[str, Any]]:
-    out: dict[str, dict[str, Any]] = thaw(state.get("locations", {}))
-    return out
+def locations(state: GameState) -> dict[str, Location]:
+    return records.locations(state)
 
 
 def where(state: GameState, seat: int) -> str | None:
@@ -43,7 +41,7 @@ def enemy(state: GameState, name: str) -> Enemy:
     return found
 
 
-def location(state: GameState, name: str) -> dict[str, Any]:
+def location(state: GameState, name: str) -> Location:
     found = locations(state).get(name)
     if found is None:
         known = ", ".join(sorted(locations(state))) or "none"
@@ -76,11 +74,6 @@ def modified(foe: Enemy, value: str) -> int:
     return max(0, foe.fight + foe.fight_mod if value == "fight" else foe.evade + foe.evade_mod)
 
 
-def clues_at(state: GameState, loc: str) -> int:
-    """AH-CLUE-5: clues at a location are the undiscovered ones on it, not those investigators hold."""
-    return int(location(state, loc)["clues"])
-
-
 # --- writing -------------------------------------------------------------------------------------
 def save_enemy(txn: Txn, name: str, foe: Enemy | None) -> None:
     all_enemies = enemies(txn.state)
@@ -91,10 +84,10 @@ def save_enemy(txn: Txn, name: str, foe: Enemy | None) -> None:
     txn.put("enemies", msgspec.to_builtins(all_enemies))
 
 
-def save_location(txn: Txn, name: str, loc: Mapping[str, Any]) -> None:
+def save_location(txn: Txn, name: str, loc: Location) -> None:
     all_locations = locations(txn.state)
-    all_locations[name] = dict(loc)
-    txn.put("locations", all_locations)
+    all_locations[name] = loc
+    records.save_locations(txn, all_locations)
 
 
 def add_location(txn: Txn, name: str, shroud: int, clue_value: int, per_investigator: bool,
@@ -102,18 +95,18 @@ def add_location(txn: Txn, name: str, shroud: int, clue_value: int, per_investig
     if name in locations(txn.state):
         raise Rejected(f"location {name!r} is already in play")
     links = sorted(set(connections or ()) - {name})
-    save_location(txn, name, {"shroud": shroud, "clue_value": clue_value, "per_investigator": per_investigator,
-                              "clues": 0, "revealed": False, "connections": links})
+    save_location(txn, name, Location(shroud=shroud, clue_value=clue_value, per_investigator=per_investigator,
+                                      connections=tuple(links)))
     for other in links:  # connections go both ways
         if other in locations(txn.state):
             place = location(txn.state, other)
-            save_location(txn, other, {**place, "connections": sorted({*place.get("connections", ()), name})})
+            save_location(txn, other, replace(place, connections=tuple(sorted({*place.connections, name}))))
 
 
 def neighbours(state: GameState, loc: str) -> list[str]:
-    here = location(state, loc).get("connections", ())
+    here = location(state, loc).connections
     known = locations(state)
-    back = [n for n, p in known.items() if loc in p.get("connections", ())]
+    back = [n for n, p in known.items() if loc in p.connections]
     return sorted({*(n for n in here if n in known), *back})
 
 
@@ -173,10 +166,9 @@ def enter(txn: Txn, seat: int, loc: str) -> None:
     if where(txn.state, seat) == loc:
         raise Rejected(f"seat {seat} is already at {loc}")
     effects.put_map(txn, "at", str(seat), loc)
-    if not place["revealed"]:
-        clues = rules.per_investigator(int(place["clue_value"]), bool(place["per_investigator"]),
-                                       effects.investigator_count(txn.state))
-        save_location(txn, loc, {**place, "revealed": True, "clues": int(place["clues"]) + clues})
+    if not place.revealed:
+        clues = rules.per_investigator(place.clue_value, place.per_investigator, effects.investigator_count(txn.state))
+        save_location(txn, loc, replace(place, revealed=True, clues=place.clues + clues))
         txn.notice(f"{loc} revealed with {clues} clues")
     for name, foe in enemies(txn.state).items():
         if foe.engaged is None and foe.location == loc:
@@ -271,7 +263,7 @@ def drop_clues(txn: Txn, seat: int, clues: int) -> None:
     loc = where(txn.state, seat)
     if loc is not None and loc in locations(txn.state):
         place = location(txn.state, loc)
-        save_location(txn, loc, {**place, "clues": int(place["clues"]) + clues})
+        save_location(txn, loc, replace(place, clues=place.clues + clues))
 
 
 def harm_enemy(txn: Txn, name: str, damage: int) -> None:

@@ -7,6 +7,7 @@ from msgspec.structs import replace
 from tablekeeper.core.game import Txn, parse_int
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import assets, board, mythos, records
+from tablekeeper.games.arkham.data import EncounterEnemy
 from tablekeeper.games.arkham.parsing import (
     count,
     keywords,
@@ -45,11 +46,10 @@ def enemy_verb(txn: Txn, args: tuple[str, ...]) -> None:
         "fight", "health", "evade", "damage", "horror", "at"})
     if unknown:
         raise Rejected(f"enemy: unknown word {sorted(unknown)[0]!r}")
-    stats = {"fight": count(named.get("fight", "1"), "fight"),
-             "health": count(named.get("health", "1"), "health", 1),
-             "evade": count(named.get("evade", "1"), "evade"), "damage": count(named.get("damage", "1"), "damage"),
-             "horror": count(named.get("horror", "0"), "horror"), "aloof": "aloof" in plain,
-             "hunter": "hunter" in plain}
+    stats = EncounterEnemy(count(named.get("fight", "1"), "fight"), count(named.get("health", "1"), "health", 1),
+                           count(named.get("evade", "1"), "evade"), count(named.get("damage", "1"), "damage"),
+                           count(named.get("horror", "0"), "horror"), hunter="hunter" in plain,
+                           aloof="aloof" in plain)
     foe = mythos.enemy_record(stats, ready="exhausted" not in plain,
                               weakness_of=seat if "weakness" in plain else None)  # AH-DMG-10: its owner
     board.spawn(txn, seat, args[1], foe, named.get("at"))

@@ -101,8 +101,8 @@ class Campaign:
     def after(cls, previous: Mapping[str, Any] | None, state: GameState) -> Campaign:
         """The log once ``state``'s finished scenario is written into ``previous`` (a new log for
         the first scenario). A seat's new investigator joins the log fresh (AH-JOIN-3, AH-KILLED-1)."""
-        scenario = state.get("scenario")
-        log = cls(previous) if previous else cls.new(str(scenario["campaign"]), str(scenario["difficulty"]), {})
+        scenario = records.scenario(state)
+        log = cls(previous) if previous else cls.new(scenario.campaign, scenario.difficulty, {})
         log.body["players"] = {}
         for seat in state.seat_numbers():
             inv = records.seats(state)[seat].investigator
@@ -139,7 +139,7 @@ class Campaign:
                                               printed.sanity)
                 if fate:
                     record["fate"] = fate
-        self.body["results"].append({"scenario": state.get("scenario")["id"], "resolution": state.over,
+        self.body["results"].append({"scenario": records.scenario(state).id, "resolution": state.over,
                                      "victory": list(state.get("victory", ())), "xp": earned})
         sequence = self.body["sequence"]
         if go_to is not None:

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import msgspec
 
-from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, parse_int, parse_seat
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import records, rules, skilltest
@@ -55,8 +52,9 @@ def token(txn: Txn, args: tuple[str, ...]) -> None:
     """Change the bag mid-game: add/remove tokens, seal one (out of the bag until released)."""
     usage(args, 2, 3, "token add|remove|seal|release NAME [N]")
     op, name = args[0], args[1]
-    if name not in txn.state.get("tokens"):
-        raise Rejected(f"unknown chaos token {name!r} (known: {', '.join(sorted(txn.state.get('tokens')))})")
+    known = records.tokens(txn.state)
+    if name not in known:
+        raise Rejected(f"unknown chaos token {name!r} (known: {', '.join(sorted(known))})")
     n = count(args[2], "count", 1) if len(args) > 2 else 1
     if n > MAX_TOKEN_CHANGE:
         raise Rejected(f"token {op} {name}: at most {MAX_TOKEN_CHANGE} tokens at a time, not {n}")
@@ -77,14 +75,14 @@ def token(txn: Txn, args: tuple[str, ...]) -> None:
 def token_value(txn: Txn, args: tuple[str, ...]) -> None:
     """Edit what a symbol token is worth (the scenario reference card, AH-CHAOS-2)."""
     usage(args, 2, 3, "token-value NAME VALUE [again]")
-    tokens: dict[str, Any] = dict(thaw(txn.state.get("tokens")))
+    tokens = records.tokens(txn.state)
     name = args[0]
     if name not in tokens:
         raise Rejected(f"unknown chaos token {name!r}")
     if len(args) > 2 and args[2] != "again":
         raise Rejected("token-value NAME VALUE [again]")
-    tokens[name] = {**tokens[name], "value": parse_int(args[1], "value"), "again": len(args) > 2}
-    txn.put("tokens", tokens)
+    tokens[name] = msgspec.structs.replace(tokens[name], value=parse_int(args[1], "value"), again=len(args) > 2)
+    records.save_tokens(txn, tokens)
 
 
 def elder(txn: Txn, args: tuple[str, ...]) -> None:

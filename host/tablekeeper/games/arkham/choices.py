@@ -1,7 +1,7 @@
 """Handlers of Arkham's prompts (``choose N``, the panel's up/down and NEXT, or a seat button).
 
 Each closes its prompt, does what the answer says, then ``resume`` carries on with whatever the
-prompt interrupted: the harm being placed, hunters, attacks, the 1.4 question, who goes next.
+prompt interrupted: the harm being placed, hunters, attacks, the 1.4 question, the last turn.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ def _open(txn: Txn) -> Prompt:
 
 
 def resume(txn: Txn) -> None:
-    """Carry on after an answer: an attack's harm, hunters, attacks, 1.4's question, next turn."""
+    """Carry on after an answer: an attack's harm, hunters, attacks, 1.4's question, the last turn."""
     while txn.state.prompt is None and txn.state.over is None:
         before = len(txn.events)
         if txn.state.get("soak") is not None:
@@ -35,7 +35,7 @@ def resume(txn: Txn) -> None:
             mythos.ask(txn)
         else:
             if txn.state.step == "2.2":
-                effects.ask_next_turn(txn)
+                effects.last_turn_begins(txn)
             return
         if len(txn.events) == before:
             return

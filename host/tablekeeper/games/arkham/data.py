@@ -18,9 +18,9 @@ DIFFICULTIES = ("easy", "standard", "hard", "expert")
 S = TypeVar("S", bound=msgspec.Struct)
 
 
-@dataclass(frozen=True, slots=True)
-class TokenKind:
-    """How one kind of chaos token resolves (AH-CHAOS-2..5); JSON-ready through ``to_json``."""
+class TokenKind(msgspec.Struct, frozen=True):
+    """How one kind of chaos token resolves (AH-CHAOS-2..5); kept in game data as JSON
+    (``records.tokens``)."""
 
     value: int = 0
     again: bool = False
@@ -29,18 +29,8 @@ class TokenKind:
     elder_sign: bool = False
     symbol: bool = False
 
-    def to_json(self) -> dict[str, Any]:
-        return {"value": self.value, "again": self.again, "leaves": self.leaves, "autofail": self.autofail,
-                "elder_sign": self.elder_sign, "symbol": self.symbol}
 
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> TokenKind:
-        return cls(int(raw["value"]), bool(raw["again"]), bool(raw["leaves"]), bool(raw["autofail"]),
-                   bool(raw["elder_sign"]), bool(raw["symbol"]))
-
-
-@dataclass(frozen=True, slots=True)
-class Card:
+class Card(msgspec.Struct, frozen=True):
     """An agenda or act card: a doom threshold or clue requirement, flat or per investigator."""
 
     name: str
@@ -48,10 +38,6 @@ class Card:
     per_investigator: bool = False
     objective: str | None = None
     resolution: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "amount": self.amount, "per_investigator": self.per_investigator,
-                "objective": self.objective, "resolution": self.resolution}
 
 
 class EncounterEnemy(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -174,20 +160,21 @@ class _Investigator(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     access: dict[str, Count] | None = None
 
 
-class _Agenda(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class _CardSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What an agenda and an act card share; each adds its threshold (doom or clues)."""
+
     name: str | None = None
+    per_investigator: bool = False
+    objective: str | None = None
+    resolution: str | None = None
+
+
+class _Agenda(_CardSpec, frozen=True, forbid_unknown_fields=True):
     doom: Positive | None = None
-    per_investigator: bool = False
-    objective: str | None = None
-    resolution: str | None = None
 
 
-class _Act(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    name: str | None = None
+class _Act(_CardSpec, frozen=True, forbid_unknown_fields=True):
     clues: Positive | None = None
-    per_investigator: bool = False
-    objective: str | None = None
-    resolution: str | None = None
 
 
 class _Reference(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

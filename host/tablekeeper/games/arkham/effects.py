@@ -11,7 +11,8 @@ from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState, Result
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import rules
+from tablekeeper.games.arkham import records, rules
+from tablekeeper.games.arkham.data import Card
 from tablekeeper.games.arkham.records import Seat, seats
 
 
@@ -44,18 +45,21 @@ def seat_info(state: GameState, seat: int) -> Seat:
     return seats(state)[seat]
 
 
-def card(state: GameState, deck: str) -> Mapping[str, Any]:
+def deck_cards(state: GameState, deck: str) -> tuple[Card, ...]:
+    """The scenario's agenda or act deck, in order."""
+    info = records.scenario(state)
+    return info.agendas if deck == "agenda" else info.acts
+
+
+def card(state: GameState, deck: str) -> Card:
     """The current agenda or act card (AH-ACTAG-2)."""
-    cards = state.get("scenario")[deck + "s"]
-    found: Mapping[str, Any] = cards[state.value(deck) - 1]
-    return found
+    return deck_cards(state, deck)[state.value(deck) - 1]
 
 
-def amount(card_json: Mapping[str, Any], investigators: int) -> int:
-    raw = card_json.get("amount")
-    if raw is None:
+def amount(card: Card, investigators: int) -> int:
+    if card.amount is None:
         return 0
-    return rules.per_investigator(int(raw), bool(card_json.get("per_investigator")), investigators)
+    return rules.per_investigator(card.amount, card.per_investigator, investigators)
 
 
 def put_list(txn: Txn, key: str, item: Any) -> None:
@@ -80,7 +84,7 @@ def advance_agenda(txn: Txn, why: str) -> None:
     from tablekeeper.games.arkham import board
 
     board.clear_enemy_doom(txn)
-    put_list(txn, "removed", f"agenda {state.value('agenda')}: {current['name']}")
+    put_list(txn, "removed", f"agenda {state.value('agenda')}: {current.name}")
     _after_advance(txn, "agenda", current)
 
 
@@ -89,16 +93,15 @@ def advance_act(txn: Txn, why: str) -> None:
     state = txn.state
     current = card(state, "act")
     txn.notice(f"act {state.value('act')} advances ({why})")
-    put_list(txn, "removed", f"act {state.value('act')}: {current['name']}")
+    put_list(txn, "removed", f"act {state.value('act')}: {current.name}")
     _after_advance(txn, "act", current)
 
 
-def _after_advance(txn: Txn, deck: str, current: Mapping[str, Any]) -> None:
-    resolution = current.get("resolution")
-    if resolution:
-        reach_resolution(txn, str(resolution), Result.VICTORY if deck == "act" else Result.DEFEAT)
+def _after_advance(txn: Txn, deck: str, current: Card) -> None:
+    if current.resolution:
+        reach_resolution(txn, current.resolution, Result.VICTORY if deck == "act" else Result.DEFEAT)
         return
-    count = len(txn.state.get("scenario")[deck + "s"])
+    count = len(deck_cards(txn.state, deck))
     index = txn.state.value(deck)
     if index >= count:
         reach_resolution(txn, "no resolution", Result.DEFEAT)
@@ -110,8 +113,7 @@ def _after_advance(txn: Txn, deck: str, current: Mapping[str, Any]) -> None:
         txn.set("agenda.threshold", max(1, need))
     else:
         txn.set("act.clues_required", need)
-    txn.notice(f"{deck} {index + 1}: {nxt['name']}" + (f" (objective: {nxt['objective']})"
-                                                         if nxt.get("objective") else ""))
+    txn.notice(f"{deck} {index + 1}: {nxt.name}" + (f" (objective: {nxt.objective})" if nxt.objective else ""))
 
 
 def reach_resolution(txn: Txn, resolution: str, result: Result) -> None:
@@ -263,21 +265,14 @@ def drop_from_turns(txn: Txn, seat: int) -> None:
     active = None if seat == state.active_seat else state.active_seat
     flowmod.move(txn, round_no=state.round, phase=state.phase, step=state.step, seat=active,
                  done=done, passes=state.passes)
-    prompt = txn.state.prompt
-    if prompt is not None and prompt.id == "flow.next_seat":
-        txn.close_prompt()
-        ask_next_turn(txn)
-    elif prompt is None and active is None:
-        ask_next_turn(txn)
+    if txn.state.prompt is None and active is None:
+        last_turn_begins(txn)
 
 
-def ask_next_turn(txn: Txn) -> None:
-    """2.2: the investigators choose who goes next among those who have not had a turn."""
+def last_turn_begins(txn: Txn) -> None:
+    """2.2: investigators take their turns in any order (the first to act begins); with one left
+    to play, its turn begins."""
     state = txn.state
     remaining = [s for s in live_seats(state) if s not in state.done]
-    if state.active_seat is not None:
-        return
-    if len(remaining) == 1:
+    if state.active_seat is None and len(remaining) == 1:
         flowmod.begin_turn(txn, txn.game.flow, remaining[0], done=state.done)
-    elif remaining:
-        flowmod.ask_next_seat(txn, remaining)

@@ -54,7 +54,7 @@ def _check_doom(txn: Txn) -> None:
     state = txn.state
     agenda = effects.card(state, "agenda")
     if rules.agenda_advances(state.value("agenda.doom"), state.value("doom.other"), state.value("agenda.threshold"),
-                             bool(agenda.get("objective"))):
+                             bool(agenda.objective)):
         effects.advance_agenda(txn, "doom threshold reached")
 
 
@@ -65,17 +65,15 @@ def _encounter_draws(txn: Txn) -> None:
 
 
 def _start_turns(txn: Txn) -> None:
-    """2.2: eliminated investigators take no turn; the others choose who goes next."""
+    """2.2: eliminated investigators take no turn; the others take theirs in any order (AH-FW-3)."""
     state = txn.state
     out = tuple(s for s in state.seat_numbers() if not effects.is_live(state, s))
     if not out:
         return
-    if state.prompt is not None:
-        txn.close_prompt()
     from tablekeeper.core import flow as flowmod
 
     flowmod.move(txn, round_no=state.round, phase=state.phase, step=state.step, seat=None, done=out)
-    effects.ask_next_turn(txn)
+    effects.last_turn_begins(txn)
 
 
 def _hunters(txn: Txn) -> None:
@@ -114,7 +112,7 @@ FLOW = Flow(phases=(
     ), skip=lambda s: s.round == 1),  # AH-FW-1: no Mythos phase in the first round
     Phase("investigation", "II. Investigation", (
         step("2.1", "Phase begins", Kind.AUTO),
-        step("2.2", "Turns", Kind.DECISION, turns=Turns.CHOSEN, enter=_start_turns),
+        step("2.2", "Turns", Kind.DECISION, turns=Turns.FREE, enter=_start_turns),
         step("2.3", "Phase ends", Kind.AUTO),
     )),
     Phase("enemy", "III. Enemy", (

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+import msgspec
+
 from tablekeeper.core.events import Command, Json
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
@@ -47,7 +49,7 @@ class Arkham(Game):
             limit = state.value(f"{seat_text}.{HARM_LIMITS[name]}")
             if value > limit:
                 raise Rejected(f"{track} {value} is beyond {HARM_LIMITS[name]} {limit}")
-        if track == "act.clues_required" and value < 1 and not effects.card(state, "act").get("objective"):
+        if track == "act.clues_required" and value < 1 and not effects.card(state, "act").objective:
             raise Rejected("act.clues_required cannot go below 1 for an act without an objective")
 
     def on_track(self, txn: Txn, track: str, old: int, new: int) -> None:
@@ -71,6 +73,9 @@ class Arkham(Game):
     def button(self, state: GameState, role: str, held: bool) -> Command | None:
         return panels.button(state, role, held)
 
+    def legend(self, state: GameState, seat: int) -> str | None:
+        return panels.legend(state, seat)
+
     def adjustable(self, state: GameState) -> list[str]:
         return panels.adjustable(state)
 
@@ -89,22 +94,22 @@ class Arkham(Game):
     def view_tracks(self, state: GameState) -> dict[str, int | None]:
         """An act with an Objective has no clue requirement to show (AH-ACTAG-5)."""
         out = super().view_tracks(state)
-        if effects.card(state, "act").get("objective"):
+        if effects.card(state, "act").objective:
             out.pop("act.clues_required", None)
         return out
 
     def view_extra(self, state: GameState) -> dict[str, Json]:
-        scenario = state.get("scenario")
+        scenario = records.scenario(state)
         test = skilltest.current(state)
         odds = None
-        if test is not None and test["result"] is None:
-            chance = skilltest.odds(state, test)
+        chance = skilltest.odds(state, test) if test is not None and test.result is None else None
+        if chance is not None:  # None also while the station answers a press: the odds follow it
             odds = {"exact": f"{chance.numerator}/{chance.denominator}", "percent": percent(chance)}
         keys = ("eliminated", "fate", "removed", "victory", "grim", "resolution", "enemies", "locations", "at",
                 "encounters", "assets", "treacheries")
-        out: dict[str, Any] = {"scenario": scenario["id"], "difficulty": scenario["difficulty"],
-                               "reference_side": rules.reference_side_label(scenario["side"]),
-                               "test": test, "odds": odds,
+        out: dict[str, Any] = {"scenario": scenario.id, "difficulty": scenario.difficulty,
+                               "reference_side": rules.reference_side_label(scenario.side),
+                               "test": None if test is None else msgspec.to_builtins(test), "odds": odds,
                                "investigators": {str(s): i.investigator for s, i in records.seats(state).items()}}
         out.update({k: thaw(state.get(k)) for k in keys})
         out["empty"] = [loc for loc in sorted(board.locations(state)) if board.is_empty(state, loc)]  # AH-EMPTY-1

@@ -12,8 +12,10 @@ from typing import Any
 import msgspec
 
 from tablekeeper.core.game import Txn
+from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import board, effects, records
+from tablekeeper.games.arkham.data import EncounterEnemy
 
 FATES = ("discarded", "enemy spawned", "treachery: threat area", "treachery: location")
 TYPE_IT = "not listed (type it)"
@@ -98,16 +100,14 @@ def choose_enemy(txn: Txn, index: int) -> None:
     ask(txn)
 
 
-def enemy_record(stats: Mapping[str, Any], *, ready: bool = True, weakness_of: int | None = None) -> records.Enemy:
+def enemy_record(stats: EncounterEnemy, *, ready: bool = True, weakness_of: int | None = None) -> records.Enemy:
     """A spawning enemy as the board keeps it, from the data file's stats (or the typed ones)."""
-    return records.Enemy(int(stats["fight"]), int(stats["health"]), int(stats["evade"]), int(stats["damage"]),
-                         int(stats["horror"]), bool(stats.get("aloof")), bool(stats.get("hunter")), ready,
-                         weakness_of=weakness_of)
+    return records.Enemy(stats.fight, stats.health, stats.evade, stats.damage, stats.horror, stats.aloof,
+                         stats.hunter, ready, weakness_of=weakness_of)
 
 
-def _known(state: Any) -> dict[str, Any]:
-    out: dict[str, Any] = dict(state.get("scenario").get("enemies") or {})
-    return out
+def _known(state: GameState) -> dict[str, EncounterEnemy]:
+    return records.scenario(state).enemies
 
 
 def _draws(txn: Txn) -> records.Draws:

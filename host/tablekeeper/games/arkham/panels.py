@@ -9,18 +9,17 @@ from tablekeeper.core.flow import Flow
 from tablekeeper.core.odds import percent
 from tablekeeper.core.state import GameState, Prompt
 from tablekeeper.core.view import Panel
-from tablekeeper.games.arkham import board, effects, skilltest
+from tablekeeper.games.arkham import board, effects, records, skilltest
 from tablekeeper.games.arkham.odds import success_chance
 
-WIDTH = 21
+WIDTH = 21  # a title longer than this is cut by the renderer; lines wrap and page instead
+
+MARGIN_KEY = (("+1: 62%", "a skill 1 above the test's difficulty passes 62% of the time"),)
 
 
-def _fit(text: str) -> str:
-    return text if len(text) <= WIDTH else text[: WIDTH - 1] + "~"
-
-
-def _panel(title: str, lines: list[str], big: str | None = None) -> Panel:
-    return Panel(_fit(title), tuple(_fit(line) for line in lines[:4]), big)
+def _panel(title: str, lines: list[str], big: str | None = None,
+           legend: tuple[tuple[str, str], ...] = ()) -> Panel:
+    return Panel(title, tuple(lines), big, legend)
 
 
 def track_panel(flow: Flow, state: GameState) -> Panel:
@@ -28,44 +27,45 @@ def track_panel(flow: Flow, state: GameState) -> Panel:
     phase = flow.phase(state.phase).label if state.phase else ""
     step = flow.step(state.phase, state.step).title if state.step else ""
     doom = state.value("agenda.doom") + state.value("doom.other")
-    lines = [phase, step,
-             f"Agenda {state.value('agenda')} doom {doom}/{state.value('agenda.threshold')}",
-             _act_line(state)]
+    lines = [phase, step, f"Doom {doom} of {state.value('agenda.threshold')}", _act_line(state)]
     if state.over:
         lines = [f"Over: {state.over}", *lines[:3]]
-    return _panel(f"Round {state.round}", lines, big=str(doom))
+    return _panel(f"Round {state.round}, agenda {state.value('agenda')}", lines, big=str(doom))
 
 
 def _act_line(state: GameState) -> str:
     act = effects.card(state, "act")
-    if act.get("objective"):
+    if act.objective:
         return f"Act {state.value('act')}: objective"
-    return f"Act {state.value('act')} clues {state.value('act.clues_required')}"
+    return f"Act {state.value('act')} needs {state.value('act.clues_required')} clues"
 
 
 def tokens_panel(state: GameState) -> Panel:
     """The chaos bag, or the running skill test with its exact odds before the reveal."""
-    if state.prompt is not None and state.prompt.id != "flow.next_seat":
-        return _panel(state.prompt.text, [f"{i}. {o}" for i, o in enumerate(state.prompt.options, 1)])
+    if state.prompt is not None:  # the whole question (wrapped); the banner shows the answer pointed at
+        return _panel("Question", [state.prompt.text, *(f"{i}. {o}" for i, o in enumerate(state.prompt.options, 1))])
     test = skilltest.current(state)
     bag = skilltest.chaos_bag(state)
     if test is None:
         sealed = bag.sealed.total
         seat = state.active_seat or state.lead
         margins = [margin_chance(state, seat, k) for k in range(4)]
-        return _panel(f"Chaos bag {bag.contents.total}",
-                      [f"{state.get('scenario')['difficulty']}" + (f" sealed {sealed}" if sealed else ""),
-                       f"+0 {margins[0]} +1 {margins[1]}", f"+2 {margins[2]} +3 {margins[3]}"])
-    skill = int(test["base"]) + int(test["committed"])
-    seat = int(test["seat"])
-    title = f"{test['step']} s{seat} {test['skill'][:3]} {skill}v{test['difficulty']}"
-    drawn = " ".join(test["tokens"])
-    if test["result"] is None:  # lines stay short: the big figure takes the right-hand side
-        chance = percent(skilltest.odds(state, test))
-        return _panel(title, [drawn or "commit icons", f"{seat}A: reveal"], big=chance)
-    result = test["result"]
-    return _panel(title, [drawn, f"{result['modified_skill']} vs {result['difficulty']}", f"{seat}A: resolve"],
-                  big="PASS" if result["success"] else "FAIL")
+        lines = ["Skill over test: pass", f"+0: {margins[0]}  +1: {margins[1]}", f"+2: {margins[2]}  +3: {margins[3]}"]
+        if sealed:
+            lines.append(f"{sealed} tokens sealed")
+        return _panel(f"{records.scenario(state).difficulty.capitalize()} bag: {bag.contents.total}", lines,
+                      legend=MARGIN_KEY)
+    title = f"Seat {test.seat}: {test.skill} test"
+    drawn = ", ".join(test.tokens)
+    against = f"skill {test.value} vs {test.difficulty}"
+    if test.result is None:  # lines stay short: the big figure (the chance to pass) takes the right
+        exact = skilltest.odds(state, test)
+        chance = ".." if exact is None else percent(exact)
+        return _panel(title, [against, f"drew {drawn}" if drawn else "commit cards now", "A: draw a token"],
+                      big=chance)
+    result = test.result
+    return _panel(title, [f"skill {result.modified_skill} vs {result.difficulty}", f"drew {drawn}",
+                          "A: resolve it"], big="PASS" if result.success else "FAIL")
 
 
 def margin_chance(state: GameState, seat: int, margin: int) -> str:
@@ -93,20 +93,16 @@ def seat_panel(state: GameState, seat: int) -> Panel:
     if out is not None:
         fate = state.get("fate", {}).get(str(seat))
         return _panel(name, [f"out: {out}", *([fate] if fate else []),
-                             f"trauma {value('physical_trauma')}P {value('mental_trauma')}M"])
-    turn = " TURN" if state.active_seat == seat else ""
-    lead = "*" if state.lead == seat else ""
+                             f"trauma: {value('physical_trauma')} physical, {value('mental_trauma')} mental"])
     engaged = board.engaged_with(state, seat)
-    lines = [f"HP {value('health') - value('damage')}/{value('health')} San "
-             f"{value('sanity') - value('horror')}/{value('sanity')}",
-             f"Clu {value('clues')} Res {value('resources')}" + (f" Eng{len(engaged)}" if engaged else ""),
-             f"Act {value('actions')} Hand {value('hand')}"]
-    key = legend(state, seat)
-    if key is not None:  # the last line on a 128x32 seat display as on a 128x64 one
-        lines = [lines[0], key]
-    elif engaged:
-        lines.append("Eng " + ",".join(engaged))
-    return _panel(f"{lead}{name}{turn}", lines, big=str(value("actions")) if turn else None)
+    # health and sanity left (the printed values are on the investigator card); three lines fill a
+    # seat display above its status line, an engagement pages in after them
+    lines = [f"Health {value('health') - value('damage')} Sanity {value('sanity') - value('horror')}",
+             f"{value('actions')} actions, {value('hand')} cards",
+             f"Clues {value('clues')} Resources {value('resources')}"]
+    if engaged:
+        lines.append("Engaged: " + ", ".join(engaged))
+    return _panel(f"{name} (lead)" if state.lead == seat else name, lines)
 
 
 def panels(flow: Flow, state: GameState) -> dict[str, Panel]:
@@ -123,7 +119,7 @@ def adjustable(state: GameState) -> list[str]:
     per_seat = ("damage", "horror", "clues", "resources", "actions")
     names = [f"seat{first}.{n}" for n in per_seat]
     names += ["agenda.doom", "doom.other", "agenda.threshold"]
-    if not effects.card(state, "act").get("objective"):  # AH-ACTAG-5: an objective needs no clues
+    if not effects.card(state, "act").objective:  # AH-ACTAG-5: an objective needs no clues
         names.append("act.clues_required")
     names += [f"seat{s}.{n}" for s in seats[1:] for n in per_seat]
     return [n for n in names if n in state.tracks]
@@ -133,14 +129,21 @@ SEAT_PROMPTS = ("soak", "aoo_order", "attack_order", "trauma", "encounter_card",
 
 
 def legend(state: GameState, seat: int) -> str | None:
-    """The seat display's last line while a question is the seat's to answer: what A and B mean."""
+    """The seat display's last line (``Game.legend``) while a question is the seat's to answer: what
+    A and B mean (the answers are numbered on the tokens display)."""
     prompt = state.prompt
     if prompt is None:
+        test = skilltest.current(state)
+        if test is not None and test.seat == seat:  # A is "done" with the test's next step
+            return "A: draw a token" if test.result is None else "A: resolve the test"
         return None
-    if prompt.id in SEAT_PROMPTS and prompt.seat == seat:  # the answers are numbered on the tokens display
-        return "A=1" + (f" B=2 of {len(prompt.options)}" if len(prompt.options) > 1 else "")
+    if prompt.id in SEAT_PROMPTS and prompt.seat == seat:
+        first = f"A: {prompt.options[0]}"
+        return first + (f", B: {prompt.options[1]}" if len(prompt.options) > 1 else "")
     if prompt.id == "encounter":
-        return "A=nothing" + (" B=my card" if seat in prompt.context.get("seats", ()) else "")
+        return "A: nothing" + (", B: my card" if seat in prompt.context.get("seats", ()) else "")
+    if prompt.id in ("lead", "prey") and seat in prompt.context.get("seats", ()):
+        return "A: me"
     return None
 
 
@@ -158,13 +161,19 @@ def button(state: GameState, role: str, held: bool) -> Command | None:
         return _answer(prompt, seat, which)
     test = skilltest.current(state)
     if test is not None:
-        if which == "a" and int(test["seat"]) == seat:
-            return Command("draw" if test["result"] is None else "resolve",
-                           ("chaos",) if test["result"] is None else (), origin="button")
+        if which == "a" and test.seat == seat:
+            return Command("draw" if test.result is None else "resolve",
+                           ("chaos",) if test.result is None else (), origin="button")
         return None
     if state.step == "2.2" and state.active_seat == seat:
         if which == "a":
             return Command("next", origin="button")
+        if effects.seat_value(state, seat, "actions") > 0:
+            return Command("actions", (seat_text,), origin="button")
+    elif state.step == "2.2" and state.active_seat is None and seat in state.owing:
+        # AH-FW-3: turns in any order; the seat that presses first takes its turn (A: pass it)
+        if which == "a":
+            return Command("pass", (seat_text,), origin="button")
         if effects.seat_value(state, seat, "actions") > 0:
             return Command("actions", (seat_text,), origin="button")
     return None
@@ -181,8 +190,6 @@ def _answer(prompt: Prompt, seat: int, which: str) -> Command | None:
         if which == "a":
             return choose(1)
         return choose(seats.index(seat) + 2) if seat in seats else None
-    if which == "a" and prompt.id == "flow.next_seat" and seat in seats:
-        return Command("turn", (f"seat{seat}",), origin="button")
     if which == "a" and prompt.id in ("lead", "prey") and seat in seats:
         return choose(seats.index(seat) + 1)
     return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from tablekeeper.core import flow as flowmod
 from tablekeeper.core.game import Txn, parse_int, parse_seat
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
@@ -31,8 +32,12 @@ def live_seat(state: GameState, text: str) -> int:
     return seat
 
 
-def own_turn(state: GameState, seat: int, what: str) -> None:
-    """AH-ACTV-1 / AH-TRIG-7 / AH-EVENT-2: actions belong to the investigator's own turn."""
+def own_turn(txn: Txn, seat: int, what: str) -> None:
+    """AH-ACTV-1 / AH-TRIG-7 / AH-EVENT-2: actions belong to the investigator's own turn. AH-FW-3:
+    the investigators take turns in any order, so the first of them to act begins their turn."""
+    if txn.state.phase == "investigation" and txn.state.step == "2.2":
+        flowmod.take_turn(txn, txn.game.flow, seat)
+    state = txn.state
     if state.phase != "investigation" or state.step != "2.2" or state.active_seat is None:
         raise Rejected(f"{what} only on an investigator's own turn (now: {state.phase} {state.step})")
     if state.active_seat != seat:

@@ -10,6 +10,7 @@ import msgspec
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
+from tablekeeper.games.arkham.data import Card, EncounterEnemy, TokenKind
 
 R = TypeVar("R", bound=msgspec.Struct)
 
@@ -55,6 +56,70 @@ class Enemy(msgspec.Struct, frozen=True):
     evade_mod: int = 0
 
 
+class ScenarioInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """The scenario being played, as set up: its agenda and act decks (AH-ACTAG-2), the campaign's
+    scenario order (AH-NEXT-1) and the enemies of its encounter sets (1.4)."""
+
+    id: str
+    title: str | None = None
+    campaign: str
+    difficulty: str
+    side: str
+    agendas: tuple[Card, ...]
+    acts: tuple[Card, ...]
+    sequence: tuple[str, ...] = ()
+    enemies: dict[str, EncounterEnemy] = msgspec.field(default_factory=dict)
+
+
+def scenario(state: GameState) -> ScenarioInfo:
+    return msgspec.convert(thaw(state.get("scenario")), type=ScenarioInfo)
+
+
+class Location(msgspec.Struct, frozen=True, kw_only=True):
+    """A location in play (AH-CLUE-2/5, AH-DIFF-2): its shroud and clue value, the clues still on it,
+    whether it has been revealed, and the locations it connects to."""
+
+    shroud: int
+    clue_value: int
+    per_investigator: bool = False
+    clues: int = 0
+    revealed: bool = False
+    connections: tuple[str, ...] = ()
+
+
+class TestResult(msgspec.Struct, frozen=True):
+    """ST.4 to ST.6: the tokens' modifier, the modified skill against the difficulty, the outcome."""
+
+    modifier: int
+    modified_skill: int
+    difficulty: int
+    success: bool
+    autofail: bool
+
+
+class SkillTest(msgspec.Struct, frozen=True, kw_only=True):
+    """The running skill test (ST.1..ST.8): who tests which skill, the base value and committed
+    icons, the difficulty, what kind of test and against which enemy, the tokens revealed so far,
+    the step reached and, from ST.6, the result."""
+
+    seat: int
+    skill: str
+    base: int
+    difficulty: int
+    committed: int = 0
+    kind: str = "plain"
+    target: str | None = None
+    autosuccess: bool = False
+    tokens: tuple[str, ...] = ()
+    step: str = "ST.2"
+    result: TestResult | None = None
+
+    @property
+    def value(self) -> int:
+        """ST.2: the skill value with the committed icons."""
+        return self.base + self.committed
+
+
 class Provoked(msgspec.Struct, frozen=True):
     """An action whose attacks of opportunity are being made (AH-AOO-2/5): who acted, the ready
     engaged enemies still to attack, and the action's effect to resolve afterwards."""
@@ -98,6 +163,23 @@ def load(state: GameState, key: str, kind: type[R]) -> R | None:
 
 def save(txn: Txn, key: str, record: msgspec.Struct | None) -> None:
     txn.put(key, None if record is None else msgspec.to_builtins(record))
+
+
+def locations(state: GameState) -> dict[str, Location]:
+    return msgspec.convert(thaw(state.get("locations", {})), type=dict[str, Location])
+
+
+def save_locations(txn: Txn, table: dict[str, Location]) -> None:
+    txn.put("locations", msgspec.to_builtins(table))
+
+
+def tokens(state: GameState) -> dict[str, TokenKind]:
+    """The chaos token table (AH-CHAOS-2..5): how each kind of token resolves in this scenario."""
+    return msgspec.convert(thaw(state.get("tokens")), type=dict[str, TokenKind])
+
+
+def save_tokens(txn: Txn, table: dict[str, TokenKind]) -> None:
+    txn.put("tokens", msgspec.to_builtins(table))
 
 
 def treacheries(state: GameState) -> dict[str, Treachery]:

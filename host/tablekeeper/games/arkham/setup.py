@@ -14,6 +14,7 @@ from tablekeeper.core.frozen import freeze
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import Counter
 from tablekeeper.errors import ConfigError, Rejected
+from tablekeeper.games.arkham import records
 from tablekeeper.games.arkham.data import (
     Card,
     load_allies,
@@ -86,6 +87,11 @@ def with_campaign(options: Mapping[str, str]) -> dict[str, str]:
 def build(state: GameState, given: Mapping[str, str]) -> GameState:
     check_options(given, state.seats)
     options = with_campaign(given)
+    beyond = sorted(k for k in options if k.startswith("seat") and k[4:].isdigit() and int(k[4:]) > state.seats)
+    if "campaign" in given and beyond:  # a player of the log would be dropped without a word
+        players = sum(1 for k in options if k.startswith("seat") and k[4:].isdigit())
+        raise ConfigError(f"campaign log: {players} players are in the campaign: play it with --seats {players} "
+                          "(or let a player leave first: tablekeeper campaign FILE NAME leave SEAT)")
     scenarios, campaigns = load_scenarios(options.get("scenario"))
     sid = options.get("scenario_id", "the_gathering" if "the_gathering" in scenarios else next(iter(scenarios)))
     if sid not in scenarios:
@@ -97,11 +103,11 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
     campaign = options.get("campaign_id", scenario.campaign)
     if campaign not in bags:
         raise ConfigError(f"--option campaign_id={campaign}: no chaos bag for it (bags: {', '.join(sorted(bags))})")
-    tokens = {name: kind.to_json() for name, kind in token_kinds.items()}
+    tokens = dict(token_kinds)
     for symbol, kind in scenario.reference.get(side, {}).items():
         if symbol not in tokens:
             raise ConfigError(f"scenario {sid}: reference.{side}.{symbol}: unknown token")
-        tokens[symbol] = kind.to_json()
+        tokens[symbol] = kind
     mode = options.get("mode", "campaign")
     if mode not in ("campaign", "standalone"):
         raise ConfigError(f"--option mode={mode}: expected campaign or standalone")
@@ -145,11 +151,11 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
     tracks["encounter.discard"] = Counter(0, 0, None)
     bag = Bag("chaos", Multiset.of(bags[campaign][difficulty]))
     data = {
-        "scenario": {"id": sid, "title": scenario.title, "campaign": campaign, "difficulty": difficulty,
-                     "side": side, "agendas": [c.to_json() for c in scenario.agendas],
-                     "acts": [c.to_json() for c in scenario.acts], "sequence": list(campaigns.get(campaign, ())),
-                     "enemies": msgspec.to_builtins(dict(scenario.enemies))},
-        "tokens": tokens,
+        "scenario": msgspec.to_builtins(records.ScenarioInfo(
+            id=sid, title=scenario.title, campaign=campaign, difficulty=difficulty, side=side,
+            agendas=scenario.agendas, acts=scenario.acts, sequence=tuple(campaigns.get(campaign, ())),
+            enemies=dict(scenario.enemies))),
+        "tokens": msgspec.to_builtins(tokens),
         "seats": seats,
         "mode": mode,
         "count_eliminated": options.get("count_eliminated", "true") != "false",

@@ -1,35 +1,35 @@
 """A skill test run step by step (ST.1 to ST.8), with the exact odds shown before the reveal.
 
-The record lives in game data under ``test``: who tests, which skill, the base value and the
-committed icons, the difficulty, the tokens revealed so far, the step reached and the result.
+The record (``records.SkillTest``) lives in game data under ``test``: who tests, which skill, the
+base value and the committed icons, the difficulty, the tokens revealed so far, the step reached
+and the result.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
+
+from msgspec.structs import replace
 
 from tablekeeper.core.chance import Bag
 from tablekeeper.core.derived import VIEWS, Same
-from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import board, effects, rules
+from tablekeeper.games.arkham import board, effects, records, rules
 from tablekeeper.games.arkham.data import TokenKind
 from tablekeeper.games.arkham.odds import success_chance, token_effect
+from tablekeeper.games.arkham.records import SkillTest, TestResult
 
 KINDS = ("plain", "investigate", "fight", "evade")
 
 
-def current(state: GameState) -> dict[str, Any] | None:
-    raw = state.get("test")
-    return None if raw is None else dict(thaw(raw))
+def current(state: GameState) -> SkillTest | None:
+    return records.load(state, "test", SkillTest)
 
 
 def token_kinds(state: GameState) -> dict[str, TokenKind]:
-    return {name: TokenKind.from_json(raw) for name, raw in state.get("tokens").items()}
+    return records.tokens(state)
 
 
 def chaos_bag(state: GameState) -> Bag:
@@ -43,14 +43,16 @@ def elder_sign(state: GameState, seat: int) -> int:
     return effects.seat_info(state, seat).elder_sign
 
 
-def odds(state: GameState, test: Mapping[str, Any]) -> Fraction:
-    """The exact chance of success for the current skill value (ST.2) against the difficulty."""
-    skill = int(test["base"]) + int(test["committed"])
-    difficulty = 0 if test.get("autosuccess") else int(test["difficulty"])
+def odds(state: GameState, test: SkillTest, placeholder: Fraction | None = None) -> Fraction | None:
+    """The exact chance of success for the current skill value (ST.2) against the difficulty; while
+    the station sends the frame answering a press, ``placeholder`` until that frame is out."""
+    skill = test.value
+    difficulty = 0 if test.autosuccess else test.difficulty
     contents = chaos_bag(state).contents
-    elder = elder_sign(state, int(test["seat"]))
+    elder = elder_sign(state, test.seat)
     key = ("arkham.test", contents, Same(state.get("tokens")), skill, difficulty, elder)
-    return VIEWS.get(key, lambda: success_chance(contents.as_dict(), token_kinds(state), skill, difficulty, elder))
+    return VIEWS.get(key, lambda: success_chance(contents.as_dict(), token_kinds(state), skill, difficulty, elder),
+                     placeholder=placeholder)
 
 
 def begin(txn: Txn, seat: int, skill: str, base: int, difficulty: int, kind: str = "plain",
@@ -70,9 +72,8 @@ def begin(txn: Txn, seat: int, skill: str, base: int, difficulty: int, kind: str
         if target is None:
             raise Rejected(f"a {kind} test names its enemy")
         board.enemy(txn.state, target)
-    txn.put("test", {"seat": seat, "skill": skill, "base": base, "committed": 0, "difficulty": difficulty,
-                     "kind": kind, "target": target, "autosuccess": autosuccess, "tokens": [], "step": "ST.2",
-                     "result": None})
+    records.save(txn, "test", SkillTest(seat=seat, skill=skill, base=base, difficulty=difficulty, kind=kind,
+                                        target=target, autosuccess=autosuccess))
     txn.notice(f"ST.1 seat {seat} tests {skill} {base} against {difficulty}")
 
 
@@ -83,32 +84,28 @@ def commit(txn: Txn, seat: int, icons: int) -> None:
         raise Rejected("commit at least 1 icon")
     if not effects.is_live(txn.state, seat):
         raise Rejected(f"seat {seat} is no longer in the scenario")
-    txn.put("test", {**test, "committed": int(test["committed"]) + icons})
+    records.save(txn, "test", replace(test, committed=test.committed + icons))
 
 
 def on_reveal(txn: Txn, token: str) -> None:
     """ST.3: a token is revealed (by the device or reported from the cardboard bag). A token that
     says "reveal another" keeps the test at ST.3; otherwise ST.4 to ST.6 follow at once."""
     test = current(txn.state)
-    if test is None or test["step"] not in ("ST.2", "ST.3"):
+    if test is None or test.step not in ("ST.2", "ST.3"):
         raise Rejected("reveal chaos tokens during a skill test (start one with `test` or an action)")
     kinds = token_kinds(txn.state)
     if token not in kinds:
         raise Rejected(f"no rule for chaos token {token!r}")
-    tokens = [*test["tokens"], token]
+    tokens = (*test.tokens, token)
     if kinds[token].again and chaos_bag(txn.state).contents.total > 0:
-        txn.put("test", {**test, "tokens": tokens, "step": "ST.3"})
+        records.save(txn, "test", replace(test, tokens=tokens, step="ST.3"))
         txn.notice(f"ST.3 {token}: reveal another token")
         return
-    seat = int(test["seat"])
-    modifier, autofail = token_effect(tokens, kinds, elder_sign(txn.state, seat))  # ST.4
-    result = rules.skill_test_result(int(test["base"]) + int(test["committed"]), modifier,
-                                     int(test["difficulty"]), autofail=autofail,
-                                     autosuccess=bool(test["autosuccess"]))  # ST.5 / ST.6
-    txn.put("test", {**test, "tokens": tokens, "step": "ST.6",
-                     "result": {"modifier": modifier, "modified_skill": result.modified_skill,
-                                "difficulty": result.difficulty, "success": result.success,
-                                "autofail": result.autofail}})
+    modifier, autofail = token_effect(tokens, kinds, elder_sign(txn.state, test.seat))  # ST.4
+    result = rules.skill_test_result(test.value, modifier, test.difficulty, autofail=autofail,
+                                     autosuccess=test.autosuccess)  # ST.5 / ST.6
+    records.save(txn, "test", replace(test, tokens=tokens, step="ST.6", result=TestResult(
+        modifier, result.modified_skill, result.difficulty, result.success, result.autofail)))
     txn.notice(f"ST.6 {' '.join(tokens)}: {result.modified_skill} vs {result.difficulty} -> "
                + ("success" if result.success else "failure"))
 
@@ -117,15 +114,15 @@ def resolve(txn: Txn) -> None:
     """ST.7: apply the result (AH-FW-4: an evaded enemy is exhausted and disengaged only now);
     ST.8: the test ends, tokens go back to the bag, and bless/curse leave it."""
     test = _need(txn.state, "ST.6", "resolve the test")
-    seat = int(test["seat"])
-    success = bool(test["result"]["success"])
-    kind, target = test["kind"], test.get("target")
+    seat = test.seat
+    success = test.result is not None and test.result.success
+    kind, target = test.kind, test.target
     if success and kind == "investigate":
         loc = board.where(txn.state, seat)
         if loc is not None:
             place = board.location(txn.state, loc)
-            if board.clues_at(txn.state, loc) > 0:
-                board.save_location(txn, loc, {**place, "clues": int(place["clues"]) - 1})
+            if place.clues > 0:  # AH-CLUE-5: the clues on the location, not those investigators hold
+                board.save_location(txn, loc, replace(place, clues=place.clues - 1))
                 txn.add(f"seat{seat}.clues", 1)  # AH-CLUE-3
             else:
                 txn.notice(f"{loc} has no clues left")
@@ -136,20 +133,20 @@ def resolve(txn: Txn) -> None:
         txn.notice(f"{target} is evaded")
     elif success and kind == "fight" and target in board.enemies(txn.state):
         board.harm_enemy(txn, str(target), 1)
-    txn.put("test", {**test, "step": "ST.7"})
+    records.save(txn, "test", replace(test, step="ST.7"))
     kinds = token_kinds(txn.state)
     txn.source_op("chaos", "return")  # ST.8
-    for token in test["tokens"]:
+    for token in test.tokens:
         if kinds[token].leaves:
             txn.source_op("chaos", "take", token)
-    txn.put("test", None)
+    records.save(txn, "test", None)
     txn.notice(f"ST.8 test over: {'success' if success else 'failure'}")
 
 
-def _need(state: GameState, step: str, what: str) -> dict[str, Any]:
+def _need(state: GameState, step: str, what: str) -> SkillTest:
     test = current(state)
     if test is None:
         raise Rejected(f"no skill test is running to {what}")
-    if test["step"] != step:
-        raise Rejected(f"cannot {what} at {test['step']} (only at {step})")
+    if test.step != step:
+        raise Rejected(f"cannot {what} at {test.step} (only at {step})")
     return test

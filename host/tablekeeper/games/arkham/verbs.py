@@ -3,7 +3,7 @@ then changes the state through the transaction. ``docs/games/arkham.md`` lists t
 
 from __future__ import annotations
 
-from tablekeeper.core.flow import begin_turn
+from tablekeeper.core import flow as flowmod
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, Verb, parse_int
 from tablekeeper.core.state import GameState, Result
@@ -38,7 +38,7 @@ def act(txn: Txn, args: tuple[str, ...]) -> None:
     order = [n for n in named.pop("order", "").split(",") if n]
     if set(named) - {"skill"}:
         raise Rejected(f"act: unknown option {sorted(set(named) - {'skill'})[0]!r} (skill=N, order=E1,E2)")
-    own_turn(state, seat, f"the {kind} action")
+    own_turn(txn, seat, f"the {kind} action")
     no_test(state)
     if state.prompt is not None:
         raise Rejected(f"answer the prompt first: {state.prompt.text}")
@@ -60,7 +60,7 @@ def action_menu(txn: Txn, args: tuple[str, ...]) -> None:
     usage(args, 1, 1, "actions SEAT")
     state = txn.state
     seat = live_seat(state, args[0])
-    own_turn(state, seat, "an action")
+    own_turn(txn, seat, "an action")
     no_test(state)
     if state.prompt is not None:
         raise Rejected(f"answer the prompt first: {state.prompt.text}")
@@ -163,7 +163,7 @@ def activate(txn: Txn, args: tuple[str, ...]) -> None:
     resources = count(plain[2], "resources") if len(plain) > 2 and plain[2].lstrip("+").isdigit() else 0
     resources = max(0, resources - cost_less(named))  # AH-TRIG-9: active cost modifiers count
     kind = plain[-1] if plain[-1] in ("parley", "fight", "evade", "resign") else "activate"
-    own_turn(state, seat, "an activated ability")
+    own_turn(txn, seat, "an activated ability")
     no_test(state)
     have = effects.seat_value(state, seat, "resources")
     if have < resources:
@@ -201,7 +201,7 @@ def play(txn: Txn, args: tuple[str, ...]) -> None:
     cardtype = "asset" if "asset" in words else "event"
     fast, free = "fast" in words, "free" in words
     if not fast or cardtype == "asset":
-        own_turn(state, seat, f"playing a {'fast ' if fast else ''}{cardtype}")
+        own_turn(txn, seat, f"playing a {'fast ' if fast else ''}{cardtype}")
     no_test(state)
     if effects.seat_value(state, seat, "hand") < 1:
         raise Rejected(f"seat {seat} has no card in hand")
@@ -309,10 +309,10 @@ def advance(txn: Txn, args: tuple[str, ...]) -> None:
         effects.advance_agenda(txn, "a card allows it")
     elif which == "act":
         current = effects.card(txn.state, "act")
-        if not current.get("objective"):
+        if not current.objective:
             raise Rejected("this act advances by spending clues (spend-clues SEAT:N ...)")
         if why != "objective":
-            raise Rejected(f"say `advance act objective` once the objective is met: {current['objective']}")
+            raise Rejected(f"say `advance act objective` once the objective is met: {current.objective}")
         effects.advance_act(txn, "objective met")
     else:
         raise Rejected("advance agenda card | advance act objective")
@@ -325,8 +325,8 @@ def spend_clues(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("usage: spend-clues SEAT:N [SEAT:N ...]")
     state = txn.state
     current = effects.card(state, "act")
-    if current.get("objective"):
-        raise Rejected(f"act {state.value('act')} has an objective: {current['objective']}")
+    if current.objective:
+        raise Rejected(f"act {state.value('act')} has an objective: {current.objective}")
     if state.phase != "investigation" or state.active_seat is None:
         raise Rejected("clues are spent on the act only during an investigator's turn")
     no_test(state)
@@ -362,7 +362,7 @@ def bonus(txn: Txn, args: tuple[str, ...]) -> None:
 def go_to(txn: Txn, args: tuple[str, ...]) -> None:
     """AH-NEXT-1: the resolution sends the group to another scenario of the campaign."""
     usage(args, 1, 1, "go-to SCENARIO")
-    sequence = txn.state.get("scenario")["sequence"]
+    sequence = records.scenario(txn.state).sequence
     if args[0] not in sequence:
         raise Rejected(f"the campaign has no scenario {args[0]!r} (scenarios: {', '.join(sequence)})")
     txn.put("go_to", args[0])
@@ -417,21 +417,14 @@ def buy(txn: Txn, args: tuple[str, ...]) -> None:
 
 
 def turn(txn: Txn, args: tuple[str, ...]) -> None:
-    """2.2 / AH-FW-3: the investigators choose who goes next; each takes one turn per phase."""
+    """2.2 / AH-FW-3: the investigators take their turns in any order; this seat begins its turn now
+    (an action or a pass by a seat begins it too)."""
     usage(args, 1, 1, "turn SEAT")
     state = txn.state
     seat = live_seat(state, args[0])
-    prompt = state.prompt
-    if state.step != "2.2" or prompt is None or prompt.id != "flow.next_seat":
-        if state.step == "2.2" and seat in (*state.done, state.active_seat):
-            raise Rejected(f"seat {seat} has had its turn this phase")
+    if state.step != "2.2" or state.prompt is not None or not flowmod.take_turn(txn, txn.game.flow, seat):
         raise Rejected("no turn to start now" + (f" (seat {state.active_seat}'s turn is on)"
                                                   if state.active_seat else ""))
-    seats = [int(s) for s in prompt.context["seats"]]
-    if seat not in seats:
-        raise Rejected(f"seat {seat} has had its turn this phase")
-    txn.close_prompt()
-    begin_turn(txn, txn.game.flow, seat, done=txn.state.done)
 
 
 VERBS: dict[str, Verb] = {v.usage.split()[0]: v for v in (
@@ -458,7 +451,7 @@ VERBS: dict[str, Verb] = {v.usage.split()[0]: v for v in (
     Verb("buy SEAT TITLE LEVEL [exceptional] [permanent] [upgrade=N] [remove=TITLE] [class=C]",
          "between scenarios: buy a card with experience (campaign log)", buy),
     Verb("grim TEXT", "record a Grim Rule resolution", grim),
-    Verb("turn SEAT", "the investigators choose who goes next", turn),
+    Verb("turn SEAT", "the seat begins its turn (any order; acting or passing begins it too)", turn),
     Verb("test SEAT SKILL VALUE DIFFICULTY [auto-success]", "begin a skill test (ST.1)", chaos_verbs.begin_test),
     Verb("commit SEAT ICONS", "commit cards with matching icons (ST.2)", chaos_verbs.commit),
     Verb("resolve", "apply the test's result and end it (ST.7, ST.8)", chaos_verbs.resolve),

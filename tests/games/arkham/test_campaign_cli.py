@@ -1,0 +1,182 @@
+"""The campaign log between scenarios through ``tablekeeper campaign`` (the command a group uses), and
+``tablekeeper play --campaign`` for the scenarios: players join, leave, return and replace the killed,
+decks are built from a deck file, cards are bought and swapped; a refusal is one line, exit 2, and
+the log is unchanged (AH-DB, AH-COPY, AH-EXCEPT, AH-ASSET-4, AH-XP-4..9, AH-JOIN-3, AH-KILLED-1/2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tablekeeper import cli
+from tablekeeper.core.store import Store
+
+SIGNATURE = ('[[cards]]\ntitle = "Roland\'s .38 Special"\nlevel = -1\nkind = "signature"\n'
+             '[[cards]]\ntitle = "Cover Up"\nkind = "signature"\n[[cards]]\ntitle = "Amnesia"\nkind = "weakness"\n')
+
+
+def deck(tmp_path: Path, name: str, body: str, *, pairs: int = 15) -> str:
+    """A deck file: ``pairs`` level-0 guardian titles, two copies each, then ``body``."""
+    cards = "".join(f'[[cards]]\ntitle = "Card {i}"\ncopies = 2\nclass = "guardian"\n' for i in range(pairs))
+    path = tmp_path / name
+    path.write_text(cards + SIGNATURE.replace("level = -1\n", "") + body, encoding="utf-8")
+    return str(path)
+
+
+class Table:
+    """One save file with one campaign, driven as a group would from the shell."""
+
+    def __init__(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        self.save = str(tmp_path / "zealot.db")
+        self.capsys = capsys
+        self.tmp_path = tmp_path
+
+    def campaign(self, *words: str) -> tuple[int, str, str]:
+        code = cli.main(["campaign", self.save, "zealot", *words])
+        out, err = self.capsys.readouterr()
+        return code, out.strip(), err.strip()
+
+    def ok(self, *words: str) -> str:
+        code, out, err = self.campaign(*words)
+        assert code == 0, err
+        return out
+
+    def refused(self, *words: str) -> str:
+        """A refusal: exit 2, one line on stderr, the stored log unchanged."""
+        before = self.log()
+        code, out, err = self.campaign(*words)
+        assert code == 2 and out == "" and len(err.splitlines()) == 1, (code, out, err)
+        assert self.log() == before
+        return err
+
+    def play(self, seats: int, *lines: str, slot: str = "s1", options: tuple[str, ...] = ()) -> None:
+        script = self.tmp_path / f"{slot}.script"
+        script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        extra = [x for o in options for x in ("--option", o)]
+        code = cli.main(["play", "arkham", "--seats", str(seats), "--save", self.save, "--slot", slot,
+                         "--campaign", "zealot", "--strict", "--script", str(script), *extra])
+        self.capsys.readouterr()
+        assert code == 0
+
+    def log(self) -> dict[str, object] | None:
+        with Store.open(self.save) as store:
+            return store.campaign("zealot")
+
+
+@pytest.fixture
+def table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Table:
+    t = Table(tmp_path, capsys)
+    t.ok("new", "night_of_the_zealot", "--seat", "1=roland", "--seat", "2=daisy")
+    return t
+
+
+def test_new_and_show_read_as_plain_lines(table: Table) -> None:
+    shown = table.ok("show")
+    assert shown.splitlines() == ["zealot: night_of_the_zealot (standard), between; next scenario: the_gathering",
+                                  "seat 1: roland, 0 experience, trauma 0 physical 0 mental",
+                                  "seat 2: daisy, 0 experience, trauma 0 physical 0 mental"]
+    assert "already kept" in table.refused("new", "night_of_the_zealot")
+    with pytest.raises(SystemExit) as stop:  # argparse: its usage line and the reason
+        table.campaign("nonsense")
+    assert stop.value.code == 2 and "invalid choice: 'nonsense'" in table.capsys.readouterr().err
+
+
+@pytest.mark.rule("AH-JOIN-3")
+def test_players_join_leave_and_return_between_scenarios(table: Table) -> None:
+    table.ok("leave", "2")
+    assert "daisy has already been used" in table.refused("join", "3", "daisy")  # a newcomer starts fresh
+    table.ok("join", "3", "skids")
+    table.ok("rejoin", "2", "daisy")  # AH-JOIN-2: the leaver's record was kept
+    table.play(3, "resolution R1")
+    shown = table.ok("show")
+    assert "next scenario: midnight_masks" in shown and "seat 3: skids" in shown
+    assert "seat 4" in table.refused("leave", "4")
+
+
+@pytest.mark.rule("AH-DB-2")
+@pytest.mark.rule("AH-DB-5")
+def test_a_deck_is_built_from_a_deck_file(table: Table, tmp_path: Path) -> None:
+    short = deck(tmp_path, "short.toml", "", pairs=14)
+    assert "28 cards count toward deck size, not 30" in table.refused("deck", "1", short)
+    upgraded = deck(tmp_path, "up.toml", '[[cards]]\ntitle = "Upgrade"\nlevel = 2\nclass = "guardian"\n', pairs=14)
+    assert "29 cards count" in table.refused("deck", "1", upgraded)
+    legal = deck(tmp_path, "legal.toml", "[[cards]]\ntitle = 'Upgrade'\nlevel = 2\nclass = 'guardian'\n"
+                 "[[cards]]\ntitle = 'Extra'\nclass = 'guardian'\n", pairs=14)
+    assert "cost 2 experience, only 0 to start with" in table.refused("deck", "1", legal)
+    assert table.ok("deck", "1", legal, "--xp", "3") == "seat 1's deck is kept; 1 experience left"
+    assert "deck of 33 cards" in table.ok("show")
+
+
+@pytest.mark.rule("AH-DB-3")
+@pytest.mark.rule("AH-COPY-1")
+@pytest.mark.rule("AH-EXCEPT-2")
+@pytest.mark.rule("AH-ASSET-4")
+def test_a_deck_file_breaking_the_copy_rules_is_refused(table: Table, tmp_path: Path) -> None:
+    three = deck(tmp_path, "three.toml", "[[cards]]\ntitle = 'Card 0'\nlevel = 1\nclass = 'guardian'\n", pairs=15)
+    assert "Card 0: at most 2 copies by title (3)" in table.refused("deck", "1", three, "--xp", "5")
+    rare = deck(tmp_path, "rare.toml", "[[cards]]\ntitle = 'Rare'\ncopies = 2\nexceptional = true\n", pairs=14)
+    assert "Rare: exceptional, at most 1 copy (2)" in table.refused("deck", "1", rare)
+    story = deck(tmp_path, "story.toml", "[[cards]]\ntitle = 'Lita Chantler'\nkind = 'story'\nlevel = 0\n")
+    assert "needs a scenario's permission" in table.refused("deck", "1", story)
+    table.ok("deck", "1", story, "--story", "Lita Chantler")
+    typo = deck(tmp_path, "typo.toml", "[[cards]]\ntitle = 'X'\nlevle = 1\n")
+    assert "typo.toml" in table.refused("deck", "1", typo) and "level" in table.refused("deck", "1", typo)
+
+
+@pytest.mark.rule("AH-XP-4")
+@pytest.mark.rule("AH-XP-5")
+@pytest.mark.rule("AH-XP-6")
+@pytest.mark.rule("AH-XP-7")
+def test_purchases_between_scenarios(table: Table, tmp_path: Path) -> None:
+    table.ok("deck", "1", deck(tmp_path, "d.toml", ""), "--xp", "5")
+    assert "mystic cards are outside" in table.refused("buy", "1", "Shrivelling", "2", "--class", "mystic",
+                                                       "--remove", "Card 0")
+    assert "name a card to take out" in table.refused("buy", "1", "Vicious Blow", "1", "--class", "guardian")
+    assert "Amnesia is a weakness card" in table.refused("buy", "1", "Vicious Blow", "1", "--class", "guardian",
+                                                         "--remove", "Amnesia")
+    assert table.ok("buy", "1", "Vicious Blow", "1", "--class", "guardian", "--remove", "Card 0") \
+        == "seat 1 buys Vicious Blow for 1 experience"
+    assert table.ok("buy", "1", "Card 3", "2", "--upgrade", "0", "--class", "guardian") \
+        == "seat 1 buys Card 3 for 2 experience"  # an upgrade pays the difference
+    assert "seat 1: roland, 2 experience" in table.ok("show")
+    assert "roland has 2 experience; Big costs 3" in table.refused("buy", "1", "Big", "3", "--class", "guardian",
+                                                                     "--remove", "Card 1")
+
+
+@pytest.mark.rule("AH-XP-9")
+def test_a_deck_changes_freely_only_when_the_guide_says_so(table: Table, tmp_path: Path) -> None:
+    table.ok("deck", "1", deck(tmp_path, "d.toml", ""))
+    assert "only by purchase" in table.refused("swap", "1", "Card 0", "Other", "--class", "guardian")
+    assert table.ok("swap", "1", "Card 0", "Other", "--class", "guardian", "--guide") == "seat 1: Card 0 out, Other in"
+    table.play(2, "resolution R1")
+    assert "only by purchases" in table.refused("deck", "1", deck(tmp_path, "d2.toml", ""))
+
+
+@pytest.mark.rule("AH-KILLED-1")
+@pytest.mark.rule("AH-KILLED-2")
+def test_a_killed_investigator_is_replaced_and_an_empty_pool_loses(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    t = Table(tmp_path, capsys)
+    t.ok("new", "night_of_the_zealot", "--seat", "1=roland", "--seat", "2=daisy", "--pool", "roland,daisy,agnes")
+    t.play(2, "hit seat2 1", "resolution R1", options=("seat2.physical_trauma=4",))  # Daisy: health 5
+    assert "killed" in t.ok("show")
+    assert "neither killed nor insane" in t.refused("replace", "1", "agnes")
+    assert "choose a new investigator (agnes)" in t.refused("replace", "2")
+    assert t.ok("replace", "2", "agnes") == "seat 2 now plays agnes"
+    t.play(2, "hit seat1 1", "resolution R1", slot="s2", options=("seat1.physical_trauma=8",))  # Roland: 9
+    code, _, err = t.campaign("replace", "1")
+    assert code == 2 and err == "tablekeeper: no investigator is left in the pool: the campaign is lost"
+    assert "night_of_the_zealot (standard), lost" in t.ok("show")
+
+
+def test_bad_input_is_one_line(table: Table, tmp_path: Path) -> None:
+    assert table.refused("join", "9", "skids") == "tablekeeper: campaign: '9' is not a seat (1 to 4)"
+    assert "usage: tablekeeper campaign FILE NAME join SEAT INVESTIGATOR" in table.refused("join", "3")
+    assert "LEVEL must be a whole number" in table.refused("buy", "1", "Machete", "x")
+    assert str(tmp_path / "missing.toml") in table.refused("deck", "1", str(tmp_path / "missing.toml"))
+    other = Table(tmp_path, table.capsys)
+    other.save = str(tmp_path / "none.db")
+    code, _, err = other.campaign("show")
+    assert code == 2 and err == f"tablekeeper: {other.save}: no such save file"
+    assert not Path(other.save).exists()  # nothing created by a mistaken name
