@@ -17,8 +17,11 @@ if TYPE_CHECKING:
 
 RETRANSMIT_MS = const(120)
 RETRANSMIT_MAX_MS = const(1000)
-HEARTBEAT_MS = const(500)
-HOST_TIMEOUT_MS = const(2000)
+# An idle link is quiet: a HEARTBEAT only after 4 s with nothing sent, so an untouched counter and
+# the host's thread each wake about 30 times a minute. A pulled cable is seen at once by the host (the
+# port closes) and unpowers the counter; the timeout catches a hung end, and outlasts one lost beat.
+HEARTBEAT_MS = const(4000)
+HOST_TIMEOUT_MS = const(10000)
 _SEQ_WINDOW = const(24)  # executed seqs remembered behind the newest (a bit mask: a small int, no allocation)
 _SEQ_MASK = const(0xFFFFFF)
 _SEQ_HALF = const(127)  # of the 255 seqs (1..255), this many ahead of the newest are new, the rest are behind

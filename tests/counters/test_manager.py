@@ -37,6 +37,7 @@ def values(intents: list[Intent]) -> list[tuple[int, str, int]]:
 
 
 HP_SEAT_2 = CounterConfig(vid=0x2E8A, pid=0x0005, seat=2, role="hp")
+HOST_TIMEOUT_S = load_firmware_module("counter.link").HOST_TIMEOUT_MS / 1000
 
 
 def test_configured_counter_is_seated_and_shows_the_game_value() -> None:
@@ -181,7 +182,7 @@ def test_change_made_while_unplugged_arrives_once_after_replug() -> None:
     rig.run(3.0)
     board.press("down", rig)
     board.press("down", rig)
-    rig.run(1.0)
+    rig.run(HOST_TIMEOUT_S)  # a board left powered notices the host's silence after the timeout
     assert board.display.text == "13 | HP /20 | NO HOST"
     board.cable = True
     board.listed = True

@@ -391,8 +391,8 @@ class CounterManager:
         wait: Callable[[list[int], float | None], list[int]] = select_wait,
         hello_interval_s: float = 0.25,
         greeting_timeout_s: float = 3.0,
-        heartbeat_s: float = 0.5,
-        silence_timeout_s: float = 2.0,
+        heartbeat_s: float = 4.0,  # as the firmware's HEARTBEAT_MS and HOST_TIMEOUT_MS: a quiet idle link
+        silence_timeout_s: float = 10.0,
         backoff_first_s: float = 0.5,
         backoff_max_s: float = 30.0,
         session_id: int | None = None,
