@@ -131,14 +131,32 @@ def test_the_idle_station_loop_wakes_only_for_the_watchdog(
     assert station.stats.redraws == 1  # the first frame only
 
 
+@pytest.mark.parametrize("game_name", ["arkham", "earthborne", "oathsworn"])
+def test_the_first_screens_fit_their_displays_so_the_idle_loop_turns_no_page(tmp_path: Path, game_name: str) -> None:
+    """Lines that matter less are ranked DETAIL (shown only where there is room), so no display of the
+    reference build pages at the start of these games, and the idle loop has no timer at all."""
+    station, intents, clock, parts = make_station(tmp_path, game_name)
+    supervisor = Supervisor(clock=clock)
+    station.start()
+    assert station._paged == set()
+    try:
+        run_station_loop(station, supervisor, None, clock=clock, sleep=lambda s: None)
+    finally:
+        supervisor.stop()
+        station.close()
+        parts.close()
+    assert intents.waits == [None]
+
+
 def test_a_screen_too_long_for_its_display_wakes_the_loop_only_to_turn_its_page(tmp_path: Path) -> None:
-    """Arkham's first track screen has two pages: the loop passes every PAGE_S to show the next one,
-    and each of those passes sends a frame (a change on the display, not a look for work)."""
-    station, intents, clock, parts = make_station(tmp_path, "arkham")
+    """Spirit Island's first question (its setup, with both answers and the one pointed at) has several
+    pages: the loop passes every PAGE_S to show the next one, and each of those passes sends a frame
+    (a change on the display, not a look for work)."""
+    station, intents, clock, parts = make_station(tmp_path, "spirit_island")
     supervisor = Supervisor(clock=clock)
     station.start()
     first = station.stats.redraws
-    assert station._paged == {"track"}
+    assert station._paged == {"tokens"}
     try:
         run_station_loop(station, supervisor, None, clock=clock, sleep=lambda s: None)
     finally:

@@ -236,3 +236,33 @@ def test_a_scripted_run_with_the_text_view_says_what_to_use(tmp_path: Path,
     assert main(["run", "--sim", "--no-counters", "--script", str(script), "--display", "text"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "use --display capture or gifanim" in err
+
+
+def test_capture_writes_a_png_only_when_the_panels_pixels_change(tmp_path: Path) -> None:
+    """An idle station redrawing the same picture (a display re-sent, a repeated frame) adds no file:
+    capture mode's cost per hour is its changes, not its redraws."""
+    from tablekeeper.hw.sim.simulator import SimulatedParts
+
+    config = load_config(REFERENCE_CONFIG)
+    out = tmp_path / "captures"
+    parts = SimulatedParts(config, display_mode="capture", capture_dir=out)
+    track = config.display("track")
+    assert track is not None
+    try:
+        device = parts.open_device(track)
+        blank, marked = Image.new("1", device.size), Image.new("1", device.size)
+        marked.putpixel((3, 3), 1)
+        still = {"pressed": frozenset[str](), "lit_seat": None, "failed": frozenset[str]()}
+        device.display(blank)
+        assert parts.refresh(**still)
+        written = parts.bytes_written
+        for _ in range(3):  # the same pixels sent to the chip again, and nothing sent at all
+            device.display(blank)
+            assert not parts.refresh(**still)
+            assert not parts.refresh(**still)
+        assert len(list(out.glob("panel_*.png"))) == 1 and parts.bytes_written == written > 0
+        device.display(marked)
+        assert parts.refresh(**still)
+        assert len(list(out.glob("panel_*.png"))) == 2
+    finally:
+        parts.close()

@@ -8,7 +8,7 @@ from tablekeeper.core.events import Command
 from tablekeeper.core.flow import Flow
 from tablekeeper.core.odds import percent
 from tablekeeper.core.state import GameState, Prompt
-from tablekeeper.core.view import Panel
+from tablekeeper.core.view import Panel, Priority
 from tablekeeper.games.arkham import board, effects, records, skilltest
 from tablekeeper.games.arkham.odds import success_chance
 
@@ -28,9 +28,13 @@ def track_panel(flow: Flow, state: GameState) -> Panel:
     step = flow.step(state.phase, state.step).title if state.step else ""
     doom = state.value("agenda.doom") + state.value("doom.other")
     lines = [phase, step, f"Doom {doom} of {state.value('agenda.threshold')}", _act_line(state)]
+    # the doom line only where there is room (the big figure shows the doom), so the screen fits a
+    # small display without turning pages
+    ranks = [Priority.KEY, Priority.KEY, Priority.DETAIL, Priority.NORMAL]
     if state.over:
-        lines = [f"Over: {state.over}", *lines[:3]]
-    return _panel(f"Round {state.round}, agenda {state.value('agenda')}", lines, big=str(doom))
+        lines, ranks = [f"Over: {state.over}", *lines[:3]], [Priority.KEY, *ranks[:3]]
+    return Panel.ranked(f"Round {state.round}, agenda {state.value('agenda')}", tuple(zip(lines, ranks, strict=True)),
+                        big=str(doom))
 
 
 def _act_line(state: GameState) -> str:

@@ -55,7 +55,8 @@ def panels(state: GameState, step_title: str) -> dict[str, Panel]:
     weather = state.get("weather") or ""
     ended = tables.day_end(state)
     status = step_title if ended is None else f"day end: {ended['reason']}"
-    out = {"track": Panel(f"Day {day} Round {state.round}", (status, loc_line, f"Weather: {weather}"))}
+    # "Weather A Perfect Day" is one row of a small display: the day's first screen fits without paging
+    out = {"track": Panel(f"Day {day} Round {state.round}", (status, loc_line, f"Weather {weather}"))}
     if state.prompt is not None:
         options = tuple(f"{i}. {o}" for i, o in enumerate(state.prompt.options, 1))
         out["tokens"] = Panel("Question", (state.prompt.text, *options))
@@ -71,10 +72,12 @@ def panels(state: GameState, step_title: str) -> dict[str, Panel]:
     for seat in state.seat_numbers():
         s = f"seat{seat}"
         energy = [f"{name} {state.value(f'{s}.{a}')}" for a, name in ENERGY]
+        fatigue, injury = state.value(f"{s}.fatigue"), state.value(f"{s}.injury")
         # most important first (a small seat display pages the rest): energy, the counts "cannot draw" needs
         seat_lines = [(f"{energy[0]} {energy[1]}", Priority.KEY), (f"{energy[2]} {energy[3]}", Priority.KEY),
                       (f"Deck {state.value(f'{s}.deck')} Hand {state.value(f'{s}.hand')}", Priority.NORMAL),
-                      (f"Fatigue {state.value(f'{s}.fatigue')} Injury {state.value(f'{s}.injury')}", Priority.NORMAL)]
+                      (f"Fatigue {fatigue} Injury {injury}",  # none of either: only where there is room
+                       Priority.NORMAL if fatigue or injury else Priority.DETAIL)]
         if test is not None and test.seat == seat and test.stage == "draw":
             chance = challenge.chance_text(state, test.aspect, test.effort, test.difficulty)
             seat_lines.insert(0, (odds_line(test, chance.split()[-1].strip("()")), Priority.KEY))

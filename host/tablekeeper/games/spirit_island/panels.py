@@ -10,7 +10,7 @@ from tablekeeper.core.flow import Turns
 from tablekeeper.core.state import GameState
 from tablekeeper.core.view import Panel, Priority
 from tablekeeper.games.spirit_island import seat_menu, spirits
-from tablekeeper.games.spirit_island.common import blight_card, get, seat_track
+from tablekeeper.games.spirit_island.common import blight_card, get, seat_track, slots
 from tablekeeper.games.spirit_island.fear import ROMAN
 from tablekeeper.games.spirit_island.invader_track import slot_lines
 from tablekeeper.games.spirit_island.turn import FLOW
@@ -33,7 +33,12 @@ def panels(game: Game, state: GameState) -> dict[str, Panel]:
         track_lines[5] = "Ravage added Blight on board " + ", ".join(sorted(ravaged))
     if state.over:
         track_lines = [state.over, *track_lines[:5]]
-    ranks = [Priority.KEY, Priority.KEY, *[Priority.NORMAL] * 4]  # phase and step on the first page
+    # phase and step on the first page; an empty Invader slot and the deck count only where there
+    # is room, so the first screens (no cards in Ravage or Build yet) fit without turning pages
+    filled = slots(state).as_mapping()
+    ranks = [Priority.KEY, Priority.KEY,
+             *[Priority.NORMAL if filled[name] else Priority.DETAIL for name in ("ravage", "build", "explore")],
+             Priority.NORMAL if ravaged else Priority.DETAIL]
     if state.over:
         ranks = [Priority.KEY, *ranks[:5]]
     out = {"track": Panel.ranked(f"Turn {state.round}", tuple(zip(track_lines, ranks, strict=True)))}
@@ -87,7 +92,9 @@ def _seat_panel(state: GameState, seat: int) -> Panel:
     # most important first: a small seat display pages the rest; what A and B do in the seat's menu
     # is the display's last line (``SpiritIsland.legend``)
     lines = ("Energy:", f"Cards played {played} of {limit}", f"Presence {presence}", el_text, reminder)
-    ranks = (Priority.KEY, Priority.NORMAL, Priority.NORMAL, Priority.NORMAL, Priority.DETAIL)  # reminder last
+    ranks = (Priority.KEY, Priority.NORMAL, Priority.NORMAL,
+             Priority.NORMAL if elements else Priority.DETAIL,  # "no elements" only where there is room
+             Priority.DETAIL)  # reminder last
     return Panel.ranked(f"Seat {seat}", tuple(zip(lines, ranks, strict=True)), big=str(energy))
 
 
