@@ -190,8 +190,8 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--child", metavar="SAVE", help=argparse.SUPPRESS)
     parser.add_argument("--game", default="arkham",
-                        help="game on the displays (default arkham: its first track screen has two pages, "
-                             "turned every 3 s; oathsworn's first screens fit)")
+                        help="game on the displays (default arkham; the first screens fit their displays in every "
+                             "game but Spirit Island, whose setup question turns a page every 3 s)")
     args = parser.parse_args()
     if args.child:
         return child(args.child, args.game)

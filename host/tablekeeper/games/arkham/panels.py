@@ -28,9 +28,9 @@ def track_panel(flow: Flow, state: GameState) -> Panel:
     step = flow.step(state.phase, state.step).title if state.step else ""
     doom = state.value("agenda.doom") + state.value("doom.other")
     lines = [phase, step, f"Doom {doom} of {state.value('agenda.threshold')}", _act_line(state)]
-    # the doom line only where there is room (the big figure shows the doom), so the screen fits a
-    # small display without turning pages
-    ranks = [Priority.KEY, Priority.KEY, Priority.DETAIL, Priority.NORMAL]
+    # doom and act only where there is room (the big figure shows the doom; both cards lie on the
+    # table), so the screen fits a small display, "waiting" line included, without turning pages
+    ranks = [Priority.KEY, Priority.KEY, Priority.DETAIL, Priority.DETAIL]
     if state.over:
         lines, ranks = [f"Over: {state.over}", *lines[:3]], [Priority.KEY, *ranks[:3]]
     return Panel.ranked(f"Round {state.round}, agenda {state.value('agenda')}", tuple(zip(lines, ranks, strict=True)),
@@ -99,14 +99,17 @@ def seat_panel(state: GameState, seat: int) -> Panel:
         return _panel(name, [f"out: {out}", *([fate] if fate else []),
                              f"trauma: {value('physical_trauma')} physical, {value('mental_trauma')} mental"])
     engaged = board.engaged_with(state, seat)
-    # health and sanity left (the printed values are on the investigator card); three lines fill a
-    # seat display above its status line, an engagement pages in after them
+    # health and sanity left (the printed values are on the investigator card)
     lines = [f"Health {value('health') - value('damage')} Sanity {value('sanity') - value('horror')}",
              f"{value('actions')} actions, {value('hand')} cards",
              f"Clues {value('clues')} Resources {value('resources')}"]
+    # clues and resources (tokens on the table too) only where there is room: with the seat's
+    # "still to play" line the first screen fits without turning pages; an engagement pages in
+    ranks = [Priority.KEY, Priority.KEY, Priority.DETAIL, Priority.NORMAL]
     if engaged:
         lines.append("Engaged: " + ", ".join(engaged))
-    return _panel(f"{name} (lead)" if state.lead == seat else name, lines)
+    title = f"{name} (lead)" if state.lead == seat else name
+    return Panel.ranked(title, tuple(zip(lines, ranks, strict=False)))
 
 
 def panels(flow: Flow, state: GameState) -> dict[str, Panel]:
