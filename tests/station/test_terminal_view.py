@@ -36,7 +36,7 @@ def started(game: str, seats: int, tmp_path: Path) -> tuple[Any, Any]:
     ("arkham", {"track": ["Round 1"], "seat1": ["Roland", "Health 9"], "tokens": ["bag: 16"]}),
     ("spirit_island", {"track": ["Turn 1", "Setup"], "seat1": ["Energy:", "[0]", "Presence 2"]}),
     ("oathsworn", {"track": ["Chapter 1: story", "time used 0 of 16"], "seat1": ["Warden", "[6]", "animus 0 of 6"]}),
-    ("earthborne", {"track": ["Day 1 Round 1"], "seat1": ["Awareness 3 Fitness 2", "Fatigue 0 Injury 0"]}),
+    ("earthborne", {"track": ["Day 1 Round 1"], "seat1": ["Awareness 3 Fitness 2", "Deck 24 Hand 6"]}),
 ])
 def test_terminal_view_shows_round_phase_and_seat_values_as_text_in_80x24(
         game: str, expected: dict[str, list[str]], tmp_path: Path) -> None:
