@@ -52,8 +52,15 @@ def _command_word(argv: Sequence[str]) -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
+    splash = None
+    if argv is None:  # the process's own command line: on the Pi, "starting..." before the rest loads
+        from tablekeeper.splash import show
+
+        splash = show(words)
     parser = build_parser(_command_word(words))
     args = parser.parse_args(words)
+    if splash is not None:
+        args.splash = splash
     configure(args.log_level or ("info" if under_journal() else "warning"))
     func = getattr(args, "func", None)
     if func is None:
