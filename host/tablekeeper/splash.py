@@ -73,8 +73,8 @@ class Splash(NamedTuple):
 def config_path(argv: Sequence[str]) -> str | None:
     """The config a ``tablekeeper run`` on the Pi's own parts reads, or None for any other command."""
     words = list(argv)
-    while words and words[0] in ("-v", "--verbose", "--log-level") or words and words[0].startswith("--log-level="):
-        words = words[2:] if words[0] == "--log-level" else words[1:]
+    while words and (words[0] in ("-v", "--verbose", "--log-level") or words[0].startswith("--log-level=")):
+        words = words[2:] if words[0] == "--log-level" else words[1:]  # the options before the command
     if not words or words[0] != "run":
         return None
     path = None
@@ -101,13 +101,15 @@ def read_track(path: str) -> Track | None:
     if display is None:
         return None
     bus = data.get("buses", {}).get(display.get("bus"))
-    width, _, height = str(display.get("size", "")).partition("x")
-    track = Track(display.get("driver"), int(width), int(height), display.get("rotation", 0),
-                  bus.get("port") if isinstance(bus, dict) else None, display.get("address"))
-    fits = (isinstance(bus, dict) and bus.get("kind") == "i2c" and track.driver in DRIVERS
-            and (track.width, track.height) in FACES and track.rotation in (0, 2)
-            and all(type(n) is int for n in (track.port, track.address)) and 0x03 <= track.address <= 0x77)
-    return track if fits else None
+    if not isinstance(bus, dict) or bus.get("kind") != "i2c":
+        return None  # an SPI display is opened by the station, after the config check
+    driver, port, address, rotation = display.get("driver"), bus.get("port"), display.get("address"), \
+        display.get("rotation", 0)
+    size = tuple(int(n) for n in str(display.get("size", "")).split("x"))
+    if driver not in DRIVERS or size not in FACES or rotation not in (0, 2) \
+            or not (type(port) is int and type(address) is int and 0x03 <= address <= 0x77):
+        return None
+    return Track(str(driver), size[0], size[1], int(rotation), port, address)
 
 
 def starting_image(size: tuple[int, int]) -> Image.Image:
@@ -142,12 +144,13 @@ def gpio_present() -> bool:
     return is_pi and any(name.startswith("gpiochip") for name in os.listdir("/dev"))
 
 
-def show(argv: Sequence[str], *, open_interface: Callable[[Track], Any] = i2c_interface,
-         on_pi: Callable[[], bool] = gpio_present) -> Splash | None:
+def show(argv: Sequence[str], *, open_interface: Callable[[Track], Any] | None = None,
+         on_pi: Callable[[], bool] | None = None) -> Splash | None:
     """Draw "starting..." on the track display for a ``tablekeeper run`` on the Pi; None when this is
-    another command, not a Pi, or the config or the display gives any trouble."""
+    another command, not a Pi, or the config or the display gives any trouble. ``open_interface``
+    (default: the Pi's I2C) and ``on_pi`` (default: ``gpio_present``) let the simulator stand in."""
     path = config_path(argv)
-    if path is None or not on_pi():
+    if path is None or not (on_pi or gpio_present)():
         return None
     try:
         track = read_track(path)
@@ -158,7 +161,7 @@ def show(argv: Sequence[str], *, open_interface: Callable[[Track], Any] = i2c_in
     from tablekeeper.hw.displays import PartialUpdate, display_errors, make_device
 
     try:
-        interface = open_interface(track)
+        interface = (open_interface or i2c_interface)(track)
         device = make_device(track, interface)
         image = starting_image((track.width, track.height))
         PartialUpdate(device).display(image)
