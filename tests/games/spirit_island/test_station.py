@@ -121,8 +121,8 @@ def test_blight_questions_keep_the_faq_order_and_cascade() -> None:
     # Immediately (step 1, a nested action): each Spirit destroys 2 Presence and loses 1 Energy
     assert (tracks(s)["seat1.presence"], tracks(s)["seat2.presence"]) == (2, 2)
     assert s.state.prompt is not None and s.state.prompt.seat == 1
-    assert s.game.panels(s.state)["tokens"] == Panel("Seat 1's question", (
-        "Does seat 1 have Presence in the land?", "A: no", "B: yes", "(seat 1's buttons)"))
+    assert s.game.panels(s.state)["tokens"] == Panel.question("Seat 1's question", (
+        "Does seat 1 have Presence in the land?"), ("A: no", "B: yes", "(seat 1's buttons)"))
     assert s.game.button(s.state, "seat2.a", False) is None  # the question is seat 1's
     press(s, controls, "seat1.b")
     assert tracks(s)["seat1.presence"] == 1

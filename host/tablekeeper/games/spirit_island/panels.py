@@ -69,11 +69,11 @@ def _prompt_panel(state: GameState) -> Panel:
     if len(prompt.options) <= 2:
         who = f"seat {prompt.seat}" if prompt.seat is not None else "any seat"
         lines = [f"{key}: {option}" for key, option in zip("AB", prompt.options, strict=False)]
-        return Panel(title, (prompt.text, *lines, f"({who}'s buttons)"))
+        return Panel.question(title, prompt.text, (*lines, f"({who}'s buttons)"))
     shown = [f"{i}. {o}" for i, o in enumerate(prompt.options[:3], 1)]
     if len(prompt.options) > 3:
         shown.append(f"{len(prompt.options) - 3} more: UP/DOWN")
-    return Panel(title, (prompt.text, *shown))
+    return Panel.question(title, prompt.text, tuple(shown))
 
 
 def _seat_panel(state: GameState, seat: int) -> Panel:
