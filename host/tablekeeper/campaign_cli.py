@@ -180,6 +180,8 @@ def run(args: argparse.Namespace) -> int:
                 seat, sep, inv = item.partition("=")
                 if not sep or not inv:
                     raise ScriptError(f"campaign new: --seat {item!r}: expected N=INVESTIGATOR")
+                if _seat(seat) in players:
+                    raise ScriptError(f"campaign new: --seat {seat} is given twice ({players[_seat(seat)]}, {inv})")
                 players[_seat(seat)] = inv
             pool = [i for i in args.pool.split(",") if i] if args.pool is not None else None
             log = _checked(lambda: Campaign.new(campaign, args.difficulty, players, pool))

@@ -187,6 +187,10 @@ def test_bad_input_is_one_line(table: Table, tmp_path: Path) -> None:
     code, _, err = other.campaign("show")
     assert code == 2 and err == f"tablekeeper: {other.save}: no such save file"
     assert not Path(other.save).exists()  # nothing created by a mistaken name
+    twice = Table(tmp_path, table.capsys)
+    twice.save = str(tmp_path / "twice.db")
+    code, _, err = twice.campaign("new", "night_of_the_zealot", "--seat", "1=roland", "--seat", "1=daisy")
+    assert code == 2 and err == "tablekeeper: campaign new: --seat 1 is given twice (roland, daisy)"
 
 
 @pytest.mark.rule("AH-DB-2")
