@@ -192,3 +192,18 @@ def test_ctrl_c_ends_the_terminal_simulator_with_exit_0_and_one_line(tmp_path: P
     assert proc.returncode == 0
     assert err.decode().splitlines() == ["tablekeeper: simulator stopped"]
     assert not [pid for pid in counters if Path(f"/proc/{pid}").exists()], "a virtual counter outlived the station"
+
+
+def test_a_big_value_never_cuts_the_row_beside_it() -> None:
+    """The glass wraps text around the big value's columns, so the text view must not cut a row that
+    fills them (it cut "Act 1 needs 8 clues" to "clue[0]")."""
+    from tablekeeper.core.view import Panel
+    from tablekeeper.hw.sim.textview import display_box
+    from tablekeeper.ui.render import layout
+
+    track = next(d for d in load_config(REFERENCE_CONFIG).displays if d.role == "track")
+    panel = Panel("Round 1", ("Act 1 needs 8 clues",), big="0")  # one row on the glass beside the "0"
+    screen = layout(panel, track.viewing)
+    rows = display_box(track, (panel, None, None), 0)
+    first = screen.rows[0]
+    assert first in rows[2] and rows[2].rstrip("|]").endswith("0")

@@ -37,6 +37,13 @@ class Panel:
         """A panel from (line, priority) items, in the order they should appear."""
         return cls(title, tuple(text for text, _ in items), big, legend, tuple(p for _, p in items))
 
+    @classmethod
+    def question(cls, title: str, text: str, answers: tuple[str, ...]) -> Panel:
+        """An open question: the question is the key line, its answers details. The banner already
+        shows the answer pointed at and each seat's last line what A and B mean, so a small display
+        shows the question whole instead of paging through a list that repeats them."""
+        return cls.ranked(title, ((text, Priority.KEY), *((a, Priority.DETAIL) for a in answers)))
+
     def legend_page(self) -> Panel:
         """The page SELECT shows: each short form in plain words."""
         return Panel("Key to short forms", tuple(f"{short} = {meaning}" for short, meaning in self.legend))

@@ -80,7 +80,7 @@ def test_si_blight_3_any_blight_during_the_ravage_step_counts_per_board() -> Non
     run(s, "cascade B2")
     answer_counts(s)
     assert sorted(s.state.get("ravage.blight_boards")) == ["A", "B"]
-    assert s.game.panels(s.state)["track"].lines[5] == "Ravage added Blight on board A, B"
+    assert s.game.panels(s.state)["track"].lines[4] == "Ravage added Blight on board A, B"
 
 
 @pytest.mark.rule("SI-BLIGHT-4")

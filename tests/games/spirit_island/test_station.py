@@ -49,7 +49,7 @@ def test_panels_show_every_word_on_the_reference_and_compact_displays() -> None:
     panels = s.game.panels(s.state)
     assert panels["tokens"].lines[0] == "Fear 0 of 16, cards earned 0"
     assert panels["seat1"].big == "1" and panels["seat1"].lines[:3] == ("Energy:", "Cards played 1 of 1", "Presence 2")
-    assert panels["track"].lines[2:4] == ("Ravage: no card", "Build: " + s.state.get("invader.slots")["build"][0])
+    assert panels["track"].lines[1:3] == ("Ravage: no card", "Build: " + s.state.get("invader.slots")["build"][0])
 
 
 def test_seat_buttons_follow_the_moment() -> None:
@@ -121,8 +121,8 @@ def test_blight_questions_keep_the_faq_order_and_cascade() -> None:
     # Immediately (step 1, a nested action): each Spirit destroys 2 Presence and loses 1 Energy
     assert (tracks(s)["seat1.presence"], tracks(s)["seat2.presence"]) == (2, 2)
     assert s.state.prompt is not None and s.state.prompt.seat == 1
-    assert s.game.panels(s.state)["tokens"] == Panel("Seat 1's question", (
-        "Does seat 1 have Presence in the land?", "A: no", "B: yes", "(seat 1's buttons)"))
+    assert s.game.panels(s.state)["tokens"] == Panel.question("Seat 1's question", (
+        "Does seat 1 have Presence in the land?"), ("A: no", "B: yes", "(seat 1's buttons)"))
     assert s.game.button(s.state, "seat2.a", False) is None  # the question is seat 1's
     press(s, controls, "seat1.b")
     assert tracks(s)["seat1.presence"] == 1

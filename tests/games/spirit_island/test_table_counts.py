@@ -106,7 +106,7 @@ def test_button_ravage_is_one_invader_action_so_scotland_fires_after_it() -> Non
     assert not any("Runoff" in n for n in s.notices)
     run(s, "choose 1")  # destroyed: the Dahan's counterattack as offered; the Ravage ends
     assert any(n.startswith("Triggered action now: Runoff") for n in s.notices)
-    assert s.game.panels(s.state)["track"].lines[5] == "Ravage added Blight on board A"
+    assert s.game.panels(s.state)["track"].lines[4] == "Ravage added Blight on board A"
 
 
 @pytest.mark.rule("SI-INV-8")
@@ -156,8 +156,9 @@ def test_set_a_deck_track_to_its_value_is_a_no_op_and_bad_events_option_is_one_l
 def test_fast_powers_is_shown_once_on_the_track_display() -> None:
     s = session()
     to_step(s, "fast", "powers")
-    lines = s.game.panels(s.state)["track"].lines
-    assert lines[0] == "Fast Powers" and lines[1] == "A: done, B: seat menu"
+    track = s.game.panels(s.state)["track"]
+    assert track.title.endswith(": Fast Powers") and track.lines[0] == "A: done, B: seat menu"
+    assert not any("Fast Powers" in line for line in track.lines)
 
 
 @pytest.mark.parametrize(("adversary", "cards"), [("france:2", 10), ("russia:6", 14), ("sweden:0", 9)])

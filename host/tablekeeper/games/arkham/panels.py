@@ -43,7 +43,8 @@ def _act_line(state: GameState) -> str:
 def tokens_panel(state: GameState) -> Panel:
     """The chaos bag, or the running skill test with its exact odds before the reveal."""
     if state.prompt is not None:  # the whole question (wrapped); the banner shows the answer pointed at
-        return _panel("Question", [state.prompt.text, *(f"{i}. {o}" for i, o in enumerate(state.prompt.options, 1))])
+        return Panel.question("Question", state.prompt.text,
+                              tuple(f"{i}. {o}" for i, o in enumerate(state.prompt.options, 1)))
     test = skilltest.current(state)
     bag = skilltest.chaos_bag(state)
     if test is None:

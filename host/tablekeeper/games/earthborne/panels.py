@@ -58,7 +58,7 @@ def panels(state: GameState, step_title: str) -> dict[str, Panel]:
     out = {"track": Panel(f"Day {day} Round {state.round}", (status, loc_line, f"Weather: {weather}"))}
     if state.prompt is not None:
         options = tuple(f"{i}. {o}" for i, o in enumerate(state.prompt.options, 1))
-        out["tokens"] = Panel("Question", (state.prompt.text, *options))
+        out["tokens"] = Panel.question("Question", state.prompt.text, options)
     elif engine.awaiting(state):
         out["tokens"] = Panel("Resolve", (str(engine.awaiting(state)),))
     elif (test := engine.current_test(state)) is not None and test.stage == "draw":

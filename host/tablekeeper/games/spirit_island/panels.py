@@ -26,17 +26,16 @@ def panels(game: Game, state: GameState) -> dict[str, Panel]:
     if step == phase:  # "Fast Powers" once: the second line says what the seat buttons do
         step = "A: done, B: seat menu"
     stage = ROMAN[state.value("invader.stage")]
-    track_lines = [phase, step, *slot_lines(state),
-                   f"Invader deck: {state.value('invader.cards_left')} cards, stage {stage}"]
+    # the phase shares the title bar, so a small display's first page shows the step with it
+    items = [(step, Priority.KEY), *((line, Priority.NORMAL) for line in slot_lines(state)),
+             (f"Invader deck: {state.value('invader.cards_left')} cards, stage {stage}", Priority.DETAIL)]
     ravaged = get(state, "ravage.blight_boards", []) or []
     if ravaged:  # SI-BLIGHT-3: the boards this turn's Ravage added Blight to
-        track_lines[5] = "Ravage added Blight on board " + ", ".join(sorted(ravaged))
+        items[4] = ("Ravage added Blight on board " + ", ".join(sorted(ravaged)), Priority.NORMAL)
     if state.over:
-        track_lines = [state.over, *track_lines[:5]]
-    ranks = [Priority.KEY, Priority.KEY, *[Priority.NORMAL] * 4]  # phase and step on the first page
-    if state.over:
-        ranks = [Priority.KEY, *ranks[:5]]
-    out = {"track": Panel.ranked(f"Turn {state.round}", tuple(zip(track_lines, ranks, strict=True)))}
+        items = [(state.over, Priority.KEY), *items[:4]]
+    title = f"Turn {state.round}: {phase}" if phase else f"Turn {state.round}"
+    out = {"track": Panel.ranked(title, tuple(items))}
     card = blight_card(state)
     side = "Blighted" if state.value("blight.flipped") else "Healthy"
     cascades = get(state, "blight.pending", [])
@@ -69,11 +68,11 @@ def _prompt_panel(state: GameState) -> Panel:
     if len(prompt.options) <= 2:
         who = f"seat {prompt.seat}" if prompt.seat is not None else "any seat"
         lines = [f"{key}: {option}" for key, option in zip("AB", prompt.options, strict=False)]
-        return Panel(title, (prompt.text, *lines, f"({who}'s buttons)"))
+        return Panel.question(title, prompt.text, (*lines, f"({who}'s buttons)"))
     shown = [f"{i}. {o}" for i, o in enumerate(prompt.options[:3], 1)]
     if len(prompt.options) > 3:
         shown.append(f"{len(prompt.options) - 3} more: UP/DOWN")
-    return Panel(title, (prompt.text, *shown))
+    return Panel.question(title, prompt.text, tuple(shown))
 
 
 def _seat_panel(state: GameState, seat: int) -> Panel:

@@ -55,7 +55,9 @@ def display_box(display: DisplayConfig, content: Content | None, page: int, *, l
         body = [*screen.title_rest, *screen.rows]
         if screen.big:
             first = body[0] if body else ""
-            big = f"[{screen.big}]"
+            # the glass keeps the big value's columns free of text (``layout`` wraps around it), so the
+            # value always fits beside the first row; brackets mark it where the row leaves room for them
+            big = f"[{screen.big}]" if len(first) + len(screen.big) + 2 <= columns else screen.big
             body[:1] = [f"{first[: columns - len(big)]:<{columns - len(big)}}{big}"]
         free = body_rows - len(screen.banner)
         rows += [("|", row) for row in (body + [""] * free)[:free]]
