@@ -124,7 +124,7 @@ def test_a_resumed_save_is_bounded_and_replays_alike(store: Store) -> None:
         assert resumed.state == plain.state
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from([*PLAY, "undo", "undo", "redo", "redo", "rewind"]), max_size=120),
        st.randoms(use_true_random=False))
 def test_any_play_with_a_tiny_window_matches_the_unbounded_session(texts: list[str], rng: random.Random) -> None:

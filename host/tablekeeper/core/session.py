@@ -267,6 +267,8 @@ class Session:
         if self._line_hidden and target >= 1 and (not self._line or target < self._line[0].index):
             self._reload()  # the active line's indexes rise: only an older target can be hidden
         if not any(e.index == target for e in self._line):
+            if self._line_hidden and len(self._line) < 8:
+                self._reload()  # the refusal names the eight newest active entries
             active = ", ".join(str(e.index) for e in self._line[-8:]) or "none"
             self._bound()
             return Outcome(False, f"entry {target} is not an active command (recent: {active})")
