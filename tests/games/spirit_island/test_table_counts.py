@@ -157,7 +157,7 @@ def test_fast_powers_is_shown_once_on_the_track_display() -> None:
     s = session()
     to_step(s, "fast", "powers")
     track = s.game.panels(s.state)["track"]
-    assert track.title.endswith(": Fast Powers") and track.lines[0] == "A: done, B: seat menu"
+    assert track.title == "Fast Powers" and track.lines[0] == f"Turn {s.state.round}. A: done, B: seat menu"
     assert not any("Fast Powers" in line for line in track.lines)
 
 

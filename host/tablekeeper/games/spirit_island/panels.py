@@ -23,18 +23,20 @@ if TYPE_CHECKING:
 def panels(game: Game, state: GameState) -> dict[str, Panel]:
     step = game.flow.step(state.phase, state.step).title if state.step else ""
     phase = game.flow.phase(state.phase).label if state.phase else ""
-    if step == phase:  # "Fast Powers" once: the second line says what the seat buttons do
-        step = "A: done, B: seat menu"
+    # the phase is the title (short enough to leave room for a page mark); the turn and the step are
+    # the key line, so a small display's first page says where the table is
+    where = f"Turn {state.round}" + (f", {step}" if step and step != phase else "")
+    if step == phase:  # "Fast Powers" once: the next line says what the seat buttons do
+        where += ". A: done, B: seat menu"
     stage = ROMAN[state.value("invader.stage")]
-    # the phase shares the title bar, so a small display's first page shows the step with it
-    items = [(step, Priority.KEY), *((line, Priority.NORMAL) for line in slot_lines(state)),
+    items = [(where, Priority.KEY), *((line, Priority.NORMAL) for line in slot_lines(state)),
              (f"Invader deck: {state.value('invader.cards_left')} cards, stage {stage}", Priority.DETAIL)]
     ravaged = get(state, "ravage.blight_boards", []) or []
     if ravaged:  # SI-BLIGHT-3: the boards this turn's Ravage added Blight to
         items[4] = ("Ravage added Blight on board " + ", ".join(sorted(ravaged)), Priority.NORMAL)
     if state.over:
         items = [(state.over, Priority.KEY), *items[:4]]
-    title = f"Turn {state.round}: {phase}" if phase else f"Turn {state.round}"
+    title = phase or f"Turn {state.round}"
     out = {"track": Panel.ranked(title, tuple(items))}
     card = blight_card(state)
     side = "Blighted" if state.value("blight.flipped") else "Healthy"
