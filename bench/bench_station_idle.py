@@ -19,7 +19,6 @@ Run: ``.venv/bin/python bench/bench_station_idle.py``.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import signal
@@ -88,7 +87,16 @@ def rss_mb(pid: int) -> float:
 
 
 def child(save: str, game: str = "arkham") -> int:
-    """The station loop as on the Pi, minus the GPIO and I2C drivers; prints 'ready' after the first frame."""
+    """The station loop as on the Pi, minus the GPIO and I2C drivers: ``tablekeeper run``'s splash draws
+    "starting..." on an emulated chip before the rest loads; prints 'ready' after the game's first frame."""
+    from tablekeeper.hw.sim.oled import OledChip
+    from tablekeeper.splash import show
+
+    splash = show(["run"], open_interface=lambda track: OledChip(track.driver, track.width, track.height,
+                                                                 record=False), on_pi=lambda: True)
+    if splash is not None:  # the first frame ("starting...") is out: the game and its save load next
+        print(f"first 0 {splash.interface.byte_count + 2 * splash.interface.transfers}", flush=True)
+
     from tablekeeper.cli import build_parser
     from tablekeeper.config import default_config_path, load_config
     from tablekeeper.station_cli import _stop_on_signals, build_simulated, counters_running
@@ -96,14 +104,7 @@ def child(save: str, game: str = "arkham") -> int:
     args = build_parser("run").parse_args(["run", "--sim", "--game", game, "--save", save,
                                       "--capture-dir", str(Path(save).parent)])
     config = load_config(default_config_path())
-    started = time.perf_counter()
-
-    def starting(parts: Any) -> None:  # the first frame ("starting...") is out: the game and its save load next
-        wire = sum(chip.byte_count + 2 * chip.transfers for chip in parts.chips.values())
-        print(f"first {time.perf_counter() - started:.4f} {wire}", flush=True)
-
-    station, parts, store = build_simulated(config, args, display_mode=None, clock=time.monotonic,
-                                            on_starting=starting)
+    station, parts, store = build_simulated(config, args, display_mode=None, clock=time.monotonic, splash=splash)
     try:
         _stop_on_signals(station)
         with counters_running(station, config):
@@ -187,6 +188,8 @@ def first_capture(directory: Path) -> FirstFrame:
 
 
 def main() -> int:
+    import argparse  # not in the child, which counts its own start-up
+
     parser = argparse.ArgumentParser()
     parser.add_argument("--child", metavar="SAVE", help=argparse.SUPPRESS)
     parser.add_argument("--game", default="arkham",
@@ -234,4 +237,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--child"]:  # as main() would parse it, without loading argparse first
+        sys.exit(child(sys.argv[2], *sys.argv[4:5]))
     sys.exit(main())

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import sys
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from tablekeeper import __version__
 from tablekeeper.errors import TablekeeperError
-from tablekeeper.logs import LEVELS, configure, under_journal
+
+if TYPE_CHECKING:  # argparse and logging load after the Pi's start-up splash (tablekeeper.splash)
+    import argparse
+    from collections.abc import Sequence
 
 # Which module defines each subcommand (through ``register(subparsers)``, whose parsers set
 # ``func``: args -> exit code). Only the module of the command being run is imported, so
@@ -30,6 +31,11 @@ COMMANDS: dict[str, str] = {
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser with every subcommand, or just the module behind ``only`` when it names one."""
+    import argparse
+    import importlib
+
+    from tablekeeper.logs import LEVELS
+
     parser = argparse.ArgumentParser(
         prog="tablekeeper",
         description="Keep the bookkeeping of a cardboard co-op game: rounds, tokens, odds and counters.",
@@ -52,8 +58,17 @@ def _command_word(argv: Sequence[str]) -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
+    splash = None
+    if argv is None:  # the process's own command line: on the Pi, "starting..." before the rest loads
+        from tablekeeper.splash import show
+
+        splash = show(words)
     parser = build_parser(_command_word(words))
     args = parser.parse_args(words)
+    if splash is not None:
+        args.splash = splash
+    from tablekeeper.logs import configure, under_journal
+
     configure(args.log_level or ("info" if under_journal() else "warning"))
     func = getattr(args, "func", None)
     if func is None:

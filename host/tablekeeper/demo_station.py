@@ -91,6 +91,7 @@ class DemoStation(Station):
         self.controls = Controls(self.session.game, clock=self.clock,
                                  pending_window_s=self.config.timing.pending_window_s)
         self.message = None
+        self.unused_counters.clear()  # the new game may have a track for a counter the last one had not
         self._last_view = self.session.view()
         self._sync_outputs(self._last_view, first=True)
         self.sessions_started += 1

@@ -145,6 +145,7 @@ class Station:
         self.decorate: Callable[[dict[str, Image.Image]], dict[str, Image.Image]] | None = None  # fleet mark
         self.save_problem: str | None = None  # shown on the track display until a save succeeds
         self.legend_until_s: float | None = None  # SELECT held: displays with short forms show their key
+        self._select_stepped = False  # whether the last SELECT press stepped the selection (a hold undoes it)
 
     # --- the loop ---------------------------------------------------------------------------------
     def put(self, intent: Intent) -> None:
@@ -329,7 +330,8 @@ class Station:
         """SELECT held shows each display's key to its short forms; the next SELECT press (or
         ``LEGEND_S``) puts the screens back. True when the press was taken for that."""
         if gesture is Gesture.HOLD:
-            if from_panel:  # the press that began this hold stepped the selection on: step it back
+            if from_panel and self._select_stepped:  # the press that began this hold stepped it on: back
+                self._select_stepped = False
                 with contextlib.suppress(Rejected):  # nothing to select: the press stepped nothing
                     self._perform(self.controls.hold("select", self.session.state))
             if not any(panel.legend for panel in self.frames_panels().values()):
@@ -337,9 +339,11 @@ class Station:
                 return True
             self.legend_until_s = self.clock() + LEGEND_S
             return True
-        if gesture is Gesture.PRESS and self.legend_until_s is not None:
-            self.legend_until_s = None
-            return True
+        if gesture is Gesture.PRESS:
+            self._select_stepped = self.legend_until_s is None  # else the press only closes the key
+            if not self._select_stepped:
+                self.legend_until_s = None
+                return True
         return gesture is Gesture.REPEAT  # a long hold does not step through the tracks
 
     def _confirm_next(self, commands: list[Command]) -> list[Command]:

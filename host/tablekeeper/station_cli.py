@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from tablekeeper.errors import ConfigError, HardwareError, ScriptError
 from tablekeeper.hw.sim.modes import DISPLAY_MODES
 from tablekeeper.schema import read_text
+from tablekeeper.splash import gpio_present
 from tablekeeper.user_paths import output_dir
 
 if TYPE_CHECKING:  # the station's modules load when it runs, so `tablekeeper --help` stays quick
@@ -28,6 +29,7 @@ if TYPE_CHECKING:  # the station's modules load when it runs, so `tablekeeper --
     from tablekeeper.hw.sim.counter_table import CounterTable
     from tablekeeper.hw.sim.simulator import SimulatedParts
     from tablekeeper.hw.sim.textview import TextView
+    from tablekeeper.splash import Splash
     from tablekeeper.station import Station
     from tablekeeper.supervisor import Supervisor
 
@@ -93,16 +95,6 @@ def make_station(args: argparse.Namespace, *, session: Session, store: Any, **pa
     demo = DemoMode(load_scripts(), counters=store if store is not None else MemoryCounts(),
                     now_s=parts["clock"]())
     return DemoStation(demo=demo, new_session=new_session, session=session, **parts)
-
-
-def gpio_present() -> bool:
-    """A Raspberry Pi with its GPIO character device (what gpiozero's default pin factory needs)."""
-    model = Path("/proc/device-tree/model")
-    try:
-        is_pi = "raspberry pi" in model.read_text(encoding="ascii", errors="replace").lower()
-    except OSError:
-        return False
-    return is_pi and any(Path("/dev").glob("gpiochip*"))
 
 
 def open_session(args: argparse.Namespace) -> tuple[Session, Any]:
@@ -171,12 +163,15 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
             raise HardwareError(f"{path.parent}: cannot create the data directory: {exc.strerror}") from None
         args.save = str(path)
     clock = time.monotonic
+    splash: Splash | None = getattr(args, "splash", None)  # "starting..." is already on the track display
+    ready = splash.hand_over(config) if splash is not None else None
     displays = DisplayBank(config.displays, open_device=hardware_opener(config), clock=clock, timing=config.timing,
-                           first="track")
+                           first="track", ready=ready)
     station: Station | None = None
     store: Any = None
     try:
-        show_starting(displays, config)  # before the other displays, the game's modules and the save load
+        if ready is None:
+            show_starting(displays, config)  # before the other displays, the game's modules and the save load
         displays.open_rest()
         from tablekeeper.appliance.watchdog import Watchdog  # the rest loads after the first frame
         from tablekeeper.hw.buttons import ButtonPanel
@@ -311,7 +306,9 @@ def show_starting(displays: Any, config: StationConfig) -> None:
 def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_mode: str | None,
                     clock: Callable[[], float],
                     on_starting: Callable[[SimulatedParts], object] | None = None,
-                    ) -> tuple[Station, SimulatedParts, Any]:
+                    splash: Splash | None = None) -> tuple[Station, SimulatedParts, Any]:
+    """The station on simulated parts; ``splash``: the track display already opened on an emulated
+    chip and showing "starting..." (as ``tablekeeper run`` does on the Pi), handed to the displays."""
     from tablekeeper.hw.displays import DisplayBank
     from tablekeeper.hw.sim.counter_table import CounterTable
     from tablekeeper.hw.sim.simulator import SimulatedParts
@@ -320,10 +317,14 @@ def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_
     if config.counters and not getattr(args, "no_counters", False):
         table = CounterTable(config.counters, taken_keys=[b.key for b in config.buttons if b.key])
     parts = SimulatedParts(config, display_mode=display_mode, capture_dir=args.capture_dir, counters=table)
+    ready = splash.hand_over(config) if splash is not None else None
+    if splash is not None and ready is not None:
+        parts.chips["track"] = splash.interface
     displays = DisplayBank(config.displays, open_device=parts.open_device, clock=clock, timing=config.timing,
-                           first="track")
+                           first="track", ready=ready)
     try:
-        show_starting(displays, config)  # before the other displays, the game's modules and the save load
+        if ready is None:
+            show_starting(displays, config)  # before the other displays, the game's modules and the save load
         if on_starting is not None:
             on_starting(parts)
         displays.open_rest()

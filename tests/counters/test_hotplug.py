@@ -27,3 +27,13 @@ def test_where_udev_runs_the_real_monitor_is_selectable_and_quiet_without_events
     assert hotplug is not None
     assert select.select([hotplug.fileno()], [], [], 0)[0] == []
     assert hotplug.changed() is False
+
+
+def test_lost_udev_events_mean_a_rescan_not_a_dead_thread() -> None:
+    """pyudev's poll raises OSError when the kernel dropped events (ENOBUFS while a hub re-enumerates)."""
+
+    class Overflowed:
+        def poll(self, timeout: float) -> None:
+            raise OSError(105, "No buffer space available")
+
+    assert UdevHotplug(Overflowed()).changed() is True  # type: ignore[arg-type]

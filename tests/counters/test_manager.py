@@ -10,7 +10,7 @@ import pytest
 from tablekeeper.config import CounterConfig
 from tablekeeper.errors import HardwareError
 from tablekeeper.hw import protocol as p
-from tablekeeper.hw.counters import CounterLink, CounterManager, CounterRoll
+from tablekeeper.hw.counters import FALLBACK_SCAN_S, CounterLink, CounterManager, CounterRoll
 from tablekeeper.hw.sim.clock import FakeClock
 from tablekeeper.intents import CounterConnected, CounterMissing, CounterValue, Intent
 from tests.counters.boards import FakePortInfo, InProcessBoard, Rig
@@ -300,3 +300,32 @@ def test_a_version_1_board_is_named_in_one_line_and_never_seated(monkeypatch: py
                         "update the counter's firmware"]
     retries = [r.getMessage() for r in caplog.records if "retry in" in r.getMessage()]
     assert len(retries) >= 2  # it was closed and tried again, with back-off
+
+
+def test_a_port_listing_that_fails_is_tried_again_later_not_at_once() -> None:
+    """With udev (no periodic scan), a busy port left in back-off and then a listing that fails: the
+    next deadline must be a later retry, never one already past (the thread would spin)."""
+    clock = FakeClock()
+    failing = {"now": False}
+
+    def list_ports() -> list[Any]:
+        if failing["now"]:
+            raise OSError("sysfs went away")
+        return [FakePortInfo("/dev/ttyACM0")]
+
+    def open_port(device: str) -> Any:
+        raise HardwareError(f"counter {device}: busy")
+
+    manager = CounterManager(emit=lambda intent: None, list_ports=list_ports, open_port=open_port, clock=clock,
+                             scan_interval_s=None, backoff_first_s=0.5)
+    manager.poll()  # listed, failed to open: a retry after the back-off
+    failing["now"] = True
+    clock.advance(1.0)
+    passes = 0
+    while clock() < 30:
+        manager.poll()  # the work that was due is done ...
+        passes += 1
+        due = manager.next_deadline_s()
+        assert due is not None and due > clock()  # ... and the next is later, never already past
+        clock.now_s = due
+    assert passes <= 30 / FALLBACK_SCAN_S + 2  # one listing every FALLBACK_SCAN_S, not one per pass

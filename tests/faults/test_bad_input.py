@@ -270,6 +270,9 @@ SAVES: list[tuple[str, Callable[[Path], Path], str]] = [
     ("event of unknown kind", lambda p: _save_with(p / "s.sqlite", _entry(events=[{"kind": "zzz"}])),
      "cannot be replayed"),
     ("events not a list", lambda p: _save_with(p / "s.sqlite", _entry(events=5)), "entry 1 is not a log entry"),
+    ("a step this version's flow no longer has", lambda p: _save_with(p / "s.sqlite", _entry(events=[
+        {"kind": "flow", "round": 1, "phase": "mythos", "step": "retired", "seat": None, "done": [], "passes": []}])),
+     "cannot be replayed ('mythos.retired')"),
 ]
 
 

@@ -99,6 +99,14 @@ def test_holding_select_shows_the_key_and_the_next_press_puts_the_screen_back(ri
     assert rig.station.controls.selected(rig.station.session.state) != selected
 
 
+def test_holding_the_press_that_closes_the_key_leaves_the_selection_alone(rig: Rig) -> None:
+    selected = rig.station.controls.selected(rig.station.session.state)
+    rig.select(rig.config.timing.hold_s + 0.2)  # opens the key (its press stepped on, the hold stepped back)
+    assert rig.station.controls.selected(rig.station.session.state) == selected
+    rig.select(rig.config.timing.hold_s + 0.2)  # this press closed the key and stepped nothing: no step back
+    assert rig.station.controls.selected(rig.station.session.state) == selected
+
+
 def test_the_key_goes_away_by_itself(rig: Rig) -> None:
     before = rig.shown("track")
     rig.select(rig.config.timing.hold_s + 0.2)

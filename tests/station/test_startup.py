@@ -121,3 +121,71 @@ except FirstFrame:
     early = [m for m in seen["loaded"] if any(m == name or m.startswith(name + ".") for name in NOT_BEFORE_FIRST_FRAME)]
     assert early == [], early
     assert seen["opened"] == ["track"]
+
+
+# ``tablekeeper run`` on the Pi draws "starting..." before any of these load, nor anything above.
+NOT_BEFORE_SPLASH = (*NOT_BEFORE_FIRST_FRAME, "argparse", "msgspec", "dataclasses", "inspect", "sqlite3",
+                     "tablekeeper.config", "tablekeeper.schema", "tablekeeper.station_cli", "tablekeeper.logs",
+                     "tablekeeper.ui.render", "tablekeeper.core")
+
+
+def test_on_the_pi_the_splash_goes_out_before_argparse_msgspec_and_the_config_check(tmp_path: Path) -> None:
+    """``tablekeeper run`` as the Pi starts it (``cli.main()`` with the process's arguments), its I2C
+    replaced by an emulated chip: the splash shows the same "starting" frame the station draws, and
+    the station takes the opened display over without initialising the chip again."""
+    probe = f"""
+import json, sys
+import tablekeeper.splash as splash
+from tablekeeper.hw.sim.oled import OledChip
+
+seen = {{}}
+chips = []
+def interface(track):
+    chips.append(OledChip(track.driver, track.width, track.height))
+    return chips[-1]
+
+class FirstFrame(Exception):
+    pass
+
+show = splash.show
+def shown(argv):
+    result = show(argv)
+    seen["loaded"] = sorted(sys.modules)
+    seen["frame"] = list(chips[0].image().tobytes())
+    seen["bytes"] = chips[0].byte_count
+    import tablekeeper.hw.displays as displays  # patched only now, so the probe loads nothing early
+    import tablekeeper.station_cli as station_cli
+
+    def opened_rest(bank):
+        seen["same device"] = bank.displays["track"].device is result.device
+        seen["bytes after"] = chips[0].byte_count
+        seen["chips"] = len(chips)
+        raise FirstFrame
+
+    station_cli.gpio_present = lambda: True
+    displays.DisplayBank.open_rest = opened_rest
+    return result
+
+splash.gpio_present = lambda: True
+splash.i2c_interface = interface
+splash.show = shown
+sys.argv = ["tablekeeper", "run", "--game", "arkham", "--save", {str(tmp_path / "s.sqlite")!r}]
+from tablekeeper.cli import main
+try:
+    main()
+except FirstFrame:
+    pass
+from tablekeeper.core.view import Panel
+from tablekeeper.ui.render import render_panel
+seen["station's frame"] = list(render_panel(Panel("Tablekeeper", ("starting...",)), (128, 64)).tobytes())
+print(json.dumps(seen))
+"""
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT,
+                         env={"PATH": "", "PYTHONPATH": str(ROOT / "host")})
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    early = [m for m in seen["loaded"] if any(m == name or m.startswith(name + ".") for name in NOT_BEFORE_SPLASH)]
+    assert early == [], early
+    assert "luma.oled.device" in seen["loaded"]  # the real driver drew it
+    assert seen["frame"] == seen["station's frame"] and any(seen["frame"])
+    assert seen["same device"] and seen["chips"] == 1  # handed over, not opened a second time
+    assert seen["bytes after"] == seen["bytes"]  # no second init, no second "starting" frame

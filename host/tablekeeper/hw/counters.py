@@ -117,8 +117,12 @@ class UdevHotplug:
     def changed(self) -> bool:
         """Drain the pending events (``poll(0)`` never blocks); True if there were any."""
         seen = False
-        while self._monitor.poll(0) is not None:
-            seen = True
+        try:
+            while self._monitor.poll(0) is not None:
+                seen = True
+        except OSError as exc:  # e.g. ENOBUFS: events were lost while a hub re-enumerated; list the ports
+            log.info("counter hot-plug: udev events lost (%s); listing the ports", exc)
+            return True
         return seen
 
 
@@ -136,11 +140,15 @@ def usb_discovery() -> dict[str, Any]:
     return {"hotplug": None, "scan_interval_s": FALLBACK_SCAN_S, "scan_gate": dev_mtime}
 
 
+BAD_FD_PAUSE_S = 0.05  # after a failed select: a descriptor that stays bad must not spin the thread
+
+
 def select_wait(fds: list[int], timeout_s: float | None) -> list[int]:
     """Block in the kernel until one of ``fds`` is readable or ``timeout_s`` (None: no timeout) passes."""
     try:
         return list(select.select(fds, [], [], timeout_s)[0])
     except (OSError, ValueError):  # a port closed under us: the next pump notices and drops it
+        time.sleep(BAD_FD_PAUSE_S if timeout_s is None else min(timeout_s, BAD_FD_PAUSE_S))  # never a busy loop
         return []
 
 
@@ -427,6 +435,7 @@ class CounterManager:
         self._reported: set[tuple[int, str]] = set()  # tracks a counter changed since the last publish
         self._pairing_seat = 0
         self._next_scan_s = -1e9
+        self._retry_scan_s: float | None = None  # after a port listing failed: try again then
         self._listed: set[str] = set()  # ports of counters the last scan saw
         self.refused_changes = 0  # CHANGEs not applied: revision leaps or values past the track's bound
         self._wake_r, self._wake_w = os.pipe()  # written to wake the thread from its select
@@ -519,10 +528,11 @@ class CounterManager:
     # -- waking -----------------------------------------------------------------------------
     def wake(self) -> None:
         """Any thread: end the run thread's sleep, so it looks at its deadlines (and ``stop``) again."""
-        if self._wake_w < 0:
-            return
-        with contextlib.suppress(OSError):  # full: a wake is already pending
-            os.write(self._wake_w, b"w")
+        with self._lock:  # close() swaps the descriptors out under it: never write to a reused number
+            if self._wake_w < 0:
+                return
+            with contextlib.suppress(OSError):  # full: a wake is already pending
+                os.write(self._wake_w, b"w")
 
     def rescan(self) -> None:
         """Any thread: list the ports on the next round (a virtual counter was plugged or pulled)."""
@@ -533,6 +543,8 @@ class CounterManager:
         if self._scan_wanted:
             return float("-inf")
         due = [self._next_scan_s] if self.scan_interval_s is not None else []
+        if self._retry_scan_s is not None:
+            due.append(self._retry_scan_s)
         due += [b.retry_at_s for device, b in self._backoff.items() if device in self._listed
                 and device not in self._links]
         return min(due, default=None)
@@ -553,7 +565,7 @@ class CounterManager:
             now_s = self._clock()
             scan_s = self._scan_due_s()
             if scan_s is not None and now_s >= scan_s:
-                forced = self._scan_wanted or any(
+                forced = self._scan_wanted or (self._retry_scan_s is not None and now_s >= self._retry_scan_s) or any(
                     now_s >= b.retry_at_s for device, b in self._backoff.items()
                     if device in self._listed and device not in self._links)
                 if self.scan_interval_s is not None:
@@ -628,10 +640,13 @@ class CounterManager:
                 os.close(fd)
 
     def _scan(self, now_s: float) -> None:
+        self._retry_scan_s = None
         try:
             ports = [info for info in self._list_ports() if (info.vid, info.pid) in self._ids]
         except OSError as exc:
-            log.warning("counter scan failed: %s", exc)
+            log.warning("counter scan failed: %s; trying again in %.0f s", exc, FALLBACK_SCAN_S)
+            self._listed = set()  # no back-off falls due on the strength of an old listing
+            self._retry_scan_s = now_s + FALLBACK_SCAN_S
             return
         listed = {info.device for info in ports}
         self._listed = listed

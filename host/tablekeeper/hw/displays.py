@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from PIL import Image
 
-from tablekeeper.config import DisplayConfig, StationConfig, TimingConfig
+if TYPE_CHECKING:  # the start-up splash opens a display before the config module (msgspec) loads
+    from tablekeeper.config import DisplayConfig, StationConfig, TimingConfig
 
 Clock = Callable[[], float]
-OpenDevice = Callable[[DisplayConfig], Any]
+OpenDevice = Callable[["DisplayConfig"], Any]
 
 SET_COLUMN_WINDOW = 0x21  # SSD1306 COLUMNADDR start end
 SET_PAGE_WINDOW = 0x22  # SSD1306 PAGEADDR start end
@@ -43,8 +43,7 @@ def pack_pages(image: Image.Image, pages: int) -> list[bytes]:
     return [raw[pages - 1 - page::pages] for page in range(pages)]
 
 
-@dataclass(frozen=True, slots=True)
-class Window:
+class Window(NamedTuple):
     """Pages ``page0..page1`` and columns ``col0..col1`` (inclusive) to rewrite."""
 
     page0: int
@@ -117,6 +116,10 @@ class PartialUpdate:
         self._column_offset = int(getattr(device, "_page_address_offset", 0)) if self._page_addressing \
             else int(getattr(device, "_colstart", 0))
         self._ram_unknown = False
+
+    def assume_shown(self, image: Image.Image) -> None:
+        """The chip already holds ``image`` (drawn through this device before it was wrapped)."""
+        self._shown = pack_pages(self.device.preprocess(image), self.pages)
 
     def display(self, image: Image.Image) -> int:
         """Send what differs from the chip's RAM; returns the bytes handed to the interface (0 if same)."""
@@ -214,7 +217,20 @@ class RetryingInterface:
         return getattr(self._interface, name)
 
 
-def make_device(config: DisplayConfig, serial_interface: Any) -> Any:
+class Geometry(Protocol):
+    """What ``make_device`` reads of a display's config (a ``DisplayConfig``, or the splash's ``Track``)."""
+
+    @property
+    def driver(self) -> str: ...
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+    @property
+    def rotation(self) -> int: ...
+
+
+def make_device(config: Geometry, serial_interface: Any) -> Any:
     """A luma.oled device for ``config`` on the given serial interface (runs the chip's init),
     its writes retried (``RetryingInterface``)."""
     from luma.oled import device as oled
@@ -255,7 +271,9 @@ class StationDisplay:
     """One configured display. A failure marks it failed; it is reopened with back-off and redrawn."""
 
     def __init__(self, config: DisplayConfig, *, open_device: OpenDevice, clock: Clock,
-                 timing: TimingConfig) -> None:
+                 timing: TimingConfig, ready: tuple[Any, Image.Image] | None = None) -> None:
+        """``ready``: a device already opened and showing that image (the start-up splash's), used
+        as it is, so the chip is not initialised and blanked a second time."""
         self.config = config
         self.role = config.role
         self._open_device = open_device
@@ -269,7 +287,12 @@ class StationDisplay:
         self.failures = 0
         self.write_errors = 0
         self.bytes_sent = 0
-        self._reopen(self._clock())
+        if ready is None:
+            self._reopen(self._clock())
+        else:
+            device, self._wanted = ready
+            self._adapter = PartialUpdate(device, on_retry=self._count_write_error)
+            self._adapter.assume_shown(self._wanted)
 
     @property
     def failed(self) -> bool:
@@ -351,17 +374,21 @@ class DisplayBank:
     """All configured displays by role; one failing never stops the others."""
 
     def __init__(self, configs: Iterable[DisplayConfig], *, open_device: OpenDevice, clock: Clock,
-                 timing: TimingConfig, first: str | None = None) -> None:
+                 timing: TimingConfig, first: str | None = None,
+                 ready: tuple[Any, Image.Image] | None = None) -> None:
         """``first``: open only that role's display now (the start-up frame goes out on it before the
-        others' init and blanking take the bus); ``open_rest`` opens the others."""
+        others' init and blanking take the bus); ``open_rest`` opens the others. ``ready``: the
+        ``first`` display's device, already opened and showing that image (the splash's)."""
         self._configs = tuple(configs)
         self._open_device, self._clock, self._timing = open_device, clock, timing
         self.displays: dict[str, StationDisplay] = {
-            c.role: self._open(c) for c in self._configs if first is None or c.role == first
+            c.role: self._open(c, ready if c.role == first else None)
+            for c in self._configs if first is None or c.role == first
         }
 
-    def _open(self, config: DisplayConfig) -> StationDisplay:
-        return StationDisplay(config, open_device=self._open_device, clock=self._clock, timing=self._timing)
+    def _open(self, config: DisplayConfig, ready: tuple[Any, Image.Image] | None = None) -> StationDisplay:
+        return StationDisplay(config, open_device=self._open_device, clock=self._clock, timing=self._timing,
+                              ready=ready)
 
     def open_rest(self) -> None:
         """Open the displays ``first`` left closed, in the config's order."""

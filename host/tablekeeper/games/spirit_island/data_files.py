@@ -1,11 +1,14 @@
 """The one reader of Spirit Island's data files (table data, Spirits, Power Cards): the packaged
 copy under ``data/`` or a user's file option, parsed and checked once per file and kept.
 
-The key is the option value itself, which for a saved session carries the file's content, so a
-replayed save never meets data parsed from another copy."""
+The key is a hash of the option value, which for a saved session carries the file's content, so a
+replayed save never meets data parsed from another copy; a few are kept (a station that plays for
+days with users' files must not keep every copy it ever read)."""
 
 from __future__ import annotations
 
+import hashlib
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import TypeVar, cast
@@ -15,14 +18,16 @@ from tablekeeper.schema import parse_toml
 
 T = TypeVar("T")
 
-_CACHE: dict[tuple[str, str], object] = {}
+KEEP = 16  # parsed files kept: the three packaged ones and a few users' copies
+_CACHE: OrderedDict[tuple[str, str], object] = OrderedDict()
 
 
 def load(name: str, path: str | None, convert: Callable[[Mapping[str, object], str], T]) -> T:
     """``data/NAME`` from the package (``path`` None) or the file option ``path``, as ``convert``
     turns the parsed TOML (and a label naming the file) into a typed record."""
-    key = (name, path or "")
+    key = (name, hashlib.sha256((path or "").encode()).hexdigest())
     if key in _CACHE:
+        _CACHE.move_to_end(key)
         return cast(T, _CACHE[key])  # stored below by this ``convert``
     if path is None:
         source = f"spirit_island/data/{name}"
@@ -31,4 +36,6 @@ def load(name: str, path: str | None, convert: Callable[[Mapping[str, object], s
         source, text = option_file(path)
     value = convert(parse_toml(text, source=source), source)
     _CACHE[key] = value
+    while len(_CACHE) > KEEP:
+        _CACHE.popitem(last=False)
     return value

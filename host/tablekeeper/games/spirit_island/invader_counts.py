@@ -10,9 +10,10 @@ Scotland's wait for it to finish (SI-BLIGHT-1 step 6) and the victory check sees
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from itertools import product
 from typing import Any
+
+import msgspec
 
 from tablekeeper.core import timing
 from tablekeeper.core.events import Json
@@ -34,9 +35,9 @@ AS_THE_RULES = "as the rules place them"
 ANSWERED = ("setup", "build", "explore", "blight", "destroyed")
 
 
-@dataclass(frozen=True, slots=True)
-class Question:
-    """One queued question (or an Invader Action's begin/end marker) about one terrain.
+class Question(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One queued question (or an Invader Action's begin/end marker) about one terrain; logged as a
+    JSON object without its default fields.
 
     An ``overview`` question stands for the ``group`` entries after it: its first answer takes the
     rules' answer (``preset``) for each of them at once (``auto``), its second asks them one by one.
@@ -51,20 +52,11 @@ class Question:
     preset: tuple[int, int, int] | None = None
 
     @staticmethod
-    def of(raw: dict[str, Any]) -> Question:
-        preset = raw.get("preset")
-        return Question(raw["kind"], raw.get("terrain", ""), raw.get("board", ""), raw.get("step", ""),
-                        int(raw.get("group", 0)), bool(raw.get("auto", False)),
-                        None if preset is None else (int(preset[0]), int(preset[1]), int(preset[2])))
+    def of(raw: Any) -> Question:
+        return msgspec.convert(raw, Question)
 
     def to_json(self) -> dict[str, Json]:
-        out: dict[str, Json] = {"kind": self.kind}
-        for key in ("terrain", "board", "step", "group", "auto"):
-            value = getattr(self, key)
-            if value:
-                out[key] = value
-        if self.preset is not None:
-            out["preset"] = list(self.preset)
+        out: dict[str, Json] = msgspec.to_builtins(self)
         return out
 
 
@@ -353,7 +345,8 @@ def _ask_overview(txn: Txn, q: Question) -> None:
     """Fill in the rules' answer for each question of the group now, and ask once for all."""
     queue = get(txn.state, QUEUE, [])
     group = [Question.of(raw) for raw in queue[:q.group]]
-    filled = [replace(g, preset=_rules_answer(txn.state, g)) if g.kind in ANSWERED else g for g in group]
+    filled = [msgspec.structs.replace(g, preset=_rules_answer(txn.state, g)) if g.kind in ANSWERED else g
+              for g in group]
     txn.put(QUEUE, [*(g.to_json() for g in filled), *queue[q.group:]] or None)
     summary = _summary(q, [g for g in filled if g.kind in ANSWERED])
     if q.step == "Setup":
@@ -374,7 +367,7 @@ def on_overview(txn: Txn, index: int) -> None:
     txn.close_prompt()
     if index == 0:
         queue = get(txn.state, QUEUE, [])
-        group = [replace(Question.of(raw), auto=True).to_json() for raw in queue[:q.group]]
+        group = [msgspec.structs.replace(Question.of(raw), auto=True).to_json() for raw in queue[:q.group]]
         txn.put(QUEUE, [*group, *queue[q.group:]] or None)
     resume(txn)
 

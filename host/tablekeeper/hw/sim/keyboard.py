@@ -148,6 +148,7 @@ class TerminalKeys(KeyboardInput):
         self._saved = termios.tcgetattr(self._fd)
         tty.setcbreak(self._fd)
         self._closing = threading.Event()
+        self._wake_r, self._wake_w = os.pipe()  # close() wakes the reader: no timed polling while idle
         self._thread = threading.Thread(target=self._read, name="terminal-keys", daemon=True)
         self._thread.start()
 
@@ -156,7 +157,9 @@ class TerminalKeys(KeyboardInput):
         parser = KeyParser()
         rest = ""
         while not self._closing.is_set():
-            ready, _w, _x = select.select([self._fd], [], [], ESCAPE_WAIT_S if rest else 0.1)
+            ready, _w, _x = select.select([self._fd, self._wake_r], [], [], ESCAPE_WAIT_S if rest else None)
+            if self._wake_r in ready:
+                return
             if not ready:
                 keys, rest = parser.split(rest, final=True)  # nothing followed: a lone ESC was the Esc key
             else:
@@ -195,6 +198,11 @@ class TerminalKeys(KeyboardInput):
         import termios
 
         self._closing.set()
+        with contextlib.suppress(OSError):
+            os.write(self._wake_w, b"x")
         self._thread.join(timeout=1.0)
+        for fd in (self._wake_r, self._wake_w):
+            with contextlib.suppress(OSError):
+                os.close(fd)
         with contextlib.suppress(termios.error, OSError):  # a terminal that hung up has no modes to restore
             termios.tcsetattr(self._fd, termios.TCSADRAIN, self._saved)
