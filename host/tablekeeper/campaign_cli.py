@@ -111,8 +111,10 @@ def read_deck(path: str) -> list[DeckCard]:
 def describe(name: str, log: Campaign) -> str:
     """The log as a group reads it between scenarios."""
     body = log.body
+    playing = log.in_play()
     lines = [f"{name}: {body['campaign']} ({body['difficulty']}), {log.status}; "
-             f"next scenario: {log.next_scenario() or 'none left'}"]
+             + (f"playing {playing['scenario']} in slot {playing['slot']!r}" if playing else
+                f"next scenario: {log.next_scenario() or 'none left'}")]
     for seat, inv in sorted(body["players"].items(), key=lambda kv: int(kv[0])):
         record = log.investigator(inv)
         deck = record.get("deck")
@@ -148,6 +150,7 @@ def apply(log: Campaign, args: argparse.Namespace) -> str:
         return f"seat {_seat(words[0])} now plays {words[1]}"
     if action == "deck":
         seat, path = _words(args, 2, 2, "SEAT DECK.toml")
+        log.require_between("decks are built")  # before the deck file is read: that is the first problem
         left = log.set_deck(_seat(seat), read_deck(path), starting_xp=args.xp, story_allowed=args.story)
         return f"seat {_seat(seat)}'s deck is kept; {left} experience left"
     if action == "swap":
@@ -177,6 +180,8 @@ def run(args: argparse.Namespace) -> int:
                 seat, sep, inv = item.partition("=")
                 if not sep or not inv:
                     raise ScriptError(f"campaign new: --seat {item!r}: expected N=INVESTIGATOR")
+                if _seat(seat) in players:
+                    raise ScriptError(f"campaign new: --seat {seat} is given twice ({players[_seat(seat)]}, {inv})")
                 players[_seat(seat)] = inv
             pool = [i for i in args.pool.split(",") if i] if args.pool is not None else None
             log = _checked(lambda: Campaign.new(campaign, args.difficulty, players, pool))
@@ -187,6 +192,8 @@ def run(args: argparse.Namespace) -> int:
             raise ScriptError(f"{args.save}: no campaign {args.name!r} (play --campaign {args.name} keeps one "
                               f"when a scenario ends, or: tablekeeper campaign {args.save} {args.name} new CAMPAIGN)")
         log = Campaign(body)
+        if _checked(lambda: log.in_play(store.slots())) is None:
+            log.body.pop("in_play", None)  # its slot was deleted: that scenario is no longer being played
         if args.action == "show":
             _checked(lambda: describe(args.name, log))
             print(describe(args.name, log))

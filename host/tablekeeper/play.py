@@ -99,6 +99,8 @@ def open_session(game: Game, args: argparse.Namespace) -> tuple[Session, Store |
     saved = store.load(args.slot)
     if saved is None:
         session = Session(game, seats=seats, seed=args.seed, options=options)
+        if args.campaign:
+            begin_campaign(store, session, args.campaign, args.slot)
         store.create(args.slot, session.setup)
         session.journal = store.journal(args.slot)
         return session, store
@@ -119,7 +121,24 @@ def open_session(game: Game, args: argparse.Namespace) -> tuple[Session, Store |
     except (Rejected, KeyError, IndexError, ValueError) as exc:
         store.close()
         raise ScriptError(f"{args.save}: slot {args.slot!r} cannot be replayed ({exc})") from None
+    if args.campaign:
+        begin_campaign(store, session, args.campaign, args.slot)
     return session, store
+
+
+def begin_campaign(store: Store, session: Session, name: str, slot: str) -> None:
+    """Let the stored campaign log know a scenario of it is being played in ``slot`` (it refuses
+    between-scenario changes until the scenario's result is logged); a refusal is one line."""
+    record = store.campaign(name)
+    if record is None:
+        return
+    try:
+        begun = session.game.campaign_begun(session.state, record, slot, [*store.slots(), slot])
+    except Rejected as exc:
+        store.close()
+        raise ScriptError(f"{store.path}: campaign {name!r}: {exc.reason}") from None
+    if begun is not None:
+        store.save_campaign(name, session.game.name, begun)
 
 
 def read_lines(path: str) -> Iterator[str]:

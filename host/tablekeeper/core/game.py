@@ -9,7 +9,7 @@ a rejected command changes nothing.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
@@ -215,6 +215,13 @@ class Game:
         The runner stores it under the campaign's name when the game ends, and passes the stored
         record back to the next scenario as the option ``campaign`` (JSON text).
         """
+        return None
+
+    def campaign_begun(self, state: GameState, previous: Mapping[str, Json], slot: str,
+                       slots: Collection[str]) -> dict[str, Json] | None:
+        """The stored campaign log once this session (save slot ``slot``) has begun one of its scenarios,
+        so the log can refuse between-scenario changes until it ends (None: nothing to change).
+        ``slots`` are the save's slots; raise Rejected when the scenario cannot begin."""
         return None
 
     def view_tracks(self, state: GameState) -> dict[str, int | None]:

@@ -5,7 +5,9 @@ the log is unchanged (AH-DB, AH-COPY, AH-EXCEPT, AH-ASSET-4, AH-XP-4..9, AH-JOIN
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,7 +15,8 @@ from tablekeeper import cli
 from tablekeeper.core.store import Store
 
 SIGNATURE = ('[[cards]]\ntitle = "Roland\'s .38 Special"\nlevel = -1\nkind = "signature"\n'
-             '[[cards]]\ntitle = "Cover Up"\nkind = "signature"\n[[cards]]\ntitle = "Amnesia"\nkind = "weakness"\n')
+             '[[cards]]\ntitle = "Cover Up"\nkind = "signature_weakness"\n'
+             '[[cards]]\ntitle = "Amnesia"\nkind = "weakness"\n')
 
 
 def deck(tmp_path: Path, name: str, body: str, *, pairs: int = 15) -> str:
@@ -50,14 +53,18 @@ class Table:
         assert self.log() == before
         return err
 
-    def play(self, seats: int, *lines: str, slot: str = "s1", options: tuple[str, ...] = ()) -> None:
+    def play(self, seats: int, *lines: str, slot: str = "s1", options: tuple[str, ...] = (),
+             code: int = 0) -> dict[str, Any]:
+        """``play --campaign`` one script; the session's view (``--json``) when it ran."""
         script = self.tmp_path / f"{slot}.script"
         script.write_text("\n".join(lines) + "\n", encoding="utf-8")
         extra = [x for o in options for x in ("--option", o)]
-        code = cli.main(["play", "arkham", "--seats", str(seats), "--save", self.save, "--slot", slot,
-                         "--campaign", "zealot", "--strict", "--script", str(script), *extra])
-        self.capsys.readouterr()
-        assert code == 0
+        got = cli.main(["play", "arkham", "--seats", str(seats), "--save", self.save, "--slot", slot,
+                        "--campaign", "zealot", "--strict", "--json", "--script", str(script), *extra])
+        out, err = self.capsys.readouterr()
+        assert got == code, err
+        view: dict[str, Any] = json.loads(out) if out else {"error": err.strip()}
+        return view
 
     def log(self) -> dict[str, object] | None:
         with Store.open(self.save) as store:
@@ -180,3 +187,54 @@ def test_bad_input_is_one_line(table: Table, tmp_path: Path) -> None:
     code, _, err = other.campaign("show")
     assert code == 2 and err == f"tablekeeper: {other.save}: no such save file"
     assert not Path(other.save).exists()  # nothing created by a mistaken name
+    twice = Table(tmp_path, table.capsys)
+    twice.save = str(tmp_path / "twice.db")
+    code, _, err = twice.campaign("new", "night_of_the_zealot", "--seat", "1=roland", "--seat", "1=daisy")
+    assert code == 2 and err == "tablekeeper: campaign new: --seat 1 is given twice (roland, daisy)"
+
+
+@pytest.mark.rule("AH-DB-2")
+def test_the_next_scenario_starts_each_investigator_with_the_deck_the_log_keeps(table: Table,
+                                                                               tmp_path: Path) -> None:
+    """30 cards counting toward size + his own card + his own weakness + a basic weakness = 33 shuffled;
+    5 go to the hand. A seat without a kept list keeps the generic 30 (25 after the hand)."""
+    table.ok("deck", "1", deck(tmp_path, "d.toml", ""))
+    first = table.play(2)
+    assert first["tracks"]["seat1.deck"] == 28 and first["tracks"]["seat1.hand"] == 5
+    assert first["tracks"]["seat2.deck"] == 25
+    assert first["weaknesses"] == {"1": ["Cover Up", "Amnesia"], "2": []}
+    table.play(2, "victory 2", "resolution R1")
+    table.ok("buy", "1", "Extra", "0", "--class", "guardian", "--permanent")  # starts in play, not in the deck
+    second = table.play(2, slot="s2")
+    assert second["scenario"] == "midnight_masks" and second["tracks"]["seat1.deck"] == 28
+    assert second["weaknesses"]["1"] == ["Cover Up", "Amnesia"]
+    explicit = table.play(2, slot="s3", options=("seat1.deck=40",), code=2)  # s2 is still being played
+    assert "midnight_masks is being played in slot 's2'" in explicit["error"]
+
+
+@pytest.mark.rule("AH-JOIN-1")
+def test_nothing_changes_in_the_log_while_a_scenario_is_played(table: Table, tmp_path: Path) -> None:
+    """``play --campaign`` marks the scenario begun; every change waits until its resolution is logged."""
+    legal = deck(tmp_path, "d.toml", "")
+    table.play(2, "next")  # the scenario is under way and not over
+    assert "playing the_gathering in slot 's1'" in table.ok("show")
+    for words in (("join", "3", "skids"), ("leave", "2"), ("rejoin", "2", "daisy"), ("replace", "2", "agnes"),
+                  ("deck", "1", legal), ("deck", "1", str(tmp_path / "missing.toml")),
+                  ("buy", "1", "Machete", "0", "--class", "guardian"),
+                  ("swap", "1", "Card 0", "Other", "--guide")):
+        err = table.refused(*words)
+        assert "only between scenarios: the_gathering is being played (slot 's1')" in err, (words, err)
+    refused = table.play(2, slot="s2", code=2)  # AH-CAMP-2: nor does another scenario begin
+    assert refused["error"].endswith("the_gathering is being played in slot 's1': finish it "
+                                     "(its resolution is logged) before starting another scenario")
+    assert table.play(2, "resolution R1")["resolution"] == "R1"  # the same slot, resumed, ends it
+    assert table.ok("join", "3", "skids") == "skids joins at seat 3"
+    assert "next scenario: midnight_masks" in table.ok("show")
+
+
+def test_a_deleted_slot_no_longer_holds_the_campaign(table: Table) -> None:
+    table.play(2, "next")
+    with Store.open(table.save) as store:
+        store.delete("s1")
+    assert table.ok("join", "3", "skids") == "skids joins at seat 3"
+    assert "playing" not in table.ok("show")

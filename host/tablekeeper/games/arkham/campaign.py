@@ -10,14 +10,14 @@ which reads the finished session's tracks.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import records, rules
 from tablekeeper.games.arkham.data import DIFFICULTIES, load_investigators, load_scenarios
-from tablekeeper.games.arkham.decks import DeckCard, access_problem, deck_problems, deck_xp
+from tablekeeper.games.arkham.decks import WEAKNESS_SEP, DeckCard, access_problem, deck_problems, deck_xp
 
 
 class Campaign:
@@ -73,6 +73,27 @@ class Campaign:
         self.body["status"] = "playing"
         return options
 
+    def in_play(self, slots: Collection[str] | None = None) -> Mapping[str, str] | None:
+        """The scenario ``play --campaign`` began and has not logged yet: ``{"scenario", "slot"}``.
+        A marker whose slot is no longer among ``slots`` (deleted) no longer counts."""
+        found = self.body.get("in_play")
+        if not isinstance(found, dict) or (slots is not None and found.get("slot") not in slots):
+            return None
+        return found
+
+    def begin(self, scenario: str, slot: str, slots: Collection[str]) -> bool:
+        """Mark ``scenario`` as being played in save slot ``slot`` (AH-JOIN-1: players and decks are then
+        fixed until its result is logged). Refused while another slot plays one (AH-CAMP-2).
+        Returns whether the log changed."""
+        playing = self.in_play(slots)
+        if playing is not None and playing["slot"] != slot:
+            raise Rejected(f"{playing['scenario']} is being played in slot {playing['slot']!r}: "
+                           "finish it (its resolution is logged) before starting another scenario")
+        if playing is not None:
+            return False
+        self.body["in_play"] = {"scenario": scenario, "slot": slot}
+        return True
+
     def session_options(self, explicit: Mapping[str, str]) -> dict[str, str]:
         """The next scenario's session options: its id, the difficulty, each seat's investigator with
         the trauma (AH-TRAUMA-2/4: starting damage and horror) and unspent experience it carries.
@@ -94,6 +115,11 @@ class Campaign:
                 raise Rejected(f"{inv} is {record['fate']}: choose another investigator (--option seat{index}=ID)")
             for key in ("physical_trauma", "mental_trauma", "xp"):
                 options.setdefault(f"seat{index}.{key}", str(record[key] if record else 0))
+            kept = self.kept_deck(inv)
+            if kept is not None:  # the deck the log holds, not the generic size (AH-DB-2)
+                options.setdefault(f"seat{index}.deck", str(sum(1 for c in kept if not c.permanent)))
+                options.setdefault(f"seat{index}.weaknesses", WEAKNESS_SEP.join(
+                    c.title for c in kept if c.weakness))
             index += 1
         return options
 
@@ -124,7 +150,7 @@ class Campaign:
         if state.over is None:
             raise Rejected("the scenario has not ended yet")
         people = load_investigators()
-        earned = rules.xp_earned(state.get("victory", ()), resolution_bonus)
+        earned = rules.xp_earned(records.victory(state), resolution_bonus)
         gains: dict[str, int] = {}
         for seat in state.seat_numbers():
             inv = records.seats(state)[seat].investigator
@@ -140,7 +166,7 @@ class Campaign:
                 if fate:
                     record["fate"] = fate
         self.body["results"].append({"scenario": records.scenario(state).id, "resolution": state.over,
-                                     "victory": list(state.get("victory", ())), "xp": earned})
+                                     "victory": list(records.victory(state)), "xp": earned})
         sequence = self.body["sequence"]
         if go_to is not None:
             if go_to not in sequence:
@@ -149,17 +175,22 @@ class Campaign:
         else:
             self.body["next"] = int(self.body["next"]) + 1
         self.body["status"] = "between"
+        self.body.pop("in_play", None)
         return gains
 
     # --- between scenarios -------------------------------------------------------------------
-    def _between(self, what: str) -> None:
+    def require_between(self, what: str) -> None:
         """AH-JOIN-1 / AH-XP-9: players and decks change only between scenarios."""
+        playing = self.in_play()
+        if playing is not None:
+            raise Rejected(f"{what} only between scenarios: {playing['scenario']} is being played "
+                           f"(slot {playing['slot']!r}); log its resolution first")
         if self.status != "between":
             raise Rejected(f"{what} only between scenarios (the campaign is {self.status})")
 
     def join(self, seat: int, inv: str) -> None:
         """AH-JOIN-3: a newcomer takes an investigator not yet used and starts fresh."""
-        self._between("players join")
+        self.require_between("players join")
         if str(seat) in self.body["players"]:
             raise Rejected(f"seat {seat} already plays {self.body['players'][str(seat)]}")
         self._take(inv)
@@ -167,14 +198,14 @@ class Campaign:
 
     def leave(self, seat: int) -> None:
         """AH-JOIN-2: the departing player's log entries stay for a return."""
-        self._between("players leave")
+        self.require_between("players leave")
         if str(seat) not in self.body["players"]:
             raise Rejected(f"seat {seat} is not in the campaign")
         del self.body["players"][str(seat)]
 
     def rejoin(self, seat: int, inv: str) -> None:
         """AH-JOIN-2: a returning player takes their kept investigator back."""
-        self._between("players return")
+        self.require_between("players return")
         if inv not in self.body["investigators"] or inv in self.body["players"].values():
             raise Rejected(f"{inv} has no kept record to return to")
         if self.investigator(inv).get("fate"):
@@ -184,7 +215,7 @@ class Campaign:
     def replace(self, seat: int, inv: str | None) -> None:
         """AH-KILLED-1: a killed or insane investigator is replaced by one never used;
         AH-KILLED-2: with none left in the pool, the campaign is lost."""
-        self._between("investigators are replaced")
+        self.require_between("investigators are replaced")
         current = self.body["players"].get(str(seat))
         if current is None or not self.investigator(current).get("fate"):
             raise Rejected(f"seat {seat}'s investigator is neither killed nor insane")
@@ -208,8 +239,12 @@ class Campaign:
                                            "purchases": []}
 
     def deck(self, seat: int) -> list[DeckCard] | None:
-        inv = self._player(seat)
-        raw = self.investigator(inv).get("deck")
+        return self.kept_deck(self._player(seat))
+
+    def kept_deck(self, inv: str) -> list[DeckCard] | None:
+        """The deck list the log keeps for ``inv`` (None: none kept, the session uses a generic size)."""
+        record = self.body["investigators"].get(inv)
+        raw = None if record is None else record.get("deck")
         return None if raw is None else [DeckCard.from_json(c) for c in raw]
 
     def _player(self, seat: int) -> str:
@@ -223,7 +258,7 @@ class Campaign:
         """AH-DB-1..8: the deck an investigator starts the campaign with; higher-level cards are paid
         from the starting experience (AH-DB-5). AH-DB-9: later changes go through purchases only.
         Returns the experience left."""
-        self._between("decks are built")
+        self.require_between("decks are built")
         inv = self._player(seat)
         record = self.investigator(inv)
         if record.get("deck") is not None and self.body["results"]:
@@ -245,7 +280,7 @@ class Campaign:
         With a deck list kept: AH-XP-4 the card must be within the options, AH-XP-5 a nonpermanent
         card replaces a different one (AH-XP-6: never a weakness or a required card), AH-XP-7 an
         upgrade replaces its lower level."""
-        self._between("cards are bought")
+        self.require_between("cards are bought")
         inv = self._player(seat)
         cost = rules.xp_cost(level, exceptional=exceptional, upgrade_from=upgrade_from)
         record = self.investigator(inv)
@@ -288,7 +323,7 @@ class Campaign:
 
     def swap(self, seat: int, out: str, card: DeckCard, *, guide: bool = False) -> None:
         """AH-XP-9: outside a purchase, only an explicit campaign-guide instruction changes a deck."""
-        self._between("decks change")
+        self.require_between("decks change")
         if not guide:
             raise Rejected("a deck changes between scenarios only by purchase, or when the campaign guide says so")
         deck = self.deck(seat)

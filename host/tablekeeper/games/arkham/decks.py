@@ -11,13 +11,16 @@ from typing import Any
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham.rules import xp_cost
 
-KINDS = ("standard", "signature", "weakness", "story")
+KINDS = ("standard", "signature", "signature_weakness", "weakness", "story")
+WEAKNESSES = ("signature_weakness", "weakness")  # a basic weakness (random or chosen) or the investigator's own
 MAX_COPIES = 2  # AH-DB-3
+WEAKNESS_SEP = ";"  # between weakness titles in the ``seatN.weaknesses`` session option
 
 
 @dataclass(frozen=True, slots=True)
 class DeckCard:
-    """One copy of a player card. ``signature`` = investigator-specific (required), ``story`` = a
+    """One copy of a player card. ``signature`` = investigator-specific (required),
+    ``signature_weakness`` = the investigator's own weakness, ``weakness`` = a basic weakness, ``story`` = a
     story asset (no level, encounter set), ``weakness`` = a weakness; ``permanent`` cards do not
     count toward deck size (outside the seeds)."""
 
@@ -43,7 +46,11 @@ class DeckCard:
     @property
     def required(self) -> bool:
         """AH-XP-6: weaknesses and cards the investigator must include cannot be swapped out."""
-        return self.kind in ("weakness", "signature")
+        return self.kind != "standard" and self.kind != "story"
+
+    @property
+    def weakness(self) -> bool:
+        return self.kind in WEAKNESSES
 
 
 def counts_toward_size(card: DeckCard) -> bool:
@@ -77,7 +84,7 @@ def deck_problems(cards: Iterable[DeckCard], *, deck_size: int, access: Mapping[
     size = sum(1 for c in cards if counts_toward_size(c))
     if size != deck_size:
         problems.append(f"{size} cards count toward deck size, not {deck_size}")  # AH-DB-2
-    copies = Counter(c.title for c in cards if c.kind in ("standard", "signature"))
+    copies = Counter(c.title for c in cards if c.kind in ("standard", "signature", "signature_weakness"))
     exceptional = {c.title for c in cards if c.exceptional}
     for title, n in sorted(copies.items()):
         if title in exceptional and n > 1:

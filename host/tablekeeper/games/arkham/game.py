@@ -3,7 +3,7 @@ investigators, the chaos bag with skill tests and exact odds, and what a campaig
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any, ClassVar
 
 import msgspec
@@ -91,6 +91,16 @@ class Arkham(Game):
 
         return Campaign.after(thaw(state.get("campaign_log")) or previous, state).body
 
+    def campaign_begun(self, state: GameState, previous: Mapping[str, Json], slot: str,
+                       slots: Collection[str]) -> dict[str, Json] | None:
+        """AH-JOIN-1 / AH-CAMP-2: the stored log marks this scenario as being played in ``slot``."""
+        if state.get("mode") != "campaign" or state.over is not None:
+            return None
+        from tablekeeper.games.arkham.campaign import Campaign
+
+        log = Campaign(previous)
+        return log.body if log.begin(records.scenario(state).id, slot, slots) else None
+
     def view_tracks(self, state: GameState) -> dict[str, int | None]:
         """An act with an Objective has no clue requirement to show (AH-ACTAG-5)."""
         out = super().view_tracks(state)
@@ -110,7 +120,8 @@ class Arkham(Game):
         out: dict[str, Any] = {"scenario": scenario.id, "difficulty": scenario.difficulty,
                                "reference_side": rules.reference_side_label(scenario.side),
                                "test": None if test is None else msgspec.to_builtins(test), "odds": odds,
-                               "investigators": {str(s): i.investigator for s, i in records.seats(state).items()}}
+                               "investigators": {str(s): i.investigator for s, i in records.seats(state).items()},
+                               "weaknesses": {str(s): list(i.weaknesses) for s, i in records.seats(state).items()}}
         out.update({k: thaw(state.get(k)) for k in keys})
         out["empty"] = [loc for loc in sorted(board.locations(state)) if board.is_empty(state, loc)]  # AH-EMPTY-1
         return out

@@ -17,7 +17,8 @@ R = TypeVar("R", bound=msgspec.Struct)
 
 class Seat(msgspec.Struct, frozen=True):
     """Who plays a seat: the investigator and the printed values the rules read (AH-TRAUMA-3/4
-    compare trauma with printed health and sanity; AH-CHAOS-4 the Elder Sign modifier)."""
+    compare trauma with printed health and sanity; AH-CHAOS-4 the Elder Sign modifier; the weaknesses
+    shuffled into this investigator's deck at setup, by title: their bearer)."""
 
     investigator: str
     name: str
@@ -25,6 +26,7 @@ class Seat(msgspec.Struct, frozen=True):
     printed_sanity: int
     skills: dict[str, int]
     elder_sign: int = 0
+    weaknesses: tuple[str, ...] = ()
 
 
 def seats(state: GameState) -> dict[int, Seat]:
@@ -33,6 +35,15 @@ def seats(state: GameState) -> dict[int, Seat]:
 
 def save_seats(txn: Txn, table: dict[int, Seat]) -> None:
     txn.put("seats", {str(k): msgspec.to_builtins(v) for k, v in table.items()})
+
+
+def victory(state: GameState) -> tuple[int, ...]:
+    """The victory display's points, card by card: the ``victory`` verb adds, the campaign log counts (AH-XP-2)."""
+    return tuple(msgspec.convert(thaw(state.get("victory", ())), type=list[int]))
+
+
+def add_victory(txn: Txn, points: int) -> None:
+    txn.put("victory", [*victory(txn.state), points])
 
 
 class Enemy(msgspec.Struct, frozen=True):

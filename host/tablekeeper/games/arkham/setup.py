@@ -23,6 +23,7 @@ from tablekeeper.games.arkham.data import (
     load_tokens,
     reference_side,
 )
+from tablekeeper.games.arkham.decks import WEAKNESS_SEP
 from tablekeeper.games.arkham.rules import ACTIONS_PER_TURN, per_investigator
 
 DEFAULT_INVESTIGATORS = ("roland", "daisy", "skids", "agnes")
@@ -35,7 +36,7 @@ SEAT_TRACKS = ("health", "sanity", "damage", "horror", "clues", "resources", "ac
 
 KNOWN_OPTIONS = {"scenario", "scenario_id", "chaos", "investigators", "assets", "difficulty", "mode", "encounter",
                  "deck", "count_eliminated", "campaign", "campaign_id"}
-SEAT_OPTIONS = {"physical_trauma", "mental_trauma", "xp", "elder_sign"}
+SEAT_OPTIONS = {"physical_trauma", "mental_trauma", "xp", "elder_sign", "deck", "weaknesses"}
 
 
 def _int_option(options: Mapping[str, str], key: str, default: int, lo: int = 0) -> int:
@@ -61,6 +62,13 @@ def check_options(options: Mapping[str, str], seats: int) -> None:
             continue
         raise ConfigError(f"--option {key}: unknown option (known: {', '.join(sorted(KNOWN_OPTIONS))}, "
                           f"seatN, seatN.{{{','.join(sorted(SEAT_OPTIONS))}}})")
+
+
+def _starting_deck(options: Mapping[str, str], seat: int) -> int:
+    """The cards a seat shuffles at setup (AH-DB-2: the deck size plus its investigator-specific cards and
+    weaknesses): ``seatN.deck`` (the campaign's kept list sets it), else ``deck``, else a typical 30."""
+    common = _int_option(options, "deck", DECK_SIZE, OPENING_HAND)
+    return _int_option(options, f"seat{seat}.deck", common, OPENING_HAND)
 
 
 def card_amount(card: Card, investigators: int) -> int:
@@ -126,7 +134,9 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
         inv = people[inv_id]
         physical = _int_option(options, f"seat{seat}.physical_trauma", 0)
         mental = _int_option(options, f"seat{seat}.mental_trauma", 0)
-        deck = _int_option(options, "deck", DECK_SIZE, OPENING_HAND) - OPENING_HAND
+        deck = _starting_deck(options, seat) - OPENING_HAND
+        weaknesses = tuple(t.strip() for t in options.get(f"seat{seat}.weaknesses", "").split(WEAKNESS_SEP)
+                           if t.strip())
         values = {"health": inv.health, "sanity": inv.sanity, "damage": min(physical, inv.health - 1),
                   "horror": min(mental, inv.sanity - 1), "clues": 0, "resources": STARTING_RESOURCES,
                   "actions": ACTIONS_PER_TURN, "hand": OPENING_HAND, "deck": deck, "discard": 0,
@@ -139,7 +149,8 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
         seats[str(seat)] = {"investigator": inv_id, "name": inv.name, "printed_health": inv.health,
                             "printed_sanity": inv.sanity, "skills": dict(inv.skills),
                             "elder_sign": inv.elder_sign if elder is None
-                            else _int_option(options, f"seat{seat}.elder_sign", 0, lo=-99)}
+                            else _int_option(options, f"seat{seat}.elder_sign", 0, lo=-99),
+                            "weaknesses": list(weaknesses)}
     n = state.seats
     tracks["agenda"] = Counter(1, 1, len(scenario.agendas))
     tracks["agenda.doom"] = Counter(0, 0, None)

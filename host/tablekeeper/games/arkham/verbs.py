@@ -371,7 +371,7 @@ def go_to(txn: Txn, args: tuple[str, ...]) -> None:
 def victory(txn: Txn, args: tuple[str, ...]) -> None:
     """A card with victory points goes to the victory display (AH-XP-2 counts them)."""
     usage(args, 1, 1, "victory N")
-    effects.put_list(txn, "victory", count(args[0], "victory points", 1))
+    records.add_victory(txn, count(args[0], "victory points", 1))
 
 
 def grim(txn: Txn, args: tuple[str, ...]) -> None:
