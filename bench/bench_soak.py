@@ -59,8 +59,8 @@ def sqlite_kib() -> float:
 
 
 def log_kib(session: Session) -> float:
-    """Python memory held by the session's in-memory log (entries, their commands and events),
-    not counting what the current state also holds."""
+    """Python memory held by the session's in-memory log (the entries it keeps, their commands and
+    events, and its checkpoint states), not counting what the current state also holds."""
     seen: set[int] = {id(session.state), id(session.initial)}
 
     def size(obj: object) -> int:
@@ -76,7 +76,7 @@ def log_kib(session: Session) -> float:
             total += sum(size(getattr(obj, name)) for name in obj.__dataclass_fields__ if hasattr(obj, name))
         return total
 
-    return size(session.entries) / 1024
+    return size(session.held()) / 1024
 
 
 class FakeClock:

@@ -1,6 +1,7 @@
 """A long unattended run of the simulated station, meant to be started in a fresh process per game:
 random panel presses, counter presses, counter unplugs and garbage on the counters' cables (noise
-and frames with a valid CRC but nonsense inside), on a fake clock. The counters are polled on a real
+and frames with a valid CRC but nonsense inside), on a fake clock, with the game kept in a save as the
+appliance keeps it (every command committed to SQLite before it is shown). The counters are polled on a real
 thread under the station's ``Supervisor`` (in lock-step with the clock, so the run is replayable);
 the station loop runs on this thread. Prints one JSON line of figures; exit 0 when the run ended
 with no thread failure.
@@ -24,6 +25,7 @@ from typing import Any
 
 from tablekeeper import games
 from tablekeeper.config import CounterConfig
+from tablekeeper.core.store import Store
 from tablekeeper.hw import protocol as p
 from tablekeeper.hw.counters import CounterManager
 from tablekeeper.intents import CounterConnected, CounterMissing, CounterValue, Intent
@@ -104,6 +106,8 @@ def run(game_name: str, minutes: float, seed: int) -> dict[str, Any]:
     game = games.load(game_name)
     capture = Path(tempfile.mkdtemp(prefix="tk-long-run-"))
     panel = Panel(game, capture)
+    store = Store.open(capture / "save.sqlite")
+    panel.session.journal = store.create("main", panel.session.setup)  # as ``run --save`` starts a game
     clock = panel.clock
     boards = [InProcessBoard(clock, role, device=device, uid=uid) for role, _seat, device, uid in BOARDS]
     rig = Rig(clock, boards)
@@ -174,6 +178,7 @@ def run(game_name: str, minutes: float, seed: int) -> dict[str, Any]:
         supervisor.stop()
         rig.manager.close()
         panel.close()
+        store.close()
     return {
         "game": game_name, "seed": seed, "simulated_s": round(clock()), **figures,
         "counter_polls": lockstep.polls,
@@ -186,7 +191,8 @@ def run(game_name: str, minutes: float, seed: int) -> dict[str, Any]:
         "refused_changes": rig.manager.refused_changes,
         "dropped_frames_on_open_links": dropped,
         "commands": panel.station.stats.commands, "refusals": panel.station.stats.refusals,
-        "redraws": panel.station.stats.redraws,
+        "redraws": panel.station.stats.redraws, "log_entries": panel.session.log_length,
+        "entries_in_memory": len(panel.session.held()[0]),
         "rss_kib": [rss // 1024 for _t, rss, _f in samples], "fds": [fds for _t, _r, fds in samples],
     }
 

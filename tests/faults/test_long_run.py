@@ -1,6 +1,7 @@
 """The simulated station left running: random presses, counter unplugs and garbage frames, each game
 in a fresh process (``tests/faults/long_run.py``), on a fake clock. No thread may fail or be
-restarted, and resident memory and file descriptors stay flat. The suite runs two simulated minutes
+restarted, resident memory and file descriptors stay flat, and the session keeps only its window of
+the saved log in memory. The suite runs two simulated minutes
 of one game; ``-m stress`` runs 30 simulated minutes of every game."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tablekeeper.core.session import WINDOW
 from tests.faults.walk import playable_games, primary_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,6 +36,7 @@ def check_long_run(figures: dict[str, Any]) -> None:
     assert figures["thread_restarts"] == 0 and figures["thread_errors"] == [], figures
     assert figures["unhealthy_passes"] == 0 and figures["stalled_steps"] == 0, figures
     assert figures["panel_presses"] > 0 and figures["counter_presses"] > 0 and figures["garbage_frames"] > 0
+    assert figures["entries_in_memory"] <= 2 * WINDOW, figures  # the saved log is read back, not kept
     fds = figures["fds"]
     assert len(set(fds)) <= 1, f"file descriptors changed: {fds}"
     rss = figures["rss_kib"]

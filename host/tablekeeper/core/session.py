@@ -4,22 +4,31 @@ between the active line and a redo stack, and the state is rebuilt by replaying 
 
 Undo never resets at a turn or round boundary: any entry of the active line can be rewound.
 Chance outcomes are in the logged events, so redo reproduces the same draw.
+
+With a journal that reads entries back (a save), memory holds a bounded window: the newest
+``WINDOW`` active entries and redo entries, the initial state and the newest ``KEEP_CHECKPOINTS``
+checkpoints, and a count; an older entry (a long undo chain, a deep ``rewind``, ``entries``) is read
+back from the journal. Without one, every entry stays in memory.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from tablekeeper.core import file_options
 from tablekeeper.core.chance import PressRandom
 from tablekeeper.core.events import Command, Event, Json, NoticeKind
 from tablekeeper.core.game import Game
 from tablekeeper.core.state import GameState
-from tablekeeper.errors import Rejected
+from tablekeeper.errors import Rejected, StoreError
 
 CHECKPOINT_EVERY = 64
+WINDOW = 2 * CHECKPOINT_EVERY
+"""Active (and redo) entries kept in memory with a readable journal: a replay starts from a checkpoint inside it."""
+KEEP_CHECKPOINTS = 2
+"""Checkpoints kept besides the initial state with a readable journal."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +112,42 @@ class Journal(Protocol):
     def append(self, entry: Entry) -> None: ...
 
 
+@runtime_checkable
+class ReadableJournal(Journal, Protocol):
+    """A journal that gives entries back (``first``..``last``, log indexes, inclusive), so the session
+    need not keep them all in memory."""
+
+    def read(self, first: int, last: int) -> Sequence[Entry]: ...
+
+
+def _step(line: list[Entry], redo: list[Entry], entry: Entry) -> None:
+    """Move entries between the active line and the redo stack (its top is its end) as ``entry`` says."""
+    if entry.kind == "command":
+        line.append(entry)
+        redo.clear()
+    elif entry.kind == "undo":
+        redo.append(line.pop())
+    elif entry.kind == "redo":
+        line.append(redo.pop())
+    elif entry.kind == "rewind":
+        at = next((i for i, e in enumerate(line) if e.index == entry.target), None)
+        if at is None:
+            raise ValueError(f"rewind to entry {entry.target}, which is not an active command")
+        redo.extend(reversed(line[at:]))
+        del line[at:]
+    else:
+        raise ValueError(f"unknown log entry kind {entry.kind!r}")
+
+
+def fold(entries: Iterable[Entry]) -> tuple[list[Entry], list[Entry]]:
+    """The active line and the redo stack a log leaves."""
+    line: list[Entry] = []
+    redo: list[Entry] = []
+    for entry in entries:
+        _step(line, redo, entry)
+    return line, redo
+
+
 class Session:
     def __init__(self, game: Game, *, seats: int, seed: int, options: Mapping[str, str] | None = None,
                  journal: Journal | None = None, entries: Iterable[Entry] = (), from_save: str | None = None) -> None:
@@ -114,25 +159,43 @@ class Session:
         self.setup = Setup(game.name, seats, seed, file_options.embed(options, game.file_options))
         self.initial = game.new_state(seats, seed, self.setup.options)
         self.journal = journal
-        self.entries: list[Entry] = []
-        self._line: list[Entry] = []
-        self._redo: list[Entry] = []
+        self._kept: list[Entry] | None = []  # every entry, until a readable journal holds them
+        self._count = 0
+        self._line: list[Entry] = []  # the newest active entries; ``_line_hidden`` older ones are in the journal
+        self._line_hidden = 0
+        self._redo: list[Entry] = []  # the top of the redo stack; ``_redo_hidden`` entries below it
+        self._redo_hidden = 0
         self._checkpoints: dict[int, GameState] = {0: self.initial}
         self.state = self.initial
         self.notes: tuple[Note, ...] = ()
         for entry in entries:
             self._record(entry)
         self.state = self._state_at(len(self._line))
+        self._bound()
 
     # --- reading ------------------------------------------------------------------------------
     @property
     def log_length(self) -> int:
-        return len(self.entries)
+        return self._count
+
+    @property
+    def entries(self) -> Sequence[Entry]:
+        """Every log entry, oldest first (read back from the journal when memory holds a window)."""
+        if self._kept is not None:
+            return tuple(self._kept)
+        return tuple(self._read_all())
 
     @property
     def line(self) -> Sequence[Entry]:
         """The active command entries, oldest first."""
-        return tuple(self._line)
+        if not self._line_hidden:
+            return tuple(self._line)
+        return tuple(fold(self._read_all())[0])
+
+    def held(self) -> tuple[tuple[Entry, ...], tuple[GameState, ...]]:
+        """The log entries and checkpoint states this session holds in memory (what its log costs)."""
+        entries = {id(e): e for e in (*(self._kept or ()), *self._line, *self._redo)}
+        return tuple(entries.values()), tuple(self._checkpoints.values())
 
     def view(self) -> dict[str, Json]:
         out = self.game.view(self.state)
@@ -149,19 +212,19 @@ class Session:
     def replay(self) -> GameState:
         """Fold every active event onto the initial state (the log is the truth)."""
         state = self.initial
-        for entry in self._line:
+        for entry in self.line:
             for event in entry.events:
                 state = self.game.apply(state, event)
         return state
 
     # --- changing ------------------------------------------------------------------------------
     def submit(self, command: Command) -> Outcome:
-        index = len(self.entries) + 1
+        index = self._count + 1
         # seeded by the position in the active line, not the log index: an undone draw, drawn again,
         # gives the same outcome (undo is not a free re-draw). Each step the station ran by itself
         # counts as the press it saved, so automatic and step-by-step sessions draw alike.
         runs = self.state.auto_runs
-        rng = PressRandom(self.setup.seed, len(self._line) + 1 + runs, runs)
+        rng = PressRandom(self.setup.seed, self._line_length + 1 + runs, runs)
         try:
             events = self.game.decide(self.state, command, rng)
         except Rejected as exc:
@@ -185,80 +248,132 @@ class Session:
         return self.submit(command)
 
     def undo(self) -> Outcome:
-        if not self._line:
+        if not self._line_length:
             return Outcome(False, "nothing to undo")
+        if not self._line:
+            self._reload()
         taken = self._line[-1]
-        outcome = self._marker(Entry(len(self.entries) + 1, "undo"))
+        outcome = self._marker(Entry(self._count + 1, "undo"))
         self.notes = (Note(NoticeKind.INFO, f"undone: {taken_back(taken)}"),)
         return outcome
 
     def redo(self) -> Outcome:
-        if not self._redo:
+        if not self._redo and not self._redo_hidden:
             return Outcome(False, "nothing to redo")
-        return self._marker(Entry(len(self.entries) + 1, "redo"))
+        return self._marker(Entry(self._count + 1, "redo"))
 
     def rewind(self, target: int) -> Outcome:
         """Return to the state just before log entry ``target``."""
+        if self._line_hidden and target >= 1 and (not self._line or target < self._line[0].index):
+            self._reload()  # the active line's indexes rise: only an older target can be hidden
         if not any(e.index == target for e in self._line):
+            if self._line_hidden and len(self._line) < 8:
+                self._reload()  # the refusal names the eight newest active entries
             active = ", ".join(str(e.index) for e in self._line[-8:]) or "none"
+            self._bound()
             return Outcome(False, f"entry {target} is not an active command (recent: {active})")
-        return self._marker(Entry(len(self.entries) + 1, "rewind", target=target))
+        return self._marker(Entry(self._count + 1, "rewind", target=target))
 
     # --- internals ------------------------------------------------------------------------------
     def _marker(self, entry: Entry) -> Outcome:
         self._commit(entry)
         return Outcome(True, None, (), entry.index)
 
+    @property
+    def _line_length(self) -> int:
+        return self._line_hidden + len(self._line)
+
     def _commit(self, entry: Entry) -> None:
+        if self._needs_journal(entry):
+            self._reload()  # before the append: a failed read leaves the log and the session as they were
         if self.journal is not None:
             self.journal.append(entry)  # durable before the result is shown
-        before = len(self._line)
+        before = self._line_length
         self._record(entry)
-        if entry.kind == "command" or (entry.kind == "redo" and len(self._line) == before + 1):
+        if entry.kind == "command" or (entry.kind == "redo" and self._line_length == before + 1):
             state = self.state
             for event in self._line[-1].events:
                 state = self.game.apply(state, event)
             self.state = state
             self._maybe_checkpoint()
         else:
-            self.state = self._state_at(len(self._line))
+            self.state = self._state_at(self._line_length)
         self.notes = tuple(Note.of(e) for e in entry.events if e.kind == "notice")
+        self._bound()
 
     def _record(self, entry: Entry) -> None:
-        self.entries.append(entry)
+        _step(self._line, self._redo, entry)
+        self._count += 1
+        if self._kept is not None:
+            self._kept.append(entry)
         if entry.kind == "command":
-            self._line.append(entry)
-            self._redo.clear()
-        elif entry.kind == "undo":
-            self._redo.append(self._line.pop())
+            self._redo_hidden = 0
+        elif entry.kind in ("undo", "rewind"):
             self._drop_checkpoints()
-        elif entry.kind == "redo":
-            self._line.append(self._redo.pop())
+
+    def _needs_journal(self, entry: Entry) -> bool:
+        """Whether ``entry`` reaches past the window (an entry, or the events from a checkpoint)."""
+        if not self._line_hidden and not self._redo_hidden:
+            return False
+        if entry.kind == "redo":
+            return not self._redo
+        if entry.kind == "undo":
+            position = self._line_length - 1
         elif entry.kind == "rewind":
             at = next((i for i, e in enumerate(self._line) if e.index == entry.target), None)
             if at is None:
-                raise ValueError(f"rewind to entry {entry.target}, which is not an active command")
-            self._redo.extend(reversed(self._line[at:]))
-            del self._line[at:]
-            self._drop_checkpoints()
+                return True
+            position = self._line_hidden + at
         else:
-            raise ValueError(f"unknown log entry kind {entry.kind!r}")
+            return False
+        base = max(p for p in self._checkpoints if p <= position)
+        return base < self._line_hidden
+
+    def _read_all(self) -> Sequence[Entry]:
+        if not isinstance(self.journal, ReadableJournal):
+            raise StoreError("the session's log is no longer readable (its journal was removed)")
+        return self.journal.read(1, self._count) if self._count else ()
+
+    def _reload(self) -> None:
+        """Read the whole line and redo stack back from the journal (until the next commit bounds them)."""
+        line, redo = fold(self._read_all())
+        if (len(line) != self._line_length or len(redo) != self._redo_hidden + len(self._redo)
+                or [e.index for e in line[len(line) - len(self._line):]] != [e.index for e in self._line]):
+            raise StoreError("the saved log does not match the session in memory")
+        self._line, self._redo = line, redo
+        self._line_hidden = self._redo_hidden = 0
+
+    def _bound(self) -> None:
+        """With a readable journal, keep only the window in memory."""
+        if not isinstance(self.journal, ReadableJournal):
+            return
+        self._kept = None
+        if (drop := len(self._line) - WINDOW) > 0:
+            del self._line[:drop]
+            self._line_hidden += drop
+        if (drop := len(self._redo) - WINDOW) > 0:
+            del self._redo[:drop]
+            self._redo_hidden += drop
+        for position in sorted(p for p in self._checkpoints if p)[:-KEEP_CHECKPOINTS]:
+            del self._checkpoints[position]
 
     def _drop_checkpoints(self) -> None:
-        n = len(self._line)
+        n = self._line_length
         for pos in [p for p in self._checkpoints if p > n]:
             del self._checkpoints[pos]
 
     def _maybe_checkpoint(self) -> None:
-        n = len(self._line)
+        n = self._line_length
         if n % CHECKPOINT_EVERY == 0:
             self._checkpoints[n] = self.state
 
     def _state_at(self, position: int) -> GameState:
         base = max(p for p in self._checkpoints if p <= position)
+        if base < self._line_hidden:
+            self._reload()
         state = self._checkpoints[base]
         for i in range(base, position):
-            for event in self._line[i].events:
+            for event in self._line[i - self._line_hidden].events:
                 state = self.game.apply(state, event)
             if (i + 1) % CHECKPOINT_EVERY == 0:
                 self._checkpoints[i + 1] = state

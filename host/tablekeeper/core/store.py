@@ -365,6 +365,27 @@ class Store:
     def journal(self, slot: str) -> SessionJournal:
         return SessionJournal(self, slot)
 
+    def read(self, slot: str, first: int, last: int) -> tuple[Entry, ...]:
+        """Entries ``first``..``last`` of a slot, checked (numbering, checksum) as a resume checks them:
+        a session that keeps only its newest entries in memory reads older ones back here."""
+        try:
+            rows = self._db.execute(
+                f"SELECT idx, body, {'crc' if self._checksums else 'NULL'} FROM entries "
+                "WHERE slot = ? AND idx BETWEEN ? AND ? ORDER BY idx", (slot, first, last)).fetchall()
+        except sqlite3.Error as exc:
+            raise _save_error(self.path, exc, f"cannot read slot {slot!r} back") from None
+        entries = []
+        for expected, (idx, body, crc) in enumerate(rows, first):
+            if idx != expected or (crc is not None and crc != checksum(body)):
+                raise StoreError(f"{self.path}: slot {slot!r}: entry {expected} cannot be read back intact")
+            try:
+                entries.append(Entry.from_json(json.loads(body)))
+            except (ValueError, KeyError, TypeError, AttributeError) as exc:
+                raise StoreError(f"{self.path}: slot {slot!r} holds a damaged log ({exc})") from None
+        if len(entries) != max(last - first + 1, 0):
+            raise StoreError(f"{self.path}: slot {slot!r}: entries {first}..{last} are not all in the save")
+        return tuple(entries)
+
     def append(self, slot: str, entry: Entry) -> None:
         with self._write():
             self._insert(slot, entry)
@@ -498,13 +519,16 @@ class _Transaction:
 
 @dataclass
 class SessionJournal:
-    """The store seen from one session: appends entries to its slot."""
+    """The store seen from one session: appends entries to its slot and reads them back."""
 
     store: Store
     slot: str
 
     def append(self, entry: Entry) -> None:
         self.store.append(self.slot, entry)
+
+    def read(self, first: int, last: int) -> tuple[Entry, ...]:
+        return self.store.read(self.slot, first, last)
 
 
 __all__ = ["SaveFullError", "SavedSession", "SessionJournal", "SlotCheck", "Store", "Verification", "inspect",
