@@ -26,8 +26,10 @@ PATTERNS: Final[dict[str, tuple[tuple[float, float], ...]]] = {
 }
 
 
-BLINK_ON_S = 0.4
-BLINK_OFF_S = 0.4
+# a seat that owes a move flashes briefly every 1.5 s: as easy to see across a table as an even
+# blink, and each toggle is a wake-up of gpiozero's blink thread (two a cycle), so fewer of them
+BLINK_ON_S = 0.3
+BLINK_OFF_S = 1.2
 
 
 class SeatLights:
