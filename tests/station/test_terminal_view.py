@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +88,13 @@ class _Parts:
             self.presses.append(button)
 
 
+def _wait_for(done: Callable[[], bool], timeout_s: float = 5.0) -> None:
+    """Give the key-reading thread time to act on what the test wrote to the terminal (bounded)."""
+    deadline = time.monotonic() + timeout_s
+    while not done() and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
 def test_a_read_holding_several_keystrokes_presses_each_button() -> None:
     master, slave = os.openpty()
     parts = _Parts()
@@ -94,14 +102,10 @@ def test_a_read_holding_several_keystrokes_presses_each_button() -> None:
     keys = TerminalKeys(parts, stop=lambda: stopped.append(True), fd=slave)  # type: ignore[arg-type]
     try:
         os.write(master, b"  \x1b[A1")  # one write: space, space, up, 1
-        deadline = time.monotonic() + 5
-        while len(parts.presses) < 4 and time.monotonic() < deadline:
-            time.sleep(0.05)
+        _wait_for(lambda: len(parts.presses) >= 4)
         assert parts.presses == ["space", "space", "up", "1"]
         os.write(master, b"\x1b")  # Esc alone quits
-        deadline = time.monotonic() + 5
-        while not stopped and time.monotonic() < deadline:
-            time.sleep(0.05)
+        _wait_for(lambda: bool(stopped))
         assert stopped
     finally:
         keys.close()
@@ -144,9 +148,7 @@ def test_question_mark_holds_select_for_the_key_to_short_forms() -> None:
     keys = TerminalKeys(parts, stop=lambda: None, fd=slave)  # type: ignore[arg-type]
     try:
         os.write(master, b"?")
-        deadline = time.monotonic() + 5
-        while not parts.held and time.monotonic() < deadline:
-            time.sleep(0.05)
+        _wait_for(lambda: bool(parts.held))
         assert parts.held and parts.held[0][0] == "select" and parts.held[0][1] >= 0.2  # longer than hold_s
     finally:
         keys.close()
