@@ -18,6 +18,7 @@ from tablekeeper.hw.sim.clock import FakeClock
 from tablekeeper.hw.sim.simulator import SimulatedParts
 from tablekeeper.station import LEGEND_S, Station
 from tablekeeper.ui.render import layout
+from tests.station import fake_time
 from tests.station.station_game import StationGame
 
 
@@ -56,14 +57,7 @@ class Rig:
         self.pass_time(0.05)
 
     def pass_time(self, seconds: float) -> None:
-        target = self.clock() + seconds
-        while (deadline := self.station.next_deadline_s()) is not None and deadline + 1e-9 <= target:
-            self.clock.now_s = max(self.clock.now_s, deadline + 1e-9)
-            self.station.poll(self.clock())
-            self.station.drain()
-        self.clock.now_s = target
-        self.station.poll(target)
-        self.station.drain()
+        fake_time.pass_time(self.station, self.clock, seconds)
 
     def shown(self, role: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
         panel, banner, selected = self.station.contents[role]

@@ -21,6 +21,7 @@ from tablekeeper.hw.outputs import Outputs
 from tablekeeper.hw.sim.clock import FakeClock
 from tablekeeper.hw.sim.simulator import SimulatedParts
 from tablekeeper.station import Station
+from tests.station import fake_time
 
 START = {"oathsworn": {"part": "encounter"}}
 DONE_BUTTON = {"arkham": "a", "spirit_island": "a", "oathsworn": "b", "earthborne": "a"}  # today's mappings
@@ -56,14 +57,7 @@ class Table:
         self.pass_time(0.05)
 
     def pass_time(self, seconds: float) -> None:
-        target = self.clock() + seconds
-        while (deadline := self.station.next_deadline_s()) is not None and deadline + 1e-9 <= target:
-            self.clock.now_s = max(self.clock.now_s, deadline + 1e-9)
-            self.station.poll(self.clock())
-            self.station.drain()
-        self.clock.now_s = target
-        self.station.poll(target)
-        self.station.drain()
+        fake_time.pass_time(self.station, self.clock, seconds)
 
     def led_pin(self, seat: int) -> object:
         config = next(c for c in self.config.leds if c.name == f"seat{seat}")
