@@ -10,9 +10,18 @@ Two processes are measured, each started fresh:
   look at /dev; a save file), on simulated parts: gpiozero mock pins and emulated OLED chips;
 * ``tablekeeper run --sim --display capture``, the simulator as a person runs it.
 
-CPU is user+system time from ``/proc/PID/stat`` of the process and every process under it (the
-virtual counters' MicroPython processes too) over the window, so other load on the machine does not
-count. Memory is the resident size of each of those processes. Both start from compiled bytecode: the
+CPU is read from each process's CPU-time clock (``clock_gettime`` on the clock of PID: the
+scheduler's nanoseconds for every thread of the process, threads that ended included) for the process
+and every process under it (the virtual counters' processes too) over the window, so other load on the
+machine does not count. ``/proc/PID/stat`` counts 10 ms ticks, which over 60 s at 1/12 of a core is
+0.2 % of the capped core a tick: far too coarse for a 0.5 % target. Wake-ups are the threads' context
+switches over the window (``/proc/PID/task/*/status``; a thread that ended in the window is not
+counted there).
+
+Two screens are idled on, each in both processes: Arkham with four seats that owe a move (their LEDs
+blink: the worst ordinary idle) and Oathsworn at the start (nothing blinks, no page turns).
+
+Memory is the resident size of each of those processes. Both start from compiled bytecode: the
 bench compiles the package first, as pip does when it installs the wheel.
 Run: ``.venv/bin/python bench/bench_station_idle.py``.
 """
@@ -38,16 +47,34 @@ CPU_SHARE = float(os.environ.get("TABLEKEEPER_BENCH_CPU_SHARE", "1"))  # set by 
 WARM_UP_S = 2.0
 SETTLED_S = 5.0  # the simulator counts as idle this long after its virtual counter's process started
 SETTLE_MAX_S = 60.0
-TICKS_PER_S = os.sysconf("SC_CLK_TCK")
+SCREEN: list[str] = []  # what the station loop idled on (from its child)
+IDLE_CASES = {  # game -> (seats, what its idle is): the worst ordinary idle, and a quiet one
+    "arkham": ("4", "Arkham, 4 seats owing a move (LEDs blinking)"),
+    "oathsworn": ("", "Oathsworn at the start (quiet)"),
+}
 STARTING: list[tuple[float, int]] = []  # when the station loop's "starting" frame was out, and its I2C bytes
 FirstFrame = Callable[["subprocess.Popen[str]"], tuple[float, int]]  # waits for the first frame: when, I2C bytes
 
 
 def cpu_s(pid: int) -> float:
-    """User + system CPU seconds of a process so far (fields 14 and 15 of /proc/PID/stat)."""
-    stat = Path(f"/proc/{pid}/stat").read_text()
-    fields = stat[stat.rindex(")") + 2:].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS_PER_S
+    """CPU seconds of a process so far, to the nanosecond: every thread, those that ended included.
+    The clock id of a process's CPU clock is ``~pid << 3 | 2`` (what glibc's ``clock_getcpuclockid``
+    returns: CPUCLOCK_SCHED, the whole thread group)."""
+    try:
+        return time.clock_gettime_ns((~pid << 3) | 2) / 1e9
+    except OSError as exc:  # the process is gone
+        raise ProcessLookupError(pid) from exc
+
+
+def wakeups(pid: int) -> int:
+    """Context switches of the process's live threads so far (each is a sleep ended, or a preemption)."""
+    total = 0
+    for status in Path(f"/proc/{pid}/task").glob("*/status"):
+        with contextlib.suppress(OSError):
+            for line in status.read_text().splitlines():
+                if line.startswith(("voluntary_ctxt_switches:", "nonvoluntary_ctxt_switches:")):
+                    total += int(line.split()[1])
+    return total
 
 
 def family(pid: int) -> list[int]:
@@ -62,11 +89,12 @@ def family(pid: int) -> list[int]:
     return out
 
 
-def family_cpu_s(pid: int) -> dict[int, float]:
+def family_cpu_s(pid: int) -> dict[int, tuple[float, int]]:
+    """CPU seconds and wake-ups of the process and every process under it."""
     times = {}
     for member in family(pid):
         with contextlib.suppress(OSError):
-            times[member] = cpu_s(member)
+            times[member] = (cpu_s(member), wakeups(member))
     return times
 
 
@@ -86,7 +114,7 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def child(save: str, game: str = "arkham") -> int:
+def child(save: str, game: str = "arkham", seats: str = "") -> int:
     """The station loop as on the Pi, minus the GPIO and I2C drivers: ``tablekeeper run``'s splash draws
     "starting..." on an emulated chip before the rest loads; prints 'ready' after the game's first frame."""
     from tablekeeper.hw.sim.oled import OledChip
@@ -102,7 +130,7 @@ def child(save: str, game: str = "arkham") -> int:
     from tablekeeper.station_cli import _stop_on_signals, build_simulated, counters_running
 
     args = build_parser("run").parse_args(["run", "--sim", "--game", game, "--save", save,
-                                      "--capture-dir", str(Path(save).parent)])
+                                      "--capture-dir", str(Path(save).parent), *(["--seats", seats] if seats else [])])
     config = load_config(default_config_path())
     station, parts, store = build_simulated(config, args, display_mode=None, clock=time.monotonic, splash=splash)
     try:
@@ -112,6 +140,7 @@ def child(save: str, game: str = "arkham") -> int:
             chips = parts.chips.values()
             wire = sum(chip.byte_count + 2 * chip.transfers for chip in chips)
             print(f"ready {wire}", flush=True)
+            print(idle_screen(station), flush=True)
             station.run()
     finally:
         station.close()
@@ -119,6 +148,23 @@ def child(save: str, game: str = "arkham") -> int:
         if store is not None:
             store.close()
     return 0
+
+
+def idle_screen(station: Any) -> str:
+    """What the idle window looks at: the game's step, the seats whose LEDs blink, the displays turning pages."""
+    state = station.session.state
+    blinking = station.outputs.lights.blinking if station.outputs is not None else frozenset()
+    return (f"screen {station.session.game.name} {state.phase}.{state.step}, {state.seats} seats; "
+            f"LEDs blinking: {' '.join(map(str, sorted(blinking))) or 'none'}; "
+            f"pages turning: {' '.join(sorted(station._paged)) or 'none'}")
+
+
+def ready_and_screen(proc: subprocess.Popen[str]) -> tuple[float, int]:
+    """``ready_line``, then the child's line saying what is on the displays (kept in ``SCREEN``)."""
+    ready = ready_line(proc)
+    assert proc.stdout is not None
+    SCREEN.append(proc.stdout.readline().strip().removeprefix("screen "))
+    return ready
 
 
 def measure(argv: list[str], first_frame: FirstFrame, settle: bool = False) -> dict[str, Any]:
@@ -155,9 +201,12 @@ def measure(argv: list[str], first_frame: FirstFrame, settle: bool = False) -> d
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-    used_s = sum(cpu1[p] - cpu0.get(p, 0.0) for p in cpu1)
-    each = [(names.get(p, "?"), 100 * (cpu1[p] - cpu0.get(p, 0.0)) / (wall1 - wall0)) for p in cpu1]
-    return {"startup_s": startup_s, "starting_s": starting_s, "i2c_s": wire_bytes * 9 / I2C_HZ,
+    window_s = wall1 - wall0
+    used = {p: (cpu1[p][0] - cpu0.get(p, (0.0, 0))[0], cpu1[p][1] - cpu0.get(p, (0.0, 0))[1]) for p in cpu1}
+    ended = [p for p in cpu0 if p not in cpu1]  # a process that ended in the window: its time is lost
+    used_s = sum(cpu for cpu, _ in used.values())
+    each = [(names.get(p, "?"), 100 * cpu / window_s, woke * 60 / window_s) for p, (cpu, woke) in used.items()]
+    return {"ended": len(ended), "startup_s": startup_s, "starting_s": starting_s, "i2c_s": wire_bytes * 9 / I2C_HZ,
             "starting_i2c_s": starting_wire * 9 / I2C_HZ,
             "cpu_pct": 100 * used_s / (wall1 - wall0), "each": each,
             "processes": len(cpu1), "rss_mb": memory, "window_s": wall1 - wall0}
@@ -187,17 +236,44 @@ def first_capture(directory: Path) -> FirstFrame:
     return wait
 
 
+def print_idle(name: str, fig: dict[str, Any]) -> None:
+    capped = f" = {fig['cpu_pct'] / CPU_SHARE:.3f} % of the capped core" if CPU_SHARE < 1 else ""
+    ended = f", {fig['ended']} ended in it (not counted)" if fig["ended"] else ""
+    print(f"{name}: idle CPU over {fig['window_s']:.0f} s, {fig['processes']} processes{ended} | "
+          f"{fig['cpu_pct']:.4f} % of one core{capped} | target <= 0.5 %")
+    core = f"the {'capped ' if CPU_SHARE < 1 else ''}core"
+    parts = ", ".join(f"{who} {pct / CPU_SHARE:.3f} % ({woke:.0f} wake-ups a minute)" for who, pct, woke in fig["each"])
+    print(f"{name}: idle CPU by process | {parts} of {core}")
+
+
+def print_startup(name: str, fig: dict[str, Any]) -> None:
+    if fig["starting_s"] is not None:
+        # the bytes on the bus by then: the track display's init and blanking, and the "starting" frame
+        starting_i2c_s = fig["starting_i2c_s"]
+        print(f"{name}: start-up to the 'starting' frame | {fig['starting_s'] * 1000:.0f} ms + "
+              f"{starting_i2c_s * 1000:.0f} ms I2C = {(fig['starting_s'] + starting_i2c_s) * 1000:.0f} ms | "
+              "target <= 1.5 s")
+    if fig["i2c_s"]:
+        print(f"{name}: start-up to the game's first frame | {fig['startup_s'] * 1000:.0f} ms + "
+              f"{fig['i2c_s'] * 1000:.0f} ms I2C = {(fig['startup_s'] + fig['i2c_s']) * 1000:.0f} ms | "
+              "target <= 1.5 s")
+    else:
+        print(f"{name}: start-up to first frame | {fig['startup_s'] * 1000:.0f} ms (emulated panel, no I2C)")
+
+
 def main() -> int:
     import argparse  # not in the child, which counts its own start-up
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--child", metavar="SAVE", help=argparse.SUPPRESS)
-    parser.add_argument("--game", default="arkham",
-                        help="game on the displays (default arkham; the first screens fit their displays in every "
-                             "game but Spirit Island, whose setup question turns a page every 3 s)")
+    parser.add_argument("--game", action="append", choices=sorted(IDLE_CASES),
+                        help="idle on this game's screen (default: both; Arkham with four seats owing a move, "
+                             "their LEDs blinking, and Oathsworn at the start, where nothing blinks; the first game's "
+                             "run gives the start-up figures)")
+    parser.add_argument("--seats", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        return child(args.child, args.game)
+        return child(args.child, args.game[0] if args.game else "arkham", args.seats)
     import subprocess
     import tempfile
 
@@ -206,37 +282,27 @@ def main() -> int:
     # instead of 4.3 s to the first frame at pi-speed zero2w before the start-up work of issue 17).
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "host"), str(ROOT / "bench")],
                    stdout=subprocess.DEVNULL, check=False)
-    with tempfile.TemporaryDirectory() as tmp:
-        loop = measure([sys.executable, __file__, "--child", str(Path(tmp) / "loop.sqlite"), "--game", args.game],
-                       ready_line)
-        captures = Path(tmp) / "captures"
-        sim = measure([sys.executable, "-m", "tablekeeper", "run", "--sim", "--display", "capture", "--game", args.game,
-                       "--capture-dir", str(captures)], first_capture(captures), settle=True)
-    for name, fig in (("station loop (Pi wiring, simulated parts)", loop), ("simulator (run --sim, capture)", sim)):
-        capped = f" = {fig['cpu_pct'] / CPU_SHARE:.2f} % of the capped core" if CPU_SHARE < 1 else ""
-        print(f"{name}: idle CPU over {fig['window_s']:.0f} s, {fig['processes']} processes | "
-              f"{fig['cpu_pct']:.3f} % of one core{capped} | target <= 0.5 %")
-        if len(fig["each"]) > 1:
-            parts = ", ".join(f"{who} {pct / CPU_SHARE:.2f} %" for who, pct in fig["each"])
-            print(f"{name}: idle CPU by process | {parts} of the {'capped ' if CPU_SHARE < 1 else ''}core")
-        if fig["starting_s"] is not None:
-            # the bytes on the bus by then: the track display's init and blanking, and the "starting" frame
-            starting_i2c_s = fig["starting_i2c_s"]
-            print(f"{name}: start-up to the 'starting' frame | {fig['starting_s'] * 1000:.0f} ms + "
-                  f"{starting_i2c_s * 1000:.0f} ms I2C = {(fig['starting_s'] + starting_i2c_s) * 1000:.0f} ms | "
-                  "target <= 1.5 s")
-        if fig["i2c_s"]:
-            print(f"{name}: start-up to the game's first frame | {fig['startup_s'] * 1000:.0f} ms + "
-                  f"{fig['i2c_s'] * 1000:.0f} ms I2C = {(fig['startup_s'] + fig['i2c_s']) * 1000:.0f} ms | "
-                  "target <= 1.5 s")
-        else:
-            print(f"{name}: start-up to first frame | {fig['startup_s'] * 1000:.0f} ms (emulated panel, no I2C)")
-        sizes = ", ".join(f"{mb:.1f}" for mb in fig["rss_mb"])
-        print(f"{name}: resident memory when idle, each process | {sizes} MB | target < 60 MB each")
+    for number, game in enumerate(args.game or list(IDLE_CASES)):
+        seats, case = IDLE_CASES[game]
+        with tempfile.TemporaryDirectory() as tmp:
+            SCREEN.clear()
+            with_seats = ["--seats", seats] if seats else []
+            loop = measure([sys.executable, __file__, "--child", str(Path(tmp) / "loop.sqlite"), "--game", game,
+                            *with_seats], ready_and_screen)
+            captures = Path(tmp) / "captures"
+            sim = measure([sys.executable, "-m", "tablekeeper", "run", "--sim", "--display", "capture", "--game", game,
+                           *with_seats, "--capture-dir", str(captures)], first_capture(captures), settle=True)
+        print(f"idle screen, {case} | {SCREEN[0] if SCREEN else '?'}")
+        for name, fig in (("station loop (Pi wiring, simulated parts)", loop), ("simulator (run --sim, capture)", sim)):
+            print_idle(f"{name}, {case}", fig)
+            if number == 0:
+                print_startup(name, fig)
+            sizes = ", ".join(f"{mb:.1f}" for mb in fig["rss_mb"])
+            print(f"{name}, {case}: resident memory when idle, each process | {sizes} MB | target < 60 MB each")
     return 0
 
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--child"]:  # as main() would parse it, without loading argparse first
-        sys.exit(child(sys.argv[2], *sys.argv[4:5]))
+        sys.exit(child(sys.argv[2], *sys.argv[4:5], *sys.argv[6:7]))
     sys.exit(main())
