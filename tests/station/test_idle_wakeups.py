@@ -5,6 +5,7 @@ the count (nothing left could wake the thread)."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import queue
 import threading
@@ -20,7 +21,7 @@ from tablekeeper.games import load
 from tablekeeper.hw.buttons import ButtonPanel
 from tablekeeper.hw.counters import CounterManager, PortInfo
 from tablekeeper.hw.displays import DisplayBank
-from tablekeeper.hw.outputs import Outputs
+from tablekeeper.hw.outputs import BLINK_OFF_S, BLINK_ON_S, Outputs
 from tablekeeper.hw.sim.clock import FakeClock
 from tablekeeper.hw.sim.counters import SimPortInfo
 from tablekeeper.hw.sim.simulator import SimulatedParts
@@ -72,14 +73,17 @@ class Recorder:
         self.sent.append(state)
 
 
-def make_station(tmp_path: Path, game_name: str) -> tuple[Station, ClockedQueue, FakeClock, SimulatedParts]:
+def make_station(tmp_path: Path, game_name: str, *, seats: int | None = None, flow: str | None = None,
+                 ) -> tuple[Station, ClockedQueue, FakeClock, SimulatedParts]:
     """The reference build on simulated parts (gpiozero mock pins, emulated OLEDs), nothing plugged in."""
     clock = FakeClock(100.0)
     config = load_config(REFERENCE_CONFIG)
     parts = SimulatedParts(config, display_mode=None, capture_dir=tmp_path)
     intents = ClockedQueue(clock, 100.0 + MINUTE_S)
     game = load(game_name)
-    station = Station(session=Session(game, seats=game.seats_default, seed=1), config=config, clock=clock,
+    options = {"flow": flow} if flow is not None else {}
+    session = Session(game, seats=seats or game.seats_default, seed=1, options=options)
+    station = Station(session=session, config=config, clock=clock,
                       displays=DisplayBank(config.displays, open_device=parts.open_device, clock=clock,
                                            timing=config.timing), intents=intents)
     station.buttons = ButtonPanel(config.buttons, emit=station.put, clock=clock, timing=config.timing,
@@ -166,6 +170,42 @@ def test_a_screen_too_long_for_its_display_wakes_the_loop_only_to_turn_its_page(
     timed = [w for w in intents.waits if w]
     assert max(timed) == PAGE_S and len(timed) <= MINUTE_S / PAGE_S + 1
     assert station.stats.redraws - first == len(timed)  # every pass turned a page
+
+
+def test_seat_leds_blinking_in_step_wake_the_idle_loop_only_at_their_toggles(tmp_path: Path) -> None:
+    """Arkham's investigation with four seats owing a move: their LEDs flash together on the station
+    clock. The loop passes once per toggle for all four (a flash of BLINK_ON_S every BLINK_ON_S +
+    BLINK_OFF_S), not once per LED, sends no frame, and has no other pass in the minute."""
+    station, intents, clock, parts = make_station(tmp_path, "arkham", seats=4, flow="auto")
+    pins = [parts.pin_factory.pin(led.pin) for led in station.config.leds]
+    seen: list[tuple[float, tuple[bool, ...]]] = []
+    get = intents.get
+
+    def get_and_look(block: bool = True, timeout: float | None = None) -> Intent:
+        seen.append((clock(), tuple(bool(pin.state) for pin in pins)))  # the LEDs as each wait begins
+        return get(block, timeout)
+
+    intents.get = get_and_look  # type: ignore[method-assign]
+    supervisor = Supervisor(clock=clock)
+    station.start()
+    assert station.outputs is not None and station.outputs.lights.blinking == {1, 2, 3, 4}
+    first = station.stats.redraws
+    try:
+        run_station_loop(station, supervisor, None, clock=clock, sleep=lambda s: None)
+    finally:
+        supervisor.stop()
+        station.close()
+        parts.close()
+    cycles = int(MINUTE_S // (BLINK_ON_S + BLINK_OFF_S))
+    assert intents.waits[:2 * cycles] == pytest.approx([BLINK_ON_S, BLINK_OFF_S] * cycles)
+    assert len(intents.waits) == 2 * cycles + 1  # the last wait runs past the minute
+    assert station.stats.redraws == first  # toggling an LED draws nothing
+    assert all(len(set(leds)) == 1 for _, leds in seen)  # all four in step at every pass
+    lit = [leds[0] for _, leds in seen]
+    assert lit[:4] == [True, False, True, False]  # lit at once, then each pass toggles them
+    assert all(a != b for a, b in itertools.pairwise(lit))
+    toggles = [at for at, _ in seen]
+    assert toggles[:3] == pytest.approx([100.0, 100.0 + BLINK_ON_S, 100.0 + BLINK_ON_S + BLINK_OFF_S])
 
 
 @pytest.mark.parametrize("told", [True, False], ids=["dying-thread-wakes-the-loop", "protection-off"])

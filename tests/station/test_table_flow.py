@@ -5,7 +5,7 @@ of each game by the buttons alone."""
 
 from __future__ import annotations
 
-import time
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -98,15 +98,17 @@ def by_buttons(t: Table) -> None:
         t.tap("next")
 
 
-def blinks(pin: object, timeout_s: float = 3.0) -> bool:
-    """gpiozero's blink thread runs on real time: wait until the mock pin has gone on and off."""
-    pin.clear_states()  # type: ignore[attr-defined]
-    end = time.monotonic() + timeout_s
-    while time.monotonic() < end:
-        if len(pin.states) >= 3 and len({s.state for s in pin.states}) == 2:  # type: ignore[attr-defined]
-            return True
-        time.sleep(0.02)
-    return False
+def led_states(t: Table, seats: tuple[int, ...], seconds: float) -> list[tuple[bool, ...]]:
+    """The seats' LEDs after each toggle of the blink over ``seconds`` of the station clock (the other
+    deadlines on the way met as they come)."""
+    assert t.station.outputs is not None
+    lights = t.station.outputs.lights
+    states = []
+    target = t.clock() + seconds
+    while (deadline := lights.next_deadline_s()) is not None and deadline <= target:
+        t.pass_time(max(0.0, deadline - t.clock()) + 1e-6)
+        states.append(tuple(bool(t.led_pin(seat).state) for seat in seats))  # type: ignore[attr-defined]
+    return states
 
 
 @pytest.mark.parametrize("table", ["spirit_island"], indirect=True)
@@ -131,8 +133,11 @@ def test_next_in_a_shared_step_asks_first_and_a_second_next_ends_it_for_all(tabl
 def test_leds_blink_for_seats_owing_in_a_shared_step_and_seat_lines_say_so(table: Table) -> None:
     to_step(table, "spirit", "growth")
     table.tap("seat2.a")
-    assert blinks(table.led_pin(1)) and blinks(table.led_pin(4))
-    assert table.led_pin(2).state is False  # type: ignore[attr-defined]
+    owing = (1, 3, 4)
+    states = led_states(table, (*owing, 2), 4.0)
+    assert {s[:3] for s in states} == {(True,) * 3, (False,) * 3}  # the three owing seats blink in step
+    assert all(a != b for a, b in itertools.pairwise(states))  # each deadline toggles them
+    assert not any(s[3] for s in states)  # seat 2 is done: off
     assert table.station._seat_line(table.session.state, 1) == "still to play"
     assert table.station._seat_line(table.session.state, 2) == "done"
     assert table_flow.waiting_line(table.session.state, table.session.game.flow) == "waiting: 1, 3, 4"
@@ -145,7 +150,7 @@ def test_the_active_seat_led_is_steady_in_a_turn_step(table: Table) -> None:
     assert table.session.state.active_seat == 3 and table.session.state.prompt is None
     pin = table.led_pin(3)
     pin.clear_states()  # type: ignore[attr-defined]
-    time.sleep(0.3)
+    table.pass_time(3.0)
     assert pin.state is True and [s.state for s in pin.states] == [True]  # type: ignore[attr-defined]
     assert all(table.led_pin(s).state is False for s in (1, 2, 4))  # type: ignore[attr-defined]
     assert table.station._seat_line(table.session.state, 3) == "your turn"

@@ -1,9 +1,9 @@
 """Seat LEDs and the buzzer on gpiozero; both optional, the buzzer silenced by the ``quiet`` setting.
 
-Beep patterns are timed by the station's injected clock (``poll``) rather than gpiozero's
-``blink`` thread, so they are testable without sleeping and stop cleanly with the station. A seat LED
-that blinks (a seat still owing a move in a shared step) runs for minutes, with no pattern to end, so
-it uses gpiozero's own ``LED.blink`` background thread.
+Beep patterns and seat LED blinks are timed by the station's injected clock (``poll`` at
+``next_deadline_s``) rather than gpiozero's ``blink`` threads, so they are testable without sleeping
+and stop cleanly with the station. All blinking seat LEDs share one schedule: the station loop wakes
+once per toggle for every seat together (a thread per LED woke once per toggle per seat).
 """
 
 from __future__ import annotations
@@ -27,16 +27,17 @@ PATTERNS: Final[dict[str, tuple[tuple[float, float], ...]]] = {
 
 
 # a seat that owes a move flashes briefly every 1.5 s: as easy to see across a table as an even
-# blink, and each toggle is a wake-up of gpiozero's blink thread (two a cycle), so fewer of them
+# blink, and each toggle wakes the station loop (two a cycle, for all blinking seats at once)
 BLINK_ON_S = 0.3
 BLINK_OFF_S = 1.2
 
 
 class SeatLights:
     """One LED per seat: steady for whose turn it is, blinking for seats that still owe a move in a
-    step played together, off otherwise."""
+    step played together, off otherwise. Blinking LEDs flash in step, on the station clock."""
 
-    def __init__(self, configs: Iterable[OutputConfig], *, pin_factory: Any = None) -> None:
+    def __init__(self, configs: Iterable[OutputConfig], *, clock: Clock, pin_factory: Any = None) -> None:
+        self._clock = clock
         self.leds: dict[int, Any] = {}
         for config in configs:
             seat = int(config.name.removeprefix("seat"))
@@ -44,26 +45,49 @@ class SeatLights:
                                   pin_factory=pin_factory)
         self.lit: int | None = None
         self.blinking: frozenset[int] = frozenset()
+        self.blink_on = False  # the blinking LEDs' shared state
+        self._toggle_s: float | None = None  # when they next change; None while none blinks
 
     def light(self, seat: int | None) -> None:
         """Only ``seat`` lit, steady."""
         self.show(seat, frozenset())
 
     def show(self, steady: int | None, blinking: frozenset[int]) -> None:
-        """``steady`` lit, ``blinking`` blinking, the rest off; an LED already doing that is left alone
-        (restarting a blink on every redraw would make it stutter)."""
+        """``steady`` lit, ``blinking`` blinking, the rest off. A blink already running goes on in its
+        rhythm (restarting it on every redraw would make it stutter); a seat that starts to blink joins
+        it in step; the first seat to blink starts it, lit at once."""
+        blinking = frozenset(s for s in blinking if s != steady and s in self.leds)
+        if not blinking:
+            self._toggle_s = None
+        elif self._toggle_s is None:
+            self.blink_on = True
+            self._toggle_s = self._clock() + BLINK_ON_S
         for number, led in self.leds.items():
-            if number in blinking and number != steady:
-                if number not in self.blinking or self.lit == number:
-                    led.blink(on_time=BLINK_ON_S, off_time=BLINK_OFF_S, background=True)
-            elif number == steady:
+            if number == steady:
                 led.on()
+            elif number in blinking:
+                led.value = self.blink_on
             else:
                 led.off()
         self.lit = steady
-        self.blinking = frozenset(s for s in blinking if s != steady and s in self.leds)
+        self.blinking = blinking
+
+    def poll(self, now_s: float) -> None:
+        """Toggle every blinking LED together when the blink's deadline has come."""
+        if self._toggle_s is None or now_s < self._toggle_s:
+            return
+        self.blink_on = not self.blink_on
+        step_s = BLINK_ON_S if self.blink_on else BLINK_OFF_S
+        # the next toggle keeps the rhythm; after a late pass (a busy loop) it counts from now
+        self._toggle_s = self._toggle_s + step_s if now_s < self._toggle_s + step_s else now_s + step_s
+        for number in self.blinking:
+            self.leds[number].value = self.blink_on
+
+    def next_deadline_s(self) -> float | None:
+        return self._toggle_s
 
     def close(self) -> None:
+        self._toggle_s = None
         for led in self.leds.values():
             led.close()
         self.leds.clear()
@@ -123,7 +147,7 @@ class Outputs:
 
     def __init__(self, leds: Iterable[OutputConfig], buzzer: OutputConfig | None, *, clock: Clock,
                  quiet: bool = False, pin_factory: Any = None) -> None:
-        self.lights = SeatLights(leds, pin_factory=pin_factory)
+        self.lights = SeatLights(leds, clock=clock, pin_factory=pin_factory)
         try:
             self.beeper = Beeper(buzzer, clock=clock, quiet=quiet, pin_factory=pin_factory)
         except BaseException:
@@ -131,10 +155,12 @@ class Outputs:
             raise
 
     def poll(self, now_s: float) -> None:
+        self.lights.poll(now_s)
         self.beeper.poll(now_s)
 
     def next_deadline_s(self) -> float | None:
-        return self.beeper.next_deadline_s()
+        deadlines = [d for d in (self.lights.next_deadline_s(), self.beeper.next_deadline_s()) if d is not None]
+        return min(deadlines, default=None)
 
     def close(self) -> None:
         self.lights.close()
