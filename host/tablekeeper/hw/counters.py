@@ -20,6 +20,7 @@ import os
 import select
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -126,15 +127,64 @@ class UdevHotplug:
         return seen
 
 
+class DevWatch:
+    """Where udev does not run (a container): the kernel's inotify on /dev, so a device node created or
+    removed wakes the thread (libc's three inotify calls through ctypes; the standard library has none)."""
+
+    MASK = 0x100 | 0x200 | 0x40 | 0x80  # IN_CREATE, IN_DELETE, IN_MOVED_FROM, IN_MOVED_TO
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._closer = weakref.finalize(self, os.close, fd)  # the manager that waits on it may just drop it
+
+    @classmethod
+    def open(cls, directory: str = "/dev") -> DevWatch | None:
+        """The watch, or None where inotify is unavailable (then the slow scan stands in)."""
+        import ctypes
+        import ctypes.util
+
+        try:
+            libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+            fd = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+        except (OSError, AttributeError) as exc:
+            log.info("counter hot-plug: no inotify (%s); scanning every %.0f s", exc, FALLBACK_SCAN_S)
+            return None
+        if fd < 0:
+            log.info("counter hot-plug: no inotify (%s); scanning every %.0f s",
+                     os.strerror(ctypes.get_errno()), FALLBACK_SCAN_S)
+            return None
+        if libc.inotify_add_watch(fd, os.fsencode(directory), cls.MASK) < 0:
+            log.info("counter hot-plug: cannot watch %s (%s); scanning every %.0f s", directory,
+                     os.strerror(ctypes.get_errno()), FALLBACK_SCAN_S)
+            os.close(fd)
+            return None
+        return cls(fd)
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def changed(self) -> bool:
+        """Drain the pending events; True if there were any (an overflow is one too)."""
+        seen = False
+        with contextlib.suppress(OSError):  # BlockingIOError once drained
+            while os.read(self._fd, 4096):
+                seen = True
+        return seen
+
+    def close(self) -> None:
+        self._closer()
+
+
 def dev_mtime() -> int:
     """Changes when a device node is created or removed (a cheap gate for the fallback scan)."""
     return os.stat("/dev").st_mtime_ns
 
 
 def usb_discovery() -> dict[str, Any]:
-    """How a manager listing real USB ports learns of hot-plug: udev events where udev runs, else a
-    slow scan that lists ports only when /dev changed (keyword arguments for ``CounterManager``)."""
-    hotplug = UdevHotplug.open()
+    """How a manager listing real USB ports learns of hot-plug: udev events where udev runs, else
+    inotify on /dev, else a slow scan that lists ports only when /dev changed (keyword arguments for
+    ``CounterManager``)."""
+    hotplug: Hotplug | None = UdevHotplug.open() or DevWatch.open()
     if hotplug is not None:
         return {"hotplug": hotplug, "scan_interval_s": None}
     return {"hotplug": None, "scan_interval_s": FALLBACK_SCAN_S, "scan_gate": dev_mtime}
