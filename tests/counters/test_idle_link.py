@@ -1,5 +1,6 @@
-"""An idle link with a counter plugged in is quiet: the host's counters thread and the counter each
-wake only for the other's heartbeat and their own, a few times a minute. Both ends are the real code
+"""An idle link with a counter plugged in is quiet: the counter wakes for its own heartbeat and the
+host's answer, the host's counters thread only for the counter's heartbeat (answered in the same wake),
+a few times a minute. Both ends are the real code
 (the host's CounterManager and the firmware app in process) on one fake clock, and each sleeps until
 its next deadline or a frame from the other end, as their real loops do; nothing here is timed."""
 
@@ -68,3 +69,29 @@ def test_an_idle_link_with_a_counter_plugged_wakes_each_end_a_few_times_a_minute
         assert host_wakes <= MAX_WAKES_A_MINUTE and board_wakes <= MAX_WAKES_A_MINUTE, (host_wakes, board_wakes)
     else:
         assert host_wakes > MAX_WAKES_A_MINUTE and board_wakes > MAX_WAKES_A_MINUTE
+
+
+@pytest.mark.parametrize("answered", [True, False], ids=["host-answers-beats", "protection-off-own-timer"])
+def test_the_host_answers_the_counters_heartbeat_so_its_thread_wakes_once_a_beat(
+        answered: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each end beating on its own timer woke the host twice per period (its beat, the counter's); the
+    host now answers the counter's beat and its own timer never falls due while the counter beats."""
+    from tablekeeper.hw import counters
+
+    if not answered:  # the host's own beat due as soon as the counter's: both timers run
+        monkeypatch.setattr(counters, "OWN_BEAT", 1.0)
+    link: Any = load_firmware_module("counter.link")
+    clock = FakeClock(100.0)
+    board = InProcessBoard(clock)
+    rig = Rig(clock, [board])
+    rig.manager = CounterManager(emit=lambda intent: None, list_ports=rig.list_ports, open_port=rig.open_port,
+                                 clock=clock, scan_interval_s=None)
+    rig.run(0.5)
+    host_wakes, board_wakes = idle_minute(rig, board)
+    assert [s.state for s in rig.manager.status()] == ["ready"] and board.app.link.host_present
+    beats = MINUTE_S / (link.HEARTBEAT_MS / 1000)
+    if answered:
+        assert host_wakes <= beats + 1, host_wakes
+    else:
+        assert host_wakes > 1.5 * beats
+    assert board_wakes <= 2 * beats + 1

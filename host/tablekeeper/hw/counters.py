@@ -190,6 +190,10 @@ def usb_discovery() -> dict[str, Any]:
     return {"hotplug": None, "scan_interval_s": FALLBACK_SCAN_S, "scan_gate": dev_mtime}
 
 
+# An idle link beats once per heartbeat period, not once from each end: the host answers each of the
+# counter's heartbeats as it arrives, in the same wake, and sends one of its own only after 1.5 periods
+# of silence (the counter stopped beating), still well inside the counter's timeout.
+OWN_BEAT = 1.5
 BAD_FD_PAUSE_S = 0.05  # after a failed select: a descriptor that stays bad must not spin the thread
 
 
@@ -351,10 +355,13 @@ class CounterLink:
                 self.broken = "a different identity answered on an open link"
                 self.drop_reason = "identity changed"
             return
-        if kind in (p.MsgType.HEARTBEAT, p.MsgType.ERROR):
-            if kind is p.MsgType.ERROR:
-                self.errors_received += 1
-                log.warning("counter %s reported %s", self.device, p.parse_error(message.body))
+        if kind is p.MsgType.HEARTBEAT:
+            if self.ident is not None and now_s - self._last_tx_s >= self._manager.heartbeat_s / 2:
+                self._heartbeat(now_s)  # answered in this wake: the host's own beat is then never due
+            return
+        if kind is p.MsgType.ERROR:
+            self.errors_received += 1
+            log.warning("counter %s reported %s", self.device, p.parse_error(message.body))
             return
         if kind not in (p.MsgType.CHANGE, p.MsgType.ROLL, p.MsgType.CLAIM) or message.seq == 0:
             # Host-bound types only; anything else is answered, never executed.
@@ -387,8 +394,11 @@ class CounterLink:
             return
         for frame in self._outbox.due(now_s):
             self._send(frame, now_s)
-        if now_s - self._last_tx_s >= manager.heartbeat_s:
-            self._send(p.encode_frame(p.build(p.MsgType.HEARTBEAT, 0)), now_s)
+        if now_s - self._last_tx_s >= manager.heartbeat_s * OWN_BEAT:
+            self._heartbeat(now_s)
+
+    def _heartbeat(self, now_s: float) -> None:
+        self._send(p.encode_frame(p.build(p.MsgType.HEARTBEAT, 0)), now_s)
 
     def next_deadline_s(self) -> float:
         """When ``pump`` next has timed work: a HELLO or the greeting timeout while greeting, else
@@ -398,7 +408,7 @@ class CounterLink:
             return float("-inf")
         if self.ident is None:
             return min(self._last_hello_s + manager.hello_interval_s, self.opened_at_s + manager.greeting_timeout_s)
-        due = [self._last_tx_s + manager.heartbeat_s, self.last_rx_s + manager.silence_timeout_s]
+        due = [self._last_tx_s + manager.heartbeat_s * OWN_BEAT, self.last_rx_s + manager.silence_timeout_s]
         resend = self._outbox.next_due_s()
         return min(due if resend is None else [*due, resend])
 
