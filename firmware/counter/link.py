@@ -18,8 +18,9 @@ if TYPE_CHECKING:
 RETRANSMIT_MS = const(120)
 RETRANSMIT_MAX_MS = const(1000)
 # An idle link is quiet: a HEARTBEAT only after 4 s with nothing sent; the host answers it at once, so
-# an untouched counter wakes about 30 times a minute and the host's thread 15. A pulled cable is seen at once by the host (the
-# port closes) and unpowers the counter; the timeout catches a hung end, and outlasts one lost beat.
+# an untouched counter wakes about 30 times a minute and the host's thread 15. A pulled cable is seen
+# at once by the host (the port closes) and unpowers the counter; the timeout catches a hung end, and
+# outlasts one lost beat.
 HEARTBEAT_MS = const(4000)
 HOST_TIMEOUT_MS = const(10000)
 _SEQ_WINDOW = const(24)  # executed seqs remembered behind the newest (a bit mask: a small int, no allocation)
