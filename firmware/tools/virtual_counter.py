@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import errno
 import os
 import sys
@@ -155,8 +154,10 @@ async def run_on_events(app, transport: PtyTransport, wake: asyncio.Event) -> No
         timeout_s = app.next_wake_ms(ticks_ms()) / 1000
         if not watching:
             timeout_s = min(timeout_s, HUNG_UP_POLL_S)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(wake.wait(), timeout=timeout_s)
+        # a timer handle rather than wait_for: no task, no timeout exception, in every wake
+        timer = loop.call_later(timeout_s, wake.set)
+        await wake.wait()
+        timer.cancel()
         wake.clear()
     if watching:
         loop.remove_reader(transport.fd)

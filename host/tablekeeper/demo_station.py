@@ -56,8 +56,8 @@ class DemoStation(Station):
         if fresh or self.overlay != before:
             self.redraw()
 
-    def next_deadline_s(self) -> float | None:
-        due = [d for d in (super().next_deadline_s(), self.demo.next_deadline_s()) if d is not None]
+    def next_deadline_s(self, *, blink: bool = True) -> float | None:
+        due = [d for d in (super().next_deadline_s(blink=blink), self.demo.next_deadline_s()) if d is not None]
         return min(due, default=None)
 
     def frames(self) -> dict[str, Image.Image]:

@@ -161,14 +161,21 @@ class Station:
 
     def run(self, *, on_pass: Callable[[float], object] | None = None,
             idle_wait_s: float | None = IDLE_WAIT_S) -> None:
-        """Handle intents until ``Quit``; ``on_pass(now_s)`` runs on every pass (a window's events).
-        A pass comes only with an intent or a deadline of a timed part (``idle_wait_s``: a longest
-        sleep, for a window that must read its events; None, the default, sleeps until then)."""
+        """Handle intents until ``Quit``; ``on_pass(now_s)`` runs on every pass (a window's events)
+        but a blink's. A pass comes only with an intent or a deadline of a timed part (``idle_wait_s``:
+        a longest sleep, for a window that must read its events; None, the default, sleeps until
+        then). A pass for the seat LEDs' blink alone toggles them and looks at nothing else."""
         if not self.running:
             self.start()
+        lights = self.outputs.lights if self.outputs is not None else None
+        other_s: float | None = None  # the nearest deadline but the seat LEDs' blink
+        blinked = False
         while self.running:
             now_s = self.clock()
-            deadline = self.next_deadline_s()
+            if not blinked:  # after a pass that only toggled the blink, the other deadlines stand
+                other_s = self.next_deadline_s(blink=False)
+            blink_s = lights.next_deadline_s() if lights is not None else None
+            deadline = other_s if blink_s is None else blink_s if other_s is None else min(other_s, blink_s)
             wait_s = idle_wait_s if deadline is None else max(0.0, deadline - now_s)
             if wait_s is not None and idle_wait_s is not None:
                 wait_s = min(wait_s, idle_wait_s)
@@ -176,6 +183,13 @@ class Station:
                 intent: Intent | None = self.intents.get(timeout=wait_s)
             except queue.Empty:
                 intent = None
+            now_s = self.clock()
+            blinked = False
+            if intent is None and lights is not None and blink_s is not None and now_s >= blink_s \
+                    and (other_s is None or now_s < other_s):
+                lights.poll(now_s)  # only the blink is due: the LEDs toggle without a look at the rest
+                blinked = True
+                continue
             if intent is not None:
                 self.handle(intent)
             self.poll(self.clock())
@@ -223,12 +237,13 @@ class Station:
         if changed:
             self.answer()
 
-    def next_deadline_s(self) -> float | None:
+    def next_deadline_s(self, *, blink: bool = True) -> float | None:
+        """When ``poll`` next has timed work (``blink=False``: leaving out the seat LEDs' blink)."""
         deadlines = [self.displays.next_deadline_s()]
         if self.buttons is not None:
             deadlines.append(self.buttons.next_deadline_s())
         if self.outputs is not None:
-            deadlines.append(self.outputs.next_deadline_s())
+            deadlines.append(self.outputs.next_deadline_s(blink=blink))
         deadlines += [part.next_deadline_s() for part in self.timed]
         if self.controls.pending is not None:
             deadlines.append(self.controls.pending.last_s + self.controls.pending_window_s)

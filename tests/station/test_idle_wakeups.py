@@ -175,7 +175,8 @@ def test_a_screen_too_long_for_its_display_wakes_the_loop_only_to_turn_its_page(
 def test_seat_leds_blinking_in_step_wake_the_idle_loop_only_at_their_toggles(tmp_path: Path) -> None:
     """Arkham's investigation with four seats owing a move: their LEDs flash together on the station
     clock. The loop passes once per toggle for all four (a flash of BLINK_ON_S every BLINK_ON_S +
-    BLINK_OFF_S), not once per LED, sends no frame, and has no other pass in the minute."""
+    BLINK_OFF_S), not once per LED, sends no frame, has no other pass in the minute, and a toggle's
+    pass polls nothing else (buttons, displays, timers)."""
     station, intents, clock, parts = make_station(tmp_path, "arkham", seats=4, flow="auto")
     pins = [parts.pin_factory.pin(led.pin) for led in station.config.leds]
     seen: list[tuple[float, tuple[bool, ...]]] = []
@@ -186,6 +187,14 @@ def test_seat_leds_blinking_in_step_wake_the_idle_loop_only_at_their_toggles(tmp
         return get(block, timeout)
 
     intents.get = get_and_look  # type: ignore[method-assign]
+    polled: list[float] = []
+    poll = station.poll
+
+    def counted_poll(now_s: float) -> None:
+        polled.append(now_s)
+        poll(now_s)
+
+    station.poll = counted_poll  # type: ignore[method-assign]
     supervisor = Supervisor(clock=clock)
     station.start()
     assert station.outputs is not None and station.outputs.lights.blinking == {1, 2, 3, 4}
@@ -200,6 +209,7 @@ def test_seat_leds_blinking_in_step_wake_the_idle_loop_only_at_their_toggles(tmp
     assert intents.waits[:2 * cycles] == pytest.approx([BLINK_ON_S, BLINK_OFF_S] * cycles)
     assert len(intents.waits) == 2 * cycles + 1  # the last wait runs past the minute
     assert station.stats.redraws == first  # toggling an LED draws nothing
+    assert polled == [pytest.approx(100.0 + MINUTE_S, abs=1.5)]  # a toggle looks at nothing else (one poll: Quit)
     assert all(len(set(leds)) == 1 for _, leds in seen)  # all four in step at every pass
     lit = [leds[0] for _, leds in seen]
     assert lit[:4] == [True, False, True, False]  # lit at once, then each pass toggles them

@@ -158,8 +158,9 @@ class Outputs:
         self.lights.poll(now_s)
         self.beeper.poll(now_s)
 
-    def next_deadline_s(self) -> float | None:
-        deadlines = [d for d in (self.lights.next_deadline_s(), self.beeper.next_deadline_s()) if d is not None]
+    def next_deadline_s(self, *, blink: bool = True) -> float | None:
+        blink_s = self.lights.next_deadline_s() if blink else None
+        deadlines = [d for d in (blink_s, self.beeper.next_deadline_s()) if d is not None]
         return min(deadlines, default=None)
 
     def close(self) -> None:
