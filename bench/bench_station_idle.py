@@ -89,6 +89,7 @@ def rss_mb(pid: int) -> float:
 def child(save: str, game: str = "arkham") -> int:
     """The station loop as on the Pi, minus the GPIO and I2C drivers: ``tablekeeper run``'s splash draws
     "starting..." on an emulated chip before the rest loads; prints 'ready' after the game's first frame."""
+    import tablekeeper.cli  # noqa: F401  (as the console script enters, before the splash)
     from tablekeeper.hw.sim.oled import OledChip
     from tablekeeper.splash import show
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from tablekeeper.errors import ConfigError, HardwareError, ScriptError
 from tablekeeper.hw.sim.modes import DISPLAY_MODES
 from tablekeeper.schema import read_text
-from tablekeeper.splash import gpio_present
+from tablekeeper.splash import gpio_present, starting_frame
 from tablekeeper.user_paths import output_dir
 
 if TYPE_CHECKING:  # the station's modules load when it runs, so `tablekeeper --help` stays quick
@@ -294,13 +294,11 @@ def _open_or_explain(open_part: Callable[[], Any]) -> Any:
 
 
 def show_starting(displays: Any, config: StationConfig) -> None:
-    """A first frame before the game and its save load: the track display says the station is starting."""
-    from tablekeeper.core.view import Panel
-    from tablekeeper.ui.render import render_panel
-
+    """A first frame before the game and its save load: the track display says the station is starting
+    (the frame the Pi's splash draws before any of this loads)."""
     track = config.display("track")
     if track is not None:
-        displays.show({"track": render_panel(Panel("Tablekeeper", ("starting...",)), track.size)})
+        displays.show({"track": starting_frame(track.size)})
 
 
 def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_mode: str | None,
