@@ -15,7 +15,7 @@ import logging
 import queue
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from PIL import Image
 
@@ -31,9 +31,7 @@ from tablekeeper.core.state import Result
 from tablekeeper.core.store import SaveFullError
 from tablekeeper.core.view import Panel
 from tablekeeper.errors import Rejected, ScriptError, StoreError
-from tablekeeper.hw.buttons import ButtonPanel
 from tablekeeper.hw.displays import DisplayBank
-from tablekeeper.hw.outputs import Outputs
 from tablekeeper.intents import (
     ButtonIntent,
     CounterConnected,
@@ -50,6 +48,10 @@ from tablekeeper.intents import (
 from tablekeeper.station_menu import StationMenu, menu_items
 from tablekeeper.ui.render import PAGE_S, draw_screen, layout
 from tablekeeper.ui.screens import fallback_panel
+
+if TYPE_CHECKING:  # gpiozero loads when the parts are made, after the game's first frame
+    from tablekeeper.hw.buttons import ButtonPanel
+    from tablekeeper.hw.outputs import Outputs
 
 Clock = Callable[[], float]
 IDLE_WAIT_S: float | None = None  # without a deadline the loop sleeps until an intent comes (Quit too)
@@ -167,11 +169,11 @@ class Station:
         then). A pass for the seat LEDs' blink alone toggles them and looks at nothing else."""
         if not self.running:
             self.start()
-        lights = self.outputs.lights if self.outputs is not None else None
         other_s: float | None = None  # the nearest deadline but the seat LEDs' blink
         blinked = False
         while self.running:
             now_s = self.clock()
+            lights = self.outputs.lights if self.outputs is not None else None
             if not blinked:  # after a pass that only toggled the blink, the other deadlines stand
                 other_s = self.next_deadline_s(blink=False)
             blink_s = lights.next_deadline_s() if lights is not None else None
