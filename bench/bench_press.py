@@ -38,7 +38,7 @@ from typing import Any
 
 from tablekeeper.config import load_config
 from tablekeeper.core.script import parse_line
-from tablekeeper.station_cli import build_simulated
+from tablekeeper.station_cli import build_simulated, settle_heap
 
 ROOT = Path(__file__).resolve().parents[1]
 PRESSES = 200  # per game; each press is two edges (down, up)
@@ -134,6 +134,7 @@ def bench_game(game: str, options: list[str], setup: list[str], save_dir: Path, 
             if parsed is None or not station.session.perform(parsed.command).accepted:
                 raise SystemExit(f"bench_press: {game}: setup line {text!r} was refused")
         station.start()
+        settle_heap()  # as ``tablekeeper run`` does before its loop
         for chip in parts.chips.values():
             wire.watch(chip)
         thread = threading.Thread(target=loop, daemon=True)
@@ -184,16 +185,14 @@ def bench_game(game: str, options: list[str], setup: list[str], save_dir: Path, 
         station.put(Quit("bench done"))
         thread.join(timeout=10)
         panel = station.frames_panels().get("tokens")
-        commands = station.stats.commands
     finally:
         station.close()
         parts.close()
         if store is not None:
             store.close()
     total = [h + i for h, i in zip(host_ms, i2c_ms, strict=True)]
-    return {"edges": edges, "answered": len(total), "host": host_ms, "i2c": i2c_ms, "total": total, "cpu": cpu_ms, "loop": loop_ms,
-            "place": place,
-            "entered": entered_ms, "entered_cpu": entered_cpu_ms, "panel": panel, "commands": commands}
+    return {"edges": edges, "answered": len(total), "host": host_ms, "i2c": i2c_ms, "total": total, "cpu": cpu_ms,
+            "loop": loop_ms, "place": place, "entered": entered_ms, "entered_cpu": entered_cpu_ms, "panel": panel}
 
 
 def main(argv: list[str] | None = None) -> int:
