@@ -70,23 +70,24 @@ def import_pygame() -> Any:
 
 
 def make_emulator(mode: str, size: tuple[int, int], capture_dir: Path) -> Any:
-    """A luma.emulator device of ``mode`` for the composed panel (imports pygame only now)."""
-    try:
-        import_pygame()  # every luma.emulator device draws through pygame
-        from luma.emulator import device as emulators
-    except ImportError as exc:
-        raise HardwareError(f"the simulator needs luma.emulator (pip install -e '.[sim]'): {exc}") from None
+    """A luma device of ``mode`` for the composed panel: luma.emulator's, which draw through pygame
+    (imported only now), or for ``gifanim`` the streaming GIF writer, which needs neither."""
     width, height = size
     common: dict[str, Any] = {"width": width, "height": height, "mode": "RGB", "transform": "identity",
                               "scale": SCALE}
     if mode in ("capture", "gifanim"):
         capture_dir.mkdir(parents=True, exist_ok=True)
-    if mode == "capture":
-        return emulators.capture(file_template=str(capture_dir / "panel_{0:06}.png"), **common)
     if mode == "gifanim":
         from tablekeeper.hw.sim.gifstream import GifStream
 
         return GifStream(filename=str(capture_dir / "panel.gif"), duration=0.5, **common)
+    try:
+        import_pygame()
+        from luma.emulator import device as emulators
+    except ImportError as exc:
+        raise HardwareError(f"the simulator needs luma.emulator (pip install -e '.[sim]'): {exc}") from None
+    if mode == "capture":
+        return emulators.capture(file_template=str(capture_dir / "panel_{0:06}.png"), **common)
     if mode == "asciiblock":
         if not hasattr(emulators, "asciiblock"):
             raise HardwareError("--display asciiblock needs a POSIX terminal")
