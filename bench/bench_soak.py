@@ -5,7 +5,8 @@ hour; no growth beyond the log itself.
 * the session alone: button presses through the panel controls and draws, every command
   committed to SQLite with ``synchronous=FULL``, in this process;
 * the whole station: the station loop as the Pi wires it (simulated parts, six displays drawn, a
-  save file), in a fresh process per length, its resident and peak memory from /proc;
+  save file), in a fresh process for two hours, its resident and peak memory from /proc at the end
+  of each hour;
 * the simulator writing an animated GIF (``tablekeeper run --script --display gifanim``, virtual
   counters included) for two simulated hours at an input every two minutes on average (the GIF encoder is
   the slow part), the peak resident memory of every process it starts, sampled while it runs.
@@ -110,8 +111,8 @@ def play_hour(session: Session, controls: Controls, clock: FakeClock, rng: rando
 
 def station_child(hours: float, game_name: str, save: Path) -> int:
     """The station loop as the Pi wires it, on simulated parts and a fake clock, for ``hours``; prints
-    its resident memory at the end. The emulated chips' call recorders (a test aid the Pi does not
-    have) are emptied after every input so they do not count."""
+    its resident and peak memory and log length at the end of each hour. The emulated chips' call
+    recorders (a test aid the Pi does not have) are emptied after every input so they do not count."""
     from tablekeeper.config import default_config_path, load_config
     from tablekeeper.hw.buttons import ButtonPanel
     from tablekeeper.hw.displays import DisplayBank
@@ -145,7 +146,11 @@ def station_child(hours: float, game_name: str, save: Path) -> int:
             station.poll(target)
             station.drain()
 
+        hour = 1
         while clock() < hours * HOUR_S:
+            if clock() >= hour * HOUR_S:
+                print(f"{rss_mb():.1f} {peak_rss_mb():.1f} {session.log_length}", flush=True)
+                hour += 1
             role = rng.choice(BUTTONS)
             button = parts.button(role)
             if button is None:
@@ -158,9 +163,9 @@ def station_child(hours: float, game_name: str, save: Path) -> int:
             pass_time(rng.expovariate(1 / MEAN_GAP_S))
             for chip in parts.chips.values():
                 chip.calls.clear()
+        print(f"{rss_mb():.1f} {peak_rss_mb():.1f} {session.log_length}", flush=True)  # still running
         station.close()
         parts.close()
-        print(f"{rss_mb():.1f} {peak_rss_mb():.1f} {session.log_length}")
     return 0
 
 
@@ -171,13 +176,14 @@ def peak_rss_mb() -> float:
     return float("nan")
 
 
-def station_after(hours: float, game: str, tmp: Path) -> tuple[float, float, int, float]:
-    """Resident and peak memory (MB), log entries and wall time of a fresh station process."""
+def station_hours(hours: int, game: str, tmp: Path) -> tuple[list[tuple[float, float, int]], float]:
+    """Resident and peak memory (MB) and log entries of a fresh station process at the end of each
+    hour, and its wall time."""
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, __file__, "--station", f"{hours:g}", game, str(tmp / f"{hours:g}.sqlite")],
+    done = subprocess.run([sys.executable, __file__, "--station", str(hours), game, str(tmp / "station.sqlite")],
                           capture_output=True, text=True, check=True)
-    rss, peak, entries = done.stdout.split()
-    return float(rss), float(peak), int(entries), time.perf_counter() - start
+    marks = [line.split() for line in done.stdout.splitlines()]
+    return [(float(rss), float(peak), int(entries)) for rss, peak, entries in marks], time.perf_counter() - start
 
 
 GIF_GAP_S = 120.0
@@ -261,13 +267,12 @@ def main() -> int:
     print(f"{name}: open file descriptors start / after 2 h | {start_fds} / {fds}")
     print(f"{name}: 2 accelerated hours took | {wall_s:.1f} s wall | {HOUR_S * 2 / wall_s:,.0f}x real time")
     with tempfile.TemporaryDirectory() as tmp:
-        one = station_after(1, name, Path(tmp))
-        two = station_after(2, name, Path(tmp))
+        (one, two), station_s = station_hours(2, name, Path(tmp))
     print(f"station loop (Pi wiring, simulated parts): resident memory after 1 h of play | {one[0]:.1f} MB | "
-          f"peak {one[1]:.1f} MB, {one[2]} log entries (target < 60 MB); ran {one[3]:.0f} s")
+          f"peak {one[1]:.1f} MB, {one[2]} log entries (target < 60 MB)")
     print(f"station loop (Pi wiring, simulated parts): resident memory after 2 h of play | {two[0]:.1f} MB | "
           f"peak {two[1]:.1f} MB, {two[2]} log entries; the second hour added {two[0] - one[0]:+.1f} MB; "
-          f"ran {two[3]:.0f} s")
+          f"both hours in one process ran {station_s:.0f} s")
     with tempfile.TemporaryDirectory() as tmp:
         peaks, closing, wall_s = gifanim_soak(name, 2, Path(tmp))
     print(f"simulator, --display gifanim, 2 simulated hours: peak resident memory of each process | "
