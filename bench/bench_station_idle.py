@@ -89,6 +89,7 @@ def rss_mb(pid: int) -> float:
 def child(save: str, game: str = "arkham") -> int:
     """The station loop as on the Pi, minus the GPIO and I2C drivers: ``tablekeeper run``'s splash draws
     "starting..." on an emulated chip before the rest loads; prints 'ready' after the game's first frame."""
+    import tablekeeper.cli  # noqa: F401  (as the console script enters, before the splash)
     from tablekeeper.hw.sim.oled import OledChip
     from tablekeeper.splash import show
 
@@ -104,14 +105,20 @@ def child(save: str, game: str = "arkham") -> int:
     args = build_parser("run").parse_args(["run", "--sim", "--game", game, "--save", save,
                                       "--capture-dir", str(Path(save).parent)])
     config = load_config(default_config_path())
-    station, parts, store = build_simulated(config, args, display_mode=None, clock=time.monotonic, splash=splash)
+
+    made: list[Any] = []  # the simulated parts, as soon as they exist
+
+    def first_frame(station: Any) -> None:  # as run_hardware: before the buttons, LEDs and counters load
+        station.start()
+        wire = sum(chip.byte_count + 2 * chip.transfers for chip in made[0].chips.values())
+        print(f"ready {wire}", flush=True)
+
+    station, parts, store = build_simulated(config, args, display_mode=None, clock=time.monotonic, splash=splash,
+                                            on_starting=made.append, on_station=first_frame)
     try:
         _stop_on_signals(station)
         with counters_running(station, config):
-            station.start()
-            chips = parts.chips.values()
-            wire = sum(chip.byte_count + 2 * chip.transfers for chip in chips)
-            print(f"ready {wire}", flush=True)
+            station.start()  # again, with the parts attached: lights the active seat, tells the counters
             station.run()
     finally:
         station.close()

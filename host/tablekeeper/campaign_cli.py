@@ -9,9 +9,8 @@ writes it back; a refused operation is one line, exit 2, and the log is left as 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -23,7 +22,6 @@ if TYPE_CHECKING:  # the game is imported when the command runs: ``tablekeeper -
     from tablekeeper.games.arkham.campaign import Campaign
     from tablekeeper.games.arkham.decks import DeckCard
 
-T = TypeVar("T")
 ACTIONS = ("show", "new", "join", "leave", "rejoin", "replace", "deck", "swap", "buy")
 
 
@@ -184,22 +182,21 @@ def run(args: argparse.Namespace) -> int:
                     raise ScriptError(f"campaign new: --seat {seat} is given twice ({players[_seat(seat)]}, {inv})")
                 players[_seat(seat)] = inv
             pool = [i for i in args.pool.split(",") if i] if args.pool is not None else None
-            log = _checked(lambda: Campaign.new(campaign, args.difficulty, players, pool))
+            log = Campaign.new(campaign, args.difficulty, players, pool)
             store.save_campaign(args.name, "arkham", log.body)
             print(describe(args.name, log))
             return 0
         if body is None:
             raise ScriptError(f"{args.save}: no campaign {args.name!r} (play --campaign {args.name} keeps one "
                               f"when a scenario ends, or: tablekeeper campaign {args.save} {args.name} new CAMPAIGN)")
-        log = Campaign(body)
-        if _checked(lambda: log.in_play(store.slots())) is None:
+        log = Campaign.load(body, source=f"{args.save}: campaign {args.name!r}")
+        if log.in_play(store.slots()) is None:
             log.body.pop("in_play", None)  # its slot was deleted: that scenario is no longer being played
         if args.action == "show":
-            _checked(lambda: describe(args.name, log))
             print(describe(args.name, log))
             return 0
         try:
-            said = _checked(lambda: apply(log, args))
+            said = apply(log, args)
         except Rejected:
             if log.status == "lost":  # AH-KILLED-2: the empty pool is the campaign's result, kept
                 store.save_campaign(args.name, "arkham", log.body)
@@ -208,10 +205,3 @@ def run(args: argparse.Namespace) -> int:
     print(said)
     return 0
 
-
-def _checked(step: Callable[[], T]) -> T:
-    """Run ``step``; a log that is not an Arkham campaign log is one line, not a traceback."""
-    try:
-        return step()
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise ScriptError(f"campaign: the stored log is not an Arkham campaign log ({exc})") from None

@@ -15,7 +15,7 @@ import logging
 import queue
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from PIL import Image
 
@@ -31,9 +31,7 @@ from tablekeeper.core.state import Result
 from tablekeeper.core.store import SaveFullError
 from tablekeeper.core.view import Panel
 from tablekeeper.errors import Rejected, ScriptError, StoreError
-from tablekeeper.hw.buttons import ButtonPanel
 from tablekeeper.hw.displays import DisplayBank
-from tablekeeper.hw.outputs import Outputs
 from tablekeeper.intents import (
     ButtonIntent,
     CounterConnected,
@@ -50,6 +48,10 @@ from tablekeeper.intents import (
 from tablekeeper.station_menu import StationMenu, menu_items
 from tablekeeper.ui.render import PAGE_S, draw_screen, layout
 from tablekeeper.ui.screens import fallback_panel
+
+if TYPE_CHECKING:  # gpiozero loads when the parts are made, after the game's first frame
+    from tablekeeper.hw.buttons import ButtonPanel
+    from tablekeeper.hw.outputs import Outputs
 
 Clock = Callable[[], float]
 IDLE_WAIT_S: float | None = None  # without a deadline the loop sleeps until an intent comes (Quit too)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from tablekeeper.errors import ConfigError, HardwareError, ScriptError
 from tablekeeper.hw.sim.modes import DISPLAY_MODES
 from tablekeeper.schema import read_text
-from tablekeeper.splash import gpio_present
+from tablekeeper.splash import gpio_present, starting_frame
 from tablekeeper.user_paths import output_dir
 
 if TYPE_CHECKING:  # the station's modules load when it runs, so `tablekeeper --help` stays quick
@@ -180,6 +180,7 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
 
         session, store = open_session(args)
         station = make_station(args, session=session, store=store, config=config, displays=displays, clock=clock)
+        station.start()  # the game's first frame, before gpiozero, the counters and the fleet load
         station.buttons = _open_or_explain(lambda: ButtonPanel(config.buttons, emit=station.put, clock=clock,
                                                                timing=config.timing))
         station.outputs = _open_or_explain(lambda: Outputs(config.leds, config.buzzer, clock=clock,
@@ -189,7 +190,7 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
         supervisor = Supervisor(clock=clock)
         with counters_running(station, config, supervisor=supervisor), \
                 fleet_running(station, config, supervisor=supervisor):
-            station.start()
+            station.start()  # again, with the parts attached: lights the active seat, tells the counters
             watchdog.ready()
             run_station_loop(station, supervisor, watchdog, clock=clock, sleep=time.sleep)
             watchdog.stopping()
@@ -294,21 +295,22 @@ def _open_or_explain(open_part: Callable[[], Any]) -> Any:
 
 
 def show_starting(displays: Any, config: StationConfig) -> None:
-    """A first frame before the game and its save load: the track display says the station is starting."""
-    from tablekeeper.core.view import Panel
-    from tablekeeper.ui.render import render_panel
-
+    """A first frame before the game and its save load: the track display says the station is starting
+    (the frame the Pi's splash draws before any of this loads)."""
     track = config.display("track")
     if track is not None:
-        displays.show({"track": render_panel(Panel("Tablekeeper", ("starting...",)), track.size)})
+        displays.show({"track": starting_frame(track.size)})
 
 
 def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_mode: str | None,
                     clock: Callable[[], float],
                     on_starting: Callable[[SimulatedParts], object] | None = None,
-                    splash: Splash | None = None) -> tuple[Station, SimulatedParts, Any]:
+                    splash: Splash | None = None,
+                    on_station: Callable[[Station], object] | None = None) -> tuple[Station, SimulatedParts, Any]:
     """The station on simulated parts; ``splash``: the track display already opened on an emulated
-    chip and showing "starting..." (as ``tablekeeper run`` does on the Pi), handed to the displays."""
+    chip and showing "starting..." (as ``tablekeeper run`` does on the Pi), handed to the displays.
+    ``on_station`` sees the station before its buttons and LEDs are made (``run_hardware``'s order:
+    the game's first frame goes out before gpiozero loads)."""
     from tablekeeper.hw.displays import DisplayBank
     from tablekeeper.hw.sim.counter_table import CounterTable
     from tablekeeper.hw.sim.simulator import SimulatedParts
@@ -333,10 +335,12 @@ def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_
         displays.close()
         parts.close()
         raise
+    station = make_station(args, session=session, store=store, config=config, displays=displays, clock=clock)
+    if on_station is not None:
+        on_station(station)
     from tablekeeper.hw.buttons import ButtonPanel  # gpiozero: after the first frame
     from tablekeeper.hw.outputs import Outputs
 
-    station = make_station(args, session=session, store=store, config=config, displays=displays, clock=clock)
     station.buttons = ButtonPanel(config.buttons, emit=station.put, clock=clock, timing=config.timing,
                                   pin_factory=parts.pin_factory)
     station.outputs = Outputs(config.leds, config.buzzer, clock=clock, quiet=config.quiet,

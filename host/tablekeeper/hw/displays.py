@@ -195,13 +195,16 @@ class RetryingInterface:
     def __init__(self, interface: Any) -> None:
         self._interface = interface
         self.retry_data = True
+        self.muted = False  # writes dropped: the chip is already set up and showing a frame
 
     def command(self, *cmd: int) -> None:
-        self._retry(lambda: self._interface.command(*cmd), BUS_ATTEMPTS)
+        if not self.muted:
+            self._retry(lambda: self._interface.command(*cmd), BUS_ATTEMPTS)
 
     def data(self, data: Any) -> None:
         payload = list(data)
-        self._retry(lambda: self._interface.data(payload), BUS_ATTEMPTS if self.retry_data else 1)
+        if not self.muted:
+            self._retry(lambda: self._interface.data(payload), BUS_ATTEMPTS if self.retry_data else 1)
 
     @staticmethod
     def _retry(write: Callable[[], None], attempts: int) -> None:
@@ -230,15 +233,18 @@ class Geometry(Protocol):
     def rotation(self) -> int: ...
 
 
-def make_device(config: Geometry, serial_interface: Any) -> Any:
+def make_device(config: Geometry, serial_interface: Any, *, initialised: bool = False) -> Any:
     """A luma.oled device for ``config`` on the given serial interface (runs the chip's init),
-    its writes retried (``RetryingInterface``)."""
+    its writes retried (``RetryingInterface``). ``initialised``: the chip was set up and drawn on
+    already (the start-up splash did it), so luma's init and blanking are not sent."""
     from luma.oled import device as oled
 
     driver = {"ssd1306": oled.ssd1306, "sh1106": oled.sh1106, "ssd1309": oled.ssd1309}[config.driver]
     interface = RetryingInterface(serial_interface)
+    interface.muted = initialised
     device = driver(serial_interface=interface, width=config.width, height=config.height,
                     rotate=config.rotation)
+    interface.muted = False
     interface.retry_data = False  # from here on PartialUpdate retries whole windows
     return device
 

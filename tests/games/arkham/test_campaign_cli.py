@@ -238,3 +238,21 @@ def test_a_deleted_slot_no_longer_holds_the_campaign(table: Table) -> None:
         store.delete("s1")
     assert table.ok("join", "3", "skids") == "skids joins at seat 3"
     assert "playing" not in table.ok("show")
+
+
+def test_a_damaged_stored_log_is_one_line_naming_its_key(table: Table) -> None:
+    """The log is checked against its stored shape when read back: the key is named, nothing changes."""
+    body = table.log()
+    assert isinstance(body, dict)
+    body["investigators"]["roland"]["xp"] = "lots"  # type: ignore[index]
+    with Store.open(table.save) as store:
+        store.save_campaign("zealot", "arkham", body)
+    err = table.refused("show")
+    assert "campaign 'zealot'" in err and "investigators.roland.xp" in err, err
+    body["investigators"]["roland"]["xp"] = 0  # type: ignore[index]
+    body["stauts"] = "between"
+    with Store.open(table.save) as store:
+        store.save_campaign("zealot", "arkham", body)
+    err = table.refused("join", "3", "agnes")
+    assert "stauts" in err and "status" in err, err
+    assert "stauts" in table.play(2, code=2)["error"]

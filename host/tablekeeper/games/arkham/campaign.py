@@ -11,13 +11,73 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
+
+import msgspec
 
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import records, rules
 from tablekeeper.games.arkham.data import DIFFICULTIES, load_investigators, load_scenarios
 from tablekeeper.games.arkham.decks import WEAKNESS_SEP, DeckCard, access_problem, deck_problems, deck_xp
+from tablekeeper.schema import decode
+
+
+class _Stored(msgspec.Struct, forbid_unknown_fields=True):
+    pass
+
+
+class StoredCard(_Stored):
+    title: str
+    level: int | None = None
+    kind: str = "standard"
+    card_class: str = "neutral"
+    exceptional: bool = False
+    permanent: bool = False
+
+
+class StoredPurchase(_Stored):
+    title: str
+    level: int
+    cost: int
+
+
+class StoredInvestigator(_Stored):
+    xp: int
+    physical_trauma: int
+    mental_trauma: int
+    fate: Literal["killed", "insane"] | None = None
+    purchases: list[StoredPurchase] = []
+    deck: list[StoredCard] | None = None
+
+
+class StoredResult(_Stored):
+    scenario: str
+    resolution: str
+    victory: list[int]
+    xp: int
+
+
+class StoredInPlay(_Stored):
+    scenario: str
+    slot: str
+
+
+class StoredLog(_Stored):
+    """The shape of a campaign log as the save store keeps it: checked once when a log is read back,
+    so a damaged or foreign log is one line naming its key, not an error deep inside a rule."""
+
+    campaign: str
+    difficulty: str
+    sequence: list[str]
+    next: int
+    status: Literal["between", "playing", "lost"]
+    players: dict[str, str]
+    investigators: dict[str, StoredInvestigator]
+    used: list[str]
+    pool: list[str]
+    results: list[StoredResult]
+    in_play: StoredInPlay | None = None
 
 
 class Campaign:
@@ -25,6 +85,12 @@ class Campaign:
 
     def __init__(self, body: Mapping[str, Any]) -> None:
         self.body: dict[str, Any] = copy.deepcopy(dict(body))
+
+    @classmethod
+    def load(cls, body: Any, *, source: str) -> Campaign:
+        """A stored log, its shape checked first (``ConfigError`` naming ``source`` and the key)."""
+        decode(body, StoredLog, source=source)
+        return cls(body)
 
     # --- creating and storing ----------------------------------------------------------------
     @classmethod

@@ -86,10 +86,12 @@ def with_campaign(options: Mapping[str, str]) -> dict[str, str]:
 
     try:
         body = json.loads(raw)
-        return Campaign(body).session_options(explicit)
-    except (ValueError, TypeError, KeyError, AttributeError) as exc:
-        reason = exc.reason if isinstance(exc, Rejected) else f"not an Arkham campaign log ({exc})"
-        raise ConfigError(f"campaign log: {reason}") from None
+    except ValueError as exc:
+        raise ConfigError(f"campaign log: not JSON ({exc})") from None
+    try:
+        return Campaign.load(body, source="campaign log").session_options(explicit)
+    except Rejected as exc:
+        raise ConfigError(f"campaign log: {exc.reason}") from None
 
 
 def build(state: GameState, given: Mapping[str, str]) -> GameState:

@@ -8,8 +8,10 @@ simulator shows exactly what the bytes would put on glass, and tests can check p
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
-from PIL import Image
+if TYPE_CHECKING:  # an emulated chip stands in for the Pi's bus at start-up, which loads no PIL
+    from PIL import Image
 
 # Commands followed by argument bytes, per chip family (luma sends each command with its
 # arguments in one ``command(*cmd)`` call).
@@ -118,6 +120,8 @@ class OledChip(RecordingSerial):
 
     def image(self) -> Image.Image:
         """What the glass shows, in the chip's own orientation (before luma's rotation)."""
+        from PIL import Image
+
         picture = Image.new("1", (self.width, self.height))
         if not self.on:
             return picture
