@@ -207,15 +207,18 @@ def family_rss_mb(pid: int) -> dict[int, float]:
     return out
 
 
-def process_name(pid: int, root: int) -> str:
+def command_line(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def process_name(argv: bytes, pid: int, root: int) -> str:
     """What a process of the simulator is: the station with its window, or a virtual counter."""
     if pid == root:
         return "station and window"
-    try:
-        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-    except OSError:
-        return "other"
-    return "virtual counter" if any(arg.endswith(b"virtual_counter.py") for arg in argv) else "other"
+    return "virtual counter" if any(arg.endswith(b"virtual_counter.py") for arg in argv.split(b"\0")) else "other"
 
 
 def gifanim_soak(game: str, hours: float, tmp: Path) -> tuple[list[tuple[str, float]], str, float]:
@@ -237,10 +240,14 @@ def gifanim_soak(game: str, hours: float, tmp: Path) -> tuple[list[tuple[str, fl
                             env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
     peaks: dict[int, float] = {}
     names: dict[int, str] = {}
+    station_argv = command_line(proc.pid)
     while proc.poll() is None:
         for member, mb in family_rss_mb(proc.pid).items():
+            argv = command_line(member)
+            if member != proc.pid and argv == station_argv:
+                continue  # forked, not yet started its own program: its pages are still the station's
             peaks[member] = max(peaks.get(member, 0.0), mb)
-            names.setdefault(member, process_name(member, proc.pid))
+            names.setdefault(member, process_name(argv, member, proc.pid))
         time.sleep(0.2)
     out, err = proc.communicate()
     closing = (out.strip().splitlines() or err.strip().splitlines() or ["(nothing printed)"])[-1]
