@@ -21,11 +21,12 @@ from tablekeeper.games.earthborne.odds import success_chance
 SCRIPT = Path(__file__).resolve().parents[1] / "docs" / "games" / "earthborne.script"
 DAYS = SCRIPT.with_name("earthborne.days.sim")
 RUNS = 50
+OPTIONS = {"flow": "auto"}  # as ``tablekeeper play`` and the station run it: automatic steps run by themselves
 
 
 def main() -> None:
     commands = [line.command for line in parse_lines(SCRIPT.read_text(encoding="utf-8").splitlines())]
-    session = Session(GAME, seats=2, seed=7)
+    session = Session(GAME, seats=2, seed=7, options=OPTIONS)
     per_command_ms = []
     for command in commands:
         start = time.perf_counter()
@@ -66,7 +67,8 @@ def main() -> None:
 
 def two_days() -> None:
     """The two-day campaign's typed lines as commands: a day's setup (``newday``) and the work
-    frames decoded into typed records on every command."""
+    frames decoded into typed records on every command. Walked step by step (the flow that takes every
+    line of the file as a command)."""
     lines = [line.split(None, 1)[1] for line in DAYS.read_text(encoding="utf-8").splitlines()
              if line.startswith("type ")]
     commands = [parsed.command for parsed in parse_lines(lines)]

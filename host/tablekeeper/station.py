@@ -137,6 +137,7 @@ class Station:
         self.contents: dict[str, tuple[Panel, str | None, str | None]] = {}  # role -> what frames() drew
         self.running = False
         self._last_view = session.view()
+        self._viewed = session.state  # the state ``_last_view`` was taken of
         self.quiet = config.quiet
         self._failed: frozenset[str] = frozenset()
         self.menu = StationMenu()
@@ -406,6 +407,8 @@ class Station:
         return counter_tracks.unused_text(game, intent.seat, intent.role)
 
     def _perform(self, commands: list[Command]) -> None:
+        if not commands and self.session.state is self._viewed:
+            return  # nothing entered (a +/- change only pending): the view, lights and counters stand
         before = self._last_view
         for command in commands:
             try:
@@ -425,7 +428,7 @@ class Station:
         with VIEWS.deferred():  # expensive views (odds) wait until the answering frame is out
             after = self.session.view()
         self._sync_outputs(after, before=before)
-        self._last_view = after
+        self._last_view, self._viewed = after, self.session.state
         old_tracks = before.get("tracks", {})
         new_tracks = after.get("tracks", {})
         self._publish(lambda seat, track: old_tracks.get(f"seat{seat}.{track}") != new_tracks.get(

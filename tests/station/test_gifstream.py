@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +56,31 @@ def test_gifanim_memory_does_not_grow_with_frames(tmp_path: Path, factory: Any, 
         assert gif.convert("L").getbbox() is not None
     else:
         assert grew >= 200  # the check sees frames kept in memory
+
+
+def test_gifanim_frames_are_the_panel_scaled_pixel_for_pixel(tmp_path: Path) -> None:
+    device = make_emulator("gifanim", (64, 32), tmp_path)
+    pictures = [frame(n) for n in (7, 42)]
+    pictures[1].putpixel((63, 31), (255, 200, 0))
+    for picture in pictures:
+        device.display(picture)
+    device.cleanup()
+    gif = Image.open(tmp_path / "panel.gif")
+    for n, picture in enumerate(pictures):
+        gif.seek(n)
+        assert gif.size == (128, 64)
+        assert gif.convert("RGB").tobytes() == picture.resize((128, 64), Image.Resampling.NEAREST).tobytes()
+
+
+def test_gifanim_does_not_load_pygame(tmp_path: Path) -> None:
+    """pygame (about 12 MB resident) is for the window and luma.emulator's own devices; a GIF needs none."""
+    code = ("import sys; from pathlib import Path; from PIL import Image; "
+            "from tablekeeper.hw.sim.simulator import make_emulator; "
+            "d = make_emulator('gifanim', (64, 32), Path(sys.argv[1])); d.display(Image.new('RGB', (64, 32))); "
+            "d.cleanup(); print(sorted(m for m in sys.modules if m.split('.')[0] == 'pygame'))")
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+    assert (tmp_path / "panel.gif").stat().st_size > 0
 
 
 def test_write_rate_names_megabytes_per_hour() -> None:

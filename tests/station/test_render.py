@@ -188,3 +188,11 @@ def test_a_long_title_is_never_cut(name: str) -> None:
     words = " ".join(shown).replace("- ", "").split()
     assert " ".join(words).startswith(question), (name, shown)
     assert len(first.title) + len(f" {first.pages}/{first.pages}") <= first.columns  # room for the page mark
+
+
+def test_wrapped_rows_are_the_callers_own() -> None:
+    rows = wrap("Skill over test: pass and then some more words", 12)
+    kept = list(rows)
+    rows.append("changed")
+    rows[0] = "changed"
+    assert wrap("Skill over test: pass and then some more words", 12) == kept

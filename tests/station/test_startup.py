@@ -29,7 +29,7 @@ def test_the_command_line_loads_no_game_and_no_emulator() -> None:
 
 def test_an_emulator_brings_pygame_without_pkg_resources(tmp_path: Path) -> None:
     loaded = loaded_after("from pathlib import Path\nfrom tablekeeper.hw.sim.simulator import make_emulator\n"
-                          f"make_emulator('capture', (16, 8), Path({str(tmp_path)!r}))")
+                          f"make_emulator('pygame', (16, 8), Path({str(tmp_path)!r}))")
     assert loaded["pygame"] and loaded["luma.emulator.device"]
     assert not loaded["pkg_resources"]
 

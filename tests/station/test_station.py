@@ -186,3 +186,33 @@ def test_seat_tracks_go_back_to_the_counters(rig: Rig) -> None:
     rig.station.put(CounterConnected(seat=2, port="/dev/ttyACM1"))
     rig.station.drain()
     assert sink.values == [(2, "hp", 9, 9)]
+
+
+def test_plus_presses_send_bytes_only_to_the_display_showing_the_pending_change(rig: Rig) -> None:
+    before = rig.bytes_sent()
+    rig.tap("up")
+    rig.tap("up")
+    after = rig.bytes_sent()
+    assert {role for role in after if after[role] != before[role]} == {"tokens"}  # the banner's display only
+
+
+@pytest.mark.parametrize("skip_view", [True, False], ids=["as built", "view taken every press"])
+def test_a_press_that_only_opens_a_pending_change_takes_no_new_view(rig: Rig, monkeypatch: pytest.MonkeyPatch,
+                                                                    skip_view: bool) -> None:
+    """The game's view (and with it lights and counters) is worked out again only when the state changed."""
+    taken: list[int] = []
+    view = rig.session.view
+
+    def counted_view() -> dict[str, object]:
+        taken.append(1)
+        return view()
+
+    monkeypatch.setattr(rig.session, "view", counted_view)
+    if not skip_view:  # the protection taken out: every press looks at an unchanged state again
+        monkeypatch.setattr(rig.station, "_viewed", object())
+    for _ in range(3):
+        rig.tap("up")
+    assert (len(taken) == 0) is skip_view
+    rig.pass_time(2.0)  # the window closes: the change is entered and the view follows it
+    assert len(taken) >= 1
+    assert rig.station._last_view["tracks"]["doom"] == 3  # type: ignore[index]

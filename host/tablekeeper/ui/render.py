@@ -11,6 +11,7 @@ which the station shows while SELECT asks for it.
 
 from __future__ import annotations
 
+import functools
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -86,10 +87,16 @@ def wrap(text: str, columns: int) -> list[str]:
     """Word-wrapped rows, continuation rows indented; a word longer than a row (a long name on a big
     face) is hyphenated across rows rather than cut. Parts joined by " | " (a seat's status and what
     its buttons do) start rows of their own when the whole does not fit."""
+    return list(_wrapped(text, columns))
+
+
+@functools.lru_cache(maxsize=512)
+def _wrapped(text: str, columns: int) -> tuple[str, ...]:
+    """``wrap``'s rows, kept: a press changes one line of a screen, and the others wrap as before."""
     parts = text.split(" | ")
     if len(parts) > 1 and len(printable(text)) > columns:
-        return [row for part in parts for row in _wrap_one(part, columns)]
-    return _wrap_one(text, columns)
+        return tuple(row for part in parts for row in _wrap_one(part, columns))
+    return tuple(_wrap_one(text, columns))
 
 
 def _wrap_one(text: str, columns: int) -> list[str]:

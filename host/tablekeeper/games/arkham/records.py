@@ -3,7 +3,8 @@ error, and ``load``/``save`` are the one place that converts between the record 
 
 from __future__ import annotations
 
-from typing import TypeVar
+from collections.abc import Callable
+from typing import TypeVar, cast
 
 import msgspec
 
@@ -13,6 +14,7 @@ from tablekeeper.core.state import GameState
 from tablekeeper.games.arkham.data import Card, EncounterEnemy, TokenKind
 
 R = TypeVar("R", bound=msgspec.Struct)
+T = TypeVar("T")
 
 
 class Seat(msgspec.Struct, frozen=True):
@@ -30,7 +32,25 @@ class Seat(msgspec.Struct, frozen=True):
 
 
 def seats(state: GameState) -> dict[int, Seat]:
-    return {int(k): v for k, v in msgspec.convert(thaw(state.get("seats")), type=dict[str, Seat]).items()}
+    return dict(_converted(state.get("seats"), _seat_table))
+
+
+def _seat_table(raw: object) -> dict[int, Seat]:
+    return {int(k): v for k, v in msgspec.convert(thaw(raw), type=dict[str, Seat]).items()}
+
+
+_CONVERTED: dict[object, tuple[object, object]] = {}  # converter -> (the frozen value, its record)
+
+
+def _converted(raw: object, convert: Callable[[object], T]) -> T:
+    """``convert(raw)``, kept while the state holds the same frozen value: the displays read the
+    seats and the scenario several times a frame, and a state that did not change them shares them."""
+    held = _CONVERTED.get(convert)
+    if held is not None and held[0] is raw:
+        return cast(T, held[1])
+    record = convert(raw)
+    _CONVERTED[convert] = (raw, record)
+    return record
 
 
 def save_seats(txn: Txn, table: dict[int, Seat]) -> None:
@@ -83,7 +103,11 @@ class ScenarioInfo(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def scenario(state: GameState) -> ScenarioInfo:
-    return msgspec.convert(thaw(state.get("scenario")), type=ScenarioInfo)
+    return _converted(state.get("scenario"), _scenario_info)
+
+
+def _scenario_info(raw: object) -> ScenarioInfo:
+    return msgspec.convert(thaw(raw), type=ScenarioInfo)
 
 
 class Location(msgspec.Struct, frozen=True, kw_only=True):

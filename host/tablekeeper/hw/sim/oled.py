@@ -125,15 +125,11 @@ class OledChip(RecordingSerial):
         picture = Image.new("1", (self.width, self.height))
         if not self.on:
             return picture
-        pixels = picture.load()
-        if pixels is None:
-            return picture
+        start = self.column_offset
         for page in range(self.pages):
-            row = self.ram[page]
-            for x in range(self.width):
-                byte = row[x + self.column_offset]
-                if byte:
-                    for bit in range(8):
-                        if byte >> bit & 1:
-                            pixels[x, page * 8 + bit] = 1
+            # a RAM byte is a column of 8 pixels, lowest bit on top: read the page's bytes as a
+            # picture 8 wide (one row per column, least significant bit first), then turn it over
+            columns = Image.frombytes("1", (8, self.width), bytes(self.ram[page][start:start + self.width]),
+                                      "raw", "1;R")
+            picture.paste(columns.transpose(Image.Transpose.TRANSPOSE), (0, page * 8))
         return picture

@@ -119,10 +119,11 @@ def _seat_of(button: ButtonConfig) -> int:
     return int(button.role.split(".")[0][4:])
 
 
-def lit(image: Image.Image) -> Image.Image:
-    """A 1-bit OLED picture in the glass's colours."""
-    return Image.merge("RGB", [image.convert("L").point(lambda v, on=on, off=off: on if v else off)
-                               for on, off in zip(PIXEL_ON, PIXEL_OFF, strict=True)])
+def _paste_lit(picture: Image.Image, screen: Image.Image, place: Placed) -> None:
+    """A 1-bit OLED picture in the glass's colours: its dark pixels, then its lit ones through it as a mask."""
+    box = (place.x, place.y, place.x + screen.width, place.y + screen.height)
+    picture.paste(PIXEL_OFF, box)
+    picture.paste(PIXEL_ON, box, mask=screen.convert("1"))
 
 
 def compose(layout: PanelLayout, screens: Mapping[str, Image.Image], *, pressed: frozenset[str] = frozenset(),
@@ -140,7 +141,7 @@ def compose(layout: PanelLayout, screens: Mapping[str, Image.Image], *, pressed:
             draw.rectangle((place.x, place.y, place.x + place.w - 1, place.y + place.h - 1), fill=FAILED)
             draw.text((place.x + 4, place.y + 4), "not answering", font=font(BODY), fill=TEXT)
         elif d.role in screens:
-            picture.paste(lit(screens[d.role]), (place.x, place.y))
+            _paste_lit(picture, screens[d.role], place)
     for b in layout.config.buttons:
         place = layout.buttons[b.role]
         down = b.role in pressed

@@ -1,6 +1,6 @@
 """The station's parts, simulated: gpiozero ``MockFactory`` pins, emulated OLED chips, and the whole
-panel shown through luma.emulator (``pygame`` window, ``asciiblock`` terminal, ``capture`` PNGs,
-``gifanim`` GIF), with keyboard keys pressing the virtual buttons.
+panel shown through luma.emulator (``pygame`` window, ``asciiblock`` terminal) or written by Pillow
+(``capture`` PNGs, ``gifanim`` GIF), with keyboard keys pressing the virtual buttons.
 
 The displays run the real luma.oled drivers and the real partial-update adapter; only the bus is
 replaced by ``OledChip``, so the simulator shows exactly what the bytes would put on the glass.
@@ -70,23 +70,26 @@ def import_pygame() -> Any:
 
 
 def make_emulator(mode: str, size: tuple[int, int], capture_dir: Path) -> Any:
-    """A luma.emulator device of ``mode`` for the composed panel (imports pygame only now)."""
-    try:
-        import_pygame()  # every luma.emulator device draws through pygame
-        from luma.emulator import device as emulators
-    except ImportError as exc:
-        raise HardwareError(f"the simulator needs luma.emulator (pip install -e '.[sim]'): {exc}") from None
+    """A luma device of ``mode`` for the composed panel: for ``capture`` and ``gifanim`` files made by
+    Pillow, else luma.emulator's, which draw through pygame (imported only now)."""
     width, height = size
     common: dict[str, Any] = {"width": width, "height": height, "mode": "RGB", "transform": "identity",
                               "scale": SCALE}
     if mode in ("capture", "gifanim"):
         capture_dir.mkdir(parents=True, exist_ok=True)
-    if mode == "capture":
-        return emulators.capture(file_template=str(capture_dir / "panel_{0:06}.png"), **common)
     if mode == "gifanim":
         from tablekeeper.hw.sim.gifstream import GifStream
 
         return GifStream(filename=str(capture_dir / "panel.gif"), duration=0.5, **common)
+    if mode == "capture":
+        from tablekeeper.hw.sim.pngframes import PngFrames
+
+        return PngFrames(file_template=str(capture_dir / "panel_{0:06}.png"), **common)
+    try:
+        import_pygame()
+        from luma.emulator import device as emulators
+    except ImportError as exc:
+        raise HardwareError(f"the simulator needs luma.emulator (pip install -e '.[sim]'): {exc}") from None
     if mode == "asciiblock":
         if not hasattr(emulators, "asciiblock"):
             raise HardwareError("--display asciiblock needs a POSIX terminal")
@@ -114,13 +117,7 @@ def _written_by(emulator: Any) -> int:
         before = getattr(emulator, "_reported", 0)
         emulator._reported = emulator.bytes_written
         return int(emulator.bytes_written - before)
-    template = getattr(emulator, "_file_template", None)
-    if isinstance(template, str):
-        try:
-            return Path(template.format(emulator._count)).stat().st_size
-        except OSError:
-            return 0
-    return 0
+    return 0  # a window or a terminal writes no file
 
 
 def write_rate(bytes_written: int, seconds: float) -> str:
