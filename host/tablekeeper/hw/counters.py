@@ -24,13 +24,16 @@ import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tablekeeper.config import CounterConfig
 from tablekeeper.counter_tracks import ROLE_SLOTS
 from tablekeeper.errors import HardwareError, ProtocolError
 from tablekeeper.hw import protocol as p
 from tablekeeper.intents import CounterConnected, CounterMissing, CounterValue, Intent
+
+if TYPE_CHECKING:
+    from inotify_simple import INotify
 
 log = logging.getLogger(__name__)
 
@@ -128,46 +131,40 @@ class UdevHotplug:
 
 
 class DevWatch:
-    """Where udev does not run (a container): the kernel's inotify on /dev, so a device node created or
-    removed wakes the thread (libc's three inotify calls through ctypes; the standard library has none)."""
+    """Where udev does not run (a container): the kernel's inotify on /dev (``inotify_simple``), so a
+    device node created or removed wakes the thread."""
 
-    MASK = 0x100 | 0x200 | 0x40 | 0x80  # IN_CREATE, IN_DELETE, IN_MOVED_FROM, IN_MOVED_TO
-
-    def __init__(self, fd: int) -> None:
-        self._fd = fd
-        self._closer = weakref.finalize(self, os.close, fd)  # the manager that waits on it may just drop it
+    def __init__(self, watch: INotify) -> None:
+        self._watch = watch
+        self._closer = weakref.finalize(self, watch.close)  # the manager that waits on it may just drop it
 
     @classmethod
     def open(cls, directory: str = "/dev") -> DevWatch | None:
         """The watch, or None where inotify is unavailable (then the slow scan stands in)."""
-        import ctypes
-        import ctypes.util
+        from inotify_simple import INotify, flags
 
         try:
-            libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
-            fd = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
-        except (OSError, AttributeError) as exc:
+            watch = INotify(nonblocking=True)
+        except OSError as exc:
             log.info("counter hot-plug: no inotify (%s); scanning every %.0f s", exc, FALLBACK_SCAN_S)
             return None
-        if fd < 0:
-            log.info("counter hot-plug: no inotify (%s); scanning every %.0f s",
-                     os.strerror(ctypes.get_errno()), FALLBACK_SCAN_S)
+        try:
+            watch.add_watch(directory, flags.CREATE | flags.DELETE | flags.MOVED_FROM | flags.MOVED_TO)
+        except OSError as exc:
+            log.info("counter hot-plug: cannot watch %s (%s); scanning every %.0f s", directory, exc,
+                     FALLBACK_SCAN_S)
+            watch.close()
             return None
-        if libc.inotify_add_watch(fd, os.fsencode(directory), cls.MASK) < 0:
-            log.info("counter hot-plug: cannot watch %s (%s); scanning every %.0f s", directory,
-                     os.strerror(ctypes.get_errno()), FALLBACK_SCAN_S)
-            os.close(fd)
-            return None
-        return cls(fd)
+        return cls(watch)
 
     def fileno(self) -> int:
-        return self._fd
+        return int(self._watch.fileno())
 
     def changed(self) -> bool:
         """Drain the pending events; True if there were any (an overflow is one too)."""
         seen = False
         with contextlib.suppress(OSError):  # BlockingIOError once drained
-            while os.read(self._fd, 4096):
+            while self._watch.read(timeout=0):
                 seen = True
         return seen
 
