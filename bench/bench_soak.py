@@ -121,6 +121,7 @@ def station_child(hours: float, game_name: str, save: Path) -> int:
     from tablekeeper.hw.sim.clock import FakeClock as SimClock
     from tablekeeper.hw.sim.simulator import SimulatedParts
     from tablekeeper.station import Station
+    from tablekeeper.station_script import advance
 
     config = load_config(default_config_path())
     clock = SimClock()
@@ -137,15 +138,12 @@ def station_child(hours: float, game_name: str, save: Path) -> int:
         station.outputs = Outputs(config.leds, config.buzzer, clock=clock, pin_factory=parts.pin_factory)
         station.start()
 
-        def pass_time(seconds: float) -> None:
-            target = clock() + seconds
-            while (deadline := station.next_deadline_s()) is not None and deadline < target:
-                clock.now_s = max(clock.now_s, deadline + 1e-9)
-                station.poll(clock())
-                station.drain()
-            clock.now_s = target
-            station.poll(target)
+        def settle() -> None:
+            station.poll(clock())
             station.drain()
+
+        def pass_time(seconds: float) -> None:
+            advance(station, clock, seconds, settle)
 
         hour = 1
         while clock() < hours * HOUR_S:

@@ -119,6 +119,27 @@ def _seconds(text: str, where: str) -> float:
     return value
 
 
+def advance(station: Station, clock: FakeClock, seconds: float, settle: Callable[[], None]) -> None:
+    """Move ``clock`` forward by ``seconds`` as time would pass: every deadline the station sets on the
+    way is met in order (``settle`` after each: a hold, a page turn, a notice running out), then the
+    clock rests at the target and settles once more."""
+    target = clock() + seconds
+    for _ in range(MAX_STEPS_PER_ADVANCE):
+        deadline = station.next_deadline_s()
+        if deadline is None or not station.running:
+            break
+        step_to = max(clock.now_s, deadline + PAST_DEADLINE_S)
+        if step_to > target:
+            break
+        stuck = step_to == clock.now_s
+        clock.now_s = step_to
+        settle()
+        if stuck and station.next_deadline_s() == deadline:
+            break  # a part keeps asking for a time already past; the final settle will retry it
+    clock.now_s = max(clock.now_s, target)
+    settle()
+
+
 class ScriptedRun:
     """Runs parsed steps against a station whose clock is ``clock``."""
 
@@ -131,21 +152,7 @@ class ScriptedRun:
 
     def advance(self, seconds: float) -> None:
         """Move time forward, running every deadline that falls inside, in order."""
-        target = self.clock() + seconds
-        for _ in range(MAX_STEPS_PER_ADVANCE):
-            deadline = self.station.next_deadline_s()
-            if deadline is None or not self.station.running:
-                break
-            step_to = max(self.clock.now_s, deadline + PAST_DEADLINE_S)
-            if step_to > target:
-                break
-            stuck = step_to == self.clock.now_s
-            self.clock.now_s = step_to
-            self._settle()
-            if stuck and self.station.next_deadline_s() == deadline:
-                break  # a part keeps asking for a time already past; the final settle will retry it
-        self.clock.now_s = max(self.clock.now_s, target)
-        self._settle()
+        advance(self.station, self.clock, seconds, self._settle)
 
     def _settle(self) -> None:
         self.station.poll(self.clock())
