@@ -219,6 +219,9 @@ def test_a_killed_station_shows_offline_within_one_and_a_half_keepalives(broker:
     killed outright closes its socket and is offline at once.)"""
     import msgspec
 
+    if broker.kind != "mosquitto":
+        pytest.skip("the fallback broker (amqtt) does not publish a frozen client's Last Will within the "
+                    "keepalive window; Mosquitto does (CI installs it)")
     keepalive = 2
     config = fleet_config(broker, "t3", keepalive_s=keepalive)
     proc = subprocess.Popen([sys.executable, "-c", KILLED_STATION, str(ROOT / "host"),
