@@ -20,8 +20,8 @@ from pathlib import Path
 
 from tablekeeper.config import CounterConfig
 from tablekeeper.hw.counters import CounterManager
-from tablekeeper.hw.sim.counters import VirtualCounter, VirtualCounterBank
 from tablekeeper.intents import Intent
+from tablekeeper.sim.counters import VirtualCounter, VirtualCounterBank
 
 ROOT = Path(__file__).resolve().parents[1]
 RTT_TARGET_MS = 5.0

@@ -117,8 +117,8 @@ def reporter_poll_cost(passes: int = 3000) -> dict[str, float]:
     from tablekeeper.fleet.reporter import FleetReporter
     from tablekeeper.games import load
     from tablekeeper.hw.displays import DisplayBank
-    from tablekeeper.hw.sim.simulator import SimulatedParts
-    from tablekeeper.station import Station
+    from tablekeeper.sim.simulator import SimulatedParts
+    from tablekeeper.station.loop import Station
 
     config = load_config(REFERENCE_CONFIG)
     fleet = FleetConfig(broker="127.0.0.1", station="probe")

@@ -36,9 +36,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tablekeeper.commands.run import build_simulated, settle_heap
 from tablekeeper.config import load_config
 from tablekeeper.core.script import parse_line
-from tablekeeper.station_cli import build_simulated, settle_heap
 
 ROOT = Path(__file__).resolve().parents[1]
 PRESSES = 200  # per game; each press is two edges (down, up)

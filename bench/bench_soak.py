@@ -27,11 +27,11 @@ import time
 from pathlib import Path
 
 from tablekeeper import games
-from tablekeeper.controls import Controls
 from tablekeeper.core.events import Command
 from tablekeeper.core.session import Session
 from tablekeeper.core.store import Store
 from tablekeeper.errors import Rejected
+from tablekeeper.station.controls import Controls
 
 HOUR_S = 3600.0
 MEAN_GAP_S = 2.0
@@ -118,10 +118,10 @@ def station_child(hours: float, game_name: str, save: Path) -> int:
     from tablekeeper.hw.buttons import ButtonPanel
     from tablekeeper.hw.displays import DisplayBank
     from tablekeeper.hw.outputs import Outputs
-    from tablekeeper.hw.sim.clock import FakeClock as SimClock
-    from tablekeeper.hw.sim.simulator import SimulatedParts
-    from tablekeeper.station import Station
-    from tablekeeper.station_script import advance
+    from tablekeeper.sim.clock import FakeClock as SimClock
+    from tablekeeper.sim.simulator import SimulatedParts
+    from tablekeeper.station.loop import Station
+    from tablekeeper.station.script import advance
 
     config = load_config(default_config_path())
     clock = SimClock()

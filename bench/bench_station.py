@@ -31,9 +31,9 @@ from tablekeeper.core.tracks import Counter
 from tablekeeper.core.view import Panel
 from tablekeeper.hw.buttons import ButtonPanel
 from tablekeeper.hw.displays import DisplayBank, PartialUpdate, make_device
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.hw.sim.oled import RecordingSerial
-from tablekeeper.station import Station
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.sim.oled import RecordingSerial
+from tablekeeper.station.loop import Station
 from tablekeeper.ui.render import render_panel
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,12 +8,12 @@ from tablekeeper import games
 from tablekeeper.config import default_config_path, load_config
 from tablekeeper.core.session import Session
 from tablekeeper.core.view import Panel
-from tablekeeper.demo import DemoMode, DemoSettings, MemoryCounts, Mode, load_scripts, stats_panel
-from tablekeeper.demo_station import DemoStation
+from tablekeeper.demo.mode import DemoMode, DemoSettings, MemoryCounts, Mode, load_scripts, stats_panel
+from tablekeeper.demo.station import DemoStation
 from tablekeeper.hw.buttons import ButtonPanel
 from tablekeeper.hw.displays import DisplayBank
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.hw.sim.simulator import SimulatedParts
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.sim.simulator import SimulatedParts
 from tablekeeper.ui.render import render_panel
 
 TIMING = DemoSettings(idle_reset_s=60.0, attract_frame_s=4.0, finished_show_s=10.0, operator_timeout_s=30.0)

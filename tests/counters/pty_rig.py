@@ -14,8 +14,8 @@ import pytest
 
 from tablekeeper.config import CounterConfig
 from tablekeeper.hw.counters import CounterManager, CounterRoll
-from tablekeeper.hw.sim.counters import VirtualCounter, VirtualCounterBank
 from tablekeeper.intents import CounterValue, Intent
+from tablekeeper.sim.counters import VirtualCounter, VirtualCounterBank
 
 
 class PtyRig:

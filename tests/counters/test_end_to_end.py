@@ -10,8 +10,8 @@ import serial
 from tablekeeper.config import CounterConfig
 from tablekeeper.errors import HardwareError
 from tablekeeper.hw.counters import open_serial
-from tablekeeper.hw.sim.counters import VirtualCounter, VirtualCounterBank
 from tablekeeper.intents import CounterConnected, CounterValue
+from tablekeeper.sim.counters import VirtualCounter, VirtualCounterBank
 from tests.counters.pty_rig import PtyRig
 
 HP_SEAT_2 = CounterConfig(vid=0x2E8A, pid=0x0005, seat=2, role="hp")

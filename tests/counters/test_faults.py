@@ -10,8 +10,8 @@ import pytest
 
 from tablekeeper.config import CounterConfig
 from tablekeeper.hw import protocol as p
-from tablekeeper.hw.sim.counters import VirtualCounter
 from tablekeeper.intents import CounterConnected, CounterMissing
+from tablekeeper.sim.counters import VirtualCounter
 from tests.counters.pty_rig import PtyRig
 
 HP_SEAT_1 = CounterConfig(vid=0x2E8A, pid=0x0005, seat=1, role="hp")

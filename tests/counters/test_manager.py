@@ -11,8 +11,8 @@ from tablekeeper.config import CounterConfig
 from tablekeeper.errors import HardwareError
 from tablekeeper.hw import protocol as p
 from tablekeeper.hw.counters import FALLBACK_SCAN_S, CounterLink, CounterManager, CounterRoll
-from tablekeeper.hw.sim.clock import FakeClock
 from tablekeeper.intents import CounterConnected, CounterMissing, CounterValue, Intent
+from tablekeeper.sim.clock import FakeClock
 from tests.counters.boards import FakePortInfo, InProcessBoard, Rig
 from tests.counters.firmware_env import load_firmware_module
 

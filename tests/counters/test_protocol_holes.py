@@ -11,9 +11,9 @@ from tablekeeper.config import REFERENCE_CONFIG, CounterConfig, load_config
 from tablekeeper.core.session import Session
 from tablekeeper.hw import protocol as p
 from tablekeeper.hw.displays import DisplayBank
-from tablekeeper.hw.sim.simulator import SimulatedParts
 from tablekeeper.intents import CounterConnected, CounterMissing, Typed
-from tablekeeper.station import Station
+from tablekeeper.sim.simulator import SimulatedParts
+from tablekeeper.station.loop import Station
 from tests.counters.test_manager import HP_SEAT_2, make_rig, values
 from tests.station.station_game import GAME
 

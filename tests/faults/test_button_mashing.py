@@ -20,9 +20,9 @@ from tablekeeper.core.session import Session
 from tablekeeper.hw.buttons import MAX_REPEATS_PER_POLL, ButtonPanel
 from tablekeeper.hw.displays import DisplayBank
 from tablekeeper.hw.outputs import Outputs
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.hw.sim.simulator import SimulatedParts
-from tablekeeper.station import Station
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.sim.simulator import SimulatedParts
+from tablekeeper.station.loop import Station
 from tests.faults.walk import playable_games, primary_game
 
 MAX_BURST = 12  # pin events between two loop passes: a child with both hands on the panel

@@ -16,8 +16,8 @@ from PIL import Image, ImageDraw
 from tablekeeper.config import DisplayConfig, default_config_path, load_config
 from tablekeeper.hw import displays
 from tablekeeper.hw.displays import DisplayBank, make_device
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.hw.sim.oled import OledChip
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.sim.oled import OledChip
 
 FRAME_S = 0.1
 

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 
 from tablekeeper.appliance.watchdog import Notifier, Watchdog
+from tablekeeper.commands.run import run_station_loop
 from tablekeeper.config import REFERENCE_CONFIG, load_config
 from tablekeeper.core.session import Session
 from tablekeeper.hw.displays import DisplayBank
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.hw.sim.simulator import SimulatedParts
 from tablekeeper.intents import Quit, Typed
-from tablekeeper.station import Station
-from tablekeeper.station_cli import run_station_loop
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.sim.simulator import SimulatedParts
+from tablekeeper.station.loop import Station
 from tablekeeper.supervisor import Liveness, Supervisor, Worker
 from tests.station.station_game import GAME
 

@@ -8,6 +8,7 @@ import threading
 import time
 from pathlib import Path
 
+from tablekeeper.commands.run import make_station
 from tablekeeper.config import REFERENCE_CONFIG, load_config
 from tablekeeper.core.session import Session
 from tablekeeper.fleet.board import Board
@@ -16,10 +17,9 @@ from tablekeeper.fleet.organiser import BrokerLogin, Organiser
 from tablekeeper.fleet.reporter import FleetReporter
 from tablekeeper.hw.displays import DisplayBank
 from tablekeeper.hw.outputs import Outputs
-from tablekeeper.hw.sim.simulator import SimulatedParts
 from tablekeeper.intents import Quit
-from tablekeeper.station import Station
-from tablekeeper.station_cli import make_station
+from tablekeeper.sim.simulator import SimulatedParts
+from tablekeeper.station.loop import Station
 from tests.fleet.brokers import Broker
 from tests.station.station_game import GAME
 

@@ -9,8 +9,8 @@ from gpiozero.pins.mock import MockFactory
 
 from tablekeeper.config import ButtonConfig, TimingConfig
 from tablekeeper.hw.buttons import ButtonPanel, DebouncedButton
-from tablekeeper.hw.sim.clock import FakeClock
 from tablekeeper.intents import ButtonIntent, Gesture
+from tablekeeper.sim.clock import FakeClock
 
 # Binary fractions, so the fake clock's sums are exact and boundaries are hit on the dot.
 TIMING = TimingConfig(debounce_s=1 / 64, hold_s=0.5, repeat_interval_s=0.125)

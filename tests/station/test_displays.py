@@ -13,8 +13,8 @@ from PIL import Image, ImageDraw
 
 from tablekeeper.config import DisplayConfig, TimingConfig
 from tablekeeper.hw.displays import DisplayBank, PartialUpdate, make_device, pack_pages
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.hw.sim.oled import OledChip, RecordingSerial
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.sim.oled import OledChip, RecordingSerial
 
 
 def picture(size: tuple[int, int], boxes: list[tuple[int, int, int, int]]) -> Image.Image:

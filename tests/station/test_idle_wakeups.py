@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tablekeeper.appliance.watchdog import Notifier, Watchdog
+from tablekeeper.commands.run import run_station_loop
 from tablekeeper.config import REFERENCE_CONFIG, load_config
 from tablekeeper.core.session import Session
 from tablekeeper.games import load
@@ -22,12 +23,11 @@ from tablekeeper.hw.buttons import ButtonPanel
 from tablekeeper.hw.counters import CounterManager, PortInfo
 from tablekeeper.hw.displays import DisplayBank
 from tablekeeper.hw.outputs import BLINK_OFF_S, BLINK_ON_S, Outputs
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.hw.sim.counters import SimPortInfo
-from tablekeeper.hw.sim.simulator import SimulatedParts
 from tablekeeper.intents import Intent, Quit
-from tablekeeper.station import Station
-from tablekeeper.station_cli import run_station_loop
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.sim.counters import SimPortInfo
+from tablekeeper.sim.simulator import SimulatedParts
+from tablekeeper.station.loop import Station
 from tablekeeper.supervisor import Liveness, Supervisor, Worker
 from tablekeeper.ui.render import PAGE_S
 
@@ -429,8 +429,8 @@ def test_the_idle_demo_loop_wakes_for_the_attract_loop_and_its_timeouts_only(tmp
     """Convention demo mode: with no visitor the loop passes only when the attract loop shows its next
     game; a visitor who walks away is sent back to it after ``idle_reset_s`` with no intent at all."""
     from tablekeeper import games
-    from tablekeeper.demo import DemoMode, DemoSettings, MemoryCounts, Mode, load_scripts
-    from tablekeeper.demo_station import DemoStation
+    from tablekeeper.demo.mode import DemoMode, DemoSettings, MemoryCounts, Mode, load_scripts
+    from tablekeeper.demo.station import DemoStation
 
     clock = FakeClock(100.0)
     config = load_config(REFERENCE_CONFIG)

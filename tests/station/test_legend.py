@@ -14,9 +14,9 @@ from tablekeeper.core.state import GameState
 from tablekeeper.core.view import Panel
 from tablekeeper.hw.buttons import ButtonPanel
 from tablekeeper.hw.displays import DisplayBank
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.hw.sim.simulator import SimulatedParts
-from tablekeeper.station import LEGEND_S, Station
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.sim.simulator import SimulatedParts
+from tablekeeper.station.loop import LEGEND_S, Station
 from tablekeeper.ui.render import layout
 from tests.station import fake_time
 from tests.station.station_game import StationGame

@@ -12,9 +12,9 @@ import pytest
 
 from tablekeeper.config import REFERENCE_CONFIG, CounterConfig, load_config
 from tablekeeper.hw.counters import CounterManager
-from tablekeeper.hw.sim.counters import VirtualCounter, VirtualCounterBank
 from tablekeeper.intents import CounterConnected, CounterMissing
-from tablekeeper.station_menu import MENU_IDLE_S
+from tablekeeper.sim.counters import VirtualCounter, VirtualCounterBank
+from tablekeeper.station.menu import MENU_IDLE_S
 from tests.station.test_station import Rig
 
 

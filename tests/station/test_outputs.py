@@ -9,7 +9,7 @@ from gpiozero.pins.mock import MockFactory
 
 from tablekeeper.config import OutputConfig
 from tablekeeper.hw.outputs import Outputs
-from tablekeeper.hw.sim.clock import FakeClock
+from tablekeeper.sim.clock import FakeClock
 
 
 @pytest.fixture

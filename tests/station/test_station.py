@@ -11,10 +11,10 @@ from tablekeeper.core.session import Session
 from tablekeeper.hw.buttons import ButtonPanel
 from tablekeeper.hw.displays import DisplayBank
 from tablekeeper.hw.outputs import Outputs
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.hw.sim.simulator import SimulatedParts
 from tablekeeper.intents import ButtonIntent, CounterConnected, CounterValue, Gesture, Quit
-from tablekeeper.station import Station
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.sim.simulator import SimulatedParts
+from tablekeeper.station.loop import Station
 from tests.station import fake_time
 from tests.station.station_game import GAME
 

@@ -11,16 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from tablekeeper import cli, games, table_flow
+from tablekeeper import cli, games
 from tablekeeper.config import REFERENCE_CONFIG, StationConfig, load_config, parse_config
 from tablekeeper.core.session import Session
 from tablekeeper.core.store import Store
 from tablekeeper.hw.buttons import ButtonPanel
 from tablekeeper.hw.displays import DisplayBank
 from tablekeeper.hw.outputs import Outputs
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.hw.sim.simulator import SimulatedParts
-from tablekeeper.station import Station
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.sim.simulator import SimulatedParts
+from tablekeeper.station import flow_lines
+from tablekeeper.station.loop import Station
 from tests.station import fake_time
 
 START = {"oathsworn": {"part": "encounter"}}
@@ -121,7 +122,7 @@ def test_next_in_a_shared_step_asks_first_and_a_second_next_ends_it_for_all(tabl
     assert table.session.state.step == "growth" and table.session.log_length == entries
     assert table.station.message is not None
     assert table.station.message.text == "3 seats still playing - NEXT again to end for all"
-    table.pass_time(table_flow.CONFIRM_S + 1)  # too late: the next NEXT asks again
+    table.pass_time(flow_lines.CONFIRM_S + 1)  # too late: the next NEXT asks again
     table.tap("next")
     assert table.session.state.step == "growth"
     table.tap("next")
@@ -140,7 +141,7 @@ def test_leds_blink_for_seats_owing_in_a_shared_step_and_seat_lines_say_so(table
     assert not any(s[3] for s in states)  # seat 2 is done: off
     assert table.station._seat_line(table.session.state, 1) == "still to play"
     assert table.station._seat_line(table.session.state, 2) == "done"
-    assert table_flow.waiting_line(table.session.state, table.session.game.flow) == "waiting: 1, 3, 4"
+    assert flow_lines.waiting_line(table.session.state, table.session.game.flow) == "waiting: 1, 3, 4"
 
 
 @pytest.mark.parametrize("table", ["arkham"], indirect=True)
@@ -176,7 +177,7 @@ def test_the_track_display_says_what_the_station_did_until_the_next_press(table:
     assert message is not None
     assert message.text == "seat 4 draws an encounter card (agenda 1) | done 14 steps: 2.3 Phase ends .. 1.3 Check doom"
     assert table.session.state.round == 2
-    table.pass_time(table_flow.AUTO_LINE_S + 1)
+    table.pass_time(flow_lines.AUTO_LINE_S + 1)
     assert table.station.message is None
 
 

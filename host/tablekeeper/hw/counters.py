@@ -27,10 +27,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tablekeeper.config import CounterConfig
-from tablekeeper.counter_tracks import ROLE_SLOTS
 from tablekeeper.errors import HardwareError, ProtocolError
 from tablekeeper.hw import protocol as p
 from tablekeeper.intents import CounterConnected, CounterMissing, CounterValue, Intent
+from tablekeeper.station.counter_tracks import ROLE_SLOTS
 
 if TYPE_CHECKING:
     from inotify_simple import INotify

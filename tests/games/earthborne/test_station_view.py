@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tablekeeper.controls import Controls
 from tablekeeper.core.view import Priority
 from tablekeeper.games.earthborne import GAME
+from tablekeeper.station.controls import Controls
 from tablekeeper.ui.legibility import Viewing
 from tablekeeper.ui.render import layout
 from tests.games.earthborne.helpers import do, in_play, session, to_turns, view

@@ -45,7 +45,7 @@ def test_story_and_three_rounds_from_the_script(capsys: pytest.CaptureFixture[st
             assert f"{side}.{colour}" in view["sources"]
 
 
-@pytest.mark.skipif(importlib.util.find_spec("tablekeeper.station_script") is None,
+@pytest.mark.skipif(importlib.util.find_spec("tablekeeper.station.script") is None,
                     reason="the simulated station is not installed")
 def test_round_four_on_the_simulated_station(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     save = tmp_path / "s.db"

@@ -19,7 +19,7 @@ from tablekeeper.core.view import Panel
 from tablekeeper.ui.render import Screen, layout
 
 if TYPE_CHECKING:
-    from tablekeeper.hw.sim.counter_table import CounterView
+    from tablekeeper.sim.counter_table import CounterView
 
 COLUMNS: Final = (("seat1", "seat2"), ("track", "tokens"), ("seat3", "seat4"))
 COUNTER_WIDTH: Final = 24  # a counter box's inner width: three fit under the panel at 80 columns

@@ -29,7 +29,7 @@ MICROPYTHON_PID = 0x0005
 
 def firmware_dir() -> Path:
     """The counter firmware shipped inside the package (in a checkout, a link to ``firmware/``)."""
-    path = Path(__file__).parents[2] / "firmware"
+    path = Path(__file__).parents[1] / "firmware"
     if not (path / "tools" / "virtual_counter.py").is_file():
         raise HardwareError(f"virtual counters need the firmware sources; {path} has none")
     return path

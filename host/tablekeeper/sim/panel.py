@@ -19,7 +19,7 @@ from tablekeeper.config import ButtonConfig, CounterConfig, DisplayConfig, Stati
 from tablekeeper.ui.fonts import BODY, SMALL, cell, font
 
 if TYPE_CHECKING:
-    from tablekeeper.hw.sim.counter_table import CounterView
+    from tablekeeper.sim.counter_table import CounterView
 
 MARGIN = 8
 GAP = 8

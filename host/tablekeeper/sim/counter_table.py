@@ -21,8 +21,8 @@ from tablekeeper.errors import HardwareError
 
 if TYPE_CHECKING:  # the counters, their link and the intents load after the station's first frame
     from tablekeeper.hw.counters import CounterLink, CounterManager, CounterRoll, PortInfo
-    from tablekeeper.hw.sim.counters import VirtualCounterBank
     from tablekeeper.intents import CounterRolled, Intent
+    from tablekeeper.sim.counters import VirtualCounterBank
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ class CounterTable:
         """The virtual counters, made on first use (after the station's first frame); none runs until plugged."""
         with self._bank_lock:
             if self._bank is None:
-                from tablekeeper.hw.sim.counters import VirtualCounterBank
+                from tablekeeper.sim.counters import VirtualCounterBank
 
                 self._bank = VirtualCounterBank.for_config(self.entries)
             return self._bank

@@ -26,10 +26,10 @@ from dataclasses import dataclass
 
 from tablekeeper.config import ButtonConfig
 from tablekeeper.errors import ScriptError
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.hw.sim.simulator import SimulatedParts
 from tablekeeper.intents import CounterConnected, CounterMissing, Typed
-from tablekeeper.station import Station
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.sim.simulator import SimulatedParts
+from tablekeeper.station.loop import Station
 
 TAP_S = 0.08  # a quick press: longer than any sane debounce, far shorter than a hold
 SETTLE_S = 0.05

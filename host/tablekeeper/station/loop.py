@@ -19,9 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from PIL import Image
 
-from tablekeeper import counter_tracks, table_flow
 from tablekeeper.config import StationConfig
-from tablekeeper.controls import Controls
 from tablekeeper.core.chance import Dice
 from tablekeeper.core.derived import VIEWS
 from tablekeeper.core.events import Command, NoticeKind
@@ -45,7 +43,9 @@ from tablekeeper.intents import (
     Tick,
     Typed,
 )
-from tablekeeper.station_menu import StationMenu, menu_items
+from tablekeeper.station import counter_tracks, flow_lines
+from tablekeeper.station.controls import Controls
+from tablekeeper.station.menu import StationMenu, menu_items
 from tablekeeper.ui.render import PAGE_S, draw_screen, layout
 from tablekeeper.ui.screens import fallback_panel
 
@@ -369,7 +369,7 @@ class Station:
         display, a second within ``CONFIRM_S`` ends it for all (``next!``)."""
         if not commands or commands[-1].verb != "next":
             return commands
-        waiting = table_flow.needs_confirm(self.session.state, self.session.game.flow)
+        waiting = flow_lines.needs_confirm(self.session.state, self.session.game.flow)
         if not waiting:
             self.confirm_until_s = None
             return commands
@@ -377,8 +377,8 @@ class Station:
         if self.confirm_until_s is not None and now_s <= self.confirm_until_s:
             self.confirm_until_s = None
             return [*commands[:-1], Command("next!", origin="button")]
-        self.confirm_until_s = now_s + table_flow.CONFIRM_S
-        self.message = Message(table_flow.confirm_text(waiting), self.confirm_until_s)
+        self.confirm_until_s = now_s + flow_lines.CONFIRM_S
+        self.message = Message(flow_lines.confirm_text(waiting), self.confirm_until_s)
         return commands[:-1]
 
     def _counter(self, intent: CounterValue) -> None:
@@ -422,9 +422,9 @@ class Station:
             if not outcome.accepted:
                 self._refused(outcome.reason or f"{command.text()} refused")
                 break
-            said = table_flow.auto_line(self.session.notes)
+            said = flow_lines.auto_line(self.session.notes)
             if said is not None:
-                self.message = Message(said, self.clock() + table_flow.AUTO_LINE_S)
+                self.message = Message(said, self.clock() + flow_lines.AUTO_LINE_S)
         with VIEWS.deferred():  # expensive views (odds) wait until the answering frame is out
             after = self.session.view()
         self._sync_outputs(after, before=before)
@@ -546,7 +546,7 @@ class Station:
         if self.outputs is None:
             return
         seat = view.get("active_seat")
-        shown = table_flow.lights(self.session.state, self.session.game.flow)
+        shown = flow_lines.lights(self.session.state, self.session.game.flow)
         self.outputs.lights.show(shown.steady, shown.blinking)
         if first or before is None:
             return
@@ -595,7 +595,7 @@ class Station:
             elif display.role.startswith("seat") and display.role[4:].isdigit():
                 banner = self._seat_line(state, int(display.role[4:]))
             elif display.role == "track" and not self.menu.is_open:
-                banner = table_flow.waiting_line(state, self.session.game.flow)
+                banner = flow_lines.waiting_line(state, self.session.game.flow)
             if keyed:
                 banner = None
             self.contents[display.role] = (panel, banner, selected)
@@ -622,7 +622,7 @@ class Station:
         game = self.session.game
         if seat > state.seats:
             return None  # an empty seat has no buttons to explain
-        return table_flow.seat_line(table_flow.seat_status(state, game.flow, seat), game.legend(state, seat))
+        return flow_lines.seat_line(flow_lines.seat_status(state, game.flow, seat), game.legend(state, seat))
 
     def frames_panels(self) -> Mapping[str, Any]:
         """The game's panels behind the last frames (benchmarks and tests read them)."""

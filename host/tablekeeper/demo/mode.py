@@ -21,7 +21,7 @@ from tablekeeper.config import BUTTON_ROLES, DISPLAY_ROLES
 from tablekeeper.core.view import Panel
 from tablekeeper.errors import ScriptError, StoreError
 
-SCRIPTS_DIR: Final = Path(__file__).resolve().parent / "data" / "demo"
+SCRIPTS_DIR: Final = Path(__file__).resolve().parents[1] / "data" / "demo"
 
 
 class Counters(Protocol):

@@ -13,7 +13,6 @@ from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
 
 from tablekeeper import games
-from tablekeeper.controls import Controls
 from tablekeeper.core.events import Command
 from tablekeeper.core.game import Game
 from tablekeeper.core.script import parse_line
@@ -21,6 +20,7 @@ from tablekeeper.core.session import Outcome, Session
 from tablekeeper.core.store import MAX_SEED, Store, export_lines, inspect, refusal
 from tablekeeper.errors import ConfigError, Rejected, ScriptError, StoreError
 from tablekeeper.schema import read_text
+from tablekeeper.station.controls import Controls
 
 DEFAULT_SLOT = "main"
 MAX_EXPORT_BYTES = 64_000_000

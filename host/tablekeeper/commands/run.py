@@ -18,20 +18,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tablekeeper.errors import ConfigError, HardwareError, ScriptError
-from tablekeeper.hw.sim.modes import DISPLAY_MODES
 from tablekeeper.schema import read_text
-from tablekeeper.splash import gpio_present, starting_frame
+from tablekeeper.sim.modes import DISPLAY_MODES
+from tablekeeper.station.splash import gpio_present, starting_frame
 from tablekeeper.user_paths import output_dir
 
 if TYPE_CHECKING:  # the station's modules load when it runs, so `tablekeeper --help` stays quick
     from tablekeeper.appliance.watchdog import Watchdog
     from tablekeeper.config import StationConfig
     from tablekeeper.core.session import Session
-    from tablekeeper.hw.sim.counter_table import CounterTable
-    from tablekeeper.hw.sim.simulator import SimulatedParts
-    from tablekeeper.hw.sim.textview import TextView
-    from tablekeeper.splash import Splash
-    from tablekeeper.station import Station
+    from tablekeeper.sim.counter_table import CounterTable
+    from tablekeeper.sim.simulator import SimulatedParts
+    from tablekeeper.sim.textview import TextView
+    from tablekeeper.station.loop import Station
+    from tablekeeper.station.splash import Splash
     from tablekeeper.supervisor import Supervisor
 
 DEFAULT_GAME = "arkham"
@@ -80,12 +80,12 @@ def make_station(args: argparse.Namespace, *, session: Session, store: Any, **pa
     """A ``Station``, or with ``--demo`` a ``DemoStation`` whose visitors each get a fresh, unsaved game."""
     from tablekeeper import games
     from tablekeeper.core.session import Session
-    from tablekeeper.station import Station
+    from tablekeeper.station.loop import Station
 
     if not getattr(args, "demo", False):
         return Station(session=session, **parts)
-    from tablekeeper.demo import DemoMode, MemoryCounts, load_scripts
-    from tablekeeper.demo_station import DemoStation
+    from tablekeeper.demo.mode import DemoMode, MemoryCounts, load_scripts
+    from tablekeeper.demo.station import DemoStation
 
     seeds = iter(range(args.seed + 1, 1 << 62))
 
@@ -101,7 +101,7 @@ def make_station(args: argparse.Namespace, *, session: Session, store: Any, **pa
 def open_session(args: argparse.Namespace) -> tuple[Session, Any]:
     """The game session (resumed from ``--save`` when it holds one) and its store, if any."""
     from tablekeeper import games
-    from tablekeeper.play import open_session as open_play_session
+    from tablekeeper.commands.play import open_session as open_play_session
 
     game_name = args.game or _saved_game(args) or DEFAULT_GAME
     game = games.load(game_name)
@@ -238,8 +238,8 @@ def counters_running(station: Station, config: StationConfig, table: CounterTabl
     counters are powered up on that thread, so the first frame does not wait for them, unless
     ``wait_for_table`` (a script starts once all are seated)."""
     from tablekeeper.hw.counters import CounterManager, _default_list_ports, usb_discovery
-    from tablekeeper.hw.sim.counter_table import roll_intent
     from tablekeeper.intents import CounterConnected
+    from tablekeeper.sim.counter_table import roll_intent
     from tablekeeper.supervisor import Liveness, Supervisor, Worker
 
     if table is None:
@@ -322,8 +322,8 @@ def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_
     ``on_station`` sees the station before its buttons and LEDs are made (``run_hardware``'s order:
     the game's first frame goes out before gpiozero loads)."""
     from tablekeeper.hw.displays import DisplayBank
-    from tablekeeper.hw.sim.counter_table import CounterTable
-    from tablekeeper.hw.sim.simulator import SimulatedParts
+    from tablekeeper.sim.counter_table import CounterTable
+    from tablekeeper.sim.simulator import SimulatedParts
 
     table = None
     if config.counters and not getattr(args, "no_counters", False):
@@ -376,8 +376,8 @@ def refresher(station: Station, parts: SimulatedParts, text_view: TextView | Non
 def run_scripted(config: StationConfig, args: argparse.Namespace, *,
                  at_end: Callable[[Station, SimulatedParts], object] | None = None) -> int:
     """Run ``args.script`` on the simulator; ``at_end`` sees the station and its parts before they close."""
-    from tablekeeper.hw.sim.clock import FakeClock
-    from tablekeeper.station_script import ScriptedRun, parse_script
+    from tablekeeper.sim.clock import FakeClock
+    from tablekeeper.station.script import ScriptedRun, parse_script
 
     mode = args.display or "capture"
     if mode in ("capture", "gifanim"):
@@ -405,7 +405,7 @@ def run_scripted(config: StationConfig, args: argparse.Namespace, *,
         if store is not None:
             store.close()
     if mode in ("capture", "gifanim"):
-        from tablekeeper.hw.sim.simulator import write_rate
+        from tablekeeper.sim.simulator import write_rate
 
         print(f"tablekeeper: {parts.frames_shown} frames written to {args.capture_dir}/ "
               f"({write_rate(parts.bytes_written, clock())})")
@@ -413,7 +413,7 @@ def run_scripted(config: StationConfig, args: argparse.Namespace, *,
 
 
 def _emulator(parts: SimulatedParts, mode: str) -> Any:
-    from tablekeeper.hw.sim.simulator import make_emulator
+    from tablekeeper.sim.simulator import make_emulator
 
     return make_emulator(mode, parts.layout.size, parts.capture_dir)
 
@@ -428,9 +428,9 @@ def _read_script(path: str) -> list[str]:
 
 
 def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
-    from tablekeeper.hw.sim.keyboard import KeyboardInput
-    from tablekeeper.hw.sim.simulator import choose_display_mode
     from tablekeeper.intents import Quit
+    from tablekeeper.sim.keyboard import KeyboardInput
+    from tablekeeper.sim.simulator import choose_display_mode
     from tablekeeper.supervisor import Supervisor
 
     mode = choose_display_mode(args.display, stdout_is_tty=sys.stdout.isatty())
@@ -443,7 +443,7 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
     text_view = None
     try:
         if mode == "text":
-            from tablekeeper.hw.sim.textview import TextView
+            from tablekeeper.sim.textview import TextView
 
             text_view = TextView(config)
         else:
@@ -480,7 +480,7 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
         if store is not None:
             store.close()
         if mode in ("capture", "gifanim"):
-            from tablekeeper.hw.sim.simulator import write_rate
+            from tablekeeper.sim.simulator import write_rate
 
             print(f"tablekeeper: {parts.frames_shown} frames written to {args.capture_dir}/ "
                   f"({write_rate(parts.bytes_written, time.monotonic() - started_s)})", file=sys.stderr)

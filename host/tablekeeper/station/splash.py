@@ -19,9 +19,9 @@ if TYPE_CHECKING:
     from tablekeeper.config import StationConfig
 
 INSTALLED_CONFIG = "/etc/tablekeeper/station.toml"  # as config.default_config_path
-REFERENCE_CONFIG = os.path.join(os.path.dirname(__file__), "data", "station.toml")
+REFERENCE_CONFIG = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "station.toml")
 MAX_CONFIG_BYTES = 1 << 20
-TITLE, TEXT = "Tablekeeper", "starting..."  # the panel station_cli.show_starting draws
+TITLE, TEXT = "Tablekeeper", "starting..."  # the panel commands.run.show_starting draws
 DRIVERS = ("ssd1306", "sh1106", "ssd1309")
 SIZES = ((128, 64), (128, 32))  # the sizes a station config names
 ROTATIONS = (0, 2)  # the ones that keep the panel's width and height
@@ -158,7 +158,7 @@ def config_path(argv: Sequence[str]) -> str | None:
 
 def read_track(path: str) -> Track | None:
     """The track display's entry, if the file has a plain one this splash can draw on (I2C)."""
-    from tablekeeper.splash_stream import STREAMS
+    from tablekeeper.station.splash_stream import STREAMS
 
     with open(path, "rb") as file:
         raw = file.read(MAX_CONFIG_BYTES + 1)
@@ -243,7 +243,7 @@ def show(argv: Sequence[str], *, open_interface: Callable[[Track], Any] | None =
         return None
     if track is None:
         return None
-    from tablekeeper.splash_stream import STREAMS
+    from tablekeeper.station.splash_stream import STREAMS
 
     try:
         interface = (open_interface or I2CDevice.open)(track)
@@ -261,7 +261,7 @@ def recorded_streams() -> dict[tuple[str, int, int, int], Stream]:
     """What luma.oled sends to open each chip and ``hw.displays.PartialUpdate`` to draw the "starting"
     panel on it as ``ui.render`` draws it today: the source of ``splash_stream``."""
     from tablekeeper.hw.displays import PartialUpdate, make_device
-    from tablekeeper.hw.sim.oled import RecordingSerial
+    from tablekeeper.sim.oled import RecordingSerial
 
     streams: dict[tuple[str, int, int, int], Stream] = {}
     for driver in DRIVERS:
@@ -278,7 +278,7 @@ def stream_module(streams: dict[tuple[str, int, int, int], Stream]) -> str:
     """The text of ``splash_stream.py`` for ``streams``."""
     lines = ['"""The bytes luma.oled sends to open the track display and ``hw.displays.PartialUpdate`` to draw',
              '"starting..." on it as ``ui.render`` draws it, per chip: (driver, width, height, rotation) ->',
-             "the writes in order, (a command?, its bytes). Written by ``python -m tablekeeper.splash``;",
+             "the writes in order, (a command?, its bytes). Written by ``python -m tablekeeper.station.splash``;",
              'tests/station/test_splash.py checks it against luma and ui.render."""', "",
              "from __future__ import annotations", "",
              "STREAMS: dict[tuple[str, int, int, int], tuple[tuple[bool, bytes], ...]] = {"]

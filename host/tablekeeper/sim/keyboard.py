@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tablekeeper.config import ButtonConfig
-from tablekeeper.hw.sim.simulator import SimulatedParts
+from tablekeeper.sim.simulator import SimulatedParts
 
 if TYPE_CHECKING:
     from blessed.keyboard import Keystroke

@@ -20,14 +20,14 @@ from PIL import Image
 from tablekeeper.config import ButtonConfig, DisplayConfig, StationConfig
 from tablekeeper.errors import HardwareError
 from tablekeeper.hw.displays import make_device
-from tablekeeper.hw.sim.modes import DISPLAY_MODES
-from tablekeeper.hw.sim.oled import OledChip
-from tablekeeper.hw.sim.panel import PanelLayout, compose
+from tablekeeper.sim.modes import DISPLAY_MODES
+from tablekeeper.sim.oled import OledChip
+from tablekeeper.sim.panel import PanelLayout, compose
 
 if TYPE_CHECKING:
     from gpiozero.pins.mock import MockFactory
 
-    from tablekeeper.hw.sim.counter_table import CounterTable
+    from tablekeeper.sim.counter_table import CounterTable
 
 __all__ = ["DISPLAY_MODES", "SimulatedParts", "choose_display_mode", "has_graphical_screen", "make_emulator"]
 
@@ -78,11 +78,11 @@ def make_emulator(mode: str, size: tuple[int, int], capture_dir: Path) -> Any:
     if mode in ("capture", "gifanim"):
         capture_dir.mkdir(parents=True, exist_ok=True)
     if mode == "gifanim":
-        from tablekeeper.hw.sim.gifstream import GifStream
+        from tablekeeper.sim.gifstream import GifStream
 
         return GifStream(filename=str(capture_dir / "panel.gif"), duration=0.5, **common)
     if mode == "capture":
-        from tablekeeper.hw.sim.pngframes import PngFrames
+        from tablekeeper.sim.pngframes import PngFrames
 
         return PngFrames(file_template=str(capture_dir / "panel_{0:06}.png"), **common)
     try:

@@ -14,12 +14,12 @@ from typing import Any
 
 from PIL import Image
 
-from tablekeeper.controls import Controls
 from tablekeeper.core.session import Session
 from tablekeeper.core.view import Panel
-from tablekeeper.demo import DemoMode, DemoOutput, Mode
+from tablekeeper.demo.mode import DemoMode, DemoOutput, Mode
 from tablekeeper.intents import ButtonIntent, CounterRolled, CounterValue, Intent
-from tablekeeper.station import Station
+from tablekeeper.station.controls import Controls
+from tablekeeper.station.loop import Station
 from tablekeeper.ui.render import render_panel
 
 

@@ -1,6 +1,6 @@
 """The bytes luma.oled sends to open the track display and ``hw.displays.PartialUpdate`` to draw
 "starting..." on it as ``ui.render`` draws it, per chip: (driver, width, height, rotation) ->
-the writes in order, (a command?, its bytes). Written by ``python -m tablekeeper.splash``;
+the writes in order, (a command?, its bytes). Written by ``python -m tablekeeper.station.splash``;
 tests/station/test_splash.py checks it against luma and ui.render."""
 
 from __future__ import annotations
