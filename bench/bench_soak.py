@@ -115,12 +115,10 @@ def station_child(hours: float, game_name: str, save: Path) -> int:
     its resident and peak memory and log length at the end of each hour. The emulated chips' call
     recorders (a test aid the Pi does not have) are emptied after every input so they do not count."""
     from tablekeeper.config import default_config_path, load_config
-    from tablekeeper.hw.buttons import ButtonPanel
-    from tablekeeper.hw.displays import DisplayBank
-    from tablekeeper.hw.outputs import Outputs
     from tablekeeper.sim.clock import FakeClock as SimClock
     from tablekeeper.sim.simulator import SimulatedParts
     from tablekeeper.station.loop import Station
+    from tablekeeper.station.parts import make_buttons, make_displays, make_outputs
     from tablekeeper.station.script import advance
 
     config = load_config(default_config_path())
@@ -131,11 +129,10 @@ def station_child(hours: float, game_name: str, save: Path) -> int:
     with Store.open(save) as store:
         session = Session(game, seats=game.seats_default, seed=1)
         session.journal = store.create("main", session.setup)
-        displays = DisplayBank(config.displays, open_device=parts.open_device, clock=clock, timing=config.timing)
+        displays = make_displays(config, parts.open_device, clock=clock)
         station = Station(session=session, config=config, displays=displays, clock=clock)
-        station.buttons = ButtonPanel(config.buttons, emit=station.put, clock=clock, timing=config.timing,
-                                      pin_factory=parts.pin_factory)
-        station.outputs = Outputs(config.leds, config.buzzer, clock=clock, pin_factory=parts.pin_factory)
+        station.buttons = make_buttons(config, emit=station.put, clock=clock, pin_factory=parts.pin_factory)
+        station.outputs = make_outputs(config, clock=clock, pin_factory=parts.pin_factory)
         station.start()
 
         def settle() -> None:

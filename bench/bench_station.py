@@ -29,11 +29,11 @@ from tablekeeper.core.state import GameState
 from tablekeeper.core.store import Store
 from tablekeeper.core.tracks import Counter
 from tablekeeper.core.view import Panel
-from tablekeeper.hw.buttons import ButtonPanel
-from tablekeeper.hw.displays import DisplayBank, PartialUpdate, make_device
+from tablekeeper.hw.displays import PartialUpdate, make_device
 from tablekeeper.sim.clock import FakeClock
 from tablekeeper.sim.oled import RecordingSerial
 from tablekeeper.station.loop import Station
+from tablekeeper.station.parts import make_buttons, make_displays
 from tablekeeper.ui.render import render_panel
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -127,10 +127,9 @@ def bench_latency(role: str, journal_path: Path | None) -> tuple[list[float], li
         store = Store.open(journal_path)
         store.create("main", session.setup)
         session.journal = store.journal("main")
-    displays = DisplayBank(config.displays, open_device=open_device, clock=clock, timing=config.timing)
+    displays = make_displays(config, open_device, clock=clock)
     station = Station(session=session, config=config, displays=displays, clock=clock)
-    station.buttons = ButtonPanel(config.buttons, emit=station.put, clock=clock, timing=config.timing,
-                                  pin_factory=factory)
+    station.buttons = make_buttons(config, emit=station.put, clock=clock, pin_factory=factory)
     station.start()
     button = config.button(role)
     other = config.button("down")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
+from collections.abc import Callable
 from typing import Any
 
 import luma.core.error
@@ -11,7 +13,7 @@ from hypothesis import strategies as st
 from luma.oled.device import sh1106, ssd1306, ssd1309
 from PIL import Image, ImageDraw
 
-from tablekeeper.config import DisplayConfig, TimingConfig
+from tablekeeper.config import DisplayConfig
 from tablekeeper.hw.displays import DisplayBank, PartialUpdate, make_device, pack_pages
 from tablekeeper.sim.clock import FakeClock
 from tablekeeper.sim.oled import OledChip, RecordingSerial
@@ -135,14 +137,17 @@ class FlakyBus:
         self.chips[config.role] = chip
         return make_device(config, chip)
 
+    def openers(self, configs: list[DisplayConfig]) -> dict[str, Callable[[], Any]]:
+        """Each display's opener, as ``DisplayBank`` takes them (role -> open it)."""
+        return {c.role: functools.partial(self.open, c) for c in configs}
+
 
 def test_failing_display_is_retried_with_backoff_and_redrawn_when_it_answers() -> None:
     clock = FakeClock()
     bus = FlakyBus()
-    timing = TimingConfig(display_retry_s=1.0, display_retry_max_s=4.0)
     configs = [DisplayConfig(role=r, driver="ssd1306", width=128, height=64, bus="main", address=a)
                for r, a in (("track", 0x3C), ("tokens", 0x3D))]
-    bank = DisplayBank(configs, open_device=bus.open, clock=clock, timing=timing)
+    bank = DisplayBank(bus.openers(configs), clock=clock, retry_s=1.0, retry_max_s=4.0)
     first = {r: picture((128, 64), [(i, 0, i + 3, 3)]) for i, r in enumerate(("track", "tokens"))}
     bank.show(first)
 
@@ -173,7 +178,7 @@ def test_display_missing_at_start_does_not_stop_the_bank() -> None:
     bus.down.add("seat1")
     configs = [DisplayConfig(role=r, driver="ssd1306", width=128, height=32, bus="main", address=a)
                for r, a in (("seat1", 0x3C), ("seat2", 0x3D))]
-    bank = DisplayBank(configs, open_device=bus.open, clock=FakeClock(), timing=TimingConfig())
+    bank = DisplayBank(bus.openers(configs), clock=FakeClock(), retry_s=1.0, retry_max_s=30.0)
     assert [d.role for d in bank.failed()] == ["seat1"]
     image = picture((128, 32), [(0, 0, 5, 5)])
     bank.show({"seat1": image, "seat2": image})
@@ -217,7 +222,7 @@ def test_changed_runs_cover_exactly_the_changed_columns(pairs: list[tuple[int, i
 def test_a_single_failed_write_is_retried_and_the_frame_completes() -> None:
     bus = FlakyBus()
     configs = [DisplayConfig(role="track", driver="ssd1306", width=128, height=64, bus="main", address=0x3C)]
-    bank = DisplayBank(configs, open_device=bus.open, clock=FakeClock(), timing=TimingConfig())
+    bank = DisplayBank(bus.openers(configs), clock=FakeClock(), retry_s=1.0, retry_max_s=30.0)
     bank.show({"track": picture((128, 64), [(0, 0, 10, 10)])})
     chip = bus.chips["track"]
     glitch = OSError(121, "Remote I/O error")

@@ -92,6 +92,7 @@ def test_on_the_pi_path_too_the_first_frame_goes_out_before_the_rest_loads(tmp_p
 import json, sys
 import tablekeeper.hw.displays as displays
 import tablekeeper.commands.run as station_cli
+import tablekeeper.station.parts as parts
 from tablekeeper.cli import build_parser
 from tablekeeper.config import default_config_path, load_config
 from tablekeeper.sim.oled import OledChip
@@ -107,7 +108,7 @@ def starting(bank, config, show=station_cli.show_starting):
     print(json.dumps({{"loaded": sorted(sys.modules), "opened": sorted(bank.displays)}}))
     raise FirstFrame
 
-displays.hardware_opener = opener
+parts.hardware_opener = opener
 station_cli.show_starting = starting
 args = build_parser("run").parse_args(["run", "--game", "arkham", "--save", {str(tmp_path / "s.sqlite")!r}])
 try:

@@ -12,6 +12,7 @@ from tablekeeper.config import load_config
 from tablekeeper.errors import HardwareError
 from tablekeeper.hw.counters import CounterManager, CounterStatus
 from tablekeeper.intents import Intent
+from tablekeeper.station.parts import counter_matches
 
 GREETING_S = 3.0
 
@@ -49,7 +50,7 @@ def _greet(manager: CounterManager, wait_s: float, done: Callable[[list[CounterS
 
 def list_command(args: argparse.Namespace, manager: CounterManager | None = None) -> int:
     intents: list[Intent] = []
-    counters = load_config(args.config).counters if args.config is not None else ()
+    counters = counter_matches(load_config(args.config).counters) if args.config is not None else ()
     manager = manager or CounterManager(emit=intents.append, counters=counters)
     try:
         # Every port found on the first scan is opened at once, so an empty status means none.

@@ -154,7 +154,7 @@ def _stop_on_signals(station: Station) -> None:
 
 def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
     from tablekeeper.appliance.paths import store_path
-    from tablekeeper.hw.displays import DisplayBank, hardware_opener
+    from tablekeeper.station.parts import hardware_opener, make_buttons, make_displays, make_outputs
 
     if args.save is None:  # the box keeps its game across power cuts without being asked
         path = store_path()
@@ -166,8 +166,7 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
     clock = time.monotonic
     splash: Splash | None = getattr(args, "splash", None)  # "starting..." is already on the track display
     ready = splash.hand_over(config) if splash is not None else None
-    displays = DisplayBank(config.displays, open_device=hardware_opener(config), clock=clock, timing=config.timing,
-                           first="track", ready=ready)
+    displays = make_displays(config, hardware_opener(config), clock=clock, first="track", ready=ready)
     station: Station | None = None
     store: Any = None
     try:
@@ -175,17 +174,13 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
             show_starting(displays, config)  # before the other displays, the game's modules and the save load
         displays.open_rest()
         from tablekeeper.appliance.watchdog import Watchdog  # the rest loads after the first frame
-        from tablekeeper.hw.buttons import ButtonPanel
-        from tablekeeper.hw.outputs import Outputs
         from tablekeeper.supervisor import Supervisor
 
         session, store = open_session(args)
         station = make_station(args, session=session, store=store, config=config, displays=displays, clock=clock)
         station.start()  # the game's first frame, before gpiozero, the counters and the fleet load
-        station.buttons = _open_or_explain(lambda: ButtonPanel(config.buttons, emit=station.put, clock=clock,
-                                                               timing=config.timing))
-        station.outputs = _open_or_explain(lambda: Outputs(config.leds, config.buzzer, clock=clock,
-                                                           quiet=config.quiet))
+        station.buttons = _open_or_explain(lambda: make_buttons(config, emit=station.put, clock=clock))
+        station.outputs = _open_or_explain(lambda: make_outputs(config, clock=clock))
         _stop_on_signals(station)
         watchdog = Watchdog()
         supervisor = Supervisor(clock=clock)
@@ -240,10 +235,11 @@ def counters_running(station: Station, config: StationConfig, table: CounterTabl
     from tablekeeper.hw.counters import CounterManager, _default_list_ports, usb_discovery
     from tablekeeper.intents import CounterConnected
     from tablekeeper.sim.counter_table import roll_intent
+    from tablekeeper.station.parts import counter_matches
     from tablekeeper.supervisor import Liveness, Supervisor, Worker
 
     if table is None:
-        manager = CounterManager(emit=station.put, counters=config.counters,
+        manager = CounterManager(emit=station.put, counters=counter_matches(config.counters),
                                  on_roll=lambda roll: station.put(roll_intent(roll)), **usb_discovery())
     else:
         manager = table.manager_for(station.put, extra_ports=None if wait_for_table else _default_list_ports)
@@ -321,9 +317,9 @@ def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_
     chip and showing "starting..." (as ``tablekeeper run`` does on the Pi), handed to the displays.
     ``on_station`` sees the station before its buttons and LEDs are made (``run_hardware``'s order:
     the game's first frame goes out before gpiozero loads)."""
-    from tablekeeper.hw.displays import DisplayBank
     from tablekeeper.sim.counter_table import CounterTable
     from tablekeeper.sim.simulator import SimulatedParts
+    from tablekeeper.station.parts import make_buttons, make_displays, make_outputs
 
     table = None
     if config.counters and not getattr(args, "no_counters", False):
@@ -332,8 +328,7 @@ def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_
     ready = splash.hand_over(config) if splash is not None else None
     if splash is not None and ready is not None:
         parts.chips["track"] = splash.interface
-    displays = DisplayBank(config.displays, open_device=parts.open_device, clock=clock, timing=config.timing,
-                           first="track", ready=ready)
+    displays = make_displays(config, parts.open_device, clock=clock, first="track", ready=ready)
     try:
         if ready is None:
             show_starting(displays, config)  # before the other displays, the game's modules and the save load
@@ -348,13 +343,9 @@ def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_
     station = make_station(args, session=session, store=store, config=config, displays=displays, clock=clock)
     if on_station is not None:
         on_station(station)
-    from tablekeeper.hw.buttons import ButtonPanel  # gpiozero: after the first frame
-    from tablekeeper.hw.outputs import Outputs
-
-    station.buttons = ButtonPanel(config.buttons, emit=station.put, clock=clock, timing=config.timing,
-                                  pin_factory=parts.pin_factory)
-    station.outputs = Outputs(config.leds, config.buzzer, clock=clock, quiet=config.quiet,
-                              pin_factory=parts.pin_factory)
+    # gpiozero loads here, after the first frame
+    station.buttons = make_buttons(config, emit=station.put, clock=clock, pin_factory=parts.pin_factory)
+    station.outputs = make_outputs(config, clock=clock, pin_factory=parts.pin_factory)
     return station, parts, store
 
 

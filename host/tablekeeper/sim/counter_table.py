@@ -88,7 +88,7 @@ class CounterTable:
                     extra_ports: Callable[[], Iterable[PortInfo]] | None = None) -> CounterManager:
         """A ``CounterManager`` that finds these counters (and, with ``extra_ports``, real ones too);
         what it reports is kept in ``emitted`` before it goes to ``emit``."""
-        from tablekeeper.hw.counters import CounterManager, usb_discovery
+        from tablekeeper.hw.counters import CounterManager, CounterMatch, usb_discovery
         from tablekeeper.intents import Tick
 
         def record(intent: Intent) -> None:
@@ -107,7 +107,8 @@ class CounterTable:
         discovery = usb_discovery() if extra_ports is not None else {"scan_interval_s": None}
         for counter in self.bank.counters:  # the panel picture shows the counters' displays
             counter.on_display = lambda: emit(Tick())
-        self.manager = CounterManager(emit=record, counters=self.entries, list_ports=ports,
+        matches = [CounterMatch(e.vid, e.pid, e.seat, e.role, e.serial) for e in self.entries]
+        self.manager = CounterManager(emit=record, counters=matches, list_ports=ports,
                                       on_roll=lambda roll: record(roll_intent(roll)), **discovery)
         return self.manager
 

@@ -9,15 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
+from tablekeeper.hw.protocol import ROLE_SLOTS as ROLE_SLOTS
+
 if TYPE_CHECKING:
     from tablekeeper.core.game import Game
 
-# The value slots of each counter role, in wire order (docs/protocol.md), and how the counters label them.
-ROLE_SLOTS: Final[Mapping[str, tuple[str, ...]]] = {
-    "hp": ("hp",),
-    "dial": ("damage", "horror", "clues", "resources"),
-    "dice": (),
-}
+# Every counter slot (``ROLE_SLOTS``: each role's, in wire order), and how the counters label them.
 SLOTS: Final = tuple(slot for slots in ROLE_SLOTS.values() for slot in slots)
 _LABELS: Final = {"hp": "HP counter", "damage": "dial DMG", "horror": "dial HOR", "clues": "dial CLU",
                   "resources": "dial RES"}

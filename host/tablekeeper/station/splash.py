@@ -212,7 +212,7 @@ def draw(interface: Any, stream: Stream) -> None:
 
 
 def luma_i2c(track: Track) -> Any:
-    """luma's I2C interface to the track display (as ``hw.displays.hardware_opener``), for the station."""
+    """luma's I2C interface to the track display (as ``station.parts.hardware_opener``), for the station."""
     from luma.core.interface.serial import i2c
 
     return i2c(port=track.port, address=track.address)
