@@ -9,6 +9,9 @@ what the chip already holds, and writes only the changed column windows:
   ``PAGEADDR p0 p1``, then the window's bytes; neighbouring pages share one window when cheaper.
 * SH1106 (page addressing only): per page ``0xB0+page``, low and high column nibbles (offset by
   the chip's 132-column RAM, as luma does), then that page's changed columns.
+
+The devices are ``hw.luma_devices``' drivers, which say where the columns start and which of the two
+schemes the chip takes, so nothing here reads luma's private attributes.
 """
 
 from __future__ import annotations
@@ -100,7 +103,8 @@ def _extend_above(windows: list[Window], run: Window) -> bool:
 
 
 class PartialUpdate:
-    """Wraps a luma.oled ssd1306/sh1106/ssd1309 device; ``display`` sends only the changed windows."""
+    """Wraps an SSD1306/SH1106/SSD1309 device (``hw.luma_devices``); ``display`` sends only the changed
+    windows."""
 
     def __init__(self, device: Any, on_retry: Callable[[], None] | None = None) -> None:
         self.device = device
@@ -109,9 +113,8 @@ class PartialUpdate:
         self.pages = self.height // 8
         # luma's constructor ends with clear(): the chip RAM is blank now.
         self._shown = [bytes(self.width)] * self.pages
-        self._page_addressing = _is_sh1106(device)
-        self._column_offset = int(getattr(device, "_page_address_offset", 0)) if self._page_addressing \
-            else int(getattr(device, "_colstart", 0))
+        self._page_addressing = bool(device.page_addressing)
+        self._column_offset = int(device.column_offset)
         self._ram_unknown = False
 
     def assume_shown(self, image: Image.Image) -> None:
@@ -163,12 +166,6 @@ class PartialUpdate:
         payload = b"".join(pages[p][window.col0:window.col1 + 1] for p in range(window.page0, window.page1 + 1))
         self.device.data(list(payload))
         return WINDOW_COMMAND_BYTES + len(payload)
-
-
-def _is_sh1106(device: Any) -> bool:
-    from luma.oled.device import sh1106
-
-    return isinstance(device, sh1106)
 
 
 def display_errors() -> tuple[type[BaseException], ...]:
@@ -235,9 +232,9 @@ def make_device(geometry: Geometry, serial_interface: Any, *, initialised: bool 
     """A luma.oled device for ``geometry`` on the given serial interface (runs the chip's init),
     its writes retried (``RetryingInterface``). ``initialised``: the chip was set up and drawn on
     already (the start-up splash did it), so luma's init and blanking are not sent."""
-    from luma.oled import device as oled
+    from tablekeeper.hw.luma_devices import DRIVERS
 
-    driver = {"ssd1306": oled.ssd1306, "sh1106": oled.sh1106, "ssd1309": oled.ssd1309}[geometry.driver]
+    driver = DRIVERS[geometry.driver]
     interface = RetryingInterface(serial_interface)
     interface.muted = initialised
     device = driver(serial_interface=interface, width=geometry.width, height=geometry.height,
@@ -354,10 +351,8 @@ class StationDisplay:
         adapter, self._adapter = self._adapter, None
         if adapter is None:
             return
-        interface = getattr(adapter.device, "_serial_interface", None)
         try:
-            if interface is not None:
-                interface.cleanup()  # release the bus handle without luma's blanking, which would fail
+            adapter.device.interface.cleanup()  # release the bus handle without luma's blanking, which would fail
         except display_errors():
             pass  # the bus is already gone; nothing left to release
 
