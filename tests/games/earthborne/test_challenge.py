@@ -189,3 +189,12 @@ def test_a_challenge_card_is_reported_by_what_it_shows() -> None:
     do(s, "resolve", "next", "test 2 fit 2")
     assert "no sun card with FIT +0 AWA +1 is left" in refused(s, "reveal challenge sun fit=0 awa=1")
     assert "a modifier is a number" in refused(s, "reveal challenge sun fit=minus")
+
+
+@pytest.mark.rule("ER-TEST-3")
+def test_a_card_in_between_with_presence_x_is_left_to_the_table() -> None:
+    s = to_turns(session("card \"Cloudhive Swarm\" area=reach seat=1", "card Doe"))
+    before = tracks(s)["seat1.fatigue"]
+    do(s, "test 1 awa 1 target=card2")  # the Swarm (presence X) is within reach: between seat 1 and the Doe
+    assert tracks(s)["seat1.fatigue"] == before
+    assert any("Cloudhive Swarm is in between with presence X" in n for n in s.notices)

@@ -16,7 +16,7 @@ def test_er_token_1_progress_and_harm_are_separate() -> None:
 
 @pytest.mark.rule("ER-TOKEN-2")
 def test_er_token_2_threshold_or_none_loads_and_shows() -> None:
-    s = session("card Spring progress=3 harm=-")
+    s = session("card Pool progress=3 harm=-")
     t = tracks(s)
     assert t["card1.progress_threshold"] == 3
     assert t["card1.harm_threshold"] is None

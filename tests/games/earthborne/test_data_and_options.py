@@ -10,6 +10,7 @@ import pytest
 from tablekeeper import cli
 from tablekeeper.core import file_options
 from tablekeeper.errors import ConfigError
+from tablekeeper.games.earthborne import GAME
 from tablekeeper.games.earthborne.data import load, parse_threshold
 from tests.games.earthborne.helpers import do, in_play, session, to_turns, tracks, view
 
@@ -158,3 +159,37 @@ def test_recheck_any_or_chosen_kind(tmp_path: Path) -> None:
     # ambiguity 7: still at its progress threshold, it is due again at once, now by progress
     assert view(kept)["awaiting"].startswith("Being: Clear: heal")
     assert any("clears by progress" in n for n in kept.notices)
+
+
+def test_the_content_listing_names_the_real_deck_and_what_was_not_checked(tmp_path: Path) -> None:
+    content = view(session())["content"]
+    assert content["challenge_decks"] == [{"name": "Core set challenge deck", "pack": "core", "verified": True}]
+    assert content["day_tracks"][0]["verified"] is True
+    sets = {s["name"]: s["verified"] for s in content["path_sets"]}
+    assert len(sets) == 19 and sets["Woods"] and sets["Lone Tree Station"]
+    assert not sets["Grassland"] and not sets["The Valley"]  # one source only, or not every card checked
+    assert len(content["locations"]) == 37 and content["valley_maps"][0]["verified"] is False  # one path marked
+    path = tmp_path / "deck.toml"
+    path.write_text('name = "House deck"\ncards = [{ id = "a", icon = "sun", awa = 0, fit = 0, spi = 0, foc = 0 }]\n')
+    mine = view(session(options={"challenge": str(path)}))["content"]["challenge_decks"]
+    assert mine == [{"name": "House deck", "pack": str(path), "verified": False}]
+
+
+def test_a_card_with_unchecked_numbers_says_so_on_the_tokens_display() -> None:
+    s = session("reveal path Hydraworm")
+    assert GAME.panels(s.state)["tokens"].lines[0] == \
+        "1. Hydraworm, near seat 1: progress 0/9, harm 0/5 (unverified numbers)"
+    do(s, "reveal path \"Sitka Buck\"")
+    assert GAME.panels(s.state)["tokens"].lines[1] == "2. Sitka Buck, near seat 2: progress 0/5, harm 0/3"
+
+
+def test_a_groups_own_cards_join_by_name_and_their_set_shuffles_in_by_name(tmp_path: Path) -> None:
+    path = tmp_path / "ours.toml"
+    path.write_text('cards = [{ name = "Glow Moth", set = "night_trail", copies = 2, type = "being", arrow = "down",'
+                    ' progress = "3", harm = "1", presence = 1 }]\n')
+    s = session(options={"cards": str(path), "pathdeck": "0"})
+    do(s, "pathdeck night_trail lone_tree_station")
+    assert view(s)["sources"]["path"]["remaining"] == 7
+    do(s, "reveal path \"glow moth\"")
+    assert in_play(s)["card1"]["name"] == "Glow Moth" and tracks(s)["card1.progress_threshold"] == 3
+    assert {"name": "Night Trail", "pack": str(path), "verified": False} in view(s)["content"]["path_sets"]

@@ -97,6 +97,7 @@ class PathSet:
     kind: str  # terrain, location, valley, general
     verified: bool
     source: str
+    pack: str = "core"  # the box, or the file a group's own set came from
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,7 +395,7 @@ def _path_card(row: _PathRow, where: str, i: int, sets: Mapping[str, PathSet]) -
     owner = sets.get(row.set)
     if row.set and sets and owner is None:
         raise ConfigError(f"{where}: cards[{i}].set {row.set!r} is not one of the sets ({', '.join(sets)})")
-    verified = row.verified if row.verified is not None else (owner.verified if owner else True)
+    verified = row.verified if row.verified is not None else (owner.verified if owner else False)
     return PathCard(
         name=row.name,
         progress=parse_threshold(str(row.progress), f"{where}: cards[{i}].progress"),
@@ -414,13 +415,13 @@ def load_path(option: str | None) -> tuple[PathCard, ...]:
     return tuple(_path_card(row, where, i, {}) for i, row in enumerate(raw.cards))
 
 
-def load_cards(option: str | None) -> tuple[PathCard, ...]:
+def load_cards(option: str | None) -> tuple[str, tuple[PathCard, ...]]:
     """More path cards the device should know (``--option cards=PATH``: an expansion's or a group's
-    own), in the path deck file's shape; the path deck is still built from sets or counted."""
+    own), in the path deck file's shape, and the file's name; the path deck is still built from sets."""
     if not option:
-        return ()
+        return "", ()
     where, raw = _read(option, "", _PathFile)
-    return tuple(_path_card(row, where, i, {}) for i, row in enumerate(raw.cards))
+    return where, tuple(_path_card(row, where, i, {}) for i, row in enumerate(raw.cards))
 
 
 def load_path_sets() -> tuple[tuple[PathSet, ...], tuple[PathCard, ...]]:
@@ -454,11 +455,16 @@ def load(options: Mapping[str, str]) -> GameData:
     day_track, campaign = load_campaign(options.get("campaign"))
     sets, box_cards = load_path_sets()
     deck_file = load_path(options.get("path"))
-    extra = load_cards(options.get("cards"))
+    cards_file, extra = load_cards(options.get("cards"))
     # a card the group describes (its own file, a deck file) replaces the box's card of that name
     known: dict[str, PathCard] = {c.name.lower(): c for c in box_cards}
     for card in (*extra, *deck_file):
         known[card.name.lower()] = card
+    # a group's own set (its cards' ``set``) can be shuffled in by name like the box's
+    own_sets = {c.set for c in extra if c.set and c.set not in {s.id for s in sets}}
+    sets = (*sets, *(PathSet(set_id, set_id.replace("_", " ").title(), "general",
+                             all(c.verified for c in extra if c.set == set_id), "", cards_file)
+                     for set_id in sorted(own_sets)))
     return GameData(
         rules=load_rules(options.get("rules")),
         challenge=challenge,
@@ -491,12 +497,34 @@ def to_json(data: GameData) -> dict[str, Any]:
         "start": data.campaign.start,
         "path": {c.name: path_card_json(c) for c in data.path},
         "deck_file": {c.name: c.copies for c in data.deck_file},
-        "sets": {s.id: {"name": s.name, "kind": s.kind, "verified": s.verified,
+        "sets": {s.id: {"name": s.name, "kind": s.kind, "verified": s.verified, "pack": s.pack,
                         "cards": {c.name: c.copies for c in data.path if c.set == s.id}} for s in data.sets},
         "locations": {loc.id: location_json(loc) for loc in data.valley.locations},
         "paths": [{"a": p.a, "b": p.b, "terrain": p.terrain, "verified": p.verified} for p in data.valley.paths],
         "unverified": list(data.unverified),
         "challenge_file": data.challenge_deck.file,
+    }
+
+
+def content(cfg: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """What of the game this session knows, by kind, each entry named with its pack and whether it was
+    checked against the printed game: the list a pack listing shows."""
+    def entry(name: str, verified: bool, file: str = "") -> dict[str, Any]:
+        return {"name": name, "pack": "core" if not file or file.startswith("earthborne/") else file,
+                "verified": verified}
+
+    deck, track = cfg.get("challenge_deck") or {}, cfg.get("day_track") or {}
+    locations = (cfg.get("locations") or {}).values()
+    return {
+        "challenge_decks": [entry(str(deck.get("name")), bool(deck.get("verified")), str(deck.get("file", "")))],
+        "day_tracks": [entry(str(track.get("name")), bool(track.get("verified")), str(track.get("file", "")))],
+        "valley_maps": [entry(f"The Valley ({len(list(locations))} locations, {len(cfg.get('paths') or ())} paths)",
+                              all(p["verified"] for p in cfg.get("paths") or ()))],
+        "locations": [entry(str(loc["name"]), bool(loc["verified"])) for loc in locations],
+        "path_sets": [entry(str(info["name"]), bool(info["verified"]) and all(
+            (cfg.get("path") or {}).get(name, {}).get("verified", True) for name in info["cards"]),
+            "" if info.get("pack", "core") == "core" else str(info["pack"]))
+            for info in (cfg.get("sets") or {}).values()],
     }
 
 

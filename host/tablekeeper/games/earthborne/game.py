@@ -130,10 +130,10 @@ class Earthborne(Game):
         usage, text, handler = travel.NEWDAY
         out["newday"] = Verb(usage, text, handler)
         out["next"] = Verb("next", "end the active Ranger's turn, or go on to the next step", travel.next_verb)
-        out["draw"] = Verb("draw SOURCE | draw path [SEAT]", "the device draws (challenge card, path card)",
-                           pathdeck.draw_verb)
-        out["reveal"] = Verb("reveal SOURCE OUTCOME | reveal path NAME [SEAT]", "report the card drawn",
-                             pathdeck.reveal_verb)
+        out["draw"] = Verb("draw challenge [effect] | draw path [SEAT] [extra]",
+                           "the device draws (the waiting test's challenge card, a path card)", pathdeck.draw_verb)
+        out["reveal"] = Verb("reveal challenge ID|ICON [ASPECT=N ..] [effect] | reveal path NAME [SEAT] [extra]",
+                             "report the card turned over", pathdeck.reveal_verb)
         return out
 
     def choices(self) -> Mapping[str, ChoiceHandler]:
@@ -225,6 +225,7 @@ class Earthborne(Game):
             "known_path": sorted(state.get("known_path") or {}),
             "path_built": state.get("path_built") is not False,
             "unverified_data": list(tables.cfg(state)["unverified"]),
+            "content": datamod.content(tables.cfg(state)),
         }
 
     def panels(self, state: GameState) -> dict[str, Panel]:

@@ -26,7 +26,8 @@ def card_line(state: GameState, key: str) -> str:
     state_word = "" if record.get("ready", True) else " (exhausted)"
     area = str(record.get("area", "along"))
     where = AREAS.get(area, f", {area}").format(seat=record.get("seat"))
-    return f"{number}. {record['name']}{state_word}{where}: progress {p}, harm {h}"
+    checked = "" if record.get("verified", True) else " (unverified numbers)"
+    return f"{number}. {record['name']}{state_word}{where}: progress {p}, harm {h}{checked}"
 
 
 def odds_line(test: engine.OpenTest, percent: str) -> str:
