@@ -66,7 +66,7 @@ def test_the_planned_attack_clears_the_plan() -> None:
 def test_story_check_odds_for_every_white_count(tmp_path: Path) -> None:
     """The choice of 0..10 white cards is the decision: the display gives each count's exact pass
     chance (equal to the previous enumeration) and the best count."""
-    from tablekeeper.games.oathsworn.panels import current_piles
+    from tablekeeper.games.oathsworn.plan import current_piles
 
     from . import reference_odds
 

@@ -120,7 +120,7 @@ def test_os_time_3_immediate_effect_before_location() -> None:
     s = ok(new(), "goto 1", "goto 2", "goto 3")
     notices = list(s.notices)
     assert notices[0].startswith("time slot 3")
-    assert notices[1].startswith("event card")
+    assert notices[1].startswith("city event ")  # the card as it is printed: the deck and its number
     assert notices[-1] == "read location 3"
     assert deck(s, "events.city").remaining == 5
 
@@ -241,7 +241,7 @@ def test_os_might_6_refresh_chosen_piles_whole() -> None:
     ok(s, "refresh white")
     assert deck(s, "might.white").discard.total == 0 and deck(s, "might.white").remaining == 18
     assert deck(s, "might.red").discard.total == 3
-    assert "whole" in no(s, "refresh red 2")
+    assert "not a MIGHT colour" in no(s, "refresh red 2")  # a pile goes back whole: only colours are named
 
 
 @pytest.mark.rule("OS-MIGHT-7")
@@ -316,7 +316,7 @@ def test_os_check_9_secret_decision() -> None:
 @pytest.mark.rule("OS-SCOMBAT-1")
 def test_os_scombat_1_tokens_yes_abilities_no() -> None:
     s = ok(new(), "token 1 redraw")
-    assert "item abilities" in no(s, "attack 1 6 item=1")
+    assert "item abilities" in no(s, "attack 1 6 item")
     ok(s, "attack 1 6 white=1 = Y0 W1", "redraw 1 = Y2", "resolve")
     assert last(s)["damage"] == 3
 

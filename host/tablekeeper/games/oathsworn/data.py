@@ -70,6 +70,7 @@ class GameData:
     company: Mapping[str, Any]
     allies: Mapping[str, Mapping[str, Any]]
     boss: tuple[tuple[str, int], ...]
+    boss_might: tuple[str, ...]
     stages: tuple[int, ...]
     stage_after_breaks: tuple[int, ...]
 
@@ -259,7 +260,7 @@ def parse(raw: Mapping[str, Any], origin: str) -> GameData:
     return GameData(origin, might, enemy, _difficulties(origin, f), _chapters(origin, f), classes, stars,
                     _at_least(origin, "class_defaults.regen", f.class_defaults.regen, 0),
                     _at_least(origin, "class_defaults.max_animus", f.class_defaults.max_animus, 1), items, company,
-                    _allies(origin, f), boss, stages, after)
+                    _allies(origin, f), boss, (), stages, after)
 
 
 def _might(origin: str, f: _File) -> tuple[dict[str, Mapping[str, int]], dict[str, Mapping[str, int]]]:

@@ -18,6 +18,7 @@ import tablekeeper.games.oathsworn.draws as draws
 import tablekeeper.games.oathsworn.encounter as encounter
 import tablekeeper.games.oathsworn.epilogue as epilogue
 import tablekeeper.games.oathsworn.panels as panels
+import tablekeeper.games.oathsworn.plan as plan
 import tablekeeper.games.oathsworn.story as story
 import tablekeeper.games.oathsworn.turns as turns
 from tablekeeper.core import flow as flowmod
@@ -31,8 +32,10 @@ from tablekeeper.core.tracks import Counter
 from tablekeeper.core.view import Panel
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.oathsworn import rules
+from tablekeeper.games.oathsworn.args import GameVerb
 from tablekeeper.games.oathsworn.cards import COLOUR_NAMES
 from tablekeeper.games.oathsworn.data import GameData, load_text
+from tablekeeper.games.oathsworn.decks import flip_stage
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
@@ -58,11 +61,19 @@ def _not_encounter(state: GameState) -> bool:
 def _draw_open(state: GameState) -> str | None:
     if state.get("draws"):
         return "finish the open draw first (redraw N or resolve)"
+    if state.get("fight"):
+        return _fight_open(state)
     if state.get("secret"):
         return "reveal the secret decision first (secret reveal)"
     if part(state) == "epilogue":
         return "the encounter is over: tally"
     return None
+
+
+def _fight_open(state: GameState) -> str:
+    owing = ", ".join(str(k) for k in draws.fight_owing(state))
+    return (f"the round of combat is still open: seats {owing} draw their attack first "
+            "(OS-SCOMBAT-1: each Oathsworn attacks once)")
 
 
 def _no_minion_due(state: GameState) -> bool:
@@ -275,30 +286,24 @@ class Oathsworn(Game):
         state = super().new_state(seats, seed, options)
         if part(state) == "encounter":
             txn = Txn(self, state, random.Random(f"{seed}:faceup"))
-            encounter.flip_stage(txn)
+            flip_stage(txn)
             state = txn.state
         return state
 
     # --- verbs --------------------------------------------------------------------------------
     def verbs(self) -> Mapping[str, Verb]:
-        return {**story.VERBS, **encounter.VERBS, **turns.VERBS, **epilogue.VERBS,
-                "check": Verb("check SEAT|company|each DIFF WHITES [type=T] [emp=N] [= CARDS]",
-                              "a check: draw white cards (OS-CHECK)", draws.check),
-                "attack": Verb("attack SEAT TARGET [white=N] [emp=N] [empower=N] [unarmed] [= CARDS]",
-                               "an attack (story: TARGET is the enemy DEFENSE)", draws.attack),
-                "redraw": Verb("redraw CARD [SEAT]", "replace a drawn card (trait redraw or token)", draws.redraw),
-                "resolve": Verb("resolve", "settle the open check or attack", draws.resolve),
-                "escape": Verb("escape SEAT DIFF WHITES [friends=N] [= CARDS]", "try to escape a cage",
-                               draws.escape),
-                "enemy": Verb("enemy SEAT[,SEAT] COLOUR... [broken] [shield=N] [def=N] [= CARDS]",
-                              "an enemy attack on one or more seats", draws.enemy),
-                "defend": Verb("defend SEAT CARD [COOLDOWN] DEFENSE",
-                               "play a card for its shield against the enemy draw", draws.defend)}
+        return VERBS
 
     def decide(self, state: GameState, command: Command, rng: random.Random | None = None) -> list[Event]:
-        """The game's own verbs wait while a prompt is open (the core verbs check for themselves)."""
-        if state.prompt is not None and command.verb in self.verbs() and command.verb != "defend":
+        """The game's own verbs wait while a prompt is open, unless the verb answers that very prompt
+        (``ally SEAT NAME`` while the ally question is open); while a story round of combat is open,
+        only its attacks (and the verbs that serve them) go on (OS-SCOMBAT-1). The core verbs check
+        for themselves."""
+        own = VERBS.get(command.verb)
+        if own is not None and state.prompt is not None and state.prompt.id not in own.answers:
             raise Rejected(f"answer the prompt first: {state.prompt.text}")
+        if own is not None and state.get("fight") and not own.in_fight:
+            raise Rejected(_fight_open(state))
         logged = state.get("data_logged")
         if logged is not None and logged != state.get("data_sha256"):
             raise Rejected(f"{state.get('data_path') or 'the game data'} changed since this session was saved: "
@@ -345,7 +350,7 @@ class Oathsworn(Game):
         elif track.startswith("boss.") and new == 0 and old > 0:
             encounter.location_broken(txn, track.removeprefix("boss."))
         elif track == "plan.white":
-            encounter.plan_white_changed(txn, new)
+            plan.plan_white_changed(txn, new)
         elif track == "time.used" and new > old:
             for slot in range(old + 1, new + 1):
                 story.slot_filled(txn, slot)
@@ -446,9 +451,12 @@ class Oathsworn(Game):
     def view_extra(self, state: GameState) -> dict[str, Any]:
         return {"part": part(state), "chapter": state.get("chapter"), "difficulty": state.get("difficulty"),
                 "draws": thaw(state.get("draws") or ()), "last": thaw(state.get("last")),
-                "result": state.get("result"), "odds": panels.plan_odds_json(state),
+                "result": state.get("result"), "odds": plan.plan_odds_json(state),
                 "seats_detail": {str(n): thaw(state.get(f"seat.{n}")) for n in SEATS},
                 "stage_faceup": state.get("stage_faceup")}
 
 
-__all__ = ["FLOW", "Oathsworn"]
+VERBS: dict[str, GameVerb] = {**story.VERBS, **encounter.VERBS, **turns.VERBS, **epilogue.VERBS, **draws.VERBS,
+                               **plan.VERBS}
+
+__all__ = ["FLOW", "VERBS", "Oathsworn"]

@@ -6,13 +6,14 @@ from __future__ import annotations
 import msgspec
 
 from tablekeeper.core.frozen import thaw
-from tablekeeper.core.game import Txn, parse_int
+from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState, Prompt
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.data import GameData, load_text
+from tablekeeper.games.oathsworn.decks import reset_all_might
 
-SEATS = (1, 2, 3, 4)  # OS-GEN-3: the free company is always 4 Oathsworn
+SEATS = rules.SEATS
 TOKEN_KINDS = rules.COMBAT_TOKENS
 TOKEN_LABELS = {"redraw": "redraw", "empowered": "empower", "defense": "defense", "animus": "animus boost",
                 "battleflow": "battleflow"}  # combat tokens (OS-TOK-2..7) as the seat display names them
@@ -94,13 +95,6 @@ def take_prompt_seat(txn: Txn) -> tuple[int, Prompt]:
         raise Rejected("there is nothing to choose")
     txn.close_prompt()
     return int(prompt.context["seat"]), prompt
-
-
-def seat_arg(text: str) -> int:
-    n = parse_int(text.removeprefix("seat"), "seat")
-    if n not in SEATS:
-        raise Rejected(f"no Oathsworn {n} (the company is seats 1..4)")
-    return n
 
 
 def positions_of(record: SeatRecord) -> rules.Positions:
@@ -194,7 +188,6 @@ def check_end(txn: Txn) -> None:
         return
     result = rules.encounter_result(sum(1 for v in boss_dice(state).values() if v > 0), len(conscious(state)))
     if result is not None:
-        from tablekeeper.games.oathsworn.story import reset_all_might
         reset_all_might(txn)  # OS-MIGHT-7: the encounter part is over
     if result == "victory":
         txn.put("part", "epilogue")
@@ -209,26 +202,3 @@ def check_end(txn: Txn) -> None:
         txn.put("result", "defeat")
         txn.put("draws", [])
         txn.ask("defeat", "Defeat: replay the encounter or move on?", ["replay", "move on"])
-
-
-def parse_kv(args: tuple[str, ...], known: tuple[str, ...]) -> tuple[list[str], dict[str, str], list[str]]:
-    """Split ``a b key=value ... = CARD CARD`` into positionals, options and reported cards."""
-    pos: list[str] = []
-    opts: dict[str, str] = {}
-    cards: list[str] = []
-    seen_eq = False
-    for a in args:
-        if seen_eq:
-            cards.extend(c for c in a.replace(",", " ").split() if c)
-        elif a == "=":
-            seen_eq = True
-        elif "=" in a:
-            k, _, v = a.partition("=")
-            if k not in known:
-                raise Rejected(f"unknown option {k!r} (options: {', '.join(known)})")
-            opts[k] = v
-        elif a in known:
-            opts[a] = "1"
-        else:
-            pos.append(a)
-    return pos, opts, cards
