@@ -46,8 +46,8 @@ def test_up_and_down_change_the_white_count(tmp_path: Path, capsys: pytest.Captu
     script = tmp_path / "plan.script"
     script.write_text("next\nplan 1 head white=3\npress up\npress up\npress down\n")
     save = tmp_path / "s.db"
-    code = cli.main(["play", "oathsworn", "--option", "part=encounter", "--script", str(script), "--save", str(save),
-                     "--strict", "--json"])
+    code = cli.main(["play", "oathsworn", "--option", "part=encounter", "--option", "encounter=practice", "--script",
+                     str(script), "--save", str(save), "--strict", "--json"])
     out, err = capsys.readouterr()
     assert code == 0, err
     view = json.loads(out)

@@ -33,7 +33,7 @@ from tablekeeper.games.oathsworn.table import (
     TOKEN_KINDS,
     SeatRecord,
     check_end,
-    data_of,
+    encounter_of,
     gain_token,
     in_encounter,
     lose_hp,
@@ -340,7 +340,7 @@ def _routed(txn: Txn, target: str) -> str:
     """``head>body``: aimed at a broken location, the damage goes to the next closest one with a die;
     a bonus for attacking the aimed location still applies (OS-DMG-6/7)."""
     aimed, _, taking = target.partition(">")
-    locations = dict(data_of(txn.state).boss)
+    locations = dict(encounter_of(txn.state).boss)
     if aimed not in locations or taking not in locations:
         raise Rejected(f"route damage between boss locations ({', '.join(locations)}), e.g. head>body")
     if txn.value(f"boss.{aimed}") > 0:
@@ -360,7 +360,7 @@ def _target_defense(txn: Txn, target: str, story: bool) -> int:
     minions = txn.state.get("minions") or {}
     if target in minions:
         return int(minions[target]["defense"])
-    locations = dict(data_of(txn.state).boss)
+    locations = dict(encounter_of(txn.state).boss)
     if target not in locations:
         raise Rejected(f"no boss location or minion {target!r} (locations: {', '.join(locations)})")
     if txn.value(f"boss.{target}") == 0:
@@ -696,7 +696,7 @@ def defend(txn: Txn, a: Args) -> None:
 
 def boss_might(txn: Txn) -> list[str]:
     """OS-EATK-2: the boss's MIGHT cards as the encounter data gives them."""
-    colours = list(data_of(txn.state).boss_might)
+    colours = list(encounter_of(txn.state).might)
     if not colours:
         raise Rejected("the encounter data gives no MIGHT for the boss: name the colours (enemy SEAT R Y ...)")
     return colours

@@ -18,7 +18,7 @@ from tablekeeper.games.oathsworn.decks import draw_stage, flip_stage, stage_of
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     check_end,
-    data_of,
+    encounter_of,
     in_encounter,
     positions_of,
     put_seat,
@@ -164,7 +164,7 @@ def break_procedure(txn: Txn, count: int) -> None:
     empty, then one reaction card per broken location against the breaker, in the order drawn, each
     followed by the next card turned faceup."""
     breaks = int(txn.state.get("breaks") or 0)
-    after = data_of(txn.state).stage_after_breaks
+    after = encounter_of(txn.state).stage_after_breaks
     new_stage = 1 + sum(1 for b in after if breaks >= b)
     old_stage = int(txn.state.get("stage_now") or 1)
     if new_stage > old_stage:

@@ -17,8 +17,8 @@ from tablekeeper.games.oathsworn.encounter import refresh, stage_card
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
-    data_of,
     difficulty,
+    encounter_of,
     put_seat,
     seat,
     update_defense,
@@ -60,7 +60,7 @@ def replay(txn: Txn) -> None:
         txn.set(f"seat{n}.hp", diff.max_hp)
         txn.set(f"seat{n}.animus", 0)
         update_defense(txn, n)
-    for name, _ in data_of(state).boss:
+    for name, _ in encounter_of(state).boss:
         txn.set(f"boss.{name}", 6)
     txn.emit("stage.reset", source="stage")
     timing.take_deferred(txn)  # reactions of the lost attempt never resolve

@@ -34,7 +34,7 @@ from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.args import GameVerb
 from tablekeeper.games.oathsworn.cards import COLOUR_NAMES
-from tablekeeper.games.oathsworn.data import GameData, load_text
+from tablekeeper.games.oathsworn.data import Encounter, GameData, load_text
 from tablekeeper.games.oathsworn.decks import flip_stage
 from tablekeeper.games.oathsworn.table import (
     SEATS,
@@ -121,7 +121,7 @@ def _int_option(options: Mapping[str, str], key: str, default: int) -> int:
 
 
 KNOWN_OPTIONS = ("data", "difficulty", "chapter", "part", "classes", "companions", "hardcore", "ambush", "traits",
-                 "hp", "lead", "roster")
+                 "hp", "lead", "roster", "encounter")
 
 
 @dataclass(frozen=True)
@@ -133,6 +133,7 @@ class Options:
     digest: str
     difficulty: str
     chapter: int
+    encounter: Encounter
     part: str
     classes: tuple[str, ...]
     companions: frozenset[int]
@@ -164,6 +165,10 @@ def read_options(options: Mapping[str, str]) -> Options:
     last_chapter = int(d.company.get("chapters", 20))
     if not 1 <= chapter <= last_chapter:
         raise ConfigError(f"--option chapter={chapter}: a chapter from 1 to {last_chapter}")
+    wanted = _option(options, "encounter", "")
+    if wanted and wanted not in d.encounters:
+        raise ConfigError(f"--option encounter={wanted}: one of {', '.join(d.encounters)}")
+    fight = d.encounters[wanted] if wanted else d.chapter_encounter(chapter)
     start = _option(options, "part", "story")
     if start not in PARTS:
         raise ConfigError(f"--option part={start}: story or encounter")
@@ -193,8 +198,8 @@ def read_options(options: Mapping[str, str]) -> Options:
     lead = _int_option(options, "lead", 1)
     if lead not in SEATS:
         raise ConfigError("--option lead: a seat 1..4")
-    return Options(path, d, digest, diff_name, chapter, start, classes, frozenset(int(x) for x in raw_companions),
-                   tuple(int(x) for x in raw_hp), roster, traits,
+    return Options(path, d, digest, diff_name, chapter, fight, start, classes,
+                   frozenset(int(x) for x in raw_companions), tuple(int(x) for x in raw_hp), roster, traits,
                    _option(options, "hardcore", "0") in ("1", "yes", "true"),
                    _option(options, "ambush", "0") in ("1", "yes", "true"), lead)
 
@@ -204,7 +209,7 @@ def company_data(opts: Options, players: int) -> dict[str, Any]:
     d = opts.data
     return {
         "data_path": opts.path, "data_sha256": opts.digest, "players": players, "difficulty": opts.difficulty,
-        "chapter": opts.chapter, "hardcore": opts.hardcore, "ambushed": opts.ambushed,
+        "chapter": opts.chapter, "encounter": opts.encounter.id, "hardcore": opts.hardcore, "ambushed": opts.ambushed,
         "traits": opts.traits, "part": opts.part, "backpack": [], "map": [], "marker": None, "clues": [],
         "rewards": [], "extra_unique": False, "draws": [], "breaks": 0, "stage_now": 1, "stage_kept": [],
         "stage_faceup": None, "allies": list(d.company.get("allies", [])), "dead_allies": [],
@@ -235,13 +240,14 @@ def seat_tracks(opts: Options, n: int, kind: str) -> dict[str, Counter]:
             f"seat{n}.regen": Counter(2 if kind == "companion" else opts.data.regen, 0, None)}  # OS-SETUP-2
 
 
-def decks(d: GameData) -> dict[str, Any]:
-    """MIGHT decks of both sides, the stage deck and the city and deepwood event decks (OS-SETUP-11)."""
+def decks(d: GameData, fight: Encounter) -> dict[str, Any]:
+    """MIGHT decks of both sides, the encounter's stage deck and the city and deepwood event decks
+    (OS-SETUP-11)."""
     sources: dict[str, Any] = {}
     for letter, colour in COLOUR_NAMES.items():
         sources[f"might.{colour}"] = might_deck(f"might.{colour}", letter, d.might[letter])
         sources[f"enemy.{colour}"] = might_deck(f"enemy.{colour}", letter, d.enemy_might[letter])
-    sources["stage"] = stage_deck(d.stages)
+    sources["stage"] = stage_deck(fight.stages)
     for which in ("city", "deepwood"):  # drawn cards are archived (no reshuffle)
         count = int(d.company.get(f"{which}_events", 6))
         sources[f"events.{which}"] = Deck.plain(f"events.{which}", {f"{which}{i}": 1 for i in range(1, count + 1)},
@@ -275,9 +281,9 @@ class Oathsworn(Game):
         for n, record in records.items():
             data[f"seat.{n}"] = msgspec.to_builtins(record)
             tracks.update(seat_tracks(opts, n, record.kind))
-        for name, _ in d.boss:
+        for name, _ in opts.encounter.boss:
             tracks[f"boss.{name}"] = Counter(6, 0, 6)  # OS-ESET-3: every HP die at 6
-        state = replace(state, seats=4, tracks=tracks, sources=decks(d), data=data, lead=opts.lead)
+        state = replace(state, seats=4, tracks=tracks, sources=decks(d, opts.encounter), data=data, lead=opts.lead)
         for n in SEATS:  # DEFENSE needs the data in place
             tracks[f"seat{n}.defense"] = Counter(base_defense(state, records[n]), 0, None)
         return replace(state, tracks=tracks, data={k: freeze(v) for k, v in data.items()})

@@ -17,7 +17,7 @@ from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn.args import Args, GameVerb, verb
 from tablekeeper.games.oathsworn.cards import COLOUR_NAMES, apply_upgrades
 from tablekeeper.games.oathsworn.odds import AttackOdds, Pile, attack_odds, check_pass
-from tablekeeper.games.oathsworn.table import data_of, might_cubes
+from tablekeeper.games.oathsworn.table import encounter_of, might_cubes
 
 
 def current_piles(state: GameState, side: str = "might") -> dict[str, Pile]:
@@ -122,7 +122,7 @@ def _plan_inputs(state: GameState, plan: Any) -> PlanInputs | None:
     if target.isdigit():
         defense = int(target)
     else:
-        locations = dict(data_of(state).boss)
+        locations = dict(encounter_of(state).boss)
         if target not in locations or state.value(f"boss.{target}") == 0:
             return None
         defense, cap = locations[target], state.value(f"boss.{target}")
@@ -255,7 +255,7 @@ def plan(txn: Txn, a: Args) -> None:
         txn.put("plan", {"kind": "check", "difficulty": difficulty, "bonus": bonus})
         return
     n, target = a.num("SEAT"), a.word("TARGET")
-    locations = dict(data_of(txn.state).boss)
+    locations = dict(encounter_of(txn.state).boss)
     if not target.isdigit() and target not in locations:
         raise Rejected(f"target is a DEFENSE number or a boss location, not {target!r}")
     if target.isdigit() and int(target) < 1:

@@ -251,6 +251,7 @@ class Item:
     range: int = 0
     cooldown: int = 0
     cost: int = 0
+    verified: bool = True  # checked against the printed card
 
 
 def check_equip(items: Sequence[Item]) -> None:

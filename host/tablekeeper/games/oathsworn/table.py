@@ -10,7 +10,7 @@ from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState, Prompt
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.oathsworn import rules
-from tablekeeper.games.oathsworn.data import GameData, load_text
+from tablekeeper.games.oathsworn.data import Encounter, GameData, load_text
 from tablekeeper.games.oathsworn.decks import reset_all_might
 
 SEATS = rules.SEATS
@@ -37,6 +37,13 @@ def data_of(state: GameState) -> GameData:
         _DATA_CACHE[found] = data
         return data
     return _DATA_CACHE[digest]
+
+
+def encounter_of(state: GameState) -> Encounter:
+    """The encounter this session fights (chosen at setup, OS-ESET)."""
+    d = data_of(state)
+    name = state.get("encounter")
+    return d.encounter(str(name)) if name else d.chapter_encounter(int(state.get("chapter") or 1))
 
 
 class SeatRecord(msgspec.Struct, kw_only=True):
@@ -119,7 +126,7 @@ def base_defense(state: GameState, record: SeatRecord) -> int:
     """OS-SETUP-6/8 + OS-DIFF-2 + OS-FX-19: item DEFENSE (thrown items excluded) with minimum and bonus."""
     bonus = difficulty(state).defense_bonus
     if record.ally:
-        return int(data_of(state).allies[record.ally]["defense"]) + bonus
+        return data_of(state).allies[record.ally].defense + bonus
     d = data_of(state)
     thrown = set(record.thrown)
     items = [d.item(name) for name in record.items if name not in thrown]
@@ -137,9 +144,9 @@ def update_defense(txn: Txn, n: int) -> None:
 def might_cubes(state: GameState, n: int, unarmed: bool = False) -> list[str]:
     """OS-SETUP-5 / OS-ATK-7: the MIGHT track; unarmed attacks drop weapon MIGHT."""
     record = seat(state, n)
-    if record.ally:
-        return []
     d = data_of(state)
+    if record.ally:
+        return list(d.allies[record.ally].might)  # the ally card's MIGHT (OS-KO-3, M14)
     items = [d.item(name) for name in record.items]
     if unarmed or record.thrown:
         items = [i for i in items if i.kind != "weapon"]
@@ -177,7 +184,7 @@ def conscious(state: GameState) -> list[int]:
 
 
 def boss_dice(state: GameState) -> dict[str, int]:
-    return {name: state.value(f"boss.{name}") for name, _ in data_of(state).boss}
+    return {name: state.value(f"boss.{name}") for name, _ in encounter_of(state).boss}
 
 
 def check_end(txn: Txn) -> None:

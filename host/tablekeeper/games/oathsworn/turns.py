@@ -272,7 +272,7 @@ def allies_left(txn: Txn) -> list[str]:
     d = data_of(txn.state)
     in_deck = list(txn.state.get("allies") or ())
     used = [seat(txn.state, k).ally for k in SEATS] + list(txn.state.get("dead_allies") or ())
-    return sorted({a for a in in_deck if d.allies.get(a, {}).get("combat") and in_deck.count(a) > used.count(a)})
+    return sorted({a for a in in_deck if a in d.allies and d.allies[a].combat and in_deck.count(a) > used.count(a)})
 
 
 def offer_ally(txn: Txn, n: int) -> None:
@@ -316,7 +316,7 @@ def take_ally(txn: Txn, n: int, name: str) -> None:
         raise Rejected(f"seat {n} cannot take an ally")
     d = data_of(txn.state)
     spec = d.allies.get(name)
-    if spec is None or not spec["combat"]:
+    if spec is None or not spec.combat:
         raise Rejected(f"{name} is not a combat ally (non-combat allies never enter encounters)")
     in_deck = list(txn.state.get("allies") or ())
     used = [seat(txn.state, k).ally for k in SEATS] + list(txn.state.get("dead_allies") or ())
