@@ -20,7 +20,8 @@ def test_the_panel_names_seat_target_and_whites_with_break_and_best(tmp_path: Pa
     save = str(tmp_path / "s.db")
     s = ok(stored(save, part="encounter"), "next", "set boss.head 2", "plan 1 head white=3")
     panel = s.game.panels(s.state)["tokens"]
-    assert panel.title == "seat 1 attacks head" and panel.big is not None and panel.big.endswith("%")
+    assert panel.title == "seat 1 attacks head" and panel.big is not None and panel.big.endswith("%?")
+    assert dict(panel.legend)["?"] == "from card numbers not checked against the printed card"  # items unverified
     expected = float(plan_odds(s.state).expected_hp)
     assert panel.lines[:3] == ("chance to hit", "3 white cards", f"about {expected:.1f} HP")
     assert panel.lines[3].startswith("breaks it ") and panel.lines[4].endswith(" damage if hit")

@@ -347,6 +347,24 @@ def test_os_scombat_5_fight_always_won() -> None:
     assert all(v(s, f"seat{n}.hp") == 5 for n in (1, 2, 3, 4))
 
 
+@pytest.mark.rule("OS-SCOMBAT-1")
+def test_an_open_round_of_combat_holds_the_story_until_every_oathsworn_attacked() -> None:
+    """Each Oathsworn must draw an attack: until the last one has, travel, checks, time and the story's
+    end are refused, naming who still attacks; that last attack closes the fight, won. (It stayed
+    open across travel and checks, and only undo closed it.)"""
+    s = ok(new(), "place 4", "attack 1 6 white=2 = Y3 W2 W1", "resolve")
+    for line in ("travel 4", "goto 5", "check company 4 4", "time 1", "next"):
+        assert "seats 2, 3, 4 must draw an attack first" in no(s, line)
+    assert "against DEFENSE 6" in no(s, "attack 2 5")  # one round of combat, one enemy
+    ok(s, "token 2 redraw", "plan 2 6 white=2")  # what serves the fight goes on
+    ok(s, "attack 2 6 white=2", "resolve", "attack 3 6", "resolve")
+    assert "seat 4 must draw an attack first" in no(s, "travel 4")
+    ok(s, "attack 4 6", "resolve")
+    assert "the fight is won (OS-SCOMBAT-5)" in s.notices and s.state.get("fight") is None
+    ok(s, "travel 4", "attack 1 3", "resolve")  # the story goes on; a new fight may meet another DEFENSE
+    assert s.state.get("fight_defense") == 3
+
+
 @pytest.mark.rule("OS-TRADE-1")
 def test_os_trade_1_runner_keeps_marker() -> None:
     s = ok(new(), "goto 5", "runner")

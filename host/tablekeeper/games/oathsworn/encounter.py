@@ -23,6 +23,8 @@ from tablekeeper.games.oathsworn.table import (
     positions_of,
     put_seat,
     seat,
+    stage_label,
+    stage_words,
 )
 from tablekeeper.games.oathsworn.turns import offer_ally
 
@@ -81,7 +83,10 @@ def stage_card(txn: Txn) -> None:
         return
     txn.put("stage_current", card)
     txn.put("stage_faceup", None)
-    txn.notice(f"stage card {card}: targeting, enemy movement, enemy attacks")
+    txn.notice(f"stage card: {stage_words(txn.state, card)}: target, move, attack")
+    attacker = encounter_of(txn.state).card(str(card)).attack
+    if attacker is not None and txn.value(f"boss.{attacker}") == 0:  # OS-EATK-1
+        txn.notice(f"its attack comes from the broken {attacker}: one strongest card less (enemy SEAT broken)")
     flip_stage(txn)
 
 
@@ -103,7 +108,8 @@ def end_of_round(txn: Txn) -> None:
     """OS-RND-8 / OS-FX-5: end-of-round effects; kept stage cards go to the discard; cages end."""
     kept = list(txn.state.get("stage_kept") or ())
     if kept:
-        txn.notice("stage cards kept until end of round discarded: " + " ".join(kept))
+        txn.notice("stage cards kept until end of round discarded: " + ", ".join(stage_label(txn.state, c)
+                                                                                 for c in kept))
         txn.put("stage_kept", [])
     for n in SEATS:
         record = seat(txn.state, n)
@@ -184,7 +190,8 @@ def break_procedure(txn: Txn, count: int) -> None:
         if txn.state.step == "stage" and txn.state.get("stage_current"):
             # OS-STAGE-3 / OS-STAGE-7: a card drawn while a stage card resolves waits for it to finish
             timing.defer(txn, reaction)
-            txn.notice(f"reaction {card} waits until {txn.state.get('stage_current')} has resolved")
+            txn.notice(f"reaction: {stage_label(txn.state, card)} waits until "
+                       f"{stage_label(txn.state, txn.state.get('stage_current'))} has resolved")
         else:
             _react(txn, reaction)
         flip_stage(txn)
@@ -194,7 +201,7 @@ def _react(txn: Txn, reaction: dict[str, Any]) -> None:
     """Record a reaction card and whom it targets: the breaker, else the closest Oathsworn."""
     txn.put("reactions", [*(txn.state.get("reactions") or ()), reaction])
     target = reaction["target"]
-    txn.notice(f"reaction {reaction['card']} targets "
+    txn.notice(f"reaction: {stage_words(txn.state, reaction['card'])} targets "
                + (f"seat {target}" if target else "the closest Oathsworn (north, then west)"))
 
 

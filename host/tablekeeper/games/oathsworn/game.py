@@ -41,6 +41,7 @@ from tablekeeper.games.oathsworn.table import (
     TOKEN_KINDS,
     SeatRecord,
     base_defense,
+    encounter_of,
     part,
     remember,
     seat,
@@ -71,9 +72,10 @@ def _draw_open(state: GameState) -> str | None:
 
 
 def _fight_open(state: GameState) -> str:
-    owing = ", ".join(str(k) for k in draws.fight_owing(state))
-    return (f"the round of combat is still open: seats {owing} draw their attack first "
-            "(OS-SCOMBAT-1: each Oathsworn attacks once)")
+    """OS-SCOMBAT-1: each Oathsworn draws one attack in a story round of combat; the story goes on
+    once the last one has (the fight is then won, OS-SCOMBAT-5)."""
+    owing = flowmod.seats_text(tuple(draws.fight_owing(state)))
+    return f"the round of combat is still open: {owing} must draw an attack first (OS-SCOMBAT-1)"
 
 
 def _no_minion_due(state: GameState) -> bool:
@@ -459,7 +461,15 @@ class Oathsworn(Game):
                 "draws": thaw(state.get("draws") or ()), "last": thaw(state.get("last")),
                 "result": state.get("result"), "odds": plan.plan_odds_json(state),
                 "seats_detail": {str(n): thaw(state.get(f"seat.{n}")) for n in SEATS},
-                "stage_faceup": state.get("stage_faceup")}
+                "stage_faceup": state.get("stage_faceup"), "encounter": _encounter_view(state)}
+
+
+def _encounter_view(state: GameState) -> dict[str, Any]:
+    """The encounter being fought: its name, whether its numbers were checked, the faceup card's name."""
+    fight = encounter_of(state)
+    faceup = state.get("stage_faceup")
+    return {"id": fight.id, "name": fight.name, "verified": fight.verified,
+            "up_next": None if faceup is None else fight.card(str(faceup)).name}
 
 
 VERBS: dict[str, GameVerb] = {**story.VERBS, **encounter.VERBS, **turns.VERBS, **epilogue.VERBS, **draws.VERBS,

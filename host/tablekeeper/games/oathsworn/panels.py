@@ -10,8 +10,24 @@ from tablekeeper.core.view import Panel, Priority
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.cards import parse_card
 from tablekeeper.games.oathsworn.odds import AttackOdds
-from tablekeeper.games.oathsworn.plan import best_white, break_chance, check_chances, plan_inputs, plan_odds
-from tablekeeper.games.oathsworn.table import SEATS, TOKEN_LABELS, seat
+from tablekeeper.games.oathsworn.plan import (
+    best_white,
+    break_chance,
+    check_chances,
+    plan_checked,
+    plan_inputs,
+    plan_odds,
+)
+from tablekeeper.games.oathsworn.table import (
+    SEATS,
+    TOKEN_LABELS,
+    UNCHECKED,
+    UNCHECKED_LEGEND,
+    defense_checked,
+    encounter_of,
+    seat,
+    stage_label,
+)
 
 if TYPE_CHECKING:
     from tablekeeper.core.game import Game
@@ -39,9 +55,13 @@ def panels(game: Game, state: GameState) -> dict[str, Panel]:
         step = game.flow.step(state.phase, state.step).title if state.step else ""
         boss = [f"{k[5:]} {v.value}" for k, v in state.tracks.items() if k.startswith("boss.")]
         faceup = state.get("stage_faceup")
+        named = faceup is not None and encounter_of(state).card(str(faceup)).name
+        fight = encounter_of(state)
         out["track"] = Panel(f"Round {state.round}: {step}", (
             "boss dice: " + ", ".join(boss),
-            f"stage {state.get('stage_now')}" + (f"; up next {faceup}" if faceup else "")))
+            f"stage {state.get('stage_now')}" + (f"; up next {stage_label(state, faceup)}" if named else ""),
+            fight.name + ("" if fight.verified else UNCHECKED)),
+            legend=() if fight.verified else (UNCHECKED_LEGEND,))
     out["tokens"] = _tokens_panel(state)
     secret = bool(state.get("secret"))
     for n in SEATS:
@@ -53,9 +73,12 @@ def panels(game: Game, state: GameState) -> dict[str, Panel]:
             continue
         held = [f"{count} {TOKEN_LABELS[kind]}" for kind, count in record.tokens.items() if count]
         lines = ["knocked out"] if record.down and not record.ally else []
+        checked = defense_checked(state, n)
         lines += [f"animus {state.value(f'seat{n}.animus')} of {record.max_animus}",
-                  f"defense {state.value(f'seat{n}.defense')}", *held]  # tokens on a second page if need be
-        out[f"seat{n}"] = Panel(f"{marker}{name} HP", tuple(lines), big=str(state.value(f"seat{n}.hp")))
+                  f"defense {state.value(f'seat{n}.defense')}{'' if checked else UNCHECKED}",
+                  *held]  # tokens on a second page if need be
+        out[f"seat{n}"] = Panel(f"{marker}{name} HP", tuple(lines), big=str(state.value(f"seat{n}.hp")),
+                                legend=() if checked else (UNCHECKED_LEGEND,))
     return out
 
 
@@ -138,7 +161,10 @@ def _plan_panel(state: GameState, odds: AttackOdds) -> Panel:
         lines.append(f"{likely[0]} damage if hit")
     best = best_white(state)
     lines.append("best: working" if best is None else f"best: {best[0]} white")
-    return Panel(f"seat {plan['seat']} attacks {plan['target']}", tuple(lines), big=f"{float(odds.hit) * 100:.0f}%")
+    checked = plan_checked(state)
+    return Panel(f"seat {plan['seat']} attacks {plan['target']}", tuple(lines),
+                 big=f"{float(odds.hit) * 100:.0f}%{'' if checked else UNCHECKED}",
+                 legend=() if checked else (UNCHECKED_LEGEND,))
 
 
 def _draw_panel(ctx: Any, queued: int) -> Panel:

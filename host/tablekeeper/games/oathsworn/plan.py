@@ -17,7 +17,7 @@ from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn.args import Args, GameVerb, verb
 from tablekeeper.games.oathsworn.cards import COLOUR_NAMES, apply_upgrades
 from tablekeeper.games.oathsworn.odds import AttackOdds, Pile, attack_odds, check_pass
-from tablekeeper.games.oathsworn.table import encounter_of, might_cubes
+from tablekeeper.games.oathsworn.table import data_of, encounter_of, might_checked, might_cubes
 
 
 def current_piles(state: GameState, side: str = "might") -> dict[str, Pile]:
@@ -196,13 +196,23 @@ def _check(pile: Pile, whites: int, difficulty: int, bonus: int) -> Fraction:
     return check_pass({"W": pile}, whites, difficulty, bonus)
 
 
+def plan_checked(state: GameState) -> bool:
+    """Whether every number the planned attack's odds use was checked: the decks, the attacker's
+    MIGHT and the target's DEFENSE (a location's comes from the encounter data)."""
+    plan = state.get("plan")
+    if not plan or plan.get("kind") == "check":
+        return "might" not in data_of(state).unverified
+    target = str(plan["target"])
+    return might_checked(state, int(plan["seat"])) and (target.isdigit() or encounter_of(state).verified)
+
+
 def plan_odds_json(state: GameState) -> dict[str, Any] | None:
     chances = check_chances(state)
     if chances is not None:
         plan = state.get("plan")
         return {"kind": "check", "difficulty": int(plan["difficulty"]), "bonus": int(plan.get("bonus", 0)),
                 "pass": {str(w): str(p) for w, p in chances.items()},
-                "best_white": max(chances, key=lambda w: (chances[w], -w))}
+                "best_white": max(chances, key=lambda w: (chances[w], -w)), "verified": plan_checked(state)}
     odds = plan_odds(state)
     if odds is None:
         return None
@@ -216,7 +226,7 @@ def plan_odds_json(state: GameState) -> dict[str, Any] | None:
             "damage_if_hit": {str(k): str(v) for k, v in odds.damage.items()},
             "hp_lost": {str(k): str(v) for k, v in odds.hp_lost.items()},
             "break": None if broken is None else str(broken),
-            "best_white": None if best is None else best[0]}
+            "best_white": None if best is None else best[0], "verified": plan_checked(state)}
 
 
 # --- the plan verb ---------------------------------------------------------------------------------

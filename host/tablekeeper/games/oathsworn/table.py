@@ -46,6 +46,26 @@ def encounter_of(state: GameState) -> Encounter:
     return d.encounter(str(name)) if name else d.chapter_encounter(int(state.get("chapter") or 1))
 
 
+def stage_label(state: GameState, card: object) -> str:
+    """A stage card as the table knows it: its printed name when the encounter data names it, else
+    only its stage (the deck id is the device's own, printed on no card)."""
+    card_id = str(card)
+    named = encounter_of(state).card(card_id)
+    return named.name if named.name else f"a stage {card_id[1]} card"
+
+
+def stage_words(state: GameState, card: object) -> str:
+    """The card's name and what its numbers say it does: ``Gnaw (moves 7, attacks from the front)``."""
+    named = encounter_of(state).card(str(card))
+    parts = []
+    if named.move is not None:
+        parts.append(f"moves {named.move}")
+    if named.attack is not None:
+        location = dict((loc, name) for loc, name, _ in encounter_of(state).locations).get(named.attack, named.attack)
+        parts.append(f"attacks from the {location.lower()}")
+    return stage_label(state, card) + (f" ({', '.join(parts)})" if parts else "")
+
+
 class SeatRecord(msgspec.Struct, kw_only=True):
     """One Oathsworn as every module reads it. The log keeps it as a plain JSON object (``put_seat``),
     so saves stay JSON and older saves, which lack the later keys, read with their defaults.
@@ -139,6 +159,31 @@ def base_defense(state: GameState, record: SeatRecord) -> int:
 def update_defense(txn: Txn, n: int) -> None:
     """OS-ITEM-7: equipment changes update DEFENSE at once."""
     txn.set(f"seat{n}.defense", base_defense(txn.state, seat(txn.state, n)))
+
+
+UNCHECKED = "?"  # marks a figure computed from numbers not checked against the printed card
+UNCHECKED_LEGEND = (UNCHECKED, "from card numbers not checked against the printed card")
+
+
+def defense_checked(state: GameState, n: int) -> bool:
+    """Whether the seat's DEFENSE comes from checked numbers only (its items' or its ally card's)."""
+    record = seat(state, n)
+    d = data_of(state)
+    if record.ally:
+        return d.allies[record.ally].verified
+    thrown = set(record.thrown)
+    return all(d.item(name).verified for name in record.items if name not in thrown)
+
+
+def might_checked(state: GameState, n: int) -> bool:
+    """Whether the seat's MIGHT cubes and the player decks come from checked numbers only."""
+    record = seat(state, n)
+    d = data_of(state)
+    if "might" in d.unverified:
+        return False
+    if record.ally:
+        return d.allies[record.ally].verified
+    return all(d.item(name).verified for name in record.items if d.item(name).might)
 
 
 def might_cubes(state: GameState, n: int, unarmed: bool = False) -> list[str]:
