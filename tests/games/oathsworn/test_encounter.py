@@ -849,6 +849,23 @@ def test_os_eset_8_one_archetype_side() -> None:
     assert "archetype cards belong to companions" in no(s, "archetype 1 Guardian A")
 
 
+@pytest.mark.rule("OS-COMP-2")
+def test_archetype_cards_from_the_data_name_their_abilities(tmp_path: Path) -> None:
+    """An archetype card typed into the data file (none is public) is checked by name; its abilities
+    are named when used, and one the card marks as an interrupt is usable off turn (OS-COMP-2)."""
+    path = custom_data(tmp_path, "# [archetype.\"CARD NAME\"]", '[archetype.Bulwark]\nverified = true\n'
+                       'A = [{ name = "Brace" }, { name = "Cover", interrupt = true }]\n'
+                       'B = [{ name = "Charge" }, { name = "Rally" }]\n# [archetype.\"CARD NAME\"]')
+    s = encounter(data=path, companions="2")
+    assert "no archetype card 'Guardian'" in no(s, "archetype 2 Guardian A")
+    ok(s, "archetype 2 Bulwark A")
+    assert "seat 2: Bulwark side A: Brace and Cover" in s.notices
+    ok(s, "next")  # seat 1's turn
+    assert "only an interrupt" in no(s, "ability 2 A1")
+    ok(s, "ability 2 A2")  # Cover is an interrupt on the card
+    assert "seat 2: Cover (interrupt)" in s.notices and seat(s, 2)["cubes"] == ["2"]
+
+
 @pytest.mark.rule("OS-ESET-6")
 def test_os_eset_6_chapter_one_plays_the_star_cards(tmp_path: Path) -> None:
     stars = '["Jab", "Slash", "Guard", "Cleave", "Parry", "Roar", "Rush"]'

@@ -241,10 +241,14 @@ def ability(txn: Txn, a: Args) -> None:
     if record.kind != "companion":
         raise Rejected("archetype abilities belong to companions")
     not_caged(record, n, "abilities")
-    on_turn_or_interrupt(txn, n, interrupt, "ability")
     chosen = (record.archetype or {}).get("side")
     if side and chosen and side != chosen:
         raise Rejected(f"seat {n} chose side {chosen} of its archetype card: side {side} is not usable")
+    printed = _printed_ability(txn, record, slot)
+    if printed is not None:
+        interrupt = interrupt or printed[1]  # the card says it is an interrupt (OS-COMP-2: no animus)
+        txn.notice(f"seat {n}: {printed[0]}" + (" (interrupt)" if printed[1] else ""))
+    on_turn_or_interrupt(txn, n, interrupt, "ability")
     if slot in record.cubes:
         raise Rejected(f"ability {slot} already used this round")
     if txn.state.step == "turns" and txn.state.active_seat == n and not interrupt:
@@ -255,10 +259,28 @@ def ability(txn: Txn, a: Args) -> None:
     put_seat(txn, n, record)
 
 
+def _printed_ability(txn: Txn, record: SeatRecord, slot: str) -> tuple[str, bool] | None:
+    """The ability the companion's archetype card prints at this slot, when the data has the card."""
+    chosen = record.archetype or {}
+    card = data_of(txn.state).archetypes.get(str(chosen.get("card")))
+    if card is None or "side" not in chosen:
+        return None
+    return card.sides[str(chosen["side"])][int(slot) - 1]
+
+
 def archetype(txn: Txn, a: Args) -> None:
-    """``archetype SEAT CARD_NAME A|B``: the companion's archetype card side for this encounter (OS-ESET-8)."""
+    """``archetype SEAT CARD_NAME A|B``: the companion's archetype card side for this encounter
+    (OS-ESET-8); a card the data lists is checked by name and its two abilities named."""
     n = a.num("SEAT")
     record = seat(txn.state, n)
+    cards = data_of(txn.state).archetypes
+    name = a.word("CARD_NAME")
+    if cards and name not in cards:
+        raise Rejected(f"no archetype card {name!r} in the data (cards: {', '.join(sorted(cards))})")
+    if name in cards:
+        abilities = cards[name].sides[a.word("A|B")]
+        txn.notice(f"seat {n}: {name} side {a.word('A|B')}: " + " and ".join(ab for ab, _ in abilities)
+                   + ("" if cards[name].verified else " (numbers not checked)"))
     if record.kind != "companion":
         raise Rejected("archetype cards belong to companions")
     if txn.state.round > 1 or txn.state.phase not in ("story", "refresh", "encounter"):
