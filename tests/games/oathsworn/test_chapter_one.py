@@ -159,6 +159,7 @@ def test_the_broodmother_fought_to_its_end_with_its_numbers() -> None:
     assert s.state.over == "victory"
 
 
+@pytest.mark.rule("OS-EATK-1")
 @pytest.mark.rule("OS-EATK-2")
 def test_the_broodmother_draws_her_own_might_and_a_broken_attack_one_card_less() -> None:
     s = chapter_one()
