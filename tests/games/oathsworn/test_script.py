@@ -104,7 +104,7 @@ def test_panels_fit_the_displays_in_plain_words() -> None:
     for n in (1, 2, 3, 4):
         assert layout(panels[f"seat{n}"], SEAT_VIEW, banner="A: end turn B: pass").pages == 1
     assert panels["seat1"].big == "6" and panels["seat1"].title == ">Warden HP"
-    assert panels["seat1"].lines == ("animus 3 of 6", "defense 3?")  # "?": from item numbers not checked
+    assert panels["seat1"].lines == ("animus 3 of 6?", "defense 3?")  # "?": player board and items not checked
     assert panels["tokens"].title == "seat 1 attacks head"  # seat, target, then the white count
     assert panels["tokens"].lines[:2] == ("chance to hit", "3 white cards")
     assert panels["track"].lines[0] == "boss dice: head 6, body 6, claws 6"

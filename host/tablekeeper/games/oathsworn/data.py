@@ -244,6 +244,8 @@ class _Item(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class _Class(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     items: list[str] = []
     star_cards: list[str] = []
+    verified: bool = False
+    source: str = ""
 
 
 class _ClassDefaults(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

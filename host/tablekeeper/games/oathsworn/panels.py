@@ -23,6 +23,7 @@ from tablekeeper.games.oathsworn.table import (
     TOKEN_LABELS,
     UNCHECKED,
     UNCHECKED_LEGEND,
+    animus_max_checked,
     defense_checked,
     encounter_of,
     seat,
@@ -74,11 +75,13 @@ def panels(game: Game, state: GameState) -> dict[str, Panel]:
         held = [f"{count} {TOKEN_LABELS[kind]}" for kind, count in record.tokens.items() if count]
         lines = ["knocked out"] if record.down and not record.ally else []
         checked = defense_checked(state, n)
-        lines += [f"animus {state.value(f'seat{n}.animus')} of {record.max_animus}",
+        animus_checked = animus_max_checked(state, n)
+        most = f"{record.max_animus}{'' if animus_checked else UNCHECKED}"
+        lines += [f"animus {state.value(f'seat{n}.animus')} of {most}",
                   f"defense {state.value(f'seat{n}.defense')}{'' if checked else UNCHECKED}",
                   *held]  # tokens on a second page if need be
         out[f"seat{n}"] = Panel(f"{marker}{name} HP", tuple(lines), big=str(state.value(f"seat{n}.hp")),
-                                legend=() if checked else (UNCHECKED_LEGEND,))
+                                legend=() if checked and animus_checked else (UNCHECKED_LEGEND,))
     return out
 
 

@@ -175,6 +175,13 @@ def defense_checked(state: GameState, n: int) -> bool:
     return all(d.item(name).verified for name in record.items if name not in thrown)
 
 
+def animus_max_checked(state: GameState, n: int) -> bool:
+    """Whether MAX ANIMUS is a checked number: the rule's 2 for companions and allies, else the
+    player board's value (class_defaults)."""
+    record = seat(state, n)
+    return record.kind == "companion" or bool(record.ally) or "class_defaults" not in data_of(state).unverified
+
+
 def might_checked(state: GameState, n: int) -> bool:
     """Whether the seat's MIGHT cubes and the player decks come from checked numbers only."""
     record = seat(state, n)
