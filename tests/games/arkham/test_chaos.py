@@ -135,8 +135,9 @@ def test_bless_reveals_another_and_leaves_the_bag_after_the_test() -> None:
 def test_odds_before_the_reveal_are_exact() -> None:
     s = new()
     do(s, "test seat1 intellect 3 3")
-    # Standard bag of 16: success needs a token >= 0 or the elder sign (+1 for Roland): +1, 0, 0, elder sign.
-    assert data(s, "odds") == {"exact": "1/4", "percent": "25.0%"}
+    # Standard bag of 16: success needs a token >= 0 or the elder sign (+1 for Roland): +1, 0, 0, elder
+    # sign, and both skulls (The Gathering: -1 per Ghoul at the location, none here).
+    assert data(s, "odds") == {"exact": "3/8", "percent": "37.5%"}
     do(s, "commit seat1 1")  # 4 vs 3: also -1 x3, skull x2 and cultist (both -1 here) -> 10/16
     assert data(s, "odds")["exact"] == "5/8"
     assert s.game.panels(s.state)["tokens"].big == "62.5%"
@@ -144,8 +145,8 @@ def test_odds_before_the_reveal_are_exact() -> None:
 
 def test_odds_follow_an_edited_symbol_value() -> None:
     s = new()
-    do(s, "test seat1 intellect 3 3", "token-value skull 0")
-    assert data(s, "odds")["exact"] == "3/8"  # + the two skulls
+    do(s, "test seat1 intellect 3 3", "token-value skull -1")
+    assert data(s, "odds")["exact"] == "1/4"  # the two skulls fail now
 
 
 def standard_tokens() -> dict[str, TokenKind]:
@@ -174,7 +175,7 @@ def test_exact_odds_agree_with_full_enumeration(counts: dict[str, int], skill: i
 @pytest.mark.rule("AH-FW-4")
 def test_ah_fw_4_evasion_lands_at_st7_not_at_st3() -> None:
     s = new()
-    do(s, "enemy seat1 Ghoul fight=3 health=3 evade=2")
+    do(s, "enemy seat1 Ghoul fight=3 health=3 evade=2 damage=1 horror=0")
     start_turn(s, 1)
     do(s, "act seat1 evade Ghoul", "reveal chaos 0")  # agility 2 vs 2
     assert data(s, "test")["result"]["success"] is True
@@ -188,12 +189,12 @@ def test_ah_fw_4_evasion_lands_at_st7_not_at_st3() -> None:
 @pytest.mark.rule("AH-EVADE-2")
 def test_ah_evade_2_pass_and_fail() -> None:
     s = new()
-    do(s, "enemy seat1 Ghoul fight=3 health=3 evade=2")
+    do(s, "enemy seat1 Ghoul fight=3 health=3 evade=2 damage=1 horror=0")
     start_turn(s, 1)
     do(s, "act seat1 evade Ghoul skill=3", "reveal chaos 0", "resolve")
     assert data(s, "enemies")["Ghoul"]["engaged"] is None
     s = new()
-    do(s, "enemy seat1 Ghoul fight=3 health=3 evade=2")
+    do(s, "enemy seat1 Ghoul fight=3 health=3 evade=2 damage=1 horror=0")
     start_turn(s, 1)
     do(s, "act seat1 evade Ghoul skill=1", "reveal chaos 0", "resolve")
     assert data(s, "enemies")["Ghoul"]["engaged"] == 1 and data(s, "enemies")["Ghoul"]["ready"] is True

@@ -22,9 +22,9 @@ def unreferenced() -> list[str]:
     out = []
     for path in sorted(PACKAGE.glob("*.py")):
         for node in ast.parse(texts[path]).body:
-            if isinstance(node, ast.FunctionDef | ast.ClassDef) and not node.name.startswith("_"):
-                if words[node.name] - 1 < 1:  # minus the definition
-                    out.append(f"{path.name}: {node.name}")
+            public = isinstance(node, ast.FunctionDef | ast.ClassDef) and not node.name.startswith("_")
+            if public and words[node.name] - 1 < 1:  # minus the definition
+                out.append(f"{path.name}: {node.name}")
     return out
 
 
