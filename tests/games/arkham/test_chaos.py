@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 
 from tablekeeper.core.events import Command
 from tablekeeper.core.odds import chained_draws
+from tablekeeper.errors import ConfigError
 from tablekeeper.games.arkham import GAME, rules
 from tablekeeper.games.arkham.data import TokenKind, load_tokens
 from tablekeeper.games.arkham.odds import success_chance, token_effect
@@ -205,3 +207,35 @@ def test_chaos_bag_sizes_per_difficulty() -> None:
     sizes = {level: sum(bag(new(difficulty=level)).values()) for level in ("easy", "standard", "hard", "expert")}
     assert sizes == {"easy": 16, "standard": 16, "hard": 17, "expert": 18}
     assert track(new(), "agenda.threshold") == 3
+
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.mark.parametrize(("difficulty", "total", "zeros"), [("easy", 16, 3), ("hard", 17, 3), ("expert", 18, 1)])
+def test_the_chaos_bag_of_a_scenario_file_in_the_arkhamcards_shape(difficulty: str, total: int, zeros: int) -> None:
+    """``--option bag=FILE``: the difficulty step of a scenario file shaped like the ArkhamCards data
+    repository's (fixture written in that shape) sets the bag; `auto_fail` is our `autofail`."""
+    s = new(bag=str(FIXTURES / "arkhamcards-scenario.json"), difficulty=difficulty)
+    contents = bag(s)
+    assert sum(contents.values()) == total and contents["0"] == zeros and contents["autofail"] == 1
+
+
+def test_a_scenario_file_whose_levels_list_only_their_effects() -> None:
+    s = new(bag=str(FIXTURES / "arkhamcards-side.json"), difficulty="hard")
+    assert bag(s) == {"0": 1, "-1": 1, "-2": 1, "-3": 1, "skull": 2, "cultist": 1, "elder_thing": 1, "autofail": 1,
+                      "elder_sign": 1}
+    missing = r"arkhamcards-side\.json: no chaos bag for easy \(difficulties: hard, standard\)"
+    with pytest.raises(ConfigError, match=missing):
+        new(bag=str(FIXTURES / "arkhamcards-side.json"), difficulty="easy")
+
+
+def test_a_scenario_file_without_a_difficulty_step_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "story.json"
+    path.write_text('{"id": "x", "steps": [{"id": "intro", "type": "story", "text": "..."}]}', encoding="utf-8")
+    with pytest.raises(ConfigError, match="no difficulty step with chaos tokens"):
+        new(bag=str(path))
+    path.write_text('{"steps": [{"id": "d", "type": "input", "input": {"type": "choose_one", "choices": '
+                    '[{"id": "standard", "tokens": ["+1", "joker"]}]}}]}', encoding="utf-8")
+    with pytest.raises(ConfigError, match="standard: unknown chaos token 'joker'"):
+        new(bag=str(path))

@@ -121,6 +121,7 @@ class Investigator:
     skills: Mapping[str, int]
     deck_size: int = 30
     access: Mapping[str, int] | None = None  # class -> highest level; None: no restriction known
+    card: str = ""  # the investigator card's number (an ArkhamDB deck names its investigator by it)
 
 
 def read_toml(name: str, override: str | None = None) -> tuple[str, dict[str, Any]]:
@@ -327,7 +328,7 @@ def load_investigators(override: str | None = None) -> dict[str, Investigator]:
     for key, inv in _entries(label, doc, "", _Investigator).items():
         skills = msgspec.structs.asdict(inv.skills)
         out[key] = Investigator(key, key if inv.name is None else inv.name, inv.health, inv.sanity, inv.elder_sign,
-                                skills, inv.deck_size, None if inv.access is None else dict(inv.access))
+                                skills, inv.deck_size, None if inv.access is None else dict(inv.access), inv.card)
     return out
 
 

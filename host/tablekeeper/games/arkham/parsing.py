@@ -119,8 +119,10 @@ def two_names(words: Sequence[str], first: Collection[str], second: Collection[s
 
 
 def fold(text: str) -> str:
-    """A name as players type it: accents and case do not matter (Umôrdhoth = umordhoth)."""
-    plain = unicodedata.normalize("NFKD", " ".join(text.split()))
+    """A name as players type it: accents, quotation marks and case do not matter (Umôrdhoth =
+    umordhoth, "Wolf-Man" Drew = Wolf-Man Drew)."""
+    plain = unicodedata.normalize("NFKD", " ".join(text.replace('"', " ").replace("\u201c", " ")
+                                                    .replace("\u201d", " ").split()))
     return "".join(c for c in plain if not unicodedata.combining(c)).casefold()
 
 

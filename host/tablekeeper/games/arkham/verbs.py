@@ -15,6 +15,7 @@ from tablekeeper.games.arkham import (
     board_verbs,
     chaos_verbs,
     effects,
+    encounter,
     records,
     rules,
     scenario_cards,
@@ -421,7 +422,9 @@ def victory(txn: Txn, args: tuple[str, ...]) -> None:
     Objective that counts such cards sees it."""
     if not args:
         raise Rejected("usage: victory N [CARD]")
-    records.add_victory(txn, count(args[0], "victory points", 1), name_of(args[1:], "card") if len(args) > 1 else None)
+    card = name_of(args[1:], "card") if len(args) > 1 else None
+    found = None if card is None else encounter.known_card(txn.state, card)
+    records.add_victory(txn, count(args[0], "victory points", 1), found[0] if found else card)
 
 
 def grim(txn: Txn, args: tuple[str, ...]) -> None:
