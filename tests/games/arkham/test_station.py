@@ -19,9 +19,9 @@ ROOT = Path(__file__).resolve().parents[3]
 
 def test_panels_fit_a_small_oled() -> None:
     s = new(seats=4)
-    do(s, "enemy seat1 Ghoul fight=2 health=2 evade=2 damage=1 horror=0", "token add bless 2")
+    do(s, "enemy seat1 Ghoul Minion", "token add bless 2")
     start_turn(s, 1)
-    do(s, "act seat1 fight Ghoul", "reveal chaos bless")
+    do(s, "act seat1 fight Ghoul Minion", "reveal chaos bless")
     for state in (new(seats=4).state, s.state):
         panels = s.game.panels(state)
         assert set(panels) == {"track", "tokens", "seat1", "seat2", "seat3", "seat4"}
@@ -34,8 +34,11 @@ def test_panels_fit_a_small_oled() -> None:
     assert panels["seat1"].title == "Roland (lead)"
     assert panels["tokens"].title == "Seat 1: combat test"
     assert panels["tokens"].lines == ("skill 4 vs 2", "drew bless", "A: draw a token")
+    custom = new(scenario_id="custom")  # a scenario made at the table: its reference card is unverified
+    do(custom, "enemy seat1 Thing fight=1 health=1 evade=1 damage=1 horror=0", "test seat1 willpower 3 2")
+    assert custom.game.panels(custom.state)["tokens"].lines[-1] == "unverified ref card"
     assert panels["seat1"].lines == ("Health 9 Sanity 5", "2 actions, 5 cards", "Clues 0 Resources 5",
-                                     "Engaged: Ghoul")
+                                     "Engaged: Ghoul Minion")
 
 
 def test_idle_tokens_display_shows_odds_by_margin() -> None:

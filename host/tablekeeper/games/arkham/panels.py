@@ -9,7 +9,7 @@ from tablekeeper.core.flow import Flow
 from tablekeeper.core.odds import percent
 from tablekeeper.core.state import GameState, Prompt
 from tablekeeper.core.view import Panel, Priority
-from tablekeeper.games.arkham import board, effects, records, skilltest
+from tablekeeper.games.arkham import board, effects, records, reference, skilltest
 from tablekeeper.games.arkham.odds import success_chance
 
 WIDTH = 21  # a title longer than this is cut by the renderer; lines wrap and page instead
@@ -58,6 +58,7 @@ def tokens_panel(state: GameState) -> Panel:
         lines = ["Skill over test: pass", f"+0: {margins[0]}  +1: {margins[1]}", f"+2: {margins[2]}  +3: {margins[3]}"]
         if sealed:
             lines.append(f"{sealed} tokens sealed")
+        lines += _doubts(state, seat)
         return _panel(f"{records.scenario(state).difficulty.capitalize()} bag: {bag.contents.total}", lines,
                       legend=MARGIN_KEY)
     title = f"Seat {test.seat}: {test.skill} test"
@@ -66,11 +67,19 @@ def tokens_panel(state: GameState) -> Panel:
     if test.result is None:  # lines stay short: the big figure (the chance to pass) takes the right
         exact = skilltest.odds(state, test)
         chance = ".." if exact is None else percent(exact)
-        return _panel(title, [against, f"drew {drawn}" if drawn else "commit cards now", "A: draw a token"],
-                      big=chance)
+        return _panel(title, [against, f"drew {drawn}" if drawn else "commit cards now", "A: draw a token",
+                              *_doubts(state, test.seat)], big=chance)
     result = test.result
     return _panel(title, [f"skill {result.modified_skill} vs {result.difficulty}", f"drew {drawn}",
                           "A: resolve it"], big="PASS" if result.success else "FAIL")
+
+
+def _doubts(state: GameState, seat: int) -> list[str]:
+    """What the odds shown rest on that is not the printed game, or not on the board the station sees."""
+    out = [] if records.scenario(state).verified else ["unverified ref card"]
+    if reference.unseen(state, seat):
+        out.append("odds: enemies unseen")
+    return out
 
 
 def margin_chance(state: GameState, seat: int, margin: int) -> str:
