@@ -338,7 +338,8 @@ def engage_check(txn: Txn, name: str) -> None:
     if len(here) == 1:
         engage(txn, name, here[0])
     elif here:
-        txn.ask("prey", f"{name}'s prey: whom does it engage?", [f"seat {s}" for s in here],
+        prey = f" ({foe.prey})" if foe.prey else ""
+        txn.ask("prey", f"{name}'s prey{prey}: whom does it engage?", [f"seat {s}" for s in here],
                 context={"enemy": name, "seats": here})
 
 

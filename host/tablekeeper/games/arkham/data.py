@@ -16,6 +16,7 @@ from tablekeeper.games.arkham.content import (
     Ability,
     EncounterCard,
     Goal,
+    Keyword,
     LocationSpec,
     Spend,
     Step,
@@ -410,7 +411,7 @@ class _ExtraEnemy(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     evade: Annotated[int, msgspec.Meta(ge=0, le=99)]
     damage: Annotated[int, msgspec.Meta(ge=0, le=99)]
     horror: Annotated[int, msgspec.Meta(ge=0, le=99)]
-    keywords: tuple[Any, ...] = ()
+    keywords: tuple[Keyword, ...] = ()
     traits: tuple[str, ...] = ()
     verified: bool = False
     source: str = ""

@@ -34,7 +34,8 @@ def enemy_record(card: EncounterCard, investigators: int, *, name: str | None = 
     """An enemy as the board keeps it: printed numbers, health per investigator counted now."""
     return records.Enemy(card.fight or 0, card.health_for(investigators), card.evade or 0, card.damage or 0,
                          card.horror or 0, "aloof" in card.keywords, "hunter" in card.keywords, ready,
-                         weakness_of=weakness_of, card=name, traits=card.traits, keywords=tuple(card.keywords),
+                         weakness_of=weakness_of, card=name, prey=card.prey, traits=card.traits,
+                         keywords=tuple(card.keywords),
                          victory=card.victory, verified=card.verified)
 
 

@@ -10,6 +10,7 @@ from tablekeeper.core.odds import percent
 from tablekeeper.core.state import GameState, Prompt
 from tablekeeper.core.view import Panel, Priority
 from tablekeeper.games.arkham import board, effects, records, reference, skilltest
+from tablekeeper.games.arkham.data import TokenKind
 from tablekeeper.games.arkham.odds import success_chance
 
 WIDTH = 21  # a title longer than this is cut by the renderer; lines wrap and page instead
@@ -54,7 +55,8 @@ def tokens_panel(state: GameState) -> Panel:
     if test is None:
         sealed = bag.sealed.total
         seat = state.active_seat or state.lead
-        margins = [margin_chance(state, seat, k) for k in range(4)]
+        kinds = skilltest.token_kinds(state, seat)  # the reference card read on the board, once a frame
+        margins = [margin_chance(state, seat, k, kinds) for k in range(4)]
         lines = ["Skill over test: pass", f"+0: {margins[0]}  +1: {margins[1]}", f"+2: {margins[2]}  +3: {margins[3]}"]
         if sealed:
             lines.append(f"{sealed} tokens sealed")
@@ -82,7 +84,7 @@ def _doubts(state: GameState, seat: int) -> list[str]:
     return out
 
 
-def margin_chance(state: GameState, seat: int, margin: int) -> str:
+def margin_chance(state: GameState, seat: int, margin: int, kinds: dict[str, TokenKind]) -> str:
     """The chance of a test whose skill beats the difficulty by ``margin`` (before any test starts)."""
     contents = skilltest.chaos_bag(state).contents
     base = 20  # high enough that the floor of the modified skill at 0 never matters
@@ -92,7 +94,6 @@ def margin_chance(state: GameState, seat: int, margin: int) -> str:
         chance = success_chance(contents.as_dict(), kinds, base + margin, base, elder)
         return f"{float(chance) * 100:.0f}%"
 
-    kinds = skilltest.token_kinds(state, seat)
     key = ("arkham.margin", contents, tuple(sorted(kinds.items())), margin, elder)
     return VIEWS.get(key, compute, placeholder="..")
 

@@ -90,6 +90,7 @@ class Enemy(msgspec.Struct, frozen=True):
     fight_mod: int = 0
     evade_mod: int = 0
     card: str | None = None  # the encounter card it is (its data entry), None when typed by hand
+    prey: str | None = None  # its prey instruction, for the players when several are candidates
     traits: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
     victory: int = 0

@@ -58,8 +58,7 @@ def apply(txn: Txn, step: Step, ctx: Pending) -> None:
     if step.when is not None:
         held = reference.holds(txn.state, ctx.seat, step.when)
         if held is None:
-            what = step.when.enemy_here or step.when.enemy_in_play or step.when.no_enemy_in_play
-            txn.ask("step_when", f"{ctx.source}: is there a {what} enemy at seat {ctx.seat}'s location?", YES_NO,
+            txn.ask("step_when", f"{ctx.source}: {_question(step, ctx.seat)}", YES_NO,
                     context={"step": msgspec.to_builtins(replace(step, when=None)), "ctx": _ctx(ctx)})
             return
         if not held:
@@ -72,6 +71,18 @@ def apply(txn: Txn, step: Step, ctx: Pending) -> None:
         records.save_pending(txn, [*items, *records.pending(txn.state)])
         return
     HANDLERS[step.do](txn, step, ctx)
+
+
+def _question(step: Step, seat: int) -> str:
+    """The condition the station cannot see, put to the players as a yes-or-no question."""
+    when = step.when
+    if when is None:
+        return "go on?"
+    if when.enemy_here:
+        return f"is there a {when.enemy_here} enemy at seat {seat}'s location?"
+    if when.enemy_in_play:
+        return f"is there a {when.enemy_in_play} enemy in play?"
+    return f"is there no {when.no_enemy_in_play} enemy in play?"
 
 
 def _ctx(ctx: Pending) -> object:
