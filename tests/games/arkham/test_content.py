@@ -208,6 +208,20 @@ def test_false_lead_surges_when_its_drawer_has_no_clues() -> None:
     assert s.state.prompt.seat == 1 and any("gains surge" in n for n in s.notices)
 
 
+def test_a_peril_treachery_is_announced_and_its_choice_offers_only_what_can_be_done() -> None:
+    """Hunting Shadow (peril): spend 1 clue or take 2 damage; with no clue, the damage it is."""
+    s = new(scenario_id="midnight_masks")
+    to_step(s, "mythos", "1.4")
+    answer(s, "Hunting Shadow")
+    assert any("(peril): seat 1 resolves it alone" in n for n in s.notices)
+    assert track(s, "seat1.damage") == 2 and s.state.prompt.seat == 2
+    do(s, "set seat2.clues 1")
+    answer(s, "Hunting Shadow")
+    assert s.state.prompt.id == "step_choose" and s.state.prompt.options == ("spend 1 clue", "take 2 damage")
+    do(s, "choose 1")
+    assert track(s, "seat2.clues") == 0 and track(s, "seat2.damage") == 0
+
+
 def test_a_revelation_test_fails_by_points() -> None:
     s = new()
     to_step(s, "mythos", "1.4")
