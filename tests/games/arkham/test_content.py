@@ -381,3 +381,9 @@ def test_a_nine_card_hand_at_hand_size_is_told_and_owed() -> None:
     assert s.game.legend(s.state, 1) == "A: discard down to 8"
     do(s, "pass seat1")
     assert track(s, "seat1.hand") == 8 and (s.state.round, s.state.step) == (2, "1.4")
+
+
+@pytest.mark.parametrize(("scenario", "size"), [("the_gathering", 26), ("midnight_masks", 21), ("devourer_below", 29)])
+def test_the_encounter_deck_is_the_scenarios_sets(scenario: str, size: int) -> None:
+    """The Devourer Below adds one of the four Agents sets unseen: 25 cards plus that set's 4."""
+    assert track(new(scenario_id=scenario), "encounter.deck") == size

@@ -102,6 +102,7 @@ class Scenario:
     reference: Mapping[str, Mapping[str, SymbolEffect]]  # side -> symbol -> effect
     cards: Mapping[str, EncounterCard] = field(default_factory=dict)
     deck: Mapping[str, int] = field(default_factory=dict)
+    deck_size: int = 0
     locations: Mapping[str, LocationSpec] = field(default_factory=dict)
     start: tuple[str, ...] = ()
     start_at: str | None = None
@@ -361,7 +362,7 @@ def load_scenarios(override: str | None = None,
         for side in ("easy_standard", "hard_expert"):
             part: Mapping[str, Any] = getattr(spec.reference, side)
             reference[side] = {sym: _symbol(label, v, f"{key}.reference.{side}.{sym}") for sym, v in part.items()}
-        cards, deck = _scenario_cards(label, key, spec, sets)
+        cards, deck, size = _scenario_cards(label, key, spec, sets)
         locations = {name: msgspec.structs.replace(loc, verified=spec.verified if loc.verified is None
                                                    else loc.verified, source=loc.source or spec.source)
                      for name, loc in _entries(label, spec.locations, f"{key}.locations", LocationSpec).items()}
@@ -369,8 +370,8 @@ def load_scenarios(override: str | None = None,
             if name not in locations:
                 raise ConfigError(f"{label}: {key}: start: no location {name!r} in {key}.locations")
         scenarios[sid] = Scenario(sid, sid if spec.title is None else spec.title, spec.campaign, agendas, acts,
-                                  reference, cards, deck, locations, tuple(spec.start), spec.start_at, spec.card,
-                                  spec.source, spec.verified)
+                                  reference, cards, deck, size, locations, tuple(spec.start), spec.start_at,
+                                  spec.card, spec.source, spec.verified)
     campaigns = {}
     for cid, campaign in _entries(label, whole.campaigns, "campaigns", _Campaign).items():
         for s in campaign.sequence:
@@ -380,27 +381,35 @@ def load_scenarios(override: str | None = None,
     return scenarios, campaigns
 
 
-def _scenario_cards(label: str, key: str, spec: _Scenario,
-                    sets: Mapping[str, Mapping[str, EncounterCard]]) -> tuple[dict[str, EncounterCard], dict[str, int]]:
-    """Every encounter card the scenario can bring in, and the encounter deck it shuffles (name -> copies).
-    Of ``one_of_sets`` one joins the deck unseen: all their cards may be drawn, one set's count is added."""
+def _scenario_cards(label: str, key: str, spec: _Scenario, sets: Mapping[str, Mapping[str, EncounterCard]]
+                    ) -> tuple[dict[str, EncounterCard], dict[str, int], int]:
+    """Every encounter card the scenario can bring in, the cards its encounter deck may hold (name ->
+    copies) and the deck's size. Of ``one_of_sets`` one joins the deck unseen: all their cards may be
+    drawn, but only one set's cards are counted (the largest, when they differ)."""
     cards: dict[str, EncounterCard] = {}
     deck: dict[str, int] = {}
+    size, unseen = 0, 0
     for where, names in (("encounter_sets", spec.encounter_sets), ("aside_sets", spec.aside_sets),
                          ("one_of_sets", spec.one_of_sets)):
         for set_key in names:
             if set_key not in sets:
                 raise ConfigError(f"{label}: {key}.{where}: unknown encounter set {set_key!r} "
                                   f"(sets: {', '.join(sorted(sets))})")
+            shuffled = 0
             for name, card in sets[set_key].items():
                 cards[name] = card
                 if where != "aside_sets" and not card.set_aside:
                     deck[name] = card.count
+                    shuffled += card.count
+            if where == "encounter_sets":
+                size += shuffled
+            elif where == "one_of_sets":
+                unseen = max(unseen, shuffled)
     for name, raw in _entries(label, spec.enemies, f"{key}.enemies", _ExtraEnemy).items():
         cards[name] = EncounterCard("enemy", fight=raw.fight, health=raw.health, evade=raw.evade, damage=raw.damage,
                                     horror=raw.horror, keywords=raw.keywords, traits=raw.traits,
                                     set_aside=True, verified=raw.verified, source=raw.source or label)
-    return cards, deck
+    return cards, deck, size + unseen
 
 
 class _ExtraEnemy(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

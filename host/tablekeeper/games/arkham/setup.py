@@ -167,7 +167,7 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
     tracks["doom.other"] = Counter(0, 0, None)
     tracks["act"] = Counter(1, 1, len(scenario.acts))
     tracks["act.clues_required"] = Counter(card_amount(scenario.acts[0], n), 0, None)
-    deck_size = sum(scenario.deck.values()) or ENCOUNTER_DECK
+    deck_size = scenario.deck_size or ENCOUNTER_DECK
     tracks["encounter.deck"] = Counter(_int_option(options, "encounter", deck_size), 0, None)
     tracks["encounter.discard"] = Counter(0, 0, None)
     bag = Bag("chaos", Multiset.of(bag_counts))
