@@ -387,3 +387,11 @@ def test_a_nine_card_hand_at_hand_size_is_told_and_owed() -> None:
 def test_the_encounter_deck_is_the_scenarios_sets(scenario: str, size: int) -> None:
     """The Devourer Below adds one of the four Agents sets unseen: 25 cards plus that set's 4."""
     assert track(new(scenario_id=scenario), "encounter.deck") == size
+
+
+def test_a_burned_house_leaves_the_midnight_masks_once_everyone_is_out() -> None:
+    s = new(scenario_id="midnight_masks")
+    assert "move them first" in rejects(s, "remove-location Your House")
+    do(s, "enter seat1 Rivertown", "enter seat2 Rivertown", "remove-location Your House")
+    locations = data(s, "locations")
+    assert "Your House" not in locations and "Your House" not in locations["Rivertown"]["connections"]
