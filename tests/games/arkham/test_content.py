@@ -44,15 +44,17 @@ def odds(s: Session) -> str:
 # --- the scenario reference card -------------------------------------------------------------------
 @pytest.mark.rule("AH-CHAOS-2")
 @pytest.mark.parametrize("ghouls", [0, 1, 2, 3])
-def test_the_gatherings_skull_counts_the_ghouls_at_the_investigators_location(ghouls: int) -> None:
-    """Daisy (elder sign +0) tests willpower 5 against 4 in the Study. Ghoul Minions engaged with her
-    or with Roland beside her count; a Swarm of Rats (no Ghoul) and a Ghoul in another room do not."""
+@pytest.mark.parametrize(("skill", "difficulty"), [(5, 4), (3, 3), (2, 4), (6, 2)])
+def test_the_gatherings_skull_counts_the_ghouls_at_the_investigators_location(ghouls: int, skill: int,
+                                                                             difficulty: int) -> None:
+    """Daisy (elder sign +0) tests in the Study. Ghoul Minions engaged with her or with Roland beside
+    her count; a Swarm of Rats (no Ghoul) and a Ghoul in another room do not."""
     s = new()
     do(s, "location Hallway", "enemy seat1 Ghoul Minion at=Hallway", "enemy seat1 Swarm of Rats")
     for i in range(ghouls):
         do(s, f"enemy seat{1 + i % 2} Ghoul Minion")
-    do(s, "test seat2 willpower 5 4")
-    expected = enumerated(5, 4, gathering_values(ghouls, 0))
+    do(s, f"test seat2 willpower {skill} {difficulty}")
+    expected = enumerated(skill, difficulty, gathering_values(ghouls, 0))
     assert odds(s) == f"{expected.numerator}/{expected.denominator}"
     assert data(s, "odds").get("notes") is None  # every enemy is placed: nothing unseen
 
