@@ -168,10 +168,10 @@ def test_oathsworn_seat_displays_show_who_has_passed(table: Table) -> None:
 def test_the_track_display_says_what_the_station_did_until_the_next_press(table: Table) -> None:
     for seat in (1, 2, 3):
         table.tap(f"seat{seat}.a")  # pass my turn (turns go in any order)
-    table.tap("seat4.a")  # the last turn ends: Enemy and Upkeep with no enemy run by themselves
+    table.tap("seat4.a")  # the last turn ends: Enemy and Upkeep with no enemy run by themselves; the lead draws
     message = table.station.message
     assert message is not None
-    assert message.text == "seat 4 draws an encounter card (agenda 1) | done 14 steps: 2.3 Phase ends .. 1.3 Check doom"
+    assert message.text == "seat 1 draws an encounter card (agenda 1) | done 14 steps: 2.3 Phase ends .. 1.3 Check doom"
     assert table.session.state.round == 2
     table.pass_time(flow_lines.AUTO_LINE_S + 1)
     assert table.station.message is None

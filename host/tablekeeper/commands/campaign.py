@@ -16,7 +16,7 @@ import msgspec
 
 from tablekeeper.core.store import Store
 from tablekeeper.errors import ConfigError, Rejected, ScriptError
-from tablekeeper.schema import decode, read_toml
+from tablekeeper.schema import decode, parse_toml, read_text
 
 if TYPE_CHECKING:  # the game is imported when the command runs: ``tablekeeper --help`` loads no game
     from tablekeeper.games.arkham.campaign import Campaign
@@ -46,7 +46,7 @@ def register(subparsers: Any) -> None:
         "campaign", help="change an Arkham campaign log between scenarios (players, decks, purchases)",
         description="An Arkham campaign log kept in a save file. Actions: show; new CAMPAIGN [--difficulty D] "
         "[--seat N=INVESTIGATOR ...] [--pool ID,ID]; join SEAT INVESTIGATOR; leave SEAT; rejoin SEAT INVESTIGATOR; "
-        "replace SEAT [INVESTIGATOR]; deck SEAT DECK.toml [--xp N] [--story TITLE ...]; "
+        "replace SEAT [INVESTIGATOR]; deck SEAT DECK.toml|ARKHAMDB.json [--xp N] [--story TITLE ...]; "
         "swap SEAT OUT IN --guide [--level N] [--class C]; buy SEAT TITLE LEVEL [--exceptional] [--permanent] "
         "[--upgrade N] [--remove TITLE] [--class C].")
     p.add_argument("save", help="the save file (SQLite) the campaign lives in")
@@ -90,11 +90,17 @@ def _number(text: str, what: str) -> int:
         raise ScriptError(f"campaign: {what} must be a whole number, not {text!r}") from None
 
 
-def read_deck(path: str) -> list[DeckCard]:
-    """A deck file: ``[[cards]]`` tables with title, copies, level, kind, class, exceptional, permanent."""
+def read_deck(path: str, investigator: str | None = None) -> list[DeckCard]:
+    """A deck file: ``[[cards]]`` tables with title, copies, level, kind, class, exceptional, permanent;
+    or an ArkhamDB deck export (JSON), which must be ``investigator``'s deck."""
     from tablekeeper.games.arkham.decks import KINDS, DeckCard
 
-    deck = decode(read_toml(path, what="deck file"), _DeckFile, source=path)
+    text = read_text(path, what="deck file")
+    if text.lstrip().startswith("{"):
+        from tablekeeper.games.arkham.arkhamdb import deck_from_export
+
+        return deck_from_export(path, text, investigator)
+    deck = decode(parse_toml(text, source=path), _DeckFile, source=path)
     cards: list[DeckCard] = []
     for index, entry in enumerate(deck.cards):
         if entry.kind not in KINDS:
@@ -147,9 +153,10 @@ def apply(log: Campaign, args: argparse.Namespace) -> str:
         log.replace(_seat(words[0]), words[1] if len(words) > 1 else None)
         return f"seat {_seat(words[0])} now plays {words[1]}"
     if action == "deck":
-        seat, path = _words(args, 2, 2, "SEAT DECK.toml")
+        seat, path = _words(args, 2, 2, "SEAT DECK.toml|DECK.json")
         log.require_between("decks are built")  # before the deck file is read: that is the first problem
-        left = log.set_deck(_seat(seat), read_deck(path), starting_xp=args.xp, story_allowed=args.story)
+        cards = read_deck(path, log.body["players"].get(str(_seat(seat))))
+        left = log.set_deck(_seat(seat), cards, starting_xp=args.xp, story_allowed=args.story)
         return f"seat {_seat(seat)}'s deck is kept; {left} experience left"
     if action == "swap":
         seat, out, title = _words(args, 3, 3, "SEAT OUT IN --guide")
