@@ -1,8 +1,8 @@
 """Every frame the station sends its displays, for each game's example script and the demo, as a list
 of hashes that can be compared with a committed reference (``tests/station/reference_frames/``).
 
-A case runs ``tablekeeper run --script`` on the simulated station (fake clock, no virtual counters)
-while ``DisplayBank.show`` is watched: each call becomes one line naming every display it drew and
+A case runs ``tablekeeper run --script`` on the simulated station (fake clock, no virtual counters), in
+a process of its own so no cache one case warmed colours the next, while ``DisplayBank.show`` is watched: each call becomes one line naming every display it drew and
 the SHA-256 of that picture's bytes. The seat LEDs and the beeps go to a second list, since when
 they change relative to a frame is not a picture on a display.
 
@@ -184,6 +184,18 @@ def record(case: Case, workdir: Path) -> str:
     return "\n".join([*header, *(f"show {line}" for line in frames), *outputs]) + "\n"
 
 
+def record_alone(case: Case, workdir: Path) -> str:
+    """``record`` in a fresh interpreter (what a case shows must not depend on what ran before it)."""
+    import subprocess
+
+    out = workdir / "frames.txt"
+    done = subprocess.run([sys.executable, "-m", "tests.station.frames", "--record", case.name, "--workdir",
+                           str(workdir), "--out", str(out)], cwd=ROOT, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{case.name}: recording failed:\n{done.stdout}{done.stderr}")
+    return out.read_text(encoding="utf-8")
+
+
 def reference(case: Case) -> Path:
     return REFERENCE / f"{case.name}.frames"
 
@@ -195,7 +207,14 @@ def main(argv: list[str] | None = None) -> int:
                                      description="Record the station's frames for the example scripts.")
     parser.add_argument("--update", action="store_true", help="rewrite the committed references")
     parser.add_argument("cases", nargs="*", help=f"cases (default all: {', '.join(c.name for c in CASES)})")
+    parser.add_argument("--record", metavar="CASE", help=argparse.SUPPRESS)  # one case, in this process
+    parser.add_argument("--workdir", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.record:
+        case = next(c for c in CASES if c.name == args.record)
+        args.out.write_text(record(case, args.workdir), encoding="utf-8")
+        return 0
     chosen = [c for c in CASES if not args.cases or c.name in args.cases]
     unknown = set(args.cases) - {c.name for c in CASES}
     if unknown:
@@ -203,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     changed = 0
     with tempfile.TemporaryDirectory() as tmp:
         for case in chosen:
-            text = record(case, Path(tmp) / case.name)
+            text = record_alone(case, Path(tmp) / case.name)
             path = reference(case)
             same = path.exists() and path.read_text(encoding="utf-8") == text
             changed += not same

@@ -15,7 +15,7 @@ from tests.station import frames
 @pytest.mark.parametrize("case", frames.CASES, ids=[c.name for c in frames.CASES])
 def test_every_frame_matches_the_reference(case: frames.Case, tmp_path: Path) -> None:
     expected = frames.reference(case).read_text(encoding="utf-8").splitlines()
-    actual = frames.record(case, tmp_path).splitlines()
+    actual = frames.record_alone(case, tmp_path).splitlines()
     if actual != expected:
         diff = list(difflib.unified_diff(expected, actual, "reference", "this run", n=2, lineterm=""))
         pytest.fail(f"{case.name}: the frames differ from {frames.reference(case).relative_to(frames.ROOT)} "
