@@ -161,10 +161,10 @@ def child(save: str, game: str = "arkham", seats: str = "") -> int:
 def idle_screen(station: Any) -> str:
     """What the idle window looks at: the game's step, the seats whose LEDs blink, the displays turning pages."""
     state = station.session.state
-    blinking = station.outputs.lights.blinking if station.outputs is not None else frozenset()
+    blinking = station.sink.outputs.lights.blinking if station.sink.outputs is not None else frozenset()
     return (f"screen {station.session.game.name} {state.phase}.{state.step}, {state.seats} seats; "
             f"LEDs blinking: {' '.join(map(str, sorted(blinking))) or 'none'}; "
-            f"pages turning: {' '.join(sorted(station._paged)) or 'none'}")
+            f"pages turning: {' '.join(sorted(station.ui.paged)) or 'none'}")
 
 
 def ready_and_screen(proc: subprocess.Popen[str]) -> tuple[float, int]:

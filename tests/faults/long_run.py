@@ -120,7 +120,7 @@ def run(game_name: str, minutes: float, seed: int) -> dict[str, Any]:
                      for role, seat, _device, uid in BOARDS)
     rig.manager = CounterManager(emit=emit, counters=counters, list_ports=rig.list_ports,
                                  open_port=rig.open_port, clock=clock)
-    panel.station.counters = rig.manager
+    panel.station.sink.counters = rig.manager
     lockstep = LockStep(rig)
     supervisor = Supervisor(clock=clock)
     supervisor.add(Worker("counters", lockstep.target, wedged_after_s=5.0))

@@ -2,8 +2,9 @@
 of hashes that can be compared with a committed reference (``tests/station/reference_frames/``).
 
 A case runs ``tablekeeper run --script`` on the simulated station (fake clock, no virtual counters), in
-a process of its own so no cache one case warmed colours the next, while ``DisplayBank.show`` is watched: each call becomes one line naming every display it drew and
-the SHA-256 of that picture's bytes. The seat LEDs and the beeps go to a second list, since when
+a process of its own so no cache one case warmed colours the next, while ``DisplayBank.show`` is
+watched: each call becomes one line naming every display it drew and the SHA-256 of that picture's
+bytes. The seat LEDs and the beeps go to a second list, since when
 they change relative to a frame is not a picture on a display.
 
 A change that alters what the displays show on purpose rewrites the references with

@@ -85,7 +85,7 @@ def make_station(tmp_path: Path, game_name: str, *, seats: int | None = None, fl
     station = Station(session=session, config=config, clock=clock,
                       displays=make_displays(config, parts.open_device, clock=clock), intents=intents)
     station.buttons = make_buttons(config, emit=station.put, clock=clock, pin_factory=parts.pin_factory)
-    station.outputs = make_outputs(config, clock=clock, pin_factory=parts.pin_factory)
+    station.sink.outputs = make_outputs(config, clock=clock, pin_factory=parts.pin_factory)
     return station, intents, clock, parts
 
 
@@ -139,7 +139,7 @@ def test_the_first_screens_fit_their_displays_so_the_idle_loop_turns_no_page(tmp
     station, intents, clock, parts = make_station(tmp_path, game_name)
     supervisor = Supervisor(clock=clock)
     station.start()
-    assert station._paged == set()
+    assert station.ui.paged == set()
     try:
         run_station_loop(station, supervisor, None, clock=clock, sleep=lambda s: None)
     finally:
@@ -157,7 +157,7 @@ def test_a_screen_too_long_for_its_display_wakes_the_loop_only_to_turn_its_page(
     supervisor = Supervisor(clock=clock)
     station.start()
     first = station.stats.redraws
-    assert station._paged == {"tokens"}
+    assert station.ui.paged == {"tokens"}
     try:
         run_station_loop(station, supervisor, None, clock=clock, sleep=lambda s: None)
     finally:
@@ -194,7 +194,7 @@ def test_seat_leds_blinking_in_step_wake_the_idle_loop_only_at_their_toggles(tmp
     station.poll = counted_poll  # type: ignore[method-assign]
     supervisor = Supervisor(clock=clock)
     station.start()
-    assert station.outputs is not None and station.outputs.lights.blinking == {1, 2, 3, 4}
+    assert station.sink.outputs is not None and station.sink.outputs.lights.blinking == {1, 2, 3, 4}
     first = station.stats.redraws
     try:
         run_station_loop(station, supervisor, None, clock=clock, sleep=lambda s: None)

@@ -180,7 +180,7 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
         station = make_station(args, session=session, store=store, config=config, displays=displays, clock=clock)
         station.start()  # the game's first frame, before gpiozero, the counters and the fleet load
         station.buttons = _open_or_explain(lambda: make_buttons(config, emit=station.put, clock=clock))
-        station.outputs = _open_or_explain(lambda: make_outputs(config, clock=clock))
+        station.sink.outputs = _open_or_explain(lambda: make_outputs(config, clock=clock))
         _stop_on_signals(station)
         watchdog = Watchdog()
         supervisor = Supervisor(clock=clock)
@@ -243,7 +243,7 @@ def counters_running(station: Station, config: StationConfig, table: CounterTabl
                                  on_roll=lambda roll: station.put(roll_intent(roll)), **usb_discovery())
     else:
         manager = table.manager_for(station.put, extra_ports=None if wait_for_table else _default_list_ports)
-    station.counters = manager
+    station.sink.counters = manager
     watcher = Supervisor(clock=manager.clock) if supervisor is None else supervisor
     plugged = threading.Event()
 
@@ -268,7 +268,7 @@ def counters_running(station: Station, config: StationConfig, table: CounterTabl
     finally:
         watcher.stop()
         manager.close()
-        station.counters = None
+        station.sink.counters = None
 
 
 @contextmanager
@@ -345,7 +345,7 @@ def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_
         on_station(station)
     # gpiozero loads here, after the first frame
     station.buttons = make_buttons(config, emit=station.put, clock=clock, pin_factory=parts.pin_factory)
-    station.outputs = make_outputs(config, clock=clock, pin_factory=parts.pin_factory)
+    station.sink.outputs = make_outputs(config, clock=clock, pin_factory=parts.pin_factory)
     return station, parts, store
 
 
@@ -353,11 +353,11 @@ def refresher(station: Station, parts: SimulatedParts, text_view: TextView | Non
     def refresh() -> None:
         buttons = station.buttons.buttons if station.buttons is not None else {}
         pressed = frozenset(role for role, b in buttons.items() if b.is_down)
-        lit = station.outputs.lights.lit if station.outputs is not None else None
+        lit = station.sink.outputs.lights.lit if station.sink.outputs is not None else None
         failed = frozenset(d.role for d in station.displays.failed())
         if text_view is not None:
             counters = parts.counters.views() if parts.counters is not None else ()
-            text_view.show(station.contents, station.page, lit_seat=lit, failed=failed, counters=counters)
+            text_view.show(station.screens, lit_seat=lit, failed=failed, counters=counters)
             return
         parts.refresh(pressed=pressed, lit_seat=lit, failed=failed)
 
