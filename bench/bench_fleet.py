@@ -31,13 +31,14 @@ ROOT = Path(__file__).resolve().parents[1]
 ZERO2W_SHARE = 0.0833  # pi-speed's zero2w preset: 1/12 of one core here
 sys.path.insert(0, str(ROOT / "host"))
 
+from tablekeeper.fleet.server import FleetServer  # noqa: E402
+
 from tablekeeper.fleet.board import Board  # noqa: E402
 from tablekeeper.fleet.broker_config import write_broker_config  # noqa: E402
 from tablekeeper.fleet.config import FleetConfig  # noqa: E402
 from tablekeeper.fleet.link import FleetLink  # noqa: E402
 from tablekeeper.fleet.messages import Status  # noqa: E402
 from tablekeeper.fleet.organiser import BrokerLogin, Organiser  # noqa: E402
-from tablekeeper.fleet.server import FleetServer  # noqa: E402
 
 
 def free_port() -> int:
