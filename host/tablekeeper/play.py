@@ -300,6 +300,8 @@ def run_saves(args: argparse.Namespace) -> int:
             else:
                 print(f"{args.path}: slot {slot.slot!r}: {slot.problem}; entries 1..{len(slot.entries)} are good "
                       f"(tablekeeper saves export {args.path} --slot {slot.slot} --good-only)")
+        if found.missing is not None:
+            print(f"{args.path}: {found.missing}")
         if not found.checksums:
             print(f"{args.path}: an older save without entry checksums: numbering and entries checked")
         return 0 if found.ok else 1

@@ -71,10 +71,10 @@ def config_text(*, port: int, bind: str, acl: Path, passwords: Path, persistence
                 user: str = BROKER_USER, stations: int = 1, tls: TlsFiles | None = None) -> str:
     lines = ["# Tablekeeper fleet broker (Mosquitto 2). Start: mosquitto -c THIS_FILE", "",
              f"user {user}", "per_listener_settings false", "allow_anonymous false",
-             f"password_file {passwords}", f"acl_file {acl}",
+             f"password_file {passwords}", f"acl_file {acl}", "",
+             f"listener {port} {bind}",
              "# one account, one connection: a station's password cannot take another's client ID",
-             "use_username_as_clientid true", "",
-             f"listener {port} {bind}", f"max_connections {stations + SPARE_CONNECTIONS}",
+             "use_username_as_clientid true", f"max_connections {stations + SPARE_CONNECTIONS}",
              "max_keepalive 300", f"max_packet_size {MAX_PACKET_BYTES}", "max_inflight_messages 20",
              "max_queued_messages 200", "max_queued_bytes 1048576", ""]
     if tls is not None:

@@ -121,7 +121,7 @@ class FleetLink:
                 password = read_password(config.password_file)
             self.client.username_pw_set(config.username, password)
         if config.tls:
-            self.client.tls_set(ca_certs=config.ca_file, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+            self._secure()
         self.client.will_set(status_topic(config.station), encode(will), qos=1, retain=True)
         self.client.reconnect_delay_set(RECONNECT_MIN_S, RECONNECT_MAX_S)
         self.client.max_queued_messages_set(MAX_OFFLINE_MESSAGES)
@@ -129,6 +129,11 @@ class FleetLink:
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
         self.client.on_publish = self._on_publish
+
+    def _secure(self) -> None:
+        """TLS that checks the broker: its certificate must chain to ``ca_file`` (or the system's CAs)
+        and name the host the station dials (``PROTOCOL_TLS_CLIENT`` checks both)."""
+        self.client.tls_set(ca_certs=self.config.ca_file, tls_version=ssl.PROTOCOL_TLS_CLIENT)
 
     # --- the station thread's side ------------------------------------------------------------
     def offer(self, record: Status | Event) -> bool:
@@ -284,10 +289,15 @@ class FleetLink:
                 self._refused += 1
                 self._last_refusal = f"broker refused a publish: {reason}"
 
+    @staticmethod
+    def _stale(message: mqtt.MQTTMessage) -> bool:
+        """A retained command was kept by the broker from before this connection: meant for another moment."""
+        return bool(message.retain)
+
     def _on_message(self, _client: mqtt.Client, _userdata: Any, message: mqtt.MQTTMessage) -> None:
         if message.topic != command_topic(self.config.station):
             return
-        if message.retain:  # kept by the broker from before this connection: it was meant for another moment
+        if self._stale(message):
             with self._lock:
                 self.retained_ignored += 1
             log.warning("fleet: ignored a retained command on %s (commands are never retained)", message.topic)
