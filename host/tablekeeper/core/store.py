@@ -665,5 +665,5 @@ class SessionJournal:
         return self.store.read(self.slot, first, last)
 
 
-__all__ = ["SaveFullError", "SaveReadOnlyError", "SavedSession", "SessionJournal", "SlotCheck", "Store", "Verification", "inspect",
-           "verify"]
+__all__ = ["SaveFullError", "SaveReadOnlyError", "SavedSession", "SessionJournal", "SlotCheck", "Store",
+           "Verification", "inspect", "verify"]
