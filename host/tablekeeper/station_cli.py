@@ -83,7 +83,9 @@ def make_station(args: argparse.Namespace, *, session: Session, store: Any, **pa
     from tablekeeper.station import Station
 
     if not getattr(args, "demo", False):
-        return Station(session=session, **parts)
+        station = Station(session=session, **parts)
+        station.not_saving = bool(getattr(args, "not_saving", False))
+        return station
     from tablekeeper.demo import DemoMode, MemoryCounts, load_scripts
     from tablekeeper.demo_station import DemoStation
 
@@ -101,6 +103,7 @@ def make_station(args: argparse.Namespace, *, session: Session, store: Any, **pa
 def open_session(args: argparse.Namespace) -> tuple[Session, Any]:
     """The game session (resumed from ``--save`` when it holds one) and its store, if any."""
     from tablekeeper import games
+    from tablekeeper.core.store import SaveReadOnlyError
     from tablekeeper.play import open_session as open_play_session
 
     game_name = args.game or _saved_game(args) or DEFAULT_GAME
@@ -108,21 +111,27 @@ def open_session(args: argparse.Namespace) -> tuple[Session, Any]:
     play_args = argparse.Namespace(option=getattr(args, "option", []), seats=args.seats, seed=args.seed,
                                    save=args.save, slot=args.slot,
                                    campaign=None, walk=getattr(args, "walk", False))
-    session, store = open_play_session(game, play_args)
+    try:
+        session, store = open_play_session(game, play_args)
+    except SaveReadOnlyError as exc:
+        from tablekeeper.play import resume_unsaved
+
+        session = resume_unsaved(game, play_args)
+        print(f"tablekeeper: {exc}; playing on without saving (the track display says 'not saving')",
+              file=sys.stderr)
+        args.not_saving = True
+        return session, None
     return session, store
 
 
 def _saved_game(args: argparse.Namespace) -> str | None:
+    """The game a save's slot holds, read without writing (a read-only save still names its game)."""
     if not args.save or not Path(args.save).exists():
         return None
-    from tablekeeper.core.store import Store
+    from tablekeeper.core.store import inspect
 
-    store = Store.open(args.save)
-    try:
-        saved = store.load(args.slot)
-    finally:
-        store.close()
-    return None if saved is None else saved.setup.game
+    slot = inspect(args.save).slot(args.slot)
+    return None if slot is None or slot.setup is None else slot.setup.game
 
 
 def run_command(args: argparse.Namespace) -> int:
