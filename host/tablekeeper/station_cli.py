@@ -472,13 +472,20 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
             refresh()
 
         supervisor = Supervisor(clock=clock)
+        # under systemd (an installed box without GPIO falls back to this simulator) the same handshake
+        # as on the Pi: READY once up, the watchdog fed from the loop; outside systemd it does nothing
+        from tablekeeper.appliance.watchdog import Watchdog
+
+        watchdog = Watchdog()
         with counters_running(station, config, parts.counters, supervisor=supervisor), \
                 fleet_running(station, config, supervisor=supervisor):
             station.start()  # (a counter plugged into this computer works too)
             refresh()
+            watchdog.ready()
             # a window must have its events read often; keys in a terminal arrive on their own thread
-            run_station_loop(station, supervisor, None, clock=clock, sleep=time.sleep, on_pass=on_pass,
+            run_station_loop(station, supervisor, watchdog, clock=clock, sleep=time.sleep, on_pass=on_pass,
                              idle_wait_s=SIM_WAIT_S if mode == "pygame" else None)
+            watchdog.stopping()
     finally:
         if keyboard is not None:
             keyboard.close()

@@ -108,15 +108,18 @@ class OrganiserPage:
 
         async def push() -> None:
             shown: tuple[int, bool] | None = None
+            sent_at = -PUSH_EVERY_S
             while True:
+                changed.clear()  # before looking, so a change while sending wakes the next wait
                 if (self.board.version, self._broker_up()) != shown:
+                    await asyncio.sleep(max(0.0, sent_at + PUSH_EVERY_S - loop.time()))
                     message = self._board_message()
                     shown = (message["view"].version, message["broker"])
                     await send(message)
-                changed.clear()
+                    sent_at = loop.time()
+                    continue
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(changed.wait(), timeout=5.0)  # also notices the broker link's changes
-                await asyncio.sleep(PUSH_EVERY_S)
 
         async def answer(raw: bytes, ref: str) -> None:
             delivery = await self._deliver(raw)
