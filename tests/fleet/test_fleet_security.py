@@ -102,7 +102,7 @@ def test_an_oversized_status_never_reaches_the_organiser(make_broker: Callable[.
 def test_a_retained_command_does_not_run_at_the_next_start(broker: Broker, tmp_path: Path, protection: str,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """A retained ``lock`` once ran again at every start of the station: the station now ignores a
-    retained command, and the organiser clears any it finds on a command topic."""
+    retained command (and the organiser clears any it finds: the next test)."""
     if protection != "on":
         monkeypatch.setattr(FleetLink, "_stale", staticmethod(lambda message: False))
     sender = _client(broker, "organiser", "tablekeeper-sender")
@@ -117,6 +117,15 @@ def test_a_retained_command_does_not_run_at_the_next_start(broker: Broker, tmp_p
         assert one.reporter.link.retained_ignored == (1 if protection == "on" else 0)
     finally:
         one.stop()
+
+
+def test_the_organiser_clears_a_retained_command(broker: Broker) -> None:
+    """No command topic keeps a retained message once the organiser has seen it (an empty retained
+    message deletes it), so a station that missed the check above would still find none."""
+    sender = _client(broker, "organiser", "tablekeeper-sender")
+    sender.publish("tablekeeper/t1/cmd", encode(Lock(id="old")), qos=1, retain=True).wait_for_publish(5)
+    sender.loop_stop()
+    sender.disconnect()
     client, _board = organiser(broker)
     try:
         wait_until(lambda: client.cleared_retained == 1, "the organiser clearing the retained command")
@@ -227,4 +236,27 @@ def test_a_station_accepts_only_the_broker_its_ca_signed(make_broker: Callable[.
     finally:
         good.close()
         wrong.close()
+        client.close()
+
+
+def test_the_status_command_runs_beside_the_page(broker: Broker, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """With client IDs bound to accounts, two connections of one account take turns knocking each other
+    off; ``fleet status`` therefore logs in as the read-only observer, and the page's link stays up."""
+    from tablekeeper import cli
+
+    _needs_mosquitto(broker)
+    client, _board = organiser(broker)
+    one = LiveStation(broker, "t1", tmp_path).start()
+    try:
+        wait_until(lambda: one.reporter.link.connected, "t1 connected")
+        password_file = broker.password_file("observer")
+        assert password_file is not None
+        code = cli.main(["fleet", "status", "--broker", "127.0.0.1", "--port", str(broker.port),
+                         "--password-file", password_file])
+        out = capsys.readouterr().out
+        assert code == 0 and "t1 " in out and "table 1" in out
+        assert client.connected.is_set() and not poll(lambda: not client.connected.is_set(), 1.0)
+    finally:
+        one.stop()
         client.close()
