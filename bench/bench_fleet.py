@@ -117,17 +117,16 @@ def reporter_poll_cost(passes: int = 3000) -> dict[str, float]:
     from tablekeeper.core.session import Session
     from tablekeeper.fleet.reporter import FleetReporter
     from tablekeeper.games import load
-    from tablekeeper.hw.displays import DisplayBank
-    from tablekeeper.hw.sim.simulator import SimulatedParts
-    from tablekeeper.station import Station
+    from tablekeeper.sim.simulator import SimulatedParts
+    from tablekeeper.station.loop import Station
+    from tablekeeper.station.parts import make_displays
 
     config = load_config(REFERENCE_CONFIG)
     fleet = FleetConfig(broker="127.0.0.1", station="probe")
     config = dataclasses.replace(config, fleet=fleet)
     with tempfile.TemporaryDirectory() as tmp:
         parts = SimulatedParts(config, display_mode=None, capture_dir=Path(tmp))
-        displays = DisplayBank(config.displays, open_device=parts.open_device, clock=time.monotonic,
-                               timing=config.timing)
+        displays = make_displays(config, parts.open_device, clock=time.monotonic)
         game = load("arkham")
         station = Station(session=Session(game, seats=2, seed=1), config=config, displays=displays,
                           clock=time.monotonic)

@@ -274,7 +274,7 @@ def test_status_names_an_unreachable_broker_in_one_line(capsys: pytest.CaptureFi
 
 
 def test_the_fleet_modules_import_no_station_hardware() -> None:
-    code = ("import sys, tablekeeper.fleet.cli, tablekeeper.web.organiser, tablekeeper.fleet.board; "
+    code = ("import sys, tablekeeper.commands.fleet, tablekeeper.web.organiser, tablekeeper.fleet.board; "
             "print(sorted(m for m in ('gpiozero', 'luma.oled', 'serial') if m in sys.modules))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"

@@ -12,13 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from tablekeeper import cli, station_cli
+from tablekeeper import cli
+from tablekeeper.commands import run as station_cli
 from tablekeeper.config import REFERENCE_CONFIG, load_config
 from tablekeeper.core.store import SaveReadOnlyError, Store
 from tablekeeper.errors import StoreError
 from tablekeeper.hw.displays import DisplayBank
-from tablekeeper.hw.sim.simulator import SimulatedParts
-from tablekeeper.station import NOT_SAVING
+from tablekeeper.sim.simulator import SimulatedParts
+from tablekeeper.station.loop import NOT_SAVING
 from tests.station.fake_time import FakeClock
 
 
@@ -93,7 +94,7 @@ def test_a_read_only_save_plays_on_unsaved_and_says_so(read_only_save: Path, tmp
 def _refusing_open_session(args: argparse.Namespace) -> object:
     """The station as it was: the save's refusal stops it."""
     from tablekeeper import games
-    from tablekeeper.play import open_session
+    from tablekeeper.commands.play import open_session
 
     play_args = argparse.Namespace(option=[], seats=None, seed=1, save=args.save, slot=args.slot, campaign=None,
                                    walk=False)

@@ -178,7 +178,7 @@ def _wiring(args: argparse.Namespace) -> int:
 
 def _photos(args: argparse.Namespace) -> int:
     from tablekeeper.appliance.photos import take_photos, take_readme_picture
-    from tablekeeper.demo import load_scripts
+    from tablekeeper.demo.mode import load_scripts
     from tablekeeper.user_paths import output_dir
 
     output_dir(args.out_dir, option="--out-dir")

@@ -37,7 +37,7 @@ from tablekeeper.fleet.messages import (
 from tablekeeper.intents import Remote, Tick
 
 if TYPE_CHECKING:
-    from tablekeeper.station import Station
+    from tablekeeper.station.loop import Station
     from tablekeeper.supervisor import Supervisor
 
 BLINK_S: Final = 0.25
