@@ -17,9 +17,9 @@ from tablekeeper.commands import run as station_cli
 from tablekeeper.config import REFERENCE_CONFIG, load_config
 from tablekeeper.core.store import SaveReadOnlyError, Store
 from tablekeeper.errors import StoreError
-from tablekeeper.hw.displays import DisplayBank
 from tablekeeper.sim.simulator import SimulatedParts
 from tablekeeper.station.loop import NOT_SAVING
+from tablekeeper.station.parts import make_displays
 from tests.station.fake_time import FakeClock
 
 
@@ -80,7 +80,7 @@ def test_a_read_only_save_plays_on_unsaved_and_says_so(read_only_save: Path, tmp
     config = load_config(REFERENCE_CONFIG)
     clock = FakeClock()
     parts = SimulatedParts(config, display_mode=None, capture_dir=tmp_path / "frames")
-    displays = DisplayBank(config.displays, open_device=parts.open_device, clock=clock, timing=config.timing)
+    displays = make_displays(config, parts.open_device, clock=clock)
     station = station_cli.make_station(args, session=session, store=store, config=config, displays=displays,
                                        clock=clock)
     try:
