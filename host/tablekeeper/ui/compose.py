@@ -15,6 +15,8 @@ from tablekeeper.ui.model import Banner, BannerKind, Cover, DisplayScreen, Quest
 from tablekeeper.ui.screens import fallback_panel
 from tablekeeper.ui.state import UiState
 
+NOT_SAVING = "not saving"  # the track display's line while a read-only save is played on unsaved
+
 
 @dataclass(frozen=True, slots=True)
 class Pointing:
@@ -70,6 +72,8 @@ def _banner(role: str, state: GameState, ui: UiState, panel: Panel, game: Game, 
         return Banner(ui.message.text, BannerKind.MESSAGE)
     if role == "track" and ui.save_problem is not None:
         return Banner(ui.save_problem, BannerKind.SAVE)
+    if role == "track" and ui.not_saving and not ui.menu.is_open:
+        return Banner(NOT_SAVING, BannerKind.SAVE)
     if seat is not None and seat in ui.missing_counters:
         return Banner("counter missing", BannerKind.COUNTER)
     if seat is not None:

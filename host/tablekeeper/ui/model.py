@@ -26,7 +26,7 @@ class BannerKind(Enum):
     PENDING = "pending"  # a +/- change being counted, not entered yet
     ANSWER = "answer"  # the open question's answer that NEXT would choose
     MESSAGE = "message"  # a notice or a refusal, for a few seconds
-    SAVE = "save"  # the last command could not be saved
+    SAVE = "save"  # the last command could not be saved, or the save is not written at all
     COUNTER = "counter"  # this seat's counter went away
     SEAT = "seat"  # whether this seat owes a move, and what its buttons do
     WAITING = "waiting"  # whom a step played together still waits for

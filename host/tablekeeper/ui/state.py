@@ -29,6 +29,7 @@ class UiState:
     menu: Menu = field(default_factory=Menu)
     message: Message | None = None
     save_problem: str | None = None  # shown on the track display until a save succeeds
+    not_saving: bool = False  # the save could not be opened for writing: the game plays on, unsaved
     legend_until_s: float | None = None  # SELECT held: displays with short forms show their key
     select_stepped: bool = False  # whether the last SELECT press stepped the selection (a hold undoes it)
     confirm_until_s: float | None = None  # a second NEXT before this ends a step for seats still playing
