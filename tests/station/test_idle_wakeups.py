@@ -19,7 +19,7 @@ from tablekeeper.commands.run import run_station_loop
 from tablekeeper.config import REFERENCE_CONFIG, load_config
 from tablekeeper.core.session import Session
 from tablekeeper.games import load
-from tablekeeper.hw.counters import CounterManager, PortInfo
+from tablekeeper.hw.counters import CounterManager, PortDiscovery, PortInfo
 from tablekeeper.hw.outputs import BLINK_OFF_S, BLINK_ON_S
 from tablekeeper.intents import Intent, Quit
 from tablekeeper.sim.clock import FakeClock
@@ -309,8 +309,8 @@ def test_the_counters_thread_with_udev_and_nothing_plugged_in_sleeps_for_the_who
         listed.append(clock())
         return []
 
-    manager = CounterManager(emit=lambda intent: None, list_ports=no_ports, clock=clock, hotplug=hotplug,
-                             scan_interval_s=None, wait=waits)
+    manager = CounterManager(emit=lambda intent: None, clock=clock, wait=waits,
+                             discovery=PortDiscovery(list_ports=no_ports, hotplug=hotplug, scan_interval_s=None))
     beats: list[bool] = []
 
     def beat(*, waiting: bool = False) -> None:
@@ -361,8 +361,9 @@ def test_a_udev_event_wakes_the_counters_thread_which_lists_the_ports_again() ->
         stop.set()
         return []
 
-    manager = CounterManager(emit=lambda intent: None, list_ports=list_ports, open_port=open_port,  # type: ignore[arg-type]
-                             clock=clock, hotplug=hotplug, scan_interval_s=None, wait=wait)
+    manager = CounterManager(emit=lambda intent: None, clock=clock, wait=wait,
+                             discovery=PortDiscovery(list_ports=list_ports, open_port=open_port, hotplug=hotplug,
+                                                     scan_interval_s=None))
     try:
         manager.run(stop)
     finally:
@@ -385,8 +386,8 @@ def test_without_udev_the_fallback_scan_lists_ports_only_when_dev_changed() -> N
     def dev_changed() -> int:
         return 1 if clock() < 130.0 else 2  # a device node came or went at 130 s
 
-    manager = CounterManager(emit=lambda intent: None, list_ports=no_ports, clock=clock, scan_interval_s=2.0,
-                             scan_gate=dev_changed, wait=waits)
+    manager = CounterManager(emit=lambda intent: None, clock=clock, wait=waits,
+                             discovery=PortDiscovery(list_ports=no_ports, scan_interval_s=2.0, scan_gate=dev_changed))
     try:
         manager.run(stop)
     finally:
@@ -400,7 +401,7 @@ def test_a_publish_from_the_station_wakes_the_sleeping_counters_thread() -> None
     """The self-pipe: a value sent from the station thread ends the counters thread's sleep, so a
     retransmission timer it started is honoured (and a stop is seen at once)."""
     stop = threading.Event()
-    manager = CounterManager(emit=lambda intent: None, list_ports=list, scan_interval_s=None)
+    manager = CounterManager(emit=lambda intent: None, discovery=PortDiscovery(list_ports=list, scan_interval_s=None))
     thread = threading.Thread(target=manager.run, args=(stop,), name="counters-test", daemon=True)
     thread.start()
     try:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from tablekeeper.config import REFERENCE_CONFIG, load_config
-from tablekeeper.hw.counters import CounterManager, CounterMatch
+from tablekeeper.hw.counters import CounterManager, CounterMatch, PortDiscovery
 from tablekeeper.intents import CounterConnected, CounterMissing
 from tablekeeper.sim.counters import VirtualCounter, VirtualCounterBank
 from tablekeeper.ui.menu import MENU_IDLE_S
@@ -95,8 +95,8 @@ class Counters:
     def __init__(self, *entries: CounterMatch) -> None:
         self.bank = VirtualCounterBank()
         self.intents: list[object] = []
-        self.manager = CounterManager(emit=self.intents.append, counters=entries, list_ports=self.bank.list_ports,
-                                      scan_interval_s=0.05)
+        self.manager = CounterManager(emit=self.intents.append, counters=entries,
+                                      discovery=PortDiscovery(list_ports=self.bank.list_ports, scan_interval_s=0.05))
 
     def spin_until(self, condition: Callable[[], bool], timeout_s: float = 10.0) -> None:
         deadline = time.monotonic() + timeout_s

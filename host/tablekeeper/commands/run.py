@@ -242,7 +242,7 @@ def counters_running(station: Station, config: StationConfig, table: CounterTabl
     (``supervisor``, else one of its own); their intents go on the station's queue. The virtual
     counters are powered up on that thread, so the first frame does not wait for them, unless
     ``wait_for_table`` (a script starts once all are seated)."""
-    from tablekeeper.hw.counters import CounterManager, _default_list_ports, usb_discovery
+    from tablekeeper.hw.counters import CounterManager, list_usb_ports, usb_discovery
     from tablekeeper.intents import CounterConnected
     from tablekeeper.sim.counter_table import roll_intent
     from tablekeeper.station.parts import counter_matches
@@ -250,9 +250,9 @@ def counters_running(station: Station, config: StationConfig, table: CounterTabl
 
     if table is None:
         manager = CounterManager(emit=station.put, counters=counter_matches(config.counters),
-                                 on_roll=lambda roll: station.put(roll_intent(roll)), **usb_discovery())
+                                 on_roll=lambda roll: station.put(roll_intent(roll)), discovery=usb_discovery())
     else:
-        manager = table.manager_for(station.put, extra_ports=None if wait_for_table else _default_list_ports)
+        manager = table.manager_for(station.put, extra_ports=None if wait_for_table else list_usb_ports)
     station.sink.counters = manager
     watcher = Supervisor(clock=manager.clock) if supervisor is None else supervisor
     plugged = threading.Event()
