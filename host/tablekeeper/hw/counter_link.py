@@ -131,42 +131,50 @@ class CounterLink:
         try:
             message = p.parse(payload)
         except p.FrameRejected as exc:
-            log.debug("counter %s: %s", self.device, exc)
-            self._send(p.encode_frame(p.build(p.MsgType.ERROR, 0, p.error_body(exc.code, exc.msg_type, exc.seq))),
-                       now_s)
-            if exc.code is p.ErrorCode.BAD_VERSION and self.ident is None:
-                # An old (or newer) board: said once, and the link closed (retried with back-off).
-                self._host.wrong_version(self.device, payload[0])
-                self.broken = f"counter protocol version {payload[0]}"
-                self.drop_reason = "old firmware"
+            self._rejected(exc, payload[0], now_s)
             return
         kind = message.type
         if kind is p.MsgType.ACK:
             self._outbox.acknowledge(message.body[0])
-            return
-        if kind is p.MsgType.IDENT:
-            try:
-                ident = p.parse_ident(message.body)
-            except ProtocolError as exc:
-                log.warning("counter %s: %s", self.device, exc)
-                return
-            if self.ident is None:
-                self.ident = ident
-                self._host.identified(self, now_s)
-            elif ident != self.ident:
-                # Another board, role or boot answering on a greeted link: nothing it sends can be
-                # mapped safely, so the link is closed and greeted afresh.
-                self.broken = "a different identity answered on an open link"
-                self.drop_reason = "identity changed"
-            return
-        if kind is p.MsgType.HEARTBEAT:
+        elif kind is p.MsgType.IDENT:
+            self._identify(message.body, now_s)
+        elif kind is p.MsgType.HEARTBEAT:
             if self.ident is not None and now_s - self._last_tx_s >= self._host.timing.heartbeat_s / 2:
                 self._heartbeat(now_s)  # answered in this wake: the host's own beat is then never due
-            return
-        if kind is p.MsgType.ERROR:
+        elif kind is p.MsgType.ERROR:
             self.errors_received += 1
             log.warning("counter %s reported %s", self.device, p.parse_error(message.body))
+        else:
+            self._host_bound(message, now_s)
+
+    def _rejected(self, exc: p.FrameRejected, version: int, now_s: float) -> None:
+        """A frame that does not parse is answered with an error (never executed)."""
+        log.debug("counter %s: %s", self.device, exc)
+        self._send(p.encode_frame(p.build(p.MsgType.ERROR, 0, p.error_body(exc.code, exc.msg_type, exc.seq))), now_s)
+        if exc.code is p.ErrorCode.BAD_VERSION and self.ident is None:
+            # An old (or newer) board: said once, and the link closed (retried with back-off).
+            self._host.wrong_version(self.device, version)
+            self.broken = f"counter protocol version {version}"
+            self.drop_reason = "old firmware"
+
+    def _identify(self, body: bytes, now_s: float) -> None:
+        try:
+            ident = p.parse_ident(body)
+        except ProtocolError as exc:
+            log.warning("counter %s: %s", self.device, exc)
             return
+        if self.ident is None:
+            self.ident = ident
+            self._host.identified(self, now_s)
+        elif ident != self.ident:
+            # Another board, role or boot answering on a greeted link: nothing it sends can be
+            # mapped safely, so the link is closed and greeted afresh.
+            self.broken = "a different identity answered on an open link"
+            self.drop_reason = "identity changed"
+
+    def _host_bound(self, message: p.Message, now_s: float) -> None:
+        """A change, roll or claim: acknowledged, then reported to the host."""
+        kind = message.type
         if kind not in (p.MsgType.CHANGE, p.MsgType.ROLL, p.MsgType.CLAIM) or message.seq == 0:
             # Host-bound types only; anything else is answered, never executed.
             self._send(p.encode_frame(p.build(p.MsgType.ERROR, 0,
