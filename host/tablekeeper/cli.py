@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tablekeeper import __version__
 from tablekeeper.errors import TablekeeperError
@@ -31,12 +32,11 @@ COMMANDS: dict[str, str] = {
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser with every subcommand, or just the module behind ``only`` when it names one."""
-    import argparse
     import importlib
 
     from tablekeeper.logs import LEVELS
 
-    parser = argparse.ArgumentParser(
+    parser = _parser_class()(
         prog="tablekeeper",
         description="Keep the bookkeeping of a cardboard co-op game: rounds, tokens, odds and counters.",
     )
@@ -52,6 +52,39 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _parser_class() -> type[argparse.ArgumentParser]:
+    """argparse's parser, its help sized to the terminal without ``shutil`` (argparse imports it, and
+    with it the compression modules, for every parser it makes: a tenth of a second at a Pi Zero's
+    budget before the first frame). Subcommands' parsers are made of the same class."""
+    import argparse
+    import os
+
+    class Formatter(argparse.HelpFormatter):
+        def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                     width: int | None = None) -> None:
+            super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
+
+    def _columns() -> int:
+        """As ``shutil.get_terminal_size().columns``: $COLUMNS, else the terminal's width, else 80."""
+        try:
+            columns = int(os.environ.get("COLUMNS", "0"))
+        except ValueError:
+            columns = 0
+        if columns <= 0:
+            try:
+                columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+            except (AttributeError, ValueError, OSError):
+                columns = 0
+        return columns if columns > 0 else 80
+
+    class Parser(argparse.ArgumentParser):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs.setdefault("formatter_class", Formatter)
+            super().__init__(*args, **kwargs)
+
+    return Parser
+
+
 def _command_word(argv: Sequence[str]) -> str | None:
     return next((word for word in argv if not word.startswith("-")), None)
 
@@ -60,6 +93,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     splash = None
     if argv is None:  # the process's own command line: on the Pi, "starting..." before the rest loads
+        if _command_word(words) == "run":
+            # nothing built before the game's first frame is garbage: the collector would only walk
+            # the modules as they load (a tenth of the start-up); the station collects and freezes
+            # once, then turns it back on (``commands.run.settle_heap``)
+            gc.disable()
         from tablekeeper.station.splash import show
 
         splash = show(words)

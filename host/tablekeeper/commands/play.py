@@ -9,11 +9,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
 from tablekeeper import games
+from tablekeeper.commands.sessions import check_slot, new_session, session_options
 from tablekeeper.core.events import Command
 from tablekeeper.core.game import Game
 from tablekeeper.core.script import parse_line
@@ -65,30 +66,13 @@ def register(subparsers: Any) -> None:
     s.set_defaults(func=run_saves)
 
 
-def check_slot(slot: str) -> str:
-    """A slot is a short printable name (it appears in messages and on the station's menu)."""
-    if not slot.strip() or len(slot) > 64 or not slot.isprintable():
-        raise ScriptError(f"--slot {slot!r}: not a slot name (1 to 64 printable characters)")
-    return slot
-
-
-def parse_options(items: Iterable[str]) -> dict[str, str]:
-    options = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ScriptError(f"--option {item!r}: expected KEY=VALUE")
-        options[key.strip()] = value.strip()
-    return options
-
-
 def open_session(game: Game, args: argparse.Namespace) -> tuple[Session, Store | None]:
-    options = {"flow": "walk" if getattr(args, "walk", False) else "auto", **parse_options(args.option)}
+    options = session_options(args)
     seats = args.seats if args.seats is not None else game.seats_default
     if args.save is None:
         if args.campaign:
             raise ScriptError("--campaign needs --save PATH (the campaign lives in the save file)")
-        return Session(game, seats=seats, seed=args.seed, options=options), None
+        return new_session(game, args), None
     check_slot(args.slot)
     if not -MAX_SEED - 1 <= args.seed <= MAX_SEED:
         raise ScriptError(f"--seed {args.seed}: too large to keep in a save (at most {MAX_SEED})")
@@ -130,7 +114,7 @@ def open_session(game: Game, args: argparse.Namespace) -> tuple[Session, Store |
 def resume_unsaved(game: Game, args: argparse.Namespace) -> Session:
     """The session a read-only save holds (verified whole, read without writing), or a new one, with no
     journal: the station plays it unsaved and says so."""
-    options = {"flow": "walk" if getattr(args, "walk", False) else "auto", **parse_options(args.option)}
+    options = session_options(args)
     seats = args.seats if args.seats is not None else game.seats_default
     found = inspect(args.save) if Path(args.save).exists() else None
     if found is not None and not found.ok:

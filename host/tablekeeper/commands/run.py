@@ -125,6 +125,38 @@ def open_session(args: argparse.Namespace) -> tuple[Session, Any]:
     return session, store
 
 
+def start_session(args: argparse.Namespace) -> tuple[Session, Any, Callable[[], Any] | None]:
+    """``open_session``, but a new game whose ``--save`` file does not exist yet starts unsaved: the
+    third value then makes the save and attaches the session to it (the caller does so once the
+    game's first frame is out; SQLite and the save's files wait until then). The demo keeps its
+    counts in the save, so it opens it first."""
+    if not args.save or Path(args.save).exists() or getattr(args, "demo", False):
+        return (*open_session(args), None)
+    from tablekeeper import games
+    from tablekeeper.commands.sessions import check_slot, new_session
+    from tablekeeper.core.session import MAX_SEED
+
+    check_slot(args.slot)
+    if not -MAX_SEED - 1 <= args.seed <= MAX_SEED:
+        raise ScriptError(f"--seed {args.seed}: too large to keep in a save (at most {MAX_SEED})")
+    session = new_session(games.load(args.game or DEFAULT_GAME), argparse.Namespace(
+        option=getattr(args, "option", []), seats=args.seats, seed=args.seed, walk=getattr(args, "walk", False)))
+
+    def create() -> Any:
+        from tablekeeper.core.store import Store
+
+        store = Store.open(args.save)
+        try:
+            store.create(args.slot, session.setup)
+            session.journal = store.journal(args.slot)
+        except BaseException:
+            store.close()
+            raise
+        return store
+
+    return session, None, create
+
+
 def _saved_game(args: argparse.Namespace) -> str | None:
     """The game a save's slot holds, read without writing (a read-only save still names its game)."""
     if not args.save or not Path(args.save).exists():
@@ -186,9 +218,11 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
         from tablekeeper.appliance.watchdog import Watchdog  # the rest loads after the first frame
         from tablekeeper.supervisor import Supervisor
 
-        session, store = open_session(args)
+        session, store, create_save = start_session(args)
         station = make_station(args, session=session, store=store, config=config, displays=displays, clock=clock)
-        station.start()  # the game's first frame, before gpiozero, the counters and the fleet load
+        station.start()  # the game's first frame, before the save is made, gpiozero, the counters and the fleet
+        if create_save is not None:
+            store = create_save()
         station.buttons = _open_or_explain(lambda: make_buttons(config, emit=station.put, clock=clock))
         station.sink.outputs = _open_or_explain(lambda: make_outputs(config, clock=clock))
         _stop_on_signals(station)
@@ -230,9 +264,11 @@ def run_station_loop(station: Station, supervisor: Supervisor, watchdog: Watchdo
 def settle_heap() -> None:
     """Collect once, then keep what start-up built (modules, fonts, game data) out of later collections
     (``gc.freeze``): a full collection over it takes about 8 ms here, a tenth of a second on a Pi Zero,
-    inside whichever press it lands on."""
+    inside whichever press it lands on. The collector is on from here (``cli.main`` turns it off while
+    a ``run`` starts)."""
     gc.collect()
     gc.freeze()
+    gc.enable()
 
 
 @contextmanager
@@ -345,7 +381,7 @@ def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_
         if on_starting is not None:
             on_starting(parts)
         displays.open_rest()
-        session, store = open_session(args)
+        session, store, create_save = start_session(args)
     except BaseException:
         displays.close()
         parts.close()
@@ -353,6 +389,13 @@ def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_
     station = make_station(args, session=session, store=store, config=config, displays=displays, clock=clock)
     if on_station is not None:
         on_station(station)
+    if create_save is not None:  # a new game's save is made after its first frame (``run_hardware``'s order)
+        try:
+            store = create_save()
+        except BaseException:
+            station.close()
+            parts.close()
+            raise
     # gpiozero loads here, after the first frame
     station.buttons = make_buttons(config, emit=station.put, clock=clock, pin_factory=parts.pin_factory)
     station.sink.outputs = make_outputs(config, clock=clock, pin_factory=parts.pin_factory)
@@ -393,6 +436,7 @@ def run_scripted(config: StationConfig, args: argparse.Namespace, *,
         with counters_running(station, config, parts.counters, wait_for_table=True), \
                 fleet_running(station, config, wait_s=FLEET_WAIT_S):
             station.start()
+            gc.enable()  # off while a ``run`` process starts (``cli.main``)
             station.drain()  # the counters' greetings
             if parts.counters is not None:
                 parts.counters.sync()

@@ -25,12 +25,9 @@ from tablekeeper.core.derived import DerivedViews
 from tablekeeper.core.events import Command
 from tablekeeper.core.session import Session
 from tablekeeper.core.state import GameState
-from tablekeeper.core.store import SaveFullError
 from tablekeeper.core.view import Panel
 from tablekeeper.errors import StoreError
 from tablekeeper.hw.displays import DisplayBank
-from tablekeeper.intents import Intent, Quit
-from tablekeeper.station import intake
 from tablekeeper.station.controls import Controls
 from tablekeeper.station.outputs import CounterSink, OutputSink, changes
 from tablekeeper.ui import flow_lines
@@ -39,9 +36,10 @@ from tablekeeper.ui.model import Screens
 from tablekeeper.ui.paint import Glass, Painter
 from tablekeeper.ui.state import MESSAGE_S, UiState
 
-if TYPE_CHECKING:  # gpiozero loads when the parts are made, after the game's first frame
+if TYPE_CHECKING:  # gpiozero loads when the parts are made, and what handles intents with the first one
     from tablekeeper.hw.buttons import ButtonPanel
     from tablekeeper.hw.outputs import Outputs
+    from tablekeeper.intents import Intent
 
 Clock = Callable[[], float]
 IDLE_WAIT_S: float | None = None  # without a deadline the loop sleeps until an intent comes (Quit too)
@@ -175,6 +173,8 @@ class Station:
         if pending:
             self.perform(pending)
         if self.ui.menu.expired(now_s):
+            from tablekeeper.station import intake
+
             intake.leave_menu(self)
         self.ui = self.ui.expired(now_s)
         if pending or self.ui is not before:
@@ -195,6 +195,9 @@ class Station:
     # --- intents and commands ---------------------------------------------------------------------
     def handle(self, intent: Intent) -> None:
         """Apply one intent, then redraw what changed."""
+        from tablekeeper.intents import Quit
+        from tablekeeper.station import intake
+
         self.stats.intents += 1
         if isinstance(intent, Quit):
             self.running = False
@@ -210,6 +213,8 @@ class Station:
             try:
                 outcome = self.session.perform(command)
             except StoreError as exc:  # a full disk: not acknowledged, the game unchanged, the station runs on
+                from tablekeeper.core.store import SaveFullError
+
                 self.stats.save_failures += 1
                 logging.getLogger(__name__).warning("command not kept: %s", exc)
                 problem = "save full - not kept" if isinstance(exc, SaveFullError) else "save failed - not kept"

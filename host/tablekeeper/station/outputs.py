@@ -12,7 +12,6 @@ from tablekeeper.core.events import NoticeKind
 from tablekeeper.core.game import Game
 from tablekeeper.core.session import Note
 from tablekeeper.core.state import GameState, Result
-from tablekeeper.station import counter_tracks
 from tablekeeper.ui import flow_lines
 from tablekeeper.ui.model import Lights
 
@@ -80,6 +79,8 @@ class OutputSink:
         ``seat1.damage`` goes out as seat 1's ``hp`` and ``damage``); ``wanted(seat, "damage")``."""
         if self.counters is None:
             return
+        from tablekeeper.station import counter_tracks  # the counters' slots: loaded with the counters
+
         for seat in state.seat_numbers():
             for slot in counter_tracks.SLOTS:
                 name = counter_tracks.followed(game, state.tracks, seat, slot)
