@@ -31,6 +31,18 @@ def run_in_subprocess(argv: list[str]) -> int:
                             + " ".join(argv)) from None
 
 
+def place_picture(shot: Path, target: Path) -> None:
+    """Copy ``shot`` to ``target`` unless ``target`` already shows the same pixels: PNG bytes for the
+    same picture differ between Pillow and zlib builds, and an unchanged photo must stay unchanged."""
+    from PIL import Image, ImageChops
+
+    if target.is_file():
+        with Image.open(shot) as new, Image.open(target) as old:
+            if new.size == old.size and ImageChops.difference(new.convert("RGB"), old.convert("RGB")).getbbox() is None:
+                return
+    shutil.copyfile(shot, target)
+
+
 def station_script(demo: DemoScript) -> str:
     """The simulator script that follows a guided demo: one press per prompt, then a pause."""
     lines = []
@@ -59,7 +71,7 @@ def take_photos(demos: Sequence[DemoScript], out_dir: Path, *, config: Path | No
                 raise HardwareError(f"photo of {demo.game}: the simulator exited with {code} "
                                     f"after {len(shots)} frames")
             target = out_dir / f"{demo.game}.png"
-            shutil.copyfile(shots[-1], target)
+            place_picture(shots[-1], target)
             written.append(target)
     return written
 
@@ -75,6 +87,6 @@ def take_readme_picture(keys: Path, target: Path, *, run_cli: Callable[[list[str
         if code != 0 or not shots:
             raise HardwareError(f"README picture: the simulator exited with {code} after {len(shots)} frames")
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(shots[-1], target)
+        place_picture(shots[-1], target)
     return target
 

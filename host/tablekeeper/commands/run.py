@@ -44,7 +44,7 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "run", help="run the station (buttons, displays, counters), or simulate it",
         description="Run the station. Without Raspberry Pi GPIO (or with --sim) the same station runs "
-                    "on simulated parts: a window (pygame), the terminal (asciiblock) or image files "
+                    "on simulated parts: a window (pygame), the terminal (text, or luma's asciiblock) or image files "
                     "(capture, gifanim). Keyboard keys press the buttons; see the config's 'key' entries.")
     p.add_argument("--sim", action="store_true", help="simulate the hardware even on a Raspberry Pi")
     p.add_argument("--config", metavar="FILE",
@@ -60,8 +60,8 @@ def register(subparsers: Any) -> None:
                         "default is the data directory's tablekeeper.sqlite3; the simulator saves only when asked)")
     p.add_argument("--slot", default="main", help="save slot name (default main)")
     p.add_argument("--display", choices=DISPLAY_MODES,
-                   help="simulator output, as luma.emulator names it (default: pygame with a screen, "
-                        "asciiblock in a terminal, else capture)")
+                   help="simulator output: readable text in the terminal, else luma.emulator's by name (default: "
+                        "pygame with a screen, text in a terminal, else capture)")
     p.add_argument("--script", metavar="FILE",
                    help="simulate unattended: keys, 'press ROLE', 'hold ROLE [S]', 'wait S', "
                         "'counter SEAT up|down|select|roll|unplug|plug', 'type LINE' per line (fake clock), then exit")

@@ -8,6 +8,7 @@ a rejected command changes nothing.
 
 from __future__ import annotations
 
+import difflib
 import random
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -254,8 +255,10 @@ class Game:
         elif verb in CORE_VERBS:
             CORE_VERBS[verb].handler(txn, args)
         else:
-            known = ", ".join(sorted({*CORE_VERBS, *game_verbs}))
-            raise Rejected(f"unknown verb {verb!r} (known: {known})")
+            known = sorted({*CORE_VERBS, *game_verbs})
+            close = difflib.get_close_matches(verb, known, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise Rejected(f"unknown verb {verb!r}{hint} (known: {', '.join(known)})")
         if not txn.events:
             raise Rejected(f"{command.text()}: nothing to do")
         flowmod.settle(txn, self.flow)

@@ -1,6 +1,7 @@
 """The station's parts, simulated: gpiozero ``MockFactory`` pins, emulated OLED chips, and the whole
-panel shown through luma.emulator (``pygame`` window, ``asciiblock`` terminal) or written by Pillow
-(``capture`` PNGs, ``gifanim`` GIF), with keyboard keys pressing the virtual buttons.
+panel shown as readable ``text`` in the terminal, through luma.emulator (``pygame`` window,
+``asciiblock`` pixel view) or written by Pillow (``capture`` PNGs, ``gifanim`` GIF), with keyboard
+keys pressing the virtual buttons.
 
 The displays run the real luma.oled drivers and the real partial-update adapter; only the bus is
 replaced by ``OledChip``, so the simulator shows exactly what the bytes would put on the glass.
