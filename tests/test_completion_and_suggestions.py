@@ -12,6 +12,8 @@ import pytest
 from tablekeeper.appliance.install import COMPLETION_FILES, InstallOptions, Run, build_plan
 from tablekeeper.cli import COMMANDS, main
 
+ROOT = Path(__file__).resolve().parents[1]
+
 
 def _error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     with pytest.raises(SystemExit) as exited:
@@ -58,6 +60,8 @@ def _completion(shell: str) -> str:
     (["run", "--display", "t"], {"text"}),
     (["hardware", ""], {"wiring", "panel", "photos"}),
     (["completion", ""], {"bash", "zsh"}),
+    (["config", "check", "hardware/stat"], {"hardware/station.toml"}),
+    (["run", "--capture-dir", "hardwa"], {"hardware"}),
 ])
 def test_bash_completes_subcommands_games_and_choices(tmp_path: Path, words: list[str], expected: set[str]) -> None:
     script = tmp_path / "tablekeeper.bash"
@@ -65,7 +69,7 @@ def test_bash_completes_subcommands_games_and_choices(tmp_path: Path, words: lis
     quoted = " ".join(f"'{w}'" for w in ["tablekeeper", *words])
     probe = (f"source '{script}'; COMP_WORDS=({quoted}); COMP_CWORD={len(words)}; "
              f"_shtab_tablekeeper; printf '%s\\n' \"${{COMPREPLY[@]}}\"")
-    result = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, check=True, timeout=30)
+    result = subprocess.run(["bash", "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True, timeout=30)
     assert set(result.stdout.split()) == expected
 
 

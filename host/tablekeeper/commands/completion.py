@@ -43,7 +43,7 @@ def completion_script(parser: argparse.ArgumentParser, shell: str) -> str:
             action.choices = games.names()
         elif metavar in DIRECTORY_METAVARS:
             action.complete = shtab.DIRECTORY  # type: ignore[attr-defined]  # shtab reads this attribute
-        elif metavar in FILE_METAVARS or (action.dest in FILE_DESTS and action.option_strings):
+        elif metavar in FILE_METAVARS or action.dest in FILE_DESTS:
             action.complete = shtab.FILE  # type: ignore[attr-defined]
     return str(shtab.complete(parser, shell=shell))
 
