@@ -1,8 +1,9 @@
 """``tablekeeper completion bash|zsh``: tab completion for every subcommand, option and choice.
 
 shtab writes it from the same argparse parser the command runs, as a static script: a Tab press
-starts no Python (argcomplete would build the whole parser on every press, which imports every
-subcommand's module). Game names, files and directories are completed too.
+starts no Python. (argcomplete would build the whole parser on every press, importing every
+subcommand's module: about 2 s at a Pi Zero 2 W's speed.) Game names, files and directories are
+completed too.
 """
 
 from __future__ import annotations
