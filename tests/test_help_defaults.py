@@ -43,20 +43,6 @@ def _plain_value(value: object) -> str:
     return {"0.0.0.0": "all"}.get(str(value), f"{value:g}" if isinstance(value, float) else str(value))
 
 
-@pytest.mark.parametrize(("where", "action"), [(w, a) for w, a in options() if _PLAIN_DEFAULT.search(a.help or "")],
-                         ids=[w for w, a in options() if _PLAIN_DEFAULT.search(a.help or "")])
-def test_a_plain_default_in_the_help_is_the_options_default(where: str, action: argparse.Action) -> None:
-    match = _PLAIN_DEFAULT.search(action.help or "")
-    assert match is not None
-    named = match.group(1).rstrip("/")
-    if where.endswith("install --counter-id"):  # an empty list means the MicroPython IDs
-        from tablekeeper.appliance.units import DEFAULT_COUNTER_IDS
-
-        assert action.default == [] and [f"{v:04X}:{p:04X}" for v, p in DEFAULT_COUNTER_IDS] == [named]
-    else:
-        assert named == _plain_value(action.default), f"{where}: help says {named}, code has {action.default!r}"
-
-
 def _display_rule(help_text: str) -> None:
     from tablekeeper.sim.simulator import choose_display_mode
 
@@ -107,7 +93,19 @@ def _pool_rule(help_text: str) -> None:
     assert "(default: every one in the data)" in help_text  # None: Campaign.new's pool left open
 
 
+def _broker_port_rule(help_text: str) -> None:
+    import tempfile
+
+    assert "(default 1883, or 8883 with --tls)" in help_text
+    with tempfile.TemporaryDirectory() as tmp:
+        for extra, port in (([], 1883), (["--tls", "broker.local"], 8883)):
+            out = Path(tmp) / str(port)
+            assert main(["fleet", "broker-config", "t1", "--out", str(out), *extra]) == 0
+            assert f"listener {port} 0.0.0.0" in (out / "mosquitto.conf").read_text()
+
+
 RULES: dict[str, Callable[[str], None]] = {
+    "tablekeeper fleet broker-config --port": _broker_port_rule,
     "tablekeeper --log-level": _log_rule,
     "tablekeeper campaign --pool": _pool_rule,
     "tablekeeper run --config": _config_rule,
@@ -122,8 +120,29 @@ RULES: dict[str, Callable[[str], None]] = {
 }
 
 
+def plain_defaults() -> list[tuple[str, argparse.Action]]:
+    """Options whose help names a value as their default and whose default is that value (no rule)."""
+    return [(w, a) for w, a in options() if _PLAIN_DEFAULT.search(a.help or "") and w not in RULES]
+
+
+@pytest.mark.parametrize(("where", "action"), plain_defaults(), ids=[w for w, _ in plain_defaults()])
+def test_a_plain_default_in_the_help_is_the_options_default(where: str, action: argparse.Action) -> None:
+    match = _PLAIN_DEFAULT.search(action.help or "")
+    assert match is not None
+    named = match.group(1).rstrip("/")
+    if where.endswith("install --counter-id"):  # an empty list means the MicroPython IDs
+        from tablekeeper.appliance.units import DEFAULT_COUNTER_IDS
+
+        assert action.default == [] and [f"{v:04X}:{p:04X}" for v, p in DEFAULT_COUNTER_IDS] == [named]
+    else:
+        assert named == _plain_value(action.default), f"{where}: help says {named}, code has {action.default!r}"
+
+
 def test_every_default_rule_in_the_help_is_checked() -> None:
-    ruled = {where for where, action in options() if _RULE_DEFAULT.search(action.help or "")}
+    """A ``(default: ...)`` help, or a plain one whose option has no value of its own (None, filled
+    in by a rule), must have its rule checked in RULES."""
+    ruled = {where for where, action in options() if _RULE_DEFAULT.search(action.help or "")
+             or (_PLAIN_DEFAULT.search(action.help or "") and action.default is None)}
     assert ruled == set(RULES)
 
 
