@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 from typing import Any
 
 
@@ -13,6 +12,8 @@ class SuggestingParser(argparse.ArgumentParser):
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:
         if action.choices is not None and value not in action.choices:
+            import difflib  # only on the way to an error: the station's start-up does not pay for it
+
             close = difflib.get_close_matches(str(value), [str(c) for c in action.choices], n=1)
             if close:
                 raise argparse.ArgumentError(action, f"invalid choice: {value!r} (did you mean {close[0]!r}?)")

@@ -8,7 +8,6 @@ a rejected command changes nothing.
 
 from __future__ import annotations
 
-import difflib
 import random
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -255,6 +254,8 @@ class Game:
         elif verb in CORE_VERBS:
             CORE_VERBS[verb].handler(txn, args)
         else:
+            import difflib  # only for a refused verb: loading a game does not pay for it
+
             known = sorted({*CORE_VERBS, *game_verbs})
             close = difflib.get_close_matches(verb, known, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
