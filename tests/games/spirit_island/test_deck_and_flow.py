@@ -146,8 +146,8 @@ def test_one_question_answers_every_land_and_the_second_answer_asks_land_by_land
     assert prompt is not None and prompt.text == "Ravage in Mountain: what happened?"
     # each Mountain land's own Invaders, on the real boards: A1 Explorer + Town, B2 Explorer +
     # Town + City (Sweden-free Damage 1/2/3), each adding its own Blight
-    assert prompt.options[0].startswith("as the rules place them: A1 3 Damage, Blight; A6 3 Damage, Blight, "
-                                        "1 Dahan lost; B2 6 Damage, Blight; B7 3 Damage, Blight, 1 Dahan lost")
+    assert prompt.options[0].startswith("as the rules place them: A1: 3 Damage, Blight; A6, B7: 3 Damage, "
+                                        "Blight, 1 Dahan lost; B2: 6 Damage, Blight")
     assert prompt.options[1] == "land by land"
     before = tracks(s)["blight.card"]
     run(s, "choose 1")

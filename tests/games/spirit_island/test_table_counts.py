@@ -71,7 +71,7 @@ def test_explore_adds_in_each_land_with_a_source() -> None:
     prompt = s.state.prompt
     assert prompt is not None and prompt.text == "Explore in Mountain: what was added?"
     # A1 is Coastal; A6 is inland but next to A8's Town
-    assert prompt.options[0] == "as the rules place them: A1 1 Explorer added; A6 1 Explorer added"
+    assert prompt.options[0] == "as the rules place them: A1, A6: 1 Explorer added"
     run(s, "choose 1")
     assert (count(s, "A1", "explorers"), count(s, "A6", "explorers")) == (1, 1)
 
@@ -85,8 +85,7 @@ def test_build_adds_a_town_in_each_land_not_two_cities_on_a_board() -> None:
     assert prompt is not None and prompt.text == "Build in Mountain: what was added?"
     # each Mountain land holds one Explorer: a Town each (the old answer read a board's Town and
     # City as one land and offered "2 Cities")
-    assert prompt.options[0] == ("as the rules place them: A1 1 Town added; A6 1 Town added; "
-                                 "B2 1 Town added; B7 1 Town added")
+    assert prompt.options[0] == "as the rules place them: A1, A6, B2, B7: 1 Town added"
     towns = tracks(s)["island.towns"]
     run(s, "choose 1")
     assert [count(s, n, "towns") for n in ("A1", "A6", "B2", "B7")] == [1, 1, 1, 1]
@@ -121,8 +120,8 @@ def test_ravage_deals_each_lands_own_damage() -> None:
     prompt = s.state.prompt
     assert prompt is not None and prompt.text == "Ravage in Mountain: what happened?"
     # per land (the old answer put a board's Invaders in one land: "16 Damage to the land")
-    assert prompt.options[0] == ("as the rules place them: A1 3 Damage, Blight; A6 3 Damage, Blight, 1 Dahan lost; "
-                                 "B2 6 Damage, Blight; B7 3 Damage, Blight, 1 Dahan lost")
+    assert prompt.options[0] == ("as the rules place them: A1: 3 Damage, Blight; "
+                                 "A6, B7: 3 Damage, Blight, 1 Dahan lost; B2: 6 Damage, Blight")
     detail(s)
     first = s.state.prompt
     assert first is not None and first.text == "Ravage in A1: did it add Blight?"
@@ -145,6 +144,20 @@ def test_ravage_as_the_rules_place_it_writes_counts_the_victory_check_reads() ->
     assert [count(s, n, "blight") for n in ("A1", "A6", "B2", "B7")] == [1, 1, 1, 1]
     assert totals_match_the_lands(s)
     assert s.state.over is None and s.state.prompt is None
+
+
+@pytest.mark.rule("SI-END-1")
+def test_destroying_the_starting_pieces_after_three_turns_is_no_victory() -> None:
+    """The Builds and Explores were counted land by land: the printed City and Town gone, the
+    Invaders the turns added keep the game going."""
+    s = session(seats=1)
+    for _ in range(3):
+        to_step(s, "time", "passes")
+        run(s, "next")
+    t = tracks(s)
+    assert t["island.explorers"] > 2 and t["island.towns"] + t["island.cities"] > 3
+    run(s, "destroy city A2", "destroy town A8")
+    assert s.state.over is None and totals_match_the_lands(s)
 
 
 @pytest.mark.rule("SI-BLIGHT-1")
@@ -197,7 +210,7 @@ def test_ravage_offers_the_damage_with_defend() -> None:
     to_step(s, "fast", "powers")
     run(s, "land A1 defend=40")
     to_step(s, "invader", "ravage")
-    assert s.state.prompt is not None and s.state.prompt.options[0].startswith("as the rules place them: A1 0 Damage;")
+    assert s.state.prompt is not None and s.state.prompt.options[0].startswith("as the rules place them: A1: 0 Damage;")
     detail(s)
     prompt = s.state.prompt
     assert prompt is not None and prompt.options[0] == "no Blight (0 Damage)"

@@ -109,6 +109,9 @@ def on_drawn(txn: Txn, name: str) -> None:
     cards = get(txn.state, "fear.earned_cards", [])
     if not cards or "name" in cards[0] or txn.state.step != "fear":
         raise Rejected("Fear cards are named when the Fear step reveals them")
+    prompt = txn.state.prompt
+    if prompt is not None and prompt.id == NAME_PROMPT:
+        txn.close_prompt()  # ``reveal fear_cards NAME`` answers the question too
     _name(txn, name, reported=True)
 
 

@@ -384,7 +384,7 @@ def _summary(overview: Question, group: list[Question], state: GameState) -> str
     """The rules' answers for the whole step in words (the first option of an overview question)."""
     if overview.step == "Setup":
         return island_setup.summary(state)
-    parts: list[str] = []
+    parts: dict[str, list[str]] = {}  # what the rules do: the lands it happens in (a short line)
     for name in dict.fromkeys(q.land for q in group if q.kind in ANSWERED):
         said: list[str] = []
         for q in (g for g in group if g.land == name and g.preset is not None):
@@ -398,8 +398,8 @@ def _summary(overview: Question, group: list[Question], state: GameState) -> str
             elif q.kind in ("build", "explore") and any(answer):
                 said.append(f"{_text(answer)} added")
         if said:
-            parts.append(f"{name} " + ", ".join(said))
-    text = "; ".join(parts) if parts else "nothing happens"
+            parts.setdefault(", ".join(said), []).append(name)
+    text = "; ".join(f"{', '.join(names)}: {said}" for said, names in parts.items()) if parts else "nothing happens"
     if any(q.kind == "ravage" and q.preset and q.preset[0] for q in group) and any(
             lands.placed_presence(state, s) < state.value(f"seat{s}.presence") for s in state.seat_numbers()):
         text += " (Presence not placed in a land is not lost)"

@@ -220,12 +220,12 @@ def use(txn: Txn, seat: int, number_text: str) -> None:
         raise Rejected(f"card {i + 1} is {speed}: it resolves in the {speed.title()} Power phase"
                        f" (now: {txn.state.phase})")
     if txn.state.phase != speed:
-        _swift(txn, seat, speed, f"card {i + 1}")
+        _swift(txn, seat, speed, cards[i].name or f"card {i + 1}")
     if cards[i].used:
         raise Rejected(f"card {i + 1} was already used this turn (a Repeat is 'repeat {seat} {i + 1}')")
     cards[i] = msgspec.structs.replace(cards[i], used=True)
     _put_played(txn, seat, cards)
-    _power_used(txn, seat, f"card {i + 1}")
+    _power_used(txn, seat, f"card {i + 1}" + (f", {cards[i].name}" if cards[i].name else ""))
 
 
 def repeat(txn: Txn, seat: int, number_text: str) -> None:
