@@ -162,7 +162,7 @@ def test_sigkill_at_a_random_point_resumes_after_the_last_acknowledged_command(t
 
 def test_the_command_line_imports_only_the_module_of_the_command_run() -> None:
     code = ("import sys; from tablekeeper.cli import main; main(['play', 'nosuchgame']);"
-            "print(sorted(m for m in sys.modules if m in ('tablekeeper.doctor', 'tablekeeper.station_cli', "
-            "'tablekeeper.appliance.commands', 'tablekeeper.hw.counters_cli', 'tablekeeper.play')))")
+            "print(sorted(m for m in sys.modules if m in ('tablekeeper.commands.doctor', 'tablekeeper.commands.run', "
+            "'tablekeeper.appliance.commands', 'tablekeeper.commands.counters', 'tablekeeper.commands.play')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
-    assert out.strip() == "['tablekeeper.play']"
+    assert out.strip() == "['tablekeeper.commands.play']"

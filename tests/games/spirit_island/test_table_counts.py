@@ -468,7 +468,7 @@ def test_a_power_card_from_the_data_is_played_by_name() -> None:
 
 
 def test_panel_next_on_a_seat_menu_closes_it_and_a_refused_item_says_why() -> None:
-    from tablekeeper.controls import Controls
+    from tablekeeper.station.controls import Controls
 
     s = session()
     to_step(s, "spirit", "growth")
