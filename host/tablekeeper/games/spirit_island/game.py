@@ -12,6 +12,7 @@ from tablekeeper.core.chance import Deck, Multiset
 from tablekeeper.core.events import Command, Event, Json
 from tablekeeper.core.frozen import freeze
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
+from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import Counter
 from tablekeeper.core.view import Panel
@@ -39,7 +40,7 @@ def _option_adversary(text: str) -> tuple[str, int] | None:
     if not text:
         return None
     name, _, level = text.partition(":")
-    if not level.isdigit():
+    if not is_number(level, signed=False):
         raise ConfigError(f"--option adversary={text!r}: expected NAME:LEVEL, e.g. france:6")
     return name.lower(), int(level)
 
@@ -79,7 +80,7 @@ class SpiritIsland(Game):
         data = datamod.load(options.get("data") or None)
         players = state.seats
         boards_text = options.get("boards", str(players))
-        if not boards_text.isdigit() or not 1 <= int(boards_text) <= 6:
+        if not is_number(boards_text, signed=False) or not 1 <= int(boards_text) <= 6:
             raise ConfigError(f"--option boards={boards_text!r}: expected a number of island boards, 1 to 6")
         boards = int(boards_text)
         card_name = options.get("blight", data.default_blight_card)
