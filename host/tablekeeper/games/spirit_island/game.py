@@ -12,6 +12,7 @@ from tablekeeper.core.chance import Deck, Multiset
 from tablekeeper.core.events import Command, Event, Json
 from tablekeeper.core.frozen import freeze
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
+from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import Counter
 from tablekeeper.core.view import Panel
@@ -45,7 +46,7 @@ def _option_adversary(text: str, data: datamod.TableData) -> tuple[str, int] | N
     name, _, level = text.rpartition(":")
     keys = {k: k for k in data.adversaries} | {a.name.lower(): k for k, a in data.adversaries.items()}
     key = keys.get(name.strip().lower().replace("-", "_")) or keys.get(name.strip().lower())
-    if not level.isdigit() or key is None or int(level) > 6:
+    if not is_number(level, signed=False) or key is None or int(level) > 6:
         raise ConfigError(f"--option adversary={text!r}: expected one of "
                           f"{', '.join(sorted(data.adversaries))} at level 0 to 6, e.g. england:3")
     return key, int(level)
@@ -56,7 +57,7 @@ def _option_boards(text: str, players: int, data: datamod.TableData) -> list[str
     known = sorted(data.boards)
     if not text:
         text = str(players)
-    if text.isdigit():
+    if is_number(text, signed=False):
         n = int(text)
         if not 1 <= n <= len(known):
             raise ConfigError(f"--option boards={text!r}: expected 1 to {len(known)} boards, or letters "
