@@ -104,7 +104,24 @@ def _broker_port_rule(help_text: str) -> None:
             assert f"listener {port} 0.0.0.0" in (out / "mosquitto.conf").read_text()
 
 
+def _swap_class_rule(help_text: str) -> None:
+    from tablekeeper.commands.campaign import apply
+
+    assert "swap: the card's class (default neutral)" in help_text
+
+    class Log:  # records the card a swap brings in
+        def swap(self, _seat: int, _out: str, card: object, guide: bool) -> None:
+            self.card = card
+
+    log = Log()
+    args = build_parser("campaign").parse_args(["campaign", "z.db", "zealot", "swap", "1", "Knife", "Flashlight",
+                                                 "--guide"])
+    apply(log, args)  # type: ignore[arg-type]
+    assert log.card.card_class == "neutral"  # type: ignore[attr-defined]
+
+
 RULES: dict[str, Callable[[str], None]] = {
+    "tablekeeper campaign --class": _swap_class_rule,
     "tablekeeper fleet broker-config --port": _broker_port_rule,
     "tablekeeper --log-level": _log_rule,
     "tablekeeper campaign --pool": _pool_rule,
