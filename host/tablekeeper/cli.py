@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tablekeeper import __version__
 from tablekeeper.errors import TablekeeperError
@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "doctor": "tablekeeper.commands.doctor",
     "counters": "tablekeeper.commands.counters",
     "fleet": "tablekeeper.commands.fleet",
+    "completion": "tablekeeper.commands.completion",
 }
 
 
@@ -34,9 +35,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser with every subcommand, or just the module behind ``only`` when it names one."""
     import importlib
 
+    from tablekeeper.commands.suggest import SuggestingParser
     from tablekeeper.logs import LEVELS
 
-    parser = _parser_class()(
+    parser = SuggestingParser(
         prog="tablekeeper",
         description="Keep the bookkeeping of a cardboard co-op game: rounds, tokens, odds and counters.",
     )
@@ -50,39 +52,6 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     for name in modules:
         importlib.import_module(name).register(subparsers)
     return parser
-
-
-def _parser_class() -> type[argparse.ArgumentParser]:
-    """argparse's parser, its help sized to the terminal without ``shutil`` (argparse imports it, and
-    with it the compression modules, for every parser it makes: a tenth of a second at a Pi Zero's
-    budget before the first frame). Subcommands' parsers are made of the same class."""
-    import argparse
-    import os
-
-    class Formatter(argparse.HelpFormatter):
-        def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
-                     width: int | None = None) -> None:
-            super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
-
-    def _columns() -> int:
-        """As ``shutil.get_terminal_size().columns``: $COLUMNS, else the terminal's width, else 80."""
-        try:
-            columns = int(os.environ.get("COLUMNS", "0"))
-        except ValueError:
-            columns = 0
-        if columns <= 0:
-            try:
-                columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-            except (AttributeError, ValueError, OSError):
-                columns = 0
-        return columns if columns > 0 else 80
-
-    class Parser(argparse.ArgumentParser):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            kwargs.setdefault("formatter_class", Formatter)
-            super().__init__(*args, **kwargs)
-
-    return Parser
 
 
 def _command_word(argv: Sequence[str]) -> str | None:
@@ -105,6 +74,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(words)
     if splash is not None:
         args.splash = splash
+    if getattr(args, "wants_full_parser", False):  # `completion` describes every subcommand
+        args.full_parser = build_parser()
     from tablekeeper.logs import configure, under_journal
 
     configure(args.log_level or ("info" if under_journal() else "warning"))

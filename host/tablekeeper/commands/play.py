@@ -17,6 +17,7 @@ from tablekeeper import games
 from tablekeeper.commands.sessions import check_slot, new_session, session_options
 from tablekeeper.core.events import Command
 from tablekeeper.core.game import Game
+from tablekeeper.core.numbers import option_number
 from tablekeeper.core.script import parse_line
 from tablekeeper.core.session import Outcome, Session
 from tablekeeper.core.store import MAX_SEED, Store, export_lines, inspect, refusal
@@ -36,8 +37,8 @@ def register(subparsers: Any) -> None:
                               "rewind K, set TRACK VALUE, add TRACK +N|-N, draw SOURCE, reveal SOURCE OUTCOME, "
                               "press BUTTON, hold BUTTON, and the game's own verbs (see docs/scripting.md).")
     p.add_argument("game", help="arkham, spirit_island, oathsworn or earthborne")
-    p.add_argument("--seats", type=int, default=None, help="number of seats (players)")
-    p.add_argument("--seed", type=int, default=1, help="seed for the device's draws (default 1)")
+    p.add_argument("--seats", type=option_number, default=None, help="number of seats (players)")
+    p.add_argument("--seed", type=option_number, default=1, help="seed for the device's draws (default 1)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a game option, e.g. difficulty=hard (repeatable)")
     p.add_argument("--script", metavar="FILE", help="script file, or - for standard input")
@@ -221,24 +222,7 @@ def run(args: argparse.Namespace) -> int:
     out: TextIO = sys.stdout
     try:
         if args.script:
-            for number, text in enumerate(read_lines(args.script), 1):
-                try:
-                    outcome = runner.line(number, text)
-                except StoreError as exc:  # e.g. a full disk: this line is not acknowledged
-                    raise type(exc)(f"line {number} not saved: {exc}") from None
-                if outcome is None:
-                    continue
-                if not outcome.accepted:
-                    rejected += 1
-                    print(f"line {number}: {outcome.reason}", file=sys.stderr, flush=True)
-                if args.trace:
-                    state = runner.view()
-                    if not outcome.accepted:
-                        state["notices"] = []  # the session's notices are the last accepted line's
-                    record = {"line": number, "text": text.strip(), "accepted": outcome.accepted,
-                              "reason": outcome.reason, "entry": outcome.entry, "state": state}
-                    out.write(json.dumps(record) + "\n")
-                    out.flush()
+            rejected = run_script(runner, args, out)
         final = runner.finish()
         if not final.accepted:
             rejected += 1
@@ -253,6 +237,33 @@ def run(args: argparse.Namespace) -> int:
         if store is not None:
             store.close()
     return 1 if (args.strict and rejected) else 0
+
+
+def run_script(runner: Runner, args: argparse.Namespace, out: TextIO) -> int:
+    """Feed ``args.script`` to ``runner`` line by line (refusals on stderr, ``--trace`` lines on ``out``);
+    returns how many lines were refused."""
+    rejected = 0
+    for number, text in enumerate(read_lines(args.script), 1):
+        try:
+            outcome = runner.line(number, text)
+        except StoreError as exc:  # e.g. a full disk: this line is not acknowledged
+            raise type(exc)(f"line {number} not saved: {exc}") from None
+        if outcome is None:
+            continue
+        if outcome.malformed:  # a word that cannot be read is bad input, not a refused move
+            raise ScriptError(f"line {number}: {outcome.reason}")
+        if not outcome.accepted:
+            rejected += 1
+            print(f"line {number}: {outcome.reason}", file=sys.stderr, flush=True)
+        if args.trace:
+            state = runner.view()
+            if not outcome.accepted:
+                state["notices"] = []  # the session's notices are the last accepted line's
+            record = {"line": number, "text": text.strip(), "accepted": outcome.accepted,
+                      "reason": outcome.reason, "entry": outcome.entry, "state": state}
+            out.write(json.dumps(record) + "\n")
+            out.flush()
+    return rejected
 
 
 def save_campaign(store: Store, session: Session, name: str) -> None:

@@ -22,7 +22,10 @@ def embed(options: Mapping[str, str], file_keys: Set[str]) -> dict[str, str]:
         value = out[key]
         if not value or value.startswith(EMBEDDED_MARK):
             continue
-        text = read_text(value, what=f"option {key}=")
+        try:
+            text = read_text(value, what="data file")
+        except ConfigError as exc:  # the reason without read_text's own "PATH: " in front
+            raise ConfigError(f"--option {key}={value}: {str(exc).removeprefix(f'{value}: ')}") from None
         import hashlib  # loaded only for a session that names a file (not before a plain game's first frame)
         import json
 
