@@ -12,21 +12,21 @@ from pathlib import Path
 
 import pytest
 
-from tablekeeper import games
+from tablekeeper import cli, games
 from tablekeeper.commands.play import Runner
+from tablekeeper.commands.sessions import new_session
 from tablekeeper.core.chance import Bag, Deck, Dice, Source
-from tablekeeper.core.session import Session
 from tablekeeper.core.state import GameState
+from tests.station.frames import SCRIPT_ARGS
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "games"
-CASES = {"arkham": (2, 1), "earthborne": (2, 7), "oathsworn": (None, 1), "spirit_island": (2, 1)}  # seats, seed
+CASES = SCRIPT_ARGS  # each game's script with the arguments it is run with
 
 
 def states(game_name: str) -> Iterator[GameState]:
     """The session's state before the script and after each of its commands (as ``play --strict``)."""
-    game = games.load(game_name)
-    seats, seed = CASES[game_name]
-    session = Session(game, seats=seats or game.seats_default, seed=seed, options={"flow": "auto"})
+    args = cli.build_parser("play").parse_args(["play", game_name, *CASES[game_name]])
+    session = new_session(games.load(game_name), args)
     yield session.state
     runner = Runner(session)  # ``press ROLE`` lines go through the panel's controls, as in ``play``
     lines = (DOCS / f"{game_name}.script").read_text(encoding="utf-8").splitlines()
