@@ -95,6 +95,8 @@ class Station:
         self._sent: dict[str, bytes] = {}
         self._panels_of: tuple[GameState | None, int] = (None, -1)  # the state and views ``panels`` were made from
         self._shown = session.state  # the state the outputs show
+        # what the last screens were made from, and their pictures
+        self._composed: tuple[tuple[object, ...], dict[str, Image.Image]] | None = None
         self._failed: frozenset[str] = frozenset()
 
     # --- the loop ---------------------------------------------------------------------------------
@@ -277,9 +279,13 @@ class Station:
             pointing = Pointing(self.controls.selected(state),
                                 self.controls.pending.text() if self.controls.pending is not None else None,
                                 self.controls.prompt_text(state), self.controls.option(state))
-            self.screens = compose(state, self.ui, self.panels, game=game, roles=self.painter.roles,
-                                   pointing=pointing)
-        frames = self.painter.paint(self.screens)
+            inputs = (state, self.ui, self.panels, pointing)
+            if self._composed is None or any(a is not b for a, b in zip(inputs[:3], self._composed[0][:3], strict=True)) \
+                    or pointing != self._composed[0][3]:  # else the same screens (a release, a tick)
+                self.screens = compose(state, self.ui, self.panels, game=game, roles=self.painter.roles,
+                                       pointing=pointing)
+                self._composed = (inputs, self.painter.paint(self.screens))
+        frames = self._composed[1]
         if self.painter.paged != self.ui.paged:
             self.ui = replace(self.ui, paged=self.painter.paged)
         if self.decorate is not None:

@@ -43,8 +43,9 @@ class Painter:
         """The picture of each display with a screen, at the screens' page (modulo each screen's pages)."""
         out: dict[str, Image.Image] = {}
         paged = set(self.paged)
+        by_role = {screen.role: screen for screen in screens.displays}
         for glass in self.glasses:
-            screen = screens.display(glass.role)
+            screen = by_role.get(glass.role)
             if screen is None:
                 continue
             banner = screen.banner_text
