@@ -3,13 +3,14 @@ typed records, so players can correct a number by editing a copy instead of the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from typing import Annotated
 
 import msgspec
 
+from tablekeeper.core.packs import Pack
 from tablekeeper.errors import ConfigError
 from tablekeeper.games.spirit_island import data_files
 from tablekeeper.schema import decode
@@ -277,6 +278,6 @@ def parse(raw: Mapping[str, object], source: str) -> TableData:
     return data
 
 
-def load(path: str | None = None) -> TableData:
-    """The packaged standard data, or a user's edited copy at ``path``."""
-    return data_files.load("standard.toml", path, parse)
+def load(path: str | None = None, packs: Sequence[Pack] = ()) -> TableData:
+    """The packaged standard data, or a user's edited copy at ``path``, and the packs' adversaries."""
+    return data_files.load("standard.toml", path, parse, packs)

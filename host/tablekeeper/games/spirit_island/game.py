@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import ClassVar
 
+from tablekeeper.core import packs as packlib
 from tablekeeper.core.chance import Deck, Multiset
 from tablekeeper.core.events import Command, Event, Json
 from tablekeeper.core.frozen import freeze
@@ -32,6 +33,7 @@ from tablekeeper.games.spirit_island import (
 )
 from tablekeeper.games.spirit_island import data as datamod
 from tablekeeper.games.spirit_island.common import blight_card, deck_of, get, seat_track, slots, table
+from tablekeeper.games.spirit_island.data_files import PACKAGE
 from tablekeeper.games.spirit_island.turn import FLOW
 
 
@@ -50,7 +52,7 @@ def _option_spirits(options: Mapping[str, str], players: int) -> dict[str, str]:
     if not text:
         return {}
     names = [n.strip().lower() for n in text.split(",")]
-    book = spirit_data.load(options.get("spirit_data") or None)
+    book = spirit_data.load(options.get("spirit_data") or None, packlib.active(options, "spirit_island", PACKAGE))
     if len(names) > players:
         raise ConfigError(f"--option spirits={text!r}: {len(names)} Spirits for {players} seats")
     for name in names:
@@ -68,15 +70,17 @@ class SpiritIsland(Game):
     seats_default = 2
     flow = FLOW
     file_options = frozenset({"data", "spirit_data"})
+    pack_package = PACKAGE  # its data/ folder is the pack "core"
     # spirits have no health: no HP die; the dial's RES counts Energy, its other slots are not used
     counter_tracks: ClassVar[Mapping[str, str | None]] = {"resources": "energy"}
 
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
-        known = {"data", "blight", "adversary", "invaders", "events", "boards", "spirits", "spirit_data"}
+        known = {"data", "blight", "adversary", "invaders", "events", "boards", "spirits", "spirit_data",
+                 packlib.PACKS_OPTION}
         unknown = sorted(set(options) - known)
         if unknown:
             raise ConfigError(f"unknown option {unknown[0]!r} for spirit_island (options: {', '.join(sorted(known))})")
-        data = datamod.load(options.get("data") or None)
+        data = datamod.load(options.get("data") or None, packlib.active(options, "spirit_island", PACKAGE))
         players = state.seats
         boards_text = options.get("boards", str(players))
         if not boards_text.isdigit() or not 1 <= int(boards_text) <= 6:
@@ -126,6 +130,7 @@ class SpiritIsland(Game):
                 "adversary": adversary,
                 "invader_draws": draws, "events": events == "on", "boards": boards,
                 "spirits": seat_spirits or None, "spirit_data": options.get("spirit_data") or None,
+                "packs": options.get(packlib.PACKS_OPTION) or None,
                 "invader.slots": {"ravage": [], "build": [], "explore": []}, "invader.discard": []}
         kept = {k: freeze(v) for k, v in info.items() if v is not None}
         return replace(state, tracks=tracks, sources=sources, data=kept)

@@ -3,10 +3,11 @@ seat can pick a played card from the panel and the station can check an Innate's
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import msgspec
 
+from tablekeeper.core.packs import Pack
 from tablekeeper.errors import ConfigError
 from tablekeeper.games.spirit_island import data_files
 from tablekeeper.schema import decode
@@ -66,9 +67,9 @@ def _parse(raw: Mapping[str, object], source: str) -> SpiritBook:
     return book
 
 
-def load(path: str | None = None) -> SpiritBook:
-    """The packaged Spirits, or a user's copy at ``path``."""
-    return data_files.load("spirits.toml", path, _parse)
+def load(path: str | None = None, packs: Sequence[Pack] = ()) -> SpiritBook:
+    """The packaged Spirits, or a user's copy at ``path``, and the packs' Spirits."""
+    return data_files.load("spirits.toml", path, _parse, packs)
 
 
 def levels_met(innate: Innate, have: dict[str, int]) -> int:
