@@ -406,3 +406,21 @@ def test_a_save_naming_packs_without_records_is_refused(tmp_path: Path) -> None:
 
     with pytest.raises(ConfigError, match="a save keeps each pack's record"):
         Session(GAME, seats=2, seed=1, options={"packs": "/etc"}, from_save="game.sqlite3: slot 'main'")
+
+
+def test_the_station_plays_a_packs_scenario_and_its_save_refuses_a_changed_pack(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = homebrew(tmp_path / "hb")
+    keys = tmp_path / "keys.txt"
+    keys.write_text("wait 1\n", encoding="utf-8")
+    save = str(tmp_path / "station.sqlite3")
+    station = ["run", "--sim", "--game", "arkham", "--script", str(keys), "--display", "capture", "--capture-dir",
+               str(tmp_path / "frames"), "--save", save]
+    assert cli.main([*station, "--pack", str(folder), "--option", "scenario_id=cellar_door"]) == 0
+    capsys.readouterr()
+    code, out, err = play(monkeypatch, capsys, "arkham", "--save", save)
+    assert code == 0, err
+    assert json.loads(out)["scenario"] == "cellar_door"
+    (folder / "scenarios.toml").write_text(HOMEBREW_SCENARIO.replace("shroud = 3", "shroud = 4"))
+    assert cli.main(station) == 2
+    assert "pack 'homebrew' (arkham, " in capsys.readouterr().err

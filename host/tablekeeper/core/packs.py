@@ -6,7 +6,9 @@ folder, or anywhere a path names.
 A session chooses its packs when it begins (option ``packs``: names or paths, comma-separated) and
 records each one's name, where it was found and the SHA-256 of its files; resuming a save reads the
 pack again from there and refuses, naming the pack, when its content changed since. The records stay
-in the setup, so every later read of the game's data finds the same content.
+in the setup, so every later read of the game's data finds the same content. The only paths a save
+makes the station open are its packs' folders, read as ``packs check`` reads them: a folder's regular
+TOML files, bounded in number and size (a FIFO or a device is refused, never read).
 """
 
 from __future__ import annotations
