@@ -402,12 +402,20 @@ def layers(packs: Sequence[Pack], name: str) -> list[Layer]:
     return out
 
 
+def at(doc: Mapping[str, Any], table: str, default: Any) -> Any:
+    """The value at a dotted ``table`` path of a parsed document (``""``: the document itself)."""
+    value: Any = doc
+    for part in table.split(".") if table else ():
+        value = value.get(part, default) if isinstance(value, dict) else default
+    return value
+
+
 def entries(found: Sequence[Layer], table: str) -> Iterator[tuple[Layer, str, Any]]:
-    """Every entry of ``table`` (a table of tables by key) across the layers; a key two packs both
-    define is one line naming the file and the pack that has it already."""
+    """Every entry of ``table`` (a table of tables by key; a dotted path reaches into one) across
+    the layers; a key two packs both define is one line naming the file and the pack that has it already."""
     owner: dict[str, Layer] = {}
     for layer in found:
-        raw = layer.doc.get(table, {}) if table else layer.doc
+        raw = at(layer.doc, table, {})
         if not isinstance(raw, dict):
             raise fail(layer.label, table, f"expected a table, got {type(raw).__name__}")
         for key, value in raw.items():
@@ -423,7 +431,7 @@ def rows(found: Sequence[Layer], table: str, id_field: str) -> Iterator[tuple[La
     """Every row of an array of tables across the layers, checked for an ``id_field`` two packs share."""
     owner: dict[str, Layer] = {}
     for layer in found:
-        raw = layer.doc.get(table, [])
+        raw = at(layer.doc, table, [])
         if not isinstance(raw, list):
             raise fail(layer.label, table, f"expected an array, got {type(raw).__name__}")
         for i, value in enumerate(raw):
@@ -437,12 +445,19 @@ def rows(found: Sequence[Layer], table: str, id_field: str) -> Iterator[tuple[La
 
 
 def only(found: Sequence[Layer], keys: Sequence[str]) -> None:
-    """A pack's copy of a file adds entries; any other top-level key is one line (the built-in copy,
-    the first layer, holds the file's numbers)."""
+    """A pack's copy of a file adds entries; any other key is one line (the built-in copy, the first
+    layer, holds the file's numbers). A dotted key allows that one key inside its table."""
+    tops = {k.split(".")[0] for k in keys}
     for layer in found[1:]:
-        for key in layer.doc:
-            if key not in keys:
+        for key, value in layer.doc.items():
+            if key not in tops:
                 raise fail(layer.label, key, f"unknown key (a pack's copy of this file holds {', '.join(keys)})")
+            inner = {k.split(".", 1)[1] for k in keys if k.startswith(f"{key}.")}
+            if inner and isinstance(value, dict):
+                for sub in value:
+                    if sub not in inner:
+                        raise fail(layer.label, f"{key}.{sub}",
+                                   f"unknown key (a pack's copy of this file holds {', '.join(keys)})")
 
 
 # --- checking and listing -------------------------------------------------------------------
@@ -466,7 +481,7 @@ def _entry_tables(doc: dict[str, Any], table: Table) -> Iterator[tuple[str, str,
     if table.whole:
         yield str(doc.get(table.name or "name", "")), "", doc
         return
-    raw = doc.get(table.path, {}) if table.path else doc
+    raw = at(doc, table.path, {})
     if table.id is not None:
         for i, row in enumerate(raw if isinstance(raw, list) else []):
             key = row.get(table.id, "") if isinstance(row, dict) else ""
@@ -561,7 +576,7 @@ def _names(pack: Pack, schema: Schema) -> dict[tuple[str, str], str]:
 def _check_file(f: PackFile, doc: dict[str, Any], spec: FileSpec, taken: dict[tuple[str, str], str]) -> list[Problem]:
     problems: list[Problem] = []
     whole = next((t for t in spec.tables if t.whole), None)
-    paths = {t.path for t in spec.tables if not t.whole}
+    paths = {t.path.split(".")[0] for t in spec.tables if not t.whole}
     if whole is None and "" not in paths:
         for key in doc:
             if key not in paths:

@@ -45,9 +45,14 @@ def with_packs(name: str, doc: dict[str, Any], source: str, packs: Sequence[pack
     out = dict(doc)
     for table, id_field in tables.items():
         if id_field is None:
-            out[table] = {key: value for _, key, value in packlib.entries(found, table)}
+            merged: Any = {key: value for _, key, value in packlib.entries(found, table)}
         else:
-            out[table] = [value for _, _, value in packlib.rows(found, table, id_field)]
+            merged = [value for _, _, value in packlib.rows(found, table, id_field)]
+        parent, _, child = table.rpartition(".")
+        if parent:  # a table inside a table ([[blight_cards.cards]])
+            out[parent] = {**packlib.at(out, parent, {}), child: merged}
+        else:
+            out[table] = merged
     return out
 
 
