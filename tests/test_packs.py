@@ -102,13 +102,15 @@ def test_the_listing_names_the_core_boxes_by_game_and_kind(capsys: pytest.Captur
     for kinds in found.values():
         for entries in kinds.values():
             for entry in entries:
-                assert set(entry) == {"name", "pack", "verified"} and entry["pack"] == "core"
+                assert set(entry) - {"key"} == {"name", "pack", "verified"} and entry["pack"] == "core"
     zealot = {"The Gathering", "The Midnight Masks", "The Devourer Below"}
     assert zealot <= {e["name"] for e in found["arkham"]["scenarios"] if e["verified"]}
     assert {"name": "Core set challenge deck", "pack": "core", "verified": True} in \
         found["earthborne"]["challenge_decks"]
     assert any(e["name"] == "Broodmother" for e in found["oathsworn"]["encounters"])
     assert found["spirit_island"]["spirits"] and found["spirit_island"]["adversaries"]
+    assert {"name": "The Gathering", "pack": "core", "verified": True, "key": "the_gathering"} in \
+        found["arkham"]["scenarios"]
 
 
 def test_the_three_night_of_the_zealot_scenarios_carry_their_token_effects() -> None:
@@ -206,7 +208,8 @@ def test_a_good_pack_is_fine_and_listed_with_its_name(tmp_path: Path, data_dir: 
     assert cli.main(["packs", "check", str(folder)]) == 0
     assert "pack 'homebrew' for arkham is fine (1 scenarios, 1 chaos_bags)" in capsys.readouterr().out
     found = listing(capsys)["arkham"]
-    assert {"name": "The Cellar Door", "pack": "homebrew", "verified": False} in found["scenarios"]
+    assert {"name": "The Cellar Door", "pack": "homebrew", "verified": False, "key": "cellar_door"} in \
+        found["scenarios"]
     assert {"name": "cellar", "pack": "homebrew", "verified": False} in found["chaos_bags"]
 
 

@@ -92,15 +92,19 @@ class Record:
 
 @dataclass(frozen=True, slots=True)
 class Listed:
-    """One piece of content as ``packs list`` shows it (and a game's view lists what it knows)."""
+    """One piece of content as ``packs list`` shows it (and a game's view lists what it knows): its
+    name, its pack, whether it was checked, and the key players type to choose it, when it has one."""
 
     name: str
     pack: str
     verified: bool
-    key: str = ""  # what players type to choose it, where that differs from the name
+    key: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "pack": self.pack, "verified": self.verified}
+        out: dict[str, Any] = {"name": self.name, "pack": self.pack, "verified": self.verified}
+        if self.key and self.key != self.name:
+            out["key"] = self.key
+        return out
 
 
 @dataclass(frozen=True, slots=True)
