@@ -306,13 +306,18 @@ def _keep(pack: Pack) -> None:
 
 # --- the packs of a session -----------------------------------------------------------------
 
-def _records(value: str, source: str) -> list[Record]:
+def _records(value: str, source: str) -> tuple[Record, ...]:
     try:
-        body = json.loads(value[len(RECORDS_MARK):])
-        records = [Record(str(r["name"]), str(r["where"]), str(r["sha256"])) for r in body]
+        return _parsed(value)
     except (ValueError, TypeError, KeyError) as exc:
         raise ConfigError(f"{source}: option packs: not a record of packs ({exc})") from None
-    return records
+
+
+@functools.lru_cache(maxsize=64)
+def _parsed(value: str) -> tuple[Record, ...]:
+    """The records of an option value (a game reads them again at every look at its data)."""
+    body = json.loads(value[len(RECORDS_MARK):])
+    return tuple(Record(str(r["name"]), str(r["where"]), str(r["sha256"])) for r in body)
 
 
 def record(options: Mapping[str, str], game: str, package: str | None, *, from_save: str | None = None
