@@ -113,6 +113,15 @@ def test_the_listing_names_the_core_boxes_by_game_and_kind(capsys: pytest.Captur
         found["arkham"]["scenarios"]
 
 
+@pytest.mark.parametrize("game", ["arkham", "spirit_island", "oathsworn", "earthborne"])
+def test_each_built_in_pack_passes_the_check_a_users_pack_gets(game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from tablekeeper import games
+
+    folder = Path(games.__file__).parent / game / "data"
+    assert cli.main(["packs", "check", str(folder)]) == 0, capsys.readouterr().err
+    assert f"pack 'core' for {game} is fine" in capsys.readouterr().out
+
+
 def test_the_three_night_of_the_zealot_scenarios_carry_their_token_effects() -> None:
     from tablekeeper.games.arkham.data import PACKAGE, load_scenarios
 

@@ -426,6 +426,7 @@ class _KeyLines:
                 path: tuple[Step, ...] = ()
                 for name in names[:-1]:
                     path = (*path, name)
+                    self._mark(path)  # a table first met as a parent ([a.b] makes a)
                     if path in arrays:
                         path = (*path, arrays[path])
                 path = (*path, names[-1])

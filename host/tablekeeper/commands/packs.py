@@ -98,7 +98,8 @@ def run_check(args: argparse.Namespace) -> int:
     if problems or pack is None:
         return 2
     schema = _schemas()[pack.game]
-    found = packlib.listing((packlib.builtin(pack.game, schema.package), pack), schema)
+    shown = (pack,) if pack.where == packlib.BUILTIN_WHERE else (packlib.builtin(pack.game, schema.package), pack)
+    found = packlib.listing(shown, schema)
     held = [f"{len(mine)} {kind}" for kind, entries in found.items() if (mine := [e for e in entries
                                                                                if e.pack == pack.name])]
     print(f"{args.path}: pack {pack.name!r} for {pack.game} is fine ({', '.join(held) or 'nothing in it yet'})")

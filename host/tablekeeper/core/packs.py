@@ -515,12 +515,12 @@ def check(folder: Path, schemas: Mapping[str, Schema]) -> tuple[Pack | None, lis
         found = next(f for f in files if f.name == MANIFEST)
         problems.append(Problem(found.label, f"unknown game {info.game!r} (games: {', '.join(schemas)})", "game",
                                 key_line(found.text, "game")))
-    if info is not None and info.name == BUILTIN:
+    shipped = schema is not None and folder.resolve() == _builtin_folder(schema)  # the built-in pack itself
+    if info is not None and info.name == BUILTIN and not shipped:
         found = next(f for f in files if f.name == MANIFEST)
         problems.append(Problem(found.label, f"{BUILTIN!r} is the built-in pack's name; choose another", "name",
                                 key_line(found.text, "name")))
-    base = builtin(schema.game, schema.package) if schema is not None and folder.resolve() != _builtin_folder(
-        schema) else None
+    base = builtin(schema.game, schema.package) if schema is not None and not shipped else None
     taken = _names(base, schema) if base is not None and schema is not None else {}
     for f in files:
         if f.name == MANIFEST:
@@ -534,13 +534,16 @@ def check(folder: Path, schemas: Mapping[str, Schema]) -> tuple[Pack | None, lis
             continue
         spec = schema.spec(f.name)
         if spec is None:
-            known = ", ".join(s.name for s in schema.files)
-            problems.append(Problem(f.label, f"not one of the files of a pack for {schema.game} ({known})"))
+            if not shipped:  # the built-in pack also holds the game's file-wide numbers
+                known = ", ".join(s.name for s in schema.files)
+                problems.append(Problem(f.label, f"not one of the files of a pack for {schema.game} ({known})"))
             continue
-        problems += _check_file(f, doc, spec, taken)
+        problems += _check_file(f, doc, spec, taken, numbers=shipped)
     if problems or info is None or schema is None:
         return None, problems
     pack = Pack(info.name, info.game, str(folder), str(folder), _digest(files), tuple(files), info.title, info.source)
+    if shipped:
+        pack = builtin(schema.game, schema.package)
     try:
         schema.load((base, pack) if base is not None else (pack,))
     except ConfigError as exc:
@@ -582,11 +585,14 @@ def _names(pack: Pack, schema: Schema) -> dict[tuple[str, str], str]:
     return taken
 
 
-def _check_file(f: PackFile, doc: dict[str, Any], spec: FileSpec, taken: dict[tuple[str, str], str]) -> list[Problem]:
+def _check_file(f: PackFile, doc: dict[str, Any], spec: FileSpec, taken: dict[tuple[str, str], str], *,
+                numbers: bool = False) -> list[Problem]:
+    """The problems of one pack file: its keys (``numbers``: the built-in copy, whose file-wide keys
+    are the game's own), each entry against the schema, names missing or taken."""
     problems: list[Problem] = []
     whole = next((t for t in spec.tables if t.whole), None)
     paths = {t.path.split(".")[0] for t in spec.tables if not t.whole}
-    if whole is None and "" not in paths:
+    if whole is None and "" not in paths and not numbers:
         for key in doc:
             if key not in paths:
                 import difflib
