@@ -436,3 +436,11 @@ def test_the_station_plays_a_packs_scenario_and_its_save_refuses_a_changed_pack(
     (folder / "scenarios.toml").write_text(HOMEBREW_SCENARIO.replace("shroud = 3", "shroud = 4"))
     assert cli.main(station) == 2
     assert "pack 'homebrew' (arkham, " in capsys.readouterr().err
+
+
+def test_a_wrong_entry_met_in_play_is_named_in_the_packs_own_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    folder = make_pack(tmp_path / "si", "spirit_island", spirits=SPIRIT.replace('speed = "fast"', "speed = 1"))
+    code, _, err = play(monkeypatch, capsys, "spirit_island", "--pack", str(folder), "--option", "spirits=mist")
+    assert code == 2 and err.count("\n") == 1
+    assert f"{folder / 'spirits.toml'}: spirits.mist.cards[0].speed: Expected" in err

@@ -453,6 +453,15 @@ def rows(found: Sequence[Layer], table: str, id_field: str) -> Iterator[tuple[La
             yield layer, i, value
 
 
+def check_entries(found: Sequence[Layer], spec: FileSpec) -> None:
+    """Each pack's entries against the schema, so a wrong one is named in the pack's own file (the
+    game then reads them merged into the built-in file)."""
+    for layer in found[1:]:
+        for table in spec.tables:
+            for _, prefix, raw in _entry_tables(layer.doc, table):
+                decode(raw, table.entry, source=layer.label, prefix=prefix)
+
+
 def only(found: Sequence[Layer], keys: Sequence[str]) -> None:
     """A pack's copy of a file adds entries; any other key is one line (the built-in copy, the first
     layer, holds the file's numbers). A dotted key allows that one key inside its table."""

@@ -42,6 +42,11 @@ def with_packs(name: str, doc: dict[str, Any], source: str, packs: Sequence[pack
     tables = PACK_TABLES.get(name, {})
     found = [packlib.Layer(packlib.BUILTIN, source, doc), *added]
     packlib.only(found, tuple(tables))
+    from tablekeeper.games.spirit_island.pack import SCHEMA  # the schema reads this module's readers
+
+    spec = SCHEMA.spec(name)
+    if spec is not None:
+        packlib.check_entries(found, spec)
     out = dict(doc)
     for table, id_field in tables.items():
         if id_field is None:
