@@ -155,7 +155,7 @@ class FileSpec:
 @dataclass(frozen=True, slots=True)
 class Schema:
     """A game's pack schema: the files a pack may hold, how to read them all (``load`` raises the
-    first ``ConfigError``), the content list, and a commented template per kind (``{key}``, ``{name}``)."""
+    first ``ConfigError``), the content list, and a commented template per kind (``$key``, ``$name``)."""
 
     game: str
     package: str
@@ -245,16 +245,20 @@ def builtin(game: str, package: str) -> Pack:
     return Pack(info.name, info.game, BUILTIN_WHERE, f"{game}/data", _digest(files), files, info.title, info.source)
 
 
-def installed(game: str | None = None) -> tuple[list[Pack], list[Problem]]:
-    """The packs in the user's packs folder (of ``game``, or all), and the folders that are not packs."""
+def _folders() -> tuple[list[Path], list[Problem]]:
     root = packs_dir()
     try:
-        folders = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))[:MAX_FOLDERS]
+        return sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))[:MAX_FOLDERS], []
     except FileNotFoundError:
         return [], []
     except OSError as exc:
         return [], [Problem(str(root), f"cannot list: {exc.strerror or exc}")]
-    packs, problems = [], []
+
+
+def installed(game: str | None = None) -> tuple[list[Pack], list[Problem]]:
+    """The packs in the user's packs folder (of ``game``, or all), and the folders that are not packs."""
+    folders, problems = _folders()
+    packs = []
     for folder in folders:
         try:
             pack = read_folder(folder, where=USER_WHERE)
@@ -264,6 +268,22 @@ def installed(game: str | None = None) -> tuple[list[Pack], list[Problem]]:
         if game is None or pack.game == game:
             packs.append(pack)
     return packs, problems
+
+
+def _named(game: str) -> dict[str, list[Path]]:
+    """The folders of the packs folder by the pack name their manifest gives, for ``game`` (only the
+    manifests are read: finding one pack does not read every other)."""
+    folders, _ = _folders()
+    found: dict[str, list[Path]] = {}
+    for folder in folders:
+        try:
+            text = read_text(folder / MANIFEST, what="pack manifest")
+            info = decode(parse_toml(text, source=str(folder / MANIFEST)), Manifest, source=str(folder / MANIFEST))
+        except ConfigError:
+            continue  # not a pack: packs list and packs check say why
+        if info.game == game:
+            found.setdefault(info.name, []).append(folder)
+    return found
 
 
 def _looks_like_path(ref: str) -> bool:
@@ -282,15 +302,15 @@ def resolve(ref: str, game: str, package: str) -> Pack:
         if pack.name == BUILTIN:
             raise ConfigError(f"--pack {ref}: the name {BUILTIN!r} is the built-in pack's; rename it in its {MANIFEST}")
         return pack
-    packs, _ = installed(game)
-    found = [p for p in packs if p.name == ref]
+    named = _named(game)
+    found = named.get(ref, [])
     if len(found) > 1:
-        raise ConfigError(f"--pack {ref}: two {game} packs of that name ({', '.join(p.folder for p in found)})")
+        raise ConfigError(f"--pack {ref}: two {game} packs of that name ({', '.join(map(str, found))})")
     if not found:
-        names = ", ".join(sorted({BUILTIN, *(p.name for p in packs)}))
+        names = ", ".join(sorted({BUILTIN, *named}))
         raise ConfigError(f"--pack {ref}: no {game} pack of that name in {packs_dir()} (packs: {names}; "
                           "or give the pack folder's path)")
-    return found[0]
+    return read_folder(found[0], where=USER_WHERE)
 
 
 _READ: OrderedDict[tuple[str, str, str], Pack] = OrderedDict()
@@ -359,12 +379,11 @@ def _find(rec: Record, game: str, package: str) -> Pack:
     if rec.where == BUILTIN_WHERE:
         return builtin(game, package)
     if rec.where == USER_WHERE:
-        packs, _ = installed(game)
-        found = [p for p in packs if p.name == rec.name]
+        found = _named(game).get(rec.name, [])
         if not found:
             raise ConfigError(f"pack {rec.name!r} ({game}): not in {packs_dir()} any more; this save was made "
                               "with it (put it back to go on)")
-        return found[0]
+        return read_folder(found[0], where=USER_WHERE)
     try:
         return read_folder(Path(rec.where), where=rec.where)
     except ConfigError as exc:
