@@ -30,6 +30,8 @@ def fleet_config(broker: Broker, station: str, **extra: object) -> FleetConfig:
         values.update(username=station, password_file=broker.password_file(station))
     else:
         values.update(mqtt="3.1.1")
+    if broker.ca_file is not None:
+        values.update(tls=True, ca_file=broker.ca_file)
     values.update(extra)
     return FleetConfig(**values)  # type: ignore[arg-type]
 
@@ -65,11 +67,12 @@ class LiveStation:
         self.parts.close()
 
 
-def organiser(broker: Broker) -> tuple[Organiser, Board]:
+def organiser(broker: Broker, *, answer_s: float = 5.0) -> tuple[Organiser, Board]:
     board = Board()
     login = BrokerLogin(host="127.0.0.1", port=broker.port, username="organiser" if broker.secure else None,
-                        password=broker.password("organiser"), keepalive_s=5)
-    client = Organiser(login, board)
+                        password=broker.password("organiser"), keepalive_s=5, tls=broker.ca_file is not None,
+                        ca_file=broker.ca_file)
+    client = Organiser(login, board, answer_s=answer_s)
     client.start()
     client.wait_connected(10)
     return client, board

@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any, TextIO
 
 from tablekeeper import games
@@ -141,6 +142,28 @@ def open_session(game: Game, args: argparse.Namespace) -> tuple[Session, Store |
     if args.campaign:
         begin_campaign(store, session, args.campaign, args.slot)
     return session, store
+
+
+def resume_unsaved(game: Game, args: argparse.Namespace) -> Session:
+    """The session a read-only save holds (verified whole, read without writing), or a new one, with no
+    journal: the station plays it unsaved and says so."""
+    options = {"flow": "walk" if getattr(args, "walk", False) else "auto", **parse_options(args.option)}
+    seats = args.seats if args.seats is not None else game.seats_default
+    found = inspect(args.save) if Path(args.save).exists() else None
+    if found is not None and not found.ok:
+        raise StoreError(refusal(found.path, found.first_problem()))
+    slot = found.slot(args.slot) if found is not None else None
+    if slot is None or slot.setup is None:
+        return Session(game, seats=seats, seed=args.seed, options=options)
+    if slot.setup.game != game.name:
+        raise ScriptError(f"{args.save}: slot {args.slot!r} holds a {slot.setup.game} session, not {game.name}")
+    try:
+        return Session(game, seats=slot.setup.seats, seed=slot.setup.seed, options=slot.setup.options,
+                       entries=slot.entries, from_save=f"{args.save}: slot {args.slot!r}")
+    except ConfigError:
+        raise
+    except (Rejected, KeyError, IndexError, ValueError) as exc:
+        raise ScriptError(f"{args.save}: slot {args.slot!r} cannot be replayed ({exc})") from None
 
 
 def begin_campaign(store: Store, session: Session, name: str, slot: str) -> None:
@@ -317,6 +340,8 @@ def run_saves(args: argparse.Namespace) -> int:
             else:
                 print(f"{args.path}: slot {slot.slot!r}: {slot.problem}; entries 1..{len(slot.entries)} are good "
                       f"(tablekeeper saves export {args.path} --slot {slot.slot} --good-only)")
+        if found.missing is not None:
+            print(f"{args.path}: {found.missing}")
         if not found.checksums:
             print(f"{args.path}: an older save without entry checksums: numbering and entries checked")
         return 0 if found.ok else 1

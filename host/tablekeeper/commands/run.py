@@ -85,7 +85,9 @@ def make_station(args: argparse.Namespace, *, session: Session, store: Any, **pa
     from tablekeeper.station.loop import Station
 
     if not getattr(args, "demo", False):
-        return Station(session=session, **parts)
+        station = Station(session=session, **parts)
+        station.not_saving = bool(getattr(args, "not_saving", False))
+        return station
     from tablekeeper.demo.mode import DemoMode, MemoryCounts, load_scripts
     from tablekeeper.demo.station import DemoStation
 
@@ -104,6 +106,7 @@ def open_session(args: argparse.Namespace) -> tuple[Session, Any]:
     """The game session (resumed from ``--save`` when it holds one) and its store, if any."""
     from tablekeeper import games
     from tablekeeper.commands.play import open_session as open_play_session
+    from tablekeeper.core.store import SaveReadOnlyError
 
     game_name = args.game or _saved_game(args) or DEFAULT_GAME
     game = games.load(game_name)
@@ -111,21 +114,27 @@ def open_session(args: argparse.Namespace) -> tuple[Session, Any]:
                                    seats=args.seats, seed=args.seed,
                                    save=args.save, slot=args.slot,
                                    campaign=None, walk=getattr(args, "walk", False))
-    session, store = open_play_session(game, play_args)
+    try:
+        session, store = open_play_session(game, play_args)
+    except SaveReadOnlyError as exc:
+        from tablekeeper.commands.play import resume_unsaved
+
+        session = resume_unsaved(game, play_args)
+        print(f"tablekeeper: {exc}; playing on without saving (the track display says 'not saving')",
+              file=sys.stderr)
+        args.not_saving = True
+        return session, None
     return session, store
 
 
 def _saved_game(args: argparse.Namespace) -> str | None:
+    """The game a save's slot holds, read without writing (a read-only save still names its game)."""
     if not args.save or not Path(args.save).exists():
         return None
-    from tablekeeper.core.store import Store
+    from tablekeeper.core.store import inspect
 
-    store = Store.open(args.save)
-    try:
-        saved = store.load(args.slot)
-    finally:
-        store.close()
-    return None if saved is None else saved.setup.game
+    slot = inspect(args.save).slot(args.slot)
+    return None if slot is None or slot.setup is None else slot.setup.game
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -457,13 +466,20 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
             refresh()
 
         supervisor = Supervisor(clock=clock)
+        # under systemd (an installed box without GPIO falls back to this simulator) the same handshake
+        # as on the Pi: READY once up, the watchdog fed from the loop; outside systemd it does nothing
+        from tablekeeper.appliance.watchdog import Watchdog
+
+        watchdog = Watchdog()
         with counters_running(station, config, parts.counters, supervisor=supervisor), \
                 fleet_running(station, config, supervisor=supervisor):
             station.start()  # (a counter plugged into this computer works too)
             refresh()
+            watchdog.ready()
             # a window must have its events read often; keys in a terminal arrive on their own thread
-            run_station_loop(station, supervisor, None, clock=clock, sleep=time.sleep, on_pass=on_pass,
+            run_station_loop(station, supervisor, watchdog, clock=clock, sleep=time.sleep, on_pass=on_pass,
                              idle_wait_s=SIM_WAIT_S if mode == "pygame" else None)
+            watchdog.stopping()
     finally:
         if keyboard is not None:
             keyboard.close()

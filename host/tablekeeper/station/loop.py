@@ -93,6 +93,9 @@ RESULT_SOUNDS = {Result.VICTORY: "victory", Result.DEFEAT: "defeat", Result.DRAW
 ALERT_NOTICES = frozenset({NoticeKind.THRESHOLD, NoticeKind.DEFEAT})
 
 
+NOT_SAVING = "not saving"
+
+
 @dataclass
 class StationStats:
     """What the loop did; the simulator and benchmarks read it."""
@@ -147,6 +150,7 @@ class Station:
         self.locked = False  # the organiser locked the panel: buttons are ignored
         self.decorate: Callable[[dict[str, Image.Image]], dict[str, Image.Image]] | None = None  # fleet mark
         self.save_problem: str | None = None  # shown on the track display until a save succeeds
+        self.not_saving = False  # the save could not be opened for writing: the game plays on, unsaved
         self.legend_until_s: float | None = None  # SELECT held: displays with short forms show their key
         self._select_stepped = False  # whether the last SELECT press stepped the selection (a hold undoes it)
 
@@ -589,6 +593,8 @@ class Station:
                 banner = self.message.text
             elif display.role == "track" and self.save_problem is not None:
                 banner = self.save_problem
+            elif display.role == "track" and self.not_saving and not self.menu.is_open:
+                banner = NOT_SAVING
             elif display.role.startswith("seat") and display.role[4:].isdigit() \
                     and int(display.role[4:]) in self.missing_counters:
                 banner = "counter missing"
