@@ -108,7 +108,9 @@ def test_the_listing_names_the_core_boxes_by_game_and_kind(capsys: pytest.Captur
     assert {"name": "Core set challenge deck", "pack": "core", "verified": True} in \
         found["earthborne"]["challenge_decks"]
     assert any(e["name"] == "Broodmother" for e in found["oathsworn"]["encounters"])
-    assert found["spirit_island"]["spirits"] and found["spirit_island"]["adversaries"]
+    assert len(found["spirit_island"]["spirits"]) >= 8
+    adversaries = {e.get("key") for e in found["spirit_island"]["adversaries"]}
+    assert {"brandenburg_prussia", "england", "sweden"} <= adversaries
     assert {"name": "The Gathering", "pack": "core", "verified": True, "key": "the_gathering"} in \
         found["arkham"]["scenarios"]
 
@@ -347,6 +349,7 @@ cards = [{ id = "a", icon = "sun", awa = 1, fit = 1, spi = 1, foc = 1 },
 SPIRIT = """\
 [spirits.mist]
 name = "Mist Over the Marsh"
+start = [{ count = 2, terrain = "Wetland" }]
 cards = [{ name = "Fog Bank", cost = 1, speed = "fast", elements = ["water", "air"] }]
 """
 

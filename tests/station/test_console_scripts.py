@@ -15,7 +15,8 @@ CASES = [
     ("earthborne", ["--seats", "2", "--seed", "7"]),
     ("oathsworn", []),
     ("arkham", ["--seats", "2"]),
-    ("spirit_island", ["--seats", "2"]),
+    ("spirit_island", ["--seats", "2", "--option", "spirits=river,lightning", "--option", "invaders=report",
+                       "--option", "fear_cards=report"]),
 ]
 
 

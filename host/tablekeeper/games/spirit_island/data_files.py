@@ -21,15 +21,18 @@ from tablekeeper.schema import parse_toml
 T = TypeVar("T")
 
 PACKAGE = "tablekeeper.games.spirit_island"
-KEEP = 16  # parsed files kept: the three packaged ones and a few users' copies
+KEEP = 16  # parsed files kept: the packaged ones and a few users' copies
 _CACHE: OrderedDict[tuple[str, str], object] = OrderedDict()
 
 # What a pack's copy of each file adds: a table of entries by key (None), or an array of tables
-# whose rows are named by that field.
+# whose rows are named by that field (a dotted path reaches into a table).
 PACK_TABLES: dict[str, dict[str, str | None]] = {
     "spirits.toml": {"spirits": None},
     "powers.toml": {"cards": "name"},
-    "standard.toml": {"adversaries": None},
+    "adversaries.toml": {"adversaries": None},
+    "boards.toml": {"boards": None},
+    "fear_cards.toml": {"fear_cards": "name"},
+    "blight_cards.toml": {"blight_cards.cards": "name"},
 }
 
 
@@ -61,11 +64,40 @@ def with_packs(name: str, doc: dict[str, Any], source: str, packs: Sequence[pack
     return out
 
 
-def _key(name: str, path: str | None, packs: Sequence[packlib.Pack]) -> tuple[str, str]:
+def _key(names: str, path: str | None, packs: Sequence[packlib.Pack]) -> tuple[str, str]:
     digest = hashlib.sha256((path or "").encode())
     for pack in packs:
         digest.update(pack.sha256.encode())
-    return name, digest.hexdigest()
+    return names, digest.hexdigest()
+
+
+def _packaged(name: str) -> tuple[str, str]:
+    text = resources.files(PACKAGE).joinpath(f"data/{name}").read_text("utf-8")
+    return f"spirit_island/data/{name}", text
+
+
+def load_tables(names: tuple[str, ...], path: str | None,
+                convert: Callable[[list[tuple[Mapping[str, object], str]]], T],
+                packs: Sequence[packlib.Pack] = ()) -> T:
+    """The packaged files ``names`` (with the entries the ``packs`` add) and then the file option
+    ``path`` (whose tables replace the packaged ones), parsed, as ``convert`` turns the parsed
+    documents and their labels into a record."""
+    key = _key("+".join(names), path, packs)
+    if key in _CACHE:
+        _CACHE.move_to_end(key)
+        return cast(T, _CACHE[key])  # stored below by this ``convert``
+    parts: list[tuple[Mapping[str, object], str]] = []
+    for name in names:
+        source, text = _packaged(name)
+        parts.append((with_packs(name, parse_toml(text, source=source), source, packs), source))
+    if path is not None:
+        source, text = option_file(path)
+        parts.append((parse_toml(text, source=source), source))
+    value = convert(parts)
+    _CACHE[key] = value
+    while len(_CACHE) > KEEP:
+        _CACHE.popitem(last=False)
+    return value
 
 
 def load(name: str, path: str | None, convert: Callable[[Mapping[str, object], str], T],
@@ -76,11 +108,7 @@ def load(name: str, path: str | None, convert: Callable[[Mapping[str, object], s
     if key in _CACHE:
         _CACHE.move_to_end(key)
         return cast(T, _CACHE[key])  # stored below by this ``convert``
-    if path is None:
-        source = f"spirit_island/data/{name}"
-        text = resources.files(PACKAGE).joinpath(f"data/{name}").read_text("utf-8")
-    else:
-        source, text = option_file(path)
+    source, text = _packaged(name) if path is None else option_file(path)
     value = convert(with_packs(name, parse_toml(text, source=source), source, packs), source)
     _CACHE[key] = value
     while len(_CACHE) > KEEP:
