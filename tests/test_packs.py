@@ -353,6 +353,14 @@ start = [{ count = 2, terrain = "Wetland" }]
 cards = [{ name = "Fog Bank", cost = 1, speed = "fast", elements = ["water", "air"] }]
 """
 
+ADVERSARY = """\
+[adversaries.habsburg]
+name = "The Habsburg Monarchy"
+verified = false
+source = "our own notes"
+levels = [{ level = 0, difficulty = 2, fear_cards = [3, 3, 3] }, { level = 1, difficulty = 3, fear_cards = [3, 4, 3] }]
+"""
+
 
 def test_each_games_pack_content_is_chosen_by_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
@@ -371,8 +379,12 @@ def test_each_games_pack_content_is_chosen_by_name(tmp_path: Path, monkeypatch: 
     assert {"name": "Tiny deck", "pack": "homebrew", "verified": False} in view["content"]["challenge_decks"]
     from tests.games.spirit_island.helpers import run, session, to_step
 
-    spirit = make_pack(tmp_path / "si", "spirit_island", spirits=SPIRIT)
-    s = session(spirits="mist,river", packs=str(spirit))
+    spirit = make_pack(tmp_path / "si", "spirit_island", spirits=SPIRIT, adversaries=ADVERSARY)
+    s = session(spirits="mist,river", adversary="habsburg:1", packs=str(spirit))
+    assert s.view()["spirit_island"]["adversary"] == {
+        "key": "habsburg", "name": "The Habsburg Monarchy", "level": 1, "difficulty": 3, "fear_cards": [3, 4, 3],
+        "verified": False}
+    assert s.state.value("fear.cards_left") == 10
     to_step(s, "spirit", "growth")
     run(s, "play 1 fog bank")
     assert s.view()["spirit_island"]["elements"]["seat1"] == {"water": 1, "air": 1}
