@@ -223,7 +223,8 @@ def run(args: argparse.Namespace) -> int:
                     continue
                 if not outcome.accepted:
                     rejected += 1
-                    print(f"line {number}: {outcome.reason}", file=sys.stderr, flush=True)
+                    if not args.trace:  # in trace mode the trace is the answer: a driver need not read stderr
+                        print(f"line {number}: {outcome.reason}", file=sys.stderr, flush=True)
                 if args.trace:
                     state = runner.view()
                     if not outcome.accepted:

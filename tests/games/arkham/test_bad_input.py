@@ -72,4 +72,4 @@ def test_bad_line_is_refused_with_its_reason(line: str, reason: str) -> None:
 
 def test_the_scenario_is_over_so_next_is_refused() -> None:
     s = do(new(), "resolution R2")
-    assert rejects(s, "next") == "the game is over (resolution R2)"
+    assert rejects(s, "next") == "the game is over (resolution R2): only undo and bonus, go-to, victory"

@@ -4,12 +4,13 @@ SI-INV-1), with the setup's first Explore before turn 1."""
 
 from __future__ import annotations
 
-from tablekeeper.core.flow import Flow, Kind, Phase, Step, Turns
+from tablekeeper.core.flow import Ending, Flow, Kind, Phase, Step, Turns
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.games.spirit_island import (
     blight_effects,
     blight_track,
+    endings,
     events,
     fear,
     invader_counts,
@@ -94,4 +95,7 @@ FLOW = Flow(phases=(
                                        skip=lambda s: not spirits.power_to_use(s, "slow"), kind=Kind.DECISION),)),
     Phase("time", "Time Passes", (Step("passes", "Time Passes", enter=spirits.time_passes, hold=_hold,
                                        kind=Kind.AUTO),)),
-))
+), ending=Ending(rule="SI-END-1..3", judge=endings.check))
+"""Stops: the setup's and each Invader Action's questions, every Spirit's Growth and Power steps
+(decisions), and the game's end, judged after each command and before each step the station runs
+itself (an empty Invader deck at Explore ends the game there, SI-END-2)."""
