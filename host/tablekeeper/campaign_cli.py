@@ -182,6 +182,8 @@ def buy_in_open_scenario(store: Store, log: Campaign, playing: Mapping[str, str]
                           journal=store.journal(slot), entries=saved.entries, from_save=f"{store.path}: slot {slot!r}")
     except (Rejected, KeyError, IndexError, ValueError) as exc:
         raise ScriptError(f"{store.path}: slot {slot!r} cannot be replayed ({exc})") from None
+    if session.state.over is not None or game.flow.stop_at(session.state) is None:
+        log.require_between("cards are bought")  # its setup window is closed: the log's own refusal
     inv = log.body["players"].get(str(_seat(seat)))
     at = next((int(n) for n, i in session.view()["investigators"].items() if i == inv), None)
     if inv is None or at is None:
