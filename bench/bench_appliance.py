@@ -15,7 +15,7 @@ from pathlib import Path
 from tablekeeper.appliance.wiring import render_wiring_svg
 from tablekeeper.config import default_config_path, load_config
 from tablekeeper.core.store import Store
-from tablekeeper.demo import DemoMode, DemoSettings, load_scripts
+from tablekeeper.demo.mode import DemoMode, DemoSettings, load_scripts
 
 
 def per_call_us(fn: Callable[[int], object], calls: int) -> float:

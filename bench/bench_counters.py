@@ -18,10 +18,9 @@ import sys
 import time
 from pathlib import Path
 
-from tablekeeper.config import CounterConfig
-from tablekeeper.hw.counters import CounterManager
-from tablekeeper.hw.sim.counters import VirtualCounter, VirtualCounterBank
+from tablekeeper.hw.counters import CounterManager, CounterMatch
 from tablekeeper.intents import Intent
+from tablekeeper.sim.counters import VirtualCounter, VirtualCounterBank
 
 ROOT = Path(__file__).resolve().parents[1]
 RTT_TARGET_MS = 5.0
@@ -44,7 +43,7 @@ def round_trips(rounds: int) -> list[float]:
     bank = VirtualCounterBank()
     intents: list[Intent] = []
     manager = CounterManager(emit=intents.append, list_ports=bank.list_ports, scan_interval_s=0.05,
-                             counters=(CounterConfig(vid=0x2E8A, pid=5, seat=1, role="hp"),))
+                             counters=(CounterMatch(vid=0x2E8A, pid=5, seat=1, role="hp"),))
     counter = bank.add(VirtualCounter("hp"))
     counter.plug()
     try:

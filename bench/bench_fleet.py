@@ -1,6 +1,6 @@
 """Fleet scale: 50 stations (real paho-mqtt clients in a few processes) on one local Mosquitto.
 
-Measures, with the organiser's page server running and one page (an SSE stream) open:
+Measures, with the organiser's page server running and one page (its WebSocket) open:
 - status latency, from a station changing its status to the change arriving on the page (p50, p99);
 - the broker's message rate (messages received and sent per second, from its $SYS counters);
 - the fleet link's CPU cost on an idle station, run under the Pi budget when asked
@@ -24,7 +24,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,7 +36,9 @@ from tablekeeper.fleet.config import FleetConfig  # noqa: E402
 from tablekeeper.fleet.link import FleetLink  # noqa: E402
 from tablekeeper.fleet.messages import Status  # noqa: E402
 from tablekeeper.fleet.organiser import BrokerLogin, Organiser  # noqa: E402
-from tablekeeper.fleet.server import FleetServer  # noqa: E402
+from tablekeeper.web.guard import Allowed  # noqa: E402
+from tablekeeper.web.organiser import OrganiserPage  # noqa: E402
+from tablekeeper.web.server import PageServer, bind  # noqa: E402
 
 
 def free_port() -> int:
@@ -72,9 +73,9 @@ def station_process(names: list[str], port: int, secrets_dir: str, seconds: floa
         link.close()
 
 
-def sys_counter(port: int, organiser_password: str, topic: str) -> float:
-    out = subprocess.run(["mosquitto_sub", "-h", "127.0.0.1", "-p", str(port), "-u", "organiser", "-P",
-                          organiser_password, "-t", topic, "-C", "1", "-W", "5"], capture_output=True, text=True)
+def sys_counter(port: int, observer_password: str, topic: str) -> float:
+    out = subprocess.run(["mosquitto_sub", "-h", "127.0.0.1", "-p", str(port), "-u", "observer", "-P",
+                          observer_password, "-t", topic, "-C", "1", "-W", "5"], capture_output=True, text=True)
     return float(out.stdout.strip() or 0)
 
 
@@ -116,17 +117,16 @@ def reporter_poll_cost(passes: int = 3000) -> dict[str, float]:
     from tablekeeper.core.session import Session
     from tablekeeper.fleet.reporter import FleetReporter
     from tablekeeper.games import load
-    from tablekeeper.hw.displays import DisplayBank
-    from tablekeeper.hw.sim.simulator import SimulatedParts
-    from tablekeeper.station import Station
+    from tablekeeper.sim.simulator import SimulatedParts
+    from tablekeeper.station.loop import Station
+    from tablekeeper.station.parts import make_displays
 
     config = load_config(REFERENCE_CONFIG)
     fleet = FleetConfig(broker="127.0.0.1", station="probe")
     config = dataclasses.replace(config, fleet=fleet)
     with tempfile.TemporaryDirectory() as tmp:
         parts = SimulatedParts(config, display_mode=None, capture_dir=Path(tmp))
-        displays = DisplayBank(config.displays, open_device=parts.open_device, clock=time.monotonic,
-                               timing=config.timing)
+        displays = make_displays(config, parts.open_device, clock=time.monotonic)
         game = load("arkham")
         station = Station(session=Session(game, seats=2, seed=1), config=config, displays=displays,
                           clock=time.monotonic)
@@ -169,32 +169,38 @@ def main() -> None:
     port = free_port()
     files = write_broker_config(work / "broker", [*names, "idle"], port=port, bind="127.0.0.1",
                                 user=getpass.getuser())
-    (files.acl).write_text(files.acl.read_text() + "\nuser organiser\ntopic read $SYS/#\n")
+    (files.acl).write_text(files.acl.read_text() + "\nuser observer\ntopic read $SYS/#\n")
     broker = subprocess.Popen(["mosquitto", "-c", str(files.config)], stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
     time.sleep(0.5)
     organiser_password = files.secrets["organiser"].read_text().strip()
+    observer_password = files.secrets["observer"].read_text().strip()
     board = Board()
     organiser = Organiser(BrokerLogin(host="127.0.0.1", port=port, username="organiser",
                                       password=organiser_password), board)
     organiser.start()
     organiser.wait_connected(10)
-    server = FleetServer(("127.0.0.1", 0), board=board, organiser=organiser, password=None)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = PageServer(OrganiserPage(board, organiser).app(allowed=Allowed.for_bind("127.0.0.1")),
+                        bind("127.0.0.1", 0))
+    server.start()
     latencies: list[float] = []
     stop = threading.Event()
 
     def read_page() -> None:
-        """The page's stream, read as a browser would: each event is the whole board."""
-        with urllib.request.urlopen(f"http://127.0.0.1:{server.server_port}/events", timeout=30) as stream:
+        """The page's socket, read as a browser would: each board message is the whole board."""
+        from websockets.sync.client import connect
+
+        url = f"ws://127.0.0.1:{server.port}/live"
+        with connect(url, origin=f"http://127.0.0.1:{server.port}", max_size=None) as socket_:  # type: ignore[arg-type]
             seen: dict[str, int] = {}
-            for raw in stream:
+            for raw in socket_:
                 if stop.is_set():
                     return
-                if not raw.startswith(b"data: "):
+                message = json.loads(raw)
+                if message.get("type") != "board":
                     continue
                 now_ms = time.time() * 1000
-                for tile in json.loads(raw[6:])["tiles"]:
+                for tile in message["view"]["tiles"]:
                     stamp = tile.get("round")
                     if isinstance(stamp, int) and seen.get(tile["station"]) != stamp:
                         seen[tile["station"]] = stamp
@@ -211,14 +217,14 @@ def main() -> None:
     for ev in ready:
         ev.wait(30)
     time.sleep(2)
-    received0 = sys_counter(port, organiser_password, "$SYS/broker/messages/received")
-    sent0 = sys_counter(port, organiser_password, "$SYS/broker/messages/sent")
+    received0 = sys_counter(port, observer_password, "$SYS/broker/messages/received")
+    sent0 = sys_counter(port, observer_password, "$SYS/broker/messages/sent")
     t0 = time.monotonic()
     latencies.clear()
     for proc in procs:
         proc.join(args.seconds + 30)
-    received1 = sys_counter(port, organiser_password, "$SYS/broker/messages/received")
-    sent1 = sys_counter(port, organiser_password, "$SYS/broker/messages/sent")
+    received1 = sys_counter(port, observer_password, "$SYS/broker/messages/received")
+    sent1 = sys_counter(port, observer_password, "$SYS/broker/messages/sent")
     elapsed = time.monotonic() - t0
     stop.set()
     good = [x for x in latencies if x >= 0]
@@ -240,7 +246,7 @@ def main() -> None:
     result["idle_under"] = "pi-speed zero2w" if args.pi_speed else "this machine"
     result["station_thread_poll"] = reporter_poll_cost()
     print(json.dumps(result, indent=2))
-    server.shutdown()
+    server.stop()
     organiser.close()
     broker.terminate()
     broker.wait(5)

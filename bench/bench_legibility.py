@@ -14,9 +14,9 @@ import tempfile
 from pathlib import Path
 
 from tablekeeper.cli import build_parser
+from tablekeeper.commands.run import build_simulated
 from tablekeeper.config import load_config
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.station_cli import build_simulated
+from tablekeeper.sim.clock import FakeClock
 from tablekeeper.ui.legibility import FLOOR_ARCMIN
 from tablekeeper.ui.render import layout
 

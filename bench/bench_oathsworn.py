@@ -131,7 +131,7 @@ def deck_change() -> None:
     answer: list[float] = []
     after: list[float] = []
     for seed in range(15):
-        s = Session(GAME, seats=4, seed=seed, options={"part": "encounter"})
+        s = Session(GAME, seats=4, seed=seed, options={"part": "encounter", "encounter": "practice"})
         setup = ("next", "token 1 redraw 2", "plan 1 head white=4 redraws=2", "next", "attack 2 body white=3")
         for line in setup:
             parsed = parse_line(line)

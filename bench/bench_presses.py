@@ -17,9 +17,9 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from tablekeeper import games
+from tablekeeper.commands.play import Runner
 from tablekeeper.core.events import Command
 from tablekeeper.core.session import Session
-from tablekeeper.play import Runner
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("arkham", "spirit_island", "oathsworn", "earthborne")

@@ -27,11 +27,11 @@ import time
 from pathlib import Path
 
 from tablekeeper import games
-from tablekeeper.controls import Controls
 from tablekeeper.core.events import Command
 from tablekeeper.core.session import Session
 from tablekeeper.core.store import Store
 from tablekeeper.errors import Rejected
+from tablekeeper.station.controls import Controls
 
 HOUR_S = 3600.0
 MEAN_GAP_S = 2.0
@@ -115,13 +115,11 @@ def station_child(hours: float, game_name: str, save: Path) -> int:
     its resident and peak memory and log length at the end of each hour. The emulated chips' call
     recorders (a test aid the Pi does not have) are emptied after every input so they do not count."""
     from tablekeeper.config import default_config_path, load_config
-    from tablekeeper.hw.buttons import ButtonPanel
-    from tablekeeper.hw.displays import DisplayBank
-    from tablekeeper.hw.outputs import Outputs
-    from tablekeeper.hw.sim.clock import FakeClock as SimClock
-    from tablekeeper.hw.sim.simulator import SimulatedParts
-    from tablekeeper.station import Station
-    from tablekeeper.station_script import advance
+    from tablekeeper.sim.clock import FakeClock as SimClock
+    from tablekeeper.sim.simulator import SimulatedParts
+    from tablekeeper.station.loop import Station
+    from tablekeeper.station.parts import make_buttons, make_displays, make_outputs
+    from tablekeeper.station.script import advance
 
     config = load_config(default_config_path())
     clock = SimClock()
@@ -131,11 +129,10 @@ def station_child(hours: float, game_name: str, save: Path) -> int:
     with Store.open(save) as store:
         session = Session(game, seats=game.seats_default, seed=1)
         session.journal = store.create("main", session.setup)
-        displays = DisplayBank(config.displays, open_device=parts.open_device, clock=clock, timing=config.timing)
+        displays = make_displays(config, parts.open_device, clock=clock)
         station = Station(session=session, config=config, displays=displays, clock=clock)
-        station.buttons = ButtonPanel(config.buttons, emit=station.put, clock=clock, timing=config.timing,
-                                      pin_factory=parts.pin_factory)
-        station.outputs = Outputs(config.leds, config.buzzer, clock=clock, pin_factory=parts.pin_factory)
+        station.buttons = make_buttons(config, emit=station.put, clock=clock, pin_factory=parts.pin_factory)
+        station.outputs = make_outputs(config, clock=clock, pin_factory=parts.pin_factory)
         station.start()
 
         def settle() -> None:

@@ -12,11 +12,11 @@ import statistics
 import time
 from pathlib import Path
 
-from tablekeeper.controls import Controls
 from tablekeeper.core.script import parse_lines
 from tablekeeper.core.session import Session
 from tablekeeper.errors import Rejected
 from tablekeeper.games import load
+from tablekeeper.station.controls import Controls
 
 SCRIPT = Path(__file__).resolve().parents[1] / "docs" / "games" / "spirit_island.script"
 KEYS = SCRIPT.with_suffix(".keys")

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from gpiozero.pins.mock import MockFactory
-from luma.oled.device import sh1106, ssd1306
 
 from tablekeeper.config import DisplayConfig, load_config
 from tablekeeper.core.events import Command
@@ -29,11 +28,12 @@ from tablekeeper.core.state import GameState
 from tablekeeper.core.store import Store
 from tablekeeper.core.tracks import Counter
 from tablekeeper.core.view import Panel
-from tablekeeper.hw.buttons import ButtonPanel
-from tablekeeper.hw.displays import DisplayBank, PartialUpdate, make_device
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.hw.sim.oled import RecordingSerial
-from tablekeeper.station import Station
+from tablekeeper.hw.displays import PartialUpdate, make_device
+from tablekeeper.hw.luma_devices import SH1106, SSD1306
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.sim.oled import RecordingSerial
+from tablekeeper.station.loop import Station
+from tablekeeper.station.parts import make_buttons, make_displays
 from tablekeeper.ui.render import render_panel
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,9 +64,9 @@ def bench_bytes() -> list[str]:
     after = render_panel(Panel("Tokens", ("doom 4", "clues 2", "agenda 1a")), (128, 64))
     hp_before = render_panel(Panel("Roland", ("HP 7/9", "San 5/5"), big="7"), (128, 32))
     hp_after = render_panel(Panel("Roland", ("HP 6/9", "San 5/5"), big="6"), (128, 32))
-    cases = [("ssd1306 128x64, doom 3 -> 4", ssd1306, (128, 64), before, after),
-             ("sh1106 128x64, doom 3 -> 4", sh1106, (128, 64), before, after),
-             ("ssd1306 128x32, HP die 7 -> 6", ssd1306, (128, 32), hp_before, hp_after)]
+    cases = [("ssd1306 128x64, doom 3 -> 4", SSD1306, (128, 64), before, after),
+             ("sh1106 128x64, doom 3 -> 4", SH1106, (128, 64), before, after),
+             ("ssd1306 128x32, HP die 7 -> 6", SSD1306, (128, 32), hp_before, hp_after)]
     for label, driver, size, old, new in cases:
         luma_serial = RecordingSerial()
         luma_device = driver(serial_interface=luma_serial, width=size[0], height=size[1])
@@ -127,10 +127,9 @@ def bench_latency(role: str, journal_path: Path | None) -> tuple[list[float], li
         store = Store.open(journal_path)
         store.create("main", session.setup)
         session.journal = store.journal("main")
-    displays = DisplayBank(config.displays, open_device=open_device, clock=clock, timing=config.timing)
+    displays = make_displays(config, open_device, clock=clock)
     station = Station(session=session, config=config, displays=displays, clock=clock)
-    station.buttons = ButtonPanel(config.buttons, emit=station.put, clock=clock, timing=config.timing,
-                                  pin_factory=factory)
+    station.buttons = make_buttons(config, emit=station.put, clock=clock, pin_factory=factory)
     station.start()
     button = config.button(role)
     other = config.button("down")

@@ -119,8 +119,8 @@ def child(save: str, game: str = "arkham", seats: str = "") -> int:
     """The station loop as on the Pi, minus the GPIO and I2C drivers: ``tablekeeper run``'s splash draws
     "starting..." on an emulated chip before the rest loads; prints 'ready' after the game's first frame."""
     import tablekeeper.cli  # noqa: F401  (as the console script enters, before the splash)
-    from tablekeeper.hw.sim.oled import OledChip
-    from tablekeeper.splash import show
+    from tablekeeper.sim.oled import OledChip
+    from tablekeeper.station.splash import show
 
     splash = show(["run"], open_interface=lambda track: OledChip(track.driver, track.width, track.height,
                                                                  record=False), on_pi=lambda: True)
@@ -128,8 +128,8 @@ def child(save: str, game: str = "arkham", seats: str = "") -> int:
         print(f"first 0 {splash.interface.byte_count + 2 * splash.interface.transfers}", flush=True)
 
     from tablekeeper.cli import build_parser
+    from tablekeeper.commands.run import _stop_on_signals, build_simulated, counters_running
     from tablekeeper.config import default_config_path, load_config
-    from tablekeeper.station_cli import _stop_on_signals, build_simulated, counters_running
 
     args = build_parser("run").parse_args(["run", "--sim", "--game", game, "--save", save,
                                       "--capture-dir", str(Path(save).parent), *(["--seats", seats] if seats else [])])

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from tablekeeper import __version__
 from tablekeeper.errors import TablekeeperError
 
-if TYPE_CHECKING:  # argparse and logging load after the Pi's start-up splash (tablekeeper.splash)
+if TYPE_CHECKING:  # argparse and logging load after the Pi's start-up splash (tablekeeper.station.splash)
     import argparse
     from collections.abc import Sequence
 
@@ -16,16 +16,16 @@ if TYPE_CHECKING:  # argparse and logging load after the Pi's start-up splash (t
 # ``func``: args -> exit code). Only the module of the command being run is imported, so
 # ``tablekeeper run`` does not pay for the installer or the doctor before its first frame.
 COMMANDS: dict[str, str] = {
-    "play": "tablekeeper.play",
-    "saves": "tablekeeper.play",
-    "campaign": "tablekeeper.campaign_cli",
-    "run": "tablekeeper.station_cli",
-    "config": "tablekeeper.config_cli",
+    "play": "tablekeeper.commands.play",
+    "saves": "tablekeeper.commands.play",
+    "campaign": "tablekeeper.commands.campaign",
+    "run": "tablekeeper.commands.run",
+    "config": "tablekeeper.commands.config",
     "appliance": "tablekeeper.appliance.commands",
     "hardware": "tablekeeper.appliance.commands",
-    "doctor": "tablekeeper.doctor",
-    "counters": "tablekeeper.hw.counters_cli",
-    "fleet": "tablekeeper.fleet.cli",
+    "doctor": "tablekeeper.commands.doctor",
+    "counters": "tablekeeper.commands.counters",
+    "fleet": "tablekeeper.commands.fleet",
 }
 
 
@@ -60,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     splash = None
     if argv is None:  # the process's own command line: on the Pi, "starting..." before the rest loads
-        from tablekeeper.splash import show
+        from tablekeeper.station.splash import show
 
         splash = show(words)
     parser = build_parser(_command_word(words))

@@ -11,10 +11,9 @@ from hypothesis import strategies as st
 
 from tablekeeper import games
 from tablekeeper.config import BUTTON_ROLES
-from tablekeeper.controls import Controls
 from tablekeeper.core.session import Session
 from tablekeeper.core.store import Store
-from tablekeeper.demo import (
+from tablekeeper.demo.mode import (
     DemoMode,
     DemoScript,
     DemoSettings,
@@ -27,7 +26,8 @@ from tablekeeper.demo import (
     stats_panel,
 )
 from tablekeeper.errors import Rejected, ScriptError
-from tablekeeper.hw.sim.clock import FakeClock
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.station.controls import Controls
 
 TIMING = DemoSettings(idle_reset_s=60.0, attract_frame_s=4.0, finished_show_s=10.0, operator_timeout_s=30.0,
                       unlock_hold_s=5.0)

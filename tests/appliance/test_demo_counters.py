@@ -8,7 +8,7 @@ import pytest
 
 from tablekeeper import games
 from tablekeeper.core.store import Store
-from tablekeeper.demo_station import DemoStation
+from tablekeeper.demo.station import DemoStation
 from tests.station.test_sim_counters import scripted
 
 

@@ -8,12 +8,11 @@ from tablekeeper import games
 from tablekeeper.config import default_config_path, load_config
 from tablekeeper.core.session import Session
 from tablekeeper.core.view import Panel
-from tablekeeper.demo import DemoMode, DemoSettings, MemoryCounts, Mode, load_scripts, stats_panel
-from tablekeeper.demo_station import DemoStation
-from tablekeeper.hw.buttons import ButtonPanel
-from tablekeeper.hw.displays import DisplayBank
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.hw.sim.simulator import SimulatedParts
+from tablekeeper.demo.mode import DemoMode, DemoSettings, MemoryCounts, Mode, load_scripts, stats_panel
+from tablekeeper.demo.station import DemoStation
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.sim.simulator import SimulatedParts
+from tablekeeper.station.parts import make_buttons, make_displays
 from tablekeeper.ui.render import render_panel
 
 TIMING = DemoSettings(idle_reset_s=60.0, attract_frame_s=4.0, finished_show_s=10.0, operator_timeout_s=30.0)
@@ -26,14 +25,13 @@ class DemoRig:
         self.parts = SimulatedParts(self.config, display_mode=None, capture_dir=capture_dir)
         self.counters = MemoryCounts()
         self.demo = DemoMode(load_scripts(), counters=self.counters, now_s=self.clock(), settings=TIMING)
-        displays = DisplayBank(self.config.displays, open_device=self.parts.open_device, clock=self.clock,
-                               timing=self.config.timing)
+        displays = make_displays(self.config, self.parts.open_device, clock=self.clock)
         self.station = DemoStation(demo=self.demo, new_session=lambda game: Session(games.load(game), seats=2,
                                                                                       seed=1),
                                    session=Session(games.load("arkham"), seats=2, seed=1), config=self.config,
                                    displays=displays, clock=self.clock)
-        self.station.buttons = ButtonPanel(self.config.buttons, emit=self.station.put, clock=self.clock,
-                                           timing=self.config.timing, pin_factory=self.parts.pin_factory)
+        self.station.buttons = make_buttons(self.config, emit=self.station.put, clock=self.clock,
+                                            pin_factory=self.parts.pin_factory)
         self.station.start()
 
     def tap(self, role: str) -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from tablekeeper.cli import main
+from tablekeeper.commands.doctor import Check, SimulatedParts, Status, report, run_checks
 from tablekeeper.config import default_config_path, load_config
 from tablekeeper.core.store import Store
-from tablekeeper.doctor import Check, SimulatedParts, Status, report, run_checks
 
 REFERENCE = default_config_path()
 
@@ -136,5 +136,5 @@ def test_the_serial_console_is_not_checked_when_no_button_uses_the_uart_pins(tmp
     cfg = load_config(REFERENCE)
     cfg = dataclasses.replace(cfg, buttons=tuple(b for b in cfg.buttons if b.pin not in (14, 15)))
     probes = dataclasses.replace(SimulatedParts(cfg).probes(), kernel_cmdline=lambda: "console=serial0,115200")
-    from tablekeeper.doctor import check_serial_console
+    from tablekeeper.commands.doctor import check_serial_console
     assert check_serial_console(cfg, probes) is None

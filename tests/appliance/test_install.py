@@ -74,6 +74,10 @@ def test_applied_plan_writes_every_file_and_runs_every_command(tmp_path: Path) -
     data = root / "srv/tablekeeper"
     assert data.is_dir() and (data.stat().st_mode & 0o777) == 0o700
 
+    watchdog = (root / "etc/systemd/system.conf.d/60-tablekeeper-watchdog.conf").read_text().splitlines()
+    assert "[Manager]" in watchdog and "RuntimeWatchdogSec=15s" in watchdog
+    assert ("systemctl", "daemon-reexec") in runner.commands  # PID 1 reads system.conf.d again
+
     assert ("usermod", "--append", "--groups", "gpio,i2c,dialout", "pi") in runner.commands
     assert ("udevadm", "control", "--reload-rules") in runner.commands
     assert runner.commands[-3:] == [
@@ -192,9 +196,9 @@ def test_live_reloads_are_skipped_with_a_note_when_systemd_is_not_running(
     apply_plan(build_plan(_options(tmp_path), root=root), Context(root=root, runner=runner, owner=getpass.getuser()),
                print_line=lambda _line: None)
     assert ("systemctl", "enable", "tablekeeper.service") in runner.commands  # works offline
-    live = (("udevadm", "control"), ("systemctl", "daemon-reload"))
+    live = (("udevadm", "control"), ("systemctl", "daemon-reload"), ("systemctl", "daemon-reexec"))
     assert not [argv for argv in runner.commands if argv[:2] in live]
-    assert capsys.readouterr().out.count("not booted with systemd") == 3
+    assert capsys.readouterr().out.count("not booted with systemd") == 4
 
 
 @pytest.mark.parametrize("uart_pins_used", [True, False])

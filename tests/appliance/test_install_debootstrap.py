@@ -11,10 +11,13 @@ so the default run leaves it out and ``.ci/run`` runs it when it is root.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import stat
 import subprocess
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -209,3 +212,147 @@ def test_the_serial_console_leaves_bcm_14_and_15(installed_root: tuple[Path, lis
     assert "console=serial0" not in cmdline and "console=tty1" in cmdline and cmdline.count("\n") == 1
     assert (boot / "cmdline.txt.tablekeeper-backup").read_text() == PI_CMDLINE
     assert "enable_uart=0" in (boot / "config.txt").read_text().splitlines()
+
+
+# --- the installed unit under a real systemd ------------------------------------------------------------
+# Last in this file: it changes the installed root (Mosquitto inside, a [fleet] table, the installer run
+# again). The root boots under systemd-nspawn (systemd as PID 1, its own network namespace with only
+# loopback); the station finds no GPIO there and runs on simulated parts, under the installed unit as
+# it stands: its sandbox, its address families, its notify handshake and watchdog.
+
+FLEET_TABLE = """
+[fleet]
+broker = "127.0.0.1"
+station = "t1"
+table = "Table 1"
+username = "t1"
+password_file = "/etc/tablekeeper/fleet.password"
+keepalive_s = 10
+"""
+BROKER_UNIT = """[Unit]
+Description=The fleet's Mosquitto, with the files tablekeeper fleet broker-config wrote
+After=network.target
+
+[Service]
+ExecStart=/usr/sbin/mosquitto -c /etc/tablekeeper/fleet-broker/mosquitto.conf
+Restart=on-failure
+
+[Install]
+WantedBy=multi-user.target
+"""
+OLD_NETWORK_LINES = "RestrictAddressFamilies=AF_UNIX AF_NETLINK\nIPAddressDeny=any\n"
+
+
+class Container:
+    """A booted root: ``run`` executes a command inside it (all of its namespaces, through nsenter)."""
+
+    def __init__(self, root: Path) -> None:
+        self.process = subprocess.Popen(["systemd-nspawn", "-D", str(root), "--boot", "--register=no", "--keep-unit",
+                                         "--private-network", "--console=passive", "-q"],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.init = self._find_init()
+
+    def _find_init(self) -> int:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"systemd-nspawn exited: {self.process.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+            children = subprocess.run(["ps", "-o", "pid=,comm=", "--ppid", str(self.process.pid)],
+                                      capture_output=True, text=True, check=False).stdout.split()
+            if len(children) >= 2 and children[1] == "systemd":
+                return int(children[0])
+            time.sleep(0.2)
+        raise RuntimeError("the container's systemd did not start")
+
+    def run(self, *argv: str, timeout_s: float = 60) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["nsenter", "-t", str(self.init), "-a", "env", "-i",
+                               "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", *argv],
+                              capture_output=True, text=True, check=False, timeout=timeout_s)
+
+    def prop(self, unit: str, name: str) -> str:
+        return self.run("systemctl", "show", "-P", name, unit).stdout.strip()
+
+    def stop(self) -> None:
+        self.run("systemctl", "poweroff", "--no-block")
+        try:
+            self.process.wait(60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(10)
+
+
+def _until(predicate: Callable[[], bool], timeout_s: float) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.5)
+    return predicate()
+
+
+def _prepare_fleet(root: Path) -> str:
+    """Mosquitto with broker-config's files inside the root, a [fleet] table in the station config and the
+    installer run again (as the docs tell an organiser); returns the observer's password."""
+    for argv in (("apt-get", "update"), ("apt-get", "install", "-y", "--no-install-recommends", "mosquitto",
+                                         "mosquitto-clients"), ("systemctl", "mask", "mosquitto.service")):
+        done = _in_root(root, *argv)
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    made = _in_root(root, "tablekeeper", "fleet", "broker-config", "t1", "--out", "/etc/tablekeeper/fleet-broker",
+                    "--bind", "127.0.0.1")
+    assert made.returncode == 0, made.stderr
+    secrets = root / "etc/tablekeeper/fleet-broker/secrets"
+    shutil.copyfile(secrets / "t1.password", root / "etc/tablekeeper/fleet.password")
+    (root / "etc/systemd/system/fleet-broker.service").write_text(BROKER_UNIT)
+    for argv in (("chown", "pi:pi", "/etc/tablekeeper/fleet.password"),
+                 ("chmod", "600", "/etc/tablekeeper/fleet.password"), ("systemctl", "enable", "fleet-broker")):
+        done = _in_root(root, *argv)
+        assert done.returncode == 0, done.stderr
+    config = root / "etc/tablekeeper/station.toml"
+    config.write_text(config.read_text() + FLEET_TABLE)
+    again = _in_root(root, "/opt/tablekeeper/venv/bin/python", "-m", "tablekeeper.appliance", "install", "--user", "pi",
+                     "--venv", "/opt/tablekeeper/venv", "--station-config-source", str(CLONE / "hardware/station.toml"))
+    assert again.returncode == 0, again.stdout[-3000:] + again.stderr[-3000:]
+    return (secrets / "observer.password").read_text().strip()
+
+
+def test_the_installed_unit_with_fleet_stays_up_and_reports_under_systemd(
+        installed_root: tuple[Path, list[str]]) -> None:
+    """The unit the installer writes for a ``[fleet]`` config, under systemd as PID 1: the station starts,
+    stays up (no restart in 30 s) and its status reaches the broker. Then the unit's network lines as
+    the installer once wrote them (no IP): under the same systemd the station cannot stay up."""
+    root, _ = installed_root
+    if shutil.which("systemd-nspawn") is None or shutil.which("nsenter") is None:
+        pytest.skip("booting the root needs systemd-nspawn (Debian package systemd-container) and nsenter")
+    observer = _prepare_fleet(root)
+    unit_path = root / "etc/systemd/system/tablekeeper.service"
+    unit = unit_path.read_text()
+    assert "AF_INET" in unit and "IPAddressAllow=localhost" in unit
+    container = Container(root)
+    try:
+        booted = _until(lambda: container.run("systemctl", "is-system-running").stdout.strip()
+                        in ("running", "degraded"), 120)
+        assert booted, container.run("systemctl", "--failed").stdout
+        assert _until(lambda: container.prop("tablekeeper.service", "ActiveState") == "active", 60), \
+            container.run("journalctl", "-u", "tablekeeper", "-n", "40", "--no-pager").stdout
+        time.sleep(30)
+        journal = container.run("journalctl", "-u", "tablekeeper", "-n", "40", "--no-pager").stdout
+        assert container.prop("tablekeeper.service", "ActiveState") == "active", journal
+        assert container.prop("tablekeeper.service", "NRestarts") == "0", journal
+        status = container.run("mosquitto_sub", "-h", "127.0.0.1", "-u", "observer", "-P", observer,
+                               "-t", "tablekeeper/t1/status", "-C", "1", "-W", "15")
+        assert status.returncode == 0, status.stderr + journal
+        report = json.loads(status.stdout)
+        assert report["station"] == "t1" and report["mode"] != "offline" and report["uptime_s"] >= 0
+        # protection removed: the network lines the installer wrote before it read [fleet]
+        network = unit[unit.index("RestrictAddressFamilies="):unit.index("\n\n[Install]")]
+        unit_path.write_text(unit.replace(network, OLD_NETWORK_LINES.rstrip("\n")))
+        container.run("systemctl", "daemon-reload")
+        container.run("systemctl", "restart", "--no-block", "tablekeeper")
+        failing = _until(lambda: container.prop("tablekeeper.service", "NRestarts") not in ("", "0")
+                         or container.prop("tablekeeper.service", "ActiveState") == "failed", 60)
+        journal = container.run("journalctl", "-u", "tablekeeper", "-n", "60", "--no-pager").stdout
+        assert failing, journal
+        assert "Address family not supported" in journal or "Errno 97" in journal, journal
+    finally:
+        container.stop()
+        unit_path.write_text(unit)

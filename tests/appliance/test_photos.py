@@ -9,10 +9,10 @@ from PIL import Image
 
 from tablekeeper.appliance.photos import station_script, take_photos
 from tablekeeper.config import default_config_path, load_config
-from tablekeeper.demo import load_scripts
+from tablekeeper.demo.mode import load_scripts
 from tablekeeper.errors import HardwareError
-from tablekeeper.hw.sim.panel import PanelLayout
-from tablekeeper.hw.sim.simulator import SCALE
+from tablekeeper.sim.panel import PanelLayout
+from tablekeeper.sim.simulator import SCALE
 
 
 def test_the_photo_follows_the_guided_demo() -> None:

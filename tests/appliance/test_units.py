@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import configparser
+import ipaddress
 import shutil
 import subprocess
 from pathlib import Path
@@ -11,6 +12,8 @@ import pytest
 
 from tablekeeper.appliance.units import ServiceSettings, render_udev_rule, render_unit
 from tablekeeper.errors import ConfigError
+
+REFERENCE = Path(__file__).resolve().parents[2] / "hardware" / "station.toml"
 
 
 def _unit_sections(text: str) -> configparser.ConfigParser:
@@ -57,8 +60,9 @@ def test_demo_flag_reaches_exec_start(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None,
                     reason="systemd-analyze is not installed (Debian package 'systemd')")
-def test_unit_passes_systemd_analyze_verify(tmp_path: Path) -> None:
-    settings = _settings_with_real_executable(tmp_path)
+@pytest.mark.parametrize("network", [False, True], ids=["no network", "fleet"])
+def test_unit_passes_systemd_analyze_verify(tmp_path: Path, network: bool) -> None:
+    settings = _settings_with_real_executable(tmp_path, network=network, ip_allow=("203.0.113.7",) if network else ())
     unit_path = tmp_path / "tablekeeper.service"
     unit_path.write_text(render_unit(settings))
     result = subprocess.run(["systemd-analyze", "verify", str(unit_path)], capture_output=True, text=True,
@@ -167,11 +171,72 @@ def test_exposure_check_fails_without_the_hardening(tmp_path: Path) -> None:
 
 def test_network_is_denied_unless_the_fleet_link_is_on(tmp_path: Path) -> None:
     closed = _unit_sections(render_unit(_settings_with_real_executable(tmp_path)))["Service"]
-    assert closed["IPAddressDeny"] == "any"
+    assert closed["IPAddressDeny"] == "any" and "IPAddressAllow" not in closed
     assert "AF_INET" not in closed["RestrictAddressFamilies"]
-    opened = _unit_sections(render_unit(_settings_with_real_executable(tmp_path / "fleet", network=True)))["Service"]
-    assert "IPAddressDeny" not in opened
+    opened = _unit_sections(render_unit(_settings_with_real_executable(
+        tmp_path / "fleet", network=True, ip_allow=("203.0.113.7",))))["Service"]
     assert set(opened["RestrictAddressFamilies"].split()) >= {"AF_INET", "AF_INET6", "AF_UNIX"}
+    assert opened["IPAddressDeny"] == "any"  # only what IPAddressAllow names
+    assert opened["IPAddressAllow"].split() == ["localhost", "link-local", "multicast", "10.0.0.0/8",
+                                                "172.16.0.0/12", "192.168.0.0/16", "fc00::/7", "203.0.113.7"]
+
+
+def test_a_bad_allowed_address_is_one_line() -> None:
+    with pytest.raises(ConfigError, match=r"^IPAddressAllow: 'fleet.local' is not an IP address or prefix$"):
+        ServiceSettings(network=True, ip_allow=("fleet.local",))
+
+
+FLEET_TABLE = '\n[fleet]\nbroker = "{broker}"\nstation = "t1"\n'
+
+
+def _unit_reaches(unit_text: str, address: str) -> bool:
+    """Whether a service with this unit may open an IP socket to ``address`` (what the fleet link needs)."""
+    service = _unit_sections(unit_text)["Service"]
+    if "AF_INET" not in service["RestrictAddressFamilies"].split():
+        return False
+    if service.get("IPAddressDeny") != "any":
+        return True
+    target = ipaddress.ip_address(address)
+    for allowed in service.get("IPAddressAllow", "").split():
+        if allowed == "localhost" and target.is_loopback:
+            return True
+        if ("/" in allowed or allowed[0].isdigit()) and target in ipaddress.ip_network(allowed, strict=False):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("protection", ["on", "protection-removed"])
+@pytest.mark.parametrize(("broker", "reached"), [("192.168.1.20", "192.168.1.20"), ("fleet.local", "10.0.0.5"),
+                                                   ("203.0.113.7", "203.0.113.7")])
+def test_a_config_with_fleet_gets_the_network_it_needs_and_no_more(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                  broker: str, reached: str, protection: str) -> None:
+    """The installer reads the station config: with ``[fleet]`` the unit may reach the broker (on the LAN,
+    or at the address the config names) and nothing else on the internet; without it, no IP at all.
+    With the protection removed (the installer as it was), the fleet station could reach nothing."""
+    from tablekeeper.appliance import commands
+
+    if protection == "protection-removed":
+        monkeypatch.setattr(commands, "with_network", lambda service, cfg, needs_network=False: service)
+    config = tmp_path / "station.toml"
+    config.write_text(REFERENCE.read_text() + FLEET_TABLE.format(broker=broker))
+    options = commands.install_options(ServiceSettings(), station_config_source=config, counter_id_values=[],
+                                       root=tmp_path)
+    unit = render_unit(options.service)
+    assert _unit_reaches(unit, reached) is (protection == "on")
+    assert not _unit_reaches(unit, "8.8.8.8")
+    plain = commands.install_options(ServiceSettings(), station_config_source=REFERENCE, counter_id_values=[],
+                                     root=tmp_path)
+    assert not _unit_reaches(render_unit(plain.service), "192.168.1.20")
+    asked = commands.install_options(ServiceSettings(), station_config_source=REFERENCE, counter_id_values=[],
+                                     root=tmp_path, needs_network=True)  # a feature serving the LAN says so
+    assert _unit_reaches(render_unit(asked.service), "192.168.1.20") is (protection == "on")
+
+
+def test_repeated_failures_reboot_but_a_users_mistake_is_not_retried() -> None:
+    unit = _unit_sections(render_unit(ServiceSettings()))
+    assert unit["Unit"]["StartLimitAction"] == "reboot"
+    assert unit["Service"]["RestartPreventExitStatus"] == "2"
+    assert "StartLimitAction" not in _unit_sections(render_unit(ServiceSettings(reboot_after_failures=False)))["Unit"]
 
 
 def test_data_under_var_lib_is_a_state_directory() -> None:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tablekeeper.controls import Controls
 from tablekeeper.core.events import Command
 from tablekeeper.core.session import Session
 from tablekeeper.errors import Rejected
+from tablekeeper.station.controls import Controls
 from tests.core.fixture_game import GAME
 
 

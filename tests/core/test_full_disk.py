@@ -152,7 +152,7 @@ class FullCounts:
 
 
 def test_a_full_disk_loses_a_demo_count_not_the_demo() -> None:
-    from tablekeeper.demo import DemoMode, Mode
+    from tablekeeper.demo.mode import DemoMode, Mode
     from tests.appliance.test_demo import SCRIPTS, TIMING
 
     demo = DemoMode(SCRIPTS, counters=FullCounts(), now_s=0.0, settings=TIMING)

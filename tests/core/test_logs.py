@@ -56,8 +56,8 @@ def test_outside_systemd_lines_are_plain_and_configure_replaces_its_handler(
     stream = io.StringIO()
     configure("warning", env={}, stream=stream)
     configure("warning", env={}, stream=stream)
-    logging.getLogger("tablekeeper.station").warning("save is full")
-    assert stream.getvalue() == "tablekeeper: WARNING tablekeeper.station: save is full\n"
+    logging.getLogger("tablekeeper.station.loop").warning("save is full")
+    assert stream.getvalue() == "tablekeeper: WARNING tablekeeper.station.loop: save is full\n"
 
 
 def test_verbose_flag_sets_info(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -56,12 +56,15 @@ def test_trace_has_one_line_per_script_line_and_rejections_name_the_line(
     assert [r["accepted"] for r in rows] == [True, False, False, True]
     assert rows[1]["reason"] == "doom cannot go above 12 (asked for 40)"
     assert rows[-1]["state"]["tracks"]["doom"] == 1
+    assert rows[2]["reason"] == ("unknown verb 'fly' (known: add, choose, done, draw, next, next!, pass, reveal, "
+                                 "set, spend)")
+    assert err == ""  # in trace mode the trace is the answer
+    assert code == 0
+    code, _, err = play(capsys, monkeypatch, script, "--strict")
+    assert code == 1
     assert err.splitlines() == ["line 4: doom cannot go above 12 (asked for 40)",
                                 "line 5: unknown verb 'fly' (known: add, choose, done, draw, next, next!, pass, "
                                 "reveal, set, spend)"]
-    assert code == 0
-    code, _, _ = play(capsys, monkeypatch, script, "--strict")
-    assert code == 1
 
 
 def test_buttons_in_a_script_gather_into_one_command(capsys: pytest.CaptureFixture[str],
@@ -162,10 +165,10 @@ def test_sigkill_at_a_random_point_resumes_after_the_last_acknowledged_command(t
 
 def test_the_command_line_imports_only_the_module_of_the_command_run() -> None:
     code = ("import sys; from tablekeeper.cli import main; main(['play', 'nosuchgame']);"
-            "print(sorted(m for m in sys.modules if m in ('tablekeeper.doctor', 'tablekeeper.station_cli', "
-            "'tablekeeper.appliance.commands', 'tablekeeper.hw.counters_cli', 'tablekeeper.play')))")
+            "print(sorted(m for m in sys.modules if m in ('tablekeeper.commands.doctor', 'tablekeeper.commands.run', "
+            "'tablekeeper.appliance.commands', 'tablekeeper.commands.counters', 'tablekeeper.commands.play')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
-    assert out.strip() == "['tablekeeper.play']"
+    assert out.strip() == "['tablekeeper.commands.play']"
 
 
 def test_a_trace_driver_that_never_reads_stderr_is_never_blocked(tmp_path: Path) -> None:

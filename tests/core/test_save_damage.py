@@ -210,7 +210,7 @@ def test_a_second_open_names_the_holder_and_the_holder_keeps_saving(tmp_path: Pa
     assert other.returncode == 2 and other.stderr.count("\n") == 1, other.stderr
     assert f"PID {os.getpid()}" in other.stderr and "Traceback" not in other.stderr
     assert session.perform(Command("add", ("doom", "+1"))).accepted  # the holder was not disturbed
-    from tablekeeper.doctor import Status, check_store
+    from tablekeeper.commands.doctor import Status, check_store
     checked = check_store(path)  # the doctor reads a running station's save without its lock
     assert checked is not None and checked.status is Status.OK, checked
     holder.close()

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from tablekeeper import games
+from tablekeeper.commands.play import Runner
 from tablekeeper.core.events import Command, NoticeKind
 from tablekeeper.core.flow import Kind
 from tablekeeper.core.session import Session
 from tablekeeper.core.state import Result
-from tablekeeper.play import Runner
 from tests.core.fixture_game import GAME as FIXTURE
 
 GAMES = ("arkham", "spirit_island", "oathsworn", "earthborne")

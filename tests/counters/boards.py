@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tablekeeper.hw.sim.clock import FakeClock
+from tablekeeper.sim.clock import FakeClock
 from tests.counters.firmware_env import load_firmware_module
 
 

@@ -12,14 +12,13 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from tablekeeper.config import CounterConfig
-from tablekeeper.hw.counters import CounterManager, CounterRoll
-from tablekeeper.hw.sim.counters import VirtualCounter, VirtualCounterBank
+from tablekeeper.hw.counters import CounterManager, CounterMatch, CounterRoll
 from tablekeeper.intents import CounterValue, Intent
+from tablekeeper.sim.counters import VirtualCounter, VirtualCounterBank
 
 
 class PtyRig:
-    def __init__(self, counters: tuple[CounterConfig, ...], bank: VirtualCounterBank | None = None) -> None:
+    def __init__(self, counters: tuple[CounterMatch, ...], bank: VirtualCounterBank | None = None) -> None:
         self.bank = bank or VirtualCounterBank()
         self.intents: list[Intent] = []
         self.rolls: list[CounterRoll] = []
@@ -62,7 +61,7 @@ class PtyRig:
 def pty_rig() -> Iterator[Callable[..., PtyRig]]:
     rigs: list[PtyRig] = []
 
-    def make(*counters: CounterConfig, bank: VirtualCounterBank | None = None) -> PtyRig:
+    def make(*counters: CounterMatch, bank: VirtualCounterBank | None = None) -> PtyRig:
         rig = PtyRig(counters, bank)
         rigs.append(rig)
         return rig

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from tablekeeper.cli import main
+from tablekeeper.commands.counters import list_command, repl_command
 from tablekeeper.hw.counters import CounterManager
-from tablekeeper.hw.counters_cli import list_command, repl_command
-from tablekeeper.hw.sim.counters import VirtualCounter
+from tablekeeper.sim.counters import VirtualCounter
 from tests.counters.pty_rig import PtyRig
 
 

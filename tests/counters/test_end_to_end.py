@@ -9,12 +9,13 @@ import serial
 
 from tablekeeper.config import CounterConfig
 from tablekeeper.errors import HardwareError
-from tablekeeper.hw.counters import open_serial
-from tablekeeper.hw.sim.counters import VirtualCounter, VirtualCounterBank
+from tablekeeper.hw.counters import CounterMatch, open_serial
 from tablekeeper.intents import CounterConnected, CounterValue
+from tablekeeper.sim.counters import VirtualCounter, VirtualCounterBank
+from tablekeeper.station.parts import counter_matches
 from tests.counters.pty_rig import PtyRig
 
-HP_SEAT_2 = CounterConfig(vid=0x2E8A, pid=0x0005, seat=2, role="hp")
+HP_SEAT_2 = CounterMatch(vid=0x2E8A, pid=0x0005, seat=2, role="hp")
 
 
 def test_counter_press_reaches_the_track_and_host_change_reaches_the_display(
@@ -36,8 +37,8 @@ def test_counter_press_reaches_the_track_and_host_change_reaches_the_display(
 
 
 def test_dial_and_dice_over_the_pty(pty_rig: Callable[..., PtyRig]) -> None:
-    rig = pty_rig(CounterConfig(vid=0x2E8A, pid=5, seat=1, role="dial"),
-                  CounterConfig(vid=0x2E8A, pid=5, seat=1, role="dice"))
+    rig = pty_rig(CounterMatch(vid=0x2E8A, pid=5, seat=1, role="dial"),
+                  CounterMatch(vid=0x2E8A, pid=5, seat=1, role="dice"))
     dial = rig.add(VirtualCounter("dial", uid="E6614104033300D1"))
     rig.add(VirtualCounter("dice", uid="E6614104033300D2", config={"dice": {"count": 2, "sides": 6}}))
     rig.spin_until(lambda: len([i for i in rig.intents if isinstance(i, CounterConnected)]) == 2)
@@ -76,7 +77,7 @@ def test_repl_request_stops_the_app(pty_rig: Callable[..., PtyRig]) -> None:
 def test_bank_for_a_station_config_seats_every_counter(pty_rig: Callable[..., PtyRig]) -> None:
     entries = (CounterConfig(vid=0x2E8A, pid=5, seat=1, role="hp", serial="E661410403330A01"),
                CounterConfig(vid=0x1209, pid=0xC0DE, seat=2, role="dial"))
-    rig = pty_rig(*entries, bank=VirtualCounterBank.for_config(entries))
+    rig = pty_rig(*counter_matches(entries), bank=VirtualCounterBank.for_config(entries))
     for counter in rig.bank.counters:
         counter.plug()
     rig.spin_until(lambda: len([i for i in rig.intents if isinstance(i, CounterConnected)]) == 2)

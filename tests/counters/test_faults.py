@@ -8,13 +8,13 @@ from collections.abc import Callable
 
 import pytest
 
-from tablekeeper.config import CounterConfig
 from tablekeeper.hw import protocol as p
-from tablekeeper.hw.sim.counters import VirtualCounter
+from tablekeeper.hw.counters import CounterMatch
 from tablekeeper.intents import CounterConnected, CounterMissing
+from tablekeeper.sim.counters import VirtualCounter
 from tests.counters.pty_rig import PtyRig
 
-HP_SEAT_1 = CounterConfig(vid=0x2E8A, pid=0x0005, seat=1, role="hp")
+HP_SEAT_1 = CounterMatch(vid=0x2E8A, pid=0x0005, seat=1, role="hp")
 BANNER = b"MPY: soft reboot\r\nMicroPython v1.27.0 on 2025-12-09; Raspberry Pi Pico with RP2040\r\n>>> "
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tablekeeper.hw.counters import CounterManager
-from tablekeeper.hw.sim.clock import FakeClock
+from tablekeeper.sim.clock import FakeClock
 from tests.counters.boards import InProcessBoard, Rig
 from tests.counters.firmware_env import load_firmware_module
 

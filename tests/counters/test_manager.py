@@ -7,12 +7,11 @@ from typing import Any
 
 import pytest
 
-from tablekeeper.config import CounterConfig
 from tablekeeper.errors import HardwareError
 from tablekeeper.hw import protocol as p
-from tablekeeper.hw.counters import FALLBACK_SCAN_S, CounterLink, CounterManager, CounterRoll
-from tablekeeper.hw.sim.clock import FakeClock
+from tablekeeper.hw.counters import FALLBACK_SCAN_S, CounterLink, CounterManager, CounterMatch, CounterRoll
 from tablekeeper.intents import CounterConnected, CounterMissing, CounterValue, Intent
+from tablekeeper.sim.clock import FakeClock
 from tests.counters.boards import FakePortInfo, InProcessBoard, Rig
 from tests.counters.firmware_env import load_firmware_module
 
@@ -20,7 +19,7 @@ UID_A = b"\xe6\x61\x41\x04\x03\x33\x2a\x2b"
 UID_B = b"\xe6\x61\x41\x04\x03\x33\x2a\x99"
 
 
-def make_rig(*boards_spec: dict[str, Any], counters: tuple[CounterConfig, ...] = ()) -> tuple[Rig, list[Intent],
+def make_rig(*boards_spec: dict[str, Any], counters: tuple[CounterMatch, ...] = ()) -> tuple[Rig, list[Intent],
                                                                                                 list[CounterRoll]]:
     clock = FakeClock(100.0)
     boards = [InProcessBoard(clock, **spec) for spec in boards_spec]
@@ -36,7 +35,7 @@ def values(intents: list[Intent]) -> list[tuple[int, str, int]]:
     return [(i.seat, i.track, i.value) for i in intents if isinstance(i, CounterValue)]
 
 
-HP_SEAT_2 = CounterConfig(vid=0x2E8A, pid=0x0005, seat=2, role="hp")
+HP_SEAT_2 = CounterMatch(vid=0x2E8A, pid=0x0005, seat=2, role="hp")
 HOST_TIMEOUT_S = load_firmware_module("counter.link").HOST_TIMEOUT_MS / 1000
 
 
@@ -74,7 +73,7 @@ def test_only_micropython_and_configured_ids_are_opened() -> None:
         raise HardwareError(f"counter {device}: busy")
 
     manager = CounterManager(emit=lambda intent: None, list_ports=lambda: ports, open_port=open_port, clock=clock,
-                             counters=(CounterConfig(vid=0x1209, pid=0xC0DE, seat=1, role="dial"),))
+                             counters=(CounterMatch(vid=0x1209, pid=0xC0DE, seat=1, role="dial"),))
     manager.poll()
     assert sorted(opened) == ["/dev/ttyACM0", "/dev/ttyACM1"]
 
@@ -120,7 +119,7 @@ def test_pairing_rejects_a_seat_out_of_range() -> None:
 
 
 def test_dial_slots_map_to_the_seat_tracks() -> None:
-    rig, intents, _ = make_rig({"role": "dial"}, counters=(CounterConfig(vid=0x2E8A, pid=5, seat=1, role="dial"),))
+    rig, intents, _ = make_rig({"role": "dial"}, counters=(CounterMatch(vid=0x2E8A, pid=5, seat=1, role="dial"),))
     rig.run(0.1)
     for track, value in (("damage", 1), ("horror", 2), ("clues", 3), ("resources", 5)):
         rig.manager.publish(1, track, value)
@@ -212,7 +211,7 @@ def test_host_value_from_before_a_reconnect_does_not_undo_the_player() -> None:
 
 
 def test_dice_roll_on_request_is_reported_once() -> None:
-    rig, _, rolls = make_rig({"role": "dice"}, counters=(CounterConfig(vid=0x2E8A, pid=5, seat=4, role="dice"),))
+    rig, _, rolls = make_rig({"role": "dice"}, counters=(CounterMatch(vid=0x2E8A, pid=5, seat=4, role="dice"),))
     rig.run(0.1)
     assert rig.manager.request_roll(4, 3, 6)
     rig.run(1.0)
@@ -225,8 +224,8 @@ def test_dice_roll_on_request_is_reported_once() -> None:
 def test_two_boards_on_two_seats() -> None:
     rig, intents, _ = make_rig({"role": "hp", "device": "/dev/ttyACM0", "uid": UID_A},
                                {"role": "hp", "device": "/dev/ttyACM1", "uid": UID_B},
-                               counters=(CounterConfig(vid=0x2E8A, pid=5, seat=1, role="hp", serial=UID_B.hex()),
-                                         CounterConfig(vid=0x2E8A, pid=5, seat=2, role="hp")))
+                               counters=(CounterMatch(vid=0x2E8A, pid=5, seat=1, role="hp", serial=UID_B.hex()),
+                                         CounterMatch(vid=0x2E8A, pid=5, seat=2, role="hp")))
     rig.run(0.2)
     seats = {i.port: i.seat for i in intents if isinstance(i, CounterConnected)}
     assert seats == {"/dev/ttyACM1": 1, "/dev/ttyACM0": 2}

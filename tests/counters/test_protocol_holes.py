@@ -10,10 +10,10 @@ import pytest
 from tablekeeper.config import REFERENCE_CONFIG, CounterConfig, load_config
 from tablekeeper.core.session import Session
 from tablekeeper.hw import protocol as p
-from tablekeeper.hw.displays import DisplayBank
-from tablekeeper.hw.sim.simulator import SimulatedParts
 from tablekeeper.intents import CounterConnected, CounterMissing, Typed
-from tablekeeper.station import Station
+from tablekeeper.sim.simulator import SimulatedParts
+from tablekeeper.station.loop import Station
+from tablekeeper.station.parts import make_displays
 from tests.counters.test_manager import HP_SEAT_2, make_rig, values
 from tests.station.station_game import GAME
 
@@ -43,8 +43,7 @@ def test_a_second_ident_from_another_board_closes_the_link_and_the_station_keeps
     config = load_config(REFERENCE_CONFIG)
     parts = SimulatedParts(config, display_mode=None, capture_dir=tmp_path)  # type: ignore[arg-type]
     station = Station(session=Session(GAME, seats=2, seed=1), config=config, clock=rig.clock,
-                      displays=DisplayBank(config.displays, open_device=parts.open_device, clock=rig.clock,
-                                           timing=config.timing),
+                      displays=make_displays(config, parts.open_device, clock=rig.clock),
                       intents=queue.SimpleQueue(), counters=rig.manager)
     station.start()
     inject(rig, ident(b"\x01\x02\x03\x04\x05\x06\x07\x08", "hp"))

@@ -24,10 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from tablekeeper import games
-from tablekeeper.config import CounterConfig
 from tablekeeper.core.store import Store
 from tablekeeper.hw import protocol as p
-from tablekeeper.hw.counters import CounterManager
+from tablekeeper.hw.counters import CounterManager, CounterMatch
 from tablekeeper.intents import CounterConnected, CounterMissing, CounterValue, Intent
 from tablekeeper.supervisor import Liveness, Supervisor, Worker
 from tests.counters.boards import InProcessBoard, Rig
@@ -117,7 +116,7 @@ def run(game_name: str, minutes: float, seed: int) -> dict[str, Any]:
         intents.append(intent)
         panel.station.put(intent)
 
-    counters = tuple(CounterConfig(vid=0x2E8A, pid=0x0005, seat=seat, role=role, serial=uid.hex().upper())
+    counters = tuple(CounterMatch(vid=0x2E8A, pid=0x0005, seat=seat, role=role, serial=uid.hex().upper())
                      for role, seat, _device, uid in BOARDS)
     rig.manager = CounterManager(emit=emit, counters=counters, list_ports=rig.list_ports,
                                  open_port=rig.open_port, clock=clock)

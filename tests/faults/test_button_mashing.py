@@ -17,12 +17,11 @@ import pytest
 from tablekeeper.config import default_config_path, load_config
 from tablekeeper.core.game import Game
 from tablekeeper.core.session import Session
-from tablekeeper.hw.buttons import MAX_REPEATS_PER_POLL, ButtonPanel
-from tablekeeper.hw.displays import DisplayBank
-from tablekeeper.hw.outputs import Outputs
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.hw.sim.simulator import SimulatedParts
-from tablekeeper.station import Station
+from tablekeeper.hw.buttons import MAX_REPEATS_PER_POLL
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.sim.simulator import SimulatedParts
+from tablekeeper.station.loop import Station
+from tablekeeper.station.parts import make_buttons, make_displays, make_outputs
 from tests.faults.walk import playable_games, primary_game
 
 MAX_BURST = 12  # pin events between two loop passes: a child with both hands on the panel
@@ -36,13 +35,11 @@ class Panel:
         self.clock = FakeClock()
         self.parts = SimulatedParts(self.config, display_mode=None, capture_dir=capture_dir)
         self.session = Session(game, seats=game.seats_default, seed=3)
-        displays = DisplayBank(self.config.displays, open_device=self.parts.open_device, clock=self.clock,
-                               timing=self.config.timing)
+        displays = make_displays(self.config, self.parts.open_device, clock=self.clock)
         self.station = Station(session=self.session, config=self.config, displays=displays, clock=self.clock)
-        self.station.buttons = ButtonPanel(self.config.buttons, emit=self.station.put, clock=self.clock,
-                                           timing=self.config.timing, pin_factory=self.parts.pin_factory)
-        self.station.outputs = Outputs(self.config.leds, self.config.buzzer, clock=self.clock,
-                                       pin_factory=self.parts.pin_factory)
+        self.station.buttons = make_buttons(self.config, emit=self.station.put, clock=self.clock,
+                                            pin_factory=self.parts.pin_factory)
+        self.station.outputs = make_outputs(self.config, clock=self.clock, pin_factory=self.parts.pin_factory)
         self.station.start()
         self.down: set[str] = set()
 

@@ -22,13 +22,12 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from tablekeeper.config import CounterConfig
 from tablekeeper.hw import protocol as p
-from tablekeeper.hw.counters import CounterLink, CounterManager
-from tablekeeper.hw.sim.counters import SimPortInfo, VirtualCounter
+from tablekeeper.hw.counters import CounterLink, CounterManager, CounterMatch
 from tablekeeper.intents import CounterConnected, CounterMissing, CounterValue, Intent
+from tablekeeper.sim.counters import SimPortInfo, VirtualCounter
 
-HP_SEAT_1 = CounterConfig(vid=0x2E8A, pid=0x0005, seat=1, role="hp")
+HP_SEAT_1 = CounterMatch(vid=0x2E8A, pid=0x0005, seat=1, role="hp")
 HP_MAX = 20
 
 

@@ -15,9 +15,10 @@ from PIL import Image, ImageDraw
 
 from tablekeeper.config import DisplayConfig, default_config_path, load_config
 from tablekeeper.hw import displays
-from tablekeeper.hw.displays import DisplayBank, make_device
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.hw.sim.oled import OledChip
+from tablekeeper.hw.displays import make_device
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.sim.oled import OledChip
+from tablekeeper.station.parts import make_displays
 
 FRAME_S = 0.1
 
@@ -90,13 +91,14 @@ def run_flaky(frames: int, failure_rate: float, seed: int) -> dict[str, Any]:
     config = load_config(default_config_path())
     clock = FakeClock()
     bus = FlakyBus(seed, failure_rate)
-    bank = DisplayBank(config.displays, open_device=bus.open, clock=clock, timing=config.timing)
+    bank = make_displays(config, bus.open, clock=clock)
     rng = random.Random(seed)
     last: dict[str, Image.Image] = {}
     up_frames = dict.fromkeys(bank.displays, 0)
+    sizes = {d.role: d.size for d in config.displays}
     for _ in range(frames):
         roles = rng.sample(sorted(bank.displays), rng.randint(1, len(bank.displays)))
-        images = {role: frame(bank.displays[role].config.size, rng) for role in roles}
+        images = {role: frame(sizes[role], rng) for role in roles}
         last.update(images)
         bank.show(images)
         clock.advance(FRAME_S)

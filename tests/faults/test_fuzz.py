@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, Phase, assume, example, given, settings
 from hypothesis import strategies as st
 
 from tablekeeper.cli import main
+from tablekeeper.commands.play import Runner
 from tablekeeper.config import StationConfig, parse_config
 from tablekeeper.core.game import Game
 from tablekeeper.core.script import parse_line
@@ -30,7 +31,6 @@ from tablekeeper.core.session import Session, Setup
 from tablekeeper.core.store import Store, checksum
 from tablekeeper.errors import ConfigError, ProtocolError, ScriptError, StoreError
 from tablekeeper.hw import protocol as p
-from tablekeeper.play import Runner
 from tests.faults.test_bad_input import BASE, SPI
 from tests.faults.walk import playable_games
 

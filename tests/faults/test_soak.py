@@ -20,12 +20,12 @@ from typing import Any
 
 import pytest
 
-from tablekeeper.controls import Controls
 from tablekeeper.core.events import Command
 from tablekeeper.core.game import Game
 from tablekeeper.core.session import Session
 from tablekeeper.core.store import Store
 from tablekeeper.errors import Rejected
+from tablekeeper.station.controls import Controls
 from tests.faults.test_button_mashing import Panel
 from tests.faults.walk import candidates, playable_games, primary_game
 
@@ -182,7 +182,7 @@ def test_sixty_longer_sessions_per_game(game: Game, tmp_path: Path) -> None:
 NO_LOG_SEQUENCES = (("up", "up", "back"), ("down", "back"), ("select",), ("menu",), ("select", "up", "back"))
 # The simulator's chips record every bus write and gpiozero's mock pins every level, for tests to
 # inspect; neither exists on the Pi, so they are left out of the count.
-SIMULATION_ONLY = ("*/tablekeeper/hw/sim/oled.py", "*/gpiozero/pins/mock.py")
+SIMULATION_ONLY = ("*/tablekeeper/sim/oled.py", "*/gpiozero/pins/mock.py")
 TRACE_FRAMES = 12  # deep enough that an allocation made inside those recorders is seen as theirs
 
 

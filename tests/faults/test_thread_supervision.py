@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 
 from tablekeeper.appliance.watchdog import Notifier, Watchdog
+from tablekeeper.commands.run import run_station_loop
 from tablekeeper.config import REFERENCE_CONFIG, load_config
 from tablekeeper.core.session import Session
-from tablekeeper.hw.displays import DisplayBank
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.hw.sim.simulator import SimulatedParts
 from tablekeeper.intents import Quit, Typed
-from tablekeeper.station import Station
-from tablekeeper.station_cli import run_station_loop
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.sim.simulator import SimulatedParts
+from tablekeeper.station.loop import Station
+from tablekeeper.station.parts import make_displays
 from tablekeeper.supervisor import Liveness, Supervisor, Worker
 from tests.station.station_game import GAME
 
@@ -164,8 +164,7 @@ def test_the_station_loop_that_raises_is_restarted_after_its_back_off(tmp_path: 
                 raise KeyError("E661410403332A2B")
 
     station = Station(session=Session(GAME, seats=2, seed=1), config=config, clock=clock,
-                      displays=DisplayBank(config.displays, open_device=parts.open_device, clock=clock,
-                                           timing=config.timing),
+                      displays=make_displays(config, parts.open_device, clock=clock),
                       intents=queue.SimpleQueue(), counters=Exploding())
     station.start()
     wd, recorder = watchdog()

@@ -46,8 +46,10 @@ def free_port() -> int:
 class Broker:
     """One broker process; ``stop``/``start`` restart it on the same port."""
 
-    def __init__(self, directory: Path, stations: tuple[str, ...], *, acl: bool = True) -> None:
+    def __init__(self, directory: Path, stations: tuple[str, ...], *, acl: bool = True,
+                 tls_names: tuple[str, ...] = (), drop: tuple[str, ...] = ()) -> None:
         self.kind = broker_kind()
+        directory.mkdir(parents=True, exist_ok=True)
         self.directory = directory
         self.port = free_port()
         self.files: BrokerFiles | None = None
@@ -55,9 +57,12 @@ class Broker:
         self.log = directory / "broker.log"
         if self.kind == "mosquitto":
             self.files = write_broker_config(directory / "broker", stations, port=self.port, bind="127.0.0.1",
-                                             user=getpass.getuser())
+                                             user=getpass.getuser(), tls_names=tls_names)
             if not acl:  # a parametrised fault test runs once with the ACL taken out
                 self.files.acl.write_text("topic readwrite #\npattern readwrite #\n", encoding="utf-8")
+            if drop:  # ... or with these settings taken out of mosquitto.conf
+                kept = [line for line in self.files.config.read_text().splitlines() if not line.startswith(drop)]
+                self.files.config.write_text("\n".join(kept) + "\n", encoding="utf-8")
             self.command = ["mosquitto", "-c", str(self.files.config)]
         else:
             config = directory / "amqtt.yaml"
@@ -93,6 +98,10 @@ class Broker:
             if poll(self._accepts, 0.05):
                 return
         raise RuntimeError(f"the {self.kind} broker did not open port {self.port}")
+
+    @property
+    def ca_file(self) -> str | None:
+        return None if self.files is None or self.files.tls is None else str(self.files.tls.ca_certificate)
 
     def _accepts(self) -> bool:
         try:

@@ -15,8 +15,9 @@ from tests.fleet.brokers import STATIONS, USED, Broker, broker_kind, mosquitto_v
 def make_broker(tmp_path: Path) -> Iterator[Callable[..., Broker]]:
     started: list[Broker] = []
 
-    def make(stations: tuple[str, ...] = STATIONS, *, acl: bool = True) -> Broker:
-        broker = Broker(tmp_path, stations, acl=acl)
+    def make(stations: tuple[str, ...] = STATIONS, *, acl: bool = True, tls_names: tuple[str, ...] = (),
+             drop: tuple[str, ...] = ()) -> Broker:
+        broker = Broker(tmp_path / f"broker{len(started)}", stations, acl=acl, tls_names=tls_names, drop=drop)
         broker.start()
         started.append(broker)
         return broker

@@ -8,11 +8,11 @@ import hashlib
 import shutil
 import subprocess
 import sys
-import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from tablekeeper import cli
@@ -22,8 +22,8 @@ from tablekeeper.fleet.board import Board
 from tablekeeper.fleet.broker_config import hash_password
 from tablekeeper.fleet.config import parse_fleet, read_password
 from tablekeeper.fleet.messages import Event, Identify, NextGame, Refusal, Status, decode_command, encode
-from tablekeeper.fleet.server import FleetServer
 from tablekeeper.fleet.table import board_table
+from tests.fleet.pages import page_server
 
 REFERENCE = Path(REFERENCE_CONFIG).read_text(encoding="utf-8")
 
@@ -115,7 +115,7 @@ def test_broker_config_writes_private_passwords_and_never_prints_them(tmp_path: 
     assert cli.main(["fleet", "broker-config", "t1", "t2", "--out", str(out), "--broker-user", "root"]) == 0
     printed = capsys.readouterr()
     secrets_dir = out / "secrets"
-    for account in ("organiser", "t1", "t2"):
+    for account in ("organiser", "observer", "t1", "t2"):
         password = (secrets_dir / f"{account}.password").read_text().strip()
         assert len(password) >= 20 and password not in printed.out + printed.err
         assert (secrets_dir / f"{account}.password").stat().st_mode & 0o777 == 0o600
@@ -125,8 +125,11 @@ def test_broker_config_writes_private_passwords_and_never_prints_them(tmp_path: 
     assert "user t1\ntopic write tablekeeper/t1/status\ntopic write tablekeeper/t1/events\n" \
            "topic read tablekeeper/t1/cmd" in acl
     assert "user organiser\ntopic read tablekeeper/#\ntopic write tablekeeper/+/cmd" in acl
-    conf = (out / "mosquitto.conf").read_text()
+    assert "user observer\ntopic read tablekeeper/+/status\ntopic read tablekeeper/+/events\n" in acl
+    conf = (out / "mosquitto.conf").read_text().splitlines()
     assert "allow_anonymous false" in conf and f"acl_file {out / 'acl'}" in conf
+    assert "use_username_as_clientid true" in conf  # one account's password cannot take another's client ID
+    assert {"max_packet_size 17408", "max_connections 10", "max_queued_messages 200"} <= set(conf)
     # a second run cannot replace passwords the stations already use
     assert cli.main(["fleet", "broker-config", "t1", "--out", str(out)]) == 2
     assert "already exists" in capsys.readouterr().err
@@ -134,6 +137,7 @@ def test_broker_config_writes_private_passwords_and_never_prints_them(tmp_path: 
 
 @pytest.mark.parametrize(("names", "message"), [
     (["t 1"], "station 't 1': use letters"), (["t1", "t1"], "named twice"), (["organiser"], "organiser's account"),
+    (["observer"], "observer's account"),
 ])
 def test_broker_config_refuses_bad_station_names(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                  names: list[str], message: str) -> None:
@@ -150,13 +154,13 @@ def _feed(board: Board, record: Status | Event) -> None:
 def test_the_board_keeps_alerts_demos_restarts_and_offline_since() -> None:
     now = [1_800_000_000.0]
     board = Board(clock=lambda: now[0])
-    _feed(board, Status(station="t1", table="Table 1", mode="playing", game="arkham", round=3, started_at=now[0],
+    _feed(board, Status(station="t1", table="Table 1", mode="playing", game="arkham", round=3, run="r1", boot="b1",
                         displays={"track": "ok", "tokens": "failed"}, counters={"2": "missing"}))
-    _feed(board, Event(station="t1", kind="started", at=now[0]))
+    _feed(board, Event(station="t1", kind="started", at=now[0], run="r1", boot="b1"))
     _feed(board, Event(station="t1", kind="demo_ended", at=now[0], game="arkham", length_s=120, finished=True))
     _feed(board, Event(station="t1", kind="demo_ended", at=now[0], game="arkham", length_s=60, finished=False))
-    now[0] += 600  # a restart: a new start time
-    _feed(board, Status(station="t1", table="Table 1", mode="attract", started_at=now[0]))
+    now[0] += 600  # a restart: a new run ID on the same boot
+    _feed(board, Status(station="t1", table="Table 1", mode="attract", run="r2", boot="b1"))
     _feed(board, Status(station="t2", table="Table 2", mode="offline"))
     board.receive("tablekeeper/t3/status", b"garbage")  # ignored, not a crash
     board.receive("tablekeeper/t4/status", encode(Status(station="t1", mode="playing")))  # forged name: ignored
@@ -170,18 +174,71 @@ def test_the_board_keeps_alerts_demos_restarts_and_offline_since() -> None:
     assert "t2       Table 2  offline" in text and "demos today" in text and "average length 90 s" in text
 
 
+@pytest.mark.parametrize("protection", ["on", "protection-removed"])
+def test_uptime_and_restarts_do_not_follow_a_stepped_wall_clock(protection: str,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Pi without a clock chip starts on a saved time and is stepped by NTP later: here 40 days on,
+    10 s after the start. Uptime stays 10 s (a monotonic count); the organiser tells a restart and a
+    reboot by the run and boot IDs, even when the new start's wall-clock time is weeks in the past.
+    With the protection removed (uptime from wall-clock start times, restarts from start times on the
+    organiser's day), uptime reads 3,456,010 s and the reboot is missed."""
+    from tablekeeper.fleet import board as board_module
+    from tablekeeper.fleet import link as link_module
+    from tablekeeper.fleet.config import FleetConfig
+    from tablekeeper.fleet.link import FleetLink
+
+    if protection != "on":
+        monkeypatch.setattr(link_module, "_restamp", lambda status, at, _uptime: msgspec.structs.replace(
+            status, at=at, uptime_s=int(at - status.started_at)))
+
+        def by_start_time(self: Board, tile: object, _run: str | None, _boot: str | None) -> None:
+            return None  # a start whose time is not today on the organiser's calendar was never counted
+
+        monkeypatch.setattr(board_module.Board, "_started", by_start_time)
+    wall, mono = [1_800_000_000.0], [100.0]
+    link = FleetLink(FleetConfig(broker="127.0.0.1", station="t1"), on_command=lambda c: None,
+                     will=Status(station="t1"), wall_clock=lambda: wall[0], monotonic=lambda: mono[0])
+    first = Status(station="t1", mode="playing", started_at=wall[0], run="r1", boot="b1")
+    mono[0] += 10
+    wall[0] += 40 * 86400 + 10  # NTP steps the clock
+    sent = link_module._restamp(first, link.wall_clock(), link.monotonic() - link.started_s)
+    assert (sent.uptime_s == 10) is (protection == "on")
+    organiser_clock = [1_800_000_000.0]
+    board = Board(clock=lambda: organiser_clock[0])
+    _feed(board, first)
+    # the box loses power and boots on its saved (older) time: a new boot and a new run
+    _feed(board, Status(station="t1", mode="attract", started_at=1_796_000_000.0, run="r2", boot="b2"))
+    tile = board.snapshot().tiles[0]
+    assert (tile.restarts_today, tile.reboots_today) == ((1, 1) if protection == "on" else (0, 0))
+    if protection == "on":
+        assert "rebooted 1x today" in tile.alerts and not any(a.startswith("restarted") for a in tile.alerts)
+
+
 def test_the_status_of_a_failed_display_and_missing_counter_are_alerts() -> None:
     board = Board()
     _feed(board, Status(station="t1", mode="playing", displays={"tokens": "failed"}, counters={"2": "missing"}))
     assert board.snapshot().tiles[0].alerts == ["tokens display failed", "seat 2 counter missing"]
 
 
-def test_the_page_asks_for_its_password_off_loopback(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["fleet", "serve", "--broker", "127.0.0.1", "--bind", "0.0.0.0"]) == 2
-    assert "--page-password-file" in capsys.readouterr().err
-    server = FleetServer(("127.0.0.1", 0), board=Board(), organiser=None, password="letmein")
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_port}/state"
+@pytest.mark.parametrize(("extra", "message"), [
+    ([], "--bind 0.0.0.0: the page would be open to the network; give it a password with --page-password-file "
+         "FILE (mode 0600)"),
+    (["--page-password-file", "PW"], "--bind 0.0.0.0: the page's password would cross the network in clear text; "
+                                     "serve it over HTTPS with --page-cert FILE --page-key FILE"),
+])
+def test_off_loopback_the_page_needs_a_password_and_tls(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                        extra: list[str], message: str) -> None:
+    secret = tmp_path / "pw"
+    secret.write_text("letmein\n")
+    secret.chmod(0o600)
+    args = [str(secret) if a == "PW" else a for a in extra]
+    assert cli.main(["fleet", "serve", "--broker", "127.0.0.1", "--bind", "0.0.0.0", *args]) == 2
+    assert capsys.readouterr().err == f"tablekeeper: {message}\n"
+
+
+def test_the_page_answers_with_its_password_and_refuses_a_bad_command() -> None:
+    server = page_server(Board(), None, password="letmein")
+    url = f"http://127.0.0.1:{server.port}/state"
     try:
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(url, timeout=5)
@@ -190,7 +247,7 @@ def test_the_page_asks_for_its_password_off_loopback(tmp_path: Path, capsys: pyt
             "Authorization": "Basic " + base64.b64encode(b"organiser:letmein").decode()})
         with urllib.request.urlopen(request, timeout=5) as answer:
             assert answer.status == 200 and b'"tiles":[]' in answer.read()
-        bad = urllib.request.Request(f"http://127.0.0.1:{server.server_port}/command", method="POST",
+        bad = urllib.request.Request(f"http://127.0.0.1:{server.port}/command", method="POST",
                                      data=b'{"station": "t1", "cmd": "dance"}', headers={
                                          "Content-Type": "application/json",
                                          "Authorization": "Basic " + base64.b64encode(b"o:letmein").decode()})
@@ -198,8 +255,16 @@ def test_the_page_asks_for_its_password_off_loopback(tmp_path: Path, capsys: pyt
             urllib.request.urlopen(bad, timeout=5)
         assert rejected.value.code == 400 and b"unknown command 'dance'" in rejected.value.read()
     finally:
-        server.shutdown()
-        server.server_close()
+        server.stop()
+
+
+@pytest.mark.parametrize("command", ["serve", "status"])
+def test_an_unresolvable_broker_is_named_at_start(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A misspelt broker cannot heal by waiting: both commands stop at once with one line (exit 2)."""
+    assert cli.main(["fleet", command, "--broker", "nosuch.invalid"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tablekeeper: --broker nosuch.invalid: no such host (") and err.count("\n") == 1
+    assert err.endswith("; check the name\n")
 
 
 def test_status_names_an_unreachable_broker_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
@@ -209,7 +274,7 @@ def test_status_names_an_unreachable_broker_in_one_line(capsys: pytest.CaptureFi
 
 
 def test_the_fleet_modules_import_no_station_hardware() -> None:
-    code = ("import sys, tablekeeper.fleet.cli, tablekeeper.fleet.server, tablekeeper.fleet.board; "
+    code = ("import sys, tablekeeper.commands.fleet, tablekeeper.web.organiser, tablekeeper.fleet.board; "
             "print(sorted(m for m in ('gpiozero', 'luma.oled', 'serial') if m in sys.modules))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"

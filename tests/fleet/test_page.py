@@ -1,19 +1,19 @@
 """The organiser's page in a real headless Chromium (Debian's ``chromium``, driven by Playwright):
-tiles appear, an alert shows, a command button reaches the right station, a station that goes away
-shows offline. Skips without Chromium."""
+tiles appear over the page's WebSocket, an alert shows, a command button reaches the right station
+and the page says "done" only once the station answered, a station that goes away shows offline and
+a command to it is "not delivered: offline". Skips without Chromium."""
 
 from __future__ import annotations
 
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tablekeeper.fleet.server import FleetServer
 from tablekeeper.intents import Typed
 from tests.fleet.brokers import Broker, wait_until
+from tests.fleet.pages import page_server
 from tests.fleet.stations import LiveStation, organiser
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -38,13 +38,11 @@ def test_tiles_alerts_and_a_command_button_that_reaches_the_right_station(broker
                                                                           browser_page: object) -> None:
     page: object = browser_page
     client, board = organiser(broker)
-    server = FleetServer(("127.0.0.1", 0), board=board, organiser=client, password=None)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    server = page_server(board, client)
     stations = [LiveStation(broker, name, tmp_path).start() for name in ("t1", "t2")]
     try:
         wait_until(lambda: all(s.reporter.link.connected for s in stations), "the stations")
-        page.goto(f"http://127.0.0.1:{server.server_port}/")  # type: ignore[attr-defined]
+        page.goto(f"http://127.0.0.1:{server.port}/")  # type: ignore[attr-defined]
         tiles = page.locator("section.tile")  # type: ignore[attr-defined]
         tiles.nth(1).wait_for(timeout=10_000)
         assert page.locator("section.tile h2").all_inner_texts() == ["t1", "t2"]  # type: ignore[attr-defined]
@@ -62,14 +60,19 @@ def test_tiles_alerts_and_a_command_button_that_reaches_the_right_station(broker
         assert not stations[0].station.locked
         done = page.locator('section[data-station="t2"] .recent li', has_text="lock done")  # type: ignore[attr-defined]
         done.wait_for(timeout=10_000)
+        said = page.locator('#notice[data-outcome="done"]', has_text="t2: lock done")  # type: ignore[attr-defined]
+        said.wait_for(timeout=10_000)  # the page said "done" because t2 answered
         # t1 goes away: its tile says since when
         stations[0].stop()
         offline = page.locator('section.offline[data-station="t1"] .alerts li',  # type: ignore[attr-defined]
                                has_text="offline since")
         offline.wait_for(timeout=10_000)
+        page.locator('section[data-station="t1"] button[data-cmd="identify"]').click()  # type: ignore[attr-defined]
+        refused = page.locator('#notice[data-outcome="offline"]',  # type: ignore[attr-defined]
+                               has_text="t1: not delivered: offline")
+        refused.wait_for(timeout=10_000)
     finally:
-        server.shutdown()
-        server.server_close()
+        server.stop()
         client.close()
         for s in stations:
             s.stop()

@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 
 from tablekeeper import games
+from tablekeeper.commands.play import DEFAULT_SLOT, Runner, open_session
 from tablekeeper.core.session import Outcome
-from tablekeeper.play import DEFAULT_SLOT, Runner, open_session
 
 
 def opened(game: str, *, seats: int | None = None, seed: int = 1, walk: bool = False, **options: str) -> Runner:

@@ -24,4 +24,4 @@ def station_game(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 @pytest.fixture
 def station_commands(monkeypatch: pytest.MonkeyPatch) -> None:
     """The real CLI with only this area's subcommands, independent of the others' modules."""
-    monkeypatch.setattr(cli, "COMMANDS", {"config": "tablekeeper.config_cli", "run": "tablekeeper.station_cli"})
+    monkeypatch.setattr(cli, "COMMANDS", {"config": "tablekeeper.commands.config", "run": "tablekeeper.commands.run"})

@@ -1,11 +1,11 @@
-"""Moving a station's fake clock as time would pass (``station_script.advance``), the station polled
+"""Moving a station's fake clock as time would pass (``station.script.advance``), the station polled
 and its intents handled after every deadline met on the way."""
 
 from __future__ import annotations
 
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.station import Station
-from tablekeeper.station_script import advance
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.station.loop import Station
+from tablekeeper.station.script import advance
 
 
 def pass_time(station: Station, clock: FakeClock, seconds: float) -> None:

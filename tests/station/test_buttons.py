@@ -7,13 +7,12 @@ from collections.abc import Iterator
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from tablekeeper.config import ButtonConfig, TimingConfig
-from tablekeeper.hw.buttons import ButtonPanel, DebouncedButton
-from tablekeeper.hw.sim.clock import FakeClock
+from tablekeeper.hw.buttons import ButtonPanel, ButtonPin, ButtonTiming, DebouncedButton
 from tablekeeper.intents import ButtonIntent, Gesture
+from tablekeeper.sim.clock import FakeClock
 
 # Binary fractions, so the fake clock's sums are exact and boundaries are hit on the dot.
-TIMING = TimingConfig(debounce_s=1 / 64, hold_s=0.5, repeat_interval_s=0.125)
+TIMING = ButtonTiming(debounce_s=1 / 64, hold_s=0.5, repeat_interval_s=0.125)
 
 
 @pytest.fixture
@@ -27,8 +26,8 @@ def make(factory: MockFactory, role: str = "next", pin: int = 5, pull_up: bool =
          ) -> tuple[DebouncedButton, FakeClock, list[ButtonIntent]]:
     clock = FakeClock(64.0)
     seen: list[ButtonIntent] = []
-    button = DebouncedButton(ButtonConfig(name=role, pin=pin, role=role, pull_up=pull_up), emit=seen.append,
-                             clock=clock, timing=TIMING, pin_factory=factory)
+    button = DebouncedButton(role, pin, pull_up=pull_up, emit=seen.append, clock=clock, timing=TIMING,
+                             pin_factory=factory)
     return button, clock, seen
 
 
@@ -130,8 +129,8 @@ def test_repeats_catch_up_after_a_stall_but_are_bounded(factory: MockFactory) ->
 def test_panel_routes_every_button_and_closes_its_pins(factory: MockFactory) -> None:
     clock = FakeClock()
     seen: list[ButtonIntent] = []
-    configs = [ButtonConfig("next", 5, "next"), ButtonConfig("seat2_a", 4, "seat2.a")]
-    panel = ButtonPanel(configs, emit=seen.append, clock=clock, timing=TIMING, pin_factory=factory)
+    pins = [ButtonPin("next", 5), ButtonPin("seat2.a", 4)]
+    panel = ButtonPanel(pins, emit=seen.append, clock=clock, timing=TIMING, pin_factory=factory)
     factory.pin(4).drive_low()
     factory.pin(5).drive_low()
     assert [(i.role, i.gesture) for i in seen] == [("seat2.a", Gesture.PRESS), ("next", Gesture.PRESS)]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from tablekeeper.hw.sim.simulator import SCALE, make_emulator
+from tablekeeper.sim.simulator import SCALE, make_emulator
 
 
 def picture(n: int) -> Image.Image:
@@ -42,7 +42,7 @@ def test_capture_frames_are_luma_emulators_pixels(tmp_path: Path) -> None:
 def test_capture_does_not_load_pygame(tmp_path: Path) -> None:
     """pygame (about 12 MB resident) is for the window; PNG files need none."""
     code = ("import sys; from pathlib import Path; from PIL import Image; "
-            "from tablekeeper.hw.sim.simulator import make_emulator; "
+            "from tablekeeper.sim.simulator import make_emulator; "
             "d = make_emulator('capture', (64, 32), Path(sys.argv[1])); d.display(Image.new('RGB', (64, 32))); "
             "d.cleanup(); print(sorted(m for m in sys.modules if m.split('.')[0] == 'pygame'))")
     done = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True)

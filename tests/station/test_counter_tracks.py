@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from tablekeeper import counter_tracks, games
+from tablekeeper import games
 from tablekeeper.config import REFERENCE_CONFIG
 from tablekeeper.core.session import Session
+from tablekeeper.station import counter_tracks
 from tests.station.test_sim_counters import scripted
 
 pytestmark = pytest.mark.usefixtures("station_commands")

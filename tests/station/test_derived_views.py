@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
+from tablekeeper.commands.run import build_simulated
 from tablekeeper.config import load_config
 from tablekeeper.core.derived import VIEWS
 from tablekeeper.games.arkham import panels as arkham_panels
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.station import Station
-from tablekeeper.station_cli import build_simulated
-from tablekeeper.station_script import ScriptedRun, parse_script
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.station.loop import Station
+from tablekeeper.station.script import ScriptedRun, parse_script
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
+from collections.abc import Callable
 from typing import Any
 
 import luma.core.error
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from luma.oled.device import sh1106, ssd1306, ssd1309
+from luma.oled.device import ssd1306 as luma_ssd1306
 from PIL import Image, ImageDraw
 
-from tablekeeper.config import DisplayConfig, TimingConfig
+from tablekeeper.config import DisplayConfig
+from tablekeeper.errors import LibraryError
+from tablekeeper.hw import luma_devices
 from tablekeeper.hw.displays import DisplayBank, PartialUpdate, make_device, pack_pages
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.hw.sim.oled import OledChip, RecordingSerial
+from tablekeeper.hw.luma_devices import DRIVERS, SH1106, SSD1306, SSD1309
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.sim.oled import OledChip, RecordingSerial
 
 
 def picture(size: tuple[int, int], boxes: list[tuple[int, int, int, int]]) -> Image.Image:
@@ -33,7 +39,7 @@ def noisy(size: tuple[int, int], seed: int) -> Image.Image:
 
 
 def test_pages_are_packed_exactly_as_luma_packs_them() -> None:
-    for cls, size in [(ssd1306, (128, 64)), (ssd1306, (128, 32)), (sh1106, (128, 64))]:
+    for cls, size in [(SSD1306, (128, 64)), (SSD1306, (128, 32)), (SH1106, (128, 64))]:
         serial = RecordingSerial()
         device = cls(serial_interface=serial, width=size[0], height=size[1])
         image = noisy(size, seed=size[1])
@@ -45,7 +51,7 @@ def test_pages_are_packed_exactly_as_luma_packs_them() -> None:
 
 def test_ssd1306_partial_update_sends_one_small_window() -> None:
     serial = RecordingSerial()
-    adapter = PartialUpdate(ssd1306(serial_interface=serial))
+    adapter = PartialUpdate(SSD1306(serial_interface=serial))
     serial.take()
     sent = adapter.display(picture((128, 64), [(10, 10, 12, 11)]))  # rows 10-11: page 1, bits 2-3
     assert serial.take() == [("command", bytes([0x21, 10, 12, 0x22, 1, 1])), ("data", bytes([0x0C] * 3))]
@@ -54,7 +60,7 @@ def test_ssd1306_partial_update_sends_one_small_window() -> None:
 
 def test_identical_frame_sends_nothing() -> None:
     serial = RecordingSerial()
-    adapter = PartialUpdate(ssd1306(serial_interface=serial))
+    adapter = PartialUpdate(SSD1306(serial_interface=serial))
     image = picture((128, 64), [(0, 0, 20, 20)])
     adapter.display(image)
     serial.take()
@@ -64,7 +70,7 @@ def test_identical_frame_sends_nothing() -> None:
 
 def test_neighbouring_pages_share_one_window_when_cheaper() -> None:
     serial = RecordingSerial()
-    adapter = PartialUpdate(ssd1309(serial_interface=serial))
+    adapter = PartialUpdate(SSD1309(serial_interface=serial))
     serial.take()
     adapter.display(picture((128, 64), [(40, 6, 41, 9)]))  # rows 6-7 on page 0, 8-9 on page 1
     assert serial.take() == [("command", bytes([0x21, 40, 41, 0x22, 0, 1])),
@@ -73,7 +79,7 @@ def test_neighbouring_pages_share_one_window_when_cheaper() -> None:
 
 def test_far_apart_changes_on_one_page_use_separate_windows_on_separate_pages() -> None:
     serial = RecordingSerial()
-    adapter = PartialUpdate(ssd1306(serial_interface=serial))
+    adapter = PartialUpdate(SSD1306(serial_interface=serial))
     serial.take()
     adapter.display(picture((128, 64), [(0, 0, 0, 0), (127, 63, 127, 63)]))
     assert serial.take() == [("command", bytes([0x21, 0, 0, 0x22, 0, 0])), ("data", b"\x01"),
@@ -82,7 +88,7 @@ def test_far_apart_changes_on_one_page_use_separate_windows_on_separate_pages() 
 
 def test_sh1106_partial_update_uses_page_addressing_with_column_offset() -> None:
     serial = RecordingSerial()
-    adapter = PartialUpdate(sh1106(serial_interface=serial))
+    adapter = PartialUpdate(SH1106(serial_interface=serial))
     serial.take()
     adapter.display(picture((128, 64), [(30, 16, 31, 16)]))  # page 2, row bit 0, RAM columns 32-33
     assert serial.take() == [("command", bytes([0xB2, 0x00, 0x12])), ("data", b"\x01\x01")]
@@ -90,7 +96,7 @@ def test_sh1106_partial_update_uses_page_addressing_with_column_offset() -> None
 
 def test_one_counter_change_costs_a_small_fraction_of_a_full_frame() -> None:
     serial = RecordingSerial()
-    adapter = PartialUpdate(ssd1306(serial_interface=serial))
+    adapter = PartialUpdate(SSD1306(serial_interface=serial))
     before = Image.new("1", (128, 64))
     ImageDraw.Draw(before).text((4, 20), "doom 3", fill=1)
     adapter.display(before)
@@ -135,14 +141,17 @@ class FlakyBus:
         self.chips[config.role] = chip
         return make_device(config, chip)
 
+    def openers(self, configs: list[DisplayConfig]) -> dict[str, Callable[[], Any]]:
+        """Each display's opener, as ``DisplayBank`` takes them (role -> open it)."""
+        return {c.role: functools.partial(self.open, c) for c in configs}
+
 
 def test_failing_display_is_retried_with_backoff_and_redrawn_when_it_answers() -> None:
     clock = FakeClock()
     bus = FlakyBus()
-    timing = TimingConfig(display_retry_s=1.0, display_retry_max_s=4.0)
     configs = [DisplayConfig(role=r, driver="ssd1306", width=128, height=64, bus="main", address=a)
                for r, a in (("track", 0x3C), ("tokens", 0x3D))]
-    bank = DisplayBank(configs, open_device=bus.open, clock=clock, timing=timing)
+    bank = DisplayBank(bus.openers(configs), clock=clock, retry_s=1.0, retry_max_s=4.0)
     first = {r: picture((128, 64), [(i, 0, i + 3, 3)]) for i, r in enumerate(("track", "tokens"))}
     bank.show(first)
 
@@ -173,7 +182,7 @@ def test_display_missing_at_start_does_not_stop_the_bank() -> None:
     bus.down.add("seat1")
     configs = [DisplayConfig(role=r, driver="ssd1306", width=128, height=32, bus="main", address=a)
                for r, a in (("seat1", 0x3C), ("seat2", 0x3D))]
-    bank = DisplayBank(configs, open_device=bus.open, clock=FakeClock(), timing=TimingConfig())
+    bank = DisplayBank(bus.openers(configs), clock=FakeClock(), retry_s=1.0, retry_max_s=30.0)
     assert [d.role for d in bank.failed()] == ["seat1"]
     image = picture((128, 32), [(0, 0, 5, 5)])
     bank.show({"seat1": image, "seat2": image})
@@ -184,7 +193,7 @@ def test_display_missing_at_start_does_not_stop_the_bank() -> None:
 
 def test_two_changes_far_apart_on_the_same_pages_get_two_windows() -> None:
     serial = RecordingSerial()
-    adapter = PartialUpdate(ssd1306(serial_interface=serial, width=128, height=32))
+    adapter = PartialUpdate(SSD1306(serial_interface=serial, width=128, height=32))
     serial.take()
     adapter.display(picture((128, 32), [(20, 8, 21, 15), (110, 8, 111, 15)]))  # page 1, far apart
     assert serial.take() == [("command", bytes([0x21, 20, 21, 0x22, 1, 1])), ("data", b"\xff\xff"),
@@ -193,7 +202,7 @@ def test_two_changes_far_apart_on_the_same_pages_get_two_windows() -> None:
 
 def test_changes_a_few_columns_apart_share_a_window() -> None:
     serial = RecordingSerial()
-    adapter = PartialUpdate(ssd1306(serial_interface=serial))
+    adapter = PartialUpdate(SSD1306(serial_interface=serial))
     serial.take()
     adapter.display(picture((128, 64), [(20, 0, 20, 0), (24, 0, 24, 0)]))  # 3 unchanged columns between
     assert serial.take() == [("command", bytes([0x21, 20, 24, 0x22, 0, 0])), ("data", b"\x01\x00\x00\x00\x01")]
@@ -217,7 +226,7 @@ def test_changed_runs_cover_exactly_the_changed_columns(pairs: list[tuple[int, i
 def test_a_single_failed_write_is_retried_and_the_frame_completes() -> None:
     bus = FlakyBus()
     configs = [DisplayConfig(role="track", driver="ssd1306", width=128, height=64, bus="main", address=0x3C)]
-    bank = DisplayBank(configs, open_device=bus.open, clock=FakeClock(), timing=TimingConfig())
+    bank = DisplayBank(bus.openers(configs), clock=FakeClock(), retry_s=1.0, retry_max_s=30.0)
     bank.show({"track": picture((128, 64), [(0, 0, 10, 10)])})
     chip = bus.chips["track"]
     glitch = OSError(121, "Remote I/O error")
@@ -236,3 +245,37 @@ def test_a_single_failed_write_is_retried_and_the_frame_completes() -> None:
     display = bank.displays["track"]
     assert not display.failed and display.write_errors == 1 and display.failures == 0
     assert chip.image().tobytes() == second.tobytes()
+
+
+@pytest.mark.parametrize("checked", [True, False], ids=["checked", "protection-removed"])
+def test_a_luma_that_moves_the_column_start_stops_the_display_loudly(monkeypatch: pytest.MonkeyPatch,
+                                                                     checked: bool) -> None:
+    """luma keeps to itself where a 64x48 SSD1306's glass starts in the chip's RAM (column 32). A release
+    that renames it must stop the driver with a clear error; read with a default instead, every partial
+    window would land 32 columns left of where luma draws."""
+    luma_init = luma_ssd1306.__init__
+
+    def renamed(self: Any, *args: Any, **kwargs: Any) -> None:
+        luma_init(self, *args, **kwargs)
+        self.column_start = self.__dict__.pop("_colstart")
+
+    monkeypatch.setattr(luma_ssd1306, "__init__", renamed)
+    if checked:
+        with pytest.raises(LibraryError, match=r"ssd1306 no longer keeps _colstart"):
+            SSD1306(serial_interface=RecordingSerial(), width=64, height=48)
+        return
+    monkeypatch.setattr(luma_devices, "luma_int", lambda device, name, meaning: getattr(device, name, 0))
+    serial = RecordingSerial()
+    adapter = PartialUpdate(SSD1306(serial_interface=serial, width=64, height=48))
+    image = picture((64, 48), [(0, 0, 3, 3)])
+    serial.take()
+    adapter.display(image)
+    partial_first_column = serial.take()[0][1][1]  # COLUMNADDR's start
+    assert (partial_first_column, adapter.device.column_start) == (0, 32)  # luma would draw from 32
+
+
+@pytest.mark.parametrize(("driver", "size", "offset"), [("ssd1306", (128, 64), 0), ("ssd1306", (64, 48), 32),
+                                                         ("ssd1309", (128, 64), 0), ("sh1106", (128, 64), 2)])
+def test_each_driver_says_where_its_columns_start(driver: str, size: tuple[int, int], offset: int) -> None:
+    device = DRIVERS[driver](serial_interface=RecordingSerial(), width=size[0], height=size[1])
+    assert (device.column_offset, device.page_addressing) == (offset, driver == "sh1106")

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageDraw
 
-from tablekeeper.hw.sim.simulator import make_emulator, write_rate
+from tablekeeper.sim.simulator import make_emulator, write_rate
 
 
 def frame(n: int) -> Image.Image:
@@ -75,7 +75,7 @@ def test_gifanim_frames_are_the_panel_scaled_pixel_for_pixel(tmp_path: Path) -> 
 def test_gifanim_does_not_load_pygame(tmp_path: Path) -> None:
     """pygame (about 12 MB resident) is for the window and luma.emulator's own devices; a GIF needs none."""
     code = ("import sys; from pathlib import Path; from PIL import Image; "
-            "from tablekeeper.hw.sim.simulator import make_emulator; "
+            "from tablekeeper.sim.simulator import make_emulator; "
             "d = make_emulator('gifanim', (64, 32), Path(sys.argv[1])); d.display(Image.new('RGB', (64, 32))); "
             "d.cleanup(); print(sorted(m for m in sys.modules if m.split('.')[0] == 'pygame'))")
     done = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True)

@@ -15,19 +15,18 @@ from pathlib import Path
 import pytest
 
 from tablekeeper.appliance.watchdog import Notifier, Watchdog
+from tablekeeper.commands.run import run_station_loop
 from tablekeeper.config import REFERENCE_CONFIG, load_config
 from tablekeeper.core.session import Session
 from tablekeeper.games import load
-from tablekeeper.hw.buttons import ButtonPanel
 from tablekeeper.hw.counters import CounterManager, PortInfo
-from tablekeeper.hw.displays import DisplayBank
-from tablekeeper.hw.outputs import BLINK_OFF_S, BLINK_ON_S, Outputs
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.hw.sim.counters import SimPortInfo
-from tablekeeper.hw.sim.simulator import SimulatedParts
+from tablekeeper.hw.outputs import BLINK_OFF_S, BLINK_ON_S
 from tablekeeper.intents import Intent, Quit
-from tablekeeper.station import Station
-from tablekeeper.station_cli import run_station_loop
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.sim.counters import SimPortInfo
+from tablekeeper.sim.simulator import SimulatedParts
+from tablekeeper.station.loop import Station
+from tablekeeper.station.parts import make_buttons, make_displays, make_outputs
 from tablekeeper.supervisor import Liveness, Supervisor, Worker
 from tablekeeper.ui.render import PAGE_S
 
@@ -84,11 +83,9 @@ def make_station(tmp_path: Path, game_name: str, *, seats: int | None = None, fl
     options = {"flow": flow} if flow is not None else {}
     session = Session(game, seats=seats or game.seats_default, seed=1, options=options)
     station = Station(session=session, config=config, clock=clock,
-                      displays=DisplayBank(config.displays, open_device=parts.open_device, clock=clock,
-                                           timing=config.timing), intents=intents)
-    station.buttons = ButtonPanel(config.buttons, emit=station.put, clock=clock, timing=config.timing,
-                                  pin_factory=parts.pin_factory)
-    station.outputs = Outputs(config.leds, config.buzzer, clock=clock, pin_factory=parts.pin_factory)
+                      displays=make_displays(config, parts.open_device, clock=clock), intents=intents)
+    station.buttons = make_buttons(config, emit=station.put, clock=clock, pin_factory=parts.pin_factory)
+    station.outputs = make_outputs(config, clock=clock, pin_factory=parts.pin_factory)
     return station, intents, clock, parts
 
 
@@ -429,8 +426,8 @@ def test_the_idle_demo_loop_wakes_for_the_attract_loop_and_its_timeouts_only(tmp
     """Convention demo mode: with no visitor the loop passes only when the attract loop shows its next
     game; a visitor who walks away is sent back to it after ``idle_reset_s`` with no intent at all."""
     from tablekeeper import games
-    from tablekeeper.demo import DemoMode, DemoSettings, MemoryCounts, Mode, load_scripts
-    from tablekeeper.demo_station import DemoStation
+    from tablekeeper.demo.mode import DemoMode, DemoSettings, MemoryCounts, Mode, load_scripts
+    from tablekeeper.demo.station import DemoStation
 
     clock = FakeClock(100.0)
     config = load_config(REFERENCE_CONFIG)
@@ -440,8 +437,7 @@ def test_the_idle_demo_loop_wakes_for_the_attract_loop_and_its_timeouts_only(tmp
     intents = ClockedQueue(clock, 100.0 + MINUTE_S)
     station = DemoStation(demo=demo, new_session=lambda game: Session(games.load(game), seats=2, seed=1),
                           session=Session(games.load("oathsworn"), seats=4, seed=1), config=config, clock=clock,
-                          displays=DisplayBank(config.displays, open_device=parts.open_device, clock=clock,
-                                               timing=config.timing), intents=intents)
+                          displays=make_displays(config, parts.open_device, clock=clock), intents=intents)
     station.start()
     supervisor = Supervisor(clock=clock)
     try:

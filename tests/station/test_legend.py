@@ -12,11 +12,10 @@ from tablekeeper.config import REFERENCE_CONFIG, load_config
 from tablekeeper.core.session import Session
 from tablekeeper.core.state import GameState
 from tablekeeper.core.view import Panel
-from tablekeeper.hw.buttons import ButtonPanel
-from tablekeeper.hw.displays import DisplayBank
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.hw.sim.simulator import SimulatedParts
-from tablekeeper.station import LEGEND_S, Station
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.sim.simulator import SimulatedParts
+from tablekeeper.station.loop import LEGEND_S, Station
+from tablekeeper.station.parts import make_buttons, make_displays
 from tablekeeper.ui.render import layout
 from tests.station import fake_time
 from tests.station.station_game import StationGame
@@ -39,12 +38,11 @@ class Rig:
         self.parts = SimulatedParts(self.config, display_mode=None, capture_dir=tmp_path)
         game = ShortFormsGame()
         game.plain = plain
-        displays = DisplayBank(self.config.displays, open_device=self.parts.open_device, clock=self.clock,
-                               timing=self.config.timing)
+        displays = make_displays(self.config, self.parts.open_device, clock=self.clock)
         self.station = Station(session=Session(game, seats=2, seed=1), config=self.config, displays=displays,
                                clock=self.clock)
-        self.station.buttons = ButtonPanel(self.config.buttons, emit=self.station.put, clock=self.clock,
-                                           timing=self.config.timing, pin_factory=self.parts.pin_factory)
+        self.station.buttons = make_buttons(self.config, emit=self.station.put, clock=self.clock,
+                                            pin_factory=self.parts.pin_factory)
         self.station.start()
 
     def select(self, seconds: float = 0.1) -> None:

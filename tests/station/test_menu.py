@@ -10,11 +10,11 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from tablekeeper.config import REFERENCE_CONFIG, CounterConfig, load_config
-from tablekeeper.hw.counters import CounterManager
-from tablekeeper.hw.sim.counters import VirtualCounter, VirtualCounterBank
+from tablekeeper.config import REFERENCE_CONFIG, load_config
+from tablekeeper.hw.counters import CounterManager, CounterMatch
 from tablekeeper.intents import CounterConnected, CounterMissing
-from tablekeeper.station_menu import MENU_IDLE_S
+from tablekeeper.sim.counters import VirtualCounter, VirtualCounterBank
+from tablekeeper.station.menu import MENU_IDLE_S
 from tests.station.test_station import Rig
 
 
@@ -92,7 +92,7 @@ def test_mashing_never_leaves_the_menu_stuck(rig: Rig) -> None:
 class Counters:
     """A real CounterManager finding virtual counters on ptys; polled from the test (bounded real time)."""
 
-    def __init__(self, *entries: CounterConfig) -> None:
+    def __init__(self, *entries: CounterMatch) -> None:
         self.bank = VirtualCounterBank()
         self.intents: list[object] = []
         self.manager = CounterManager(emit=self.intents.append, counters=entries, list_ports=self.bank.list_ports,
@@ -155,8 +155,8 @@ def test_leaving_the_pairing_prompt_cancels_pairing(rig: Rig, counters: Counters
 
 
 def test_counters_item_lists_connected_and_missing_counters(rig: Rig) -> None:
-    counters = Counters(CounterConfig(vid=0x2E8A, pid=5, seat=1, role="hp"),
-                        CounterConfig(vid=0x2E8A, pid=5, seat=2, role="dial"))
+    counters = Counters(CounterMatch(vid=0x2E8A, pid=5, seat=1, role="hp"),
+                        CounterMatch(vid=0x2E8A, pid=5, seat=2, role="dial"))
     try:
         rig.station.counters = counters.manager
         hp = counters.bank.add(VirtualCounter("hp", uid="E6614104033300B1"))

@@ -7,9 +7,8 @@ from collections.abc import Iterator
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from tablekeeper.config import OutputConfig
-from tablekeeper.hw.outputs import Outputs
-from tablekeeper.hw.sim.clock import FakeClock
+from tablekeeper.hw.outputs import OutputPin, Outputs
+from tablekeeper.sim.clock import FakeClock
 
 
 @pytest.fixture
@@ -21,8 +20,8 @@ def factory() -> Iterator[MockFactory]:
 
 def make(factory: MockFactory, quiet: bool = False) -> tuple[Outputs, FakeClock]:
     clock = FakeClock()
-    leds = [OutputConfig("seat1", 7), OutputConfig("seat2", 8, active_high=False)]
-    return Outputs(leds, OutputConfig("buzzer", 18), clock=clock, quiet=quiet, pin_factory=factory), clock
+    leds = {1: OutputPin(7), 2: OutputPin(8, active_high=False)}
+    return Outputs(leds, OutputPin(18), clock=clock, quiet=quiet, pin_factory=factory), clock
 
 
 def test_only_the_active_seat_is_lit(factory: MockFactory) -> None:
@@ -57,7 +56,7 @@ def test_quiet_setting_silences_the_buzzer_but_not_the_lights(factory: MockFacto
 
 
 def test_no_outputs_configured_is_fine(factory: MockFactory) -> None:
-    outputs = Outputs([], None, clock=FakeClock(), pin_factory=factory)
+    outputs = Outputs({}, None, clock=FakeClock(), pin_factory=factory)
     outputs.beeper.play("turn")
     outputs.lights.light(3)
     outputs.poll(1.0)

@@ -9,14 +9,14 @@ from typing import Any
 import pytest
 
 from tablekeeper.cli import build_parser, main
+from tablekeeper.commands.run import run_scripted
 from tablekeeper.config import REFERENCE_CONFIG, load_config
 from tablekeeper.core.chance import Dice
 from tablekeeper.core.events import Command
-from tablekeeper.hw.sim.panel import PanelLayout
-from tablekeeper.hw.sim.simulator import SimulatedParts
 from tablekeeper.intents import CounterMissing, CounterRolled, CounterValue
-from tablekeeper.station import Station, dice_source
-from tablekeeper.station_cli import run_scripted
+from tablekeeper.sim.panel import PanelLayout
+from tablekeeper.sim.simulator import SimulatedParts
+from tablekeeper.station.loop import Station, dice_source
 
 pytestmark = pytest.mark.usefixtures("station_game", "station_commands")
 
@@ -116,7 +116,7 @@ def test_counter_script_errors_name_the_line(tmp_path: Path, capsys: pytest.Capt
 
 
 def test_counter_keys_and_layout(tmp_path: Path) -> None:
-    from tablekeeper.hw.sim.counter_table import CounterTable
+    from tablekeeper.sim.counter_table import CounterTable
 
     config = load_config(config_with(tmp_path, DICE_SEAT_2))
     station_keys = {b.key for b in config.buttons if b.key}
@@ -191,8 +191,8 @@ def test_dice_source_matches_sides_and_count() -> None:
 def test_window_keys_press_a_virtual_counters_buttons(tmp_path: Path) -> None:
     import pygame
 
-    from tablekeeper.hw.sim.counter_table import CounterTable
-    from tablekeeper.hw.sim.keyboard import PygameKeys
+    from tablekeeper.sim.counter_table import CounterTable
+    from tablekeeper.sim.keyboard import PygameKeys
 
     config = load_config(REFERENCE_CONFIG)
     table = CounterTable(config.counters, taken_keys={b.key for b in config.buttons if b.key})
@@ -213,7 +213,7 @@ def test_window_keys_press_a_virtual_counters_buttons(tmp_path: Path) -> None:
 
 
 def test_the_terminal_view_shows_each_counter_with_its_seat_role_value_and_keys(tmp_path: Path) -> None:
-    from tablekeeper.hw.sim.textview import compose_text
+    from tablekeeper.sim.textview import compose_text
 
     texts: list[str] = []
 

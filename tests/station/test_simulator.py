@@ -14,8 +14,8 @@ from PIL import Image, ImageChops
 
 from tablekeeper.cli import main
 from tablekeeper.config import REFERENCE_CONFIG, load_config
-from tablekeeper.hw.sim.panel import PanelLayout
-from tablekeeper.hw.sim.simulator import choose_display_mode
+from tablekeeper.sim.panel import PanelLayout
+from tablekeeper.sim.simulator import choose_display_mode
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.usefixtures("station_game", "station_commands")
@@ -139,8 +139,8 @@ def test_signal_stops_the_running_station_cleanly(tmp_path: Path, signum: int) -
 def test_window_keys_press_and_release_the_buttons(tmp_path: Path) -> None:
     import pygame
 
-    from tablekeeper.hw.sim.keyboard import PygameKeys
-    from tablekeeper.hw.sim.simulator import SimulatedParts
+    from tablekeeper.sim.keyboard import PygameKeys
+    from tablekeeper.sim.simulator import SimulatedParts
 
     config = load_config(REFERENCE_CONFIG)
     parts = SimulatedParts(config, display_mode="pygame", capture_dir=tmp_path)
@@ -190,7 +190,8 @@ def test_run_refuses_bad_arguments_in_one_line(tmp_path: Path, capsys: pytest.Ca
 
 
 HARDWARE_LAUNCH = (
-    "import sys; sys.path.insert(0, sys.argv[1]); from tablekeeper import games, cli, station_cli; "
+    "import sys; sys.path.insert(0, sys.argv[1]); from tablekeeper import games, cli; "
+    "from tablekeeper.commands import run as station_cli; "
     "games.GAMES['station_game'] = 'tests.station.station_game'; "
     "station_cli.gpio_present = lambda: True; sys.exit(cli.main(sys.argv[2:]))"
 )
@@ -241,7 +242,7 @@ def test_a_scripted_run_with_the_text_view_says_what_to_use(tmp_path: Path,
 def test_capture_writes_a_png_only_when_the_panels_pixels_change(tmp_path: Path) -> None:
     """An idle station redrawing the same picture (a display re-sent, a repeated frame) adds no file:
     capture mode's cost per hour is its changes, not its redraws."""
-    from tablekeeper.hw.sim.simulator import SimulatedParts
+    from tablekeeper.sim.simulator import SimulatedParts
 
     config = load_config(REFERENCE_CONFIG)
     out = tmp_path / "captures"

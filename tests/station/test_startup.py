@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def loaded_after(code: str) -> dict[str, bool]:
     probe = ("import sys, json\n" + code + "\nprint(json.dumps({name: name in sys.modules for name in "
              "('pygame', 'pkg_resources', 'luma.emulator.device', 'tablekeeper.games.arkham', "
-             "'tablekeeper.games.oathsworn', 'tablekeeper.station')}))")
+             "'tablekeeper.games.oathsworn', 'tablekeeper.station.loop')}))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT,
                          env={"PATH": "", "SDL_VIDEODRIVER": "dummy", "PYTHONPATH": str(ROOT / "host")})
     loaded: dict[str, bool] = json.loads(out.stdout.strip().splitlines()[-1])
@@ -28,14 +28,14 @@ def test_the_command_line_loads_no_game_and_no_emulator() -> None:
 
 
 def test_an_emulator_brings_pygame_without_pkg_resources(tmp_path: Path) -> None:
-    loaded = loaded_after("from pathlib import Path\nfrom tablekeeper.hw.sim.simulator import make_emulator\n"
+    loaded = loaded_after("from pathlib import Path\nfrom tablekeeper.sim.simulator import make_emulator\n"
                           f"make_emulator('pygame', (16, 8), Path({str(tmp_path)!r}))")
     assert loaded["pygame"] and loaded["luma.emulator.device"]
     assert not loaded["pkg_resources"]
 
 
 def test_a_session_loads_only_its_own_game() -> None:
-    loaded = loaded_after("import argparse\nfrom tablekeeper.station_cli import open_session\n"
+    loaded = loaded_after("import argparse\nfrom tablekeeper.commands.run import open_session\n"
                           "open_session(argparse.Namespace(game='oathsworn', save=None, slot='main', seats=None, "
                           "seed=1, option=[]))")
     assert loaded["tablekeeper.games.oathsworn"] and not loaded["tablekeeper.games.arkham"]
@@ -45,9 +45,9 @@ def test_a_session_loads_only_its_own_game() -> None:
 # rules core, the save (SQLite), the buttons and LEDs (gpiozero), the counters (pyserial), the fleet
 # (paho), the station loop itself and the simulator's window.
 NOT_BEFORE_FIRST_FRAME = ("tablekeeper.games", "tablekeeper.core.session", "tablekeeper.core.store",
-                          "tablekeeper.core.game", "tablekeeper.station", "tablekeeper.intents",
+                          "tablekeeper.core.game", "tablekeeper.station.loop", "tablekeeper.intents",
                           "tablekeeper.hw.counters", "tablekeeper.hw.buttons", "tablekeeper.hw.outputs",
-                          "tablekeeper.hw.sim.counters", "tablekeeper.fleet", "tablekeeper.supervisor",
+                          "tablekeeper.sim.counters", "tablekeeper.fleet", "tablekeeper.supervisor",
                           "sqlite3", "gpiozero", "serial", "paho", "pygame", "luma.emulator")
 
 
@@ -57,7 +57,7 @@ import json, sys
 from pathlib import Path
 from tablekeeper.cli import build_parser
 from tablekeeper.config import default_config_path, load_config
-from tablekeeper.station_cli import build_simulated
+from tablekeeper.commands.run import build_simulated
 
 class FirstFrame(Exception):
     pass
@@ -91,10 +91,11 @@ def test_on_the_pi_path_too_the_first_frame_goes_out_before_the_rest_loads(tmp_p
     probe = f"""
 import json, sys
 import tablekeeper.hw.displays as displays
-import tablekeeper.station_cli as station_cli
+import tablekeeper.commands.run as station_cli
+import tablekeeper.station.parts as parts
 from tablekeeper.cli import build_parser
 from tablekeeper.config import default_config_path, load_config
-from tablekeeper.hw.sim.oled import OledChip
+from tablekeeper.sim.oled import OledChip
 
 def opener(station):
     return lambda config: displays.make_device(config, OledChip(config.driver, config.width, config.height))
@@ -107,7 +108,7 @@ def starting(bank, config, show=station_cli.show_starting):
     print(json.dumps({{"loaded": sorted(sys.modules), "opened": sorted(bank.displays)}}))
     raise FirstFrame
 
-displays.hardware_opener = opener
+parts.hardware_opener = opener
 station_cli.show_starting = starting
 args = build_parser("run").parse_args(["run", "--game", "arkham", "--save", {str(tmp_path / "s.sqlite")!r}])
 try:
@@ -124,9 +125,9 @@ except FirstFrame:
 
 
 # ``tablekeeper run`` on the Pi draws "starting..." before any of these load, nor anything above.
-# Nor PIL, luma or smbus2 (ctypes): the splash writes bytes recorded from them (``tablekeeper.splash_stream``).
+# Nor PIL, luma or smbus2 (ctypes): the splash writes bytes recorded from them (``tablekeeper.station.splash_stream``).
 NOT_BEFORE_SPLASH = (*NOT_BEFORE_FIRST_FRAME, "argparse", "msgspec", "dataclasses", "inspect", "sqlite3",
-                     "tablekeeper.config", "tablekeeper.schema", "tablekeeper.station_cli", "tablekeeper.logs",
+                     "tablekeeper.config", "tablekeeper.schema", "tablekeeper.commands.run", "tablekeeper.logs",
                      "tablekeeper.ui.render", "tablekeeper.core", "tablekeeper.hw.displays", "PIL", "luma",
                      "smbus2", "ctypes")
 
@@ -137,8 +138,8 @@ def test_on_the_pi_the_splash_goes_out_before_argparse_msgspec_and_the_config_ch
     the station takes the display over without initialising or blanking the chip again."""
     probe = f"""
 import json, sys
-import tablekeeper.splash as splash
-from tablekeeper.hw.sim.oled import OledChip
+import tablekeeper.station.splash as splash
+from tablekeeper.sim.oled import OledChip
 
 seen = {{}}
 chips = []
@@ -156,7 +157,7 @@ def shown(argv):
     seen["frame"] = list(chips[0].image().tobytes())
     seen["bytes"] = chips[0].byte_count
     import tablekeeper.hw.displays as displays  # patched only now, so the probe loads nothing early
-    import tablekeeper.station_cli as station_cli
+    import tablekeeper.commands.run as station_cli
 
     def opened_rest(bank):
         seen["handed over"] = bank.displays["track"].device is not None and not bank.displays["track"].failed
@@ -187,7 +188,7 @@ print(json.dumps(seen))
     seen = json.loads(out.stdout.strip().splitlines()[-1])
     early = [m for m in seen["loaded"] if any(m == name or m.startswith(name + ".") for name in NOT_BEFORE_SPLASH)]
     assert early == [], early
-    assert "tablekeeper.splash_stream" in seen["loaded"]  # luma's bytes, recorded
+    assert "tablekeeper.station.splash_stream" in seen["loaded"]  # luma's bytes, recorded
     assert seen["frame"] == seen["station's frame"] and any(seen["frame"])
     assert seen["handed over"] and seen["chips"] == 1  # handed over, not opened a second time
     assert seen["bytes after"] == seen["bytes"]  # no second init, no second "starting" frame

@@ -8,13 +8,11 @@ import pytest
 
 from tablekeeper.config import REFERENCE_CONFIG, StationConfig, load_config
 from tablekeeper.core.session import Session
-from tablekeeper.hw.buttons import ButtonPanel
-from tablekeeper.hw.displays import DisplayBank
-from tablekeeper.hw.outputs import Outputs
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.hw.sim.simulator import SimulatedParts
 from tablekeeper.intents import ButtonIntent, CounterConnected, CounterValue, Gesture, Quit
-from tablekeeper.station import Station
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.sim.simulator import SimulatedParts
+from tablekeeper.station.loop import Station
+from tablekeeper.station.parts import make_buttons, make_displays, make_outputs
 from tests.station import fake_time
 from tests.station.station_game import GAME
 
@@ -26,13 +24,11 @@ class Rig:
         self.clock = FakeClock()
         self.parts = SimulatedParts(config, display_mode=None, capture_dir=tmp_capture)  # type: ignore[arg-type]
         self.session = Session(GAME, seats=2, seed=1)
-        displays = DisplayBank(config.displays, open_device=self.parts.open_device, clock=self.clock,
-                               timing=config.timing)
+        displays = make_displays(config, self.parts.open_device, clock=self.clock)
         self.station = Station(session=self.session, config=config, displays=displays, clock=self.clock)
-        self.station.buttons = ButtonPanel(config.buttons, emit=self.station.put, clock=self.clock,
-                                           timing=config.timing, pin_factory=self.parts.pin_factory)
-        self.station.outputs = Outputs(config.leds, config.buzzer, clock=self.clock,
-                                       pin_factory=self.parts.pin_factory)
+        self.station.buttons = make_buttons(config, emit=self.station.put, clock=self.clock,
+                                            pin_factory=self.parts.pin_factory)
+        self.station.outputs = make_outputs(config, clock=self.clock, pin_factory=self.parts.pin_factory)
         self.station.start()
 
     def tap(self, role: str) -> None:

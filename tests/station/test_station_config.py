@@ -35,7 +35,7 @@ pin = 6
 @pytest.fixture(autouse=True)
 def _only_config_command(monkeypatch: pytest.MonkeyPatch) -> None:
     """Exercise the real CLI with just this subcommand, independent of the others' modules."""
-    monkeypatch.setattr(cli, "COMMANDS", {"config": "tablekeeper.config_cli"})
+    monkeypatch.setattr(cli, "COMMANDS", {"config": "tablekeeper.commands.config"})
 
 
 def test_reference_build_is_valid() -> None:

@@ -11,16 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from tablekeeper import cli, games, table_flow
+from tablekeeper import cli, games
 from tablekeeper.config import REFERENCE_CONFIG, StationConfig, load_config, parse_config
 from tablekeeper.core.session import Session
 from tablekeeper.core.store import Store
-from tablekeeper.hw.buttons import ButtonPanel
-from tablekeeper.hw.displays import DisplayBank
-from tablekeeper.hw.outputs import Outputs
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.hw.sim.simulator import SimulatedParts
-from tablekeeper.station import Station
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.sim.simulator import SimulatedParts
+from tablekeeper.station import flow_lines
+from tablekeeper.station.loop import Station
+from tablekeeper.station.parts import make_buttons, make_displays, make_outputs
 from tests.station import fake_time
 
 START = {"oathsworn": {"part": "encounter"}}
@@ -35,13 +34,11 @@ class Table:
         self.clock = FakeClock()
         self.parts = SimulatedParts(config, display_mode=None, capture_dir=tmp)  # type: ignore[arg-type]
         self.session = Session(games.load(game), seats=seats, seed=3, options={"flow": "auto", **START.get(game, {})})
-        displays = DisplayBank(config.displays, open_device=self.parts.open_device, clock=self.clock,
-                               timing=config.timing)
+        displays = make_displays(config, self.parts.open_device, clock=self.clock)
         self.station = Station(session=self.session, config=config, displays=displays, clock=self.clock)
-        self.station.buttons = ButtonPanel(config.buttons, emit=self.station.put, clock=self.clock,
-                                           timing=config.timing, pin_factory=self.parts.pin_factory)
-        self.station.outputs = Outputs(config.leds, config.buzzer, clock=self.clock,
-                                       pin_factory=self.parts.pin_factory)
+        self.station.buttons = make_buttons(config, emit=self.station.put, clock=self.clock,
+                                            pin_factory=self.parts.pin_factory)
+        self.station.outputs = make_outputs(config, clock=self.clock, pin_factory=self.parts.pin_factory)
         self.station.start()
         self.presses = 0
 
@@ -121,7 +118,7 @@ def test_next_in_a_shared_step_asks_first_and_a_second_next_ends_it_for_all(tabl
     assert table.session.state.step == "growth" and table.session.log_length == entries
     assert table.station.message is not None
     assert table.station.message.text == "3 seats still playing - NEXT again to end for all"
-    table.pass_time(table_flow.CONFIRM_S + 1)  # too late: the next NEXT asks again
+    table.pass_time(flow_lines.CONFIRM_S + 1)  # too late: the next NEXT asks again
     table.tap("next")
     assert table.session.state.step == "growth"
     table.tap("next")
@@ -140,7 +137,7 @@ def test_leds_blink_for_seats_owing_in_a_shared_step_and_seat_lines_say_so(table
     assert not any(s[3] for s in states)  # seat 2 is done: off
     assert table.station._seat_line(table.session.state, 1) == "still to play"
     assert table.station._seat_line(table.session.state, 2) == "done"
-    assert table_flow.waiting_line(table.session.state, table.session.game.flow) == "waiting: 1, 3, 4"
+    assert flow_lines.waiting_line(table.session.state, table.session.game.flow) == "waiting: 1, 3, 4"
 
 
 @pytest.mark.parametrize("table", ["arkham"], indirect=True)
@@ -171,12 +168,12 @@ def test_oathsworn_seat_displays_show_who_has_passed(table: Table) -> None:
 def test_the_track_display_says_what_the_station_did_until_the_next_press(table: Table) -> None:
     for seat in (1, 2, 3):
         table.tap(f"seat{seat}.a")  # pass my turn (turns go in any order)
-    table.tap("seat4.a")  # the last turn ends: Enemy and Upkeep with no enemy run by themselves
+    table.tap("seat4.a")  # the last turn ends: Enemy and Upkeep with no enemy run by themselves; the lead draws
     message = table.station.message
     assert message is not None
-    assert message.text == "seat 4 draws an encounter card (agenda 1) | done 14 steps: 2.3 Phase ends .. 1.3 Check doom"
+    assert message.text == "seat 1 draws an encounter card (agenda 1) | done 14 steps: 2.3 Phase ends .. 1.3 Check doom"
     assert table.session.state.round == 2
-    table.pass_time(table_flow.AUTO_LINE_S + 1)
+    table.pass_time(flow_lines.AUTO_LINE_S + 1)
     assert table.station.message is None
 
 

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 
 from tablekeeper.cli import build_parser
+from tablekeeper.commands.run import build_simulated
 from tablekeeper.config import REFERENCE_CONFIG, load_config
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.hw.sim.keyboard import KeyParser, TerminalKeys, key_name
-from tablekeeper.hw.sim.textview import compose_text
-from tablekeeper.station_cli import build_simulated
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.sim.keyboard import KeyParser, TerminalKeys, key_name
+from tablekeeper.sim.textview import compose_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -200,7 +200,7 @@ def test_a_big_value_never_cuts_the_row_beside_it() -> None:
     """The glass wraps text around the big value's columns, so the text view must not cut a row that
     fills them (it cut "Act 1 needs 8 clues" to "clue[0]")."""
     from tablekeeper.core.view import Panel
-    from tablekeeper.hw.sim.textview import display_box
+    from tablekeeper.sim.textview import display_box
     from tablekeeper.ui.render import layout
 
     track = next(d for d in load_config(REFERENCE_CONFIG).displays if d.role == "track")

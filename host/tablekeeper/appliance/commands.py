@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import dataclasses
+import ipaddress
 import os
 from pathlib import Path
 from typing import Any
@@ -11,7 +14,7 @@ from tablekeeper.appliance.install import Context, InstallOptions, apply_plan, b
 from tablekeeper.appliance.paths import DEFAULT_CONFIG_PATH, DEFAULT_SERVICE_DATA_DIR
 from tablekeeper.appliance.serial_console import uart_pins_in_use
 from tablekeeper.appliance.units import DEFAULT_COUNTER_IDS, ServiceSettings, render_udev_rule, render_unit
-from tablekeeper.config import I2C_FIXED_PINS, REFERENCE_CONFIG, default_config_path, load_config
+from tablekeeper.config import I2C_FIXED_PINS, REFERENCE_CONFIG, StationConfig, default_config_path, load_config
 from tablekeeper.errors import ConfigError, InstallError
 
 
@@ -95,10 +98,11 @@ def parse_counter_ids(values: list[str]) -> tuple[tuple[int, int], ...]:
 
 
 def install_options(service: ServiceSettings, *, station_config_source: Path | None, counter_id_values: list[str],
-                    start_now: bool = False, root: Path = Path("/")) -> InstallOptions:
-    """Options for the plan; the station config the service will read decides extra buses and counter IDs."""
-    installed = root / service.config_path.relative_to("/")
-    station_file = installed if installed.exists() else station_config_source
+                    start_now: bool = False, root: Path = Path("/"), needs_network: bool = False) -> InstallOptions:
+    """Options for the plan; the station config the service will read decides extra buses, counter IDs
+    and whether the unit gets a network (``[fleet]``, or ``needs_network`` from a feature that serves
+    pages to the LAN)."""
+    station_file = _station_file(service, station_config_source, root)
     extra_buses: tuple[tuple[int, int, int], ...] = ()
     uart_pins_used = False
     counter_ids = parse_counter_ids(counter_id_values) if counter_id_values else ()
@@ -108,9 +112,32 @@ def install_options(service: ServiceSettings, *, station_config_source: Path | N
                             if bus.kind == "i2c" and bus.port not in I2C_FIXED_PINS)
         counter_ids = counter_ids or tuple(sorted({(c.vid, c.pid) for c in cfg.counters}))
         uart_pins_used = bool(uart_pins_in_use(cfg))
+        service = with_network(service, cfg, needs_network=needs_network)
+    elif needs_network:
+        service = dataclasses.replace(service, network=True)
     return InstallOptions(service=service, station_config_source=station_config_source,
                           counter_ids=counter_ids or DEFAULT_COUNTER_IDS, start_now=start_now,
                           extra_i2c_buses=extra_buses, uart_pins_used=uart_pins_used)
+
+
+def _station_file(service: ServiceSettings, source: Path | None, root: Path) -> Path | None:
+    """The config the service will read: the one already installed, else the one the installer copies."""
+    installed = root / service.config_path.relative_to("/")
+    return installed if installed.exists() else source
+
+
+def with_network(service: ServiceSettings, cfg: StationConfig, *, needs_network: bool = False) -> ServiceSettings:
+    """The unit's network as the config needs it: IP for ``[fleet]`` (and ``[web]``, the phones' page, or
+    ``needs_network``), the LAN only, plus the broker's own address when the config names one outside it."""
+    fleet = cfg.fleet
+    web = getattr(cfg, "web", None)
+    if fleet is None and web is None and not needs_network:
+        return dataclasses.replace(service, network=False, ip_allow=())
+    allow = list(service.ip_allow)
+    if fleet is not None:
+        with contextlib.suppress(ValueError):  # a host name: reached on the LAN (its prefixes are allowed)
+            allow.append(str(ipaddress.ip_address(fleet.broker)))
+    return dataclasses.replace(service, network=True, ip_allow=tuple(dict.fromkeys(allow)))
 
 
 def _install(args: argparse.Namespace) -> int:
@@ -151,7 +178,7 @@ def _wiring(args: argparse.Namespace) -> int:
 
 def _photos(args: argparse.Namespace) -> int:
     from tablekeeper.appliance.photos import take_photos, take_readme_picture
-    from tablekeeper.demo import load_scripts
+    from tablekeeper.demo.mode import load_scripts
     from tablekeeper.user_paths import output_dir
 
     output_dir(args.out_dir, option="--out-dir")
@@ -174,7 +201,11 @@ def _display_name(path: Path) -> str:
 
 
 def _unit(args: argparse.Namespace) -> int:
-    print(render_unit(_settings(args)), end="")
+    """The unit for the config at ``--config`` when that file exists here (its ``[fleet]`` opens the network)."""
+    settings = _settings(args)
+    if settings.config_path.exists():
+        settings = with_network(settings, load_config(settings.config_path))
+    print(render_unit(settings), end="")
     return 0
 
 

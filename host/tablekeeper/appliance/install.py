@@ -22,7 +22,9 @@ from tablekeeper.appliance.units import (
     HARDWARE_GROUPS,
     SERVICE_NAME,
     UDEV_RULE_NAME,
+    WATCHDOG_DROP_IN,
     ServiceSettings,
+    render_system_watchdog,
     render_udev_rule,
     render_unit,
 )
@@ -237,6 +239,7 @@ class InstallOptions:
     boot_config: Path | None = None  # None: the first of BOOT_CONFIG_CANDIDATES that exists
     extra_i2c_buses: tuple[tuple[int, int, int], ...] = ()  # (port, sda, scl) of bit-banged buses
     uart_pins_used: bool = False  # the config puts buttons on BCM 14/15: the serial console must leave them
+    hardware_watchdog: bool = True  # systemd feeds the board's watchdog, so a hung system resets itself
 
 
 def find_boot_config(root: Path) -> Path:
@@ -280,6 +283,11 @@ def build_plan(options: InstallOptions, *, root: Path = Path("/")) -> list[Step]
     if options.station_config_source is not None:
         steps.append(Step(f"Install the station config {service.config_path}", (
             CopyIfMissing(options.station_config_source, service.config_path),
+        )))
+    if options.hardware_watchdog:
+        steps.append(Step("Let the hardware watchdog reset the box if the system hangs", (
+            WriteFile(WATCHDOG_DROP_IN, render_system_watchdog()),
+            RunLive(("systemctl", "daemon-reexec")),
         )))
     steps.append(Step(f"Install and enable the systemd service {SERVICE_NAME}", (
         WriteFile(unit_path, render_unit(service)),

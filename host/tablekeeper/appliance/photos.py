@@ -14,7 +14,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from tablekeeper.demo import DemoScript
+from tablekeeper.demo.mode import DemoScript
 from tablekeeper.errors import HardwareError
 
 PAUSE_S = 2.0  # between presses, so pending +/- changes are entered before the next one

@@ -7,6 +7,7 @@ feeds WATCHDOG=1 from its loop, so a hung loop is killed and restarted by system
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -46,7 +47,9 @@ class ServiceSettings:
     start_limit_interval_s: int = 600
     start_limit_burst: int = 10
     demo: bool = False
-    network: bool = False  # the fleet link needs IP; without it the unit denies every address family but local
+    network: bool = False  # the fleet link (or the phones' page) needs IP; without it the unit has none
+    ip_allow: tuple[str, ...] = ()  # addresses beyond the LAN the unit may reach (a broker given by address)
+    reboot_after_failures: bool = True  # the start limit reboots the box instead of leaving it without a game
 
     def __post_init__(self) -> None:
         if not _USER_NAME.match(self.user):
@@ -58,6 +61,11 @@ class ServiceSettings:
                 raise ConfigError(f"{option}: {text!r} must be an absolute path of letters, digits and ._+-/")
         if not 5 <= self.watchdog_s <= 600:
             raise ConfigError(f"--watchdog-s: {self.watchdog_s} is out of range (5..600)")
+        for address in self.ip_allow:
+            try:
+                ipaddress.ip_network(address, strict=False)
+            except ValueError:
+                raise ConfigError(f"IPAddressAllow: {address!r} is not an IP address or prefix") from None
         if self.restart_delay_s * self.start_limit_burst >= self.start_limit_interval_s:
             raise ConfigError(f"--start-limit-burst: {self.start_limit_burst} restarts "
                               f"{self.restart_delay_s} s apart never fit in {self.start_limit_interval_s} s")
@@ -86,10 +94,10 @@ _UNIT_TEMPLATE: Final = Template("""\
 [Unit]
 Description=Tablekeeper station (displays, buttons and counters beside the game)
 After=local-fs.target
-# Restart loops give up after $start_limit_burst starts within $start_limit_interval_s s;
-# `systemctl reset-failed tablekeeper` re-arms it.
+# $start_limit_burst starts within $start_limit_interval_s s are repeated failures: $start_limit_what
 StartLimitIntervalSec=$start_limit_interval_s
 StartLimitBurst=$start_limit_burst
+$start_limit_action
 
 [Service]
 Type=notify
@@ -106,6 +114,9 @@ TimeoutStartSec=60
 TimeoutStopSec=10
 Restart=always
 RestartSec=$restart_delay_s
+# Exit status 2 is a mistake a person must fix (a bad config, a refused save): said once in the journal,
+# never restarted, so it cannot become a restart loop or a reboot loop.
+RestartPreventExitStatus=2
 # Least privilege: a read-only system, only the data directory writable, no capabilities, devices
 # limited to I2C, GPIO and the counters' serial ports, and system calls a plain service makes.
 UMask=0077
@@ -152,18 +163,31 @@ def _data_dir_lines(data_dir: Path) -> str:
     return f"StateDirectory={data_dir.relative_to(STATE_ROOT)}\nStateDirectoryMode=0700"
 
 
-def _network_lines(network: bool) -> str:
-    """No IP at all unless the fleet link is on; AF_UNIX for sd_notify, AF_NETLINK for udev hot-plug."""
-    if network:
-        return "RestrictAddressFamilies=AF_UNIX AF_NETLINK AF_INET AF_INET6"
-    return "RestrictAddressFamilies=AF_UNIX AF_NETLINK\nIPAddressDeny=any"
+LAN_PREFIXES: Final = ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7")
+"""The private address ranges a convention's LAN uses (RFC 1918 and IPv6 unique local addresses)."""
+
+
+def _network_lines(network: bool, ip_allow: tuple[str, ...]) -> str:
+    """No IP at all unless the fleet link or the phones' page is on, and then only the LAN (with its
+    name server and mDNS), loopback and any address named in ``ip_allow``; AF_UNIX for sd_notify,
+    AF_NETLINK for udev hot-plug."""
+    if not network:
+        return "RestrictAddressFamilies=AF_UNIX AF_NETLINK\nIPAddressDeny=any"
+    allowed = " ".join(["localhost", "link-local", "multicast", *LAN_PREFIXES,
+                        *(a for a in ip_allow if a not in LAN_PREFIXES)])
+    return f"RestrictAddressFamilies=AF_UNIX AF_NETLINK AF_INET AF_INET6\nIPAddressDeny=any\nIPAddressAllow={allowed}"
 
 
 def render_unit(settings: ServiceSettings) -> str:
     """The text of ``tablekeeper.service`` for these settings."""
     return _UNIT_TEMPLATE.substitute(
         data_dir_lines=_data_dir_lines(settings.data_dir),
-        network_lines=_network_lines(settings.network),
+        network_lines=_network_lines(settings.network, settings.ip_allow),
+        start_limit_what=("the box reboots (a fresh start for every part);\n# "
+                          "`systemctl reset-failed tablekeeper` re-arms the count without one"
+                          if settings.reboot_after_failures else
+                          "systemd stops trying;\n# `systemctl reset-failed tablekeeper` re-arms it"),
+        start_limit_action="StartLimitAction=reboot" if settings.reboot_after_failures else "",
         start_limit_interval_s=settings.start_limit_interval_s,
         start_limit_burst=settings.start_limit_burst,
         exec_start=settings.exec_start(),
@@ -174,6 +198,19 @@ def render_unit(settings: ServiceSettings) -> str:
         watchdog_s=settings.watchdog_s,
         restart_delay_s=settings.restart_delay_s,
     )
+
+
+WATCHDOG_DROP_IN: Final = Path("/etc/systemd/system.conf.d/60-tablekeeper-watchdog.conf")
+HARDWARE_WATCHDOG_S: Final = 15  # the Raspberry Pi's watchdog (bcm2835-wdt) counts at most about 15 s
+
+
+def render_system_watchdog(runtime_s: int = HARDWARE_WATCHDOG_S) -> str:
+    """systemd's own settings for the board's hardware watchdog: PID 1 feeds it, so a hung kernel or
+    systemd resets the Pi; a reboot that hangs is forced after two minutes."""
+    return ("# Generated by the Tablekeeper installer: the hardware watchdog resets the box if systemd hangs.\n"
+            "[Manager]\n"
+            f"RuntimeWatchdogSec={runtime_s}s\n"
+            "RebootWatchdogSec=2min\n")
 
 
 def render_udev_rule(counter_ids: Iterable[tuple[int, int]] = DEFAULT_COUNTER_IDS) -> str:

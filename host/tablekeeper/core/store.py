@@ -1,6 +1,13 @@
 """Saves in SQLite: an append-only log per session, WAL with ``synchronous=FULL`` so an entry that
-was acknowledged survives a pulled plug. Several save slots, campaign records that outlive a
-session, small named counters (demo statistics), and JSON-lines export/import.
+was acknowledged survives a pulled plug, and a checkpoint after every write, before the caller
+acknowledges it, so an acknowledged entry is in the main file and a lost or cut write-ahead log
+cannot take it away. Several save slots, campaign records that outlive a session, small named
+counters (demo statistics), and JSON-lines export/import.
+
+Beside the save, ``<save>.tally`` records each slot's count of acknowledged entries and the last
+one's checksum (synced after each write): a save that comes back shorter, or with a different last
+entry (its journal lost before a checkpoint, an old copy put back), is refused naming how many are
+missing instead of resuming short in silence.
 
 A save is verified whole before it is resumed (SQLite's full integrity check, contiguous entry
 numbers, a CRC32 per entry, UTF-8 bodies that parse as log entries); one that fails is refused with
@@ -13,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
+import logging
 import os
 import sqlite3
 import zlib
@@ -63,6 +71,14 @@ class SaveFullError(StoreError):
     """The disk (or the save) is full: the entry was not written and the command not acknowledged."""
 
 
+class SaveReadOnlyError(StoreError):
+    """The save (or its folder) cannot be written: a station may still play, unsaved, and say so."""
+
+
+TALLY_SUFFIX = ".tally"
+TALLY_VERSION = 1
+
+
 def checksum(body: str) -> int:
     """The CRC32 stored beside each entry body (its canonical JSON, UTF-8)."""
     return zlib.crc32(body.encode("utf-8"))
@@ -97,24 +113,29 @@ class Verification:
     integrity: str
     checksums: bool
     slots: tuple[SlotCheck, ...]
+    missing: str | None = None
+    """What the tally says is gone (acknowledged entries the file no longer holds), if anything."""
 
     @property
     def ok(self) -> bool:
-        return self.integrity == "ok" and all(s.problem is None for s in self.slots)
+        return self.integrity == "ok" and all(s.problem is None for s in self.slots) and self.missing is None
 
     def first_problem(self) -> str:
         if self.integrity != "ok":
             return f"integrity check: {self.integrity}"
-        bad = next(s for s in self.slots if s.problem is not None)
+        bad = next((s for s in self.slots if s.problem is not None), None)
+        if bad is None:
+            return self.missing or "no problem"
         return f"slot {bad.slot!r}: {bad.problem}"
 
     def slot(self, name: str) -> SlotCheck | None:
         return next((s for s in self.slots if s.slot == name), None)
 
 
-def verify(db: sqlite3.Connection, path: Path) -> Verification:
+def verify(db: sqlite3.Connection, path: Path, tally: Mapping[str, tuple[int, int]] | None = None) -> Verification:
     """Read every slot straight from the tables (``NOT INDEXED``, so a damaged index cannot hide or
-    repeat rows) and check numbering, checksums, UTF-8 and entry shape; only reads."""
+    repeat rows) and check numbering, checksums, UTF-8 and entry shape, and against ``tally`` (what
+    was acknowledged) that nothing is missing at the end; only reads."""
     integrity = "; ".join(str(r[0]) for r in db.execute("PRAGMA integrity_check(8)"))
     columns = {str(r[1]) for r in db.execute("PRAGMA table_info(entries)")}
     checksums = "crc" in columns
@@ -135,7 +156,73 @@ def verify(db: sqlite3.Connection, path: Path) -> Verification:
         checks.append(SlotCheck(str(slot), setup, good, problem))
     for slot, orphans in sorted(rows.items()):
         checks.append(SlotCheck(slot, None, (), f"{len(orphans)} entries without a session row"))
-    return Verification(path, integrity, checksums, tuple(checks))
+    return Verification(path, integrity, checksums, tuple(checks), missing_entries(tuple(checks), tally or {}))
+
+
+def missing_entries(checks: tuple[SlotCheck, ...], tally: Mapping[str, tuple[int, int]]) -> str | None:
+    """The first slot whose file holds fewer acknowledged entries than its tally, or another last one."""
+    held = {c.slot: c.entries for c in checks}
+    for slot, (count, crc) in sorted(tally.items()):
+        entries = held.get(slot, ())
+        if len(entries) < count:
+            return (f"slot {slot!r}: {count - len(entries)} of its {count} acknowledged entries are missing, "
+                    f"the file holds {len(entries)} - its write-ahead log was lost or cut short, or an older "
+                    "copy was put back")
+        if count and checksum(entry_body(entries[count - 1])) != crc:
+            return (f"slot {slot!r}: entry {count} is not the one acknowledged there - an older or another "
+                    "copy of the save was put back")
+    return None
+
+
+class Tally:
+    """``<save>.tally``: each slot's count of acknowledged entries and the last one's CRC32, rewritten
+    and synced after each write. Lost or unreadable, it cannot tell anything and is started afresh."""
+
+    def __init__(self, save: Path) -> None:
+        self.path = save.with_name(save.name + TALLY_SUFFIX)
+        self.slots = self.read(save)
+        self._fd = -1
+
+    @staticmethod
+    def read(save: Path) -> dict[str, tuple[int, int]]:
+        try:
+            raw = json.loads(save.with_name(save.name + TALLY_SUFFIX).read_bytes())
+            return {str(slot): (int(count), int(crc)) for slot, (count, crc) in raw["slots"].items()}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return {}
+
+    def record(self, slot: str, count: int, crc: int) -> None:
+        self.slots[slot] = (count, crc)
+        self._write()
+
+    def forget(self, slot: str) -> None:
+        if self.slots.pop(slot, None) is not None:
+            self._write()
+
+    def _write(self) -> None:
+        data = json.dumps({"tally": TALLY_VERSION, "slots": {k: list(v) for k, v in self.slots.items()}},
+                          separators=(",", ":")).encode("utf-8")
+        try:
+            if self._fd < 0:
+                created = not self.path.exists()
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
+                if created:  # the new name survives a power cut only once its folder is synced
+                    folder = os.open(self.path.parent, os.O_RDONLY | os.O_DIRECTORY)
+                    try:
+                        os.fsync(folder)
+                    finally:
+                        os.close(folder)
+            os.pwrite(self._fd, data, 0)
+            os.ftruncate(self._fd, len(data))
+            os.fdatasync(self._fd)
+        except OSError as exc:  # the entry itself is saved; only the safety net is not
+            logging.getLogger(__name__).warning("%s: cannot record the save's tally: %s", self.path,
+                                                exc.strerror or exc)
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
 
 
 def _verify_log(rows: list[tuple[Any, bytes, int | None]], checksums: bool) -> tuple[tuple[Entry, ...], str | None]:
@@ -210,6 +297,21 @@ def _check_header(p: Path) -> None:
                     raise StoreError(f"{p}: not a Tablekeeper save file (not SQLite); left untouched")
 
 
+def _check_writable(p: Path) -> None:
+    """A save on a read-only file system, or a file or folder this user may not write, is
+    ``SaveReadOnlyError`` (the station then plays unsaved and says so)."""
+    folder = p.parent
+    if folder.is_dir() and not os.access(folder, os.W_OK):
+        raise SaveReadOnlyError(f"{p}: its folder cannot be written")
+    if p.exists() and not os.access(p, os.W_OK):
+        raise SaveReadOnlyError(f"{p}: cannot be written")
+    try:
+        if folder.is_dir() and os.statvfs(folder).f_flag & os.ST_RDONLY:
+            raise SaveReadOnlyError(f"{p}: its file system is read-only")
+    except OSError:
+        pass
+
+
 def _check_identity(db: sqlite3.Connection, p: Path) -> int:
     """The number of tables; a foreign or newer database is refused."""
     app_id = db.execute("PRAGMA application_id").fetchone()[0]
@@ -235,10 +337,11 @@ def inspect(path: str | Path) -> Verification:
         db = sqlite3.connect(f"{p.resolve().as_uri()}?{'mode=ro' if wal else 'immutable=1'}", uri=True)
     except sqlite3.Error as exc:
         raise StoreError(f"{p}: cannot open save file: {exc}") from None
+    tally = Tally.read(p)
     try:
         if not _check_identity(db, p):
-            return Verification(p, "ok", True, ())
-        return verify(db, p)
+            return Verification(p, "ok", True, (), missing_entries((), tally))
+        return verify(db, p, tally)
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{p}: damaged beyond reading ({exc}); left untouched") from None
     finally:
@@ -255,12 +358,16 @@ class Store:
     """SQLite's page cache is the save's share of a long session's memory: it fills as the log grows
     and stops at this bound (KiB; SQLite's own default is 2,000). Appends need few pages."""
 
+    CHECKPOINT: ClassVar[bool] = True
+    """Copy each write into the main file before it is acknowledged; the lost-journal test turns it off."""
+
     def __init__(self, path: Path, connection: sqlite3.Connection, lock: SaveLock | None = None,
-                 checksums: bool = True) -> None:
+                 checksums: bool = True, tally: Tally | None = None) -> None:
         self.path = path
         self._db = connection
         self._lock = lock
         self._checksums = checksums
+        self._tally = tally or Tally(path)
 
     @classmethod
     def open(cls, path: str | Path) -> Store:
@@ -270,6 +377,7 @@ class Store:
             p.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"{p}: cannot create its folder: {exc.strerror or exc}") from None
+        _check_writable(p)
         lock = SaveLock(p)
         try:
             _check_header(p)  # again, now that no other Tablekeeper can be creating it
@@ -277,15 +385,16 @@ class Store:
         except (OSError, sqlite3.Error) as exc:
             lock.release()
             raise StoreError(f"{p}: cannot open save file: {exc}") from None
+        tally = Tally(p)
         try:
             cls._bound_cache(db, p)
-            checksums = cls._verified(db, p)
+            checksums = cls._verified(db, p, tally.slots)
             cls._prepare(db, p, new=checksums is None)
         except BaseException:
             db.close()
             lock.release()
             raise
-        return cls(p, db, lock, checksums is not False)
+        return cls(p, db, lock, checksums is not False, tally)
 
     @classmethod
     def _bound_cache(cls, db: sqlite3.Connection, p: Path) -> None:
@@ -296,12 +405,15 @@ class Store:
             raise StoreError(refusal(p, str(exc))) from None
 
     @staticmethod
-    def _verified(db: sqlite3.Connection, p: Path) -> bool | None:
+    def _verified(db: sqlite3.Connection, p: Path, tally: Mapping[str, tuple[int, int]]) -> bool | None:
         """Whether the (verified) save keeps checksums; ``None`` for a new, empty file. Reads only."""
         try:
             if not _check_identity(db, p):
+                missing = missing_entries((), tally)
+                if missing is not None:  # the journal held everything, even the tables, and is gone
+                    raise StoreError(refusal(p, missing))
                 return None
-            found = verify(db, p)
+            found = verify(db, p, tally)
         except sqlite3.DatabaseError as exc:
             raise StoreError(refusal(p, str(exc))) from None
         if not found.ok:
@@ -321,10 +433,13 @@ class Store:
             if db.in_transaction:
                 with contextlib.suppress(sqlite3.Error):
                     db.execute("ROLLBACK")
+            if getattr(exc, "sqlite_errorcode", None) in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN):
+                raise SaveReadOnlyError(f"{p}: cannot be written ({exc})") from None
             raise _save_error(p, exc, "cannot prepare the save") from None
 
     def close(self) -> None:
         self._db.close()
+        self._tally.close()
         if self._lock is not None:
             self._lock.release()
 
@@ -347,6 +462,7 @@ class Store:
                 "INSERT INTO sessions (slot, game, seats, seed, options, campaign) VALUES (?, ?, ?, ?, ?, ?)",
                 (slot, setup.game, setup.seats, setup.seed, json.dumps(dict(setup.options)), campaign),
             )
+        self._tally.record(slot, 0, 0)
         return SessionJournal(self, slot)
 
     def load(self, slot: str) -> SavedSession | None:
@@ -389,6 +505,7 @@ class Store:
     def append(self, slot: str, entry: Entry) -> None:
         with self._write():
             self._insert(slot, entry)
+        self._tally.record(slot, entry.index, checksum(entry_body(entry)))
 
     def _insert(self, slot: str, entry: Entry) -> None:
         body = entry_body(entry)
@@ -401,6 +518,7 @@ class Store:
     def delete(self, slot: str) -> None:
         with self._write():
             self._db.execute("DELETE FROM sessions WHERE slot = ?", (slot,))
+        self._tally.forget(slot)
 
     # --- export / import ------------------------------------------------------------------------
     def export_lines(self, slot: str) -> Iterator[str]:
@@ -441,6 +559,7 @@ class Store:
             )
             for entry in entries:
                 self._insert(slot, entry)
+        self._tally.record(slot, len(entries), checksum(entry_body(entries[-1])) if entries else 0)
         return SavedSession(slot, setup, tuple(entries))
 
     # --- campaigns and counters ----------------------------------------------------------------
@@ -467,7 +586,7 @@ class Store:
         return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
 
     def _write(self) -> _Transaction:
-        return _Transaction(self._db, self.path)
+        return _Transaction(self._db, self.path, checkpoint=self.CHECKPOINT)
 
 
 def export_lines(setup: Setup, entries: tuple[Entry, ...]) -> Iterator[str]:
@@ -489,9 +608,10 @@ class _Transaction:
     """``BEGIN IMMEDIATE`` .. ``COMMIT``; on any failure the transaction is gone (SQLite may already
     have rolled it back itself, e.g. on a full disk) and one ``StoreError`` is raised."""
 
-    def __init__(self, db: sqlite3.Connection, path: Path) -> None:
+    def __init__(self, db: sqlite3.Connection, path: Path, *, checkpoint: bool = True) -> None:
         self._db = db
         self._path = path
+        self._checkpoint = checkpoint
 
     def __enter__(self) -> None:
         try:
@@ -503,13 +623,27 @@ class _Transaction:
         if exc_type is None:
             try:
                 self._db.execute("COMMIT")
-                return
             except sqlite3.Error as err:
                 self._rollback()
                 raise _save_error(self._path, err) from None
+            if self._checkpoint:
+                self._copy_into_main_file()
+            return
         self._rollback()
         if isinstance(exc, sqlite3.Error):
             raise _save_error(self._path, exc) from None
+
+    def _copy_into_main_file(self) -> None:
+        """The committed write into the main file and the journal emptied, before anyone is told it is
+        saved. A checkpoint that cannot finish (a reader holds the journal, the disk is full) leaves the
+        write safe in the synced journal, and the tally still notices if that journal is lost."""
+        try:
+            busy, _frames, _copied = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        except sqlite3.Error as exc:
+            logging.getLogger(__name__).warning("%s: checkpoint failed: %s", self._path, exc)
+            return
+        if busy:
+            logging.getLogger(__name__).info("%s: checkpoint deferred (a reader holds the journal)", self._path)
 
     def _rollback(self) -> None:
         if self._db.in_transaction:
@@ -531,5 +665,5 @@ class SessionJournal:
         return self.store.read(self.slot, first, last)
 
 
-__all__ = ["SaveFullError", "SavedSession", "SessionJournal", "SlotCheck", "Store", "Verification", "inspect",
-           "verify"]
+__all__ = ["SaveFullError", "SaveReadOnlyError", "SavedSession", "SessionJournal", "SlotCheck", "Store",
+           "Verification", "inspect", "verify"]

@@ -1,7 +1,9 @@
 """The organiser's picture of the fleet: one tile per station, built from the broker's messages.
 
 Pure bookkeeping, fed ``(topic, payload, now)``; the page server and ``tablekeeper fleet status``
-show its ``snapshot``. "Today" is the organiser's local calendar day.
+show its ``snapshot``. "Today" is the organiser's local calendar day, on the organiser's clock: a
+station's own clock is never compared with anything (a Pi without a clock chip boots in the past and
+is stepped later), so restarts and reboots are told by the ``run`` and ``boot`` IDs a station sends.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ class Tile(msgspec.Struct, kw_only=True):
     offline_since: float | None = None
     locked: bool = False
     restarts_today: int = 0
+    reboots_today: int = 0
+    uptime_s: int = 0
     demos_today: int = 0
     alerts: list[str] = []
     recent: list[str] = []
@@ -57,10 +61,24 @@ class Board:
         self._tiles: dict[str, Tile] = {}
         self._status: dict[str, Status] = {}
         self._lengths: list[float] = []
-        self._starts: dict[str, float] = {}  # station -> when its software last started
+        self._runs: dict[str, tuple[str, str]] = {}  # station -> (run, boot) last seen
         self._day = self._today()
         self._version = 0
         self.changed = threading.Condition()
+        self._listeners: list[Callable[[], None]] = []
+
+    def listen(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call ``callback`` (on the receiving thread, outside the lock) after each change; returns the
+        function that stops it."""
+        with self.changed:
+            self._listeners.append(callback)
+
+        def stop() -> None:
+            with self.changed:
+                if callback in self._listeners:
+                    self._listeners.remove(callback)
+
+        return stop
 
     def _today(self, at: float | None = None) -> str:
         return datetime.fromtimestamp(self.clock() if at is None else at).strftime("%Y-%m-%d")
@@ -95,7 +113,10 @@ class Board:
                 return False
             self._version += 1
             self.changed.notify_all()
-            return True
+            listeners = list(self._listeners)
+        for callback in listeners:
+            callback()
+        return True
 
     def wait_changed(self, since: int, timeout_s: float) -> int:
         """Block until the version passes ``since`` (or the timeout); returns the version."""
@@ -126,6 +147,7 @@ class Board:
             self._lengths.clear()
             for tile in self._tiles.values():
                 tile.restarts_today = 0
+                tile.reboots_today = 0
                 tile.demos_today = 0
 
     def _on_status(self, status: Status, now: float) -> None:
@@ -139,7 +161,8 @@ class Board:
             tile.online = False
             tile.mode = "offline"
         else:
-            self._started(tile, status.started_at)  # also catches a restart whose event this board missed
+            self._started(tile, status.run, status.boot)  # also catches a restart whose event this board missed
+            tile.uptime_s = status.uptime_s
             self._status[status.station] = status
             tile.online = True
             tile.offline_since = None
@@ -160,26 +183,31 @@ class Board:
                        if health != "ok"]
             if status.last_error and tile.online:
                 alerts.append(f"last error: {status.last_error}")
-        if tile.restarts_today:
-            alerts.append(f"restarted {tile.restarts_today}x today")
+        if tile.reboots_today:
+            alerts.append(f"rebooted {tile.reboots_today}x today")
+        if tile.restarts_today > tile.reboots_today:
+            alerts.append(f"restarted {tile.restarts_today - tile.reboots_today}x today")
         if tile.locked and tile.online:
             alerts.append("panel locked")
         return alerts
 
-    def _started(self, tile: Tile, at: float) -> None:
-        """Note a start time; a new one for a station already on the board is a restart."""
-        if not at:
+    def _started(self, tile: Tile, run: str | None, boot: str | None) -> None:
+        """Note a run ID; a new one from a station already on the board is a restart (and a reboot
+        when its boot ID changed too)."""
+        if not run:
             return
-        known = self._starts.get(tile.station)
-        self._starts[tile.station] = at
-        if known is not None and abs(known - at) > 0.001 and self._today(at) == self._day:
+        known = self._runs.get(tile.station)
+        self._runs[tile.station] = (run, boot or "")
+        if known is not None and known[0] != run:
             tile.restarts_today += 1
+            if boot and known[1] and known[1] != boot:
+                tile.reboots_today += 1
 
     def _on_event(self, event: Event, now: float) -> None:
         tile = self._tile(event.station)
         tile.seen_at = now
         if event.kind == "started":
-            self._started(tile, event.at)
+            self._started(tile, event.run, event.boot)
         elif event.kind == "demo_ended" and event.length_s is not None:
             tile.demos_today += 1
             self._lengths.append(event.length_s)

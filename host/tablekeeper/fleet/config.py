@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 import stat
 from collections.abc import Mapping
 from pathlib import Path
@@ -65,8 +64,3 @@ def read_password(path: str | Path, *, key: str = "fleet.password_file") -> str:
     if not password:
         raise ConfigError(f"{path}: the password file is empty ({key})")
     return password
-
-
-def is_loopback(host: str) -> bool:
-    """True for a loopback address or name (the organiser's page then needs no password)."""
-    return host in ("localhost", "::1") or bool(re.fullmatch(r"127(\.\d{1,3}){3}", host))

@@ -87,11 +87,14 @@ class FleetLink:
 
     def __init__(self, config: FleetConfig, *, on_command: Callable[[RemoteCommand], None],
                  will: Status, password: str | None = None, wall_clock: Callable[[], float] = time.time,
-                 queue_size: int = QUEUE_SIZE) -> None:
+                 monotonic: Callable[[], float] = time.monotonic, queue_size: int = QUEUE_SIZE) -> None:
         self.config = config
         self.on_command = on_command
         self.on_link_change: Callable[[], None] | None = None  # paho's thread: connected or lost (wake the station)
         self.wall_clock = wall_clock
+        self.monotonic = monotonic
+        self.started_s = monotonic()  # uptime counts from here, on a clock no time step moves
+        self.retained_ignored = 0
         self._queue: queue.Queue[Status | Event | None] = queue.Queue(maxsize=queue_size)
         self._latest: Status | None = None
         self._lock = threading.Lock()
@@ -118,7 +121,7 @@ class FleetLink:
                 password = read_password(config.password_file)
             self.client.username_pw_set(config.username, password)
         if config.tls:
-            self.client.tls_set(ca_certs=config.ca_file, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+            self._secure()
         self.client.will_set(status_topic(config.station), encode(will), qos=1, retain=True)
         self.client.reconnect_delay_set(RECONNECT_MIN_S, RECONNECT_MAX_S)
         self.client.max_queued_messages_set(MAX_OFFLINE_MESSAGES)
@@ -126,6 +129,11 @@ class FleetLink:
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
         self.client.on_publish = self._on_publish
+
+    def _secure(self) -> None:
+        """TLS that checks the broker: its certificate must chain to ``ca_file`` (or the system's CAs)
+        and name the host the station dials (``PROTOCOL_TLS_CLIENT`` checks both)."""
+        self.client.tls_set(ca_certs=self.config.ca_file, tls_version=ssl.PROTOCOL_TLS_CLIENT)
 
     # --- the station thread's side ------------------------------------------------------------
     def offer(self, record: Status | Event) -> bool:
@@ -243,7 +251,7 @@ class FleetLink:
             return  # the latest status goes out on reconnect, then the backlog of events
         if isinstance(record, Status):
             topic, retain = status_topic(self.config.station), True
-            record = _restamp(record, self.wall_clock())
+            record = _restamp(record, self.wall_clock(), self.monotonic() - self.started_s)
             self._next_beat_s = time.monotonic() + self.config.heartbeat_s
         else:
             topic, retain = events_topic(self.config.station), False
@@ -281,8 +289,18 @@ class FleetLink:
                 self._refused += 1
                 self._last_refusal = f"broker refused a publish: {reason}"
 
+    @staticmethod
+    def _stale(message: mqtt.MQTTMessage) -> bool:
+        """A retained command was kept by the broker from before this connection: meant for another moment."""
+        return bool(message.retain)
+
     def _on_message(self, _client: mqtt.Client, _userdata: Any, message: mqtt.MQTTMessage) -> None:
         if message.topic != command_topic(self.config.station):
+            return
+        if self._stale(message):
+            with self._lock:
+                self.retained_ignored += 1
+            log.warning("fleet: ignored a retained command on %s (commands are never retained)", message.topic)
             return
         command = decode_command(message.payload)
         if isinstance(command, Refusal):
@@ -292,7 +310,6 @@ class FleetLink:
         self.on_command(command)
 
 
-def _restamp(status: Status, at: float) -> Status:
-    """The status as sent now: its wall-clock time, and the uptime that follows from it."""
-    uptime = int(at - status.started_at) if status.started_at else status.uptime_s
-    return msgspec.structs.replace(status, at=round(at, 3), uptime_s=max(0, uptime))
+def _restamp(status: Status, at: float, uptime_s: float) -> Status:
+    """The status as sent now: the wall-clock time (for reading only) and the monotonic uptime."""
+    return msgspec.structs.replace(status, at=round(at, 3), uptime_s=max(0, int(uptime_s)))

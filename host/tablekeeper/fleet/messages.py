@@ -10,9 +10,12 @@ from typing import Annotated, Final, Literal
 
 import msgspec
 
-SCHEMA: Final = 1
+SCHEMA: Final = 2
+"""2: ``run`` and ``boot`` name the software's start and the box's boot; ``uptime_s`` is a monotonic count."""
 ROOT: Final = "tablekeeper"
 MAX_COMMAND_BYTES: Final = 4096
+MAX_PAYLOAD_BYTES: Final = 16 * 1024
+"""The largest status or event anyone reads (the broker's ``max_packet_size`` is set a little above)."""
 
 Mode = Literal["attract", "demo", "playing", "menu", "offline"]
 Health = Literal["ok", "failed", "missing"]
@@ -55,9 +58,15 @@ class Status(msgspec.Struct, kw_only=True, frozen=True):
     displays: dict[str, Health] = {}
     counters: dict[str, Health] = {}
     last_error: str | None = None
+    run: str = ""
+    """Random per start of the software: a new one from a known station is a restart."""
+    boot: str = ""
+    """The kernel's boot ID: a new one is a reboot (or a power cut)."""
     uptime_s: int = 0
+    """Seconds since the software started, from a monotonic clock (a stepped wall clock cannot move it)."""
     started_at: float = 0.0
     at: float = 0.0
+    """Wall-clock times, for a person to read only: a Pi without a clock chip starts far in the past."""
     version: str = ""
     v: int = SCHEMA
 
@@ -80,6 +89,8 @@ class Event(msgspec.Struct, kw_only=True, frozen=True, omit_defaults=True):
     cmd: str | None = None
     id: str | None = None
     reason: str | None = None
+    run: str | None = None
+    boot: str | None = None
     v: int = SCHEMA
 
 
@@ -167,6 +178,8 @@ def _salvage(payload: bytes | bytearray) -> tuple[str, str]:
 
 
 def decode_status(payload: bytes) -> Status | None:
+    if len(payload) > MAX_PAYLOAD_BYTES:
+        return None
     try:
         return _status_decoder.decode(payload)
     except msgspec.DecodeError:
@@ -174,6 +187,8 @@ def decode_status(payload: bytes) -> Status | None:
 
 
 def decode_event(payload: bytes) -> Event | None:
+    if len(payload) > MAX_PAYLOAD_BYTES:
+        return None
     try:
         return _event_decoder.decode(payload)
     except msgspec.DecodeError:

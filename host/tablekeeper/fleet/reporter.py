@@ -9,8 +9,10 @@ are put on the station's queue as ``Remote`` intents, so the session is still to
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from PIL import Image, ImageDraw
@@ -35,7 +37,7 @@ from tablekeeper.fleet.messages import (
 from tablekeeper.intents import Remote, Tick
 
 if TYPE_CHECKING:
-    from tablekeeper.station import Station
+    from tablekeeper.station.loop import Station
     from tablekeeper.supervisor import Supervisor
 
 BLINK_S: Final = 0.25
@@ -45,18 +47,33 @@ _DEMO_MODES: Final[dict[str, Mode]] = {"attract": "attract", "guided": "demo", "
                                        "operator": "menu", "settings": "menu"}
 
 
+BOOT_ID_FILE: Final = Path("/proc/sys/kernel/random/boot_id")
+
+
+def boot_id(path: Path = BOOT_ID_FILE) -> str:
+    """The kernel's ID of this boot (Linux), or "" where there is none: a new one means the box rebooted."""
+    try:
+        return path.read_text(encoding="ascii").strip()[:64]
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
 class FleetReporter:
     """Reports ``station`` through ``link`` (made from ``config`` unless a test passes one)."""
 
     def __init__(self, station: Station, config: FleetConfig, *, link: FleetLink | None = None,
-                 wall_clock: Callable[[], float] = time.time) -> None:
+                 wall_clock: Callable[[], float] = time.time, monotonic: Callable[[], float] = time.monotonic,
+                 boot: str | None = None) -> None:
         self.station = station
         self.config = config
         self.wall_clock = wall_clock
         self.started_at = round(wall_clock(), 3)
+        self.run = secrets.token_hex(8)
+        self.boot = boot_id() if boot is None else boot
         will = Status(station=config.station, table=config.table, mode="offline", version=__version__,
-                      started_at=self.started_at)
-        self.link = link or FleetLink(config, on_command=self.command_received, will=will, wall_clock=wall_clock)
+                      started_at=self.started_at, run=self.run, boot=self.boot)
+        self.link = link or FleetLink(config, on_command=self.command_received, will=will, wall_clock=wall_clock,
+                                      monotonic=monotonic)
         self.last: Status | None = None
         self.last_error: str | None = None
         self.link_down = True
@@ -79,7 +96,8 @@ class FleetReporter:
         self.station.decorate = self.decorate
         self.link.on_link_change = lambda: self.station.put(Tick())  # the link's mark changes without a press
         self._observe(self.station.clock(), first=True)
-        self.link.offer(Event(station=self.config.station, kind="started", at=self.started_at))
+        self.link.offer(Event(station=self.config.station, kind="started", at=self.started_at, run=self.run,
+                              boot=self.boot))
         self.link.start(supervisor)
 
     def close(self) -> None:
@@ -122,7 +140,7 @@ class FleetReporter:
                       active_seat=seat if isinstance(seat := view.get("active_seat"), int) else None,
                       locked=station.locked, displays=displays, counters=counters,
                       last_error=self.last_error or link_error, started_at=self.started_at,
-                      version=__version__)
+                      run=self.run, boot=self.boot, version=__version__)
 
     def mode(self) -> Mode:
         demo = getattr(self.station, "demo", None)

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from gpiozero import DigitalInputDevice
 
-from tablekeeper.config import ButtonConfig, TimingConfig
 from tablekeeper.intents import ButtonIntent, Gesture
 
 Clock = Callable[[], float]
@@ -29,17 +28,34 @@ REPEAT_ROLES = frozenset({"up", "down"})
 MAX_REPEATS_PER_POLL = 20  # after a stall, catch up a little but never flood the queue
 
 
+class ButtonPin(NamedTuple):
+    """A push button: the role its gestures carry, its BCM pin, and whether the pin pulls up (a switch
+    to ground) or down (a switch to 3V3)."""
+
+    role: str
+    pin: int
+    pull_up: bool = True
+
+
+class ButtonTiming(NamedTuple):
+    """Seconds: the lock-out after an edge, how long a press must last to be a hold, and the
+    auto-repeat interval once held."""
+
+    debounce_s: float
+    hold_s: float
+    repeat_interval_s: float
+
+
 class DebouncedButton:
     """One push button on a gpiozero input; edges arrive on gpiozero's thread, gestures go to ``emit``."""
 
-    def __init__(self, config: ButtonConfig, *, emit: Emit, clock: Clock, timing: TimingConfig,
-                 pin_factory: Any = None, repeats: bool | None = None) -> None:
-        self.config = config
-        self.role = config.role
+    def __init__(self, role: str, pin: int, *, pull_up: bool = True, emit: Emit, clock: Clock,
+                 timing: ButtonTiming, pin_factory: Any = None, repeats: bool | None = None) -> None:
+        self.role = role
         self._emit = emit
         self._clock = clock
         self._timing = timing
-        self._repeats = config.role in REPEAT_ROLES if repeats is None else repeats
+        self._repeats = role in REPEAT_ROLES if repeats is None else repeats
         self._lock = threading.Lock()
         self._raw_down = False
         self._down = False
@@ -47,8 +63,7 @@ class DebouncedButton:
         self._pressed_s = 0.0
         self._held = False
         self._next_repeat_s = 0.0
-        self.device = DigitalInputDevice(config.pin, pull_up=config.pull_up, bounce_time=None,
-                                         pin_factory=pin_factory)
+        self.device = DigitalInputDevice(pin, pull_up=pull_up, bounce_time=None, pin_factory=pin_factory)
         self._raw_down = bool(self.device.is_active)
         self.device.when_activated = self._on_pressed
         self.device.when_deactivated = self._on_released
@@ -117,15 +132,15 @@ class DebouncedButton:
 
 
 class ButtonPanel:
-    """All configured buttons; the station loop calls ``poll`` when ``next_deadline_s`` comes."""
+    """The station's buttons by role; the station loop calls ``poll`` when ``next_deadline_s`` comes."""
 
-    def __init__(self, configs: Iterable[ButtonConfig], *, emit: Emit, clock: Clock, timing: TimingConfig,
+    def __init__(self, pins: Iterable[ButtonPin], *, emit: Emit, clock: Clock, timing: ButtonTiming,
                  pin_factory: Any = None) -> None:
         self.buttons: dict[str, DebouncedButton] = {}
         try:
-            for config in configs:
-                self.buttons[config.role] = DebouncedButton(config, emit=emit, clock=clock, timing=timing,
-                                                            pin_factory=pin_factory)
+            for role, pin, pull_up in pins:
+                self.buttons[role] = DebouncedButton(role, pin, pull_up=pull_up, emit=emit, clock=clock,
+                                                     timing=timing, pin_factory=pin_factory)
         except BaseException:
             self.close()
             raise

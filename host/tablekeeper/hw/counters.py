@@ -26,8 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from tablekeeper.config import CounterConfig
-from tablekeeper.counter_tracks import ROLE_SLOTS
 from tablekeeper.errors import HardwareError, ProtocolError
 from tablekeeper.hw import protocol as p
 from tablekeeper.intents import CounterConnected, CounterMissing, CounterValue, Intent
@@ -38,7 +36,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MICROPYTHON_RP2040: tuple[int, int] = (0x2E8A, 0x0005)
-SLOT_TRACKS = ROLE_SLOTS  # the slots go out as CounterValue.track; the station maps them to game tracks
+SLOT_TRACKS = p.ROLE_SLOTS  # the slots go out as CounterValue.track; the station maps them to game tracks
 
 
 class Beat(Protocol):
@@ -212,6 +210,18 @@ def open_serial(device: str) -> SerialPort:
     except (serial.SerialException, OSError) as exc:
         raise HardwareError(f"counter {device}: cannot open: {exc}") from exc
     return port
+
+
+@dataclass(frozen=True, slots=True)
+class CounterMatch:
+    """A counter the station expects: its USB IDs and role, and, if given, its board's serial. The first
+    unseated counter that matches takes ``seat``."""
+
+    vid: int
+    pid: int
+    seat: int
+    role: str
+    serial: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -445,7 +455,7 @@ class CounterManager:
         self,
         *,
         emit: Callable[[Intent], None],
-        counters: Sequence[CounterConfig] = (),
+        counters: Sequence[CounterMatch] = (),
         list_ports: Callable[[], Iterable[PortInfo]] = _default_list_ports,
         open_port: Callable[[str], SerialPort] = open_serial,
         clock: Callable[[], float] = time.monotonic,

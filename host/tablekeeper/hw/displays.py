@@ -9,21 +9,21 @@ what the chip already holds, and writes only the changed column windows:
   ``PAGEADDR p0 p1``, then the window's bytes; neighbouring pages share one window when cheaper.
 * SH1106 (page addressing only): per page ``0xB0+page``, low and high column nibbles (offset by
   the chip's 132-column RAM, as luma does), then that page's changed columns.
+
+The devices are ``hw.luma_devices``' drivers, which say where the columns start and which of the two
+schemes the chip takes, so nothing here reads luma's private attributes.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple, Protocol
 
 from PIL import Image
 
-if TYPE_CHECKING:  # the start-up splash opens a display before the config module (msgspec) loads
-    from tablekeeper.config import DisplayConfig, StationConfig, TimingConfig
-
 Clock = Callable[[], float]
-OpenDevice = Callable[["DisplayConfig"], Any]
+OpenDevice = Callable[[], Any]  # opens one display: a luma device (``make_device``), or raises a display error
 
 SET_COLUMN_WINDOW = 0x21  # SSD1306 COLUMNADDR start end
 SET_PAGE_WINDOW = 0x22  # SSD1306 PAGEADDR start end
@@ -103,7 +103,8 @@ def _extend_above(windows: list[Window], run: Window) -> bool:
 
 
 class PartialUpdate:
-    """Wraps a luma.oled ssd1306/sh1106/ssd1309 device; ``display`` sends only the changed windows."""
+    """Wraps an SSD1306/SH1106/SSD1309 device (``hw.luma_devices``); ``display`` sends only the changed
+    windows."""
 
     def __init__(self, device: Any, on_retry: Callable[[], None] | None = None) -> None:
         self.device = device
@@ -112,9 +113,8 @@ class PartialUpdate:
         self.pages = self.height // 8
         # luma's constructor ends with clear(): the chip RAM is blank now.
         self._shown = [bytes(self.width)] * self.pages
-        self._page_addressing = _is_sh1106(device)
-        self._column_offset = int(getattr(device, "_page_address_offset", 0)) if self._page_addressing \
-            else int(getattr(device, "_colstart", 0))
+        self._page_addressing = bool(device.page_addressing)
+        self._column_offset = int(device.column_offset)
         self._ram_unknown = False
 
     def assume_shown(self, image: Image.Image) -> None:
@@ -168,12 +168,6 @@ class PartialUpdate:
         return WINDOW_COMMAND_BYTES + len(payload)
 
 
-def _is_sh1106(device: Any) -> bool:
-    from luma.oled.device import sh1106
-
-    return isinstance(device, sh1106)
-
-
 def display_errors() -> tuple[type[BaseException], ...]:
     """What a display that stopped answering raises: OSError from the bus, or luma's own errors."""
     import luma.core.error
@@ -221,7 +215,8 @@ class RetryingInterface:
 
 
 class Geometry(Protocol):
-    """What ``make_device`` reads of a display's config (a ``DisplayConfig``, or the splash's ``Track``)."""
+    """The chip and its size and rotation, as ``make_device`` reads them (a config's display entry, or
+    the splash's ``Track``)."""
 
     @property
     def driver(self) -> str: ...
@@ -233,62 +228,61 @@ class Geometry(Protocol):
     def rotation(self) -> int: ...
 
 
-def make_device(config: Geometry, serial_interface: Any, *, initialised: bool = False) -> Any:
-    """A luma.oled device for ``config`` on the given serial interface (runs the chip's init),
+def make_device(geometry: Geometry, serial_interface: Any, *, initialised: bool = False) -> Any:
+    """A luma.oled device for ``geometry`` on the given serial interface (runs the chip's init),
     its writes retried (``RetryingInterface``). ``initialised``: the chip was set up and drawn on
     already (the start-up splash did it), so luma's init and blanking are not sent."""
-    from luma.oled import device as oled
+    from tablekeeper.hw.luma_devices import DRIVERS
 
-    driver = {"ssd1306": oled.ssd1306, "sh1106": oled.sh1106, "ssd1309": oled.ssd1309}[config.driver]
+    driver = DRIVERS[geometry.driver]
     interface = RetryingInterface(serial_interface)
     interface.muted = initialised
-    device = driver(serial_interface=interface, width=config.width, height=config.height,
-                    rotate=config.rotation)
+    device = driver(serial_interface=interface, width=geometry.width, height=geometry.height,
+                    rotate=geometry.rotation)
     interface.muted = False
     interface.retry_data = False  # from here on PartialUpdate retries whole windows
     return device
 
 
-def hardware_opener(station: StationConfig) -> OpenDevice:
-    """Opens displays on the Pi's real buses (luma's i2c/spi interfaces), only when called."""
+def open_i2c(geometry: Geometry, *, port: int, address: int) -> Any:
+    """A display on the Pi's I2C bus ``port`` (luma's i2c interface) at ``address``."""
+    from luma.core.interface import serial
 
-    def open_device(config: DisplayConfig) -> Any:
-        from luma.core.interface import serial
+    return make_device(geometry, serial.i2c(port=port, address=address))
 
-        bus = station.bus(config.bus)
-        if bus.kind == "i2c":
-            interface = serial.i2c(port=bus.port, address=config.address)
-        else:
-            kwargs: dict[str, Any] = {"port": bus.port, "device": config.device, "gpio_DC": config.dc_pin}
-            if config.reset_pin is not None:
-                kwargs["gpio_RST"] = config.reset_pin
-            if bus.speed_hz is not None:
-                kwargs["bus_speed_hz"] = bus.speed_hz
-            interface = serial.spi(**kwargs)
-        return make_device(config, interface)
 
-    return open_device
+def open_spi(geometry: Geometry, *, port: int, device: int, dc_pin: int, reset_pin: int | None = None,
+             speed_hz: int | None = None) -> Any:
+    """A display on the Pi's SPI bus ``port``, chip select ``device``, data/command on BCM ``dc_pin``."""
+    from luma.core.interface import serial
+
+    kwargs: dict[str, Any] = {"port": port, "device": device, "gpio_DC": dc_pin}
+    if reset_pin is not None:
+        kwargs["gpio_RST"] = reset_pin
+    if speed_hz is not None:
+        kwargs["bus_speed_hz"] = speed_hz
+    return make_device(geometry, serial.spi(**kwargs))
 
 
 WRITE_ATTEMPTS = 3  # one write and two retries of the whole frame before a display counts as failed
 
 
 class StationDisplay:
-    """One configured display. A failure marks it failed; it is reopened with back-off and redrawn."""
+    """One display. A failure marks it failed; it is reopened with back-off and redrawn."""
 
-    def __init__(self, config: DisplayConfig, *, open_device: OpenDevice, clock: Clock,
-                 timing: TimingConfig, ready: tuple[Any, Image.Image] | None = None) -> None:
-        """``ready``: a device already opened and showing that image (the start-up splash's), used
+    def __init__(self, role: str, *, open_device: OpenDevice, clock: Clock, retry_s: float, retry_max_s: float,
+                 ready: tuple[Any, Image.Image] | None = None) -> None:
+        """``retry_s``: the first wait before reopening a failed display, doubled up to ``retry_max_s``.
+        ``ready``: a device already opened and showing that image (the start-up splash's), used
         as it is, so the chip is not initialised and blanked a second time."""
-        self.config = config
-        self.role = config.role
+        self.role = role
         self._open_device = open_device
         self._clock = clock
-        self._timing = timing
+        self._retry_s, self._retry_max_s = retry_s, retry_max_s
         self._adapter: PartialUpdate | None = None
         self._wanted: Image.Image | None = None
         self._retry_at_s: float | None = None
-        self._backoff_s = timing.display_retry_s
+        self._backoff_s = retry_s
         self.last_error = ""
         self.failures = 0
         self.write_errors = 0
@@ -337,12 +331,12 @@ class StationDisplay:
 
     def _reopen(self, now_s: float) -> None:
         try:
-            self._adapter = PartialUpdate(self._open_device(self.config), on_retry=self._count_write_error)
+            self._adapter = PartialUpdate(self._open_device(), on_retry=self._count_write_error)
         except display_errors() as exc:
             self._fail(exc, now_s)
             return
         self._retry_at_s = None
-        self._backoff_s = self._timing.display_retry_s
+        self._backoff_s = self._retry_s
         if self._wanted is not None:
             self.show(self._wanted)
 
@@ -351,16 +345,14 @@ class StationDisplay:
         self.failures += 1
         self.last_error = f"{self.role} display: {exc or type(exc).__name__}"
         self._retry_at_s = now_s + self._backoff_s
-        self._backoff_s = min(self._backoff_s * 2, self._timing.display_retry_max_s)
+        self._backoff_s = min(self._backoff_s * 2, self._retry_max_s)
 
     def _close_device(self) -> None:
         adapter, self._adapter = self._adapter, None
         if adapter is None:
             return
-        interface = getattr(adapter.device, "_serial_interface", None)
         try:
-            if interface is not None:
-                interface.cleanup()  # release the bus handle without luma's blanking, which would fail
+            adapter.device.interface.cleanup()  # release the bus handle without luma's blanking, which would fail
         except display_errors():
             pass  # the bus is already gone; nothing left to release
 
@@ -377,29 +369,29 @@ class StationDisplay:
 
 
 class DisplayBank:
-    """All configured displays by role; one failing never stops the others."""
+    """The station's displays by role; one failing never stops the others."""
 
-    def __init__(self, configs: Iterable[DisplayConfig], *, open_device: OpenDevice, clock: Clock,
-                 timing: TimingConfig, first: str | None = None,
-                 ready: tuple[Any, Image.Image] | None = None) -> None:
-        """``first``: open only that role's display now (the start-up frame goes out on it before the
-        others' init and blanking take the bus); ``open_rest`` opens the others. ``ready``: the
-        ``first`` display's device, already opened and showing that image (the splash's)."""
-        self._configs = tuple(configs)
-        self._open_device, self._clock, self._timing = open_device, clock, timing
+    def __init__(self, openers: Mapping[str, OpenDevice], *, clock: Clock, retry_s: float, retry_max_s: float,
+                 first: str | None = None, ready: tuple[Any, Image.Image] | None = None) -> None:
+        """``openers``: how to open each role's display, in the order they open. ``first``: open only
+        that role's display now (the start-up frame goes out on it before the others' init and blanking
+        take the bus); ``open_rest`` opens the others. ``ready``: the ``first`` display's device,
+        already opened and showing that image (the splash's)."""
+        self._openers = dict(openers)
+        self._clock, self._retry_s, self._retry_max_s = clock, retry_s, retry_max_s
         self.displays: dict[str, StationDisplay] = {
-            c.role: self._open(c, ready if c.role == first else None)
-            for c in self._configs if first is None or c.role == first
+            role: self._open(role, ready if role == first else None)
+            for role in self._openers if first is None or role == first
         }
 
-    def _open(self, config: DisplayConfig, ready: tuple[Any, Image.Image] | None = None) -> StationDisplay:
-        return StationDisplay(config, open_device=self._open_device, clock=self._clock, timing=self._timing,
-                              ready=ready)
+    def _open(self, role: str, ready: tuple[Any, Image.Image] | None = None) -> StationDisplay:
+        return StationDisplay(role, open_device=self._openers[role], clock=self._clock, retry_s=self._retry_s,
+                              retry_max_s=self._retry_max_s, ready=ready)
 
     def open_rest(self) -> None:
-        """Open the displays ``first`` left closed, in the config's order."""
+        """Open the displays ``first`` left closed, in the openers' order."""
         opened = self.displays
-        self.displays = {c.role: opened[c.role] if c.role in opened else self._open(c) for c in self._configs}
+        self.displays = {role: opened[role] if role in opened else self._open(role) for role in self._openers}
 
     def show(self, images: Mapping[str, Image.Image]) -> int:
         return sum(self.displays[role].show(image) for role, image in images.items() if role in self.displays)

@@ -8,14 +8,20 @@ once per toggle for every seat together (a thread per LED woke once per toggle p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any, Final
+from collections.abc import Callable, Mapping
+from typing import Any, Final, NamedTuple
 
 from gpiozero import LED, Buzzer
 
-from tablekeeper.config import OutputConfig
-
 Clock = Callable[[], float]
+
+
+class OutputPin(NamedTuple):
+    """An LED or buzzer on a BCM pin; ``active_high`` False: the pin sinks the current."""
+
+    pin: int
+    active_high: bool = True
+
 
 # (on seconds, off seconds) steps.
 PATTERNS: Final[dict[str, tuple[tuple[float, float], ...]]] = {
@@ -37,13 +43,12 @@ class SeatLights:
     """One LED per seat: steady for whose turn it is, blinking for seats that still owe a move in a
     step played together, off otherwise. Blinking LEDs flash in step, on the station clock."""
 
-    def __init__(self, configs: Iterable[OutputConfig], *, clock: Clock, pin_factory: Any = None) -> None:
+    def __init__(self, pins: Mapping[int, OutputPin], *, clock: Clock, pin_factory: Any = None) -> None:
+        """``pins``: each seat's LED."""
         self._clock = clock
         self.leds: dict[int, Any] = {}
-        for config in configs:
-            seat = int(config.name.removeprefix("seat"))
-            self.leds[seat] = LED(config.pin, active_high=config.active_high, initial_value=False,
-                                  pin_factory=pin_factory)
+        for seat, (pin, active_high) in pins.items():
+            self.leds[seat] = LED(pin, active_high=active_high, initial_value=False, pin_factory=pin_factory)
         self.lit: int | None = None
         self.blinking: frozenset[int] = frozenset()
         self.blink_on = False  # the blinking LEDs' shared state
@@ -97,12 +102,12 @@ class SeatLights:
 class Beeper:
     """An active buzzer playing short patterns on the station clock."""
 
-    def __init__(self, config: OutputConfig | None, *, clock: Clock, quiet: bool = False,
+    def __init__(self, pin: OutputPin | None, *, clock: Clock, quiet: bool = False,
                  pin_factory: Any = None) -> None:
         self.quiet = quiet
         self._clock = clock
-        self.device = None if config is None else Buzzer(config.pin, active_high=config.active_high,
-                                                         initial_value=False, pin_factory=pin_factory)
+        self.device = None if pin is None else Buzzer(pin.pin, active_high=pin.active_high, initial_value=False,
+                                                      pin_factory=pin_factory)
         self._steps: list[tuple[bool, float]] = []  # (sounding, until_s)
         self.played: list[str] = []
 
@@ -146,7 +151,7 @@ class Beeper:
 class Outputs:
     """The LEDs and the buzzer together, as the station drives them."""
 
-    def __init__(self, leds: Iterable[OutputConfig], buzzer: OutputConfig | None, *, clock: Clock,
+    def __init__(self, leds: Mapping[int, OutputPin], buzzer: OutputPin | None, *, clock: Clock,
                  quiet: bool = False, pin_factory: Any = None) -> None:
         self.lights = SeatLights(leds, clock=clock, pin_factory=pin_factory)
         try:

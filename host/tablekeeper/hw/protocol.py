@@ -8,7 +8,7 @@ A frame is ``0x00, COBS(payload + CRC-16/GENIBUS big-endian), 0x00``; a payload 
 from __future__ import annotations
 
 import binascii
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Final
@@ -68,6 +68,12 @@ _FIXED_BODY: Final = {
     MsgType.REPL: 0,
 }
 ROLE_NAMES: Final = {1: "hp", 2: "dial", 3: "dice"}
+# The value slots of each role, in wire order (a CHANGE's slot number indexes this; docs/protocol.md).
+ROLE_SLOTS: Final[Mapping[str, tuple[str, ...]]] = {
+    "hp": ("hp",),
+    "dial": ("damage", "horror", "clues", "resources"),
+    "dice": (),
+}
 CAPABILITIES: Final = {0x01: "display", 0x02: "buttons", 0x04: "encoder", 0x08: "dice", 0x10: "repl"}
 
 

@@ -45,7 +45,7 @@ def data(session: Session, key: str) -> Any:
 
 def to_step(session: Session, phase: str, step: str, limit: int = 60) -> Session:
     """Press next until the flow reaches ``phase``/``step``; in 2.2 the first seat owing a turn passes
-    it, and 1.4's "what stayed in play?" gets the answer "nothing"."""
+    it, and at 1.4 each investigator's encounter card gets the answer "discarded"."""
     for _ in range(limit):
         if session.state.phase == phase and session.state.step == step:
             return session
@@ -53,7 +53,7 @@ def to_step(session: Session, phase: str, step: str, limit: int = 60) -> Session
         if prompt is None and state.step == "2.2" and state.active_seat is None and state.owing:
             do(session, f"pass {state.owing[0]}")  # turns in any order: the first owing seat passes
         else:
-            do(session, "choose 1" if prompt is not None and prompt.id == "encounter" else "next")
+            do(session, "choose 1" if prompt is not None and prompt.id == "encounter_card" else "next")
     raise AssertionError(f"never reached {phase} {step}")
 
 
@@ -63,3 +63,12 @@ def start_turn(session: Session, seat: int) -> Session:
     if session.state.active_seat != seat:
         do(session, f"turn seat{seat}")
     return session
+
+
+def answer(session: Session, text: str) -> Session:
+    """Answer the open prompt with the option that contains ``text`` (the answers' order may change)."""
+    prompt = session.state.prompt
+    assert prompt is not None, f"no prompt to answer with {text!r}"
+    found = [i for i, option in enumerate(prompt.options, 1) if text in option]
+    assert found, f"{text!r} is not an answer of {prompt.text!r}: {prompt.options}"
+    return do(session, f"choose {found[0]}")

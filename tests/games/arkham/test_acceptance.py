@@ -18,17 +18,19 @@ def test_example_script_plays_three_full_rounds(capsys: pytest.CaptureFixture[st
     out, err = capsys.readouterr()
     assert code == 0, err
     view = json.loads(out)
-    assert (view["round"], view["phase"], view["step"]) == (4, "mythos", "1.4")  # 1.1-1.3 ran by themselves
+    assert (view["round"], view["phase"], view["step"]) == (4, "mythos", "1.4")  # the lead's card to name
+    assert view["prompt"]["seat"] == 1
     tracks = view["tracks"]
     assert tracks["agenda"] == 2 and tracks["agenda.doom"] == 0 and tracks["agenda.threshold"] == 7
     assert tracks["act"] == 2 and tracks["act.clues_required"] == 6
-    assert tracks["seat1.damage"] == 1 and tracks["seat1.horror"] == 1
-    assert view["removed"] == ["act 1: Trapped", "agenda 1: What's Going On?!"]
-    assert view["victory"] == [1]
-    assert view["enemies"] == {}
-    # 4 encounter cards drawn and discarded at 1.4, and the defeated Ghoul (AH-DMG-10); round 4's
-    # 1.4 has drawn its 2 cards (1.1-1.3 ran by themselves) and asks what stayed in play.
-    assert (tracks["encounter.deck"], tracks["encounter.discard"]) == (20, 5)
+    # Roland: the Attic's horror, a cultist's horror on a failed fight, a tablet's damage beside a
+    # Ghoul, 2 horror from agenda 1's reverse side; Daisy: Grasping Hands (failed by 2), the Cellar.
+    assert (tracks["seat1.damage"], tracks["seat1.horror"], tracks["seat2.damage"], tracks["seat2.horror"]) == \
+        (1, 4, 3, 0)
+    assert view["removed"] == ["act 1: Trapped", "location Study", "agenda 1: What's Going On?!"]
+    assert list(view["enemies"]) == ["Flesh-Eater"] and view["at"] == {"1": "Attic", "2": "Cellar"}
+    # 5 encounter cards drawn one investigator at a time; the Flesh-Eater stays in play.
+    assert (tracks["encounter.deck"], tracks["encounter.discard"]) == (21, 3)
 
 
 def test_bad_input_goes_to_stderr_and_changes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

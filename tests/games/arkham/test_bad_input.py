@@ -13,7 +13,6 @@ CASES = [
     ("act seat1 move", "usage: act SEAT move LOCATION"),
     ("act seat1 move Nowhere", "no location 'Nowhere' in play"),
     ("act seat1 fight Nobody", "no enemy 'Nobody' in play"),
-    ("act seat1 investigate", "investigate needs a difficulty"),
     ("act seat1 investigate hard", "difficulty must be a whole number, not 'hard'"),
     ("act seat1 draw colour=red", "act: unknown option 'colour'"),
     ("act seat2", "the other action: it is seat 1's turn, not seat 2's"),
@@ -44,10 +43,14 @@ CASES = [
     ("token release skull", "the sealed chaos tokens holds 0 'skull', cannot take 1"),
     ("token-value joker 1", "unknown chaos token 'joker'"),
     ("elder seat1 many", "elder sign value must be a whole number, not 'many'"),
-    ("location Study 2", "usage: location NAME SHROUD CLUES [per] [to=A,B,...]"),
+    ("location Study 2", "usage: location NAME [SHROUD CLUES [per]] [to=A,B,...]"),
+    ("location Study", "location 'Study' is already in play"),
+    ("location Vault", "no location 'Vault' in the scenario's data"),
     ("enter seat1 Nowhere", "no location 'Nowhere' in play"),
     ("enemy seat1 Ghoul fight=x", "fight must be a whole number, not 'x'"),
-    ("enemy seat1 Ghoul wings", "enemy: unknown word 'wings'"),
+    ("enemy seat1 Ghoul wings", "enemy 'Ghoul wings' is not in the scenario's data"),
+    ("enemy seat1 Ghoul color=red", "enemy: unknown word 'color'"),
+    ("enemy seat1 Ghoul fight=2 health=2 evade=2", "give damage=N (damage, horror missing)"),
     ("enemy seat1 Ghoul at=Nowhere", "no location 'Nowhere' in play"),
     ("move-enemy Nobody Hall", "no enemy 'Nobody' in play"),
     ("evade Nobody", "no enemy 'Nobody' in play"),
@@ -68,6 +71,12 @@ def test_bad_line_is_refused_with_its_reason(line: str, reason: str) -> None:
     got = rejects(s, line)
     assert reason in got, got
     assert "\n" not in got
+
+
+def test_investigating_nowhere_needs_a_difficulty() -> None:
+    """A scenario with no locations of its own: an investigator placed nowhere names the difficulty."""
+    s = start_turn(new(scenario_id="custom"), 1)
+    assert "investigate needs a difficulty" in rejects(s, "act seat1 investigate")
 
 
 def test_the_scenario_is_over_so_next_is_refused() -> None:

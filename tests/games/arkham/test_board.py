@@ -14,7 +14,7 @@ def enemy(s: object, name: str) -> dict[str, object]:
 
 @pytest.mark.rule("AH-AOO-1")
 def test_ah_aoo_1_ready_enemies_attack_before_the_draw() -> None:
-    s = new()
+    s = new(scenario_id="custom")
     do(s, "enemy seat1 A fight=2 health=2 evade=2 damage=1 horror=1",
        "enemy seat1 B fight=2 health=2 evade=2 damage=2 horror=0", "enemy-state B exhausted")
     start_turn(s, 1)
@@ -26,8 +26,9 @@ def test_ah_aoo_1_ready_enemies_attack_before_the_draw() -> None:
 
 @pytest.mark.rule("AH-AOO-3")
 def test_ah_aoo_3_a_two_action_ability_provokes_once_per_enemy() -> None:
-    s = new()
-    do(s, "enemy seat1 A fight=2 health=2 evade=2 damage=1", "enemy seat1 B fight=2 health=2 evade=2 damage=1")
+    s = new(scenario_id="custom")
+    do(s, "enemy seat1 A fight=2 health=2 evade=2 damage=1 horror=0",
+       "enemy seat1 B fight=2 health=2 evade=2 damage=1 horror=0")
     start_turn(s, 1)
     do(s, "activate seat1 2")
     assert s.state.prompt is not None and s.state.prompt.id == "aoo_order"  # AH-AOO-2: the investigator's order
@@ -37,8 +38,8 @@ def test_ah_aoo_3_a_two_action_ability_provokes_once_per_enemy() -> None:
 
 @pytest.mark.rule("AH-AOO-4")
 def test_ah_aoo_4_the_attacker_stays_ready() -> None:
-    s = new()
-    do(s, "enemy seat1 A fight=2 health=2 evade=2 damage=1")
+    s = new(scenario_id="custom")
+    do(s, "enemy seat1 A fight=2 health=2 evade=2 damage=1 horror=0")
     start_turn(s, 1)
     do(s, "act seat1 resource")
     assert enemy(s, "A")["ready"] is True and track(s, "seat1.damage") == 1
@@ -46,8 +47,9 @@ def test_ah_aoo_4_the_attacker_stays_ready() -> None:
 
 @pytest.mark.rule("AH-AOO-9")
 def test_ah_aoo_9_move_provokes_then_the_enemy_moves_along() -> None:
-    s = new()
-    do(s, "location Hall 1 0", "location Study 2 0", "enter seat1 Hall", "enemy seat1 A fight=2 health=2 evade=2")
+    s = new(scenario_id="custom")
+    do(s, "location Hall 1 0", "location Study 2 0", "enter seat1 Hall",
+       "enemy seat1 A fight=2 health=2 evade=2 damage=1 horror=0")
     start_turn(s, 1)
     do(s, "act seat1 move Study")
     assert track(s, "seat1.damage") == 1
@@ -56,8 +58,9 @@ def test_ah_aoo_9_move_provokes_then_the_enemy_moves_along() -> None:
 
 @pytest.mark.rule("AH-EVADE-6")
 def test_ah_evade_6_evade_action_provokes_nothing() -> None:
-    s = new()
-    do(s, "enemy seat1 X fight=2 health=2 evade=2", "enemy seat1 Y fight=2 health=2 evade=2")
+    s = new(scenario_id="custom")
+    do(s, "enemy seat1 X fight=2 health=2 evade=2 damage=1 horror=0",
+       "enemy seat1 Y fight=2 health=2 evade=2 damage=1 horror=0")
     start_turn(s, 1)
     do(s, "act seat1 evade X")
     assert track(s, "seat1.damage") == 0
@@ -65,8 +68,8 @@ def test_ah_evade_6_evade_action_provokes_nothing() -> None:
 
 @pytest.mark.rule("AH-DESIG-1")
 def test_ah_desig_1_an_evade_designated_ability_provokes_nothing() -> None:
-    s = new()
-    do(s, "enemy seat1 X fight=2 health=2 evade=2")
+    s = new(scenario_id="custom")
+    do(s, "enemy seat1 X fight=2 health=2 evade=2 damage=1 horror=0")
     start_turn(s, 1)
     do(s, "activate seat1 1 evade")
     assert track(s, "seat1.damage") == 0
@@ -76,8 +79,8 @@ def test_ah_desig_1_an_evade_designated_ability_provokes_nothing() -> None:
 
 @pytest.mark.rule("AH-FAST-6")
 def test_ah_fast_6_fast_cards_provoke_nothing() -> None:
-    s = new()
-    do(s, "enemy seat1 X fight=2 health=2 evade=2")
+    s = new(scenario_id="custom")
+    do(s, "enemy seat1 X fight=2 health=2 evade=2 damage=1 horror=0")
     start_turn(s, 1)
     do(s, "play seat1 1 asset fast")
     assert track(s, "seat1.damage") == 0
@@ -87,8 +90,9 @@ def test_ah_fast_6_fast_cards_provoke_nothing() -> None:
 
 @pytest.mark.rule("AH-ALOOF-1")
 def test_ah_aloof_1_aloof_enemy_never_engages_by_itself() -> None:
-    s = new()
-    do(s, "location Hall 1 0", "enter seat1 Hall", "enemy seat2 Bat fight=2 health=2 evade=2 aloof at=Hall")
+    s = new(scenario_id="custom")
+    do(s, "location Hall 1 0", "enter seat1 Hall",
+       "enemy seat2 Bat fight=2 health=2 evade=2 damage=1 horror=0 aloof at=Hall")
     assert enemy(s, "Bat")["engaged"] is None
     to_step(s, "upkeep", "4.4")
     assert enemy(s, "Bat")["engaged"] is None
@@ -96,15 +100,15 @@ def test_ah_aloof_1_aloof_enemy_never_engages_by_itself() -> None:
 
 @pytest.mark.rule("AH-ALOOF-2")
 def test_ah_aloof_2_aloof_enemy_spawns_unengaged_at_the_drawers_location() -> None:
-    s = new()
-    do(s, "location Hall 1 0", "enter seat1 Hall", "enemy seat1 Bat fight=2 health=2 evade=2 aloof")
+    s = new(scenario_id="custom")
+    do(s, "location Hall 1 0", "enter seat1 Hall", "enemy seat1 Bat fight=2 health=2 evade=2 damage=1 horror=0 aloof")
     assert (enemy(s, "Bat")["engaged"], enemy(s, "Bat")["location"]) == (None, "Hall")
 
 
 @pytest.mark.rule("AH-ALOOF-4")
 def test_ah_aloof_4_fight_only_once_someone_engaged_it() -> None:
-    s = new()
-    do(s, "location Hall 1 0", "enter seat1 Hall", "enemy seat1 Bat fight=2 health=2 evade=2 aloof")
+    s = new(scenario_id="custom")
+    do(s, "location Hall 1 0", "enter seat1 Hall", "enemy seat1 Bat fight=2 health=2 evade=2 damage=1 horror=0 aloof")
     start_turn(s, 1)
     assert "aloof and engaged with nobody" in rejects(s, "act seat1 fight Bat")
     do(s, "act seat1 engage Bat", "act seat1 fight Bat")
@@ -113,16 +117,17 @@ def test_ah_aloof_4_fight_only_once_someone_engaged_it() -> None:
 
 @pytest.mark.rule("AH-ENEMY-2")
 def test_ah_enemy_2_no_spawn_instruction_engages_the_drawer() -> None:
-    s = new()
-    do(s, "enemy seat2 Ghoul fight=2 health=2 evade=2")
+    s = new(scenario_id="custom")
+    do(s, "enemy seat2 Ghoul fight=2 health=2 evade=2 damage=1 horror=0")
     assert enemy(s, "Ghoul")["engaged"] == 2
 
 
 @pytest.mark.rule("AH-ENGM-2")
 def test_ah_engm_2_engaged_enemies_move_with_the_investigator() -> None:
-    s = new()
+    s = new(scenario_id="custom")
     do(s, "location Hall 1 0", "location Study 2 0", "enter seat1 Hall",
-       "enemy seat1 A fight=2 health=2 evade=2", "enemy seat1 B fight=2 health=2 evade=2", "enter seat1 Study")
+       "enemy seat1 A fight=2 health=2 evade=2 damage=1 horror=0",
+        "enemy seat1 B fight=2 health=2 evade=2 damage=1 horror=0", "enter seat1 Study")
     view = s.view()
     for name in ("A", "B"):
         assert enemy(s, name)["engaged"] == 1
@@ -131,9 +136,9 @@ def test_ah_engm_2_engaged_enemies_move_with_the_investigator() -> None:
 
 @pytest.mark.rule("AH-ENGM-3")
 def test_ah_engm_3_prey_picks_among_several_investigators() -> None:
-    s = new()
+    s = new(scenario_id="custom")
     do(s, "location Hall 1 0", "enter seat1 Hall", "enter seat2 Hall",
-       "enemy seat1 Ghoul fight=2 health=2 evade=2 at=Hall")
+       "enemy seat1 Ghoul fight=2 health=2 evade=2 damage=1 horror=0 at=Hall")
     prompt = s.state.prompt
     assert prompt is not None and prompt.id == "prey" and prompt.options == ("seat 1", "seat 2")
     do(s, "choose 1")  # prey "highest combat": Roland (4) over Daisy (2)
@@ -142,9 +147,9 @@ def test_ah_engm_3_prey_picks_among_several_investigators() -> None:
 
 @pytest.mark.rule("AH-ENGM-5")
 def test_ah_engm_5_moving_into_a_ready_enemy_engages_it() -> None:
-    s = new()
+    s = new(scenario_id="custom")
     do(s, "location Hall 1 0", "location Study 2 0", "enter seat1 Hall",
-       "enemy seat2 Ghoul fight=2 health=2 evade=2 at=Study")
+       "enemy seat2 Ghoul fight=2 health=2 evade=2 damage=1 horror=0 at=Study")
     assert enemy(s, "Ghoul")["engaged"] is None
     do(s, "enter seat1 Study")
     assert enemy(s, "Ghoul")["engaged"] == 1
@@ -152,8 +157,9 @@ def test_ah_engm_5_moving_into_a_ready_enemy_engages_it() -> None:
 
 @pytest.mark.rule("AH-ENGM-6")
 def test_ah_engm_6_exhausted_enemy_engages_when_readied_at_upkeep() -> None:
-    s = new()
-    do(s, "location Hall 1 0", "enter seat1 Hall", "enemy seat1 Ghoul fight=2 health=2 evade=2 exhausted at=Hall")
+    s = new(scenario_id="custom")
+    do(s, "location Hall 1 0", "enter seat1 Hall",
+       "enemy seat1 Ghoul fight=2 health=2 evade=2 damage=1 horror=0 exhausted at=Hall")
     assert enemy(s, "Ghoul")["engaged"] is None
     to_step(s, "upkeep", "4.3")
     assert enemy(s, "Ghoul")["engaged"] == 1 and enemy(s, "Ghoul")["ready"] is True
@@ -161,10 +167,10 @@ def test_ah_engm_6_exhausted_enemy_engages_when_readied_at_upkeep() -> None:
 
 @pytest.mark.rule("AH-ENGAGE-1")
 def test_ah_engage_1_same_location_only() -> None:
-    s = new()
+    s = new(scenario_id="custom")
     do(s, "location Hall 1 0", "location Study 2 0", "enter seat1 Hall",
-       "enemy seat1 Near fight=2 health=2 evade=2 exhausted at=Hall",
-       "enemy seat1 Far fight=2 health=2 evade=2 at=Study")
+       "enemy seat1 Near fight=2 health=2 evade=2 damage=1 horror=0 exhausted at=Hall",
+       "enemy seat1 Far fight=2 health=2 evade=2 damage=1 horror=0 at=Study")
     start_turn(s, 1)
     assert rejects(s, "act seat1 engage Far") == "Far is not at seat 1's location"
     do(s, "act seat1 engage Near")
@@ -174,8 +180,9 @@ def test_ah_engage_1_same_location_only() -> None:
 
 @pytest.mark.rule("AH-ENGAGE-2")
 def test_ah_engage_2_taking_over_another_investigators_enemy() -> None:
-    s = new()
-    do(s, "location Hall 1 0", "enter seat1 Hall", "enter seat2 Hall", "enemy seat2 Ghoul fight=2 health=2 evade=2")
+    s = new(scenario_id="custom")
+    do(s, "location Hall 1 0", "enter seat1 Hall", "enter seat2 Hall",
+       "enemy seat2 Ghoul fight=2 health=2 evade=2 damage=1 horror=0")
     start_turn(s, 1)
     do(s, "act seat1 engage Ghoul")
     assert enemy(s, "Ghoul")["engaged"] == 1
@@ -184,16 +191,18 @@ def test_ah_engage_2_taking_over_another_investigators_enemy() -> None:
 
 @pytest.mark.rule("AH-EVADE-4")
 def test_ah_evade_4_evaded_enemy_is_exhausted_at_the_location_and_stays_unengaged() -> None:
-    s = new()
-    do(s, "location Hall 1 0", "enter seat1 Hall", "enemy seat1 Ghoul fight=2 health=2 evade=2", "evade Ghoul")
+    s = new(scenario_id="custom")
+    do(s, "location Hall 1 0", "enter seat1 Hall", "enemy seat1 Ghoul fight=2 health=2 evade=2 damage=1 horror=0",
+       "evade Ghoul")
     ghoul = enemy(s, "Ghoul")
     assert (ghoul["ready"], ghoul["engaged"], ghoul["location"]) == (False, None, "Hall")
 
 
 @pytest.mark.rule("AH-EVADE-5")
 def test_ah_evade_5_evade_only_your_own_enemy() -> None:
-    s = new()
-    do(s, "location Hall 1 0", "enter seat1 Hall", "enter seat2 Hall", "enemy seat2 Ghoul fight=2 health=2 evade=2")
+    s = new(scenario_id="custom")
+    do(s, "location Hall 1 0", "enter seat1 Hall", "enter seat2 Hall",
+       "enemy seat2 Ghoul fight=2 health=2 evade=2 damage=1 horror=0")
     start_turn(s, 1)
     assert "Evade targets only your own enemies" in rejects(s, "act seat1 evade Ghoul")
     do(s, "act seat1 fight Ghoul")
@@ -201,8 +210,8 @@ def test_ah_evade_5_evade_only_your_own_enemy() -> None:
 
 @pytest.mark.rule("AH-DEFEAT-3")
 def test_ah_defeat_3_enemy_defeated_on_the_second_hit() -> None:
-    s = new()
-    do(s, "enemy seat1 Ghoul fight=2 health=3 evade=2", "harm-enemy Ghoul 2")
+    s = new(scenario_id="custom")
+    do(s, "enemy seat1 Ghoul fight=2 health=3 evade=2 damage=1 horror=0", "harm-enemy Ghoul 2")
     assert enemy(s, "Ghoul")["damage"] == 2
     do(s, "harm-enemy Ghoul 1")
     assert "Ghoul" not in data(s, "enemies")
@@ -210,9 +219,9 @@ def test_ah_defeat_3_enemy_defeated_on_the_second_hit() -> None:
 
 def test_enemy_phase_attacks_then_exhausts() -> None:
     """3.3 (outside the seeds): engaged ready enemies attack and exhaust; hunters are listed at 3.2."""
-    s = new()
+    s = new(scenario_id="custom")
     do(s, "location Hall 1 0", "enemy seat1 Ghoul fight=2 health=3 evade=2 damage=1 horror=1",
-       "enemy seat2 Hound fight=2 health=3 evade=2 hunter at=Hall")
+       "enemy seat2 Hound fight=2 health=3 evade=2 damage=1 horror=0 hunter at=Hall")
     to_step(s, "enemy", "3.2")
     assert s.notices == ("Hound hunts: move it with move-enemy (its location's connections are not known)",)
     do(s, "next")
@@ -222,7 +231,7 @@ def test_enemy_phase_attacks_then_exhausts() -> None:
 
 @pytest.mark.rule("AH-CLUE-2")
 def test_ah_clue_2_first_entry_reveals_with_per_investigator_clues() -> None:
-    s = new(seats=3)
+    s = new(seats=3, scenario_id="custom")
     do(s, "location Study 2 2 per", "enter seat1 Study")
     assert data(s, "locations")["Study"]["clues"] == 6
     do(s, "enter seat2 Study")
@@ -231,7 +240,7 @@ def test_ah_clue_2_first_entry_reveals_with_per_investigator_clues() -> None:
 
 @pytest.mark.rule("AH-CLUE-3")
 def test_ah_clue_3_successful_investigation_moves_a_clue() -> None:
-    s = new()
+    s = new(scenario_id="custom")
     do(s, "location Study 2 3", "enter seat1 Study")
     start_turn(s, 1)
     do(s, "act seat1 investigate", "reveal chaos 0", "resolve")
@@ -240,7 +249,7 @@ def test_ah_clue_3_successful_investigation_moves_a_clue() -> None:
 
 @pytest.mark.rule("AH-CLUE-5")
 def test_ah_clue_5_clues_at_a_location_exclude_those_held() -> None:
-    s = new()
+    s = new(scenario_id="custom")
     do(s, "location Study 2 3", "enter seat1 Study", "set seat1.clues 2")
     assert data(s, "locations")["Study"]["clues"] == 3
     start_turn(s, 1)
@@ -250,10 +259,10 @@ def test_ah_clue_5_clues_at_a_location_exclude_those_held() -> None:
 
 @pytest.mark.rule("AH-EMPTY-1")
 def test_ah_empty_1_empty_location() -> None:
-    s = new()
+    s = new(scenario_id="custom")
     do(s, "location Study 2 3", "location Hall 1 0")
     assert data(s, "empty") == ["Hall", "Study"]
-    do(s, "enemy seat1 Ghoul fight=2 health=2 evade=2 exhausted at=Study")
+    do(s, "enemy seat1 Ghoul fight=2 health=2 evade=2 damage=1 horror=0 exhausted at=Study")
     assert data(s, "empty") == ["Hall"]
     do(s, "enter seat1 Hall")
     assert data(s, "empty") == []
@@ -286,10 +295,10 @@ def test_attacks_of_opportunity_in_the_named_order() -> None:
 
 
 def test_hunter_moves_one_location_toward_the_nearest_investigator() -> None:
-    s = new()
+    s = new(scenario_id="custom")
     do(s, "location Hall 1 0", "location Study 2 0 to=Hall", "location Attic 1 0 to=Study",
        "location Cellar 1 0 to=Hall", "enter seat1 Cellar", "enter seat2 Cellar",
-       "enemy seat1 Hound fight=2 health=3 evade=2 hunter at=Attic")
+       "enemy seat1 Hound fight=2 health=3 evade=2 damage=1 horror=0 hunter at=Attic")
     to_step(s, "enemy", "3.2")
     assert enemy(s, "Hound")["location"] == "Study" and s.notices == ("Hound hunts to Study",)
     to_step(do(s, "next"), "enemy", "3.2")  # next round: Study -> Hall
@@ -297,9 +306,10 @@ def test_hunter_moves_one_location_toward_the_nearest_investigator() -> None:
 
 
 def test_hunter_with_two_equal_ways_asks_its_prey() -> None:
-    s = new()
+    s = new(scenario_id="custom")
     do(s, "location Hub 1 0", "location West 1 0 to=Hub", "location East 1 0 to=Hub",
-       "enter seat1 West", "enter seat2 East", "enemy seat1 Hound fight=2 health=3 evade=2 hunter at=Hub")
+       "enter seat1 West", "enter seat2 East",
+        "enemy seat1 Hound fight=2 health=3 evade=2 damage=1 horror=0 hunter at=Hub")
     to_step(s, "enemy", "3.2")
     prompt = s.state.prompt
     assert prompt is not None and prompt.id == "hunter_move" and prompt.options == ("East", "West")
@@ -336,11 +346,11 @@ def test_an_action_does_not_resolve_while_its_actor_is_defeated() -> None:
 
 
 def test_hunters_go_on_after_a_prey_choice() -> None:
-    s = new()
+    s = new(scenario_id="custom")
     do(s, "location Hub 1 0", "location Far 1 0 to=Hub", "location Farther 1 0 to=Far",
        "enter seat1 Hub", "enter seat2 Hub",
-       "enemy seat1 Hound fight=2 health=3 evade=2 hunter at=Far",
-       "enemy seat1 Jackal fight=2 health=3 evade=2 hunter at=Farther")
+       "enemy seat1 Hound fight=2 health=3 evade=2 damage=1 horror=0 hunter at=Far",
+       "enemy seat1 Jackal fight=2 health=3 evade=2 damage=1 horror=0 hunter at=Farther")
     to_step(s, "enemy", "3.2")
     prompt = s.state.prompt
     assert prompt is not None and prompt.id == "prey"  # the Hound reached the Hub, where both are

@@ -256,3 +256,30 @@ def test_a_damaged_stored_log_is_one_line_naming_its_key(table: Table) -> None:
     err = table.refused("join", "3", "agnes")
     assert "stauts" in err and "status" in err, err
     assert "stauts" in table.play(2, code=2)["error"]
+
+
+@pytest.mark.rule("AH-DB-2")
+def test_an_arkhamdb_deck_export_is_accepted_beside_the_toml_list(table: Table, tmp_path: Path) -> None:
+    """A deck exported from ArkhamDB (its JSON; fixture written in that shape) is read through the
+    core set's player-card data: 30 cards plus Roland's own card and weakness and a basic weakness."""
+    export = str(Path(__file__).resolve().parent / "fixtures" / "roland-arkhamdb.json")
+    assert "this is Roland Banks's deck; the seat plays Daisy Walker" in table.refused("deck", "2", export)
+    assert table.ok("deck", "1", export) == "seat 1's deck is kept; 0 experience left"
+    kept = table.log()["investigators"]["roland"]["deck"]  # type: ignore[index]
+    titles = [card["title"] for card in kept]
+    assert len(kept) == 33 and titles.count("Guard Dog") == 2
+    assert {card["kind"] for card in kept if card["title"] in ("Roland's .38 Special", "Cover Up",
+                                                                "Random Basic Weakness")} == \
+        {"signature", "signature_weakness", "weakness"}
+    view = table.play(2, "next")
+    assert view["tracks"]["seat1.deck"] == 28  # 33 shuffled, 5 in the opening hand
+
+
+def test_an_arkhamdb_export_naming_a_card_the_data_lacks_is_one_line(table: Table, tmp_path: Path) -> None:
+    text = (Path(__file__).resolve().parent / "fixtures" / "roland-arkhamdb.json").read_text(encoding="utf-8")
+    odd = tmp_path / "odd.json"
+    odd.write_text(text.replace('"01086": 2', '"02186": 2'), encoding="utf-8")
+    assert "slots.02186: card 02186 is not in the card data" in table.refused("deck", "1", str(odd))
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"investigator_code": "01001"', encoding="utf-8")
+    assert "broken.json: not JSON" in table.refused("deck", "1", str(broken))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 
 from tablekeeper.core.events import Command
 from tablekeeper.core.odds import chained_draws
+from tablekeeper.errors import ConfigError
 from tablekeeper.games.arkham import GAME, rules
 from tablekeeper.games.arkham.data import TokenKind, load_tokens
 from tablekeeper.games.arkham.odds import success_chance, token_effect
@@ -135,8 +137,9 @@ def test_bless_reveals_another_and_leaves_the_bag_after_the_test() -> None:
 def test_odds_before_the_reveal_are_exact() -> None:
     s = new()
     do(s, "test seat1 intellect 3 3")
-    # Standard bag of 16: success needs a token >= 0 or the elder sign (+1 for Roland): +1, 0, 0, elder sign.
-    assert data(s, "odds") == {"exact": "1/4", "percent": "25.0%"}
+    # Standard bag of 16: success needs a token >= 0 or the elder sign (+1 for Roland): +1, 0, 0, elder
+    # sign, and both skulls (The Gathering: -1 per Ghoul at the location, none here).
+    assert data(s, "odds") == {"exact": "3/8", "percent": "37.5%"}
     do(s, "commit seat1 1")  # 4 vs 3: also -1 x3, skull x2 and cultist (both -1 here) -> 10/16
     assert data(s, "odds")["exact"] == "5/8"
     assert s.game.panels(s.state)["tokens"].big == "62.5%"
@@ -144,8 +147,8 @@ def test_odds_before_the_reveal_are_exact() -> None:
 
 def test_odds_follow_an_edited_symbol_value() -> None:
     s = new()
-    do(s, "test seat1 intellect 3 3", "token-value skull 0")
-    assert data(s, "odds")["exact"] == "3/8"  # + the two skulls
+    do(s, "test seat1 intellect 3 3", "token-value skull -1")
+    assert data(s, "odds")["exact"] == "1/4"  # the two skulls fail now
 
 
 def standard_tokens() -> dict[str, TokenKind]:
@@ -174,7 +177,7 @@ def test_exact_odds_agree_with_full_enumeration(counts: dict[str, int], skill: i
 @pytest.mark.rule("AH-FW-4")
 def test_ah_fw_4_evasion_lands_at_st7_not_at_st3() -> None:
     s = new()
-    do(s, "enemy seat1 Ghoul fight=3 health=3 evade=2")
+    do(s, "enemy seat1 Ghoul fight=3 health=3 evade=2 damage=1 horror=0")
     start_turn(s, 1)
     do(s, "act seat1 evade Ghoul", "reveal chaos 0")  # agility 2 vs 2
     assert data(s, "test")["result"]["success"] is True
@@ -188,12 +191,12 @@ def test_ah_fw_4_evasion_lands_at_st7_not_at_st3() -> None:
 @pytest.mark.rule("AH-EVADE-2")
 def test_ah_evade_2_pass_and_fail() -> None:
     s = new()
-    do(s, "enemy seat1 Ghoul fight=3 health=3 evade=2")
+    do(s, "enemy seat1 Ghoul fight=3 health=3 evade=2 damage=1 horror=0")
     start_turn(s, 1)
     do(s, "act seat1 evade Ghoul skill=3", "reveal chaos 0", "resolve")
     assert data(s, "enemies")["Ghoul"]["engaged"] is None
     s = new()
-    do(s, "enemy seat1 Ghoul fight=3 health=3 evade=2")
+    do(s, "enemy seat1 Ghoul fight=3 health=3 evade=2 damage=1 horror=0")
     start_turn(s, 1)
     do(s, "act seat1 evade Ghoul skill=1", "reveal chaos 0", "resolve")
     assert data(s, "enemies")["Ghoul"]["engaged"] == 1 and data(s, "enemies")["Ghoul"]["ready"] is True
@@ -204,3 +207,35 @@ def test_chaos_bag_sizes_per_difficulty() -> None:
     sizes = {level: sum(bag(new(difficulty=level)).values()) for level in ("easy", "standard", "hard", "expert")}
     assert sizes == {"easy": 16, "standard": 16, "hard": 17, "expert": 18}
     assert track(new(), "agenda.threshold") == 3
+
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.mark.parametrize(("difficulty", "total", "zeros"), [("easy", 16, 3), ("hard", 17, 3), ("expert", 18, 1)])
+def test_the_chaos_bag_of_a_scenario_file_in_the_arkhamcards_shape(difficulty: str, total: int, zeros: int) -> None:
+    """``--option bag=FILE``: the difficulty step of a scenario file shaped like the ArkhamCards data
+    repository's (fixture written in that shape) sets the bag; `auto_fail` is our `autofail`."""
+    s = new(bag=str(FIXTURES / "arkhamcards-scenario.json"), difficulty=difficulty)
+    contents = bag(s)
+    assert sum(contents.values()) == total and contents["0"] == zeros and contents["autofail"] == 1
+
+
+def test_a_scenario_file_whose_levels_list_only_their_effects() -> None:
+    s = new(bag=str(FIXTURES / "arkhamcards-side.json"), difficulty="hard")
+    assert bag(s) == {"0": 1, "-1": 1, "-2": 1, "-3": 1, "skull": 2, "cultist": 1, "elder_thing": 1, "autofail": 1,
+                      "elder_sign": 1}
+    missing = r"arkhamcards-side\.json: no chaos bag for easy \(difficulties: hard, standard\)"
+    with pytest.raises(ConfigError, match=missing):
+        new(bag=str(FIXTURES / "arkhamcards-side.json"), difficulty="easy")
+
+
+def test_a_scenario_file_without_a_difficulty_step_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "story.json"
+    path.write_text('{"id": "x", "steps": [{"id": "intro", "type": "story", "text": "..."}]}', encoding="utf-8")
+    with pytest.raises(ConfigError, match="no difficulty step with chaos tokens"):
+        new(bag=str(path))
+    path.write_text('{"steps": [{"id": "d", "type": "input", "input": {"type": "choose_one", "choices": '
+                    '[{"id": "standard", "tokens": ["+1", "joker"]}]}}]}', encoding="utf-8")
+    with pytest.raises(ConfigError, match="standard: unknown chaos token 'joker'"):
+        new(bag=str(path))

@@ -83,7 +83,7 @@ def test_ah_exhaust_2_an_exhausted_card_cannot_exhaust_again() -> None:
 @pytest.mark.rule("AH-BASE-1")
 def test_ah_base_1_base_value_is_printed_modified_value_counts_modifiers() -> None:
     s = new()
-    do(s, "enemy seat1 Ghoul fight=3 health=3 evade=2", "enemy-mod Ghoul fight +1")
+    do(s, "enemy seat1 Ghoul fight=3 health=3 evade=2 damage=1 horror=0", "enemy-mod Ghoul fight +1")
     assert data(s, "enemies")["Ghoul"]["fight"] == 3
     start_turn(s, 1)
     do(s, "act seat1 fight Ghoul")

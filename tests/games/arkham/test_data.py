@@ -45,11 +45,17 @@ def test_a_users_scenario_file_sets_thresholds_and_token_values(tmp_path: Path) 
      "scenarios.x.agendas[0] needs doom or objective"),
     ("[scenarios.x\n", "Expected ']'"),
     ("[scenarios.x]\nagendas = [{ doom = 1 }]\nacts = [{ clues = 1 }]\n[scenarios.x.enemies.Rat]\n"
-     "fight = 1\nhealth = 1\nevade = 3\nhuntr = true\n",
-     "scenarios.x.enemies.Rat.huntr: unknown key (did you mean 'hunter'?)"),
+     "fight = 1\nhealth = 1\nevade = 3\ndamage = 1\nhorror = 0\nkeywrds = ['hunter']\n",
+     "scenarios.x.enemies.Rat.keywrds: unknown key (did you mean 'keywords'?)"),
     ("[scenarios.x]\nagendas = [{ doom = 1 }]\nacts = [{ clues = 1 }]\n[scenarios.x.enemies.Rat]\n"
-     "fight = 1\nhealth = 0\nevade = 3\n",
+     "fight = 1\nhealth = 0\nevade = 3\ndamage = 1\nhorror = 0\n",
      "scenarios.x.enemies.Rat.health"),
+    ("[scenarios.x]\nagendas = [{ doom = 1 }]\nacts = [{ clues = 1 }]\nencounter_sets = ['moths']\n",
+     "scenarios.x.encounter_sets: unknown encounter set 'moths'"),
+    ("[scenarios.x]\nagendas = [{ doom = 1, then = [{ do = 'dance' }] }]\nacts = [{ clues = 1 }]\n",
+     "scenarios.x.agendas[0].then[0].do"),
+    ("[scenarios.x]\nagendas = [{ doom = 1 }]\nacts = [{ clues = 1 }]\nstart = ['Attic']\n",
+     "start: no location 'Attic'"),
 ])
 def test_bad_scenario_file_is_one_line_naming_file_and_key(tmp_path: Path, text: str, message: str) -> None:
     path = tmp_path / "bad.toml"
@@ -61,8 +67,11 @@ def test_bad_scenario_file_is_one_line_naming_file_and_key(tmp_path: Path, text:
 
 
 @pytest.mark.parametrize(("option", "name", "old", "new", "named"), [
-    ("scenario", "scenarios.toml", "per_investigator = true }", "per_investigtor = true }",
+    ("scenario",
+     "scenarios.toml", 'card = "01108"\nclues = 2\nper_investigator', 'card = "01108"\nclues = 2\nper_investigtor',
      "scenarios.the_gathering.acts[0].per_investigtor: unknown key (did you mean 'per_investigator'?)"),
+    ("encounters", "encounters.toml", "keywords = [\"hunter\", \"retaliate\"]", "keywords = [\"hunter\", \"retalate\"]",
+     "sets.torch.cards.Ghoul Priest.keywords[1]"),
     ("scenario", "scenarios.toml", 'title = "The Gathering"', 'titel = "The Gathering"',
      "scenarios.the_gathering.titel: unknown key (did you mean 'title'?)"),
     ("chaos", "chaos.toml", "skull = { symbol = true }", "skull = { symbl = true }",
@@ -90,10 +99,10 @@ def test_a_misspelt_key_in_an_edited_data_file_is_one_line_offering_the_right_on
 
 def test_bad_assets_file_is_one_line_and_a_good_one_is_offered(tmp_path: Path) -> None:
     path = tmp_path / "assets.toml"
-    path.write_text('["Guard Dog"]\ncost = 3\nhelth = 3\n', encoding="utf-8")
-    with pytest.raises(ConfigError, match=r"Guard Dog\.helth: unknown key \(did you mean 'health'\?\)"):
+    path.write_text('[allies."Guard Dog"]\ncost = 3\nhelth = 3\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"allies\.Guard Dog\.helth: unknown key \(did you mean 'health'\?\)"):
         new(assets=str(path))
-    path.write_text('["Old Dog"]\ncost = 1\nhealth = 1\n', encoding="utf-8")
+    path.write_text('[allies."Old Dog"]\ncost = 1\nhealth = 1\n', encoding="utf-8")
     s = new(assets=str(path))
     start_turn(s, 1)
     do(s, "actions seat1")

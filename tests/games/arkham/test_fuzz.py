@@ -19,7 +19,8 @@ LINES = [
     "resolve", "draw chaos", "reveal chaos bless", "reveal chaos autofail", "token add bless 2", "token seal skull",
     "token release skull", "location Study 2 2 per to=Hall", "location Hall 1 1", "enter seat1 Study",
     "enter seat2 Hall", "enemy seat1 Ghoul fight=2 health=2 evade=2 damage=1 horror=1",
-    "enemy seat2 Hound fight=1 health=1 evade=3 hunter at=Hall", "harm-enemy Ghoul 1", "enemy-doom Ghoul +1",
+    "enemy seat2 Hound fight=1 health=1 evade=3 damage=1 horror=0 hunter at=Hall", "harm-enemy Ghoul 1",
+        "enemy-doom Ghoul +1",
     "asset seat1 Dog health=2 sanity=1", "set agenda.doom 5", "add doom.other +1", "undo", "redo",
 ]
 

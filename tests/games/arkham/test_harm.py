@@ -8,7 +8,7 @@ import pytest
 
 from tablekeeper.core.session import Session
 
-from .helpers import data, do, new, rejects, start_turn, to_step, track
+from .helpers import answer, data, do, new, rejects, start_turn, to_step, track
 
 
 def prompt_id(s: Session) -> str | None:
@@ -54,7 +54,7 @@ def test_a_lethal_attack_of_opportunity_defeats_and_ends_the_turn() -> None:
 
 @pytest.mark.rule("AH-DMG-9")
 def test_a_lethal_enemy_phase_attack_lets_the_round_go_on() -> None:
-    s = new(seats=2, seat2="daisy")
+    s = new(seats=2, seat2="daisy", scenario_id="custom")  # no locations: nobody beside the Brute
     do(s, "enemy seat2 Brute fight=4 health=4 evade=2 damage=9 horror=0")
     to_step(s, "enemy", "3.3")
     assert data(s, "eliminated") == {"2": "damage"}
@@ -119,7 +119,8 @@ def test_the_investigator_orders_several_attacks_of_opportunity() -> None:
 @pytest.mark.rule("AH-ENGAGE-2")
 def test_a_card_effect_engages_an_enemy_without_an_action() -> None:
     s = new()
-    do(s, "location Hall 1 0", "enter seat1 Hall", "enter seat2 Hall", "enemy seat2 Rat fight=1 health=1 evade=3")
+    do(s, "location Hall 1 0", "enter seat1 Hall", "enter seat2 Hall",
+       "enemy seat2 Rat fight=1 health=1 evade=3 damage=1 horror=0")
     start_turn(s, 1)
     do(s, "engage seat1 Rat")
     assert data(s, "enemies")["Rat"]["engaged"] == 1 and track(s, "seat1.actions") == 3
@@ -129,7 +130,8 @@ def test_a_card_effect_engages_an_enemy_without_an_action() -> None:
 @pytest.mark.rule("AH-DMG-10")
 def test_a_weakness_enemy_goes_to_its_owners_discard_pile() -> None:
     s = new()
-    do(s, "enemy seat1 Mob fight=1 health=1 evade=1 weakness", "enemy seat1 Rat fight=1 health=1 evade=1")
+    do(s, "enemy seat1 Mob fight=1 health=1 evade=1 damage=1 horror=0 weakness",
+       "enemy seat1 Rat fight=1 health=1 evade=1 damage=1 horror=0")
     do(s, "harm-enemy Mob 1", "harm-enemy Rat 1")
     assert track(s, "seat1.discard") == 1 and track(s, "encounter.discard") == 1
 
@@ -137,10 +139,13 @@ def test_a_weakness_enemy_goes_to_its_owners_discard_pile() -> None:
 @pytest.mark.rule("AH-ELIM-3")
 def test_elimination_removes_weaknesses_cards_and_the_threat_area() -> None:
     s = new(seats=3)
-    do(s, "enemy seat2 Mob fight=1 health=1 evade=1 weakness exhausted", "enemy seat2 Rat fight=1 health=1 evade=1")
+    do(s, "enemy seat2 Mob fight=1 health=1 evade=1 damage=1 horror=0 weakness exhausted",
+       "enemy seat2 Rat fight=1 health=1 evade=1 damage=1 horror=0")
     to_step(s, "mythos", "1.4")
     do(s, "asset seat2 Dog health=3")
-    do(s, "choose 3", "choose 3", "choose 1")  # seat 2's card stays in its threat area; the rest discarded
+    answer(s, "discarded")  # each investigator draws in turn: seat 1's card is discarded,
+    answer(s, "stays in my threat area")  # seat 2's stays in its threat area,
+    answer(s, "discarded")  # seat 3's is discarded
     assert list(data(s, "treacheries")) == ["Treachery 2.2"]
     discard = track(s, "encounter.discard")
     do(s, "defeat seat2")

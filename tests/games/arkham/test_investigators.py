@@ -80,9 +80,10 @@ def test_ah_campdef_1_defeat_by_a_card_ability_records_no_trauma() -> None:
 
 @pytest.mark.rule("AH-ELIM-3")
 def test_ah_elim_3_clues_resources_and_enemies_after_a_defeat() -> None:
-    s = new(seats=3)
+    s = new(seats=3, scenario_id="custom")
     do(s, "location Study 2 0", "enter seat1 Study", "set seat1.clues 3", "set seat1.resources 4",
-       "enemy seat1 X fight=2 health=3 evade=2", "enemy seat1 Y fight=2 health=3 evade=2",
+       "enemy seat1 X fight=2 health=3 evade=2 damage=1 horror=0",
+        "enemy seat1 Y fight=2 health=3 evade=2 damage=1 horror=0",
        "enemy-state Y exhausted", "harm-enemy Y 1")
     do(s, "defeat seat1")
     assert data(s, "locations")["Study"]["clues"] == 3
@@ -94,9 +95,10 @@ def test_ah_elim_3_clues_resources_and_enemies_after_a_defeat() -> None:
 
 @pytest.mark.rule("AH-ELIM-3")
 def test_ah_elim_3_a_ready_enemy_engages_another_investigator_there() -> None:
-    s = new(seats=3)
+    s = new(seats=3, scenario_id="custom")
     do(s, "location Study 2 0", "enter seat1 Study", "enter seat2 Study",
-       "enemy seat1 X fight=2 health=3 evade=2", "enemy seat1 Y fight=2 health=3 evade=2", "enemy-state Y exhausted")
+       "enemy seat1 X fight=2 health=3 evade=2 damage=1 horror=0",
+        "enemy seat1 Y fight=2 health=3 evade=2 damage=1 horror=0", "enemy-state Y exhausted")
     do(s, "defeat seat1")
     assert data(s, "enemies")["X"]["engaged"] == 2
     assert data(s, "enemies")["Y"]["engaged"] is None

@@ -29,9 +29,13 @@ def test_ah_fw_2_doom_then_check_then_encounters_under_the_new_agenda() -> None:
     do(s, "set agenda.doom 2")
     do(s, "next")  # 1.2: 3 doom
     assert track(s, "agenda.doom") == 3 and track(s, "agenda") == 1
-    do(s, "next")  # 1.3: advances
+    do(s, "next")  # 1.3: advances; its reverse side asks the lead (discard at random, or 2 horror)
     assert track(s, "agenda") == 2 and track(s, "agenda.doom") == 0
-    do(s, "next")  # 1.4
+    do(s, "choose 2")
+    assert track(s, "seat1.horror") == 2
+    do(s, "next")  # 1.4: the lead draws, names the card, then seat 2 draws
+    assert [e["agenda"] for e in data(s, "encounters")] == [2]
+    do(s, "choose 1")
     assert [e["agenda"] for e in data(s, "encounters")] == [2, 2]
 
 
@@ -73,7 +77,7 @@ def test_ah_doom_2_mythos_puts_one_doom_on_the_agenda() -> None:
 @pytest.mark.rule("AH-DOOM-4")
 def test_ah_doom_4_doom_on_an_enemy_counts_at_the_check() -> None:
     s = new()
-    do(s, "enemy seat1 Cultist fight=2 health=2 evade=2")
+    do(s, "enemy seat1 Cultist fight=2 health=2 evade=2 damage=1 horror=0")
     to_step(s, "mythos", "1.1")
     do(s, "set agenda.doom 1", "enemy-doom Cultist +1")
     do(s, "next", "next")  # 1.2 (2 on the agenda), 1.3
@@ -150,13 +154,12 @@ def test_ah_cost_8_a_group_cost_split_between_investigators() -> None:
 
 @pytest.mark.rule("AH-ACTAG-5")
 def test_ah_actag_5_an_objective_act_ignores_clues() -> None:
-    s = new(scenario_id="midnight_masks")
-    do(s, "set seat1.clues 20")
+    s = new()  # The Gathering's act 3: its Objective is checked, not paid for
+    do(s, "set seat1.clues 20", "set act 3")
     start_turn(s, 1)
     assert "has an objective" in rejects(s, "spend-clues seat1:2")
     assert "objective" in rejects(s, "advance act")
-    do(s, "advance act objective")
-    assert s.state.over == "resolution R2"
+    assert "Ghoul Priest is not defeated yet" in rejects(s, "advance act objective")
 
 
 @pytest.mark.rule("AH-CLUE-4")
@@ -173,8 +176,9 @@ def test_ah_clue_4_clues_are_spent_only_during_an_investigator_turn() -> None:
 
 @pytest.mark.rule("AH-ACTAG-8")
 def test_ah_actag_8_agenda_clears_all_doom_act_leaves_enemy_doom() -> None:
-    s = new()
-    do(s, "enemy seat1 Cultist fight=2 health=2 evade=2", "enemy-doom Cultist +1", "set seat1.clues 4")
+    s = new(scenario_id="custom")
+    do(s, "enemy seat1 Cultist fight=2 health=2 evade=2 damage=1 horror=0", "enemy-doom Cultist +1",
+       "set seat1.clues 4")
     start_turn(s, 1)
     do(s, "spend-clues seat1:4")
     assert track(s, "act") == 2 and track(s, "doom.other") == 1
@@ -329,7 +333,9 @@ def test_ah_encdeck_2_encounter_discard_becomes_the_deck() -> None:
     do(s, "set encounter.discard 12", "set encounter.deck 0")
     assert (track(s, "encounter.deck"), track(s, "encounter.discard")) == (12, 0)
     to_step(s, "mythos", "1.4")
-    assert track(s, "encounter.deck") == 10  # two investigators drew
+    assert track(s, "encounter.deck") == 11  # the lead drew; the next draws once that card is named
+    do(s, "choose 1")
+    assert track(s, "encounter.deck") == 10
 
 
 def test_upkeep_resets_actions_draws_gains_and_checks_hand_size() -> None:

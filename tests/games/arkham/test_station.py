@@ -6,11 +6,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from tablekeeper.commands.run import build_simulated
 from tablekeeper.config import load_config
-from tablekeeper.controls import Controls
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.station_cli import build_simulated
-from tablekeeper.station_script import ScriptedRun, parse_script
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.station.controls import Controls
+from tablekeeper.station.script import ScriptedRun, parse_script
 
 from .helpers import do, new, start_turn, to_step, track
 
@@ -19,9 +19,9 @@ ROOT = Path(__file__).resolve().parents[3]
 
 def test_panels_fit_a_small_oled() -> None:
     s = new(seats=4)
-    do(s, "enemy seat1 Ghoul fight=2 health=2 evade=2", "token add bless 2")
+    do(s, "enemy seat1 Ghoul Minion", "token add bless 2")
     start_turn(s, 1)
-    do(s, "act seat1 fight Ghoul", "reveal chaos bless")
+    do(s, "act seat1 fight Ghoul Minion", "reveal chaos bless")
     for state in (new(seats=4).state, s.state):
         panels = s.game.panels(state)
         assert set(panels) == {"track", "tokens", "seat1", "seat2", "seat3", "seat4"}
@@ -34,16 +34,20 @@ def test_panels_fit_a_small_oled() -> None:
     assert panels["seat1"].title == "Roland (lead)"
     assert panels["tokens"].title == "Seat 1: combat test"
     assert panels["tokens"].lines == ("skill 4 vs 2", "drew bless", "A: draw a token")
+    custom = new(scenario_id="custom")  # a scenario made at the table: its reference card is unverified
+    do(custom, "enemy seat1 Thing fight=1 health=1 evade=1 damage=1 horror=0", "test seat1 willpower 3 2")
+    assert custom.game.panels(custom.state)["tokens"].lines[-1] == "unverified ref card"
     assert panels["seat1"].lines == ("Health 9 Sanity 5", "2 actions, 5 cards", "Clues 0 Resources 5",
-                                     "Engaged: Ghoul")
+                                     "Engaged: Ghoul Minion")
 
 
 def test_idle_tokens_display_shows_odds_by_margin() -> None:
     s = new()
-    # Standard bag, Roland (elder sign +1): a margin of 0 needs a token >= 0: +1, 0, 0, elder sign = 4/16.
+    # Standard bag, Roland (elder sign +1): a margin of 0 needs a token >= 0: +1, 0, 0, elder sign and
+    # the two skulls (The Gathering: -1 per Ghoul at his location; none there) = 6/16.
     tokens = s.game.panels(s.state)["tokens"]
     assert tokens.title == "Standard bag: 16"
-    assert tokens.lines == ("Skill over test: pass", "+0: 25%  +1: 62%", "+2: 81%  +3: 88%")
+    assert tokens.lines == ("Skill over test: pass", "+0: 38%  +1: 62%", "+2: 81%  +3: 88%")
     assert tokens.legend[0][0] == "+1: 62%"  # the short form explained on the legend page
 
 
@@ -85,8 +89,7 @@ def test_seat_buttons_follow_the_moment() -> None:
 def test_the_action_menu_names_the_action_it_spends() -> None:
     """The B button's menu: a resource or a draw taken from it changes resources or hand."""
     s = start_turn(new(), 1)
-    do(s, "enemy seat2 Rat fight=1 health=1 evade=3 damage=1")
-    do(s, "location Study 2 2", "enter seat1 Study")
+    do(s, "enemy seat2 Rat fight=1 health=1 evade=3 damage=1 horror=0")  # the investigators begin in the Study
     s.perform(s.game.button(s.state, "seat1.b", False))
     prompt = s.state.prompt
     assert prompt is not None and prompt.options[:4] == ("back", "investigate", "resource", "draw")
@@ -111,7 +114,8 @@ def test_seat_buttons_answer_prompts() -> None:
     assert s.game.legend(s.state, 3) == "A: me" and s.game.legend(s.state, 1) is None
     assert s.game.button(s.state, "seat1.a", False) is None
     s = new()
-    do(s, "enemy seat1 A fight=2 health=3 evade=2", "enemy seat1 B fight=2 health=3 evade=2")
+    do(s, "enemy seat1 A fight=2 health=3 evade=2 damage=1 horror=0",
+       "enemy seat1 B fight=2 health=3 evade=2 damage=1 horror=0")
     to_step(s, "enemy", "3.3")
     assert s.game.button(s.state, "seat2.a", False) is None  # seat 1's question
     assert s.game.button(s.state, "seat1.b", False).text() == "choose 2"  # option 2: B attacks first
@@ -131,9 +135,10 @@ def test_adjustable_puts_the_current_seat_first() -> None:
 
 
 def test_four_investigators_three_rounds_on_the_simulated_station_by_buttons_only(tmp_path: Path) -> None:
-    """docs/games/arkham.keys: an ally played from the action menu, two enemies spawned at 1.4 from
-    the scenario's list, a defeat by lethal attacks of opportunity, an Enemy-phase attack split onto
-    the ally, and the rounds going on after the defeat; no console line."""
+    """docs/games/arkham.keys: an ally played from the action menu, investigations of the Study the
+    scenario put everyone in, encounter cards named one investigator at a time at 1.4 (two Ghoul
+    Minions from the scenario's encounter deck), an enemy fought down from the menu, Enemy-phase
+    attacks; no console line."""
     config = load_config(ROOT / "hardware" / "station.toml")
     args = argparse.Namespace(game="arkham", seats=4, seed=1, save=None, slot="main", capture_dir=tmp_path,
                               walk=True)  # the walkthrough presses NEXT at every step, as a teaching group
@@ -155,15 +160,13 @@ def test_four_investigators_three_rounds_on_the_simulated_station_by_buttons_onl
     assert origins == {"button"} and refused == []
     assert (view["round"], view["phase"], view["step"]) == (4, "mythos", "1.1")
     tracks = view["tracks"]
-    assert view["eliminated"] == {"2": "damage"}  # Daisy, by the Icy Ghoul's attacks of opportunity
-    assert (tracks["seat2.damage"], tracks["seat2.physical_trauma"]) == (5, 1)  # stopped at health 5
-    assert view["assets"]["1"] == {"Beat Cop": {"health": 2, "sanity": 2, "damage": 1, "horror": 0,
+    assert view["assets"]["1"] == {"Beat Cop": {"health": 2, "sanity": 2, "damage": 0, "horror": 0,
                                                 "exhausted": False}}
-    assert (tracks["seat1.damage"], tracks["seat1.horror"]) == (1, 2)  # 3.3 of rounds 2 and 3
-    assert set(view["enemies"]) == {"Ghoul Minion", "Icy Ghoul"}
-    assert view["enemies"]["Ghoul Minion"]["engaged"] == 1 and view["enemies"]["Icy Ghoul"]["engaged"] is None
-    assert (tracks["encounter.deck"], tracks["encounter.discard"]) == (19, 5)  # 7 drawn, 2 stayed
-    assert (tracks["seat1.resources"], tracks["seat3.resources"], tracks["seat4.resources"]) == (6, 14, 11)
+    assert set(view["enemies"]) == {"Ghoul Minion 2"}  # Roland's Ghoul Minion fell to his two fights
+    assert view["enemies"]["Ghoul Minion 2"]["engaged"] == 2
+    assert (tracks["seat2.damage"], tracks["seat2.horror"]) == (2, 2)  # 3.3 of rounds 2 and 3
+    assert tracks["seat2.clues"] == 3 and view["locations"]["Study"]["clues"] == 5  # 2 per investigator: 8
+    assert (tracks["encounter.deck"], tracks["encounter.discard"]) == (18, 7)  # 8 drawn, 1 still in play
     assert tracks["agenda.doom"] == 2
     assert {"track", "tokens", "seat1", "seat2", "seat3", "seat4"} <= set(frames)
 
@@ -180,7 +183,7 @@ def test_the_seat_display_shows_the_games_legend_for_its_buttons(tmp_path: Path)
         run.run(parse_script(["press seat1.b", "wait 1"], parts, source="keys", hold_s=config.timing.hold_s))
         state = station.session.state
         assert state.prompt is not None and state.prompt.id == "action" and state.active_seat == 1
-        assert station.contents["seat1"][1] == "your answer | A: back, B: resource"
+        assert station.contents["seat1"][1] == "your answer | A: back, B: investigate"
         assert station.contents["seat2"][1] == "still to play"
     finally:
         station.close()

@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from tablekeeper.core.script import parse_line
 from tablekeeper.core.session import Session
 from tablekeeper.games.earthborne import GAME
 
+EXAMPLE_CARDS = Path(__file__).with_name("example_cards.toml")
+"""Made-up path cards with round numbers (Doe, Stalking Cat, ...) the rule tests use by name."""
+
 
 def session(*lines: str, seats: int = 2, options: Mapping[str, str] | None = None) -> Session:
-    s = Session(GAME, seats=seats, seed=7, options=dict(options or {}))
+    """A session at Lone Tree Station (day 1's start) with the example cards known and, unless the
+    lines build it themselves, a path deck of 12 unseen cards; ``options`` say otherwise."""
+    builds = any(line.startswith("pathdeck") for line in lines)
+    defaults = {"cards": str(EXAMPLE_CARDS), **({} if builds else {"pathdeck": "12"})}
+    s = Session(GAME, seats=seats, seed=7, options={**defaults, **dict(options or {})})
     for line in lines:
         do(s, line)
     return s

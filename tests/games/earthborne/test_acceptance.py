@@ -27,11 +27,13 @@ def test_three_round_script_runs_strict(capsys: pytest.CaptureFixture[str]) -> N
     final = json.loads(out)
     assert final["round"] == 4 and final["phase"] == "path"
     clears = {c["name"]: c for c in final["clears"]}
-    assert clears["Spring"]["cleared_by"] == "progress" and clears["Spring"]["discarded"]
-    assert clears["Stalking Cat"]["cleared_by"] == "harm" and clears["Stalking Cat"]["discarded"]
-    assert list(final["cards"]) == ["card5"]  # only the persistent Lost Hiker stayed after travel
-    assert final["location"]["name"] == "Meadow" and final["record"]["terrain"] == "grassland"
-    assert final["tracks"]["location.threshold"] == 4 and final["tracks"]["location.progress"] == 0
+    assert clears["Agitated Meadowlarks"]["cleared_by"] == "progress" and clears["Agitated Meadowlarks"]["discarded"]
+    assert clears["Pouncing Atrox"]["cleared_by"] == "harm" and clears["Pouncing Atrox"]["discarded"]
+    assert list(final["cards"]) == ["card4"]  # only the persistent Circling Irix stayed after travel
+    assert final["location"]["name"] == "Atrox Mountain" and final["record"]["terrain"] == "mountain_pass"
+    assert final["tracks"]["location.threshold"] == 10 and final["tracks"]["location.progress"] == 0
+    # the new path deck: the Mountain Pass set and 3 random Valley cards the group turns over later
+    assert final["sources"]["path"]["remaining"] == 15
 
 
 def test_script_trace_shows_the_card_without_thresholds(capsys: pytest.CaptureFixture[str]) -> None:
@@ -61,7 +63,7 @@ def test_round_four_on_the_simulated_station(tmp_path: Path, capsys: pytest.Capt
     code, out = _play(capsys, "--save", str(save), "--json")
     final = json.loads(out)
     assert final["round"] == 5 and final["phase"] == "path"
-    assert len(final["cards"]) == 3  # the Hiker and the two path cards reported by name
+    assert len(final["cards"]) == 3  # the Irix and the two path cards reported by name
     assert "seat 1 rests" in final["log"] and "seat 2 rests" in final["log"]
 
 

@@ -23,18 +23,19 @@ def test_two_days_on_the_simulated_station(tmp_path: Path, capsys: pytest.Captur
     assert cli.main(["play", "earthborne", "--save", str(save), "--json"]) == 0
     final = json.loads(capsys.readouterr().out)
     assert final["tracks"]["day"] == 2 and final["crossed"] == [1]
-    assert final["record"] == {"location": "Meadow", "threshold": "4", "terrain": "grassland"}
-    assert final["location"]["name"] == "Meadow" and final["tracks"]["location.threshold"] == 4
-    assert final["tracks"]["location.progress"] == 0  # day 1 left Lone Tree at 2/2; day 2 starts fresh
+    # White Sky is a Valley location: its threshold comes from its card, not the record
+    assert final["record"] == {"location": "White Sky", "threshold": None, "terrain": "lakeshore"}
+    assert final["location"]["name"] == "White Sky" and final["tracks"]["location.threshold"] == 6
+    assert final["tracks"]["location.progress"] == 0  # day 1 left Lone Tree Station at 6/6; day 2 starts fresh
     assert [(c["name"], c["cleared_by"]) for c in final["clears"]] == [
-        ("Doe", "progress"), ("Old Trail", "rangers"), ("Stalking Cat", "harm")]
-    assert final["known_path"] == ["Sunberry Bramble"]  # asked once on day 1, named only on day 2
+        ("Sitka Doe", "progress"), ("Topside Mast", "rangers"), ("Romping Lutrinal", "harm")]
+    assert final["known_path"] == []  # every card was the core box's: named, never described
     assert list(final["cards"]) == ["card5"] and final["cards"]["card5"]["seat"] == 2
-    assert "path: Sunberry Bramble -> card5" in final["log"]
+    assert "path deck built: the Lakeshore set (12) + the White Sky set (4)" in final["log"]
     tracks = final["tracks"]
     assert (tracks["seat1.hand"], tracks["seat1.deck"]) == (5, 24)  # 6 fresh, 1 committed on day 2
     assert (tracks["seat2.hand"], tracks["seat2.deck"]) == (5, 24)  # 6 fresh, 1 played on day 2
     assert (tracks["seat1.awa"], tracks["seat1.fit"]) == (2, 1)  # energy from the setup aspects, FIT 3 - 2
-    assert final["sources"]["path"]["remaining"] == 6  # the Meadow's 8 cards less the two reported
-    assert "seat 1 commits 1 card(s) from hand (+1)" in final["log"] and "seat 2 plays Shortcut" in final["log"]
+    assert final["sources"]["path"]["remaining"] == 14  # White Sky's 16 cards less the two reported
+    assert "seat 1 commits 1 card(s) from hand (+1)" in final["log"] and "seat 2 plays A Gentle Nudge" in final["log"]
     assert any((tmp_path / "frames").glob("panel_*.png"))

@@ -16,7 +16,7 @@ def test_er_token_1_progress_and_harm_are_separate() -> None:
 
 @pytest.mark.rule("ER-TOKEN-2")
 def test_er_token_2_threshold_or_none_loads_and_shows() -> None:
-    s = session("card Spring progress=3 harm=-")
+    s = session("card Pool progress=3 harm=-")
     t = tracks(s)
     assert t["card1.progress_threshold"] == 3
     assert t["card1.harm_threshold"] is None
@@ -105,7 +105,7 @@ def test_er_clear_5_players_order_same_timing(first: int, order: list[str]) -> N
 @pytest.mark.rule("ER-CLEAR-6")
 def test_er_clear_6a_success_step_finishes_before_the_clear() -> None:
     s = to_turns(session("card Feature progress=2 type=feature"))
-    do(s, "test 1 awa 1", "reveal challenge c01")
+    do(s, "test 1 awa 1", "reveal challenge sun7")
     do(s, "progress card1 2")
     assert "card1" in in_play(s)  # not yet: the success step is still resolving
     do(s, "rdraw 1")
@@ -119,7 +119,7 @@ def test_er_clear_6a_success_step_finishes_before_the_clear() -> None:
 @pytest.mark.rule("ER-CLEAR-6")
 def test_er_clear_6b_challenge_effect_finishes_before_the_clear() -> None:
     s = to_turns(session("card Being harm=1 type=being icons=sun"))
-    do(s, "test 1 awa 5", "reveal challenge c01", "resolve")  # failure; then the Sun effect of card1
+    do(s, "test 1 awa 5", "reveal challenge sun7", "resolve")  # failure; then the Sun effect of card1
     assert view(s)["awaiting"].startswith("card1")
     do(s, "harm card1 1")
     assert "card1" in in_play(s)
@@ -133,7 +133,7 @@ def test_er_clear_6b_challenge_effect_finishes_before_the_clear() -> None:
 @pytest.mark.rule("ER-CLEAR-7")
 def test_er_clear_7_card_cleared_by_the_result_loses_its_challenge_effect() -> None:
     s = to_turns(session("card F progress=3 type=feature icons=sun", "progress card1 2"))
-    do(s, "test 1 awa 1 target=card1", "reveal challenge c01")  # c01 shows Sun
+    do(s, "test 1 awa 1 target=card1", "reveal challenge sun7")  # sun7 shows Sun
     assert view(s)["test"]["icon"] == "sun"
     do(s, "progress card1 1", "resolve")
     assert "card1" not in in_play(s)
@@ -176,7 +176,7 @@ def test_er_clear_10_no_threshold_never_clears() -> None:
 def test_er_clear_11_clear_on_your_turn_is_yours() -> None:
     s = to_turns(session("card Being harm=1 type=being icons=sun",
                          "response when Hunt seat=1 you type=being", "response when Other seat=2 you"))
-    do(s, "test 1 awa 5", "reveal challenge c01", "resolve", "harm card1 1", "resolve")
+    do(s, "test 1 awa 5", "reveal challenge sun7", "resolve", "harm card1 1", "resolve")
     assert view(s)["awaiting"].startswith("seat 1: Hunt")
     do(s, "resolve")
     assert view(s)["clears"][0]["cleared_by_ranger"] == 1

@@ -10,8 +10,8 @@ from tests.games.earthborne.helpers import do, in_play, prompt, refused, session
 
 CAMP_DAY = ("location Ridge 1", "pathdeck 10", "reveal path Doe", "reveal path \"Stalking Cat\"",
             "card Survey area=mission progress=3", "card Pack area=player seat=1", "progress card3 2",
-            "rtoken 1 card1", "next", "play 1 Rope cost=fit:1 equip=4", "progress location 1", "rest 1", "rest 2",
-            "next", "choose 1")
+            "rtoken 1 card1", "next", "play 1 Rope cost=fit:1 equip=4", "progress location 1", "next", "rest 2",
+            "rest 1", "next", "choose 1")
 
 
 @pytest.mark.rule("ER-DAY-1")
@@ -57,26 +57,39 @@ def test_a_day_that_ends_without_camping_records_where_the_group_is() -> None:
 
 
 @pytest.mark.rule("ER-PATH-1")
-def test_real_path_cards_are_reported_by_name_and_remembered() -> None:
+def test_path_cards_new_to_the_device_are_reported_once_and_remembered() -> None:
     s = session("pathdeck 4")
-    reason = refused(s, "reveal path \"Sunberry Bramble\"")
+    reason = refused(s, "reveal path Thornbush")
     assert "new to the device" in reason and "progress=" in reason
-    do(s, "reveal path \"Sunberry Bramble\" progress=2r harm=- presence=2 arrow=down type=feature obstacle")
-    bramble = in_play(s)["card1"]
-    assert (bramble["area"], bramble["seat"], bramble["presence"]) == ("reach", 1, 2)
-    assert "obstacle" in bramble["keywords"] and tracks(s)["card1.progress_threshold"] == 4
-    do(s, "reveal path \"Sunberry Bramble\"")  # asked once: the second copy needs only its name
-    assert in_play(s)["card2"]["seat"] == 2 and view(s)["known_path"] == ["Sunberry Bramble"]
+    assert "did you mean 'Sunberry Bramble'" in refused(s, "reveal path \"Sunbery Bramble\"")
+    do(s, "reveal path Thornbush progress=2r harm=- presence=2 arrow=down type=feature obstacle")
+    bush = in_play(s)["card1"]
+    assert (bush["area"], bush["seat"], bush["presence"]) == ("reach", 1, 2)
+    assert "obstacle" in bush["keywords"] and tracks(s)["card1.progress_threshold"] == 4
+    do(s, "reveal path Thornbush")  # asked once: the second copy needs only its name
+    assert in_play(s)["card2"]["seat"] == 2 and view(s)["known_path"] == ["Thornbush"]
     assert view(s)["sources"]["path"]["remaining"] == 2
-    assert "report it" in refused(s, "draw path")  # the device cannot turn over the group's own cards
+    assert "report it" in refused(s, "draw path extra")  # the device cannot turn over the group's own cards
     do(s, "discard card1")
     assert view(s)["sources"]["path"]["discard"] == 1
-    do(s, "reveal path doe", "reveal path \"OLD STUMP\"")  # any case: the printed name is kept
-    assert [c["name"] for c in in_play(s).values()] == ["Sunberry Bramble", "Doe", "Old Stump"]
+    do(s, "reveal path doe extra", "reveal path \"OLD STUMP\" extra")  # any case: the printed name is kept
+    assert [c["name"] for c in in_play(s).values()] == ["Thornbush", "Doe", "Old Stump"]
     assert view(s)["sources"]["path"]["remaining"] == 0
-    assert "holds no 'Doe'" in refused(s, "reveal path Doe")  # reshuffled: the deck is the discard now
-    do(s, "reveal path \"Sunberry Bramble\"")
+    assert "holds no 'Doe'" in refused(s, "reveal path Doe extra")  # reshuffled: the deck is the discard now
+    do(s, "reveal path Thornbush extra")
     assert "path deck reshuffled" in view(s)["log"]
+
+
+@pytest.mark.rule("ER-PATH-1")
+def test_a_core_path_card_needs_only_its_name() -> None:
+    s = session()
+    do(s, "reveal path \"sitka buck\"")
+    buck = in_play(s)["card1"]
+    assert (buck["name"], buck["area"], buck["seat"], buck["presence"], buck["icons"]) == \
+        ("Sitka Buck", "reach", 1, 1, ["sun", "mountain", "crest"])
+    assert (tracks(s)["card1.progress_threshold"], tracks(s)["card1.harm_threshold"]) == (5, 3)
+    do(s, "reveal path \"Hydraworm\"")  # a card no one checked against its face says so
+    assert any("Hydraworm: its numbers are unverified" in n for n in s.notices)
 
 
 @pytest.mark.rule("ER-PATH-1")
@@ -178,6 +191,7 @@ def test_aspects_at_setup_set_round_one_energy() -> None:
 def test_a_path_deck_built_before_the_session_is_an_option() -> None:
     s = session(options={"pathdeck": "5"})
     assert view(s)["path_built"] is True and view(s)["sources"]["path"]["remaining"] == 5
-    assert "already built" in refused(s, "pathdeck 6")
+    do(s, "pathdeck 6")  # a correction, before any card is drawn from it
     do(s, "reveal path Doe")
-    assert view(s)["sources"]["path"]["remaining"] == 4
+    assert view(s)["sources"]["path"]["remaining"] == 5
+    assert "already built and drawn from" in refused(s, "pathdeck 7")

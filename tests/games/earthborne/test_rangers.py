@@ -19,8 +19,8 @@ def test_er_path_1_empty_path_deck_reshuffles_its_discard(tmp_path: Path) -> Non
     path = tmp_path / "path.toml"
     path.write_text(SEVEN)
     s = session(seats=3, options={"path": str(path)})
-    for _ in range(5):
-        do(s, "draw path")
+    for extra in ("", "", "", " extra", " extra"):  # one card each, then two that effects draw
+        do(s, "draw path" + extra)
     for key in list(in_play(s)):
         do(s, f"discard {key}")
     assert view(s)["sources"]["path"]["remaining"] == 2 and view(s)["sources"]["path"]["discard"] == 5

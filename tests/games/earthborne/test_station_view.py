@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tablekeeper.controls import Controls
 from tablekeeper.core.view import Priority
 from tablekeeper.games.earthborne import GAME
+from tablekeeper.station.controls import Controls
 from tablekeeper.ui.legibility import Viewing
 from tablekeeper.ui.render import layout
 from tests.games.earthborne.helpers import do, in_play, session, to_turns, view
@@ -31,13 +31,25 @@ def test_panels_show_every_word_on_the_reference_and_compact_displays() -> None:
             kept = [line for i, line in enumerate(panel.lines) if panel.priority(i) is not Priority.DETAIL]
             assert shown_words(panel, viewing) in (" ".join(panel.lines).split(), " ".join(kept).split())
     assert panels["track"].title == "Day 1 Round 1"
-    assert panels["seat1"].lines[0] == "Fitness 1 vs 2: 16.7% to pass"  # the exact odds while the test waits
-    assert panels["tokens"].title == "Odds"  # the odds screen names the deck data the odds come from
-    assert panels["tokens"].lines == ("Seat 1 tests Fitness: effort 1 vs difficulty 2", "chance to pass 1/6 (16.7%)",
-                                      "deck challenge.toml", "VERIFY: placeholder")
+    assert panels["seat1"].lines[0] == "Fitness 1 vs 2: 25.0% to pass"  # the exact odds while the test waits
+    assert panels["tokens"].title == "Odds"  # the odds screen names the deck the odds come from
+    assert panels["tokens"].lines == ("Seat 1 tests Fitness: effort 1 vs difficulty 2", "chance to pass 1/4 (25.0%)",
+                                      "Core set challenge deck", "checked card by card")
     assert GAME.panels(s.state)["seat2"].lines[:3] == ("Awareness 3 Fitness 2", "Spirit 2 Focus 1",
                                                         "Deck 24 Hand 6")
     assert panels["seat1"].title == "Seat 1 turn"
+
+
+def test_odds_from_a_deck_nobody_checked_say_so_on_every_screen(tmp_path: Path) -> None:
+    deck = tmp_path / "deck.toml"
+    deck.write_text('name = "Our deck"\ncards = [{ id = "a", icon = "sun", awa = 0, fit = 0, spi = 0, foc = 0 },\n'
+                    '  { id = "b", icon = "sun", awa = 0, fit = -1, spi = 0, foc = 0 }]\n')
+    s = to_turns(session(options={"challenge": str(deck)}))
+    do(s, "test 1 fit 2 energy=2")
+    panels = GAME.panels(s.state)
+    assert panels["seat1"].lines[0] == "Fitness 2 vs 2: 50.0% to pass (odds from an unverified deck)"
+    assert panels["tokens"].lines[1:] == ("chance to pass 1/2 (50.0%)", "Our deck",
+                                          "UNVERIFIED deck: odds from an unverified deck")
 
 
 def test_tokens_panel_walks_through_a_clear() -> None:
@@ -133,5 +145,7 @@ def test_cards_show_whose_they_are() -> None:
     s = session("card Doe progress=2", "card \"Lost Hiker\" area=reach seat=2 progress=2",
                 "card Kit area=player seat=1")
     lines = GAME.panels(s.state)["tokens"].lines
-    assert lines == ("1. Doe: progress 0/2, harm 0/2", "2. Lost Hiker, near seat 2: progress 0/2, harm 0/1",
-                     "3. Kit, seat 1's area: progress 0, harm 0")  # (known cards keep their data's thresholds)
+    # known cards keep their data's thresholds (the test's made-up cards are marked unverified)
+    assert lines == ("1. Doe: progress 0/2, harm 0/2 (unverified numbers)",
+                     "2. Lost Hiker, near seat 2: progress 0/2, harm 0/1 (unverified numbers)",
+                     "3. Kit, seat 1's area: progress 0, harm 0")

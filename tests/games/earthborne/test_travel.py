@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tablekeeper.core.session import Session
 from tests.games.earthborne.helpers import do, in_play, prompt, refused, session, to_turns, tracks, view
 
 
@@ -89,6 +90,77 @@ def test_er_travel_2_only_persistent_cards_stay() -> None:
     do(s, "arrive Marsh 3 terrain=swamp")
     assert "path deck" in refused(s, "next")  # the new path deck is built first (a guided step)
     do(s, "pathdeck 9")
+    assert view(s)["phase"] == "travel"  # the arrival setup draws from it, then next goes on
+    do(s, "next")
     assert view(s)["phase"] == "refresh" and view(s)["sources"]["path"]["remaining"] == 9
     assert view(s)["location"]["name"] == "Marsh" and tracks(s)["location.progress"] == 0
     assert view(s)["record"] == {"location": "Marsh", "threshold": "3", "terrain": "swamp"}
+
+
+# --- the Valley map (the core box's locations and paths) --------------------------------------------
+
+def _travel_from_lone_tree() -> Session:
+    """Day 1 at Lone Tree Station (threshold 3 per Ranger: 6), progress enough, the travel prompt answered."""
+    return session("progress location 6", "next", "rest 1", "rest 2", "next", "choose 1")
+
+
+@pytest.mark.rule("ER-TRAVEL-2")
+def test_the_campaign_starts_at_lone_tree_station_with_its_printed_threshold() -> None:
+    s = session(seats=3)
+    assert view(s)["location"]["name"] == "Lone Tree Station" and tracks(s)["location.threshold"] == 9
+    assert view(s)["weather"] == "A Perfect Day"
+
+
+@pytest.mark.rule("ER-TRAVEL-2")
+def test_travel_goes_along_a_path_of_the_map_and_takes_its_terrain() -> None:
+    s = _travel_from_lone_tree()
+    assert any("Boulder Field by woods" in n for n in s.notices)  # the connected locations are named
+    reason = refused(s, "arrive Meadow")
+    assert "Meadow is not connected to Lone Tree Station" in reason and "Atrox Mountain by mountain pass" in reason
+    assert "is lakeshore, not woods" in refused(s, "arrive \"White Sky\" terrain=woods")
+    do(s, "arrive \"white sky\"")  # any case; the printed name is kept
+    assert view(s)["record"] == {"location": "White Sky", "threshold": None, "terrain": "lakeshore"}
+    assert tracks(s)["location.threshold"] == 6  # 3 per Ranger, from the card
+    assert view(s)["path_built"] and view(s)["sources"]["path"]["remaining"] == 16  # Lakeshore 12 + White Sky 4
+    assert "path deck built: the Lakeshore set (12) + the White Sky set (4)" in view(s)["log"]
+
+
+@pytest.mark.rule("ER-TRAVEL-2")
+def test_a_non_pivotal_location_takes_three_unseen_valley_cards() -> None:
+    s = _travel_from_lone_tree()
+    do(s, "arrive \"Ancestor's Grove\"", "reveal path \"Quisi Vos, Rascal\"", "resolve")  # a Valley card
+    assert view(s)["sources"]["path"]["remaining"] == 14  # Old-Growth 12 + 3 Valley, one turned over
+    assert "holds no 'Hy Pimpot, Chef'" in refused(s, "reveal path \"Hy Pimpot, Chef\"")
+
+
+@pytest.mark.rule("ER-TRAVEL-2")
+def test_a_card_that_goes_further_names_the_terrain_it_uses() -> None:
+    s = _travel_from_lone_tree()
+    do(s, "arrive Meadow terrain=grassland")  # two paths away (a spiderline): the group says the terrain
+    assert view(s)["record"]["terrain"] == "grassland" and view(s)["sources"]["path"]["remaining"] == 16
+
+
+@pytest.mark.rule("ER-LOC-2")
+def test_a_location_printed_with_the_ranger_token_needs_every_token_to_travel() -> None:
+    s = session("location \"The Fractured Wall\"")
+    assert tracks(s)["location.threshold"] is None and view(s)["location"]["rtoken_clear"]
+    do(s, "next", "rtoken 1 location", "rest 1", "rest 2", "next")
+    assert any("missing: seat 2" in n for n in s.notices) and view(s)["prompt"] is None  # no travel offered
+    do(s, "next", "next", "rtoken 2 location", "next", "rest 1", "rest 2", "next")
+    assert view(s)["prompt"]["id"] == "travel"
+
+
+@pytest.mark.rule("ER-LOC-2")
+def test_an_x_threshold_waits_for_the_table_to_give_it() -> None:
+    s = session("location \"Sunken Outpost\"")
+    assert tracks(s)["location.threshold"] is None
+    assert "threshold" in refused(s, "next")
+    do(s, "location \"Sunken Outpost\" 4", "next")
+    assert tracks(s)["location.threshold"] == 4
+
+
+def test_an_unknown_location_needs_its_threshold_and_a_near_name_is_suggested() -> None:
+    s = session()
+    assert "did you mean 'Golden Shore'" in refused(s, "location \"Golden Shores\"")
+    do(s, "location Ridge 2")
+    assert tracks(s)["location.threshold"] == 2

@@ -12,6 +12,11 @@ from tablekeeper.games.oathsworn import GAME
 
 
 def new(seats: int = 4, seed: int = 7, **options: str) -> Session:
+    """A session on the practice encounter (head, body, claws: round numbers the rule tests count
+    with) unless ``encounter`` names another; the chapter's own encounter is ``encounter=""``."""
+    options.setdefault("encounter", "practice")
+    if not options["encounter"]:
+        del options["encounter"]
     return Session(GAME, seats=seats, seed=seed, options=options)
 
 

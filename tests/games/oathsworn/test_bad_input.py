@@ -52,11 +52,12 @@ def test_an_edited_data_file_does_not_change_a_running_session(tmp_path: Path) -
     path = tmp_path / "mine.toml"
     path.write_text(text, encoding="utf-8")
     first = encounter(data=str(path))
-    before = dict(data_of(first.state).boss)
+    before = dict(data_of(first.state).encounter("practice").boss)
     path.write_text(text.replace('map_tokens = 30', 'map_tokens = 31'), encoding="utf-8")
     second = encounter(data=str(path))
     assert data_of(second.state).company["map_tokens"] == 31
-    assert data_of(first.state).company["map_tokens"] == 30 and dict(data_of(first.state).boss) == before
+    assert data_of(first.state).company["map_tokens"] == 30
+    assert dict(data_of(first.state).encounter("practice").boss) == before
 
 
 def test_a_save_resumed_after_its_data_file_was_edited_replays_its_kept_copy(
@@ -85,7 +86,7 @@ def test_a_save_resumed_after_its_data_file_was_edited_replays_its_kept_copy(
     ("max_animus = 6", "max_anumis = 6", "class_defaults.max_anumis: unknown key (did you mean 'max_animus'?)"),
     ("map_tokens = 30", "map_token = 30", "company.map_token: unknown key (did you mean 'map_tokens'?)"),
     ('[class.Warden]\nitems = ', '[class.Warden]\nitem = ', "class.Warden.item: unknown key (did you mean 'items'?)"),
-    ("stages = [5, 5, 5]", "stages = [5, 5, -1]", "encounter.stages: three card counts"),
+    ("stages = [5, 5, 5]", "stages = [5, 5, -1]", "encounter.practice.stages: three card counts"),
     ('"2*" = 3', '"2*" = "three"', 'might.white."2*": Expected int, got str'),  # the card face is named
 ])
 def test_a_misspelt_or_bad_key_in_an_edited_data_file_is_one_line(

@@ -94,3 +94,17 @@ def test_a_knocked_out_seat_is_asked_for_an_ally_when_its_turn_starts(save: str)
     assert seat(s, 1)["ally"] == "men-at-arms" and v(s, "seat1.hp") == 6 and v(s, "seat1.animus") == 2
     ok(s, "attack 1 head white=1")  # the ally acts on this turn
     assert reloaded(save).state == s.state
+
+
+@pytest.mark.rule("OS-KO-3")
+def test_the_ally_verb_answers_the_open_ally_question(save: str) -> None:
+    """While the ally question is open, ``ally SEAT NAME`` is its answer (it was refused with "answer
+    the prompt first"); another seat's answer and the other verbs still wait."""
+    s = ok(stored(save, part="encounter"), "set seat1.hp 0", "next")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.id == "ally" and prompt.seat == 1
+    assert "answer the prompt first" in no(s, "move 1 1")
+    assert "seat 1's" in no(s, "ally 3 men-at-arms")
+    ok(s, "ally 1 men-at-arms")
+    assert s.state.prompt is None and seat(s, 1)["ally"] == "men-at-arms" and v(s, "seat1.animus") == 2
+    assert reloaded(save).state == s.state

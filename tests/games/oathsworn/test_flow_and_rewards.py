@@ -10,7 +10,7 @@ import pytest
 
 from tablekeeper.core.derived import VIEWS
 from tablekeeper.core.events import Command
-from tablekeeper.games.oathsworn import GAME, panels
+from tablekeeper.games.oathsworn import GAME, plan
 
 from .helpers import encounter, new, no, ok, reloaded, seat, stored, to_turns, v
 
@@ -117,7 +117,7 @@ def test_odds_wait_for_the_answering_frame() -> None:
     shows "working them out"; they are worked out right after (``fill``), best count included."""
     s = ok(to_turns(encounter()), "plan 1 head white=7 redraws=1")
     VIEWS.clear()
-    panels._KNOWN_ODDS.clear()  # as in a fresh station: nothing worked out yet
+    plan._KNOWN_ODDS.clear()  # as in a fresh station: nothing worked out yet
     with VIEWS.deferred():
         panel = GAME.panels(s.state)["tokens"]
         GAME.view(s.state)

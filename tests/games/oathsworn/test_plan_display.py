@@ -20,7 +20,8 @@ def test_the_panel_names_seat_target_and_whites_with_break_and_best(tmp_path: Pa
     save = str(tmp_path / "s.db")
     s = ok(stored(save, part="encounter"), "next", "set boss.head 2", "plan 1 head white=3")
     panel = s.game.panels(s.state)["tokens"]
-    assert panel.title == "seat 1 attacks head" and panel.big is not None and panel.big.endswith("%")
+    assert panel.title == "seat 1 attacks head" and panel.big is not None and panel.big.endswith("%?")
+    assert dict(panel.legend)["?"] == "from card numbers not checked against the printed card"  # items unverified
     expected = float(plan_odds(s.state).expected_hp)
     assert panel.lines[:3] == ("chance to hit", "3 white cards", f"about {expected:.1f} HP")
     assert panel.lines[3].startswith("breaks it ") and panel.lines[4].endswith(" damage if hit")
@@ -46,8 +47,8 @@ def test_up_and_down_change_the_white_count(tmp_path: Path, capsys: pytest.Captu
     script = tmp_path / "plan.script"
     script.write_text("next\nplan 1 head white=3\npress up\npress up\npress down\n")
     save = tmp_path / "s.db"
-    code = cli.main(["play", "oathsworn", "--option", "part=encounter", "--script", str(script), "--save", str(save),
-                     "--strict", "--json"])
+    code = cli.main(["play", "oathsworn", "--option", "part=encounter", "--option", "encounter=practice", "--script",
+                     str(script), "--save", str(save), "--strict", "--json"])
     out, err = capsys.readouterr()
     assert code == 0, err
     view = json.loads(out)
@@ -66,7 +67,7 @@ def test_the_planned_attack_clears_the_plan() -> None:
 def test_story_check_odds_for_every_white_count(tmp_path: Path) -> None:
     """The choice of 0..10 white cards is the decision: the display gives each count's exact pass
     chance (equal to the previous enumeration) and the best count."""
-    from tablekeeper.games.oathsworn.panels import current_piles
+    from tablekeeper.games.oathsworn.plan import current_piles
 
     from . import reference_odds
 

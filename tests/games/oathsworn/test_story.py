@@ -120,7 +120,7 @@ def test_os_time_3_immediate_effect_before_location() -> None:
     s = ok(new(), "goto 1", "goto 2", "goto 3")
     notices = list(s.notices)
     assert notices[0].startswith("time slot 3")
-    assert notices[1].startswith("event card")
+    assert notices[1].startswith("city event ")  # the card as it is printed: the deck and its number
     assert notices[-1] == "read location 3"
     assert deck(s, "events.city").remaining == 5
 
@@ -241,7 +241,7 @@ def test_os_might_6_refresh_chosen_piles_whole() -> None:
     ok(s, "refresh white")
     assert deck(s, "might.white").discard.total == 0 and deck(s, "might.white").remaining == 18
     assert deck(s, "might.red").discard.total == 3
-    assert "whole" in no(s, "refresh red 2")
+    assert "not a MIGHT colour" in no(s, "refresh red 2")  # a pile goes back whole: only colours are named
 
 
 @pytest.mark.rule("OS-MIGHT-7")
@@ -316,7 +316,7 @@ def test_os_check_9_secret_decision() -> None:
 @pytest.mark.rule("OS-SCOMBAT-1")
 def test_os_scombat_1_tokens_yes_abilities_no() -> None:
     s = ok(new(), "token 1 redraw")
-    assert "item abilities" in no(s, "attack 1 6 item=1")
+    assert "item abilities" in no(s, "attack 1 6 item")
     ok(s, "attack 1 6 white=1 = Y0 W1", "redraw 1 = Y2", "resolve")
     assert last(s)["damage"] == 3
 
@@ -345,6 +345,24 @@ def test_os_scombat_5_fight_always_won() -> None:
         ok(s, f"attack {n} 20", "resolve")
     assert "the fight is won (OS-SCOMBAT-5)" in s.notices
     assert all(v(s, f"seat{n}.hp") == 5 for n in (1, 2, 3, 4))
+
+
+@pytest.mark.rule("OS-SCOMBAT-1")
+def test_an_open_round_of_combat_holds_the_story_until_every_oathsworn_attacked() -> None:
+    """Each Oathsworn must draw an attack: until the last one has, travel, checks, time and the story's
+    end are refused, naming who still attacks; that last attack closes the fight, won. (It stayed
+    open across travel and checks, and only undo closed it.)"""
+    s = ok(new(), "place 4", "attack 1 6 white=2 = Y3 W2 W1", "resolve")
+    for line in ("travel 4", "goto 5", "check company 4 4", "time 1", "next"):
+        assert "seats 2, 3, 4 must draw an attack first" in no(s, line)
+    assert "against DEFENSE 6" in no(s, "attack 2 5")  # one round of combat, one enemy
+    ok(s, "token 2 redraw", "plan 2 6 white=2")  # what serves the fight goes on
+    ok(s, "attack 2 6 white=2", "resolve", "attack 3 6", "resolve")
+    assert "seat 4 must draw an attack first" in no(s, "travel 4")
+    ok(s, "attack 4 6", "resolve")
+    assert "the fight is won (OS-SCOMBAT-5)" in s.notices and s.state.get("fight") is None
+    ok(s, "travel 4", "attack 1 3", "resolve")  # the story goes on; a new fight may meet another DEFENSE
+    assert s.state.get("fight_defense") == 3
 
 
 @pytest.mark.rule("OS-TRADE-1")

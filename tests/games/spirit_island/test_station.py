@@ -7,14 +7,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from tablekeeper.commands.run import build_simulated
 from tablekeeper.config import load_config
-from tablekeeper.controls import Controls
 from tablekeeper.core.events import Command
 from tablekeeper.core.session import Session
 from tablekeeper.core.view import Panel
-from tablekeeper.hw.sim.clock import FakeClock
-from tablekeeper.station_cli import build_simulated
-from tablekeeper.station_script import ScriptedRun, parse_script
+from tablekeeper.sim.clock import FakeClock
+from tablekeeper.station.controls import Controls
+from tablekeeper.station.script import ScriptedRun, parse_script
 
 from .helpers import run, session, to_step, tracks
 

@@ -266,7 +266,7 @@ def test_ravage_answers_follow_strife_and_the_dahan_recorded() -> None:
 
 
 def test_panel_next_on_a_seat_menu_closes_it_and_a_refused_item_says_why() -> None:
-    from tablekeeper.controls import Controls
+    from tablekeeper.station.controls import Controls
 
     s = session()
     to_step(s, "spirit", "growth")

@@ -28,17 +28,22 @@ def resolve(txn: Txn, action: Provoked) -> None:
 def _test(txn: Txn, action: Provoked) -> None:
     seat, kind, target = action.seat, action.kind, action.target
     skill = {"investigate": "intellect", "fight": "combat", "evade": "agility"}[kind]
+    loc = board.where(txn.state, seat)
+    if kind == "investigate" and target is None and loc is not None:
+        skill = board.location(txn.state, loc).investigate or skill  # a location investigated with another skill
     base = action.skill if action.skill is not None else effects.seat_info(txn.state, seat).skills[skill]
     if kind == "investigate":
         if target is not None:
             difficulty = int(target)
         else:
-            loc = board.where(txn.state, seat)
             if loc is None:
                 raise Rejected("investigate needs a difficulty (act SEAT investigate N) or a location (enter)")
-            difficulty = board.location(txn.state, loc).shroud  # AH-DIFF-2
+            difficulty = board.shroud(txn.state, loc)  # AH-DIFF-2, with what is attached there
         skilltest.begin(txn, seat, skill, base, difficulty, "investigate")
     else:
         foe = board.enemy(txn.state, str(target))
-        difficulty = board.modified(foe, "fight" if kind == "fight" else "evade")  # AH-DIFF-2, AH-BASE-1
+        agenda = effects.card(txn.state, "agenda")  # a modifier every enemy gets while the agenda is current
+        value = "fight" if kind == "fight" else "evade"
+        mod = agenda.enemy_fight if kind == "fight" else agenda.enemy_evade
+        difficulty = board.modified(foe, value, mod)  # AH-DIFF-2, AH-BASE-1
         skilltest.begin(txn, seat, skill, base, difficulty, kind, str(target))

@@ -74,9 +74,11 @@ def enemy_phase(txn: Txn) -> None:
 
 def continue_enemy_phase(txn: Txn, chosen: str | None = None) -> None:
     queue = [int(s) for s in txn.state.get("attack_queue") or ()]
+    massive = [str(n) for n in txn.state.get("massive_attacked") or ()]  # attacked some, still to exhaust
     while queue:
         seat = queue[0]
-        waiting = _ready_attackers(txn, seat)
+        done = {str(n) for pair in txn.state.get("attacked") or () for n in pair[1:] if int(pair[0]) == seat}
+        waiting = [n for n in _ready_attackers(txn, seat) if n not in done]
         if not effects.is_live(txn.state, seat) or effects.defeat_pending(txn.state, seat) or not waiting:
             queue.pop(0)
             continue
@@ -87,11 +89,24 @@ def continue_enemy_phase(txn: Txn, chosen: str | None = None) -> None:
             return
         name = chosen if chosen in waiting else waiting[0]
         chosen = None
-        board.save_enemy(txn, name, msgspec.structs.replace(board.enemy(txn.state, name), ready=False))
+        foe = board.enemy(txn.state, name)
+        if foe.has("massive"):  # it attacks each investigator it is engaged with, then exhausts
+            txn.put("attacked", [*(txn.state.get("attacked") or ()), [seat, name]])
+            if name not in massive:
+                massive.append(name)
+                txn.put("massive_attacked", massive)
+        else:
+            board.save_enemy(txn, name, msgspec.structs.replace(foe, ready=False))
         txn.put("attack_queue", queue)
         attack(txn, name, seat, "attack")
         if txn.state.prompt is not None:
             return  # the split of its harm, a trauma or a lead choice first; the attacks go on after it
+    for name in massive:
+        if name in board.enemies(txn.state):
+            board.save_enemy(txn, name, msgspec.structs.replace(board.enemy(txn.state, name), ready=False))
+    for key in ("attacked", "massive_attacked"):
+        if txn.state.get(key) is not None:
+            txn.put(key, None)
     txn.put("attack_queue", None)
 
 

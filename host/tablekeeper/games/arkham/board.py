@@ -15,7 +15,7 @@ from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import assets, effects, records, rules
+from tablekeeper.games.arkham import assets, effects, places, records
 from tablekeeper.games.arkham.records import Enemy, Location
 
 
@@ -57,7 +57,40 @@ def enemy_location(state: GameState, foe: Enemy) -> str | None:
 
 
 def engaged_with(state: GameState, seat: int) -> list[str]:
-    return sorted(n for n, e in enemies(state).items() if e.engaged == seat)
+    """The enemies engaged with the seat: in its threat area, and (outside the seeds) each ready
+    massive enemy at its location, which counts as engaged with everyone there."""
+    return sorted(n for n, e in enemies(state).items() if is_engaged(state, e, seat))
+
+
+def is_engaged(state: GameState, foe: Enemy, seat: int) -> bool:
+    if foe.engaged == seat:
+        return True
+    here = where(state, seat)
+    return foe.has("massive") and foe.ready and here is not None and foe.location == here
+
+
+def enemies_at(state: GameState, loc: str) -> list[str]:
+    return sorted(n for n, e in enemies(state).items() if enemy_location(state, e) == loc)
+
+
+def nearest(state: GameState, seat: int, names: list[str]) -> list[str]:
+    """Of these enemies, those nearest the seat by connections (all of them when distances are unknown)."""
+    start = where(state, seat)
+    if start is None:
+        return sorted(n for n in names if enemy(state, n).engaged == seat) or sorted(names)
+    distance = {start: 0}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for loc in frontier:
+            for other in neighbours(state, loc) if loc in locations(state) else []:
+                if other not in distance:
+                    distance[other] = distance[loc] + 1
+                    nxt.append(other)
+        frontier = nxt
+    far = {n: distance.get(str(enemy_location(state, enemy(state, n))), 999) for n in names}
+    best = min(far.values())
+    return sorted(n for n, d in far.items() if d == best)
 
 
 def seats_at(state: GameState, loc: str) -> list[int]:
@@ -69,9 +102,16 @@ def is_empty(state: GameState, loc: str) -> bool:
     return not seats_at(state, loc) and not any(enemy_location(state, e) == loc for e in enemies(state).values())
 
 
-def modified(foe: Enemy, value: str) -> int:
-    """AH-BASE-1: the printed (base) fight or evade plus active modifiers."""
-    return max(0, foe.fight + foe.fight_mod if value == "fight" else foe.evade + foe.evade_mod)
+def modified(foe: Enemy, value: str, card_mod: int = 0) -> int:
+    """AH-BASE-1: the printed (base) fight or evade plus active modifiers (``card_mod``: what the
+    current agenda gives every enemy)."""
+    return max(0, (foe.fight + foe.fight_mod if value == "fight" else foe.evade + foe.evade_mod) + card_mod)
+
+
+def shroud(state: GameState, loc: str) -> int:
+    """AH-DIFF-2: the location's shroud, with what attached treacheries add (Obscuring Fog)."""
+    extra = sum(t.shroud for t in records.treacheries(state).values() if t.location == loc)
+    return location(state, loc).shroud + extra
 
 
 # --- writing -------------------------------------------------------------------------------------
@@ -90,6 +130,85 @@ def save_location(txn: Txn, name: str, loc: Location) -> None:
     records.save_locations(txn, all_locations)
 
 
+def put_into_play(txn: Txn, key: str) -> None:
+    """A location of the scenario's data comes into play unrevealed (all its copies), connected by
+    its symbols; one already in play stays as it is."""
+    spec = records.scenario(txn.state).locations.get(key)
+    if spec is None:
+        known = ", ".join(sorted(records.scenario(txn.state).locations)) or "none"
+        raise Rejected(f"no location {key!r} in the scenario's data (locations: {known}); "
+                       "give its numbers: location NAME SHROUD CLUES [per]")
+    table = locations(txn.state)
+    added = [name for name in places.copies(key, spec) if name not in table]
+    for name in added:
+        table[name] = places.placed(key, spec)
+    if added:
+        records.save_locations(txn, places.relinked(table))
+        txn.notice(f"{', '.join(added)} in play")
+
+
+def remove_location(txn: Txn, name: str) -> None:
+    """A location leaves the game (a card says so): its enemies and attached treacheries are discarded;
+    investigators still there must be moved first."""
+    location(txn.state, name)
+    here = seats_at(txn.state, name)
+    if here:
+        raise Rejected(f"{name} cannot leave play with seat {here[0]} there: move them first")
+    for foe in enemies_at(txn.state, name):
+        discard_enemy(txn, foe)
+    cards = records.treacheries(txn.state)
+    gone = [n for n, t in cards.items() if t.location == name]
+    for card in gone:
+        del cards[card]
+        txn.add("encounter.discard", 1)
+    if gone:
+        records.save_treacheries(txn, cards)
+    table = locations(txn.state)
+    del table[name]
+    records.save_locations(txn, places.relinked(table))
+    effects.put_list(txn, "removed", f"location {name}")
+    txn.notice(f"{name} is removed from the game")
+
+
+def reveal(txn: Txn, name: str) -> None:
+    """AH-CLUE-2: turned face up with its clues (a card may reveal it without anyone entering)."""
+    place = location(txn.state, name)
+    if place.revealed:
+        return
+    opened, clues = places.revealed(place, effects.investigator_count(txn.state))
+    table = locations(txn.state)
+    table[name] = opened
+    records.save_locations(txn, places.relinked(table))
+    what = f" ({opened.variant})" if opened.variant else ""
+    txn.notice(f"{name}{what} revealed with {clues} clues")
+
+
+def investigated(txn: Txn, loc: str) -> None:
+    """After a successful investigation: treacheries attached there that leave then (Obscuring Fog)."""
+    cards = records.treacheries(txn.state)
+    gone = [n for n, t in cards.items() if t.location == loc and t.leaves_on_investigate]
+    for name in gone:
+        del cards[name]
+        txn.add("encounter.discard", 1)
+        txn.notice(f"{name} leaves {loc}")
+    if gone:
+        records.save_treacheries(txn, cards)
+
+
+def discard_enemy(txn: Txn, name: str) -> None:
+    """An enemy discarded by a card (not defeated): to the encounter discard pile, its doom with it."""
+    foe = enemy(txn.state, name)
+    if foe.doom:
+        txn.add("doom.other", -foe.doom)
+    save_enemy(txn, name, None)
+    owner = foe.weakness_of
+    if owner is not None and effects.is_live(txn.state, owner):
+        txn.add(f"seat{owner}.discard", 1)
+    else:
+        txn.add("encounter.discard", 1)
+    txn.notice(f"{name} is discarded")
+
+
 def add_location(txn: Txn, name: str, shroud: int, clue_value: int, per_investigator: bool,
                  connections: list[str] | None = None) -> None:
     if name in locations(txn.state):
@@ -104,6 +223,7 @@ def add_location(txn: Txn, name: str, shroud: int, clue_value: int, per_investig
 
 
 def neighbours(state: GameState, loc: str) -> list[str]:
+    """The locations connected to ``loc``, either way (typed connections and printed symbols)."""
     here = location(state, loc).connections
     known = locations(state)
     back = [n for n, p in known.items() if loc in p.connections]
@@ -160,19 +280,33 @@ def move_hunters(txn: Txn, chosen: tuple[str, str] | None = None) -> None:
 
 
 def enter(txn: Txn, seat: int, loc: str) -> None:
-    """Move an investigator: AH-CLUE-2 reveals on the first entry; AH-ENGM-2 engaged enemies come
-    along; AH-ENGM-5 ready unengaged enemies there engage on arrival."""
+    """Move an investigator: AH-CLUE-2 reveals on the first entry (a location that may be one of
+    several printed cards asks which first); AH-ENGM-2 engaged enemies come along; AH-ENGM-5 ready
+    unengaged enemies there engage on arrival; then the location's own "after you enter" effect."""
     place = location(txn.state, loc)
     if where(txn.state, seat) == loc:
         raise Rejected(f"seat {seat} is already at {loc}")
+    if place.barrier and not place.revealed:
+        raise Rejected(f"nobody can move into {loc} while it is unrevealed (its card bars the way)")
     effects.put_map(txn, "at", str(seat), loc)
-    if not place.revealed:
-        clues = rules.per_investigator(place.clue_value, place.per_investigator, effects.investigator_count(txn.state))
-        save_location(txn, loc, replace(place, revealed=True, clues=place.clues + clues))
-        txn.notice(f"{loc} revealed with {clues} clues")
+    if not place.revealed and place.candidates:
+        txn.ask("location_card", f"{loc} is revealed: which card is it?", list(place.candidates), seat=seat,
+                context={"location": loc, "cards": list(place.candidates), "seat": seat})
+        return
+    reveal(txn, loc)
+    entered(txn, seat, loc)
+
+
+def entered(txn: Txn, seat: int, loc: str) -> None:
+    """What follows an entry: enemies there engage, the location's forced effect (queued steps)."""
     for name, foe in enemies(txn.state).items():
-        if foe.engaged is None and foe.location == loc:
+        if foe.engaged is None and foe.location == loc and txn.state.prompt is None:
             engage_check(txn, name)
+    on_enter = location(txn.state, loc).on_enter
+    if on_enter:
+        from tablekeeper.games.arkham import steps  # steps build on the board
+
+        steps.run(txn, on_enter, seat, source=loc)
 
 
 def spawn(txn: Txn, seat: int, name: str, foe: Enemy, at: str | None) -> None:
@@ -184,7 +318,7 @@ def spawn(txn: Txn, seat: int, name: str, foe: Enemy, at: str | None) -> None:
         location(txn.state, at)
         save_enemy(txn, name, replace(foe, engaged=None, location=at))
         engage_check(txn, name)
-    elif foe.aloof:
+    elif foe.aloof or foe.has("massive"):
         save_enemy(txn, name, replace(foe, engaged=None, location=where(txn.state, seat)))
     else:
         save_enemy(txn, name, replace(foe, engaged=seat, location=None))
@@ -198,13 +332,14 @@ def engage_check(txn: Txn, name: str) -> None:
     instruction (a prompt)."""
     foe = enemy(txn.state, name)
     loc = foe.location
-    if foe.engaged is not None or not foe.ready or foe.aloof or loc is None:
+    if foe.engaged is not None or not foe.ready or foe.aloof or foe.has("massive") or loc is None:
         return
     here = seats_at(txn.state, loc)
     if len(here) == 1:
         engage(txn, name, here[0])
     elif here:
-        txn.ask("prey", f"{name}'s prey: whom does it engage?", [f"seat {s}" for s in here],
+        prey = f" ({foe.prey})" if foe.prey else ""
+        txn.ask("prey", f"{name}'s prey{prey}: whom does it engage?", [f"seat {s}" for s in here],
                 context={"enemy": name, "seats": here})
 
 
@@ -273,6 +408,8 @@ def harm_enemy(txn: Txn, name: str, damage: int) -> None:
     total = foe.damage + damage
     if total >= foe.health:
         effects.put_list(txn, "defeated_enemies", name)
+        if foe.card is not None:
+            effects.put_list(txn, "defeated_cards", foe.card)
         if foe.doom:
             txn.add("doom.other", -foe.doom)
         save_enemy(txn, name, None)
@@ -280,6 +417,9 @@ def harm_enemy(txn: Txn, name: str, damage: int) -> None:
         if owner is not None and effects.is_live(txn.state, owner):
             txn.add(f"seat{owner}.discard", 1)
             txn.notice(f"{name} is defeated and goes to seat {owner}'s discard pile")
+        elif foe.victory:  # a card with victory points goes to the victory display instead
+            records.add_victory(txn, foe.victory, foe.card or name)
+            txn.notice(f"{name} is defeated: victory {foe.victory}")
         else:
             txn.add("encounter.discard", 1)
             txn.notice(f"{name} is defeated")

@@ -1,80 +1,140 @@
-"""Verbs of the board: locations, enemies and assets as far as the tracker follows them."""
+"""Verbs of the board: locations, enemies and assets as far as the tracker follows them. Names follow
+one rule (``parsing``): written as their words, quoted or not, matched whatever the case and accents."""
 
 from __future__ import annotations
 
 from msgspec.structs import replace
 
 from tablekeeper.core.game import Txn, parse_int
+from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import assets, board, mythos, records
-from tablekeeper.games.arkham.data import EncounterEnemy
+from tablekeeper.games.arkham import assets, board, effects, encounter, mythos, places, records
+from tablekeeper.games.arkham.content import KEYWORDS, EncounterCard, keyword_tuple
 from tablekeeper.games.arkham.parsing import (
     count,
     keywords,
     live_seat,
-    usage,
+    name_of,
+    name_then,
+    pick,
+    two_names,
 )
+
+ENEMY_FLAGS = {"exhausted", "weakness", *KEYWORDS}
+STATS = ("fight", "health", "evade", "damage", "horror")
+
+
+def enemy_name(state: GameState, text: str) -> str:
+    """The enemy in play a name means (its case and accents aside); refused when none is."""
+    found = pick(text, board.enemies(state))
+    board.enemy(state, found)
+    return found
+
+
+def location_name(state: GameState, text: str) -> str:
+    found = pick(text, board.locations(state))
+    board.location(state, found)
+    return found
 
 
 def location_verb(txn: Txn, args: tuple[str, ...]) -> None:
-    """A location in play: shroud and clue value (per investigator with `per`), unrevealed."""
-    plain, named = keywords(args)
-    text = "location NAME SHROUD CLUES [per] [to=A,B,...]"
-    usage(tuple(plain), 3, 4, text)
-    if (len(plain) == 4 and plain[3] != "per") or set(named) - {"to"}:
+    """A location in play. Named alone, the scenario's data gives its numbers, connections and copies;
+    typed with its shroud and clue value (per investigator with `per`) for one the data lacks."""
+    plain, named = keywords(args, glue=("to",))
+    text = "location NAME [SHROUD CLUES [per]] [to=A,B,...]"
+    numbers = next((i for i, word in enumerate(plain) if word.lstrip("+").isdigit()), len(plain))
+    label, rest = name_of(plain[:numbers], "location"), plain[numbers:]
+    if set(named) - {"to"}:
         raise Rejected(f"usage: {text}")
-    connections = [c for c in named.get("to", "").split(",") if c]
-    board.add_location(txn, plain[0], count(plain[1], "shroud"), count(plain[2], "clue value"), len(plain) == 4,
-                       connections)
+    if not rest:
+        if named:
+            raise Rejected("a location from the scenario's data comes with its own connections; to= is for typed ones")
+        key = pick(label, records.scenario(txn.state).locations)
+        spec = records.scenario(txn.state).locations.get(key)
+        if spec is not None and all(n in board.locations(txn.state) for n in places.copies(key, spec)):
+            raise Rejected(f"location {key!r} is already in play")
+        board.put_into_play(txn, key)
+        return
+    if len(rest) not in (2, 3) or (len(rest) == 3 and rest[2] != "per"):
+        raise Rejected(f"usage: {text}")
+    connections = [c.strip() for c in named.get("to", "").split(",") if c.strip()]
+    board.add_location(txn, label, count(rest[0], "shroud"), count(rest[1], "clue value"), len(rest) == 3, connections)
+
+
+def remove_location(txn: Txn, args: tuple[str, ...]) -> None:
+    """A card removes a location from the game (its enemies and attachments are discarded)."""
+    board.remove_location(txn, location_name(txn.state, name_of(args, "location")))
 
 
 def enter(txn: Txn, args: tuple[str, ...]) -> None:
     """Place or move an investigator without an action (setup, card effects)."""
-    usage(args, 2, 2, "enter SEAT LOCATION")
-    board.enter(txn, live_seat(txn.state, args[0]), args[1])
+    if len(args) < 2:
+        raise Rejected("usage: enter SEAT LOCATION")
+    board.enter(txn, live_seat(txn.state, args[0]), location_name(txn.state, name_of(args[1:], "location")))
 
 
 def enemy_verb(txn: Txn, args: tuple[str, ...]) -> None:
-    """An enemy drawn by SEAT: `enemy SEAT NAME fight=3 health=3 evade=2 damage=1 horror=1
-    [aloof] [hunter] [exhausted] [at=LOCATION]`."""
+    """An enemy drawn by SEAT spawns. One of the scenario's encounter cards needs only its name (its
+    printed numbers, keywords and spawn instruction come from the data; numbers typed beside it
+    override them); any other needs all five numbers: fight, health, evade, damage, horror."""
+    usage_text = ("usage: enemy SEAT NAME [fight=F health=H evade=E damage=D horror=R] [aloof] [hunter] "
+                  "[retaliate] [alert] [massive] [exhausted] [weakness] [at=LOCATION]")
     if len(args) < 2:
-        raise Rejected("usage: enemy SEAT NAME fight=F health=H evade=E damage=D horror=R [aloof] [hunter] "
-                       "[exhausted] [weakness] [at=LOCATION]")
+        raise Rejected(usage_text)
     seat = live_seat(txn.state, args[0])
-    plain, named = keywords(args[2:])
-    unknown = (set(plain) - {"aloof", "hunter", "exhausted", "weakness"}) | (set(named) - {
-        "fight", "health", "evade", "damage", "horror", "at"})
+    plain, named = keywords(args[1:], glue=("at",), stop=ENEMY_FLAGS)
+    flags = {w for w in plain if w in ENEMY_FLAGS}
+    label = name_of([w for w in plain if w not in ENEMY_FLAGS], "enemy")
+    unknown = set(named) - {*STATS, "at"}
     if unknown:
         raise Rejected(f"enemy: unknown word {sorted(unknown)[0]!r}")
-    stats = EncounterEnemy(count(named.get("fight", "1"), "fight"), count(named.get("health", "1"), "health", 1),
-                           count(named.get("evade", "1"), "evade"), count(named.get("damage", "1"), "damage"),
-                           count(named.get("horror", "0"), "horror"), hunter="hunter" in plain,
-                           aloof="aloof" in plain)
-    foe = mythos.enemy_record(stats, ready="exhausted" not in plain,
-                              weakness_of=seat if "weakness" in plain else None)  # AH-DMG-10: its owner
-    board.spawn(txn, seat, args[1], foe, named.get("at"))
+    at = location_name(txn.state, named["at"]) if "at" in named else None
+    typed = {key: count(named[key], key, 1 if key == "health" else 0) for key in STATS if key in named}
+    found = encounter.known_card(txn.state, label)
+    if found is None:
+        missing = [key for key in STATS if key not in typed]
+        if missing:
+            known = ", ".join(sorted(records.scenario(txn.state).enemies)) or "none"
+            raise Rejected(f"enemy {label!r} is not in the scenario's data: give {'='.join(missing[:1])}=N "
+                           f"({', '.join(missing)} missing) or name one of: {known}")
+        card = EncounterCard(kind="enemy", fight=typed["fight"], health=typed["health"], evade=typed["evade"],
+                             damage=typed["damage"], horror=typed["horror"], verified=True,
+                             keywords=keyword_tuple(flags))
+        card_name = None
+    else:
+        card_name, card = found
+        card = replace(card, keywords=keyword_tuple({*flags, *card.keywords}), **typed)
+        label = card_name
+    mythos.typed_enemy(txn, seat)  # the card an investigator is naming at 1.4
+    foe = encounter.enemy_record(card, effects.investigator_count(txn.state), name=card_name,
+                                 ready="exhausted" not in flags,
+                                 weakness_of=seat if "weakness" in flags else None)  # AH-DMG-10: its owner
+    if card_name is not None and at is None and card.spawn is not None and not typed:
+        encounter.spawn_card(txn, seat, card_name)
+        return
+    encounter.place(txn, seat, encounter.free_name(label, board.enemies(txn.state)), foe, at, card.doom)
 
 
 def engage_verb(txn: Txn, args: tuple[str, ...]) -> None:
     """A card effect engages an enemy with the seat: no action, no attack of opportunity
     (AH-ENGAGE-2 for one engaged with another investigator: it leaves them)."""
-    usage(args, 2, 2, "engage SEAT ENEMY")
+    if len(args) < 2:
+        raise Rejected("usage: engage SEAT ENEMY")
     seat = live_seat(txn.state, args[0])
-    foe = board.enemy(txn.state, args[1])
-    if foe.engaged == seat:
-        raise Rejected(f"{args[1]} is already engaged with seat {seat}")
-    board.engage(txn, args[1], seat)
+    target = enemy_name(txn.state, name_of(args[1:], "enemy"))
+    if board.enemy(txn.state, target).engaged == seat:
+        raise Rejected(f"{target} is already engaged with seat {seat}")
+    board.engage(txn, target, seat)
 
 
 def treachery_gone(txn: Txn, args: tuple[str, ...]) -> None:
     """A treachery that stayed in play leaves it (its own text, or a test passed): to the
     encounter discard pile."""
-    usage(args, 1, 1, "discard-treachery NAME")
     cards = records.treacheries(txn.state)
-    if args[0] not in cards:
-        known = ", ".join(sorted(cards)) or "none"
-        raise Rejected(f"no treachery {args[0]!r} in play (treacheries: {known})")
-    del cards[args[0]]
+    label = pick(name_of(args, "treachery"), cards)
+    if label not in cards:
+        raise Rejected(f"no treachery {label!r} in play (treacheries: {', '.join(sorted(cards)) or 'none'})")
+    del cards[label]
     records.save_treacheries(txn, cards)
     txn.add("encounter.discard", 1)
 
@@ -82,73 +142,90 @@ def treachery_gone(txn: Txn, args: tuple[str, ...]) -> None:
 def asset_verb(txn: Txn, args: tuple[str, ...]) -> None:
     """An asset in play that can soak damage/horror or be exhausted: `asset SEAT NAME [health=H] [sanity=S]`."""
     plain, named = keywords(args)
-    usage(tuple(plain), 2, 2, "asset SEAT NAME [health=H] [sanity=S]")
+    if len(plain) < 2:
+        raise Rejected("usage: asset SEAT NAME [health=H] [sanity=S]")
     unknown = set(named) - {"health", "sanity"}
     if unknown:
         raise Rejected(f"asset: unknown option {sorted(unknown)[0]!r}")
     seat = live_seat(txn.state, plain[0])
-    assets.add(txn, seat, plain[1], count(named["health"], "health", 1) if "health" in named else None,
-                    count(named["sanity"], "sanity", 1) if "sanity" in named else None)
+    health = count(named["health"], "health", 1) if "health" in named else None
+    sanity = count(named["sanity"], "sanity", 1) if "sanity" in named else None
+    assets.add(txn, seat, name_of(plain[1:], "asset"), health, sanity)
+
+
+def _seat_asset(txn: Txn, args: tuple[str, ...], verb: str) -> tuple[int, str]:
+    if len(args) < 2:
+        raise Rejected(f"usage: {verb} SEAT ASSET")
+    seat = live_seat(txn.state, args[0])
+    label = pick(name_of(args[1:], "asset"), assets.assets(txn.state, seat))
+    assets.asset(txn.state, seat, label)
+    return seat, label
 
 
 def exhaust(txn: Txn, args: tuple[str, ...]) -> None:
     """AH-EXHAUST-2: an exhausted card cannot exhaust again (a cost that cannot be paid)."""
-    usage(args, 2, 2, "exhaust SEAT ASSET")
-    assets.set_exhausted(txn, live_seat(txn.state, args[0]), args[1], True)
+    seat, label = _seat_asset(txn, args, "exhaust")
+    assets.set_exhausted(txn, seat, label, True)
 
 
 def ready(txn: Txn, args: tuple[str, ...]) -> None:
-    usage(args, 2, 2, "ready SEAT ASSET")
-    assets.set_exhausted(txn, live_seat(txn.state, args[0]), args[1], False)
+    seat, label = _seat_asset(txn, args, "ready")
+    assets.set_exhausted(txn, seat, label, False)
 
 
 def enemy_mod(txn: Txn, args: tuple[str, ...]) -> None:
     """AH-BASE-1: a modifier on an enemy's fight or evade; the printed (base) value stays."""
-    usage(args, 3, 3, "enemy-mod NAME fight|evade +N|-N")
-    foe = board.enemy(txn.state, args[0])
-    if args[1] not in ("fight", "evade"):
-        raise Rejected("enemy-mod NAME fight|evade +N|-N")
-    delta = parse_int(args[2], "modifier")
-    board.save_enemy(txn, args[0], replace(foe, fight_mod=foe.fight_mod + delta) if args[1] == "fight"
+    text = "enemy-mod NAME fight|evade +N|-N"
+    label, (which, amount) = name_then(args, 2, text)
+    target = enemy_name(txn.state, label)
+    foe = board.enemy(txn.state, target)
+    if which not in ("fight", "evade"):
+        raise Rejected(f"usage: {text}")
+    delta = parse_int(amount, "modifier")
+    board.save_enemy(txn, target, replace(foe, fight_mod=foe.fight_mod + delta) if which == "fight"
                      else replace(foe, evade_mod=foe.evade_mod + delta))
 
 
 def move_enemy(txn: Txn, args: tuple[str, ...]) -> None:
     """A hunter's move (3.2) or a card moving an enemy: it leaves any engagement and may engage."""
-    usage(args, 2, 2, "move-enemy NAME LOCATION")
-    foe = board.enemy(txn.state, args[0])
-    board.location(txn.state, args[1])
-    board.save_enemy(txn, args[0], replace(foe, engaged=None, location=args[1]))
-    board.engage_check(txn, args[0])
+    text = "move-enemy NAME LOCATION"
+    if len(args) < 2:
+        raise Rejected(f"usage: {text}")
+    state = txn.state
+    first, second = two_names(args, board.enemies(state), board.locations(state), text)
+    target, place = enemy_name(state, first), location_name(state, second)
+    foe = board.enemy(state, target)
+    board.save_enemy(txn, target, replace(foe, engaged=None, location=place))
+    board.engage_check(txn, target)
 
 
 def enemy_state(txn: Txn, args: tuple[str, ...]) -> None:
     """Exhaust or ready an enemy by a card effect; a readied enemy may engage (AH-ENGM-6)."""
-    usage(args, 2, 2, "enemy-state NAME ready|exhausted")
-    foe = board.enemy(txn.state, args[0])
-    if args[1] not in ("ready", "exhausted"):
+    label, (state_word,) = name_then(args, 1, "enemy-state NAME ready|exhausted")
+    target = enemy_name(txn.state, label)
+    foe = board.enemy(txn.state, target)
+    if state_word not in ("ready", "exhausted"):
         raise Rejected("enemy-state NAME ready|exhausted")
-    if foe.ready == (args[1] == "ready"):
-        raise Rejected(f"{args[0]} is already {args[1]}")
-    board.save_enemy(txn, args[0], replace(foe, ready=args[1] == "ready"))
-    board.engage_check(txn, args[0])
+    if foe.ready == (state_word == "ready"):
+        raise Rejected(f"{target} is already {state_word}")
+    board.save_enemy(txn, target, replace(foe, ready=state_word == "ready"))
+    board.engage_check(txn, target)
 
 
 def evade_auto(txn: Txn, args: tuple[str, ...]) -> None:
     """AH-EVADE-3: an ability that evades automatically (no test)."""
-    usage(args, 1, 1, "evade ENEMY")
-    foe = board.enemy(txn.state, args[0])
-    if foe.engaged is None:
-        raise Rejected(f"{args[0]} is engaged with nobody")
-    board.disengage(txn, args[0], exhaust=True)
+    target = enemy_name(txn.state, name_of(args, "enemy"))
+    foe = board.enemy(txn.state, target)
+    if foe.engaged is None and not foe.has("massive"):
+        raise Rejected(f"{target} is engaged with nobody")
+    board.disengage(txn, target, exhaust=True)
 
 
 def harm_enemy(txn: Txn, args: tuple[str, ...]) -> None:
-    usage(args, 2, 2, "harm-enemy NAME N")
-    board.enemy(txn.state, args[0])
-    board.harm_enemy(txn, args[0], count(args[1], "damage", 1))
+    label, (amount,) = name_then(args, 1, "harm-enemy NAME N")
+    board.harm_enemy(txn, enemy_name(txn.state, label), count(amount, "damage", 1))
 
 
 def enemy_doom(txn: Txn, args: tuple[str, ...]) -> None:
-    usage(args, 2, 2, "enemy-doom NAME +N|-N")
-    board.enemy_doom(txn, args[0], parse_int(args[1], "doom"))
+    label, (amount,) = name_then(args, 1, "enemy-doom NAME +N|-N")
+    board.enemy_doom(txn, enemy_name(txn.state, label), parse_int(amount, "doom"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
+from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, parse_int, parse_seat
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import records, rules, skilltest
@@ -24,6 +25,8 @@ def begin_test(txn: Txn, args: tuple[str, ...]) -> None:
     seat = live_seat(txn.state, args[0])
     extra = [a for a in args[1:] if a.lower() in ("auto-success", "autosuccess")]
     rest = [a for a in args[1:] if a not in extra]
+    if len(rest) >= 2 and rest[1].startswith("(") and "(" not in rest[0]:  # Willpower (4) unquoted: one name
+        rest = [f"{rest[0]} {rest[1]}", *rest[2:]]
     if not rest:
         raise Rejected("usage: test SEAT SKILL VALUE DIFFICULTY [auto-success]")
     if "(" in rest[0]:
@@ -83,6 +86,9 @@ def token_value(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("token-value NAME VALUE [again]")
     tokens[name] = msgspec.structs.replace(tokens[name], value=parse_int(args[1], "value"), again=len(args) > 2)
     records.save_tokens(txn, tokens)
+    pinned = list(thaw(txn.state.get("pinned") or ()))
+    if name in records.scenario(txn.state).reference and name not in pinned:
+        txn.put("pinned", [*pinned, name])  # the table's value now stands instead of the card's board reading
 
 
 def elder(txn: Txn, args: tuple[str, ...]) -> None:

@@ -1,15 +1,15 @@
 """Handlers of Arkham's prompts (``choose N``, the panel's up/down and NEXT, or a seat button).
 
-Each closes its prompt, does what the answer says, then ``resume`` carries on with whatever the
+Each closes its prompt, does what the answer says, then ``pending.resume`` carries on with whatever the
 prompt interrupted: the harm being placed, hunters, attacks, the 1.4 question, the last turn.
 """
 
 from __future__ import annotations
 
 from tablekeeper.core.game import ChoiceHandler, Txn
-from tablekeeper.core.state import Prompt
+from tablekeeper.core.state import Prompt, Result
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import attacks, board, effects, mythos, rules, verbs
+from tablekeeper.games.arkham import attacks, board, effects, encounter, mythos, pending, rules, steps, verbs
 
 
 def _open(txn: Txn) -> Prompt:
@@ -17,28 +17,6 @@ def _open(txn: Txn) -> Prompt:
     if prompt is None:  # the core calls a handler only for the open prompt
         raise Rejected("there is nothing to choose")
     return prompt
-
-
-def resume(txn: Txn) -> None:
-    """Carry on after an answer: an attack's harm, hunters, attacks, 1.4's question, the last turn."""
-    while txn.state.prompt is None and txn.state.over is None:
-        before = len(txn.events)
-        if txn.state.get("soak") is not None:
-            attacks.ask_split(txn)
-        elif txn.state.get("hunters_moved") is not None:
-            board.move_hunters(txn)
-        elif txn.state.get("aoo") is not None:
-            attacks.continue_provoked(txn)
-        elif txn.state.get("attack_queue") is not None:
-            attacks.continue_enemy_phase(txn)
-        elif txn.state.get("draws") is not None:
-            mythos.ask(txn)
-        else:
-            if txn.state.step == "2.2":
-                effects.last_turn_begins(txn)
-            return
-        if len(txn.events) == before:
-            return
 
 
 def trauma(txn: Txn, index: int) -> None:
@@ -86,10 +64,18 @@ def hunter_way(txn: Txn, index: int) -> None:
     board.move_hunters(txn, (name, way))
 
 
+def resolution(txn: Txn, index: int) -> None:
+    """AH-ACTAG-11: the lead investigator picks the card's resolution; the scenario ends there."""
+    prompt = _open(txn)
+    picked = str(prompt.options[index])
+    txn.close_prompt()
+    effects.reach_resolution(txn, picked, Result.VICTORY if prompt.context.get("deck") == "act" else Result.DEFEAT)
+
+
 def _then_resume(handler: ChoiceHandler) -> ChoiceHandler:
     def run(txn: Txn, index: int) -> None:
         handler(txn, index)
-        resume(txn)
+        pending.resume(txn)
 
     run.__doc__ = handler.__doc__
     return run
@@ -97,6 +83,9 @@ def _then_resume(handler: ChoiceHandler) -> ChoiceHandler:
 
 HANDLERS: dict[str, ChoiceHandler] = {key: _then_resume(fn) for key, fn in {
     "trauma": trauma, "lead": lead, "prey": prey, "attack_order": attacker, "aoo_order": opportunity,
-    "hunter_move": hunter_way, "soak": attacks.choose_split, "encounter": mythos.choose,
-    "encounter_card": mythos.choose_card, "encounter_enemy": mythos.choose_enemy, "action": verbs.choose_action,
+    "hunter_move": hunter_way, "soak": attacks.choose_split, "encounter_card": mythos.choose_card,
+    "action": verbs.choose_action, "resolution": resolution, "step_when": steps.answer_when,
+    "step_choose": steps.answer_choose, "step_enemy": steps.answer_enemy, "step_draw": steps.answer_draw,
+    "location_card": steps.answer_location_card, "spawn_where": encounter.choose_place,
+    "spawn_prey": encounter.choose_prey,
 }.items()}

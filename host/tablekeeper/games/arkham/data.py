@@ -12,6 +12,16 @@ import msgspec
 
 from tablekeeper.core.file_options import option_file
 from tablekeeper.errors import ConfigError
+from tablekeeper.games.arkham.content import (
+    Ability,
+    EncounterCard,
+    Goal,
+    Keyword,
+    LocationSpec,
+    Spend,
+    Step,
+    SymbolEffect,
+)
 from tablekeeper.schema import decode, parse_toml
 
 DIFFICULTIES = ("easy", "standard", "hard", "expert")
@@ -31,26 +41,23 @@ class TokenKind(msgspec.Struct, frozen=True):
 
 
 class Card(msgspec.Struct, frozen=True):
-    """An agenda or act card: a doom threshold or clue requirement, flat or per investigator."""
+    """An agenda or act card: a doom threshold or clue requirement, flat or per investigator; an
+    Objective (``goal``: what the station checks), its resolution point(s), what its reverse side
+    does (``then``), and a modifier every enemy gets while it is current."""
 
     name: str
     amount: int | None
     per_investigator: bool = False
     objective: str | None = None
     resolution: str | None = None
-
-
-class EncounterEnemy(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """An enemy of the scenario's encounter sets, so a table spawning it at 1.4 picks it from a
-    list instead of typing its stats (``[scenarios.ID.enemies.NAME]``)."""
-
-    fight: Annotated[int, msgspec.Meta(ge=0, le=99)]
-    health: Annotated[int, msgspec.Meta(ge=1, le=99)]
-    evade: Annotated[int, msgspec.Meta(ge=0, le=99)]
-    damage: Annotated[int, msgspec.Meta(ge=0, le=99)] = 1
-    horror: Annotated[int, msgspec.Meta(ge=0, le=99)] = 0
-    hunter: bool = False
-    aloof: bool = False
+    card: str = ""
+    resolutions: tuple[str, ...] = ()
+    goal: Goal | None = None
+    spend: Spend | None = None
+    then: tuple[Step, ...] = ()
+    enemy_fight: int = 0
+    enemy_evade: int = 0
+    ability: Ability | None = None
 
 
 class Ally(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -59,11 +66,19 @@ class Ally(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     cost: Annotated[int, msgspec.Meta(ge=0, le=99)]
     health: Annotated[int, msgspec.Meta(ge=1, le=99)] | None = None
     sanity: Annotated[int, msgspec.Meta(ge=1, le=99)] | None = None
+    card: str = ""
+    verified: bool = False
+    source: str = ""
+
+
+class _AllyFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    allies: dict[str, Any]
+    source: str = ""
 
 
 def load_allies(override: str | None = None) -> dict[str, Ally]:
     label, doc = read_toml("assets.toml", override)
-    return _entries(label, doc, "", Ally)
+    return _entries(label, decode(doc, _AllyFile, source=label).allies, "allies", Ally)
 
 
 def _entries(label: str, raw: Any, key: str, kind: type[S]) -> dict[str, S]:
@@ -75,17 +90,31 @@ def _entries(label: str, raw: Any, key: str, kind: type[S]) -> dict[str, S]:
 
 @dataclass(frozen=True, slots=True)
 class Scenario:
+    """A scenario as read: its decks, reference card, locations, where everyone begins, and every
+    encounter card it can bring into play (``cards``; ``deck`` names those shuffled into the
+    encounter deck at setup, with their copies)."""
+
     id: str
     title: str
     campaign: str
     agendas: tuple[Card, ...]
     acts: tuple[Card, ...]
-    reference: Mapping[str, Mapping[str, TokenKind]]  # side -> symbol -> token
-    enemies: Mapping[str, EncounterEnemy] = field(default_factory=dict)
+    reference: Mapping[str, Mapping[str, SymbolEffect]]  # side -> symbol -> effect
+    cards: Mapping[str, EncounterCard] = field(default_factory=dict)
+    deck: Mapping[str, int] = field(default_factory=dict)
+    deck_size: int = 0
+    locations: Mapping[str, LocationSpec] = field(default_factory=dict)
+    start: tuple[str, ...] = ()
+    start_at: str | None = None
+    card: str = ""
+    source: str = ""
+    verified: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Investigator:
+    """An investigator card's printed values (AH-TRAUMA-3/4 read health and sanity)."""
+
     id: str
     name: str
     health: int
@@ -94,6 +123,7 @@ class Investigator:
     skills: Mapping[str, int]
     deck_size: int = 30
     access: Mapping[str, int] | None = None  # class -> highest level; None: no restriction known
+    card: str = ""  # the investigator card's number (an ArkhamDB deck names its investigator by it)
 
 
 def read_toml(name: str, override: str | None = None) -> tuple[str, dict[str, Any]]:
@@ -131,6 +161,7 @@ class _Token(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class _ChaosFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     tokens: Tables
     bags: dict[str, Tables] = {}
+    source: str = ""
 
 
 class _Bag(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -141,6 +172,8 @@ class _Bag(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     hard: dict[str, Count]
     expert: dict[str, Count]
     symbols: dict[str, Count] = {}
+    verified: bool = False
+    source: str = ""
 
 
 class _Skills(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -158,6 +191,9 @@ class _Investigator(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     skills: _Skills = _Skills()
     deck_size: Positive = 30
     access: dict[str, Count] | None = None
+    card: str = ""
+    verified: bool = False
+    source: str = ""
 
 
 class _CardSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -167,6 +203,14 @@ class _CardSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     per_investigator: bool = False
     objective: str | None = None
     resolution: str | None = None
+    card: str = ""
+    resolutions: tuple[str, ...] = ()
+    goal: Goal | None = None
+    spend: Spend | None = None
+    then: tuple[Step, ...] = ()
+    enemy_fight: int = 0
+    enemy_evade: int = 0
+    ability: Ability | None = None
 
 
 class _Agenda(_CardSpec, frozen=True, forbid_unknown_fields=True):
@@ -188,17 +232,37 @@ class _Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     agendas: list[_Agenda] = []
     acts: list[_Act] = []
     reference: _Reference = _Reference()
-    enemies: Tables = {}
+    card: str = ""
+    source: str = ""
+    verified: bool = False
+    encounter_sets: list[str] = []
+    aside_sets: list[str] = []  # set aside as decks of their own (The Midnight Masks' Cultist deck)
+    one_of_sets: list[str] = []  # one of these, chosen at random and unseen, joins the encounter deck
+    start: list[str] = []
+    start_at: str | None = None
+    locations: Tables = {}
+    enemies: Tables = {}  # extra enemies of an edited copy: { NAME = { fight = .., ... } }
 
 
 class _Campaign(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     title: str = ""
     sequence: list[str] = []
+    source: str = ""
 
 
 class _ScenarioFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     scenarios: Tables
     campaigns: Tables = {}
+
+
+class _Set(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name: str = ""
+    source: str = ""
+    cards: Tables = {}
+
+
+class _EncounterFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    sets: Tables
 
 
 def _table(label: str, raw: Any, key: str) -> Mapping[str, Any]:
@@ -210,6 +274,35 @@ def _token(label: str, raw: Any, key: str) -> TokenKind:
         return TokenKind(value=raw, symbol=True)
     t = decode(raw, _Token, source=label, prefix=key)
     return TokenKind(t.value, t.again, t.leaves, t.autofail, t.elder_sign, t.symbol)
+
+
+def _symbol(label: str, raw: Any, key: str) -> SymbolEffect:
+    """A reference card line: a bare number is the modifier; a table adds what the token does."""
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return SymbolEffect(value=raw)
+    return decode(raw, SymbolEffect, source=label, prefix=key)
+
+
+def symbol_token(effect: SymbolEffect) -> TokenKind:
+    """The token kind a reference line gives before the board is read (its printed modifier)."""
+    return TokenKind(value=effect.value, again=effect.again, symbol=True)
+
+
+def load_encounters(override: str | None = None) -> dict[str, dict[str, EncounterCard]]:
+    """Encounter sets by key: each card by name, with the set it belongs to filled in."""
+    label, doc = read_toml("encounters.toml", override)
+    whole = decode(doc, _EncounterFile, source=label)
+    out: dict[str, dict[str, EncounterCard]] = {}
+    for key, raw in whole.sets.items():
+        entry = decode(raw, _Set, source=label, prefix=f"sets.{key}")
+        cards = {}
+        for name, card in _entries(label, entry.cards, f"sets.{key}.cards", EncounterCard).items():
+            if card.kind == "enemy" and None in (card.fight, card.health, card.evade, card.damage, card.horror):
+                raise ConfigError(f"{label}: sets.{key}.cards.{name}: an enemy needs fight, health, evade, "
+                                  "damage and horror")
+            cards[name] = msgspec.structs.replace(card, set=key, source=card.source or entry.source)
+        out[key] = cards
+    return out
 
 
 def load_tokens(override: str | None = None) -> tuple[dict[str, TokenKind], dict[str, dict[str, dict[str, int]]]]:
@@ -237,7 +330,7 @@ def load_investigators(override: str | None = None) -> dict[str, Investigator]:
     for key, inv in _entries(label, doc, "", _Investigator).items():
         skills = msgspec.structs.asdict(inv.skills)
         out[key] = Investigator(key, key if inv.name is None else inv.name, inv.health, inv.sanity, inv.elder_sign,
-                                skills, inv.deck_size, None if inv.access is None else dict(inv.access))
+                                skills, inv.deck_size, None if inv.access is None else dict(inv.access), inv.card)
     return out
 
 
@@ -245,14 +338,19 @@ def _card(label: str, spec: _Agenda | _Act, key: str) -> Card:
     amount_key, amount = ("doom", spec.doom) if isinstance(spec, _Agenda) else ("clues", spec.clues)
     if amount is None and spec.objective is None:
         raise ConfigError(f"{label}: {key} needs {amount_key} or objective")
+    if spec.goal is not None and spec.objective is None:
+        raise ConfigError(f"{label}: {key}: a goal needs its objective (in words)")
     return Card(key if spec.name is None else spec.name, amount, spec.per_investigator, spec.objective,
-                spec.resolution)
+                spec.resolution, spec.card, spec.resolutions, spec.goal, spec.spend, spec.then, spec.enemy_fight,
+                spec.enemy_evade, spec.ability)
 
 
-def load_scenarios(override: str | None = None) -> tuple[dict[str, Scenario], dict[str, tuple[str, ...]]]:
+def load_scenarios(override: str | None = None,
+                   encounters: str | None = None) -> tuple[dict[str, Scenario], dict[str, tuple[str, ...]]]:
     """Scenarios by id, and each campaign's scenario sequence."""
     label, doc = read_toml("scenarios.toml", override)
     whole = decode(doc, _ScenarioFile, source=label)
+    sets = load_encounters(encounters)
     scenarios = {}
     for sid, spec in _entries(label, whole.scenarios, "scenarios", _Scenario).items():
         key = f"scenarios.{sid}"
@@ -260,13 +358,20 @@ def load_scenarios(override: str | None = None) -> tuple[dict[str, Scenario], di
         acts = tuple(_card(label, c, f"{key}.acts[{i}]") for i, c in enumerate(spec.acts))
         if not agendas or not acts:
             raise ConfigError(f"{label}: {key} needs at least one agenda and one act")
-        reference: dict[str, dict[str, TokenKind]] = {}
+        reference: dict[str, dict[str, SymbolEffect]] = {}
         for side in ("easy_standard", "hard_expert"):
             part: Mapping[str, Any] = getattr(spec.reference, side)
-            reference[side] = {sym: _token(label, v, f"{key}.reference.{side}.{sym}") for sym, v in part.items()}
-        enemies = _entries(label, spec.enemies, f"{key}.enemies", EncounterEnemy)
+            reference[side] = {sym: _symbol(label, v, f"{key}.reference.{side}.{sym}") for sym, v in part.items()}
+        cards, deck, size = _scenario_cards(label, key, spec, sets)
+        locations = {name: msgspec.structs.replace(loc, verified=spec.verified if loc.verified is None
+                                                   else loc.verified, source=loc.source or spec.source)
+                     for name, loc in _entries(label, spec.locations, f"{key}.locations", LocationSpec).items()}
+        for name in (*spec.start, *([spec.start_at] if spec.start_at else [])):
+            if name not in locations:
+                raise ConfigError(f"{label}: {key}: start: no location {name!r} in {key}.locations")
         scenarios[sid] = Scenario(sid, sid if spec.title is None else spec.title, spec.campaign, agendas, acts,
-                                  reference, enemies)
+                                  reference, cards, deck, size, locations, tuple(spec.start), spec.start_at,
+                                  spec.card, spec.source, spec.verified)
     campaigns = {}
     for cid, campaign in _entries(label, whole.campaigns, "campaigns", _Campaign).items():
         for s in campaign.sequence:
@@ -274,6 +379,51 @@ def load_scenarios(override: str | None = None) -> tuple[dict[str, Scenario], di
                 raise ConfigError(f"{label}: campaigns.{cid}.sequence: unknown scenario {s!r}")
         campaigns[cid] = tuple(campaign.sequence)
     return scenarios, campaigns
+
+
+def _scenario_cards(label: str, key: str, spec: _Scenario, sets: Mapping[str, Mapping[str, EncounterCard]]
+                    ) -> tuple[dict[str, EncounterCard], dict[str, int], int]:
+    """Every encounter card the scenario can bring in, the cards its encounter deck may hold (name ->
+    copies) and the deck's size. Of ``one_of_sets`` one joins the deck unseen: all their cards may be
+    drawn, but only one set's cards are counted (the largest, when they differ)."""
+    cards: dict[str, EncounterCard] = {}
+    deck: dict[str, int] = {}
+    size, unseen = 0, 0
+    for where, names in (("encounter_sets", spec.encounter_sets), ("aside_sets", spec.aside_sets),
+                         ("one_of_sets", spec.one_of_sets)):
+        for set_key in names:
+            if set_key not in sets:
+                raise ConfigError(f"{label}: {key}.{where}: unknown encounter set {set_key!r} "
+                                  f"(sets: {', '.join(sorted(sets))})")
+            shuffled = 0
+            for name, card in sets[set_key].items():
+                cards[name] = card
+                if where != "aside_sets" and not card.set_aside:
+                    deck[name] = card.count
+                    shuffled += card.count
+            if where == "encounter_sets":
+                size += shuffled
+            elif where == "one_of_sets":
+                unseen = max(unseen, shuffled)
+    for name, raw in _entries(label, spec.enemies, f"{key}.enemies", _ExtraEnemy).items():
+        cards[name] = EncounterCard("enemy", fight=raw.fight, health=raw.health, evade=raw.evade, damage=raw.damage,
+                                    horror=raw.horror, keywords=raw.keywords, traits=raw.traits,
+                                    set_aside=True, verified=raw.verified, source=raw.source or label)
+    return cards, deck, size + unseen
+
+
+class _ExtraEnemy(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """An enemy an edited scenario file adds by hand (its numbers from the card in front of you)."""
+
+    fight: Annotated[int, msgspec.Meta(ge=0, le=99)]
+    health: Annotated[int, msgspec.Meta(ge=1, le=99)]
+    evade: Annotated[int, msgspec.Meta(ge=0, le=99)]
+    damage: Annotated[int, msgspec.Meta(ge=0, le=99)]
+    horror: Annotated[int, msgspec.Meta(ge=0, le=99)]
+    keywords: tuple[Keyword, ...] = ()
+    traits: tuple[str, ...] = ()
+    verified: bool = False
+    source: str = ""
 
 
 def reference_side(difficulty: str) -> str:

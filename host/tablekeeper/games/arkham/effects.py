@@ -36,6 +36,29 @@ def live_seats(state: GameState) -> list[int]:
     return [s for s in order if is_live(state, s)]
 
 
+def over_hand_limit(state: GameState) -> str | None:
+    """4.5: the seats holding more than 8 cards, and what each must discard (None: nobody)."""
+    over = [(seat, seat_value(state, seat, "hand") - rules.HAND_LIMIT) for seat in live_seats(state)]
+    parts = [f"seat {seat} holds {rules.HAND_LIMIT + n} cards: discard {n} (discard seat{seat} {n}, or pass seat{seat})"
+             for seat, n in over if n > 0]
+    return "; ".join(parts) or None
+
+
+def hand_owing(state: GameState) -> tuple[int, ...]:
+    """4.5: the seats that still owe a discard (the table waits for them)."""
+    if state.step != "4.5":
+        return ()
+    return tuple(s for s in live_seats(state) if seat_value(state, s, "hand") > rules.HAND_LIMIT)
+
+
+def discard_to_limit(txn: Txn, seat: int) -> None:
+    """4.5: the seat discards down to 8 cards (which ones is the player's choice)."""
+    excess = seat_value(txn.state, seat, "hand") - rules.HAND_LIMIT
+    txn.add(f"seat{seat}.hand", -excess)
+    txn.add(f"seat{seat}.discard", excess)
+    txn.notice(f"seat {seat} discards {excess} card{'s' if excess != 1 else ''} down to {rules.HAND_LIMIT}")
+
+
 def investigator_count(state: GameState) -> int:
     """Per-investigator values count eliminated investigators unless told otherwise (ambiguity 7)."""
     return state.seats if state.get("count_eliminated", True) else max(1, len(live_seats(state)))
@@ -98,6 +121,10 @@ def advance_act(txn: Txn, why: str) -> None:
 
 
 def _after_advance(txn: Txn, deck: str, current: Card) -> None:
+    if current.resolutions:  # the lead investigator decides which resolution it is
+        txn.ask("resolution", f"{current.name}: which resolution? (the lead decides)", list(current.resolutions),
+                seat=txn.state.lead, context={"deck": deck})
+        return
     if current.resolution:
         reach_resolution(txn, current.resolution, Result.VICTORY if deck == "act" else Result.DEFEAT)
         return

@@ -6,7 +6,7 @@ from __future__ import annotations
 from tablekeeper.core.flow import Ending, Flow, Hold, Hook, Kind, Phase, Predicate, Step, Stop, Turns
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
-from tablekeeper.games.arkham import attacks, board, effects, mythos, rules
+from tablekeeper.games.arkham import attacks, board, effects, mythos, rules, scenario_cards
 
 
 def _hold(state: GameState) -> str | None:
@@ -18,14 +18,14 @@ def _hold(state: GameState) -> str | None:
 
 def _hand_limit(state: GameState) -> str | None:
     """4.5: each investigator discards down to 8 cards before the round can end."""
-    held = _hold(state)
-    if held:
-        return held
-    for seat in effects.live_seats(state):
-        hand = effects.seat_value(state, seat, "hand")
-        if hand > rules.HAND_LIMIT:
-            return f"seat {seat} holds {hand} cards: discard {hand - rules.HAND_LIMIT} (discard seat{seat} N)"
-    return None
+    return _hold(state) or effects.over_hand_limit(state)
+
+
+def _hand_check(txn: Txn) -> None:
+    """4.5: the table is told who must discard (those seats owe a move until they have)."""
+    reason = effects.over_hand_limit(txn.state)
+    if reason:
+        txn.notice(reason)
 
 
 def step(step_id: str, label: str, kind: Kind, *, turns: Turns = Turns.NONE, enter: Hook | None = None,
@@ -54,9 +54,21 @@ def _draws_told(state: GameState) -> bool:
     return state.get("draws") is None
 
 
-def _no_enemies(state: GameState) -> bool:
-    """3.2/3.3 have nothing in them while no enemy is in play."""
-    return not state.get("enemies")
+def _no_hunter_moves(state: GameState) -> bool:
+    """3.2 has nothing in it while no ready, unengaged hunter is in play (and none is mid-move)."""
+    if state.get("hunters_moved") is not None:
+        return False
+    return not any(foe.hunter and foe.ready and foe.engaged is None for foe in board.enemies(state).values())
+
+
+def _no_attacks(state: GameState) -> bool:
+    """3.3 has nothing in it while no ready enemy is engaged with an investigator (and none is
+    attacking): the attacks made on entering the step leave their enemies exhausted."""
+    if state.get("attack_queue") is not None:
+        return False
+    return not any(board.engaged_with(state, seat) and any(board.enemy(state, n).ready
+                                                           for n in board.engaged_with(state, seat))
+                   for seat in effects.live_seats(state))
 
 
 def _place_doom(txn: Txn) -> None:
@@ -70,13 +82,18 @@ def _check_doom(txn: Txn) -> None:
     agenda = effects.card(state, "agenda")
     if rules.agenda_advances(state.value("agenda.doom"), state.value("doom.other"), state.value("agenda.threshold"),
                              bool(agenda.objective)):
-        effects.advance_agenda(txn, "doom threshold reached")
+        scenario_cards.advance_agenda(txn, "doom threshold reached")
 
 
 def _encounter_draws(txn: Txn) -> None:
-    """1.4: each investigator draws 1 encounter card, in player order from the lead; then the
-    question of what stayed in play (``mythos``)."""
-    mythos.draw_all(txn)
+    """1.4: each investigator draws 1 encounter card, in player order from the lead, and resolves it
+    before the next draws (``mythos``)."""
+    mythos.start(txn)
+
+
+def _no_round_end_spend(state: GameState) -> bool:
+    """4.6 has nothing for the table unless the act's clues are spent as the round ends (The Barrier)."""
+    return scenario_cards.round_end_spend(state) is None
 
 
 def _start_turns(txn: Txn) -> None:
@@ -132,8 +149,8 @@ FLOW = Flow(phases=(
     )),
     Phase("enemy", "III. Enemy", (
         step("3.1", "Phase begins", Kind.AUTO),
-        step("3.2", "Hunters move", Kind.TABLE, enter=_hunters, idle=_no_enemies),
-        step("3.3", "Enemies attack", Kind.TABLE, enter=_attacks, idle=_no_enemies),
+        step("3.2", "Hunters move", Kind.TABLE, enter=_hunters, idle=_no_hunter_moves),
+        step("3.3", "Enemies attack", Kind.TABLE, enter=_attacks, idle=_no_attacks),
         step("3.4", "Phase ends", Kind.AUTO),
     )),
     Phase("upkeep", "IV. Upkeep", (
@@ -141,7 +158,7 @@ FLOW = Flow(phases=(
         step("4.2", "Reset actions", Kind.AUTO, enter=_reset_actions),
         step("4.3", "Ready cards", Kind.AUTO, enter=_ready),
         step("4.4", "Draw + resource", Kind.AUTO, enter=_upkeep_draw),
-        step("4.5", "Hand size", Kind.AUTO, hold=_hand_limit),
-        step("4.6", "Round ends", Kind.AUTO),
+        step("4.5", "Hand size", Kind.AUTO, enter=_hand_check, hold=_hand_limit),
+        step("4.6", "Round ends", Kind.TABLE, idle=_no_round_end_spend),
     )),
 ), ending=ENDING)

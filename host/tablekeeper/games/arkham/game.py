@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
+from tablekeeper.core import flow as flowmod
 from tablekeeper.core.events import Command, Json
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
@@ -15,7 +16,18 @@ from tablekeeper.core.odds import percent
 from tablekeeper.core.state import GameState
 from tablekeeper.core.view import Panel
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import board, choices, effects, panels, records, rules, setup, skilltest
+from tablekeeper.games.arkham import (
+    board,
+    choices,
+    effects,
+    panels,
+    pending,
+    records,
+    reference,
+    rules,
+    setup,
+    skilltest,
+)
 from tablekeeper.games.arkham.flow import FLOW
 from tablekeeper.games.arkham.verbs import VERBS
 
@@ -29,7 +41,7 @@ class Arkham(Game):
     seats_max = 4
     seats_default = 2
     flow = FLOW
-    file_options = frozenset({"scenario", "chaos", "investigators"})
+    file_options = frozenset({"scenario", "chaos", "investigators", "assets", "encounters", "bag"})
     # the HP die counts damage taken (up); the dial's four slots are tracks of their own name
     counter_tracks: ClassVar[Mapping[str, str | None]] = {"hp": "damage"}
 
@@ -60,11 +72,30 @@ class Arkham(Game):
             txn.set("agenda.threshold" if track == "agenda" else "act.clues_required",
                     max(1, need) if track == "agenda" else need)
 
+    def owing(self, state: GameState) -> tuple[int, ...]:
+        """4.5: a seat holding more than 8 cards owes a discard; the round waits for it."""
+        return super().owing(state) or effects.hand_owing(state)
+
+    def pass_seat(self, txn: Txn, seat: int) -> None:
+        """4.5: a seat over the hand size is done once it holds 8: its pass discards the excess (the
+        player picks the cards); a seat with nothing to discard is told who the round waits for."""
+        owing = effects.hand_owing(txn.state)
+        if seat in owing:
+            effects.discard_to_limit(txn, seat)
+        elif owing:
+            raise Rejected(f"seat {seat} has nothing to discard; {effects.over_hand_limit(txn.state)}")
+        else:
+            super().pass_seat(txn, seat)
+
     def after_command(self, txn: Txn) -> None:
         """AH-DMG-9 for tracks changed by hand (``set``/``add``, the counters): judged once the
-        command's changes have all landed, so damage and horror set together count as both."""
+        command's changes have all landed, so damage and horror set together count as both. Then
+        whatever the command left waiting carries on (a card's steps, the next 1.4 draw, an
+        Objective now met), and a step that now needs nobody runs on."""
         for seat in effects.live_seats(txn.state):
             effects.check_defeat(txn, seat)
+        pending.resume(txn)
+        flowmod.settle(txn, self.flow)
 
     def on_draw(self, txn: Txn, source: str, outcome: str) -> None:
         if source == "chaos":
@@ -108,13 +139,27 @@ class Arkham(Game):
             out.pop("act.clues_required", None)
         return out
 
+    @staticmethod
+    def _odds_notes(state: GameState, seat: int) -> list[str]:
+        """What an odds figure rests on that is not the printed game (or not on the board it sees)."""
+        notes = []
+        if not records.scenario(state).verified:
+            notes.append("odds from an unverified scenario reference card")
+        unseen = reference.unseen(state, seat)
+        if unseen:
+            notes.append(f"{', '.join(unseen)}: counted only from the enemies the station can place")
+        return notes
+
     def view_extra(self, state: GameState) -> dict[str, Json]:
         scenario = records.scenario(state)
         test = skilltest.current(state)
-        odds = None
+        odds: dict[str, Any] | None = None
         chance = skilltest.odds(state, test) if test is not None and test.result is None else None
-        if chance is not None:  # None also while the station answers a press: the odds follow it
+        if chance is not None and test is not None:  # None also while the station answers a press
             odds = {"exact": f"{chance.numerator}/{chance.denominator}", "percent": percent(chance)}
+            notes = self._odds_notes(state, test.seat)
+            if notes:
+                odds["notes"] = notes
         keys = ("eliminated", "fate", "removed", "victory", "grim", "resolution", "enemies", "locations", "at",
                 "encounters", "assets", "treacheries")
         out: dict[str, Any] = {"scenario": scenario.id, "difficulty": scenario.difficulty,
@@ -123,6 +168,7 @@ class Arkham(Game):
                                "investigators": {str(s): i.investigator for s, i in records.seats(state).items()},
                                "weaknesses": {str(s): list(i.weaknesses) for s, i in records.seats(state).items()}}
         out.update({k: thaw(state.get(k)) for k in keys})
+        out["scenario_source"] = {"card": scenario.card, "source": scenario.source, "verified": scenario.verified}
         out["empty"] = [loc for loc in sorted(board.locations(state)) if board.is_empty(state, loc)]  # AH-EMPTY-1
         return out
 

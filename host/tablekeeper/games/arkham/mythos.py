@@ -1,133 +1,156 @@
-"""1.4 Encounter draws from the panel: each investigator draws one encounter card, then one
-question, "what stayed in play?", whose first answer ("nothing") settles every draw at once; else,
-per investigator, an enemy that spawned (its stats picked from the scenario's encounter sets, or
-typed when not listed) or a treachery that stays in a threat area or at a location. Whatever did
-not stay goes to the encounter discard pile, so deck and discard stay true across reshuffles."""
+"""1.4 Encounter draws, one investigator at a time (AH-DRAW-2): in player order from the lead, each
+draws one encounter card, the players name it (a prompt listing the scenario's encounter cards), and
+it is resolved before the next investigator draws: an enemy spawns with its printed numbers, a
+treachery's revelation test and effect run or it stays in play, surge draws another card for the
+same investigator, peril is announced. Whatever leaves play reaches the encounter discard pile, so
+deck and discard stay true across reshuffles."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-import msgspec
+from msgspec.structs import replace
 
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import board, effects, records
-from tablekeeper.games.arkham.data import EncounterEnemy
+from tablekeeper.games.arkham import board, effects, encounter, records, steps
+from tablekeeper.games.arkham.content import EncounterCard, Step
 
-FATES = ("discarded", "enemy spawned", "treachery: threat area", "treachery: location")
-TYPE_IT = "not listed (type it)"
-
-
-def draw_all(txn: Txn) -> None:
-    """1.4 / AH-DRAW-2: one card each, in player order from the lead (AH-ENCDECK-2 reshuffles as
-    soon as the deck is empty, ambiguity 15)."""
-    drawn = [seat for seat in effects.live_seats(txn.state) if effects.encounter_draw(txn, seat)]
-    if drawn:
-        records.save(txn, "draws", records.Draws(tuple(drawn)))
-        ask(txn)
+DISCARDED = "discarded (it resolved and left play)"
+TYPE_IT = "an enemy not listed (type it)"
+THREAT_AREA = "a treachery not listed: stays in my threat area"
+AT_LOCATION = "a treachery not listed: stays at my location"
 
 
-def ask(txn: Txn) -> None:
-    """The question for the draws not told yet (nothing open when all are)."""
+def start(txn: Txn) -> None:
+    """1.4 / AH-DRAW-2: the investigators draw in player order from the lead, one at a time."""
+    seats = tuple(effects.live_seats(txn.state))
+    if seats:
+        records.save(txn, "draws", records.Draws(seats=seats))
+        advance(txn)
+
+
+def _busy(state: GameState) -> bool:
+    return steps.busy(state) or state.get("todo") is not None
+
+
+def advance(txn: Txn) -> None:
+    """The next draw, once the card drawn last is resolved and nothing is open (a test, a question)."""
     draws = records.load(txn.state, "draws", records.Draws)
-    if draws is None or txn.state.prompt is not None:
+    if draws is None or _busy(txn.state):
         return
-    if not draws.seats:
-        records.save(txn, "draws", None)
-        return
-    txn.ask("encounter", "What stayed in play?",
-            ["nothing", *(f"seat {s}'s card" for s in draws.seats)], context={"seats": list(draws.seats)})
+    if draws.drawn:
+        if draws.typing:
+            return  # waiting for the `enemy` line
+        if not draws.resolving:
+            ask(txn, draws.seats[0])  # drawn but not yet named
+            return
+        if draws.surge:
+            txn.notice(f"surge: seat {draws.seats[0]} draws another encounter card")
+            draws = records.Draws(seats=draws.seats)
+        else:
+            draws = records.Draws(seats=draws.seats[1:])
+    seats = list(draws.seats)
+    while seats:
+        seat = seats[0]
+        if effects.is_live(txn.state, seat) and effects.encounter_draw(txn, seat):  # AH-ENCDECK-2 inside
+            records.save(txn, "draws", records.Draws(seats=tuple(seats), drawn=True))
+            ask(txn, seat)
+            return
+        seats.pop(0)
+    records.save(txn, "draws", None)
 
 
-def choose(txn: Txn, index: int) -> None:
-    """"nothing": every card drawn goes to the discard pile; else ask about that seat's card."""
-    draws = _draws(txn)
-    txn.close_prompt()
-    if index == 0:
-        txn.add("encounter.discard", len(draws.seats))
-        records.save(txn, "draws", None)
-        return
-    seat = draws.seats[index - 1]
-    records.save(txn, "draws", msgspec.structs.replace(draws, asking=seat))
-    txn.ask("encounter_card", f"Seat {seat}'s encounter card:", list(FATES), seat=seat, context={"seat": seat})
+def names(state: GameState) -> list[str]:
+    """The cards of the encounter deck, enemies first, the most copies first."""
+    info = records.scenario(state)
+    deck = [(0 if info.cards[n].kind == "enemy" else 1, -count, n) for n, count in info.deck.items()]
+    return [n for _, _, n in sorted(deck)]
+
+
+def ask(txn: Txn, seat: int) -> None:
+    listed = names(txn.state)
+    txn.ask("encounter_card", f"Seat {seat} draws an encounter card: which is it?",
+            [DISCARDED, *listed, TYPE_IT, THREAT_AREA, AT_LOCATION], seat=seat,
+            context={"seat": seat, "names": listed})
+
+
+def _drawing(txn: Txn) -> tuple[records.Draws, int]:
+    draws = records.load(txn.state, "draws", records.Draws)
+    if draws is None or not draws.drawn:
+        raise Rejected("no encounter card drawn this Mythos phase is waiting")
+    return draws, draws.seats[0]
 
 
 def choose_card(txn: Txn, index: int) -> None:
-    draws = _draws(txn)
-    seat = draws.asking
-    if seat is None:
-        raise Rejected("no encounter card is being described")
-    txn.close_prompt()
-    fate = FATES[index]
-    if fate == "enemy spawned":
-        known = list(_known(txn.state))  # the data file's order: the common ones first
-        txn.ask("encounter_enemy", f"Seat {seat}'s enemy:", [*known, TYPE_IT], seat=seat,
-                context={"seat": seat, "names": known})
-        return
-    if fate == "discarded":
-        txn.add("encounter.discard", 1)
-    else:
-        at = board.where(txn.state, seat) if fate.endswith("location") else None
-        if fate.endswith("location") and at is None:
-            raise Rejected(f"seat {seat} is at no known location: say threat area, or place it with `enter` first")
-        cards = records.treacheries(txn.state)
-        name = _free_name(f"Treachery {txn.state.round}.{seat}", cards)
-        cards[name] = records.Treachery(seat, at)
-        records.save_treacheries(txn, cards)
-        txn.notice(f"{name} stays " + (f"at {at}" if at else f"in seat {seat}'s threat area"))
-    _told(txn, draws, seat)
-
-
-def choose_enemy(txn: Txn, index: int) -> None:
-    """AH-ENEMY-2: the picked enemy spawns for its drawer (engaged, unless aloof)."""
-    draws = _draws(txn)
+    """The card the investigator drew, as the players name it: resolved now."""
     prompt = txn.state.prompt
-    seat = draws.asking
-    if seat is None or prompt is None:
-        raise Rejected("no encounter enemy is being picked")
-    names = [str(n) for n in prompt.context["names"]]
+    draws, seat = _drawing(txn)
+    listed = [str(n) for n in (prompt.context.get("names", ()) if prompt else ())]
+    options = [DISCARDED, *listed, TYPE_IT, THREAT_AREA, AT_LOCATION]
     txn.close_prompt()
-    _told(txn, draws, seat, ask_next=False)
-    if index >= len(names):
+    choice = options[index]
+    records.save(txn, "draws", replace(draws, resolving=True, typing=choice == TYPE_IT))
+    if choice == DISCARDED:
+        txn.add("encounter.discard", 1)
+    elif choice == TYPE_IT:
         txn.notice(f"seat {seat}: type the enemy: enemy seat{seat} NAME fight=F health=H evade=E damage=D horror=R")
+    elif choice in (THREAT_AREA, AT_LOCATION):
+        _stays(txn, seat, f"Treachery {txn.state.round}.{seat}", None, None, at_location=choice == AT_LOCATION)
     else:
-        stats = _known(txn.state)[names[index]]
-        name = _free_name(names[index], board.enemies(txn.state))
-        board.spawn(txn, seat, name, enemy_record(stats), None)
-    ask(txn)
+        resolve(txn, seat, choice)
 
 
-def enemy_record(stats: EncounterEnemy, *, ready: bool = True, weakness_of: int | None = None) -> records.Enemy:
-    """A spawning enemy as the board keeps it, from the data file's stats (or the typed ones)."""
-    return records.Enemy(stats.fight, stats.health, stats.evade, stats.damage, stats.horror, stats.aloof,
-                         stats.hunter, ready, weakness_of=weakness_of)
+def resolve(txn: Txn, seat: int, name: str) -> None:
+    """A named encounter card: an enemy spawns (AH-ENEMY-2); a treachery's revelation runs."""
+    card = records.scenario(txn.state).cards[name]
+    if "peril" in card.keywords:
+        txn.notice(f"{name} (peril): seat {seat} resolves it alone; nobody else may help")
+    if not card.verified:
+        txn.notice(f"{name}: unverified data")
+    surge = "surge" in card.keywords
+    if card.kind == "enemy":
+        encounter.spawn_card(txn, seat, name)
+    elif card.surge_if == "no_clues" and effects.seat_value(txn.state, seat, "clues") == 0:
+        txn.add("encounter.discard", 1)
+        txn.notice(f"{name}: seat {seat} has no clues, so it gains surge")
+        surge = True
+    else:
+        if card.stays is not None:
+            _stays(txn, seat, encounter.free_name(name, records.treacheries(txn.state)), card, name,
+                   at_location=card.stays == "location")
+        else:
+            txn.add("encounter.discard", 1)
+        if card.test is not None:
+            steps.run(txn, (Step(do="test", skill=card.test.skill, difficulty=card.test.difficulty, then=card.then),),
+                      seat, source=name)
+        else:
+            steps.run(txn, card.then, seat, source=name)
+    if surge:
+        draws = records.load(txn.state, "draws", records.Draws)
+        if draws is not None:
+            records.save(txn, "draws", replace(draws, surge=True))
 
 
-def _known(state: GameState) -> dict[str, EncounterEnemy]:
-    return records.scenario(state).enemies
+def _stays(txn: Txn, seat: int, label: str, card: EncounterCard | None, card_name: str | None, *,
+           at_location: bool) -> None:
+    """A treachery stays in play: in the drawer's threat area, or attached to their location."""
+    at = board.where(txn.state, seat) if at_location else None
+    if at_location and at is None:
+        raise Rejected(f"seat {seat} is at no known location: say threat area, or place it with `enter` first")
+    cards = records.treacheries(txn.state)
+    cards[label] = records.Treachery(seat, at, card=card_name, shroud=0 if card is None else card.shroud,
+                                     no_investigate=card is not None and card.no_investigate,
+                                     leaves_on_investigate=card is not None and card.leaves_on_investigate)
+    records.save_treacheries(txn, cards)
+    txn.notice(f"{label} stays " + (f"at {at}" if at else f"in seat {seat}'s threat area"))
 
 
-def _draws(txn: Txn) -> records.Draws:
+def typed_enemy(txn: Txn, seat: int) -> None:
+    """An `enemy` line for the investigator whose card is being named: it is that card."""
     draws = records.load(txn.state, "draws", records.Draws)
-    if draws is None:
-        raise Rejected("no encounter card drawn this Mythos phase is waiting")
-    return draws
-
-
-def _told(txn: Txn, draws: records.Draws, seat: int, *, ask_next: bool = True) -> None:
-    left = tuple(s for s in draws.seats if s != seat)
-    records.save(txn, "draws", records.Draws(left) if left else None)
-    if ask_next:
-        ask(txn)
-
-
-def _free_name(base: str, taken: Mapping[str, Any]) -> str:
-    if base not in taken:
-        return base
-    n = 2
-    while f"{base} {n}" in taken:
-        n += 1
-    return f"{base} {n}"
+    if draws is None or not draws.drawn or draws.seats[0] != seat:
+        return
+    prompt = txn.state.prompt
+    if prompt is not None and prompt.id == "encounter_card":
+        txn.close_prompt()
+    records.save(txn, "draws", replace(draws, resolving=True, typing=False))

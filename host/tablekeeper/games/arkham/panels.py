@@ -3,13 +3,14 @@ tracks the up/down buttons reach first, and what each seat's two buttons mean ri
 
 from __future__ import annotations
 
-from tablekeeper.core.derived import VIEWS, Same
+from tablekeeper.core.derived import VIEWS
 from tablekeeper.core.events import Command
 from tablekeeper.core.flow import Flow
 from tablekeeper.core.odds import percent
 from tablekeeper.core.state import GameState, Prompt
 from tablekeeper.core.view import Panel, Priority
-from tablekeeper.games.arkham import board, effects, records, skilltest
+from tablekeeper.games.arkham import board, effects, records, reference, skilltest
+from tablekeeper.games.arkham.data import TokenKind
 from tablekeeper.games.arkham.odds import success_chance
 
 WIDTH = 21  # a title longer than this is cut by the renderer; lines wrap and page instead
@@ -54,10 +55,12 @@ def tokens_panel(state: GameState) -> Panel:
     if test is None:
         sealed = bag.sealed.total
         seat = state.active_seat or state.lead
-        margins = [margin_chance(state, seat, k) for k in range(4)]
+        kinds = skilltest.token_kinds(state, seat)  # the reference card read on the board, once a frame
+        margins = [margin_chance(state, seat, k, kinds) for k in range(4)]
         lines = ["Skill over test: pass", f"+0: {margins[0]}  +1: {margins[1]}", f"+2: {margins[2]}  +3: {margins[3]}"]
         if sealed:
             lines.append(f"{sealed} tokens sealed")
+        lines += _doubts(state, seat)
         return _panel(f"{records.scenario(state).difficulty.capitalize()} bag: {bag.contents.total}", lines,
                       legend=MARGIN_KEY)
     title = f"Seat {test.seat}: {test.skill} test"
@@ -66,24 +69,32 @@ def tokens_panel(state: GameState) -> Panel:
     if test.result is None:  # lines stay short: the big figure (the chance to pass) takes the right
         exact = skilltest.odds(state, test)
         chance = ".." if exact is None else percent(exact)
-        return _panel(title, [against, f"drew {drawn}" if drawn else "commit cards now", "A: draw a token"],
-                      big=chance)
+        return _panel(title, [against, f"drew {drawn}" if drawn else "commit cards now", "A: draw a token",
+                              *_doubts(state, test.seat)], big=chance)
     result = test.result
     return _panel(title, [f"skill {result.modified_skill} vs {result.difficulty}", f"drew {drawn}",
                           "A: resolve it"], big="PASS" if result.success else "FAIL")
 
 
-def margin_chance(state: GameState, seat: int, margin: int) -> str:
+def _doubts(state: GameState, seat: int) -> list[str]:
+    """What the odds shown rest on that is not the printed game, or not on the board the station sees."""
+    out = [] if records.scenario(state).verified else ["unverified ref card"]
+    if reference.unseen(state, seat):
+        out.append("odds: enemies unseen")
+    return out
+
+
+def margin_chance(state: GameState, seat: int, margin: int, kinds: dict[str, TokenKind]) -> str:
     """The chance of a test whose skill beats the difficulty by ``margin`` (before any test starts)."""
     contents = skilltest.chaos_bag(state).contents
     base = 20  # high enough that the floor of the modified skill at 0 never matters
     elder = skilltest.elder_sign(state, seat)
 
     def compute() -> str:
-        chance = success_chance(contents.as_dict(), skilltest.token_kinds(state), base + margin, base, elder)
+        chance = success_chance(contents.as_dict(), kinds, base + margin, base, elder)
         return f"{float(chance) * 100:.0f}%"
 
-    key = ("arkham.margin", contents, Same(state.get("tokens")), margin, elder)
+    key = ("arkham.margin", contents, tuple(sorted(kinds.items())), margin, elder)
     return VIEWS.get(key, compute, placeholder="..")
 
 
@@ -133,33 +144,33 @@ def adjustable(state: GameState) -> list[str]:
     return [n for n in names if n in state.tracks]
 
 
-SEAT_PROMPTS = ("soak", "aoo_order", "attack_order", "trauma", "encounter_card", "encounter_enemy", "action")
+TABLE_PICKS = ("lead", "prey", "spawn_prey")  # the table names a seat: each candidate's A says "me"
 
 
 def legend(state: GameState, seat: int) -> str | None:
     """The seat display's last line (``Game.legend``) while a question is the seat's to answer: what
     A and B mean (the answers are numbered on the tokens display)."""
     prompt = state.prompt
+    if prompt is None and seat in effects.hand_owing(state):
+        return "A: discard down to 8"
     if prompt is None:
         test = skilltest.current(state)
         if test is not None and test.seat == seat:  # A is "done" with the test's next step
             return "A: draw a token" if test.result is None else "A: resolve the test"
         return None
-    if prompt.id in SEAT_PROMPTS and prompt.seat == seat:
+    if prompt.seat == seat:  # a question put to this seat: A and B are its first two answers
         first = f"A: {prompt.options[0]}"
         return first + (f", B: {prompt.options[1]}" if len(prompt.options) > 1 else "")
-    if prompt.id == "encounter":
-        return "A: nothing" + (", B: my card" if seat in prompt.context.get("seats", ()) else "")
-    if prompt.id in ("lead", "prey") and seat in prompt.context.get("seats", ()):
+    if prompt.id in TABLE_PICKS and seat in prompt.context.get("seats", ()):
         return "A: me"
     return None
 
 
 def button(state: GameState, role: str, held: bool) -> Command | None:
-    """Seat buttons: A is "done" (end my turn, reveal or resolve my test, "nothing" or the first
-    answer of a question put to me, "me" when the table picks a seat); B is the seat's own menu
-    (the action menu on its turn, the second answer of its question, "my card" at 1.4). The panel's
-    up/down and NEXT reach every answer of any question."""
+    """Seat buttons: A is "done" (end my turn, reveal or resolve my test, the first answer of a
+    question put to me, "me" when the table picks a seat, discard down to 8 at 4.5); B is the seat's
+    own menu (the action menu on its turn, the second answer of its question). The panel's up/down
+    and NEXT reach every answer of any question."""
     seat_text, _, which = role.partition(".")
     if held or not seat_text.startswith("seat") or not seat_text[4:].isdigit() or which not in ("a", "b"):
         return None
@@ -173,6 +184,8 @@ def button(state: GameState, role: str, held: bool) -> Command | None:
             return Command("draw" if test.result is None else "resolve",
                            ("chaos",) if test.result is None else (), origin="button")
         return None
+    if which == "a" and seat in effects.hand_owing(state):  # 4.5: down to 8 (the player picks the cards)
+        return Command("pass", (seat_text,), origin="button")
     if state.step == "2.2" and state.active_seat == seat:
         if which == "a":
             return Command("next", origin="button")
@@ -192,12 +205,8 @@ def _answer(prompt: Prompt, seat: int, which: str) -> Command | None:
         return Command("choose", (str(n),), origin="button") if n <= len(prompt.options) else None
 
     seats = [int(s) for s in prompt.context.get("seats", ())]
-    if prompt.id in SEAT_PROMPTS:
+    if prompt.seat is not None:
         return choose(1 if which == "a" else 2) if prompt.seat == seat else None
-    if prompt.id == "encounter":
-        if which == "a":
-            return choose(1)
-        return choose(seats.index(seat) + 2) if seat in seats else None
-    if which == "a" and prompt.id in ("lead", "prey") and seat in seats:
+    if which == "a" and prompt.id in TABLE_PICKS and seat in seats:
         return choose(seats.index(seat) + 1)
     return None

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import unicodedata
+from collections.abc import Collection, Mapping, Sequence
 
 from tablekeeper.core import flow as flowmod
 from tablekeeper.core.game import Txn, parse_int, parse_seat
@@ -57,9 +58,23 @@ def spend_actions(txn: Txn, seat: int, n: int, what: str) -> None:
     txn.add(f"seat{seat}.actions", -n)
 
 
-def keywords(args: tuple[str, ...]) -> tuple[list[str], dict[str, str]]:
-    plain = [a for a in args if "=" not in a]
-    named = dict(a.split("=", 1) for a in args if "=" in a)
+def keywords(args: Sequence[str], glue: Collection[str] = (),
+             stop: Collection[str] = ()) -> tuple[list[str], dict[str, str]]:
+    """Plain words and ``key=value`` words. A value that is a name (a key in ``glue``) goes on over
+    the plain words after it, up to a word in ``stop``: ``at=Main Path`` is ``at="Main Path"``."""
+    plain: list[str] = []
+    named: dict[str, str] = {}
+    gluing: str | None = None
+    for word in args:
+        if "=" in word:
+            key, value = word.split("=", 1)
+            named[key] = value
+            gluing = key if key in glue else None
+        elif gluing is not None and word not in stop:
+            named[gluing] = f"{named[gluing]} {word}".strip()
+        else:
+            gluing = None
+            plain.append(word)
     return plain, named
 
 
@@ -69,3 +84,52 @@ def cost_less(named: Mapping[str, str]) -> int:
     if unknown:
         raise Rejected(f"unknown option {sorted(unknown)[0]!r} (less=N)")
     return count(named["less"], "less") if "less" in named else 0
+
+
+# --- names: one rule for every verb ----------------------------------------------------------------
+# A name (an enemy, a location, an asset, a card title) is written as its words, quoted or not:
+# ``act seat1 fight Ghoul Minion`` and ``act seat1 fight "Ghoul Minion"`` are the same line. Where a
+# verb takes words after the name (a keyword, a number), the name is every word before them; where it
+# takes two names (``move-enemy``), the split that names something of each kind is taken.
+def name_of(words: Sequence[str], what: str) -> str:
+    """The words of a name joined by one space (a quoted name is one word already)."""
+    text = " ".join(" ".join(words).split())
+    if not text:
+        raise Rejected(f"name the {what}")
+    return text
+
+
+def name_then(words: Sequence[str], tail: int, text: str) -> tuple[str, list[str]]:
+    """A name followed by ``tail`` fixed words: (the name, those words)."""
+    if len(words) < tail + 1:
+        raise Rejected(f"usage: {text}")
+    return name_of(words[:len(words) - tail], "name"), list(words[len(words) - tail:])
+
+
+def two_names(words: Sequence[str], first: Collection[str], second: Collection[str], text: str) -> tuple[str, str]:
+    """Two names one after the other, unquoted: the one split whose halves name a known thing each."""
+    splits = [(name_of(words[:i], "name"), name_of(words[i:], "name")) for i in range(1, len(words))]
+    firsts, seconds = {fold(n) for n in first}, {fold(n) for n in second}
+    found = [(a, b) for a, b in splits if fold(a) in firsts and fold(b) in seconds]
+    if len(found) == 1:
+        return found[0]
+    if len(words) == 2:
+        return words[0], words[1]  # each checked by the verb, which names what is unknown
+    raise Rejected(f"usage: {text} (say which words name which, or quote the names)")
+
+
+def fold(text: str) -> str:
+    """A name as players type it: accents, quotation marks and case do not matter (Umôrdhoth =
+    umordhoth, "Wolf-Man" Drew = Wolf-Man Drew)."""
+    plain = unicodedata.normalize("NFKD", " ".join(text.replace('"', " ").replace("\u201c", " ")
+                                                    .replace("\u201d", " ").split()))
+    return "".join(c for c in plain if not unicodedata.combining(c)).casefold()
+
+
+def pick(text: str, known: Collection[str]) -> str:
+    """The known name ``text`` means: itself, or the one it matches whatever the case and accents
+    (``text`` itself when none does: the caller's lookup then names what is missing)."""
+    if text in known:
+        return text
+    found = [name for name in known if fold(name) == fold(text)]
+    return found[0] if len(found) == 1 else text

@@ -11,7 +11,8 @@ import msgspec
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
-from tablekeeper.games.arkham.data import Card, EncounterEnemy, TokenKind
+from tablekeeper.games.arkham.content import EncounterCard, LocationSpec, Step, SymbolEffect
+from tablekeeper.games.arkham.data import Card, TokenKind
 
 R = TypeVar("R", bound=msgspec.Struct)
 T = TypeVar("T")
@@ -62,8 +63,11 @@ def victory(state: GameState) -> tuple[int, ...]:
     return tuple(msgspec.convert(thaw(state.get("victory", ())), type=list[int]))
 
 
-def add_victory(txn: Txn, points: int) -> None:
+def add_victory(txn: Txn, points: int, name: str | None = None) -> None:
+    """A card goes to the victory display: its points, and its name when known (objectives count them)."""
     txn.put("victory", [*victory(txn.state), points])
+    if name is not None:
+        txn.put("victory_cards", [*victory_cards(txn.state), name])
 
 
 class Enemy(msgspec.Struct, frozen=True):
@@ -85,11 +89,21 @@ class Enemy(msgspec.Struct, frozen=True):
     location: str | None = None
     fight_mod: int = 0
     evade_mod: int = 0
+    card: str | None = None  # the encounter card it is (its data entry), None when typed by hand
+    prey: str | None = None  # its prey instruction, for the players when several are candidates
+    traits: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    victory: int = 0
+    verified: bool = True
+
+    def has(self, keyword: str) -> bool:
+        return keyword in self.keywords or (keyword == "aloof" and self.aloof) or (keyword == "hunter" and self.hunter)
 
 
 class ScenarioInfo(msgspec.Struct, frozen=True, kw_only=True):
     """The scenario being played, as set up: its agenda and act decks (AH-ACTAG-2), the campaign's
-    scenario order (AH-NEXT-1) and the enemies of its encounter sets (1.4)."""
+    scenario order (AH-NEXT-1), its reference card side (AH-CHAOS-2), its locations, and every
+    encounter card it can bring in (``deck``: the names shuffled into the encounter deck)."""
 
     id: str
     title: str | None = None
@@ -99,7 +113,17 @@ class ScenarioInfo(msgspec.Struct, frozen=True, kw_only=True):
     agendas: tuple[Card, ...]
     acts: tuple[Card, ...]
     sequence: tuple[str, ...] = ()
-    enemies: dict[str, EncounterEnemy] = msgspec.field(default_factory=dict)
+    cards: dict[str, EncounterCard] = msgspec.field(default_factory=dict)
+    deck: dict[str, int] = msgspec.field(default_factory=dict)
+    locations: dict[str, LocationSpec] = msgspec.field(default_factory=dict)
+    reference: dict[str, SymbolEffect] = msgspec.field(default_factory=dict)
+    card: str = ""
+    source: str = ""
+    verified: bool = False
+
+    @property
+    def enemies(self) -> dict[str, EncounterCard]:
+        return {name: card for name, card in self.cards.items() if card.kind == "enemy"}
 
 
 def scenario(state: GameState) -> ScenarioInfo:
@@ -120,6 +144,16 @@ class Location(msgspec.Struct, frozen=True, kw_only=True):
     clues: int = 0
     revealed: bool = False
     connections: tuple[str, ...] = ()
+    spec: str | None = None  # its entry in the scenario's locations (None: typed by hand)
+    card: str = ""
+    variant: str | None = None  # which printed card it turned out to be
+    candidates: tuple[str, ...] = ()  # the cards it may still be (asked when it is revealed)
+    symbol: str | None = None
+    links: tuple[str, ...] = ()  # connection symbols
+    victory: int = 0
+    investigate: str | None = None
+    barrier: bool = False
+    on_enter: tuple[Step, ...] = ()
 
 
 class TestResult(msgspec.Struct, frozen=True):
@@ -148,6 +182,8 @@ class SkillTest(msgspec.Struct, frozen=True, kw_only=True):
     tokens: tuple[str, ...] = ()
     step: str = "ST.2"
     result: TestResult | None = None
+    source: str | None = None  # the card whose test it is (a treachery, a location)
+    on_fail: tuple[Step, ...] = ()  # what a failure does: the card's, and the revealed tokens'
 
     @property
     def value(self) -> int:
@@ -177,18 +213,36 @@ class Soak(msgspec.Struct, frozen=True):
     assigned: dict[str, tuple[int, int]] = msgspec.field(default_factory=dict)
 
 
-class Draws(msgspec.Struct, frozen=True):
-    """1.4: the encounter cards drawn this Mythos phase whose fate is not yet told, by seat."""
+class Draws(msgspec.Struct, frozen=True, kw_only=True):
+    """1.4: the investigators still to draw, in player order, one at a time: ``seats[0]`` draws, its
+    card is named (a prompt) and resolved, then the next draws (a surge draws again)."""
 
     seats: tuple[int, ...]
-    asking: int | None = None  # the seat whose card is being described
+    drawn: bool = False  # seats[0] has drawn its card
+    resolving: bool = False  # ... and its card is named and being resolved
+    typing: bool = False  # ... as an enemy typed with the `enemy` line
+    surge: bool = False  # ... and it surges: the same investigator draws again
+
+
+class Pending(msgspec.Struct, frozen=True, kw_only=True):
+    """Steps of a card still to apply (after a question or a test they wait for), for ``seat``."""
+
+    steps: tuple[Step, ...]
+    seat: int
+    margin: int = 0  # how many points the test failed by (``per_point``)
+    source: str = ""
 
 
 class Treachery(msgspec.Struct, frozen=True):
-    """A treachery that stayed in play: in its drawer's threat area or at a location."""
+    """A treachery that stayed in play: in its drawer's threat area or at a location (attached),
+    with what it changes there (Obscuring Fog's shroud, Locked Door's ban on investigating)."""
 
     seat: int
     location: str | None = None
+    card: str | None = None
+    shroud: int = 0
+    no_investigate: bool = False
+    leaves_on_investigate: bool = False
 
 
 def load(state: GameState, key: str, kind: type[R]) -> R | None:
@@ -223,3 +277,17 @@ def treacheries(state: GameState) -> dict[str, Treachery]:
 
 def save_treacheries(txn: Txn, cards: dict[str, Treachery]) -> None:
     txn.put("treacheries", msgspec.to_builtins(cards))
+
+
+def pending(state: GameState) -> list[Pending]:
+    """Card steps waiting to be applied, the next first (``steps.py``)."""
+    return msgspec.convert(thaw(state.get("todo") or []), type=list[Pending])
+
+
+def save_pending(txn: Txn, items: list[Pending]) -> None:
+    txn.put("todo", [msgspec.to_builtins(item) for item in items] or None)
+
+
+def victory_cards(state: GameState) -> tuple[str, ...]:
+    """The names of the cards in the victory display, as far as they are known."""
+    return tuple(msgspec.convert(thaw(state.get("victory_cards", ())), type=list[str]))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -14,14 +14,17 @@ from tablekeeper.core.frozen import freeze
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import Counter
 from tablekeeper.errors import ConfigError, Rejected
-from tablekeeper.games.arkham import records
+from tablekeeper.games.arkham import places, records
+from tablekeeper.games.arkham.bags import load_bag
 from tablekeeper.games.arkham.data import (
     Card,
+    Scenario,
     load_allies,
     load_investigators,
     load_scenarios,
     load_tokens,
     reference_side,
+    symbol_token,
 )
 from tablekeeper.games.arkham.decks import WEAKNESS_SEP
 from tablekeeper.games.arkham.rules import ACTIONS_PER_TURN, per_investigator
@@ -35,7 +38,7 @@ SEAT_TRACKS = ("health", "sanity", "damage", "horror", "clues", "resources", "ac
                "discard", "physical_trauma", "mental_trauma", "xp")
 
 KNOWN_OPTIONS = {"scenario", "scenario_id", "chaos", "investigators", "assets", "difficulty", "mode", "encounter",
-                 "deck", "count_eliminated", "campaign", "campaign_id"}
+                 "deck", "count_eliminated", "campaign", "campaign_id", "encounters", "bag"}
 SEAT_OPTIONS = {"physical_trauma", "mental_trauma", "xp", "elder_sign", "deck", "weaknesses"}
 
 
@@ -102,7 +105,7 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
         players = sum(1 for k in options if k.startswith("seat") and k[4:].isdigit())
         raise ConfigError(f"campaign log: {players} players are in the campaign: play it with --seats {players} "
                           "(or let a player leave first: tablekeeper campaign FILE NAME leave SEAT)")
-    scenarios, campaigns = load_scenarios(options.get("scenario"))
+    scenarios, campaigns = load_scenarios(options.get("scenario"), options.get("encounters"))
     sid = options.get("scenario_id", "the_gathering" if "the_gathering" in scenarios else next(iter(scenarios)))
     if sid not in scenarios:
         raise ConfigError(f"--option scenario_id={sid}: unknown scenario (known: {', '.join(sorted(scenarios))})")
@@ -114,10 +117,14 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
     if campaign not in bags:
         raise ConfigError(f"--option campaign_id={campaign}: no chaos bag for it (bags: {', '.join(sorted(bags))})")
     tokens = dict(token_kinds)
-    for symbol, kind in scenario.reference.get(side, {}).items():
+    reference = dict(scenario.reference.get(side, {}))
+    for symbol, effect in reference.items():
         if symbol not in tokens:
             raise ConfigError(f"scenario {sid}: reference.{side}.{symbol}: unknown token")
-        tokens[symbol] = kind
+        tokens[symbol] = symbol_token(effect)
+    bag_counts = bags[campaign][difficulty]
+    if options.get("bag"):
+        bag_counts = load_bag(options["bag"], difficulty, tokens)
     mode = options.get("mode", "campaign")
     if mode not in ("campaign", "standalone"):
         raise ConfigError(f"--option mode={mode}: expected campaign or standalone")
@@ -160,14 +167,17 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
     tracks["doom.other"] = Counter(0, 0, None)
     tracks["act"] = Counter(1, 1, len(scenario.acts))
     tracks["act.clues_required"] = Counter(card_amount(scenario.acts[0], n), 0, None)
-    tracks["encounter.deck"] = Counter(_int_option(options, "encounter", ENCOUNTER_DECK), 0, None)
+    deck_size = scenario.deck_size or ENCOUNTER_DECK
+    tracks["encounter.deck"] = Counter(_int_option(options, "encounter", deck_size), 0, None)
     tracks["encounter.discard"] = Counter(0, 0, None)
-    bag = Bag("chaos", Multiset.of(bags[campaign][difficulty]))
+    bag = Bag("chaos", Multiset.of(bag_counts))
+    locations, at = _board(scenario, state.seat_numbers())
     data = {
         "scenario": msgspec.to_builtins(records.ScenarioInfo(
             id=sid, title=scenario.title, campaign=campaign, difficulty=difficulty, side=side,
             agendas=scenario.agendas, acts=scenario.acts, sequence=tuple(campaigns.get(campaign, ())),
-            enemies=dict(scenario.enemies))),
+            cards=dict(scenario.cards), deck=dict(scenario.deck), locations=dict(scenario.locations),
+            reference=reference, card=scenario.card, source=scenario.source, verified=scenario.verified)),
         "tokens": msgspec.to_builtins(tokens),
         "seats": seats,
         "mode": mode,
@@ -181,10 +191,28 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
         "test": None,
         "resolution": None,
         "enemies": {},
-        "locations": {},
-        "at": {},
+        "locations": msgspec.to_builtins(locations),
+        "at": at,
         "treacheries": {},
         "allies": msgspec.to_builtins(load_allies(options.get("assets"))),
         "campaign_log": json.loads(given["campaign"]) if "campaign" in given else None,
     }
     return replace(state, tracks=tracks, sources={"chaos": bag}, data=freeze(data))
+
+
+def _board(scenario: Scenario, seats: Sequence[int]) -> tuple[dict[str, records.Location], dict[str, str]]:
+    """The scenario's setup: its starting locations in play (unrevealed), every investigator at the
+    starting one, which is then revealed with its clues (AH-CLUE-2: the first entry)."""
+    table: dict[str, records.Location] = {}
+    for key in scenario.start:
+        spec = scenario.locations[key]
+        for name in places.copies(key, spec):
+            table[name] = places.placed(key, spec)
+    at: dict[str, str] = {}
+    if scenario.start_at is not None:
+        first = scenario.start_at
+        if first not in table:
+            table[first] = places.placed(first, scenario.locations[first])
+        table[first], _ = places.revealed(table[first], len(seats))
+        at = {str(seat): first for seat in seats}
+    return places.relinked(table), at

@@ -12,14 +12,15 @@ from fractions import Fraction
 from msgspec.structs import replace
 
 from tablekeeper.core.chance import Bag
-from tablekeeper.core.derived import VIEWS, Same
+from tablekeeper.core.derived import VIEWS
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import board, effects, records, rules
+from tablekeeper.games.arkham import attacks, board, effects, records, reference, rules, steps
+from tablekeeper.games.arkham.content import Step
 from tablekeeper.games.arkham.data import TokenKind
 from tablekeeper.games.arkham.odds import success_chance, token_effect
-from tablekeeper.games.arkham.records import SkillTest, TestResult
+from tablekeeper.games.arkham.records import Pending, SkillTest, TestResult
 
 KINDS = ("plain", "investigate", "fight", "evade")
 
@@ -28,8 +29,9 @@ def current(state: GameState) -> SkillTest | None:
     return records.load(state, "test", SkillTest)
 
 
-def token_kinds(state: GameState) -> dict[str, TokenKind]:
-    return records.tokens(state)
+def token_kinds(state: GameState, seat: int) -> dict[str, TokenKind]:
+    """The tokens as they resolve for a test by ``seat`` now: the reference card read on the board."""
+    return reference.tokens_for(state, seat)
 
 
 def chaos_bag(state: GameState) -> Bag:
@@ -50,13 +52,15 @@ def odds(state: GameState, test: SkillTest, placeholder: Fraction | None = None)
     difficulty = 0 if test.autosuccess else test.difficulty
     contents = chaos_bag(state).contents
     elder = elder_sign(state, test.seat)
-    key = ("arkham.test", contents, Same(state.get("tokens")), skill, difficulty, elder)
-    return VIEWS.get(key, lambda: success_chance(contents.as_dict(), token_kinds(state), skill, difficulty, elder),
+    kinds = token_kinds(state, test.seat)
+    key = ("arkham.test", contents, tuple(sorted(kinds.items())), skill, difficulty, elder)
+    return VIEWS.get(key, lambda: success_chance(contents.as_dict(), kinds, skill, difficulty, elder),
                      placeholder=placeholder)
 
 
 def begin(txn: Txn, seat: int, skill: str, base: int, difficulty: int, kind: str = "plain",
-          target: str | None = None, autosuccess: bool = False) -> None:
+          target: str | None = None, autosuccess: bool = False, *, source: str | None = None,
+          on_fail: tuple[Step, ...] = ()) -> None:
     """ST.1: the skill and difficulty are fixed and the test begins; then ST.2 (commit) is open."""
     if current(txn.state) is not None:
         raise Rejected("a skill test is already running; finish it with `resolve` first")
@@ -73,8 +77,8 @@ def begin(txn: Txn, seat: int, skill: str, base: int, difficulty: int, kind: str
             raise Rejected(f"a {kind} test names its enemy")
         board.enemy(txn.state, target)
     records.save(txn, "test", SkillTest(seat=seat, skill=skill, base=base, difficulty=difficulty, kind=kind,
-                                        target=target, autosuccess=autosuccess))
-    txn.notice(f"ST.1 seat {seat} tests {skill} {base} against {difficulty}")
+                                        target=target, autosuccess=autosuccess, source=source, on_fail=on_fail))
+    txn.notice(f"ST.1 seat {seat} tests {skill} {base} against {difficulty}" + (f" ({source})" if source else ""))
 
 
 def commit(txn: Txn, seat: int, icons: int) -> None:
@@ -93,7 +97,7 @@ def on_reveal(txn: Txn, token: str) -> None:
     test = current(txn.state)
     if test is None or test.step not in ("ST.2", "ST.3"):
         raise Rejected("reveal chaos tokens during a skill test (start one with `test` or an action)")
-    kinds = token_kinds(txn.state)
+    kinds = token_kinds(txn.state, test.seat)
     if token not in kinds:
         raise Rejected(f"no rule for chaos token {token!r}")
     tokens = (*test.tokens, token)
@@ -126,6 +130,7 @@ def resolve(txn: Txn) -> None:
                 txn.add(f"seat{seat}.clues", 1)  # AH-CLUE-3
             else:
                 txn.notice(f"{loc} has no clues left")
+            board.investigated(txn, loc)
         else:
             txn.add(f"seat{seat}.clues", 1)
     elif success and kind == "evade" and target in board.enemies(txn.state):
@@ -134,13 +139,37 @@ def resolve(txn: Txn) -> None:
     elif success and kind == "fight" and target in board.enemies(txn.state):
         board.harm_enemy(txn, str(target), 1)
     records.save(txn, "test", replace(test, step="ST.7"))
-    kinds = token_kinds(txn.state)
+    kinds = records.tokens(txn.state)
     txn.source_op("chaos", "return")  # ST.8
     for token in test.tokens:
         if kinds[token].leaves:
             txn.source_op("chaos", "take", token)
     records.save(txn, "test", None)
     txn.notice(f"ST.8 test over: {'success' if success else 'failure'}")
+    _after(txn, test, success)
+
+
+def _after(txn: Txn, test: SkillTest, success: bool) -> None:
+    """Once the test is over: a failed attack on a retaliate enemy, or a failed evasion of an alert
+    one, brings its attack (outside the seeds); then what the revealed tokens do (the reference
+    card: on their reveal, and on a failure) and what the card whose test it was does on a failure."""
+    foe = board.enemies(txn.state).get(str(test.target)) if test.target else None
+    if not success and foe is not None and foe.ready and effects.is_live(txn.state, test.seat) and (
+            (test.kind == "fight" and foe.has("retaliate")) or (test.kind == "evade" and foe.has("alert"))):
+        attacks.attack(txn, str(test.target), test.seat, "retaliate attack" if test.kind == "fight" else "alert attack")
+    margin = 0  # points failed by (an automatic failure counts the skill as 0, AH-AUTO-2)
+    if test.result is not None and not success:
+        margin = max(1, test.result.difficulty - test.result.modified_skill)
+    symbols = reference.effects(txn.state)
+    batch = []
+    for token in test.tokens:
+        effect = symbols.get(token)
+        if effect is not None:
+            batch.append(Pending(steps=effect.on_reveal + (() if success else effect.on_fail), seat=test.seat,
+                                 margin=margin, source=token))
+    if not success:
+        batch.append(Pending(steps=test.on_fail, seat=test.seat, margin=margin, source=test.source or "the test"))
+    steps.run_all(txn, batch)
 
 
 def _need(state: GameState, step: str, what: str) -> SkillTest:

@@ -8,13 +8,26 @@ from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, Verb, parse_int
 from tablekeeper.core.state import GameState, Result
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import assets, attacks, board, board_verbs, chaos_verbs, effects, records, rules
+from tablekeeper.games.arkham import (
+    assets,
+    attacks,
+    board,
+    board_verbs,
+    chaos_verbs,
+    effects,
+    encounter,
+    records,
+    rules,
+    scenario_cards,
+    steps,
+)
 from tablekeeper.games.arkham.campaign import Campaign
 from tablekeeper.games.arkham.parsing import (
     cost_less,
     count,
     keywords,
     live_seat,
+    name_of,
     no_test,
     own_turn,
     spend_actions,
@@ -42,7 +55,11 @@ def act(txn: Txn, args: tuple[str, ...]) -> None:
     no_test(state)
     if state.prompt is not None:
         raise Rejected(f"answer the prompt first: {state.prompt.text}")
-    target = rest[0] if rest else None
+    target = name_of(rest, "target") if rest else None  # one rule for names: quoted or not
+    if target is not None and kind == "move":
+        target = board_verbs.location_name(state, target)
+    elif target is not None and kind in ("engage", "fight", "evade"):
+        target = board_verbs.enemy_name(state, target)
     _check_target(state, seat, kind, target)
     skill = count(named["skill"], "skill") if "skill" in named else None
     spend_actions(txn, seat, 1, f"the {kind} action")
@@ -113,24 +130,28 @@ def ally(txn: Txn, args: tuple[str, ...]) -> None:
     if len(args) < 2:
         raise Rejected("usage: ally SEAT NAME")
     seat = live_seat(txn.state, args[0])
-    name = " ".join(args[1:])
+    title = name_of(args[1:], "ally")
     known = txn.state.get("allies", {})
-    if name not in known:
-        raise Rejected(f"no ally {name!r} in the assets data (known: {', '.join(sorted(known)) or 'none'})")
-    card = known[name]
-    if name in assets.assets(txn.state, seat):
-        raise Rejected(f"seat {seat} already has {name} in play")
+    if title not in known:
+        raise Rejected(f"no ally {title!r} in the assets data (known: {', '.join(sorted(known)) or 'none'})")
+    card = known[title]
+    if title in assets.assets(txn.state, seat):
+        raise Rejected(f"seat {seat} already has {title} in play")
     play(txn, (f"seat{seat}", str(card["cost"]), "asset"))  # its attacks of opportunity come first
     if effects.is_live(txn.state, seat):
-        assets.add(txn, seat, name, card.get("health"), card.get("sanity"))
+        assets.add(txn, seat, title, card.get("health"), card.get("sanity"))
 
 
 def _check_target(state: GameState, seat: int, kind: str, target: str | None) -> None:
     if kind == "investigate":
+        here = board.where(state, seat)
         if target is not None:
             count(target, "difficulty")
-        elif board.where(state, seat) is None:
+        elif here is None:
             raise Rejected("investigate needs a difficulty (act SEAT investigate N) or a location (enter)")
+        blocked = [n for n, t in records.treacheries(state).items() if t.location == here and t.no_investigate]
+        if here is not None and blocked:
+            raise Rejected(f"{here} cannot be investigated while {blocked[0]} is attached to it")
     elif kind == "move":
         if target is None:
             raise Rejected("usage: act SEAT move LOCATION")
@@ -142,11 +163,11 @@ def _check_target(state: GameState, seat: int, kind: str, target: str | None) ->
             raise Rejected(f"usage: act SEAT {kind} ENEMY")
         foe = board.enemy(state, target)
         here = board.where(state, seat)
-        if kind == "evade" and foe.engaged != seat:
+        if kind == "evade" and not board.is_engaged(state, foe, seat):
             raise Rejected(f"{target} is not engaged with seat {seat}: Evade targets only your own enemies")
-        if kind == "engage" and foe.engaged == seat:
+        if kind == "engage" and board.is_engaged(state, foe, seat):
             raise Rejected(f"{target} is already engaged with seat {seat}")  # AH-ENGAGE-3
-        if foe.engaged != seat and board.enemy_location(state, foe) != here:
+        if not board.is_engaged(state, foe, seat) and board.enemy_location(state, foe) != here:
             raise Rejected(f"{target} is not at seat {seat}'s location")  # AH-ENGAGE-1
         if kind == "fight" and foe.aloof and foe.engaged is None:
             raise Rejected(f"{target} is aloof and engaged with nobody: engage it first")  # AH-ALOOF-4
@@ -244,7 +265,7 @@ def hit(txn: Txn, args: tuple[str, ...]) -> None:
     """Deal damage and horror: assign some to the seat's assets (AH-DMG-2..6; ``NAME=D/H``), none
     when ``direct`` (AH-DIRECT-1); then all of it lands at once (AH-DMG-8) and defeat is checked
     (AH-DMG-9..11, AH-TRAUMA-5)."""
-    plain, named = keywords(args)
+    plain, named = _asset_keys(args)
     direct = "direct" in plain
     plain = [p for p in plain if p != "direct"]
     usage(tuple(plain), 2, 3, "hit SEAT DAMAGE [HORROR] [ASSET=D/H ...] [prevent=D/H] [direct]")
@@ -269,6 +290,25 @@ def hit(txn: Txn, args: tuple[str, ...]) -> None:
             txn.notice(f"seat {seat}: everything was prevented; nothing was dealt")  # AH-DMG-8
             return
     assets.assign(txn, seat, damage, horror, assigned)
+
+
+def _asset_keys(args: tuple[str, ...]) -> tuple[list[str], dict[str, str]]:
+    """``hit``'s words: an asset's name may be several words before its ``=D/H`` (Beat Cop=1/0)."""
+    plain: list[str] = []
+    named: dict[str, str] = {}
+    words: list[str] = []
+    for word in args:
+        if "=" in word:
+            key, value = word.split("=", 1)
+            named[" ".join([*words, key])] = value
+            words = []
+        elif plain and not word.isdigit() and word != "direct" and not word.startswith("seat"):
+            words.append(word)
+        else:
+            plain.extend(words)
+            words = []
+            plain.append(word)
+    return [*plain, *words], named
 
 
 def heal(txn: Txn, args: tuple[str, ...]) -> None:
@@ -306,14 +346,12 @@ def advance(txn: Txn, args: tuple[str, ...]) -> None:
         if why != "card":
             raise Rejected("the agenda advances only at 1.3 Check doom; say `advance agenda card` if a card "
                            "allows it now")
-        effects.advance_agenda(txn, "a card allows it")
+        scenario_cards.advance_agenda(txn, "a card allows it")
     elif which == "act":
         current = effects.card(txn.state, "act")
-        if not current.objective:
-            raise Rejected("this act advances by spending clues (spend-clues SEAT:N ...)")
-        if why != "objective":
+        if current.objective and why != "objective":
             raise Rejected(f"say `advance act objective` once the objective is met: {current.objective}")
-        effects.advance_act(txn, "objective met")
+        scenario_cards.advance_objective(txn)
     else:
         raise Rejected("advance agenda card | advance act objective")
 
@@ -325,9 +363,10 @@ def spend_clues(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("usage: spend-clues SEAT:N [SEAT:N ...]")
     state = txn.state
     current = effects.card(state, "act")
-    if current.objective:
+    if current.objective and current.ability is None:
         raise Rejected(f"act {state.value('act')} has an objective: {current.objective}")
-    if state.phase != "investigation" or state.active_seat is None:
+    allowed = scenario_cards.spenders(state)
+    if allowed is None and (state.phase != "investigation" or state.active_seat is None):
         raise Rejected("clues are spent on the act only during an investigator's turn")
     no_test(state)
     spend: dict[int, int] = {}
@@ -337,12 +376,22 @@ def spend_clues(txn: Txn, args: tuple[str, ...]) -> None:
             raise Rejected(f"expected SEAT:N, not {item!r}")
         seat = live_seat(state, who)
         spend[seat] = spend.get(seat, 0) + count(n, "clues")
+    if allowed is not None and set(spend) - set(allowed):
+        where = current.spend.at if current.spend else None
+        raise Rejected(f"seat {sorted(set(spend) - set(allowed))[0]} is not {'at ' + where if where else 'able to'} "
+                       "spend clues on the act now")
     holdings = {s: effects.seat_value(state, s, "clues") for s in effects.live_seats(state)}
-    rules.group_spend(holdings, spend, state.value("act.clues_required"))
+    ability = current.ability if current.objective else None
+    need = state.value("act.clues_required") if ability is None else \
+        rules.per_investigator(ability.clues, ability.per_investigator, effects.investigator_count(state))
+    rules.group_spend(holdings, spend, need)
     for seat, paid in spend.items():
         if paid:
             txn.add(f"seat{seat}.clues", -paid)
-    effects.advance_act(txn, f"{sum(spend.values())} clues spent")
+    if ability is not None:  # the act's ability (The Midnight Masks: the next card of the Cultist deck)
+        steps.run(txn, ability.then, state.active_seat or state.lead, source=current.name)
+        return
+    scenario_cards.advance_act(txn, f"{sum(spend.values())} clues spent")
 
 
 def resolution(txn: Txn, args: tuple[str, ...]) -> None:
@@ -369,9 +418,13 @@ def go_to(txn: Txn, args: tuple[str, ...]) -> None:
 
 
 def victory(txn: Txn, args: tuple[str, ...]) -> None:
-    """A card with victory points goes to the victory display (AH-XP-2 counts them)."""
-    usage(args, 1, 1, "victory N")
-    records.add_victory(txn, count(args[0], "victory points", 1))
+    """A card with victory points goes to the victory display (AH-XP-2 counts them); named, an
+    Objective that counts such cards sees it."""
+    if not args:
+        raise Rejected("usage: victory N [CARD]")
+    card = name_of(args[1:], "card") if len(args) > 1 else None
+    found = None if card is None else encounter.known_card(txn.state, card)
+    records.add_victory(txn, count(args[0], "victory points", 1), found[0] if found else card)
 
 
 def grim(txn: Txn, args: tuple[str, ...]) -> None:
@@ -387,9 +440,11 @@ def buy(txn: Txn, args: tuple[str, ...]) -> None:
     """AH-XP-3..8, AH-EXCEPT-1: between scenarios (a campaign scenario before its first NEXT) an
     investigator buys a card with experience; the campaign log keeps the purchase and the deck list,
     and the seat's ``xp`` track shows what is left."""
-    plain, named = keywords(args)
-    if len(plain) < 3:
+    plain, named = keywords(args, glue=("remove",), stop=("exceptional", "permanent"))
+    level_at = next((i for i, word in enumerate(plain) if i >= 2 and word.isdigit()), None)
+    if len(plain) < 3 or level_at is None:
         raise Rejected("usage: buy SEAT TITLE LEVEL [exceptional] [permanent] [upgrade=N] [remove=TITLE] [class=C]")
+    plain = [plain[0], name_of(plain[1:level_at], "card title"), *plain[level_at:]]  # a title is its words
     state = txn.state
     log_body = state.get("campaign_log")
     if log_body is None:
@@ -445,7 +500,7 @@ VERBS: dict[str, Verb] = {v.usage.split()[0]: v for v in (
     Verb("advance agenda card|act objective", "advance outside the usual moment", advance),
     Verb("spend-clues SEAT:N [SEAT:N ...]", "the group spends clues to advance the act", spend_clues),
     Verb("resolution R#", "a resolution point is reached", resolution),
-    Verb("victory N", "a card worth N victory points joins the victory display", victory),
+    Verb("victory N [CARD]", "a card worth N victory points joins the victory display", victory),
     Verb("bonus +N|-N", "the resolution's experience adjustment (campaign log)", bonus),
     Verb("go-to SCENARIO", "the resolution sends the group to this scenario next", go_to),
     Verb("buy SEAT TITLE LEVEL [exceptional] [permanent] [upgrade=N] [remove=TITLE] [class=C]",
@@ -458,11 +513,13 @@ VERBS: dict[str, Verb] = {v.usage.split()[0]: v for v in (
     Verb("token add|remove|seal|release NAME [N]", "change the chaos bag", chaos_verbs.token),
     Verb("token-value NAME VALUE [again]", "set a token's modifier (scenario reference)", chaos_verbs.token_value),
     Verb("elder SEAT N", "set an investigator's Elder Sign modifier", chaos_verbs.elder),
-    Verb("location NAME SHROUD CLUES [per] [to=A,B,...]", "put a location into play (with its connections)",
-         board_verbs.location_verb),
+    Verb("location NAME [SHROUD CLUES [per]] [to=A,B,...]", "put a location into play: from the scenario's "
+         "data by name, or typed with its numbers and connections", board_verbs.location_verb),
+    Verb("remove-location NAME", "a card removes a location from the game", board_verbs.remove_location),
     Verb("enter SEAT LOCATION", "place or move an investigator without an action", board_verbs.enter),
-    Verb("enemy SEAT NAME fight=F health=H evade=E damage=D horror=R [aloof] [hunter] [weakness] [at=LOC]",
-         "an enemy spawns", board_verbs.enemy_verb),
+    Verb("enemy SEAT NAME [fight=F health=H evade=E damage=D horror=R] [aloof] [hunter] [retaliate] [alert] "
+         "[massive] [exhausted] [weakness] [at=LOC]", "an enemy spawns (the scenario's own by name alone)",
+         board_verbs.enemy_verb),
     Verb("asset SEAT NAME [health=H] [sanity=S]", "an asset that soaks damage/horror or exhausts",
          board_verbs.asset_verb),
     Verb("exhaust SEAT ASSET", "exhaust an asset (an exhausted one cannot)", board_verbs.exhaust),

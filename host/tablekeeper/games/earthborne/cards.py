@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable
+from typing import Any
 
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, parse_int, parse_seat, want
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.earthborne import engine, tables
+from tablekeeper.games.earthborne import engine, tables, valley
 from tablekeeper.games.earthborne.data import CARD_TYPES, ICONS
 from tablekeeper.games.earthborne.parsing import no_extra, seat_or_active, split_args, threshold_text
 from tablekeeper.games.earthborne.tables import Record
@@ -60,6 +62,11 @@ def remember_path_card(txn: Txn, name: str, options: dict[str, str], flags: list
     no_extra(options, tuple(o for o in PATH_OPTIONS if o not in ("area", "seat", "clear")), "reveal path")
     base = known_path_card(txn.state, name)
     if base is None and not options:
+        names = [str(c["name"]) for c in tables.cfg(txn.state)["path"].values()]
+        close = difflib.get_close_matches(name, names, n=1, cutoff=0.75)
+        if close:
+            raise Rejected(f"no path card {name!r} (did you mean {close[0]!r}?); a card new to the device: "
+                           f"reveal path \"{name}\" progress=N|Nr|- harm=N|Nr|- presence=N ...")
         raise Rejected(f"{name} is new to the device: report it once with its printed numbers, e.g. "
                        f"reveal path \"{name}\" progress=N|Nr|- harm=N|Nr|- presence=N [arrow=down] "
                        "[type=being|feature] [icons=sun,..] [guide=N] [entry=N] [obstacle] [persistent] [rangers]")
@@ -114,7 +121,7 @@ def card_record(state: GameState, name: str, options: dict[str, str], flags: lis
         "area": area,
         "seat": seat,
         "type": kind,
-        "presence": parse_int(str(options.get("presence", base.get("presence", 1))), "presence"),
+        "presence": _presence(str(options.get("presence", base.get("presence", 1)))),
         "keywords": keywords,
         "icons": icons,
         "entry": None if entry is None else parse_int(str(entry), "entry"),
@@ -124,7 +131,18 @@ def card_record(state: GameState, name: str, options: dict[str, str], flags: lis
         "rtokens": [],
         "rtoken_clear": "rangers" in flags or bool(base.get("rtoken_clear")),
         "from_path": spec is not None and area in ("along", "reach"),
+        "verified": bool(base.get("verified", True)),
     }
+
+
+def _presence(text: str) -> int | str:
+    """A card's presence: a number, or X (its card says what X is; ER-TEST-3 leaves it to the table)."""
+    if text.strip().upper() == "X":
+        return "X"
+    value = parse_int(text, "presence")
+    if value < 0:
+        raise Rejected("presence: a number 0 or more, or X")
+    return value
 
 
 def card_verb(txn: Txn, args: tuple[str, ...]) -> None:
@@ -141,20 +159,58 @@ def card_verb(txn: Txn, args: tuple[str, ...]) -> None:
 
 
 def location_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    """Place the location: a Valley location needs only its name (its card's numbers are known)."""
     words, options = split_args(args)
-    if len(words) != 2:
-        raise Rejected("usage: location NAME THRESHOLD [icons=sun,...]")
+    if not 1 <= len(words) <= 2:
+        raise Rejected("usage: location NAME [THRESHOLD] [icons=sun,...]")
     no_extra(options, ("icons",), "location")
-    set_location(txn, words[0], threshold_text(words[1], "location threshold"),
-                 [i for i in options.get("icons", "").split(",") if i])
+    icons = [i for i in options["icons"].split(",") if i] if "icons" in options else None
+    place_location(txn, words[0], words[1] if len(words) == 2 else None, icons)
 
 
-def set_location(txn: Txn, name: str, threshold: str, icons: list[str]) -> None:
+def location_record(cfg: Any, name: str, threshold: str | None, icons: list[str] | None) -> Record:
+    """ER-LOC-1: the location's record: a Valley location's printed numbers (a threshold given here
+    replaces its own, e.g. for an X threshold); any other location needs its threshold."""
+    found = valley.find_location(cfg, name)
+    if found is None and threshold is None:
+        raise Rejected(f"{name!r} is not a Valley location the device knows: give its progress threshold "
+                       f"(location \"{name}\" N, Nr per Ranger){_near(cfg, name)}")
+    bad = [i for i in icons or () if i not in ICONS]
+    if bad:
+        raise Rejected(f"location: unknown icon {bad[0]!r} (sun, mountain, crest)")
+    if found is None:
+        return {"name": name, "progress": threshold_text(str(threshold), "location threshold"), "harm": "-",
+                "icons": list(icons or ()), "id": None, "verified": True, "rtoken_clear": False, "rtokens": []}
+    loc_id, loc = found
+    progress = threshold_text(threshold, "location threshold") if threshold is not None else str(loc["progress"])
+    return {"name": str(loc["name"]), "progress": progress, "harm": "-",
+            "icons": list(icons if icons is not None else loc["icons"]), "id": loc_id,
+            "verified": bool(loc["verified"]), "rtoken_clear": bool(loc["rangers"]) and threshold is None,
+            "rtokens": []}
+
+
+def _near(cfg: Any, name: str) -> str:
+    names = [str(loc["name"]) for loc in (cfg.get("locations") or {}).values()]
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def place_location(txn: Txn, name: str, threshold: str | None, icons: list[str] | None) -> None:
+    set_location(txn, location_record(tables.cfg(txn.state), name, threshold, icons))
+
+
+def set_location(txn: Txn, record: Record) -> None:
     """ER-LOC-1: the location holds progress toward travel (and maybe harm) but never clears."""
-    txn.put("location", {"name": name, "progress": threshold, "harm": "-", "icons": icons})
+    txn.put("location", record)
     tables.set_tokens(txn, "location.progress", 0)
     tables.set_tokens(txn, "location.harm", 0)
-    txn.notice(f"location: {name}, progress threshold {threshold}")
+    if record.get("rtoken_clear"):
+        how = "travel once every Ranger's token is on it (rtoken SEAT location)"
+    elif record["progress"] == "X":
+        how = f"progress threshold X: give it when known (location \"{record['name']}\" N)"
+    else:
+        how = f"progress threshold {record['progress']}"
+    txn.notice(f"location: {record['name']}, {how}" + ("" if record.get("verified", True) else " (unverified numbers)"))
 
 
 def placement_by(state: GameState, text: str | None) -> int | None:
@@ -219,16 +275,21 @@ def discard_verb(txn: Txn, args: tuple[str, ...]) -> None:
 
 
 def rtoken_verb(txn: Txn, args: tuple[str, ...]) -> None:
-    """ER-RTOKEN-1: a Ranger's token sits on one card at a time."""
+    """ER-RTOKEN-1: a Ranger's token sits on one card at a time (or on a location that needs them)."""
     want(args, 2, "rtoken SEAT CARD")
     seat = parse_seat(txn.state, args[0])
     key = tables.card_key(txn.state, args[1])
-    if key == "location":
-        raise Rejected("put Ranger tokens on path cards")
+    loc = tables.location(txn.state)
+    if key == "location" and not (loc and loc.get("rtoken_clear")):
+        raise Rejected("put Ranger tokens on path cards (or on a location whose card asks for them)")
     all_cards = tables.cards(txn.state)
     for record in all_cards.values():
         record["rtokens"] = [s for s in record.get("rtokens", ()) if s != seat]
-    all_cards[key]["rtokens"].append(seat)
+    if loc is not None and loc.get("rtoken_clear"):
+        loc["rtokens"] = [s for s in loc.get("rtokens", ()) if s != seat] + ([seat] if key == "location" else [])
+        txn.put("location", loc)
+    if key != "location":
+        all_cards[key]["rtokens"].append(seat)
     txn.put("cards", all_cards)
     engine.end_of_command(txn)  # a card that clears by Ranger tokens may now be due
 

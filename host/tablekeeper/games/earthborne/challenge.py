@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.game import Txn, parse_int, parse_seat, want
 from tablekeeper.core.state import GameState
@@ -10,7 +12,7 @@ from tablekeeper.games.earthborne import engine, rules, tables
 from tablekeeper.games.earthborne.data import ASPECTS
 from tablekeeper.games.earthborne.odds import success_chance
 from tablekeeper.games.earthborne.parsing import no_extra, split_args
-from tablekeeper.games.earthborne.rangers import begin_turn, check_free, suffer
+from tablekeeper.games.earthborne.rangers import check_free, suffer, take_action
 
 TEST_USAGE = ("usage: test SEAT AWA|FIT|SPI|FOC DIFFICULTY [energy=N] [commit=N] [icons=N] [effort=N] "
               "[target=CARD]")
@@ -46,9 +48,8 @@ def test_verb(txn: Txn, args: tuple[str, ...]) -> None:
     hand = txn.state.value(f"seat{seat}.hand")
     if committed > hand:
         raise Rejected(f"seat {seat} has {hand} card(s) in hand: cannot commit {committed}")
-    if txn.state.active_seat != seat:
-        begin_turn(txn, seat, False)
     check_free(txn)
+    take_action(txn, seat, f"tested {aspect.upper()}")
     target_key = tables.card_key(txn.state, options["target"]) if "target" in options else None
     all_cards = tables.cards(txn.state)
     target = all_cards.get(target_key) if target_key and target_key != "location" else None
@@ -60,6 +61,8 @@ def test_verb(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected(f"the ready obstacle {all_cards[blocker]['name']} ({blocker}) stands between seat {seat} "
                        f"and {target_key}: deal with it first")
     fatigue = rules.between_fatigue(target, all_cards, seat)
+    for name in rules.variable_presence(target, all_cards, seat):
+        txn.notice(f"{name} is in between with presence X: suffer the fatigue its card gives (fatigue {seat} N)")
     if fatigue:
         names = ", ".join(str(c["name"]) for c in rules.between(target, all_cards, seat).values())
         if not suffer(txn, seat, fatigue, f"the ready cards in between: {names}"):
@@ -76,19 +79,36 @@ def test_verb(txn: Txn, args: tuple[str, ...]) -> None:
                "; draw challenge (or reveal challenge CARD)")
 
 
-def chance_text(state: GameState, aspect: str, effort: int, difficulty: int) -> str:
+def chance(state: GameState, aspect: str, effort: int, difficulty: int) -> Fraction | None:
+    """ER-TEST-1: the exact chance a test succeeds, from the cards still in the challenge deck."""
     deck = state.sources["challenge"]
     if not isinstance(deck, Deck):
+        return None
+    return success_chance(deck, tables.cfg(state)["challenge"], aspect, effort, difficulty,
+                          int(tables.rule(state, "effort_floor")))
+
+
+UNVERIFIED = " (odds from an unverified deck)"
+
+
+def chance_text(state: GameState, aspect: str, effort: int, difficulty: int) -> str:
+    """The exact chance, and "(odds from an unverified deck)" whenever the deck data was not checked."""
+    p = chance(state, aspect, effort, difficulty)
+    if p is None:
         return "?"
-    p = success_chance(deck, tables.cfg(state)["challenge"], aspect, effort, difficulty,
-                       int(tables.rule(state, "effort_floor")))
-    return f"{p.numerator}/{p.denominator} ({float(p) * 100:.1f}%)"
+    text = f"{p.numerator}/{p.denominator} ({float(p) * 100:.1f}%)"
+    return text if deck_verified(state) else text + UNVERIFIED
+
+
+def deck_verified(state: GameState) -> bool:
+    info = tables.cfg(state).get("challenge_deck") or {}
+    return bool(info.get("verified"))
 
 
 def deck_file(state: GameState) -> str:
-    """Which challenge-deck data the odds come from, and whether it is still the placeholder."""
+    """Which challenge-deck data the odds come from, marked while it is not checked."""
     where = str(tables.cfg(state).get("challenge_file", "earthborne/data/challenge.toml"))
-    return where + (" (verify)" if where in tables.cfg(state)["unverified"] else "")
+    return where + ("" if deck_verified(state) else " (unverified)")
 
 
 def odds_verb(txn: Txn, args: tuple[str, ...]) -> None:

@@ -1,13 +1,15 @@
-"""Loading the game's editable data (challenge deck, day track, path set, open rule choices).
+"""Loading the game's data: the core box's content (challenge deck, day track, Valley map, path sets)
+and the numbers and open rule choices the catalogue leaves to the table.
 
-Every number the catalogue marks "outside the seeds" or leaves open lives in ``data/*.toml`` so a
-group can correct it; a bad file gives one ``ConfigError`` line naming the file and the key.
+Each kind of content is one TOML file under ``data/`` read through one typed msgspec schema; each
+names its source and whether it was checked (``verified``). A group's own copy replaces a file with
+``--option KEY=PATH``; a bad file gives one ``ConfigError`` line naming the file and the key.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -20,14 +22,17 @@ from tablekeeper.errors import ConfigError
 ASPECTS = ("awa", "fit", "spi", "foc")
 ICONS = ("sun", "mountain", "crest")
 CARD_TYPES = ("being", "feature", "other")
+TERRAINS = ("woods", "lakeshore", "mountain_pass", "old_growth", "grassland", "swamp", "ravine", "river")
 
 
 @dataclass(frozen=True, slots=True)
 class Threshold:
-    """A printed threshold: a number, or none; ``per_ranger`` multiplies it by the Rangers (ER-TOKEN-3)."""
+    """A printed threshold: a number, none, or X (it varies: the table says it when it matters);
+    ``per_ranger`` multiplies it by the Rangers (ER-TOKEN-3)."""
 
     value: int | None
     per_ranger: bool = False
+    variable: bool = False
 
     def effective(self, rangers: int) -> int | None:
         if self.value is None:
@@ -35,20 +40,25 @@ class Threshold:
         return self.value * rangers if self.per_ranger else self.value
 
     def text(self) -> str:
+        if self.variable:
+            return "X"
         if self.value is None:
             return "-"
         return f"{self.value}r" if self.per_ranger else str(self.value)
 
 
 def parse_threshold(text: str, where: str) -> Threshold:
-    """``"3"`` -> 3, ``"2r"`` -> 2 per Ranger, ``"-"``/``"none"`` -> no threshold (ER-TOKEN-2)."""
+    """``"3"`` -> 3, ``"2r"`` -> 2 per Ranger, ``"-"``/``"none"`` -> no threshold, ``"X"`` -> varies
+    (never reached until the table gives a number) (ER-TOKEN-2)."""
     raw = str(text).strip().lower()
     if raw in ("-", "none", ""):
         return Threshold(None)
+    if raw == "x":
+        return Threshold(None, variable=True)
     per_ranger = raw.endswith("r")
     digits = raw[:-1] if per_ranger else raw
     if not digits.isdigit() or int(digits) < 1:
-        raise ConfigError(f"{where}: threshold must be a positive number, Nr (per Ranger) or '-', not {text!r}")
+        raise ConfigError(f"{where}: threshold must be a positive number, Nr (per Ranger), X or '-', not {text!r}")
     return Threshold(int(digits), per_ranger)
 
 
@@ -67,13 +77,70 @@ class PathCard:
     harm: Threshold
     type: str = "other"
     arrow: str = "up"
-    presence: int = 1
+    presence: int | None = 1  # None: X, the card says how it varies
     keywords: tuple[str, ...] = ()
     icons: tuple[str, ...] = ()
     entry: int | None = None
     guide: int | None = None
     rangers: bool = False
     copies: int = 1
+    set: str = ""
+    number: str = ""
+    verified: bool = True
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PathSet:
+    id: str
+    name: str
+    kind: str  # terrain, location, valley, general
+    verified: bool
+    source: str
+    pack: str = "core"  # the box, or the file a group's own set came from
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    id: str
+    name: str
+    number: int
+    pivotal: bool
+    progress: Threshold
+    presence: int
+    rangers: bool = False
+    icons: tuple[str, ...] = ()
+    guide: int | None = None
+    valley_cards: int | None = None
+    include: tuple[str, ...] = ()
+    own_set: bool = True
+    terrain: str | None = None
+    verified: bool = True
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Path:
+    a: str
+    b: str
+    terrain: str
+    verified: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Valley:
+    locations: tuple[Location, ...] = ()
+    paths: tuple[Path, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Content:
+    """What a data file is, for screens and the list of content: its name, source and whether checked."""
+
+    name: str
+    file: str
+    verified: bool
+    source: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +161,7 @@ class Campaign:
     days: int
     weather: Mapping[int, str]
     entries: Mapping[int, tuple[str, ...]]
+    start: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,8 +170,16 @@ class GameData:
     challenge: tuple[ChallengeCard, ...]
     campaign: Campaign
     path: tuple[PathCard, ...]
-    unverified: tuple[str, ...] = ()
-    challenge_file: str = "earthborne/data/challenge.toml"
+    challenge_deck: Content = Content("challenge deck", "earthborne/data/challenge.toml", False, "")
+    day_track: Content = Content("day track", "earthborne/data/campaign.toml", False, "")
+    sets: tuple[PathSet, ...] = ()
+    valley: Valley = field(default_factory=Valley)
+    deck_file: tuple[PathCard, ...] = ()
+
+    @property
+    def unverified(self) -> tuple[str, ...]:
+        """The data files not checked against the printed game, by file name."""
+        return tuple(c.file for c in (self.challenge_deck, self.day_track) if not c.verified)
 
     def challenge_card(self, card_id: str) -> ChallengeCard:
         for card in self.challenge:
@@ -122,11 +198,13 @@ NonNegative = Annotated[int, msgspec.Meta(ge=0)]
 Positive = Annotated[int, msgspec.Meta(ge=1)]
 Name = Annotated[str, msgspec.Meta(min_length=1)]
 Word = Annotated[str, msgspec.Meta(pattern=r"^\S+$")]
+Id = Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9_]+$")]
 Icon = Literal["sun", "mountain", "crest"]
+Terrain = Literal["woods", "lakeshore", "mountain_pass", "old_growth", "grassland", "swamp", "ravine", "river"]
 
 
 class _File(msgspec.Struct, forbid_unknown_fields=True):
-    """The keys a data file may hold; ``verify = true`` marks the shipped placeholders."""
+    """The keys a data file may hold."""
 
 
 class _AspectsRow(_File):
@@ -146,7 +224,19 @@ class _RulesFile(_File):
     recheck: Literal["any", "chosen"] = "any"
     nested_clears: Literal["literal", "queue"] = "literal"
     after_when_kept: bool = True
-    verify: bool = False
+
+
+class _Described(_File):
+    """A content file's own description. A group's edited copy is unverified until it says
+    ``verified = true``; ``verify = true`` (older copies) also marks it unchecked."""
+
+    name: str = ""
+    verified: bool = False
+    verify: bool | None = None
+    source: str = ""
+
+    def checked(self) -> bool:
+        return self.verified and not self.verify
 
 
 class _ChallengeRow(_File):
@@ -159,9 +249,8 @@ class _ChallengeRow(_File):
     reshuffle: bool = False
 
 
-class _ChallengeFile(_File):
-    cards: Annotated[list[_ChallengeRow], msgspec.Meta(min_length=1)]
-    verify: bool = False
+class _ChallengeFile(_Described):
+    cards: Annotated[list[_ChallengeRow], msgspec.Meta(min_length=1)] = msgspec.field(default_factory=list)
 
 
 class _WeatherRow(_File):
@@ -175,11 +264,11 @@ class _EntryRow(_File):
     entry: Name
 
 
-class _CampaignFile(_File):
+class _CampaignFile(_Described):
     days: Positive = 30
+    start: str | None = None
     weather: list[_WeatherRow] = msgspec.field(default_factory=list)
     entries: list[_EntryRow] = msgspec.field(default_factory=list)
-    verify: bool = False
 
 
 class _PathRow(_File):
@@ -188,18 +277,66 @@ class _PathRow(_File):
     harm: str | int = "-"
     type: Literal["being", "feature", "other"] = "other"
     arrow: Literal["up", "down"] = "up"
-    presence: NonNegative = 1
-    keywords: list[str] = msgspec.field(default_factory=list)
+    presence: NonNegative | Literal["X"] = 1
+    keywords: list[Literal["obstacle", "persistent"]] = msgspec.field(default_factory=list)
     icons: list[Icon] = msgspec.field(default_factory=list)
     entry: int | None = None
     guide: int | None = None
     rangers: bool = False
     copies: Positive = 1
+    set: str = ""
+    number: str = ""
+    verified: bool | None = None
+    source: str = ""
 
 
 class _PathFile(_File):
     cards: list[_PathRow] = msgspec.field(default_factory=list)
     verify: bool = False
+
+
+class _SetRow(_File):
+    id: Id
+    name: Name
+    kind: Literal["terrain", "location", "valley", "general"]
+    verified: bool = False
+    source: str = ""
+
+
+class _PathSetsFile(_File):
+    sets: list[_SetRow] = msgspec.field(default_factory=list)
+    cards: list[_PathRow] = msgspec.field(default_factory=list)
+
+
+class _LocationRow(_File):
+    id: Id
+    name: Name
+    number: NonNegative = 0
+    pivotal: bool = False
+    progress: str = "-"
+    rangers: bool = False
+    presence: NonNegative = 1
+    icons: list[Icon] = msgspec.field(default_factory=list)
+    guide: int | None = None
+    valley_cards: NonNegative | None = None
+    include: list[Name] = msgspec.field(default_factory=list)
+    own_set: bool = True
+    terrain: Terrain | None = None
+    verified: bool = False
+    source: str = ""
+
+
+class _PathEdgeRow(_File):
+    a: Id = msgspec.field(name="from")
+    b: Id = msgspec.field(name="to")
+    terrain: Terrain
+    verified: bool = True
+    note: str = ""
+
+
+class _ValleyFile(_File):
+    locations: list[_LocationRow] = msgspec.field(default_factory=list)
+    paths: list[_PathEdgeRow] = msgspec.field(default_factory=list)
 
 
 F = TypeVar("F", bound=_File)
@@ -228,18 +365,20 @@ def load_rules(option: str | None) -> RulesData:
     )
 
 
-def load_challenge(option: str | None) -> tuple[str, bool, tuple[ChallengeCard, ...]]:
-    """The challenge deck: where it came from, whether it is still the placeholder, its cards."""
+def load_challenge(option: str | None) -> tuple[Content, tuple[ChallengeCard, ...]]:
+    """The challenge deck: what it is (name, file, checked or not, source) and its cards."""
     where, raw = _read(option, "challenge.toml", _ChallengeFile)
+    if not raw.cards:
+        raise ConfigError(f"{where}: cards: the challenge deck needs at least one card")
     cards: list[ChallengeCard] = []
     for i, row in enumerate(raw.cards):
         if any(c.id == row.id for c in cards):
             raise ConfigError(f"{where}: cards[{i}].id {row.id!r} appears twice")
         cards.append(ChallengeCard(row.id, row.icon, {a: getattr(row, a) for a in ASPECTS}, row.reshuffle))
-    return where, raw.verify, tuple(cards)
+    return Content(raw.name or "challenge deck", where, raw.checked(), raw.source), tuple(cards)
 
 
-def load_campaign(option: str | None) -> tuple[str, bool, Campaign]:
+def load_campaign(option: str | None) -> tuple[Content, Campaign]:
     where, raw = _read(option, "campaign.toml", _CampaignFile)
     weather: dict[int, str] = {}
     for row in raw.weather:
@@ -248,32 +387,94 @@ def load_campaign(option: str | None) -> tuple[str, bool, Campaign]:
     entries: dict[int, tuple[str, ...]] = {}
     for entry in raw.entries:
         entries[entry.day] = (*entries.get(entry.day, ()), entry.entry)
-    return where, raw.verify, Campaign(raw.days, weather, entries)
+    content = Content(raw.name or "day track", where, raw.checked(), raw.source)
+    return content, Campaign(raw.days, weather, entries, raw.start)
 
 
-def load_path(option: str | None) -> tuple[PathCard, ...]:
-    where, raw = _read(option, "path.toml", _PathFile)
-    return tuple(PathCard(
+def _path_card(row: _PathRow, where: str, i: int, sets: Mapping[str, PathSet]) -> PathCard:
+    owner = sets.get(row.set)
+    if row.set and sets and owner is None:
+        raise ConfigError(f"{where}: cards[{i}].set {row.set!r} is not one of the sets ({', '.join(sets)})")
+    verified = row.verified if row.verified is not None else (owner.verified if owner else False)
+    return PathCard(
         name=row.name,
         progress=parse_threshold(str(row.progress), f"{where}: cards[{i}].progress"),
         harm=parse_threshold(str(row.harm), f"{where}: cards[{i}].harm"),
-        type=row.type, arrow=row.arrow, presence=row.presence, keywords=tuple(row.keywords),
-        icons=tuple(row.icons), entry=row.entry, guide=row.guide, rangers=row.rangers, copies=row.copies,
-    ) for i, row in enumerate(raw.cards))
+        type=row.type, arrow=row.arrow, presence=None if row.presence == "X" else row.presence,
+        keywords=tuple(row.keywords), icons=tuple(row.icons), entry=row.entry, guide=row.guide,
+        rangers=row.rangers, copies=row.copies, set=row.set, number=row.number, verified=verified,
+        source=row.source or (owner.source if owner else ""),
+    )
+
+
+def load_path(option: str | None) -> tuple[PathCard, ...]:
+    """A path deck file (``--option path=PATH``): each card and its copies; the file is the deck."""
+    if not option:
+        return ()
+    where, raw = _read(option, "", _PathFile)
+    return tuple(_path_card(row, where, i, {}) for i, row in enumerate(raw.cards))
+
+
+def load_cards(option: str | None) -> tuple[str, tuple[PathCard, ...]]:
+    """More path cards the device should know (``--option cards=PATH``: an expansion's or a group's
+    own), in the path deck file's shape, and the file's name; the path deck is still built from sets."""
+    if not option:
+        return "", ()
+    where, raw = _read(option, "", _PathFile)
+    return where, tuple(_path_card(row, where, i, {}) for i, row in enumerate(raw.cards))
+
+
+def load_path_sets() -> tuple[tuple[PathSet, ...], tuple[PathCard, ...]]:
+    """The core box's path sets and their cards (``data/path_sets.toml``)."""
+    where, raw = _read(None, "path_sets.toml", _PathSetsFile)
+    sets = {s.id: PathSet(s.id, s.name, s.kind, s.verified, s.source) for s in raw.sets}
+    return tuple(sets.values()), tuple(_path_card(row, where, i, sets) for i, row in enumerate(raw.cards))
+
+
+def load_valley() -> Valley:
+    """The core box's Valley: its locations and the paths between them (``data/valley.toml``)."""
+    where, raw = _read(None, "valley.toml", _ValleyFile)
+    locations = tuple(Location(
+        id=row.id, name=row.name, number=row.number, pivotal=row.pivotal,
+        progress=parse_threshold(row.progress, f"{where}: locations[{i}].progress"), presence=row.presence,
+        rangers=row.rangers, icons=tuple(row.icons), guide=row.guide, valley_cards=row.valley_cards,
+        include=tuple(row.include), own_set=row.own_set, terrain=row.terrain, verified=row.verified,
+        source=row.source,
+    ) for i, row in enumerate(raw.locations))
+    known = {loc.id for loc in locations}
+    for i, edge in enumerate(raw.paths):
+        for end in (edge.a, edge.b):
+            if end not in known:
+                raise ConfigError(f"{where}: paths[{i}]: no location {end!r}")
+    return Valley(locations, tuple(Path(e.a, e.b, e.terrain, e.verified) for e in raw.paths))
 
 
 def load(options: Mapping[str, str]) -> GameData:
     """The game's data, from the package or from the files named by ``--option KEY=PATH``."""
-    challenge_at, challenge_verify, challenge = load_challenge(options.get("challenge"))
-    campaign_at, campaign_verify, campaign = load_campaign(options.get("campaign"))
-    unverified = [w for w, flag in ((challenge_at, challenge_verify), (campaign_at, campaign_verify)) if flag]
+    challenge_deck, challenge = load_challenge(options.get("challenge"))
+    day_track, campaign = load_campaign(options.get("campaign"))
+    sets, box_cards = load_path_sets()
+    deck_file = load_path(options.get("path"))
+    cards_file, extra = load_cards(options.get("cards"))
+    # a card the group describes (its own file, a deck file) replaces the box's card of that name
+    known: dict[str, PathCard] = {c.name.lower(): c for c in box_cards}
+    for card in (*extra, *deck_file):
+        known[card.name.lower()] = card
+    # a group's own set (its cards' ``set``) can be shuffled in by name like the box's
+    own_sets = {c.set for c in extra if c.set and c.set not in {s.id for s in sets}}
+    sets = (*sets, *(PathSet(set_id, set_id.replace("_", " ").title(), "general",
+                             all(c.verified for c in extra if c.set == set_id), "", cards_file)
+                     for set_id in sorted(own_sets)))
     return GameData(
         rules=load_rules(options.get("rules")),
         challenge=challenge,
         campaign=campaign,
-        path=load_path(options.get("path")),
-        unverified=tuple(unverified),
-        challenge_file=challenge_at,
+        path=tuple(known.values()),
+        challenge_deck=challenge_deck,
+        day_track=day_track,
+        sets=sets,
+        valley=load_valley(),
+        deck_file=deck_file,
     )
 
 
@@ -288,19 +489,62 @@ def to_json(data: GameData) -> dict[str, Any]:
             "nested_clears": rules.nested_clears, "after_when_kept": rules.after_when_kept,
         },
         "challenge": {c.id: {"icon": c.icon, "reshuffle": c.reshuffle, **c.modifiers} for c in data.challenge},
+        "challenge_deck": _content_json(data.challenge_deck),
+        "day_track": _content_json(data.day_track),
         "weather": {str(day): card for day, card in data.campaign.weather.items()},
         "entries": {str(day): list(e) for day, e in data.campaign.entries.items()},
         "days": data.campaign.days,
+        "start": data.campaign.start,
         "path": {c.name: path_card_json(c) for c in data.path},
+        "deck_file": {c.name: c.copies for c in data.deck_file},
+        "sets": {s.id: {"name": s.name, "kind": s.kind, "verified": s.verified, "pack": s.pack,
+                        "cards": {c.name: c.copies for c in data.path if c.set == s.id}} for s in data.sets},
+        "locations": {loc.id: location_json(loc) for loc in data.valley.locations},
+        "paths": [{"a": p.a, "b": p.b, "terrain": p.terrain, "verified": p.verified} for p in data.valley.paths],
         "unverified": list(data.unverified),
-        "challenge_file": data.challenge_file,
+        "challenge_file": data.challenge_deck.file,
     }
+
+
+def content(cfg: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """What of the game this session knows, by kind, each entry named with its pack and whether it was
+    checked against the printed game: the list a pack listing shows."""
+    def entry(name: str, verified: bool, file: str = "") -> dict[str, Any]:
+        return {"name": name, "pack": "core" if not file or file.startswith("earthborne/") else file,
+                "verified": verified}
+
+    deck, track = cfg.get("challenge_deck") or {}, cfg.get("day_track") or {}
+    locations = (cfg.get("locations") or {}).values()
+    return {
+        "challenge_decks": [entry(str(deck.get("name")), bool(deck.get("verified")), str(deck.get("file", "")))],
+        "day_tracks": [entry(str(track.get("name")), bool(track.get("verified")), str(track.get("file", "")))],
+        "valley_maps": [entry(f"The Valley ({len(list(locations))} locations, {len(cfg.get('paths') or ())} paths)",
+                              all(p["verified"] for p in cfg.get("paths") or ()))],
+        "locations": [entry(str(loc["name"]), bool(loc["verified"])) for loc in locations],
+        "path_sets": [entry(str(info["name"]), bool(info["verified"]) and all(
+            (cfg.get("path") or {}).get(name, {}).get("verified", True) for name in info["cards"]),
+            "" if info.get("pack", "core") == "core" else str(info["pack"]))
+            for info in (cfg.get("sets") or {}).values()],
+    }
+
+
+def _content_json(content: Content) -> dict[str, Any]:
+    return {"name": content.name, "file": content.file, "verified": content.verified, "source": content.source}
 
 
 def path_card_json(card: PathCard) -> dict[str, Any]:
     return {
         "name": card.name, "progress": card.progress.text(), "harm": card.harm.text(), "type": card.type,
-        "arrow": card.arrow, "presence": card.presence, "keywords": list(card.keywords),
-        "icons": list(card.icons), "entry": card.entry, "guide": card.guide, "rtoken_clear": card.rangers,
-        "copies": card.copies,
+        "arrow": card.arrow, "presence": "X" if card.presence is None else card.presence,
+        "keywords": list(card.keywords), "icons": list(card.icons), "entry": card.entry, "guide": card.guide,
+        "rtoken_clear": card.rangers, "copies": card.copies, "set": card.set, "verified": card.verified,
+    }
+
+
+def location_json(loc: Location) -> dict[str, Any]:
+    return {
+        "name": loc.name, "pivotal": loc.pivotal, "progress": loc.progress.text(), "rangers": loc.rangers,
+        "presence": loc.presence, "icons": list(loc.icons), "guide": loc.guide,
+        "valley_cards": loc.valley_cards, "include": list(loc.include), "own_set": loc.own_set,
+        "terrain": loc.terrain, "verified": loc.verified,
     }

@@ -58,16 +58,17 @@ class Earthborne(Game):
     seats_max = 4
     seats_default = 2
     flow: ClassVar[Flow] = travel.FLOW
-    file_options = frozenset({"rules", "challenge", "campaign", "path"})
+    file_options = frozenset({"rules", "challenge", "campaign", "path", "cards"})
     # Rangers have no hit points: the HP die and the dial's DMG count injuries (the third ends the day);
     # fatigue and energy move cards and tokens by their own verbs, so no counter sets them
     counter_tracks: ClassVar[Mapping[str, str | None]] = {"hp": "injury", "damage": "injury"}
 
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
-        """ER-SETUP-1: a day's setup. Options: rules/challenge/campaign/path=PATH (edited data; a path
-        file is then the path deck itself), day=N, aspectsN=AWA,FIT,SPI,FOC, location=NAME:THRESHOLD,
+        """ER-SETUP-1: a day's setup. Options: rules/challenge/campaign/path/cards=PATH (edited data; a
+        path file is then the path deck itself, a cards file more path cards the device knows), day=N,
+        aspectsN=AWA,FIT,SPI,FOC, location=NAME[:THRESHOLD] (day 1 begins where the campaign starts),
         pathdeck=N (the group's path deck is already built with N cards)."""
-        known = {"rules", "challenge", "campaign", "path", "day", "location", "pathdeck",
+        known = {"rules", "challenge", "campaign", "path", "cards", "day", "location", "pathdeck",
                  *(f"aspects{s}" for s in state.seat_numbers())}
         extra = sorted(set(options) - known)
         if extra:
@@ -96,17 +97,31 @@ class Earthborne(Game):
             path_deck = pathdeck.apply_path(Deck.plain("path", {}), "path.built", "", int(count_text))
             data["path_mode"] = "physical"
             data["path_built"] = int(count_text) > 0
+            data["path_fresh"] = int(count_text) > 0
         sources = {"challenge": Deck.plain("challenge", [c.id for c in loaded.challenge]), "path": path_deck}
-        if "location" in options:
-            name, _, threshold = options["location"].rpartition(":")
-            try:
-                text = datamod.parse_threshold(threshold, f"--option location={options['location']}").text()
-            except ValueError as exc:
-                raise ConfigError(str(exc)) from None
-            if not name:
-                raise ConfigError(f"--option location={options['location']}: expected NAME:THRESHOLD")
-            data["location"] = {"name": name, "progress": text, "harm": "-", "icons": []}
+        location = self._location(cfg, options, int(day_text))
+        if location is not None:
+            data["location"] = location
         return replace(state, tracks=tracks, sources=sources, data={k: freeze(v) for k, v in data.items()})
+
+    @staticmethod
+    def _location(cfg: Mapping[str, Any], options: Mapping[str, str], day: int) -> dict[str, Any] | None:
+        """ER-SETUP-1: the day's location: the one named, else on the campaign's first day its start."""
+        text = options.get("location")
+        if text is None:
+            start = cfg.get("start")
+            if day != 1 or not start or start not in cfg["locations"]:
+                return None
+            text = str(cfg["locations"][start]["name"])
+        name, sep, threshold = text.rpartition(":")
+        if not sep:
+            name, threshold = text, ""
+        if not name:
+            raise ConfigError(f"--option location={text}: expected NAME or NAME:THRESHOLD")
+        try:
+            return cards.location_record(cfg, name, threshold or None, None)
+        except (Rejected, ValueError) as exc:
+            raise ConfigError(f"--option location={text}: {exc}") from None
 
     def verbs(self) -> Mapping[str, Verb]:
         out = {name: Verb(usage, text, handler) for name, (usage, text, handler) in verbs.verb_table().items()}
@@ -114,18 +129,18 @@ class Earthborne(Game):
             out[name] = Verb(usage, text, verbs.guarded(handler))
         usage, text, handler = travel.NEWDAY
         out["newday"] = Verb(usage, text, handler)
-        out["next"] = Verb("next", "end the active Ranger's turn, or go on to the next step",
-                           lambda txn, args: rangers.next_verb(txn, args, travel.FLOW))
-        out["draw"] = Verb("draw SOURCE | draw path [SEAT]", "the device draws (challenge card, path card)",
-                           pathdeck.draw_verb)
-        out["reveal"] = Verb("reveal SOURCE OUTCOME | reveal path NAME [SEAT]", "report the card drawn",
-                             pathdeck.reveal_verb)
+        out["next"] = Verb("next", "end the active Ranger's turn, or go on to the next step", travel.next_verb)
+        out["draw"] = Verb("draw challenge [effect] | draw path [SEAT] [extra]",
+                           "the device draws (the waiting test's challenge card, a path card)", pathdeck.draw_verb)
+        out["reveal"] = Verb("reveal challenge ID|ICON [ASPECT=N ..] [effect] | reveal path NAME [SEAT] [extra]",
+                             "report the card turned over", pathdeck.reveal_verb)
         return out
 
     def choices(self) -> Mapping[str, ChoiceHandler]:
         handlers: dict[str, ChoiceHandler] = {
             "clear.order": engine.choose_clear_order, "clear.kind": engine.choose_kind,
             "effect.order": engine.choose_effect_order, "travel": travel.choose_travel,
+            "path.build": travel.choose_path_deck,
             "gear.discard": rangers.choose_gear}
         return {prompt_id: _then_carry_on(handler) for prompt_id, handler in handlers.items()}
 
@@ -161,7 +176,7 @@ class Earthborne(Game):
                 sources["path"] = pathdeck.file_deck(state.get("cfg"))
             else:
                 sources["path"] = pathdeck.apply_path(deck, event.kind, str(event.get("card", "")),
-                                                      int(event.get("n", 0) or 0))
+                                                      int(event.get("n", 0) or 0), event.get("cards"))
             return replace(state, sources=sources)
         return super().apply_game(state, event)
 
@@ -189,6 +204,7 @@ class Earthborne(Game):
             if test.stage == "draw":
                 test_view["odds"] = challenge.chance_text(state, test.aspect, test.effort, test.difficulty)
                 test_view["deck_file"] = challenge.deck_file(state)
+                test_view["deck_verified"] = challenge.deck_verified(state)
         return {
             "cards": cards,
             "location": tables.location(state),
@@ -209,6 +225,7 @@ class Earthborne(Game):
             "known_path": sorted(state.get("known_path") or {}),
             "path_built": state.get("path_built") is not False,
             "unverified_data": list(tables.cfg(state)["unverified"]),
+            "content": datamod.content(tables.cfg(state)),
         }
 
     def panels(self, state: GameState) -> dict[str, Panel]:

@@ -26,7 +26,8 @@ def card_line(state: GameState, key: str) -> str:
     state_word = "" if record.get("ready", True) else " (exhausted)"
     area = str(record.get("area", "along"))
     where = AREAS.get(area, f", {area}").format(seat=record.get("seat"))
-    return f"{number}. {record['name']}{state_word}{where}: progress {p}, harm {h}"
+    checked = "" if record.get("verified", True) else " (unverified numbers)"
+    return f"{number}. {record['name']}{state_word}{where}: progress {p}, harm {h}{checked}"
 
 
 def odds_line(test: engine.OpenTest, percent: str) -> str:
@@ -36,27 +37,36 @@ def odds_line(test: engine.OpenTest, percent: str) -> str:
 def odds_panel(state: GameState, test: engine.OpenTest) -> Panel:
     """While a test waits for its challenge card: the exact odds and the deck data they come from."""
     chance = challenge.chance_text(state, test.aspect, test.effort, test.difficulty)
-    source = challenge.deck_file(state)
-    verify = source.endswith(" (verify)")
-    name = source.removesuffix(" (verify)").rpartition("/")[2]
+    verified = challenge.deck_verified(state)
+    name = str(tables.cfg(state).get("challenge_deck", {}).get("name") or "challenge deck")
     aspect = ASPECT_NAMES.get(test.aspect, test.aspect)
     return Panel.ranked("Odds", (
         (f"Seat {test.seat} tests {aspect}: effort {test.effort} vs difficulty {test.difficulty}", Priority.KEY),
-        (f"chance to pass {chance}", Priority.KEY),
-        (f"deck {name}", Priority.NORMAL),
-        ("VERIFY: placeholder" if verify else "your deck data", Priority.NORMAL)))
+        (f"chance to pass {chance.removesuffix(challenge.UNVERIFIED)}", Priority.KEY),
+        (name, Priority.NORMAL),
+        ("checked card by card" if verified else "UNVERIFIED deck: odds from an unverified deck",
+         Priority.KEY if not verified else Priority.NORMAL)))
 
 
 def panels(state: GameState, step_title: str) -> dict[str, Panel]:
     day = state.value("day")
     loc = tables.location(state)
     threshold = tables.location_threshold(state)
-    loc_line = f"Location {gauge(state.value('location.progress'), threshold)}" + (f" {loc['name']}" if loc else "")
+    if loc is not None and loc.get("rtoken_clear"):
+        gauge_text = f"Location tokens {len(loc.get('rtokens', ()))}/{state.seats}"
+    else:
+        gauge_text = f"Location {gauge(state.value('location.progress'), threshold)}"
     weather = state.get("weather") or ""
     ended = tables.day_end(state)
     status = step_title if ended is None else f"day end: {ended['reason']}"
-    # "Weather A Perfect Day" is one row of a small display: the day's first screen fits without paging
-    out = {"track": Panel(f"Day {day} Round {state.round}", (status, loc_line, f"Weather {weather}"))}
+    # the gauge and the weather fit a small display's first screen; the location's name is shown
+    # where there is room (it is on the table), with a word when its numbers were not checked
+    track_lines = [(status, Priority.KEY), (gauge_text, Priority.KEY), (f"Weather {weather}", Priority.NORMAL)]
+    if loc is not None:
+        checked = loc.get("verified", True)
+        track_lines.append((str(loc["name"]) + ("" if checked else " (unverified)"),
+                      Priority.DETAIL if checked else Priority.NORMAL))
+    out = {"track": Panel.ranked(f"Day {day} Round {state.round}", tuple(track_lines))}
     if state.prompt is not None:
         options = tuple(f"{i}. {o}" for i, o in enumerate(state.prompt.options, 1))
         out["tokens"] = Panel.question("Question", state.prompt.text, options)
@@ -79,8 +89,10 @@ def panels(state: GameState, step_title: str) -> dict[str, Panel]:
                       (f"Fatigue {fatigue} Injury {injury}",  # none of either: only where there is room
                        Priority.NORMAL if fatigue or injury else Priority.DETAIL)]
         if test is not None and test.seat == seat and test.stage == "draw":
-            chance = challenge.chance_text(state, test.aspect, test.effort, test.difficulty)
-            seat_lines.insert(0, (odds_line(test, chance.split()[-1].strip("()")), Priority.KEY))
+            p = challenge.chance(state, test.aspect, test.effort, test.difficulty)
+            percent = "?" if p is None else f"{float(p) * 100:.1f}%"
+            line = odds_line(test, percent) + ("" if challenge.deck_verified(state) else challenge.UNVERIFIED)
+            seat_lines.insert(0, (line, Priority.KEY))
         flag = "turn" if state.active_seat == seat else ("rested" if seat in rested else "")
         out[s] = Panel.ranked(f"Seat {seat} {flag}".strip(), tuple(seat_lines))
     return out

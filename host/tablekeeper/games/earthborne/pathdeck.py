@@ -10,6 +10,7 @@ device can draw from itself.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -17,8 +18,9 @@ from tablekeeper.core.chance import Deck
 from tablekeeper.core.game import Txn, parse_int, parse_seat, want
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.earthborne import engine, tables
+from tablekeeper.games.earthborne import engine, tables, valley
 from tablekeeper.games.earthborne.cards import add_card, card_record, known_path_card, remember_path_card
+from tablekeeper.games.earthborne.data import ASPECTS
 from tablekeeper.games.earthborne.parsing import guard, split_args
 from tablekeeper.games.earthborne.rangers import check_free
 
@@ -34,10 +36,18 @@ def _deck(state: GameState) -> Deck:
 
 def path_draw(txn: Txn, name: str | None, seat_text: str | None, options: dict[str, str],
               flags: list[str]) -> None:
-    """ER-PATH-1: one path card per Ranger from the lead; an empty deck reshuffles its discard first."""
+    """ER-PATH-1: one path card per Ranger from the lead; an empty deck reshuffles its discard first.
+    In Phase 1 a card beyond one per Ranger is one a card effect draws (flag ``extra``): it belongs
+    to the Ranger whose card drew it and does not move the draw on to the next Ranger."""
     check_free(txn)  # ER-PATH-1: each card is resolved completely before the next is drawn
+    extra = "extra" in flags
+    flags = [f for f in flags if f != "extra"]
     if txn.state.get("path_built") is False:
         raise Rejected("the path deck is not built yet: " + build_hint(txn.state))
+    drawn = int(txn.state.get("path_drawn", 0))
+    if txn.state.phase == "path" and not extra and drawn >= txn.state.seats:
+        raise Rejected(f"each Ranger has drawn this round's path card ({drawn} of {txn.state.seats}); a card "
+                       "an effect draws: reveal path NAME extra (or draw path extra)")
     deck = _deck(txn.state)
     ready = deck.ready()
     stage = ready.stage_index()
@@ -54,48 +64,129 @@ def path_draw(txn: Txn, name: str | None, seat_text: str | None, options: dict[s
         name = str(known["name"])  # the printed spelling, whatever case the players typed
     if top.count(name) == 0 and top.count(UNSEEN) == 0:
         raise Rejected(f"the path deck holds no {name!r} (it holds {', '.join(sorted(top.as_dict()))})")
+    unseen_from = txn.state.get("path_unseen_set")
+    if top.count(name) == 0 and unseen_from and (known is None or known.get("set") != unseen_from):
+        raise Rejected(f"the path deck holds no {name!r}: its unseen cards are "
+                       f"{valley.set_name(tables.cfg(txn.state), str(unseen_from))} cards")
     if known is None or options or flags:
         remember_path_card(txn, name, options, flags)
     if deck.remaining == 0:
         txn.notice("the path deck is empty: its discard is shuffled into a new deck")
         tables.log(txn, "path deck reshuffled")
     txn.emit("path.drawn", card=name)
-    seat = tables.next_path_seat(txn.state) if seat_text is None else parse_seat(txn.state, seat_text)
-    txn.put("path_drawn", int(txn.state.get("path_drawn", 0)) + 1)
+    if seat_text is not None:
+        seat = parse_seat(txn.state, seat_text)
+    elif txn.state.phase == "path" and extra:
+        seat = (txn.state.lead - 1 + max(drawn - 1, 0)) % txn.state.seats + 1
+    else:
+        seat = tables.next_path_seat(txn.state)
+    if not extra:
+        txn.put("path_drawn", drawn + 1)
+    txn.put("path_fresh", False)
     record = card_record(txn.state, name, {"seat": str(seat)}, [])
     record["from_path"] = True
     key = add_card(txn, record)
     tables.log(txn, f"path: {record['name']} -> {key}")
+    if not record.get("verified", True):
+        txn.notice(f"{record['name']}: its numbers are unverified (check them against the card)")
     engine.end_of_command(txn)
+
+
+def planned(state: GameState) -> valley.Build | None:
+    """The path deck the group builds now, from the Valley data: the terrain set of the path taken and
+    the location's own set or random Valley cards (ER-TRAVEL-2); None when either is unknown."""
+    loc = tables.location(state)
+    record = state.get("record") or {}
+    return valley.build_for(tables.cfg(state), record.get("terrain"), None if loc is None else loc.get("id"))
 
 
 def build_hint(state: GameState) -> str:
     """ER-TRAVEL-2, ER-SETUP-1: what goes into a new path deck, and the verb that reports it."""
+    plan = planned(state)
+    if plan is not None:
+        return (f"shuffle {plan.text} and any cards missions add, then: pathdeck "
+                f"({plan.size} cards; pathdeck N if missions add some)")
     record = state.get("record") or {}
     terrain = record.get("terrain")
-    where = f"the {terrain} terrain set" if terrain else "the terrain set of the path taken"
+    where = f"the {valley.terrain_name(terrain)} set" if terrain else "the terrain set of the path taken"
     return (f"shuffle {where}, the pivotal location's set or 3 random Valley cards, and any cards "
-            "missions add, then: pathdeck N (the number of cards)")
+            "missions add, then: pathdeck SET... (e.g. pathdeck woods lone_tree_station) or pathdeck N")
 
 
 def build(txn: Txn, args: tuple[str, ...]) -> None:
-    """``pathdeck N``: the group built a new path deck of N cards (ER-TRAVEL-2, ER-SETUP-1)."""
-    want(args, 1, "pathdeck N")
-    count = parse_int(args[0], "path deck cards")
-    if count < 1:
-        raise Rejected("pathdeck: a path deck holds at least 1 card")
-    if txn.state.get("path_built") is not False:
-        raise Rejected("the path deck is already built; it is built again after travel or on a new day")
+    """``pathdeck``: the group built the path deck the device named; ``pathdeck SET ... [valley=N]``:
+    from those sets (and N random Valley cards); ``pathdeck N``: N cards the device learns one by one
+    (ER-TRAVEL-2, ER-SETUP-1)."""
+    words, options = split_args(args)
+    if txn.state.get("path_built") is not False and not txn.state.get("path_fresh"):
+        raise Rejected("the path deck is already built and drawn from; it is built again after travel or on "
+                       "a new day")
+    if txn.state.get("path_mode") == "file":
+        raise Rejected("the path deck is the file given with --option path")
     check_free(txn)
-    txn.emit("path.built", n=count)
+    cfg = tables.cfg(txn.state)
+    if len(words) == 1 and not options and words[0].lstrip("+-").isdigit():
+        count = parse_int(words[0], "path deck cards")
+        if count < 1:
+            raise Rejected("pathdeck: a path deck holds at least 1 card")
+        put_built(txn, valley.Build({}, count, f"{count} cards"))
+        return
+    unknown = sorted(set(options) - {"valley"})
+    if unknown:
+        raise Rejected(f"pathdeck: unknown option {unknown[0]}= (valley=N)")
+    if words:
+        ids = []
+        for word in words:
+            found = valley.find_set(cfg, word)
+            if found is None:
+                raise Rejected(f"pathdeck: no path set {word!r} (sets: {', '.join(cfg.get('sets') or {})})")
+            ids.append(found)
+        plan = valley.build_from_sets(cfg, ids, parse_int(options.get("valley", "0"), "valley cards"))
+    else:
+        if options:
+            raise Rejected("pathdeck valley=N goes with the sets it joins: pathdeck SET ... valley=N")
+        found_plan = planned(txn.state)
+        if found_plan is None:
+            raise Rejected("pathdeck: the device does not know this path deck's sets: " + build_hint(txn.state))
+        plan = found_plan
+    if plan.size < 1:
+        raise Rejected("pathdeck: a path deck holds at least 1 card")
+    put_built(txn, plan)
+
+
+def put_built(txn: Txn, plan: valley.Build) -> None:
+    """The path deck is built (its known cards and unseen ones); it may be built again, to correct it,
+    until its first card is drawn."""
+    txn.emit("path.built", n=plan.unseen, cards=plan.cards)
     txn.put("path_built", True)
-    tables.log(txn, f"path deck built: {count} cards")
-    txn.notice(f"path deck: {count} cards, shuffled")
+    txn.put("path_fresh", True)
+    txn.put("path_unseen_set", "the_valley" if plan.cards and plan.unseen else None)
+    tables.log(txn, f"path deck built: {plan.text}")
+    total = "" if not plan.cards else f" = {plan.size} cards"
+    txn.notice(f"path deck: {plan.text}{total}, shuffled")
+
+
+def build_if_known(txn: Txn) -> bool:
+    """After arriving or on a new day: the device builds the path deck itself when it knows the sets
+    (the terrain of the path taken, the location's set or Valley cards); False when it does not."""
+    plan = planned(txn.state)
+    if plan is None:
+        return False
+    put_built(txn, plan)
+    txn.notice("cards missions add? pathdeck N (the deck's size) replaces it until its first card is drawn")
+    return True
+
+
+def choices(state: GameState) -> list[valley.Build]:
+    """The path decks the group may have built here (one per terrain reaching this location) when the
+    device cannot tell which: Phase 1's ``next`` asks."""
+    loc = tables.location(state)
+    return valley.builds_here(tables.cfg(state), None if loc is None else loc.get("id"))
 
 
 def file_deck(cfg: Any) -> Deck:
     """A path deck given as a file (``--option path=PATH``): every card and its copies, all known."""
-    return Deck.plain("path", {name: int(card["copies"]) for name, card in cfg["path"].items()})
+    return Deck.plain("path", {name: int(copies) for name, copies in cfg["deck_file"].items()})
 
 
 def device_can_draw(state: GameState) -> bool:
@@ -108,11 +199,11 @@ def device_can_draw(state: GameState) -> bool:
     return stage is not None and ready.stages[stage].count(UNSEEN) == 0
 
 
-def apply_path(deck: Deck, kind: str, card: str, n: int) -> Deck:
+def apply_path(deck: Deck, kind: str, card: str, n: int, cards: Mapping[str, int] | None = None) -> Deck:
     """The path deck's own events: a drawn card goes into play (not to the discard); a card leaving
-    play goes to the discard; a built deck is ``n`` unseen cards."""
+    play goes to the discard; a built deck is its known cards and ``n`` unseen ones."""
     if kind == "path.built":
-        return Deck.plain("path", {UNSEEN: n} if n else {})
+        return Deck.plain("path", {**(cards or {}), **({UNSEEN: n} if n else {})})
     if kind == "path.drawn":
         ready = deck.ready()
         stage = ready.stage_index()
@@ -125,9 +216,16 @@ def apply_path(deck: Deck, kind: str, card: str, n: int) -> Deck:
 def draw_verb(txn: Txn, args: tuple[str, ...]) -> None:
     guard(txn)
     if args and args[0] == "path":
-        if len(args) > 2:
-            raise Rejected("usage: draw path [SEAT]")
-        path_draw(txn, None, args[1] if len(args) == 2 else None, {}, [])
+        words = [a for a in args[1:] if a != "extra"]
+        if len(words) > 1:
+            raise Rejected("usage: draw path [SEAT] [extra]")
+        path_draw(txn, None, words[0] if words else None, {}, ["extra"] if "extra" in args[1:] else [])
+        return
+    if args and args[0] == "challenge":
+        if len(args) > 2 or (len(args) == 2 and args[1] != "effect"):
+            raise Rejected("usage: draw challenge [effect]")
+        _check_challenge_wanted(txn, len(args) == 2)
+        txn.draw("challenge")
         return
     want(args, 1, "draw SOURCE")
     txn.draw(args[0])
@@ -144,16 +242,57 @@ def reveal_verb(txn: Txn, args: tuple[str, ...]) -> None:
     if len(args) < 2:
         raise Rejected("usage: reveal SOURCE OUTCOME")
     if args[0] == "challenge":
-        check_challenge_card(txn, " ".join(args[1:]))
+        words = list(args[1:])
+        for_effect = words[-1] == "effect"
+        if for_effect:
+            words.pop()
+        _check_challenge_wanted(txn, for_effect)
+        txn.draw("challenge", challenge_card_id(txn, words))
+        return
     txn.draw(args[0], " ".join(args[1:]))
 
 
-def check_challenge_card(txn: Txn, card_id: str) -> None:
-    """A reported challenge card must exist in the deck data and still be in the deck."""
+def _check_challenge_wanted(txn: Txn, for_effect: bool) -> None:
+    """ER-TEST-1: a challenge card is drawn for the test waiting for one; any other draw is an
+    effect's (an arrival setup, a card's text) and is said to be one, so no card leaves the deck
+    (and no odds shift) by a slip."""
+    test = engine.current_test(txn.state)
+    waiting = test is not None and test.stage == "draw"
+    if test is not None and waiting and for_effect:
+        raise Rejected(f"seat {test.seat}'s test waits for this challenge card: report it without 'effect'")
+    if not waiting and not for_effect:
+        raise Rejected("no test is waiting for a challenge card; a card an effect draws (an arrival setup, "
+                       "a card's text): reveal challenge ID effect, or draw challenge effect")
+
+
+def challenge_card_id(txn: Txn, words: list[str]) -> str:
+    """The challenge card reported, by id (``sun3``) or by what it shows (``sun awa=0 fit=-1``: its icon
+    and any modifiers that single it out among the cards still in the deck); it must still be in the deck."""
     table = tables.cfg(txn.state)["challenge"]
-    if card_id not in table:
-        ids = sorted(table)
-        raise Rejected(f"no challenge card {card_id!r} in the deck data (ids {ids[0]}..{ids[-1]})")
     deck = txn.state.sources["challenge"]
-    if isinstance(deck, Deck) and deck.ready().stages[0].count(card_id) == 0:
-        raise Rejected(f"challenge card {card_id} is not in the deck: it was drawn since the last reshuffle")
+    in_deck = [c for c in table if not isinstance(deck, Deck) or deck.ready().stages[0].count(c)]
+    if len(words) == 1 and words[0] in table:
+        card_id = str(words[0])
+        if card_id not in in_deck:
+            raise Rejected(f"challenge card {card_id} is not in the deck: it was drawn since the last reshuffle")
+        return card_id
+    plain, options = split_args(tuple(words))
+    if len(plain) != 1 or plain[0].lower() not in ("sun", "mountain", "crest") or set(options) - set(ASPECTS):
+        ids = sorted(table)
+        raise Rejected(f"no challenge card {' '.join(words)!r}: give its id ({ids[0]}..{ids[-1]}) or its icon and "
+                       "modifiers (reveal challenge sun awa=0 fit=-1)")
+    icon = plain[0].lower()
+    try:
+        wanted = {a: int(v) for a, v in options.items()}
+    except ValueError:
+        raise Rejected("reveal challenge: a modifier is a number, e.g. fit=-1") from None
+    matches = [c for c in in_deck if table[c]["icon"] == icon and all(table[c][a] == v for a, v in wanted.items())]
+    if len(matches) == 1:
+        return str(matches[0])
+    if not matches:
+        raise Rejected(f"no {icon} card with {_modifiers(wanted) or 'those modifiers'} is left in the challenge deck")
+    raise Rejected(f"{len(matches)} {icon} cards left in the deck match ({', '.join(matches)}): give more modifiers")
+
+
+def _modifiers(wanted: Mapping[str, int]) -> str:
+    return " ".join(f"{a.upper()} {v:+d}" for a, v in wanted.items())

@@ -29,6 +29,7 @@ def end_turn(txn: Txn) -> None:
         return
     info = tables.turns(state)
     info["last"] = seat
+    info["acted"] = None
     txn.put("turns", info)
     flowmod.move(txn, round_no=state.round, phase=state.phase, step=state.step, seat=None)
     pending = tables.day_end(txn.state)
@@ -42,6 +43,10 @@ def begin_turn(txn: Txn, seat: int, exhaust_role: bool) -> None:
     if state.phase != "turns":
         raise Rejected("Ranger turns happen in phase 2 (Ranger turns)")
     check_free(txn)
+    if state.active_seat == seat and not exhaust_role:
+        acted = tables.turns(state).get("acted")
+        raise Rejected(f"seat {seat}'s turn is already under way" + (f" (it {acted})" if acted else "")
+                       + ": next ends it")
     if state.active_seat is not None:
         end_turn(txn)
         guard(txn)
@@ -55,9 +60,27 @@ def begin_turn(txn: Txn, seat: int, exhaust_role: bool) -> None:
         if not role_ready:
             raise Rejected(f"seat {seat}'s role card is already exhausted")
         info["role_exhausted"].append(seat)
-        txn.put("turns", info)
+    info["acted"] = None
+    txn.put("turns", info)
     st = txn.state
     flowmod.move(txn, round_no=st.round, phase=st.phase, step=st.step, seat=seat)
+
+
+def take_action(txn: Txn, seat: int, action: str) -> None:
+    """ER-ROUND-1: a turn is exactly one action (a test, a Ranger card, or rest). A seat acting with
+    no turn of its own open begins one (ER-TURN-1 decides whether it may); a second action in the
+    same turn is refused, so ``next`` must end the turn first."""
+    if txn.state.active_seat == seat:
+        acted = tables.turns(txn.state).get("acted")
+        if acted:
+            raise Rejected(f"seat {seat} already {acted} this turn: a turn is one action (a test, a Ranger "
+                           "card, or rest); next ends it")
+    else:
+        begin_turn(txn, seat, False)
+        txn.notice(f"seat {seat}'s turn begins")
+    info = tables.turns(txn.state)
+    info["acted"] = action
+    txn.put("turns", info)
 
 
 def turn_verb(txn: Txn, args: tuple[str, ...]) -> None:
@@ -71,9 +94,8 @@ def rest_verb(txn: Txn, args: tuple[str, ...]) -> None:
     if len(args) > 1:
         raise Rejected("usage: rest [SEAT]")
     seat = seat_or_active(txn.state, args[0] if args else None)
-    if txn.state.active_seat != seat:
-        begin_turn(txn, seat, False)
     check_free(txn)
+    take_action(txn, seat, "rested")
     for response in thaw(txn.state.get("responses", ())):
         if response["window"] == "rest" and response.get("seat") == seat:
             tables.log(txn, str(response["label"]))
@@ -211,9 +233,8 @@ def play_verb(txn: Txn, args: tuple[str, ...]) -> None:
     have = txn.state.value(f"seat{seat}.{aspect}")
     if cost < 0 or have < cost:
         raise Rejected(f"seat {seat} has {have} {aspect.upper()} energy: cannot pay {cost}")
-    if txn.state.active_seat != seat:
-        begin_turn(txn, seat, False)
     check_free(txn)
+    take_action(txn, seat, f"played {name}")
     tables.add_tokens(txn, f"seat{seat}.hand", -1)
     if cost:
         tables.add_tokens(txn, f"seat{seat}.{aspect}", -cost)

@@ -61,15 +61,27 @@ def turn_refusal(seat: int, *, last: int | None, rested: Iterable[int], seats: i
     return f"seat {seat} just took a turn: another Ranger goes next, or exhaust the role card (turn {seat} role)"
 
 
-def travel_refusal(progress: int, location_threshold: int | None, cards: Mapping[str, Card]) -> str | None:
+def travel_refusal(progress: int, location: Card | None, rangers: int, cards: Mapping[str, Card]) -> str | None:
     """ER-LOC-2, ER-LOC-3, ER-LOC-4, ER-TRAVEL-1: why the group may not travel now, or None.
 
     Only the location's progress counts (harm never does), checked when asked, and a ready
-    obstacle blocks travel."""
-    if location_threshold is None:
-        return "there is no location with a progress threshold"
-    if progress < location_threshold:
-        return f"location progress {progress}/{location_threshold}: not enough to travel"
+    obstacle blocks travel. A location printed with the Ranger token instead of a threshold lets
+    the group travel once every Ranger's token is on it."""
+    if location is None:
+        return "there is no location"
+    if location.get("rtoken_clear"):
+        missing = sorted(set(range(1, rangers + 1)) - set(location.get("rtokens", ())))
+        if missing:
+            return f"every Ranger's token must be on {location['name']}; missing: " + \
+                ", ".join(f"seat {s}" for s in missing)
+    else:
+        location_threshold = threshold(location, "progress", rangers)
+        if location_threshold is None:
+            if str(location.get("progress")) == "X":
+                return f"{location['name']}'s threshold is X: give it (location \"{location['name']}\" N)"
+            return "the location has no progress threshold"
+        if progress < location_threshold:
+            return f"location progress {progress}/{location_threshold}: not enough to travel"
     for key, card in cards.items():
         in_path_area = card.get("area") in ("along", "reach")
         if in_path_area and card.get("ready", True) and "obstacle" in card.get("keywords", ()):
@@ -103,8 +115,16 @@ def between(target: Card | None, cards: Mapping[str, Card], seat: int) -> dict[s
 
 
 def between_fatigue(target: Card | None, cards: Mapping[str, Card], seat: int) -> int:
-    """ER-TEST-3: presence of every ready card between the Ranger and the card they interact with."""
-    return sum(int(card.get("presence", 0)) for card in between(target, cards, seat).values())
+    """ER-TEST-3: presence of every ready card between the Ranger and the card they interact with
+    (a presence of X is the table's to count: see ``variable_presence``)."""
+    return sum(int(card["presence"]) for card in between(target, cards, seat).values()
+               if isinstance(card.get("presence"), int))
+
+
+def variable_presence(target: Card | None, cards: Mapping[str, Card], seat: int) -> list[str]:
+    """ER-TEST-3: the cards in between whose presence is X (the card says what X is)."""
+    return [str(card["name"]) for card in between(target, cards, seat).values()
+            if not isinstance(card.get("presence", 0), int)]
 
 
 def blocking_obstacle(target: Card | None, cards: Mapping[str, Card], seat: int) -> str | None:

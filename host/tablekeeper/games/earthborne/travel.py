@@ -8,7 +8,7 @@ from tablekeeper.core.flow import Ending, Flow, Kind, Phase, Step, Stop
 from tablekeeper.core.game import Txn, parse_seat
 from tablekeeper.core.state import GameState, Result
 from tablekeeper.errors import Rejected
-from tablekeeper.games.earthborne import cards, engine, parsing, pathdeck, rangers, rules, tables
+from tablekeeper.games.earthborne import cards, engine, parsing, pathdeck, rangers, rules, tables, valley
 from tablekeeper.games.earthborne.data import ASPECTS
 
 
@@ -25,6 +25,20 @@ def _path_enter(txn: Txn) -> None:
         txn.notice("build the path deck first: " + pathdeck.build_hint(txn.state))
     txn.notice(f"draw {txn.state.seats} path card(s), seat {txn.state.lead} first: turn the top card over "
                "and report it (reveal path NAME), then next")
+
+
+def _path_hold(state: GameState) -> str | None:
+    """ER-SETUP-1, ER-TRAVEL-2: the round's path cards come from a built path deck, at a location whose
+    threshold travel is measured against, so Phase 1 ends only once both are on the table."""
+    loc = tables.location(state)
+    if loc is None:
+        return "place the location first: location NAME [THRESHOLD]"
+    if not loc.get("rtoken_clear") and tables.location_threshold(state) is None:
+        return (f"{loc['name']} has no progress threshold yet: location \"{loc['name']}\" N "
+                "(the number on its card, Nr per Ranger)")
+    if state.get("path_built") is False:
+        return "build the path deck first: " + pathdeck.build_hint(state)
+    return None
 
 
 def _turns_enter(txn: Txn) -> None:
@@ -49,7 +63,7 @@ def _turns_hold(state: GameState) -> str | None:
 
 
 def travel_refusal(state: GameState) -> str | None:
-    return rules.travel_refusal(state.value("location.progress"), tables.location_threshold(state),
+    return rules.travel_refusal(state.value("location.progress"), tables.location(state), state.seats,
                                 tables.cards(state))
 
 
@@ -66,12 +80,13 @@ def offer(txn: Txn, quiet: bool = False) -> None:
             return
         raise Rejected(f"cannot travel: {reason}")
     progress, threshold = txn.state.value("location.progress"), tables.location_threshold(txn.state)
-    txn.ask("travel", f"Travel? (location {progress}/{threshold})", ["travel", "stay"])
+    where = "every Ranger's token on it" if threshold is None else f"location {progress}/{threshold}"
+    txn.ask("travel", f"Travel? ({where})", ["travel", "stay"])
 
 
 def _travel_hold(state: GameState) -> str | None:
     if state.get("travel") == "travelled":
-        return "the group travelled: arrive NAME THRESHOLD [terrain=T], or camp NAME [THRESHOLD] [terrain=T]"
+        return "the group travelled: arrive NAME, or camp NAME to end the day there"
     if state.get("travel") == "arrived" and state.get("path_built") is False:
         return "build the new path deck (or camp here): " + pathdeck.build_hint(state)
     return None
@@ -89,7 +104,49 @@ def choose_travel(txn: Txn, index: int) -> None:
         engine.remove_card(txn, key)
     txn.put("travel", "travelled")
     tables.log(txn, "travel")
-    txn.notice("pick a connected location: arrive NAME THRESHOLD [terrain=T], or camp NAME [THRESHOLD] [terrain=T]")
+    ways = _ways(txn.state)
+    txn.notice("pick a connected location" + (f" ({ways})" if ways else "")
+               + ": arrive NAME, or camp NAME to end the day there")
+
+
+def _here(state: GameState) -> str | None:
+    loc = tables.location(state)
+    return None if loc is None or not loc.get("id") else str(loc["id"])
+
+
+def _ways(state: GameState) -> str:
+    """The connected locations and each path's terrain, from where the group stands (ER-TRAVEL-2)."""
+    here = _here(state)
+    if here is None:
+        return ""
+    cfg = tables.cfg(state)
+    return ", ".join(f"{cfg['locations'][dest]['name']} by {valley.terrain_name(terrain).lower()}"
+                     for dest, terrain in valley.reachable(cfg, here))
+
+
+def _destination(txn: Txn, verb: str, name: str, terrain: str | None,
+                 threshold: str | None) -> tuple[tables.Record, str | None]:
+    """ER-TRAVEL-2: the connected location the group goes to and the terrain of the path taken. On the
+    Valley map the path must exist (its terrain is the map's); a card that lets the group go further
+    (two paths away) is reported with the terrain it names: arrive NAME terrain=T."""
+    state = txn.state
+    cfg = tables.cfg(state)
+    record = cards.location_record(cfg, name, threshold, None)
+    here = _here(state)
+    if here is None or record.get("id") is None:
+        return record, terrain
+    ways = dict(valley.reachable(cfg, here))
+    path_terrain = ways.get(str(record["id"]))
+    if path_terrain is None:
+        if terrain is None:
+            raise Rejected(f"{record['name']} is not connected to {cfg['locations'][here]['name']} "
+                           f"(connected: {_ways(state)}); a card that lets the group go further: "
+                           f"{verb} \"{record['name']}\" terrain=T")
+        return record, terrain
+    if terrain is not None and terrain != path_terrain:
+        raise Rejected(f"the path from {cfg['locations'][here]['name']} to {record['name']} is "
+                       f"{valley.terrain_name(path_terrain).lower()}, not {terrain}")
+    return record, path_terrain
 
 
 def _travel(txn: Txn, args: tuple[str, ...]) -> None:
@@ -118,25 +175,31 @@ def _terrain(options: dict[str, str], verb: str) -> str | None:
 def _arrive(txn: Txn, args: tuple[str, ...]) -> None:
     """ER-TRAVEL-2: set up the new location, then build its path deck (a guided step)."""
     words, options = parsing.split_args(args)
-    if len(words) != 2:
-        raise Rejected("usage: arrive NAME THRESHOLD [terrain=T] [icons=..]")
+    if not 1 <= len(words) <= 2:
+        raise Rejected("usage: arrive NAME [THRESHOLD] [terrain=T] [icons=..]")
     _need_travelled(txn, "arrive")
     terrain = _terrain(options, "arrive")
-    threshold = parsing.threshold_text(words[1], "location threshold")
-    cards.set_location(txn, words[0], threshold, [i for i in options.get("icons", "").split(",") if i])
-    txn.put("record", {"location": words[0], "threshold": threshold, "terrain": terrain})
+    record, terrain = _destination(txn, "arrive", words[0], terrain, words[1] if len(words) == 2 else None)
+    if "icons" in options:
+        record["icons"] = [i for i in options["icons"].split(",") if i]
+    cards.set_location(txn, record)
+    txn.put("record", {"location": record["name"], "threshold": None if record.get("id") else record["progress"],
+                       "terrain": terrain})
     txn.put("travel", "arrived")
     txn.emit("path.built", n=0)  # the old path deck is set aside; the new one is built from its sets
     txn.put("path_built", False)
-    txn.notice("run the arrival setup on the location's back, then build the new path deck: "
-               + pathdeck.build_hint(txn.state))
+    if pathdeck.build_if_known(txn):
+        txn.notice("run the arrival setup on the location's back (report the path cards it draws: reveal path "
+                   "NAME), then next")
+    else:
+        txn.notice("build the new path deck: " + pathdeck.build_hint(txn.state)
+                   + "; run the arrival setup on the location's back, then next")
 
 
 def _pathdeck(txn: Txn, args: tuple[str, ...]) -> None:
-    """ER-TRAVEL-2, ER-SETUP-1: the new path deck is built; after arriving the round moves on."""
+    """ER-TRAVEL-2, ER-SETUP-1: the group reports the path deck it built (the arrival setup then draws
+    from it; ``next`` goes on)."""
     pathdeck.build(txn, args)
-    if txn.state.phase == "travel" and txn.state.get("travel") == "arrived":
-        flowmod.leave(txn, FLOW)
 
 
 def _camp(txn: Txn, args: tuple[str, ...]) -> None:
@@ -147,17 +210,25 @@ def _camp(txn: Txn, args: tuple[str, ...]) -> None:
     if len(words) > 2:
         raise Rejected("usage: camp NAME [THRESHOLD] [terrain=T]")
     status = txn.state.get("travel")
-    arrived = status == "arrived" and txn.state.get("path_built") is False
+    arrived = status == "arrived" and (txn.state.get("path_built") is False or bool(txn.state.get("path_fresh")))
     if status != "travelled" and not arrived:
         raise Rejected("camp: the group has not travelled (travel in the travel phase first)")
     terrain = _terrain(options, "camp")
     loc = tables.location(txn.state)
-    if words:
-        name = words[0]
-        threshold = parsing.threshold_text(words[1], "location threshold") if len(words) == 2 else None
-    elif arrived and loc is not None:
-        name, threshold = str(loc["name"]), str(loc["progress"])
+    if words and not arrived:
+        cfg = tables.cfg(txn.state)
+        if len(words) == 1 and valley.find_location(cfg, words[0]) is None:
+            record: dict[str, object] = {"name": words[0], "progress": "-", "id": None}  # threshold asked next day
+        else:
+            record, terrain = _destination(txn, "camp", words[0], terrain, words[1] if len(words) == 2 else None)
+        name = str(record["name"])
+        threshold = None if record.get("id") or record["progress"] == "-" else str(record["progress"])
+    elif arrived and loc is not None and (not words or words[0] == loc["name"]):
+        name = str(loc["name"])
+        threshold = None if loc.get("id") else str(loc["progress"])
         terrain = terrain or (txn.state.get("record") or {}).get("terrain")
+    elif arrived:
+        raise Rejected(f"the group arrived at {loc['name'] if loc else 'a location'}: camp there with a bare camp")
     else:
         raise Rejected("camp NAME [THRESHOLD] [terrain=T]: name the location the group travelled to "
                        "(it camps there, not where it left), or arrive there first")
@@ -238,9 +309,14 @@ def start_day(txn: Txn) -> None:
     txn.put("gear", {})
     record = state.get("record") or {}
     if record.get("location"):
-        cards.set_location(txn, str(record["location"]), str(record.get("threshold") or "-"), [])
-        if not record.get("threshold"):
-            txn.notice(f"set the location's threshold: location \"{record['location']}\" N")
+        name, threshold = str(record["location"]), record.get("threshold")
+        known = valley.find_location(tables.cfg(state), name) is not None
+        if known or threshold:
+            cards.place_location(txn, name, None if known else str(threshold), None)
+        else:
+            cards.set_location(txn, {"name": name, "progress": "-", "harm": "-", "icons": [], "id": None,
+                                     "verified": True, "rtoken_clear": False, "rtokens": []})
+            txn.notice(f"set the location's threshold: location \"{name}\" N")
     else:
         txn.put("location", None)
         tables.set_tokens(txn, "location.progress", 0)
@@ -251,9 +327,34 @@ def start_day(txn: Txn) -> None:
     else:
         txn.emit("path.built", n=0)
         txn.put("path_built", False)
+        pathdeck.build_if_known(txn)
     entries = tables.cfg(txn.state)["entries"].get(str(day), ())
     txn.notice(f"day {day}: weather {weather or '(see the tracker)'}"
                + (f"; read entries {', '.join(entries)}" if entries else ""))
+
+
+def next_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    """``next``; in Phase 1 with the location placed but no path deck built, it asks which deck the
+    group built (one for each terrain that reaches the location) rather than going on without one."""
+    state = txn.state
+    if (not args and state.phase == "path" and state.prompt is None and state.get("path_built") is False
+            and _path_hold(state) is not None and tables.location_threshold(state) is not None
+            and not engine.busy(state)):
+        options = pathdeck.choices(state)
+        if options:
+            parsing.guard(txn)
+            txn.ask("path.build", "Which path deck did the group build?", [b.short for b in options],
+                    context={"terrains": [b.text for b in options]})
+            return
+    rangers.next_verb(txn, args, FLOW)
+
+
+def choose_path_deck(txn: Txn, index: int) -> None:
+    """The answer to Phase 1's question: that path deck is built; the group draws from it, then next."""
+    options = pathdeck.choices(txn.state)
+    txn.close_prompt()
+    pathdeck.put_built(txn, options[index])
+    txn.notice(f"draw {txn.state.seats} path card(s), seat {txn.state.lead} first (reveal path NAME), then next")
 
 
 def _lead(txn: Txn, args: tuple[str, ...]) -> None:
@@ -274,7 +375,8 @@ nothing of the next round runs before the table has set up the next day."""
 
 FLOW = Flow(
     phases=(
-        Phase("path", "Path cards", (Step("draw", "Draw path cards", enter=_path_enter, kind=Kind.TABLE),)),
+        Phase("path", "Path cards", (Step("draw", "Draw path cards", enter=_path_enter, hold=_path_hold,
+                                          kind=Kind.TABLE),)),
         Phase("turns", "Ranger turns", (Step("turns", "Ranger turns", enter=_turns_enter, hold=_turns_hold,
                                              kind=Kind.DECISION, idle=lambda s: not owing(s)),)),
         Phase("travel", "Travel", (Step("travel", "Travel", enter=_travel_enter, hold=_travel_hold,
@@ -288,11 +390,11 @@ FLOW = Flow(
 
 DAY_VERBS = {
     "travel": ("travel", "offer travel again (after an obstacle is dealt with)", _travel),
-    "arrive": ("arrive NAME THRESHOLD [terrain=T]", "after travelling: the new location", _arrive),
+    "arrive": ("arrive NAME [THRESHOLD] [terrain=T]", "after travelling: the new location", _arrive),
     "camp": ("camp NAME [THRESHOLD] [terrain=T]", "after travelling: camp at that location, ending the day",
              _camp),
-    "pathdeck": ("pathdeck N", "the group built a new path deck of N cards (after arriving, on a new day)",
-                 _pathdeck),
+    "pathdeck": ("pathdeck [N | SET ... [valley=N]]", "the group built a new path deck: the sets named "
+                 "for it, those sets, or N cards (after arriving, on a new day)", _pathdeck),
     "lead": ("lead SEAT", "elect the lead Ranger", _lead),
 }
 NEWDAY = ("newday", "after the day ended: set up the next day", _newday)

@@ -1,5 +1,6 @@
-"""Loading the game's editable numbers (MIGHT decks, difficulty, time tracks, classes, items,
-encounter) from TOML; a bad file gives one ``ConfigError`` line naming the file and key."""
+"""Loading the game's editable numbers (MIGHT decks, difficulty, time tracks, classes, items, allies,
+encounters, archetype cards) from TOML; a bad file gives one ``ConfigError`` line naming the file and
+key. Each kind of content says whether it was checked against the printed component (``verified``)."""
 
 from __future__ import annotations
 
@@ -56,6 +57,68 @@ class Chapter:
 
 
 @dataclass(frozen=True)
+class Ally:
+    """An ally card (M14): combat or not, DEFENSE under its base, the MIGHT cubes it attacks with."""
+
+    id: str
+    name: str
+    combat: bool
+    defense: int
+    might: tuple[str, ...]
+    verified: bool
+    source: str
+
+
+@dataclass(frozen=True)
+class StageCard:
+    """One stage card: its printed name (when known), the hexes it moves and the location it attacks from."""
+
+    name: str | None
+    move: int | None = None
+    attack: str | None = None
+
+
+@dataclass(frozen=True)
+class Encounter:
+    """A boss fight (M9-M11): locations with DEFENSE (one HP die each), the boss's MIGHT, the stage
+    deck by stage, the breaks that change the stage."""
+
+    id: str
+    name: str
+    chapter: int | None
+    locations: tuple[tuple[str, str, int], ...]  # (id, name, DEFENSE)
+    might: tuple[str, ...]
+    stage_cards: tuple[tuple[StageCard, ...], ...]  # stage 1, 2, 3
+    stage_after_breaks: tuple[int, ...]
+    verified: bool
+    source: str
+
+    @property
+    def boss(self) -> tuple[tuple[str, int], ...]:
+        """(location id, DEFENSE) in board order."""
+        return tuple((loc, defense) for loc, _, defense in self.locations)
+
+    @property
+    def stages(self) -> tuple[int, ...]:
+        return tuple(len(cards) for cards in self.stage_cards)
+
+    def card(self, card_id: str) -> StageCard:
+        """The stage card behind a deck id ``S<stage>.<n>``."""
+        stage, _, n = card_id[1:].partition(".")
+        return self.stage_cards[int(stage) - 1][int(n) - 1]
+
+
+@dataclass(frozen=True)
+class Archetype:
+    """A companion archetype card (M7): two abilities on each side, each once per round (OS-COMP-2)."""
+
+    name: str
+    sides: Mapping[str, tuple[tuple[str, bool], ...]]  # side -> (ability name, interrupt) x2
+    verified: bool
+    source: str
+
+
+@dataclass(frozen=True)
 class GameData:
     origin: str
     might: Mapping[str, Mapping[str, int]]  # colour letter -> face -> count
@@ -68,16 +131,29 @@ class GameData:
     max_animus: int
     items: Mapping[str, Item]
     company: Mapping[str, Any]
-    allies: Mapping[str, Mapping[str, Any]]
-    boss: tuple[tuple[str, int], ...]
-    stages: tuple[int, ...]
-    stage_after_breaks: tuple[int, ...]
+    allies: Mapping[str, Ally]
+    encounters: Mapping[str, Encounter]
+    archetypes: Mapping[str, Archetype]
+    unverified: frozenset[str]  # the tables of rule numbers not checked: might, enemy_might, class_defaults
 
     def item(self, name: str) -> Item:
         try:
             return self.items[name]
         except KeyError:
             raise Rejected(f"unknown item {name!r} (add it under [item] in the data file)") from None
+
+    def encounter(self, name: str) -> Encounter:
+        try:
+            return self.encounters[name]
+        except KeyError:
+            raise Rejected(f"unknown encounter {name!r} (encounters: {', '.join(self.encounters)})") from None
+
+    def chapter_encounter(self, chapter: int) -> Encounter:
+        """The chapter's own encounter, else the practice one (numbers to be typed in)."""
+        for enc in self.encounters.values():
+            if enc.chapter == chapter:
+                return enc
+        return self.encounters.get("practice") or next(iter(self.encounters.values()))
 
     def chapter(self, number: int) -> Chapter:
         if number in self.chapters:
@@ -106,6 +182,8 @@ class _Decks(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     yellow: dict[str, int]
     red: dict[str, int]
     black: dict[str, int]
+    verified: bool = False
+    source: str = ""
 
 
 class _EnemyDecks(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -115,6 +193,8 @@ class _EnemyDecks(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     yellow: dict[str, int] | None = None
     red: dict[str, int] | None = None
     black: dict[str, int] | None = None
+    verified: bool = False
+    source: str = ""
 
 
 class _Difficulty(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -122,6 +202,8 @@ class _Difficulty(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     defense_bonus: int
     extra_items: int
     ko_modifier: int
+    verified: bool = True  # the rulebook's difficulty list (OS-DIFF-2)
+    source: str = ""
 
 
 def _check_slot_token(origin: str, key: str, slot: Mapping[str, str]) -> None:
@@ -142,6 +224,8 @@ class _Chapter(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     map: str = "city"
     top: list[dict[str, str]] = []
     bottom: list[dict[str, str]] = []
+    verified: bool = False
+    source: str = ""
 
 
 class _Item(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -153,16 +237,22 @@ class _Item(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     range: int = 0
     cooldown: int = 0
     cost: int = 0
+    verified: bool = False
+    source: str = ""
 
 
 class _Class(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     items: list[str] = []
     star_cards: list[str] = []
+    verified: bool = False
+    source: str = ""
 
 
 class _ClassDefaults(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     regen: int
     max_animus: int
+    verified: bool = False
+    source: str = ""
 
 
 class _Company(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -180,17 +270,48 @@ class _Company(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class _Ally(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     defense: int
     combat: bool = True
+    name: str = ""
+    might: list[str] = []
+    verified: bool = False
+    source: str = ""
 
 
-class _BossLocation(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    name: str
+class _Location(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    id: str
     defense: int
+    name: str = ""
+
+
+class _StageCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name: str
+    move: int | None = None
+    attack: str | None = None
 
 
 class _Encounter(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    boss: list[_BossLocation] = []
+    """One ``[encounter.ID]``: ``stages`` counts unnamed cards; ``stage_cards`` names them instead."""
+
+    locations: list[_Location]
+    name: str = ""
+    chapter: int | None = None
+    might: list[str] = []
     stages: list[int] = []
+    stage_cards: list[list[_StageCard]] = []
     stage_after_breaks: list[int] = []
+    verified: bool = False
+    source: str = ""
+
+
+class _Ability(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name: str
+    interrupt: bool = False
+
+
+class _Archetype(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    A: list[_Ability]
+    B: list[_Ability]
+    verified: bool = False
+    source: str = ""
 
 
 class _File(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -203,10 +324,10 @@ class _File(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     item: dict[str, dict[str, Any]]
     class_defaults: _ClassDefaults
     company: _Company
-    encounter: _Encounter
+    encounter: dict[str, dict[str, Any]]
     enemy_might: _EnemyDecks = _EnemyDecks()
     ally: dict[str, dict[str, Any]] = {}
-    source: dict[str, str] = {}
+    archetype: dict[str, dict[str, Any]] = {}
 
 
 def _entries(origin: str, table: Mapping[str, Any], key: str, kind: type[S]) -> dict[str, S]:
@@ -251,15 +372,16 @@ def parse(raw: Mapping[str, Any], origin: str) -> GameData:
     might, enemy = _might(origin, f)
     items = _items(origin, f)
     classes, stars = _classes(origin, class_specs, items)
-    boss, stages, after = _encounter(origin, f)
     company = msgspec.structs.asdict(f.company)
     for stat, value in company.items():
         if isinstance(value, int):
             _at_least(origin, f"company.{stat}", value, 0)
+    unverified = frozenset(name for name, table in (("might", f.might), ("enemy_might", f.enemy_might),
+                                                    ("class_defaults", f.class_defaults)) if not table.verified)
     return GameData(origin, might, enemy, _difficulties(origin, f), _chapters(origin, f), classes, stars,
                     _at_least(origin, "class_defaults.regen", f.class_defaults.regen, 0),
                     _at_least(origin, "class_defaults.max_animus", f.class_defaults.max_animus, 1), items, company,
-                    _allies(origin, f), boss, stages, after)
+                    _allies(origin, f), _encounters(origin, f), _archetypes(origin, f), unverified)
 
 
 def _might(origin: str, f: _File) -> tuple[dict[str, Mapping[str, int]], dict[str, Mapping[str, int]]]:
@@ -312,7 +434,7 @@ def _items(origin: str, f: _File) -> dict[str, Item]:
         for stat in ("hands", "defense", "value", "range", "cooldown", "cost"):
             _at_least(origin, f"{key}.{stat}", getattr(it, stat), 0)
         items[name] = Item(name, it.kind, it.hands, it.defense, tuple(it.might), it.value, it.range, it.cooldown,
-                           it.cost)
+                           it.cost, it.verified)
     return items
 
 
@@ -331,26 +453,76 @@ def _classes(origin: str, specs: Mapping[str, _Class],
     return classes, stars
 
 
-def _encounter(origin: str, f: _File) -> tuple[tuple[tuple[str, int], ...], tuple[int, ...], tuple[int, ...]]:
-    boss = []
-    for i, loc in enumerate(f.encounter.boss):
-        boss.append((loc.name, _at_least(origin, f"encounter.boss[{i}].defense", loc.defense, 1)))
-    if not boss:
-        raise _fail(origin, "encounter.boss", "the boss needs at least one location")
-    stages = f.encounter.stages
-    if len(stages) != 3 or any(x < 0 for x in stages):
-        raise _fail(origin, "encounter.stages", "three card counts (stage 1, 2, 3)")
-    after = f.encounter.stage_after_breaks
-    if any(x < 1 for x in after):
-        raise _fail(origin, "encounter.stage_after_breaks", "a list of break counts")
-    return tuple(boss), tuple(stages), tuple(after)
+def _colours(origin: str, key: str, might: list[str]) -> tuple[str, ...]:
+    if any(m not in ("W", "Y", "R", "B") for m in might):
+        raise _fail(origin, key, "a list of colour letters W, Y, R, B")
+    return tuple(might)
 
 
-def _allies(origin: str, f: _File) -> dict[str, Mapping[str, Any]]:
-    allies: dict[str, Mapping[str, Any]] = {}
+def _encounters(origin: str, f: _File) -> dict[str, Encounter]:
+    encounters = {}
+    for name, enc in _entries(origin, f.encounter, "encounter", _Encounter).items():
+        encounters[name] = _encounter(origin, f"encounter.{name}", name, enc)
+    if not encounters:
+        raise _fail(origin, "encounter", "at least one encounter")
+    chapters = [e.chapter for e in encounters.values() if e.chapter is not None]
+    for c in chapters:
+        if chapters.count(c) > 1:
+            raise _fail(origin, "encounter", f"two encounters for chapter {c}")
+    return encounters
+
+
+def _encounter(origin: str, key: str, enc_id: str, enc: _Encounter) -> Encounter:
+    locations = []
+    for i, loc in enumerate(enc.locations):
+        if not loc.id or any(ch in loc.id for ch in ",|> ") or loc.id.isdigit():
+            raise _fail(origin, f"{key}.locations[{i}].id", "one word, not a number (players type it)")
+        locations.append((loc.id, loc.name or loc.id, _at_least(origin, f"{key}.locations[{i}].defense",
+                                                                  loc.defense, 1)))
+    if not locations:
+        raise _fail(origin, f"{key}.locations", "the boss needs at least one location")
+    if len({loc for loc, _, _ in locations}) != len(locations):
+        raise _fail(origin, f"{key}.locations", "each location id once")
+    ids = {loc for loc, _, _ in locations}
+    if enc.stage_cards and enc.stages:
+        raise _fail(origin, f"{key}.stages", "give stage_cards (named) or stages (counts), not both")
+    if enc.stage_cards:
+        cards = tuple(tuple(StageCard(c.name, c.move, c.attack) for c in stage) for stage in enc.stage_cards)
+        for s, stage in enumerate(cards):
+            for k, card in enumerate(stage):
+                if card.attack is not None and card.attack not in ids:
+                    raise _fail(origin, f"{key}.stage_cards[{s}][{k}].attack", f"one of {', '.join(sorted(ids))}")
+    else:
+        cards = tuple(tuple(StageCard(None) for _ in range(max(n, 0))) for n in enc.stages)
+        if any(n < 0 for n in enc.stages):
+            raise _fail(origin, f"{key}.stages", "three card counts (stage 1, 2, 3)")
+    if len(cards) != 3:
+        raise _fail(origin, f"{key}.stages", "three card counts (stage 1, 2, 3)")
+    if any(x < 1 for x in enc.stage_after_breaks):
+        raise _fail(origin, f"{key}.stage_after_breaks", "a list of break counts")
+    return Encounter(enc_id, enc.name or enc_id, enc.chapter, tuple(locations),
+                     _colours(origin, f"{key}.might", enc.might), cards, tuple(enc.stage_after_breaks),
+                     enc.verified, enc.source)
+
+
+def _allies(origin: str, f: _File) -> dict[str, Ally]:
+    allies: dict[str, Ally] = {}
     for name, ally in _entries(origin, f.ally, "ally", _Ally).items():
-        allies[name] = {"combat": ally.combat, "defense": _at_least(origin, f"ally.{name}.defense", ally.defense, 1)}
+        allies[name] = Ally(name, ally.name or name, ally.combat,
+                            _at_least(origin, f"ally.{name}.defense", ally.defense, 1),
+                            _colours(origin, f"ally.{name}.might", ally.might), ally.verified, ally.source)
     for ally_name in f.company.allies:
         if ally_name not in allies:
             raise _fail(origin, "company.allies", f"unknown ally {ally_name!r} (add [ally.{ally_name}])")
     return allies
+
+
+def _archetypes(origin: str, f: _File) -> dict[str, Archetype]:
+    out = {}
+    for name, card in _entries(origin, f.archetype, "archetype", _Archetype).items():
+        for side, abilities in (("A", card.A), ("B", card.B)):
+            if len(abilities) != 2:
+                raise _fail(origin, f"archetype.{name}.{side}", "the two abilities of that side")
+        out[name] = Archetype(name, {"A": tuple((a.name, a.interrupt) for a in card.A),
+                                     "B": tuple((a.name, a.interrupt) for a in card.B)}, card.verified, card.source)
+    return out

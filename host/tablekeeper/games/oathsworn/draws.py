@@ -7,41 +7,41 @@ criticals draw their extra cards, and the draw then waits for redraws until ``re
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from msgspec.structs import replace
 
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.frozen import thaw
-from tablekeeper.core.game import Txn, parse_int
+from tablekeeper.core.game import Txn
+from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
+from tablekeeper.games.oathsworn.args import Args, GameVerb, seat_number, verb
 from tablekeeper.games.oathsworn.cards import (
     COLOUR_NAMES,
     COLOURS,
     Card,
     apply_upgrades,
-    colour_of,
     parse_card,
     steps_lost,
 )
-from tablekeeper.games.oathsworn.encounter import drop_plan
+from tablekeeper.games.oathsworn.plan import drop_plan
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
     SeatRecord,
     check_end,
-    data_of,
+    encounter_of,
     gain_token,
     in_encounter,
     lose_hp,
     might_cubes,
-    parse_kv,
     part,
     positions_of,
     put_seat,
     seat,
-    seat_arg,
     spend_token,
     take_prompt_seat,
 )
@@ -132,15 +132,11 @@ def push_draw(txn: Txn, ctx: dict[str, Any]) -> None:
     txn.put("draws", [*pending_draws(txn), ctx])
 
 
-def _ints(text: str, what: str) -> list[int]:
-    return [parse_int(x, what) for x in text.split(",") if x]
-
-
-def upgrades_for(txn: Txn, n: int | None, colours: list[str], opts: dict[str, str], check_type: str) -> tuple[
-        list[str], int]:
-    """OS-TOK-5 / OS-ATK-14: empowered tokens (3 steps each) plus an ``empowered N`` keyword."""
-    tokens = parse_int(opts.get("emp", "0"), "emp")
-    keyword = parse_int(opts.get("empower", "0"), "empower")
+def upgrades_for(txn: Txn, n: int | None, colours: list[str], a: Args, check_type: str) -> tuple[list[str], int]:
+    """OS-TOK-5 / OS-ATK-14: empowered tokens (3 steps each) plus an ``empowered N`` keyword; ``up``
+    names the card each step goes to (1-based), else the strongest card that can still rise."""
+    tokens = a.num("emp", 0)
+    keyword = a.num("empower", 0)
     if keyword < 0 or tokens < 0:
         raise Rejected("empowered steps and tokens cannot be negative")
     if tokens and not rules.empowered_allowed(check_type):
@@ -150,7 +146,7 @@ def upgrades_for(txn: Txn, n: int | None, colours: list[str], opts: dict[str, st
         if n is None:
             raise Rejected("name the seat whose empowered token is spent")
         spend_token(txn, n, "empowered", tokens)
-    targets = [i - 1 for i in _ints(opts["up"], "up")] if "up" in opts else None
+    targets = [i - 1 for i in a.nums("up")] if a.has("up") else None
     if not steps:
         return colours, tokens
     upgraded = apply_upgrades(colours, steps, targets)
@@ -162,34 +158,35 @@ def upgrades_for(txn: Txn, n: int | None, colours: list[str], opts: dict[str, st
 
 # --- checks --------------------------------------------------------------------------------------
 
-def check(txn: Txn, args: tuple[str, ...]) -> None:
+WHO = "SEAT|company|each"
+
+
+def check(txn: Txn, a: Args) -> None:
     """``check WHO DIFFICULTY WHITES [type=T] [emp=N] [= CARDS]`` (OS-CHECK-1..8)."""
-    pos, opts, cards = parse_kv(args, ("type", "emp", "empower", "up"))
-    if len(pos) != 3:
-        raise Rejected("usage: check SEAT|company|each DIFFICULTY WHITES [type=survival] [emp=N] [= W2 W0 ...]")
-    who, diff = pos[0], parse_int(pos[1], "difficulty")
+    who, diff, whites = a.word(WHO), a.num("DIFFICULTY"), a.nums("WHITES")
     if txn.state.get("draws"):
         raise Rejected("finish the open draw first (redraw N or resolve)")
-    check_type = opts.get("type", "might" if "emp" in opts else "survival")
+    check_type = a.word("type", "might" if a.has("emp") else "survival")
     traits = dict(txn.state.get("traits") or {})
     free = rules.free_redraws(check_type, traits)
     if who == "each":
-        whites = _ints(pos[2], "whites")
         if len(whites) != len(SEATS):
             raise Rejected("an each-Oathsworn check needs 4 white counts, e.g. 3,4,2,5")
-        if cards:
+        if a.cards:
             raise Rejected("report the cards of an each-Oathsworn check one Oathsworn at a time")
         for k, w in zip(SEATS, whites, strict=True):
-            _one_check(txn, k, diff, w, check_type, free, opts, [])
+            _one_check(txn, k, diff, w, check_type, free, a, [])
         return
-    n = None if who == "company" else seat_arg(who)
-    _one_check(txn, n, diff, parse_int(pos[2], "whites"), check_type, free, opts, cards)
+    if len(whites) != 1:
+        raise Rejected("one white count for a check by one Oathsworn or the company")
+    n = None if who == "company" else seat_number(who)
+    _one_check(txn, n, diff, whites[0], check_type, free, a, list(a.cards))
 
 
 def _one_check(txn: Txn, n: int | None, diff: int, whites: int, check_type: str, free: int,
-               opts: dict[str, str], cards: list[str]) -> None:
+               a: Args, cards: list[str]) -> None:
     colours = ["W"] * rules.white_count(whites)
-    colours, emp = upgrades_for(txn, n, colours, opts, check_type)
+    colours, emp = upgrades_for(txn, n, colours, a, check_type)
     drawn = draw_with_chains(txn, "might", colours, cards)
     push_draw(txn, {"kind": "check", "seat": n, "difficulty": diff, "type": check_type, "cards": drawn,
                     "free": free, "spent": {"redraw": 0, "empowered": emp}})
@@ -197,15 +194,12 @@ def _one_check(txn: Txn, n: int | None, diff: int, whites: int, check_type: str,
     txn.notice(f"{check_type} check {diff} for {who}: {' '.join(c for c, _ in drawn) or 'no cards'}")
 
 
-def escape(txn: Txn, args: tuple[str, ...]) -> None:
+def escape(txn: Txn, a: Args) -> None:
     """``escape SEAT DIFFICULTY WHITES [friends=N] [= CARDS]``: a caged character pays 3 animus
     (companion 1) for a survival check with +2 per adjacent friend; once per turn (OS-FX-4)."""
-    pos, opts, cards = parse_kv(args, ("friends",))
-    if len(pos) != 3:
-        raise Rejected("usage: escape SEAT DIFFICULTY WHITES [friends=N] [= CARDS]")
     if txn.state.get("draws"):
         raise Rejected("finish the open draw first (redraw N or resolve)")
-    n = seat_arg(pos[0])
+    n = a.num("SEAT")
     record = seat(txn.state, n)
     if record.caged_until is None:
         raise Rejected(f"seat {n} is not caged")
@@ -218,10 +212,10 @@ def escape(txn: Txn, args: tuple[str, ...]) -> None:
     record.escape_tried = True
     put_seat(txn, n, record)
     txn.add(f"seat{n}.animus", -cost)
-    friends = parse_int(opts.get("friends", "0"), "friends")
-    colours = ["W"] * rules.white_count(parse_int(pos[2], "whites"))
-    drawn = draw_with_chains(txn, "might", colours, cards)
-    push_draw(txn, {"kind": "check", "seat": n, "difficulty": parse_int(pos[1], "difficulty"), "type": "survival",
+    friends = a.num("friends", 0)
+    colours = ["W"] * rules.white_count(a.num("WHITES"))
+    drawn = draw_with_chains(txn, "might", colours, list(a.cards))
+    push_draw(txn, {"kind": "check", "seat": n, "difficulty": a.num("DIFFICULTY"), "type": "survival",
                     "cards": drawn, "free": rules.free_redraws("survival", dict(txn.state.get("traits") or {})),
                     "bonus": rules.escape_total(0, friends), "escape": True,
                     "spent": {"redraw": 0, "empowered": 0}})
@@ -239,28 +233,27 @@ def _escaped(txn: Txn, n: int, ok: bool) -> None:
 
 # --- attacks -------------------------------------------------------------------------------------
 
-def attack(txn: Txn, args: tuple[str, ...]) -> None:
+def attack(txn: Txn, a: Args) -> None:
     """``attack SEAT TARGET [white=N] [emp=N] [empower=N] [up=1,2] [unarmed] [bonus=N] [= CARDS]``.
 
     In the story part TARGET is the enemy's DEFENSE (OS-SCOMBAT); in an encounter it is a boss
     location or a number (the DEFENSE of a minion or another target)."""
-    pos, opts, cards = parse_kv(args, ("white", "emp", "empower", "up", "unarmed", "bonus", "item", "interrupt"))
-    if len(pos) != 2:
-        raise Rejected("usage: attack SEAT TARGET [white=N] [emp=N] [unarmed] [= CARDS]")
     if txn.state.get("draws"):
         raise Rejected("finish the open draw first (redraw N or resolve)")
-    n = seat_arg(pos[0])
+    n = a.num("SEAT")
     story = part(txn.state) == "story"
-    record = _attacker(txn, n, story, opts)
-    whites = _whites(opts, story)
-    target, targets, choice = _attack_targets(txn, pos[1], story)
-    if not story:
-        _encounter_attack_turn(txn, n, record, target, opts)
-    colours = might_cubes(txn.state, n, unarmed="unarmed" in opts) + ["W"] * whites
-    colours, emp = upgrades_for(txn, n, colours, opts, "attack")
+    record = _attacker(txn, n, story, a)
+    whites = _whites(a, story)
+    target, targets, choice = _attack_targets(txn, a.word("TARGET"), story)
+    if story:
+        _story_fight_defense(txn, targets[0][1])
+    else:
+        _encounter_attack_turn(txn, n, record, target, a)
+    colours = might_cubes(txn.state, n, unarmed=a.flag("unarmed")) + ["W"] * whites
+    colours, emp = upgrades_for(txn, n, colours, a, "attack")
     if (txn.state.get("plan") or {}).get("seat") == n:
         drop_plan(txn)  # the planned attack is being made: the display shows the draw now
-    drawn = draw_with_chains(txn, "might", colours, cards)
+    drawn = draw_with_chains(txn, "might", colours, list(a.cards))
     determination = not story and not record.ally and not record.token_attack
     if record.token_attack:
         record = seat(txn.state, n)
@@ -268,12 +261,12 @@ def attack(txn: Txn, args: tuple[str, ...]) -> None:
         put_seat(txn, n, record)
     push_draw(txn, {"kind": "story" if story else "attack", "seat": n, "target": target, "defense": targets[0][1],
                     "targets": targets, "choice": choice, "determination": determination,
-                    "cards": drawn, "free": 0, "bonus": parse_int(opts.get("bonus", "0"), "bonus"),
+                    "cards": drawn, "free": 0, "bonus": a.num("bonus", 0),
                     "spent": {"redraw": 0, "empowered": emp}})
     txn.notice(f"seat {n} attacks {target}: {' '.join(c for c, _ in drawn) or 'no cards'}")
 
 
-def _attacker(txn: Txn, n: int, story: bool, opts: dict[str, str]) -> SeatRecord:
+def _attacker(txn: Txn, n: int, story: bool, a: Args) -> SeatRecord:
     """Who may attack now: a figure on the board, not caged (OS-FX-3), one draw per story fight
     (OS-SCOMBAT-1), no item abilities in a story fight, an encounter still running."""
     record = seat(txn.state, n)
@@ -283,15 +276,17 @@ def _attacker(txn: Txn, n: int, story: bool, opts: dict[str, str]) -> SeatRecord
         raise Rejected(f"seat {n} is caged: no attack, only pass or escape (OS-FX-3)")
     if story and str(n) in (txn.state.get("fight") or {}):
         raise Rejected(f"seat {n} already drew its attack this round of combat (OS-SCOMBAT-1)")
+    if story and record.dead:
+        raise Rejected(f"seat {n}'s Oathsworn is dead (hardcore): it takes no part in the fight")
     if not story and not in_encounter(txn.state):
         raise Rejected("the encounter is over")
-    if "item" in opts and story:
+    if a.flag("item") and story:
         raise Rejected("no special or item abilities in a story round of combat (OS-SCOMBAT-1)")
     return record
 
 
-def _whites(opts: dict[str, str], story: bool) -> int:
-    whites = parse_int(opts.get("white", "0"), "white")
+def _whites(a: Args, story: bool) -> int:
+    whites = a.num("white", 0)
     if story:
         rules.white_count(whites)  # OS-SCOMBAT-2: at most 10 in story combat
     elif whites < 0:
@@ -316,12 +311,12 @@ def _attack_targets(txn: Txn, text: str, story: bool) -> tuple[str, list[list[An
     return target, targets, choice
 
 
-def _encounter_attack_turn(txn: Txn, n: int, record: SeatRecord, target: str, opts: dict[str, str]) -> None:
+def _encounter_attack_turn(txn: Txn, n: int, record: SeatRecord, target: str, a: Args) -> None:
     """Whose turn it is (interrupts aside), a consumed character's paid attack (OS-FX-12), and a
     companion's one attack per turn, which a token attack does not use (OS-COMP-1, OS-TOK-7)."""
     if record.consumed:
         _consumed_attack(txn, n, record, target)
-    if txn.state.step == "turns" and txn.state.active_seat != n and "interrupt" not in opts:
+    if txn.state.step == "turns" and txn.state.active_seat != n and not a.flag("interrupt"):
         raise Rejected(f"it is seat {txn.state.active_seat}'s turn (an interrupt attack says: interrupt)")
     if not record.token_attack:
         _companion_action(txn, n, "attack")
@@ -345,7 +340,7 @@ def _routed(txn: Txn, target: str) -> str:
     """``head>body``: aimed at a broken location, the damage goes to the next closest one with a die;
     a bonus for attacking the aimed location still applies (OS-DMG-6/7)."""
     aimed, _, taking = target.partition(">")
-    locations = dict(data_of(txn.state).boss)
+    locations = dict(encounter_of(txn.state).boss)
     if aimed not in locations or taking not in locations:
         raise Rejected(f"route damage between boss locations ({', '.join(locations)}), e.g. head>body")
     if txn.value(f"boss.{aimed}") > 0:
@@ -365,7 +360,7 @@ def _target_defense(txn: Txn, target: str, story: bool) -> int:
     minions = txn.state.get("minions") or {}
     if target in minions:
         return int(minions[target]["defense"])
-    locations = dict(data_of(txn.state).boss)
+    locations = dict(encounter_of(txn.state).boss)
     if target not in locations:
         raise Rejected(f"no boss location or minion {target!r} (locations: {', '.join(locations)})")
     if txn.value(f"boss.{target}") == 0:
@@ -385,24 +380,21 @@ def _companion_action(txn: Txn, n: int, what: str) -> None:
         put_seat(txn, n, record)
 
 
-def redraw(txn: Txn, args: tuple[str, ...]) -> None:
-    """``redraw CARD [SEAT] [= NEW]``: replace card CARD (1-based) with one of its colour (OS-CHECK-5,
+def redraw(txn: Txn, a: Args) -> None:
+    """``redraw INDEX [SEAT] [= NEW]``: replace card INDEX (1-based) with one of its colour (OS-CHECK-5,
     OS-TOK-6, OS-ATK-11); trait redraws are used first, then a redraw token of SEAT."""
-    pos, _, reported = parse_kv(args, ())
-    args = tuple(pos)
-    if not 1 <= len(args) <= 2:
-        raise Rejected("usage: redraw CARD [SEAT] [= NEW_CARD [EXTRA...]]")
+    reported = list(a.cards)
     queue = pending_draws(txn)
     if not queue:
         raise Rejected("there is no open draw to redraw from")
     ctx = queue[0]
-    index = parse_int(args[0], "card") - 1
+    index = a.num("INDEX") - 1
     if not 0 <= index < len(ctx["cards"]):
         raise Rejected(f"card 1..{len(ctx['cards'])}")
     if ctx["free"] > 0:
         ctx["free"] -= 1
     else:
-        payer = seat_arg(args[1]) if len(args) == 2 else ctx["seat"]
+        payer = a.num("SEAT") if a.has("SEAT") else ctx["seat"]
         if payer is None:
             raise Rejected("name the seat whose redraw token pays: redraw CARD SEAT")
         spend_token(txn, payer, "redraw")
@@ -435,10 +427,8 @@ def redraw(txn: Txn, args: tuple[str, ...]) -> None:
     txn.notice(f"redrew {old} -> {card.name}")
 
 
-def resolve(txn: Txn, args: tuple[str, ...]) -> None:
+def resolve(txn: Txn, a: Args) -> None:
     """``resolve``: settle the open draw (check result, attack damage, story combat HP)."""
-    if args:
-        raise Rejected("usage: resolve")
     queue = pending_draws(txn)
     if not queue:
         raise Rejected("there is no open draw to resolve")
@@ -557,51 +547,62 @@ def _story_result(txn: Txn, n: int, damage: int | None, defense: int) -> None:
     fight[str(n)] = ok
     txn.put("last", {"kind": "story", "seat": n, "success": ok, "damage": damage or 0, "hp_lost": lost})
     txn.notice(f"seat {n} {'succeeds' if ok else 'fails and loses 1 HP'}")
-    if len(fight) == len(SEATS):
+    owing = fight_owing(txn.state, fight)
+    if not owing:
         txn.notice("the fight is won (OS-SCOMBAT-5)")
         txn.put("fight", None)
+        txn.put("fight_defense", None)
     else:
         txn.put("fight", fight)
+        txn.notice("still to attack in this round of combat: " + ", ".join(f"seat {k}" for k in owing))
+
+
+def fight_owing(state: GameState, fight: Mapping[str, object] | None = None) -> list[int]:
+    """OS-SCOMBAT-1: the Oathsworn (alive) who have not drawn their attack in the open round of combat."""
+    done = state.get("fight") if fight is None else fight
+    if not done:
+        return []
+    return [k for k in SEATS if str(k) not in done and not seat(state, k).dead]
 
 
 # --- enemy attacks -------------------------------------------------------------------------------
 
-def enemy(txn: Txn, args: tuple[str, ...]) -> None:
-    """``enemy SEATS COLOURS... [broken] [shield=N] [def=N] [= CARDS]`` (OS-EATK-1..6, OS-MIN-7).
+def enemy(txn: Txn, a: Args) -> None:
+    """``enemy SEATS [COLOURS...] [broken] [shield=N] [def=N] [= CARDS]`` (OS-EATK-1..6, OS-MIN-7).
 
-    SEATS is one seat or several joined by commas (one draw for all, OS-EATK-5). A device draw
-    leaves the defense to the targeted seats, one prompt each, after the damage is known (OS-TOK-4,
-    OS-EATK-3: ``defend`` plays a card for its shield). Reported cards carry the table's decision on
-    the line: ``def`` tokens for each target, ``shield`` a defensive card's DEFENSE (one target only)."""
-    pos, opts, cards = parse_kv(args, ("broken", "shield", "def"))
-    if len(pos) < 2:
-        raise Rejected("usage: enemy SEAT[,SEAT] COLOUR... [broken] [shield=N] [def=N] [= CARDS]")
+    SEATS is one seat or several joined by commas (one draw for all, OS-EATK-5). Without colours
+    the boss draws its own MIGHT from the encounter data (OS-EATK-2); colours name another
+    attacker's (a minion's, a stage card's). A device draw leaves the defense to the targeted
+    seats, one prompt each, after the damage is known (OS-TOK-4, OS-EATK-3: ``defend`` plays a card
+    for its shield). Reported cards carry the table's decision on the line: ``def`` tokens for each
+    target, ``shield`` a defensive card's DEFENSE (one target only)."""
     if not in_encounter(txn.state):
         raise Rejected("enemy attacks happen in an encounter")
     if txn.state.get("enemy_hit"):
         raise Rejected("the last enemy attack still waits for the defense prompt")
-    targets = [seat_arg(s) for s in pos[0].split(",")]
+    targets = list(a.nums("SEAT"))
     if len(set(targets)) != len(targets):
         raise Rejected("name each targeted seat once")
     for n in targets:
         record = seat(txn.state, n)
         if record.down and not record.ally:
             raise Rejected(f"seat {n} has no figure on the board to attack")
-    shield = parse_int(opts.get("shield", "0"), "shield")
-    tokens = parse_int(opts.get("def", "0"), "def")
+    shield = a.num("shield", 0)
+    tokens = a.num("def", 0)
     if shield < 0 or tokens < 0:
         raise Rejected("shield and def cannot be negative")
     if shield and len(targets) > 1:
         raise Rejected("a defensive card protects only the Oathsworn who played it: name one target with "
                        "shield=N, or let the device draw and answer each seat's defense prompt")
-    colours = [colour_of(c) for c in pos[1:]]
-    if "broken" in opts:
+    colours = list(a.words("COLOUR")) or boss_might(txn)
+    if a.flag("broken"):
         colours = rules.broken_attack(colours)
     colours = sorted(colours, key=COLOURS.index, reverse=True)
+    cards = list(a.cards)
     drawn = draw_with_chains(txn, "enemy", colours, cards, chains=False)
     damage = rules.enemy_damage([parse_card(c) for c, _ in drawn])
     txn.notice(f"enemy draws {' '.join(c for c, _ in drawn) or 'nothing'}: damage {damage}")
-    if cards or "def" in opts or "shield" in opts:
+    if cards or a.has("def") or a.has("shield"):
         losses = {}
         for n in targets:
             if tokens:
@@ -652,14 +653,12 @@ def choose_defense(txn: Txn, index: int) -> None:
     _ask_defense(txn)
 
 
-def defend(txn: Txn, args: tuple[str, ...]) -> None:
+def defend(txn: Txn, a: Args) -> None:
     """``defend SEAT CARD [COOLDOWN] DEFENSE``: OS-EATK-3: the seat being asked plays one hand ability
     card for its shield: no animus, no other effect; the card takes its cooldown position (with
     battleflow) and the bonus counts for that seat's DEFENSE against this draw only."""
-    if len(args) not in (3, 4):
-        raise Rejected("usage: defend SEAT CARD [COOLDOWN] DEFENSE")
     prompt = txn.state.prompt
-    n = seat_arg(args[0])
+    n = a.num("SEAT")
     if prompt is None or prompt.id != "defense" or prompt.seat != n:
         raise Rejected(f"seat {n} is not deciding its defense against an enemy draw now")
     hit = thaw(txn.state.get("enemy_hit"))
@@ -668,10 +667,10 @@ def defend(txn: Txn, args: tuple[str, ...]) -> None:
     record = seat(txn.state, n)
     if record.kind == "companion" or record.ally:
         raise Rejected("only Oathsworn with ability cards defend with a card")
-    card = args[1]
+    card = a.word("CARD")
     known = dict(record.cards or {})
-    if len(args) == 4:
-        cooldown = parse_int(args[2], "cooldown")
+    if a.has("COOLDOWN"):
+        cooldown = a.num("COOLDOWN")
         if card in known and known[card] != cooldown:
             raise Rejected(f"{card} has cooldown {known[card]}, not {cooldown}")
     elif card in known:
@@ -682,7 +681,7 @@ def defend(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected(f"{card} is not in seat {n}'s hand")
     if any(card in p for p in record.positions):
         raise Rejected(f"{card} is still on cooldown")
-    shield = parse_int(args[-1], "DEFENSE")
+    shield = a.num("DEFENSE")
     if shield < 1:
         raise Rejected("a defensive card adds at least 1 DEFENSE")
     in_hand = tuple(c for c in record.hand if c != card)
@@ -693,3 +692,33 @@ def defend(txn: Txn, args: tuple[str, ...]) -> None:
     txn.put("enemy_hit", hit)
     txn.close_prompt()
     _ask_defense(txn)
+
+
+def boss_might(txn: Txn) -> list[str]:
+    """OS-EATK-2: the boss's MIGHT cards as the encounter data gives them."""
+    colours = list(encounter_of(txn.state).might)
+    if not colours:
+        raise Rejected("the encounter data gives no MIGHT for the boss: name the colours (enemy SEAT R Y ...)")
+    return colours
+
+
+def _story_fight_defense(txn: Txn, defense: int) -> None:
+    """OS-SCOMBAT-1: one round of combat is against one enemy: every attack in it meets the same DEFENSE."""
+    if txn.state.get("fight") and txn.state.get("fight_defense") not in (None, defense):
+        raise Rejected(f"this round of combat is against DEFENSE {txn.state.get('fight_defense')}")
+    txn.put("fight_defense", defense)
+
+
+VERBS: dict[str, GameVerb] = {v.usage.split()[0]: v for v in (
+    verb(f"check {WHO} DIFFICULTY WHITES[,WHITES] [type=WORD] [emp=N] [empower=N] [up=N,N] [= CARDS]",
+         "a check: draw white cards (OS-CHECK)", check),
+    verb("attack SEAT TARGET [white=N] [emp=N] [empower=N] [up=N,N] [bonus=N] [unarmed] [item] [interrupt] "
+         "[= CARDS]", "an attack (story: TARGET is the enemy DEFENSE)", attack, in_fight=True),
+    verb("redraw INDEX [SEAT] [= CARDS]", "replace a drawn card (trait redraw or token)", redraw, in_fight=True),
+    verb("resolve", "settle the open check or attack", resolve, in_fight=True),
+    verb("escape SEAT DIFFICULTY WHITES [friends=N] [= CARDS]", "try to escape a cage", escape),
+    verb("enemy SEAT[,SEAT] [COLOUR...] [broken] [shield=N] [def=N] [= CARDS]",
+         "an enemy attack on one or more seats", enemy),
+    verb("defend SEAT CARD [COOLDOWN] DEFENSE", "play a card for its shield against the enemy draw", defend,
+         answers=("defense",)),
+)}

@@ -9,22 +9,22 @@ from typing import Any
 from msgspec.structs import replace
 
 from tablekeeper.core import timing
-from tablekeeper.core.chance import Deck
 from tablekeeper.core.frozen import thaw
-from tablekeeper.core.game import Txn, Verb, parse_int
+from tablekeeper.core.game import Txn
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
-from tablekeeper.games.oathsworn.panels import plan_inputs
+from tablekeeper.games.oathsworn.args import Args, GameVerb, verb
+from tablekeeper.games.oathsworn.decks import draw_stage, flip_stage, stage_of
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     check_end,
-    data_of,
+    encounter_of,
     in_encounter,
-    parse_kv,
     positions_of,
     put_seat,
     seat,
-    seat_arg,
+    stage_label,
+    stage_words,
 )
 from tablekeeper.games.oathsworn.turns import offer_ally
 
@@ -78,12 +78,15 @@ def stage_card(txn: Txn) -> None:
     """OS-STAGE-1/2/4: resolve the faceup stage card, then turn the next one faceup."""
     if not in_encounter(txn.state):
         return
-    card = txn.state.get("stage_faceup") or _draw_stage(txn)
+    card = txn.state.get("stage_faceup") or draw_stage(txn)
     if card is None:
         return
     txn.put("stage_current", card)
     txn.put("stage_faceup", None)
-    txn.notice(f"stage card {card}: targeting, enemy movement, enemy attacks")
+    txn.notice(f"stage card: {stage_words(txn.state, card)}: target, move, attack")
+    attacker = encounter_of(txn.state).card(str(card)).attack
+    if attacker is not None and txn.value(f"boss.{attacker}") == 0:  # OS-EATK-1
+        txn.notice(f"its attack comes from the broken {attacker}: one strongest card less (enemy SEAT broken)")
     flip_stage(txn)
 
 
@@ -105,7 +108,8 @@ def end_of_round(txn: Txn) -> None:
     """OS-RND-8 / OS-FX-5: end-of-round effects; kept stage cards go to the discard; cages end."""
     kept = list(txn.state.get("stage_kept") or ())
     if kept:
-        txn.notice("stage cards kept until end of round discarded: " + " ".join(kept))
+        txn.notice("stage cards kept until end of round discarded: " + ", ".join(stage_label(txn.state, c)
+                                                                                 for c in kept))
         txn.put("stage_kept", [])
     for n in SEATS:
         record = seat(txn.state, n)
@@ -113,24 +117,6 @@ def end_of_round(txn: Txn) -> None:
             record.caged_until = None
             put_seat(txn, n, record)
             txn.notice(f"seat {n} never escaped: the cage's failure effect applies and the cage ends")
-
-
-def _draw_stage(txn: Txn) -> str | None:
-    deck = txn.game.source(txn.state, "stage")
-    if isinstance(deck, Deck) and deck.remaining == 0:
-        txn.emit("stage.rebuild", source="stage", keep=list(txn.state.get("stage_kept") or ()))
-        txn.notice("stage deck empty: rebuilt from the discarded stage 3 cards (OS-STAGE-6)")
-        deck = txn.game.source(txn.state, "stage")
-        if isinstance(deck, Deck) and deck.remaining == 0:
-            txn.notice("no stage 3 cards to rebuild the deck")
-            return None
-    return txn.draw("stage")
-
-
-def flip_stage(txn: Txn) -> None:
-    """OS-ESET-4 / OS-STAGE-4: the next card of the deck lies faceup on top."""
-    card = _draw_stage(txn)
-    txn.put("stage_faceup", card)
 
 
 def knocked_out(txn: Txn, n: int) -> None:
@@ -184,18 +170,18 @@ def break_procedure(txn: Txn, count: int) -> None:
     empty, then one reaction card per broken location against the breaker, in the order drawn, each
     followed by the next card turned faceup."""
     breaks = int(txn.state.get("breaks") or 0)
-    after = data_of(txn.state).stage_after_breaks
+    after = encounter_of(txn.state).stage_after_breaks
     new_stage = 1 + sum(1 for b in after if breaks >= b)
     old_stage = int(txn.state.get("stage_now") or 1)
     if new_stage > old_stage:
         txn.put("stage_now", new_stage)
         txn.emit("stage.drop", source="stage", below=new_stage)
         faceup = txn.state.get("stage_faceup")
-        if faceup and int(str(faceup)[1]) < new_stage:
+        if faceup and stage_of(faceup) < new_stage:
             txn.put("stage_faceup", None)
         txn.notice(f"stage {new_stage} begins: earlier stage cards discarded")
     for _ in range(count):
-        card = txn.state.get("stage_faceup") or _draw_stage(txn)
+        card = txn.state.get("stage_faceup") or draw_stage(txn)
         if card is None:
             return
         txn.put("stage_faceup", None)
@@ -204,7 +190,8 @@ def break_procedure(txn: Txn, count: int) -> None:
         if txn.state.step == "stage" and txn.state.get("stage_current"):
             # OS-STAGE-3 / OS-STAGE-7: a card drawn while a stage card resolves waits for it to finish
             timing.defer(txn, reaction)
-            txn.notice(f"reaction {card} waits until {txn.state.get('stage_current')} has resolved")
+            txn.notice(f"reaction: {stage_label(txn.state, card)} waits until "
+                       f"{stage_label(txn.state, txn.state.get('stage_current'))} has resolved")
         else:
             _react(txn, reaction)
         flip_stage(txn)
@@ -214,7 +201,7 @@ def _react(txn: Txn, reaction: dict[str, Any]) -> None:
     """Record a reaction card and whom it targets: the breaker, else the closest Oathsworn."""
     txn.put("reactions", [*(txn.state.get("reactions") or ()), reaction])
     target = reaction["target"]
-    txn.notice(f"reaction {reaction['card']} targets "
+    txn.notice(f"reaction: {stage_words(txn.state, reaction['card'])} targets "
                + (f"seat {target}" if target else "the closest Oathsworn (north, then west)"))
 
 
@@ -224,18 +211,16 @@ def stage_done(txn: Txn) -> None:
         _react(txn, reaction)
 
 
-def break_location(txn: Txn, args: tuple[str, ...]) -> None:
+def break_location(txn: Txn, a: Args) -> None:
     """``break LOCATION[,LOCATION] [SEAT]``: dice removed by any cause (collision, fire, an AoE) break
     their locations (OS-BRK-1); several at once share one stage check (OS-BRK-7)."""
-    if len(args) not in (1, 2):
-        raise Rejected("usage: break LOCATION[,LOCATION] [SEAT]")
-    locations = [x for x in args[0].split(",") if x]
+    locations = list(a.words("LOCATION"))
     for loc in locations:
         if f"boss.{loc}" not in txn.state.tracks:
             raise Rejected(f"no boss location {loc!r}")
         if txn.value(f"boss.{loc}") == 0:
             raise Rejected(f"{loc} is already broken")
-    txn.put("breaker", seat_arg(args[1]) if len(args) == 2 else None)
+    txn.put("breaker", a.num("SEAT") if a.has("SEAT") else None)
     if len(locations) == 1:
         txn.set(f"boss.{locations[0]}", 0)
         return
@@ -248,33 +233,32 @@ def break_location(txn: Txn, args: tuple[str, ...]) -> None:
         break_procedure(txn, len(locations))
 
 
-def boss_fire(txn: Txn, args: tuple[str, ...]) -> None:
+def boss_fire(txn: Txn, a: Args) -> None:
     """``bossfire LOCATION``: the boss ended its move on a fire tile: the named die (AMB-28: the players
     pick it) loses 1 HP; if that removes it, the extra stage card comes after the current one and
     targets the closest Oathsworn (OS-MOVE-4, OS-STAGE-7)."""
-    if len(args) != 1 or f"boss.{args[0]}" not in txn.state.tracks:
-        raise Rejected("usage: bossfire LOCATION")
-    die = txn.value(f"boss.{args[0]}")
+    location = a.word("LOCATION")
+    if f"boss.{location}" not in txn.state.tracks:
+        raise Rejected(f"no boss location {location!r}")
+    die = txn.value(f"boss.{location}")
     if die == 0:
-        raise Rejected(f"{args[0]} is already broken")
+        raise Rejected(f"{location} is already broken")
     txn.put("breaker", None)
-    txn.set(f"boss.{args[0]}", die - 1)
+    txn.set(f"boss.{location}", die - 1)
 
 
-def minion(txn: Txn, args: tuple[str, ...]) -> None:
+def minion(txn: Txn, a: Args) -> None:
     """``minion NAME HP DEFENSE [mob]``: a minion enters with its own HP slot (OS-DMG-4, M9)."""
-    if len(args) not in (3, 4) or (len(args) == 4 and args[3] != "mob"):
-        raise Rejected("usage: minion NAME HP DEFENSE [mob]")
     if not in_encounter(txn.state):
         raise Rejected("minions enter in an encounter")
-    name = args[0]
+    name = a.word("NAME")
     minions = dict(thaw(txn.state.get("minions") or {}))
     if name in minions or f"boss.{name}" in txn.state.tracks or name.isdigit():
         raise Rejected(f"{name!r} is already taken")
-    hp, defense = parse_int(args[1], "HP"), parse_int(args[2], "DEFENSE")
+    hp, defense = a.num("HP"), a.num("DEFENSE")
     if hp < 1 or defense < 1:
         raise Rejected("a minion has at least 1 HP and DEFENSE 1")
-    minions[name] = {"defense": defense, "mob": len(args) == 4, "activated": False}
+    minions[name] = {"defense": defense, "mob": a.flag("mob"), "activated": False}
     txn.put("minions", minions)
     txn.define(f"minion.{name}", hp, 0, hp)
 
@@ -288,121 +272,49 @@ def minion_gone(txn: Txn, name: str) -> None:
     txn.notice(f"minion {name} is removed from the board")
 
 
-def activated(txn: Txn, args: tuple[str, ...]) -> None:
+def activated(txn: Txn, a: Args) -> None:
     """``activated NAME...``: the stage card moved or attacked with these minions (OS-MIN-1)."""
-    if not args or txn.state.step != "stage":
-        raise Rejected("usage: activated NAME... (during the stage card)")
+    if txn.state.step != "stage":
+        raise Rejected("minions are marked activated while the stage card resolves")
     minions = dict(thaw(txn.state.get("minions") or {}))
-    for name in args:
+    for name in a.words("NAME"):
         if name not in minions:
             raise Rejected(f"no minion {name!r}")
         minions[name]["activated"] = True
     txn.put("minions", minions)
 
 
-def keep(txn: Txn, args: tuple[str, ...]) -> None:
+def keep(txn: Txn, a: Args) -> None:
     """``keep``: the current stage card lasts until the end of the round (OS-STAGE-2)."""
-    if args:
-        raise Rejected("usage: keep")
     card = txn.state.get("stage_current")
     if not card:
         raise Rejected("no stage card has been resolved yet")
     txn.put("stage_kept", [*(txn.state.get("stage_kept") or ()), card])
 
 
-def stage_change(txn: Txn, args: tuple[str, ...]) -> None:
+def stage_change(txn: Txn, a: Args) -> None:
     """``stage N``: a special rules board moves the encounter to stage N without a break (OS-STAGE-5):
     cards of earlier stages leave the deck for the discard pile and the first stage-N card turns faceup."""
-    if len(args) != 1:
-        raise Rejected("usage: stage N")
     if not in_encounter(txn.state):
         raise Rejected("the stage changes during an encounter")
-    new_stage = parse_int(args[0], "stage")
+    new_stage = a.num("N")
     old_stage = int(txn.state.get("stage_now") or 1)
     if not old_stage < new_stage <= 3:
         raise Rejected(f"the encounter is at stage {old_stage}: a change goes to a later stage, up to 3")
     txn.put("stage_now", new_stage)
     txn.emit("stage.drop", source="stage", below=new_stage)
     faceup = txn.state.get("stage_faceup")
-    if faceup is None or int(str(faceup)[1]) < new_stage:
+    if faceup is None or stage_of(faceup) < new_stage:
         txn.put("stage_faceup", None)
         flip_stage(txn)
     txn.notice(f"stage {new_stage} begins (special rules): earlier stage cards discarded")
 
 
-def _plan_check(txn: Txn, args: tuple[str, ...]) -> None:
-    """``plan check DIFFICULTY [bonus=N]``: the pass chance of a check for every white count 0..10
-    (OS-CHECK-2: choosing the count is the decision)."""
-    pos, opts, _ = parse_kv(args, ("bonus",))
-    if len(pos) != 1:
-        raise Rejected("usage: plan check DIFFICULTY [bonus=N]")
-    difficulty = parse_int(pos[0], "difficulty")
-    bonus = parse_int(opts.get("bonus", "0"), "bonus")
-    if not 1 <= difficulty <= 60 or not 0 <= bonus <= 20:
-        raise Rejected("a check's difficulty goes from 1 to 60, its bonus from 0 to 20")
-    drop_plan(txn)
-    txn.put("plan", {"kind": "check", "difficulty": difficulty, "bonus": bonus})
-
-
-def drop_plan(txn: Txn) -> None:
-    """The plan is gone (cleared, or its attack is being made): no odds, no white-count track."""
-    if txn.state.get("plan") is not None:
-        txn.put("plan", None)
-    if "plan.white" in txn.state.tracks:
-        txn.drop("plan.white")
-
-
-def plan_white_changed(txn: Txn, white: int) -> None:
-    plan = thaw(txn.state.get("plan"))
-    if plan and int(plan.get("white", 0)) != white:
-        plan["white"] = white
-        txn.put("plan", plan)
-
-
-PLAN_LIMITS = {"white": 20, "empower": 30, "redraws": 5, "bonus": 50, "unarmed": 1}
-
-
-def plan(txn: Txn, args: tuple[str, ...]) -> None:
-    """``plan SEAT TARGET [white=N] [empower=N] [redraws=N] [unarmed]``: the attack the display
-    shows exact odds for (``plan off`` clears it)."""
-    if args == ("off",):
-        drop_plan(txn)
-        return
-    if args[:1] == ("check",):
-        _plan_check(txn, args[1:])
-        return
-    pos, opts, _ = parse_kv(args, ("white", "empower", "redraws", "unarmed", "bonus"))
-    if len(pos) != 2:
-        raise Rejected("usage: plan SEAT TARGET [white=N] [empower=N] [redraws=N] [unarmed] | plan off")
-    n = seat_arg(pos[0])
-    if not pos[1].isdigit() and pos[1] not in dict(data_of(txn.state).boss):
-        raise Rejected(f"target is a DEFENSE number or a boss location, not {pos[1]!r}")
-    if pos[1].isdigit() and int(pos[1]) < 1:
-        raise Rejected("DEFENSE is at least 1")
-    if not pos[1].isdigit() and txn.value(f"boss.{pos[1]}") == 0:
-        raise Rejected(f"{pos[1]} is broken; plan against a location with a die (OS-DMG-6)")
-    numbers = {k: parse_int(v, k) for k, v in opts.items()}
-    for key, value in numbers.items():
-        if not 0 <= value <= PLAN_LIMITS.get(key, 1):
-            raise Rejected(f"plan {key} goes from 0 to {PLAN_LIMITS.get(key, 1)}, not {value}")
-    txn.put("plan", {"seat": n, "target": pos[1], **numbers})
-    white = numbers.get("white", 0)
-    if "plan.white" in txn.state.tracks:
-        txn.set("plan.white", white)
-    else:  # the up/down buttons change the planned white count (OS-SCOMBAT-2: 0 to 10 matter)
-        txn.define("plan.white", white, 0, PLAN_LIMITS["white"])
-    if plan_inputs(txn.state) is None:
-        raise Rejected("no odds for this plan: the seat cannot attack that way")
-    # an attack plan replaces a check plan and the other way round
-
-
-VERBS = {
-    "break": Verb("break LOCATION [SEAT]", "a boss die removed by another cause", break_location),
-    "bossfire": Verb("bossfire LOCATION", "the boss ends its move on fire", boss_fire),
-    "minion": Verb("minion NAME HP DEFENSE [mob]", "a minion enters the board", minion),
-    "activated": Verb("activated NAME...", "minions the stage card activated", activated),
-    "keep": Verb("keep", "keep the stage card until end of round", keep),
-    "stage": Verb("stage N", "a special rule changes the stage (not a break)", stage_change),
-    "plan": Verb("plan SEAT TARGET [white=N] [empower=N] [redraws=N] | plan check DIFF | plan off",
-                 "show exact attack or check odds", plan),
-}
+VERBS: dict[str, GameVerb] = {v.usage.split()[0]: v for v in (
+    verb("break LOCATION[,LOCATION] [SEAT]", "boss dice removed by another cause", break_location),
+    verb("bossfire LOCATION", "the boss ends its move on fire", boss_fire),
+    verb("minion NAME HP DEFENSE [mob]", "a minion enters the board", minion),
+    verb("activated NAME...", "minions the stage card activated", activated),
+    verb("keep", "keep the stage card until end of round", keep),
+    verb("stage N", "a special rule changes the stage (not a break)", stage_change),
+)}

@@ -7,19 +7,20 @@ from msgspec.structs import replace
 from tablekeeper.core import timing
 from tablekeeper.core.flow import move
 from tablekeeper.core.frozen import thaw
-from tablekeeper.core.game import Txn, Verb, parse_int
+from tablekeeper.core.game import Txn
 from tablekeeper.core.state import Result
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
-from tablekeeper.games.oathsworn.encounter import flip_stage, refresh, stage_card
+from tablekeeper.games.oathsworn.args import Args, GameVerb, verb
+from tablekeeper.games.oathsworn.decks import flip_stage, reset_all_might
+from tablekeeper.games.oathsworn.encounter import refresh, stage_card
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
-    data_of,
     difficulty,
+    encounter_of,
     put_seat,
     seat,
-    seat_arg,
     update_defense,
 )
 
@@ -59,11 +60,10 @@ def replay(txn: Txn) -> None:
         txn.set(f"seat{n}.hp", diff.max_hp)
         txn.set(f"seat{n}.animus", 0)
         update_defense(txn, n)
-    for name, _ in data_of(state).boss:
+    for name, _ in encounter_of(state).boss:
         txn.set(f"boss.{name}", 6)
     txn.emit("stage.reset", source="stage")
     timing.take_deferred(txn)  # reactions of the lost attempt never resolve
-    from tablekeeper.games.oathsworn.story import reset_all_might
     reset_all_might(txn)
     txn.put("breaks", 0)
     txn.put("broken", [])
@@ -81,19 +81,19 @@ def replay(txn: Txn) -> None:
         stage_card(txn)
 
 
-def tally(txn: Txn, args: tuple[str, ...]) -> None:
-    """``tally [scavenger=0|1] [uniques=N]``: Tally Level, Loot and Losses, in order (OS-TALLY-1..10)."""
+def tally(txn: Txn, a: Args) -> None:
+    """``tally [scavenger] [uniques=N]``: Tally Level, Loot and Losses, in order (OS-TALLY-1..10);
+    ``uniques`` is how many cards the unique deck still holds."""
     if txn.state.get("part") != "epilogue" or txn.state.prompt is not None:
         raise Rejected("the tally comes after the encounter has ended")
     if txn.state.get("tally") is not None:
         raise Rejected("the tally is done; tick off the lost items (lose SEAT ITEM)")
-    opts = dict(a.split("=", 1) for a in args if "=" in a)
     state = txn.state
     diff = difficulty(state)
     traits = dict(state.get("traits") or {})
-    scavenger = "scavenger" in traits or opts.get("scavenger") == "1"
+    scavenger = "scavenger" in traits or a.flag("scavenger")
     commons, uniques = rules.loot_counts(diff, scavenger, bool(state.get("extra_unique")))
-    unique_deck = parse_int(opts.get("uniques", str(uniques)), "uniques")
+    unique_deck = a.num("uniques", uniques)
     got_unique, fallback = rules.uniques_drawn(uniques, unique_deck)
     downs = [n for n in SEATS if seat(state, n).ko]
     ticks = 0
@@ -132,17 +132,15 @@ def tally(txn: Txn, args: tuple[str, ...]) -> None:
         txn.end(str(state.get("result")), result=Result(str(state.get("result"))))
 
 
-def lose(txn: Txn, args: tuple[str, ...]) -> None:
+def lose(txn: Txn, a: Args) -> None:
     """``lose SEAT ITEM``: tick one item off the tally's losses (OS-TALLY-9: one used item, two if
     knocked out); the chapter ends when every loss is ticked off."""
-    if len(args) < 2:
-        raise Rejected("usage: lose SEAT ITEM")
     owed = dict(thaw(txn.state.get("losses_due") or {}))
-    n = seat_arg(args[0])
+    n = a.num("SEAT")
     if not owed.get(str(n)):
         due = ", ".join(f"seat {k} ({v})" for k, v in owed.items()) or "nobody"
         raise Rejected(f"seat {n} has no item loss to tick off (still due: {due})")
-    item = " ".join(args[1:])
+    item = a.word("ITEM")
     record = seat(txn.state, n)
     if item not in record.items:
         raise Rejected(f"seat {n} holds no {item} ({', '.join(record.items)})")
@@ -158,7 +156,7 @@ def lose(txn: Txn, args: tuple[str, ...]) -> None:
         txn.end(str(txn.state.get("result")), result=Result(str(txn.state.get("result"))))
 
 
-VERBS = {
-    "tally": Verb("tally [scavenger=1] [uniques=N]", "Tally Level, Loot and Losses", tally),
-    "lose": Verb("lose SEAT ITEM", "tick off an item the tally says is lost", lose),
-}
+VERBS: dict[str, GameVerb] = {v.usage.split()[0]: v for v in (
+    verb("tally [scavenger] [uniques=N]", "Tally Level, Loot and Losses", tally),
+    verb("lose SEAT ITEM", "tick off an item the tally says is lost", lose),
+)}

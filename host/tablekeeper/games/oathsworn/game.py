@@ -18,6 +18,7 @@ import tablekeeper.games.oathsworn.draws as draws
 import tablekeeper.games.oathsworn.encounter as encounter
 import tablekeeper.games.oathsworn.epilogue as epilogue
 import tablekeeper.games.oathsworn.panels as panels
+import tablekeeper.games.oathsworn.plan as plan
 import tablekeeper.games.oathsworn.story as story
 import tablekeeper.games.oathsworn.turns as turns
 from tablekeeper.core import flow as flowmod
@@ -31,13 +32,16 @@ from tablekeeper.core.tracks import Counter
 from tablekeeper.core.view import Panel
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.oathsworn import rules
+from tablekeeper.games.oathsworn.args import GameVerb
 from tablekeeper.games.oathsworn.cards import COLOUR_NAMES
-from tablekeeper.games.oathsworn.data import GameData, load_text
+from tablekeeper.games.oathsworn.data import Encounter, GameData, load_text
+from tablekeeper.games.oathsworn.decks import flip_stage
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
     SeatRecord,
     base_defense,
+    encounter_of,
     part,
     remember,
     seat,
@@ -58,11 +62,20 @@ def _not_encounter(state: GameState) -> bool:
 def _draw_open(state: GameState) -> str | None:
     if state.get("draws"):
         return "finish the open draw first (redraw N or resolve)"
+    if state.get("fight"):
+        return _fight_open(state)
     if state.get("secret"):
         return "reveal the secret decision first (secret reveal)"
     if part(state) == "epilogue":
         return "the encounter is over: tally"
     return None
+
+
+def _fight_open(state: GameState) -> str:
+    """OS-SCOMBAT-1: each Oathsworn draws one attack in a story round of combat; the story goes on
+    once the last one has (the fight is then won, OS-SCOMBAT-5)."""
+    owing = flowmod.seats_text(tuple(draws.fight_owing(state)))
+    return f"the round of combat is still open: {owing} must draw an attack first (OS-SCOMBAT-1)"
 
 
 def _no_minion_due(state: GameState) -> bool:
@@ -119,7 +132,7 @@ def _int_option(options: Mapping[str, str], key: str, default: int) -> int:
 
 
 KNOWN_OPTIONS = ("data", "difficulty", "chapter", "part", "classes", "companions", "hardcore", "ambush", "traits",
-                 "hp", "lead", "roster")
+                 "hp", "lead", "roster", "encounter")
 
 
 @dataclass(frozen=True)
@@ -131,6 +144,7 @@ class Options:
     digest: str
     difficulty: str
     chapter: int
+    encounter: Encounter
     part: str
     classes: tuple[str, ...]
     companions: frozenset[int]
@@ -162,6 +176,10 @@ def read_options(options: Mapping[str, str]) -> Options:
     last_chapter = int(d.company.get("chapters", 20))
     if not 1 <= chapter <= last_chapter:
         raise ConfigError(f"--option chapter={chapter}: a chapter from 1 to {last_chapter}")
+    wanted = _option(options, "encounter", "")
+    if wanted and wanted not in d.encounters:
+        raise ConfigError(f"--option encounter={wanted}: one of {', '.join(d.encounters)}")
+    fight = d.encounters[wanted] if wanted else d.chapter_encounter(chapter)
     start = _option(options, "part", "story")
     if start not in PARTS:
         raise ConfigError(f"--option part={start}: story or encounter")
@@ -191,8 +209,8 @@ def read_options(options: Mapping[str, str]) -> Options:
     lead = _int_option(options, "lead", 1)
     if lead not in SEATS:
         raise ConfigError("--option lead: a seat 1..4")
-    return Options(path, d, digest, diff_name, chapter, start, classes, frozenset(int(x) for x in raw_companions),
-                   tuple(int(x) for x in raw_hp), roster, traits,
+    return Options(path, d, digest, diff_name, chapter, fight, start, classes,
+                   frozenset(int(x) for x in raw_companions), tuple(int(x) for x in raw_hp), roster, traits,
                    _option(options, "hardcore", "0") in ("1", "yes", "true"),
                    _option(options, "ambush", "0") in ("1", "yes", "true"), lead)
 
@@ -202,7 +220,7 @@ def company_data(opts: Options, players: int) -> dict[str, Any]:
     d = opts.data
     return {
         "data_path": opts.path, "data_sha256": opts.digest, "players": players, "difficulty": opts.difficulty,
-        "chapter": opts.chapter, "hardcore": opts.hardcore, "ambushed": opts.ambushed,
+        "chapter": opts.chapter, "encounter": opts.encounter.id, "hardcore": opts.hardcore, "ambushed": opts.ambushed,
         "traits": opts.traits, "part": opts.part, "backpack": [], "map": [], "marker": None, "clues": [],
         "rewards": [], "extra_unique": False, "draws": [], "breaks": 0, "stage_now": 1, "stage_kept": [],
         "stage_faceup": None, "allies": list(d.company.get("allies", [])), "dead_allies": [],
@@ -233,13 +251,14 @@ def seat_tracks(opts: Options, n: int, kind: str) -> dict[str, Counter]:
             f"seat{n}.regen": Counter(2 if kind == "companion" else opts.data.regen, 0, None)}  # OS-SETUP-2
 
 
-def decks(d: GameData) -> dict[str, Any]:
-    """MIGHT decks of both sides, the stage deck and the city and deepwood event decks (OS-SETUP-11)."""
+def decks(d: GameData, fight: Encounter) -> dict[str, Any]:
+    """MIGHT decks of both sides, the encounter's stage deck and the city and deepwood event decks
+    (OS-SETUP-11)."""
     sources: dict[str, Any] = {}
     for letter, colour in COLOUR_NAMES.items():
         sources[f"might.{colour}"] = might_deck(f"might.{colour}", letter, d.might[letter])
         sources[f"enemy.{colour}"] = might_deck(f"enemy.{colour}", letter, d.enemy_might[letter])
-    sources["stage"] = stage_deck(d.stages)
+    sources["stage"] = stage_deck(fight.stages)
     for which in ("city", "deepwood"):  # drawn cards are archived (no reshuffle)
         count = int(d.company.get(f"{which}_events", 6))
         sources[f"events.{which}"] = Deck.plain(f"events.{which}", {f"{which}{i}": 1 for i in range(1, count + 1)},
@@ -273,9 +292,9 @@ class Oathsworn(Game):
         for n, record in records.items():
             data[f"seat.{n}"] = msgspec.to_builtins(record)
             tracks.update(seat_tracks(opts, n, record.kind))
-        for name, _ in d.boss:
+        for name, _ in opts.encounter.boss:
             tracks[f"boss.{name}"] = Counter(6, 0, 6)  # OS-ESET-3: every HP die at 6
-        state = replace(state, seats=4, tracks=tracks, sources=decks(d), data=data, lead=opts.lead)
+        state = replace(state, seats=4, tracks=tracks, sources=decks(d, opts.encounter), data=data, lead=opts.lead)
         for n in SEATS:  # DEFENSE needs the data in place
             tracks[f"seat{n}.defense"] = Counter(base_defense(state, records[n]), 0, None)
         return replace(state, tracks=tracks, data={k: freeze(v) for k, v in data.items()})
@@ -284,30 +303,24 @@ class Oathsworn(Game):
         state = super().new_state(seats, seed, options)
         if part(state) == "encounter":
             txn = Txn(self, state, random.Random(f"{seed}:faceup"))
-            encounter.flip_stage(txn)
+            flip_stage(txn)
             state = txn.state
         return state
 
     # --- verbs --------------------------------------------------------------------------------
     def verbs(self) -> Mapping[str, Verb]:
-        return {**story.VERBS, **encounter.VERBS, **turns.VERBS, **epilogue.VERBS,
-                "check": Verb("check SEAT|company|each DIFF WHITES [type=T] [emp=N] [= CARDS]",
-                              "a check: draw white cards (OS-CHECK)", draws.check),
-                "attack": Verb("attack SEAT TARGET [white=N] [emp=N] [empower=N] [unarmed] [= CARDS]",
-                               "an attack (story: TARGET is the enemy DEFENSE)", draws.attack),
-                "redraw": Verb("redraw CARD [SEAT]", "replace a drawn card (trait redraw or token)", draws.redraw),
-                "resolve": Verb("resolve", "settle the open check or attack", draws.resolve),
-                "escape": Verb("escape SEAT DIFF WHITES [friends=N] [= CARDS]", "try to escape a cage",
-                               draws.escape),
-                "enemy": Verb("enemy SEAT[,SEAT] COLOUR... [broken] [shield=N] [def=N] [= CARDS]",
-                              "an enemy attack on one or more seats", draws.enemy),
-                "defend": Verb("defend SEAT CARD [COOLDOWN] DEFENSE",
-                               "play a card for its shield against the enemy draw", draws.defend)}
+        return VERBS
 
     def decide(self, state: GameState, command: Command, rng: random.Random | None = None) -> list[Event]:
-        """The game's own verbs wait while a prompt is open (the core verbs check for themselves)."""
-        if state.prompt is not None and command.verb in self.verbs() and command.verb != "defend":
+        """The game's own verbs wait while a prompt is open, unless the verb answers that very prompt
+        (``ally SEAT NAME`` while the ally question is open); while a story round of combat is open,
+        only its attacks (and the verbs that serve them) go on (OS-SCOMBAT-1). The core verbs check
+        for themselves."""
+        own = VERBS.get(command.verb)
+        if own is not None and state.prompt is not None and state.prompt.id not in own.answers:
             raise Rejected(f"answer the prompt first: {state.prompt.text}")
+        if own is not None and state.get("fight") and not own.in_fight:
+            raise Rejected(_fight_open(state))
         logged = state.get("data_logged")
         if logged is not None and logged != state.get("data_sha256"):
             raise Rejected(f"{state.get('data_path') or 'the game data'} changed since this session was saved: "
@@ -354,7 +367,7 @@ class Oathsworn(Game):
         elif track.startswith("boss.") and new == 0 and old > 0:
             encounter.location_broken(txn, track.removeprefix("boss."))
         elif track == "plan.white":
-            encounter.plan_white_changed(txn, new)
+            plan.plan_white_changed(txn, new)
         elif track == "time.used" and new > old:
             for slot in range(old + 1, new + 1):
                 story.slot_filled(txn, slot)
@@ -455,9 +468,20 @@ class Oathsworn(Game):
     def view_extra(self, state: GameState) -> dict[str, Any]:
         return {"part": part(state), "chapter": state.get("chapter"), "difficulty": state.get("difficulty"),
                 "draws": thaw(state.get("draws") or ()), "last": thaw(state.get("last")),
-                "result": state.get("result"), "odds": panels.plan_odds_json(state),
+                "result": state.get("result"), "odds": plan.plan_odds_json(state),
                 "seats_detail": {str(n): thaw(state.get(f"seat.{n}")) for n in SEATS},
-                "stage_faceup": state.get("stage_faceup")}
+                "stage_faceup": state.get("stage_faceup"), "encounter": _encounter_view(state)}
 
 
-__all__ = ["FLOW", "Oathsworn"]
+def _encounter_view(state: GameState) -> dict[str, Any]:
+    """The encounter being fought: its name, whether its numbers were checked, the faceup card's name."""
+    fight = encounter_of(state)
+    faceup = state.get("stage_faceup")
+    return {"id": fight.id, "name": fight.name, "verified": fight.verified,
+            "up_next": None if faceup is None else fight.card(str(faceup)).name}
+
+
+VERBS: dict[str, GameVerb] = {**story.VERBS, **encounter.VERBS, **turns.VERBS, **epilogue.VERBS, **draws.VERBS,
+                               **plan.VERBS}
+
+__all__ = ["FLOW", "VERBS", "Oathsworn"]

@@ -12,6 +12,7 @@ from math import ceil
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn.cards import COLOURS, Card
 
+SEATS = (1, 2, 3, 4)  # OS-GEN-3: the free company is always 4 Oathsworn
 COMBAT_TOKENS = ("redraw", "empowered", "defense", "animus", "battleflow")  # OS-TOK-2..7
 
 MAX_WHITE = 10  # OS-CHECK-2 / OS-SCOMBAT-2
@@ -250,6 +251,7 @@ class Item:
     range: int = 0
     cooldown: int = 0
     cost: int = 0
+    verified: bool = True  # checked against the printed card
 
 
 def check_equip(items: Sequence[Item]) -> None:

@@ -8,12 +8,12 @@ from typing import Any
 from msgspec.structs import replace
 
 from tablekeeper.core import flow as flowmod
-from tablekeeper.core.chance import Deck
 from tablekeeper.core.frozen import thaw
-from tablekeeper.core.game import Txn, Verb, parse_int
+from tablekeeper.core.game import Txn
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
-from tablekeeper.games.oathsworn.cards import COLOUR_NAMES, colour_of
+from tablekeeper.games.oathsworn.args import Args, GameVerb, verb
+from tablekeeper.games.oathsworn.decks import flip_stage, refresh_colours, reset_all_might
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
@@ -23,7 +23,6 @@ from tablekeeper.games.oathsworn.table import (
     part,
     put_seat,
     seat,
-    seat_arg,
     spend_token,
     take_prompt_seat,
     update_defense,
@@ -35,19 +34,6 @@ def _story_only(txn: Txn, what: str) -> None:
         raise Rejected(f"{what} happens only in the story part")
 
 
-def item_names(args: tuple[str, ...]) -> list[str]:
-    """Item names may hold spaces: ``gain Great Maul, Pig Iron Coat`` (commas separate items)."""
-    return [name.strip() for name in " ".join(args).split(",") if name.strip()]
-
-
-def _one_item(args: tuple[str, ...], usage: str, with_seat: bool = True) -> tuple[str, ...]:
-    need = 2 if with_seat else 1
-    if len(args) < need:
-        raise Rejected(f"usage: {usage}")
-    head = args[:1] if with_seat else ()
-    return (*head, " ".join(args[len(head):]))
-
-
 def _listed(txn: Txn, key: str) -> list[Any]:
     out: list[Any] = thaw(txn.state.get(key) or ())
     return out
@@ -55,12 +41,13 @@ def _listed(txn: Txn, key: str) -> list[Any]:
 
 # --- map and time track ------------------------------------------------------------------------
 
-def place(txn: Txn, args: tuple[str, ...]) -> None:
+def place(txn: Txn, a: Args) -> None:
     """``place X``: location token X goes number side up on map space X (OS-NAV-2)."""
-    if len(args) != 1:
-        raise Rejected("usage: place TOKEN")
+    _place(txn, a.num("TOKEN"))
+
+
+def _place(txn: Txn, x: int) -> None:
     _story_only(txn, "placing location tokens")
-    x = parse_int(args[0], "location token")
     limit = int(data_of(txn.state).company.get("map_tokens", 30))
     if not 1 <= x <= limit:
         raise Rejected(f"location tokens are 1..{limit}")
@@ -72,14 +59,18 @@ def place(txn: Txn, args: tuple[str, ...]) -> None:
     txn.put("map", sorted([*on_map, x]))
 
 
-def _reported(args: tuple[str, ...]) -> tuple[tuple[str, ...], str | None]:
+def _reported(a: Args) -> str | None:
     """``... = CARD``: the event card the table drew for the time slot being filled (OS-EVT-1)."""
-    if "=" not in args:
-        return args, None
-    at = args.index("=")
-    if len(args) != at + 2:
+    if not a.cards:
+        return None
+    if len(a.cards) != 1:
         raise Rejected("report one event card after '=', e.g. goto 3 = city4")
-    return args[:at], args[at + 1]
+    return event_card(a.cards[0])
+
+
+def event_card(text: str) -> str:
+    """An event card as the table names it: ``city4``, ``city 4`` or ``deepwood2``."""
+    return text.replace(" ", "").lower()
 
 
 def _fill_time(txn: Txn, n: int, card: str | None) -> None:
@@ -91,15 +82,15 @@ def _fill_time(txn: Txn, n: int, card: str | None) -> None:
         raise Rejected(f"no time slot filled now draws an event card, so {card} cannot be reported")
 
 
-def travel(txn: Txn, args: tuple[str, ...]) -> None:
+def travel(txn: Txn, a: Args) -> None:
     """``travel X [= CARD]``: go to location X: the marker moves, token X goes on the next time-track
     slot (1 time unit whatever the distance, OS-NAV-3 / OS-TIME-1); the slot's effect fires first
     (an event card it draws may be reported from the physical deck after ``=``)."""
-    args, card = _reported(args)
-    if len(args) != 1:
-        raise Rejected("usage: travel TOKEN [= EVENT_CARD]")
+    _travel(txn, a.num("TOKEN"), _reported(a))
+
+
+def _travel(txn: Txn, x: int, card: str | None) -> None:
     _story_only(txn, "travel")
-    x = parse_int(args[0], "location token")
     on_map = _listed(txn, "map")
     if x not in on_map:
         raise Rejected(f"no location token {x} on the map (on the map: {', '.join(map(str, on_map)) or 'none'})")
@@ -110,19 +101,20 @@ def travel(txn: Txn, args: tuple[str, ...]) -> None:
     txn.notice(f"read location {x}")
 
 
-def goto(txn: Txn, args: tuple[str, ...]) -> None:
+def goto(txn: Txn, a: Args) -> None:
     """``goto X [= CARD]``: place location token X and go there (OS-NAV-4)."""
-    place(txn, _reported(args)[0])
-    travel(txn, args)
+    card = _reported(a)
+    _place(txn, a.num("TOKEN"))
+    _travel(txn, a.num("TOKEN"), card)
 
 
-def add_time(txn: Txn, args: tuple[str, ...]) -> None:
+def add_time(txn: Txn, a: Args) -> None:
     """``time N [= CARD]``: an effect adds N time tokens directly (OS-TIME-1; AMB-27: effects fire at once)."""
-    args, card = _reported(args)
-    if len(args) != 1:
-        raise Rejected("usage: time N [= EVENT_CARD]")
+    _add_time(txn, a.num("N"), _reported(a))
+
+
+def _add_time(txn: Txn, n: int, card: str | None) -> None:
     _story_only(txn, "adding time tokens")
-    n = parse_int(args[0], "time tokens")
     if n < 1:
         raise Rejected("add at least 1 time token")
     room = (txn.game.counter(txn.state, "time.used").hi or 0) - txn.value("time.used")
@@ -151,29 +143,36 @@ def draw_event(txn: Txn, which: str, reported: str | None = None) -> None:
     name = f"events.{which}"
     card = txn.draw(name, reported)
     txn.put("last_event", card)
-    txn.notice(f"event card {card}: carry it out, then archive it")
+    txn.notice(f"{event_label(card)}: carry it out, then archive it")
 
 
-def event(txn: Txn, args: tuple[str, ...]) -> None:
+def event_label(card: str) -> str:
+    """The card as it is printed: the deck and the number on it (``city4`` -> ``city event 4``)."""
+    deck = card.rstrip("0123456789")
+    return f"{deck} event {card[len(deck):]}" if deck in ("city", "deepwood") and card != deck else card
+
+
+def event(txn: Txn, a: Args) -> None:
     """``event city|deepwood [CARD]``: draw an event card, or report the one drawn at the table."""
-    if len(args) not in (1, 2) or args[0] not in ("city", "deepwood"):
-        raise Rejected("usage: event city|deepwood [CARD]")
-    draw_event(txn, args[0], args[1] if len(args) == 2 else None)
+    which = a.word("city|deepwood")
+    reported = a.word("CARD") if a.has("CARD") else None
+    if reported is not None and not reported.isdigit() and not event_card(reported).startswith(which):
+        raise Rejected(f"{reported} is not a {which} event card")
+    draw_event(txn, which, None if reported is None else
+               f"{which}{reported}" if reported.isdigit() else event_card(reported))
 
 
-def add_event(txn: Txn, args: tuple[str, ...]) -> None:
+def add_event(txn: Txn, a: Args) -> None:
     """``addevent city|deepwood NAME``: a new event card joins the deck, which is shuffled (OS-EVT-2)."""
-    if len(args) != 2 or args[0] not in ("city", "deepwood"):
-        raise Rejected("usage: addevent city|deepwood CARD")
-    txn.source_op(f"events.{args[0]}", "put", args[1])
-    txn.notice(f"{args[1]} shuffled into the {args[0]} event deck")
+    which, card = a.word("city|deepwood"), a.word("CARD")
+    card = f"{which}{card}" if card.isdigit() else event_card(card)
+    txn.source_op(f"events.{which}", "put", card)
+    txn.notice(f"{event_label(card)} shuffled into the {which} event deck")
 
 
 def end_story(txn: Txn) -> None:
     """OS-TIME-4/5, OS-MIGHT-7, OS-NAV-8: at the end of the story, rewards of still-empty slots
     resolve, the MIGHT decks are reset, and the encounter begins (its top stage card faceup)."""
-    import tablekeeper.games.oathsworn.encounter as encounter
-
     if part(txn.state) != "story":
         return  # ended already; the token picks it asked for are answered now
     chapter = data_of(txn.state).chapter(int(txn.state.get("chapter")))
@@ -195,7 +194,7 @@ def end_story(txn: Txn) -> None:
     txn.put("rewards", rewards)
     reset_all_might(txn)
     txn.put("part", "encounter")
-    encounter.flip_stage(txn)
+    flip_stage(txn)
     txn.put("token_picks", picks)
     _ask_token_pick(txn)
 
@@ -236,58 +235,36 @@ def choose_token_pick(txn: Txn, index: int) -> None:
         flowmod.leave(txn, txn.game.flow)
 
 
-def reset_all_might(txn: Txn) -> None:
-    """OS-MIGHT-7 (AMB-31): every MIGHT deck, Oathsworn and enemy, whole again."""
-    for side in ("might", "enemy"):
-        for colour in COLOUR_NAMES.values():
-            src = txn.game.source(txn.state, f"{side}.{colour}")
-            if isinstance(src, Deck) and src.discard.total:
-                txn.emit("might.reset", source=f"{side}.{colour}")
-
-
 # --- MIGHT deck refresh and reset --------------------------------------------------------------------
 
-def refresh_might(txn: Txn, args: tuple[str, ...]) -> None:
-    """``refresh COLOUR...``: chosen Oathsworn discard piles go back whole (OS-MIGHT-6)."""
-    if not args:
-        raise Rejected("usage: refresh COLOUR... (white yellow red black)")
-    for a in args:
-        if a.lstrip("-").isdigit() or ":" in a:
-            raise Rejected("each chosen discard pile goes back whole; a part of a pile cannot be returned")
-    for a in args:
-        name = f"might.{COLOUR_NAMES[colour_of(a)]}"
-        src = txn.game.source(txn.state, name)
-        if isinstance(src, Deck) and src.discard.total:
-            txn.emit("might.reset", source=name)
-    txn.notice("MIGHT discard piles shuffled back: " + " ".join(args))
+def refresh_might(txn: Txn, a: Args) -> None:
+    """``refresh COLOUR...``: chosen Oathsworn discard piles go back whole (OS-MIGHT-6); a part of a
+    pile cannot be returned, so only colours are read."""
+    refresh_colours(txn, a.words("COLOUR"))
 
 
-def reset_might(txn: Txn, args: tuple[str, ...]) -> None:
-    """``reset SEAT TOKEN COLOUR...``: story only, one combat token of any type reshuffles the chosen
+def reset_might(txn: Txn, a: Args) -> None:
+    """``reset SEAT KIND COLOUR...``: story only, one combat token of any type reshuffles the chosen
     Oathsworn discard piles (OS-MIGHT-5, AMB-40)."""
-    if len(args) < 3:
-        raise Rejected("usage: reset SEAT TOKEN COLOUR...")
     _story_only(txn, "resetting MIGHT decks with a combat token")
-    n = seat_arg(args[0])
-    if args[1] not in TOKEN_KINDS:
-        raise Rejected(f"unknown combat token {args[1]!r}")
-    spend_token(txn, n, args[1])
-    refresh_might(txn, args[2:])
+    kind = a.word("KIND")
+    if kind not in TOKEN_KINDS:
+        raise Rejected(f"unknown combat token {kind!r}")
+    spend_token(txn, a.num("SEAT"), kind)
+    refresh_colours(txn, a.words("COLOUR"))
 
 
 # --- iron, items and trade -----------------------------------------------------------------------
 
-def lose_iron_verb(txn: Txn, args: tuple[str, ...]) -> None:
-    """``loseiron N [ITEM...]``: iron first, then backpack items (given order, else backpack order),
+def lose_iron_verb(txn: Txn, a: Args) -> None:
+    """``loseiron N [ITEM, ...]``: iron first, then backpack items (given order, else backpack order),
     each covering half its value rounded up; equipped items are never lost (OS-IRON-2..4)."""
-    if not args:
-        raise Rejected("usage: loseiron N [ITEM...]")
-    amount = parse_int(args[0], "iron")
+    amount = a.num("N")
     if amount < 0:
         raise Rejected("lose a positive amount")
     d = data_of(txn.state)
     pack: list[str] = _listed(txn, "backpack")
-    named = item_names(args[1:])
+    named = list(a.words("ITEM"))
     order = named or list(pack)
     for name in named:
         if name not in pack:
@@ -304,13 +281,11 @@ def lose_iron_verb(txn: Txn, args: tuple[str, ...]) -> None:
                      "unpaid": loss.unpaid})
 
 
-def gain(txn: Txn, args: tuple[str, ...]) -> None:
-    """``gain ITEM...``: items go to the backpack; over capacity one must be archived (OS-ITEM-4)."""
-    if not args:
-        raise Rejected("usage: gain ITEM...")
+def gain(txn: Txn, a: Args) -> None:
+    """``gain ITEM, ...``: items go to the backpack; over capacity one must be archived (OS-ITEM-4)."""
     d = data_of(txn.state)
     pack = _listed(txn, "backpack")
-    for name in item_names(args):
+    for name in a.words("ITEM"):
         d.item(name)
         pack.append(name)
     txn.put("backpack", pack)
@@ -346,67 +321,63 @@ def choose_archive(txn: Txn, index: int) -> None:
     _ask_archive(txn)
 
 
-def equip(txn: Txn, args: tuple[str, ...]) -> None:
+def equip(txn: Txn, a: Args) -> None:
     """``equip SEAT ITEM``: from the backpack (story only, OS-ITEM-5), within equip limits (OS-ITEM-2)."""
-    args = _one_item(args, "equip SEAT ITEM", with_seat=True)
     _story_only(txn, "trading items")
-    n = seat_arg(args[0])
+    n, item = a.num("SEAT"), a.word("ITEM")
     pack = _listed(txn, "backpack")
-    if args[1] not in pack:
-        raise Rejected(f"{args[1]} is not in the backpack")
+    if item not in pack:
+        raise Rejected(f"{item} is not in the backpack")
     d = data_of(txn.state)
     record = seat(txn.state, n)
-    rules.check_equip([d.item(x) for x in [*record.items, args[1]]])
-    pack.remove(args[1])
-    record.items.append(args[1])
+    rules.check_equip([d.item(x) for x in [*record.items, item]])
+    pack.remove(item)
+    record.items.append(item)
     txn.put("backpack", pack)
     put_seat(txn, n, record)
     update_defense(txn, n)
 
 
-def unequip(txn: Txn, args: tuple[str, ...]) -> None:
+def unequip(txn: Txn, a: Args) -> None:
     """``unequip SEAT ITEM``: to the backpack; DEFENSE and MIGHT update at once (OS-ITEM-7)."""
-    args = _one_item(args, "unequip SEAT ITEM", with_seat=True)
     _story_only(txn, "trading items")
-    n = seat_arg(args[0])
+    n, item = a.num("SEAT"), a.word("ITEM")
     record = seat(txn.state, n)
-    if args[1] not in record.items:
-        raise Rejected(f"seat {n} has no {args[1]} equipped")
-    record.items.remove(args[1])
+    if item not in record.items:
+        raise Rejected(f"seat {n} has no {item} equipped")
+    record.items.remove(item)
     put_seat(txn, n, record)
-    txn.put("backpack", [*_listed(txn, "backpack"), args[1]])
+    txn.put("backpack", [*_listed(txn, "backpack"), item])
     update_defense(txn, n)
     _ask_archive(txn)
 
 
-def sell(txn: Txn, args: tuple[str, ...]) -> None:
+def sell(txn: Txn, a: Args) -> None:
     """``sell ITEM``: the Banksmith pays half the value rounded up; the item is archived (OS-TRADE-4)."""
-    args = _one_item(args, "sell ITEM", with_seat=False)
     _story_only(txn, "trading")
+    item = a.word("ITEM")
     pack = _listed(txn, "backpack")
-    if args[0] not in pack:
-        raise Rejected(f"{args[0]} is not in the backpack (unequip it first)")
-    pack.remove(args[0])
+    if item not in pack:
+        raise Rejected(f"{item} is not in the backpack (unequip it first)")
+    pack.remove(item)
     txn.put("backpack", pack)
-    txn.add("iron", rules.sell_value(data_of(txn.state).item(args[0]).value))
+    txn.add("iron", rules.sell_value(data_of(txn.state).item(item).value))
 
 
-def buy(txn: Txn, args: tuple[str, ...]) -> None:
+def buy(txn: Txn, a: Args) -> None:
     """``buy ITEM``: pay the value on the card back (OS-TRADE-4)."""
-    args = _one_item(args, "buy ITEM", with_seat=False)
     _story_only(txn, "trading")
-    cost = data_of(txn.state).item(args[0]).value
+    item = a.word("ITEM")
+    cost = data_of(txn.state).item(item).value
     if cost > txn.value("iron"):
-        raise Rejected(f"{args[0]} costs {cost} iron, the company has {txn.value('iron')}")
+        raise Rejected(f"{item} costs {cost} iron, the company has {txn.value('iron')}")
     txn.add("iron", -cost)
-    txn.put("backpack", [*_listed(txn, "backpack"), args[0]])
+    txn.put("backpack", [*_listed(txn, "backpack"), item])
     _ask_archive(txn)
 
 
-def runner(txn: Txn, args: tuple[str, ...]) -> None:
+def runner(txn: Txn, a: Args) -> None:
     """``runner``: send a runner to the Banksmith or Apothecary (OS-TRADE-1/2); the marker stays."""
-    if args:
-        raise Rejected("usage: runner")
     _story_only(txn, "sending a runner")
     chapter = int(txn.state.get("chapter"))
     if data_of(txn.state).chapter(chapter).map not in ("city", "town", "village"):
@@ -418,26 +389,22 @@ def runner(txn: Txn, args: tuple[str, ...]) -> None:
     txn.notice(f"runner sent for {cost} iron")
 
 
-def curatives(txn: Txn, args: tuple[str, ...]) -> None:
+def curatives(txn: Txn, a: Args) -> None:
     """``curatives N``: buy up to 5 curatives at chapter-number iron each (OS-TRADE-3)."""
-    if len(args) != 1:
-        raise Rejected("usage: curatives N")
     _story_only(txn, "trading")
     herbalist = "herbalist" in dict(txn.state.get("traits") or {})
-    cost, got = rules.apothecary(int(txn.state.get("chapter")), parse_int(args[0], "curatives"), herbalist)
+    cost, got = rules.apothecary(int(txn.state.get("chapter")), a.num("N"), herbalist)
     if cost > txn.value("iron"):
-        raise Rejected(f"{args[0]} curatives cost {cost} iron")
+        raise Rejected(f"{a.num('N')} curatives cost {cost} iron")
     txn.add("iron", -cost)
     txn.put("curatives", int(txn.state.get("curatives") or 0) + got)
     txn.notice(f"{got} curatives shuffled into the injury deck")
 
 
-def petition(txn: Txn, args: tuple[str, ...]) -> None:
-    """``petition ITEM...``: items from the Raven Spire, 1 knockout tick each (OS-ITEM-8)."""
-    if not args:
-        raise Rejected("usage: petition ITEM...")
+def petition(txn: Txn, a: Args) -> None:
+    """``petition ITEM, ...``: items from the Raven Spire, 1 knockout tick each (OS-ITEM-8)."""
     d = data_of(txn.state)
-    names = item_names(args)
+    names = list(a.words("ITEM"))
     for name in names:
         d.item(name)
     txn.add("knockouts", len(names))
@@ -447,38 +414,33 @@ def petition(txn: Txn, args: tuple[str, ...]) -> None:
 
 # --- difficulty, lead, secret decisions ------------------------------------------------------------
 
-def set_difficulty(txn: Txn, args: tuple[str, ...]) -> None:
+def set_difficulty(txn: Txn, a: Args) -> None:
     """``difficulty NAME``: only before the chapter starts (OS-DIFF-1)."""
-    if len(args) != 1:
-        raise Rejected("usage: difficulty NAME")
     if part(txn.state) != "story" or txn.value("time.used") > 0:
         raise Rejected("difficulty changes only between chapters")
     d = data_of(txn.state)
-    if args[0] not in d.difficulties:
+    name = a.word("NAME")
+    if name not in d.difficulties:
         raise Rejected(f"difficulties: {', '.join(d.difficulties)}")
-    diff = d.difficulties[args[0]]
-    txn.put("difficulty", args[0])
+    diff = d.difficulties[name]
+    txn.put("difficulty", name)
     for n in SEATS:
         txn.define(f"seat{n}.hp", diff.max_hp, 0, diff.max_hp)
         txn.set(f"seat{n}.hp_max", diff.max_hp)
         update_defense(txn, n)
 
 
-def lead(txn: Txn, args: tuple[str, ...]) -> None:
+def lead(txn: Txn, a: Args) -> None:
     """``lead SEAT``: the lead Oathsworn opens every Oathsworn phase (OS-ESET-10)."""
-    if len(args) != 1:
-        raise Rejected("usage: lead SEAT")
     if txn.state.round > 1 or txn.state.step not in ("story", "refresh", "stage"):
         raise Rejected("the lead is chosen during encounter setup")
-    txn.emit("lead", seat=seat_arg(args[0]))
+    txn.emit("lead", seat=a.num("SEAT"))
 
 
-def secret(txn: Txn, args: tuple[str, ...]) -> None:
+def secret(txn: Txn, a: Args) -> None:
     """``secret open`` / ``secret reveal``: each player sets an HP die in secret; all are revealed at
     once, then the dice go back to the HP they showed (OS-CHECK-9)."""
-    if len(args) != 1 or args[0] not in ("open", "reveal"):
-        raise Rejected("usage: secret open|reveal")
-    if args[0] == "open":
+    if a.word("open|reveal") == "open":
         if txn.state.get("secret"):
             raise Rejected("a secret decision is already open")
         txn.put("secret", {"hp": [txn.value(f"seat{n}.hp") for n in SEATS]})
@@ -496,37 +458,31 @@ def secret(txn: Txn, args: tuple[str, ...]) -> None:
     txn.notice("revealed: " + ", ".join(map(str, choices)) + " — look the outcome up in the Story Book")
 
 
-def clue(txn: Txn, args: tuple[str, ...]) -> None:
+def clue(txn: Txn, a: Args) -> None:
     """``clue NAME``: a clue token goes beside the time track (OS-NAV-7)."""
-    if len(args) != 1:
-        raise Rejected("usage: clue NAME")
-    txn.put("clues", [*_listed(txn, "clues"), args[0]])
+    txn.put("clues", [*_listed(txn, "clues"), a.word("NAME")])
 
 
-def token(txn: Txn, args: tuple[str, ...]) -> None:
+def token(txn: Txn, a: Args) -> None:
     """``token SEAT KIND [N]``: gain combat tokens (OS-TOK-1)."""
-    if len(args) not in (2, 3):
-        raise Rejected("usage: token SEAT KIND [N]")
-    count = parse_int(args[2], "count") if len(args) == 3 else 1
+    count = a.num("N", 1)
     if count < 1:
         raise Rejected("gain at least 1 token")
-    gain_token(txn, seat_arg(args[0]), args[1], count)
+    gain_token(txn, a.num("SEAT"), a.word("KIND"), count)
 
 
-def tough(txn: Txn, args: tuple[str, ...]) -> None:
+def tough(txn: Txn, a: Args) -> None:
     """``tough SEAT``: Tough as nails, once per chapter: 1 time token heals 1 HP (OS-LVL-12)."""
-    if len(args) != 1:
-        raise Rejected("usage: tough SEAT")
     _story_only(txn, "Tough as nails")
     if "tough as nails" not in dict(txn.state.get("traits") or {}):
         raise Rejected("the company lacks the Tough as nails trait")
     once = dict(txn.state.get("once") or {})
     if once.get("tough"):
         raise Rejected("Tough as nails was already used this chapter")
-    n = seat_arg(args[0])
+    n = a.num("SEAT")
     once["tough"] = True
     txn.put("once", once)
-    add_time(txn, ("1",))
+    _add_time(txn, 1, None)
     txn.set(f"seat{n}.hp", rules.heal(txn.value(f"seat{n}.hp"), 1, txn.value(f"seat{n}.hp_max")))
 
 
@@ -541,15 +497,13 @@ def _reset_animus(txn: Txn, n: int, max_animus: int) -> None:
     txn.define(f"seat{n}.animus_reserve", max_animus, 0, max_animus)
 
 
-def swap(txn: Txn, args: tuple[str, ...]) -> None:
+def swap(txn: Txn, a: Args) -> None:
     """``swap SEAT CLASS``: the leaver's save bag is boxed and the newcomer quick-levels to the
     chapter number and takes over the set-aside injuries (OS-LVL-2/4/5); a class coming back has its
     items archived. The levels table and quick-level items are physical (catalogue M6)."""
-    if len(args) < 2:
-        raise Rejected("usage: swap SEAT CLASS")
     _chapter_start(txn, "swapping an Oathsworn")
-    n = seat_arg(args[0])
-    new_class = " ".join(args[1:])
+    n = a.num("SEAT")
+    new_class = a.word("CLASS")
     d = data_of(txn.state)
     if new_class not in d.classes:
         raise Rejected(f"unknown class {new_class!r}")
@@ -575,13 +529,11 @@ def swap(txn: Txn, args: tuple[str, ...]) -> None:
         txn.notice(f"{new_class} joins at level {record.level}: equip from earlier common decks")
 
 
-def switch(txn: Txn, args: tuple[str, ...]) -> None:
+def switch(txn: Txn, a: Args) -> None:
     """``switch SEAT``: full character <-> companion: same items and injuries, new sheet quick-levelled
     to the chapter, no quick-level items (OS-LVL-6)."""
-    if len(args) != 1:
-        raise Rejected("usage: switch SEAT")
     _chapter_start(txn, "switching between full character and companion")
-    n = seat_arg(args[0])
+    n = a.num("SEAT")
     d = data_of(txn.state)
     record = seat(txn.state, n)
     kind = "companion" if record.kind == "full" else "full"
@@ -594,30 +546,30 @@ def switch(txn: Txn, args: tuple[str, ...]) -> None:
     update_defense(txn, n)
 
 
-VERBS = {
-    "swap": Verb("swap SEAT CLASS", "swap an Oathsworn at the start of a chapter", swap),
-    "switch": Verb("switch SEAT", "full character <-> companion", switch),
-    "place": Verb("place TOKEN", "put a location token on the map", place),
-    "travel": Verb("travel TOKEN [= EVENT_CARD]", "go to a location (1 time unit)", travel),
-    "goto": Verb("goto TOKEN [= EVENT_CARD]", "place a location token and go there", goto),
-    "time": Verb("time N [= EVENT_CARD]", "add N time tokens", add_time),
-    "event": Verb("event city|deepwood [CARD]", "draw an event card (or report the one drawn)", event),
-    "addevent": Verb("addevent city|deepwood CARD", "shuffle a new event card in", add_event),
-    "refresh": Verb("refresh COLOUR...", "shuffle chosen MIGHT discard piles back", refresh_might),
-    "reset": Verb("reset SEAT TOKEN COLOUR...", "story: a combat token reshuffles MIGHT decks", reset_might),
-    "loseiron": Verb("loseiron N [ITEM...]", "lose iron, then backpack items", lose_iron_verb),
-    "gain": Verb("gain ITEM...", "items into the backpack", gain),
-    "equip": Verb("equip SEAT ITEM", "equip an item from the backpack", equip),
-    "unequip": Verb("unequip SEAT ITEM", "put an item in the backpack", unequip),
-    "sell": Verb("sell ITEM", "sell a backpack item to the Banksmith", sell),
-    "buy": Verb("buy ITEM", "buy an item from the Banksmith", buy),
-    "runner": Verb("runner", "send a runner (chapter-number iron)", runner),
-    "curatives": Verb("curatives N", "buy curatives from the Apothecary", curatives),
-    "petition": Verb("petition ITEM...", "items from the Raven Spire (+1 knockout each)", petition),
-    "difficulty": Verb("difficulty NAME", "change difficulty before the chapter", set_difficulty),
-    "lead": Verb("lead SEAT", "choose the lead Oathsworn", lead),
-    "secret": Verb("secret open|reveal", "a secret decision with the HP dice", secret),
-    "clue": Verb("clue NAME", "gain a clue", clue),
-    "token": Verb("token SEAT KIND [N]", "gain combat tokens", token),
-    "tough": Verb("tough SEAT", "Tough as nails: 1 time token heals 1 HP", tough),
-}
+VERBS: dict[str, GameVerb] = {v.usage.split()[0]: v for v in (
+    verb("swap SEAT CLASS", "swap an Oathsworn at the start of a chapter", swap),
+    verb("switch SEAT", "full character <-> companion", switch),
+    verb("place TOKEN", "put a location token on the map", place),
+    verb("travel TOKEN [= EVENT_CARD]", "go to a location (1 time unit)", travel),
+    verb("goto TOKEN [= EVENT_CARD]", "place a location token and go there", goto),
+    verb("time N [= EVENT_CARD]", "add N time tokens", add_time),
+    verb("event city|deepwood [CARD]", "draw an event card (or report the one drawn)", event),
+    verb("addevent city|deepwood CARD", "shuffle a new event card in", add_event),
+    verb("refresh COLOUR...", "shuffle chosen MIGHT discard piles back", refresh_might, in_fight=True),
+    verb("reset SEAT KIND COLOUR...", "story: a combat token reshuffles MIGHT decks", reset_might, in_fight=True),
+    verb("loseiron N [ITEM, ...]", "lose iron, then backpack items", lose_iron_verb),
+    verb("gain ITEM, ...", "items into the backpack", gain),
+    verb("equip SEAT ITEM", "equip an item from the backpack", equip),
+    verb("unequip SEAT ITEM", "put an item in the backpack", unequip),
+    verb("sell ITEM", "sell a backpack item to the Banksmith", sell),
+    verb("buy ITEM", "buy an item from the Banksmith", buy),
+    verb("runner", "send a runner (chapter-number iron)", runner),
+    verb("curatives N", "buy curatives from the Apothecary", curatives),
+    verb("petition ITEM, ...", "items from the Raven Spire (+1 knockout each)", petition),
+    verb("difficulty NAME", "change difficulty before the chapter", set_difficulty),
+    verb("lead SEAT", "choose the lead Oathsworn", lead),
+    verb("secret open|reveal", "a secret decision with the HP dice", secret),
+    verb("clue NAME", "gain a clue", clue),
+    verb("token SEAT KIND [N]", "gain combat tokens", token, in_fight=True),
+    verb("tough SEAT", "Tough as nails: 1 time token heals 1 HP", tough),
+)}

@@ -6,13 +6,14 @@ from __future__ import annotations
 import msgspec
 
 from tablekeeper.core.frozen import thaw
-from tablekeeper.core.game import Txn, parse_int
+from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState, Prompt
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.oathsworn import rules
-from tablekeeper.games.oathsworn.data import GameData, load_text
+from tablekeeper.games.oathsworn.data import Encounter, GameData, load_text
+from tablekeeper.games.oathsworn.decks import reset_all_might
 
-SEATS = (1, 2, 3, 4)  # OS-GEN-3: the free company is always 4 Oathsworn
+SEATS = rules.SEATS
 TOKEN_KINDS = rules.COMBAT_TOKENS
 TOKEN_LABELS = {"redraw": "redraw", "empowered": "empower", "defense": "defense", "animus": "animus boost",
                 "battleflow": "battleflow"}  # combat tokens (OS-TOK-2..7) as the seat display names them
@@ -36,6 +37,33 @@ def data_of(state: GameState) -> GameData:
         _DATA_CACHE[found] = data
         return data
     return _DATA_CACHE[digest]
+
+
+def encounter_of(state: GameState) -> Encounter:
+    """The encounter this session fights (chosen at setup, OS-ESET)."""
+    d = data_of(state)
+    name = state.get("encounter")
+    return d.encounter(str(name)) if name else d.chapter_encounter(int(state.get("chapter") or 1))
+
+
+def stage_label(state: GameState, card: object) -> str:
+    """A stage card as the table knows it: its printed name when the encounter data names it, else
+    only its stage (the deck id is the device's own, printed on no card)."""
+    card_id = str(card)
+    named = encounter_of(state).card(card_id)
+    return named.name if named.name else f"a stage {card_id[1]} card"
+
+
+def stage_words(state: GameState, card: object) -> str:
+    """The card's name and what its numbers say it does: ``Gnaw (moves 7, attacks from the front)``."""
+    named = encounter_of(state).card(str(card))
+    parts = []
+    if named.move is not None:
+        parts.append(f"moves {named.move}")
+    if named.attack is not None:
+        location = dict((loc, name) for loc, name, _ in encounter_of(state).locations).get(named.attack, named.attack)
+        parts.append(f"attacks from the {location.lower()}")
+    return stage_label(state, card) + (f" ({', '.join(parts)})" if parts else "")
 
 
 class SeatRecord(msgspec.Struct, kw_only=True):
@@ -96,13 +124,6 @@ def take_prompt_seat(txn: Txn) -> tuple[int, Prompt]:
     return int(prompt.context["seat"]), prompt
 
 
-def seat_arg(text: str) -> int:
-    n = parse_int(text.removeprefix("seat"), "seat")
-    if n not in SEATS:
-        raise Rejected(f"no Oathsworn {n} (the company is seats 1..4)")
-    return n
-
-
 def positions_of(record: SeatRecord) -> rules.Positions:
     """A seat's cooldown positions 0-3 as the rule functions take them."""
     p = record.positions
@@ -125,7 +146,7 @@ def base_defense(state: GameState, record: SeatRecord) -> int:
     """OS-SETUP-6/8 + OS-DIFF-2 + OS-FX-19: item DEFENSE (thrown items excluded) with minimum and bonus."""
     bonus = difficulty(state).defense_bonus
     if record.ally:
-        return int(data_of(state).allies[record.ally]["defense"]) + bonus
+        return data_of(state).allies[record.ally].defense + bonus
     d = data_of(state)
     thrown = set(record.thrown)
     items = [d.item(name) for name in record.items if name not in thrown]
@@ -140,12 +161,44 @@ def update_defense(txn: Txn, n: int) -> None:
     txn.set(f"seat{n}.defense", base_defense(txn.state, seat(txn.state, n)))
 
 
+UNCHECKED = "?"  # marks a figure computed from numbers not checked against the printed card
+UNCHECKED_LEGEND = (UNCHECKED, "from card numbers not checked against the printed card")
+
+
+def defense_checked(state: GameState, n: int) -> bool:
+    """Whether the seat's DEFENSE comes from checked numbers only (its items' or its ally card's)."""
+    record = seat(state, n)
+    d = data_of(state)
+    if record.ally:
+        return d.allies[record.ally].verified
+    thrown = set(record.thrown)
+    return all(d.item(name).verified for name in record.items if name not in thrown)
+
+
+def animus_max_checked(state: GameState, n: int) -> bool:
+    """Whether MAX ANIMUS is a checked number: the rule's 2 for companions and allies, else the
+    player board's value (class_defaults)."""
+    record = seat(state, n)
+    return record.kind == "companion" or bool(record.ally) or "class_defaults" not in data_of(state).unverified
+
+
+def might_checked(state: GameState, n: int) -> bool:
+    """Whether the seat's MIGHT cubes and the player decks come from checked numbers only."""
+    record = seat(state, n)
+    d = data_of(state)
+    if "might" in d.unverified:
+        return False
+    if record.ally:
+        return d.allies[record.ally].verified
+    return all(d.item(name).verified for name in record.items if d.item(name).might)
+
+
 def might_cubes(state: GameState, n: int, unarmed: bool = False) -> list[str]:
     """OS-SETUP-5 / OS-ATK-7: the MIGHT track; unarmed attacks drop weapon MIGHT."""
     record = seat(state, n)
-    if record.ally:
-        return []
     d = data_of(state)
+    if record.ally:
+        return list(d.allies[record.ally].might)  # the ally card's MIGHT (OS-KO-3, M14)
     items = [d.item(name) for name in record.items]
     if unarmed or record.thrown:
         items = [i for i in items if i.kind != "weapon"]
@@ -183,7 +236,7 @@ def conscious(state: GameState) -> list[int]:
 
 
 def boss_dice(state: GameState) -> dict[str, int]:
-    return {name: state.value(f"boss.{name}") for name, _ in data_of(state).boss}
+    return {name: state.value(f"boss.{name}") for name, _ in encounter_of(state).boss}
 
 
 def check_end(txn: Txn) -> None:
@@ -194,7 +247,6 @@ def check_end(txn: Txn) -> None:
         return
     result = rules.encounter_result(sum(1 for v in boss_dice(state).values() if v > 0), len(conscious(state)))
     if result is not None:
-        from tablekeeper.games.oathsworn.story import reset_all_might
         reset_all_might(txn)  # OS-MIGHT-7: the encounter part is over
     if result == "victory":
         txn.put("part", "epilogue")
@@ -209,26 +261,3 @@ def check_end(txn: Txn) -> None:
         txn.put("result", "defeat")
         txn.put("draws", [])
         txn.ask("defeat", "Defeat: replay the encounter or move on?", ["replay", "move on"])
-
-
-def parse_kv(args: tuple[str, ...], known: tuple[str, ...]) -> tuple[list[str], dict[str, str], list[str]]:
-    """Split ``a b key=value ... = CARD CARD`` into positionals, options and reported cards."""
-    pos: list[str] = []
-    opts: dict[str, str] = {}
-    cards: list[str] = []
-    seen_eq = False
-    for a in args:
-        if seen_eq:
-            cards.extend(c for c in a.replace(",", " ").split() if c)
-        elif a == "=":
-            seen_eq = True
-        elif "=" in a:
-            k, _, v = a.partition("=")
-            if k not in known:
-                raise Rejected(f"unknown option {k!r} (options: {', '.join(known)})")
-            opts[k] = v
-        elif a in known:
-            opts[a] = "1"
-        else:
-            pos.append(a)
-    return pos, opts, cards

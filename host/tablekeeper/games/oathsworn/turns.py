@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from tablekeeper.core.game import Txn, Verb, parse_int
+from tablekeeper.core.game import Txn
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
+from tablekeeper.games.oathsworn.args import Args, GameVerb, verb
+from tablekeeper.games.oathsworn.cards import COLOURS
+from tablekeeper.games.oathsworn.decks import refresh_colours
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
@@ -18,15 +21,13 @@ from tablekeeper.games.oathsworn.table import (
     positions_of,
     put_seat,
     seat,
-    seat_arg,
     spend_token,
     take_prompt_seat,
     update_defense,
 )
 
 
-def _turn_seat(txn: Txn, text: str) -> tuple[int, SeatRecord]:
-    n = seat_arg(text)
+def _turn_seat(txn: Txn, n: int) -> tuple[int, SeatRecord]:
     record = seat(txn.state, n)
     if record.down and not record.ally:
         raise Rejected(f"seat {n} has no figure on the board")
@@ -68,11 +69,9 @@ def _injuries_first(record: SeatRecord, n: int) -> None:
         raise Rejected(f"seat {n} must play {record.injuries_due} injury card(s) first (OS-RND-7)")
 
 
-def move_verb(txn: Txn, args: tuple[str, ...]) -> None:
+def move_verb(txn: Txn, a: Args) -> None:
     """``move SEAT STEPS [free=N]``: the turn's move action, 1 animus per step (OS-MOVE-1/2)."""
-    if len(args) not in (2, 3):
-        raise Rejected("usage: move SEAT STEPS [free=N]")
-    n, record = _turn_seat(txn, args[0])
+    n, record = _turn_seat(txn, a.num("SEAT"))
     _my_turn(txn, n)
     _injuries_first(record, n)
     _not_consumed(record, n)
@@ -80,28 +79,23 @@ def move_verb(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected(f"seat {n} already took its move action this turn")
     not_crippled(record, n)
     not_caged(record, n, "movement")
-    steps = parse_int(args[1], "steps")
-    free = parse_int(args[2].removeprefix("free="), "free") if len(args) == 3 else 0
-    cost = max(0, steps - free)
+    cost = max(0, a.num("STEPS") - a.num("free", 0))
     rules.spend(txn.value(f"seat{n}.animus_reserve"), txn.value(f"seat{n}.animus"), cost)
     record.moved = True
     put_seat(txn, n, record)
     txn.add(f"seat{n}.animus", -cost)
 
 
-def play(txn: Txn, args: tuple[str, ...]) -> None:
+def play(txn: Txn, a: Args) -> None:
     """``play SEAT CARD [COOLDOWN] [COST] [interrupt]``: one ability card per turn: pay, resolve,
     cooldown, battleflow (OS-CD-1/3/5/9, OS-RND-5); interrupts play whenever their condition holds,
-    as often as they are paid for (OS-FX-21). A card of a declared hand knows its cooldown."""
-    interrupt = bool(args) and args[-1] == "interrupt"
-    if interrupt:
-        args = args[:-1]
-    if len(args) < 2:
-        raise Rejected("usage: play SEAT CARD [COOLDOWN] [COST] [interrupt]")
-    n, record = _turn_seat(txn, args[0])
+    as often as they are paid for (OS-FX-21). A card of a declared hand knows its cooldown, so a lone
+    number is then its cost."""
+    interrupt = a.flag("interrupt")
+    n, record = _turn_seat(txn, a.num("SEAT"))
     known = dict(record.cards or {})
-    card = args[1]
-    numbers = [parse_int(a, "cooldown/cost") for a in args[2:]]
+    card = a.word("CARD")
+    numbers = [a.num(key) for key in ("COOLDOWN", "COST") if a.has(key)]
     if card in known:
         if len(numbers) == 2 and numbers[0] != known[card]:
             raise Rejected(f"{card} has cooldown {known[card]}, not {numbers[0]}")
@@ -110,8 +104,8 @@ def play(txn: Txn, args: tuple[str, ...]) -> None:
             raise Rejected(f"{card} is not in seat {n}'s hand")
     elif known:
         raise Rejected(f"{card} is not one of seat {n}'s ability cards ({', '.join(known)})")
-    if len(numbers) not in (1, 2):
-        raise Rejected("usage: play SEAT CARD [COOLDOWN] [COST] [interrupt]")
+    if not numbers:
+        raise Rejected(f"name {card}'s cooldown: play SEAT CARD COOLDOWN [COST]")
     if not interrupt:
         _my_turn(txn, n)
         _injuries_first(record, n)
@@ -134,45 +128,38 @@ def play(txn: Txn, args: tuple[str, ...]) -> None:
     txn.add(f"seat{n}.animus", -cost)
 
 
-def item(txn: Txn, args: tuple[str, ...]) -> None:
+def item(txn: Txn, a: Args) -> None:
     """``item SEAT ITEM [interrupt]``: pay the item's animus, then it goes on its cooldown without
     battleflow (OS-RND-6, OS-CD-6); a companion flips it facedown instead (OS-COMP-3)."""
-    interrupt = bool(args) and args[-1] == "interrupt"
-    if interrupt:
-        args = args[:-1]
-    if len(args) < 2:
-        raise Rejected("usage: item SEAT ITEM [interrupt]")
-    args = (args[0], " ".join(args[1:]))
-    n, record = _turn_seat(txn, args[0])
+    name = a.word("ITEM")
+    n, record = _turn_seat(txn, a.num("SEAT"))
     _not_consumed(record, n)
     not_caged(record, n, "item abilities")
-    on_turn_or_interrupt(txn, n, interrupt, "item ability")
-    if args[1] not in record.items:
-        raise Rejected(f"seat {n} has no {args[1]} equipped")
-    it = data_of(txn.state).item(args[1])
+    on_turn_or_interrupt(txn, n, a.flag("interrupt"), "item ability")
+    if name not in record.items:
+        raise Rejected(f"seat {n} has no {name} equipped")
+    it = data_of(txn.state).item(name)
     used = list(record.used_items)
     if record.kind == "companion":
-        if args[1] in used:
-            raise Rejected(f"{args[1]} is facedown: a companion uses each item ability once per encounter")
-        record.used_items = [*used, args[1]]
+        if name in used:
+            raise Rejected(f"{name} is facedown: a companion uses each item ability once per encounter")
+        record.used_items = [*used, name]
         put_seat(txn, n, record)
         return
-    if any(args[1] in p for p in record.positions):
-        raise Rejected(f"{args[1]} is on cooldown")
+    if any(name in p for p in record.positions):
+        raise Rejected(f"{name} is on cooldown")
     rules.spend(txn.value(f"seat{n}.animus_reserve"), txn.value(f"seat{n}.animus"), it.cost)
-    positions, hand = rules.cooldown_place(positions_of(record), tuple(record.hand), args[1], it.cooldown,
+    positions, hand = rules.cooldown_place(positions_of(record), tuple(record.hand), name, it.cooldown,
                                            battleflow=False)
     record = replace(record, positions=[list(p) for p in positions], hand=list(hand),
-                     used_items=sorted({*used, args[1]}))
+                     used_items=sorted({*used, name}))
     put_seat(txn, n, record)
     txn.add(f"seat{n}.animus", -it.cost)
 
 
-def injury(txn: Txn, args: tuple[str, ...]) -> None:
+def injury(txn: Txn, a: Args) -> None:
     """``injury SEAT``: play one injury card from hand (OS-RND-7)."""
-    if len(args) != 1:
-        raise Rejected("usage: injury SEAT")
-    n, record = _turn_seat(txn, args[0])
+    n, record = _turn_seat(txn, a.num("SEAT"))
     _not_consumed(record, n)
     if not record.injuries_due:
         raise Rejected(f"seat {n} has no injury card left to play this round")
@@ -180,11 +167,9 @@ def injury(txn: Txn, args: tuple[str, ...]) -> None:
     put_seat(txn, n, record)
 
 
-def boost(txn: Txn, args: tuple[str, ...]) -> None:
+def boost(txn: Txn, a: Args) -> None:
     """``boost SEAT``: a +2 animus token (OS-TOK-2, AMB-32)."""
-    if len(args) != 1:
-        raise Rejected("usage: boost SEAT")
-    n, record = _turn_seat(txn, args[0])
+    n, record = _turn_seat(txn, a.num("SEAT"))
     not_caged(record, n, "tokens")
     if record.kind == "companion" or record.ally:
         raise Rejected("companions and allies spend +2 animus tokens as an action (companion SEAT ACTION)")
@@ -193,15 +178,13 @@ def boost(txn: Txn, args: tuple[str, ...]) -> None:
     txn.set(f"seat{n}.animus", available)
 
 
-def battleflow(txn: Txn, args: tuple[str, ...]) -> None:
+def battleflow(txn: Txn, a: Args) -> None:
     """``battleflow SEAT POSITION``: a battleflow token moves one cooldown position (OS-TOK-3)."""
-    if len(args) != 2:
-        raise Rejected("usage: battleflow SEAT POSITION")
-    n, record = _turn_seat(txn, args[0])
+    n, record = _turn_seat(txn, a.num("SEAT"))
     not_caged(record, n, "tokens")
     if record.kind == "companion" or record.ally:
         raise Rejected("companions and allies spend battleflow tokens as an action (companion SEAT ACTION)")
-    p = parse_int(args[1], "position")
+    p = a.num("POSITION")
     if not 0 <= p <= 3:
         raise Rejected("cooldown positions are 0 to 3")
     spend_token(txn, n, "battleflow")
@@ -211,41 +194,40 @@ def battleflow(txn: Txn, args: tuple[str, ...]) -> None:
     put_seat(txn, n, record)
 
 
-def companion_action(txn: Txn, args: tuple[str, ...]) -> None:
+def companion_action(txn: Txn, a: Args) -> None:
     """``companion SEAT KIND move|attack|refresh``: a companion or ally spends a +2 animus or
     battleflow token on its turn to move 2, attack or refresh the MIGHT decks (OS-TOK-7)."""
-    if len(args) != 3 or args[1] not in ("animus", "battleflow") or args[2] not in ("move", "attack", "refresh"):
-        raise Rejected("usage: companion SEAT animus|battleflow move|attack|refresh")
-    n, record = _turn_seat(txn, args[0])
+    kind, action = a.word("animus|battleflow"), a.word("move|attack|refresh")
+    n, record = _turn_seat(txn, a.num("SEAT"))
     _my_turn(txn, n)
     if record.kind != "companion" and not record.ally:
         raise Rejected("only companions and allies use tokens this way")
     not_caged(record, n, "token actions")
-    if args[2] == "move":
+    if action == "move":
         not_crippled(record, n)
-    if args[2] == "attack" and record.token_attack:
+    if action == "attack" and record.token_attack:
         raise Rejected(f"seat {n} already has a token attack to make")
-    spend_token(txn, n, args[1])
-    if args[2] == "refresh":
-        from tablekeeper.games.oathsworn.story import refresh_might
-        refresh_might(txn, ("white", "yellow", "red", "black"))
+    spend_token(txn, n, kind)
+    if action == "refresh":
+        refresh_colours(txn, COLOURS)
     else:
-        if args[2] == "attack":
+        if action == "attack":
             record = seat(txn.state, n)
             record.token_attack = True  # OS-TOK-7: this attack never triggers determination
             put_seat(txn, n, record)
-        txn.notice(f"seat {n}: {'move 2 hexes' if args[2] == 'move' else 'make an attack'} at no animus cost")
+        txn.notice(f"seat {n}: {'move 2 hexes' if action == 'move' else 'make an attack'} at no animus cost")
 
 
-def ability(txn: Txn, args: tuple[str, ...]) -> None:
+def ability(txn: Txn, a: Args) -> None:
     """``ability SEAT [SIDE]1|2 [interrupt]``: one of the two abilities on the companion's archetype
     card side, once per round each (cube); on its turn it counts as the turn's attack-or-special
     (OS-COMP-1/2); naming a side (``B2``) checks it is the side chosen (OS-ESET-8).
     ``ability SEAT once``: an ally's once-per-encounter ability, marked with a cube (OS-KO-4)."""
-    if len(args) in (2, 3) and args[1] == "once" and args[2:] in ((), ("interrupt",)):
-        n, record = _turn_seat(txn, args[0])
+    interrupt = a.flag("interrupt")
+    if a.has("once"):
+        n, record = _turn_seat(txn, a.num("SEAT"))
         not_caged(record, n, "abilities")
-        on_turn_or_interrupt(txn, n, len(args) == 3, "ability")
+        on_turn_or_interrupt(txn, n, interrupt, "ability")
         if not record.ally:
             raise Rejected("once-per-encounter abilities belong to allies")
         if record.ally_once:
@@ -253,21 +235,23 @@ def ability(txn: Txn, args: tuple[str, ...]) -> None:
         record.ally_once = True
         put_seat(txn, n, record)
         return
-    slot = args[1][-1:] if len(args) in (2, 3) else ""
-    side = args[1][:-1].upper() if len(args) in (2, 3) else ""
-    if slot not in ("1", "2") or side not in ("", "A", "B") or (len(args) == 3 and args[2] != "interrupt"):
-        raise Rejected("usage: ability SEAT [A|B]1|2 [interrupt] | ability SEAT once")
-    n, record = _turn_seat(txn, args[0])
+    named = a.word(ABILITY_SLOTS)
+    slot, side = named[-1], named[:-1]
+    n, record = _turn_seat(txn, a.num("SEAT"))
     if record.kind != "companion":
         raise Rejected("archetype abilities belong to companions")
     not_caged(record, n, "abilities")
-    on_turn_or_interrupt(txn, n, len(args) == 3, "ability")
     chosen = (record.archetype or {}).get("side")
     if side and chosen and side != chosen:
         raise Rejected(f"seat {n} chose side {chosen} of its archetype card: side {side} is not usable")
+    printed = _printed_ability(txn, record, slot)
+    if printed is not None:
+        interrupt = interrupt or printed[1]  # the card says it is an interrupt (OS-COMP-2: no animus)
+        txn.notice(f"seat {n}: {printed[0]}" + (" (interrupt)" if printed[1] else ""))
+    on_turn_or_interrupt(txn, n, interrupt, "ability")
     if slot in record.cubes:
         raise Rejected(f"ability {slot} already used this round")
-    if txn.state.step == "turns" and txn.state.active_seat == n and len(args) == 2:
+    if txn.state.step == "turns" and txn.state.active_seat == n and not interrupt:
         if record.acted:
             raise Rejected(f"seat {n} already attacked or used its special ability this turn")
         record.acted = "ability"
@@ -275,17 +259,33 @@ def ability(txn: Txn, args: tuple[str, ...]) -> None:
     put_seat(txn, n, record)
 
 
-def archetype(txn: Txn, args: tuple[str, ...]) -> None:
-    """``archetype SEAT CARD A|B``: the companion's archetype card side for this encounter (OS-ESET-8)."""
-    if len(args) < 3 or args[-1].upper() not in ("A", "B"):
-        raise Rejected("usage: archetype SEAT CARD A|B")
-    n = seat_arg(args[0])
+def _printed_ability(txn: Txn, record: SeatRecord, slot: str) -> tuple[str, bool] | None:
+    """The ability the companion's archetype card prints at this slot, when the data has the card."""
+    chosen = record.archetype or {}
+    card = data_of(txn.state).archetypes.get(str(chosen.get("card")))
+    if card is None or "side" not in chosen:
+        return None
+    return card.sides[str(chosen["side"])][int(slot) - 1]
+
+
+def archetype(txn: Txn, a: Args) -> None:
+    """``archetype SEAT CARD_NAME A|B``: the companion's archetype card side for this encounter
+    (OS-ESET-8); a card the data lists is checked by name and its two abilities named."""
+    n = a.num("SEAT")
     record = seat(txn.state, n)
+    cards = data_of(txn.state).archetypes
+    name = a.word("CARD_NAME")
+    if cards and name not in cards:
+        raise Rejected(f"no archetype card {name!r} in the data (cards: {', '.join(sorted(cards))})")
+    if name in cards:
+        abilities = cards[name].sides[a.word("A|B")]
+        txn.notice(f"seat {n}: {name} side {a.word('A|B')}: " + " and ".join(ab for ab, _ in abilities)
+                   + ("" if cards[name].verified else " (numbers not checked)"))
     if record.kind != "companion":
         raise Rejected("archetype cards belong to companions")
     if txn.state.round > 1 or txn.state.phase not in ("story", "refresh", "encounter"):
         raise Rejected("the archetype side is chosen during encounter setup")
-    record.archetype = {"card": " ".join(args[1:-1]), "side": args[-1].upper()}
+    record.archetype = {"card": a.word("CARD_NAME"), "side": a.word("A|B")}
     put_seat(txn, n, record)
 
 
@@ -294,7 +294,7 @@ def allies_left(txn: Txn) -> list[str]:
     d = data_of(txn.state)
     in_deck = list(txn.state.get("allies") or ())
     used = [seat(txn.state, k).ally for k in SEATS] + list(txn.state.get("dead_allies") or ())
-    return sorted({a for a in in_deck if d.allies.get(a, {}).get("combat") and in_deck.count(a) > used.count(a)})
+    return sorted({a for a in in_deck if a in d.allies and d.allies[a].combat and in_deck.count(a) > used.count(a)})
 
 
 def offer_ally(txn: Txn, n: int) -> None:
@@ -311,15 +311,24 @@ def offer_ally(txn: Txn, n: int) -> None:
 
 def choose_ally(txn: Txn, index: int) -> None:
     n, prompt = take_prompt_seat(txn)
-    ally(txn, (str(n), prompt.options[index]))
+    take_ally(txn, n, prompt.options[index])
 
 
-def ally(txn: Txn, args: tuple[str, ...]) -> None:
-    """``ally SEAT NAME``: an unconscious Oathsworn's player takes a combat ally: HP die at 6 (capped
-    by the difficulty, AMB-7), 2 animus available, DEFENSE from the ally card (OS-KO-3/6)."""
-    if len(args) != 2:
-        raise Rejected("usage: ally SEAT NAME")
-    n = seat_arg(args[0])
+def ally(txn: Txn, a: Args) -> None:
+    """``ally SEAT ALLY``: an unconscious Oathsworn's player takes a combat ally (OS-KO-3/6); while
+    that seat's ally question is open, this is its answer."""
+    n = a.num("SEAT")
+    prompt = txn.state.prompt
+    if prompt is not None and prompt.id == "ally":
+        if prompt.seat != n:
+            raise Rejected(f"the open question is seat {prompt.seat}'s: answer it first")
+        txn.close_prompt()
+    take_ally(txn, n, a.word("ALLY"))
+
+
+def take_ally(txn: Txn, n: int, name: str) -> None:
+    """The ally enters: HP die at 6 (capped by the difficulty, AMB-7), 2 animus available, DEFENSE
+    and MIGHT from the ally card (OS-KO-3/6)."""
     record = seat(txn.state, n)
     if not record.down:
         raise Rejected(f"seat {n}'s Oathsworn is still conscious")
@@ -328,14 +337,14 @@ def ally(txn: Txn, args: tuple[str, ...]) -> None:
     if record.dead and not txn.state.get("hardcore"):
         raise Rejected(f"seat {n} cannot take an ally")
     d = data_of(txn.state)
-    spec = d.allies.get(args[1])
-    if spec is None or not spec["combat"]:
-        raise Rejected(f"{args[1]} is not a combat ally (non-combat allies never enter encounters)")
+    spec = d.allies.get(name)
+    if spec is None or not spec.combat:
+        raise Rejected(f"{name} is not a combat ally (non-combat allies never enter encounters)")
     in_deck = list(txn.state.get("allies") or ())
     used = [seat(txn.state, k).ally for k in SEATS] + list(txn.state.get("dead_allies") or ())
-    if in_deck.count(args[1]) <= used.count(args[1]):
-        raise Rejected(f"no {args[1]} left in the company's ally deck")
-    record = replace(record, ally=args[1], tokens=dict.fromkeys(TOKEN_KINDS, 0), max_animus=2,
+    if in_deck.count(name) <= used.count(name):
+        raise Rejected(f"no {name} left in the company's ally deck")
+    record = replace(record, ally=name, tokens=dict.fromkeys(TOKEN_KINDS, 0), max_animus=2,
                      positions=[[], [], [], []], ally_once=False)
     put_seat(txn, n, record)
     txn.define(f"seat{n}.animus", 2, 0, 2)
@@ -344,25 +353,20 @@ def ally(txn: Txn, args: tuple[str, ...]) -> None:
     update_defense(txn, n)
 
 
-def hand(txn: Txn, args: tuple[str, ...]) -> None:
+def hand(txn: Txn, a: Args) -> None:
     """``hand SEAT CARD:COOLDOWN x7``: the encounter hand: one cooldown-0, two each of 1, 2 and 3
     (OS-ESET-5, OS-LVL-7); built during setup, before round 1's Oathsworn phase."""
-    if len(args) < 2:
-        raise Rejected("usage: hand SEAT CARD:COOLDOWN ... (7 cards)")
-    n = seat_arg(args[0])
+    n = a.num("SEAT")
     record = seat(txn.state, n)
     if record.kind == "companion":
         raise Rejected("companions hold no ability cards (OS-ESET-8: an archetype card side instead)")
     if txn.state.round > 1 or txn.state.phase not in ("story", "refresh", "encounter"):
         raise Rejected("the hand is built during encounter setup")
     cards: dict[str, int] = {}
-    for item_text in args[1:]:
-        name, sep, cd = item_text.rpartition(":")
-        if not sep or not name:
-            raise Rejected(f"{item_text!r}: write CARD:COOLDOWN, e.g. Slash:1")
+    for name, cooldown in a.pairs("CARD:COOLDOWN"):
         if name in cards:
             raise Rejected(f"{name} is listed twice")
-        cards[name] = parse_int(cd, "cooldown")
+        cards[name] = cooldown
     rules.check_hand(list(cards.values()))
     star = data_of(txn.state).star_cards.get(record.cls, ())
     if int(txn.state.get("chapter")) == 1 and star and set(cards) != set(star):
@@ -371,128 +375,118 @@ def hand(txn: Txn, args: tuple[str, ...]) -> None:
     put_seat(txn, n, record)
 
 
-def face(txn: Txn, args: tuple[str, ...]) -> None:
+FACING = "|".join(rules.HEX_DIRECTIONS)
+
+
+def face(txn: Txn, a: Args) -> None:
     """``face SEAT DIRECTION``: free on your own turn, never while an effect is resolving (OS-MOVE-3)."""
-    if len(args) != 2 or args[1].upper() not in rules.HEX_DIRECTIONS:
-        raise Rejected(f"usage: face SEAT {'|'.join(rules.HEX_DIRECTIONS)}")
-    n, record = _turn_seat(txn, args[0])
+    n, record = _turn_seat(txn, a.num("SEAT"))
     _my_turn(txn, n)
     if txn.state.get("draws"):
         raise Rejected("an effect is still resolving; turn once it is done")
-    record.facing = args[1].upper()
+    record.facing = a.word(FACING)
     put_seat(txn, n, record)
 
 
-def injure(txn: Txn, args: tuple[str, ...]) -> None:
+def injure(txn: Txn, a: Args) -> None:
     """``injure SEAT``: the Oathsworn draws an injury card into hand (played per OS-RND-7)."""
-    if len(args) != 1:
-        raise Rejected("usage: injure SEAT")
-    n = seat_arg(args[0])
+    n = a.num("SEAT")
     record = seat(txn.state, n)
     record.injuries = int(record.injuries) + 1
     put_seat(txn, n, record)
 
 
-def permanent(txn: Txn, args: tuple[str, ...]) -> None:
+def permanent(txn: Txn, a: Args) -> None:
     """``permanent SEAT KIND``: mark a permanent token (max 3 per type, OS-LVL-9); it also gives
     its combat token now (OS-PERM-1)."""
-    if len(args) != 2 or args[1] not in TOKEN_KINDS:
-        raise Rejected(f"usage: permanent SEAT {'|'.join(TOKEN_KINDS)}")
-    n = seat_arg(args[0])
+    n, kind = a.num("SEAT"), a.word(TOKEN_CHOICE)
     record = seat(txn.state, n)
-    record.permanent = rules.add_permanent(dict(record.permanent), args[1])
-    record.tokens[args[1]] = int(record.tokens.get(args[1], 0)) + 1
+    record.permanent = rules.add_permanent(dict(record.permanent), kind)
+    record.tokens[kind] = int(record.tokens.get(kind, 0)) + 1
     put_seat(txn, n, record)
 
 
-def throw(txn: Txn, args: tuple[str, ...]) -> None:
+def throw(txn: Txn, a: Args) -> None:
     """``throw SEAT ITEM`` / ``pickup SEAT ITEM``: a thrown item's DEFENSE and MIGHT are gone until
     it is picked up; a thrown weapon makes attacks unarmed (OS-FX-19)."""
-    if len(args) < 2:
-        raise Rejected("usage: throw SEAT ITEM")
-    args = (args[0], " ".join(args[1:]))
-    n, record = _turn_seat(txn, args[0])
+    name = a.word("ITEM")
+    n, record = _turn_seat(txn, a.num("SEAT"))
     not_caged(record, n, "throwing")
-    if args[1] not in record.items or args[1] in record.thrown:
-        raise Rejected(f"seat {n} holds no {args[1]} to throw")
-    record.thrown = [*record.thrown, args[1]]
+    if name not in record.items or name in record.thrown:
+        raise Rejected(f"seat {n} holds no {name} to throw")
+    record.thrown = [*record.thrown, name]
     put_seat(txn, n, record)
     update_defense(txn, n)
 
 
-def pickup(txn: Txn, args: tuple[str, ...]) -> None:
-    if len(args) < 2:
-        raise Rejected("usage: pickup SEAT ITEM")
-    args = (args[0], " ".join(args[1:]))
-    n, record = _turn_seat(txn, args[0])
-    if args[1] not in record.thrown:
-        raise Rejected(f"seat {n} has no thrown {args[1]}")
-    record.thrown = [t for t in record.thrown if t != args[1]]
+def pickup(txn: Txn, a: Args) -> None:
+    name = a.word("ITEM")
+    n, record = _turn_seat(txn, a.num("SEAT"))
+    if name not in record.thrown:
+        raise Rejected(f"seat {n} has no thrown {name}")
+    record.thrown = [t for t in record.thrown if t != name]
     put_seat(txn, n, record)
     update_defense(txn, n)
 
 
-def status(txn: Txn, args: tuple[str, ...]) -> None:
-    """``status SEAT crippled|caged|bleed N``: status tokens with their timing (OS-STAT, OS-FX-3)."""
-    if len(args) < 2:
-        raise Rejected("usage: status SEAT crippled|caged|bleed [N]")
-    n = seat_arg(args[0])
+def status(txn: Txn, a: Args) -> None:
+    """``status SEAT crippled|caged|bleed [N]|consumed LOCATION``: status tokens with their timing
+    (OS-STAT, OS-FX-3)."""
+    n = a.num("SEAT")
     record = seat(txn.state, n)
-    phase = txn.state.phase
-    if args[1] == "crippled":
-        record.crippled_until = rules.crippled_until(txn.state.round, phase)
-    elif args[1] == "caged":
-        record.caged_until = rules.caged_until(txn.state.round)
-    elif args[1] == "consumed":
-        if len(args) != 3 or f"boss.{args[2]}" not in txn.state.tracks:
-            raise Rejected("usage: status SEAT consumed LOCATION")
-        record = replace(record, consumed=args[2], consumed_hp=0)
-        txn.notice(f"seat {n} is consumed by {args[2]} and leaves the board")
-    elif args[1] == "bleed":
-        record.bleed = int(record.bleed) + (parse_int(args[2], "bleed") if len(args) > 2 else 1)
+    if a.has("crippled|caged"):
+        if a.word("crippled|caged") == "crippled":
+            record.crippled_until = rules.crippled_until(txn.state.round, txn.state.phase)
+        else:
+            record.caged_until = rules.caged_until(txn.state.round)
+    elif a.has("consumed"):
+        location = a.word("LOCATION")
+        if f"boss.{location}" not in txn.state.tracks:
+            raise Rejected(f"no boss location {location!r}")
+        record = replace(record, consumed=location, consumed_hp=0)
+        txn.notice(f"seat {n} is consumed by {location} and leaves the board")
     else:
-        raise Rejected("status: crippled, caged, consumed or bleed")
+        record.bleed = int(record.bleed) + a.num("N", 1)
     put_seat(txn, n, record)
 
 
-def bleed(txn: Txn, args: tuple[str, ...]) -> None:
+def bleed(txn: Txn, a: Args) -> None:
     """``bleed SEAT N``: a bleed trigger: the bearer loses N HP (only when triggered, OS-STAT-2)."""
-    if len(args) != 2:
-        raise Rejected("usage: bleed SEAT N")
-    n = seat_arg(args[0])
+    n = a.num("SEAT")
     if not seat(txn.state, n).bleed:
         raise Rejected(f"seat {n} has no bleed token")
-    txn.set(f"seat{n}.hp", rules.lose_hp(txn.value(f"seat{n}.hp"), parse_int(args[1], "HP")))
+    txn.set(f"seat{n}.hp", rules.lose_hp(txn.value(f"seat{n}.hp"), a.num("N")))
 
 
-def fire(txn: Txn, args: tuple[str, ...]) -> None:
+def fire(txn: Txn, a: Args) -> None:
     """``fire SEAT``: entering a fire tile removes it and costs 1 HP (OS-MOVE-4)."""
-    if len(args) != 1:
-        raise Rejected("usage: fire SEAT")
-    n = seat_arg(args[0])
+    n = a.num("SEAT")
     txn.set(f"seat{n}.hp", rules.lose_hp(txn.value(f"seat{n}.hp"), 1))
 
 
-VERBS = {
-    "move": Verb("move SEAT STEPS [free=N]", "the turn's move action (1 animus per step)", move_verb),
-    "play": Verb("play SEAT CARD COOLDOWN [COST]", "play an ability card", play),
-    "item": Verb("item SEAT ITEM [interrupt]", "use an item ability", item),
-    "injury": Verb("injury SEAT", "play an injury card", injury),
-    "boost": Verb("boost SEAT", "spend a +2 animus token", boost),
-    "battleflow": Verb("battleflow SEAT POSITION", "spend a battleflow token", battleflow),
-    "companion": Verb("companion SEAT animus|battleflow move|attack|refresh", "companion token action",
-                      companion_action),
-    "ability": Verb("ability SEAT [SIDE]1|2 [interrupt] | ability SEAT once [interrupt]",
-                    "a companion or ally ability", ability),
-    "archetype": Verb("archetype SEAT CARD A|B", "a companion's archetype card side", archetype),
-    "ally": Verb("ally SEAT NAME", "take a combat ally after a knockout", ally),
-    "hand": Verb("hand SEAT CARD:CD ...", "the encounter hand of 7 ability cards", hand),
-    "face": Verb("face SEAT DIRECTION", "turn to face a hex direction (free)", face),
-    "injure": Verb("injure SEAT", "draw an injury card", injure),
-    "permanent": Verb("permanent SEAT KIND", "mark a permanent token", permanent),
-    "throw": Verb("throw SEAT ITEM", "throw an item", throw),
-    "pickup": Verb("pickup SEAT ITEM", "pick a thrown item up", pickup),
-    "status": Verb("status SEAT crippled|caged|bleed [N]", "gain a status token", status),
-    "bleed": Verb("bleed SEAT N", "a bleed trigger", bleed),
-    "fire": Verb("fire SEAT", "enter a fire tile", fire),
-}
+ABILITY_SLOTS = "1|2|A1|A2|B1|B2"
+TOKEN_CHOICE = "|".join(TOKEN_KINDS)
+
+VERBS: dict[str, GameVerb] = {v.usage.split()[0]: v for v in (
+    verb("move SEAT STEPS [free=N]", "the turn's move action (1 animus per step)", move_verb),
+    verb("play SEAT CARD [COOLDOWN] [COST] [interrupt]", "play an ability card", play),
+    verb("item SEAT ITEM [interrupt]", "use an item ability", item),
+    verb("injury SEAT", "play an injury card", injury),
+    verb("boost SEAT", "spend a +2 animus token", boost),
+    verb("battleflow SEAT POSITION", "spend a battleflow token", battleflow),
+    verb("companion SEAT animus|battleflow move|attack|refresh", "companion token action", companion_action),
+    verb(f"ability SEAT once [interrupt] | ability SEAT {ABILITY_SLOTS} [interrupt]",
+         "a companion or ally ability", ability),
+    verb("archetype SEAT CARD_NAME A|B", "a companion's archetype card side", archetype),
+    verb("ally SEAT ALLY", "take a combat ally after a knockout", ally, answers=("ally",)),
+    verb("hand SEAT CARD:COOLDOWN...", "the encounter hand of 7 ability cards", hand),
+    verb(f"face SEAT {FACING}", "turn to face a hex direction (free)", face),
+    verb("injure SEAT", "draw an injury card", injure),
+    verb(f"permanent SEAT {TOKEN_CHOICE}", "mark a permanent token", permanent),
+    verb("throw SEAT ITEM", "throw an item", throw),
+    verb("pickup SEAT ITEM", "pick a thrown item up", pickup),
+    verb("status SEAT crippled|caged | status SEAT bleed [N] | status SEAT consumed LOCATION",
+         "gain a status token", status),
+    verb("bleed SEAT N", "a bleed trigger", bleed),
+    verb("fire SEAT", "enter a fire tile", fire),
+)}

@@ -1,0 +1,496 @@
+"""``tablekeeper run``: the station on real hardware, or simulated on any computer.
+
+With no Raspberry Pi GPIO present it falls back to the simulator with a one-line notice.
+SIGTERM and SIGINT stop it cleanly (buttons, LEDs and displays released, exit code 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tablekeeper.errors import ConfigError, HardwareError, ScriptError
+from tablekeeper.schema import read_text
+from tablekeeper.sim.modes import DISPLAY_MODES
+from tablekeeper.station.splash import gpio_present, starting_frame
+from tablekeeper.user_paths import output_dir
+
+if TYPE_CHECKING:  # the station's modules load when it runs, so `tablekeeper --help` stays quick
+    from tablekeeper.appliance.watchdog import Watchdog
+    from tablekeeper.config import StationConfig
+    from tablekeeper.core.session import Session
+    from tablekeeper.sim.counter_table import CounterTable
+    from tablekeeper.sim.simulator import SimulatedParts
+    from tablekeeper.sim.textview import TextView
+    from tablekeeper.station.loop import Station
+    from tablekeeper.station.splash import Splash
+    from tablekeeper.supervisor import Supervisor
+
+DEFAULT_GAME = "arkham"
+DEFAULT_CAPTURE_DIR = Path("captures")
+FLEET_WAIT_S = 5.0  # a scripted run with [fleet] waits this long for the broker before it starts
+SIM_WAIT_S = 0.02  # the simulator's window needs its events read often
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "run", help="run the station (buttons, displays, counters), or simulate it",
+        description="Run the station. Without Raspberry Pi GPIO (or with --sim) the same station runs "
+                    "on simulated parts: a window (pygame), the terminal (asciiblock) or image files "
+                    "(capture, gifanim). Keyboard keys press the buttons; see the config's 'key' entries.")
+    p.add_argument("--sim", action="store_true", help="simulate the hardware even on a Raspberry Pi")
+    p.add_argument("--config", metavar="FILE",
+                   help="station config (default: /etc/tablekeeper/station.toml once installed, else the "
+                        "reference build, hardware/station.toml)")
+    p.add_argument("--game", help=f"game to play (default: the saved one, else {DEFAULT_GAME})")
+    p.add_argument("--seats", type=int, default=None, help="number of seats (players)")
+    p.add_argument("--seed", type=int, default=1, help="seed for the station's draws (default 1)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a game option, as for 'tablekeeper play' (repeatable)")
+    p.add_argument("--save", metavar="PATH",
+                   help="keep the session in this SQLite file; resume if it holds one (on hardware the "
+                        "default is the data directory's tablekeeper.sqlite3; the simulator saves only when asked)")
+    p.add_argument("--slot", default="main", help="save slot name (default main)")
+    p.add_argument("--display", choices=DISPLAY_MODES,
+                   help="simulator output, as luma.emulator names it (default: pygame with a screen, "
+                        "asciiblock in a terminal, else capture)")
+    p.add_argument("--script", metavar="FILE",
+                   help="simulate unattended: keys, 'press ROLE', 'hold ROLE [S]', 'wait S', "
+                        "'counter SEAT up|down|select|roll|unplug|plug', 'type LINE' per line (fake clock), then exit")
+    p.add_argument("--capture-dir", metavar="DIR", type=Path, default=DEFAULT_CAPTURE_DIR,
+                   help=f"where capture/gifanim write their files (default {DEFAULT_CAPTURE_DIR}/)")
+    p.add_argument("--no-counters", action="store_true",
+                   help="simulate without the virtual counters (by default each [[counters]] entry runs the "
+                        "counter firmware in a process of its own, beside the panel)")
+    p.add_argument("--walk", action="store_true",
+                   help="a new game waits for NEXT at every step (as the [station] walk setting)")
+    p.add_argument("--demo", action="store_true", help="convention demo mode (attract loop, guided demos)")
+    p.set_defaults(func=run_command)
+
+
+def make_station(args: argparse.Namespace, *, session: Session, store: Any, **parts: Any) -> Station:
+    """A ``Station``, or with ``--demo`` a ``DemoStation`` whose visitors each get a fresh, unsaved game."""
+    from tablekeeper import games
+    from tablekeeper.core.session import Session
+    from tablekeeper.station.loop import Station
+
+    if not getattr(args, "demo", False):
+        station = Station(session=session, **parts)
+        station.not_saving = bool(getattr(args, "not_saving", False))
+        return station
+    from tablekeeper.demo.mode import DemoMode, MemoryCounts, load_scripts
+    from tablekeeper.demo.station import DemoStation
+
+    seeds = iter(range(args.seed + 1, 1 << 62))
+
+    def new_session(game_name: str) -> Session:
+        game = games.load(game_name)
+        return Session(game, seats=game.seats_default, seed=next(seeds))
+
+    demo = DemoMode(load_scripts(), counters=store if store is not None else MemoryCounts(),
+                    now_s=parts["clock"]())
+    return DemoStation(demo=demo, new_session=new_session, session=session, **parts)
+
+
+def open_session(args: argparse.Namespace) -> tuple[Session, Any]:
+    """The game session (resumed from ``--save`` when it holds one) and its store, if any."""
+    from tablekeeper import games
+    from tablekeeper.commands.play import open_session as open_play_session
+    from tablekeeper.core.store import SaveReadOnlyError
+
+    game_name = args.game or _saved_game(args) or DEFAULT_GAME
+    game = games.load(game_name)
+    play_args = argparse.Namespace(option=getattr(args, "option", []), seats=args.seats, seed=args.seed,
+                                   save=args.save, slot=args.slot,
+                                   campaign=None, walk=getattr(args, "walk", False))
+    try:
+        session, store = open_play_session(game, play_args)
+    except SaveReadOnlyError as exc:
+        from tablekeeper.commands.play import resume_unsaved
+
+        session = resume_unsaved(game, play_args)
+        print(f"tablekeeper: {exc}; playing on without saving (the track display says 'not saving')",
+              file=sys.stderr)
+        args.not_saving = True
+        return session, None
+    return session, store
+
+
+def _saved_game(args: argparse.Namespace) -> str | None:
+    """The game a save's slot holds, read without writing (a read-only save still names its game)."""
+    if not args.save or not Path(args.save).exists():
+        return None
+    from tablekeeper.core.store import inspect
+
+    slot = inspect(args.save).slot(args.slot)
+    return None if slot is None or slot.setup is None else slot.setup.game
+
+
+def run_command(args: argparse.Namespace) -> int:
+    from tablekeeper.config import default_config_path, load_config
+
+    config = load_config(args.config or default_config_path())
+    args.walk = getattr(args, "walk", False) or config.walk  # a new game steps by hand (teaching)
+    simulate = args.sim or args.script is not None or args.display is not None
+    if not simulate and not gpio_present():
+        print("tablekeeper: no Raspberry Pi GPIO here; running the simulator", file=sys.stderr)
+        simulate = True
+    if args.script is not None:
+        return run_scripted(config, args)
+    if simulate:
+        return run_simulated(config, args)
+    return run_hardware(config, args)
+
+
+def _stop_on_signals(station: Station) -> None:
+    from tablekeeper.intents import Quit
+
+    def stop(signum: int, _frame: object) -> None:
+        station.put(Quit(signal.Signals(signum).name))
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGHUP, stop)  # the terminal went away (an SSH link dropped): close the counters too
+
+
+def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
+    from tablekeeper.appliance.paths import store_path
+    from tablekeeper.station.parts import hardware_opener, make_buttons, make_displays, make_outputs
+
+    if args.save is None:  # the box keeps its game across power cuts without being asked
+        path = store_path()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise HardwareError(f"{path.parent}: cannot create the data directory: {exc.strerror}") from None
+        args.save = str(path)
+    clock = time.monotonic
+    splash: Splash | None = getattr(args, "splash", None)  # "starting..." is already on the track display
+    ready = splash.hand_over(config) if splash is not None else None
+    displays = make_displays(config, hardware_opener(config), clock=clock, first="track", ready=ready)
+    station: Station | None = None
+    store: Any = None
+    try:
+        if ready is None:
+            show_starting(displays, config)  # before the other displays, the game's modules and the save load
+        displays.open_rest()
+        from tablekeeper.appliance.watchdog import Watchdog  # the rest loads after the first frame
+        from tablekeeper.supervisor import Supervisor
+
+        session, store = open_session(args)
+        station = make_station(args, session=session, store=store, config=config, displays=displays, clock=clock)
+        station.start()  # the game's first frame, before gpiozero, the counters and the fleet load
+        station.buttons = _open_or_explain(lambda: make_buttons(config, emit=station.put, clock=clock))
+        station.outputs = _open_or_explain(lambda: make_outputs(config, clock=clock))
+        _stop_on_signals(station)
+        watchdog = Watchdog()
+        supervisor = Supervisor(clock=clock)
+        with counters_running(station, config, supervisor=supervisor), \
+                fleet_running(station, config, supervisor=supervisor):
+            station.start()  # again, with the parts attached: lights the active seat, tells the counters
+            watchdog.ready()
+            run_station_loop(station, supervisor, watchdog, clock=clock, sleep=time.sleep)
+            watchdog.stopping()
+    finally:
+        if station is not None:
+            station.close()
+        else:
+            displays.close()
+        if store is not None:
+            store.close()
+    return 0
+
+
+def run_station_loop(station: Station, supervisor: Supervisor, watchdog: Watchdog | None, *,
+                     clock: Callable[[], float], sleep: Callable[[float], None],
+                     on_pass: Callable[[float], object] | None = None, idle_wait_s: float | None = None) -> int:
+    """The station loop on this thread, restarted with back-off if it fails. A thread that dies wakes
+    the loop, which restarts it when its back-off has passed; the watchdog is fed at half its period,
+    and only while every thread is healthy (``supervisor.Health``, a timed part of the loop: no pass
+    without an intent or a deadline). Returns the restarts."""
+    from tablekeeper.intents import Tick
+    from tablekeeper.supervisor import Health, run_restarting
+
+    settle_heap()
+    station.timed.append(Health(supervisor, watchdog))
+    supervisor.on_change = lambda: station.put(Tick())
+    return run_restarting("station", lambda: station.run(on_pass=on_pass, idle_wait_s=idle_wait_s), clock=clock,
+                          sleep=sleep, should_restart=lambda: station.running)
+
+
+def settle_heap() -> None:
+    """Collect once, then keep what start-up built (modules, fonts, game data) out of later collections
+    (``gc.freeze``): a full collection over it takes about 8 ms here, a tenth of a second on a Pi Zero,
+    inside whichever press it lands on."""
+    gc.collect()
+    gc.freeze()
+
+
+@contextmanager
+def counters_running(station: Station, config: StationConfig, table: CounterTable | None = None, *,
+                     wait_for_table: bool = False, supervisor: Supervisor | None = None) -> Iterator[None]:
+    """The USB counters (and the simulator's virtual ones, ``table``), polled on a supervised thread
+    (``supervisor``, else one of its own); their intents go on the station's queue. The virtual
+    counters are powered up on that thread, so the first frame does not wait for them, unless
+    ``wait_for_table`` (a script starts once all are seated)."""
+    from tablekeeper.hw.counters import CounterManager, _default_list_ports, usb_discovery
+    from tablekeeper.intents import CounterConnected
+    from tablekeeper.sim.counter_table import roll_intent
+    from tablekeeper.station.parts import counter_matches
+    from tablekeeper.supervisor import Liveness, Supervisor, Worker
+
+    if table is None:
+        manager = CounterManager(emit=station.put, counters=counter_matches(config.counters),
+                                 on_roll=lambda roll: station.put(roll_intent(roll)), **usb_discovery())
+    else:
+        manager = table.manager_for(station.put, extra_ports=None if wait_for_table else _default_list_ports)
+    station.counters = manager
+    watcher = Supervisor(clock=manager.clock) if supervisor is None else supervisor
+    plugged = threading.Event()
+
+    def watch(liveness: Liveness) -> None:
+        if table is not None and not wait_for_table and not plugged.is_set():
+            plugged.set()
+            try:
+                table.plug_all(liveness.stop)
+            except HardwareError as exc:
+                print(f"tablekeeper: {exc}", file=sys.stderr)
+        manager.run(liveness.stop, beat=liveness.beat)
+
+    if table is not None and wait_for_table:
+        table.plug_all()
+    watcher.add(Worker("counters", watch, wake=manager.wake))
+    try:
+        if table is not None and wait_for_table:
+            seated = sum(1 for entry in table.entries if entry.seat)
+            table.wait_until(lambda: sum(isinstance(i, CounterConnected) for i in table.emitted) >= seated,
+                             "every virtual counter to take its seat")
+        yield
+    finally:
+        watcher.stop()
+        manager.close()
+        station.counters = None
+
+
+@contextmanager
+def fleet_running(station: Station, config: StationConfig, *, wait_s: float = 0.0,
+                  supervisor: Supervisor | None = None) -> Iterator[None]:
+    """With a ``[fleet]`` table, report to the convention's broker on the link's own threads; a broker
+    that is down never holds up the table (``wait_s``: how long a scripted run waits to connect)."""
+    if config.fleet is None:
+        yield
+        return
+    from tablekeeper.fleet.reporter import FleetReporter
+
+    reporter = FleetReporter(station, config.fleet)
+    reporter.start(supervisor)
+    if wait_s > 0:
+        reporter.link.wait_connected(wait_s)
+    try:
+        yield
+    finally:
+        reporter.close()
+
+
+def _open_or_explain(open_part: Callable[[], Any]) -> Any:
+    from gpiozero.exc import GPIOZeroError
+
+    try:
+        return open_part()
+    except GPIOZeroError as exc:
+        raise HardwareError(f"GPIO: {exc}") from None
+
+
+def show_starting(displays: Any, config: StationConfig) -> None:
+    """A first frame before the game and its save load: the track display says the station is starting
+    (the frame the Pi's splash draws before any of this loads)."""
+    track = config.display("track")
+    if track is not None:
+        displays.show({"track": starting_frame(track.size)})
+
+
+def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_mode: str | None,
+                    clock: Callable[[], float],
+                    on_starting: Callable[[SimulatedParts], object] | None = None,
+                    splash: Splash | None = None,
+                    on_station: Callable[[Station], object] | None = None) -> tuple[Station, SimulatedParts, Any]:
+    """The station on simulated parts; ``splash``: the track display already opened on an emulated
+    chip and showing "starting..." (as ``tablekeeper run`` does on the Pi), handed to the displays.
+    ``on_station`` sees the station before its buttons and LEDs are made (``run_hardware``'s order:
+    the game's first frame goes out before gpiozero loads)."""
+    from tablekeeper.sim.counter_table import CounterTable
+    from tablekeeper.sim.simulator import SimulatedParts
+    from tablekeeper.station.parts import make_buttons, make_displays, make_outputs
+
+    table = None
+    if config.counters and not getattr(args, "no_counters", False):
+        table = CounterTable(config.counters, taken_keys=[b.key for b in config.buttons if b.key])
+    parts = SimulatedParts(config, display_mode=display_mode, capture_dir=args.capture_dir, counters=table)
+    ready = splash.hand_over(config) if splash is not None else None
+    if splash is not None and ready is not None:
+        parts.chips["track"] = splash.interface
+    displays = make_displays(config, parts.open_device, clock=clock, first="track", ready=ready)
+    try:
+        if ready is None:
+            show_starting(displays, config)  # before the other displays, the game's modules and the save load
+        if on_starting is not None:
+            on_starting(parts)
+        displays.open_rest()
+        session, store = open_session(args)
+    except BaseException:
+        displays.close()
+        parts.close()
+        raise
+    station = make_station(args, session=session, store=store, config=config, displays=displays, clock=clock)
+    if on_station is not None:
+        on_station(station)
+    # gpiozero loads here, after the first frame
+    station.buttons = make_buttons(config, emit=station.put, clock=clock, pin_factory=parts.pin_factory)
+    station.outputs = make_outputs(config, clock=clock, pin_factory=parts.pin_factory)
+    return station, parts, store
+
+
+def refresher(station: Station, parts: SimulatedParts, text_view: TextView | None = None) -> Callable[[], None]:
+    def refresh() -> None:
+        buttons = station.buttons.buttons if station.buttons is not None else {}
+        pressed = frozenset(role for role, b in buttons.items() if b.is_down)
+        lit = station.outputs.lights.lit if station.outputs is not None else None
+        failed = frozenset(d.role for d in station.displays.failed())
+        if text_view is not None:
+            counters = parts.counters.views() if parts.counters is not None else ()
+            text_view.show(station.contents, station.page, lit_seat=lit, failed=failed, counters=counters)
+            return
+        parts.refresh(pressed=pressed, lit_seat=lit, failed=failed)
+
+    return refresh
+
+
+def run_scripted(config: StationConfig, args: argparse.Namespace, *,
+                 at_end: Callable[[Station, SimulatedParts], object] | None = None) -> int:
+    """Run ``args.script`` on the simulator; ``at_end`` sees the station and its parts before they close."""
+    from tablekeeper.sim.clock import FakeClock
+    from tablekeeper.station.script import ScriptedRun, parse_script
+
+    mode = args.display or "capture"
+    if mode in ("capture", "gifanim"):
+        output_dir(args.capture_dir, option="--capture-dir")
+    lines = _read_script(args.script)
+    clock = FakeClock()
+    station, parts, store = build_simulated(config, args, display_mode=None, clock=clock)
+    try:
+        steps = parse_script(lines, parts, source=args.script, hold_s=config.timing.hold_s)
+        parts.emulator = _emulator(parts, mode)
+        refresh = refresher(station, parts)
+        with counters_running(station, config, parts.counters, wait_for_table=True), \
+                fleet_running(station, config, wait_s=FLEET_WAIT_S):
+            station.start()
+            station.drain()  # the counters' greetings
+            if parts.counters is not None:
+                parts.counters.sync()
+            refresh()
+            ScriptedRun(station, parts, clock, refresh).run(steps)
+            if at_end is not None:
+                at_end(station, parts)
+    finally:
+        station.close()
+        parts.close()
+        if store is not None:
+            store.close()
+    if mode in ("capture", "gifanim"):
+        from tablekeeper.sim.simulator import write_rate
+
+        print(f"tablekeeper: {parts.frames_shown} frames written to {args.capture_dir}/ "
+              f"({write_rate(parts.bytes_written, clock())})")
+    return 0
+
+
+def _emulator(parts: SimulatedParts, mode: str) -> Any:
+    from tablekeeper.sim.simulator import make_emulator
+
+    return make_emulator(mode, parts.layout.size, parts.capture_dir)
+
+
+def _read_script(path: str) -> list[str]:
+    if path == "-":
+        return sys.stdin.readlines()
+    try:
+        return read_text(path, what="script").splitlines()
+    except ConfigError as exc:
+        raise ScriptError(f"{path}: cannot read script: {str(exc).removeprefix(f'{path}: ')}") from None
+
+
+def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
+    from tablekeeper.intents import Quit
+    from tablekeeper.sim.keyboard import KeyboardInput
+    from tablekeeper.sim.simulator import choose_display_mode
+    from tablekeeper.supervisor import Supervisor
+
+    mode = choose_display_mode(args.display, stdout_is_tty=sys.stdout.isatty())
+    if mode in ("capture", "gifanim"):
+        output_dir(args.capture_dir, option="--capture-dir")
+    clock = time.monotonic
+    started_s = clock()
+    station, parts, store = build_simulated(config, args, display_mode=None, clock=clock)
+    keyboard: KeyboardInput | None = None
+    text_view = None
+    try:
+        if mode == "text":
+            from tablekeeper.sim.textview import TextView
+
+            text_view = TextView(config)
+        else:
+            parts.emulator = _emulator(parts, mode)
+        refresh = refresher(station, parts, text_view)
+        keyboard = KeyboardInput.for_mode(mode, parts, stop=lambda: station.put(Quit("window closed")))
+        _stop_on_signals(station)
+        if mode == "pygame":
+            print("tablekeeper: simulated station in a window; keys press the buttons, Esc quits", file=sys.stderr)
+        elif mode in ("capture", "gifanim"):
+            print(f"tablekeeper: no screen or terminal here; writing the panel's frames to {args.capture_dir}/ "
+                  "(Ctrl-C stops; --script FILE presses buttons unattended)", file=sys.stderr)
+
+        def on_pass(_now_s: float) -> None:
+            if keyboard is not None:
+                keyboard.pump()
+            refresh()
+
+        supervisor = Supervisor(clock=clock)
+        # under systemd (an installed box without GPIO falls back to this simulator) the same handshake
+        # as on the Pi: READY once up, the watchdog fed from the loop; outside systemd it does nothing
+        from tablekeeper.appliance.watchdog import Watchdog
+
+        watchdog = Watchdog()
+        with counters_running(station, config, parts.counters, supervisor=supervisor), \
+                fleet_running(station, config, supervisor=supervisor):
+            station.start()  # (a counter plugged into this computer works too)
+            refresh()
+            watchdog.ready()
+            # a window must have its events read often; keys in a terminal arrive on their own thread
+            run_station_loop(station, supervisor, watchdog, clock=clock, sleep=time.sleep, on_pass=on_pass,
+                             idle_wait_s=SIM_WAIT_S if mode == "pygame" else None)
+            watchdog.stopping()
+    finally:
+        if keyboard is not None:
+            keyboard.close()
+        if text_view is not None:
+            text_view.close()
+        station.close()
+        parts.close()
+        if store is not None:
+            store.close()
+        if mode in ("capture", "gifanim"):
+            from tablekeeper.sim.simulator import write_rate
+
+            print(f"tablekeeper: {parts.frames_shown} frames written to {args.capture_dir}/ "
+                  f"({write_rate(parts.bytes_written, time.monotonic() - started_s)})", file=sys.stderr)
+    if text_view is not None:
+        print("tablekeeper: simulator stopped", file=sys.stderr)
+    return 0

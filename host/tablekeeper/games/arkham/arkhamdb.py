@@ -1,0 +1,74 @@
+"""A deck list exported from ArkhamDB (its JSON: the investigator's card number and each card's
+number with its copies) read into the deck list the campaign log keeps, through the player-card
+data (``data/cards.toml``: title, class, level, kind). Only those fields are read; the export's
+other keys (name, dates, taboo, meta) are left alone."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from tablekeeper.errors import ConfigError
+from tablekeeper.games.arkham.data import load_investigators, read_toml
+from tablekeeper.games.arkham.decks import DeckCard
+from tablekeeper.schema import decode
+
+
+class PlayerCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename={"card_class": "class"}):
+    """A player card as the deck rules read it (AH-DB, AH-XP): title, class, level, kind."""
+
+    title: str
+    kind: Literal["standard", "signature", "signature_weakness", "weakness", "story"] = "standard"
+    card_class: str = "neutral"
+    level: Annotated[int, msgspec.Meta(ge=0, le=5)] | None = None
+    investigator: str | None = None
+    exceptional: bool = False
+    permanent: bool = False
+
+
+class _CardFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    cards: dict[str, Any]
+    source: str = ""
+    verified: bool = False
+
+
+class _Export(msgspec.Struct, frozen=True):
+    investigator_code: str
+    slots: dict[str, Annotated[int, msgspec.Meta(ge=0, le=99)]]
+    investigator_name: str = ""
+
+
+def load_cards() -> dict[str, PlayerCard]:
+    label, doc = read_toml("cards.toml")
+    whole = decode(doc, _CardFile, source=label)
+    return {code: decode(raw, PlayerCard, source=label, prefix=f"cards.{code}") for code, raw in whole.cards.items()}
+
+
+def deck_from_export(label: str, text: str, investigator: str | None = None) -> list[DeckCard]:
+    """The cards of an ArkhamDB export, each copy one ``DeckCard``; ``investigator`` (our id, the
+    seat's) must be the deck's own."""
+    try:
+        export = msgspec.json.decode(text, type=_Export)
+    except msgspec.ValidationError as exc:
+        raise ConfigError(f"{label}: not an ArkhamDB deck export ({exc})") from None
+    except msgspec.DecodeError as exc:
+        raise ConfigError(f"{label}: not JSON ({exc})") from None
+    people = load_investigators()
+    owner = next((key for key, inv in people.items() if inv.card == export.investigator_code), None)
+    if owner is None:
+        raise ConfigError(f"{label}: investigator_code {export.investigator_code}: not an investigator in the data")
+    if investigator is not None and owner != investigator:
+        raise ConfigError(f"{label}: this is {people[owner].name}'s deck; the seat plays {people[investigator].name}")
+    known = load_cards()
+    cards: list[DeckCard] = []
+    for code, copies in sorted(export.slots.items()):
+        card = known.get(code)
+        if card is None:
+            raise ConfigError(f"{label}: slots.{code}: card {code} is not in the card data (arkham/data/cards.toml)")
+        if card.investigator is not None and card.investigator != export.investigator_code:
+            raise ConfigError(f"{label}: slots.{code}: {card.title} belongs to another investigator")
+        level = card.level if card.kind == "standard" else None
+        cards += [DeckCard(card.title, level if level is not None else (0 if card.kind != "story" else None),
+                           card.kind, card.card_class, card.exceptional, card.permanent)] * copies
+    return cards

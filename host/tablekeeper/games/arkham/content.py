@@ -1,0 +1,191 @@
+"""The typed shapes of a scenario's printed content (``data/scenarios.toml``, ``data/encounters.toml``):
+reference-card token effects, encounter cards, locations and the steps a card makes the station take.
+
+Read once by ``data.py`` with ``forbid_unknown_fields`` (a misspelt key names itself) and kept in the
+game state as JSON, so a save replays against the content it was played with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Annotated, Literal, cast
+
+import msgspec
+
+Count = Annotated[int, msgspec.Meta(ge=0, le=99)]
+Stat = Annotated[int, msgspec.Meta(ge=0, le=99)]
+Modifier = Annotated[int, msgspec.Meta(ge=-20, le=20)]
+
+KEYWORDS = ("hunter", "retaliate", "alert", "massive", "aloof", "surge", "peril")
+Keyword = Literal["hunter", "retaliate", "alert", "massive", "aloof", "surge", "peril"]
+Skill = Literal["willpower", "intellect", "combat", "agility"]
+
+
+def keyword_tuple(words: Collection[str]) -> tuple[Keyword, ...]:
+    """The keywords among ``words``, in the catalogue's order."""
+    return tuple(cast(Keyword, k) for k in KEYWORDS if k in words)
+StepKind = Literal[
+    "damage", "horror", "doom_agenda", "doom_nearest", "doom_each", "clues_to_location", "spend_clue",
+    "draw_cards", "draw_enemy", "each_discards", "choose", "notice", "test", "move", "put_into_play",
+    "remove_location", "reveal", "discard_enemies_at", "move_investigators", "spawn", "spawn_discarded",
+]
+
+
+class _Shape(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    pass
+
+
+class When(_Shape, frozen=True):
+    """A condition on the board: an enemy with the trait at the investigator's location, in play, or none."""
+
+    enemy_here: str | None = None
+    enemy_in_play: str | None = None
+    no_enemy_in_play: str | None = None
+
+
+class Option(_Shape, frozen=True):
+    label: str
+    then: tuple[Step, ...] = ()
+
+
+class Step(_Shape, frozen=True):
+    """One thing a card makes happen, applied by the station or asked of the players (``steps.py``)."""
+
+    do: StepKind
+    amount: Count = 1
+    all: bool = False
+    per_point: bool = False  # once for each point the test failed by
+    trait: str | None = None
+    set: str | None = None  # draw_enemy: from this encounter set (a separate deck)
+    who: Literal["self", "lead", "each"] = "self"
+    when: When | None = None
+    text: str = ""
+    options: tuple[Option, ...] = ()
+    then: tuple[Step, ...] = ()  # test: what a failure does
+    skill: Skill | None = None
+    difficulty: Count = 0
+    locations: tuple[str, ...] = ()
+    location: str | None = None
+    enemy: str | None = None
+    at: str | None = None
+    doom: Count = 0
+    two_from: Count | None = None  # spawn_discarded: two enemies from this many investigators
+    else_draw: bool = False  # doom_nearest: with no such enemy, draw one (the players say which)
+
+
+class XCount(_Shape, frozen=True):
+    """The X of a "-X" token: what the station counts on the board."""
+
+    count: Literal["enemies_here", "enemies_in_play", "most_doom_on_enemy", "doom_in_play"]
+    trait: str | None = None
+
+
+class SymbolEffect(_Shape, frozen=True):
+    """One symbol's line on a side of the scenario reference card (AH-CHAOS-2)."""
+
+    value: Modifier = 0
+    again: bool = False
+    minus_x: XCount | None = None
+    again_when: When | None = None
+    on_reveal: tuple[Step, ...] = ()
+    on_fail: tuple[Step, ...] = ()
+
+
+class Test(_Shape, frozen=True):
+    skill: Skill
+    difficulty: Count
+
+
+class EncounterCard(_Shape, frozen=True):
+    """An encounter card the station follows: an enemy's stat block and keywords, or what a
+    treachery does that the station tracks."""
+
+    kind: Literal["enemy", "treachery"]
+    card: str = ""
+    count: Annotated[int, msgspec.Meta(ge=1, le=99)] = 1
+    set_aside: bool = False
+    fight: Stat | None = None
+    health: Annotated[int, msgspec.Meta(ge=1, le=99)] | None = None
+    evade: Stat | None = None
+    damage: Stat | None = None
+    horror: Stat | None = None
+    per_investigator: bool = False
+    plus_per_investigator: Count = 0
+    traits: tuple[str, ...] = ()
+    keywords: tuple[Keyword, ...] = ()
+    spawn: str | None = None
+    prey: str | None = None
+    doom: Count = 0
+    victory: Count = 0
+    stays: Literal["threat_area", "location"] | None = None
+    shroud: Count = 0
+    no_investigate: bool = False
+    leaves_on_investigate: bool = False
+    test: Test | None = None
+    then: tuple[Step, ...] = ()
+    surge_if: Literal["no_clues"] | None = None
+    text: str = ""
+    verified: bool = False
+    source: str = ""
+    set: str = ""  # the encounter set it belongs to (filled in when read)
+
+    def health_for(self, investigators: int) -> int:
+        """Printed health, per investigator or plus some per investigator (the Ghoul Priest: 5 each)."""
+        base = self.health or 1
+        return (base * investigators if self.per_investigator else base) + self.plus_per_investigator * investigators
+
+
+class LocationCard(_Shape, frozen=True):
+    """The numbers of one printed location card (or one of the cards a location may turn out to be)."""
+
+    name: str = ""
+    card: str = ""
+    shroud: Stat | None = None
+    clues: Stat | None = None
+    per_investigator: bool = False
+    victory: Count = 0
+    symbol: str | None = None
+    connects: tuple[str, ...] | None = None
+    on_enter: tuple[Step, ...] = ()
+    investigate: Skill | None = None
+
+
+class LocationSpec(_Shape, frozen=True):
+    """A scenario's location: its card, or the cards it may be until revealed, and how many are placed."""
+
+    card: str = ""
+    shroud: Stat | None = None
+    clues: Stat | None = None
+    per_investigator: bool = False
+    victory: Count = 0
+    symbol: str | None = None
+    connects: tuple[str, ...] = ()
+    on_enter: tuple[Step, ...] = ()
+    investigate: Skill | None = None
+    barrier: bool = False
+    variants: tuple[LocationCard, ...] = ()
+    copies: Annotated[int, msgspec.Meta(ge=1, le=9)] = 1
+    verified: bool | None = None
+    source: str = ""
+
+
+class Goal(_Shape, frozen=True):
+    """What the station checks before an objective counts as met."""
+
+    defeat: str | None = None
+    enter: str | None = None
+    victory_trait: str | None = None
+    count: Count = 0
+
+
+class Spend(_Shape, frozen=True):
+    when: Literal["round_end"]
+    at: str | None = None
+
+
+class Ability(_Shape, frozen=True):
+    """An act's ability paid with clues as a group (The Midnight Masks: draw from the Cultist deck)."""
+
+    clues: Count
+    per_investigator: bool = False
+    then: tuple[Step, ...] = ()

@@ -1,0 +1,35 @@
+"""Carrying on after a command or an answer: whatever work a question or a skill test interrupted
+(an attack's harm, hunters, attacks, a card's steps, the 1.4 draws), then Objectives the station
+can see met, then the last investigator's turn."""
+
+from __future__ import annotations
+
+from tablekeeper.core.game import Txn
+from tablekeeper.games.arkham import attacks, board, effects, mythos, scenario_cards, steps
+
+
+def resume(txn: Txn) -> None:
+    while txn.state.prompt is None and txn.state.over is None:
+        before = len(txn.events)
+        state = txn.state
+        testing = state.get("test") is not None
+        if state.get("soak") is not None:
+            attacks.ask_split(txn)
+        elif state.get("hunters_moved") is not None:
+            board.move_hunters(txn)
+        elif state.get("aoo") is not None:
+            attacks.continue_provoked(txn)
+        elif state.get("attack_queue") is not None:
+            attacks.continue_enemy_phase(txn)
+        elif state.get("todo") is not None and not testing:
+            steps.drain(txn)
+        elif state.get("draws") is not None and not testing:
+            mythos.advance(txn)
+        else:
+            scenario_cards.check_objectives(txn)
+            if len(txn.events) == before:
+                if txn.state.step == "2.2" and not testing:
+                    effects.last_turn_begins(txn)
+                return
+        if len(txn.events) == before:
+            return

@@ -1,0 +1,328 @@
+"""What a card makes happen (a reference-card token, a treachery, an agenda or act turning over, a
+location entered), one step at a time: applied by the station when it can see what the step needs,
+asked of the players when it cannot (a prompt) or when the card gives them a choice.
+
+Steps wait in ``todo`` (``records.Pending``) while a question, a skill test or an attack's harm is
+open; ``drain`` carries on once nothing is (``pending.resume`` calls it after every answer)."""
+
+from __future__ import annotations
+
+import msgspec
+from msgspec.structs import replace
+
+from tablekeeper.core.frozen import thaw
+from tablekeeper.core.game import Txn
+from tablekeeper.core.state import GameState
+from tablekeeper.errors import Rejected
+from tablekeeper.games.arkham import attacks, board, effects, encounter, places, records, reference, rules, skilltest
+from tablekeeper.games.arkham.content import Step
+from tablekeeper.games.arkham.records import Pending
+
+YES_NO = ["yes", "no"]
+
+
+def run(txn: Txn, steps: tuple[Step, ...], seat: int, *, margin: int = 0, source: str = "") -> None:
+    """Apply ``steps`` for ``seat`` (before any steps already waiting), as far as nothing is open."""
+    run_all(txn, [Pending(steps=steps, seat=seat, margin=margin, source=source)])
+
+
+def run_all(txn: Txn, batch: list[Pending]) -> None:
+    """Several cards' steps in this order, all before the steps already waiting."""
+    batch = [item for item in batch if item.steps]
+    if batch:
+        records.save_pending(txn, [*batch, *records.pending(txn.state)])
+    drain(txn)
+
+
+def busy(state: GameState) -> bool:
+    """Something the next step must wait for: a question, a skill test, an attack's harm, the end."""
+    return state.prompt is not None or state.get("test") is not None or state.get("soak") is not None \
+        or state.over is not None
+
+
+def drain(txn: Txn) -> None:
+    while not busy(txn.state):
+        items = records.pending(txn.state)
+        if not items:
+            return
+        head, rest = items[0], items[1:]
+        step = head.steps[0]
+        left = head.steps[1:]
+        records.save_pending(txn, [replace(head, steps=left), *rest] if left else rest)
+        if effects.is_live(txn.state, head.seat) or step.who != "self":
+            apply(txn, step, head)
+
+
+def apply(txn: Txn, step: Step, ctx: Pending) -> None:
+    """One step: its condition first (asked when the station cannot see it), then its effect."""
+    if step.when is not None:
+        held = reference.holds(txn.state, ctx.seat, step.when)
+        if held is None:
+            txn.ask("step_when", f"{ctx.source}: {_question(step, ctx.seat)}", YES_NO,
+                    context={"step": msgspec.to_builtins(replace(step, when=None)), "ctx": _ctx(ctx)})
+            return
+        if not held:
+            return
+    if step.who == "lead":
+        ctx = replace(ctx, seat=txn.state.lead)
+    elif step.who == "each":
+        items = [Pending(steps=(replace(step, who="self"),), seat=s, margin=ctx.margin, source=ctx.source)
+                 for s in effects.live_seats(txn.state)]
+        records.save_pending(txn, [*items, *records.pending(txn.state)])
+        return
+    HANDLERS[step.do](txn, step, ctx)
+
+
+def _question(step: Step, seat: int) -> str:
+    """The condition the station cannot see, put to the players as a yes-or-no question."""
+    when = step.when
+    if when is None:
+        return "go on?"
+    if when.enemy_here:
+        return f"is there a {when.enemy_here} enemy at seat {seat}'s location?"
+    if when.enemy_in_play:
+        return f"is there a {when.enemy_in_play} enemy in play?"
+    return f"is there no {when.no_enemy_in_play} enemy in play?"
+
+
+def _ctx(ctx: Pending) -> object:
+    return msgspec.to_builtins(ctx)
+
+
+def _times(step: Step, ctx: Pending) -> int:
+    return step.amount * ctx.margin if step.per_point else step.amount
+
+
+# --- harm, doom, clues, cards ----------------------------------------------------------------------
+def _harm(txn: Txn, step: Step, ctx: Pending) -> None:
+    """Damage or horror the investigator takes: it may go on their assets (a prompt when any can)."""
+    n = _times(step, ctx)
+    if n <= 0 or not effects.is_live(txn.state, ctx.seat):
+        return
+    txn.notice(f"{ctx.source}: seat {ctx.seat} takes {n} {step.do}")
+    records.save(txn, "soak", records.Soak(ctx.seat, n if step.do == "damage" else 0, n if step.do == "horror" else 0))
+    attacks.ask_split(txn)
+
+
+def _doom_agenda(txn: Txn, step: Step, ctx: Pending) -> None:
+    """Doom on the current agenda; a card that says so may make it advance at once."""
+    txn.add("agenda.doom", step.amount)
+    txn.notice(f"{ctx.source}: {step.amount} doom on the agenda")
+    state = txn.state
+    if rules.agenda_advances(state.value("agenda.doom"), state.value("doom.other"), state.value("agenda.threshold"),
+                             bool(effects.card(state, "agenda").objective)):
+        from tablekeeper.games.arkham import scenario_cards
+
+        scenario_cards.advance_agenda(txn, "doom threshold reached")
+
+
+def _matching(state: GameState, trait: str | None) -> list[str]:
+    return sorted(name for name, foe in board.enemies(state).items()
+                  if trait is None or trait.casefold() in (t.casefold() for t in foe.traits))
+
+
+def _doom_nearest(txn: Txn, step: Step, ctx: Pending) -> None:
+    """Doom on the nearest such enemy: the only one, the one nearest by connections, or the players'
+    pick among those equally near; none in play: the card's fallback, or nothing."""
+    names = _matching(txn.state, step.trait)
+    if not names:
+        if step.else_draw:
+            _draw_enemy(txn, replace(step, do="draw_enemy"), ctx)
+        else:
+            txn.notice(f"{ctx.source}: no {step.trait or ''} enemy in play".replace("  ", " "))
+        return
+    nearest = board.nearest(txn.state, ctx.seat, names)
+    if len(nearest) == 1:
+        board.enemy_doom(txn, nearest[0], step.amount)
+        txn.notice(f"{ctx.source}: {step.amount} doom on {nearest[0]}")
+        return
+    txn.ask("step_enemy", f"{ctx.source}: which enemy is nearest seat {ctx.seat}?", nearest,
+            context={"names": nearest, "amount": step.amount, "ctx": _ctx(ctx)})
+
+
+def _doom_each(txn: Txn, step: Step, ctx: Pending) -> None:
+    for name in _matching(txn.state, step.trait):
+        board.enemy_doom(txn, name, step.amount)
+        txn.notice(f"{ctx.source}: {step.amount} doom on {name}")
+
+
+def _clues_to_location(txn: Txn, step: Step, ctx: Pending) -> None:
+    have = effects.seat_value(txn.state, ctx.seat, "clues")
+    n = min(have, have if step.all else _times(step, ctx))
+    if n <= 0:
+        return
+    txn.add(f"seat{ctx.seat}.clues", -n)
+    board.drop_clues(txn, ctx.seat, n)
+    txn.notice(f"{ctx.source}: seat {ctx.seat} places {n} clue{'s' if n != 1 else ''} on their location")
+
+
+def _spend_clue(txn: Txn, step: Step, ctx: Pending) -> None:
+    have = effects.seat_value(txn.state, ctx.seat, "clues")
+    if have < step.amount:
+        raise Rejected(f"seat {ctx.seat} holds {have} clues, cannot spend {step.amount}")
+    txn.add(f"seat{ctx.seat}.clues", -step.amount)
+
+
+def _draw_cards(txn: Txn, step: Step, ctx: Pending) -> None:
+    effects.draw_cards(txn, ctx.seat, step.amount)
+
+
+def _each_discards(txn: Txn, step: Step, ctx: Pending) -> None:
+    for seat in effects.live_seats(txn.state):
+        n = min(step.amount, effects.seat_value(txn.state, seat, "hand"))
+        if n:
+            txn.add(f"seat{seat}.hand", -n)
+            txn.add(f"seat{seat}.discard", n)
+    txn.notice(f"{ctx.source}: each investigator discards {step.amount} card at random")
+
+
+def _draw_enemy(txn: Txn, step: Step, ctx: Pending) -> None:
+    """The investigator draws an enemy the players find (by trait, or from a separate deck): which one
+    is theirs to say; it then spawns as drawn (engaged, unless its card says where)."""
+    cards = records.scenario(txn.state).cards
+    names = sorted(n for n, c in cards.items() if c.kind == "enemy" and (
+        (step.set is not None and c.set == step.set) or
+        (step.set is None and (step.trait is None or step.trait in c.traits))))
+    label = f"a {step.trait} enemy" if step.trait else "an enemy"
+    txn.ask("step_draw", f"{ctx.source}: seat {ctx.seat} draws {label}: which?", [*names, "none found"], seat=ctx.seat,
+            context={"names": names, "at": step.at, "doom": step.doom, "ctx": _ctx(ctx)})
+
+
+def _choose(txn: Txn, step: Step, ctx: Pending) -> None:
+    options = [o for o in step.options
+               if not (o.then and o.then[0].do == "spend_clue"
+                       and effects.seat_value(txn.state, ctx.seat, "clues") < o.then[0].amount)]
+    if len(options) == 1:
+        run(txn, options[0].then, ctx.seat, margin=ctx.margin, source=ctx.source)
+        return
+    txn.ask("step_choose", f"{ctx.source}: seat {ctx.seat} chooses", [o.label for o in options], seat=ctx.seat,
+            context={"options": [msgspec.to_builtins(o.then) for o in options], "ctx": _ctx(ctx)})
+
+
+def _notice(txn: Txn, step: Step, ctx: Pending) -> None:
+    txn.notice(f"{ctx.source}: {step.text}" if ctx.source else step.text)
+
+
+def _test(txn: Txn, step: Step, ctx: Pending) -> None:
+    """A card's skill test for the investigator: a failure then does the step's ``then``."""
+    if step.skill is None:
+        raise Rejected(f"{ctx.source}: a test step needs its skill")
+    base = effects.seat_info(txn.state, ctx.seat).skills[step.skill]
+    skilltest.begin(txn, ctx.seat, step.skill, base, step.difficulty, source=ctx.source or None, on_fail=step.then)
+
+
+# --- the board: locations and enemies a card moves ----------------------------------------------------
+def _move(txn: Txn, step: Step, ctx: Pending) -> None:
+    if step.location in board.locations(txn.state) and board.where(txn.state, ctx.seat) != step.location:
+        board.enter(txn, ctx.seat, str(step.location))
+
+
+def _put_into_play(txn: Txn, step: Step, ctx: Pending) -> None:
+    for name in step.locations:
+        board.put_into_play(txn, name)
+
+
+def _remove_location(txn: Txn, step: Step, ctx: Pending) -> None:
+    if step.location in board.locations(txn.state):
+        board.remove_location(txn, str(step.location))
+
+
+def _reveal(txn: Txn, step: Step, ctx: Pending) -> None:
+    if step.location in board.locations(txn.state):
+        board.reveal(txn, str(step.location))
+
+
+def _discard_enemies_at(txn: Txn, step: Step, ctx: Pending) -> None:
+    for name in board.enemies_at(txn.state, str(step.location)):
+        board.discard_enemy(txn, name)
+
+
+def _move_investigators(txn: Txn, step: Step, ctx: Pending) -> None:
+    for seat in effects.live_seats(txn.state):
+        if board.where(txn.state, seat) != step.location:
+            board.enter(txn, seat, str(step.location))
+
+
+def _spawn(txn: Txn, step: Step, ctx: Pending) -> None:
+    found = encounter.known_card(txn.state, str(step.enemy))
+    if found is None:
+        raise Rejected(f"{ctx.source}: no enemy {step.enemy!r} in the scenario's data")
+    encounter.spawn_card(txn, ctx.seat, found[0], at=step.at, doom=step.doom)
+
+
+def _spawn_discarded(txn: Txn, step: Step, ctx: Pending) -> None:
+    """Cards are discarded from the encounter deck until an enemy (with the trait) turns up: which one
+    is the players' to say; it spawns where the card says (two of them from ``two_from`` investigators)."""
+    times = 2 if step.two_from is not None and effects.investigator_count(txn.state) >= step.two_from else 1
+    one = replace(step, do="draw_enemy", two_from=None)
+    records.save_pending(txn, [Pending(steps=(one,) * times, seat=ctx.seat, source=ctx.source),
+                               *records.pending(txn.state)])
+
+
+HANDLERS = {
+    "damage": _harm, "horror": _harm, "doom_agenda": _doom_agenda, "doom_nearest": _doom_nearest,
+    "doom_each": _doom_each, "clues_to_location": _clues_to_location, "spend_clue": _spend_clue,
+    "draw_cards": _draw_cards, "draw_enemy": _draw_enemy, "each_discards": _each_discards, "choose": _choose,
+    "notice": _notice, "test": _test, "move": _move, "put_into_play": _put_into_play,
+    "remove_location": _remove_location, "reveal": _reveal, "discard_enemies_at": _discard_enemies_at,
+    "move_investigators": _move_investigators, "spawn": _spawn, "spawn_discarded": _spawn_discarded,
+}
+
+
+# --- answers to the questions the steps ask ------------------------------------------------------
+def _open_context(txn: Txn) -> tuple[dict[str, object], Pending]:
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    context = dict(thaw(prompt.context))
+    txn.close_prompt()
+    return context, msgspec.convert(context["ctx"], type=Pending)
+
+
+def answer_when(txn: Txn, index: int) -> None:
+    context, ctx = _open_context(txn)
+    if index == 0:
+        run(txn, (msgspec.convert(context["step"], type=Step),), ctx.seat, margin=ctx.margin, source=ctx.source)
+
+
+def answer_choose(txn: Txn, index: int) -> None:
+    context, ctx = _open_context(txn)
+    options = msgspec.convert(context["options"], type=list[tuple[Step, ...]])
+    run(txn, options[index], ctx.seat, margin=ctx.margin, source=ctx.source)
+
+
+def answer_enemy(txn: Txn, index: int) -> None:
+    """The enemy nearest the investigator, picked among those equally near."""
+    context, ctx = _open_context(txn)
+    name = str(msgspec.convert(context["names"], type=list[str])[index])
+    amount = int(str(context["amount"]))
+    board.enemy_doom(txn, name, amount)
+    txn.notice(f"{ctx.source}: {amount} doom on {name}")
+
+
+def answer_draw(txn: Txn, index: int) -> None:
+    """The enemy the players found spawns for the investigator (or none was found)."""
+    context, ctx = _open_context(txn)
+    names = msgspec.convert(context["names"], type=list[str])
+    if index >= len(names):
+        txn.notice(f"{ctx.source}: no enemy found")
+        return
+    at = context.get("at")
+    encounter.spawn_card(txn, ctx.seat, names[index], at=None if at is None else str(at),
+                         doom=int(str(context.get("doom") or 0)))
+
+
+def answer_location_card(txn: Txn, index: int) -> None:
+    """Which printed card a location turned out to be, as it is revealed."""
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("no location is being revealed")
+    name, options = str(prompt.context["location"]), [str(o) for o in prompt.context["cards"]]
+    txn.close_prompt()
+    place = board.location(txn.state, name)
+    spec = records.scenario(txn.state).locations[str(place.spec)]
+    board.save_location(txn, name, places.as_card(place, places.variant(spec, options[index])))
+    board.reveal(txn, name)
+    seat = prompt.context.get("seat")
+    if seat is not None:
+        board.entered(txn, int(str(seat)), name)

@@ -1,0 +1,62 @@
+"""luma.oled's SSD1306, SSD1309 and SH1106 drivers with what ``PartialUpdate`` needs made public.
+
+Sending only the changed windows needs three things luma keeps private: where the visible columns
+start in the chip's RAM, whether the chip has page addressing only (the SH1106), and the serial
+interface (to let go of a bus whose display is gone without luma's blanking). Each class keeps what
+it was given, and checks at construction what it must take from luma, so a luma release that moves
+it fails here, loudly, rather than shifting every window by a few columns.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from luma.oled import device as oled
+
+from tablekeeper.errors import LibraryError
+
+# The SH1106 has 132 columns of RAM for a 128-pixel glass: the visible ones start at column 2
+# (luma's default ``page_address_offset``, which these classes pass explicitly).
+SH1106_COLUMN_OFFSET: Final = 2
+
+
+def luma_int(device: Any, name: str, meaning: str) -> int:
+    """The integer luma keeps as ``device.<name>``, or ``LibraryError`` naming it and luma's version."""
+    value = getattr(device, name, None)
+    if not isinstance(value, int) or isinstance(value, bool):
+        from importlib import metadata  # only to word the error: it takes a while to load
+
+        driver = next(c.__name__ for c in type(device).__mro__ if c.__module__.startswith("luma."))
+        raise LibraryError(f"luma.oled {metadata.version('luma.oled')}: {driver} no longer keeps {name} "
+                           f"({meaning}); partial display updates need it")
+    return value
+
+
+class SSD1306(oled.ssd1306):  # type: ignore[misc]  # luma has no type hints
+    """luma's SSD1306 driver; ``column_offset``: the chip RAM column of the glass's first column."""
+
+    page_addressing: Final = False
+
+    def __init__(self, serial_interface: Any, width: int = 128, height: int = 64, rotate: int = 0) -> None:
+        super().__init__(serial_interface=serial_interface, width=width, height=height, rotate=rotate)
+        self.interface = serial_interface
+        self.column_offset = luma_int(self, "_colstart", "the first visible column in the chip's RAM")
+
+
+class SSD1309(SSD1306, oled.ssd1309):  # type: ignore[misc]  # luma has no type hints
+    """luma's SSD1309 driver (an SSD1306 to luma), with the same public attributes."""
+
+
+class SH1106(oled.sh1106):  # type: ignore[misc]  # luma has no type hints
+    """luma's SH1106 driver, told the RAM column offset rather than asked for it."""
+
+    page_addressing: Final = True
+
+    def __init__(self, serial_interface: Any, width: int = 128, height: int = 64, rotate: int = 0) -> None:
+        super().__init__(serial_interface=serial_interface, width=width, height=height, rotate=rotate,
+                         page_address_offset=SH1106_COLUMN_OFFSET)
+        self.interface = serial_interface
+        self.column_offset = SH1106_COLUMN_OFFSET
+
+
+DRIVERS: Final[dict[str, type[SSD1306] | type[SH1106]]] = {"ssd1306": SSD1306, "ssd1309": SSD1309, "sh1106": SH1106}

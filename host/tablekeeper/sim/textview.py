@@ -1,0 +1,157 @@
+"""The simulated station as text, for a terminal with no window (SSH, a Pi console, CI).
+
+Each display's *content* is drawn from the same screen model the OLEDs use (``ui.render.layout``),
+one character per glyph, in a box per display laid out like the panel: seats 1-2 on the left, the
+track and tokens in the middle, seats 3-4 on the right, and the virtual counters in a row below
+(each with its seat, role, what its own display shows and its keys). Scaled pixels are unreadable at
+80 columns; this reads at 80x24. A status line names the keys and how to quit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Final, TextIO
+
+from tablekeeper.config import ButtonConfig, DisplayConfig, StationConfig
+from tablekeeper.core.view import Panel
+from tablekeeper.ui.render import Screen, layout
+
+if TYPE_CHECKING:
+    from tablekeeper.sim.counter_table import CounterView
+
+COLUMNS: Final = (("seat1", "seat2"), ("track", "tokens"), ("seat3", "seat4"))
+COUNTER_WIDTH: Final = 24  # a counter box's inner width: three fit under the panel at 80 columns
+COUNTER_ROWS: Final = 3  # lines of a counter's own display (value, role and limit, seat)
+COUNTER_KEYS: Final = {"up": "+", "down": "-", "select": "sel"}
+KEY_NAMES: Final = {"space": "Space", "enter": "Enter", "backspace": "Bksp", "escape": "Esc", "tab": "Tab",
+                    "left": "Left", "right": "Right", "up": "Up", "down": "Down"}
+QUIT_HELP: Final = "Esc or Ctrl-C quits"
+Content = tuple[Panel, "str | None", "str | None"]  # panel, banner, selected track
+
+
+def display_box(display: DisplayConfig, content: Content | None, page: int, *, lit: bool = False,
+                failed: bool = False) -> list[str]:
+    """One display as text rows: a frame naming the role, the title (between '#'), the body rows, and
+    the banner (between '>' and '<', inverted on the glass)."""
+    screen: Screen | None = None
+    if content is not None:
+        panel, banner, selected = content
+        screen = layout(panel, display.viewing, banner=banner, selected=selected, page=page)
+    columns = screen.columns if screen is not None else 21
+    body_rows = (display.height // (screen.face.cell[1] if screen is not None else 13)) - 1
+    name = display.role + (" *" if lit else "") + (" (no answer)" if failed else "")
+    top = f"+-{name}-".ljust(columns + 1, "-")[: columns + 1] + "+"
+    rows: list[tuple[str, str]] = []  # (border, text): '#' the title bar, '>' the inverted banner
+    if screen is None:
+        rows = [("|", "") for _ in range(body_rows + 1)]
+    else:
+        title = screen.title
+        if screen.pages > 1:
+            mark = f"{screen.page + 1}/{screen.pages}"
+            title = f"{title[: columns - len(mark) - 1]:<{columns - len(mark) - 1}} {mark}"
+        rows.append(("#", title))
+        body = [*screen.title_rest, *screen.rows]
+        if screen.big:
+            first = body[0] if body else ""
+            # the glass keeps the big value's columns free of text (``layout`` wraps around it), so the
+            # value always fits beside the first row; brackets mark it where the row leaves room for them
+            big = f"[{screen.big}]" if len(first) + len(screen.big) + 2 <= columns else screen.big
+            body[:1] = [f"{first[: columns - len(big)]:<{columns - len(big)}}{big}"]
+        free = body_rows - len(screen.banner)
+        rows += [("|", row) for row in (body + [""] * free)[:free]]
+        rows += [(">", row) for row in screen.banner]
+    closing = {"#": "#", "|": "|", ">": "<"}
+    return [top] + [f"{b}{row[:columns]:<{columns}}{closing[b]}" for b, row in rows] + ["+" + "-" * columns + "+"]
+
+
+def status_lines(config: StationConfig, width: int = 80) -> list[str]:
+    """The keys, by button label, wrapped to the terminal, ending with how to quit."""
+    words = [f"{_key(b)}={b.label or b.role}" for b in config.buttons if b.key]
+    if any(b.role == "select" for b in config.buttons) and not any(b.key == "?" for b in config.buttons):
+        words.append("?=hold SEL (key to short forms)")
+    words.append(QUIT_HELP)
+    lines: list[str] = []
+    current = "Keys:"
+    for word in words:
+        if len(current) + 1 + len(word) > width:
+            lines.append(current)
+            current = " "
+        current = f"{current} {word}"
+    lines.append(current)
+    return lines
+
+
+def _key(button: ButtonConfig) -> str:
+    return KEY_NAMES.get(button.key, button.key)
+
+
+def counter_box(view: CounterView) -> list[str]:
+    """One virtual counter: its seat and role on the frame, its display's lines, the keys that press it."""
+    width = COUNTER_WIDTH
+    caption = view.caption.removeprefix("counter ").replace("seat", "seat ", 1)
+    top = f"+-counter {caption}-".ljust(width + 1, "-")[: width + 1] + "+"
+    shown = list(view.lines[:COUNTER_ROWS]) if view.plugged else ["(unplugged)"]
+    if view.plugged and not shown:
+        shown = ["(starting)"]
+    rows = (shown + [""] * COUNTER_ROWS)[:COUNTER_ROWS]
+    keys = " ".join(f"{key}={COUNTER_KEYS.get(button, button)}" for button, key in view.keys)
+    body = [f"|{row[:width]:<{width}}|" for row in rows]
+    return [top, *body, f"|{keys[:width]:<{width}}|", "+" + "-" * width + "+"]
+
+
+def compose_text(config: StationConfig, contents: Mapping[str, Content], page: int, *, lit_seat: int | None = None,
+                 failed: frozenset[str] = frozenset(), width: int = 80,
+                 counters: Sequence[CounterView] = ()) -> str:
+    """The whole panel as text: the display boxes in three columns, the counters below, then the
+    status lines."""
+    by_role = {d.role: d for d in config.displays}
+    columns: list[list[str]] = []
+    placed: set[str] = set()
+    for roles in COLUMNS:
+        column: list[str] = []
+        for role in roles:
+            if role in by_role:
+                column += display_box(by_role[role], contents.get(role), page, lit=role == f"seat{lit_seat}",
+                                      failed=role in failed)
+                placed.add(role)
+        if column:
+            columns.append(column)
+    height = max((len(c) for c in columns), default=0)
+    widths = [max(len(row) for row in c) for c in columns]
+    lines = [" ".join(f"{(c[i] if i < len(c) else ''):<{w}}" for c, w in zip(columns, widths, strict=True)).rstrip()
+             for i in range(height)]
+    per_row = max(1, (width + 1) // (COUNTER_WIDTH + 3))
+    for start in range(0, len(counters), per_row):
+        boxes = [counter_box(view) for view in counters[start:start + per_row]]
+        lines += [" ".join(rows).rstrip() for rows in zip(*boxes, strict=True)]
+    return "\n".join([*lines, "", *status_lines(config, width)]) + "\n"
+
+
+class TextView:
+    """Redraws the terminal when the text changes (the whole screen, from the top-left corner)."""
+
+    def __init__(self, config: StationConfig, out: TextIO = sys.stdout) -> None:
+        self._config = config
+        self._out = out
+        self._last = ""
+        out.write("\x1b[?25l")  # hide the cursor while the view is up
+
+    def show(self, contents: Mapping[str, Content], page: int, *, lit_seat: int | None,
+             failed: frozenset[str], counters: Sequence[CounterView] = ()) -> bool:
+        text = compose_text(self._config, contents, page, lit_seat=lit_seat, failed=failed, counters=counters)
+        if text == self._last:
+            return False
+        self._last = text
+        try:
+            self._out.write("\x1b[H\x1b[2J" + text.replace("\n", "\r\n"))
+            self._out.flush()
+        except OSError:  # the terminal hung up; the station is told by SIGHUP and closes
+            return False
+        return True
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self._out.write("\x1b[?25h")
+            self._out.flush()

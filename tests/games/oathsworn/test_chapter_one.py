@@ -1,0 +1,192 @@
+"""Chapter 1's encounter, the Broodmother, fought to its end through the verbs with the numbers of the
+data file: five locations with one HP die each, DEFENSE 2, the boss's MIGHT (3 yellow, 2 red), the
+stage deck of fifteen named cards, stage 2 after two breaks and stage 3 after four; a knocked-out
+seat's ally attacks with its own MIGHT."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from tablekeeper.core.chance import Deck
+from tablekeeper.core.script import parse_line
+from tablekeeper.core.session import Session
+from tablekeeper.games.oathsworn.cards import COLOUR_NAMES, parse_card
+from tablekeeper.games.oathsworn.table import might_cubes
+
+from .helpers import last, new, no, ok, seat, v
+
+LOCATIONS = ("front", "left", "right", "rear", "core")
+
+
+def chapter_one(**options: str) -> Session:
+    """Chapter 1's own encounter (the default for chapter 1), from its setup."""
+    return new(part="encounter", encounter="", **options)
+
+
+def deck(s: Session, name: str) -> Deck:
+    src = s.state.sources[name]
+    assert isinstance(src, Deck)
+    return src
+
+
+def strongest(s: Session, colours: list[str]) -> list[str]:
+    """Cards for these colours as the table could draw them: the highest plain card left in each draw
+    pile (then in its discard pile, which a draw from an empty pile reshuffles); a critical only when
+    nothing else is left, followed by the extra card it calls for."""
+    left: dict[str, Counter[str]] = {}
+
+    def take(colour: str) -> str:
+        d = deck(s, f"might.{COLOUR_NAMES[colour]}")
+        if colour not in left:
+            left[colour] = Counter()
+            for stage in d.stages:
+                left[colour].update(dict(stage.items))
+        if not sum(left[colour].values()):
+            left[colour] = Counter(dict(d.discard.items))
+        there = [c for c, k in left[colour].items() if k]
+        card = max(there, key=lambda c: (not c.endswith("*"), parse_card(c).value))
+        left[colour][card] -= 1
+        return card
+
+    counted = [take(c) for c in colours]
+    owed = [parse_card(c).colour for c in counted if c.endswith("*")]
+    extras = []
+    while owed:
+        card = take(owed.pop(0))
+        extras.append(card)
+        if card.endswith("*"):
+            owed.append(parse_card(card).colour)
+    return counted + extras
+
+
+def attack(s: Session, n: int, target: str, whites: int = 2) -> int:
+    """Seat n attacks with its own MIGHT cubes and some white cards; returns the damage if it hits."""
+    colours = might_cubes(s.state, n) + ["W"] * whites
+    cards = strongest(s, colours)
+    ok(s, f"attack {n} {target} white={whites} = {' '.join(cards)}", "resolve")
+    return sum(parse_card(c).value for c in cards)
+
+
+def answer_ally(s: Session) -> None:
+    """A knocked-out seat's player answers the ally question with the documented ``ally`` verb."""
+    prompt = s.state.prompt
+    if prompt is not None and prompt.id == "ally":
+        assert prompt.options == ("men-at-arms",)
+        ok(s, f"ally {prompt.seat} men-at-arms")
+
+
+def to_turns(s: Session) -> None:
+    """Walk the encounter phase, the end of the round and the refresh: each stage card's attack hits
+    the seat with most HP with the Broodmother's own MIGHT, drawn by the device (the seat takes the
+    damage without tokens)."""
+    attacked = None
+    while s.state.get("part") == "encounter" and s.state.step != "turns":
+        if s.state.prompt is not None:
+            ok(s, "choose 1")
+        elif s.state.step == "stage" and attacked != s.state.round:
+            attacked = s.state.round
+            target = max((k for k in (1, 2, 3, 4) if not seat(s, k)["down"] or seat(s, k)["ally"]),
+                         key=lambda k: v(s, f"seat{k}.hp"))
+            line = parse_line(f"enemy {target}")
+            assert line is not None
+            out = s.perform(line.command)
+            assert out.accepted, out.reason
+            drawn = Counter(str(e["source"]) for e in out.events if e.kind == "source.drawn")
+            assert drawn == {"enemy.yellow": 3, "enemy.red": 2}  # the Broodmother's MIGHT (OS-EATK-2)
+        else:
+            ok(s, "next")
+    answer_ally(s)
+
+
+@pytest.mark.rule("OS-ESET-3")
+def test_chapter_one_sets_up_the_broodmother() -> None:
+    s = chapter_one()
+    assert s.state.get("encounter") == "broodmother"
+    assert {k: v(s, k) for k in s.state.tracks if k.startswith("boss.")} == {f"boss.{loc}": 6 for loc in LOCATIONS}
+    faceup = str(s.state.get("stage_faceup"))
+    view = s.game.view(s.state)
+    assert view["encounter"] == {"id": "broodmother", "name": "Broodmother", "verified": False,
+                                 "up_next": view["encounter"]["up_next"]}
+    assert faceup.startswith("S1.") and view["encounter"]["up_next"] in ("Gnaw", "Acidic Maw", "Encourage", "Tail Whip")
+    assert [st.total for st in deck(s, "stage").stages] == [4, 5, 5]
+    track = s.game.panels(s.state)["track"]
+    assert track.lines[1] == f"stage 1; up next {view['encounter']['up_next']}"  # the card's printed name
+    assert track.lines[2] == "Broodmother?" and dict(track.legend)["?"].startswith("from card numbers not checked")
+
+
+@pytest.mark.rule("OS-DMG-3")
+def test_the_broodmother_fought_to_its_end_with_its_numbers() -> None:
+    s = chapter_one()
+    ok(s, "next")  # refresh -> the Oathsworn phase
+    breaks_seen: list[tuple[int, int]] = []
+    rounds = hits = 0
+    while s.state.get("part") == "encounter":
+        rounds += 1
+        assert rounds < 12, "the fight does not end"
+        for _ in range(4):
+            if s.state.get("part") != "encounter":
+                break
+            answer_ally(s)
+            n = s.state.active_seat
+            assert n is not None
+            record = seat(s, n)
+            target = next((loc for loc in LOCATIONS if v(s, f"boss.{loc}") > 0), None)
+            if target is not None and (not record["down"] or record["ally"]):
+                die = v(s, f"boss.{target}")
+                damage = attack(s, n, target)
+                hit = last(s)
+                if not hit["hit"]:  # two blanks left in a pile: a miss, and the determination token
+                    assert s.state.prompt is not None and s.state.prompt.id == "determination"
+                    ok(s, "choose 1")
+                    continue
+                hits += 1
+                assert hit["damage"] == damage and hit["hp_lost"] == damage // 2  # DEFENSE 2 everywhere (OS-DMG-3)
+                assert v(s, f"boss.{target}") == max(0, die - damage // 2)  # excess damage is lost (OS-DMG-5)
+                breaks_seen.append((int(s.state.get("breaks") or 0), int(s.state.get("stage_now") or 1)))
+            if s.state.get("part") == "encounter":
+                ok(s, f"pass {n}")
+        to_turns(s)
+    assert s.state.get("result") == "victory" and s.state.get("breaks") == 5
+    for breaks, stage in breaks_seen:  # the special rules board's stage changes: 2 and 4 broken locations
+        assert stage == (1 if breaks < 2 else 2 if breaks < 4 else 3)
+    assert {stage for _, stage in breaks_seen} == {1, 2, 3}
+    ok(s, "tally")
+    for k, owed in dict(s.state.get("losses_due") or {}).items():
+        for _ in range(int(owed)):
+            ok(s, f"lose {k} {seat(s, int(k))['items'][0]}")
+    assert s.state.over == "victory"
+
+
+@pytest.mark.rule("OS-EATK-1")
+@pytest.mark.rule("OS-EATK-2")
+def test_the_broodmother_draws_her_own_might_and_a_broken_attack_one_card_less() -> None:
+    s = chapter_one()
+    ok(s, "next")
+    assert "report the 5 planned cards" in no(s, "enemy 1 = Y1 Y1")
+    ok(s, "enemy 1 = R2 R0 Y1 Y1 Y0")  # 3 yellow + 2 red: 4 damage vs DEFENSE 3 -> 1 HP
+    assert v(s, "seat1.hp") == 5 and deck(s, "enemy.red").discard.total == 2
+    assert "report the 4 planned cards" in no(s, "enemy 2 broken = R3 R2 Y1 Y0 Y0")
+    ok(s, "enemy 2 broken = R2 Y0 Y1 Y0")  # OS-EATK-1: the strongest card (a red) is not drawn
+    assert deck(s, "enemy.red").discard.total == 3 and v(s, "seat2.hp") == 6 - 3  # DEFENSE 1: 3 HP
+
+
+@pytest.mark.rule("OS-KO-3")
+def test_an_ally_attacks_with_the_might_of_its_card() -> None:
+    """Allies attack with their own MIGHT (the ally card's cubes), not with white cards only."""
+    s = chapter_one()
+    ok(s, "set seat1.hp 0", "next")  # seat 1 is knocked out before round 1's Oathsworn phase
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.id == "ally" and prompt.seat == 1
+    assert "answer the prompt first" in no(s, "attack 1 front")  # other verbs still wait for the answer
+    assert "seat 1's" in no(s, "ally 2 men-at-arms")
+    ok(s, "ally 1 men-at-arms")  # the documented verb is taken as the answer
+    assert seat(s, 1)["ally"] == "men-at-arms" and s.state.prompt is None
+    assert might_cubes(s.state, 1) == ["Y"]  # the men-at-arms card's MIGHT (data: unverified)
+    assert "report the 2 planned cards" in no(s, "attack 1 front white=1 = W1 W2")
+    ok(s, "attack 1 front white=1 = Y2 W1", "resolve")
+    assert last(s)["damage"] == 3 and v(s, "boss.front") == 6 - 3 // 2
+    ok(s, "plan 1 left white=2")
+    panel = s.game.panels(s.state)["tokens"]
+    assert panel.big is not None and panel.big.endswith("?")  # the odds use the ally card's unchecked MIGHT
