@@ -197,7 +197,8 @@ def buy_in_open_scenario(store: Store, log: Campaign, playing: Mapping[str, str]
         raise Rejected(f"seat {_seat(seat)} plays no investigator in {playing['scenario']} (slot {slot!r})")
     words = [f"seat{at}", title, str(_number(level, "LEVEL"))]
     words += [w for w, on in (("exceptional", args.exceptional), ("permanent", args.permanent)) if on]
-    words += [f"{key}={value}" for key, value in (("upgrade", args.upgrade), ("remove", args.remove)) if value is not None]
+    named = (("upgrade", args.upgrade), ("remove", args.remove))
+    words += [f"{key}={value}" for key, value in named if value is not None]
     if args.card_class != "neutral":
         words.append(f"class={args.card_class}")
     before = session.state.value(f"seat{at}.xp")
