@@ -5,7 +5,9 @@ step-by-step twin (``--walk``) kept at the same position:
   game names is accepted (and that changes no position and no ending), or the state waits for the
   table: a prompt, a seat owing a move, a table action, a decision, or a declared stop;
 - every verb the walk twin accepts at a position the automatic run went through is accepted where
-  the automatic run stopped: the automatic run never takes a choice away;
+  the automatic run stopped (or after its open question is answered), unless the table had it right
+  before the press that started the run: the automatic run never takes a choice away. (Where the run
+  reached an ending, the ending is the rules' answer and both twins must reach it at the same step.)
 - the twin reaches the same state by pressing ``next`` for each step the station ran itself, and the
   save replays to the session's state.
 
@@ -86,8 +88,9 @@ def oathsworn_lines(state: GameState) -> list[tuple[str, float]]:
 
 
 def earthborne_lines(state: GameState) -> list[tuple[str, float]]:
-    lines = [('location "Lone Tree" 3', 1.0), ("pathdeck 12", 1.0), ("reveal path Spring", 1.0),
-             ('reveal path "Stalking Cat"', 0.5), ("reveal path Doe", 0.5), ("draw challenge", 1.0),
+    lines = [('location "Lone Tree" 3', 1.0), ("pathdeck 12", 1.0),
+             ("reveal path Spring progress=3 harm=- presence=1", 1.0),
+             ("reveal path Doe progress=2 harm=2 presence=1 arrow=down", 1.0), ("draw challenge", 1.0),
              ("reveal challenge c07", 1.0), ("resolve", 2.0), ("progress card1 1", 0.5), ("harm card1 1", 0.5),
              ("progress location 1", 0.5), ("travel", 0.3), ("arrive Meadow 4 terrain=grassland", 0.3),
              ("camp Meadow 4 terrain=grassland", 0.1), ("newday", 2.0)]
@@ -163,7 +166,7 @@ def accepted(game: Game, state: GameState, text: str) -> bool:
     return True
 
 
-def verbs_accepted(table: Table, game: Game, state: GameState, lines: list[str]) -> set[str]:
+def verbs_accepted(game: Game, state: GameState, lines: list[str]) -> set[str]:
     out: set[str] = set()
     for text in lines:
         verb = command(text).verb
@@ -233,6 +236,7 @@ def check_random_play(table: Table, seed: int, rng: random.Random, commands: int
                 if text == "undo":
                     for _ in range(walked.pop() if walked else 0):
                         assert walk.perform(Command("undo")).accepted
+                    assert replace(walk.state, auto=True, auto_runs=play.state.auto_runs) == play.state
                     break
                 if before.over is not None:  # only the game's own bookkeeping after its end
                     assert command(text).verb in flow.ending.verbs, f"{text!r} accepted after the end ({before.over})"
@@ -281,9 +285,9 @@ def sync(game: Game, table: Table, play: Session, walk: Session, said: list[str]
     while position(walk.state) != position(target) and walk.state.over is None:
         if probe and target.over is None:  # an ending the run reached is the rules' answer; undo goes back
             lines = [t for t, _ in all_lines(table, game, walk.state)]
-            here = verbs_accepted(table, game, walk.state, lines) - FLOW_VERBS
+            here = verbs_accepted(game, walk.state, lines) - FLOW_VERBS
             if before is not None:  # offered right before the press: the run opened no window it then closed
-                here -= verbs_accepted(table, game, before, [t for t, _ in all_lines(table, game, before)] + lines)
+                here -= verbs_accepted(game, before, [t for t, _ in all_lines(table, game, before)] + lines)
             theres = answered(game, target)  # an open question defers a verb; it does not take it away
             there_lines = [t for there in theres for t, _ in all_lines(table, game, there)] + lines
             missing = {v for v in here if not any(command(t).verb == v and accepted(game, there, t)
