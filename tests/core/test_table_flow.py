@@ -22,6 +22,8 @@ GAMES = ("arkham", "spirit_island", "oathsworn", "earthborne")
 START = {"oathsworn": {"part": "encounter"}}
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "games"
 SCRIPT_SETUP = {"arkham": (2, 1), "spirit_island": (2, 1), "oathsworn": (4, 1), "earthborne": (2, 7)}
+# the options a script's own run line gives (Spirit Island's: the Spirits, and cards reported by the players)
+SCRIPT_OPTIONS = {"spirit_island": {"spirits": "river,lightning", "invaders": "report", "fear_cards": "report"}}
 
 
 def new(game: str, seats: int = 4, mode: str = "auto") -> Session:
@@ -187,8 +189,9 @@ def test_walk_and_automatic_reach_the_same_tracks_from_the_example_script(game: 
     lands on the same cards: Spirit Island's script with seed 7 flips another Explore card.)"""
     seats, seed = SCRIPT_SETUP[game]
     g = games.load(game)
-    auto = Runner(Session(g, seats=seats, seed=seed, options={"flow": "auto"}))
-    walk = Runner(Session(g, seats=seats, seed=seed, options={"flow": "walk"}))
+    options = SCRIPT_OPTIONS.get(game, {})
+    auto = Runner(Session(g, seats=seats, seed=seed, options={"flow": "auto", **options}))
+    walk = Runner(Session(g, seats=seats, seed=seed, options={"flow": "walk", **options}))
     nexts = 0
 
     def catch_up() -> None:

@@ -15,6 +15,7 @@ from tablekeeper.appliance.paths import DEFAULT_CONFIG_PATH, DEFAULT_SERVICE_DAT
 from tablekeeper.appliance.serial_console import uart_pins_in_use
 from tablekeeper.appliance.units import DEFAULT_COUNTER_IDS, ServiceSettings, render_udev_rule, render_unit
 from tablekeeper.config import I2C_FIXED_PINS, REFERENCE_CONFIG, StationConfig, default_config_path, load_config
+from tablekeeper.core.numbers import option_number
 from tablekeeper.errors import ConfigError, InstallError
 
 
@@ -57,7 +58,7 @@ def register(subparsers: Any) -> None:
     photos.add_argument("--out-dir", type=Path, default=Path("hardware/photos"), metavar="DIR",
                         help="where the PNGs go (default hardware/photos)")
     photos.add_argument("--config", type=Path, default=None, metavar="FILE", help="station config")
-    photos.add_argument("--seats", type=int, default=4, help="players at the table (default 4)")
+    photos.add_argument("--seats", type=option_number, default=4, help="players at the table (default 4)")
     photos.add_argument("--game", action="append", default=None, help="only this game (repeatable)")
     photos.add_argument("--readme-picture", type=Path, default=Path("docs/images/panel.png"), metavar="FILE",
                         help="also the README's panel picture, from docs/images/panel.keys (default "
@@ -74,7 +75,7 @@ def _service_options(parser: argparse.ArgumentParser) -> None:
                         help="writable directory for saves and demo counts (put it on a writable "
                              "partition if the root file system is read-only)")
     parser.add_argument("--config", type=Path, default=DEFAULT_CONFIG_PATH, help="the station config the service reads")
-    parser.add_argument("--watchdog-s", type=int, default=defaults.watchdog_s,
+    parser.add_argument("--watchdog-s", type=option_number, default=defaults.watchdog_s,
                         help="restart the station if its loop is silent this long")
     parser.add_argument("--demo", action="store_true", help="run the convention demo mode")
 

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tablekeeper.core.numbers import option_number
 from tablekeeper.errors import ConfigError, HardwareError, ScriptError
 from tablekeeper.schema import read_text
 from tablekeeper.sim.modes import DISPLAY_MODES
@@ -51,8 +52,8 @@ def register(subparsers: Any) -> None:
                    help="station config (default: /etc/tablekeeper/station.toml once installed, else the "
                         "reference build, hardware/station.toml)")
     p.add_argument("--game", help=f"game to play (default: the saved one, else {DEFAULT_GAME})")
-    p.add_argument("--seats", type=int, default=None, help="number of seats (players)")
-    p.add_argument("--seed", type=int, default=1, help="seed for the station's draws (default 1)")
+    p.add_argument("--seats", type=option_number, default=None, help="number of seats (players)")
+    p.add_argument("--seed", type=option_number, default=1, help="seed for the station's draws (default 1)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a game option, as for 'tablekeeper play' (repeatable)")
     p.add_argument("--save", metavar="PATH",
@@ -396,7 +397,7 @@ def run_scripted(config: StationConfig, args: argparse.Namespace, *,
             if parts.counters is not None:
                 parts.counters.sync()
             refresh()
-            ScriptedRun(station, parts, clock, refresh).run(steps)
+            ScriptedRun(station, parts, clock, refresh, source=args.script).run(steps)
             if at_end is not None:
                 at_end(station, parts)
     finally:

@@ -220,12 +220,12 @@ def _go_on(txn: Txn, flow: Flow, step: Step, *, arrived: bool) -> None:
     """Run the current step by itself if it needs nobody. The game's end is judged first: each step
     the station runs is a press it saves, and the table would have seen the ending before pressing.
     A declared stop that halts the run on ``arrived`` tells the table what it does there."""
-    if not txn.state.auto or txn.state.over is not None:
-        return
+    if not txn.state.auto or txn.state.over is not None or not _would_run(txn.state, step):
+        return  # the table has something to do here: nothing runs, so nothing is judged yet
     flow.judge_end(txn)
     state = txn.state
     stop = flow.stop_at(state)
-    if stop is not None and state.over is None and arrived and _would_run(state, step):
+    if stop is not None and state.over is None and arrived:
         txn.emit("notice", text=stop.what, category=NoticeKind.STOP.value)
     if runs_itself(state, step, flow):
         _run_itself(txn, flow, step)

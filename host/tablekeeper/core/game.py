@@ -18,6 +18,7 @@ from tablekeeper.core.chance import Bag, Deck, Dice, PressRandom, Source
 from tablekeeper.core.events import Command, Event, Json, NoticeKind
 from tablekeeper.core.flow import Flow
 from tablekeeper.core.frozen import freeze, thaw
+from tablekeeper.core.numbers import parse_number
 from tablekeeper.core.state import EMPTY, GameState, Prompt, Result
 from tablekeeper.core.tracks import Counter
 from tablekeeper.core.view import Panel
@@ -438,10 +439,8 @@ SHARED_APPLY: dict[str, Callable[[Game, GameState, Event], GameState]] = {
 # --- core verbs -------------------------------------------------------------------------------
 
 def parse_int(text: str, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise Rejected(f"{what} must be a whole number, not {text!r}") from None
+    """A number a player typed (``numbers.parse_number``: ASCII digits and a sign only)."""
+    return parse_number(text, what)
 
 
 def parse_seat(state: GameState, text: str) -> int:

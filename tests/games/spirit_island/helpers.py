@@ -19,11 +19,15 @@ def session(seats: int = 2, seed: int = 3, confirm: bool = True, **options: str)
     return s
 
 
+TABLE_PROMPTS = ("si.counts.", "si.fear_card", "si.fear_name", "si.blight.cascade", "si.blight.unplaced")
+
+
 def answer_counts(s: Session) -> None:
     """Answer the open Invader-count questions with their first (the rules') option, and a
     Ravage's Blight question with "no Blight" (tests that want Blight add it themselves): a
-    Ravage is answered board by board."""
-    while s.state.prompt is not None and s.state.prompt.id.startswith("si.counts."):
+    Ravage is answered land by land. A Fear card revealed on the way is marked resolved, a
+    cascade goes to the first adjacent land."""
+    while s.state.prompt is not None and s.state.prompt.id.startswith(TABLE_PROMPTS):
         prompt = s.state.prompt
         if prompt.id == "si.counts.overview" and prompt.text.startswith("Ravage"):
             run(s, "choose 2")
@@ -62,7 +66,7 @@ def to_step(s: Session, phase: str, step: str | None = None, limit: int = 60) ->
         if phase in ("fast", "slow") and (st.phase, st.step) == ("spirit", "growth") \
                 and not spirits.power_to_use(st, phase):
             run(s, "element 1 sun")
-        if st.prompt is not None and st.prompt.id.startswith("si.counts."):
+        if st.prompt is not None and st.prompt.id.startswith(TABLE_PROMPTS):
             answer_counts(s)
             continue
         if together(s):

@@ -47,9 +47,10 @@ def test_si_blight_1_tracker_holds_next_until_the_cascade_is_chosen() -> None:
     run(s, "set seat1.energy 2", "set blight.card 1", "blight A1")
     t = tracks(s)
     assert t["blight.flipped"] == 1 and t["blight.card"] == 6  # Erosion of Will: 3 per player
-    # step 1, Immediately (applied): each Spirit destroys 2 Presence, loses 1 Energy; then step 3
-    # destroys seat 1's Presence in A1
-    assert (t["seat1.presence"], t["seat2.presence"], t["seat1.energy"], t["seat2.energy"]) == (1, 1, 1, 0)
+    # step 1, Immediately (applied): 2 Fear per player, each Spirit destroys 1 Presence and loses 1
+    # Energy; then step 3 destroys seat 1's Presence in A1
+    assert (t["seat1.presence"], t["seat2.presence"], t["seat1.energy"], t["seat2.energy"]) == (2, 2, 1, 0)
+    assert t["fear.generated"] == 4
     held = attempt(s, "next")
     assert not held.accepted and "cascade" in str(held.reason)
     run(s, "cascade A2")
@@ -60,24 +61,30 @@ def test_si_blight_1_tracker_holds_next_until_the_cascade_is_chosen() -> None:
 @pytest.mark.rule("SI-BLIGHT-3")
 def test_si_blight_3_any_blight_during_the_ravage_step_counts_per_board() -> None:
     s = session(blight="Disintegrating Ecosystem")
-    run(s, "land B1 blight=1")
-    to_step(s, "spirit", "growth")
-    # get to a Ravage step: turn 2 has a Ravage card
     to_step(s, "time", "passes")
     run(s, "next")
     to_step(s, "invader", "ravage")
-    # the Ravage asked board by board; naming a land answers with Blight there
-    run(s, "choose 2", "set blight.card 1", "blight B1")
+    run(s, "choose 2")  # land by land
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.id == "si.counts.ravage_blight"
+    land = str(prompt.context["q"]["land"])
+    assert land.startswith("A")
+    # naming the land answers its Blight question: yes; it already had Blight, and it flips the card
+    run(s, f"land {land} blight=1", "set blight.card 1", f"blight {land}")
     assert any("Immediately" in n for n in s.notices)
-    # step 1: the flipped card's Immediately Blight on each board comes before B1's cascade
-    refused = attempt(s, "cascade B2")
+    while s.state.prompt is not None and s.state.prompt.id == "si.blight.unplaced":
+        run(s, "choose 1")  # step 3: no Spirit has Presence there (none was placed in a land)
+    # step 1: the flipped card's Immediately Blight on each board comes before the cascade
+    refused = attempt(s, f"cascade {s.view()['spirit_island']['pending_cascades'][0]}")
     assert not refused.accepted and "Immediately" in str(refused.reason)
-    run(s, "blight A4")
-    ravage = "Ravage in " + s.state.get("invader.slots")["ravage"][0]
-    assert s.view()["spirit_island"]["actions"] == [ravage, "Immediately: Disintegrating Ecosystem"]
-    run(s, "blight B5")  # the last one ends the nested action
-    assert s.view()["spirit_island"]["actions"] == [ravage]
-    run(s, "cascade B2")
+    run(s, "blight A8")  # a land with a Town on board A
+    assert s.view()["spirit_island"]["actions"] == [f"Ravage in {land}", "Immediately: Disintegrating Ecosystem"]
+    run(s, "blight B6")  # the last one ends the nested action
+    assert s.view()["spirit_island"]["actions"] == [f"Ravage in {land}"]
+    cascade = s.state.prompt
+    assert cascade is not None and cascade.id == "si.blight.cascade"
+    assert cascade.text.startswith(f"Blight cascades from {land}")
+    run(s, "choose 1")
     answer_counts(s)
     assert sorted(s.state.get("ravage.blight_boards")) == ["A", "B"]
     assert s.game.panels(s.state)["track"].lines[4] == "Ravage added Blight on board A, B"
@@ -139,7 +146,7 @@ def test_si_vitality_1_tracker_removes_the_vitality_used() -> None:
     before = tracks(s)["blight.card"]
     run(s, "blight A3 2")
     land = s.view()["spirit_island"]["lands"]["A3"]
-    assert land == {"blight": 1, "vitality": 0, "defend": 0, "presence": {}}
+    assert land["blight"] == 1 and land.get("vitality", 0) == 0 and land["presence"] == {}
     assert tracks(s)["blight.card"] == before - 1
 
 
@@ -197,20 +204,22 @@ def test_si_blight_4_tracker_cascade_back_takes_another_presence() -> None:
     lands = s.view()["spirit_island"]["lands"]
     assert lands["A1"]["presence"].get("1", 0) == 0 and lands["A1"]["blight"] == 3
     assert s.view()["spirit_island"]["pending_cascades"] == ["A1"]
-    run(s, "cascade A3", "end")
+    refused = attempt(s, "cascade A3")  # not next to A1
+    assert not refused.accepted and "not adjacent to A1" in str(refused.reason)
+    run(s, "cascade A5", "end")
     assert tracks(s)["seat1.presence"] == 0 and s.state.over is not None
 
 
 @pytest.mark.rule("SI-VITALITY-3")
 def test_si_vitality_3_tracker_prevented_blight_fires_nothing() -> None:
-    s = session(adversary="sweden:5")
-    run(s, "land A4 vitality=1 presence1=1")
+    s = session(adversary="sweden:5")  # Sweden 2 moved board A's setup Blight from A4 to A5
+    run(s, "land A3 vitality=1 presence1=1")
     to_step(s, "spirit", "growth")
     before = tracks(s)
-    run(s, "blight A4")
+    run(s, "blight A3")
     assert not any("Mining Rush" in n for n in s.notices)
     assert tracks(s) == before  # no Blight left the card, no Presence lost
-    assert s.view()["spirit_island"]["lands"]["A4"]["vitality"] == 0
+    assert s.view()["spirit_island"]["lands"]["A3"].get("vitality", 0) == 0
 
 
 @pytest.mark.rule("SI-BLIGHT-1")
@@ -302,7 +311,7 @@ def test_si_vitality_4_tracker_blight_that_gets_through_has_full_effects() -> No
     presence = tracks(s)["seat1.presence"]
     run(s, "blight A3 2")
     land = s.view()["spirit_island"]["lands"]["A3"]
-    assert (land["blight"], land["vitality"], land["presence"]) == (1, 0, {})
+    assert (land["blight"], land.get("vitality", 0), land["presence"]) == (1, 0, {})
     assert tracks(s)["seat1.presence"] == presence - 1
     assert sum(1 for n in s.notices if n.startswith("When Blight is added to A3")) == 1
 

@@ -92,7 +92,8 @@ def test_scotland_below_level_2_keeps_the_standard_deck() -> None:
 
 
 def test_a_bad_deck_order_in_a_data_copy_is_one_line(tmp_path: Path) -> None:
-    text = (STANDARD / "standard.toml").read_text(encoding="utf-8").replace("11-22-1-C2-33333", "11-22-1-X2-33333")
+    # a data file may hold just the adversaries table: it replaces the packaged one
+    text = (STANDARD / "adversaries.toml").read_text(encoding="utf-8").replace("11-22-1-C2-33333", "11-22-1-X2-33333")
     bad = tmp_path / "si.toml"
     bad.write_text(text, encoding="utf-8")
     with pytest.raises(ConfigError, match=r"si\.toml: adversaries\.scotland: invader_deck order '11-22-1-X2-33333': "
@@ -104,17 +105,19 @@ def test_a_bad_deck_order_in_a_data_copy_is_one_line(tmp_path: Path) -> None:
         session(data=str(greedy))
 
 
-def _quiet_round(seats: int) -> int:
+def _quiet_round(seats: int) -> tuple[int, int]:
     """Accepted lines of round 2 for the generic player (first answer, else a seat owing passes,
-    else next), as ``bench/bench_presses.py`` counts them."""
+    else next), as ``bench/bench_presses.py`` counts them; and how many of them chose where a
+    Blight cascades (a choice the rules leave to the players)."""
     s = Session(load("spirit_island"), seats=seats, seed=3, options={"flow": "auto"})
-    counted = 0
+    counted = cascades = 0
     for _ in range(200):
         state = s.state
         if state.round >= 3:
-            return counted
+            return counted, cascades
         if state.prompt is not None:
             tries = [Command("choose", ("1",))]
+            cascades += state.round == 2 and state.prompt.id == "si.blight.cascade"
         else:
             seat = state.owing[0] if state.owing else state.active_seat
             tries = [*([Command("pass", (str(seat),))] if seat is not None else []), Command("next")]
@@ -125,24 +128,33 @@ def _quiet_round(seats: int) -> int:
 
 @pytest.mark.parametrize("seats", [1, 2, 4])
 def test_a_quiet_round_takes_seats_plus_three_lines(seats: int) -> None:
-    assert _quiet_round(seats) <= seats + 3
+    lines, cascades = _quiet_round(seats)
+    assert lines - cascades <= seats + 3
 
 
-def test_one_question_answers_every_board_and_the_second_answer_asks_board_by_board() -> None:
-    s = Session(load("spirit_island"), seats=2, seed=3, options={"flow": "auto"})
+def _to_turn_two_ravage(options: dict[str, str]) -> Session:
+    s = Session(load("spirit_island"), seats=2, seed=3, options={"flow": "auto", **options})
     answer_counts(s)
     while s.state.round < 2 or (s.state.phase, s.state.step) != ("invader", "ravage"):
         s.perform(Command("choose", ("1",))) if s.state.prompt else run(s, f"done {s.state.owing[0]}")
+    return s
+
+
+def test_one_question_answers_every_land_and_the_second_answer_asks_land_by_land() -> None:
+    s = _to_turn_two_ravage({})
     prompt = s.state.prompt
-    assert prompt is not None and prompt.text.startswith("Ravage in ") and prompt.text.endswith("what happened?")
-    assert prompt.options[0].startswith("as the rules place them: Blight on board A, B (no cascade")
-    assert prompt.options[1] == "board by board"
+    assert prompt is not None and prompt.text == "Ravage in Mountain: what happened?"
+    # each Mountain land's own Invaders, on the real boards: A1 Explorer + Town, B2 Explorer +
+    # Town + City (Sweden-free Damage 1/2/3), each adding its own Blight
+    assert prompt.options[0].startswith("as the rules place them: A1: 3 Damage, Blight; A6, B7: 3 Damage, "
+                                        "Blight, 1 Dahan lost; B2: 6 Damage, Blight")
+    assert prompt.options[1] == "land by land"
     before = tracks(s)["blight.card"]
     run(s, "choose 1")
-    assert tracks(s)["blight.card"] == before - 2 and s.state.get("ravage.blight_boards") == ("A", "B")
+    assert tracks(s)["blight.card"] == before - 4 and s.state.get("ravage.blight_boards") == ("A", "B")
     assert s.state.step == "build"  # the answered Ravage ended by itself
     run(s, "undo", "choose 2")
-    assert s.state.prompt is not None and s.state.prompt.text.endswith("on board A: did it add Blight?")
+    assert s.state.prompt is not None and s.state.prompt.text == "Ravage in A1: did it add Blight?"
 
 
 def test_seat_a_at_build_never_adds_blight() -> None:
@@ -160,16 +172,16 @@ def test_seat_a_at_build_never_adds_blight() -> None:
 
 
 @pytest.mark.rule("SI-BLIGHT-1")
-def test_the_rules_answer_is_one_invader_action_per_terrain_so_scotland_fires_after_it() -> None:
-    s = Session(load("spirit_island"), seats=2, seed=3, options={"flow": "auto", "adversary": "scotland:5"})
-    answer_counts(s)
-    while s.state.round < 2 or (s.state.phase, s.state.step) != ("invader", "ravage"):
-        s.perform(Command("choose", ("1",))) if s.state.prompt else run(s, f"done {s.state.owing[0]}")
-    outcome = run(s, "choose 1")  # as the rules place them: Blight on boards A and B
+def test_the_rules_answer_is_one_invader_action_per_land_so_scotland_fires_after_each() -> None:
+    s = _to_turn_two_ravage({"adversary": "scotland:5"})
+    outcome = run(s, "choose 1")  # as the rules place them: Blight in each Mountain land
     texts = [str(e["text"]) for e in outcome.events if e.kind == "notice"]
-    blights = [i for i, t in enumerate(texts) if t.startswith("Ravage in ") and "Blight on board" in t]
+    blights = [i for i, t in enumerate(texts) if t.startswith("Ravage in ") and t.endswith("Blight added")]
     runoffs = [i for i, t in enumerate(texts) if t.startswith("Triggered action now: Runoff")]
-    assert len(blights) == 2 and len(runoffs) == 2 and min(runoffs) > max(blights)
+    assert len(blights) == len(runoffs) == 4
+    # each land's Ravage is its own Invader Action: its Runoff comes after it, before the next land's
+    assert all(b < r for b, r in zip(blights, runoffs, strict=True))
+    assert all(r < b for r, b in zip(runoffs, blights[1:], strict=False))
 
 
 @pytest.mark.rule("SI-TURN-2")

@@ -40,15 +40,17 @@ def test_si_errata_3_fortification_offers_unshown_terrains() -> None:
     assert prompt is not None and prompt.text == "Build in which terrain?"
     options = list(prompt.options)
     assert not shown & set(options) and len(options) == 4 - len(shown)
+    assert options == ["Mountain", "Wetland"]  # after advancing, this seed's cards show Jungle and Sands
     run(s, "choose 1")
     prompt = s.state.prompt
-    assert prompt is not None and prompt.text == f"Build (Fortification) in {options[0]}: what was added?"
-    run(s, "choose 2")  # terrain by terrain
+    assert prompt is not None and prompt.text == "Build (Fortification) in Mountain: what was added?"
+    run(s, "choose 2")  # land by land: the Mountains with Invaders, A1 and A6
     prompt = s.state.prompt
-    assert prompt is not None and prompt.text == f"Build in {options[0]}: what was added?"
-    assert s.view()["spirit_island"]["actions"] == [f"Build (Fortification) in {options[0]}"]
+    assert prompt is not None and prompt.text == "Build in A1: what was added?"
+    assert prompt.options[0] == "1 City"  # an Explorer and a Town there: Towns outnumber Cities
+    assert s.view()["spirit_island"]["actions"] == ["Build (Fortification) in A1"]
     towns = tracks(s)["island.towns"]
-    run(s, "choose 2")  # nothing was built there
+    run(s, "choose 2", "choose 2")  # nothing was built in either
     assert tracks(s)["island.towns"] == towns and s.view()["spirit_island"]["actions"] == []
 
 
@@ -63,9 +65,12 @@ def test_si_errata_4_cash_crops_only_unshown_terrain() -> None:
     run(s, "event cash crops take hold")  # a Ravage at once, in a terrain no card shows
     prompt = s.state.prompt
     assert prompt is not None and not {*slots["ravage"], *slots["build"]} & set(prompt.options)
-    run(s, "choose 1", "choose 2")  # the terrain; then board by board
+    assert prompt.options == ("Sands", "Wetland")
+    run(s, "choose 2", "choose 2")  # Wetland; then land by land
     prompt = s.state.prompt
     assert prompt is not None and prompt.id == "si.counts.ravage_blight"
+    assert prompt.text == "Ravage in A2: did it add Blight?"  # the City in A2: 3 Damage
+    assert prompt.options[0] == "Blight added (3 Damage, 1 Dahan lost)"
 
 
 @pytest.mark.rule("SI-TRIGGER-3")
@@ -141,14 +146,30 @@ def test_si_turn_1_slow_power_in_fast_phase_is_refused_and_stays_pending() -> No
 
 
 @pytest.mark.rule("SI-ERRATA-2")
-@pytest.mark.parametrize(("how", "fired"), [("skip", 0), ("more", 2)])
-def test_si_errata_2_explore_with_zero_or_two_cards_is_recorded(how: str, fired: int) -> None:
+def test_si_errata_2_france_6_fires_after_each_explore_card_resolved() -> None:
+    s = session(adversary="france:6")
+    to_step(s, "invader", "explore")  # the first card is flipped, its question open
+    first = s.state.get("invader.slots")["explore"][0]
+    run(s, "explore more")  # an effect flips a second card
+    second = s.state.get("invader.slots")["explore"][1]
+    out = run(s, "choose 1")  # the first card's Explore, as the rules place it
+    texts = [str(e["text"]) for e in out.events if e.kind == "notice"]
+    assert [t for t in texts if "France 6" in t] == [f"After the {first} Explore card: France 6: add 1 Explorer "
+                                                      "to a land without one"]
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.text == f"Explore in {second}: what was added?"
+    out = run(s, "choose 1")
+    texts = [str(e["text"]) for e in out.events if e.kind == "notice"]
+    assert sum("France 6" in t for t in texts) == 1 and any(t.startswith(f"After the {second}") for t in texts)
+    assert len(s.state.get("invader.slots")["explore"]) == 2
+
+
+@pytest.mark.rule("SI-ERRATA-2")
+def test_si_errata_2_no_explore_card_resolved_fires_nothing() -> None:
     s = session(adversary="france:6")
     to_step(s, "invader", "explore")
     left = s.state.value("invader.cards_left")
-    run(s, f"explore {how}")
-    answer_counts(s)
-    run(s, "next")
-    assert sum("France 6" in n for n in s.notices) == fired
-    assert s.state.value("invader.cards_left") == left - (1 if how == "more" else 0)
-    assert len(s.state.get("invader.slots")["build"]) == (2 if how == "more" else 1)
+    run(s, "explore skip")
+    out = run(s, "next")
+    assert not any("France 6" in str(e["text"]) for e in out.events if e.kind == "notice")
+    assert s.state.value("invader.cards_left") == left and len(s.state.get("invader.slots")["build"]) == 1

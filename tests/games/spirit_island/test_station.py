@@ -121,14 +121,15 @@ def test_blight_questions_keep_the_faq_order_and_cascade() -> None:
     assert s.state.prompt is not None and s.state.prompt.id == "si.blight.had"
     press(s, controls, "seat2.b")  # yes: the land had Blight
     assert tracks(s)["blight.flipped"] == 1 and tracks(s)["blight.card"] == 6
-    # Immediately (step 1, a nested action): each Spirit destroys 2 Presence and loses 1 Energy
-    assert (tracks(s)["seat1.presence"], tracks(s)["seat2.presence"]) == (2, 2)
+    # Immediately (step 1, a nested action): 2 Fear per player; each Spirit destroys 1 Presence
+    # and loses 1 Energy
+    assert (tracks(s)["seat1.presence"], tracks(s)["seat2.presence"]) == (3, 3)
     assert s.state.prompt is not None and s.state.prompt.seat == 1
     assert s.game.panels(s.state)["tokens"] == Panel.question("Seat 1's question", (
         "Does seat 1 have Presence in the land?"), ("A: no", "B: yes", "(seat 1's buttons)"))
     assert s.game.button(s.state, "seat2.a", False) is None  # the question is seat 1's
     press(s, controls, "seat1.b")
-    assert tracks(s)["seat1.presence"] == 1
+    assert tracks(s)["seat1.presence"] == 2
     press(s, controls, "seat2.a")
     assert s.state.prompt is not None and s.state.prompt.text == 'Did the land it cascades into already have Blight?'
     press(s, controls, "seat1.a")  # no Blight there
@@ -163,11 +164,15 @@ def test_three_turns_on_the_simulated_station_by_buttons_only(tmp_path: Path) ->
     assert all(line.startswith("press ") or not line.strip() or line.startswith("#") for line in lines)
     t = view["tracks"]
     assert t["fear.cards_left"] == 8 and len(view["spirit_island"]["fear_resolved"]) == 1
-    assert t["blight.card"] == 3  # 5 at setup, 1 taken by the Ravage on each board
+    # 5 at setup; turn 2's Ravage adds Blight in four Wetland lands, turn 3's first flips the card
+    # (Downward Spiral: 5 per player) and three more follow
+    assert (t["blight.card"], t["blight.flipped"]) == (7, 1)
     assert any(n.startswith("Innate refused: seat 2") for n in notices)
     assert any(n.startswith("Seat 1 uses Massive Flooding") for n in notices)
-    # setup 4/4/2; the first Explore and three more each add 2 per board; Builds: Cities, Towns, Cities
-    explorers, towns, cities = 4 + 4 * 4, 4 + 2, 2 + 2 + 2
+    assert "Seat 1 uncovers '2' on its Energy track" in notices
+    assert t["seat1.presence"] == 1  # the River grew one Presence and lost the one in A5 to Blight
+    # four Explores of four lands each; Towns: 2 printed, 3 + 4 + 3 built; Cities: 2 printed, B6, A8
+    explorers, towns, cities = 16, 12, 4
     assert (t["island.explorers"], t["island.towns"], t["island.cities"]) == (explorers, towns, cities)
     assert tokens.lines[3] == f"Explorers {explorers} Towns {towns} Cities {cities}"
     assert view["over"] is None

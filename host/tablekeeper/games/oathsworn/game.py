@@ -27,10 +27,11 @@ from tablekeeper.core.events import Command, Event
 from tablekeeper.core.flow import Ending, Flow, Kind, Phase, Step, Stop, Turns
 from tablekeeper.core.frozen import freeze, thaw
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
+from tablekeeper.core.numbers import is_number, parse_number
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import Counter
 from tablekeeper.core.view import Panel
-from tablekeeper.errors import ConfigError, Rejected
+from tablekeeper.errors import ConfigError, NotANumber, Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.args import GameVerb
 from tablekeeper.games.oathsworn.cards import COLOUR_NAMES
@@ -126,9 +127,10 @@ def _option(options: Mapping[str, str], key: str, default: str) -> str:
 
 def _int_option(options: Mapping[str, str], key: str, default: int) -> int:
     raw = _option(options, key, str(default))
-    if not raw.lstrip("-").isdigit():
-        raise ConfigError(f"--option {key}={raw}: expected a whole number")
-    return int(raw)
+    try:
+        return parse_number(raw, key)
+    except NotANumber as exc:
+        raise ConfigError(f"--option {key}={raw}: {exc.reason}") from None
 
 
 KNOWN_OPTIONS = ("data", "difficulty", "chapter", "part", "classes", "companions", "hardcore", "ambush", "traits",
@@ -190,7 +192,7 @@ def read_options(options: Mapping[str, str]) -> Options:
     if any(x not in ("1", "2", "3", "4") for x in raw_companions):
         raise ConfigError(f"--option companions={_option(options, 'companions', '')}: seats 1..4, e.g. 2,3")
     raw_hp = [x.strip() for x in _option(options, "hp", "").split(",")] if _option(options, "hp", "") else []
-    if raw_hp and (len(raw_hp) != 4 or not all(x.isdigit() and 0 < int(x) <= max_hp for x in raw_hp)):
+    if raw_hp and (len(raw_hp) != 4 or not all(is_number(x, signed=False) and 0 < int(x) <= max_hp for x in raw_hp)):
         raise ConfigError(f"--option hp={_option(options, 'hp', '')}: four HP values from 1 to {max_hp}, "
                           "e.g. hp=6,5,6,4")
     roster: dict[str, dict[str, Any]] = {}
@@ -198,14 +200,16 @@ def read_options(options: Mapping[str, str]) -> Options:
         name, _, level = item.strip().rpartition(":")
         if not item.strip():
             continue
-        if name not in d.classes or not level.isdigit():
+        if name not in d.classes or not is_number(level, signed=False):
             raise ConfigError(f"--option roster: CLASS:LEVEL pairs of boxed characters, not {item.strip()!r}")
         roster[name] = {"level": int(level), "items": [], "kind": "full"}  # OS-LVL-4/5: boxed save bags
     traits: dict[str, int] = {}
     for item in _option(options, "traits", "").split(","):
         if item.strip():
             name, _, marks = item.strip().partition(":")
-            traits[name.lower()] = int(marks) if marks.isdigit() else 1
+            if marks and not is_number(marks, signed=False):
+                raise ConfigError(f"--option traits: NAME or NAME:MARKS (a whole number), not {item.strip()!r}")
+            traits[name.lower()] = int(marks) if marks else 1
     lead = _int_option(options, "lead", 1)
     if lead not in SEATS:
         raise ConfigError("--option lead: a seat 1..4")

@@ -36,11 +36,16 @@ class Pool:
 
     def take(self, log: list[tuple[str, ...]]) -> str | None:
         """SI-BLIGHT-1 step 1: take one Blight; flip on emptying. Returns "defeat" if the Blighted
-        side (or the space) ran out."""
+        side (or the space) ran out, "draw" if a Still Healthy side ran out (a new Blight card is
+        drawn and comes into play already Blighted)."""
         self.count -= 1
         log.append(("take", str(self.count)))
         if self.count > 0:
             return None
+        if self.flipped and self.card is not None and self.card.still_healthy:
+            self.count = 0
+            log.append(("draw", self.card.name))
+            return "draw"
         if self.card is None or self.flipped:
             log.append(("defeat", "the Blight ran out"))
             return "defeat"

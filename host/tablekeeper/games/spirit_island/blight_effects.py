@@ -14,7 +14,7 @@ LEFT = "blight.immediately_left"
 
 
 def _boards(state: GameState) -> int:
-    return int(state.get("boards", state.seats))
+    return len(state.get("boards") or ())
 
 
 def _spirits_lose(txn: Txn, track: str, n: int) -> None:
@@ -35,10 +35,19 @@ def immediately(txn: Txn) -> None:
     txn.notice(f"Immediately: {card.immediately}")
     _spirits_lose(txn, "presence", card.immediately_presence)
     _spirits_lose(txn, "energy", card.immediately_energy)
+    players = txn.state.seats
+    if card.immediately_fear_pool_halves:
+        terror = min(3, txn.value("terror"))
+        halves = card.immediately_fear_pool_halves[min(terror, len(card.immediately_fear_pool_halves)) - 1]
+        added = halves * players // 2
+        txn.add("fear.pool", added)
+        txn.notice(f"{added} Fear markers added to the Fear Pool (Terror Level {terror})")
+    if card.immediately_fear_per_player:
+        txn.add("fear.generated", card.immediately_fear_per_player * players)
     if card.immediately_towns_per_board:
         towns = min(txn.value("island.towns"), card.immediately_towns_per_board * _boards(txn.state))
-        txn.add("island.towns", -towns)
-    left = card.immediately_blight_per_board * _boards(txn.state)
+        txn.add("island.towns", -towns)  # the players say from which lands
+    left = card.immediately_blight_per_board * _boards(txn.state) + card.immediately_blight_per_player * players
     if left:
         txn.put(LEFT, left)
         txn.notice(f"Place {left} Blight (blight LAND), before the cascade")

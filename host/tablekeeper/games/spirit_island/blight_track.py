@@ -1,6 +1,8 @@
 """Adding and removing Blight at the table: runs the SI-BLIGHT-1 procedure (``blight.py``) on the
-lands the tracker knows, keeps the Blight card's tracks, and holds the game while a cascade waits
-for the players' choice of land. Triggered actions about Blight wait for the causing action."""
+island's lands, keeps the Blight card's tracks, and holds the game while the table still has to
+answer: a cascade's land (asked among the lands adjacent to the one that cascades), a Spirit whose
+Presence is not placed in a land (is it in this one?), or the new card a Still Healthy card draws.
+Triggered actions about Blight wait for the causing action."""
 
 from __future__ import annotations
 
@@ -12,6 +14,11 @@ from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import blight as procedure
 from tablekeeper.games.spirit_island import blight_effects, lands, table_actions
 from tablekeeper.games.spirit_island.common import adversary, blight_card, get, seat_track, table
+
+PENDING = "blight.pending"  # lands whose Blight waits to cascade, oldest first
+ASK = "blight.ask"  # [land, seats] whose unplaced Presence may be in the land
+DRAWING = "blight.drawing"  # a Still Healthy card ran out: the new card is being drawn
+PROMPTS = {"cascade": "si.blight.cascade", "unplaced": "si.blight.unplaced", "draw": "si.blight.draw"}
 
 
 def _pool(state: GameState) -> procedure.Pool:
@@ -31,15 +38,16 @@ def effects(state: GameState) -> tuple[list[str], list[str]]:
     return when, after
 
 
-def add(txn: Txn, land: str, count: int) -> None:
-    """Steps 1-4 for ``count`` Blight arriving at once in ``land``."""
+def add(txn: Txn, land: str, count: int, ask_presence: bool = False) -> None:
+    """Steps 1-4 for ``count`` Blight arriving at once in ``land``; a Spirit with Presence not placed
+    in any land is asked whether it is there (``ask_presence``)."""
+    lands.place(txn.state, land)
     table_actions.begin_implicit(txn, f"Blight in {land}")
     state = txn.state
     recorded = lands.all_lands(state)
-    names = {land, *recorded}
     destroyed = set(get(state, "blight.destroyed", []))
     model: dict[str, procedure.Land] = {}
-    for name in names:
+    for name in {land, *recorded}:
         rec = recorded.get(name, lands.LandRecord())
         pieces = []
         for seat, n in rec.presence.items():
@@ -52,20 +60,45 @@ def add(txn: Txn, land: str, count: int) -> None:
     run = procedure.BlightRun(_pool(state), model, when, after, during_setup=state.phase == "setup")
     run.subject_to_destruction = destroyed
     was_flipped = run.pool.flipped
+    before = {seat: recorded.get(land, lands.LandRecord()).presence.get(str(seat), 0) for seat in state.seat_numbers()}
     cascades = run.add(land, count)
     _apply(txn, run, was_flipped)
-    pending = get(txn.state, "blight.pending", [])
-    txn.put("blight.pending", cascades + pending)
+    placed = any(e[0] == "place" for e in run.log)
+    if placed and ask_presence:
+        seats = [s for s in txn.state.seat_numbers() if not before[s] and _unplaced(txn.state, s) > 0]
+        if seats:
+            txn.put(ASK, [*get(txn.state, ASK, []), [land, seats]])
+    txn.put(PENDING, cascades + get(txn.state, PENDING, []))
     for effect in run.triggers:
         table_actions.trigger(txn, effect)
-    if run.log and any(e[0] == "place" for e in run.log) and txn.state.phase == "invader" \
-            and txn.state.step == "ravage":
+    if placed and txn.state.phase == "invader" and txn.state.step == "ravage":
         boards = get(txn.state, "ravage.blight_boards", [])
         if lands.board_of(land) not in boards:
             txn.put("ravage.blight_boards", [*boards, lands.board_of(land)])
     if cascades:
-        txn.notice(f"{land} already had Blight: cascade into an adjacent land (cascade LAND)")
+        txn.notice(f"{land} already had Blight: it cascades into an adjacent land")
+    next_question(txn)
     settle(txn)
+
+
+def add_plain(txn: Txn, land: str, reason: str) -> None:
+    """One more Blight that destroys no Presence and does not cascade (Sweden's Heavy Mining)."""
+    pool = _pool(txn.state)
+    log: list[tuple[str, ...]] = []
+    was_flipped = pool.flipped
+    if pool.take(log) == "defeat":
+        txn.put("defeat.pending", ["the Blighted Island ran out of Blight"])
+    if pool.flipped and not was_flipped:
+        txn.set("blight.flipped", 1)
+    txn.set("blight.card", max(0, pool.count))
+    rec = lands.land(txn.state, land)
+    lands.put(txn, land, rec.add("blight", 1))
+    txn.notice(f"{reason}: 1 more Blight in {land} (no Presence lost, no cascade)")
+    announce(txn, log)
+
+
+def _unplaced(state: GameState, seat: int) -> int:
+    return state.value(seat_track(seat, "presence")) - lands.placed_presence(state, seat)
 
 
 def _apply(txn: Txn, run: procedure.BlightRun, was_flipped: bool) -> None:
@@ -89,6 +122,8 @@ def _apply(txn: Txn, run: procedure.BlightRun, was_flipped: bool) -> None:
         kind = entry[0]
         if kind == "flip":
             announce(txn, [entry])
+        elif kind == "draw":
+            txn.put(DRAWING, 1)
         elif kind == "prevented":
             txn.notice(f"Vitality in {entry[1]} prevents {entry[2]} Blight")
         elif kind == "destroy_presence":
@@ -109,26 +144,125 @@ def announce(txn: Txn, log: list[tuple[str, ...]]) -> None:
     """Tell the table about a flip, and resolve the card's Immediately effects (a nested action)."""
     for entry in log:
         if entry[0] == "flip":
-            txn.notice(f"Blighted Island: {entry[1]} Blight")
+            card = blight_card(txn.state)
+            side = "Still Healthy" if card is not None and card.still_healthy else "Blighted Island"
+            txn.notice(f"{side}: {entry[1]} Blight")
             blight_effects.immediately(txn)
+        elif entry[0] == "draw":
+            txn.put(DRAWING, 1)
+
+
+def busy(state: GameState) -> bool:
+    """Does a Blight addition still wait for the table (a cascade, a Presence question, a drawn
+    card, an Immediately Blight to place)?"""
+    return bool(get(state, PENDING, []) or get(state, ASK, []) or state.get(DRAWING)
+                or blight_effects.placing(state))
+
+
+def next_question(txn: Txn) -> None:
+    """Ask what the Blight waits for, in the FAQ's order: Presence in the land (step 3), the new
+    Blight card (step 1, before the cascade), the Immediately Blight (placed with ``blight LAND``),
+    then the cascade's land (step 4)."""
+    state = txn.state
+    if state.prompt is not None:
+        return
+    asks = get(state, ASK, [])
+    if asks:
+        land, seats = asks[0]
+        seat = int(seats[0])
+        txn.ask(PROMPTS["unplaced"], f"Seat {seat}'s Presence not placed in a land: is one in {land}?",
+                ["no", "yes: it is destroyed"], seat=seat, context={"land": land, "seat": seat})
+        return
+    if state.get(DRAWING):
+        names = [c.name for c in table(state).blight_cards if c.name != state.get("blight_card")]
+        txn.ask(PROMPTS["draw"], "The Still Healthy card ran out: which Blight card comes into play, Blighted?",
+                ["the device draws one", *names], context={"names": names})
+        return
+    if blight_effects.placing(state):
+        return
+    pending = get(state, PENDING, [])
+    if pending:
+        source = str(pending[0])
+        options = list(lands.place(state, source).adjacent)
+        txn.ask(PROMPTS["cascade"], f"Blight cascades from {source}: into which adjacent land?", options,
+                context={"from": source, "lands": options})
+
+
+def on_unplaced(txn: Txn, index: int) -> None:
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    land, seat = str(prompt.context["land"]), int(prompt.context["seat"])
+    txn.close_prompt()
+    asks = get(txn.state, ASK, [])
+    rest = [int(s) for s in asks[0][1] if int(s) != seat]
+    txn.put(ASK, ([[land, rest]] if rest else []) + asks[1:] or None)
+    if index == 1:
+        txn.add(seat_track(seat, "presence"), -1)
+        txn.notice(f"Seat {seat} loses 1 Presence in {land}")
+    next_question(txn)
+    settle(txn)
+
+
+def on_cascade(txn: Txn, index: int) -> None:
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    land = str(prompt.context["lands"][index])
+    txn.close_prompt()
+    cascade(txn, land)
+
+
+def on_draw(txn: Txn, index: int) -> None:
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    names = [str(n) for n in prompt.context["names"]]
+    txn.close_prompt()
+    txn.draw("blight_deck", None if index == 0 else names[index - 1])
+
+
+def drawn(txn: Txn, name: str) -> None:
+    """The card a Still Healthy card drew comes into play already Blighted, with its Immediately."""
+    if not txn.state.get(DRAWING):
+        raise Rejected("a Blight card is drawn only when a Still Healthy card runs out")
+    card = table(txn.state).blight_card(name)
+    txn.put(DRAWING, None)
+    txn.put("blight_card", card.name)
+    txn.set("blight.card", procedure.flip_amount(card, txn.state.seats))
+    txn.notice(f"{card.name} comes into play Blighted: {txn.value('blight.card')} Blight")
+    blight_effects.immediately(txn)
+    next_question(txn)
+    settle(txn)
 
 
 def cascade(txn: Txn, land: str) -> None:
-    pending = get(txn.state, "blight.pending", [])
+    """The land a waiting cascade goes to: adjacent to the one that cascades (SI-BLIGHT-1 step 4);
+    a land on another board is taken as the players lay the boards out."""
+    pending = get(txn.state, PENDING, [])
     if not pending:
         raise Rejected("no Blight is waiting to cascade")
-    source = pending.pop(0)
-    if land == source:
+    source = str(pending[0])
+    target = lands.place(txn.state, land).name
+    if target == source:
         raise Rejected(f"a cascade goes into a land adjacent to {source}, not {source} itself")
-    txn.put("blight.pending", pending)
-    txn.notice(f"Blight cascades from {source} into {land}")
-    add(txn, land, 1)
+    here = lands.place(txn.state, source)
+    if lands.board_of(target) == here.board and target not in here.adjacent:
+        raise Rejected(f"{target} is not adjacent to {source} (adjacent: {', '.join(here.adjacent)})")
+    prompt = txn.state.prompt
+    if prompt is not None and prompt.id == PROMPTS["cascade"]:
+        txn.close_prompt()
+    pending.pop(0)
+    txn.put(PENDING, pending)
+    across = "" if lands.board_of(target) == here.board else " (across the boards, as laid out)"
+    txn.notice(f"Blight cascades from {source} into {target}{across}")
+    add(txn, target, 1)
 
 
 def settle(txn: Txn) -> None:
-    """Steps 5-6: once no cascade waits, a Blight addition made outside any action has finished;
-    its triggered actions come due (inside an open action they wait for its end)."""
-    if get(txn.state, "blight.pending", []):
+    """Steps 5-6: once nothing waits, a Blight addition made outside any action has finished; its
+    triggered actions come due (inside an open action they wait for its end)."""
+    if busy(txn.state) or (txn.state.prompt is not None and txn.state.prompt.id in PROMPTS.values()):
         return
     table_actions.close_implicit(txn)
 
@@ -144,7 +278,9 @@ def remove(txn: Txn, land: str, count: int) -> None:
 
 
 def waiting_for_cascade(state: GameState) -> str | None:
-    pending = get(state, "blight.pending", [])
+    pending = get(state, PENDING, [])
     if pending:
         return f"Blight from {pending[0]} must cascade first: cascade LAND"
+    if get(state, ASK, []) or state.get(DRAWING):
+        return "answer the Blight question first"
     return None

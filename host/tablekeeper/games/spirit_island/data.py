@@ -1,12 +1,14 @@
-"""Spirit Island table data (the "outside the seeds" numbers) decoded from TOML by msgspec into
-typed records, so players can correct a number by editing a copy instead of the code."""
+"""Spirit Island table data decoded from TOML by msgspec into typed records: the rule numbers
+(``standard.toml``), the island boards, the adversaries, and the Fear and Blight cards, each in its
+own packaged file. A user's file (``--option data=PATH``) may hold any of these tables; each table it
+holds replaces the packaged one, so players correct a number by editing a copy, not the code."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import groupby
-from typing import Annotated
+from typing import Annotated, Literal, TypeVar
 
 import msgspec
 
@@ -15,28 +17,134 @@ from tablekeeper.games.spirit_island import data_files
 from tablekeeper.schema import decode
 
 PIECES = ("explorer", "town", "city")
+TERRAINS = ("Jungle", "Mountain", "Sands", "Wetland")
+PACKAGED = ("standard.toml", "boards.toml", "adversaries.toml", "fear_cards.toml", "blight_cards.toml")
 
 Whole = Annotated[int, msgspec.Meta(ge=0)]
 Positive = Annotated[int, msgspec.Meta(ge=1)]
 Names = Annotated[tuple[str, ...], msgspec.Meta(min_length=1)]
+Terrain = Literal["Jungle", "Mountain", "Sands", "Wetland"]
 
 
 class BlightCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One Blight card: per-player Blight on each side (SI-BLIGHTCARD-1), its reminders, and the
-    counted parts of its effects the station applies itself."""
+    """One Blight card, both sides (SI-BLIGHTCARD-1): per-player Blight on each side, whether its
+    other side is "Still Healthy", its reminders, and the counted parts the station applies."""
 
     name: str
     healthy_per_player: Positive
     blighted_per_player: Positive
+    box: str = ""
+    verified: bool = False
+    source: str = ""
+    still_healthy: bool = False
     every_invader_phase: bool = False
     immediately: str = ""
     every_phase: str = ""
     when_blight_added: str = ""
     immediately_presence: Whole = 0  # each Spirit destroys this many of its Presence
     immediately_energy: Whole = 0  # each Spirit loses this much Energy
+    immediately_fear_per_player: Whole = 0
+    immediately_fear_pool_halves: tuple[Whole, ...] = ()  # per Terror Level, half-markers per player
     immediately_towns_per_board: Whole = 0  # removed from each board
     immediately_blight_per_board: Whole = 0  # the players place it, before the cascade
+    immediately_blight_per_player: Whole = 0
     every_phase_presence: Whole = 0  # each Spirit destroys this many, every Invader Phase
+    spirit_phase_energy: Whole = 0
+    spirit_phase_plays: Whole = 0
+
+
+class FearCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A Fear card: what it does at Terror Level I, II and III, in our words."""
+
+    name: str
+    effects: tuple[str, str, str]
+    box: str = ""
+    verified: bool = False
+    source: str = ""
+
+
+class LandData(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A land as printed on its board: number, terrain, coastal, adjacency, setup pieces."""
+
+    number: Annotated[int, msgspec.Meta(ge=1, le=8)]
+    terrain: Terrain
+    coastal: bool
+    adjacent: tuple[Annotated[int, msgspec.Meta(ge=1, le=8)], ...]
+    explorers: Whole = 0
+    towns: Whole = 0
+    cities: Whole = 0
+    dahan: Whole = 0
+    blight: Whole = 0
+
+
+class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name: str
+    lands: Annotated[tuple[LandData, ...], msgspec.Meta(min_length=8, max_length=8)]
+    verified: bool = False
+    source: str = ""
+
+
+class SetupChange(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Pieces an adversary level adds on each board at setup."""
+
+    land: Annotated[int, msgspec.Meta(ge=0, le=8)] = 0
+    highest_without: Literal["", "towns", "buildings"] = ""
+    explorers: Whole = 0
+    towns: Whole = 0
+    cities: Whole = 0
+    blight: Whole = 0
+    move_blight_to: Annotated[int, msgspec.Meta(ge=0, le=8)] = 0
+
+
+class Reaction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    hook: Literal["when_blight_added", "after_blight_added", "after_explore_card"]
+    text: str
+
+
+class Level(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One adversary level (each level includes the ones below it)."""
+
+    level: Annotated[int, msgspec.Meta(ge=0, le=6)]
+    difficulty: Whole
+    fear_cards: tuple[Whole, Whole, Whole]
+    name: str = ""
+    effect: str = ""
+    setup: tuple[SetupChange, ...] = ()
+    invader_deck: str = ""
+    reaction: Reaction | None = None
+    fear_pool_per_player: Whole = 0
+    piece_damage: dict[Literal["explorer", "town", "city"], Whole] = {}
+    health_bonus: dict[Literal["explorer", "town", "city"], Whole] = {}
+    build_adjacent_buildings: Whole = 0
+    high_immigration: Literal["", "stage_two", "all_game"] = ""
+    double_build_without_fear: bool = False
+    ravage_extra_blight_at: Whole = 0
+
+
+class Escalation(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name: str
+    effect: str
+    rule: Literal["", "town_where_none", "build_where_most", "town_replaces_dahan", "cash_crops"] = ""
+
+
+class Loss(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """An extra loss condition: checked by the station (``rule``), or asked as step ``at`` ends."""
+
+    name: str
+    effect: str
+    rule: Literal["", "buildings_in_one_land", "coastal_city_lands_per_board", "towns_per_player"] = ""
+    limit: Whole = 0
+    at: Literal["", "ravage", "build", "explore"] = ""
+
+
+class Adversary(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name: str
+    levels: Annotated[tuple[Level, ...], msgspec.Meta(min_length=1)]
+    box: str = ""
+    verified: bool = False
+    source: str = ""
+    escalation: Escalation | None = None
+    loss: Loss | None = None
 
 
 class _Fear(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -54,21 +162,8 @@ class _Invaders(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     marked: dict[str, str] = {}  # a letter in a deck order standing for one named card
 
 
-class DeckChange(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """An adversary level's Invader deck order, e.g. ``11-22-1-C2-33333`` (SI-DECK-1)."""
-
-    level: Whole
-    order: str
-
-
 class _Island(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    explorers_per_board: Whole
-    towns_per_board: Whole
-    cities_per_board: Whole
     presence_per_spirit: Positive
-    lands_per_terrain: Positive = 2
-    coastal_lands_per_board: Positive = 3
-    dahan_per_land: Whole = 1
 
 
 class _PieceCounts(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -90,38 +185,28 @@ class _Spirit(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     card_plays: Positive
 
 
-class _Blight(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class _BlightSpace(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     space_per_player: Positive
-    default_card: str
+
+
+class _BlightCards(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    default: str
     cards: Annotated[tuple[BlightCard, ...], msgspec.Meta(min_length=1)]
 
 
-class _Reaction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    level: Whole
-    text: str
-
-
-class Adversary(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """An adversary's reactions by hook and level, and what its levels change at setup."""
-
-    when_blight_added: _Reaction | None = None
-    after_blight_added: _Reaction | None = None
-    after_explore_card: _Reaction | None = None
-    fear_cards: tuple[tuple[Whole, Whole, Whole], ...] = ()  # per level, from level 0
-    invader_deck: tuple[DeckChange, ...] = ()  # the deck order from a level on (the highest applies)
-    escalation: str = ""  # on a Stage II card with the escalation mark, after its Explore
-    loss: str = ""  # an extra loss condition, asked as a question
-    loss_at: str = ""  # the step whose end asks it (e.g. "build")
-
-
 class _Document(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    fear: _Fear
-    invaders: _Invaders
-    island: _Island
-    pieces: _Pieces
-    spirit: _Spirit
-    blight: _Blight
-    adversaries: dict[str, Adversary] = {}
+    """Any of the data tables; a packaged file holds some, a user's file may hold any."""
+
+    fear: _Fear | None = None
+    invaders: _Invaders | None = None
+    island: _Island | None = None
+    pieces: _Pieces | None = None
+    spirit: _Spirit | None = None
+    blight: _BlightSpace | None = None
+    blight_cards: _BlightCards | None = None
+    fear_cards: tuple[FearCard, ...] | None = None
+    boards: dict[str, Board] | None = None
+    adversaries: dict[str, Adversary] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +217,29 @@ class AdversaryRule:
     hook: str
     level: int
     text: str
+
+
+@dataclass(frozen=True, slots=True)
+class AdversaryAt:
+    """An adversary at a chosen level: its levels up to that one, merged."""
+
+    key: str
+    name: str
+    level: int
+    difficulty: int
+    fear_cards: tuple[int, int, int]
+    setup: tuple[SetupChange, ...]
+    invader_deck: str
+    fear_pool_per_player: int
+    piece_damage: Mapping[str, int]
+    health_bonus: Mapping[str, int]
+    build_adjacent_buildings: int
+    high_immigration: str
+    double_build_without_fear: bool
+    ravage_extra_blight_at: int
+    escalation: Escalation | None
+    loss: Loss | None
+    verified: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,11 +263,7 @@ class TableData:
     escalation: tuple[str, ...]
     marked: Mapping[str, str]
     terrains: tuple[str, ...]
-    island_per_board: Mapping[str, int]
     presence_per_spirit: int
-    lands_per_terrain: int
-    coastal_lands_per_board: int
-    dahan_per_land: int
     piece_fear: Mapping[str, int]
     piece_damage: Mapping[str, int]
     piece_health: Mapping[str, int]
@@ -169,8 +273,10 @@ class TableData:
     blight_space_per_player: int
     default_blight_card: str
     blight_cards: tuple[BlightCard, ...]
-    adversary_rules: tuple[AdversaryRule, ...]
+    fear_cards: tuple[FearCard, ...]
+    boards: Mapping[str, Board]
     adversaries: Mapping[str, Adversary]
+    adversary_rules: tuple[AdversaryRule, ...] = field(default=())
 
     def blight_card(self, name: str) -> BlightCard:
         for card in self.blight_cards:
@@ -179,15 +285,44 @@ class TableData:
         known = ", ".join(c.name for c in self.blight_cards)
         raise ConfigError(f"{self.source}: no blight card {name!r} (cards: {known}, or none)")
 
+    def fear_card(self, name: str) -> FearCard | None:
+        return next((c for c in self.fear_cards if c.name == name), None)
+
+    def adversary_at(self, key: str, level: int) -> AdversaryAt:
+        """The adversary ``key`` at ``level``: Fear cards and difficulty of that level, the rules of
+        every level up to it, the Invader deck order of the highest level that sets one."""
+        adv = self.adversaries[key]
+        levels = sorted((lv for lv in adv.levels if lv.level <= level), key=lambda lv: lv.level)
+        top = levels[-1]
+        damage: dict[str, int] = {}
+        health: dict[str, int] = {}
+        for lv in levels:
+            for kind, n in lv.piece_damage.items():
+                damage[kind] = n
+            for kind, n in lv.health_bonus.items():
+                health[kind] = n
+        orders = [lv.invader_deck for lv in levels if lv.invader_deck]
+        immigration = [lv.high_immigration for lv in levels if lv.high_immigration]
+        return AdversaryAt(
+            key=key, name=adv.name, level=level, difficulty=top.difficulty, fear_cards=top.fear_cards,
+            setup=tuple(change for lv in levels for change in lv.setup),
+            invader_deck=orders[-1] if orders else "",
+            fear_pool_per_player=sum(lv.fear_pool_per_player for lv in levels),
+            piece_damage=damage, health_bonus=health,
+            build_adjacent_buildings=max((lv.build_adjacent_buildings for lv in levels), default=0),
+            high_immigration=immigration[-1] if immigration else "",
+            double_build_without_fear=any(lv.double_build_without_fear for lv in levels),
+            ravage_extra_blight_at=max((lv.ravage_extra_blight_at for lv in levels), default=0),
+            escalation=adv.escalation, loss=adv.loss, verified=adv.verified)
+
     def deck_order(self, adversary: str = "", level: int = 0) -> tuple[DeckGroup, ...]:
-        """SI-DECK-1 / SI-DECK-1: the Invader deck as runs of one stage, top first: the standard
-        stages, or the order the adversary's highest level at or below ``level`` sets."""
-        changes = [c for c in (self.adversaries[adversary].invader_deck if adversary in self.adversaries else ())
-                   if c.level <= level]
-        if not changes:
+        """SI-DECK-1: the Invader deck as runs of one stage, top first: the standard stages, or the
+        order the adversary's highest level at or below ``level`` sets."""
+        order = self.adversary_at(adversary, level).invader_deck if adversary in self.adversaries else ""
+        if not order:
             return tuple(DeckGroup(i + 1, n, pool) for i, (n, pool)
                          in enumerate(zip(self.invader_cards_per_stage, self.invader_pools, strict=True)) if n)
-        return parse_order(max(changes, key=lambda c: c.level).order, self, f"{self.source}: {adversary}")
+        return parse_order(order, self, f"{self.source}: {adversary}")
 
     def adversary(self, name: str, level: int, hook: str) -> list[AdversaryRule]:
         """Rules of ``name`` active at ``level`` for ``hook`` (each level includes the ones below)."""
@@ -195,8 +330,10 @@ class TableData:
 
 
 def parse_order(order: str, data: TableData, where: str) -> tuple[DeckGroup, ...]:
-    """``11-22-1-C2-33333``: runs of a stage digit, or a letter of ``invaders.marked`` for its one card."""
-    named = set(data.marked.values())
+    """``11-22-1-C2-33333``: runs of a stage digit, or a letter of ``invaders.marked`` for its one
+    card; a marked card the order places is dealt only there, one it does not place stays in its
+    stage's pool."""
+    named = {card for letter, card in data.marked.items() if letter in order}
     groups: list[DeckGroup] = []
     for run in order.split("-"):
         for ch, same in groupby(run):
@@ -221,62 +358,116 @@ def parse_order(order: str, data: TableData, where: str) -> tuple[DeckGroup, ...
     return tuple(groups)
 
 
-def parse(raw: Mapping[str, object], source: str) -> TableData:
-    """Check and convert a parsed TOML document (errors name ``source`` and the key)."""
-    doc = decode(raw, _Document, source=source)
-    inv, island, pieces = doc.invaders, doc.island, doc.pieces
+def _merge(parts: list[tuple[_Document, str]]) -> tuple[_Document, dict[str, str]]:
+    """Later parts' tables replace earlier ones; which file each table came from, for messages."""
+    merged: dict[str, object] = {}
+    origin: dict[str, str] = {}
+    for doc, source in parts:
+        for name in _Document.__struct_fields__:
+            value = getattr(doc, name)
+            if value is not None:
+                merged[name] = value
+                origin[name] = source
+    return _Document(**merged), origin  # type: ignore[arg-type]
+
+
+_T = TypeVar("_T")
+
+
+def _need(value: _T | None, name: str, source: str) -> _T:
+    """A table every game needs (a user's file replaces tables, it cannot drop one)."""
+    if value is None:
+        raise ConfigError(f"{source}: missing table {name!r}")
+    return value
+
+
+def _check_boards(boards: Mapping[str, Board], source: str) -> None:
+    for key, board in boards.items():
+        if len(key) != 1 or not key.isalpha() or not key.isupper():
+            raise ConfigError(f"{source}: boards.{key}: a board is named by one capital letter")
+        numbers = [land.number for land in board.lands]
+        if sorted(numbers) != list(range(1, 9)):
+            raise ConfigError(f"{source}: boards.{key}.lands: expected lands 1 to 8 once each, got {numbers}")
+        by_number = {land.number: land for land in board.lands}
+        for land in board.lands:
+            for other in land.adjacent:
+                if other == land.number or land.number not in by_number[other].adjacent:
+                    raise ConfigError(f"{source}: boards.{key}.lands[{land.number - 1}].adjacent: "
+                                      f"{land.number} and {other} must list each other")
+
+
+def _check_adversaries(data: TableData, source: str) -> None:
+    for key, adv in data.adversaries.items():
+        levels = sorted(lv.level for lv in adv.levels)
+        if levels[0] != 0 or len(set(levels)) != len(levels):
+            raise ConfigError(f"{source}: adversaries.{key}.levels: expected level 0 and each level once")
+        for lv in adv.levels:
+            if lv.invader_deck:
+                parse_order(lv.invader_deck, data, f"{source}: adversaries.{key}")
+            for change in lv.setup:
+                if bool(change.land) == bool(change.highest_without):
+                    raise ConfigError(f"{source}: adversaries.{key}.levels[{lv.level}].setup: give a land "
+                                      "or highest_without, not both")
+
+
+def parse(parts: list[tuple[Mapping[str, object], str]]) -> TableData:
+    """Check and convert parsed TOML documents (errors name the file and the key)."""
+    docs = [(decode(raw, _Document, source=source), source) for raw, source in parts]
+    doc, origin = _merge(docs)
+    label = docs[-1][1] if len(docs) > len(PACKAGED) else "spirit_island/data"
+    fear, inv = _need(doc.fear, "fear", label), _need(doc.invaders, "invaders", label)
+    island, pieces = _need(doc.island, "island", label), _need(doc.pieces, "pieces", label)
+    spirit, space = _need(doc.spirit, "spirit", label), _need(doc.blight, "blight", label)
+    blight_cards = _need(doc.blight_cards, "blight_cards", label)
+    fear_cards, boards = _need(doc.fear_cards, "fear_cards", label), _need(doc.boards, "boards", label)
+    adversaries = _need(doc.adversaries, "adversaries", label)
     pools = (inv.stage1, inv.stage2, inv.stage3)
     for i, (n, pool) in enumerate(zip(inv.cards_per_stage, pools, strict=True), 1):
         if n > len(pool):
-            raise ConfigError(f"{source}: invaders.cards_per_stage: stage {i} deals {n} cards "
+            raise ConfigError(f"{origin['invaders']}: invaders.cards_per_stage: stage {i} deals {n} cards "
                               f"from a pool of {len(pool)}")
     for kind in ("damage", "health"):
         if getattr(pieces, kind).dahan is None:
-            raise ConfigError(f"{source}: pieces.{kind}.dahan: missing")
-    rules = [AdversaryRule(name, hook, reaction.level, reaction.text)
-             for name, adv in doc.adversaries.items()
-             for hook in ("when_blight_added", "after_blight_added", "after_explore_card")
-             if (reaction := getattr(adv, hook)) is not None]
+            raise ConfigError(f"{origin['pieces']}: pieces.{kind}.dahan: missing")
+    _check_boards(boards, origin["boards"])
+    rules = [AdversaryRule(key, lv.reaction.hook, lv.level, lv.reaction.text)
+             for key, adv in adversaries.items() for lv in adv.levels if lv.reaction is not None]
     data = TableData(
-        source=source,
-        fear_pool_per_player=doc.fear.pool_per_player,
-        fear_cards_per_level=doc.fear.cards_per_level,
+        source=label,
+        fear_pool_per_player=fear.pool_per_player,
+        fear_cards_per_level=fear.cards_per_level,
         invader_cards_per_stage=inv.cards_per_stage,
         invader_pools=pools,
         escalation=inv.escalation,
         marked=inv.marked,
         terrains=inv.terrains,
-        island_per_board={"explorers": island.explorers_per_board, "towns": island.towns_per_board,
-                          "cities": island.cities_per_board},
         presence_per_spirit=island.presence_per_spirit,
-        lands_per_terrain=island.lands_per_terrain,
-        coastal_lands_per_board=island.coastal_lands_per_board,
-        dahan_per_land=island.dahan_per_land,
         piece_fear={p: getattr(pieces.fear, p) for p in PIECES},
         piece_damage={p: int(getattr(pieces.damage, p) or 0) for p in (*PIECES, "dahan")},
         piece_health={p: int(getattr(pieces.health, p) or 0) for p in (*PIECES, "dahan")},
-        spirit_energy=doc.spirit.energy,
-        spirit_energy_per_turn=doc.spirit.energy_per_turn,
-        spirit_card_plays=doc.spirit.card_plays,
-        blight_space_per_player=doc.blight.space_per_player,
-        default_blight_card=doc.blight.default_card,
-        blight_cards=doc.blight.cards,
+        spirit_energy=spirit.energy,
+        spirit_energy_per_turn=spirit.energy_per_turn,
+        spirit_card_plays=spirit.card_plays,
+        blight_space_per_player=space.space_per_player,
+        default_blight_card=blight_cards.default,
+        blight_cards=blight_cards.cards,
+        fear_cards=fear_cards,
+        boards=boards,
+        adversaries=adversaries,
         adversary_rules=tuple(rules),
-        adversaries=doc.adversaries,
     )
     if sum(data.fear_cards_per_level) == 0:
-        raise ConfigError(f"{source}: fear.cards_per_level: the Fear deck needs at least one card")
+        raise ConfigError(f"{origin['fear']}: fear.cards_per_level: the Fear deck needs at least one card")
     if data.default_blight_card.lower() != "none":
         data.blight_card(data.default_blight_card)
     for letter, card in data.marked.items():
         if len(letter) != 1 or letter in "123-" or not any(card in pool for pool in data.invader_pools):
-            raise ConfigError(f"{source}: invaders.marked.{letter}: expected one letter for a card of a stage pool")
-    for name, adv in data.adversaries.items():
-        for change in adv.invader_deck:
-            parse_order(change.order, data, f"{source}: adversaries.{name}")
+            raise ConfigError(f"{origin['invaders']}: invaders.marked.{letter}: expected one letter for a card "
+                              "of a stage pool")
+    _check_adversaries(data, origin["adversaries"])
     return data
 
 
 def load(path: str | None = None) -> TableData:
-    """The packaged standard data, or a user's edited copy at ``path``."""
-    return data_files.load("standard.toml", path, parse)
+    """The packaged data, with the tables of a user's file at ``path`` replacing the packaged ones."""
+    return data_files.load_tables(PACKAGED, path, parse)

@@ -22,6 +22,29 @@ KEEP = 16  # parsed files kept: the three packaged ones and a few users' copies
 _CACHE: OrderedDict[tuple[str, str], object] = OrderedDict()
 
 
+def _packaged(name: str) -> tuple[str, str]:
+    text = resources.files("tablekeeper.games.spirit_island").joinpath(f"data/{name}").read_text("utf-8")
+    return f"spirit_island/data/{name}", text
+
+
+def load_tables(names: tuple[str, ...], path: str | None,
+                convert: Callable[[list[tuple[Mapping[str, object], str]]], T]) -> T:
+    """The packaged files ``names`` and then the file option ``path`` (whose tables replace the
+    packaged ones), parsed, as ``convert`` turns the parsed documents and their labels into a record."""
+    key = ("+".join(names), hashlib.sha256((path or "").encode()).hexdigest())
+    if key in _CACHE:
+        _CACHE.move_to_end(key)
+        return cast(T, _CACHE[key])  # stored below by this ``convert``
+    files = [_packaged(name) for name in names]
+    if path is not None:
+        files.append(option_file(path))
+    value = convert([(parse_toml(text, source=source), source) for source, text in files])
+    _CACHE[key] = value
+    while len(_CACHE) > KEEP:
+        _CACHE.popitem(last=False)
+    return value
+
+
 def load(name: str, path: str | None, convert: Callable[[Mapping[str, object], str], T]) -> T:
     """``data/NAME`` from the package (``path`` None) or the file option ``path``, as ``convert``
     turns the parsed TOML (and a label naming the file) into a typed record."""
@@ -30,8 +53,7 @@ def load(name: str, path: str | None, convert: Callable[[Mapping[str, object], s
         _CACHE.move_to_end(key)
         return cast(T, _CACHE[key])  # stored below by this ``convert``
     if path is None:
-        source = f"spirit_island/data/{name}"
-        text = resources.files("tablekeeper.games.spirit_island").joinpath(f"data/{name}").read_text("utf-8")
+        source, text = _packaged(name)
     else:
         source, text = option_file(path)
     value = convert(parse_toml(text, source=source), source)

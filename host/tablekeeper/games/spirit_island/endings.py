@@ -5,6 +5,7 @@ from __future__ import annotations
 from tablekeeper.core import timing
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState, Result
+from tablekeeper.games.spirit_island import adversary_rules
 from tablekeeper.games.spirit_island.common import seat_track
 
 VICTORY_TEXT = {1: "no Invaders on the island", 2: "no Towns or Cities", 3: "no Cities"}
@@ -22,11 +23,15 @@ def victory_met(state: GameState) -> str | None:
 
 
 def defeat_met(state: GameState) -> str | None:
-    """SI-END-2: a Spirit without Presence, the Blighted Island out of Blight, or Explore with no
-    Invader card left (the last two are flagged where they happen)."""
+    """SI-END-2: a Spirit without Presence, the Blighted Island out of Blight, Explore with no
+    Invader card left (the last two are flagged where they happen), or an adversary's extra loss
+    condition the station checks on the lands (England's capital, Scotland's trade hub)."""
     pending = state.get("defeat.pending")
     if pending:
         return str(pending[0])
+    adversary_loss = adversary_rules.loss_met(state)
+    if adversary_loss:
+        return adversary_loss
     for seat in state.seat_numbers():
         if state.value(seat_track(seat, "presence")) == 0:
             return f"seat {seat}'s Spirit has no Presence on the island"

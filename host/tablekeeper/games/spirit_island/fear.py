@@ -3,6 +3,11 @@
 ``fear.generated`` counts markers moved out of the pool toward the next card; reaching
 ``fear.pool`` earns the top Fear card and the markers go back, leftover Fear carrying on. Terror
 rises the moment a divider is exposed; earning the last card wins at once.
+
+An earned card stays face down until the Fear step; only then is it named: drawn by the device from
+the Fear cards not yet seen (``fear_cards`` source: every card is equally likely, exactly as in a
+shuffled deck), or reported by the players (``--option fear_cards=report``). Its effect at the Terror
+Level of that moment is shown, in our words.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from tablekeeper.core.chance import Deck
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState, Result
 from tablekeeper.errors import Rejected
-from tablekeeper.games.spirit_island.common import deck_of, get
+from tablekeeper.games.spirit_island.common import deck_of, get, table
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "Victory"}
 
@@ -61,6 +66,9 @@ def earn_card(txn: Txn) -> None:
 
 
 CARD_PROMPT = "si.fear_card"
+NAME_PROMPT = "si.fear_name"
+UNNAMED = "a Fear card the data does not name"
+NAMING = "fear.naming"
 
 
 def reveal_next(txn: Txn) -> None:
@@ -70,9 +78,62 @@ def reveal_next(txn: Txn) -> None:
     cards = get(txn.state, "fear.earned_cards", [])
     if not cards or txn.state.prompt is not None:
         return
+    if "name" not in cards[0]:
+        deck = deck_of(txn.state, "fear_cards")
+        if txn.state.get("fear_cards") == "report" and deck.remaining:
+            names = sorted(deck.stages[0].as_dict())
+            txn.ask(NAME_PROMPT, "Which Fear card was revealed?", [*names, UNNAMED], context={"names": names})
+            return
+        if deck.remaining:
+            txn.draw("fear_cards")  # named in on_drawn
+        else:
+            _name(txn, UNNAMED, reported=False)
+        return
+    _ask_card(txn, cards[0])
+
+
+def on_named(txn: Txn, index: int) -> None:
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    names = [str(n) for n in prompt.context["names"]]
+    txn.close_prompt()
+    if index < len(names):
+        txn.draw("fear_cards", names[index])
+    else:
+        _name(txn, UNNAMED, reported=True)
+
+
+def on_drawn(txn: Txn, name: str) -> None:
+    """A Fear card was named from the deck of unseen cards (the device's draw or the players')."""
+    cards = get(txn.state, "fear.earned_cards", [])
+    if not cards or "name" in cards[0] or txn.state.step != "fear":
+        raise Rejected("Fear cards are named when the Fear step reveals them")
+    prompt = txn.state.prompt
+    if prompt is not None and prompt.id == NAME_PROMPT:
+        txn.close_prompt()  # ``reveal fear_cards NAME`` answers the question too
+    _name(txn, name, reported=True)
+
+
+def _name(txn: Txn, name: str, reported: bool) -> None:
+    cards = get(txn.state, "fear.earned_cards", [])
+    cards[0] = {**cards[0], "name": name}
+    txn.put("fear.earned_cards", cards)
+    if not reported or txn.state.prompt is None:
+        _ask_card(txn, cards[0])
+
+
+def _ask_card(txn: Txn, earned: dict[str, object]) -> None:
     terror = min(3, txn.value("terror"))
-    txn.ask(CARD_PROMPT, f"Fear card: read it at Terror Level {ROMAN[terror]}", ["resolved"],
-            context={"terror": terror, "left": len(cards)})
+    name = str(earned.get("name", UNNAMED))
+    card = table(txn.state).fear_card(name)
+    if card is None:
+        text = f"{name}: read it at Terror Level {ROMAN[terror]}"
+    else:
+        note = "" if card.verified else " (effect unverified: check the card)"
+        text = f"{card.name}, Terror Level {ROMAN[terror]}: {card.effects[terror - 1]}{note}"
+    left = len(get(txn.state, "fear.earned_cards", []))
+    txn.ask(CARD_PROMPT, text, ["resolved"], context={"terror": terror, "left": left})
 
 
 def on_resolved(txn: Txn, index: int) -> None:
@@ -88,7 +149,7 @@ def on_resolved(txn: Txn, index: int) -> None:
     txn.put("fear.resolved", resolved)
     txn.put("fear.earned_cards", cards)
     txn.set("fear.earned", len(cards))
-    txn.notice(f"Fear card done: TL {ROMAN[terror]}")
+    txn.notice(f"Fear card done: {card.get('name', 'Fear card')}, TL {ROMAN[terror]}")
     reveal_next(txn)
 
 

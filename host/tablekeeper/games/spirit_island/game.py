@@ -11,6 +11,7 @@ from tablekeeper.core.chance import Deck, Multiset
 from tablekeeper.core.events import Command, Json
 from tablekeeper.core.frozen import freeze
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
+from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import Counter
 from tablekeeper.core.view import Panel
@@ -18,8 +19,11 @@ from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.spirit_island import blight as blightmod
 from tablekeeper.games.spirit_island import (
     blight_effects,
+    blight_track,
     fear,
+    invader_counts,
     invader_track,
+    lands,
     odds,
     panels,
     seat_menu,
@@ -29,33 +33,71 @@ from tablekeeper.games.spirit_island import (
     verbs,
 )
 from tablekeeper.games.spirit_island import data as datamod
-from tablekeeper.games.spirit_island.common import blight_card, deck_of, get, seat_track, slots, table
+from tablekeeper.games.spirit_island.common import adversary, blight_card, deck_of, get, seat_track, slots, table
 from tablekeeper.games.spirit_island.turn import FLOW
 
 
-def _option_adversary(text: str) -> tuple[str, int] | None:
+def _option_adversary(text: str, data: datamod.TableData) -> tuple[str, int] | None:
+    """``adversary=england:3``: an adversary by key (or name) and level 0 to 6."""
     if not text:
         return None
-    name, _, level = text.partition(":")
-    if not level.isdigit():
-        raise ConfigError(f"--option adversary={text!r}: expected NAME:LEVEL, e.g. france:6")
-    return name.lower(), int(level)
+    name, _, level = text.rpartition(":")
+    keys = {k: k for k in data.adversaries} | {a.name.lower(): k for k, a in data.adversaries.items()}
+    key = keys.get(name.strip().lower().replace("-", "_")) or keys.get(name.strip().lower())
+    if not is_number(level, signed=False) or key is None or int(level) > 6:
+        raise ConfigError(f"--option adversary={text!r}: expected one of "
+                          f"{', '.join(sorted(data.adversaries))} at level 0 to 6, e.g. england:3")
+    return key, int(level)
+
+
+def _option_boards(text: str, players: int, data: datamod.TableData) -> list[str]:
+    """``boards=2`` (the first boards in order) or ``boards=A,C`` (those boards)."""
+    known = sorted(data.boards)
+    if not text:
+        text = str(players)
+    if is_number(text, signed=False):
+        n = int(text)
+        if not 1 <= n <= len(known):
+            raise ConfigError(f"--option boards={text!r}: expected 1 to {len(known)} boards, or letters "
+                              f"such as A,C ({', '.join(known)})")
+        return known[:n]
+    letters = [b.strip().upper() for b in text.replace(",", " ").split()] if "," in text or " " in text \
+        else list(text.strip().upper())
+    bad = [b for b in letters if b not in data.boards]
+    if not letters or bad or len(set(letters)) != len(letters):
+        raise ConfigError(f"--option boards={text!r}: expected a number of boards or different board letters "
+                          f"({', '.join(known)})")
+    return letters
 
 
 def _option_spirits(options: Mapping[str, str], players: int) -> dict[str, str]:
-    """``spirits=river,lightning``: the Spirit of each seat in order (``-`` for none)."""
+    """``spirits=river,lightning``: the Spirit of each seat in order, by key or name (``-`` for none)."""
     text = options.get("spirits", "")
     if not text:
         return {}
-    names = [n.strip().lower() for n in text.split(",")]
+    names = [n.strip() for n in text.split(",")]
     book = spirit_data.load(options.get("spirit_data") or None)
     if len(names) > players:
         raise ConfigError(f"--option spirits={text!r}: {len(names)} Spirits for {players} seats")
-    for name in names:
-        if name != "-" and name not in book.spirits:
-            raise ConfigError(f"--option spirits={text!r}: unknown Spirit {name!r} "
+    keys: dict[str, str] = {}
+    for i, name in enumerate(names, 1):
+        if name == "-":
+            continue
+        key = book.find(name)
+        if key is None:
+            raise ConfigError(f"--option spirits={text!r}: unknown Spirit {name.lower()!r} "
                               f"(known: {', '.join(sorted(book.spirits))})")
-    return {str(i): n for i, n in enumerate(names, 1) if n != "-"}
+        keys[str(i)] = key
+    return keys
+
+
+def _adversary_view(state: GameState) -> dict[str, Json] | None:
+    key, level = adversary(state)
+    if not key:
+        return None
+    at = table(state).adversary_at(key, level)
+    return {"key": key, "name": at.name, "level": level, "difficulty": at.difficulty,
+            "fear_cards": list(at.fear_cards), "verified": at.verified}
 
 
 class SpiritIsland(Game):
@@ -70,16 +112,13 @@ class SpiritIsland(Game):
     counter_tracks: ClassVar[Mapping[str, str | None]] = {"resources": "energy"}
 
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
-        known = {"data", "blight", "adversary", "invaders", "events", "boards", "spirits", "spirit_data"}
+        known = {"data", "blight", "adversary", "invaders", "events", "boards", "spirits", "spirit_data", "fear_cards"}
         unknown = sorted(set(options) - known)
         if unknown:
             raise ConfigError(f"unknown option {unknown[0]!r} for spirit_island (options: {', '.join(sorted(known))})")
         data = datamod.load(options.get("data") or None)
         players = state.seats
-        boards_text = options.get("boards", str(players))
-        if not boards_text.isdigit() or not 1 <= int(boards_text) <= 6:
-            raise ConfigError(f"--option boards={boards_text!r}: expected a number of island boards, 1 to 6")
-        boards = int(boards_text)
+        boards = _option_boards(options.get("boards", ""), players, data)
         card_name = options.get("blight", data.default_blight_card)
         card = None if card_name.lower() == "none" else data.blight_card(card_name)
         draws = options.get("invaders", "device")
@@ -89,19 +128,21 @@ class SpiritIsland(Game):
         events = options.get("events", "off")
         if events not in ("on", "off"):
             raise ConfigError(f"--option events={events!r}: expected on or off")
-        adversary = _option_adversary(options.get("adversary", ""))
+        naming = options.get("fear_cards", "device")
+        if naming not in ("device", "report"):
+            raise ConfigError(f"--option fear_cards={naming!r}: expected device or report")
+        adversary = _option_adversary(options.get("adversary", ""), data)
         fear_cards = data.fear_cards_per_level
+        pool_per_player = data.fear_pool_per_player
         if adversary is not None:
-            panel = data.adversaries.get(adversary[0])
-            if panel is None or adversary[1] > 6:
-                raise ConfigError(f"--option adversary={options['adversary']!r}: expected one of "
-                                  f"{', '.join(sorted(data.adversaries))} at level 0 to 6")
-            if len(panel.fear_cards) > adversary[1]:
-                fear_cards = panel.fear_cards[adversary[1]]
+            at = data.adversary_at(*adversary)
+            fear_cards = at.fear_cards
+            pool_per_player += at.fear_pool_per_player
         fear_stages = tuple(Multiset.of({"Fear card": n}) for n in fear_cards)
         order = data.deck_order(*(adversary or ("", 0)))
+        book = spirit_data.load(options.get("spirit_data") or None)
         tracks = {
-            "fear.pool": Counter(data.fear_pool_per_player * players, 1, None),  # SI-FEARPOOL-1
+            "fear.pool": Counter(pool_per_player * players, 1, None),  # SI-FEARPOOL-1
             "fear.generated": Counter(0, 0, None),
             "fear.earned": Counter(0, 0, None),
             "fear.cards_left": Counter(sum(fear_cards), 0, None),
@@ -112,17 +153,27 @@ class SpiritIsland(Game):
             "invader.cards_left": Counter(sum(g.count for g in order), 0, None),
         }
         for piece in ("explorers", "towns", "cities"):
-            tracks[f"island.{piece}"] = Counter(data.island_per_board[piece] * boards, 0, None)
+            tracks[f"island.{piece}"] = Counter(0, 0, None)  # the setup question places the printed pieces
         for seat in state.seat_numbers():
+            spirit = book.spirits.get(seat_spirits.get(str(seat), ""))
+            start = spirit_data.track_state(spirit, 0, 0) if spirit else None
             tracks[seat_track(seat, "energy")] = Counter(data.spirit_energy, 0, None)
-            tracks[seat_track(seat, "energy_per_turn")] = Counter(data.spirit_energy_per_turn, 0, None)
-            tracks[seat_track(seat, "card_plays")] = Counter(data.spirit_card_plays, 0, None)
+            income = start.energy if start else data.spirit_energy_per_turn
+            tracks[seat_track(seat, "energy_per_turn")] = Counter(income, 0, None)
+            tracks[seat_track(seat, "card_plays")] = Counter(start.plays if start else data.spirit_card_plays, 0, None)
             tracks[seat_track(seat, "cards_played")] = Counter(0, 0, None)
-            tracks[seat_track(seat, "presence")] = Counter(data.presence_per_spirit, 0, None)
-        sources = {"invaders": invader_track.build_deck(order), "fear": Deck("fear", fear_stages, reshuffle=False)}
+            presence = sum(s.count * max(1, s.most_dahan) for s in spirit.start) if spirit else data.presence_per_spirit
+            tracks[seat_track(seat, "presence")] = Counter(presence, 0, None)
+            if spirit:
+                tracks[seat_track(seat, "energy_track")] = Counter(0, 0, len(spirit.energy_track) - 1)
+                tracks[seat_track(seat, "plays_track")] = Counter(0, 0, len(spirit.plays_track) - 1)
+        sources = {"invaders": invader_track.build_deck(order), "fear": Deck("fear", fear_stages, reshuffle=False),
+                   "fear_cards": Deck.plain("fear_cards", [c.name for c in data.fear_cards], reshuffle=False),
+                   "blight_deck": Deck.plain("blight_deck", [c.name for c in data.blight_cards
+                                                             if not card or c.name != card.name], reshuffle=False)}
         info: dict[str, Json] = {"data_path": options.get("data") or None, "blight_card": card.name if card else None,
-                "adversary": adversary,
-                "invader_draws": draws, "events": events == "on", "boards": boards,
+                "adversary": list(adversary) if adversary else None,
+                "invader_draws": draws, "events": events == "on", "boards": list(boards), "fear_cards": naming,
                 "spirits": seat_spirits or None, "spirit_data": options.get("spirit_data") or None,
                 "invader.slots": {"ravage": [], "build": [], "explore": []}, "invader.discard": []}
         kept = {k: freeze(v) for k, v in info.items() if v is not None}
@@ -151,16 +202,27 @@ class SpiritIsland(Game):
             self._blight_card_emptied(txn)
         elif track.endswith(".energy_per_turn"):
             spirits.growth_changed_income(txn, track, old, new)
+        elif track.endswith((".energy_track", ".plays_track")):
+            spirits.follow_tracks(txn, int(track.removeprefix("seat").split(".")[0]))
+        elif track.startswith("island.") and lands.unplaced(txn.state, track.removeprefix("island.")):
+            # a hand change of the island's count: the players say in which land
+            invader_counts.ask_where(txn, track.removeprefix("island."), new - old)
 
     def _blight_card_emptied(self, txn: Txn) -> None:
-        """A hand correction that empties the card: flip it, or lose on a Blighted Island."""
+        """A hand correction that empties the card: flip it, draw a new card for a Still Healthy
+        one, or lose on a Blighted Island."""
         card = blight_card(txn.state)
+        if card is not None and card.still_healthy and txn.value("blight.flipped"):
+            txn.put(blight_track.DRAWING, 1)
+            blight_track.next_question(txn)
+            return
         if card is None or txn.value("blight.flipped"):
             txn.put("defeat.pending", ["the Blighted Island ran out of Blight"])
             return
         txn.set("blight.flipped", 1)
         txn.set("blight.card", blightmod.flip_amount(card, txn.state.seats))
-        txn.notice(f"Blighted Island: {txn.value('blight.card')} Blight")
+        side = "Still Healthy" if card.still_healthy else "Blighted Island"
+        txn.notice(f"{side}: {txn.value('blight.card')} Blight")
         blight_effects.immediately(txn)
 
     def on_draw(self, txn: Txn, source: str, outcome: str) -> None:
@@ -168,6 +230,10 @@ class SpiritIsland(Game):
             invader_track.on_drawn(txn, outcome)
         elif source == "fear" and not txn.state.get("fear.earning"):
             raise Rejected("Fear cards are earned by generating Fear: fear N")
+        elif source == "fear_cards":
+            fear.on_drawn(txn, outcome)
+        elif source == "blight_deck":
+            blight_track.drawn(txn, outcome)
 
     # --- station --------------------------------------------------------------------------------
     def panels(self, state: GameState) -> dict[str, Panel]:
@@ -188,12 +254,16 @@ class SpiritIsland(Game):
             "slots": slots(state).as_mapping(),
             "discard": get(state, "invader.discard", []),
             "blight_card": state.get("blight_card"),
+            "boards": get(state, "boards", []),
+            "spirits": {f"seat{s}": sp.name for s in state.seat_numbers() if (sp := spirits.spirit_of(state, s))},
+            "adversary": _adversary_view(state),
             "lands": get(state, "lands", {}),
             "pending_cascades": get(state, "blight.pending", []),
             "actions": table_actions.open_names(state),
             "fear_resolved": get(state, "fear.resolved", []),
             "next_invader_card": odds.as_percent(odds.next_card_terrains(
                 deck_of(state, "invaders"), table(state).terrains)) if state.value("invader.cards_left") else {},
+            "unverified": panels.unverified(state),
             "elements": {f"seat{s}": spirits.elements(state, s) for s in state.seat_numbers()},
             "played": {f"seat{s}": spirits.played_json(spirits.played(state, s)) for s in state.seat_numbers()},
         }}

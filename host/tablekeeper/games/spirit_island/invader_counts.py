@@ -1,12 +1,13 @@
-"""Keeping the island's Invader counts true: at setup, Build, Explore and Ravage the station asks
-what the players put on (or took off) the boards, per terrain shown, with the answer the rules
-give from the island's counts offered first. Nothing is added that the players did not confirm.
+"""Keeping the island's Invaders true, land by land: at setup, Build, Explore and Ravage the station
+asks what the players put on (or took off) the real boards, with the answer the rules give from
+each land's pieces offered first. Nothing is added that the players did not confirm.
 
-The questions wait in a queue (``counts.queue``) and are asked one at a time; a Ravage's Blight
-runs the FAQ's Blight questions (``blight_prompts``) in between. Each terrain's Ravage, Build or
-Explore is an Invader Action (``begin``/``end`` on the timing stack), so triggered actions such as
-Scotland's wait for it to finish (SI-BLIGHT-1 step 6) and the victory check sees the whole action.
-"""
+The questions wait in a queue (``counts.queue``) and are asked one at a time. Each step asks one
+question first (``overview``): its first answer takes the rules' answer for every land at once, its
+second asks land by land. Each land's Ravage, Build or Explore is an Invader Action of its own
+(``begin``/``end`` on the timing stack, SI-BLIGHT-1 step 6), so triggered actions such as Scotland's
+wait for it, and the victory check sees the whole action. A script's ``end`` never closes one of
+these: they end when their questions are answered."""
 
 from __future__ import annotations
 
@@ -20,36 +21,54 @@ from tablekeeper.core.events import Json
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.spirit_island import blight_prompts, damage, invader_rules, lands, table_actions
+from tablekeeper.games.spirit_island import (
+    adversary_rules,
+    blight_track,
+    damage,
+    invader_rules,
+    island_setup,
+    lands,
+    table_actions,
+)
 from tablekeeper.games.spirit_island.common import adversary, get, slots, table
-from tablekeeper.games.spirit_island.invader_rules import Invader, Land
+from tablekeeper.games.spirit_island.invader_rules import Invader
+from tablekeeper.games.spirit_island.lands import LandRecord
 
 QUEUE = "counts.queue"
+OWN = "counts.own"  # timing-stack depths of the Invader Actions the station opened itself
 KINDS = ("explorers", "towns", "cities")
 PIECE_OF = {"explorers": "explorer", "towns": "town", "cities": "city"}
 NAMES = {"explorers": ("Explorer", "Explorers"), "towns": ("Town", "Towns"), "cities": ("City", "Cities")}
 PROMPTS = {"setup": "si.counts.setup", "build": "si.counts.build", "explore": "si.counts.explore",
-           "blight": "si.counts.ravage_blight", "destroyed": "si.counts.ravage_destroyed",
-           "loss": "si.counts.loss", "overview": "si.counts.overview"}
+           "ravage": "si.counts.ravage_blight", "destroyed": "si.counts.ravage_destroyed",
+           "loss": "si.counts.loss", "overview": "si.counts.overview", "where": "si.counts.where",
+           "place": "si.counts.place", "swayed": "si.counts.swayed"}
 AS_THE_RULES = "as the rules place them"
-ANSWERED = ("setup", "build", "explore", "blight", "destroyed")
+ANSWERED = ("setup", "build", "explore", "ravage", "destroyed")
+NOWHERE = "nowhere"
+
+Counts = tuple[int, int, int]  # explorers, towns, cities
 
 
 class Question(msgspec.Struct, frozen=True, omit_defaults=True):
-    """One queued question (or an Invader Action's begin/end marker) about one terrain; logged as a
-    JSON object without its default fields.
+    """One queued question (or an Invader Action's begin/end marker); logged as a JSON object
+    without its default fields.
 
     An ``overview`` question stands for the ``group`` entries after it: its first answer takes the
     rules' answer (``preset``) for each of them at once (``auto``), its second asks them one by one.
+    ``preset`` is per kind: build/explore/destroyed (explorers, towns, cities); ravage (Blight added
+    0/1, Damage to the land, Dahan destroyed, extra Blight 0/1); setup (1: as printed).
     """
 
-    kind: str  # overview | setup | build | explore | blight | destroyed | loss | begin | end
-    terrain: str = ""
+    kind: str  # overview setup build explore ravage destroyed loss begin end where place swayed after_card
+    terrain: str = ""  # the card's terrain; for ``where`` the piece kind; for ``place`` the rule
+    land: str = ""
     board: str = ""
     step: str = ""
     group: int = 0
     auto: bool = False
-    preset: tuple[int, int, int] | None = None
+    delta: int = 0  # ``where``: +1 a piece was added by hand, -1 removed
+    preset: tuple[int, ...] | None = None
 
     @staticmethod
     def of(raw: Any) -> Question:
@@ -60,32 +79,9 @@ class Question(msgspec.Struct, frozen=True, omit_defaults=True):
         return out
 
 
-Counts = tuple[int, int, int]  # explorers, towns, cities
-
-
-def _boards(state: GameState) -> int:
-    return int(state.get("boards", state.seats))
-
-
-def board_names(state: GameState) -> list[str]:
-    return [chr(ord("A") + i) for i in range(_boards(state))]
-
-
-def island(state: GameState) -> Counts:
-    e, t, c = (state.value(f"island.{k}") for k in KINDS)
-    return e, t, c
-
-
-def _per_board(state: GameState) -> Counts:
-    """The island's pieces shared out over the boards (rounded up): the rules' view of one board."""
-    n = _boards(state)
-    e, t, c = island(state)
-    return -(-e // n), -(-t // n), -(-c // n)
-
-
-def _text(counts: Counts) -> str:
+def _text(counts: tuple[int, ...]) -> str:
     """``2 Explorers, 1 Town``, or ``nothing``."""
-    parts = [f"{n} {NAMES[k][n != 1]}" for k, n in zip(KINDS, counts, strict=True) if n]
+    parts = [f"{n} {NAMES[k][n != 1]}" for k, n in zip(KINDS, counts, strict=False) if n]
     return ", ".join(parts) if parts else "nothing"
 
 
@@ -99,89 +95,98 @@ def _answers(likely: Counts, kinds: tuple[str, ...], cap: int) -> list[Counts]:
     return [likely, *rest] if likely in combos else combos
 
 
-# --- what the rules expect -----------------------------------------------------------------------
-def likely_build(state: GameState) -> Counts:
-    """SI-INV-5 on each board: a City where Towns outnumber Cities, else a Town; none without
-    Invaders."""
-    piece = invader_rules.build(*_per_board(state))
-    n = _boards(state)
-    return {None: (0, 0, 0), "town": (0, n, 0), "city": (0, 0, n)}[piece]
+# --- what the rules expect, land by land ---------------------------------------------------------------
+def _invaders(state: GameState, rec: LandRecord) -> list[Invader]:
+    """The land's Invaders, biggest first; its recorded Strife sits on the biggest of them."""
+    pieces = [Invader("city")] * rec.cities + [Invader("town")] * rec.towns + [Invader("explorer")] * rec.explorers
+    return [Invader(p.kind, strife=1) if i < rec.strife else p for i, p in enumerate(pieces)]
 
 
-def _model_lands(state: GameState, terrain: str) -> list[Land]:
-    """One board's lands of ``terrain`` as the data describes a board: the first coastal, the
-    others inland beside a land holding the board's buildings (if it has any)."""
+def defend_in(state: GameState, name: str, rec: LandRecord) -> int:
+    """SI-DEFEND-1/4: Defend recorded in the land (a single-land amount settled when recorded), plus
+    a Spirit's own Defend at its Sacred Sites (Earth's Vitality)."""
+    extra = sum(adversary_rules.sacred_site_defend(state, seat) for seat in state.seat_numbers()
+                if rec.presence.get(str(seat), 0) >= 2)
+    sources = [damage.DefendSource(locked=rec.defend + extra)]
+    return damage.defend_total(sources, dahan=0, sitting_out=0, in_ravage=True)
+
+
+def ravage_damage(state: GameState, name: str, rec: LandRecord) -> int:
+    """SI-INV-2 / SI-DEFEND-1 / SI-STRIFE-2 / SI-BADLANDS-3: the damage the land's Invaders deal in
+    it (an Invader with Strife deals none), less its Defend, boosted by its Badlands."""
+    dealt, _ = invader_rules.ravage_damage(_invaders(state, rec), defend_in(state, name, rec),
+                                           adversary_rules.piece_damage(state))
+    return damage.boosted(dealt, rec.badlands)
+
+
+def rules_ravage(state: GameState, name: str) -> tuple[int, int, int, int]:
+    """(Blight added, Damage to the land, Dahan destroyed, extra Blight) for one land's Ravage."""
+    rec = lands.land(state, name)
+    dealt = ravage_damage(state, name, rec)
+    health = table(state).piece_health["dahan"]
+    survivors = invader_rules.dahan_casualties((0,) * rec.dahan, dealt, health)
+    extra = adversary_rules.heavy_mining(state, dealt)
+    return invader_rules.blight_from_ravage(dealt), dealt, rec.dahan - len(survivors), extra
+
+
+def rules_destroyed(state: GameState, name: str, dahan_lost: int) -> Counts:
+    """SI-INV-4: the Dahan that survive the Ravage strike back with 2 Damage each; their damage
+    destroys what it can, Towns first, then Explorers, then Cities."""
+    rec = lands.land(state, name)
     data = table(state)
-    _, towns, cities = _per_board(state)
-    town_land = Land("built", terrain, towns=towns, cities=cities)
-    if terrain == "Coastal":
-        return [Land(f"c{i}", "Coastal", coastal=True) for i in range(data.coastal_lands_per_board)]
-    return [Land(f"{terrain}{i}", terrain, coastal=(i == 0), adjacent=("built",))
-            for i in range(data.lands_per_terrain)] + [town_land]
+    left = data.piece_damage["dahan"] * max(0, rec.dahan - dahan_lost)
+    health = adversary_rules.piece_health(state)
+    have = [rec.explorers, rec.towns, rec.cities]
+    out = [0, 0, 0]
+    for i, kind in ((1, "town"), (0, "explorer"), (2, "city")):
+        while left >= health[kind] and have[i]:
+            left -= health[kind]
+            have[i] -= 1
+            out[i] += 1
+    return out[0], out[1], out[2]
 
 
-def likely_explore(state: GameState, terrain: str) -> int:
-    """SI-INV-6 on each board's lands of the terrain."""
-    lands = _model_lands(state, terrain)
-    by_name = {land.name: land for land in lands}
-    per_board = sum(invader_rules.explore_adds(land, by_name) for land in lands if land.name != "built")
-    return per_board * _boards(state)
+def rules_build(state: GameState, name: str) -> Counts:
+    """SI-INV-5: a City where Towns outnumber Cities, else a Town; none without Invaders (England 1:
+    an empty land next to enough Towns and Cities builds a Town)."""
+    rec = lands.land(state, name)
+    piece = invader_rules.build(rec.explorers, rec.towns, rec.cities)
+    if piece is None and adversary_rules.builds_empty(state, name):
+        piece = "town"
+    return {None: (0, 0, 0), "town": (0, 1, 0), "city": (0, 0, 1)}[piece]
 
 
-def ravage_damage(state: GameState, terrain: str, board: str) -> int:
-    """SI-INV-2 / SI-DEFEND-1 / SI-STRIFE-2: the damage one board's Invaders deal in a land of the
-    terrain (an Invader with Strife deals none), less the Defend recorded on that board's lands of
-    the terrain."""
-    dealt, _ = invader_rules.ravage_damage(_invaders(state, terrain, board), _defend(state, terrain, board),
-                                           table(state).piece_damage)
-    return damage.boosted(dealt, _badlands(state, terrain, board))  # SI-BADLANDS-3
+def rules_explore(state: GameState, name: str) -> int:
+    """SI-INV-6: 1 Explorer if the land is Coastal, or holds or touches a Town or City."""
+    where = lands.place(state, name)
+    records = lands.all_lands(state)
+
+    def model(n: str) -> invader_rules.Land:
+        rec, at = records.get(n, LandRecord()), lands.place(state, n)
+        return invader_rules.Land(n, at.terrain, at.coastal, rec.towns, rec.cities, rec.explorers,
+                                  adjacent=at.adjacent)
+
+    return invader_rules.explore_adds(model(name), {n: model(n) for n in (name, *where.adjacent)})
 
 
-def _invaders(state: GameState, terrain: str = "", board: str = "") -> list[Invader]:
-    """One board's share of the Invaders; the Strife recorded on its lands of the terrain sits on
-    the biggest of them."""
-    e, t, c = _per_board(state)
-    pieces = [Invader("city")] * c + [Invader("town")] * t + [Invader("explorer")] * e
-    strife = sum(rec.strife for rec in lands.of_terrain(state, terrain, board)) if terrain else 0
-    return [Invader(p.kind, strife=1) if i < strife else p for i, p in enumerate(pieces)]
+def _step_lands(state: GameState, kind: str, terrains: list[str]) -> list[str]:
+    """The lands a step's cards hit where the rules may do something: Invaders there (Ravage,
+    Build; or England's empty lands next to Towns and Cities), a source (Explore)."""
+    out: list[str] = []
+    for terrain in terrains:
+        for name in lands.matching(state, terrain):
+            if name in out:
+                continue
+            rec = lands.land(state, name)
+            if kind == "explore":
+                if rules_explore(state, name):
+                    out.append(name)
+            elif rec.invaders or (kind == "build" and adversary_rules.builds_empty(state, name)):
+                out.append(name)
+    return out
 
 
-def _defend(state: GameState, terrain: str, board: str) -> int:
-    """SI-DEFEND-4: Defend recorded (``land A3 terrain=Jungle defend=2``) on the board's lands of
-    the terrain, a single-land amount settled when it was recorded."""
-    sources = [damage.DefendSource(locked=rec.defend) for rec in lands.of_terrain(state, terrain, board)]
-    return damage.defend_total(sources[:1], dahan=0, sitting_out=0, in_ravage=True) if sources else 0
-
-
-def _badlands(state: GameState, terrain: str, board: str) -> int:
-    return max((rec.badlands for rec in lands.of_terrain(state, terrain, board)), default=0)
-
-
-def likely_destroyed(state: GameState, terrain: str) -> Counts:
-    """SI-INV-4: the Dahan that survive the Ravage (the ones recorded in the terrain's lands, or
-    the data's per land) strike back; their damage destroys what it can, Towns first."""
-    data = table(state)
-    total: list[int] = [0, 0, 0]
-    for board in board_names(state):
-        recorded = [rec.dahan for rec in lands.of_terrain(state, terrain, board) if rec.dahan is not None]
-        dahan = sum(recorded) if recorded else data.dahan_per_land
-        e, t, c = _per_board(state)
-        result = invader_rules.ravage(_invaders(state, terrain, board), (0,) * dahan,
-                                      defend=_defend(state, terrain, board), damage=data.piece_damage,
-                                      dahan_health=data.piece_health["dahan"])
-        left = result.counterattack
-        for i, kind in ((1, "town"), (0, "explorer"), (2, "city")):
-            health = data.piece_health[kind]
-            have = (e, t, c)[i]
-            while left >= health and have:
-                left -= health
-                have -= 1
-                total[i] += 1
-    e, t, c = island(state)
-    return min(total[0], e), min(total[1], t), min(total[2], c)
-
-
-# --- queueing -------------------------------------------------------------------------------------
+# --- queueing -------------------------------------------------------------------------------------------
 def _terrains(cards: list[str]) -> list[str]:
     out: list[str] = []
     for card in cards:
@@ -190,68 +195,107 @@ def _terrains(cards: list[str]) -> list[str]:
     return out
 
 
-def _push(txn: Txn, questions: list[Question]) -> None:
+def _push(txn: Txn, questions: list[Question], front: bool = False) -> None:
     queue = get(txn.state, QUEUE, [])
-    txn.put(QUEUE, [*queue, *(q.to_json() for q in questions)])
+    new = [q.to_json() for q in questions]
+    txn.put(QUEUE, [*new, *queue] if front else [*queue, *new])
 
 
-def _action(step: str, terrain: str, inner: list[Question]) -> list[Question]:
-    return [Question("begin", terrain, step=step), *inner, Question("end", terrain, step=step)]
+def _action(label: str, land: str, inner: list[Question]) -> list[Question]:
+    return [Question("begin", land=land, step=label), *inner, Question("end", land=land, step=label)]
 
 
-def _overview(step: str, terrains: str, questions: list[Question]) -> list[Question]:
-    """One question for the whole step, every board at once, before its detailed questions."""
-    return [Question("overview", terrains, step=step, group=len(questions)), *questions]
+def _overview(kind: str, label: str, terrains: list[str]) -> Question:
+    """One question for a whole step; the lands it asks about are found when it is asked, from the
+    pieces on the island then."""
+    return Question("overview", " and ".join(terrains), board=kind, step=label)
+
+
+def _land_questions(state: GameState, q: Question) -> list[Question]:
+    """The land-by-land questions an overview stands for: each land its cards hit where the rules
+    may do something, each its own Invader Action."""
+    kind, label = q.board, q.step
+    step = label.split(" (")[0]
+    out: list[Question] = []
+    for name in _step_lands(state, kind, q.terrain.split(" and ")):
+        if kind == "ravage":
+            inner = [Question("ravage", land=name, board=lands.board_of(name), step=step),
+                     Question("destroyed", land=name, step=step)]
+        else:
+            inner = [Question(kind, land=name, step=step)]
+        out += _action(label, name, inner)
+    return out
 
 
 def ask_setup(txn: Txn) -> None:
-    """Setup: the pieces the boards start with, confirmed rather than assumed."""
-    _push(txn, _overview("Setup", "", [Question("setup", terrain=k) for k in KINDS]))
+    """Setup: the pieces printed on the boards (and an adversary's additions), confirmed."""
+    _push(txn, [Question("setup", step="Setup")])
     resume(txn)
 
 
-def ask_build(txn: Txn, terrains: list[str] | None = None, label: str = "Build") -> None:
-    """The Build step (or an Event's Build in one terrain, SI-ERRATA-3)."""
-    questions: list[Question] = []
-    shown = terrains if terrains is not None else _terrains(list(slots(txn.state).build))
-    for terrain in shown:
-        questions += _action(label, terrain, [Question("build", terrain, step=label.split(" (")[0])])
-    _push(txn, [*_overview(label, " and ".join(shown), questions), *_loss_check(txn.state, "build")])
+def ask_build(txn: Txn, terrains: list[str] | None = None, label: str = "Build",
+              cards: list[str] | None = None) -> None:
+    """A Build step (or an Event's Build in one terrain, SI-ERRATA-3; or England's extra Build)."""
+    if terrains is None:
+        terrains = _terrains(cards if cards is not None else list(slots(txn.state).build))
+    _push(txn, [_overview("build", label, terrains), *_loss_check(txn.state, "build")])
     resume(txn)
 
 
-def ask_explore(txn: Txn, card: str, escalation: str = "") -> None:
-    """The Explore card's additions; with an adversary's escalation on the card, what it added
-    after the Explore."""
-    questions: list[Question] = []
+def ask_explore(txn: Txn, card: str, escalation: bool = False) -> None:
+    """An Explore card's additions, land by land; an adversary's escalation after them; and the
+    reactions after an Explore card resolves (France 6), once per card (SI-ERRATA-2)."""
     shown = _terrains([card])
-    for terrain in shown:
-        questions += _action("Explore", terrain, [Question("explore", terrain, step="Explore")])
+    after = [Question("after_card", card)]
     if escalation:
-        txn.notice(f"Escalation: {escalation}")
-        for terrain in shown:
-            questions += _action("Escalation", terrain, [Question("build", terrain, step="Escalation")])
-    _push(txn, _overview("Explore", " and ".join(shown), questions))
+        after = [Question("escalation", " and ".join(shown)), *after]
+    _push(txn, [_overview("explore", "Explore", shown), *after])
     resume(txn)
+
+
+def escalation_questions(txn: Txn, terrains: list[str]) -> list[Question]:
+    """The adversary's escalation, asked or placed after the card's Explore."""
+    key, level = adversary(txn.state)
+    if not key:
+        return []
+    esc = table(txn.state).adversary_at(key, level).escalation
+    if esc is None:
+        return []
+    txn.notice(f"Escalation ({esc.name}): {esc.effect}")
+    if esc.rule == "town_replaces_dahan":
+        explored = [n for t in terrains for n in lands.matching(txn.state, t)]
+        return [q for name in explored
+                for q in _action("Escalation", name, [Question("swayed", land=name, step="Escalation")])]
+    if esc.rule:
+        return [q for board in lands.board_letters(txn.state)
+                for q in _action("Escalation", board, [Question("place", esc.rule, board=board, step="Escalation",
+                                                                land=" and ".join(terrains))])]
+    return []
 
 
 def _loss_check(state: GameState, step: str) -> list[Question]:
-    """The adversary's extra loss condition, asked as the step named for it ends."""
-    name = adversary(state)[0]
-    rules = table(state).adversaries.get(name)
-    if not name or rules is None or not rules.loss or rules.loss_at != step:
+    """The adversary's extra loss condition that the players judge, asked as its step ends."""
+    key, level = adversary(state)
+    if not key:
         return []
-    return [Question("loss", terrain=name)]
+    loss = table(state).adversary_at(key, level).loss
+    if loss is None or loss.rule or loss.at != step:
+        return []
+    return [Question("loss", terrain=key)]
 
 
 def ask_ravage(txn: Txn, terrains: list[str] | None = None, label: str = "Ravage") -> None:
-    """The Ravage step (or an Event's Ravage in one terrain, SI-ERRATA-4)."""
-    questions: list[Question] = []
+    """The Ravage step (or an Event's Ravage in one terrain, SI-ERRATA-4), land by land."""
     shown = terrains if terrains is not None else _terrains(list(slots(txn.state).ravage))
-    for terrain in shown:
-        inner = [Question("blight", terrain, board, step=label) for board in board_names(txn.state)]
-        questions += _action(label, terrain, [*inner, Question("destroyed", terrain, step=label)])
-    _push(txn, [*_overview(label, " and ".join(shown), questions), *_loss_check(txn.state, "ravage")])
+    _push(txn, [_overview("ravage", label, shown), *_loss_check(txn.state, "ravage")])
+    resume(txn)
+
+
+def ask_where(txn: Txn, kind: str, delta: int) -> None:
+    """A hand change of the island's count of ``kind``: which land it was in (asked before the
+    next Invader question)."""
+    step = 1 if delta > 0 else -1
+    _push(txn, [Question("where", kind, delta=step) for _ in range(abs(delta))], front=True)
     resume(txn)
 
 
@@ -262,10 +306,11 @@ def withdraw(txn: Txn, step: str) -> None:
         q = Question.of(prompt.context["q"])
         if q.step == step or q.kind == step.lower():
             txn.close_prompt()
-    queue = [q for q in get(txn.state, QUEUE, []) if q.get("step") != step and q.get("kind") != step.lower()]
+    queue = [q for q in get(txn.state, QUEUE, [])
+             if q.get("step") != step and q.get("kind") not in (step.lower(), "after_card")]
     txn.put(QUEUE, queue or None)
     while (timing.current_action(txn.state) or "").startswith(f"{step} in "):
-        table_actions.end(txn)
+        _end_own(txn)
 
 
 def waiting(state: GameState) -> str | None:
@@ -274,87 +319,106 @@ def waiting(state: GameState) -> str | None:
     return None
 
 
-# --- asking ---------------------------------------------------------------------------------------
+def owns_current_action(state: GameState) -> bool:
+    """Is the innermost open action one of the station's own Invader Actions?"""
+    return timing.depth(state) in (get(state, OWN, []) or [])
+
+
+def _begin_own(txn: Txn, name: str) -> None:
+    table_actions.begin(txn, name)
+    txn.put(OWN, [*(get(txn.state, OWN, []) or []), timing.depth(txn.state)])
+
+
+def _end_own(txn: Txn) -> None:
+    own = [d for d in (get(txn.state, OWN, []) or []) if d != timing.depth(txn.state)]
+    txn.put(OWN, own or None)
+    table_actions.end(txn, quiet=True)
+
+
+# --- asking ----------------------------------------------------------------------------------------------
 def resume(txn: Txn) -> None:
     """Ask the next queued question, unless a question or a cascade is already waiting; a question
-    the table answered with "as the rules place them" takes its preset answer without asking."""
-    while txn.state.prompt is None and not get(txn.state, "blight.pending", []):
+    the table answered with "as the rules place them" takes its rules' answer without asking."""
+    blight_track.next_question(txn)
+    while txn.state.prompt is None and not blight_track.busy(txn.state):
         queue = get(txn.state, QUEUE, [])
         if not queue or txn.state.over is not None:
             return
         q = Question.of(queue[0])
         txn.put(QUEUE, queue[1:] or None)
         if q.kind == "begin":
-            table_actions.begin(txn, f"{q.step} in {q.terrain}")
+            _begin_own(txn, f"{q.step} in {q.land}")
         elif q.kind == "end":
-            table_actions.end(txn, quiet=True)
-        elif q.auto and q.preset is not None:
-            _take_preset(txn, q, q.preset)
+            _end_own(txn)
+        elif q.kind == "after_card":
+            adversary_rules.after_explore_card(txn, q.terrain)
+        elif q.kind == "escalation":
+            found = escalation_questions(txn, q.terrain.split(" and "))
+            _push(txn, [msgspec.structs.replace(e, auto=q.auto) for e in found], front=True)
+        elif q.kind == "where":
+            _ask_where(txn, q)
+        elif q.auto and q.kind in ANSWERED:
+            _take(txn, q, q.preset if q.preset is not None else _rules_answer(txn.state, q))
+        elif q.auto and q.kind in ("swayed", "place") and _automatic(txn.state, q) is not None:
+            _take_place(txn, q, _automatic(txn.state, q))
         else:
             _ask(txn, q)
 
 
-def _rules_answer(state: GameState, q: Question) -> Counts:
-    """What the rules give for one question, from the island's counts now: the pieces added or
-    destroyed; for a board's Ravage Blight, (1 if it adds Blight, damage dealt, 0)."""
+def _rules_answer(state: GameState, q: Question) -> tuple[int, ...]:
+    """What the rules give for one question, from the lands now."""
     if q.kind == "setup":
-        i = KINDS.index(q.terrain)
-        n = table(state).island_per_board[q.terrain] * _boards(state)
-        return (n if i == 0 else 0, n if i == 1 else 0, n if i == 2 else 0)
+        return (1,)
     if q.kind == "build":
-        return likely_build(state)
+        return rules_build(state, q.land)
     if q.kind == "explore":
-        return likely_explore(state, q.terrain), 0, 0
-    if q.kind == "blight":
-        dealt = ravage_damage(state, q.terrain, q.board)
-        return int(invader_rules.blight_from_ravage(dealt)), dealt, 0
-    return likely_destroyed(state, q.terrain)
+        return rules_explore(state, q.land), 0, 0
+    if q.kind == "ravage":
+        return rules_ravage(state, q.land)
+    if q.kind == "destroyed":  # before the land's Ravage: the Dahan its damage will destroy don't strike back
+        return rules_destroyed(state, q.land, rules_ravage(state, q.land)[2])
+    return ()
 
 
-def _summary(overview: Question, group: list[Question]) -> str:
+def _summary(overview: Question, group: list[Question], state: GameState) -> str:
     """The rules' answers for the whole step in words (the first option of an overview question)."""
     if overview.step == "Setup":
-        total = [sum(q.preset[i] for q in group if q.preset is not None) for i in range(3)]
-        return _text((total[0], total[1], total[2]))
-    parts: list[str] = []
-    terrains = list(dict.fromkeys(q.terrain for q in group if q.kind in ANSWERED))
-    for terrain in terrains:
-        mine = [q for q in group if q.terrain == terrain and q.preset is not None]
+        return island_setup.summary(state)
+    parts: dict[str, list[str]] = {}  # what the rules do: the lands it happens in (a short line)
+    for name in dict.fromkeys(q.land for q in group if q.kind in ANSWERED):
         said: list[str] = []
-        boards = [q.board for q in mine if q.kind == "blight" and q.preset and q.preset[0]]
-        if boards:
-            where = f"board {', '.join(boards)}" if len(board_names_of(mine)) > 1 else "the board"
-            said.append(f"Blight on {where} (no cascade, no Presence there)")
-        for q in mine:
-            if q.kind in ("build", "explore") and q.preset is not None:
-                said.append(("Escalation adds " if q.step == "Escalation" else "")
-                            + f"{_text(q.preset)} added")
-            elif q.kind == "destroyed" and q.preset is not None:
-                said.append(f"{_text(q.preset)} destroyed")
-        if any(q.kind == "blight" for q in mine) and not boards:
-            said.insert(0, "no Blight")
-        parts.append((f"{terrain}: " if len(terrains) > 1 else "") + ", ".join(said))
-    return "; ".join(parts)
-
-
-def board_names_of(questions: list[Question]) -> list[str]:
-    return sorted({q.board for q in questions if q.board})
+        for q in (g for g in group if g.land == name and g.preset is not None):
+            answer: tuple[int, ...] = q.preset or ()
+            if q.kind == "ravage":
+                blight, dealt, lost, extra = answer
+                said.append(f"{dealt} Damage" + (", Blight" if blight else "") + (" +1 (Heavy Mining)" if extra else "")
+                            + (f", {lost} Dahan lost" if lost else ""))
+            elif q.kind == "destroyed" and any(answer):
+                said.append(f"{_text(answer)} destroyed")
+            elif q.kind in ("build", "explore") and any(answer):
+                said.append(f"{_text(answer)} added")
+        if said:
+            parts.setdefault(", ".join(said), []).append(name)
+    text = "; ".join(f"{', '.join(names)}: {said}" for said, names in parts.items()) if parts else "nothing happens"
+    if any(q.kind == "ravage" and q.preset and q.preset[0] for q in group) and any(
+            lands.placed_presence(state, s) < state.value(f"seat{s}.presence") for s in state.seat_numbers()):
+        text += " (Presence not placed in a land is not lost)"
+    return text
 
 
 def _ask_overview(txn: Txn, q: Question) -> None:
-    """Fill in the rules' answer for each question of the group now, and ask once for all."""
-    queue = get(txn.state, QUEUE, [])
-    group = [Question.of(raw) for raw in queue[:q.group]]
+    """Find the step's lands, fill in the rules' answer for each of their questions now, and ask
+    once for all."""
+    group = _land_questions(txn.state, q)
+    q = msgspec.structs.replace(q, group=len(group))
     filled = [msgspec.structs.replace(g, preset=_rules_answer(txn.state, g)) if g.kind in ANSWERED else g
               for g in group]
-    txn.put(QUEUE, [*(g.to_json() for g in filled), *queue[q.group:]] or None)
-    summary = _summary(q, [g for g in filled if g.kind in ANSWERED])
-    if q.step == "Setup":
-        text, detail = "Setup: the pieces on the island?", "piece by piece"
-    elif q.step.startswith("Ravage"):
-        text, detail = f"{q.step} in {q.terrain}: what happened?", "board by board"
+    _push(txn, filled, front=True)
+    summary = _summary(q, filled, txn.state)
+    if q.step.startswith("Ravage"):
+        text, detail = f"{q.step} in {q.terrain}: what happened?", "land by land"
     else:
-        text, detail = f"{q.step} in {q.terrain}: what was added?", "terrain by terrain"
+        text, detail = f"{q.step} in {q.terrain}: what was added?", "land by land"
     txn.ask(PROMPTS["overview"], text, [f"{AS_THE_RULES}: {summary}", detail], context={"q": q.to_json()})
 
 
@@ -365,67 +429,88 @@ def on_overview(txn: Txn, index: int) -> None:
         raise Rejected("there is nothing to choose")
     q = Question.of(prompt.context["q"])
     txn.close_prompt()
-    if index == 0:
+    if index == 0:  # the group, and the escalation right after it, take the rules' answers
         queue = get(txn.state, QUEUE, [])
-        group = [msgspec.structs.replace(Question.of(raw), auto=True).to_json() for raw in queue[:q.group]]
-        txn.put(QUEUE, [*group, *queue[q.group:]] or None)
+        size = q.group + int(len(queue) > q.group and queue[q.group].get("kind") == "escalation")
+        group = [msgspec.structs.replace(Question.of(raw), auto=True).to_json() for raw in queue[:size]]
+        txn.put(QUEUE, [*group, *queue[size:]] or None)
     resume(txn)
 
 
-def _take_preset(txn: Txn, q: Question, preset: Counts) -> None:
+def _take(txn: Txn, q: Question, preset: tuple[int, ...]) -> None:
     """Apply one question's rules answer, as if the players had chosen it."""
     if q.kind == "setup":
-        txn.set(f"island.{q.terrain}", sum(preset))
+        island_setup.place(txn, printed_pieces=bool(preset[0]))
     elif q.kind in ("build", "explore"):
-        _added(txn, q.step or "Build", q.terrain, preset)
-    elif q.kind == "blight":
-        if preset[0]:
-            mark_board(txn, q.board)
-            txn.notice(f"Ravage in {q.terrain}: Blight on board {q.board}")
-            blight_prompts.add_plain(txn)
+        _added(txn, q.step or "Build", q.land, (preset[0], preset[1], preset[2]))
+    elif q.kind == "ravage":
+        _ravaged(txn, q, blight=bool(preset[0]), lost=preset[2], extra=preset[3], ask_presence=False)
     elif q.kind == "destroyed":
-        _destroyed(txn, q.terrain, preset)
+        _destroyed(txn, q.land, (preset[0], preset[1], preset[2]))
 
 
 def _ask(txn: Txn, q: Question) -> None:
     state = txn.state
-    boards = _boards(state)
     context: dict[str, Json] = {"q": q.to_json()}
     if q.kind == "overview":
         _ask_overview(txn, q)
-        return
-    if q.kind == "setup":
-        likely = q.preset or _rules_answer(state, q)
-        answers = _answers(likely, (q.terrain,), max(sum(likely) + boards, 3 * boards))
-        txn.ask(PROMPTS["setup"], f"Setup: how many {q.terrain} are on the island?",
-                [_text(a) for a in answers], context={**context, "answers": [list(a) for a in answers]})
+    elif q.kind == "setup":
+        boards = ", ".join(lands.board_letters(state))
+        txn.ask(PROMPTS["setup"], "Setup: the pieces on the island?",
+                [f"as printed on boards {boards}: {island_setup.summary(state)}",
+                 "none yet (record them with land LAND town=N ...)"], context=context)
     elif q.kind == "build":
-        answers = _answers(q.preset or likely_build(state), ("towns", "cities"), boards + 1)
-        txn.ask(PROMPTS["build"], f"{q.step or 'Build'} in {q.terrain}: what was added?",
+        likely = q.preset or rules_build(state, q.land)
+        answers = _answers((likely[0], likely[1], likely[2]), ("towns", "cities"), 2)
+        txn.ask(PROMPTS["build"], f"{q.step or 'Build'} in {q.land}: what was added?",
                 [_text(a) for a in answers], context={**context, "answers": [list(a) for a in answers]})
     elif q.kind == "explore":
-        n = (q.preset or (likely_explore(state, q.terrain), 0, 0))[0]
-        cap = max(n, (table(state).lands_per_terrain if q.terrain != "Coastal"
-                      else table(state).coastal_lands_per_board) * boards) + 1
-        answers = _answers((n, 0, 0), ("explorers",), cap)
-        txn.ask(PROMPTS["explore"], f"Explore in {q.terrain}: what was added?", [_text(a) for a in answers],
+        n = (q.preset or (rules_explore(state, q.land), 0, 0))[0]
+        answers = _answers((n, 0, 0), ("explorers",), max(n, 1) + 1)
+        txn.ask(PROMPTS["explore"], f"Explore in {q.land}: what was added?", [_text(a) for a in answers],
                 context={**context, "answers": [list(a) for a in answers]})
-    elif q.kind == "blight":
-        blight, dealt, _ = q.preset or _rules_answer(state, q)
-        where = f" on board {q.board}" if boards > 1 else ""
-        options = [f"Blight added ({dealt} Damage to the land)", "no Blight"] if blight \
-            else [f"no Blight ({dealt} Damage to the land)", "Blight added"]
-        txn.ask(PROMPTS["blight"], f"Ravage in {q.terrain}{where}: did it add Blight?", options,
+    elif q.kind == "ravage":
+        blight, dealt, lost, _ = q.preset or rules_ravage(state, q.land)
+        said = f"{dealt} Damage" + (f", {lost} Dahan lost" if lost else "")
+        options = [f"Blight added ({said})", "no Blight"] if blight else [f"no Blight ({said})", "Blight added"]
+        txn.ask(PROMPTS["ravage"], f"Ravage in {q.land}: did it add Blight?", options,
                 context={**context, "blight_first": bool(blight)})
     elif q.kind == "loss":
-        rules = table(state).adversaries[q.terrain]
-        txn.ask(PROMPTS["loss"], f"{q.terrain.title()}'s loss condition: {rules.loss}",
+        at = table(state).adversary_at(q.terrain, adversary(state)[1])
+        effect = at.loss.effect if at.loss else ""
+        txn.ask(PROMPTS["loss"], f"{at.name}'s loss condition: {effect}",
                 ["no, play on", "yes: the game is lost"], context=context)
     elif q.kind == "destroyed":
-        likely = q.preset or likely_destroyed(state, q.terrain)
-        answers = _answers(likely, KINDS, max(2, sum(likely)))
-        txn.ask(PROMPTS["destroyed"], f"Ravage in {q.terrain}: what did the Dahan destroy?",
+        likely = rules_destroyed(state, q.land, 0)  # asked after the land's Ravage: its Dahan are counted
+        answers = _answers((likely[0], likely[1], likely[2]), KINDS, max(2, sum(likely)))
+        txn.ask(PROMPTS["destroyed"], f"Ravage in {q.land}: what did the Dahan destroy?",
                 [_text(a) for a in answers], context={**context, "answers": [list(a) for a in answers]})
+    elif q.kind == "swayed":
+        rec = lands.land(state, q.land)
+        yes_first = _automatic(state, q) == [q.land]
+        options = ["yes: a Town replaces a Dahan", "no"] if yes_first else ["no", "yes: a Town replaces a Dahan"]
+        txn.ask(PROMPTS["swayed"], f"Swayed by the Invaders in {q.land} ({rec.invaders} Invaders, "
+                f"{rec.dahan} Dahan): does a Town replace a Dahan?", options,
+                context={**context, "yes_first": yes_first})
+    elif q.kind == "place":
+        candidates = adversary_rules.escalation_lands(state, q.terrain, q.board, q.land)
+        if not candidates:
+            return
+        txn.ask(PROMPTS["place"], adversary_rules.place_question(state, q.terrain, q.board),
+                [*candidates, NOWHERE], context={**context, "lands": candidates})
+
+
+def _automatic(state: GameState, q: Question) -> list[str] | None:
+    """Lands an escalation question places in by the rules alone (None: the players choose)."""
+    if q.kind == "swayed":
+        rec = lands.land(state, q.land)
+        return [q.land] if rec.dahan and rec.invaders >= rec.dahan else []
+    return adversary_rules.automatic_lands(state, q.terrain, q.board, q.land)
+
+
+def _take_place(txn: Txn, q: Question, chosen: list[str] | None) -> None:
+    for name in chosen or []:
+        adversary_rules.escalate(txn, q.terrain if q.kind == "place" else "town_replaces_dahan", name)
 
 
 def _chosen(txn: Txn, index: int) -> tuple[Question, Counts]:
@@ -440,34 +525,41 @@ def _chosen(txn: Txn, index: int) -> tuple[Question, Counts]:
 
 
 def on_setup(txn: Txn, index: int) -> None:
-    q, counts = _chosen(txn, index)
-    txn.set(f"island.{q.terrain}", sum(counts))
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    txn.close_prompt()
+    island_setup.place(txn, printed_pieces=index == 0)
     resume(txn)
 
 
-def _added(txn: Txn, what: str, terrain: str, counts: Counts) -> None:
+def _added(txn: Txn, what: str, land: str, counts: Counts) -> None:
+    rec = lands.land(txn.state, land)
     for kind, n in zip(KINDS, counts, strict=True):
-        if n:
-            txn.add(f"island.{kind}", n)
-    txn.notice(f"{what} {terrain}: {_text(counts)} added")
+        rec = rec.add(kind, n)
+    lands.put(txn, land, rec)
+    if sum(counts):
+        txn.notice(f"{what} in {land}: {_text(counts)} added")
 
 
 def on_loss(txn: Txn, index: int) -> None:
     q, _ = _chosen(txn, 0)
     if index == 1:
-        txn.put("defeat.pending", [f"{q.terrain.title()}: {table(txn.state).adversaries[q.terrain].loss.rstrip('?')}"])
+        at = table(txn.state).adversary_at(q.terrain, adversary(txn.state)[1])
+        effect = at.loss.effect.rstrip("?") if at.loss else ""
+        txn.put("defeat.pending", [f"{at.name}: {effect}"])
     resume(txn)
 
 
 def on_build(txn: Txn, index: int) -> None:
     q, counts = _chosen(txn, index)
-    _added(txn, q.step or "Build", q.terrain, counts)
+    _added(txn, q.step or "Build", q.land, counts)
     resume(txn)
 
 
 def on_explore(txn: Txn, index: int) -> None:
     q, counts = _chosen(txn, index)
-    _added(txn, "Explore", q.terrain, counts)
+    _added(txn, "Explore", q.land, counts)
     resume(txn)
 
 
@@ -476,14 +568,28 @@ def on_ravage_blight(txn: Txn, index: int) -> None:
     if prompt is None:
         raise Rejected("there is nothing to choose")
     q = Question.of(prompt.context["q"])
+    rules = q.preset or rules_ravage(txn.state, q.land)
     blight = (index == 0) == bool(prompt.context["blight_first"])
     txn.close_prompt()
-    if not blight:
-        resume(txn)
-        return
-    mark_board(txn, q.board)
-    txn.notice(f"Ravage in {q.terrain}: Blight on board {q.board}")
-    blight_prompts.start(txn)
+    # the Dahan losses follow the answer: no Blight means less than 2 Damage, which destroys none
+    lost = rules[2] if blight or not rules[0] else 0
+    _ravaged(txn, q, blight=blight, lost=lost, extra=rules[3] if blight else 0, ask_presence=True)
+    resume(txn)
+
+
+def _ravaged(txn: Txn, q: Question, *, blight: bool, lost: int, extra: int, ask_presence: bool) -> None:
+    """A land's Ravage as the players answered: Dahan destroyed by the Invaders' damage, then the
+    Blight (SI-BLIGHT-1) with its cascade chosen among the adjacent lands."""
+    if lost:
+        rec = lands.land(txn.state, q.land)
+        lands.put(txn, q.land, rec.add("dahan", -lost))
+        txn.notice(f"Ravage in {q.land}: {lost} Dahan destroyed")
+    if blight:
+        mark_board(txn, lands.board_of(q.land))
+        txn.notice(f"Ravage in {q.land}: Blight added")
+        blight_track.add(txn, q.land, 1, ask_presence=ask_presence)
+        if extra:
+            blight_track.add_plain(txn, q.land, "Heavy Mining")
 
 
 def mark_board(txn: Txn, board: str) -> None:
@@ -493,12 +599,13 @@ def mark_board(txn: Txn, board: str) -> None:
         txn.put("ravage.blight_boards", [*boards, board])
 
 
-def destroy_pieces(txn: Txn, piece: str, n: int) -> None:
+def destroy_pieces(txn: Txn, piece: str, n: int, land: str) -> None:
     """SI-INV-8: destroying a Town or City generates Fear on top of the effect's own."""
-    track = "island." + {"explorer": "explorers", "town": "towns", "city": "cities"}[piece]
-    if txn.value(track) < n:
-        raise Rejected(f"the island has {txn.value(track)} {track.split('.')[1]}, cannot destroy {n}")
-    txn.add(track, -n)
+    kind = {"explorer": "explorers", "town": "towns", "city": "cities"}[piece]
+    rec = lands.land(txn.state, land)
+    if rec.count(kind) < n:
+        raise Rejected(f"{land} has {rec.count(kind)} {kind}, cannot destroy {n}")
+    lands.put(txn, land, rec.add(kind, -n))
     fear_each = table(txn.state).piece_fear[piece]
     if fear_each * n:
         txn.notice(f"Destroying {n} {piece}(s) generates {fear_each * n} Fear")
@@ -507,23 +614,78 @@ def destroy_pieces(txn: Txn, piece: str, n: int) -> None:
 
 def on_ravage_destroyed(txn: Txn, index: int) -> None:
     q, counts = _chosen(txn, index)
-    _destroyed(txn, q.terrain, counts)
+    _destroyed(txn, q.land, counts)
     resume(txn)
 
 
-def _destroyed(txn: Txn, terrain: str, counts: Counts) -> None:
-    have = island(txn.state)
-    counts = (min(counts[0], have[0]), min(counts[1], have[1]), min(counts[2], have[2]))
+def _destroyed(txn: Txn, land: str, counts: Counts) -> None:
+    rec = lands.land(txn.state, land)
+    counts = (min(counts[0], rec.explorers), min(counts[1], rec.towns), min(counts[2], rec.cities))
     for kind, n in zip(KINDS, counts, strict=True):
         if n:
-            destroy_pieces(txn, PIECE_OF[kind], n)
+            destroy_pieces(txn, PIECE_OF[kind], n, land)
     if sum(counts):
-        txn.notice(f"Ravage in {terrain}: {_text(counts)} destroyed")
+        txn.notice(f"Ravage in {land}: {_text(counts)} destroyed")
 
 
-def ravage_question_board(state: GameState) -> str | None:
-    """The board a Ravage's open Blight question is about (a named ``blight LAND`` answers it)."""
+def _where_options(state: GameState, q: Question) -> list[str]:
+    records = lands.all_lands(state)
+    if q.delta > 0:
+        return list(lands.places(state))
+    return [name for name in lands.places(state) if records.get(name, LandRecord()).count(q.terrain)]
+
+
+def _ask_where(txn: Txn, q: Question) -> None:
+    if (q.delta > 0) != (lands.unplaced(txn.state, q.terrain) > 0) or not lands.unplaced(txn.state, q.terrain):
+        return  # already placed (the count and the lands agree again)
+    options = _where_options(txn.state, q)
+    one = NAMES[q.terrain][0]
+    if not options:
+        txn.notice(f"No land holds a {one}: the island's count alone changed")
+        return
+    text = f"A {one} was added: in which land?" if q.delta > 0 else f"A {one} was removed: from which land?"
+    txn.ask(PROMPTS["where"], text, options, context={"q": q.to_json(), "lands": options})
+
+
+def on_where(txn: Txn, index: int) -> None:
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    q = Question.of(prompt.context["q"])
+    name = str(prompt.context["lands"][index])
+    txn.close_prompt()
+    rec = lands.land(txn.state, name)
+    lands.place_waiting(txn, name, rec.add(q.terrain, q.delta))
+    resume(txn)
+
+
+def on_place(txn: Txn, index: int) -> None:
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    q = Question.of(prompt.context["q"])
+    candidates = [str(c) for c in prompt.context["lands"]]
+    txn.close_prompt()
+    if index < len(candidates):
+        adversary_rules.escalate(txn, q.terrain, candidates[index])
+    resume(txn)
+
+
+def on_swayed(txn: Txn, index: int) -> None:
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    q = Question.of(prompt.context["q"])
+    yes = (index == 0) == bool(prompt.context["yes_first"])
+    txn.close_prompt()
+    if yes:
+        adversary_rules.escalate(txn, "town_replaces_dahan", q.land)
+    resume(txn)
+
+
+def ravage_question_land(state: GameState) -> str | None:
+    """The land a Ravage's open Blight question is about (``blight LAND`` answers it)."""
     prompt = state.prompt
-    if prompt is None or prompt.id != PROMPTS["blight"]:
+    if prompt is None or prompt.id != PROMPTS["ravage"]:
         return None
-    return str(prompt.context["q"]["board"])
+    return str(prompt.context["q"]["land"])

@@ -69,12 +69,8 @@ def on_drawn(txn: Txn, card: str) -> None:
         txn.put(EXTRA, None)
     current = slots(txn.state)
     put_slots(txn, replace(current, explore=(*current.explore, card)))
-    label, escalation = "", ""
-    if stage == 2 and card in data.escalation:
-        label = " (escalation)"
-        rules = data.adversaries.get(adversary(txn.state)[0])
-        escalation = rules.escalation if rules else ""
-    txn.notice(f"Explore: {card}{label}")
+    escalation = stage == 2 and card in data.escalation
+    txn.notice(f"Explore: {card}" + (" (escalation)" if escalation else ""))
     invader_counts.ask_explore(txn, card, escalation)
 
 
@@ -99,8 +95,9 @@ def explore_more(txn: Txn) -> None:
 
 
 def explore_skip(txn: Txn) -> None:
-    """No Explore card is resolved this step (an effect stops the Explore): its questions are
-    withdrawn and France 6 fires for none (SI-ERRATA-2); the card still advances."""
+    """No Explore card is resolved this step (an effect stops the Explore): its questions (and the
+    reactions after it) are withdrawn, so France 6 fires for none (SI-ERRATA-2); the card still
+    advances."""
     _in_explore(txn.state)
     invader_counts.withdraw(txn, "Explore")
     txn.put(SKIPPED, 1)
@@ -113,14 +110,8 @@ def _in_explore(state: GameState) -> None:
 
 
 def explore_leave(txn: Txn) -> None:
-    """SI-ERRATA-2: France level 6 fires once per Explore card resolved."""
-    cards = () if txn.state.get(SKIPPED) else slots(txn.state).explore
+    """The Explore step ends (France 6's reactions came after each card's own Explore)."""
     txn.put(SKIPPED, None)
-    txn.put("invader.explore_cards", int(txn.state.get("invader.explore_cards", 0)) + len(cards))
-    name, level = adversary(txn.state)
-    for rule in table(txn.state).adversary(name, level, "after_explore_card"):
-        for _ in cards:
-            txn.notice(rule.text)
 
 
 def first_explore_leave(txn: Txn) -> None:

@@ -1,19 +1,45 @@
-"""What the station knows about a named land (``A3`` is land 3 of board A): Blight, Vitality,
-Defend, Dahan, Badlands, terrain and each Spirit's Presence, as one typed record that the Blight
-procedure, the verbs and the Ravage questions all read."""
+"""The island's lands: where each is (board, number, terrain, coastal, neighbours, from the board
+data) and what the station knows it holds (Invaders, Dahan, Blight, Vitality, Defend, Badlands,
+Strife, each Spirit's Presence), as one typed record that the Invader questions, the Blight
+procedure, the verbs and the endings all read. ``A3`` is land 3 of board A.
+
+The island's Invader counts (``island.explorers`` and the like, which the victory checks read) are
+the sums over the lands: every change of a land's pieces goes through :func:`put_all`, which sets
+them; a hand change of a count is placed in a land by a question (``invader_counts.ask_where``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tablekeeper.core.events import Json
-from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
-from tablekeeper.games.spirit_island.common import get
+from tablekeeper.errors import Rejected
+from tablekeeper.games.spirit_island.common import get, table
+
+if TYPE_CHECKING:
+    from tablekeeper.core.game import Txn
 
 KEY = "lands"
-COUNTS = ("blight", "vitality", "defend", "dahan", "badlands", "strife")
+COUNTS = ("blight", "vitality", "defend", "dahan", "badlands", "strife", "explorers", "towns", "cities")
+INVADERS = ("explorers", "towns", "cities")
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a land is, as printed: its board, number, terrain, coastal, neighbours on its board."""
+
+    name: str
+    board: str
+    number: int
+    terrain: str
+    coastal: bool
+    adjacent: tuple[str, ...]
+
+    def matches(self, terrain: str) -> bool:
+        """Does an Invader card showing ``terrain`` (or "Coastal") pick this land?"""
+        return self.coastal if terrain == "Coastal" else self.terrain == terrain
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,49 +47,83 @@ class LandRecord:
     blight: int = 0
     vitality: int = 0
     defend: int = 0  # ends at Time Passes
-    dahan: int | None = None  # None: not recorded (the data's per-land figure is assumed)
+    dahan: int = 0
     badlands: int = 0
     strife: int = 0  # Invaders there carrying Strife
-    terrain: str = ""
+    explorers: int = 0
+    towns: int = 0
+    cities: int = 0
     presence: dict[str, int] = field(default_factory=dict)  # seat -> pieces
 
     @staticmethod
-    def of(raw: dict[str, Any]) -> LandRecord:
-        dahan = raw.get("dahan")
-        return LandRecord(int(raw.get("blight", 0)), int(raw.get("vitality", 0)), int(raw.get("defend", 0)),
-                          None if dahan is None else int(dahan), int(raw.get("badlands", 0)),
-                          int(raw.get("strife", 0)), str(raw.get("terrain", "")),
-                          {str(k): int(v) for k, v in (raw.get("presence") or {}).items()})
+    def of(raw: Mapping[str, Any]) -> LandRecord:
+        return _record({k: int(raw.get(k, 0) or 0) for k in COUNTS},
+                       {str(k): int(v) for k, v in (raw.get("presence") or {}).items()})
 
     def to_json(self) -> dict[str, Json]:
-        out: dict[str, Json] = {"blight": self.blight, "vitality": self.vitality, "defend": self.defend,
-                                "presence": dict(self.presence)}
-        if self.dahan is not None:
-            out["dahan"] = self.dahan
-        if self.badlands:
-            out["badlands"] = self.badlands
-        if self.strife:
-            out["strife"] = self.strife
-        if self.terrain:
-            out["terrain"] = self.terrain
+        out: dict[str, Json] = {k: getattr(self, k) for k in COUNTS if getattr(self, k) or k in ("blight",)}
+        out["presence"] = {k: v for k, v in self.presence.items() if v}
         return out
+
+    def count(self, key: str) -> int:
+        value: int = getattr(self, key)
+        return value
 
     def with_count(self, key: str, n: int) -> LandRecord:
         """One of ``COUNTS`` set to ``n``."""
-        if key == "blight":
-            return replace(self, blight=n)
-        if key == "vitality":
-            return replace(self, vitality=n)
-        if key == "defend":
-            return replace(self, defend=n)
-        if key == "dahan":
-            return replace(self, dahan=n)
-        if key == "strife":
-            return replace(self, strife=n)
-        return replace(self, badlands=n)
+        if key not in COUNTS:
+            raise KeyError(key)
+        values = {k: self.count(k) for k in COUNTS}
+        values[key] = n
+        return _record(values, self.presence)
+
+    def add(self, key: str, n: int) -> LandRecord:
+        return self.with_count(key, max(0, self.count(key) + n))
 
     def with_presence(self, seat: str, n: int) -> LandRecord:
         return replace(self, presence={**self.presence, seat: n})
+
+    @property
+    def invaders(self) -> int:
+        return self.explorers + self.towns + self.cities
+
+    @property
+    def buildings(self) -> int:
+        return self.towns + self.cities
+
+
+def _record(values: Mapping[str, int], presence: dict[str, int]) -> LandRecord:
+    return LandRecord(blight=values["blight"], vitality=values["vitality"], defend=values["defend"],
+                      dahan=values["dahan"], badlands=values["badlands"], strife=values["strife"],
+                      explorers=values["explorers"], towns=values["towns"], cities=values["cities"],
+                      presence=dict(presence))
+
+
+def board_letters(state: GameState) -> list[str]:
+    """The island boards in play, as set up (``--option boards=2`` or ``boards=A,C``)."""
+    return [str(b) for b in get(state, "boards", [])]
+
+
+def places(state: GameState) -> dict[str, Place]:
+    """Every land of the boards in play, in board and number order."""
+    data = table(state)
+    out: dict[str, Place] = {}
+    for letter in board_letters(state):
+        for land in data.boards[letter].lands:
+            out[f"{letter}{land.number}"] = Place(
+                f"{letter}{land.number}", letter, land.number, land.terrain, land.coastal,
+                tuple(f"{letter}{n}" for n in land.adjacent))
+    return out
+
+
+def place(state: GameState, name: str) -> Place:
+    """The land ``name``, or a refusal naming the lands there are."""
+    found = places(state).get(name.upper())
+    if found is None:
+        boards = board_letters(state)
+        raise Rejected(f"no land {name!r} on the island (lands are {boards[0]}1..{boards[0]}8"
+                       + (f" to {boards[-1]}1..{boards[-1]}8" if len(boards) > 1 else "") + ")")
+    return found
 
 
 def board_of(land: str) -> str:
@@ -79,16 +139,48 @@ def land(state: GameState, name: str) -> LandRecord:
     return all_lands(state).get(name, LandRecord())
 
 
+def matching(state: GameState, terrain: str) -> list[str]:
+    """The lands an Invader card showing ``terrain`` (or "Coastal") picks, board by board."""
+    return [name for name, where in places(state).items() if where.matches(terrain)]
+
+
+def totals(records: Iterable[LandRecord]) -> tuple[int, int, int]:
+    rows = list(records)
+    return (sum(r.explorers for r in rows), sum(r.towns for r in rows), sum(r.cities for r in rows))
+
+
 def put(txn: Txn, name: str, record: LandRecord) -> None:
-    lands = all_lands(txn.state)
-    lands[name] = record
-    put_all(txn, lands)
+    records = all_lands(txn.state)
+    records[name] = record
+    put_all(txn, records)
 
 
-def put_all(txn: Txn, lands: dict[str, LandRecord]) -> None:
-    txn.put(KEY, {name: rec.to_json() for name, rec in lands.items()})
+def put_all(txn: Txn, records: Mapping[str, LandRecord]) -> None:
+    """Write the lands and set the island's Invader counts to their sums (plus any pieces a hand
+    change added or removed that still wait to be placed in a land)."""
+    waiting = [unplaced(txn.state, kind) for kind in INVADERS]
+    txn.put(KEY, {name: rec.to_json() for name, rec in records.items()})
+    for kind, n, extra in zip(INVADERS, totals(records.values()), waiting, strict=True):
+        txn.set(f"island.{kind}", max(0, n + extra))
 
 
-def of_terrain(state: GameState, terrain: str, board: str) -> list[LandRecord]:
-    """The recorded lands of a terrain on a board."""
-    return [rec for name, rec in all_lands(state).items() if rec.terrain == terrain and board_of(name) == board]
+def place_waiting(txn: Txn, name: str, record: LandRecord) -> None:
+    """Write a land that receives (or gives up) a piece the island's count already holds (a hand
+    change placed in its land): the counts stay as they are."""
+    records = all_lands(txn.state)
+    records[name] = record
+    txn.put(KEY, {n: rec.to_json() for n, rec in records.items()})
+
+
+def unplaced(state: GameState, kind: str) -> int:
+    """Pieces the island's count has beyond the lands (positive) or short of them (negative)."""
+    index = INVADERS.index(kind)
+    return state.value(f"island.{kind}") - totals(all_lands(state).values())[index]
+
+
+def placed_presence(state: GameState, seat: int) -> int:
+    return sum(rec.presence.get(str(seat), 0) for rec in all_lands(state).values())
+
+
+def sacred_sites(state: GameState, seat: int) -> list[str]:
+    return [name for name, rec in all_lands(state).items() if rec.presence.get(str(seat), 0) >= 2]

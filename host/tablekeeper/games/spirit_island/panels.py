@@ -10,7 +10,7 @@ from tablekeeper.core.flow import Turns
 from tablekeeper.core.state import GameState
 from tablekeeper.core.view import Panel, Priority
 from tablekeeper.games.spirit_island import seat_menu, spirits
-from tablekeeper.games.spirit_island.common import blight_card, get, seat_track, slots
+from tablekeeper.games.spirit_island.common import adversary, blight_card, get, seat_track, slots, table
 from tablekeeper.games.spirit_island.fear import ROMAN
 from tablekeeper.games.spirit_island.invader_track import slot_lines
 from tablekeeper.games.spirit_island.turn import FLOW
@@ -59,7 +59,11 @@ def panels(game: Game, state: GameState) -> dict[str, Panel]:
     if state.prompt is not None:
         out["tokens"] = _prompt_panel(state)
     else:
-        out["tokens"] = Panel("Fear & Blight", tuple(token_lines))
+        doubtful = unverified(state)
+        ranked = [(line, Priority.NORMAL) for line in token_lines]
+        if doubtful:
+            ranked.append(("Unverified data: " + ", ".join(doubtful), Priority.DETAIL))
+        out["tokens"] = Panel.ranked("Fear & Blight", tuple(ranked))
     for seat in state.seat_numbers():
         out[f"seat{seat}"] = _seat_panel(state, seat)
     return out
@@ -92,11 +96,40 @@ def _seat_panel(state: GameState, seat: int) -> Panel:
     presence = state.value(seat_track(seat, "presence"))
     # most important first: a small seat display pages the rest; what A and B do in the seat's menu
     # is the display's last line (``SpiritIsland.legend``)
-    lines = ("Energy:", f"Cards played {played} of {limit}", f"Presence {presence}", el_text, reminder)
-    ranks = (Priority.KEY, Priority.NORMAL, Priority.NORMAL,
+    lines = ["Energy:", f"Cards played {played} of {limit}", f"Presence {presence}", el_text, reminder]
+    ranks = [Priority.KEY, Priority.NORMAL, Priority.NORMAL,
              Priority.NORMAL if elements else Priority.DETAIL,  # "no elements" only where there is room
-             Priority.DETAIL)  # reminder last
+             Priority.DETAIL]  # reminder last
+    spirit = spirits.spirit_of(state, seat)
+    if spirit is not None:
+        nxt = []
+        for which, label in (("energy", "Energy"), ("plays", "Plays")):
+            spaces = getattr(spirit, spirits.TRACKS[which])
+            n = state.value(seat_track(seat, spirits.TRACKS[which])) + 1
+            nxt.append(f"{label} {spaces[n]}" if n < len(spaces) else f"{label} done")
+        lines.insert(3, "Next on tracks: " + ", ".join(nxt))
+        ranks.insert(3, Priority.DETAIL)
     return Panel.ranked(f"Seat {seat}", tuple(zip(lines, ranks, strict=True)), big=str(energy))
+
+
+def unverified(state: GameState) -> list[str]:
+    """The data in play that is not checked against a second source: every screen that shows it
+    says so (the Fear card question names its own)."""
+    data = table(state)
+    out: list[str] = []
+    card = blight_card(state)
+    if card is not None and not card.verified:
+        out.append(f"Blight card {card.name}")
+    key, _ = adversary(state)
+    if key and not data.adversaries[key].verified:
+        out.append(f"adversary {data.adversaries[key].name}")
+    for seat in state.seat_numbers():
+        spirit = spirits.spirit_of(state, seat)
+        if spirit is not None and not spirit.verified:
+            out.append(f"Spirit {spirit.name}")
+    if any(not c.verified for c in data.fear_cards):
+        out.append("Fear card effects")
+    return out
 
 
 def current_seat(state: GameState) -> int:

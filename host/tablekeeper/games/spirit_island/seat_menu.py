@@ -18,7 +18,7 @@ from tablekeeper.games.spirit_island.spirit_data import ELEMENTS, SPEEDS
 # "close menu" first: NEXT on the panel (which picks the option it shows, the first) never acts for a
 # seat; the seat's own B opens the menu on "add 1 Fear".
 MENU = ("close menu", "add 1 Fear", "play a Power Card", "use an Innate Power", "change Presence",
-        "gain an element", "add 1 Blight")
+        "gain an element", "add 1 Blight", "add Presence from a track")
 PREFIX = "si.seat."
 OTHER = "another card (enter cost, speed, elements)"
 DONE = "no more elements"
@@ -96,6 +96,30 @@ def _do(txn: Txn, seat: int, item: str) -> None:
         _ask(txn, seat, "element", "Which element is gained?", [DONE, *(e.title() for e in ELEMENTS)])
     elif item == "add 1 Blight":
         blight_prompts.start(txn)
+    elif item == "add Presence from a track":
+        _ask(txn, seat, "track", "Which track does the Presence leave?", track_options(txn.state, seat))
+
+
+def track_options(state: GameState, seat: int) -> list[str]:
+    """The two tracks with the space each would uncover next."""
+    spirit = spirits.spirit_of(state, seat)
+    if spirit is None:
+        raise Rejected(f"seat {seat} has no Spirit set: change its Energy per turn and Card Plays by hand")
+    out = []
+    for which, label in (("energy", "Energy"), ("plays", "Card Plays")):
+        spaces = getattr(spirit, spirits.TRACKS[which])
+        n = state.value(seat_track(seat, spirits.TRACKS[which])) + 1
+        out.append(f"{label}: uncovers {spaces[n]}" if n < len(spaces) else f"{label}: empty")
+    return out
+
+
+def on_track(txn: Txn, index: int) -> None:
+    seat = _seat(txn)
+    txn.close_prompt()
+    try:
+        spirits.uncover(txn, seat, ("energy", "plays")[index])
+    except Rejected as exc:
+        txn.notice(f"Seat {seat}: {exc}")
 
 
 def presence_changes(state: GameState, seat: int) -> list[tuple[int, int]]:

@@ -1,5 +1,6 @@
 """Per-Spirit bookkeeping: Energy, card plays against the limit, elements this turn, Power uses
-(a Repeat is a new use), and the Time Passes clean-up (SI-TURN-1..3, SI-REPEAT-1)."""
+(a Repeat is a new use), the presence tracks as Presence leaves them, and the Time Passes clean-up
+(SI-TURN-1..3, SI-REPEAT-1)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ import msgspec
 
 from tablekeeper.core.events import Json
 from tablekeeper.core.game import Txn, parse_int
+from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import lands, powers, spirit_data
-from tablekeeper.games.spirit_island.common import get, seat_track
-from tablekeeper.games.spirit_island.spirit_data import ELEMENTS, SPEEDS, Innate, Spirit, SpiritCard
+from tablekeeper.games.spirit_island.common import blight_card, get, seat_track
+from tablekeeper.games.spirit_island.spirit_data import ELEMENTS, SPEEDS, Innate, InnateLevel, Spirit, SpiritCard
 
 # The FAQ rulings that bite most often, shown on a seat's panel in turn (catalogue 2.1, 2.5, 2.13, 2.16).
 REMINDERS = (
@@ -59,9 +61,17 @@ def power_to_use(state: GameState, speed: str) -> bool:
         if not any(have.values()):
             continue
         spirit = spirit_of(state, seat)
-        if spirit is None or any(i.speed == speed and spirit_data.levels_met(i, have) for i in spirit.innates):
+        if spirit is None or any(_speed_now(spirit, i, have, speed) and spirit_data.levels_met(i, have)
+                                 for i in spirit.innates):
             return True
     return False
+
+
+def _speed_now(spirit: Spirit, innate: Innate, have: dict[str, int], phase: str) -> bool:
+    """May the Innate be used in this Power phase (its speed, or Fast by its elements)?"""
+    if innate.speed == phase:
+        return True
+    return phase == "fast" and bool(innate.fast_with) and spirit_data.meets(innate.fast_with, have)
 
 
 def elements(state: GameState, seat: int) -> dict[str, int]:
@@ -76,6 +86,52 @@ def spirit_of(state: GameState, seat: int) -> Spirit | None:
         return None
     path = state.get("spirit_data")
     return spirit_data.load(str(path) if path else None).spirits[str(key)]
+
+
+TRACKS = {"energy": "energy_track", "plays": "plays_track"}
+
+
+def track_state(state: GameState, seat: int) -> spirit_data.TrackState | None:
+    spirit = spirit_of(state, seat)
+    if spirit is None:
+        return None
+    return spirit_data.track_state(spirit, state.value(seat_track(seat, "energy_track")),
+                                   state.value(seat_track(seat, "plays_track")))
+
+
+def uncover(txn: Txn, seat: int, which: str, land: str = "") -> None:
+    """Growth takes a Presence off a track onto the island: the next space is uncovered (its number
+    becomes the Spirit's Energy per turn or Card Plays, its element is gained every turn)."""
+    spirit = spirit_of(txn.state, seat)
+    if spirit is None:
+        raise Rejected(f"seat {seat} has no Spirit set (--option spirits=...): set seat{seat}.energy_per_turn instead")
+    if which not in TRACKS:
+        raise Rejected("uncover SEAT energy|plays [LAND]")
+    track = seat_track(seat, TRACKS[which])
+    spaces = getattr(spirit, TRACKS[which])
+    if txn.value(track) + 1 >= len(spaces):
+        raise Rejected(f"seat {seat}'s {which} track has no Presence left on it")
+    space = spaces[txn.value(track) + 1]
+    txn.add(track, 1)
+    if land:
+        where = lands.place(txn.state, land).name
+        rec = lands.land(txn.state, where)
+        lands.put(txn, where, rec.with_presence(str(seat), rec.presence.get(str(seat), 0) + 1))
+    txn.add(seat_track(seat, "presence"), 1)
+    txn.notice(f"Seat {seat} uncovers {space!r} on its {'Energy' if which == 'energy' else 'Card Plays'} track"
+               + (f"; the Presence goes to {land.upper()}" if land else ""))
+    if space in ELEMENTS and (txn.state.phase, txn.state.step) == ("spirit", "growth"):
+        gain_element(txn, seat, space)
+
+
+def follow_tracks(txn: Txn, seat: int) -> None:
+    """A track's uncovered spaces changed: Energy per turn and Card Plays follow them."""
+    now = track_state(txn.state, seat)
+    if now is None:
+        return
+    txn.set(seat_track(seat, "energy_per_turn"), now.energy)
+    if (txn.state.phase, txn.state.step) != ("spirit", "growth") or not txn.value(seat_track(seat, "cards_played")):
+        txn.set(seat_track(seat, "card_plays"), max(now.plays, txn.value(seat_track(seat, "cards_played"))))
 
 
 def unplayed_cards(state: GameState, seat: int) -> list[SpiritCard]:
@@ -161,14 +217,16 @@ def use(txn: Txn, seat: int, number_text: str) -> None:
     """SI-TURN-1: a card resolves only in its own Power phase; a Slow card stays pending during Fast."""
     cards, i = _card(txn.state, seat, number_text)
     speed = cards[i].speed
-    if txn.state.phase != speed:
+    if txn.state.phase not in SPEEDS:
         raise Rejected(f"card {i + 1} is {speed}: it resolves in the {speed.title()} Power phase"
                        f" (now: {txn.state.phase})")
+    if txn.state.phase != speed:
+        _swift(txn, seat, speed, cards[i].name or f"card {i + 1}")
     if cards[i].used:
         raise Rejected(f"card {i + 1} was already used this turn (a Repeat is 'repeat {seat} {i + 1}')")
     cards[i] = msgspec.structs.replace(cards[i], used=True)
     _put_played(txn, seat, cards)
-    _power_used(txn, seat, f"card {i + 1}")
+    _power_used(txn, seat, f"card {i + 1}" + (f", {cards[i].name}" if cards[i].name else ""))
 
 
 def repeat(txn: Txn, seat: int, number_text: str) -> None:
@@ -202,7 +260,8 @@ def innate(txn: Txn, seat: int, args: tuple[str, ...]) -> None:
     have = elements(txn.state, seat)
     spirit = spirit_of(txn.state, seat)
     if args and "=" in args[0]:
-        power = Innate("the Innate Power", txn.state.phase, (_threshold(args),))
+        power = Innate("the Innate Power", "fast" if txn.state.phase == "fast" else "slow",
+                       (InnateLevel(_threshold(args)),))
     elif spirit is not None and spirit.innates:
         wanted = " ".join(args).lower()
         found = [i for i in spirit.innates if i.name.lower().startswith(wanted)] if wanted else list(spirit.innates)
@@ -212,14 +271,31 @@ def innate(txn: Txn, seat: int, args: tuple[str, ...]) -> None:
         power = found[0]
     else:
         raise Rejected(f"innate {seat} ELEMENT=N ...: the Innate's first threshold (or --option spirits=...)")
-    if power.speed != txn.state.phase:
-        raise Rejected(f"{power.name} is {power.speed}: it is used in the {power.speed.title()} Power phase")
     met = spirit_data.levels_met(power, have)
     if met == 0:
         shown = " ".join(f"{n} {e}" for e, n in sorted(have.items())) or "no elements"
         raise Rejected(f"seat {seat} has {shown}: {power.name} needs "
-                       f"{spirit_data.threshold_text(power.levels[0])}")
-    _power_used(txn, seat, f"{power.name} (threshold {met} of {len(power.levels)} met)")
+                       f"{spirit_data.threshold_text(power.levels[0].threshold)}")
+    if not (spirit is not None and _speed_now(spirit, power, have, txn.state.phase)) and power.speed != txn.state.phase:
+        _swift(txn, seat, power.speed, power.name)
+    effects = "; ".join(f"{i}: {lv.effect}" for i, lv in enumerate(power.levels, 1)
+                        if lv.effect and spirit_data.meets(lv.threshold, have))
+    _power_used(txn, seat, f"{power.name} (threshold {met} of {len(power.levels)} met"
+                + (f": {effects})" if effects else ")"))
+
+
+def _swift(txn: Txn, seat: int, speed: str, name: str) -> None:
+    """A Power of the other speed: refused, unless the Spirit may use a Slow Power as if Fast for
+    each of an element it has (Swiftness of Lightning)."""
+    spirit = spirit_of(txn.state, seat)
+    per = spirit.slow_as_fast_per if spirit is not None else ""
+    allowed = elements(txn.state, seat).get(per, 0) if per else 0
+    used = int(txn.state.get(f"seat{seat}.swift", 0) or 0)
+    if not (speed == "slow" and txn.state.phase == "fast" and used < allowed):
+        extra = f" ({used} of {allowed} Slow Powers already made Fast by {per})" if per and speed == "slow" else ""
+        raise Rejected(f"{name} is {speed}: it is used in the {speed.title()} Power phase{extra}")
+    txn.put(f"seat{seat}.swift", used + 1)
+    txn.notice(f"Seat {seat} uses {name} as if Fast ({per} {used + 1} of {allowed})")
 
 
 def _power_used(txn: Txn, seat: int, what: str) -> None:
@@ -238,9 +314,22 @@ def whenever(txn: Txn, seat: int, text: str) -> None:
 
 
 def gain_energy(txn: Txn) -> None:
-    """Spirit Phase: each Spirit gains its Energy per turn (the highest uncovered Energy number)."""
+    """Spirit Phase: each Spirit gains its Energy per turn (the highest uncovered Energy number)
+    and the elements its uncovered track spaces give every turn; a Spirit whose tracks are known
+    has its Card Plays set from them (a Blight card may add to both)."""
+    card = blight_card(txn.state)
+    bonus = card is not None and bool(txn.value("blight.flipped"))
     for seat in txn.state.seat_numbers():
-        gain = txn.value(seat_track(seat, "energy_per_turn"))
+        now = track_state(txn.state, seat)
+        if now is not None:
+            txn.set(seat_track(seat, "card_plays"), now.plays + (card.spirit_phase_plays if card and bonus else 0))
+            for element in now.elements:
+                gain_element(txn, seat, element)
+            if now.any_elements:
+                txn.notice(f"Seat {seat}: {now.any_elements} element(s) of your choice from the track (element SEAT X)")
+            if now.reclaim_one:
+                txn.notice(f"Seat {seat}: reclaim one card (track)")
+        gain = txn.value(seat_track(seat, "energy_per_turn")) + (card.spirit_phase_energy if card and bonus else 0)
         if gain:
             txn.add(seat_track(seat, "energy"), gain)
 
@@ -249,7 +338,7 @@ def growth_changed_income(txn: Txn, track: str, old: int, new: int) -> None:
     """Energy is gained as the Spirit Phase begins; a Growth that uncovers (or covers) an Energy
     number before the seat's first card changes this turn's gain too, so the Energy follows."""
     seat_text = track.removeprefix("seat").removesuffix(".energy_per_turn")
-    if (txn.state.phase, txn.state.step) != ("spirit", "growth") or not seat_text.isdigit():
+    if (txn.state.phase, txn.state.step) != ("spirit", "growth") or not is_number(seat_text, signed=False):
         return
     seat = int(seat_text)
     if seat in txn.state.done or txn.value(seat_track(seat, "cards_played")):
@@ -262,7 +351,7 @@ def time_passes(txn: Txn) -> None:
     """SI-TURN-3: played cards to discard, elements cleared, this-turn effects end, Damage healed."""
     for seat in txn.state.seat_numbers():
         txn.set(seat_track(seat, "cards_played"), 0)
-        for key in ("played", "elements", "power_uses", "whenever"):
+        for key in ("played", "elements", "power_uses", "whenever", "swift"):
             txn.put(f"seat{seat}.{key}", None)
     recorded = lands.all_lands(txn.state)
     if recorded:

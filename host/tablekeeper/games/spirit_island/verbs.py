@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 from tablekeeper.core.game import CORE_VERBS, ChoiceHandler, Txn, Verb, parse_int, parse_seat, want
+from tablekeeper.core.numbers import is_number
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import (
     blight_effects,
@@ -51,43 +51,84 @@ def _track_of(piece: str) -> str:
     return "island." + {"explorer": "explorers", "town": "towns", "city": "cities"}[piece]
 
 
+def _piece_args(args: tuple[str, ...], usage: str) -> tuple[str, int, str]:
+    """``PIECE [N] [LAND]``: the piece, how many, and the land (empty: the one land holding them,
+    else asked)."""
+    if not 1 <= len(args) <= 3:
+        raise Rejected(f"usage: {usage}")
+    piece, rest = _piece(args[0]), list(args[1:])
+    n = 1
+    if rest and is_number(rest[0]):
+        n = _count(tuple(rest), 0, "count")
+        rest = rest[1:]
+    if len(rest) > 1:
+        raise Rejected(f"usage: {usage}")
+    return piece, n, rest[0] if rest else ""
+
+
+def _where_from(txn: Txn, piece: str, n: int, land: str) -> str:
+    """The land the pieces leave: the one named, else the only land holding that many ("" : ask)."""
+    kind = _track_of(piece).split(".")[1]
+    if land:
+        return lands.place(txn.state, land).name
+    if txn.value(_track_of(piece)) < n:
+        raise Rejected(f"the island has {txn.value(_track_of(piece))} {kind}, cannot take {n}")
+    holding = [name for name, rec in lands.all_lands(txn.state).items() if rec.count(kind)]
+    return holding[0] if len(holding) == 1 and lands.land(txn.state, holding[0]).count(kind) >= n else ""
+
+
 def _destroy(txn: Txn, args: tuple[str, ...]) -> None:
-    """SI-INV-8: destroying a Town or City generates Fear on top of the effect's own."""
-    if not 1 <= len(args) <= 2:
-        raise Rejected("usage: destroy explorer|town|city [N]")
-    invader_counts.destroy_pieces(txn, _piece(args[0]), _count(args, 1, "count"))
+    """SI-INV-8: destroying a Town or City generates Fear on top of the effect's own; the pieces
+    leave the land named (or the only land holding them; else the players are asked which)."""
+    piece, n, land = _piece_args(args, "destroy explorer|town|city [N] [LAND]")
+    where = _where_from(txn, piece, n, land)
+    if where:
+        invader_counts.destroy_pieces(txn, piece, n, where)
+        return
+    fear_each = table(txn.state).piece_fear[piece]
+    if fear_each * n:
+        txn.notice(f"Destroying {n} {piece}(s) generates {fear_each * n} Fear")
+        txn.add("fear.generated", fear_each * n)
+    txn.add(_track_of(piece), -n)
 
 
 def _remove(txn: Txn, args: tuple[str, ...]) -> None:
     """Removing (or replacing away) an Invader generates no Fear."""
-    if not 1 <= len(args) <= 2:
-        raise Rejected("usage: remove explorer|town|city [N]")
-    piece, n = _piece(args[0]), _count(args, 1, "count")
+    piece, n, land = _piece_args(args, "remove explorer|town|city [N] [LAND]")
+    where = _where_from(txn, piece, n, land)
+    if where:
+        rec = lands.land(txn.state, where)
+        kind = _track_of(piece).split(".")[1]
+        if rec.count(kind) < n:
+            raise Rejected(f"{where} has {rec.count(kind)} {kind}, cannot remove {n}")
+        lands.put(txn, where, rec.add(kind, -n))
+        return
     txn.add(_track_of(piece), -n)
 
 
 def _blight(txn: Txn, args: tuple[str, ...]) -> None:
     if len(args) > 2:
         raise Rejected("usage: blight [LAND [N]]")
-    asked_board = invader_counts.ravage_question_board(txn.state)
-    if asked_board is not None and args:
-        # a Ravage's Blight question answered with the land's name: Blight there
-        txn.close_prompt()
-        board = lands.board_of(args[0])
-        invader_counts.mark_board(txn, board)
-        txn.notice(f"Ravage: Blight on board {board} ({args[0]})")
-    elif txn.state.prompt is not None:
+    asked = invader_counts.ravage_question_land(txn.state)
+    if asked is not None and args and lands.place(txn.state, args[0]).name == asked and len(args) == 1:
+        # a Ravage's Blight question answered with its land's name: yes, Blight there
+        prompt = txn.state.prompt
+        first = bool(prompt.context["blight_first"]) if prompt is not None else True
+        CHOICES[invader_counts.PROMPTS["ravage"]](txn, 0 if first else 1)
+        return
+    immediately = blight_effects.placing(txn.state)
+    if txn.state.prompt is not None and not (immediately and txn.state.prompt.id == blight_track.PROMPTS["cascade"]):
         raise Rejected(f"answer the prompt first: {txn.state.prompt.text}")
     if not args:
         blight_prompts.start(txn)
         return
-    immediately = blight_effects.placing(txn.state)
     if get(txn.state, "blight.pending", []) and not immediately:
         raise Rejected("finish the cascade first: " + str(blight_track.waiting_for_cascade(txn.state)))
-    blight_track.add(txn, args[0], _count(args, 1, "Blight"))
+    land = lands.place(txn.state, args[0]).name
     if immediately:
         blight_effects.placed(txn)  # step 1's Blight, placed before the cascade
-        blight_track.settle(txn)
+    blight_track.add(txn, land, _count(args, 1, "Blight"))
+    blight_track.settle(txn)
     invader_counts.resume(txn)
 
 
@@ -95,6 +136,9 @@ def _cascade(txn: Txn, args: tuple[str, ...]) -> None:
     want(args, 1, "cascade LAND")
     if blight_effects.placing(txn.state):
         raise Rejected(f"place the Immediately Blight first ({txn.state.get(blight_effects.LEFT)} left): blight LAND")
+    prompt = txn.state.prompt
+    if prompt is not None and prompt.id != blight_track.PROMPTS["cascade"]:
+        raise Rejected(f"answer the prompt first: {prompt.text}")
     blight_track.cascade(txn, args[0])
     invader_counts.resume(txn)
 
@@ -102,14 +146,15 @@ def _cascade(txn: Txn, args: tuple[str, ...]) -> None:
 def _remove_blight(txn: Txn, args: tuple[str, ...]) -> None:
     if not 1 <= len(args) <= 2:
         raise Rejected("usage: remove-blight LAND [N]")
-    blight_track.remove(txn, args[0], _count(args, 1, "Blight"))
+    blight_track.remove(txn, lands.place(txn.state, args[0]).name, _count(args, 1, "Blight"))
 
 
 def _land(txn: Txn, args: tuple[str, ...]) -> None:
-    """Record what a land holds (setup Blight comes from the box, not the card)."""
+    """Record what a land holds (setup Blight comes from the box, not the card); its Invaders count
+    on the island at once."""
     if len(args) < 2:
-        raise Rejected("usage: land LAND blight=N vitality=N presenceS=N ...")
-    name = args[0]
+        raise Rejected("usage: land LAND blight=N vitality=N towns=N presenceS=N ...")
+    name = lands.place(txn.state, args[0]).name
     recorded = lands.all_lands(txn.state)
     rec = recorded.get(name, lands.LandRecord())
     for item in args[1:]:
@@ -117,12 +162,8 @@ def _land(txn: Txn, args: tuple[str, ...]) -> None:
         if not sep:
             raise Rejected(f"land {name}: expected KEY=N, got {item!r}")
         if key == "terrain":
-            terrains = (*table(txn.state).terrains, "Coastal")
-            match = [t for t in terrains if t.lower() == value.lower()]
-            if not match:
-                raise Rejected(f"land {name}: unknown terrain {value!r} ({', '.join(terrains)})")
-            rec = replace(rec, terrain=match[0])
-            continue
+            where = lands.place(txn.state, name)
+            raise Rejected(f"land {name}: its terrain is printed on board {where.board} ({where.terrain})")
         n = parse_int(value, key)
         if n < 0:
             raise Rejected(f"land {name}: {key} cannot be negative")
@@ -135,7 +176,7 @@ def _land(txn: Txn, args: tuple[str, ...]) -> None:
             if located > txn.value(seat_track(seat, "presence")):
                 txn.set(seat_track(seat, "presence"), located)
         else:
-            raise Rejected(f"land {name}: unknown key {key!r} ({', '.join(lands.COUNTS)}, terrain, presenceS)")
+            raise Rejected(f"land {name}: unknown key {key!r} ({', '.join(lands.COUNTS)}, presenceS)")
     lands.put(txn, name, rec)
 
 
@@ -143,16 +184,17 @@ def _presence(txn: Txn, args: tuple[str, ...]) -> None:
     want(args, 3, "presence SEAT LAND +N|-N")
     seat = parse_seat(txn.state, args[0])
     delta = parse_int(args[2], "presence change")
-    rec = lands.land(txn.state, args[1])
+    name = lands.place(txn.state, args[1]).name
+    rec = lands.land(txn.state, name)
     have = rec.presence.get(str(seat), 0)
     if have + delta < 0:
-        raise Rejected(f"seat {seat} has {have} Presence in {args[1]}")
-    lands.put(txn, args[1], rec.with_presence(str(seat), have + delta))
+        raise Rejected(f"seat {seat} has {have} Presence in {name}")
+    lands.put(txn, name, rec.with_presence(str(seat), have + delta))
     txn.add(seat_track(seat, "presence"), delta)
 
 
 def _play(txn: Txn, args: tuple[str, ...]) -> None:
-    if len(args) >= 2 and not args[1].isdigit():
+    if len(args) >= 2 and not is_number(args[1], signed=False):
         spirits.play_named(txn, parse_seat(txn.state, args[0]), " ".join(args[1:]))
         return
     if len(args) < 3:
@@ -194,6 +236,12 @@ def _more(txn: Txn, args: tuple[str, ...]) -> None:
     seat_menu.more(txn, parse_seat(txn.state, args[0]))
 
 
+def _uncover(txn: Txn, args: tuple[str, ...]) -> None:
+    if len(args) not in (2, 3):
+        raise Rejected("usage: uncover SEAT energy|plays [LAND]")
+    spirits.uncover(txn, parse_seat(txn.state, args[0]), args[1].lower(), args[2] if len(args) == 3 else "")
+
+
 def _whenever(txn: Txn, args: tuple[str, ...]) -> None:
     if len(args) < 2:
         raise Rejected("usage: whenever SEAT TEXT")
@@ -211,6 +259,8 @@ def _begin(txn: Txn, args: tuple[str, ...]) -> None:
 def _end(txn: Txn, args: tuple[str, ...]) -> None:
     want(args, 0, "end")
     names = table_actions.open_names(txn.state)
+    if invader_counts.owns_current_action(txn.state):
+        raise Rejected(f"{names[-1]} is the station's own Invader Action: it ends once its questions are answered")
     if get(txn.state, "blight.pending", []) and len(names) <= 1:
         raise Rejected("finish the cascade first: " + str(blight_track.waiting_for_cascade(txn.state)))
     if txn.state.get("blight.implicit") and len(names) == 1:
@@ -266,7 +316,7 @@ def _guard(core: str) -> Verb:
     base = CORE_VERBS[core]
 
     def handler(txn: Txn, args: tuple[str, ...]) -> None:
-        if core == "set" and len(args) == 2 and args[1].lstrip("-").isdigit():
+        if core == "set" and len(args) == 2 and is_number(args[1]):
             txn.game.counter(txn.state, args[0])
             if int(args[1]) == txn.value(args[0]):
                 txn.notice(f"{args[0]} is already {args[1]}")  # a no-op, accepted
@@ -281,12 +331,12 @@ def _guard(core: str) -> Verb:
 VERBS: Mapping[str, Verb] = {
     "next": Verb("next", "next step; with an Invader-count question open, confirm its first answer", _next),
     "fear": Verb("fear [N]", "generate N Fear (earns cards, raises Terror)", _fear),
-    "destroy": Verb("destroy explorer|town|city [N]", "destroy Invaders (Towns/Cities add Fear)", _destroy),
-    "remove": Verb("remove explorer|town|city [N]", "remove Invaders (no Fear)", _remove),
+    "destroy": Verb("destroy explorer|town|city [N] [LAND]", "destroy Invaders (Towns/Cities add Fear)", _destroy),
+    "remove": Verb("remove explorer|town|city [N] [LAND]", "remove Invaders (no Fear)", _remove),
     "blight": Verb("blight [LAND [N]]", "add Blight in the FAQ's order (no LAND: yes/no questions)", _blight),
     "cascade": Verb("cascade LAND", "the adjacent land a cascading Blight goes to", _cascade),
     "remove-blight": Verb("remove-blight LAND [N]", "Blight leaves the island back to the card", _remove_blight),
-    "land": Verb("land LAND key=N ...", "record a land's blight, vitality, defend, presenceS", _land),
+    "land": Verb("land LAND key=N ...", "record a land's pieces, blight, vitality, defend, presenceS", _land),
     "presence": Verb("presence SEAT LAND +N|-N", "add or remove Presence in a land", _presence),
     "play": Verb("play SEAT COST fast|slow [ELEMENT ...]", "choose and pay for a Power Card (or: play SEAT NAME)",
                  _play),
@@ -297,6 +347,7 @@ VERBS: Mapping[str, Verb] = {
     "element": Verb("element SEAT ELEMENT ...", "elements gained this turn outside a played card", _element),
     "seat-menu": Verb("seat-menu SEAT", "open the seat's menu (its B button)", _menu),
     "more": Verb("more SEAT", "show the next item of the seat's open menu (its B button)", _more),
+    "uncover": Verb("uncover SEAT energy|plays [LAND]", "Growth: a Presence leaves a track (into LAND)", _uncover),
     "whenever": Verb("whenever SEAT TEXT", "this turn: TEXT each time the seat uses a Power", _whenever),
     "begin": Verb("begin NAME", "open an action (triggers wait for its end)", _begin),
     "end": Verb("end", "close the innermost open action", _end),
@@ -311,7 +362,7 @@ VERBS: Mapping[str, Verb] = {
 }
 
 def _then_resume(handler: ChoiceHandler) -> ChoiceHandler:
-    """After an answer, the next queued Invader question (if nothing else is waiting)."""
+    """After an answer, what a Blight addition waits for, then the next queued Invader question."""
 
     def answered(txn: Txn, index: int) -> None:
         handler(txn, index)
@@ -330,7 +381,14 @@ CHOICES: Mapping[str, ChoiceHandler] = {name: _then_resume(handler) for name, ha
     invader_counts.PROMPTS["setup"]: invader_counts.on_setup,
     invader_counts.PROMPTS["build"]: invader_counts.on_build,
     invader_counts.PROMPTS["explore"]: invader_counts.on_explore,
-    invader_counts.PROMPTS["blight"]: invader_counts.on_ravage_blight,
+    invader_counts.PROMPTS["ravage"]: invader_counts.on_ravage_blight,
+    invader_counts.PROMPTS["where"]: invader_counts.on_where,
+    invader_counts.PROMPTS["place"]: invader_counts.on_place,
+    invader_counts.PROMPTS["swayed"]: invader_counts.on_swayed,
+    blight_track.PROMPTS["cascade"]: blight_track.on_cascade,
+    blight_track.PROMPTS["unplaced"]: blight_track.on_unplaced,
+    blight_track.PROMPTS["draw"]: blight_track.on_draw,
+    fear.NAME_PROMPT: fear.on_named,
     invader_counts.PROMPTS["destroyed"]: invader_counts.on_ravage_destroyed,
     invader_counts.PROMPTS["loss"]: invader_counts.on_loss,
     invader_counts.PROMPTS["overview"]: invader_counts.on_overview,
@@ -341,4 +399,5 @@ CHOICES: Mapping[str, ChoiceHandler] = {name: _then_resume(handler) for name, ha
     seat_menu.PREFIX + "element": seat_menu.on_element,
     seat_menu.PREFIX + "presence": seat_menu.on_presence,
     seat_menu.PREFIX + "innate": seat_menu.on_innate,
+    seat_menu.PREFIX + "track": seat_menu.on_track,
 }.items()}
