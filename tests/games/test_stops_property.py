@@ -5,8 +5,8 @@ step-by-step twin (``--walk``) kept at the same position:
   game names is accepted (and that changes no position and no ending), or the state waits for the
   table: a prompt, a seat owing a move, a table action, a decision, or a declared stop;
 - every verb the walk twin accepts at a position the automatic run went through is accepted where
-  the automatic run stopped (or after its open question is answered), unless the table had it right
-  before the press that started the run: the automatic run never takes a choice away. (Where the run
+  the automatic run stopped (or once the questions it stopped at are answered), or was accepted
+  right before the press that started the run: the automatic run never takes a choice away. (Where the run
   reached an ending, the ending is the rules' answer and both twins must reach it at the same step.)
 - the twin reaches the same state by pressing ``next`` for each step the station ran itself, and the
   save replays to the session's state.
@@ -257,8 +257,9 @@ def check_random_play(table: Table, seed: int, rng: random.Random, commands: int
         assert replayed.state == play.state  # the save is the truth
 
 
-def answered(game: Game, state: GameState, depth: int = 4) -> list[GameState]:
-    """The state and, while a question is open, the states after its first answer (a few deep)."""
+def answered(game: Game, state: GameState, depth: int = 40) -> list[GameState]:
+    """The state and, while a question is open, the states after its first answer: the questions
+    the run stopped at, answered as a quiet table answers them."""
     states = [state]
     while states[-1].prompt is not None and len(states) <= depth:
         try:
@@ -292,6 +293,8 @@ def sync(game: Game, table: Table, play: Session, walk: Session, said: list[str]
             there_lines = [t for there in theres for t, _ in all_lines(table, game, there)] + lines
             missing = {v for v in here if not any(command(t).verb == v and accepted(game, there, t)
                                                   for t in there_lines for there in theres)}
+            if theres[-1].over is not None:
+                missing = set()  # answering the questions ends the game: the ending is the rules' answer
             assert not missing, (f"after {said}: {sorted(missing)} accepted at {position(walk.state)} step by step, "
                                  f"refused where the automatic run stopped, {position(target)}")
         outcome = walk.perform(Command("next"))
