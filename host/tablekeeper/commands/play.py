@@ -249,7 +249,8 @@ def run(args: argparse.Namespace) -> int:
                     raise ScriptError(f"line {number}: {outcome.reason}")
                 if not outcome.accepted:
                     rejected += 1
-                    print(f"line {number}: {outcome.reason}", file=sys.stderr, flush=True)
+                    if not args.trace:  # in trace mode the trace is the answer: a driver need not read stderr
+                        print(f"line {number}: {outcome.reason}", file=sys.stderr, flush=True)
                 if args.trace:
                     state = runner.view()
                     if not outcome.accepted:

@@ -249,6 +249,7 @@ class Game:
         """Judge a command: the events it causes, or ``Rejected`` with a reason."""
         txn = Txn(self, state, rng)
         verb, args = command.verb, command.args
+        self.flow.refuse_after_end(state, verb)
         game_verbs = self.verbs()
         if verb in game_verbs:
             game_verbs[verb].handler(txn, args)
@@ -263,8 +264,9 @@ class Game:
             raise Rejected(f"unknown verb {verb!r}{hint} (known: {', '.join(known)})")
         if not txn.events:
             raise Rejected(f"{command.text()}: nothing to do")
-        flowmod.settle(txn, self.flow)
         self.after_command(txn)
+        self.flow.judge_end(txn)
+        flowmod.settle(txn, self.flow)
         return txn.events
 
     def apply(self, state: GameState, event: Event) -> GameState:

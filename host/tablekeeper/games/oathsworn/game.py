@@ -24,7 +24,7 @@ import tablekeeper.games.oathsworn.turns as turns
 from tablekeeper.core import flow as flowmod
 from tablekeeper.core.chance import Deck, Multiset
 from tablekeeper.core.events import Command, Event
-from tablekeeper.core.flow import Flow, Kind, Phase, Step, Turns
+from tablekeeper.core.flow import Ending, Flow, Kind, Phase, Step, Stop, Turns
 from tablekeeper.core.frozen import freeze, thaw
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
 from tablekeeper.core.numbers import is_number, parse_number
@@ -84,11 +84,20 @@ def _no_minion_due(state: GameState) -> bool:
     return not state.get("minions_due")
 
 
+ENCOUNTER_SETUP = Stop("encounter setup: choose the lead (lead SEAT), build each hand (hand SEAT ...) and each "
+                       "companion's archetype side (archetype SEAT CARD A|B); next begins round 1",
+                       "OS-ESET-5, OS-ESET-8, OS-ESET-10", when=lambda s: s.round == 1)
+"""Round 1's Refresh is where a group that has just finished the story (or opened an encounter) sets
+the encounter up: the station stops there instead of running it."""
+
+EPILOGUE = Stop("the encounter is over: tally (Tally Level, Loot and Losses)", "OS-END-2, OS-END-3, OS-TALLY-1",
+                when=lambda s: part(s) == "epilogue")
+
 FLOW = Flow(phases=(
     Phase("story", "Story", (Step("story", "Story part", leave=story.end_story, hold=_draw_open),),
           skip=lambda s: part(s) != "story"),
     Phase("refresh", "Refresh", (Step("refresh", "Refresh", enter=encounter.refresh, hold=_draw_open,
-                                      kind=Kind.AUTO),),
+                                      kind=Kind.AUTO, stop=ENCOUNTER_SETUP),),
           skip=lambda s: _ambushed_round(s) or _not_encounter(s)),
     Phase("oathsworn", "Oathsworn", (Step("turns", "Turns", turns=Turns.UNTIL_PASS, turn_start=encounter.turn_start,
                                           leave=encounter.oathsworn_end, hold=_draw_open, kind=Kind.DECISION),),
@@ -99,7 +108,7 @@ FLOW = Flow(phases=(
                                           idle=_no_minion_due))),
     Phase("end", "End of round", (Step("end", "End of round", enter=encounter.end_of_round, hold=_draw_open,
                                        kind=Kind.AUTO),)),
-))
+), stops=(EPILOGUE,), ending=Ending(rule="OS-TALLY-9"))
 
 
 def might_deck(name: str, colour: str, faces: Mapping[str, int]) -> Deck:

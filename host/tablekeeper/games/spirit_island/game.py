@@ -3,13 +3,12 @@ the Blight card, per-Spirit Energy and card plays, and the endings."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import ClassVar
 
 from tablekeeper.core.chance import Deck, Multiset
-from tablekeeper.core.events import Command, Event, Json
+from tablekeeper.core.events import Command, Json
 from tablekeeper.core.frozen import freeze
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
 from tablekeeper.core.numbers import is_number
@@ -21,7 +20,6 @@ from tablekeeper.games.spirit_island import blight as blightmod
 from tablekeeper.games.spirit_island import (
     blight_effects,
     blight_track,
-    endings,
     fear,
     invader_counts,
     invader_track,
@@ -187,17 +185,6 @@ class SpiritIsland(Game):
 
     def choices(self) -> Mapping[str, ChoiceHandler]:
         return verbs.CHOICES
-
-    def decide(self, state: GameState, command: Command, rng: random.Random | None = None) -> list[Event]:
-        """As the base, then the end-of-game check once the whole command has resolved, so one
-        effect that both wins and loses is a (sacrifice) victory (SI-END-3)."""
-        events = super().decide(state, command, rng)
-        after = state
-        for event in events:
-            after = self.apply(after, event)
-        txn = Txn(self, after, rng)
-        endings.check(txn)
-        return [*events, *txn.events]
 
     # --- hooks ----------------------------------------------------------------------------------
     def check_track(self, state: GameState, track: str, value: int) -> None:
