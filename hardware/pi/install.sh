@@ -5,6 +5,7 @@
 #
 # Run it from a clone of the repository as the user the station should run as (or as root with
 # --user NAME); it uses sudo for the system steps. The venv and everything root runs belong to root. --dry-run prints every step (these and the Python installer's) and changes nothing.
+# After the venv is made, every Python step runs on the venv's interpreter; the system python3 only makes the venv.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -28,15 +29,18 @@ while [[ $# -gt 0 ]]; do
     shift
 done
 
-if [[ "$station_user" == root ]]; then
+if [[ "$station_user" == root && $dry_run -eq 1 ]]; then
+    echo "install.sh: as root an install needs --user NAME; this plan shows the default station user, pi" >&2
+    station_user=pi
+elif [[ "$station_user" == root ]]; then
     echo "install.sh: run it as the station's user (it calls sudo itself), or pass --user NAME" >&2
     exit 2
 fi
 
 steps=(
     "Install system packages: python3-venv python3-dev python3-pip i2c-tools"
-    "Build the Tablekeeper wheel from $repo as $station_user (no root needed to build)"
     "Create the virtualenv $venv, owned by root (the station user can run it, not change it)"
+    "Build the Tablekeeper wheel from $repo as $station_user with the venv's Python (no root needed to build)"
     "Install the wheel with its 'pi' extra (lgpio) into $venv; put 'tablekeeper' on the PATH"
 )
 step() { # step NUMBER: print the step's title, numbered among the shell steps
@@ -65,6 +69,9 @@ step 1
 priv apt-get update
 priv apt-get install -y python3-venv python3-dev python3-pip i2c-tools
 step 2
+priv install -d -o root -g root -m 0755 "$venv"
+priv python3 -m venv "$venv"
+step 3
 # Building runs the project's build code, so it runs unprivileged; root only installs the built wheel,
 # which executes nothing, into a venv the station user cannot write.
 if [[ $dry_run -eq 1 ]]; then
@@ -77,10 +84,7 @@ elif [[ "$(id -u)" -eq 0 ]] && command -v runuser >/dev/null; then
 else
     wheel_dir=$(sudo -u "$station_user" mktemp -d -t tablekeeper-wheel.XXXXXX)
 fi
-as_user python3 -m pip wheel --no-deps --quiet --wheel-dir "$wheel_dir" "$repo"
-step 3
-priv install -d -o root -g root -m 0755 "$venv"
-priv python3 -m venv "$venv"
+as_user "$venv/bin/python" -m pip wheel --no-deps --quiet --wheel-dir "$wheel_dir" "$repo"
 step 4
 wheel="$wheel_dir/tablekeeper-*.whl"
 if [[ $dry_run -eq 0 ]]; then
@@ -93,9 +97,19 @@ priv ln -sf "$venv/bin/tablekeeper" /usr/local/bin/tablekeeper
 installer_args=(install --user "$station_user" --venv "$venv"
                 --station-config-source "$repo/hardware/station.toml" "${python_args[@]}")
 if [[ $dry_run -eq 1 ]]; then
-    # The venv does not exist yet: the installer needs only the standard library, so run it from the clone.
     echo "then the Python installer, as root ($venv/bin/python -m tablekeeper.appliance ${installer_args[*]}):"
-    PYTHONPATH="$repo/host" python3 -m tablekeeper.appliance "${installer_args[@]}" --dry-run
+    # The venv may not exist yet: list the installer's steps with this clone's code on an interpreter that
+    # has the project's dependencies (an installed venv's, or an active venv's python3), or say what to install.
+    missing=""
+    for python in "$venv/bin/python" python3; do
+        if found=$(PYTHONPATH="$repo/host" "$python" -c 'import tablekeeper.appliance.commands' 2>&1); then
+            PYTHONPATH="$repo/host" exec "$python" -m tablekeeper.appliance "${installer_args[@]}" --dry-run
+        fi
+        missing=${missing:-$(sed -n "s/^ModuleNotFoundError: No module named '\([^']*\)'.*/\1/p" <<<"$found")}
+    done
+    echo "    (not listed here: the installer's steps come from the project's code, and python3 lacks its" \
+         "dependency ${missing:-modules}; the real install runs it in the venv. To list them now: python3 -m venv" \
+         "/tmp/tk && /tmp/tk/bin/pip install '$repo' && PATH=/tmp/tk/bin:\$PATH $0 --dry-run)"
 elif [[ "$(id -u)" -eq 0 ]]; then
     "$venv/bin/python" -m tablekeeper.appliance "${installer_args[@]}"
 else

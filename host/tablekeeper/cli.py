@@ -27,17 +27,18 @@ COMMANDS: dict[str, str] = {
     "counters": "tablekeeper.commands.counters",
     "fleet": "tablekeeper.commands.fleet",
     "packs": "tablekeeper.commands.packs",
+    "completion": "tablekeeper.commands.completion",
 }
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser with every subcommand, or just the module behind ``only`` when it names one."""
-    import argparse
     import importlib
 
+    from tablekeeper.commands.suggest import SuggestingParser
     from tablekeeper.logs import LEVELS
 
-    parser = argparse.ArgumentParser(
+    parser = SuggestingParser(
         prog="tablekeeper",
         description="Keep the bookkeeping of a cardboard co-op game: rounds, tokens, odds and counters.",
     )
@@ -68,6 +69,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(words)
     if splash is not None:
         args.splash = splash
+    if getattr(args, "wants_full_parser", False):  # `completion` describes every subcommand
+        args.full_parser = build_parser()
     from tablekeeper.logs import configure, under_journal
 
     configure(args.log_level or ("info" if under_journal() else "warning"))

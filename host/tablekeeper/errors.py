@@ -34,6 +34,11 @@ class Rejected(TablekeeperError, ValueError):
         self.reason = reason
 
 
+class NotANumber(Rejected):
+    """A word where a number belongs is not one (ASCII digits with an optional sign): the line is
+    malformed rather than refused by the rules, so a script stops there (``play`` exits 2)."""
+
+
 class StoreError(TablekeeperError, OSError):
     """A save file is corrupt, foreign or unwritable; it is never overwritten."""
 

@@ -1,6 +1,7 @@
 """The user's folders: the data directory (saves, packs) and folders a user names for output
-(simulator captures, hardware photos), made when missing and proved writable before any work
-starts, so a wrong path is one line naming the option, never a traceback halfway through a run."""
+(simulator captures, hardware photos), made when missing (the named folder only, never the folders
+above it) and proved writable before any work starts, so a wrong path is one line naming the option,
+never a traceback halfway through a run."""
 
 from __future__ import annotations
 
@@ -37,7 +38,9 @@ def packs_dir(env: Mapping[str, str] | None = None) -> Path:
 def output_dir(path: Path, *, option: str) -> Path:
     """``path`` as a folder this process can write files into, or one ``PathError`` line."""
     try:
-        path.mkdir(parents=True, exist_ok=True)
+        path.mkdir(exist_ok=True)
+    except FileNotFoundError:
+        raise PathError(f"{option} {path}: no folder {path.parent} to make it in") from None
     except FileExistsError:
         raise PathError(f"{option} {path}: exists and is not a folder") from None
     except OSError as exc:

@@ -144,10 +144,12 @@ def test_install_script_dry_run_lists_every_step_and_changes_nothing(tmp_path: P
     out = result.stdout
     sudo = "" if os.geteuid() == 0 else "sudo "
     assert f"run: {sudo}apt-get install -y python3-venv python3-dev python3-pip i2c-tools" in out
-    assert f"python3 -m pip wheel --no-deps --quiet --wheel-dir /tmp/tablekeeper-wheel.XXXXXX {REPO}" in out
-    # The venv is made and filled by root; the build, which runs project code, is not.
+    # The venv is made and filled by root; the build, which runs project code, is not, and runs on the
+    # venv's interpreter (the system python3 only makes the venv).
     assert f"run: {sudo}install -d -o root -g root -m 0755 {venv}" in out
     assert f"run: {sudo}python3 -m venv {venv}" in out
+    assert f"{venv}/bin/python -m pip wheel --no-deps --quiet --wheel-dir /tmp/tablekeeper-wheel.XXXXXX {REPO}" in out
+    assert out.index("python3 -m venv") < out.index("-m pip wheel")
     wheel = "/tmp/tablekeeper-wheel.XXXXXX/tablekeeper-*.whl[pi]"
     assert f"run: {sudo}{venv}/bin/pip install --quiet --upgrade {wheel}" in out
     assert f"run: {sudo}ln -sf {venv}/bin/tablekeeper /usr/local/bin/tablekeeper" in out
@@ -161,6 +163,37 @@ def test_install_script_dry_run_lists_every_step_and_changes_nothing(tmp_path: P
             assert action.describe() in out
     assert not venv.exists() and not data.exists()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_install_script_dry_run_on_a_python_without_the_dependencies(tmp_path: Path) -> None:
+    """A fresh clone on the system python3 (no msgspec): the shell's plan, then one line saying what the
+    installer's own steps need, exit 0 and no traceback."""
+    bare = tmp_path / "bin"
+    bare.mkdir()
+    shim = bare / "python3"
+    shim.write_text(f"#!/bin/sh\nexec {sys.executable} -S \"$@\"\n")  # -S: the standard library only
+    shim.chmod(0o755)
+    env = {"PATH": f"{bare}:/usr/bin:/bin", "HOME": str(tmp_path)}
+    result = subprocess.run(["bash", str(REPO / "hardware/pi/install.sh"), "--dry-run", "--user", "pi",
+                             "--venv", str(tmp_path / "venv")], capture_output=True, text=True, check=False,
+                            timeout=60, env=env, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stdout + result.stderr and result.stderr == ""
+    assert "[shell 4/4]" in result.stdout
+    [note] = [line for line in result.stdout.splitlines() if "not listed here" in line]
+    assert "python3 lacks its dependency msgspec" in note and "pip install" in note
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bin"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the station user defaults to the one running it")
+def test_install_script_dry_run_as_root_shows_the_default_user(tmp_path: Path) -> None:
+    result = _run_install_sh(tmp_path, "--dry-run", "--venv", str(tmp_path / "venv"))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.strip() == ("install.sh: as root an install needs --user NAME; this plan shows the "
+                                     "default station user, pi")
+    assert "--user pi" in result.stdout
+    real = _run_install_sh(tmp_path, "--venv", str(tmp_path / "venv"))
+    assert real.returncode == 2 and "pass --user NAME" in real.stderr and real.stdout == ""
 
 
 def test_install_script_rejects_unknown_options(tmp_path: Path) -> None:

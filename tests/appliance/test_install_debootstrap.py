@@ -205,6 +205,18 @@ def test_live_reloads_are_skipped_outside_a_booted_systemd(installed_root: tuple
     assert "not booted with systemd" in outputs[0]
 
 
+def test_tab_completion_is_installed_for_bash_and_zsh(installed_root: tuple[Path, list[str]]) -> None:
+    root, _ = installed_root
+    bash = root / "usr/share/bash-completion/completions/tablekeeper"
+    zsh = root / "usr/share/zsh/vendor-completions/_tablekeeper"
+    assert _owner(bash) == (0, 0, 0o644) and _owner(zsh) == (0, 0, 0o644)
+    assert zsh.read_text().startswith("#compdef tablekeeper")
+    probe = (f"source /{bash.relative_to(root)}; COMP_WORDS=(tablekeeper pl); COMP_CWORD=1; "
+             "_shtab_tablekeeper; echo \"${COMPREPLY[@]}\"")
+    completed = _in_root(root, "runuser", "-u", "pi", "--", "bash", "-c", probe)
+    assert completed.returncode == 0 and completed.stdout.split() == ["play"], completed.stderr
+
+
 def test_the_serial_console_leaves_bcm_14_and_15(installed_root: tuple[Path, list[str]]) -> None:
     root, _ = installed_root
     boot = root / "boot/firmware"

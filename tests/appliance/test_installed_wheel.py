@@ -1,8 +1,9 @@
 """Installed, not cloned: the wheel carries what `run --sim`, `hardware wiring` and `doctor --sim` need.
 
-The wheel is built from this checkout and installed into a fresh venv that borrows only the
-dependencies of the test venv (a path line, not its editable finder), then run from an empty
-directory, so nothing can be found by looking inside the source tree.
+The wheel is the one CI built with ``python -m build`` (named by ``$TABLEKEEPER_TEST_WHEEL``, which
+``.ci/run`` sets), else one built here from this checkout. It is installed into a fresh venv that
+borrows only the dependencies of the test venv (a path line, not its editable finder), then run from
+an empty directory, so nothing can be found by looking inside the source tree.
 """
 
 from __future__ import annotations
@@ -13,21 +14,28 @@ import subprocess
 import sys
 import sysconfig
 import venv
+import zipfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+WHEEL_ENV = "TABLEKEEPER_TEST_WHEEL"
 
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     work = tmp_path_factory.mktemp("wheel")
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-                            "-w", str(work / "dist"), str(ROOT)], capture_output=True, text=True, check=False)
-    if built.returncode != 0:
-        pytest.skip(f"cannot build the wheel here: {built.stderr.strip().splitlines()[-1:]}")
-    wheel = next((work / "dist").glob("tablekeeper-*.whl"))
+    given = os.environ.get(WHEEL_ENV, "")
+    if given:
+        wheel = Path(given)
+        assert wheel.is_file() and wheel.name.startswith("tablekeeper-"), f"${WHEEL_ENV}={given}: no such wheel"
+    else:
+        built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                                "-w", str(work / "dist"), str(ROOT)], capture_output=True, text=True, check=False)
+        if built.returncode != 0:
+            pytest.skip(f"cannot build the wheel here: {built.stderr.strip().splitlines()[-1:]}")
+        wheel = next((work / "dist").glob("tablekeeper-*.whl"))
     env_dir = work / "venv"
     venv.create(env_dir, with_pip=False)
     python = env_dir / "bin" / "python"
@@ -82,3 +90,22 @@ def test_the_installed_modules_come_compiled(installed: Path) -> None:
     missing = [str(p.relative_to(package)) for p in sources
                if not Path(importlib.util.cache_from_source(str(p))).is_file()]
     assert sources and not missing, missing[:5]
+
+
+def test_the_wheel_under_test_is_the_one_named(installed: Path) -> None:
+    """When CI names its built wheel, that wheel (same bytes) is what got installed."""
+    given = os.environ.get(WHEEL_ENV, "")
+    if not given:
+        pytest.skip(f"${WHEEL_ENV} not set: the wheel was built from the checkout")
+    site = subprocess.run([str(installed / "bin" / "python"), "-c",
+                           "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    def files(record: str) -> set[tuple[str, str]]:  # (path, sha256) of the package's own files
+        rows = (line.split(",") for line in record.splitlines())
+        return {(row[0], row[1]) for row in rows if row[0].startswith("tablekeeper/") and row[1]}
+
+    with zipfile.ZipFile(given) as wheel:
+        record_name = next(n for n in wheel.namelist() if n.endswith(".dist-info/RECORD"))
+        shipped = files(wheel.read(record_name).decode())
+    installed_record = next(Path(site).glob("tablekeeper-*.dist-info")) / "RECORD"
+    assert shipped and shipped <= files(installed_record.read_text())

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from tablekeeper.appliance.photos import station_script, take_photos
+from tablekeeper.appliance.photos import place_picture, station_script, take_photos
 from tablekeeper.config import default_config_path, load_config
 from tablekeeper.demo.mode import load_scripts
 from tablekeeper.errors import HardwareError
@@ -36,3 +36,20 @@ def test_a_failed_simulator_run_is_reported_by_game(tmp_path: Path) -> None:
     with pytest.raises(HardwareError, match="photo of earthborne: the simulator exited with 2 after 0 frames"):
         take_photos([demo], tmp_path, config=None, seats=4, run_cli=lambda _argv: 2)
 
+
+
+def test_a_photo_with_the_same_pixels_leaves_the_file_as_it_was(tmp_path: Path) -> None:
+    """PNG bytes of one picture differ between zlib builds: the committed file is kept byte for byte."""
+    picture = Image.new("RGB", (64, 32), "black")
+    picture.paste((200, 200, 0), (4, 4, 20, 12))
+    target, shot = tmp_path / "arkham.png", tmp_path / "shot.png"
+    picture.save(target, compress_level=1)
+    picture.save(shot, compress_level=9)
+    committed = target.read_bytes()
+    assert shot.read_bytes() != committed
+    place_picture(shot, target)
+    assert target.read_bytes() == committed
+    picture.putpixel((40, 20), (255, 255, 255))
+    picture.save(shot)
+    place_picture(shot, target)
+    assert target.read_bytes() == shot.read_bytes()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 from collections.abc import Iterator
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tablekeeper.appliance.watchdog import Watchdog
+from tablekeeper.appliance.watchdog import SocketNotifier, Watchdog
 
 
 @pytest.fixture
@@ -60,3 +61,25 @@ def test_a_watchdog_meant_for_another_pid_is_not_fed(notify_socket: socket.socke
     assert watchdog.feed(0.0) is False
     watchdog.ready()
     assert _received(notify_socket) == ["READY=1\nSTATUS=running"]
+
+
+def test_an_abstract_socket_name_is_reached(tmp_path: Path) -> None:
+    """``NOTIFY_SOCKET=@name``: systemd's abstract-namespace socket (a leading NUL byte on the wire)."""
+    name = f"tablekeeper-test-{os.getpid()}-{tmp_path.name}"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind("\0" + name)
+        server.settimeout(5)
+        Watchdog(env={"NOTIFY_SOCKET": "@" + name}).ready()
+        assert server.recv(4096) == b"READY=1\nSTATUS=running"
+
+
+def test_a_notification_that_cannot_be_sent_is_logged_once(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    notifier = SocketNotifier(str(tmp_path / "gone"))
+    watchdog = Watchdog(env={"NOTIFY_SOCKET": notifier.address, "WATCHDOG_USEC": "2000000"},
+                        notifier_factory=lambda: notifier)
+    with caplog.at_level(logging.WARNING, logger="tablekeeper.appliance.watchdog"):
+        watchdog.ready()
+        assert watchdog.feed(0.0)
+    assert notifier.failures == 2
+    assert [r.getMessage() for r in caplog.records] == [
+        f"systemd notification 'READY=1' not delivered to {notifier.address!r}: [Errno 2] No such file or directory"]

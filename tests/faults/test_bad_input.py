@@ -2,14 +2,18 @@
 
 Each is answered with one line naming the file and the key or line, exit code 2, no traceback, and
 the file itself is left byte for byte as it was. Rejected script lines follow the play contract
-instead: ``line N: reason`` on stderr, exit 0, or 1 with ``--strict``, and the session unchanged.
+instead: ``line N: reason`` on stderr, exit 0, or 1 with ``--strict``, and the session unchanged; a
+word that should be a number and is not stops the script (one line, exit 2), what came before kept.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -162,10 +166,9 @@ REJECTED_LINES = [
     ("fly away", "unknown verb 'fly'"),
     ("add dooom +1", "unknown track 'dooom'"),
     ("set doom 40", "doom cannot go above 12"),
-    ("add doom +x", "doom"),
     ("set doom", "usage: set TRACK VALUE"),
     ("choose 1", "there is nothing to choose"),
-    ("rewind x", "usage: rewind K"),
+    ("rewind", "usage: rewind K"),
     ("rewind 9", "entry 9 is not an active command"),
     ("undo 2", "usage: undo"),
     ("undo", "nothing to undo"),
@@ -193,6 +196,35 @@ def test_rejected_script_line_names_the_line_and_changes_nothing(
     code, _out, _err = run_cli(capsys, "play", "fixture", "--script", str(script), "--strict")
     assert code == 1
     assert script.read_text() == f"# opening\n{line}\n"
+
+
+# Lines whose number is not one: the script stops there, one line, exit 2 (the lines before are kept).
+MALFORMED_LINES = [
+    ("add doom +x", "doom must be a whole number, not '+x'"),
+    ("rewind x", "rewind K (a log entry number) must be a whole number, not 'x'"),
+    ("rewind ³", "rewind K (a log entry number) must be a whole number, not '³' (digits 0-9 only)"),
+    ("rewind ٣", "rewind K (a log entry number) must be a whole number, not '٣' (digits 0-9 only)"),
+    ("set doom ３", "doom must be a whole number, not '３' (digits 0-9 only)"),
+    ("set doom 1_0", "doom must be a whole number, not '1_0' (digits 0-9 only)"),
+    ("add doom ++1", "doom must be a whole number, not '++1'"),
+    ("add doom −1", "doom must be a whole number, not '−1' (digits 0-9 only)"),
+    ('set doom " 3"', "doom must be a whole number, not ' 3'"),
+    ("set doom " + "9" * 40, "doom must be a whole number of at most 12 digits, not '99999999999999999999'... "
+                             "(40 characters)"),
+]
+
+
+@pytest.mark.parametrize(("line", "reason"), MALFORMED_LINES, ids=[line[:20] for line, _r in MALFORMED_LINES])
+def test_a_number_that_is_not_one_stops_the_script(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   line: str, reason: str) -> None:
+    save = tmp_path / "s.db"
+    script = _write(tmp_path / "script.txt", f"add doom +2\n{line}\nadd doom +1\n".encode())
+    code, out, err = run_cli(capsys, "play", "fixture", "--script", str(script), "--save", str(save), "--json")
+    assert_one_line_error(code, err, f"line 2: {reason}")
+    assert out == ""
+    resumed = _write(tmp_path / "resume.txt", b"")
+    code, out, _err = run_cli(capsys, "play", "fixture", "--script", str(resumed), "--save", str(save), "--json")
+    assert code == 0 and json.loads(out)["tracks"]["doom"] == 2  # the line before was kept; none after ran
 
 
 SCRIPT_FILES: list[tuple[str, Callable[[Path], list[str]], str]] = [
@@ -467,3 +499,114 @@ def test_a_save_that_is_not_a_regular_file(tmp_path: Path, capsys: pytest.Captur
     assert_one_line_error(code, err, save, "not a regular file")
     code, _out, err = run_cli(capsys, "saves", "check", save)
     assert_one_line_error(code, err, save, "not a regular file")
+
+
+# --- mistakes once accepted in silence, and messages that misled -------------------------------
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("game", ["arkham", "spirit_island", "oathsworn", "earthborne"])
+def test_rewind_with_a_superscript_digit_is_one_line_in_every_game(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, game: str) -> None:
+    """``'³'.isdigit()`` is true and ``int('³')`` fails: this was a traceback in all four games."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("rewind ³\n"))
+    code, out, err = run_cli(capsys, "play", game, "--script", "-")
+    assert_one_line_error(code, err, "line 1: rewind K (a log entry number) must be a whole number, not '³'")
+    assert out == ""
+
+
+def _zealot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    save = tmp_path / "z.db"
+    assert run_cli(capsys, "campaign", str(save), "z", "new", "night_of_the_zealot", "--seat", "1=roland")[0] == 0
+    deck = REPO / "docs" / "games" / "arkham-deck.toml"
+    assert run_cli(capsys, "campaign", str(save), "z", "deck", "1", str(deck), "--xp", "6")[0] == 0
+    return save
+
+
+@pytest.mark.parametrize(("argv", "fragment"), [
+    (["Shotgn", "4", "--remove", "Knife"], "no player card 'Shotgn' in the card data (arkham/data/cards.toml); "
+                                           "nearest: Shotgun"),
+    (["Shotgun", "4", "--class", "guardain", "--remove", "Knife"],
+     "unknown class 'guardain' (classes: guardian, seeker, rogue, mystic, survivor, neutral); nearest: guardian"),
+    (["Shotgun", "3", "--remove", "Knife"], "Shotgun is level 4 in the card data, not 3"),
+    (["Shotgun", "4", "--class", "seeker", "--remove", "Knife"], "Shotgun is a guardian card, not seeker"),
+], ids=["misspelt card", "misspelt class", "wrong level", "wrong class"])
+def test_a_purchase_the_card_data_does_not_know_spends_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], fragment: str) -> None:
+    save = _zealot(tmp_path, capsys)
+    code, out, err = run_cli(capsys, "campaign", str(save), "z", "buy", "1", *argv)
+    assert_one_line_error(code, err, fragment)
+    assert out == ""
+    code, out, _err = run_cli(capsys, "campaign", str(save), "z", "show")
+    assert code == 0 and "roland, 6 experience" in out
+    code, out, _err = run_cli(capsys, "campaign", str(save), "z", "buy", "1", "Shotgun", "4", "--remove", "Knife")
+    assert (code, out.strip()) == (0, "seat 1 buys Shotgun for 4 experience")  # the table's cases break only one thing
+
+
+def test_a_refused_typed_line_fails_a_simulator_script(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = _write(tmp_path / "keys.txt", b"press next\ntype nxt\npress next\n")
+    code, out, err = run_cli(capsys, "run", "--sim", "--no-counters", "--display", "capture", "--capture-dir",
+                             str(tmp_path / "frames"), "--script", str(script))
+    assert_one_line_error(code, err, f"{script}:2: unknown verb 'nxt'")
+    assert out == ""
+
+
+@pytest.mark.parametrize("line", ["type rewind ³", "type set agenda.doom １", "type add agenda.doom 1_0"])
+def test_the_station_console_refuses_a_number_that_is_not_one(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                              line: str) -> None:
+    script = _write(tmp_path / "keys.txt", f"{line}\n".encode())
+    code, _out, err = run_cli(capsys, "run", "--sim", "--no-counters", "--display", "capture", "--capture-dir",
+                              str(tmp_path / "frames"), "--script", str(script))
+    assert_one_line_error(code, err, f"{script}:1: ", "must be a whole number, not", "(digits 0-9 only)")
+
+
+def test_a_window_with_no_screen_says_so(tmp_path: Path) -> None:
+    """No desktop session: SDL would fall back to a window drawn nowhere, and the run exit 0."""
+    script = _write(tmp_path / "keys.txt", b"press next\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    env["PYTHONPATH"] = str(REPO / "host")
+    result = subprocess.run([sys.executable, "-m", "tablekeeper", "run", "--sim", "--no-counters", "--display",
+                             "pygame", "--script", str(script)], capture_output=True, text=True, env=env,
+                            cwd=tmp_path, timeout=120, check=False)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.startswith("tablekeeper: --display pygame: no screen to open a window on")
+    assert len(result.stderr.splitlines()) == 1 and result.stdout == ""
+
+
+@pytest.mark.parametrize("argv", [
+    ["play", "fixture", "--script", "{script}", "--save", "{missing}/x.db"],
+    ["run", "--sim", "--no-counters", "--display", "capture", "--capture-dir", "{tmp}/frames", "--script", "{script}",
+     "--save", "{missing}/x.db"],
+    ["campaign", "{missing}/x.db", "z", "new", "night_of_the_zealot", "--seat", "1=roland"],
+    ["hardware", "wiring", "--out", "{missing}/w.svg"],
+    ["hardware", "panel", "--out", "{missing}/p.svg"],
+    ["run", "--sim", "--no-counters", "--display", "capture", "--capture-dir", "{missing}/frames", "--script",
+     "{script}"],
+], ids=["play --save", "run --save", "campaign new", "hardware wiring --out", "hardware panel --out",
+        "run --capture-dir"])
+def test_no_folder_is_made_that_nobody_asked_for(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                 argv: list[str]) -> None:
+    script = _write(tmp_path / "keys.txt", b"press next\n")
+    missing = tmp_path / "nonexistent" / "dir"
+    words = [a.format(script=script, missing=missing, tmp=tmp_path) for a in argv]
+    code, out, err = run_cli(capsys, *words)
+    assert_one_line_error(code, err, str(missing))
+    assert out == ""
+    assert not (tmp_path / "nonexistent").exists()
+
+
+@pytest.mark.parametrize(("option", "fragment"), [
+    ("scenario=nosuch.toml", "--option scenario=nosuch.toml: no such data file"),
+    ("scenario={tmp}", "--option scenario={tmp}: is a directory, not a data file"),
+    ("deck={repo}/hardware/station.toml", "deck is how many cards the deck holds (a whole number), not a deck "
+                                          "list; a campaign keeps deck lists: tablekeeper campaign FILE NAME deck"),
+    ("seat1.deck=２８", "--option seat1.deck=２８: seat1.deck is how many cards the deck holds"),
+], ids=["missing scenario file", "scenario is a folder", "deck file for a deck size", "full-width deck size"])
+def test_an_option_value_is_refused_for_what_is_wrong_with_it(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                             option: str, fragment: str) -> None:
+    script = _write(tmp_path / "script.txt", b"next\n")
+    words = {"tmp": tmp_path, "repo": REPO}
+    code, out, err = run_cli(capsys, "play", "arkham", "--option", option.format(**words), "--script", str(script))
+    assert_one_line_error(code, err, fragment.format(**words))
+    assert out == ""

@@ -47,13 +47,18 @@ def test_the_game_script_typed_at_the_simulated_station_matches_play(
     assert final_view(capsys, game, setup, simulated) == final_view(capsys, game, setup, played)
 
 
-def test_a_typed_line_the_game_refuses_is_shown_and_changes_nothing(tmp_path: Path,
-                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("line", ["type set doom 999", 'type add "doom', "type rewind ³"])
+def test_a_typed_line_the_game_refuses_stops_the_script_and_changes_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str) -> None:
+    """A script's typed lines are its own: one refused is the script's mistake, named by file and line
+    (exit 2); the lines before it are kept, none after it runs."""
     station_script = tmp_path / "console.txt"
-    station_script.write_text('type set doom 999\ntype add "doom\ntype pass 1\n', encoding="utf-8")
+    station_script.write_text(f"type pass 1\n{line}\ntype pass 2\n", encoding="utf-8")
     save = tmp_path / "s.sqlite"
     assert cli.main(["run", "--game", "arkham", "--seats", "2", "--save", str(save), "--script",
                      str(station_script), "--display", "capture", "--capture-dir", str(tmp_path / "f"),
-                     "--no-counters"]) == 0
+                     "--no-counters"]) == 2
+    _out, err = capsys.readouterr()
+    assert err.startswith(f"tablekeeper: {station_script}:2: ") and len(err.splitlines()) == 1, err
     view = final_view(capsys, "arkham", ["--seats", "2"], save)
     assert view["log_length"] == 1  # only seat 1's pass went in

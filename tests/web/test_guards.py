@@ -162,7 +162,9 @@ def test_a_malformed_request_is_one_400_and_no_traceback(serve: Callable[..., Pa
                                                          caplog: pytest.LogCaptureFixture) -> None:
     server = serve()
     with caplog.at_level(logging.DEBUG):
-        status, _ = _request(server.port, "POST", body=b"{}", headers={"Content-Length": "abc"})
+        # no body: bytes left unread when the server answers 400 and closes would make the kernel
+        # reset the connection, sometimes before the client has read the answer
+        status, _ = _request(server.port, "POST", headers={"Content-Length": "abc"})
         time.sleep(0.1)
     assert status == 400
     assert not [r for r in caplog.records if r.exc_info is not None or "Traceback" in r.getMessage()]

@@ -1,5 +1,6 @@
-"""``python -m tablekeeper.appliance``: the installer without the rest of the CLI, so it runs on a bare
-Python before the project's dependencies are installed (the install script's dry run uses this)."""
+"""``python -m tablekeeper.appliance``: the installer without the rest of the CLI. The install script
+runs it on the venv it builds; its dry run runs it from the clone (``PYTHONPATH``) on any Python that
+has the project's dependencies, and says what is missing where none has."""
 
 from __future__ import annotations
 

@@ -14,7 +14,15 @@ from tablekeeper.appliance.install import Context, InstallOptions, apply_plan, b
 from tablekeeper.appliance.paths import DEFAULT_CONFIG_PATH, DEFAULT_SERVICE_DATA_DIR
 from tablekeeper.appliance.serial_console import uart_pins_in_use
 from tablekeeper.appliance.units import DEFAULT_COUNTER_IDS, ServiceSettings, render_udev_rule, render_unit
-from tablekeeper.config import I2C_FIXED_PINS, REFERENCE_CONFIG, StationConfig, default_config_path, load_config
+from tablekeeper.config import (
+    I2C_FIXED_PINS,
+    INSTALLED_CONFIG,
+    REFERENCE_CONFIG,
+    StationConfig,
+    default_config_path,
+    load_config,
+)
+from tablekeeper.core.numbers import option_number
 from tablekeeper.errors import ConfigError, InstallError
 
 
@@ -45,19 +53,21 @@ def register(subparsers: Any) -> None:
     drawings = hardware.add_subparsers(dest="hardware_command", metavar="ACTION", required=True)
     wiring = drawings.add_parser("wiring", help="draw the wiring diagram (SVG) for a station config")
     wiring.add_argument("--config", type=Path, default=None, metavar="FILE",
-                        help="station config (default: the reference build, hardware/station.toml)")
+                        help=f"station config (default: {INSTALLED_CONFIG} once installed, else the reference "
+                             "build, hardware/station.toml)")
     wiring.add_argument("--out", type=Path, default=None, metavar="FILE", help="write here instead of stdout")
     wiring.set_defaults(func=_wiring)
     panel = drawings.add_parser("panel", help="draw the front panel (SVG, mm): cut-outs, holes, dimensions")
     panel.add_argument("--config", type=Path, default=None, metavar="FILE",
-                       help="station config (default: the reference build, hardware/station.toml)")
+                       help=f"station config (default: {INSTALLED_CONFIG} once installed, else the reference "
+                             "build, hardware/station.toml)")
     panel.add_argument("--out", type=Path, default=None, metavar="FILE", help="write here instead of stdout")
     panel.set_defaults(func=_wiring, drawing="panel")
     photos = drawings.add_parser("photos", help="photograph the simulated panel of each game (capture mode)")
     photos.add_argument("--out-dir", type=Path, default=Path("hardware/photos"), metavar="DIR",
                         help="where the PNGs go (default hardware/photos)")
     photos.add_argument("--config", type=Path, default=None, metavar="FILE", help="station config")
-    photos.add_argument("--seats", type=int, default=4, help="players at the table (default 4)")
+    photos.add_argument("--seats", type=option_number, default=4, help="players at the table (default 4)")
     photos.add_argument("--game", action="append", default=None, help="only this game (repeatable)")
     photos.add_argument("--readme-picture", type=Path, default=Path("docs/images/panel.png"), metavar="FILE",
                         help="also the README's panel picture, from docs/images/panel.keys (default "
@@ -68,13 +78,13 @@ def register(subparsers: Any) -> None:
 def _service_options(parser: argparse.ArgumentParser) -> None:
     defaults = ServiceSettings()
     parser.add_argument("--user", default=os.environ.get("SUDO_USER") or defaults.user,
-                        help="the account the service runs as (default: the user who ran sudo)")
+                        help=f"the account the service runs as (default: the user who ran sudo, else {defaults.user})")
     parser.add_argument("--venv", type=Path, default=defaults.venv_dir, help="the project's virtualenv")
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_SERVICE_DATA_DIR,
                         help="writable directory for saves and demo counts (put it on a writable "
                              "partition if the root file system is read-only)")
     parser.add_argument("--config", type=Path, default=DEFAULT_CONFIG_PATH, help="the station config the service reads")
-    parser.add_argument("--watchdog-s", type=int, default=defaults.watchdog_s,
+    parser.add_argument("--watchdog-s", type=option_number, default=defaults.watchdog_s,
                         help="restart the station if its loop is silent this long")
     parser.add_argument("--demo", action="store_true", help="run the convention demo mode")
 
@@ -182,12 +192,13 @@ def _photos(args: argparse.Namespace) -> int:
     from tablekeeper.user_paths import output_dir
 
     output_dir(args.out_dir, option="--out-dir")
+    before = {p: p.read_bytes() for p in [*args.out_dir.glob("*.png"), args.readme_picture] if p.is_file()}
     written = take_photos(load_scripts(games=args.game), args.out_dir, config=args.config, seats=args.seats)
     if str(args.readme_picture) != "none":
         keys = REFERENCE_CONFIG.resolve().parents[1] / "docs" / "images" / "panel.keys"
         written.append(take_readme_picture(keys, args.readme_picture))
     for path in written:
-        print(f"wrote {path}")
+        print(f"unchanged {path}" if before.get(path) == path.read_bytes() else f"wrote {path}")
     return 0
 
 

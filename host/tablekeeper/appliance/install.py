@@ -42,6 +42,9 @@ I2C_GPIO_OVERLAY: Final = "dtoverlay=i2c-gpio,bus={port},i2c_gpio_sda={sda},i2c_
 # Single-parameter lines the block replaces, wherever they stood before.
 _REPLACED_BOOT_PARAMS: Final = ("dtparam=i2c_arm=", "dtparam=i2c_arm_baudrate=", "dtparam=i2c1_baudrate=")
 BACKUP_SUFFIX: Final = ".tablekeeper-backup"
+# Where Debian's bash-completion and zsh look for a command's completion script.
+COMPLETION_FILES: Final = (("bash", Path("/usr/share/bash-completion/completions/tablekeeper")),
+                           ("zsh", Path("/usr/share/zsh/vendor-completions/_tablekeeper")))
 UART_OFF_LINE: Final = "enable_uart=0"
 
 Runner = Callable[[Sequence[str]], int]
@@ -289,6 +292,11 @@ def build_plan(options: InstallOptions, *, root: Path = Path("/")) -> list[Step]
             WriteFile(WATCHDOG_DROP_IN, render_system_watchdog()),
             RunLive(("systemctl", "daemon-reexec")),
         )))
+    tablekeeper = str(service.venv_dir / "bin" / "tablekeeper")
+    steps.append(Step("Install tab completion for bash and zsh", tuple(
+        action for shell, path in COMPLETION_FILES
+        for action in (Run(("install", "-d", "-m", "0755", str(path.parent))),
+                       Run((tablekeeper, "completion", shell, "--output", str(path)))))))
     steps.append(Step(f"Install and enable the systemd service {SERVICE_NAME}", (
         WriteFile(unit_path, render_unit(service)),
         Run(("systemd-analyze", "verify", str(unit_path))),

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from tablekeeper.demo.mode import DemoScript
-from tablekeeper.errors import HardwareError
+from tablekeeper.errors import HardwareError, PathError
 
 PAUSE_S = 2.0  # between presses, so pending +/- changes are entered before the next one
 RUN_TIMEOUT_S = 300.0
@@ -29,6 +29,18 @@ def run_in_subprocess(argv: list[str]) -> int:
     except subprocess.TimeoutExpired:
         raise HardwareError(f"the simulator did not finish within {RUN_TIMEOUT_S:g} s: tablekeeper "
                             + " ".join(argv)) from None
+
+
+def place_picture(shot: Path, target: Path) -> None:
+    """Copy ``shot`` to ``target`` unless ``target`` already shows the same pixels: PNG bytes for the
+    same picture differ between Pillow and zlib builds, and an unchanged photo must stay unchanged."""
+    from PIL import Image, ImageChops
+
+    if target.is_file():
+        with Image.open(shot) as new, Image.open(target) as old:
+            if new.size == old.size and ImageChops.difference(new.convert("RGB"), old.convert("RGB")).getbbox() is None:
+                return
+    shutil.copyfile(shot, target)
 
 
 def station_script(demo: DemoScript) -> str:
@@ -59,7 +71,7 @@ def take_photos(demos: Sequence[DemoScript], out_dir: Path, *, config: Path | No
                 raise HardwareError(f"photo of {demo.game}: the simulator exited with {code} "
                                     f"after {len(shots)} frames")
             target = out_dir / f"{demo.game}.png"
-            shutil.copyfile(shots[-1], target)
+            place_picture(shots[-1], target)
             written.append(target)
     return written
 
@@ -67,6 +79,8 @@ def take_photos(demos: Sequence[DemoScript], out_dir: Path, *, config: Path | No
 def take_readme_picture(keys: Path, target: Path, *, run_cli: Callable[[list[str]], int] = run_in_subprocess) -> Path:
     """The README's panel picture: the simulator's last frame after the key script ``keys``
     (Arkham Horror, two seats, the reference build)."""
+    if not target.parent.is_dir():
+        raise PathError(f"--readme-picture {target}: no folder {target.parent} to write it in")
     with tempfile.TemporaryDirectory(prefix="tablekeeper-readme-") as tmp:
         frames = Path(tmp) / "frames"
         code = run_cli(["run", "--sim", "--game", "arkham", "--seats", "2", "--seed", "1", "--script", str(keys),
@@ -74,7 +88,6 @@ def take_readme_picture(keys: Path, target: Path, *, run_cli: Callable[[list[str
         shots = sorted(frames.glob("panel_*.png"))
         if code != 0 or not shots:
             raise HardwareError(f"README picture: the simulator exited with {code} after {len(shots)} frames")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(shots[-1], target)
+        place_picture(shots[-1], target)
     return target
 

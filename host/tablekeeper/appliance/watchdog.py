@@ -9,33 +9,53 @@ ping within ``WATCHDOG_USEC``; sending at half that interval is the usual margin
 
 from __future__ import annotations
 
+import logging
 import os
+import socket
 from collections.abc import Callable, Mapping
 from typing import Protocol
 
 UNHEALTHY_RETRY_S = 1.0  # while a thread is down or wedged, how often feeding is tried again
+
+log = logging.getLogger(__name__)
 
 
 class Notifier(Protocol):
     def notify(self, state: str) -> None: ...
 
 
-def _systemd_notifier() -> Notifier:
-    import sdnotify  # imported here: the installer's dry run runs without the project's venv
+class SocketNotifier:
+    """sd_notify(3) without libsystemd: each state is one datagram to the AF_UNIX socket that
+    ``NOTIFY_SOCKET`` names (a path, or after ``@`` an abstract name). A send that fails is logged,
+    not raised: systemd's watchdog, not the station, decides what a silent station means."""
 
-    notifier: Notifier = sdnotify.SystemdNotifier()
-    return notifier
+    def __init__(self, address: str) -> None:
+        self.address = "\0" + address[1:] if address.startswith("@") else address
+        self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
+        self.failures = 0
+
+    def notify(self, state: str) -> None:
+        try:
+            self._socket.sendto(state.encode(), self.address)
+        except OSError as exc:
+            self.failures += 1
+            if self.failures == 1:
+                log.warning("systemd notification %r not delivered to %r: %s", state.split("\n")[0],
+                            self.address, exc)
 
 
 class Watchdog:
-    """Wraps ``sdnotify``; call ``ready()`` once, ``feed(now_s)`` every loop pass, ``stopping()`` on exit."""
+    """systemd's notify link; call ``ready()`` once, ``feed(now_s)`` every loop pass, ``stopping()`` on exit."""
 
     def __init__(self, *, env: Mapping[str, str] | None = None,
-                 notifier_factory: Callable[[], Notifier] = _systemd_notifier) -> None:
+                 notifier_factory: Callable[[], Notifier] | None = None) -> None:
         env = os.environ if env is None else env
-        self.enabled = bool(env.get("NOTIFY_SOCKET"))
+        address = env.get("NOTIFY_SOCKET", "")
+        self.enabled = bool(address)
         self.feed_interval_s = self._feed_interval_s(env)
-        self._notifier = notifier_factory() if self.enabled else None
+        self._notifier: Notifier | None = None
+        if self.enabled:
+            self._notifier = notifier_factory() if notifier_factory is not None else SocketNotifier(address)
         self._last_feed_s: float | None = None
         self._retry_at_s: float | None = None  # a feed refused while unhealthy is tried again then
 

@@ -144,12 +144,18 @@ def render_wiring_svg(cfg: StationConfig, *, source_name: str = "hardware/statio
 
 
 def address_notes(cfg: StationConfig) -> tuple[str, ...]:
-    """Which modules need their address pad moved: modules ship at 0x3C, the config puts these at 0x3D."""
-    moved = [f"{d.role} ({d.driver}, bus {d.bus})" for d in cfg.displays if d.address == 0x3D]
+    """Which modules the config puts at 0x3D, and how each kind is set there: an SSD1309 (wired for
+    I2C) by its DC pin, an SSD1306 or SH1106 by the pad on its back (they ship at 0x3C)."""
+    moved = [d for d in cfg.displays if d.address == 0x3D]
     if not moved:
-        return ("Every display is at 0x3C, as modules ship: no address pad to move.",)
-    return ("Modules ship at 0x3C; move the address pad (the resistor marked 0x78 -> 0x7A) to 0x3D on:",
-            "    " + ", ".join(moved) + ".")
+        return ("Every display is at 0x3C (SSD1309: DC pin to GND; others as they ship).",)
+    how = []
+    if any(d.driver == "ssd1309" for d in moved):
+        how.append("SSD1309: DC pin to 3V3")
+    if any(d.driver != "ssd1309" for d in moved):
+        how.append("SSD1306/SH1106: move the address pad, the resistor marked 0x78 -> 0x7A")
+    return (f"These answer at 0x3D ({'; '.join(how)}); the others at 0x3C:",
+            "    " + ", ".join(f"{d.role} ({d.driver}, bus {d.bus})" for d in moved) + ".")
 
 
 def _buzzer_stage(svg: ET.Element, pin: int, top: float) -> None:

@@ -9,13 +9,17 @@ writes it back; a refused operation is one line, exit 2, and the log is left as 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from tablekeeper.core.events import Command
+from tablekeeper.core.numbers import is_number, option_number, parse_number
+from tablekeeper.core.session import Session
 from tablekeeper.core.store import Store
-from tablekeeper.errors import ConfigError, Rejected, ScriptError
+from tablekeeper.errors import ConfigError, NotANumber, Rejected, ScriptError
 from tablekeeper.schema import decode, parse_toml, read_text
 
 if TYPE_CHECKING:  # the game is imported when the command runs: ``tablekeeper --help`` loads no game
@@ -57,14 +61,17 @@ def register(subparsers: Any) -> None:
     p.add_argument("--seat", action="append", default=[], metavar="N=INVESTIGATOR", help="new: a player (repeatable)")
     p.add_argument("--pool", default=None, metavar="ID,ID,...",
                    help="new: the investigators the group owns (default: every one in the data)")
-    p.add_argument("--xp", type=int, default=0, help="deck: the starting experience higher-level cards are paid from")
+    p.add_argument("--xp", type=option_number, default=0,
+                   help="deck: the starting experience higher-level cards are paid from")
     p.add_argument("--story", action="append", default=[], metavar="TITLE", help="deck: a story card the guide allows")
     p.add_argument("--guide", action="store_true", help="swap: the campaign guide says to change the deck")
-    p.add_argument("--level", type=int, default=0, help="swap: the incoming card's level")
-    p.add_argument("--class", dest="card_class", default="neutral", help="swap/buy: the card's class")
+    p.add_argument("--level", type=option_number, default=0, help="swap: the incoming card's level")
+    p.add_argument("--class", dest="card_class", default=None,
+                   help="swap: the card's class (default neutral); buy: checked against the card data")
     p.add_argument("--exceptional", action="store_true", help="buy: an exceptional card (double cost, 1 copy)")
     p.add_argument("--permanent", action="store_true", help="buy: a permanent card (no card taken out)")
-    p.add_argument("--upgrade", type=int, default=None, metavar="LEVEL", help="buy: upgrades this level of the card")
+    p.add_argument("--upgrade", type=option_number, default=None, metavar="LEVEL",
+                   help="buy: upgrades this level of the card")
     p.add_argument("--remove", default=None, metavar="TITLE", help="buy: the card taken out to keep the deck size")
     p.set_defaults(func=run)
 
@@ -78,22 +85,22 @@ def _words(args: argparse.Namespace, lo: int, hi: int, usage: str) -> list[str]:
 
 def _seat(text: str) -> int:
     digits = text.removeprefix("seat")
-    if not digits.isdigit() or not 1 <= int(digits) <= 4:
+    if not is_number(digits, signed=False) or not 1 <= int(digits) <= 4:
         raise ScriptError(f"campaign: {text!r} is not a seat (1 to 4)")
     return int(digits)
 
 
 def _number(text: str, what: str) -> int:
     try:
-        return int(text)
-    except ValueError:
-        raise ScriptError(f"campaign: {what} must be a whole number, not {text!r}") from None
+        return parse_number(text, what)
+    except NotANumber as exc:
+        raise ScriptError(f"campaign: {exc.reason}") from None
 
 
 def read_deck(path: str, investigator: str | None = None) -> list[DeckCard]:
     """A deck file: ``[[cards]]`` tables with title, copies, level, kind, class, exceptional, permanent;
     or an ArkhamDB deck export (JSON), which must be ``investigator``'s deck."""
-    from tablekeeper.games.arkham.decks import KINDS, DeckCard
+    from tablekeeper.games.arkham.decks import CLASSES, KINDS, DeckCard
 
     text = read_text(path, what="deck file")
     if text.lstrip().startswith("{"):
@@ -105,6 +112,8 @@ def read_deck(path: str, investigator: str | None = None) -> list[DeckCard]:
     for index, entry in enumerate(deck.cards):
         if entry.kind not in KINDS:
             raise ConfigError(f"{path}: cards[{index}].kind: one of {', '.join(KINDS)}, not {entry.kind!r}")
+        if entry.card_class not in CLASSES:
+            raise ConfigError(f"{path}: cards[{index}].class: one of {', '.join(CLASSES)}, not {entry.card_class!r}")
         if entry.copies < 1:
             raise ConfigError(f"{path}: cards[{index}].copies: at least 1, not {entry.copies}")
         card = DeckCard(entry.title, entry.level, entry.kind, entry.card_class, entry.exceptional, entry.permanent)
@@ -160,13 +169,51 @@ def apply(log: Campaign, args: argparse.Namespace) -> str:
         return f"seat {_seat(seat)}'s deck is kept; {left} experience left"
     if action == "swap":
         seat, out, title = _words(args, 3, 3, "SEAT OUT IN --guide")
-        log.swap(_seat(seat), out, DeckCard(title, args.level, "standard", args.card_class), guide=args.guide)
+        log.swap(_seat(seat), out, DeckCard(title, args.level, "standard", args.card_class or "neutral"),
+                 guide=args.guide)
         return f"seat {_seat(seat)}: {out} out, {title} in"
     seat, title, level = _words(args, 3, 3, "SEAT TITLE LEVEL")
     cost = log.buy(_seat(seat), title, _number(level, "LEVEL"), exceptional=args.exceptional,
                    upgrade_from=args.upgrade, remove=args.remove, card_class=args.card_class,
                    permanent=args.permanent)
     return f"seat {_seat(seat)} buys {title} for {cost} experience"
+
+
+def buy_in_open_scenario(store: Store, log: Campaign, playing: Mapping[str, str], args: argparse.Namespace) -> str:
+    """AH-XP-1: a group that opened the next scenario before buying buys in that scenario's session,
+    which accepts purchases until its first round begins (its setup window) and writes them into the
+    campaign log when it ends. The purchase is that session's ``buy`` command, saved in its slot."""
+    from tablekeeper import games
+
+    seat, title, level = _words(args, 3, 3, "SEAT TITLE LEVEL")
+    slot = playing["slot"]
+    saved = store.load(slot)
+    if saved is None:
+        raise ScriptError(f"{store.path}: slot {slot!r} holds no session")
+    game = games.load("arkham")
+    try:
+        session = Session(game, seats=saved.setup.seats, seed=saved.setup.seed, options=saved.setup.options,
+                          journal=store.journal(slot), entries=saved.entries, from_save=f"{store.path}: slot {slot!r}")
+    except (Rejected, KeyError, IndexError, ValueError) as exc:
+        raise ScriptError(f"{store.path}: slot {slot!r} cannot be replayed ({exc})") from None
+    if session.state.over is not None or game.flow.stop_at(session.state) is None:
+        log.require_between("cards are bought")  # its setup window is closed: the log's own refusal
+    inv = log.body["players"].get(str(_seat(seat)))
+    at = next((int(n) for n, i in session.view()["investigators"].items() if i == inv), None)
+    if inv is None or at is None:
+        raise Rejected(f"seat {_seat(seat)} plays no investigator in {playing['scenario']} (slot {slot!r})")
+    words = [f"seat{at}", title, str(_number(level, "LEVEL"))]
+    words += [w for w, on in (("exceptional", args.exceptional), ("permanent", args.permanent)) if on]
+    named = (("upgrade", args.upgrade), ("remove", args.remove))
+    words += [f"{key}={value}" for key, value in named if value is not None]
+    if args.card_class not in (None, "neutral"):
+        words.append(f"class={args.card_class}")
+    before = session.state.value(f"seat{at}.xp")
+    outcome = session.perform(Command("buy", tuple(words)))
+    if not outcome.accepted:
+        raise Rejected(f"{playing['scenario']} is open in slot {slot!r}: {outcome.reason}")
+    cost = before - session.state.value(f"seat{at}.xp")
+    return f"seat {_seat(seat)} buys {title} for {cost} experience (in slot {slot!r}, before its first round)"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -201,6 +248,10 @@ def run(args: argparse.Namespace) -> int:
             log.body.pop("in_play", None)  # its slot was deleted: that scenario is no longer being played
         if args.action == "show":
             print(describe(args.name, log))
+            return 0
+        playing = log.in_play(store.slots())
+        if args.action == "buy" and playing is not None:
+            print(buy_in_open_scenario(store, log, playing, args))  # the session's log copy is the one kept
             return 0
         try:
             said = apply(log, args)

@@ -10,6 +10,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from tablekeeper.core.numbers import option_number
 from tablekeeper.errors import ConfigError
 
 DEFAULT_PAGE_PORT = 8088
@@ -24,7 +25,7 @@ def register(subparsers: Any) -> None:
     p = sub.add_parser("broker-config", help="write a Mosquitto config, ACL and passwords for the stations")
     p.add_argument("stations", nargs="+", metavar="STATION", help="station names (their MQTT usernames)")
     p.add_argument("--out", type=Path, required=True, metavar="DIR", help="directory for the files (must be new)")
-    p.add_argument("--port", type=int, default=None, help="broker port (default 1883, or 8883 with --tls)")
+    p.add_argument("--port", type=option_number, default=None, help="broker port (default 1883, or 8883 with --tls)")
     p.add_argument("--bind", default="0.0.0.0", help="address the broker listens on (default all)")
     p.add_argument("--tls", nargs="+", default=[], metavar="NAME",
                    help="speak only TLS, with a certificate (from a CA made here) for these names of the broker: "
@@ -38,7 +39,7 @@ def register(subparsers: Any) -> None:
                                           ("status", "print every station as a table", status_command, "observer")):
         p = sub.add_parser(name, help=helptext)
         p.add_argument("--broker", required=True, metavar="HOST", help="the fleet's MQTT broker")
-        p.add_argument("--port", type=int, default=1883, help="broker port (default 1883)")
+        p.add_argument("--port", type=option_number, default=1883, help="broker port (default 1883)")
         p.add_argument("--username", default=account, help=f"broker account (default {account})")
         p.add_argument("--password-file", metavar="FILE",
                        help=f"the account's password file (mode 0600), e.g. secrets/{account}.password")
@@ -51,7 +52,7 @@ def register(subparsers: Any) -> None:
             p.add_argument("--bind", default="127.0.0.1",
                            help="address the page listens on (default 127.0.0.1; "
                                 "anything else needs --page-password-file)")
-            p.add_argument("--page-port", type=int, default=DEFAULT_PAGE_PORT,
+            p.add_argument("--page-port", type=option_number, default=DEFAULT_PAGE_PORT,
                            help=f"port of the page (default {DEFAULT_PAGE_PORT})")
             p.add_argument("--page-password-file", metavar="FILE",
                            help="the page's password (mode 0600); the browser asks for it")

@@ -138,6 +138,11 @@ def run_new(args: argparse.Namespace) -> int:
         if existing.game != args.game:
             raise ConfigError(f"--into {folder}: a pack for {existing.game}, not {args.game}")
     else:
+        if args.into is None:  # the packs folder is the station's own: made with the data directory if need be
+            try:
+                packs_dir().mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise PathError(f"{packs_dir()}: cannot create the packs folder: {exc.strerror or exc}") from None
         output_dir(folder, option="--into")
         pack_name = folder.name.lower() if re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,39}", folder.name.lower()) else key
         _write(manifest, MANIFEST_TEMPLATE.substitute(game=args.game, name=pack_name), append=False)

@@ -16,6 +16,7 @@ from typing import Any, TextIO
 from tablekeeper import games
 from tablekeeper.core.events import Command
 from tablekeeper.core.game import Game
+from tablekeeper.core.numbers import option_number
 from tablekeeper.core.script import parse_line
 from tablekeeper.core.session import Outcome, Session
 from tablekeeper.core.store import MAX_SEED, Store, export_lines, inspect, refusal
@@ -35,8 +36,8 @@ def register(subparsers: Any) -> None:
                               "rewind K, set TRACK VALUE, add TRACK +N|-N, draw SOURCE, reveal SOURCE OUTCOME, "
                               "press BUTTON, hold BUTTON, and the game's own verbs (see docs/scripting.md).")
     p.add_argument("game", help="arkham, spirit_island, oathsworn or earthborne")
-    p.add_argument("--seats", type=int, default=None, help="number of seats (players)")
-    p.add_argument("--seed", type=int, default=1, help="seed for the device's draws (default 1)")
+    p.add_argument("--seats", type=option_number, default=None, help="number of seats (players)")
+    p.add_argument("--seed", type=option_number, default=1, help="seed for the device's draws (default 1)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a game option, e.g. difficulty=hard (repeatable)")
     p.add_argument("--pack", action="append", default=[], metavar="NAME|PATH", help=PACK_HELP)
@@ -261,9 +262,12 @@ def run(args: argparse.Namespace) -> int:
                     raise type(exc)(f"line {number} not saved: {exc}") from None
                 if outcome is None:
                     continue
+                if outcome.malformed:  # a word that cannot be read is bad input, not a refused move
+                    raise ScriptError(f"line {number}: {outcome.reason}")
                 if not outcome.accepted:
                     rejected += 1
-                    print(f"line {number}: {outcome.reason}", file=sys.stderr, flush=True)
+                    if not args.trace:  # in trace mode the trace is the answer: a driver need not read stderr
+                        print(f"line {number}: {outcome.reason}", file=sys.stderr, flush=True)
                 if args.trace:
                     state = runner.view()
                     if not outcome.accepted:

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tablekeeper.core.numbers import option_number
 from tablekeeper.errors import ConfigError, HardwareError, ScriptError
 from tablekeeper.schema import read_text
 from tablekeeper.sim.modes import DISPLAY_MODES
@@ -44,15 +45,15 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "run", help="run the station (buttons, displays, counters), or simulate it",
         description="Run the station. Without Raspberry Pi GPIO (or with --sim) the same station runs "
-                    "on simulated parts: a window (pygame), the terminal (asciiblock) or image files "
+                    "on simulated parts: a window (pygame), the terminal (text, or luma's asciiblock) or image files "
                     "(capture, gifanim). Keyboard keys press the buttons; see the config's 'key' entries.")
     p.add_argument("--sim", action="store_true", help="simulate the hardware even on a Raspberry Pi")
     p.add_argument("--config", metavar="FILE",
                    help="station config (default: /etc/tablekeeper/station.toml once installed, else the "
                         "reference build, hardware/station.toml)")
     p.add_argument("--game", help=f"game to play (default: the saved one, else {DEFAULT_GAME})")
-    p.add_argument("--seats", type=int, default=None, help="number of seats (players)")
-    p.add_argument("--seed", type=int, default=1, help="seed for the station's draws (default 1)")
+    p.add_argument("--seats", type=option_number, default=None, help="number of seats (players)")
+    p.add_argument("--seed", type=option_number, default=1, help="seed for the station's draws (default 1)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a game option, as for 'tablekeeper play' (repeatable)")
     p.add_argument("--pack", action="append", default=[], metavar="NAME|PATH",
@@ -62,8 +63,8 @@ def register(subparsers: Any) -> None:
                         "default is the data directory's tablekeeper.sqlite3; the simulator saves only when asked)")
     p.add_argument("--slot", default="main", help="save slot name (default main)")
     p.add_argument("--display", choices=DISPLAY_MODES,
-                   help="simulator output, as luma.emulator names it (default: pygame with a screen, "
-                        "asciiblock in a terminal, else capture)")
+                   help="simulator output: readable text in the terminal, else luma.emulator's by name (default: "
+                        "pygame with a screen, text in a terminal, else capture)")
     p.add_argument("--script", metavar="FILE",
                    help="simulate unattended: keys, 'press ROLE', 'hold ROLE [S]', 'wait S', "
                         "'counter SEAT up|down|select|roll|unplug|plug', 'type LINE' per line (fake clock), then exit")
@@ -399,7 +400,7 @@ def run_scripted(config: StationConfig, args: argparse.Namespace, *,
             if parts.counters is not None:
                 parts.counters.sync()
             refresh()
-            ScriptedRun(station, parts, clock, refresh).run(steps)
+            ScriptedRun(station, parts, clock, refresh, source=args.script).run(steps)
             if at_end is not None:
                 at_end(station, parts)
     finally:

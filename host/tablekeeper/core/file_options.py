@@ -24,7 +24,10 @@ def embed(options: Mapping[str, str], file_keys: Set[str]) -> dict[str, str]:
         value = out[key]
         if not value or value.startswith(EMBEDDED_MARK):
             continue
-        text = read_text(value, what=f"option {key}=")
+        try:
+            text = read_text(value, what="data file")
+        except ConfigError as exc:  # the reason without read_text's own "PATH: " in front
+            raise ConfigError(f"--option {key}={value}: {str(exc).removeprefix(f'{value}: ')}") from None
         digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
         out[key] = EMBEDDED_MARK + json.dumps({"file": value, "sha256": digest, "text": text})
     return out

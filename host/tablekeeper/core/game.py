@@ -18,6 +18,7 @@ from tablekeeper.core.chance import Bag, Deck, Dice, PressRandom, Source
 from tablekeeper.core.events import Command, Event, Json, NoticeKind
 from tablekeeper.core.flow import Flow
 from tablekeeper.core.frozen import freeze, thaw
+from tablekeeper.core.numbers import parse_number
 from tablekeeper.core.state import EMPTY, GameState, Prompt, Result
 from tablekeeper.core.tracks import Counter
 from tablekeeper.core.view import Panel
@@ -250,18 +251,24 @@ class Game:
         """Judge a command: the events it causes, or ``Rejected`` with a reason."""
         txn = Txn(self, state, rng)
         verb, args = command.verb, command.args
+        self.flow.refuse_after_end(state, verb)
         game_verbs = self.verbs()
         if verb in game_verbs:
             game_verbs[verb].handler(txn, args)
         elif verb in CORE_VERBS:
             CORE_VERBS[verb].handler(txn, args)
         else:
-            known = ", ".join(sorted({*CORE_VERBS, *game_verbs}))
-            raise Rejected(f"unknown verb {verb!r} (known: {known})")
+            import difflib  # only for a refused verb: loading a game does not pay for it
+
+            known = sorted({*CORE_VERBS, *game_verbs})
+            close = difflib.get_close_matches(verb, known, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise Rejected(f"unknown verb {verb!r}{hint} (known: {', '.join(known)})")
         if not txn.events:
             raise Rejected(f"{command.text()}: nothing to do")
-        flowmod.settle(txn, self.flow)
         self.after_command(txn)
+        self.flow.judge_end(txn)
+        flowmod.settle(txn, self.flow)
         return txn.events
 
     def apply(self, state: GameState, event: Event) -> GameState:
@@ -438,10 +445,8 @@ SHARED_APPLY: dict[str, Callable[[Game, GameState, Event], GameState]] = {
 # --- core verbs -------------------------------------------------------------------------------
 
 def parse_int(text: str, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise Rejected(f"{what} must be a whole number, not {text!r}") from None
+    """A number a player typed (``numbers.parse_number``: ASCII digits and a sign only)."""
+    return parse_number(text, what)
 
 
 def parse_seat(state: GameState, text: str) -> int:

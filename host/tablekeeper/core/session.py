@@ -21,8 +21,9 @@ from tablekeeper.core import file_options, packs
 from tablekeeper.core.chance import PressRandom
 from tablekeeper.core.events import Command, Event, Json, NoticeKind
 from tablekeeper.core.game import Game
+from tablekeeper.core.numbers import parse_number
 from tablekeeper.core.state import GameState
-from tablekeeper.errors import Rejected, StoreError
+from tablekeeper.errors import NotANumber, Rejected, StoreError
 
 CHECKPOINT_EVERY = 64
 WINDOW = 2 * CHECKPOINT_EVERY
@@ -68,6 +69,8 @@ class Outcome:
     reason: str | None = None
     events: tuple[Event, ...] = ()
     entry: int | None = None
+    malformed: bool = False
+    """Refused because a word could not be read (a number that is not one), not by the rules."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,7 +232,7 @@ class Session:
         try:
             events = self.game.decide(self.state, command, rng)
         except Rejected as exc:
-            return Outcome(False, exc.reason)
+            return Outcome(False, exc.reason, malformed=isinstance(exc, NotANumber))
         entry = Entry(index, "command", command, tuple(events))
         self._commit(entry)
         return Outcome(True, None, entry.events, index)
@@ -241,9 +244,13 @@ class Session:
         if command.verb == "redo" and not command.args:
             return self.redo()
         if command.verb == "rewind":
-            if len(command.args) != 1 or not command.args[0].isdigit():
+            if len(command.args) != 1:
                 return Outcome(False, "usage: rewind K (a log entry number)")
-            return self.rewind(int(command.args[0]))
+            try:
+                target = parse_number(command.args[0], "rewind K (a log entry number)")
+            except NotANumber as exc:
+                return Outcome(False, exc.reason, malformed=True)
+            return self.rewind(target)
         if command.verb in ("undo", "redo"):
             return Outcome(False, f"usage: {command.verb}")
         return self.submit(command)

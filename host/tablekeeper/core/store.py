@@ -373,10 +373,8 @@ class Store:
     def open(cls, path: str | Path) -> Store:
         p = Path(path)
         _check_header(p)
-        try:
-            p.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StoreError(f"{p}: cannot create its folder: {exc.strerror or exc}") from None
+        if not p.parent.is_dir():  # a folder is made only where one is asked for (the station's data dir)
+            raise StoreError(f"{p}: no folder {p.parent} to keep the save in (make it first, or name another path)")
         _check_writable(p)
         lock = SaveLock(p)
         try:

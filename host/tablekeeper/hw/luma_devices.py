@@ -5,6 +5,11 @@ start in the chip's RAM, whether the chip has page addressing only (the SH1106),
 interface (to let go of a bus whose display is gone without luma's blanking). Each class keeps what
 it was given, and checks at construction what it must take from luma, so a luma release that moves
 it fails here, loudly, rather than shifting every window by a few columns.
+
+Each class also draws a whole frame itself (luma's ``clear()`` at construction, the start-up
+splash): luma.oled 3.16 packs frames with Pillow's ``Image.getdata``, deprecated and removed in
+Pillow 14 (luma.oled issue #404), so ``display`` here packs them with ``tobytes`` and sends the same
+commands and bytes (the tests compare them with luma's own).
 """
 
 from __future__ import annotations
@@ -12,8 +17,17 @@ from __future__ import annotations
 from typing import Any, Final
 
 from luma.oled import device as oled
+from PIL import Image
 
 from tablekeeper.errors import LibraryError
+from tablekeeper.hw.displays import (
+    SET_COLUMN_HIGH,
+    SET_COLUMN_LOW,
+    SET_COLUMN_WINDOW,
+    SET_PAGE,
+    SET_PAGE_WINDOW,
+    pack_pages,
+)
 
 # The SH1106 has 132 columns of RAM for a 128-pixel glass: the visible ones start at column 2
 # (luma's default ``page_address_offset``, which these classes pass explicitly).
@@ -32,6 +46,14 @@ def luma_int(device: Any, name: str, meaning: str) -> int:
     return value
 
 
+def native_pages(device: Any, image: Image.Image) -> list[bytes]:
+    """``image`` turned as the chip holds it (luma's ``preprocess``), packed into the chip's pages."""
+    if image.mode != device.mode or image.size != device.size:
+        raise ValueError(f"a {image.mode} image of {image.size} for a {device.mode} display of {device.size}")
+    native = device.preprocess(image)
+    return pack_pages(native, native.height // 8)
+
+
 class SSD1306(oled.ssd1306):  # type: ignore[misc]  # luma has no type hints
     """luma's SSD1306 driver; ``column_offset``: the chip RAM column of the glass's first column."""
 
@@ -41,6 +63,14 @@ class SSD1306(oled.ssd1306):  # type: ignore[misc]  # luma has no type hints
         super().__init__(serial_interface=serial_interface, width=width, height=height, rotate=rotate)
         self.interface = serial_interface
         self.column_offset = luma_int(self, "_colstart", "the first visible column in the chip's RAM")
+
+    def display(self, image: Image.Image) -> None:
+        """The whole frame, as luma sends it: one column and page window, then every page. (luma's
+        constructor draws one before ``column_offset`` is set, so the start is read from luma.)"""
+        pages = native_pages(self, image)
+        first = luma_int(self, "_colstart", "the first visible column in the chip's RAM")
+        self.command(SET_COLUMN_WINDOW, first, first + len(pages[0]) - 1, SET_PAGE_WINDOW, 0, len(pages) - 1)
+        self.data(list(b"".join(pages)))
 
 
 class SSD1309(SSD1306, oled.ssd1309):  # type: ignore[misc]  # luma has no type hints
@@ -57,6 +87,13 @@ class SH1106(oled.sh1106):  # type: ignore[misc]  # luma has no type hints
                          page_address_offset=SH1106_COLUMN_OFFSET)
         self.interface = serial_interface
         self.column_offset = SH1106_COLUMN_OFFSET
+
+    def display(self, image: Image.Image) -> None:
+        """The whole frame, as luma sends it: each page addressed, then its columns."""
+        for page, columns in enumerate(native_pages(self, image)):
+            self.command(SET_PAGE | page, SET_COLUMN_LOW | (SH1106_COLUMN_OFFSET & 0x0F),
+                         SET_COLUMN_HIGH | (SH1106_COLUMN_OFFSET >> 4))
+            self.data(list(columns))
 
 
 DRIVERS: Final[dict[str, type[SSD1306] | type[SH1106]]] = {"ssd1306": SSD1306, "ssd1309": SSD1309, "sh1106": SH1106}

@@ -1,6 +1,7 @@
 """The station's parts, simulated: gpiozero ``MockFactory`` pins, emulated OLED chips, and the whole
-panel shown through luma.emulator (``pygame`` window, ``asciiblock`` terminal) or written by Pillow
-(``capture`` PNGs, ``gifanim`` GIF), with keyboard keys pressing the virtual buttons.
+panel shown as readable ``text`` in the terminal, through luma.emulator (``pygame`` window,
+``asciiblock`` pixel view) or written by Pillow (``capture`` PNGs, ``gifanim`` GIF), with keyboard
+keys pressing the virtual buttons.
 
 The displays run the real luma.oled drivers and the real partial-update adapter; only the bus is
 replaced by ``OledChip``, so the simulator shows exactly what the bytes would put on the glass.
@@ -69,6 +70,37 @@ def import_pygame() -> Any:
     return pygame
 
 
+INVISIBLE_DRIVERS: Final = ("offscreen", "dummy")
+"""SDL's video drivers that draw nowhere: its fallback when no screen can be opened."""
+
+
+def _window(emulators: Any, common: dict[str, Any]) -> Any:
+    """luma.emulator's pygame window, or one line saying why none can open. On Linux SDL may try only
+    the screens there are (the desktop session's, the console's own: kmsdrm on a Pi without a
+    desktop): its fallback would draw nowhere. An ``SDL_VIDEODRIVER`` the user set is theirs."""
+    pygame = import_pygame()
+    chosen = os.environ.get("SDL_VIDEODRIVER", "")
+    tried = chosen
+    if not chosen and sys.platform.startswith("linux"):
+        sessions = [name for name, var in (("wayland", "WAYLAND_DISPLAY"), ("x11", "DISPLAY")) if os.environ.get(var)]
+        tried = os.environ["SDL_VIDEODRIVER"] = ",".join([*sessions, "kmsdrm"])
+    try:
+        emulator = emulators.pygame(frame_rate=30, **common)
+    except pygame.error as exc:
+        raise HardwareError(f"--display pygame: no screen to open a window on (SDL tried {tried}: {exc}); "
+                            "try --display text or capture") from None
+    finally:
+        if not chosen:
+            os.environ.pop("SDL_VIDEODRIVER", None)
+    driver = pygame.display.get_driver()
+    if driver in INVISIBLE_DRIVERS and driver != chosen:
+        emulator.cleanup()
+        raise HardwareError(f"--display pygame: no screen to open a window on (SDL fell back to its {driver} "
+                            "driver); try --display text or capture")
+    emulator._pygame.display.set_caption("Tablekeeper station (simulated)")
+    return emulator
+
+
 def make_emulator(mode: str, size: tuple[int, int], capture_dir: Path) -> Any:
     """A luma device of ``mode`` for the composed panel: for ``capture`` and ``gifanim`` files made by
     Pillow, else luma.emulator's, which draw through pygame (imported only now)."""
@@ -76,7 +108,7 @@ def make_emulator(mode: str, size: tuple[int, int], capture_dir: Path) -> Any:
     common: dict[str, Any] = {"width": width, "height": height, "mode": "RGB", "transform": "identity",
                               "scale": SCALE}
     if mode in ("capture", "gifanim"):
-        capture_dir.mkdir(parents=True, exist_ok=True)
+        capture_dir.mkdir(exist_ok=True)
     if mode == "gifanim":
         from tablekeeper.sim.gifstream import GifStream
 
@@ -102,9 +134,7 @@ def make_emulator(mode: str, size: tuple[int, int], capture_dir: Path) -> Any:
                                 "try --display capture")
         return emulators.asciiblock(**common)
     if mode == "pygame":
-        emulator = emulators.pygame(frame_rate=30, **common)
-        emulator._pygame.display.set_caption("Tablekeeper station (simulated)")
-        return emulator
+        return _window(emulators, common)
     if mode == "text":
         raise HardwareError("--display text draws the panel in a terminal as the station runs; "
                             "a --script run keeps frames: use --display capture or gifanim")

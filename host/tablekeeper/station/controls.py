@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from tablekeeper.core.events import Command
 from tablekeeper.core.flow import waiting_for
 from tablekeeper.core.game import Game
+from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 
@@ -26,7 +27,7 @@ def is_role(role: str) -> bool:
     if role in ROLES:
         return True
     seat, _, button = role.partition(".")
-    return seat.startswith("seat") and seat[4:].isdigit() and button in ("a", "b")
+    return seat.startswith("seat") and is_number(seat[4:], signed=False) and button in ("a", "b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,5 +169,5 @@ def does_nothing(role: str, state: GameState) -> str:
     waiting = waiting_for(state)
     who = ("; waiting for seat " + ", ".join(str(s) for s in waiting)) if waiting else ""
     seat, _, button = role.partition(".")
-    name = f"seat {seat[4:]}'s {button.upper()} button" if seat[4:].isdigit() else role  # as printed: 2A
+    name = f"seat {seat[4:]}'s {button.upper()} button" if is_number(seat[4:], signed=False) else role  # as printed: 2A
     return f"{name} does nothing now{who}"

@@ -10,7 +10,8 @@ One instruction per line (``#`` starts a comment):
   ``counter SEAT roll`` presses its dice counter; ``counter SEAT unplug|plug`` pulls it out or puts
   it back;
 * ``type LINE``: a command typed at the station's console, as ``tablekeeper play`` reads it
-  (``type add card Spring 3 -``, ``type next``): for what the buttons cannot express;
+  (``type add card Spring 3 -``, ``type next``): for what the buttons cannot express; a typed
+  line the game refuses stops the run (``FILE:LINE: reason``, exit 2);
 * ``quit``: stop here, as things stand (otherwise the run ends once a pending change is entered).
 
 Time only moves when the script says so, and every deadline in between (debounce, hold,
@@ -25,6 +26,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from tablekeeper.config import ButtonConfig
+from tablekeeper.core.numbers import is_number
 from tablekeeper.errors import ScriptError
 from tablekeeper.intents import CounterConnected, CounterMissing, Typed
 from tablekeeper.sim.clock import FakeClock
@@ -100,7 +102,7 @@ def _counter_step(words: list[str], parts: SimulatedParts, where: str, number: i
     table = parts.counters
     if table is None:
         raise ScriptError(f"{where}: no virtual counters (none configured, or --no-counters)")
-    seat = int(words[1]) if words[1].isdigit() else -1
+    seat = int(words[1]) if is_number(words[1], signed=False) else -1
     index = table.find(seat, words[2])
     if index is None:
         seats = ", ".join(f"{e.seat} {e.role}" for e in table.entries)
@@ -144,7 +146,8 @@ class ScriptedRun:
     """Runs parsed steps against a station whose clock is ``clock``."""
 
     def __init__(self, station: Station, parts: SimulatedParts, clock: FakeClock,
-                 refresh: Callable[[], None]) -> None:
+                 refresh: Callable[[], None], *, source: str = "script") -> None:
+        self.source = source
         self.station = station
         self.parts = parts
         self.clock = clock
@@ -195,8 +198,11 @@ class ScriptedRun:
                 self._counter(step)
                 continue
             if step.action == "type":
+                refused = self.station.stats.refusals
                 self.station.put(Typed(step.text, step.line))
                 self._settle()
+                if self.station.stats.refusals != refused:  # a typed line is the script's own: it must be taken
+                    raise ScriptError(f"{self.source}:{step.line}: {self.station.stats.rejected[-1]}")
                 self.advance(SETTLE_S)
                 continue
             if step.button is None:

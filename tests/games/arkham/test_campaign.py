@@ -68,10 +68,10 @@ def test_ah_except_1_exceptional_costs_double() -> None:
 def test_ah_xp_8_each_copy_paid_separately() -> None:
     log = campaign()
     log.investigator("roland")["xp"] = 3
-    assert log.buy(1, "Card", 1) + log.buy(1, "Card", 1) == 2
+    assert log.buy(1, "Extra Ammunition", 1) + log.buy(1, "Extra Ammunition", 1) == 2
     assert log.investigator("roland")["xp"] == 1
-    with pytest.raises(Rejected, match="has 1 experience; Big costs 2"):
-        log.buy(1, "Big", 2)
+    with pytest.raises(Rejected, match="has 1 experience; Police Badge costs 2"):
+        log.buy(1, "Police Badge", 2)
 
 
 @pytest.mark.rule("AH-TRAUMA-4")
@@ -197,12 +197,14 @@ def test_buying_through_the_verb_before_the_scenario_starts() -> None:
     log.investigator("roland")["xp"] = 6
     s = Session(GAME, seats=2, seed=1, options={"campaign": json.dumps(log.body)})
     assert track(s, "seat1.xp") == 6
-    do(s, "buy seat1 Card 1", "buy seat1 Card 1", "buy seat1 Rare 1 exceptional")
+    do(s, "buy seat1 Extra Ammunition 1", "buy seat1 Extra Ammunition 1", "buy seat1 Cat Burglar 1 exceptional")
     assert track(s, "seat1.xp") == 2
-    assert rejects(s, "buy seat1 Big 3") == "roland has 2 experience; Big costs 3"
-    assert rejects(s, "buy seat2 Card 0 shiny") == "buy: unknown word 'shiny'"
+    assert rejects(s, "buy seat1 Sure Gamble 3") == "roland has 2 experience; Sure Gamble costs 3"
+    assert rejects(s, "buy seat2 Knife 0 shiny") == "buy: unknown word 'shiny'"
+    assert rejects(s, "buy seat1 Extra Amunition 1") == ("no player card 'Extra Amunition' in the card data "
+                                                        "(arkham/data/cards.toml); nearest: Extra Ammunition")
     do(s, "next")
-    assert rejects(s, "buy seat1 Card 0") == ("cards are bought only between scenarios: "
+    assert rejects(s, "buy seat1 Knife 0") == ("cards are bought only between scenarios: "
                                               "before this scenario's first NEXT")
     do(s, "victory 1", "resolution R1")
     after = s.game.campaign_record(s.state, log.body)

@@ -136,19 +136,18 @@ def test_a_deck_file_breaking_the_copy_rules_is_refused(table: Table, tmp_path: 
 @pytest.mark.rule("AH-XP-6")
 @pytest.mark.rule("AH-XP-7")
 def test_purchases_between_scenarios(table: Table, tmp_path: Path) -> None:
-    table.ok("deck", "1", deck(tmp_path, "d.toml", ""), "--xp", "5")
-    assert "mystic cards are outside" in table.refused("buy", "1", "Shrivelling", "2", "--class", "mystic",
-                                                       "--remove", "Card 0")
-    assert "name a card to take out" in table.refused("buy", "1", "Vicious Blow", "1", "--class", "guardian")
-    assert "Amnesia is a weakness card" in table.refused("buy", "1", "Vicious Blow", "1", "--class", "guardian",
-                                                         "--remove", "Amnesia")
-    assert table.ok("buy", "1", "Vicious Blow", "1", "--class", "guardian", "--remove", "Card 0") \
-        == "seat 1 buys Vicious Blow for 1 experience"
-    assert table.ok("buy", "1", "Card 3", "2", "--upgrade", "0", "--class", "guardian") \
-        == "seat 1 buys Card 3 for 2 experience"  # an upgrade pays the difference
+    beat_cop = "[[cards]]\ntitle = 'Beat Cop'\ncopies = 2\nclass = 'guardian'\n"
+    table.ok("deck", "1", deck(tmp_path, "d.toml", beat_cop, pairs=14), "--xp", "5")
+    assert "mystic cards are outside" in table.refused("buy", "1", "Book of Shadows", "3", "--remove", "Card 0")
+    assert "name a card to take out" in table.refused("buy", "1", "Extra Ammunition", "1")
+    assert "Amnesia is a weakness card" in table.refused("buy", "1", "Extra Ammunition", "1", "--remove", "Amnesia")
+    assert table.ok("buy", "1", "Extra Ammunition", "1", "--class", "guardian", "--remove", "Card 0") \
+        == "seat 1 buys Extra Ammunition for 1 experience"
+    assert table.ok("buy", "1", "Beat Cop", "2", "--upgrade", "0") \
+        == "seat 1 buys Beat Cop for 2 experience"  # an upgrade pays the difference
     assert "seat 1: roland, 2 experience" in table.ok("show")
-    assert "roland has 2 experience; Big costs 3" in table.refused("buy", "1", "Big", "3", "--class", "guardian",
-                                                                     "--remove", "Card 1")
+    assert "roland has 2 experience; Bulletproof Vest costs 3" in table.refused("buy", "1", "Bulletproof Vest", "3",
+                                                                                "--remove", "Card 1")
 
 
 @pytest.mark.rule("AH-XP-9")
@@ -204,7 +203,7 @@ def test_the_next_scenario_starts_each_investigator_with_the_deck_the_log_keeps(
     assert first["tracks"]["seat2.deck"] == 25
     assert first["weaknesses"] == {"1": ["Cover Up", "Amnesia"], "2": []}
     table.play(2, "victory 2", "resolution R1")
-    table.ok("buy", "1", "Extra", "0", "--class", "guardian", "--permanent")  # starts in play, not in the deck
+    table.ok("buy", "1", "Physical Training", "0", "--permanent")  # starts in play, not in the deck
     second = table.play(2, slot="s2")
     assert second["scenario"] == "midnight_masks" and second["tracks"]["seat1.deck"] == 28
     assert second["weaknesses"]["1"] == ["Cover Up", "Amnesia"]

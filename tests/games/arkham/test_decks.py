@@ -67,9 +67,9 @@ def test_ah_xp_4_purchases_respect_the_deckbuilding_options() -> None:
     log = Campaign.new("night_of_the_zealot", "standard", {1: "roland"})
     log.set_deck(1, standard(30) + extras(), starting_xp=5)
     with pytest.raises(Rejected, match="mystic cards are outside this investigator's options"):
-        log.buy(1, "Shrivelling", 2, card_class="mystic", remove="Card 0")
+        log.buy(1, "Book of Shadows", 3, card_class="mystic", remove="Card 0")
     with pytest.raises(Rejected, match="seeker cards only up to level 2"):
-        log.buy(1, "Deep Tome", 3, card_class="seeker", remove="Card 0")
+        log.buy(1, "Cryptic Research", 4, remove="Card 0")
 
 
 @pytest.mark.rule("AH-XP-5")
@@ -77,8 +77,8 @@ def test_ah_xp_5_a_purchase_keeps_the_deck_size() -> None:
     log = Campaign.new("night_of_the_zealot", "standard", {1: "roland"})
     log.set_deck(1, standard(30) + extras(), starting_xp=3)
     with pytest.raises(Rejected, match="name a card to take out"):
-        log.buy(1, "Vicious Blow", 1, card_class="guardian")
-    log.buy(1, "Vicious Blow", 1, card_class="guardian", remove="Card 0")
+        log.buy(1, "Extra Ammunition", 1)
+    log.buy(1, "Extra Ammunition", 1, card_class="guardian", remove="Card 0")
     deck = log.deck(1)
     assert deck is not None
     assert sum(1 for c in deck if c.kind == "standard" and not c.permanent) == 30
@@ -90,27 +90,27 @@ def test_ah_xp_6_a_weakness_cannot_be_swapped_out() -> None:
     log = Campaign.new("night_of_the_zealot", "standard", {1: "roland"})
     log.set_deck(1, standard(30) + extras(), starting_xp=3)
     with pytest.raises(Rejected, match="Amnesia is a weakness card: it cannot be taken out"):
-        log.buy(1, "Vicious Blow", 1, card_class="guardian", remove="Amnesia")
+        log.buy(1, "Extra Ammunition", 1, remove="Amnesia")
     assert log.investigator("roland")["xp"] == 3
 
 
 @pytest.mark.rule("AH-XP-7")
 def test_ah_xp_7_upgrade_replaces_the_lower_level() -> None:
     log = Campaign.new("night_of_the_zealot", "standard", {1: "roland"})
-    log.set_deck(1, standard(30) + extras(), starting_xp=4)
-    assert log.buy(1, "Card 3", 2, upgrade_from=0, card_class="guardian") == 2
+    log.set_deck(1, standard(28) + [DeckCard("Beat Cop", 0, card_class="guardian")] * 2 + extras(), starting_xp=4)
+    assert log.buy(1, "Beat Cop", 2, upgrade_from=0) == 2
     deck = log.deck(1)
-    assert deck is not None and sorted(c.level for c in deck if c.title == "Card 3") == [0, 2]
+    assert deck is not None and sorted(c.level for c in deck if c.title == "Beat Cop") == [0, 2]
 
 
 @pytest.mark.rule("AH-XP-8")
 def test_ah_xp_8_two_copies_two_payments_two_removals() -> None:
     log = Campaign.new("night_of_the_zealot", "standard", {1: "roland"})
     log.set_deck(1, standard(30) + extras(), starting_xp=3)
-    log.buy(1, "Blow", 1, card_class="guardian", remove="Card 0")
-    log.buy(1, "Blow", 1, card_class="guardian", remove="Card 1")
+    log.buy(1, "Extra Ammunition", 1, remove="Card 0")
+    log.buy(1, "Extra Ammunition", 1, remove="Card 1")
     deck = log.deck(1)
-    assert deck is not None and sum(1 for c in deck if c.title == "Blow") == 2
+    assert deck is not None and sum(1 for c in deck if c.title == "Extra Ammunition") == 2
     assert log.investigator("roland")["xp"] == 1
 
 
@@ -123,3 +123,24 @@ def test_ah_xp_9_no_free_swaps_unless_the_guide_says_so() -> None:
     log.swap(1, "Card 0", DeckCard("Other", 0, card_class="guardian"), guide=True)
     deck = log.deck(1)
     assert deck is not None and any(c.title == "Other" for c in deck)
+
+
+@pytest.mark.rule("AH-XP-3")
+def test_a_purchase_is_a_card_of_the_card_data() -> None:
+    """The title (case aside), level and class of a purchase are the card data's; a misspelt title or
+    class is refused with the nearest names, and nothing is paid."""
+    log = Campaign.new("night_of_the_zealot", "standard", {1: "roland"})
+    log.set_deck(1, standard(30) + extras(), starting_xp=5)
+    with pytest.raises(Rejected, match=r"no player card 'Extra Amunition' in the card data .*: Extra Ammunition"):
+        log.buy(1, "Extra Amunition", 1, remove="Card 0")
+    with pytest.raises(Rejected, match=r"unknown class 'gardian' .*nearest: guardian"):
+        log.buy(1, "Extra Ammunition", 1, card_class="gardian", remove="Card 0")
+    with pytest.raises(Rejected, match="Beat Cop is level 0 or 2 in the card data, not 1"):
+        log.buy(1, "Beat Cop", 1, remove="Card 0")
+    with pytest.raises(Rejected, match="Extra Ammunition is a guardian card, not neutral"):
+        log.buy(1, "Extra Ammunition", 1, card_class="neutral", remove="Card 0")
+    assert log.investigator("roland")["xp"] == 5
+    assert log.buy(1, "extra ammunition", 1, remove="Card 0") == 1
+    assert log.investigator("roland")["purchases"][-1]["title"] == "Extra Ammunition"
+    with pytest.raises(Rejected, match=r"unknown class 'gardian'"):
+        log.swap(1, "Card 1", DeckCard("Other", 0, card_class="gardian"), guide=True)

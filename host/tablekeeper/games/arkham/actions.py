@@ -3,7 +3,7 @@ draw, resource, move, engage, resign, or the skill test of investigate, fight an
 
 from __future__ import annotations
 
-from tablekeeper.core.game import Txn
+from tablekeeper.core.game import Txn, parse_int
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import board, effects, rules, skilltest
 from tablekeeper.games.arkham.records import Provoked
@@ -34,7 +34,7 @@ def _test(txn: Txn, action: Provoked) -> None:
     base = action.skill if action.skill is not None else effects.seat_info(txn.state, seat).skills[skill]
     if kind == "investigate":
         if target is not None:
-            difficulty = int(target)
+            difficulty = parse_int(target, "difficulty")
         else:
             if loc is None:
                 raise Rejected("investigate needs a difficulty (act SEAT investigate N) or a location (enter)")

@@ -9,9 +9,9 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from tablekeeper.errors import ConfigError
+from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.arkham.data import load_investigators, read_toml
-from tablekeeper.games.arkham.decks import DeckCard
+from tablekeeper.games.arkham.decks import DeckCard, nearest
 from tablekeeper.schema import decode
 
 
@@ -43,6 +43,24 @@ def load_cards() -> dict[str, PlayerCard]:
     label, doc = read_toml("cards.toml")
     whole = decode(doc, _CardFile, source=label)
     return {code: decode(raw, PlayerCard, source=label, prefix=f"cards.{code}") for code, raw in whole.cards.items()}
+
+
+def purchasable(title: str, level: int, card_class: str | None = None) -> PlayerCard:
+    """AH-XP-3: a purchase names a player card of the card data at one of its levels (case aside);
+    a title the data does not hold (it holds the core set) is refused with the nearest it does."""
+    standard = [card for card in load_cards().values() if card.kind == "standard"]
+    same = [card for card in standard if card.title.casefold() == title.casefold()]
+    if not same:
+        known = sorted({card.title for card in standard})
+        raise Rejected(f"no player card {title!r} in the card data (arkham/data/cards.toml){nearest(title, known)}")
+    at_level = [card for card in same if card.level == level]
+    if not at_level:
+        levels = " or ".join(str(card.level) for card in sorted(same, key=lambda card: card.level or 0))
+        raise Rejected(f"{same[0].title} is level {levels} in the card data, not {level}")
+    card = at_level[0]
+    if card_class is not None and card_class != card.card_class:
+        raise Rejected(f"{card.title} is a {card.card_class} card, not {card_class}")
+    return card
 
 
 def deck_from_export(label: str, text: str, investigator: str | None = None) -> list[DeckCard]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from tablekeeper.core.game import Txn, parse_int
+from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import assets, board, effects, encounter, mythos, places, records
@@ -42,7 +43,7 @@ def location_verb(txn: Txn, args: tuple[str, ...]) -> None:
     typed with its shroud and clue value (per investigator with `per`) for one the data lacks."""
     plain, named = keywords(args, glue=("to",))
     text = "location NAME [SHROUD CLUES [per]] [to=A,B,...]"
-    numbers = next((i for i, word in enumerate(plain) if word.lstrip("+").isdigit()), len(plain))
+    numbers = next((i for i, word in enumerate(plain) if is_number(word)), len(plain))
     label, rest = name_of(plain[:numbers], "location"), plain[numbers:]
     if set(named) - {"to"}:
         raise Rejected(f"usage: {text}")

@@ -18,8 +18,16 @@ import msgspec
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import records, rules
+from tablekeeper.games.arkham.arkhamdb import purchasable
 from tablekeeper.games.arkham.data import DIFFICULTIES, load_investigators, load_scenarios
-from tablekeeper.games.arkham.decks import WEAKNESS_SEP, DeckCard, access_problem, deck_problems, deck_xp
+from tablekeeper.games.arkham.decks import (
+    WEAKNESS_SEP,
+    DeckCard,
+    access_problem,
+    check_class,
+    deck_problems,
+    deck_xp,
+)
 from tablekeeper.schema import decode
 
 
@@ -340,14 +348,17 @@ class Campaign:
         return int(record["xp"])
 
     def buy(self, seat: int, title: str, level: int, *, exceptional: bool = False,
-            upgrade_from: int | None = None, remove: str | None = None, card_class: str = "neutral",
+            upgrade_from: int | None = None, remove: str | None = None, card_class: str | None = None,
             permanent: bool = False) -> int:
         """AH-XP-3/7/8, AH-EXCEPT-1: each copy is bought (and paid) on its own; returns the cost.
+        The card is one of the card data (its title, level and class; ``card_class`` must agree).
         With a deck list kept: AH-XP-4 the card must be within the options, AH-XP-5 a nonpermanent
         card replaces a different one (AH-XP-6: never a weakness or a required card), AH-XP-7 an
         upgrade replaces its lower level."""
         self.require_between("cards are bought")
         inv = self._player(seat)
+        known = purchasable(title, level, None if card_class is None else check_class(card_class))
+        title, card_class = known.title, known.card_class
         cost = rules.xp_cost(level, exceptional=exceptional, upgrade_from=upgrade_from)
         record = self.investigator(inv)
         if record["xp"] < cost:
@@ -390,6 +401,7 @@ class Campaign:
     def swap(self, seat: int, out: str, card: DeckCard, *, guide: bool = False) -> None:
         """AH-XP-9: outside a purchase, only an explicit campaign-guide instruction changes a deck."""
         self.require_between("decks change")
+        check_class(card.card_class)
         if not guide:
             raise Rejected("a deck changes between scenarios only by purchase, or when the campaign guide says so")
         deck = self.deck(seat)

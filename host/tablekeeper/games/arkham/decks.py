@@ -3,6 +3,7 @@ AH-ASSET-4) and changing it between scenarios only by purchase (AH-XP-4..9)."""
 
 from __future__ import annotations
 
+import difflib
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
@@ -12,6 +13,7 @@ from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham.rules import xp_cost
 
 KINDS = ("standard", "signature", "signature_weakness", "weakness", "story")
+CLASSES = ("guardian", "seeker", "rogue", "mystic", "survivor", "neutral")  # the five classes, and neutral
 WEAKNESSES = ("signature_weakness", "weakness")  # a basic weakness (random or chosen) or the investigator's own
 MAX_COPIES = 2  # AH-DB-3
 WEAKNESS_SEP = ";"  # between weakness titles in the ``seatN.weaknesses`` session option
@@ -51,6 +53,20 @@ class DeckCard:
     @property
     def weakness(self) -> bool:
         return self.kind in WEAKNESSES
+
+
+def nearest(word: str, known: Iterable[str]) -> str:
+    """``; nearest: A, B`` for a refusal of an unknown name (case aside), or nothing when none is close."""
+    by_fold = {k.casefold(): k for k in known}
+    close = difflib.get_close_matches(word.casefold(), list(by_fold), n=3, cutoff=0.6)
+    return f"; nearest: {', '.join(by_fold[c] for c in close)}" if close else ""
+
+
+def check_class(name: str) -> str:
+    """A card class as the rules name them, or a refusal naming the classes and the nearest."""
+    if name not in CLASSES:
+        raise Rejected(f"unknown class {name!r} (classes: {', '.join(CLASSES)}){nearest(name, CLASSES)}")
+    return name
 
 
 def counts_toward_size(card: DeckCard) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from tablekeeper.core.derived import VIEWS
 from tablekeeper.core.events import Command
 from tablekeeper.core.flow import Flow
+from tablekeeper.core.numbers import is_number
 from tablekeeper.core.odds import percent
 from tablekeeper.core.state import GameState, Prompt
 from tablekeeper.core.view import Panel, Priority
@@ -172,7 +173,8 @@ def button(state: GameState, role: str, held: bool) -> Command | None:
     own menu (the action menu on its turn, the second answer of its question). The panel's up/down
     and NEXT reach every answer of any question."""
     seat_text, _, which = role.partition(".")
-    if held or not seat_text.startswith("seat") or not seat_text[4:].isdigit() or which not in ("a", "b"):
+    if held or not seat_text.startswith("seat") or not is_number(seat_text[4:], signed=False) \
+            or which not in ("a", "b"):
         return None
     seat = int(seat_text[4:])
     prompt = state.prompt

@@ -20,7 +20,7 @@ def usage(args: tuple[str, ...], lo: int, hi: int, text: str) -> None:
 
 def count(text: str, what: str, lo: int = 0) -> int:
     """A whole number (a leading + allowed) of at least ``lo``."""
-    n = parse_int(text.lstrip("+"), what)
+    n = parse_int(text, what)
     if n < lo:
         raise Rejected(f"{what} must be at least {lo}, not {n}")
     return n

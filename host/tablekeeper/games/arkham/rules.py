@@ -123,7 +123,7 @@ def passes(skill: int, modifier: int, difficulty: int) -> bool:
     return max(0, skill + modifier) >= difficulty
 
 
-_SPEC = re.compile(r"^\s*([A-Za-z]+)\s*\(\s*(\d+)\s*\)\s*$")
+_SPEC = re.compile(r"^\s*([A-Za-z]+)\s*\(\s*([0-9]{1,4})\s*\)\s*$")  # [0-9]: \d is any script's digits
 
 
 def parse_test_spec(text: str) -> tuple[str, int]:

@@ -12,9 +12,10 @@ import msgspec
 from tablekeeper.core import packs as packlib
 from tablekeeper.core.chance import Bag, Multiset
 from tablekeeper.core.frozen import freeze
+from tablekeeper.core.numbers import is_number, parse_number
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import Counter
-from tablekeeper.errors import ConfigError, Rejected
+from tablekeeper.errors import ConfigError, NotANumber, Rejected
 from tablekeeper.games.arkham import places, records
 from tablekeeper.games.arkham.bags import load_bag
 from tablekeeper.games.arkham.data import (
@@ -49,9 +50,13 @@ def _int_option(options: Mapping[str, str], key: str, default: int, lo: int = 0)
     if raw is None:
         return default
     try:
-        value = int(raw)
-    except ValueError:
-        raise ConfigError(f"--option {key}={raw}: expected a whole number") from None
+        value = parse_number(raw, key)
+    except NotANumber as exc:
+        if key == "deck" or key.endswith(".deck"):  # a deck list is a file: it goes to the campaign log
+            raise ConfigError(f"--option {key}={raw}: {key} is how many cards the deck holds (a whole number), "
+                              "not a deck list; a campaign keeps deck lists: tablekeeper campaign FILE NAME deck "
+                              "SEAT DECK.toml") from None
+        raise ConfigError(f"--option {key}={raw}: {exc.reason}") from None
     if value < lo:
         raise ConfigError(f"--option {key}={raw}: must be at least {lo}")
     return value
@@ -62,7 +67,7 @@ def check_options(options: Mapping[str, str], seats: int) -> None:
         seat, _, field = key.partition(".")
         if key in KNOWN_OPTIONS:
             continue
-        if seat.startswith("seat") and seat[4:].isdigit() and 1 <= int(seat[4:]) <= seats \
+        if seat.startswith("seat") and is_number(seat[4:], signed=False) and 1 <= int(seat[4:]) <= seats \
                 and (field in SEAT_OPTIONS or not field):
             continue
         raise ConfigError(f"--option {key}: unknown option (known: {', '.join(sorted(KNOWN_OPTIONS))}, "
@@ -102,9 +107,10 @@ def with_campaign(options: Mapping[str, str]) -> dict[str, str]:
 def build(state: GameState, given: Mapping[str, str]) -> GameState:
     check_options(given, state.seats)
     options = with_campaign(given)
-    beyond = sorted(k for k in options if k.startswith("seat") and k[4:].isdigit() and int(k[4:]) > state.seats)
+    beyond = sorted(k for k in options
+                    if k.startswith("seat") and is_number(k[4:], signed=False) and int(k[4:]) > state.seats)
     if "campaign" in given and beyond:  # a player of the log would be dropped without a word
-        players = sum(1 for k in options if k.startswith("seat") and k[4:].isdigit())
+        players = sum(1 for k in options if k.startswith("seat") and is_number(k[4:], signed=False))
         raise ConfigError(f"campaign log: {players} players are in the campaign: play it with --seats {players} "
                           "(or let a player leave first: tablekeeper campaign FILE NAME leave SEAT)")
     packs = packlib.active(options, "arkham", PACKAGE)

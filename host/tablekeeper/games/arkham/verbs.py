@@ -6,6 +6,7 @@ from __future__ import annotations
 from tablekeeper.core import flow as flowmod
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, Verb, parse_int
+from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState, Result
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import (
@@ -173,17 +174,23 @@ def _check_target(state: GameState, seat: int, kind: str, target: str | None) ->
             raise Rejected(f"{target} is aloof and engaged with nobody: engage it first")  # AH-ALOOF-4
 
 
+ACTIVATE = "activate SEAT ACTIONS [RESOURCES] [parley|fight|evade] [less=N]"
+
+
 def activate(txn: Txn, args: tuple[str, ...]) -> None:
     """AH-ACTV-1/2, AH-TRIG-7: an ability costing N action icons (and resources) on the seat's own
     turn; every cost is paid together or nothing is; one attack per engaged enemy (AH-AOO-3)."""
     plain, named = keywords(args)
-    usage(tuple(plain), 2, 4, "activate SEAT ACTIONS [RESOURCES] [parley|fight|evade] [less=N]")
+    usage(tuple(plain), 2, 4, ACTIVATE)
     state = txn.state
     seat = live_seat(state, plain[0])
     actions = count(plain[1], "actions", 1)
-    resources = count(plain[2], "resources") if len(plain) > 2 and plain[2].lstrip("+").isdigit() else 0
+    rest = plain[2:]
+    kind = rest.pop() if rest and rest[-1] in ("parley", "fight", "evade", "resign") else "activate"
+    if len(rest) > 1:  # what is left is RESOURCES: no word goes unread
+        raise Rejected(f"activate: unknown word {rest[-1]!r} (usage: {ACTIVATE})")
+    resources = count(rest[0], "resources") if rest else 0
     resources = max(0, resources - cost_less(named))  # AH-TRIG-9: active cost modifiers count
-    kind = plain[-1] if plain[-1] in ("parley", "fight", "evade", "resign") else "activate"
     own_turn(txn, seat, "an activated ability")
     no_test(state)
     have = effects.seat_value(state, seat, "resources")
@@ -302,7 +309,7 @@ def _asset_keys(args: tuple[str, ...]) -> tuple[list[str], dict[str, str]]:
             key, value = word.split("=", 1)
             named[" ".join([*words, key])] = value
             words = []
-        elif plain and not word.isdigit() and word != "direct" and not word.startswith("seat"):
+        elif plain and not is_number(word, signed=False) and word != "direct" and not word.startswith("seat"):
             words.append(word)
         else:
             plain.extend(words)
@@ -397,7 +404,7 @@ def spend_clues(txn: Txn, args: tuple[str, ...]) -> None:
 def resolution(txn: Txn, args: tuple[str, ...]) -> None:
     """AH-ACTAG-11: the players reached a resolution point (→R#) on a card."""
     usage(args, 1, 1, "resolution R#")
-    if not args[0].upper().startswith("R") or not args[0][1:].isdigit():
+    if not args[0].upper().startswith("R") or not is_number(args[0][1:], signed=False):
         raise Rejected(f"a resolution is written R1, R2, ...; not {args[0]!r}")
     effects.reach_resolution(txn, args[0].upper(), Result.DRAW)  # the card's own text says how it went
 
@@ -441,7 +448,7 @@ def buy(txn: Txn, args: tuple[str, ...]) -> None:
     investigator buys a card with experience; the campaign log keeps the purchase and the deck list,
     and the seat's ``xp`` track shows what is left."""
     plain, named = keywords(args, glue=("remove",), stop=("exceptional", "permanent"))
-    level_at = next((i for i, word in enumerate(plain) if i >= 2 and word.isdigit()), None)
+    level_at = next((i for i, word in enumerate(plain) if i >= 2 and is_number(word, signed=False)), None)
     if len(plain) < 3 or level_at is None:
         raise Rejected("usage: buy SEAT TITLE LEVEL [exceptional] [permanent] [upgrade=N] [remove=TITLE] [class=C]")
     plain = [plain[0], name_of(plain[1:level_at], "card title"), *plain[level_at:]]  # a title is its words
@@ -464,7 +471,7 @@ def buy(txn: Txn, args: tuple[str, ...]) -> None:
     log.investigator(inv)["xp"] = effects.seat_value(state, seat, "xp")
     cost = log.buy(log_seat, plain[1], count(plain[2], "level"), exceptional="exceptional" in plain[3:],
                    upgrade_from=count(named["upgrade"], "level") if "upgrade" in named else None,
-                   remove=named.get("remove"), card_class=named.get("class", "neutral"),
+                   remove=named.get("remove"), card_class=named.get("class"),
                    permanent="permanent" in plain[3:])
     txn.add(f"seat{seat}.xp", -cost)
     txn.put("campaign_log", log.body)
@@ -487,7 +494,7 @@ VERBS: dict[str, Verb] = {v.usage.split()[0]: v for v in (
     Verb("ally SEAT NAME", "play an ally from the assets data (cost, Play action, health and sanity)", ally),
     Verb("act SEAT [KIND [TARGET]] [skill=N] [order=E1,E2]", "spend an action (investigate, move, draw, resource, "
          "play, activate, fight, engage, evade, parley, resign, other)", act),
-    Verb("activate SEAT ACTIONS [RESOURCES] [parley|fight|evade] [less=N]", "an ability costing action icons",
+    Verb(ACTIVATE, "an ability costing action icons",
          activate),
     Verb("lose SEAT N", "lose N actions this round", lose),
     Verb("play SEAT COST [event|asset] [fast] [free] [less=N]", "play a card from hand, paying its cost", play),

@@ -20,6 +20,7 @@ import msgspec
 from tablekeeper import schema
 from tablekeeper.core import packs as packlib
 from tablekeeper.core.file_options import option_file
+from tablekeeper.core.numbers import is_number
 from tablekeeper.errors import ConfigError
 
 PACKAGE = "tablekeeper.games.earthborne"
@@ -61,7 +62,7 @@ def parse_threshold(text: str, where: str) -> Threshold:
         return Threshold(None, variable=True)
     per_ranger = raw.endswith("r")
     digits = raw[:-1] if per_ranger else raw
-    if not digits.isdigit() or int(digits) < 1:
+    if not is_number(digits, signed=False) or int(digits) < 1:
         raise ConfigError(f"{where}: threshold must be a positive number, Nr (per Ranger), X or '-', not {text!r}")
     return Threshold(int(digits), per_ranger)
 

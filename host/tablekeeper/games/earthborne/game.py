@@ -17,6 +17,7 @@ from tablekeeper.core.events import Command, Event
 from tablekeeper.core.flow import Flow
 from tablekeeper.core.frozen import freeze, thaw
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
+from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import Counter
 from tablekeeper.core.view import Panel
@@ -39,7 +40,7 @@ from tablekeeper.games.earthborne.data import ASPECTS
 
 def _aspects_option(text: str, key: str) -> dict[str, int]:
     parts = [p.strip() for p in text.split(",")]
-    if len(parts) != 4 or not all(p.isdigit() for p in parts):
+    if len(parts) != 4 or not all(is_number(p, signed=False) for p in parts):
         raise ConfigError(f"--option {key}={text}: expected AWA,FIT,SPI,FOC like 3,2,2,1")
     return dict(zip(ASPECTS, (int(p) for p in parts), strict=True))
 
@@ -82,7 +83,7 @@ class Earthborne(Game):
         aspects = {str(s): _aspects_option(options[f"aspects{s}"], f"aspects{s}") if f"aspects{s}" in options
                    else dict(default) for s in state.seat_numbers()}
         day_text = options.get("day", "1")
-        if not day_text.isdigit() or not 1 <= int(day_text) <= cfg["days"]:
+        if not is_number(day_text, signed=False) or not 1 <= int(day_text) <= cfg["days"]:
             raise ConfigError(f"--option day={day_text}: expected a day 1..{cfg['days']}")
         tracks: dict[str, Counter] = {"day": Counter(int(day_text), 1, cfg["days"]),
                                       "location.progress": Counter(0, 0), "location.harm": Counter(0, 0)}
@@ -95,7 +96,7 @@ class Earthborne(Game):
             data["path_mode"] = "file"
         else:
             count_text = options.get("pathdeck", "0")
-            if not count_text.isdigit():
+            if not is_number(count_text, signed=False):
                 raise ConfigError(f"--option pathdeck={count_text}: expected the number of cards in the path deck")
             path_deck = pathdeck.apply_path(Deck.plain("path", {}), "path.built", "", int(count_text))
             data["path_mode"] = "physical"
@@ -261,7 +262,7 @@ class Earthborne(Game):
         exhausting the role card, ER-TURN-1) or the second answer. ``legend`` says which, per seat."""
         seat_text, _, which = role.partition(".")
         seat = seat_text.removeprefix("seat")
-        if not seat.isdigit() or which not in ("a", "b"):
+        if not is_number(seat, signed=False) or which not in ("a", "b"):
             return None
         if state.prompt is not None:
             answer = 1 if which == "a" else 2

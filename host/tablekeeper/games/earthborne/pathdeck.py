@@ -16,8 +16,9 @@ from typing import Any
 
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.game import Txn, parse_int, parse_seat, want
+from tablekeeper.core.numbers import is_number, parse_number
 from tablekeeper.core.state import GameState
-from tablekeeper.errors import Rejected
+from tablekeeper.errors import NotANumber, Rejected
 from tablekeeper.games.earthborne import engine, tables, valley
 from tablekeeper.games.earthborne.cards import add_card, card_record, known_path_card, remember_path_card
 from tablekeeper.games.earthborne.data import ASPECTS
@@ -125,7 +126,7 @@ def build(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("the path deck is the file given with --option path")
     check_free(txn)
     cfg = tables.cfg(txn.state)
-    if len(words) == 1 and not options and words[0].lstrip("+-").isdigit():
+    if len(words) == 1 and not options and is_number(words[0]):
         count = parse_int(words[0], "path deck cards")
         if count < 1:
             raise Rejected("pathdeck: a path deck holds at least 1 card")
@@ -235,7 +236,7 @@ def reveal_verb(txn: Txn, args: tuple[str, ...]) -> None:
     guard(txn)
     if len(args) >= 2 and args[0] == "path":
         words, options = split_args(args[1:])
-        seat = words[1] if len(words) >= 2 and words[1].isdigit() else None
+        seat = words[1] if len(words) >= 2 and is_number(words[1], signed=False) else None
         flags = words[2:] if seat is not None else words[1:]
         path_draw(txn, words[0] if words else None, seat, options, flags)
         return
@@ -283,9 +284,9 @@ def challenge_card_id(txn: Txn, words: list[str]) -> str:
                        "modifiers (reveal challenge sun awa=0 fit=-1)")
     icon = plain[0].lower()
     try:
-        wanted = {a: int(v) for a, v in options.items()}
-    except ValueError:
-        raise Rejected("reveal challenge: a modifier is a number, e.g. fit=-1") from None
+        wanted = {a: parse_number(v, a) for a, v in options.items()}
+    except NotANumber as exc:
+        raise NotANumber(f"reveal challenge: a modifier is a number, e.g. fit=-1 ({exc.reason})") from None
     matches = [c for c in in_deck if table[c]["icon"] == icon and all(table[c][a] == v for a, v in wanted.items())]
     if len(matches) == 1:
         return str(matches[0])

@@ -7,6 +7,7 @@ from typing import Any
 
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
+from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.earthborne import rules
@@ -45,7 +46,7 @@ def card_key(state: GameState, text: str) -> str:
     """``card3``, ``3`` or a card's name -> its key; ``location`` stays ``location``."""
     if text == "location":
         return text
-    if text.isdigit():
+    if is_number(text, signed=False):
         text = f"card{text}"
     in_play = cards(state)
     if text in in_play:

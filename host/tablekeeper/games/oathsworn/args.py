@@ -26,6 +26,7 @@ from enum import Enum
 from typing import TypeVar
 
 from tablekeeper.core.game import Txn, Verb
+from tablekeeper.core.numbers import parse_number
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn.cards import colour_of
 from tablekeeper.games.oathsworn.rules import SEATS
@@ -108,10 +109,7 @@ def seat_number(text: str) -> int:
 
 
 def number(text: str, what: str) -> int:
-    raw = text.strip()
-    if not raw.lstrip("-").isdigit():
-        raise Rejected(f"{what} must be a whole number, not {text!r}")
-    return int(raw)
+    return parse_number(text, what)
 
 
 def _slot(token: str) -> Slot:

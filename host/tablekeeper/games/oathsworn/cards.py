@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tablekeeper.core.numbers import is_number
 from tablekeeper.errors import Rejected
 
 COLOURS = ("W", "Y", "R", "B")  # OS-MIGHT-2: weakest to strongest
@@ -37,7 +38,7 @@ def parse_card(text: str) -> Card:
     raw = text.strip().upper()
     crit = raw.endswith("*")
     body = raw.rstrip("*")
-    if len(body) < 2 or body[0] not in COLOURS or not body[1:].isdigit():
+    if len(body) < 2 or body[0] not in COLOURS or not is_number(body[1:], signed=False):
         raise Rejected(f"{text!r} is not a MIGHT card (write colour W/Y/R/B, value, optional *: W2, R4*)")
     return Card(body[0], int(body[1:]), crit)
 

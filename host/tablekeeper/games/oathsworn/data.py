@@ -14,6 +14,7 @@ import msgspec
 
 from tablekeeper.core import packs as packlib
 from tablekeeper.core.file_options import option_file
+from tablekeeper.core.numbers import is_number
 from tablekeeper.core.tracks import Slot, TimeTrack
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.oathsworn.cards import COLOUR_LETTERS, parse_face
@@ -225,7 +226,7 @@ def _check_slot_token(origin: str, key: str, slot: Mapping[str, str]) -> None:
     kind = slot.get("token", "any")
     if kind != "any" and kind not in COMBAT_TOKENS:
         raise _fail(origin, f"{key}.token", f"{kind!r}: any or one of {', '.join(COMBAT_TOKENS)}")
-    if not slot.get("tokens", "1").isdigit() or int(slot.get("tokens", "1")) < 1:
+    if not is_number(slot.get("tokens", "1"), signed=False) or int(slot.get("tokens", "1")) < 1:
         raise _fail(origin, f"{key}.tokens", "a whole number of tokens from 1")
 
 
@@ -431,7 +432,7 @@ def _chapters(origin: str, f: _File) -> dict[int, Chapter]:
     chapters = {}
     for num, spec in _entries(origin, f.chapter, "chapter", _Chapter).items():
         key = f"chapter.{num}"
-        if not num.isdigit():
+        if not is_number(num, signed=False):
             raise _fail(origin, key, "chapters are tables named by number")
         rows = (tuple(spec.top), tuple(spec.bottom))
         if not any(rows):
@@ -501,7 +502,7 @@ def _encounters(origin: str, f: _File, extra: Sequence[packlib.Layer]) -> dict[s
 def _encounter(origin: str, key: str, enc_id: str, enc: _Encounter) -> Encounter:
     locations = []
     for i, loc in enumerate(enc.locations):
-        if not loc.id or any(ch in loc.id for ch in ",|> ") or loc.id.isdigit():
+        if not loc.id or any(ch in loc.id for ch in ",|> ") or is_number(loc.id):
             raise _fail(origin, f"{key}.locations[{i}].id", "one word, not a number (players type it)")
         locations.append((loc.id, loc.name or loc.id, _at_least(origin, f"{key}.locations[{i}].defense",
                                                                   loc.defense, 1)))

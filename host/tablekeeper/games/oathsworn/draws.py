@@ -15,6 +15,7 @@ from msgspec.structs import replace
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
+from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
@@ -350,7 +351,7 @@ def _routed(txn: Txn, target: str) -> str:
 
 
 def _target_defense(txn: Txn, target: str, story: bool) -> int:
-    if target.isdigit():
+    if is_number(target, signed=False):
         defense = int(target)
         if defense < 1:
             raise Rejected("DEFENSE is at least 1")
@@ -487,7 +488,7 @@ def apply_hit(txn: Txn, n: int, damage: int, targets: Any) -> None:
     txn.put("last", {"kind": "attack", "seat": n, "hit": True, "damage": damage, "hp_lost": first, "losses": losses})
     for target, lost in losses.items():
         txn.notice(f"hit {target} for {damage}: {lost} HP lost")
-        if target.isdigit():
+        if is_number(target, signed=False):
             continue
         if f"minion.{target}" in txn.state.tracks:
             hp = txn.value(f"minion.{target}")

@@ -11,6 +11,7 @@ from msgspec.structs import replace
 from tablekeeper.core import timing
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
+from tablekeeper.core.numbers import is_number
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.args import Args, GameVerb, verb
@@ -253,7 +254,7 @@ def minion(txn: Txn, a: Args) -> None:
         raise Rejected("minions enter in an encounter")
     name = a.word("NAME")
     minions = dict(thaw(txn.state.get("minions") or {}))
-    if name in minions or f"boss.{name}" in txn.state.tracks or name.isdigit():
+    if name in minions or f"boss.{name}" in txn.state.tracks or is_number(name):
         raise Rejected(f"{name!r} is already taken")
     hp, defense = a.num("HP"), a.num("DEFENSE")
     if hp < 1 or defense < 1:

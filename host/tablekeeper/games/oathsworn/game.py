@@ -25,13 +25,14 @@ from tablekeeper.core import flow as flowmod
 from tablekeeper.core import packs as packlib
 from tablekeeper.core.chance import Deck, Multiset
 from tablekeeper.core.events import Command, Event
-from tablekeeper.core.flow import Flow, Kind, Phase, Step, Turns
+from tablekeeper.core.flow import Ending, Flow, Kind, Phase, Step, Stop, Turns
 from tablekeeper.core.frozen import freeze, thaw
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
+from tablekeeper.core.numbers import is_number, parse_number
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import Counter
 from tablekeeper.core.view import Panel
-from tablekeeper.errors import ConfigError, Rejected
+from tablekeeper.errors import ConfigError, NotANumber, Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.args import GameVerb
 from tablekeeper.games.oathsworn.cards import COLOUR_NAMES
@@ -84,11 +85,20 @@ def _no_minion_due(state: GameState) -> bool:
     return not state.get("minions_due")
 
 
+ENCOUNTER_SETUP = Stop("encounter setup: choose the lead (lead SEAT), build each hand (hand SEAT ...) and each "
+                       "companion's archetype side (archetype SEAT CARD A|B); next begins round 1",
+                       "OS-ESET-5, OS-ESET-8, OS-ESET-10", when=lambda s: s.round == 1)
+"""Round 1's Refresh is where a group that has just finished the story (or opened an encounter) sets
+the encounter up: the station stops there instead of running it."""
+
+EPILOGUE = Stop("the encounter is over: tally (Tally Level, Loot and Losses)", "OS-END-2, OS-END-3, OS-TALLY-1",
+                when=lambda s: part(s) == "epilogue")
+
 FLOW = Flow(phases=(
     Phase("story", "Story", (Step("story", "Story part", leave=story.end_story, hold=_draw_open),),
           skip=lambda s: part(s) != "story"),
     Phase("refresh", "Refresh", (Step("refresh", "Refresh", enter=encounter.refresh, hold=_draw_open,
-                                      kind=Kind.AUTO),),
+                                      kind=Kind.AUTO, stop=ENCOUNTER_SETUP),),
           skip=lambda s: _ambushed_round(s) or _not_encounter(s)),
     Phase("oathsworn", "Oathsworn", (Step("turns", "Turns", turns=Turns.UNTIL_PASS, turn_start=encounter.turn_start,
                                           leave=encounter.oathsworn_end, hold=_draw_open, kind=Kind.DECISION),),
@@ -99,7 +109,7 @@ FLOW = Flow(phases=(
                                           idle=_no_minion_due))),
     Phase("end", "End of round", (Step("end", "End of round", enter=encounter.end_of_round, hold=_draw_open,
                                        kind=Kind.AUTO),)),
-))
+), stops=(EPILOGUE,), ending=Ending(rule="OS-TALLY-9"))
 
 
 def might_deck(name: str, colour: str, faces: Mapping[str, int]) -> Deck:
@@ -118,9 +128,10 @@ def _option(options: Mapping[str, str], key: str, default: str) -> str:
 
 def _int_option(options: Mapping[str, str], key: str, default: int) -> int:
     raw = _option(options, key, str(default))
-    if not raw.lstrip("-").isdigit():
-        raise ConfigError(f"--option {key}={raw}: expected a whole number")
-    return int(raw)
+    try:
+        return parse_number(raw, key)
+    except NotANumber as exc:
+        raise ConfigError(f"--option {key}={raw}: {exc.reason}") from None
 
 
 KNOWN_OPTIONS = ("data", "difficulty", "chapter", "part", "classes", "companions", "hardcore", "ambush", "traits",
@@ -183,7 +194,7 @@ def read_options(options: Mapping[str, str]) -> Options:
     if any(x not in ("1", "2", "3", "4") for x in raw_companions):
         raise ConfigError(f"--option companions={_option(options, 'companions', '')}: seats 1..4, e.g. 2,3")
     raw_hp = [x.strip() for x in _option(options, "hp", "").split(",")] if _option(options, "hp", "") else []
-    if raw_hp and (len(raw_hp) != 4 or not all(x.isdigit() and 0 < int(x) <= max_hp for x in raw_hp)):
+    if raw_hp and (len(raw_hp) != 4 or not all(is_number(x, signed=False) and 0 < int(x) <= max_hp for x in raw_hp)):
         raise ConfigError(f"--option hp={_option(options, 'hp', '')}: four HP values from 1 to {max_hp}, "
                           "e.g. hp=6,5,6,4")
     roster: dict[str, dict[str, Any]] = {}
@@ -191,14 +202,16 @@ def read_options(options: Mapping[str, str]) -> Options:
         name, _, level = item.strip().rpartition(":")
         if not item.strip():
             continue
-        if name not in d.classes or not level.isdigit():
+        if name not in d.classes or not is_number(level, signed=False):
             raise ConfigError(f"--option roster: CLASS:LEVEL pairs of boxed characters, not {item.strip()!r}")
         roster[name] = {"level": int(level), "items": [], "kind": "full"}  # OS-LVL-4/5: boxed save bags
     traits: dict[str, int] = {}
     for item in _option(options, "traits", "").split(","):
         if item.strip():
             name, _, marks = item.strip().partition(":")
-            traits[name.lower()] = int(marks) if marks.isdigit() else 1
+            if marks and not is_number(marks, signed=False):
+                raise ConfigError(f"--option traits: NAME or NAME:MARKS (a whole number), not {item.strip()!r}")
+            traits[name.lower()] = int(marks) if marks else 1
     lead = _int_option(options, "lead", 1)
     if lead not in SEATS:
         raise ConfigError("--option lead: a seat 1..4")

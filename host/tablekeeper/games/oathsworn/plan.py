@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.derived import VIEWS, Same
 from tablekeeper.core.game import Txn
+from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn.args import Args, GameVerb, verb
@@ -119,7 +120,7 @@ def _plan_inputs(state: GameState, plan: Any) -> PlanInputs | None:
     n = int(plan["seat"])
     target = str(plan["target"])
     cap: int | None = None
-    if target.isdigit():
+    if is_number(target, signed=False):
         defense = int(target)
     else:
         locations = dict(encounter_of(state).boss)
@@ -155,7 +156,7 @@ def best_white(state: GameState) -> tuple[int, AttackOdds] | None:
 def break_chance(state: GameState, odds: AttackOdds) -> Fraction | None:
     """The chance the planned attack removes the target location's die (None for a plain DEFENSE)."""
     target = str(state.get("plan")["target"])
-    if target.isdigit():
+    if is_number(target, signed=False):
         return None
     die = state.value(f"boss.{target}")
     return sum((p for lost, p in odds.hp_lost.items() if lost >= die), Fraction(0))
@@ -203,7 +204,7 @@ def plan_checked(state: GameState) -> bool:
     if not plan or plan.get("kind") == "check":
         return "might" not in data_of(state).unverified
     target = str(plan["target"])
-    return might_checked(state, int(plan["seat"])) and (target.isdigit() or encounter_of(state).verified)
+    return might_checked(state, int(plan["seat"])) and (is_number(target, signed=False) or encounter_of(state).verified)
 
 
 def plan_odds_json(state: GameState) -> dict[str, Any] | None:
@@ -266,11 +267,11 @@ def plan(txn: Txn, a: Args) -> None:
         return
     n, target = a.num("SEAT"), a.word("TARGET")
     locations = dict(encounter_of(txn.state).boss)
-    if not target.isdigit() and target not in locations:
+    if not is_number(target, signed=False) and target not in locations:
         raise Rejected(f"target is a DEFENSE number or a boss location, not {target!r}")
-    if target.isdigit() and int(target) < 1:
+    if is_number(target, signed=False) and int(target) < 1:
         raise Rejected("DEFENSE is at least 1")
-    if not target.isdigit() and txn.value(f"boss.{target}") == 0:
+    if not is_number(target, signed=False) and txn.value(f"boss.{target}") == 0:
         raise Rejected(f"{target} is broken; plan against a location with a die (OS-DMG-6)")
     numbers = {key: a.num(key) for key in PLAN_LIMITS if a.has(key)}
     for key, value in numbers.items():

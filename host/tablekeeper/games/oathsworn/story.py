@@ -10,6 +10,7 @@ from msgspec.structs import replace
 from tablekeeper.core import flow as flowmod
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
+from tablekeeper.core.numbers import is_number
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.args import Args, GameVerb, verb
@@ -19,6 +20,7 @@ from tablekeeper.games.oathsworn.table import (
     TOKEN_KINDS,
     TOKEN_LABELS,
     data_of,
+    encounter_setup,
     gain_token,
     part,
     put_seat,
@@ -156,16 +158,16 @@ def event(txn: Txn, a: Args) -> None:
     """``event city|deepwood [CARD]``: draw an event card, or report the one drawn at the table."""
     which = a.word("city|deepwood")
     reported = a.word("CARD") if a.has("CARD") else None
-    if reported is not None and not reported.isdigit() and not event_card(reported).startswith(which):
+    if reported is not None and not is_number(reported, signed=False) and not event_card(reported).startswith(which):
         raise Rejected(f"{reported} is not a {which} event card")
     draw_event(txn, which, None if reported is None else
-               f"{which}{reported}" if reported.isdigit() else event_card(reported))
+               f"{which}{reported}" if is_number(reported, signed=False) else event_card(reported))
 
 
 def add_event(txn: Txn, a: Args) -> None:
     """``addevent city|deepwood NAME``: a new event card joins the deck, which is shuffled (OS-EVT-2)."""
     which, card = a.word("city|deepwood"), a.word("CARD")
-    card = f"{which}{card}" if card.isdigit() else event_card(card)
+    card = f"{which}{card}" if is_number(card, signed=False) else event_card(card)
     txn.source_op(f"events.{which}", "put", card)
     txn.notice(f"{event_label(card)} shuffled into the {which} event deck")
 
@@ -432,7 +434,7 @@ def set_difficulty(txn: Txn, a: Args) -> None:
 
 def lead(txn: Txn, a: Args) -> None:
     """``lead SEAT``: the lead Oathsworn opens every Oathsworn phase (OS-ESET-10)."""
-    if txn.state.round > 1 or txn.state.step not in ("story", "refresh", "stage"):
+    if part(txn.state) != "story" and not encounter_setup(txn.state):  # the story may name it already
         raise Rejected("the lead is chosen during encounter setup")
     txn.emit("lead", seat=a.num("SEAT"))
 

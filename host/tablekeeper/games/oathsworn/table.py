@@ -144,6 +144,15 @@ def in_encounter(state: GameState) -> bool:
     return part(state) == "encounter"
 
 
+def encounter_setup(state: GameState) -> bool:
+    """OS-ESET-5/8/10: the hands, the archetype sides and the lead are chosen at encounter setup:
+    round 1's Refresh (the flow's encounter-setup stop); an ambushed round 1 has no Refresh, so its
+    stage card step is the setup's place (OS-ESET-11)."""
+    if state.round != 1 or part(state) != "encounter":
+        return False
+    return state.step == "refresh" or (bool(state.get("ambushed")) and state.step == "stage")
+
+
 def base_defense(state: GameState, record: SeatRecord) -> int:
     """OS-SETUP-6/8 + OS-DIFF-2 + OS-FX-19: item DEFENSE (thrown items excluded) with minimum and bonus."""
     bonus = difficulty(state).defense_bonus

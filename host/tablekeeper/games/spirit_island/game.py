@@ -3,16 +3,16 @@ the Blight card, per-Spirit Energy and card plays, and the endings."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import ClassVar
 
 from tablekeeper.core import packs as packlib
 from tablekeeper.core.chance import Deck, Multiset
-from tablekeeper.core.events import Command, Event, Json
+from tablekeeper.core.events import Command, Json
 from tablekeeper.core.frozen import freeze
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
+from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import Counter
 from tablekeeper.core.view import Panel
@@ -21,7 +21,6 @@ from tablekeeper.games.spirit_island import blight as blightmod
 from tablekeeper.games.spirit_island import (
     blight_effects,
     blight_track,
-    endings,
     fear,
     invader_counts,
     invader_track,
@@ -47,7 +46,7 @@ def _option_adversary(text: str, data: datamod.TableData) -> tuple[str, int] | N
     name, _, level = text.rpartition(":")
     keys = {k: k for k in data.adversaries} | {a.name.lower(): k for k, a in data.adversaries.items()}
     key = keys.get(name.strip().lower().replace("-", "_")) or keys.get(name.strip().lower())
-    if not level.isdigit() or key is None or int(level) > 6:
+    if not is_number(level, signed=False) or key is None or int(level) > 6:
         raise ConfigError(f"--option adversary={text!r}: expected one of "
                           f"{', '.join(sorted(data.adversaries))} at level 0 to 6, e.g. england:3")
     return key, int(level)
@@ -58,7 +57,7 @@ def _option_boards(text: str, players: int, data: datamod.TableData) -> list[str
     known = sorted(data.boards)
     if not text:
         text = str(players)
-    if text.isdigit():
+    if is_number(text, signed=False):
         n = int(text)
         if not 1 <= n <= len(known):
             raise ConfigError(f"--option boards={text!r}: expected 1 to {len(known)} boards, or letters "
@@ -191,17 +190,6 @@ class SpiritIsland(Game):
 
     def choices(self) -> Mapping[str, ChoiceHandler]:
         return verbs.CHOICES
-
-    def decide(self, state: GameState, command: Command, rng: random.Random | None = None) -> list[Event]:
-        """As the base, then the end-of-game check once the whole command has resolved, so one
-        effect that both wins and loses is a (sacrifice) victory (SI-END-3)."""
-        events = super().decide(state, command, rng)
-        after = state
-        for event in events:
-            after = self.apply(after, event)
-        txn = Txn(self, after, rng)
-        endings.check(txn)
-        return [*events, *txn.events]
 
     # --- hooks ----------------------------------------------------------------------------------
     def check_track(self, state: GameState, track: str, value: int) -> None:

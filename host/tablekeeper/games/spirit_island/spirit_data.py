@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from tablekeeper.core.numbers import is_number
 from tablekeeper.core.packs import Pack
 from tablekeeper.errors import ConfigError
 from tablekeeper.games.spirit_island import data_files
@@ -100,8 +101,8 @@ def track_state(spirit: Spirit, energy_uncovered: int, plays_uncovered: int) -> 
     plays_spaces = spirit.plays_track[:1 + plays_uncovered]
     spaces = (*energy_spaces, *plays_spaces)
     return TrackState(
-        energy=max((int(s) for s in energy_spaces if s.isdigit()), default=0),
-        plays=max((int(s) for s in plays_spaces if s.isdigit()), default=0),
+        energy=max((int(s) for s in energy_spaces if is_number(s, signed=False)), default=0),
+        plays=max((int(s) for s in plays_spaces if is_number(s, signed=False)), default=0),
         elements=tuple(s for s in spaces if s in ELEMENTS),
         any_elements=sum(1 for s in spaces if s == "any"),
         reclaim_one="reclaim one" in spaces)
@@ -122,10 +123,10 @@ def _check(book: SpiritBook, source: str) -> None:
                                       f"element {bad[0]!r} ({', '.join(ELEMENTS)})")
         for track in ("energy_track", "plays_track"):
             for i, space in enumerate(getattr(spirit, track)):
-                if not (space.isdigit() or space in ELEMENTS or space in EXTRAS):
+                if not (is_number(space, signed=False) or space in ELEMENTS or space in EXTRAS):
                     raise ConfigError(f"{source}: spirits.{key}.{track}[{i}]: {space!r} is no number, element "
                                       f"or {' / '.join(EXTRAS)}")
-            if not getattr(spirit, track)[0].isdigit():
+            if not is_number(getattr(spirit, track)[0], signed=False):
                 raise ConfigError(f"{source}: spirits.{key}.{track}[0]: the first space must be a number")
 
 

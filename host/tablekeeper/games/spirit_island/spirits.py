@@ -10,6 +10,7 @@ import msgspec
 
 from tablekeeper.core.events import Json
 from tablekeeper.core.game import Txn, parse_int
+from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import lands, powers, spirit_data
@@ -337,7 +338,7 @@ def growth_changed_income(txn: Txn, track: str, old: int, new: int) -> None:
     """Energy is gained as the Spirit Phase begins; a Growth that uncovers (or covers) an Energy
     number before the seat's first card changes this turn's gain too, so the Energy follows."""
     seat_text = track.removeprefix("seat").removesuffix(".energy_per_turn")
-    if (txn.state.phase, txn.state.step) != ("spirit", "growth") or not seat_text.isdigit():
+    if (txn.state.phase, txn.state.step) != ("spirit", "growth") or not is_number(seat_text, signed=False):
         return
     seat = int(seat_text)
     if seat in txn.state.done or txn.value(seat_track(seat, "cards_played")):

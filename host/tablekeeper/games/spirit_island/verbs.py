@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from tablekeeper.core.game import CORE_VERBS, ChoiceHandler, Txn, Verb, parse_int, parse_seat, want
+from tablekeeper.core.numbers import is_number
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import (
     blight_effects,
@@ -57,7 +58,7 @@ def _piece_args(args: tuple[str, ...], usage: str) -> tuple[str, int, str]:
         raise Rejected(f"usage: {usage}")
     piece, rest = _piece(args[0]), list(args[1:])
     n = 1
-    if rest and rest[0].lstrip("-").isdigit():
+    if rest and is_number(rest[0]):
         n = _count(tuple(rest), 0, "count")
         rest = rest[1:]
     if len(rest) > 1:
@@ -193,7 +194,7 @@ def _presence(txn: Txn, args: tuple[str, ...]) -> None:
 
 
 def _play(txn: Txn, args: tuple[str, ...]) -> None:
-    if len(args) >= 2 and not args[1].isdigit():
+    if len(args) >= 2 and not is_number(args[1], signed=False):
         spirits.play_named(txn, parse_seat(txn.state, args[0]), " ".join(args[1:]))
         return
     if len(args) < 3:
@@ -315,7 +316,7 @@ def _guard(core: str) -> Verb:
     base = CORE_VERBS[core]
 
     def handler(txn: Txn, args: tuple[str, ...]) -> None:
-        if core == "set" and len(args) == 2 and args[1].lstrip("-").isdigit():
+        if core == "set" and len(args) == 2 and is_number(args[1]):
             txn.game.counter(txn.state, args[0])
             if int(args[1]) == txn.value(args[0]):
                 txn.notice(f"{args[0]} is already {args[1]}")  # a no-op, accepted
