@@ -56,12 +56,15 @@ def test_trace_has_one_line_per_script_line_and_rejections_name_the_line(
     assert [r["accepted"] for r in rows] == [True, False, False, True]
     assert rows[1]["reason"] == "doom cannot go above 12 (asked for 40)"
     assert rows[-1]["state"]["tracks"]["doom"] == 1
+    assert rows[2]["reason"] == ("unknown verb 'fly' (known: add, choose, done, draw, next, next!, pass, reveal, "
+                                 "set, spend)")
+    assert err == ""  # in trace mode the trace is the answer
+    assert code == 0
+    code, _, err = play(capsys, monkeypatch, script, "--strict")
+    assert code == 1
     assert err.splitlines() == ["line 4: doom cannot go above 12 (asked for 40)",
                                 "line 5: unknown verb 'fly' (known: add, choose, done, draw, next, next!, pass, "
                                 "reveal, set, spend)"]
-    assert code == 0
-    code, _, _ = play(capsys, monkeypatch, script, "--strict")
-    assert code == 1
 
 
 def test_buttons_in_a_script_gather_into_one_command(capsys: pytest.CaptureFixture[str],
@@ -166,3 +169,34 @@ def test_the_command_line_imports_only_the_module_of_the_command_run() -> None:
             "'tablekeeper.appliance.commands', 'tablekeeper.commands.counters', 'tablekeeper.commands.play')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
     assert out.strip() == "['tablekeeper.commands.play']"
+
+
+def test_a_trace_driver_that_never_reads_stderr_is_never_blocked(tmp_path: Path) -> None:
+    """In trace mode the trace is the answer: thousands of refused lines, answered one by one, while
+    nobody reads the process's standard error (a full stderr pipe used to stop it in ``write``)."""
+    import threading
+
+    lines = 5_000
+    proc = subprocess.Popen([sys.executable, "-c", LAUNCH, "play", "fixture", "--script", "-", "--trace"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    watchdog = threading.Timer(120, proc.kill)  # a blocked process would hang the test: end it instead
+    watchdog.start()
+    try:
+        refused = 0
+        for number in range(1, lines + 1):
+            proc.stdin.write("frobnicate the widget\n")
+            proc.stdin.flush()
+            answer = proc.stdout.readline()
+            assert answer, f"no trace line for line {number}: the process stopped answering"
+            record = json.loads(answer)
+            assert (record["line"], record["accepted"]) == (number, False) and "unknown verb" in record["reason"]
+            refused += 1
+        proc.stdin.close()
+        assert proc.wait() == 0
+    finally:
+        watchdog.cancel()
+        proc.kill()
+    assert refused == lines
+    assert proc.stderr.read() == ""  # nothing the trace already said

@@ -9,12 +9,15 @@ writes it back; a refused operation is one line, exit 2, and the log is left as 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from tablekeeper.core.events import Command
 from tablekeeper.core.numbers import is_number, option_number, parse_number
+from tablekeeper.core.session import Session
 from tablekeeper.core.store import Store
 from tablekeeper.errors import ConfigError, NotANumber, Rejected, ScriptError
 from tablekeeper.schema import decode, parse_toml, read_text
@@ -176,6 +179,43 @@ def apply(log: Campaign, args: argparse.Namespace) -> str:
     return f"seat {_seat(seat)} buys {title} for {cost} experience"
 
 
+def buy_in_open_scenario(store: Store, log: Campaign, playing: Mapping[str, str], args: argparse.Namespace) -> str:
+    """AH-XP-1: a group that opened the next scenario before buying buys in that scenario's session,
+    which accepts purchases until its first round begins (its setup window) and writes them into the
+    campaign log when it ends. The purchase is that session's ``buy`` command, saved in its slot."""
+    from tablekeeper import games
+
+    seat, title, level = _words(args, 3, 3, "SEAT TITLE LEVEL")
+    slot = playing["slot"]
+    saved = store.load(slot)
+    if saved is None:
+        raise ScriptError(f"{store.path}: slot {slot!r} holds no session")
+    game = games.load("arkham")
+    try:
+        session = Session(game, seats=saved.setup.seats, seed=saved.setup.seed, options=saved.setup.options,
+                          journal=store.journal(slot), entries=saved.entries, from_save=f"{store.path}: slot {slot!r}")
+    except (Rejected, KeyError, IndexError, ValueError) as exc:
+        raise ScriptError(f"{store.path}: slot {slot!r} cannot be replayed ({exc})") from None
+    if session.state.over is not None or game.flow.stop_at(session.state) is None:
+        log.require_between("cards are bought")  # its setup window is closed: the log's own refusal
+    inv = log.body["players"].get(str(_seat(seat)))
+    at = next((int(n) for n, i in session.view()["investigators"].items() if i == inv), None)
+    if inv is None or at is None:
+        raise Rejected(f"seat {_seat(seat)} plays no investigator in {playing['scenario']} (slot {slot!r})")
+    words = [f"seat{at}", title, str(_number(level, "LEVEL"))]
+    words += [w for w, on in (("exceptional", args.exceptional), ("permanent", args.permanent)) if on]
+    named = (("upgrade", args.upgrade), ("remove", args.remove))
+    words += [f"{key}={value}" for key, value in named if value is not None]
+    if args.card_class not in (None, "neutral"):
+        words.append(f"class={args.card_class}")
+    before = session.state.value(f"seat{at}.xp")
+    outcome = session.perform(Command("buy", tuple(words)))
+    if not outcome.accepted:
+        raise Rejected(f"{playing['scenario']} is open in slot {slot!r}: {outcome.reason}")
+    cost = before - session.state.value(f"seat{at}.xp")
+    return f"seat {_seat(seat)} buys {title} for {cost} experience (in slot {slot!r}, before its first round)"
+
+
 def run(args: argparse.Namespace) -> int:
     from tablekeeper.games.arkham.campaign import Campaign
 
@@ -208,6 +248,10 @@ def run(args: argparse.Namespace) -> int:
             log.body.pop("in_play", None)  # its slot was deleted: that scenario is no longer being played
         if args.action == "show":
             print(describe(args.name, log))
+            return 0
+        playing = log.in_play(store.slots())
+        if args.action == "buy" and playing is not None:
+            print(buy_in_open_scenario(store, log, playing, args))  # the session's log copy is the one kept
             return 0
         try:
             said = apply(log, args)

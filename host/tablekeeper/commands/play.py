@@ -41,6 +41,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--seed", type=option_number, default=1, help="seed for the device's draws (default 1)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a game option, e.g. difficulty=hard (repeatable)")
+    p.add_argument("--pack", action="append", default=[], metavar="NAME|PATH", help=PACK_HELP)
     p.add_argument("--script", metavar="FILE", help="script file, or - for standard input")
     p.add_argument("--json", action="store_true", help="print the final state as one JSON object")
     p.add_argument("--trace", action="store_true", help="print one JSON line per script line")
@@ -65,6 +66,10 @@ def register(subparsers: Any) -> None:
     s.add_argument("--good-only", action="store_true",
                    help="export: write the entries verified before the first damaged one")
     s.set_defaults(func=run_saves)
+
+
+PACK_HELP = ("a pack whose content the game may use, by its name in your packs folder or its folder's path "
+             "(repeatable; choose its content with the usual options, e.g. --option scenario_id=ID)")
 
 
 def open_session(game: Game, args: argparse.Namespace) -> tuple[Session, Store | None]:
@@ -254,7 +259,8 @@ def run_script(runner: Runner, args: argparse.Namespace, out: TextIO) -> int:
             raise ScriptError(f"line {number}: {outcome.reason}")
         if not outcome.accepted:
             rejected += 1
-            print(f"line {number}: {outcome.reason}", file=sys.stderr, flush=True)
+            if not args.trace:  # in trace mode the trace is the answer: a driver need not read stderr
+                print(f"line {number}: {outcome.reason}", file=sys.stderr, flush=True)
         if args.trace:
             state = runner.view()
             if not outcome.accepted:

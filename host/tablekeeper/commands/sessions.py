@@ -29,9 +29,21 @@ def parse_options(items: Iterable[str]) -> dict[str, str]:
     return options
 
 
+def with_packs(options: dict[str, str], packs: Iterable[str]) -> dict[str, str]:
+    """``--pack`` adds to the option ``packs`` (names or folders, comma-separated)."""
+    chosen = [p for p in (options.get("packs", ""), *packs) if p]
+    for ref in packs:
+        if "," in ref:
+            raise ScriptError(f"--pack {ref}: a pack's name or folder cannot hold a comma (rename the folder)")
+    if chosen:
+        options["packs"] = ",".join(chosen)
+    return options
+
+
 def session_options(args: argparse.Namespace) -> dict[str, str]:
-    """The game options the arguments ask for: the flow mode (``--walk``) and every ``--option``."""
-    return {"flow": "walk" if getattr(args, "walk", False) else "auto", **parse_options(args.option)}
+    """The game options the arguments ask for: the flow mode (``--walk``), every ``--option`` and ``--pack``."""
+    return with_packs({"flow": "walk" if getattr(args, "walk", False) else "auto", **parse_options(args.option)},
+                      getattr(args, "pack", []))
 
 
 def new_session(game: Game, args: argparse.Namespace) -> Session:

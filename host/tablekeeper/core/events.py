@@ -17,6 +17,7 @@ class NoticeKind(Enum):
     THRESHOLD = "threshold"  # a counter reached one of its marks
     DEFEAT = "defeat"  # someone or something at the table was defeated
     AUTO = "auto"  # the station ran a step by itself (the text is the step's title)
+    STOP = "stop"  # the automatic run halted where the table acts (the text says what it does there)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,11 @@ Each step also says what it asks of the table (``Kind``): a decision, a physical
 one ``next`` confirms, or bookkeeping the station does itself. In a session whose state has ``auto``
 set, automatic steps and steps that are empty right now (``idle``) run without a press, inside the
 same command as the press that reached them, so one ``undo`` takes the whole run back.
+
+Where the table still acts between automatic steps is declared, never discovered: a step's ``stop``
+(a setup window), the flow's ``stops`` (a window anywhere, such as a day that has ended) and the
+flow's ``ending`` (the game is over: nothing runs, and only undo and the end-of-game bookkeeping
+the rules name are accepted). The automatic run halts at each and says what the table does there.
 """
 
 from __future__ import annotations
@@ -47,6 +52,33 @@ class Turns(Enum):
 
 
 @dataclass(frozen=True)
+class Stop:
+    """A place where the table acts between automatic steps: the automatic run halts here (while
+    ``when`` holds, always if None) and the table's own ``next`` goes on. ``what`` tells the table
+    what it does here; ``rule`` names the rule that puts it there (catalogue IDs)."""
+
+    what: str
+    rule: str
+    when: Predicate | None = None
+
+    def holds(self, state: GameState) -> bool:
+        return self.when is None or self.when(state)
+
+
+@dataclass(frozen=True)
+class Ending:
+    """The game-over stop every flow has: once ``over`` is set nothing runs by itself and only
+    ``verbs`` (the end-of-game bookkeeping the rules name) and undo are accepted. A game whose end
+    is judged after effects rather than inside them gives ``judge``; it runs after every command and
+    before every step the station would run by itself, so an ending inside an automatic run stops it
+    where the rules do."""
+
+    verbs: frozenset[str] = frozenset()
+    rule: str = ""
+    judge: Hook | None = None
+
+
+@dataclass(frozen=True)
 class Step:
     id: str
     label: str = ""
@@ -58,6 +90,7 @@ class Step:
     turn_start: Hook | None = None
     kind: Kind = Kind.TABLE
     idle: Predicate | None = None  # nothing to do here right now: runs by itself like an automatic step
+    stop: Stop | None = None  # the table acts here: the automatic run halts (a setup window)
 
     @property
     def title(self) -> str:
@@ -77,6 +110,8 @@ class Flow:
     phases: tuple[Phase, ...]
     round_start: Hook | None = None
     round_end: Hook | None = None
+    stops: tuple[Stop, ...] = ()  # windows that can open at any step (a day that has ended)
+    ending: Ending = Ending()
 
     def phase(self, phase_id: str) -> Phase:
         for p in self.phases:
@@ -92,6 +127,25 @@ class Flow:
 
     def positions(self) -> list[tuple[Phase, Step]]:
         return [(p, s) for p in self.phases for s in p.steps]
+
+    def stop_at(self, state: GameState) -> Stop | None:
+        """The declared stop holding now (the step's own, else one of the flow's), or None."""
+        if state.step:
+            own = self.step(state.phase, state.step).stop
+            if own is not None and own.holds(state):
+                return own
+        return next((stop for stop in self.stops if stop.holds(state)), None)
+
+    def refuse_after_end(self, state: GameState, verb: str) -> None:
+        """Once the game is over only its end-of-game bookkeeping is accepted (undo is the session's)."""
+        if state.over is not None and verb not in self.ending.verbs:
+            allowed = ", ".join(sorted(self.ending.verbs))
+            raise Rejected(f"the game is over ({state.over}): only undo" + (f" and {allowed}" if allowed else ""))
+
+    def judge_end(self, txn: Txn) -> None:
+        """Run the game's own end check, if it declares one and the game is not over yet."""
+        if self.ending.judge is not None and txn.state.over is None:
+            self.ending.judge(txn)
 
 
 def clockwise_after(seat: int, seats: int) -> int:
@@ -140,23 +194,48 @@ def cut_short(state: GameState, flow: Flow) -> tuple[int, ...]:
     return tuple(s for s in state.owing if s != state.active_seat)
 
 
-def runs_itself(state: GameState, step: Step) -> bool:
-    """In an automatic session: the step needs nobody now (automatic or empty, nothing open or held)."""
+def runs_itself(state: GameState, step: Step, flow: Flow) -> bool:
+    """In an automatic session: the step needs nobody now (automatic or empty, nothing open or held)
+    and no declared stop holds."""
     if not state.auto or state.prompt is not None or state.over is not None or state.owing:
         return False
     if step.turns is not Turns.NONE:
         return False
     if step.kind is not Kind.AUTO and not (step.idle is not None and step.idle(state)):
         return False
-    return not (step.hold and step.hold(state))
+    if step.hold and step.hold(state):
+        return False
+    return flow.stop_at(state) is None
 
 
 def settle(txn: Txn, flow: Flow) -> None:
     """After a command: if the step it left open needs nobody, go on (an answered prompt in an
     automatic step, the last enemy gone from the enemy phase)."""
     state = txn.state
-    if state.step and runs_itself(state, flow.step(state.phase, state.step)):
-        _run_itself(txn, flow, flow.step(state.phase, state.step))
+    if state.step:
+        _go_on(txn, flow, flow.step(state.phase, state.step), arrived=False)
+
+
+def _go_on(txn: Txn, flow: Flow, step: Step, *, arrived: bool) -> None:
+    """Run the current step by itself if it needs nobody. The game's end is judged first: each step
+    the station runs is a press it saves, and the table would have seen the ending before pressing.
+    A declared stop that halts the run on ``arrived`` tells the table what it does there."""
+    if not txn.state.auto or txn.state.over is not None or not _would_run(txn.state, step):
+        return  # the table has something to do here: nothing runs, so nothing is judged yet
+    flow.judge_end(txn)
+    state = txn.state
+    stop = flow.stop_at(state)
+    if stop is not None and state.over is None and arrived:
+        txn.emit("notice", text=stop.what, category=NoticeKind.STOP.value)
+    if runs_itself(state, step, flow):
+        _run_itself(txn, flow, step)
+
+
+def _would_run(state: GameState, step: Step) -> bool:
+    """The step would run by itself but for a declared stop (so the stop is worth a word)."""
+    return (state.prompt is None and not state.owing and step.turns is Turns.NONE
+            and (step.kind is Kind.AUTO or (step.idle is not None and step.idle(state)))
+            and not (step.hold and step.hold(state)))
 
 
 def _run_itself(txn: Txn, flow: Flow, step: Step) -> None:
@@ -358,8 +437,8 @@ def _enter_from(txn: Txn, flow: Flow, *, index: int, round_no: int) -> None:
     if step.enter:
         step.enter(txn)
     state = txn.state
-    if (state.phase, state.step) == (phase.id, step.id) and runs_itself(state, step):
-        _run_itself(txn, flow, step)
+    if (state.phase, state.step) == (phase.id, step.id):
+        _go_on(txn, flow, step, arrived=True)
 
 
 def _order_from(first: int, seats: int) -> list[int]:

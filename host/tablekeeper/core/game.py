@@ -149,6 +149,8 @@ class Game:
     flow: ClassVar[Flow]
     # Option keys whose value names a data file: a session keeps the file's content, never the path.
     file_options: ClassVar[frozenset[str]] = frozenset()
+    # The package whose data/ folder is the game's built-in pack (core/packs.py); None: it takes no packs.
+    pack_package: ClassVar[str | None] = None
     # Counter slot (hp; the dial's damage, horror, clues, resources) -> the seat track it follows, None:
     # not used. A slot left out follows the seat track of its own name, if any (counter_tracks.py).
     counter_tracks: ClassVar[Mapping[str, str | None]] = {}
@@ -249,6 +251,7 @@ class Game:
         """Judge a command: the events it causes, or ``Rejected`` with a reason."""
         txn = Txn(self, state, rng)
         verb, args = command.verb, command.args
+        self.flow.refuse_after_end(state, verb)
         game_verbs = self.verbs()
         if verb in game_verbs:
             game_verbs[verb].handler(txn, args)
@@ -263,8 +266,9 @@ class Game:
             raise Rejected(f"unknown verb {verb!r}{hint} (known: {', '.join(known)})")
         if not txn.events:
             raise Rejected(f"{command.text()}: nothing to do")
-        flowmod.settle(txn, self.flow)
         self.after_command(txn)
+        self.flow.judge_end(txn)
+        flowmod.settle(txn, self.flow)
         return txn.events
 
     def apply(self, state: GameState, event: Event) -> GameState:

@@ -280,8 +280,9 @@ class Station:
                                 self.controls.pending.text() if self.controls.pending is not None else None,
                                 self.controls.prompt_text(state), self.controls.option(state))
             inputs = (state, self.ui, self.panels, pointing)
-            if self._composed is None or any(a is not b for a, b in zip(inputs[:3], self._composed[0][:3], strict=True)) \
-                    or pointing != self._composed[0][3]:  # else the same screens (a release, a tick)
+            last = self._composed[0] if self._composed is not None else None
+            if last is None or any(a is not b for a, b in zip(inputs[:3], last[:3], strict=True)) \
+                    or pointing != last[3]:  # else the same screens (a release, a tick)
                 self.screens = compose(state, self.ui, self.panels, game=game, roles=self.painter.roles,
                                        pointing=pointing)
                 self._composed = (inputs, self.painter.paint(self.screens))

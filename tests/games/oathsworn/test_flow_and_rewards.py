@@ -54,9 +54,11 @@ def test_a_reward_of_any_token_is_each_seats_pick_from_its_buttons() -> None:
     assert [tokens(s, n) for n in (1, 2, 3, 4)] == [
         {**dict.fromkeys(("redraw", "empowered", "defense", "animus", "battleflow"), 0), kind: 1}
         for kind in ("redraw", "empowered", "defense", "animus")]
-    assert s.state.prompt is None and s.state.step == "turns"  # round 1 goes on: refresh ran, once
+    assert s.state.prompt is None and s.state.step == "refresh"  # round 1's refresh ran; encounter setup now
     assert (v(s, "seat1.animus_reserve"), v(s, "seat1.animus")) == (3, 3)
     assert no(s, "choose 1")
+    ok(s, "next")
+    assert s.state.step == "turns" and (v(s, "seat1.animus_reserve"), v(s, "seat1.animus")) == (3, 3)  # once
 
 
 def test_reward_data_is_checked(tmp_path: Path) -> None:

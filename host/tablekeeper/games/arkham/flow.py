@@ -3,7 +3,7 @@ the step numbers are the published Appendix II's, outside the seeds except where
 
 from __future__ import annotations
 
-from tablekeeper.core.flow import Flow, Hold, Hook, Kind, Phase, Predicate, Step, Turns
+from tablekeeper.core.flow import Ending, Flow, Hold, Hook, Kind, Phase, Predicate, Step, Stop, Turns
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.games.arkham import attacks, board, effects, mythos, rules, scenario_cards
@@ -29,9 +29,24 @@ def _hand_check(txn: Txn) -> None:
 
 
 def step(step_id: str, label: str, kind: Kind, *, turns: Turns = Turns.NONE, enter: Hook | None = None,
-         hold: Hold = _hold, idle: Predicate | None = None) -> Step:
+         hold: Hold = _hold, idle: Predicate | None = None, stop: Stop | None = None) -> Step:
     """A framework step labelled with its number, held while a test is open unless told otherwise."""
-    return Step(step_id, f"{step_id} {label}", turns=turns, enter=enter, hold=hold, kind=kind, idle=idle)
+    return Step(step_id, f"{step_id} {label}", turns=turns, enter=enter, hold=hold, kind=kind, idle=idle,
+                stop=stop)
+
+
+def _before_first_round(state: GameState) -> bool:
+    """A campaign scenario that has not begun its first round: the group is still between scenarios."""
+    return state.round == 1 and state.get("campaign_log") is not None
+
+
+BETWEEN_SCENARIOS = Stop("between scenarios: buy cards with experience (buy SEAT TITLE LEVEL), then next "
+                         "begins the first round", "AH-XP-1, AH-XP-3..9, AH-CAMP-2", when=_before_first_round)
+"""Round 1's 2.1 in a campaign: the purchases and deck changes of AH-XP-1 happen before play begins."""
+
+ENDING = Ending(frozenset({"victory", "bonus", "go-to"}), "AH-ACTAG-11, AH-XP-2, AH-NEXT-1")
+"""After a resolution the group still records the victory display, the resolution's experience
+adjustment and where the campaign goes next; nothing else changes the scenario."""
 
 
 def _draws_told(state: GameState) -> bool:
@@ -128,7 +143,7 @@ FLOW = Flow(phases=(
         step("1.5", "Mythos ends", Kind.AUTO),
     ), skip=lambda s: s.round == 1),  # AH-FW-1: no Mythos phase in the first round
     Phase("investigation", "II. Investigation", (
-        step("2.1", "Phase begins", Kind.AUTO),
+        step("2.1", "Phase begins", Kind.AUTO, stop=BETWEEN_SCENARIOS),
         step("2.2", "Turns", Kind.DECISION, turns=Turns.FREE, enter=_start_turns),
         step("2.3", "Phase ends", Kind.AUTO),
     )),
@@ -146,4 +161,4 @@ FLOW = Flow(phases=(
         step("4.5", "Hand size", Kind.AUTO, enter=_hand_check, hold=_hand_limit),
         step("4.6", "Round ends", Kind.TABLE, idle=_no_round_end_spend),
     )),
-))
+), ending=ENDING)

@@ -4,7 +4,7 @@ the day's end and the next day's setup."""
 from __future__ import annotations
 
 from tablekeeper.core import flow as flowmod
-from tablekeeper.core.flow import Flow, Kind, Phase, Step
+from tablekeeper.core.flow import Ending, Flow, Kind, Phase, Step, Stop
 from tablekeeper.core.game import Txn, parse_seat
 from tablekeeper.core.state import GameState, Result
 from tablekeeper.errors import Rejected
@@ -364,6 +364,15 @@ def _lead(txn: Txn, args: tuple[str, ...]) -> None:
     txn.emit("lead", seat=parse_seat(txn.state, args[0]))
 
 
+def _day_over(state: GameState) -> bool:
+    ended = tables.day_end(state)
+    return ended is not None and ended["timing"] == "now"
+
+
+DAY_OVER = Stop("the day is over: newday sets up the next one", "ER-DAY-1", when=_day_over)
+"""A day that ends inside the station's own steps (a Ranger who cannot draw at Refresh) stops there:
+nothing of the next round runs before the table has set up the next day."""
+
 FLOW = Flow(
     phases=(
         Phase("path", "Path cards", (Step("draw", "Draw path cards", enter=_path_enter, hold=_path_hold,
@@ -375,6 +384,8 @@ FLOW = Flow(
         Phase("refresh", "Refresh", (Step("refresh", "Refresh", enter=_refresh_enter, kind=Kind.AUTO),)),
     ),
     round_start=_round_start,
+    stops=(DAY_OVER,),
+    ending=Ending(rule="ER-DAY-1"),
 )
 
 DAY_VERBS = {

@@ -22,9 +22,10 @@ import tablekeeper.games.oathsworn.plan as plan
 import tablekeeper.games.oathsworn.story as story
 import tablekeeper.games.oathsworn.turns as turns
 from tablekeeper.core import flow as flowmod
+from tablekeeper.core import packs as packlib
 from tablekeeper.core.chance import Deck, Multiset
 from tablekeeper.core.events import Command, Event
-from tablekeeper.core.flow import Flow, Kind, Phase, Step, Turns
+from tablekeeper.core.flow import Ending, Flow, Kind, Phase, Step, Stop, Turns
 from tablekeeper.core.frozen import freeze, thaw
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
 from tablekeeper.core.numbers import is_number, parse_number
@@ -35,7 +36,7 @@ from tablekeeper.errors import ConfigError, NotANumber, Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.args import GameVerb
 from tablekeeper.games.oathsworn.cards import COLOUR_NAMES
-from tablekeeper.games.oathsworn.data import Encounter, GameData, load_text
+from tablekeeper.games.oathsworn.data import PACKAGE, Encounter, GameData, load_text
 from tablekeeper.games.oathsworn.decks import flip_stage
 from tablekeeper.games.oathsworn.table import (
     SEATS,
@@ -84,11 +85,20 @@ def _no_minion_due(state: GameState) -> bool:
     return not state.get("minions_due")
 
 
+ENCOUNTER_SETUP = Stop("encounter setup: choose the lead (lead SEAT), build each hand (hand SEAT ...) and each "
+                       "companion's archetype side (archetype SEAT CARD A|B); next begins round 1",
+                       "OS-ESET-5, OS-ESET-8, OS-ESET-10", when=lambda s: s.round == 1)
+"""Round 1's Refresh is where a group that has just finished the story (or opened an encounter) sets
+the encounter up: the station stops there instead of running it."""
+
+EPILOGUE = Stop("the encounter is over: tally (Tally Level, Loot and Losses)", "OS-END-2, OS-END-3, OS-TALLY-1",
+                when=lambda s: part(s) == "epilogue")
+
 FLOW = Flow(phases=(
     Phase("story", "Story", (Step("story", "Story part", leave=story.end_story, hold=_draw_open),),
           skip=lambda s: part(s) != "story"),
     Phase("refresh", "Refresh", (Step("refresh", "Refresh", enter=encounter.refresh, hold=_draw_open,
-                                      kind=Kind.AUTO),),
+                                      kind=Kind.AUTO, stop=ENCOUNTER_SETUP),),
           skip=lambda s: _ambushed_round(s) or _not_encounter(s)),
     Phase("oathsworn", "Oathsworn", (Step("turns", "Turns", turns=Turns.UNTIL_PASS, turn_start=encounter.turn_start,
                                           leave=encounter.oathsworn_end, hold=_draw_open, kind=Kind.DECISION),),
@@ -99,7 +109,7 @@ FLOW = Flow(phases=(
                                           idle=_no_minion_due))),
     Phase("end", "End of round", (Step("end", "End of round", enter=encounter.end_of_round, hold=_draw_open,
                                        kind=Kind.AUTO),)),
-))
+), stops=(EPILOGUE,), ending=Ending(rule="OS-TALLY-9"))
 
 
 def might_deck(name: str, colour: str, faces: Mapping[str, int]) -> Deck:
@@ -125,7 +135,7 @@ def _int_option(options: Mapping[str, str], key: str, default: int) -> int:
 
 
 KNOWN_OPTIONS = ("data", "difficulty", "chapter", "part", "classes", "companions", "hardcore", "ambush", "traits",
-                 "hp", "lead", "roster", "encounter")
+                 "hp", "lead", "roster", "encounter", packlib.PACKS_OPTION)
 
 
 @dataclass(frozen=True)
@@ -135,6 +145,7 @@ class Options:
     path: str
     data: GameData
     digest: str
+    packs: str  # the packs the session chose, as recorded (core/packs.py)
     difficulty: str
     chapter: int
     encounter: Encounter
@@ -159,7 +170,7 @@ def read_options(options: Mapping[str, str]) -> Options:
     if unknown:
         raise ConfigError(f"unknown oathsworn option {unknown[0]!r} (options: {', '.join(sorted(KNOWN_OPTIONS))})")
     path = options.get("data") or ""
-    d, digest = load_text(path or None)
+    d, digest = load_text(path or None, packlib.active(options, "oathsworn", PACKAGE))
     remember(d, digest)
     diff_name = _option(options, "difficulty", "free")
     if diff_name not in d.difficulties:
@@ -204,7 +215,7 @@ def read_options(options: Mapping[str, str]) -> Options:
     lead = _int_option(options, "lead", 1)
     if lead not in SEATS:
         raise ConfigError("--option lead: a seat 1..4")
-    return Options(path, d, digest, diff_name, chapter, fight, start, classes,
+    return Options(path, d, digest, options.get(packlib.PACKS_OPTION, ""), diff_name, chapter, fight, start, classes,
                    frozenset(int(x) for x in raw_companions), tuple(int(x) for x in raw_hp), roster, traits,
                    _option(options, "hardcore", "0") in ("1", "yes", "true"),
                    _option(options, "ambush", "0") in ("1", "yes", "true"), lead)
@@ -214,7 +225,8 @@ def company_data(opts: Options, players: int) -> dict[str, Any]:
     """What the whole company keeps: the chapter, its map and time track, loot and stage bookkeeping."""
     d = opts.data
     return {
-        "data_path": opts.path, "data_sha256": opts.digest, "players": players, "difficulty": opts.difficulty,
+        "data_path": opts.path, "data_sha256": opts.digest, "packs": opts.packs, "players": players,
+        "difficulty": opts.difficulty,
         "chapter": opts.chapter, "encounter": opts.encounter.id, "hardcore": opts.hardcore, "ambushed": opts.ambushed,
         "traits": opts.traits, "part": opts.part, "backpack": [], "map": [], "marker": None, "clues": [],
         "rewards": [], "extra_unique": False, "draws": [], "breaks": 0, "stage_now": 1, "stage_kept": [],
@@ -269,6 +281,7 @@ class Oathsworn(Game):
     seats_default = 4
     flow = FLOW
     file_options = frozenset({"data"})
+    pack_package = PACKAGE  # its data/ folder is the pack "core"
     # the HP die is the HP die; the dial's RES counts Animus, its other slots are not used
     counter_tracks: ClassVar[Mapping[str, str | None]] = {"hp": "hp", "resources": "animus"}
 

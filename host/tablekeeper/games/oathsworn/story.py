@@ -20,6 +20,7 @@ from tablekeeper.games.oathsworn.table import (
     TOKEN_KINDS,
     TOKEN_LABELS,
     data_of,
+    encounter_setup,
     gain_token,
     part,
     put_seat,
@@ -433,7 +434,7 @@ def set_difficulty(txn: Txn, a: Args) -> None:
 
 def lead(txn: Txn, a: Args) -> None:
     """``lead SEAT``: the lead Oathsworn opens every Oathsworn phase (OS-ESET-10)."""
-    if txn.state.round > 1 or txn.state.step not in ("story", "refresh", "stage"):
+    if part(txn.state) != "story" and not encounter_setup(txn.state):  # the story may name it already
         raise Rejected("the lead is chosen during encounter setup")
     txn.emit("lead", seat=a.num("SEAT"))
 

@@ -17,6 +17,7 @@ from tablekeeper.games.oathsworn.table import (
     TOKEN_KINDS,
     SeatRecord,
     data_of,
+    encounter_setup,
     in_encounter,
     positions_of,
     put_seat,
@@ -283,7 +284,7 @@ def archetype(txn: Txn, a: Args) -> None:
                    + ("" if cards[name].verified else " (numbers not checked)"))
     if record.kind != "companion":
         raise Rejected("archetype cards belong to companions")
-    if txn.state.round > 1 or txn.state.phase not in ("story", "refresh", "encounter"):
+    if not encounter_setup(txn.state):
         raise Rejected("the archetype side is chosen during encounter setup")
     record.archetype = {"card": a.word("CARD_NAME"), "side": a.word("A|B")}
     put_seat(txn, n, record)
@@ -360,7 +361,7 @@ def hand(txn: Txn, a: Args) -> None:
     record = seat(txn.state, n)
     if record.kind == "companion":
         raise Rejected("companions hold no ability cards (OS-ESET-8: an archetype card side instead)")
-    if txn.state.round > 1 or txn.state.phase not in ("story", "refresh", "encounter"):
+    if not encounter_setup(txn.state):
         raise Rejected("the hand is built during encounter setup")
     cards: dict[str, int] = {}
     for name, cooldown in a.pairs("CARD:COOLDOWN"):

@@ -4,12 +4,13 @@ SI-INV-1), with the setup's first Explore before turn 1."""
 
 from __future__ import annotations
 
-from tablekeeper.core.flow import Flow, Kind, Phase, Step, Turns
+from tablekeeper.core.flow import Ending, Flow, Kind, Phase, Step, Turns
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.games.spirit_island import (
     blight_effects,
     blight_track,
+    endings,
     events,
     fear,
     invader_counts,
@@ -63,6 +64,13 @@ def _skip_blighted(state: GameState) -> bool:
     return not (state.value("blight.flipped") and card is not None and card.every_invader_phase)
 
 
+def _judge_end(txn: Txn) -> None:
+    """SI-END-1..3, once the island's pieces are known: while the setup's questions are open its
+    lands may still be empty of Invaders (the first Explore is still to come), which is no victory."""
+    if not (txn.state.phase == "setup" and txn.state.prompt is not None):
+        endings.check(txn)
+
+
 FLOW = Flow(phases=(
     Phase("setup", "Setup", (
         Step("first_explore", "First Explore", enter=_first_explore_enter,
@@ -94,4 +102,7 @@ FLOW = Flow(phases=(
                                        skip=lambda s: not spirits.power_to_use(s, "slow"), kind=Kind.DECISION),)),
     Phase("time", "Time Passes", (Step("passes", "Time Passes", enter=spirits.time_passes, hold=_hold,
                                        kind=Kind.AUTO),)),
-))
+), ending=Ending(rule="SI-END-1..3", judge=_judge_end))
+"""Stops: the setup's and each Invader Action's questions, every Spirit's Growth and Power steps
+(decisions), and the game's end, judged after each command and before each step the station runs
+itself (an empty Invader deck at Explore ends the game there, SI-END-2)."""

@@ -1,0 +1,57 @@
+"""Where the automatic run stops in Arkham, through ``tablekeeper play`` and ``tablekeeper campaign``:
+a campaign scenario's round 1 opens at a declared stop before its first round (2.1), where the group
+buys cards with experience (AH-XP-1, AH-XP-3); the game's end takes only undo and the bookkeeping a
+resolution asks for (AH-XP-2, AH-NEXT-1)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.games.arkham.test_campaign_cli import Table
+from tests.games.played import ok, opened, refused
+
+
+@pytest.fixture
+def table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Table:
+    t = Table(tmp_path, capsys)
+    t.ok("new", "night_of_the_zealot", "--seat", "1=roland", "--seat", "2=daisy")
+    t.play(2, "victory 4", "bonus +2", "resolution R1", slot="a")  # 6 experience each
+    return t
+
+
+@pytest.mark.rule("AH-XP-1")
+def test_the_next_scenario_takes_purchases_as_its_first_line(table: Table) -> None:
+    view = table.play(2, "buy seat1 Knife 0", slot="b")  # --strict: a refused line fails here
+    assert (view["step"], view["tracks"]["seat1.xp"], view["tracks"]["seat2.xp"]) == ("2.1", 5, 6)
+    view = table.play(2, "next", "buy seat2 Knife 0", slot="b", code=1)  # the first round has begun
+    assert (view["step"], view["tracks"]["seat2.xp"]) == ("2.2", 6)
+
+
+@pytest.mark.rule("AH-XP-1")
+def test_campaign_buy_while_the_next_scenario_is_open_buys_in_it(table: Table) -> None:
+    assert table.play(2, slot="b")["step"] == "2.1"  # opened, not begun
+    bought = table.ok("buy", "1", "Knife", "0")
+    assert bought == "seat 1 buys Knife for 1 experience (in slot 'b', before its first round)"
+    view = table.play(2, "next", slot="b")
+    assert (view["step"], view["tracks"]["seat1.xp"]) == ("2.2", 5)
+    assert "midnight_masks is being played (slot 'b')" in table.refused("buy", "2", "Knife", "0")
+    table.play(2, "resolution R1", slot="b")
+    assert "roland, 5 experience" in table.ok("show")  # the purchase reached the log with the scenario
+
+
+def test_a_standalone_scenario_has_no_purchase_window() -> None:
+    play = opened("arkham", seats=2)
+    assert play.session.state.step == "2.2"  # nothing to buy without a campaign: the turns are open
+
+
+@pytest.mark.rule("AH-ACTAG-11")
+def test_after_a_resolution_only_its_bookkeeping_and_undo() -> None:
+    play = ok(opened("arkham", seats=2), "resolution R1")
+    for text in ("act seat1 draw", "next", "add agenda.doom +1", "draw chaos", "pass 1"):
+        assert refused(play, text).startswith("the game is over (resolution R1)")
+    ok(play, "victory 2", "bonus +1", "go-to devourer_below")
+    assert play.session.state.over == "resolution R1"
+    ok(play, "undo", "undo", "undo", "undo")
+    assert play.session.state.over is None

@@ -1,0 +1,38 @@
+"""Where the automatic run stops in Oathsworn, through the verbs of ``tablekeeper play`` in its
+default flow: the encounter setup (OS-ESET-5, -8, -10) is a declared stop at round 1's Refresh, so
+the ``next`` that ends the story never runs past the place where the lead, the hands and the
+companions' archetype sides are chosen."""
+
+from __future__ import annotations
+
+import pytest
+
+from tablekeeper.core.events import NoticeKind
+from tests.games.played import line, ok, opened, refused
+
+HAND = "Jab:0 Slash:1 Guard:1 Cleave:2 Parry:2 Roar:3 Rush:3"
+
+
+@pytest.mark.rule("OS-ESET-10")
+def test_the_next_that_ends_the_story_stops_at_encounter_setup() -> None:
+    play = opened("oathsworn", seats=4, companions="4")
+    ok(play, "next")  # the story ends: its rewards, then the encounter
+    state = play.session.state
+    assert (state.round, state.phase, state.step, state.active_seat) == (1, "refresh", "refresh", None)
+    assert [n.kind for n in play.session.notes][-1] is NoticeKind.STOP  # the table is told what it does here
+    ok(play, "lead 3", f"hand 1 {HAND}", "archetype 4 Guardian B")
+    assert play.session.view()["automatic"] == []
+    ok(play, "next")  # round 1 begins: the lead chosen at setup takes the first turn
+    state = play.session.state
+    assert (state.phase, state.step, state.active_seat, state.lead) == ("oathsworn", "turns", 3, 3)
+    assert "encounter setup" in refused(play, "lead 2")  # the window has closed
+
+
+def test_a_fresh_encounter_opens_at_its_setup_in_the_default_flow_as_in_walk() -> None:
+    auto = opened("oathsworn", seats=4, part="encounter")
+    walk = opened("oathsworn", seats=4, part="encounter", walk=True)
+    for play in (auto, walk):
+        state = play.session.state
+        assert (state.round, state.phase, state.step) == (1, "refresh", "refresh")
+        ok(play, "lead 2", f"hand 1 {HAND}")
+    assert line(auto, "next").accepted and auto.session.state.active_seat == 2
