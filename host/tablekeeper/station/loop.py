@@ -31,7 +31,7 @@ from tablekeeper.hw.displays import DisplayBank
 from tablekeeper.station.controls import Controls
 from tablekeeper.station.outputs import CounterSink, OutputSink, changes
 from tablekeeper.ui import flow_lines
-from tablekeeper.ui.compose import Pointing, compose
+from tablekeeper.ui.compose import compose
 from tablekeeper.ui.model import Screens
 from tablekeeper.ui.paint import Glass, Painter
 from tablekeeper.ui.state import MESSAGE_S, UiState
@@ -96,7 +96,7 @@ class Station:
         self._panels_of: tuple[GameState | None, int] = (None, -1)  # the state and views ``panels`` were made from
         self._shown = session.state  # the state the outputs show
         # what the last screens were made from, and their pictures
-        self._composed: tuple[tuple[object, ...], dict[str, Image.Image]] | None = None
+        self._composed: tuple[tuple[object, ...], dict[str, Image.Image]] = ((None, None, None, None), {})
         self._failed: frozenset[str] = frozenset()
 
     # --- the loop ---------------------------------------------------------------------------------
@@ -276,17 +276,13 @@ class Station:
         with self.views.active():
             if self._panels_of[0] is not state or self._panels_of[1] != self.views.computed:
                 self.panels, self._panels_of = game.panels(state), (state, self.views.computed)  # else the same
-            pointing = Pointing(self.controls.selected(state),
-                                self.controls.pending.text() if self.controls.pending is not None else None,
-                                self.controls.prompt_text(state), self.controls.option(state))
-            inputs = (state, self.ui, self.panels, pointing)
-            last = self._composed[0] if self._composed is not None else None
-            if last is None or any(a is not b for a, b in zip(inputs[:3], last[:3], strict=True)) \
-                    or pointing != last[3]:  # else the same screens (a release, a tick)
+            pointing = self.controls.pointing(state)
+            inputs, (last, frames) = (state, self.ui, self.panels), self._composed
+            if any(a is not b for a, b in zip(inputs, last[:3], strict=True)) or pointing != last[3]:
                 self.screens = compose(state, self.ui, self.panels, game=game, roles=self.painter.roles,
-                                       pointing=pointing)
-                self._composed = (inputs, self.painter.paint(self.screens))
-        frames = self._composed[1]
+                                       pointing=pointing)  # else the same screens (a release, a tick)
+                frames = self.painter.paint(self.screens)
+                self._composed = ((*inputs, pointing), frames)
         if self.painter.paged != self.ui.paged:
             self.ui = replace(self.ui, paged=self.painter.paged)
         if self.decorate is not None:
