@@ -84,12 +84,14 @@ class _BoundedH11(H11Protocol):
             transport.close()
 
 
-def bind(host: str, port: int) -> socket.socket:
-    """The listening socket, or one ``ConfigError`` line naming the address."""
+def bind(host: str, port: int, *, what: str | None = None) -> socket.socket:
+    """The listening socket, or one ``ConfigError`` line naming the address (``what``: how the user
+    gave it, default the organiser's options)."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as exc:
-        raise ConfigError(f"--bind {host}: not an address of this machine ({exc.strerror})") from None
+        named = f"--bind {host}" if what is None else f"{what}: {host}"
+        raise ConfigError(f"{named}: not an address of this machine ({exc.strerror})") from None
     family, kind, proto, _name, address = infos[0]
     sock = socket.socket(family, kind, proto)
     try:
@@ -100,7 +102,7 @@ def bind(host: str, port: int) -> socket.socket:
         sock.listen(128)
     except OSError as exc:
         sock.close()
-        raise ConfigError(f"--bind {host} --page-port {port}: {exc.strerror or exc}") from None
+        raise ConfigError(f"{what or f'--bind {host} --page-port {port}'}: {exc.strerror or exc}") from None
     sock.set_inheritable(True)
     return sock
 

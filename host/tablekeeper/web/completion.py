@@ -1,0 +1,122 @@
+"""Completing a console line: the verb from the game's verbs, then each argument from the names the
+game knows for the word its usage puts there (``reveal path NAME``: the path cards; ``enter SEAT
+LOCATION``: the seats, then the locations). A name with spaces is offered in quotes, as the console
+reads it (``shlex``). Pure: a page asks, the answer is a list of whole lines."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final
+
+from tablekeeper.core.game import BUTTON_NAMES, Verb
+
+MAX_CHOICES: Final = 12
+SESSION_VERBS: Final = {"undo": "take back the last command", "redo": "put back what undo took",
+                        "rewind": "rewind K: back to just before log entry K",
+                        "press": "press BUTTON: a panel button (next, back, seat2.a, ...)",
+                        "hold": "hold BUTTON: hold a panel button"}
+_METAVAR: Final = re.compile(r"^[A-Z][A-Z0-9_#]*")
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One completion: the whole line it gives, the word offered, and a hint (a verb's usage)."""
+
+    line: str
+    word: str
+    hint: str = ""
+
+
+def complete(text: str, verbs: Mapping[str, Verb], names: Mapping[str, tuple[str, ...]]) -> tuple[Choice, ...]:
+    """The lines ``text`` may be completed to, best first (at most ``MAX_CHOICES``)."""
+    done, partial, quoted = _split(text)
+    head = text[: len(text) - len(partial) - (1 if quoted else 0)]
+    if not done:
+        found = [(verb, f"{v.usage} - {v.help}") for verb, v in verbs.items()]
+        found += [(verb, help_text) for verb, help_text in SESSION_VERBS.items() if verb not in verbs]
+        return tuple(Choice(f"{head}{verb} ", verb, hint) for verb, hint in _matching(found, partial))
+    verb = done[0].lower()
+    kinds = _kinds_at(verb, verbs, done[1:])
+    words: list[str] = []
+    for kind in kinds:
+        if _METAVAR.match(kind):
+            words += names.get(f"{verb}:{kind}", names.get(kind, ()))
+        elif "=" in kind:
+            words.append(kind.split("=")[0] + "=")
+        elif kind and not kind.startswith(("+", "-")):
+            words.append(kind)
+    usage = verbs[verb].usage if verb in verbs else SESSION_VERBS.get(verb, "")
+    out = []
+    for word, _ in _matching([(w, "") for w in dict.fromkeys(words)], partial):
+        ending = "" if word.endswith("=") else " "
+        out.append(Choice(f"{head}{_quoted(word)}{ending}", word, usage))
+    return tuple(out)
+
+
+def _split(text: str) -> tuple[list[str], str, bool]:
+    """The words typed whole, the word being typed, and whether it opened a quote."""
+    lexer = shlex.shlex(text, posix=True)
+    lexer.whitespace_split = True
+    words: list[str] = []
+    try:
+        words = list(lexer)
+    except ValueError:  # an open quote: the word being typed follows it
+        before, _, partial = text.rpartition('"') if text.count('"') % 2 else text.rpartition("'")
+        try:
+            return shlex.split(before), partial, True
+        except ValueError:
+            return [], partial, True
+    if text and not text[-1].isspace() and words:
+        return words[:-1], words[-1], False
+    return words, "", False
+
+
+def _kinds_at(verb: str, verbs: Mapping[str, Verb], args: list[str]) -> list[str]:
+    """The usage words that may stand at the next argument's place (every alternative's)."""
+    if verb in ("press", "hold"):
+        return ["BUTTON"] if not args else []
+    if verb not in verbs:
+        return []
+    kinds: list[str] = []
+    for alternative in verbs[verb].usage.split(" | "):
+        words = re.sub(r"[\[\]]", " ", alternative).split()
+        if words and words[0] == verb:
+            words = words[1:]
+        repeated = next((words[i - 1] for i, w in enumerate(words) if w in ("..", "...") and i), None)
+        words = [w for w in words if w not in ("..", "...")]
+        literal_ok = all(not _is_literal(w) or a.lower() in w.split("|")
+                         for w, a in zip(words, args, strict=False))
+        if not literal_ok:
+            continue
+        position = len(args)
+        if position < len(words):
+            kinds += words[position].split("|")
+        if repeated is not None and position >= words.index(repeated):
+            kinds += repeated.split("|")  # a list goes on (SET ..., ELEMENT ...)
+        kinds += [w.split("=")[0] + "=" for w in words[position + 1:] if "=" in w and w[0].islower()]
+    return kinds
+
+
+def _is_literal(word: str) -> bool:
+    return not _METAVAR.match(word) and "=" not in word and not word.startswith(("+", "-"))
+
+
+def _matching(found: list[tuple[str, str]], partial: str) -> list[tuple[str, str]]:
+    """Words that begin with ``partial`` (any case), then those that hold it; at most ``MAX_CHOICES``."""
+    want = partial.lower()
+    first = [(w, h) for w, h in found if w.lower().startswith(want)]
+    then = [(w, h) for w, h in found if want and want in w.lower() and not w.lower().startswith(want)]
+    return (first + then)[:MAX_CHOICES]
+
+
+def _quoted(word: str) -> str:
+    """A name as the console reads it back: in double quotes when it has spaces (single when it holds one)."""
+    if not any(c.isspace() or c in "'\"#" for c in word):
+        return word
+    return f"'{word}'" if '"' in word and "'" not in word else '"' + word.replace('"', '\\"') + '"'
+
+
+__all__ = ["BUTTON_NAMES", "Choice", "complete"]
