@@ -22,7 +22,7 @@ from tablekeeper.sim.simulator import SimulatedParts
 from tablekeeper.station.loop import Station
 from tablekeeper.station.parts import make_displays, make_outputs
 from tablekeeper.ui.model import DisplayScreen
-from tablekeeper.ui.render import layout, printable
+from tablekeeper.ui.render import layout, printable, wrap
 from tablekeeper.web.join import Invitation
 from tablekeeper.web.phones import PhonePages
 from tablekeeper.web.view import Snapshot
@@ -100,35 +100,37 @@ class PhoneStation:
 
 
 def squash(text: str) -> str:
-    """Text as compared across surfaces: the glass's characters, without spaces or the hyphens wrapping adds."""
-    return re.sub(r"[\s\-~]", "", printable(text)).lower()
+    """Text as compared across surfaces: the glass's characters, without spaces, the hyphens wrapping
+    adds, or the bar between a seat line's parts (the glass starts each part on a row of its own)."""
+    return re.sub(r"[\s\-~|]", "", printable(text)).lower()
 
 
-def glass_rows(screen: DisplayScreen, station: Station) -> list[str]:
-    """Every row the display's glass shows for ``screen``, over all its pages."""
+def glass_rows(screen: DisplayScreen, station: Station) -> tuple[list[str], list[str]]:
+    """Every row the display's glass shows for ``screen`` over all its pages: the title and body rows,
+    and the banner's rows (a long banner pages beside the body, so each is read whole apart)."""
     display = station.config.display(screen.role)
     assert display is not None
     if screen.join is not None:
-        return [f"PIN {screen.join.pin}"]
+        return [f"PIN {screen.join.pin}"], []
     panel = screen.shown
     banner = screen.cover.banner if screen.cover is not None else screen.banner_text
     selected = screen.selected if screen.cover is None else None
     first = layout(panel, display.viewing, banner=banner, selected=selected, page=0)
-    rows: list[str] = []
+    body: list[str] = []
     for page in range(first.pages):
         fitted = layout(panel, display.viewing, banner=banner, selected=selected, page=page)
-        rows += [fitted.title, *fitted.title_rest, *(r.removeprefix(">") for r in fitted.rows), *fitted.banner]
-    return rows
+        body += [*([fitted.title] if page == 0 else []), *fitted.title_rest,
+                 *(r.removeprefix(">") for r in fitted.rows)]
+    foot = wrap(banner, first.columns) if banner is not None else []  # every row, over the banner's pages
+    return body, foot
 
 
-def page_texts(screen: DisplayScreen) -> tuple[list[str], list[str]]:
-    """What a page must show of ``screen`` (title, every line but details, banner), and all it may show."""
+def page_texts(screen: DisplayScreen) -> tuple[list[str], str | None]:
+    """What a page must show of ``screen``: its title and every line but details; and its banner."""
     panel = screen.shown
     banner = screen.cover.banner if screen.cover is not None else screen.banner_text
     lines = screen.lines()
-    foot = [banner] if banner else []
-    must = [panel.title, *(line.text for line in lines if line.emphasis.name != "DETAIL"), *foot]
-    return must, [panel.title, *(line.text for line in lines), *foot]
+    return [panel.title, *(line.text for line in lines if line.emphasis.name != "DETAIL")], banner
 
 
 def browser() -> Iterator[Any]:

@@ -87,8 +87,7 @@ class Station:
         self.views = views if views is not None else DerivedViews()
         self.on_redraw = on_redraw
         self.decorate: Callable[[dict[str, Image.Image]], dict[str, Image.Image]] | None = None  # fleet mark
-        self.on_screens: Callable[[Station], None] | None = None  # the phones' pages: told of each new screens
-        self._published: Screens | None = None
+        self.on_screens: Callable[[Station], None] | None = None  # the phones' pages: told after each redraw
         self.stats = StationStats()
         self.ui = UiState(quiet=config.quiet)
         self.painter = Painter([Glass(d.role, d.size, d.viewing) for d in config.displays])
@@ -244,8 +243,7 @@ class Station:
         self.ui = self.ui.say(text, self.clock(), seconds)
 
     def refused(self, reason: str) -> None:
-        self.stats.refused_all += 1
-        self.stats.last_refusal = reason
+        self.stats.refused_all, self.stats.last_refusal = self.stats.refused_all + 1, reason
         if self.ui.showing(f"! {reason}"):
             return  # the same refusal is still on the display: say it once, not once per press
         self.stats.refusals += 1
@@ -294,20 +292,14 @@ class Station:
             self.ui = replace(self.ui, paged=self.painter.paged)
         if self.decorate is not None:
             frames = self.decorate(frames)
-        changed: dict[str, Image.Image] = {}
-        for role, image in frames.items():
-            if self.images.get(role) is not image and self._sent.get(role) != (raw := image.tobytes()):
-                self._sent[role] = raw
-                changed[role] = image
-            self.images[role] = image
+        changed = _changed(frames, self.images, self._sent)
         if changed:
             self.displays.show(changed)
             self.stats.redraws += 1
             if self.on_redraw is not None:
                 self.on_redraw(self)
-        if self.on_screens is not None and self.screens is not self._published:
-            self._published = self.screens
-            self.on_screens(self)  # after the displays: a page's update never holds up the glass
+        if self.on_screens is not None:  # after the displays: a page's update never holds up the glass
+            self.on_screens(self)
         failed = frozenset(d.role for d in self.displays.failed())
         lost, self._failed = failed - self._failed, failed
         if lost:  # tell the players on the displays that still work
@@ -323,3 +315,15 @@ class Station:
         if self.sink.outputs is not None:
             self.sink.outputs.close()
         self.displays.close()
+
+
+def _changed(frames: Mapping[str, Image.Image], images: dict[str, Image.Image],
+             sent: dict[str, bytes]) -> dict[str, Image.Image]:
+    """The pictures of ``frames`` whose bytes differ from those last sent (``images`` and ``sent`` kept up)."""
+    changed: dict[str, Image.Image] = {}
+    for role, image in frames.items():
+        if images.get(role) is not image and sent.get(role) != (raw := image.tobytes()):
+            sent[role] = raw
+            changed[role] = image
+        images[role] = image
+    return changed

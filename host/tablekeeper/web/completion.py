@@ -39,21 +39,29 @@ def complete(text: str, verbs: Mapping[str, Verb], names: Mapping[str, tuple[str
         found += [(verb, help_text) for verb, help_text in SESSION_VERBS.items() if verb not in verbs]
         return tuple(Choice(f"{head}{verb} ", verb, hint) for verb, hint in _matching(found, partial))
     verb = done[0].lower()
-    kinds = _kinds_at(verb, verbs, done[1:])
+    usage = verbs[verb].usage if verb in verbs else SESSION_VERBS.get(verb, "")
+    args = done[1:]
+    for taken in range(len(args), -1, -1):  # a name typed without quotes may have spaces: the longest that fits
+        before, typed = args[:taken], " ".join([*args[taken:], partial]) if taken < len(args) else partial
+        words = _words(verb, verbs, names, before)
+        found = _matching([(w, "") for w in words], typed, anywhere=taken == len(args))
+        if found or taken == 0:
+            lead = " ".join(_quoted(w) for w in (done[0], *before)) + " "
+            return tuple(Choice(f"{lead}{_quoted(w)}{'' if w.endswith('=') else ' '}", w, usage) for w, _ in found)
+    return ()
+
+
+def _words(verb: str, verbs: Mapping[str, Verb], names: Mapping[str, tuple[str, ...]], args: list[str]) -> list[str]:
+    """What may be typed after ``args``: the names for the usage's word there, its literal words, ``key=``."""
     words: list[str] = []
-    for kind in kinds:
+    for kind in _kinds_at(verb, verbs, args):
         if _METAVAR.match(kind):
             words += names.get(f"{verb}:{kind}", names.get(kind, ()))
         elif "=" in kind:
             words.append(kind.split("=")[0] + "=")
         elif kind and not kind.startswith(("+", "-")):
             words.append(kind)
-    usage = verbs[verb].usage if verb in verbs else SESSION_VERBS.get(verb, "")
-    out = []
-    for word, _ in _matching([(w, "") for w in dict.fromkeys(words)], partial):
-        ending = "" if word.endswith("=") else " "
-        out.append(Choice(f"{head}{_quoted(word)}{ending}", word, usage))
-    return tuple(out)
+    return list(dict.fromkeys(words))
 
 
 def _split(text: str) -> tuple[list[str], str, bool]:
@@ -104,11 +112,12 @@ def _is_literal(word: str) -> bool:
     return not _METAVAR.match(word) and "=" not in word and not word.startswith(("+", "-"))
 
 
-def _matching(found: list[tuple[str, str]], partial: str) -> list[tuple[str, str]]:
-    """Words that begin with ``partial`` (any case), then those that hold it; at most ``MAX_CHOICES``."""
+def _matching(found: list[tuple[str, str]], partial: str, *, anywhere: bool = True) -> list[tuple[str, str]]:
+    """Words that begin with ``partial`` (any case), then (``anywhere``) those that hold it; at most
+    ``MAX_CHOICES``."""
     want = partial.lower()
     first = [(w, h) for w, h in found if w.lower().startswith(want)]
-    then = [(w, h) for w, h in found if want and want in w.lower() and not w.lower().startswith(want)]
+    then = [(w, h) for w, h in found if anywhere and want and want in w.lower() and not w.lower().startswith(want)]
     return (first + then)[:MAX_CHOICES]
 
 

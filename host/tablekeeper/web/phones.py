@@ -44,7 +44,7 @@ MAX_SOCKETS: Final = 16  # pages open at once: a table's phones, with room to sp
 PIN_WAIT_S: Final = 1.0  # after a wrong PIN no PIN is tried for this long (a guesser gets one a second)
 PAGES: Final = ("table.html", "seat.html", "pin.html", "phones.js", "phones.css")
 HEADERS: Final = {"Cache-Control": "no-store", "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff",
-                  "Referrer-Policy": "no-referrer",
+                  "Referrer-Policy": "same-origin",  # no link with its secret to another site
                   "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
                                              "img-src 'self'; connect-src 'self'; form-action 'self'; "
                                              "base-uri 'none'; frame-ancestors 'none'"}

@@ -123,9 +123,14 @@ class Publisher:
         self.version = 0
         self.log: deque[str] = deque(maxlen=LOG_LINES)
         self._body = b""
+        self._screens: Screens | None = None
         self._seen: tuple[int, int] | None = None  # (log length, refusals) already in the log
 
     def __call__(self, station: Station) -> None:
+        """After each redraw: a new screens (the only thing a page shows that can change) is published."""
+        if station.screens is self._screens:
+            return
+        self._screens = station.screens
         self._note(station)
         if self.watching():
             self.publish(station)
