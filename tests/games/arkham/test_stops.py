@@ -55,3 +55,25 @@ def test_after_a_resolution_only_its_bookkeeping_and_undo() -> None:
     assert play.session.state.over == "resolution R1"
     ok(play, "undo", "undo", "undo", "undo")
     assert play.session.state.over is None
+
+
+@pytest.mark.rule("AH-CAMP-2")
+def test_a_resolutions_trauma_experience_and_log_lines_are_taken_after_the_end(table: Table) -> None:
+    """The Midnight Masks ends at a resolution; the campaign guide's entry then gives trauma, one
+    investigator's experience and a line in the log: all accepted after the ending, all in the log."""
+    view = table.play(2, "victory 2", "resolution R2", "bonus +1", "trauma seat1 mental", "trauma each physical 1",
+                      "xp seat2 +2", "record The cultist Herman Collins got away", slot="c")
+    assert view["over"] == "resolution R2"
+    shown = table.ok("show")
+    assert "seat 1: roland, 9 experience, trauma 1 physical 1 mental" in shown  # 6 + 2 victory + 1
+    assert "seat 2: daisy, 11 experience, trauma 1 physical 0 mental" in shown  # and 2 of her own
+    assert "midnight_masks: The cultist Herman Collins got away" in shown
+    nxt = table.play(2, slot="d")  # the next scenario starts from the trauma
+    assert (nxt["tracks"]["seat1.damage"], nxt["tracks"]["seat1.horror"]) == (1, 1)
+
+
+def test_after_the_end_only_the_resolutions_bookkeeping_is_named() -> None:
+    play = ok(opened("arkham", seats=2), "resolution R1")
+    assert refused(play, "next") == ("the game is over (resolution R1): only undo and bonus, go-to, record, "
+                                     "trauma, victory, xp")
+    assert refused(play, "trauma seat1 sanity").startswith("trauma is physical or mental")

@@ -194,6 +194,7 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
         "victory": [],
         "encounters": [],
         "grim": [],
+        "records": [],
         "test": None,
         "resolution": None,
         "enemies": {},

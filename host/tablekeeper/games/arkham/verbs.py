@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tablekeeper.core import flow as flowmod
 from tablekeeper.core.frozen import thaw
-from tablekeeper.core.game import Txn, Verb, parse_int
+from tablekeeper.core.game import Txn, Verb, parse_int, parse_seat
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState, Result
 from tablekeeper.errors import Rejected
@@ -424,6 +424,44 @@ def go_to(txn: Txn, args: tuple[str, ...]) -> None:
     txn.put("go_to", args[0])
 
 
+def _seats_named(state: GameState, text: str) -> list[int]:
+    """A seat, or ``each`` for every investigator of the scenario (a defeated one too: the guide's
+    "each investigator" counts them)."""
+    return list(state.seat_numbers()) if text.lower() in ("each", "all") else [parse_seat(state, text)]
+
+
+def trauma(txn: Txn, args: tuple[str, ...]) -> None:
+    """AH-CAMP-2, AH-TRAUMA-1: trauma the resolution (or a card) gives, for the campaign log; killed or
+    insane is judged when the log is written (AH-TRAUMA-3/4)."""
+    usage(args, 2, 3, "trauma SEAT|each physical|mental [N]")
+    kind = args[1].lower()
+    if kind not in ("physical", "mental"):
+        raise Rejected(f"trauma is physical or mental, not {args[1]!r}")
+    n = count(args[2], "trauma", 1) if len(args) == 3 else 1
+    for seat in _seats_named(txn.state, args[0]):
+        txn.add(f"seat{seat}.{kind}_trauma", n)
+        txn.notice(f"seat {seat} suffers {n} {kind} trauma")
+
+
+def experience(txn: Txn, args: tuple[str, ...]) -> None:
+    """AH-XP-2: experience the resolution gives or takes from one investigator (``bonus`` is every
+    investigator's); it joins what the seat has unspent in the campaign log."""
+    usage(args, 2, 2, "xp SEAT|each +N|-N")
+    n = parse_int(args[1], "experience")
+    for seat in _seats_named(txn.state, args[0]):
+        txn.set(f"seat{seat}.xp", max(0, effects.seat_value(txn.state, seat, "xp") + n))
+
+
+def record(txn: Txn, args: tuple[str, ...]) -> None:
+    """AH-CAMP-2: a line the campaign guide says to write in the campaign log ("the Ghoul Priest is still
+    alive"); the log keeps it with the scenario's result."""
+    if not args:
+        raise Rejected("usage: record TEXT (what the campaign guide says to write in the log)")
+    text = " ".join(args)
+    effects.put_list(txn, "records", text)
+    txn.notice(f"Campaign log: {text}")
+
+
 def victory(txn: Txn, args: tuple[str, ...]) -> None:
     """A card with victory points goes to the victory display (AH-XP-2 counts them); named, an
     Objective that counts such cards sees it."""
@@ -510,6 +548,9 @@ VERBS: dict[str, Verb] = {v.usage.split()[0]: v for v in (
     Verb("victory N [CARD]", "a card worth N victory points joins the victory display", victory),
     Verb("bonus +N|-N", "the resolution's experience adjustment (campaign log)", bonus),
     Verb("go-to SCENARIO", "the resolution sends the group to this scenario next", go_to),
+    Verb("trauma SEAT|each physical|mental [N]", "trauma the resolution or a card gives (campaign log)", trauma),
+    Verb("xp SEAT|each +N|-N", "experience the resolution gives one investigator (campaign log)", experience),
+    Verb("record TEXT", "write a line in the campaign log, as the campaign guide says", record),
     Verb("buy SEAT TITLE LEVEL [exceptional] [permanent] [upgrade=N] [remove=TITLE] [class=C]",
          "between scenarios: buy a card with experience (campaign log)", buy),
     Verb("grim TEXT", "record a Grim Rule resolution", grim),
