@@ -19,6 +19,24 @@ def current(state: GameState) -> AdversaryAt | None:
     return table(state).adversary_at(key, level) if key else None
 
 
+def applies(state: GameState, rule: str) -> tuple[int, ...] | None:
+    """The printed numbers of a level rule the station applies by name (None: not in play)."""
+    at = current(state)
+    return None if at is None else at.applies.get(rule)
+
+
+def high_immigration(state: GameState) -> str:
+    """England 3/4: "stage_two" (the tile leaves with the first Stage II card), "all_game", or ""."""
+    at = current(state)
+    return at.high_immigration if at is not None else ""
+
+
+def doubles_immigration(state: GameState) -> bool:
+    """England 6: the High Immigration Build happens twice in an Invader Phase with no Fear card."""
+    at = current(state)
+    return at is not None and at.double_build_without_fear
+
+
 def piece_damage(state: GameState) -> dict[str, int]:
     """SI-INV-2: what each piece deals in a Ravage (Sweden 3: Towns 3, Cities 5)."""
     out = dict(table(state).piece_damage)

@@ -171,7 +171,9 @@ class SpiritIsland(Game):
                    "fear_cards": Deck.plain("fear_cards", [c.name for c in data.fear_cards], reshuffle=False),
                    "blight_deck": Deck.plain("blight_deck", [c.name for c in data.blight_cards
                                                              if not card or c.name != card.name], reshuffle=False)}
+        immigration = data.adversary_at(*adversary).high_immigration if adversary is not None else ""
         info: dict[str, Json] = {"data_path": options.get("data") or None, "blight_card": card.name if card else None,
+                invader_track.TILE: 1 if immigration else None,
                 "adversary": list(adversary) if adversary else None,
                 "invader_draws": draws, "events": events == "on", "boards": list(boards), "fear_cards": naming,
                 "spirits": seat_spirits or None, "spirit_data": options.get("spirit_data") or None,
@@ -251,7 +253,8 @@ class SpiritIsland(Game):
 
     def view_extra(self, state: GameState) -> dict[str, Json]:
         return {"spirit_island": {
-            "slots": slots(state).as_mapping(),
+            "slots": {**slots(state).as_mapping(), **({"immigration": invader_track.immigration(state)}
+                                                      if state.get(invader_track.TILE) else {})},
             "discard": get(state, "invader.discard", []),
             "blight_card": state.get("blight_card"),
             "boards": get(state, "boards", []),

@@ -8,6 +8,7 @@ from tablekeeper.core.flow import Ending, Flow, Kind, Phase, Step, Turns
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.games.spirit_island import (
+    adversary_rules,
     blight_effects,
     blight_track,
     endings,
@@ -17,7 +18,7 @@ from tablekeeper.games.spirit_island import (
     invader_track,
     spirits,
 )
-from tablekeeper.games.spirit_island.common import blight_card, slots
+from tablekeeper.games.spirit_island.common import blight_card, get, slots
 
 
 def _hold(state: GameState) -> str | None:
@@ -36,6 +37,18 @@ def _ravage_enter(txn: Txn) -> None:
     txn.put("ravage.blight_boards", [])
     txn.notice("Ravage: " + ", ".join(slots(txn.state).ravage))
     invader_counts.ask_ravage(txn)
+
+
+def _immigration_enter(txn: Txn) -> None:
+    """England 3/4: the High Immigration slot's card Builds before the Ravage; England 6 Builds it
+    twice in an Invader Phase that resolved no Fear card."""
+    cards = invader_track.immigration(txn.state)
+    txn.notice("High Immigration Build: " + ", ".join(cards))
+    invader_counts.ask_build(txn, label="High Immigration", cards=cards)
+    resolved = [r for r in get(txn.state, "fear.resolved", []) if r.get("resolved_round") == txn.state.round]
+    if adversary_rules.doubles_immigration(txn.state) and not resolved:
+        txn.notice("Independent Resolve: no Fear card resolved this Invader Phase, so High Immigration Builds twice")
+        invader_counts.ask_build(txn, label="High Immigration (again)", cards=cards)
 
 
 def _build_enter(txn: Txn) -> None:
@@ -91,6 +104,8 @@ FLOW = Flow(phases=(
         Step("fear", "Fear", enter=fear.reveal_next, leave=fear.reveal_next,
              skip=lambda s: s.value("fear.earned") == 0, hold=_hold, idle=lambda s: s.value("fear.earned") == 0),
         # an Invader step whose question was answered has nothing left to do: it ends by itself
+        Step("immigration", "High Immigration", enter=_immigration_enter,
+             skip=lambda s: not invader_track.immigration(s), hold=_hold, idle=_answered),
         Step("ravage", "Ravage", enter=_ravage_enter, skip=lambda s: not slots(s).ravage, hold=_hold,
              idle=_answered),
         Step("build", "Build", enter=_build_enter, skip=lambda s: not slots(s).build, hold=_hold, idle=_answered),
