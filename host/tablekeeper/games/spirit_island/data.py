@@ -93,6 +93,7 @@ class SetupChange(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     towns: Whole = 0
     cities: Whole = 0
     blight: Whole = 0
+    beasts: Whole = 0
     move_blight_to: Annotated[int, msgspec.Meta(ge=0, le=8)] = 0
 
 

@@ -35,8 +35,13 @@ def order_of(state: GameState) -> tuple[DeckGroup, ...]:
     return table(state).deck_order(*adversary(state))
 
 
+ROYAL = invader_counts.ROYAL
+
+
 def may_draw(state: GameState) -> str | None:
     """Why an Invader card cannot be flipped now, or None."""
+    if state.get(ROYAL):
+        return None
     if (state.phase, state.step) not in (("setup", "first_explore"), ("invader", "explore")):
         return "Invader cards are flipped in the Explore step"
     if slots(state).explore and not state.get(EXTRA):
@@ -68,6 +73,9 @@ def on_drawn(txn: Txn, card: str) -> None:
         if group < len(order):
             txn.set("invader.stage", order[group].stage)
     txn.put(DRAWN, drawn)
+    if txn.state.get(ROYAL):
+        _royal_backing(txn, card)
+        return
     if slots(txn.state).explore:
         txn.put(EXTRA, None)
     current, stages = slots(txn.state), slot_stages(txn.state)
@@ -76,6 +84,34 @@ def on_drawn(txn: Txn, card: str) -> None:
     escalation = stage == 2 and card in data.escalation
     txn.notice(f"Explore: {card}" + (" (escalation)" if escalation else ""))
     invader_counts.ask_explore(txn, card, escalation)
+
+
+def _royal_backing(txn: Txn, card: str) -> None:
+    """The discarded card: on each board, a Town in the land of its terrain with the fewest Invaders."""
+    txn.put(ROYAL, None)
+    txn.put("invader.discard", [*get(txn.state, "invader.discard", []), card])
+    txn.notice(f"Royal Backing discards {card}")
+    shown = " and ".join(["Coastal"] if card == "Coastal" else sorted(invader_rules.card_terrains(card)))
+    invader_counts.place_on_each_board(txn, "royal_backing", shown, "Royal Backing")
+
+
+def on_entrench(txn: Txn, index: int) -> None:
+    """Russia 5: the revealed unused Invader card goes to the Build slot; it is not in the deck, so
+    the later cards of its stage come from the others (the odds follow)."""
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    card, stage = str(prompt.context["cards"][index]), int(prompt.context["stage"])
+    txn.close_prompt()
+    order, group = order_of(txn.state), int(txn.state.get(GROUP, 0))
+    deck = deck_of(txn.state, "invaders")
+    for later in range(group, len(order)):
+        if order[later].stage == stage and deck.stages[later].count(card):
+            txn.source_op("invaders", "take", card, 1, later)
+    current, stages = slots(txn.state), slot_stages(txn.state)
+    put_slots(txn, replace(current, build=(*current.build, card)))
+    txn.put(STAGES, {**stages, "build": [*stages["build"], stage]})
+    txn.notice(f"Entrench in the Face of Fear: {card} goes to the Build slot")
 
 
 def explore_enter(txn: Txn) -> None:
@@ -175,6 +211,8 @@ def advance_enter(txn: Txn) -> None:
 
 
 def waiting_for_card(state: GameState) -> str | None:
+    if state.get(ROYAL):
+        return "flip the Invader card Royal Backing discards: reveal invaders CARD (or draw invaders)"
     if (state.phase, state.step) in (("setup", "first_explore"), ("invader", "explore")) \
             and not slots(state).explore and state.get("defeat.pending") is None:
         return "flip the Invader card first: reveal invaders CARD (or draw invaders)"

@@ -385,6 +385,8 @@ CHOICES: Mapping[str, ChoiceHandler] = {name: _then_resume(handler) for name, ha
     invader_counts.PROMPTS["where"]: invader_counts.on_where,
     invader_counts.PROMPTS["place"]: invader_counts.on_place,
     invader_counts.PROMPTS["swayed"]: invader_counts.on_swayed,
+    invader_counts.PROMPTS["push"]: invader_counts.on_push,
+    invader_counts.PROMPTS["entrench"]: invader_track.on_entrench,
     blight_track.PROMPTS["cascade"]: blight_track.on_cascade,
     blight_track.PROMPTS["unplaced"]: blight_track.on_unplaced,
     blight_track.PROMPTS["draw"]: blight_track.on_draw,
