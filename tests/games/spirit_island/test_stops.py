@@ -53,8 +53,8 @@ def test_the_blighted_island_running_out_mid_ravage_is_defeat_at_once() -> None:
     two blighted lands never ended and a land reached 101 Blight)."""
     play = opened("spirit_island", seats=1, seed=1)
     ok(play, "choose 1", "next", "done 1", "choose 1", "next")  # turn 2's Growth; Ravage in Wetland due
+    # done 1: the Blighted Island step (Downward Spiral: the seat's Presence is not in a land) runs by itself
     ok(play, "land A2 blight=1", "land A5 blight=1", "set blight.flipped 1", "set blight.card 1", "done 1")
-    ok(play, "next")  # the Blighted Island step (Downward Spiral: each Spirit destroys 1 Presence)
     assert play.session.state.prompt is not None and play.session.state.prompt.text.startswith("Ravage in Wetland")
     ok(play, "choose 1")  # as the rules place them: A2's Blight takes the card's last
     state = play.session.state

@@ -9,7 +9,7 @@ from tablekeeper.core.events import Command
 from tablekeeper.core.flow import Turns
 from tablekeeper.core.state import GameState
 from tablekeeper.core.view import Panel, Priority
-from tablekeeper.games.spirit_island import invader_track, seat_menu, spirits
+from tablekeeper.games.spirit_island import blight_track, invader_track, seat_menu, spirits
 from tablekeeper.games.spirit_island.common import adversary, blight_card, get, seat_track, slots, table
 from tablekeeper.games.spirit_island.fear import ROMAN
 from tablekeeper.games.spirit_island.turn import FLOW
@@ -57,6 +57,8 @@ def panels(game: Game, state: GameState) -> dict[str, Panel]:
         f"Explorers {state.value('island.explorers')} Towns {state.value('island.towns')} "
         f"Cities {state.value('island.cities')}",
     ]
+    if blight_track.HEALING in state.tracks:  # France 5: removed Blight waits on the panel
+        token_lines[2] += f", {state.value(blight_track.HEALING)} on the panel"
     if cascades:
         token_lines[3] = f"Cascade from {cascades[0]}!"
     if state.prompt is not None:

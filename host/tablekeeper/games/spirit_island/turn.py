@@ -25,6 +25,8 @@ def _hold(state: GameState) -> str | None:
     """Why the step cannot end yet: an open question, a cascade or an unflipped Invader card."""
     if state.prompt is not None:
         return f"answer the prompt first: {state.prompt.text}"
+    if state.get(blight_effects.LOSS):
+        return "say where the destroyed Presence comes from first"
     return (blight_track.waiting_for_cascade(state) or invader_track.waiting_for_card(state)
             or invader_counts.waiting(state))
 
@@ -63,6 +65,8 @@ def _advance_enter(txn: Txn) -> None:
 
 def _first_explore_enter(txn: Txn) -> None:
     """Setup: the boards' pieces are confirmed, then the first Explore card is flipped."""
+    if adversary_rules.applies(txn.state, "slave_labor") is not None and txn.state.get("events"):
+        txn.notice("Slave Labor: put the Slave Rebellion event under the top 3 cards of the Event deck")
     invader_counts.ask_setup(txn)
     invader_track.explore_enter(txn)
 
@@ -98,7 +102,8 @@ FLOW = Flow(phases=(
     Phase("fast", "Fast Powers", (Step("powers", "Fast Powers", turns=Turns.TOGETHER, hold=_hold,
                                        skip=lambda s: not spirits.power_to_use(s, "fast"), kind=Kind.DECISION),)),
     Phase("invader", "Invader Phase", (
-        Step("blighted_island", "Blighted Island", enter=_blighted_island_enter, skip=_skip_blighted, hold=_hold),
+        Step("blighted_island", "Blighted Island", enter=_blighted_island_enter, skip=_skip_blighted, hold=_hold,
+             idle=_answered),
         Step("event", "Event", enter=lambda t: t.notice("Draw and resolve an Event card"),
              skip=lambda s: not s.get("events") or s.round == 1, hold=_hold),
         Step("fear", "Fear", enter=fear.reveal_next, leave=fear.reveal_next,

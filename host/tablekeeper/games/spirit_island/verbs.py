@@ -374,6 +374,7 @@ def _then_resume(handler: ChoiceHandler) -> ChoiceHandler:
 CHOICES: Mapping[str, ChoiceHandler] = {name: _then_resume(handler) for name, handler in {
     "si.event_terrain": events.on_terrain,
     "si.blight.had": blight_prompts.on_had,
+    blight_effects.LOSS_PROMPT: blight_effects.on_loss,
     "si.blight.vitality": blight_prompts.on_vitality,
     "si.blight.presence": blight_prompts.on_presence,
     table_actions.ORDER_PROMPT: table_actions.on_order,
