@@ -385,7 +385,7 @@ FLOW = Flow(
     ),
     round_start=_round_start,
     stops=(DAY_OVER,),
-    ending=Ending(rule="ER-DAY-1"),
+    ending=Ending(frozenset({"mission", "reward", "note"}), rule="ER-DAY-1"),
 )
 
 DAY_VERBS = {
