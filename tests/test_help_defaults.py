@@ -120,7 +120,20 @@ def _swap_class_rule(help_text: str) -> None:
     assert log.card.card_class == "neutral"  # type: ignore[attr-defined]
 
 
+def _packs_into_rule(help_text: str) -> None:
+    import os
+    import tempfile
+
+    assert "(default: a new pack in your packs folder, named after it)" in help_text
+    with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TABLEKEEPER_DATA_DIR", os.path.join(tmp, "data"))
+        assert main(["packs", "new", "arkham", "investigators", "Ada Lovelace"]) == 0
+        made = Path(tmp) / "data" / "packs" / "ada-lovelace"
+        assert (made / "investigators.toml").is_file() and 'name = "ada-lovelace"' in (made / "pack.toml").read_text()
+
+
 RULES: dict[str, Callable[[str], None]] = {
+    "tablekeeper packs new --into": _packs_into_rule,
     "tablekeeper campaign --class": _swap_class_rule,
     "tablekeeper fleet broker-config --port": _broker_port_rule,
     "tablekeeper --log-level": _log_rule,

@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "doctor": "tablekeeper.commands.doctor",
     "counters": "tablekeeper.commands.counters",
     "fleet": "tablekeeper.commands.fleet",
+    "packs": "tablekeeper.commands.packs",
     "completion": "tablekeeper.commands.completion",
 }
 

@@ -9,7 +9,17 @@ class TablekeeperError(Exception):
 
 
 class ConfigError(TablekeeperError, ValueError):
-    """A station config file is malformed; the message names the file and key."""
+    """A station config or data file is malformed; the message names the file and key.
+
+    Where the reader knows them, ``file``, ``key`` and ``line`` say the same as data, so a checker
+    (``tablekeeper packs check``) can point at the line without reading the message back."""
+
+    def __init__(self, message: str, *, file: str | None = None, key: str | None = None,
+                 line: int | None = None) -> None:
+        super().__init__(message)
+        self.file = file
+        self.key = key
+        self.line = line
 
 
 class ScriptError(TablekeeperError, ValueError):

@@ -7,6 +7,7 @@ one ``ConfigError`` line naming the file and the key, never a hang or a tracebac
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import os
@@ -33,6 +34,7 @@ _UNKNOWN = re.compile(r"^Object contains unknown field `(?P<field>[^`]*)`$")
 _STEP = re.compile(r"\.([A-Za-z_][\w-]*)|\[(\d+)\]|\[\"([^\"]*)\"\]|(\[\.\.\.\])")
 _NOT_GIVEN: Final = object()
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")  # TOML's bare keys; any other key is shown quoted
+_TOML_AT = re.compile(r"\(at line (\d+), column \d+\)")  # where tomllib's message says it stopped
 
 
 def read_bytes(path: str | Path, *, max_bytes: int = MAX_DATA_BYTES, what: str = "file") -> bytes:
@@ -87,9 +89,11 @@ def parse_toml(text: str, *, source: str) -> dict[str, Any]:
     try:
         return _own_copy(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+        at = _TOML_AT.search(str(exc))
+        raise ConfigError(f"{source}: not valid TOML: {exc}", file=source,
+                          line=int(at.group(1)) if at else None) from None
     except RecursionError:
-        raise ConfigError(f"{source}: tables or arrays nested too deeply") from None
+        raise ConfigError(f"{source}: tables or arrays nested too deeply", file=source) from None
 
 
 PARSED_KEPT_MAX_CHARS: Final = 64_000  # the shipped data files are under 10 kB; a huge one is parsed each time
@@ -125,9 +129,15 @@ def decode(raw: Any, kind: type[T], *, source: str, prefix: str = "") -> T:
     try:
         return msgspec.convert(raw, type=kind, strict=True)
     except RecursionError:
-        raise ConfigError(f"{source}: tables or arrays nested too deeply") from None
+        raise ConfigError(f"{source}: tables or arrays nested too deeply", file=source, key=prefix or None) from None
     except msgspec.ValidationError as exc:
-        raise ConfigError(explain(exc, kind, source=source, prefix=prefix, raw=raw)) from None
+        key, problem = _explained(exc, kind, prefix=prefix, raw=raw)
+        raise fail(source, key, problem) from None
+
+
+def fail(source: str, key: str, problem: str) -> ConfigError:
+    """The one-line error ``source: key: problem``, with the file and key kept as data."""
+    return ConfigError(f"{source}: {key or '(top level)'}: {problem}", file=source, key=key)
 
 
 def explain(exc: msgspec.ValidationError, kind: type[Any], *, source: str, prefix: str = "",
@@ -136,6 +146,13 @@ def explain(exc: msgspec.ValidationError, kind: type[Any], *, source: str, prefi
 
     msgspec writes a table key it does not know in advance as ``[...]`` (a deck's card face, say);
     given the ``raw`` value that failed, the key is found again and named."""
+    key, problem = _explained(exc, kind, prefix=prefix, raw=raw)
+    return f"{source}: {key or '(top level)'}: {problem}"
+
+
+def _explained(exc: msgspec.ValidationError, kind: type[Any], *, prefix: str = "",
+               raw: Any = _NOT_GIVEN) -> tuple[str, str]:
+    """(dotted key, problem) of a msgspec validation error."""
     match = _AT.match(str(exc))
     problem = match.group("problem") if match else str(exc)
     path = (match.group("path") or "") if match else ""
@@ -153,11 +170,11 @@ def explain(exc: msgspec.ValidationError, kind: type[Any], *, source: str, prefi
         if not close:
             close = [k for k in known if k.startswith(field) or field.startswith(k)][:1]
         hint = f" (did you mean {close[0]!r}?)" if close else (f" (known: {', '.join(known)})" if known else "")
-        return f"{source}: {key}: unknown key{hint}"
+        return key, f"unknown key{hint}"
     key = _dotted(prefix, steps)
     problem = problem.replace("Object missing required field", "missing required key")
     problem = problem.replace("Object", "table").replace("`", "")
-    return f"{source}: {key or '(top level)'}: {problem}"
+    return key, problem
 
 
 def _steps(path: str) -> list[str | int | None]:
@@ -266,3 +283,166 @@ def _field_names(kind: Any) -> tuple[str, ...]:
     if isinstance(kind, type) and issubclass(kind, msgspec.Struct):
         return tuple(kind.__struct_fields__)
     return ()
+
+
+Step = str | int
+
+
+def key_steps(key: str) -> tuple[Step, ...]:
+    """``scenarios.x.agendas[0].doom`` or ``allies."Guard Dog".cost`` (as ``_dotted`` writes keys) as its steps."""
+    return tuple(int(index) if index else (quoted.replace('\\"', '"') if quoted else name)
+                 for name, quoted, index in _KEY_STEP.findall(key))
+
+
+def key_line(text: str, key: str) -> int | None:
+    """The line of ``text`` (TOML) where ``key`` is written, or where its nearest written parent is:
+    what a checker shows beside a problem. None when nothing of it is found (a key left out at the top)."""
+    found = _KeyLines(text).scan()
+    steps = key_steps(key)
+    for end in range(len(steps), 0, -1):
+        if steps[:end] in found:
+            return found[steps[:end]]
+    return None
+
+
+class _KeyLines:
+    """Where each key, array element and table header of a TOML text starts (line numbers from 1).
+
+    Only the shape is read (tomllib has already judged the text); anything unexpected ends the scan
+    with what was found so far."""
+
+    def __init__(self, text: str) -> None:
+        self.s = text
+        self.i = 0
+        self.found: dict[tuple[Step, ...], int] = {}
+        self.starts = [0] + [n + 1 for n, ch in enumerate(text) if ch == "\n"]
+
+    def scan(self) -> dict[tuple[Step, ...], int]:
+        with contextlib.suppress(IndexError, ValueError):  # a shape it does not know: stop there
+            self._document()
+        return self.found
+
+    def _line(self) -> int:
+        import bisect
+
+        return bisect.bisect_right(self.starts, self.i)
+
+    def _mark(self, path: tuple[Step, ...]) -> None:
+        self.found.setdefault(path, self._line())
+
+    def _blank(self, newlines: bool) -> None:
+        s = self.s
+        while self.i < len(s):
+            ch = s[self.i]
+            if ch in " \t\r" or (newlines and ch == "\n"):
+                self.i += 1
+            elif ch == "#":
+                end = s.find("\n", self.i)
+                self.i = len(s) if end < 0 else end
+            else:
+                return
+
+    def _string(self) -> str:
+        s, q = self.s, self.s[self.i]
+        if s.startswith(q * 3, self.i):
+            end = s.index(q * 3, self.i + 3)
+            while s.startswith(q, end + 3):  # up to two quotes may close the string's content
+                end += 1
+            self.i = end + 3
+            return ""
+        j = self.i + 1
+        while s[j] != q:
+            j += 2 if q == '"' and s[j] == "\\" else 1
+        text = s[self.i + 1:j]
+        self.i = j + 1
+        return text
+
+    def _key(self) -> tuple[str, ...]:
+        parts = []
+        while True:
+            self._blank(False)
+            if self.s[self.i] in "\"'":
+                parts.append(self._string())
+            else:
+                match = _BARE_AT.match(self.s, self.i)
+                if match is None:
+                    raise ValueError("not a key")
+                parts.append(match.group())
+                self.i = match.end()
+            self._blank(False)
+            if self.s[self.i] != ".":
+                return tuple(parts)
+            self.i += 1
+
+    def _value(self, path: tuple[Step, ...]) -> None:
+        self._blank(False)
+        ch = self.s[self.i]
+        if ch in "\"'":
+            self._string()
+        elif ch == "[":
+            self.i += 1
+            index = 0
+            while True:
+                self._blank(True)
+                if self.s[self.i] == "]":
+                    self.i += 1
+                    return
+                self._mark((*path, index))
+                self._value((*path, index))
+                self._blank(True)
+                if self.s[self.i] == ",":
+                    self.i += 1
+                    index += 1
+        elif ch == "{":
+            self.i += 1
+            while True:
+                self._blank(False)
+                if self.s[self.i] == "}":
+                    self.i += 1
+                    return
+                key = (*path, *self._key())
+                self._mark(key)
+                self.i = self.s.index("=", self.i) + 1
+                self._value(key)
+                self._blank(False)
+                if self.s[self.i] == ",":
+                    self.i += 1
+        else:
+            match = _SCALAR_AT.match(self.s, self.i)
+            self.i = match.end() if match else self.i + 1
+
+    def _document(self) -> None:
+        table: tuple[Step, ...] = ()
+        arrays: dict[tuple[Step, ...], int] = {}  # an array of tables (its path) -> its last index
+        while True:
+            self._blank(True)
+            if self.i >= len(self.s):
+                return
+            if self.s[self.i] == "[":
+                double = self.s.startswith("[[", self.i)
+                self.i += 2 if double else 1
+                names = self._key()
+                self.i += 2 if double else 1
+                path: tuple[Step, ...] = ()
+                for name in names[:-1]:
+                    path = (*path, name)
+                    self._mark(path)  # a table first met as a parent ([a.b] makes a)
+                    if path in arrays:
+                        path = (*path, arrays[path])
+                path = (*path, names[-1])
+                if double:
+                    arrays[path] = arrays.get(path, -1) + 1
+                    self._mark(path)
+                    path = (*path, arrays[path])
+                self._mark(path)
+                table = path
+            else:
+                key = (*table, *self._key())
+                self._mark(key)
+                self.i = self.s.index("=", self.i) + 1
+                self._value(key)
+
+
+_BARE_AT = re.compile(r"[A-Za-z0-9_-]+")
+_KEY_STEP = re.compile(r'([A-Za-z0-9_-]+)|"((?:[^"\\]|\\.)*)"|\[(\d+)\]')
+_SCALAR_AT = re.compile(r"[^,\]\}\n#]+")

@@ -40,6 +40,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--seed", type=option_number, default=1, help="seed for the device's draws (default 1)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a game option, e.g. difficulty=hard (repeatable)")
+    p.add_argument("--pack", action="append", default=[], metavar="NAME|PATH", help=PACK_HELP)
     p.add_argument("--script", metavar="FILE", help="script file, or - for standard input")
     p.add_argument("--json", action="store_true", help="print the final state as one JSON object")
     p.add_argument("--trace", action="store_true", help="print one JSON line per script line")
@@ -73,6 +74,21 @@ def check_slot(slot: str) -> str:
     return slot
 
 
+PACK_HELP = ("a pack whose content the game may use, by its name in your packs folder or its folder's path "
+             "(repeatable; choose its content with the usual options, e.g. --option scenario_id=ID)")
+
+
+def with_packs(options: dict[str, str], packs: Iterable[str]) -> dict[str, str]:
+    """``--pack`` adds to the option ``packs`` (names or folders, comma-separated)."""
+    chosen = [p for p in (options.get("packs", ""), *packs) if p]
+    for ref in packs:
+        if "," in ref:
+            raise ScriptError(f"--pack {ref}: a pack's name or folder cannot hold a comma (rename the folder)")
+    if chosen:
+        options["packs"] = ",".join(chosen)
+    return options
+
+
 def parse_options(items: Iterable[str]) -> dict[str, str]:
     options = {}
     for item in items:
@@ -84,7 +100,8 @@ def parse_options(items: Iterable[str]) -> dict[str, str]:
 
 
 def open_session(game: Game, args: argparse.Namespace) -> tuple[Session, Store | None]:
-    options = {"flow": "walk" if getattr(args, "walk", False) else "auto", **parse_options(args.option)}
+    options = with_packs({"flow": "walk" if getattr(args, "walk", False) else "auto", **parse_options(args.option)},
+                         getattr(args, "pack", []))
     seats = args.seats if args.seats is not None else game.seats_default
     if args.save is None:
         if args.campaign:

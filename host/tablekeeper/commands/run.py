@@ -56,6 +56,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--seed", type=option_number, default=1, help="seed for the station's draws (default 1)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a game option, as for 'tablekeeper play' (repeatable)")
+    p.add_argument("--pack", action="append", default=[], metavar="NAME|PATH",
+                   help="a pack of content, as for 'tablekeeper play' (repeatable)")
     p.add_argument("--save", metavar="PATH",
                    help="keep the session in this SQLite file; resume if it holds one (on hardware the "
                         "default is the data directory's tablekeeper.sqlite3; the simulator saves only when asked)")
@@ -109,7 +111,8 @@ def open_session(args: argparse.Namespace) -> tuple[Session, Any]:
 
     game_name = args.game or _saved_game(args) or DEFAULT_GAME
     game = games.load(game_name)
-    play_args = argparse.Namespace(option=getattr(args, "option", []), seats=args.seats, seed=args.seed,
+    play_args = argparse.Namespace(option=getattr(args, "option", []), pack=getattr(args, "pack", []),
+                                   seats=args.seats, seed=args.seed,
                                    save=args.save, slot=args.slot,
                                    campaign=None, walk=getattr(args, "walk", False))
     try:

@@ -149,6 +149,8 @@ class Game:
     flow: ClassVar[Flow]
     # Option keys whose value names a data file: a session keeps the file's content, never the path.
     file_options: ClassVar[frozenset[str]] = frozenset()
+    # The package whose data/ folder is the game's built-in pack (core/packs.py); None: it takes no packs.
+    pack_package: ClassVar[str | None] = None
     # Counter slot (hp; the dial's damage, horror, clues, resources) -> the seat track it follows, None:
     # not used. A slot left out follows the seat track of its own name, if any (counter_tracks.py).
     counter_tracks: ClassVar[Mapping[str, str | None]] = {}

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from tablekeeper.core import file_options
+from tablekeeper.core import file_options, packs
 from tablekeeper.core.chance import PressRandom
 from tablekeeper.core.events import Command, Event, Json, NoticeKind
 from tablekeeper.core.game import Game
@@ -159,6 +159,7 @@ class Session:
         options = dict(options or {})
         if from_save is not None:
             file_options.refuse_paths(options, game.file_options, source=from_save)
+        options = packs.record(options, game.name, game.pack_package, from_save=from_save)
         self.setup = Setup(game.name, seats, seed, file_options.embed(options, game.file_options))
         self.initial = game.new_state(seats, seed, self.setup.options)
         self.journal = journal

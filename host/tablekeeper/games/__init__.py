@@ -6,6 +6,7 @@ import importlib
 import importlib.util
 
 from tablekeeper.core.game import Game
+from tablekeeper.core.packs import Schema
 from tablekeeper.errors import TablekeeperError
 
 GAMES: dict[str, str] = {
@@ -32,3 +33,14 @@ def load(name: str) -> Game:
     module = importlib.import_module(module_name)
     game: Game = module.GAME
     return game
+
+
+
+def pack_schemas() -> dict[str, Schema]:
+    """What a pack of each game may hold (the game package's module ``pack``), for the games that take packs."""
+    out = {}
+    for name in names():
+        module_name = f"{GAMES[name]}.pack"
+        if importlib.util.find_spec(module_name) is not None:
+            out[name] = importlib.import_module(module_name).SCHEMA
+    return out

@@ -192,4 +192,5 @@ def test_a_groups_own_cards_join_by_name_and_their_set_shuffles_in_by_name(tmp_p
     assert view(s)["sources"]["path"]["remaining"] == 7
     do(s, "reveal path \"glow moth\"")
     assert in_play(s)["card1"]["name"] == "Glow Moth" and tracks(s)["card1.progress_threshold"] == 3
-    assert {"name": "Night Trail", "pack": str(path), "verified": False} in view(s)["content"]["path_sets"]
+    assert {"name": "Night Trail", "pack": str(path), "verified": False, "key": "night_trail"} in \
+        view(s)["content"]["path_sets"]

@@ -1,15 +1,17 @@
 """Loading the game's data files (chaos tokens and bags, investigators, scenarios) from the package
-or from a user's edited copy; every problem is one ``ConfigError`` naming the file and the key."""
+or from a user's edited copy, with the entries of the packs a session chose added (``core/packs.py``);
+every problem is one ``ConfigError`` naming the file and the key."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Annotated, Any, TypeVar
 
 import msgspec
 
+from tablekeeper.core import packs as packlib
 from tablekeeper.core.file_options import option_file
 from tablekeeper.errors import ConfigError
 from tablekeeper.games.arkham.content import (
@@ -22,8 +24,9 @@ from tablekeeper.games.arkham.content import (
     Step,
     SymbolEffect,
 )
-from tablekeeper.schema import decode, parse_toml
+from tablekeeper.schema import decode, fail, parse_toml
 
+PACKAGE = "tablekeeper.games.arkham"
 DIFFICULTIES = ("easy", "standard", "hard", "expert")
 S = TypeVar("S", bound=msgspec.Struct)
 
@@ -76,9 +79,10 @@ class _AllyFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     source: str = ""
 
 
-def load_allies(override: str | None = None) -> dict[str, Ally]:
-    label, doc = read_toml("assets.toml", override)
-    return _entries(label, decode(doc, _AllyFile, source=label).allies, "allies", Ally)
+def load_allies(override: str | None = None, packs: Sequence[packlib.Pack] = ()) -> dict[str, Ally]:
+    found = read_layers("assets.toml", override, packs, _AllyFile, ("allies",))
+    return {name: decode(raw, Ally, source=layer.label, prefix=f"allies.{name}")
+            for layer, name, raw in packlib.entries(found, "allies")}
 
 
 def _entries(label: str, raw: Any, key: str, kind: type[S]) -> dict[str, S]:
@@ -124,6 +128,20 @@ class Investigator:
     deck_size: int = 30
     access: Mapping[str, int] | None = None  # class -> highest level; None: no restriction known
     card: str = ""  # the investigator card's number (an ArkhamDB deck names its investigator by it)
+
+
+def read_layers(name: str, override: str | None, packs: Sequence[packlib.Pack], kind: type[msgspec.Struct] | None,
+                tables: tuple[str, ...]) -> list[packlib.Layer]:
+    """The file ``name``: the package's (or the user's copy at ``override``) checked as ``kind``, then
+    each chosen pack's copy, which may hold only the entry ``tables`` (``()``: its top level is entries)."""
+    label, doc = read_toml(name, override)
+    if kind is not None:
+        decode(doc, kind, source=label)
+    found = [packlib.Layer(packlib.BUILTIN, label, doc),
+             *packlib.layers([p for p in packs if p.where != packlib.BUILTIN_WHERE], name)]
+    if tables:
+        packlib.only(found, tables)
+    return found
 
 
 def read_toml(name: str, override: str | None = None) -> tuple[str, dict[str, Any]]:
@@ -288,46 +306,48 @@ def symbol_token(effect: SymbolEffect) -> TokenKind:
     return TokenKind(value=effect.value, again=effect.again, symbol=True)
 
 
-def load_encounters(override: str | None = None) -> dict[str, dict[str, EncounterCard]]:
+def load_encounters(override: str | None = None,
+                    packs: Sequence[packlib.Pack] = ()) -> dict[str, dict[str, EncounterCard]]:
     """Encounter sets by key: each card by name, with the set it belongs to filled in."""
-    label, doc = read_toml("encounters.toml", override)
-    whole = decode(doc, _EncounterFile, source=label)
+    found = read_layers("encounters.toml", override, packs, _EncounterFile, ("sets",))
     out: dict[str, dict[str, EncounterCard]] = {}
-    for key, raw in whole.sets.items():
+    for layer, key, raw in packlib.entries(found, "sets"):
+        label = layer.label
         entry = decode(raw, _Set, source=label, prefix=f"sets.{key}")
         cards = {}
         for name, card in _entries(label, entry.cards, f"sets.{key}.cards", EncounterCard).items():
             if card.kind == "enemy" and None in (card.fight, card.health, card.evade, card.damage, card.horror):
-                raise ConfigError(f"{label}: sets.{key}.cards.{name}: an enemy needs fight, health, evade, "
-                                  "damage and horror")
+                raise fail(label, f"sets.{key}.cards.{name}", "an enemy needs fight, health, evade, damage and horror")
             cards[name] = msgspec.structs.replace(card, set=key, source=card.source or entry.source)
         out[key] = cards
     return out
 
 
-def load_tokens(override: str | None = None) -> tuple[dict[str, TokenKind], dict[str, dict[str, dict[str, int]]]]:
+def load_tokens(override: str | None = None, packs: Sequence[packlib.Pack] = ()
+                ) -> tuple[dict[str, TokenKind], dict[str, dict[str, dict[str, int]]]]:
     """Token kinds, and bags: campaign -> difficulty -> token -> count (symbols already added)."""
-    label, doc = read_toml("chaos.toml", override)
-    chaos = decode(doc, _ChaosFile, source=label)
-    tokens = {name: _token(label, raw, f"tokens.{name}") for name, raw in chaos.tokens.items()}
+    found = read_layers("chaos.toml", override, packs, _ChaosFile, ("tokens", "bags"))
+    tokens = {name: _token(layer.label, raw, f"tokens.{name}") for layer, name, raw in packlib.entries(found, "tokens")}
     bags: dict[str, dict[str, dict[str, int]]] = {}
-    for campaign, bag in _entries(label, chaos.bags, "bags", _Bag).items():
+    for layer, campaign, raw in packlib.entries(found, "bags"):
+        label, bag = layer.label, decode(raw, _Bag, source=layer.label, prefix=f"bags.{campaign}")
         bags[campaign] = {}
         for level in DIFFICULTIES:
             counts: dict[str, int] = {}
             for part, where in ((getattr(bag, level), level), (bag.symbols, "symbols")):
                 for token, n in part.items():
                     if token not in tokens:
-                        raise ConfigError(f"{label}: bags.{campaign}.{where}: unknown token {token!r}")
+                        raise fail(label, f"bags.{campaign}.{where}", f"unknown token {token!r}")
                     counts[token] = counts.get(token, 0) + n
             bags[campaign][level] = counts
     return tokens, bags
 
 
-def load_investigators(override: str | None = None) -> dict[str, Investigator]:
-    label, doc = read_toml("investigators.toml", override)
+def load_investigators(override: str | None = None, packs: Sequence[packlib.Pack] = ()) -> dict[str, Investigator]:
+    found = read_layers("investigators.toml", override, packs, None, ())
     out = {}
-    for key, inv in _entries(label, doc, "", _Investigator).items():
+    for layer, key, raw in packlib.entries(found, ""):
+        inv = decode(raw, _Investigator, source=layer.label, prefix=key)
         skills = msgspec.structs.asdict(inv.skills)
         out[key] = Investigator(key, key if inv.name is None else inv.name, inv.health, inv.sanity, inv.elder_sign,
                                 skills, inv.deck_size, None if inv.access is None else dict(inv.access), inv.card)
@@ -337,27 +357,27 @@ def load_investigators(override: str | None = None) -> dict[str, Investigator]:
 def _card(label: str, spec: _Agenda | _Act, key: str) -> Card:
     amount_key, amount = ("doom", spec.doom) if isinstance(spec, _Agenda) else ("clues", spec.clues)
     if amount is None and spec.objective is None:
-        raise ConfigError(f"{label}: {key} needs {amount_key} or objective")
+        raise ConfigError(f"{label}: {key} needs {amount_key} or objective", file=label, key=key)
     if spec.goal is not None and spec.objective is None:
-        raise ConfigError(f"{label}: {key}: a goal needs its objective (in words)")
+        raise fail(label, key, "a goal needs its objective (in words)")
     return Card(key if spec.name is None else spec.name, amount, spec.per_investigator, spec.objective,
                 spec.resolution, spec.card, spec.resolutions, spec.goal, spec.spend, spec.then, spec.enemy_fight,
                 spec.enemy_evade, spec.ability)
 
 
-def load_scenarios(override: str | None = None,
-                   encounters: str | None = None) -> tuple[dict[str, Scenario], dict[str, tuple[str, ...]]]:
+def load_scenarios(override: str | None = None, encounters: str | None = None, packs: Sequence[packlib.Pack] = ()
+                   ) -> tuple[dict[str, Scenario], dict[str, tuple[str, ...]]]:
     """Scenarios by id, and each campaign's scenario sequence."""
-    label, doc = read_toml("scenarios.toml", override)
-    whole = decode(doc, _ScenarioFile, source=label)
-    sets = load_encounters(encounters)
+    found = read_layers("scenarios.toml", override, packs, _ScenarioFile, ("scenarios", "campaigns"))
+    sets = load_encounters(encounters, packs)
     scenarios = {}
-    for sid, spec in _entries(label, whole.scenarios, "scenarios", _Scenario).items():
-        key = f"scenarios.{sid}"
+    for layer, sid, raw in packlib.entries(found, "scenarios"):
+        key, label = f"scenarios.{sid}", layer.label
+        spec = decode(raw, _Scenario, source=label, prefix=key)
         agendas = tuple(_card(label, c, f"{key}.agendas[{i}]") for i, c in enumerate(spec.agendas))
         acts = tuple(_card(label, c, f"{key}.acts[{i}]") for i, c in enumerate(spec.acts))
         if not agendas or not acts:
-            raise ConfigError(f"{label}: {key} needs at least one agenda and one act")
+            raise ConfigError(f"{label}: {key} needs at least one agenda and one act", file=label, key=key)
         reference: dict[str, dict[str, SymbolEffect]] = {}
         for side in ("easy_standard", "hard_expert"):
             part: Mapping[str, Any] = getattr(spec.reference, side)
@@ -368,15 +388,16 @@ def load_scenarios(override: str | None = None,
                      for name, loc in _entries(label, spec.locations, f"{key}.locations", LocationSpec).items()}
         for name in (*spec.start, *([spec.start_at] if spec.start_at else [])):
             if name not in locations:
-                raise ConfigError(f"{label}: {key}: start: no location {name!r} in {key}.locations")
+                raise fail(label, f"{key}.start", f"no location {name!r} in {key}.locations")
         scenarios[sid] = Scenario(sid, sid if spec.title is None else spec.title, spec.campaign, agendas, acts,
                                   reference, cards, deck, size, locations, tuple(spec.start), spec.start_at,
                                   spec.card, spec.source, spec.verified)
     campaigns = {}
-    for cid, campaign in _entries(label, whole.campaigns, "campaigns", _Campaign).items():
+    for layer, cid, raw in packlib.entries(found, "campaigns"):
+        campaign = decode(raw, _Campaign, source=layer.label, prefix=f"campaigns.{cid}")
         for s in campaign.sequence:
             if s not in scenarios:
-                raise ConfigError(f"{label}: campaigns.{cid}.sequence: unknown scenario {s!r}")
+                raise fail(layer.label, f"campaigns.{cid}.sequence", f"unknown scenario {s!r}")
         campaigns[cid] = tuple(campaign.sequence)
     return scenarios, campaigns
 
@@ -393,8 +414,8 @@ def _scenario_cards(label: str, key: str, spec: _Scenario, sets: Mapping[str, Ma
                          ("one_of_sets", spec.one_of_sets)):
         for set_key in names:
             if set_key not in sets:
-                raise ConfigError(f"{label}: {key}.{where}: unknown encounter set {set_key!r} "
-                                  f"(sets: {', '.join(sorted(sets))})")
+                raise fail(label, f"{key}.{where}",
+                           f"unknown encounter set {set_key!r} (sets: {', '.join(sorted(sets))})")
             shuffled = 0
             for name, card in sets[set_key].items():
                 cards[name] = card

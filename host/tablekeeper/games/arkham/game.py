@@ -42,6 +42,7 @@ class Arkham(Game):
     seats_default = 2
     flow = FLOW
     file_options = frozenset({"scenario", "chaos", "investigators", "assets", "encounters", "bag"})
+    pack_package = "tablekeeper.games.arkham"  # its data/ folder is the pack "core"
     # the HP die counts damage taken (up); the dial's four slots are tracks of their own name
     counter_tracks: ClassVar[Mapping[str, str | None]] = {"hp": "damage"}
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import msgspec
 
+from tablekeeper.core import packs as packlib
 from tablekeeper.core.chance import Bag, Multiset
 from tablekeeper.core.frozen import freeze
 from tablekeeper.core.numbers import is_number, parse_number
@@ -18,6 +19,7 @@ from tablekeeper.errors import ConfigError, NotANumber, Rejected
 from tablekeeper.games.arkham import places, records
 from tablekeeper.games.arkham.bags import load_bag
 from tablekeeper.games.arkham.data import (
+    PACKAGE,
     Card,
     Scenario,
     load_allies,
@@ -39,7 +41,7 @@ SEAT_TRACKS = ("health", "sanity", "damage", "horror", "clues", "resources", "ac
                "discard", "physical_trauma", "mental_trauma", "xp")
 
 KNOWN_OPTIONS = {"scenario", "scenario_id", "chaos", "investigators", "assets", "difficulty", "mode", "encounter",
-                 "deck", "count_eliminated", "campaign", "campaign_id", "encounters", "bag"}
+                 "deck", "count_eliminated", "campaign", "campaign_id", "encounters", "bag", packlib.PACKS_OPTION}
 SEAT_OPTIONS = {"physical_trauma", "mental_trauma", "xp", "elder_sign", "deck", "weaknesses"}
 
 
@@ -111,14 +113,15 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
         players = sum(1 for k in options if k.startswith("seat") and is_number(k[4:], signed=False))
         raise ConfigError(f"campaign log: {players} players are in the campaign: play it with --seats {players} "
                           "(or let a player leave first: tablekeeper campaign FILE NAME leave SEAT)")
-    scenarios, campaigns = load_scenarios(options.get("scenario"), options.get("encounters"))
+    packs = packlib.active(options, "arkham", PACKAGE)
+    scenarios, campaigns = load_scenarios(options.get("scenario"), options.get("encounters"), packs)
     sid = options.get("scenario_id", "the_gathering" if "the_gathering" in scenarios else next(iter(scenarios)))
     if sid not in scenarios:
         raise ConfigError(f"--option scenario_id={sid}: unknown scenario (known: {', '.join(sorted(scenarios))})")
     scenario = scenarios[sid]
     difficulty = options.get("difficulty", "standard")
     side = reference_side(difficulty)
-    token_kinds, bags = load_tokens(options.get("chaos"))
+    token_kinds, bags = load_tokens(options.get("chaos"), packs)
     campaign = options.get("campaign_id", scenario.campaign)
     if campaign not in bags:
         raise ConfigError(f"--option campaign_id={campaign}: no chaos bag for it (bags: {', '.join(sorted(bags))})")
@@ -134,7 +137,7 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
     mode = options.get("mode", "campaign")
     if mode not in ("campaign", "standalone"):
         raise ConfigError(f"--option mode={mode}: expected campaign or standalone")
-    people = load_investigators(options.get("investigators"))
+    people = load_investigators(options.get("investigators"), packs)
     tracks: dict[str, Counter] = {}
     seats: dict[str, Any] = {}
     chosen: list[str] = []
@@ -201,7 +204,7 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
         "locations": msgspec.to_builtins(locations),
         "at": at,
         "treacheries": {},
-        "allies": msgspec.to_builtins(load_allies(options.get("assets"))),
+        "allies": msgspec.to_builtins(load_allies(options.get("assets"), packs)),
         "campaign_log": json.loads(given["campaign"]) if "campaign" in given else None,
     }
     return replace(state, tracks=tracks, sources={"chaos": bag}, data=freeze(data))

@@ -3,12 +3,14 @@ and the numbers and open rule choices the catalogue leaves to the table.
 
 Each kind of content is one TOML file under ``data/`` read through one typed msgspec schema; each
 names its source and whether it was checked (``verified``). A group's own copy replaces a file with
-``--option KEY=PATH``; a bad file gives one ``ConfigError`` line naming the file and the key.
+``--option KEY=PATH``; the packs a session chose add path sets, cards and Valley locations, and
+challenge decks and day tracks chosen by name (``challenge_deck=``, ``day_track=``). A bad file gives
+one ``ConfigError`` line naming the file and the key.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Annotated, Any, Literal, TypeVar
@@ -16,10 +18,12 @@ from typing import Annotated, Any, Literal, TypeVar
 import msgspec
 
 from tablekeeper import schema
+from tablekeeper.core import packs as packlib
 from tablekeeper.core.file_options import option_file
 from tablekeeper.core.numbers import is_number
 from tablekeeper.errors import ConfigError
 
+PACKAGE = "tablekeeper.games.earthborne"
 ASPECTS = ("awa", "fit", "spi", "foc")
 ICONS = ("sun", "mountain", "crest")
 CARD_TYPES = ("being", "feature", "other")
@@ -118,6 +122,7 @@ class Location:
     terrain: str | None = None
     verified: bool = True
     source: str = ""
+    pack: str = packlib.BUILTIN
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +147,7 @@ class Content:
     file: str
     verified: bool
     source: str
+    pack: str = packlib.BUILTIN  # the pack it came from, or the user's file that replaced the box's
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +182,8 @@ class GameData:
     sets: tuple[PathSet, ...] = ()
     valley: Valley = field(default_factory=Valley)
     deck_file: tuple[PathCard, ...] = ()
+    challenge_decks: tuple[Content, ...] = ()  # every deck the packs offer (``challenge_deck`` is the one in play)
+    day_tracks: tuple[Content, ...] = ()
 
     @property
     def unverified(self) -> tuple[str, ...]:
@@ -341,6 +349,7 @@ class _ValleyFile(_File):
 
 
 F = TypeVar("F", bound=_File)
+T = TypeVar("T")
 
 
 def _read(option: str | None, default_name: str, kind: type[F]) -> tuple[str, F]:
@@ -351,9 +360,26 @@ def _read(option: str | None, default_name: str, kind: type[F]) -> tuple[str, F]
         raw = schema.parse_toml(text, source=where)
     else:
         where = f"earthborne/data/{default_name}"
-        text = resources.files("tablekeeper.games.earthborne").joinpath("data", default_name).read_text("utf-8")
+        text = resources.files(PACKAGE).joinpath("data", default_name).read_text("utf-8")
         raw = schema.parse_toml(text, source=where)
     return where, schema.decode(raw, kind, source=where)
+
+
+def _added(packs: Sequence[packlib.Pack], name: str, kind: type[F]) -> list[tuple[str, str, F]]:
+    """(pack, file, decoded) of each chosen pack's copy of ``name`` (the built-in pack's is read by ``_read``)."""
+    return [(layer.pack, layer.label, schema.decode(layer.doc, kind, source=layer.label))
+            for layer in packlib.layers([p for p in packs if p.where != packlib.BUILTIN_WHERE], name)]
+
+
+def _chosen(offered: Sequence[tuple[Content, T]], option: str | None, what: str) -> tuple[Content, T]:
+    """The one ``--option KEY=NAME`` names (by its name or its pack's), else the first (the box's)."""
+    if not option:
+        return offered[0]
+    for content, value in offered:
+        if option.lower() in (content.name.lower(), content.pack.lower()):
+            return content, value
+    known = "; ".join(f"{c.name} ({c.pack})" for c, _ in offered)
+    raise ConfigError(f"--option {what}={option}: no such {what.replace('_', ' ')} (known: {known})")
 
 
 def load_rules(option: str | None) -> RulesData:
@@ -369,18 +395,26 @@ def load_rules(option: str | None) -> RulesData:
 def load_challenge(option: str | None) -> tuple[Content, tuple[ChallengeCard, ...]]:
     """The challenge deck: what it is (name, file, checked or not, source) and its cards."""
     where, raw = _read(option, "challenge.toml", _ChallengeFile)
+    return _challenge(where, raw, where if option else packlib.BUILTIN)
+
+
+def _challenge(where: str, raw: _ChallengeFile, pack: str) -> tuple[Content, tuple[ChallengeCard, ...]]:
     if not raw.cards:
         raise ConfigError(f"{where}: cards: the challenge deck needs at least one card")
     cards: list[ChallengeCard] = []
     for i, row in enumerate(raw.cards):
         if any(c.id == row.id for c in cards):
-            raise ConfigError(f"{where}: cards[{i}].id {row.id!r} appears twice")
+            raise ConfigError(f"{where}: cards[{i}].id {row.id!r} appears twice", file=where, key=f"cards[{i}].id")
         cards.append(ChallengeCard(row.id, row.icon, {a: getattr(row, a) for a in ASPECTS}, row.reshuffle))
-    return Content(raw.name or "challenge deck", where, raw.checked(), raw.source), tuple(cards)
+    return Content(raw.name or "challenge deck", where, raw.checked(), raw.source, pack), tuple(cards)
 
 
 def load_campaign(option: str | None) -> tuple[Content, Campaign]:
     where, raw = _read(option, "campaign.toml", _CampaignFile)
+    return _campaign(where, raw, where if option else packlib.BUILTIN)
+
+
+def _campaign(where: str, raw: _CampaignFile, pack: str) -> tuple[Content, Campaign]:
     weather: dict[int, str] = {}
     for row in raw.weather:
         for day in range(row.first, max(row.first, row.to) + 1):
@@ -388,14 +422,15 @@ def load_campaign(option: str | None) -> tuple[Content, Campaign]:
     entries: dict[int, tuple[str, ...]] = {}
     for entry in raw.entries:
         entries[entry.day] = (*entries.get(entry.day, ()), entry.entry)
-    content = Content(raw.name or "day track", where, raw.checked(), raw.source)
+    content = Content(raw.name or "day track", where, raw.checked(), raw.source, pack)
     return content, Campaign(raw.days, weather, entries, raw.start)
 
 
 def _path_card(row: _PathRow, where: str, i: int, sets: Mapping[str, PathSet]) -> PathCard:
     owner = sets.get(row.set)
     if row.set and sets and owner is None:
-        raise ConfigError(f"{where}: cards[{i}].set {row.set!r} is not one of the sets ({', '.join(sets)})")
+        raise ConfigError(f"{where}: cards[{i}].set {row.set!r} is not one of the sets ({', '.join(sets)})",
+                          file=where, key=f"cards[{i}].set")
     verified = row.verified if row.verified is not None else (owner.verified if owner else False)
     return PathCard(
         name=row.name,
@@ -425,36 +460,65 @@ def load_cards(option: str | None) -> tuple[str, tuple[PathCard, ...]]:
     return where, tuple(_path_card(row, where, i, {}) for i, row in enumerate(raw.cards))
 
 
-def load_path_sets() -> tuple[tuple[PathSet, ...], tuple[PathCard, ...]]:
-    """The core box's path sets and their cards (``data/path_sets.toml``)."""
+def load_path_sets(packs: Sequence[packlib.Pack] = ()) -> tuple[tuple[PathSet, ...], tuple[PathCard, ...]]:
+    """The core box's path sets and their cards (``data/path_sets.toml``), then each pack's."""
     where, raw = _read(None, "path_sets.toml", _PathSetsFile)
-    sets = {s.id: PathSet(s.id, s.name, s.kind, s.verified, s.source) for s in raw.sets}
-    return tuple(sets.values()), tuple(_path_card(row, where, i, sets) for i, row in enumerate(raw.cards))
+    files = [(packlib.BUILTIN, where, raw), *_added(packs, "path_sets.toml", _PathSetsFile)]
+    sets: dict[str, PathSet] = {}
+    for pack, label, part in files:
+        for i, s in enumerate(part.sets):
+            if s.id in sets:
+                raise schema.fail(label, f"sets[{i}].id", f"{s.id!r} is already a set of pack {sets[s.id].pack!r}")
+            sets[s.id] = PathSet(s.id, s.name, s.kind, s.verified, s.source, pack)
+    cards: list[PathCard] = []
+    owner: dict[str, str] = {}  # card name -> the pack that has it
+    for pack, label, part in files:
+        for i, row in enumerate(part.cards):
+            if owner.get(row.name.lower(), pack) != pack:
+                raise schema.fail(label, f"cards[{i}].name",
+                                  f"{row.name!r} is already a path card of pack {owner[row.name.lower()]!r}")
+            owner[row.name.lower()] = pack
+            cards.append(_path_card(row, label, i, sets))
+    return tuple(sets.values()), tuple(cards)
 
 
-def load_valley() -> Valley:
-    """The core box's Valley: its locations and the paths between them (``data/valley.toml``)."""
+def load_valley(packs: Sequence[packlib.Pack] = ()) -> Valley:
+    """The core box's Valley: its locations and the paths between them (``data/valley.toml``), and the
+    locations and paths the packs add."""
     where, raw = _read(None, "valley.toml", _ValleyFile)
-    locations = tuple(Location(
-        id=row.id, name=row.name, number=row.number, pivotal=row.pivotal,
-        progress=parse_threshold(row.progress, f"{where}: locations[{i}].progress"), presence=row.presence,
-        rangers=row.rangers, icons=tuple(row.icons), guide=row.guide, valley_cards=row.valley_cards,
-        include=tuple(row.include), own_set=row.own_set, terrain=row.terrain, verified=row.verified,
-        source=row.source,
-    ) for i, row in enumerate(raw.locations))
-    known = {loc.id for loc in locations}
-    for i, edge in enumerate(raw.paths):
-        for end in (edge.a, edge.b):
-            if end not in known:
-                raise ConfigError(f"{where}: paths[{i}]: no location {end!r}")
-    return Valley(locations, tuple(Path(e.a, e.b, e.terrain, e.verified) for e in raw.paths))
+    files = [(packlib.BUILTIN, where, raw), *_added(packs, "valley.toml", _ValleyFile)]
+    locations: dict[str, Location] = {}
+    for pack, label, part in files:
+        for i, row in enumerate(part.locations):
+            if row.id in locations:
+                raise schema.fail(label, f"locations[{i}].id",
+                                  f"{row.id!r} is already a location of pack {locations[row.id].pack!r}")
+            locations[row.id] = Location(
+                id=row.id, name=row.name, number=row.number, pivotal=row.pivotal,
+                progress=parse_threshold(row.progress, f"{label}: locations[{i}].progress"), presence=row.presence,
+                rangers=row.rangers, icons=tuple(row.icons), guide=row.guide, valley_cards=row.valley_cards,
+                include=tuple(row.include), own_set=row.own_set, terrain=row.terrain, verified=row.verified,
+                source=row.source, pack=pack)
+    paths = []
+    for _, label, part in files:
+        for i, edge in enumerate(part.paths):
+            for end in (edge.a, edge.b):
+                if end not in locations:
+                    raise ConfigError(f"{label}: paths[{i}]: no location {end!r}", file=label, key=f"paths[{i}]")
+            paths.append(Path(edge.a, edge.b, edge.terrain, edge.verified))
+    return Valley(tuple(locations.values()), tuple(paths))
 
 
-def load(options: Mapping[str, str]) -> GameData:
-    """The game's data, from the package or from the files named by ``--option KEY=PATH``."""
-    challenge_deck, challenge = load_challenge(options.get("challenge"))
-    day_track, campaign = load_campaign(options.get("campaign"))
-    sets, box_cards = load_path_sets()
+def load(options: Mapping[str, str], packs: Sequence[packlib.Pack] = ()) -> GameData:
+    """The game's data, from the package or from the files named by ``--option KEY=PATH``, with what
+    the session's packs add; ``challenge_deck=NAME`` and ``day_track=NAME`` choose a pack's deck or track."""
+    decks = [load_challenge(options.get("challenge")),
+             *(_challenge(label, raw, pack) for pack, label, raw in _added(packs, "challenge.toml", _ChallengeFile))]
+    tracks = [load_campaign(options.get("campaign")),
+              *(_campaign(label, raw, pack) for pack, label, raw in _added(packs, "campaign.toml", _CampaignFile))]
+    challenge_deck, challenge = _chosen(decks, options.get("challenge_deck"), "challenge_deck")
+    day_track, campaign = _chosen(tracks, options.get("day_track"), "day_track")
+    sets, box_cards = load_path_sets(packs)
     deck_file = load_path(options.get("path"))
     cards_file, extra = load_cards(options.get("cards"))
     # a card the group describes (its own file, a deck file) replaces the box's card of that name
@@ -474,8 +538,10 @@ def load(options: Mapping[str, str]) -> GameData:
         challenge_deck=challenge_deck,
         day_track=day_track,
         sets=sets,
-        valley=load_valley(),
+        valley=load_valley(packs),
         deck_file=deck_file,
+        challenge_decks=tuple(c for c, _ in decks),
+        day_tracks=tuple(c for c, _ in tracks),
     )
 
 
@@ -492,6 +558,8 @@ def to_json(data: GameData) -> dict[str, Any]:
         "challenge": {c.id: {"icon": c.icon, "reshuffle": c.reshuffle, **c.modifiers} for c in data.challenge},
         "challenge_deck": _content_json(data.challenge_deck),
         "day_track": _content_json(data.day_track),
+        "challenge_decks": [_content_json(c) for c in data.challenge_decks],
+        "day_tracks": [_content_json(c) for c in data.day_tracks],
         "weather": {str(day): card for day, card in data.campaign.weather.items()},
         "entries": {str(day): list(e) for day, e in data.campaign.entries.items()},
         "days": data.campaign.days,
@@ -507,30 +575,41 @@ def to_json(data: GameData) -> dict[str, Any]:
     }
 
 
-def content(cfg: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
+def listed(cfg: Mapping[str, Any]) -> dict[str, list[packlib.Listed]]:
     """What of the game this session knows, by kind, each entry named with its pack and whether it was
-    checked against the printed game: the list a pack listing shows."""
-    def entry(name: str, verified: bool, file: str = "") -> dict[str, Any]:
-        return {"name": name, "pack": "core" if not file or file.startswith("earthborne/") else file,
-                "verified": verified}
+    checked against the printed game: what ``packs list`` shows, and the view's ``content``."""
+    def pack_of(record: Mapping[str, Any]) -> str:
+        return str(record.get("pack") or _file_pack(str(record.get("file", ""))))
 
-    deck, track = cfg.get("challenge_deck") or {}, cfg.get("day_track") or {}
-    locations = (cfg.get("locations") or {}).values()
+    decks = cfg.get("challenge_decks") or [cfg.get("challenge_deck") or {}]
+    tracks = cfg.get("day_tracks") or [cfg.get("day_track") or {}]
+    locations = cfg.get("locations") or {}
     return {
-        "challenge_decks": [entry(str(deck.get("name")), bool(deck.get("verified")), str(deck.get("file", "")))],
-        "day_tracks": [entry(str(track.get("name")), bool(track.get("verified")), str(track.get("file", "")))],
-        "valley_maps": [entry(f"The Valley ({len(list(locations))} locations, {len(cfg.get('paths') or ())} paths)",
-                              all(p["verified"] for p in cfg.get("paths") or ()))],
-        "locations": [entry(str(loc["name"]), bool(loc["verified"])) for loc in locations],
-        "path_sets": [entry(str(info["name"]), bool(info["verified"]) and all(
-            (cfg.get("path") or {}).get(name, {}).get("verified", True) for name in info["cards"]),
-            "" if info.get("pack", "core") == "core" else str(info["pack"]))
-            for info in (cfg.get("sets") or {}).values()],
+        "challenge_decks": [packlib.Listed(str(d.get("name")), pack_of(d), bool(d.get("verified"))) for d in decks],
+        "day_tracks": [packlib.Listed(str(t.get("name")), pack_of(t), bool(t.get("verified"))) for t in tracks],
+        "valley_maps": [packlib.Listed(f"The Valley ({len(locations)} locations, {len(cfg.get('paths') or ())} "
+                                       "paths)", packlib.BUILTIN, all(p["verified"] for p in cfg.get("paths") or ()))],
+        "locations": [packlib.Listed(str(loc["name"]), str(loc.get("pack", packlib.BUILTIN)), bool(loc["verified"]),
+                                     key) for key, loc in locations.items()],
+        "path_sets": [packlib.Listed(str(info["name"]), str(info.get("pack", packlib.BUILTIN)), bool(info["verified"])
+                                     and all((cfg.get("path") or {}).get(name, {}).get("verified", True)
+                                             for name in info["cards"]), key)
+                      for key, info in (cfg.get("sets") or {}).items()],
     }
 
 
+def content(cfg: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """``listed`` as the JSON view shows it."""
+    return {kind: [e.to_json() for e in entries] for kind, entries in listed(cfg).items()}
+
+
+def _file_pack(file: str) -> str:
+    return packlib.BUILTIN if not file or file.startswith("earthborne/") else file
+
+
 def _content_json(content: Content) -> dict[str, Any]:
-    return {"name": content.name, "file": content.file, "verified": content.verified, "source": content.source}
+    return {"name": content.name, "file": content.file, "verified": content.verified, "source": content.source,
+            "pack": content.pack}
 
 
 def path_card_json(card: PathCard) -> dict[str, Any]:
@@ -547,5 +626,5 @@ def location_json(loc: Location) -> dict[str, Any]:
         "name": loc.name, "pivotal": loc.pivotal, "progress": loc.progress.text(), "rangers": loc.rangers,
         "presence": loc.presence, "icons": list(loc.icons), "guide": loc.guide,
         "valley_cards": loc.valley_cards, "include": list(loc.include), "own_set": loc.own_set,
-        "terrain": loc.terrain, "verified": loc.verified,
+        "terrain": loc.terrain, "verified": loc.verified, "pack": loc.pack,
     }

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, ClassVar
 
+from tablekeeper.core import packs as packlib
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.events import Command, Event
 from tablekeeper.core.flow import Flow
@@ -61,6 +62,7 @@ class Earthborne(Game):
     seats_default = 2
     flow: ClassVar[Flow] = travel.FLOW
     file_options = frozenset({"rules", "challenge", "campaign", "path", "cards"})
+    pack_package = datamod.PACKAGE  # its data/ folder is the pack "core"
     # Rangers have no hit points: the HP die and the dial's DMG count injuries (the third ends the day);
     # fatigue and energy move cards and tokens by their own verbs, so no counter sets them
     counter_tracks: ClassVar[Mapping[str, str | None]] = {"hp": "injury", "damage": "injury"}
@@ -70,12 +72,13 @@ class Earthborne(Game):
         path file is then the path deck itself, a cards file more path cards the device knows), day=N,
         aspectsN=AWA,FIT,SPI,FOC, location=NAME[:THRESHOLD] (day 1 begins where the campaign starts),
         pathdeck=N (the group's path deck is already built with N cards)."""
-        known = {"rules", "challenge", "campaign", "path", "cards", "day", "location", "pathdeck",
+        known = {"rules", "challenge", "campaign", "path", "cards", "day", "location", "pathdeck", "challenge_deck",
+                 "day_track", packlib.PACKS_OPTION,
                  *(f"aspects{s}" for s in state.seat_numbers())}
         extra = sorted(set(options) - known)
         if extra:
             raise ConfigError(f"--option {extra[0]}: unknown earthborne option (known: {', '.join(sorted(known))})")
-        loaded = datamod.load(options)
+        loaded = datamod.load(options, packlib.active(options, "earthborne", datamod.PACKAGE))
         cfg = datamod.to_json(loaded)
         default = cfg["rules"]["default_aspects"]
         aspects = {str(s): _aspects_option(options[f"aspects{s}"], f"aspects{s}") if f"aspects{s}" in options

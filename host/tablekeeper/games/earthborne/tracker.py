@@ -9,6 +9,7 @@ from typing import Any
 
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
+from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.earthborne.parsing import split_args
@@ -41,7 +42,7 @@ def mission_verb(txn: Txn, args: tuple[str, ...]) -> None:
             raise Rejected(f"the mission {rows[found]['name']!r} is on the tracker already (mission NAME mark|done)")
         day = txn.state.value("day")
         if "day" in options:
-            if not options["day"].isdigit() or not 1 <= int(options["day"]) <= day:
+            if not is_number(options["day"], signed=False) or not 1 <= int(options["day"]) <= day:
                 raise Rejected(f"mission {name}: day= is a day up to today ({day}), not {options['day']!r}")
             day = int(options["day"])
         rows.append({"name": name, "day": day, "marks": 0, "done": False})

@@ -5,22 +5,25 @@ key. Each kind of content says whether it was checked against the printed compon
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, TypeVar
 
 import msgspec
 
+from tablekeeper.core import packs as packlib
 from tablekeeper.core.file_options import option_file
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.tracks import Slot, TimeTrack
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.oathsworn.cards import COLOUR_LETTERS, parse_face
 from tablekeeper.games.oathsworn.rules import COMBAT_TOKENS, Difficulty, Item
-from tablekeeper.schema import decode, parse_toml
+from tablekeeper.schema import decode, fail, parse_toml
 
 DEFAULT_NAME = "oathsworn.toml"
+PACKAGE = "tablekeeper.games.oathsworn"
+PACK_TABLES = ("encounter", "item", "ally", "archetype", "class")  # what a pack's oathsworn.toml may add
 S = TypeVar("S", bound=msgspec.Struct)
 
 
@@ -166,14 +169,20 @@ def load(path: str | None = None) -> GameData:
     return load_text(path)[0]
 
 
-def load_text(path: str | None = None) -> tuple[GameData, str]:
-    """The data and a SHA-256 of the text it came from (what a session keeps to find it again)."""
+def load_text(path: str | None = None, packs: Sequence[packlib.Pack] = ()) -> tuple[GameData, str]:
+    """The data and a SHA-256 of the text it came from and the packs whose entries it adds (what a
+    session keeps to find it again)."""
     if path is None:
-        text = resources.files("tablekeeper.games.oathsworn").joinpath("data").joinpath(DEFAULT_NAME).read_text("utf-8")
+        text = resources.files(PACKAGE).joinpath("data").joinpath(DEFAULT_NAME).read_text("utf-8")
         origin = DEFAULT_NAME
     else:
         origin, text = option_file(path)
-    return parse(parse_toml(text, source=origin), origin), hashlib.sha256(text.encode("utf-8")).hexdigest()
+    added = [p for p in packs if p.where != packlib.BUILTIN_WHERE]
+    digest = hashlib.sha256(text.encode("utf-8"))
+    for pack in added:
+        digest.update(pack.sha256.encode())
+    extra = packlib.layers(added, DEFAULT_NAME)
+    return parse(parse_toml(text, source=origin), origin, extra), digest.hexdigest()
 
 
 class _Decks(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -335,8 +344,17 @@ def _entries(origin: str, table: Mapping[str, Any], key: str, kind: type[S]) -> 
     return {name: decode(entry, kind, source=origin, prefix=f"{key}.{name}") for name, entry in table.items()}
 
 
+def _layered(origin: str, table: Mapping[str, Any], key: str, kind: type[S],
+             extra: Sequence[packlib.Layer]) -> list[tuple[str, str, S]]:
+    """(file, name, entry) of the data file's table ``key`` and of each pack's: a name used twice is
+    one line naming the pack's file."""
+    found = [packlib.Layer(packlib.BUILTIN, origin, {key: dict(table)}), *extra]
+    return [(layer.label, name, decode(raw, kind, source=layer.label, prefix=f"{key}.{name}"))
+            for layer, name, raw in packlib.entries(found, key)]
+
+
 def _fail(origin: str, key: str, msg: str) -> ConfigError:
-    return ConfigError(f"{origin}: {key}: {msg}")
+    return fail(origin, key, msg)
 
 
 def _at_least(origin: str, key: str, value: int, lo: int) -> int:
@@ -360,19 +378,21 @@ def _deck(origin: str, faces: Mapping[str, int], key: str) -> dict[str, int]:
     return dict(faces)
 
 
-def parse(raw: Mapping[str, Any], origin: str) -> GameData:
+def parse(raw: Mapping[str, Any], origin: str, extra: Sequence[packlib.Layer] = ()) -> GameData:
     """Decode the TOML tables (shape, types, unknown keys) then check bounds and cross references,
-    one reader per table, so a new key is read and checked in one place."""
+    one reader per table, so a new key is read and checked in one place. ``extra``: packs' copies of
+    the file, which add encounters, items, allies, archetypes and classes of their own."""
+    packlib.only([packlib.Layer(packlib.BUILTIN, origin, {}), *extra], PACK_TABLES)
     body = dict(raw)
     classes_raw = body.pop("class", None)
     f = decode(body, _File, source=origin)
     if classes_raw is None:
         raise _fail(origin, "(top level)", "missing required key class")
-    class_specs = _entries(origin, decode(classes_raw, dict[str, dict[str, Any]], source=origin, prefix="class"),
-                           "class", _Class)
+    class_specs = _layered(origin, decode(classes_raw, dict[str, dict[str, Any]], source=origin, prefix="class"),
+                           "class", _Class, extra)
     might, enemy = _might(origin, f)
-    items = _items(origin, f)
-    classes, stars = _classes(origin, class_specs, items)
+    items = _items(origin, f, extra)
+    classes, stars = _classes(class_specs, items)
     company = msgspec.structs.asdict(f.company)
     for stat, value in company.items():
         if isinstance(value, int):
@@ -382,7 +402,7 @@ def parse(raw: Mapping[str, Any], origin: str) -> GameData:
     return GameData(origin, might, enemy, _difficulties(origin, f), _chapters(origin, f), classes, stars,
                     _at_least(origin, "class_defaults.regen", f.class_defaults.regen, 0),
                     _at_least(origin, "class_defaults.max_animus", f.class_defaults.max_animus, 1), items, company,
-                    _allies(origin, f), _encounters(origin, f), _archetypes(origin, f), unverified)
+                    _allies(origin, f, extra), _encounters(origin, f, extra), _archetypes(origin, f, extra), unverified)
 
 
 def _might(origin: str, f: _File) -> tuple[dict[str, Mapping[str, int]], dict[str, Mapping[str, int]]]:
@@ -424,26 +444,26 @@ def _chapters(origin: str, f: _File) -> dict[int, Chapter]:
     return chapters
 
 
-def _items(origin: str, f: _File) -> dict[str, Item]:
+def _items(origin: str, f: _File, extra: Sequence[packlib.Layer]) -> dict[str, Item]:
     items = {}
-    for name, it in _entries(origin, f.item, "item", _Item).items():
+    for label, name, it in _layered(origin, f.item, "item", _Item, extra):
         key = f"item.{name}"
         if it.kind not in ("weapon", "shield", "armor", "gear"):
-            raise _fail(origin, f"{key}.kind", "weapon, shield, armor or gear")
+            raise _fail(label, f"{key}.kind", "weapon, shield, armor or gear")
         if any(m not in ("W", "Y", "R", "B") for m in it.might):
-            raise _fail(origin, f"{key}.might", "a list of colour letters W, Y, R, B")
+            raise _fail(label, f"{key}.might", "a list of colour letters W, Y, R, B")
         for stat in ("hands", "defense", "value", "range", "cooldown", "cost"):
-            _at_least(origin, f"{key}.{stat}", getattr(it, stat), 0)
+            _at_least(label, f"{key}.{stat}", getattr(it, stat), 0)
         items[name] = Item(name, it.kind, it.hands, it.defense, tuple(it.might), it.value, it.range, it.cooldown,
                            it.cost, it.verified)
     return items
 
 
-def _classes(origin: str, specs: Mapping[str, _Class],
+def _classes(specs: Sequence[tuple[str, str, _Class]],
              items: Mapping[str, Item]) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
     classes = {}
     stars = {}
-    for name, cls in specs.items():
+    for origin, name, cls in specs:
         for item in cls.items:
             if item not in items:
                 raise _fail(origin, f"class.{name}.items", f"unknown item {item!r}")
@@ -460,16 +480,22 @@ def _colours(origin: str, key: str, might: list[str]) -> tuple[str, ...]:
     return tuple(might)
 
 
-def _encounters(origin: str, f: _File) -> dict[str, Encounter]:
+def _encounters(origin: str, f: _File, extra: Sequence[packlib.Layer]) -> dict[str, Encounter]:
     encounters = {}
-    for name, enc in _entries(origin, f.encounter, "encounter", _Encounter).items():
-        encounters[name] = _encounter(origin, f"encounter.{name}", name, enc)
+    where = {}
+    for label, name, enc in _layered(origin, f.encounter, "encounter", _Encounter, extra):
+        encounters[name] = _encounter(label, f"encounter.{name}", name, enc)
+        where[name] = label
     if not encounters:
         raise _fail(origin, "encounter", "at least one encounter")
-    chapters = [e.chapter for e in encounters.values() if e.chapter is not None]
-    for c in chapters:
-        if chapters.count(c) > 1:
-            raise _fail(origin, "encounter", f"two encounters for chapter {c}")
+    first: dict[int, str] = {}
+    for name, fight in encounters.items():
+        if fight.chapter is not None and fight.chapter in first:
+            raise _fail(where[name], f"encounter.{name}.chapter",
+                        f"two encounters for chapter {fight.chapter} ({first[fight.chapter]} is one; a pack's own "
+                        "encounter leaves chapter out and is chosen with --option encounter=ID)")
+        if fight.chapter is not None:
+            first[fight.chapter] = name
     return encounters
 
 
@@ -506,24 +532,24 @@ def _encounter(origin: str, key: str, enc_id: str, enc: _Encounter) -> Encounter
                      enc.verified, enc.source)
 
 
-def _allies(origin: str, f: _File) -> dict[str, Ally]:
+def _allies(origin: str, f: _File, extra: Sequence[packlib.Layer]) -> dict[str, Ally]:
     allies: dict[str, Ally] = {}
-    for name, ally in _entries(origin, f.ally, "ally", _Ally).items():
+    for label, name, ally in _layered(origin, f.ally, "ally", _Ally, extra):
         allies[name] = Ally(name, ally.name or name, ally.combat,
-                            _at_least(origin, f"ally.{name}.defense", ally.defense, 1),
-                            _colours(origin, f"ally.{name}.might", ally.might), ally.verified, ally.source)
+                            _at_least(label, f"ally.{name}.defense", ally.defense, 1),
+                            _colours(label, f"ally.{name}.might", ally.might), ally.verified, ally.source)
     for ally_name in f.company.allies:
         if ally_name not in allies:
             raise _fail(origin, "company.allies", f"unknown ally {ally_name!r} (add [ally.{ally_name}])")
     return allies
 
 
-def _archetypes(origin: str, f: _File) -> dict[str, Archetype]:
+def _archetypes(origin: str, f: _File, extra: Sequence[packlib.Layer]) -> dict[str, Archetype]:
     out = {}
-    for name, card in _entries(origin, f.archetype, "archetype", _Archetype).items():
+    for label, name, card in _layered(origin, f.archetype, "archetype", _Archetype, extra):
         for side, abilities in (("A", card.A), ("B", card.B)):
             if len(abilities) != 2:
-                raise _fail(origin, f"archetype.{name}.{side}", "the two abilities of that side")
+                raise _fail(label, f"archetype.{name}.{side}", "the two abilities of that side")
         out[name] = Archetype(name, {"A": tuple((a.name, a.interrupt) for a in card.A),
                                      "B": tuple((a.name, a.interrupt) for a in card.B)}, card.verified, card.source)
     return out

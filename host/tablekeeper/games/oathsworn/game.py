@@ -22,6 +22,7 @@ import tablekeeper.games.oathsworn.plan as plan
 import tablekeeper.games.oathsworn.story as story
 import tablekeeper.games.oathsworn.turns as turns
 from tablekeeper.core import flow as flowmod
+from tablekeeper.core import packs as packlib
 from tablekeeper.core.chance import Deck, Multiset
 from tablekeeper.core.events import Command, Event
 from tablekeeper.core.flow import Ending, Flow, Kind, Phase, Step, Stop, Turns
@@ -35,7 +36,7 @@ from tablekeeper.errors import ConfigError, NotANumber, Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.args import GameVerb
 from tablekeeper.games.oathsworn.cards import COLOUR_NAMES
-from tablekeeper.games.oathsworn.data import Encounter, GameData, load_text
+from tablekeeper.games.oathsworn.data import PACKAGE, Encounter, GameData, load_text
 from tablekeeper.games.oathsworn.decks import flip_stage
 from tablekeeper.games.oathsworn.table import (
     SEATS,
@@ -134,7 +135,7 @@ def _int_option(options: Mapping[str, str], key: str, default: int) -> int:
 
 
 KNOWN_OPTIONS = ("data", "difficulty", "chapter", "part", "classes", "companions", "hardcore", "ambush", "traits",
-                 "hp", "lead", "roster", "encounter")
+                 "hp", "lead", "roster", "encounter", packlib.PACKS_OPTION)
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,7 @@ class Options:
     path: str
     data: GameData
     digest: str
+    packs: str  # the packs the session chose, as recorded (core/packs.py)
     difficulty: str
     chapter: int
     encounter: Encounter
@@ -168,7 +170,7 @@ def read_options(options: Mapping[str, str]) -> Options:
     if unknown:
         raise ConfigError(f"unknown oathsworn option {unknown[0]!r} (options: {', '.join(sorted(KNOWN_OPTIONS))})")
     path = options.get("data") or ""
-    d, digest = load_text(path or None)
+    d, digest = load_text(path or None, packlib.active(options, "oathsworn", PACKAGE))
     remember(d, digest)
     diff_name = _option(options, "difficulty", "free")
     if diff_name not in d.difficulties:
@@ -213,7 +215,7 @@ def read_options(options: Mapping[str, str]) -> Options:
     lead = _int_option(options, "lead", 1)
     if lead not in SEATS:
         raise ConfigError("--option lead: a seat 1..4")
-    return Options(path, d, digest, diff_name, chapter, fight, start, classes,
+    return Options(path, d, digest, options.get(packlib.PACKS_OPTION, ""), diff_name, chapter, fight, start, classes,
                    frozenset(int(x) for x in raw_companions), tuple(int(x) for x in raw_hp), roster, traits,
                    _option(options, "hardcore", "0") in ("1", "yes", "true"),
                    _option(options, "ambush", "0") in ("1", "yes", "true"), lead)
@@ -223,7 +225,8 @@ def company_data(opts: Options, players: int) -> dict[str, Any]:
     """What the whole company keeps: the chapter, its map and time track, loot and stage bookkeeping."""
     d = opts.data
     return {
-        "data_path": opts.path, "data_sha256": opts.digest, "players": players, "difficulty": opts.difficulty,
+        "data_path": opts.path, "data_sha256": opts.digest, "packs": opts.packs, "players": players,
+        "difficulty": opts.difficulty,
         "chapter": opts.chapter, "encounter": opts.encounter.id, "hardcore": opts.hardcore, "ambushed": opts.ambushed,
         "traits": opts.traits, "part": opts.part, "backpack": [], "map": [], "marker": None, "clues": [],
         "rewards": [], "extra_unique": False, "draws": [], "breaks": 0, "stage_now": 1, "stage_kept": [],
@@ -278,6 +281,7 @@ class Oathsworn(Game):
     seats_default = 4
     flow = FLOW
     file_options = frozenset({"data"})
+    pack_package = PACKAGE  # its data/ folder is the pack "core"
     # the HP die is the HP die; the dial's RES counts Animus, its other slots are not used
     counter_tracks: ClassVar[Mapping[str, str | None]] = {"hp": "hp", "resources": "animus"}
 

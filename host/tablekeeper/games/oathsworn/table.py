@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import msgspec
 
+from tablekeeper.core import packs as packlib
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState, Prompt
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.oathsworn import rules
-from tablekeeper.games.oathsworn.data import Encounter, GameData, load_text
+from tablekeeper.games.oathsworn.data import PACKAGE, Encounter, GameData, load_text
 from tablekeeper.games.oathsworn.decks import reset_all_might
 
 SEATS = rules.SEATS
@@ -31,7 +32,8 @@ def data_of(state: GameState) -> GameData:
     digest = str(state.get("data_sha256") or "")
     if digest not in _DATA_CACHE:
         path = state.get("data_path") or ""
-        data, found = load_text(path or None)
+        packs = packlib.active({packlib.PACKS_OPTION: str(state.get("packs") or "")}, "oathsworn", PACKAGE)
+        data, found = load_text(path or None, packs)
         if digest and found != digest:
             raise ConfigError(f"{path or 'the built-in data'}: changed since this session was set up")
         _DATA_CACHE[found] = data

@@ -7,11 +7,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from tablekeeper.core import packs as packlib
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.frozen import thaw
+from tablekeeper.core.packs import Pack
 from tablekeeper.core.state import GameState
 from tablekeeper.games.spirit_island import data as datamod
 from tablekeeper.games.spirit_island.data import BlightCard, TableData
+from tablekeeper.games.spirit_island.data_files import PACKAGE
 
 if TYPE_CHECKING:
     from tablekeeper.core.game import Txn
@@ -22,7 +25,12 @@ SLOTS = ("ravage", "build", "explore")
 def table(state: GameState) -> TableData:
     """The table data this game was set up with (packaged, or the user's copy)."""
     path = state.get("data_path")
-    return datamod.load(str(path) if path else None)
+    return datamod.load(str(path) if path else None, packs_of(state))
+
+
+def packs_of(state: GameState) -> tuple[Pack, ...]:
+    """The packs the game was set up with (checked against their hashes)."""
+    return packlib.active({packlib.PACKS_OPTION: str(state.get("packs") or "")}, "spirit_island", PACKAGE)
 
 
 def blight_card(state: GameState) -> BlightCard | None:

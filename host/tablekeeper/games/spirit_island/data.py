@@ -5,13 +5,14 @@ holds replaces the packaged one, so players correct a number by editing a copy, 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Annotated, Literal, TypeVar
 
 import msgspec
 
+from tablekeeper.core.packs import Pack
 from tablekeeper.errors import ConfigError
 from tablekeeper.games.spirit_island import data_files
 from tablekeeper.schema import decode
@@ -496,6 +497,6 @@ def parse(parts: list[tuple[Mapping[str, object], str]]) -> TableData:
     return data
 
 
-def load(path: str | None = None) -> TableData:
-    """The packaged data, with the tables of a user's file at ``path`` replacing the packaged ones."""
-    return data_files.load_tables(PACKAGED, path, parse)
+def load(path: str | None = None, packs: Sequence[Pack] = ()) -> TableData:
+    """The packaged data with the entries the packs add; a user's file at ``path`` replaces whole tables."""
+    return data_files.load_tables(PACKAGED, path, parse, packs)

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import ClassVar
 
+from tablekeeper.core import packs as packlib
 from tablekeeper.core.chance import Deck, Multiset
 from tablekeeper.core.events import Command, Json
 from tablekeeper.core.frozen import freeze
@@ -34,6 +35,7 @@ from tablekeeper.games.spirit_island import (
 )
 from tablekeeper.games.spirit_island import data as datamod
 from tablekeeper.games.spirit_island.common import adversary, blight_card, deck_of, get, seat_track, slots, table
+from tablekeeper.games.spirit_island.data_files import PACKAGE
 from tablekeeper.games.spirit_island.turn import FLOW
 
 
@@ -76,7 +78,7 @@ def _option_spirits(options: Mapping[str, str], players: int) -> dict[str, str]:
     if not text:
         return {}
     names = [n.strip() for n in text.split(",")]
-    book = spirit_data.load(options.get("spirit_data") or None)
+    book = spirit_data.load(options.get("spirit_data") or None, packlib.active(options, "spirit_island", PACKAGE))
     if len(names) > players:
         raise ConfigError(f"--option spirits={text!r}: {len(names)} Spirits for {players} seats")
     keys: dict[str, str] = {}
@@ -108,16 +110,17 @@ class SpiritIsland(Game):
     seats_default = 2
     flow = FLOW
     file_options = frozenset({"data", "spirit_data"})
+    pack_package = PACKAGE  # its data/ folder is the pack "core"
     # spirits have no health: no HP die; the dial's RES counts Energy, its other slots are not used
     counter_tracks: ClassVar[Mapping[str, str | None]] = {"resources": "energy"}
 
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
         known = {"data", "blight", "adversary", "invaders", "events", "boards", "spirits", "spirit_data", "fear_cards",
-                 "links"}
+                 "links", packlib.PACKS_OPTION}
         unknown = sorted(set(options) - known)
         if unknown:
             raise ConfigError(f"unknown option {unknown[0]!r} for spirit_island (options: {', '.join(sorted(known))})")
-        data = datamod.load(options.get("data") or None)
+        data = datamod.load(options.get("data") or None, packlib.active(options, "spirit_island", PACKAGE))
         players = state.seats
         boards = _option_boards(options.get("boards", ""), players, data)
         card_name = options.get("blight", data.default_blight_card)
@@ -145,7 +148,7 @@ class SpiritIsland(Game):
             pool_per_player += at.fear_pool_per_player
         fear_stages = tuple(Multiset.of({"Fear card": n}) for n in fear_cards)
         order = data.deck_order(*(adversary or ("", 0)))
-        book = spirit_data.load(options.get("spirit_data") or None)
+        book = spirit_data.load(options.get("spirit_data") or None, packlib.active(options, "spirit_island", PACKAGE))
         tracks = {
             "fear.pool": Counter(pool_per_player * players, 1, None),  # SI-FEARPOOL-1
             "fear.generated": Counter(0, 0, None),
@@ -186,6 +189,7 @@ class SpiritIsland(Game):
                 "adversary": list(adversary) if adversary else None,
                 "invader_draws": draws, "events": events == "on", "boards": list(boards), "fear_cards": naming,
                 "spirits": seat_spirits or None, "spirit_data": options.get("spirit_data") or None,
+                "packs": options.get(packlib.PACKS_OPTION) or None,
                 "invader.slots": {"ravage": [], "build": [], "explore": []}, "invader.discard": []}
         kept = {k: freeze(v) for k, v in info.items() if v is not None}
         return replace(state, tracks=tracks, sources=sources, data=kept)

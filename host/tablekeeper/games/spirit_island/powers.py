@@ -5,11 +5,12 @@ text qualifies for (SI-FEAR-2, SI-ASPECT-1/2, SI-DAMAGE-3), special rules read p
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Literal
 
 import msgspec
 
+from tablekeeper.core.packs import Pack
 from tablekeeper.games.spirit_island import data_files
 from tablekeeper.schema import decode
 
@@ -44,6 +45,6 @@ def _parse(raw: Mapping[str, object], source: str) -> dict[str, PowerCard]:
     return {card.name.lower(): card for card in book.cards}
 
 
-def load_powers(path: str | None = None) -> dict[str, PowerCard]:
-    """Power card facts from ``data/powers.toml`` (or a user's copy), by lower-case name."""
-    return data_files.load("powers.toml", path, _parse)
+def load_powers(path: str | None = None, packs: Sequence[Pack] = ()) -> dict[str, PowerCard]:
+    """Power card facts from ``data/powers.toml`` (or a user's copy) and the packs', by lower-case name."""
+    return data_files.load("powers.toml", path, _parse, packs)

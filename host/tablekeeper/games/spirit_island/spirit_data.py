@@ -5,13 +5,14 @@ per turn, Card Plays and elements."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
 import msgspec
 
 from tablekeeper.core.numbers import is_number
+from tablekeeper.core.packs import Pack
 from tablekeeper.errors import ConfigError
 from tablekeeper.games.spirit_island import data_files
 from tablekeeper.schema import decode
@@ -135,9 +136,9 @@ def _parse(raw: Mapping[str, object], source: str) -> SpiritBook:
     return book
 
 
-def load(path: str | None = None) -> SpiritBook:
-    """The packaged Spirits, or a user's copy at ``path``."""
-    return data_files.load("spirits.toml", path, _parse)
+def load(path: str | None = None, packs: Sequence[Pack] = ()) -> SpiritBook:
+    """The packaged Spirits and the packs', or a user's copy at ``path``."""
+    return data_files.load("spirits.toml", path, _parse, packs)
 
 
 def levels_met(innate: Innate, have: dict[str, int]) -> int:

@@ -14,7 +14,7 @@ from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import lands, powers, spirit_data
-from tablekeeper.games.spirit_island.common import blight_card, get, seat_track
+from tablekeeper.games.spirit_island.common import blight_card, get, packs_of, seat_track
 from tablekeeper.games.spirit_island.spirit_data import ELEMENTS, SPEEDS, Innate, InnateLevel, Spirit, SpiritCard
 
 # The FAQ rulings that bite most often, shown on a seat's panel in turn (catalogue 2.1, 2.5, 2.13, 2.16).
@@ -85,7 +85,7 @@ def spirit_of(state: GameState, seat: int) -> Spirit | None:
     if not key:
         return None
     path = state.get("spirit_data")
-    return spirit_data.load(str(path) if path else None).spirits[str(key)]
+    return spirit_data.load(str(path) if path else None, packs_of(state)).spirits[str(key)]
 
 
 TRACKS = {"energy": "energy_track", "plays": "plays_track"}
@@ -152,7 +152,7 @@ def play_named(txn: Txn, seat: int, name: str) -> None:
         card = own[0]
         play(txn, seat, str(card.cost), card.speed, card.elements, name=card.name)
         return
-    book = powers.load_powers()
+    book = powers.load_powers(None, packs_of(txn.state))
     found = [c for key, c in book.items() if key.startswith(name.lower())]
     if len(found) != 1 or len(own) > 1:
         known = ", ".join([c.name for c in spirit.cards] if spirit else []) or "no Spirit set"
