@@ -75,5 +75,25 @@ def test_a_resolutions_trauma_experience_and_log_lines_are_taken_after_the_end(t
 def test_after_the_end_only_the_resolutions_bookkeeping_is_named() -> None:
     play = ok(opened("arkham", seats=2), "resolution R1")
     assert refused(play, "next") == ("the game is over (resolution R1): only undo and bonus, go-to, record, "
-                                     "trauma, victory, xp")
+                                     "resolution, trauma, victory, xp")
+    assert refused(play, "resolution R2") == "the scenario already ended (resolution R1)"
     assert refused(play, "trauma seat1 sanity").startswith("trauma is physical or mental")
+
+
+@pytest.mark.rule("AH-XP-2")
+def test_a_clueless_location_with_victory_points_joins_the_victory_display_as_the_scenario_ends() -> None:
+    play = opened("arkham", seats=1)
+    ok(play, "set seat1.clues 2", "spend-clues seat1:2", "act seat1 move Attic")  # the Attic: 2 clues, victory 1
+    for token in ("0", "+1"):
+        ok(play, "act seat1 investigate", f"reveal chaos {token}", "resolve")
+    ok(play, "resolution R1")  # the Cellar (victory 1) was never revealed: it stays out
+    view = play.session.view()
+    assert view["victory"] == [1] and "Attic (no clues left) goes to the victory display: victory 1" in view["notices"]
+
+
+@pytest.mark.rule("AH-ELIM-3")
+def test_no_resolution_then_the_resolution_the_guide_sends_the_group_to(table: Table) -> None:
+    view = table.play(2, "defeat seat1", "defeat seat2", "resolution R3", "trauma each mental", slot="n")
+    assert (view["over"], view["resolution_to"]) == ("no resolution", "R3")
+    log = table.log()
+    assert log is not None and log["results"][-1]["resolution"] == "no resolution, then R3"  # type: ignore[index]

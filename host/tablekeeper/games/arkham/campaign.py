@@ -240,7 +240,8 @@ class Campaign:
                                               printed.sanity)
                 if fate:
                     record["fate"] = fate
-        self.body["results"].append({"scenario": records.scenario(state).id, "resolution": state.over,
+        ended = str(state.over) + (f", then {state.get('resolution_to')}" if state.get("resolution_to") else "")
+        self.body["results"].append({"scenario": records.scenario(state).id, "resolution": ended,
                                      "victory": list(records.victory(state)), "xp": earned,
                                      "records": [str(r) for r in state.get("records") or ()]})
         sequence = self.body["sequence"]

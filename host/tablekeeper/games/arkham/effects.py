@@ -144,7 +144,13 @@ def _after_advance(txn: Txn, deck: str, current: Card) -> None:
 
 
 def reach_resolution(txn: Txn, resolution: str, result: Result) -> None:
-    """AH-ACTAG-11: a resolution point ends the scenario at once (an act's is won, an agenda's lost)."""
+    """AH-ACTAG-11: a resolution point ends the scenario at once (an act's is won, an agenda's lost).
+    Each revealed location in play with victory points and no clues left goes to the victory display
+    as it ends (the Rules Reference's Victory X, outside the catalogue: AH-XP-2 counts it)."""
+    for name, place in records.locations(txn.state).items():
+        if place.revealed and place.victory and not place.clues:
+            records.add_victory(txn, place.victory, name)
+            txn.notice(f"{name} (no clues left) goes to the victory display: victory {place.victory}")
     txn.put("resolution", resolution)
     txn.end(resolution if resolution == "no resolution" else f"resolution {resolution}", result=result)
 

@@ -44,11 +44,12 @@ BETWEEN_SCENARIOS = Stop("between scenarios: buy cards with experience (buy SEAT
                          "begins the first round", "AH-XP-1, AH-XP-3..9, AH-CAMP-2", when=_before_first_round)
 """Round 1's 2.1 in a campaign: the purchases and deck changes of AH-XP-1 happen before play begins."""
 
-ENDING = Ending(frozenset({"victory", "bonus", "xp", "trauma", "record", "go-to"}),
+ENDING = Ending(frozenset({"victory", "bonus", "xp", "trauma", "record", "go-to", "resolution"}),
                 "AH-ACTAG-11, AH-CAMP-2, AH-XP-2, AH-TRAUMA-1, AH-NEXT-1")
 """After a resolution the group still records what the campaign guide's resolution says: the victory
 display, experience (everyone's adjustment or one investigator's), trauma, the lines it writes in the
-campaign log, and where the campaign goes next; nothing else changes the scenario."""
+campaign log, and where the campaign goes next (after no resolution: the resolution the guide's entry
+sends it to); nothing else changes the scenario."""
 
 
 def _draws_told(state: GameState) -> bool:

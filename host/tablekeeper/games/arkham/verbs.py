@@ -402,10 +402,18 @@ def spend_clues(txn: Txn, args: tuple[str, ...]) -> None:
 
 
 def resolution(txn: Txn, args: tuple[str, ...]) -> None:
-    """AH-ACTAG-11: the players reached a resolution point (→R#) on a card."""
+    """AH-ACTAG-11: the players reached a resolution point (→R#) on a card. After a scenario that
+    ended with no resolution (AH-ELIM-3 step 6), the guide's entry for that may send the group to a
+    numbered resolution: it is recorded beside the ending."""
     usage(args, 1, 1, "resolution R#")
     if not args[0].upper().startswith("R") or not is_number(args[0][1:], signed=False):
         raise Rejected(f"a resolution is written R1, R2, ...; not {args[0]!r}")
+    if txn.state.over is not None:
+        if txn.state.get("resolution") != "no resolution" or txn.state.get("resolution_to"):
+            raise Rejected(f"the scenario already ended ({txn.state.over})")
+        txn.put("resolution_to", args[0].upper())
+        txn.notice(f"No resolution was reached: the guide sends the group to resolution {args[0].upper()}")
+        return
     effects.reach_resolution(txn, args[0].upper(), Result.DRAW)  # the card's own text says how it went
 
 
