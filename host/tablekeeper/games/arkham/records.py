@@ -30,6 +30,7 @@ class Seat(msgspec.Struct, frozen=True):
     skills: dict[str, int]
     elder_sign: int = 0
     weaknesses: tuple[str, ...] = ()
+    elder_sign_per: str = ""  # the Elder Sign also adds 1 per clue at the location or per horror
 
 
 def seats(state: GameState) -> dict[int, Seat]:
