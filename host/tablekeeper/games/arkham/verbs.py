@@ -63,7 +63,7 @@ def act(txn: Txn, args: tuple[str, ...]) -> None:
         target = board_verbs.enemy_name(state, target)
     _check_target(state, seat, kind, target)
     skill = count(named["skill"], "skill") if "skill" in named else None
-    spend_actions(txn, seat, 1, f"the {kind} action")
+    spend_actions(txn, seat, 1, f"the {kind} action", kind)
     effect = records.Provoked(seat, (), kind, target, skill)
     if order:
         attackers = [n for n in board.engaged_with(txn.state, seat) if board.enemy(txn.state, n).ready]
@@ -196,7 +196,7 @@ def activate(txn: Txn, args: tuple[str, ...]) -> None:
     have = effects.seat_value(state, seat, "resources")
     if have < resources:
         raise Rejected(f"seat {seat} has {have} resources; the ability costs {resources}")
-    spend_actions(txn, seat, actions, "this ability")
+    spend_actions(txn, seat, actions, "this ability", kind)
     if resources:
         txn.add(f"seat{seat}.resources", -resources)
     attacks.provoke(txn, seat, kind)  # AH-DESIG-1: a designated Evade/Fight is exempt
