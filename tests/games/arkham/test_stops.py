@@ -97,3 +97,13 @@ def test_no_resolution_then_the_resolution_the_guide_sends_the_group_to(table: T
     assert (view["over"], view["resolution_to"]) == ("no resolution", "R3")
     log = table.log()
     assert log is not None and log["results"][-1]["resolution"] == "no resolution, then R3"  # type: ignore[index]
+
+
+@pytest.mark.rule("AH-FW-3")
+def test_the_last_investigators_turn_beginning_after_an_elimination_is_said() -> None:
+    """Skids is eliminated on his turn; Agnes, the last to play, begins hers: the table is told, so
+    the next NEXT is not taken for the end of the eliminated investigator's turn."""
+    play = ok(opened("arkham", seats=2), "turn seat1", "act seat1 resign")
+    view = play.session.view()
+    assert view["active_seat"] == 2 and "seat 2's turn begins (the last investigator to take one this round)" in \
+        view["notices"]

@@ -309,3 +309,4 @@ def last_turn_begins(txn: Txn) -> None:
     remaining = [s for s in live_seats(state) if s not in state.done]
     if state.active_seat is None and len(remaining) == 1:
         flowmod.begin_turn(txn, txn.game.flow, remaining[0], done=state.done)
+        txn.notice(f"seat {remaining[0]}'s turn begins (the last investigator to take one this round)")
