@@ -94,6 +94,15 @@ def _encounter_draws(txn: Txn) -> None:
     mythos.start(txn)
 
 
+def _offer_round_end_spend(txn: Txn) -> None:
+    """4.6: the table is told why the round waits (The Barrier's clues may be spent now)."""
+    where = scenario_cards.round_end_spend(txn.state)
+    if where is not None:
+        act = effects.card(txn.state, "act").name
+        txn.notice(f"{act}: the investigators at {where} may spend {txn.state.value('act.clues_required')} clues "
+                   "now (spend-clues SEAT:N ...); next ends the round without")
+
+
 def _no_round_end_spend(state: GameState) -> bool:
     """4.6 has nothing for the table unless the act's clues are spent as the round ends (The Barrier)."""
     return scenario_cards.round_end_spend(state) is None
@@ -162,6 +171,6 @@ FLOW = Flow(phases=(
         step("4.3", "Ready cards", Kind.AUTO, enter=_ready),
         step("4.4", "Draw + resource", Kind.AUTO, enter=_upkeep_draw),
         step("4.5", "Hand size", Kind.AUTO, enter=_hand_check, hold=_hand_limit),
-        step("4.6", "Round ends", Kind.TABLE, idle=_no_round_end_spend),
+        step("4.6", "Round ends", Kind.TABLE, enter=_offer_round_end_spend, idle=_no_round_end_spend),
     )),
 ), ending=ENDING)
