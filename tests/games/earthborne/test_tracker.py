@@ -37,3 +37,15 @@ def test_the_tracker_takes_entries_after_the_campaigns_last_day() -> None:
     assert play.session.state.over is not None
     ok(play, "reward Sunberry Bramble", "note The Valley was saved", "mission Last Light day=30")
     assert refused(play, "rest 1").startswith("the game is over")
+
+
+def test_place_names_are_read_quoted_or_not() -> None:
+    """One rule for names: a place's words with or without quotes, a threshold after them."""
+    play = ok(opened("earthborne", seats=2, seed=7), "location Lone Tree Station")
+    assert play.session.view()["location"]["name"] == "Lone Tree Station"
+    ok(play, "location Hidden Glade 2r")  # not a Valley location: its threshold follows the name
+    location = play.session.view()["location"]
+    assert (location["name"], location["progress"]) == ("Hidden Glade", "2r")
+    ok(play, "location Lone Tree Station", "pathdeck woods lone_tree_station", "next", "set location.progress 6",
+       "rest 1", "rest 2", "choose 1", "camp White Sky")
+    assert play.session.view()["record"]["location"] == "White Sky"
