@@ -49,3 +49,16 @@ def test_place_names_are_read_quoted_or_not() -> None:
     ok(play, "location Lone Tree Station", "pathdeck woods lone_tree_station", "next", "set location.progress 6",
        "rest 1", "rest 2", "choose 1", "camp White Sky")
     assert play.session.view()["record"]["location"] == "White Sky"
+
+
+def test_card_names_are_read_quoted_or_not() -> None:
+    play = ok(opened("earthborne", seats=2, seed=7), "location Lone Tree Station",
+              "pathdeck woods lone_tree_station", "reveal path Sitka Doe", "reveal path Overgrown Thicket 2")
+    cards = play.session.view()["cards"]
+    assert [c["name"] for c in cards.values()] == ["Sitka Doe", "Overgrown Thicket"]
+    ok(play, "card Quiet Stone Circle obstacle progress=3", "next", "turn 1", "play 1 Walk With Me cost=spi:1")
+    cards = play.session.view()["cards"]
+    assert cards["card3"]["name"] == "Quiet Stone Circle" and "obstacle" in cards["card3"]["keywords"]
+    assert any("Walk With Me" in line for line in play.session.view()["log"])
+    ok(play, "equip 2 Trail Markers 2")
+    assert play.session.view()["gear"] == {"2": {"Trail Markers": 2}}

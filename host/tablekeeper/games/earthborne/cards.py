@@ -14,6 +14,7 @@ from tablekeeper.games.earthborne import engine, tables, valley
 from tablekeeper.games.earthborne.data import CARD_TYPES, ICONS
 from tablekeeper.games.earthborne.parsing import (
     name_and_threshold,
+    name_then,
     no_extra,
     seat_or_active,
     split_args,
@@ -160,7 +161,8 @@ def card_verb(txn: Txn, args: tuple[str, ...]) -> None:
     no_extra(options, PATH_OPTIONS, "card")
     if "arrow" in options:
         raise Rejected("card: give area=reach|along instead of arrow=")
-    add_card(txn, card_record(txn.state, words[0], options, words[1:]))
+    name, flags = name_then(words, lambda w: w.lower() in FLAGS)
+    add_card(txn, card_record(txn.state, name, options, flags))
     engine.end_of_command(txn)
 
 

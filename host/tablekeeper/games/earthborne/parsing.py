@@ -37,6 +37,15 @@ def guard(txn: Txn) -> None:
         raise Rejected(f"day {txn.state.value('day')} has ended ({ended['reason'].replace('_', ' ')}): use newday")
 
 
+def name_then(words: list[str], stop: Callable[[str], bool]) -> tuple[str, list[str]]:
+    """A card's name as its words, quoted or not (``play 2 Walk With Me``): the words up to the first
+    that ``stop`` takes for what follows a name (a flag, a seat number), and the rest."""
+    for i, word in enumerate(words):
+        if i and stop(word):
+            return " ".join(words[:i]), words[i:]
+    return " ".join(words), []
+
+
 def name_and_threshold(words: list[str], known: Callable[[str], bool]) -> tuple[str, str | None]:
     """A place's words, quoted or not (``camp White Sky``, ``location Lone Tree 3``): the whole as a
     name the device knows, else the last word as a threshold when it reads as one."""
