@@ -266,7 +266,8 @@ def eliminate(txn: Txn, seat: int, defeat: rules.Defeat) -> None:
     # Step 2: clues to the location, resources back to the pool.
     clues = seat_value(txn.state, seat, "clues")
     if clues:
-        txn.notice(f"seat {seat}'s {clues} clues go onto their location")
+        txn.notice(f"seat {seat}'s {clues} clue{'s' if clues != 1 else ''} go{'' if clues != 1 else 'es'} onto their "
+                   "location")
         board.drop_clues(txn, seat, clues)
         txn.set(f"seat{seat}.clues", 0)
     txn.set(f"seat{seat}.resources", 0)
