@@ -177,3 +177,17 @@ def test_frozen_in_fear_makes_the_first_move_fight_or_evade_of_each_round_cost_a
     assert play.session.state.value("seat1.actions") == 1
     ok(play, "act seat1 move Hallway")  # the second move costs 1
     assert play.session.state.value("seat1.actions") == 0
+
+
+def test_crypt_chill_failed_asks_for_an_asset_or_takes_the_two_damage() -> None:
+    from tests.games.played import ok, opened
+
+    play = opened("arkham", seats=1)
+    ok(play, "next")  # round 2: the encounter draw
+    state = play.session.state
+    assert state.prompt is not None
+    ok(play, f"choose {state.prompt.options.index('Crypt Chill') + 1}", "reveal chaos -2", "resolve")
+    prompt = play.session.state.prompt
+    assert prompt is not None and prompt.options == ("discard an asset I control", "no asset to discard: take 2 damage")
+    ok(play, "choose 2")
+    assert play.session.state.value("seat1.damage") == 2
