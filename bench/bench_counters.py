@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from tablekeeper.hw.counters import CounterManager, CounterMatch
+from tablekeeper.hw.counters import CounterManager, CounterMatch, PortDiscovery
 from tablekeeper.intents import Intent
 from tablekeeper.sim.counters import VirtualCounter, VirtualCounterBank
 
@@ -42,8 +42,8 @@ def round_trips(rounds: int) -> list[float]:
     """Milliseconds from writing a SET to reading its ACK, one at a time."""
     bank = VirtualCounterBank()
     intents: list[Intent] = []
-    manager = CounterManager(emit=intents.append, list_ports=bank.list_ports, scan_interval_s=0.05,
-                             counters=(CounterMatch(vid=0x2E8A, pid=5, seat=1, role="hp"),))
+    manager = CounterManager(emit=intents.append, counters=(CounterMatch(vid=0x2E8A, pid=5, seat=1, role="hp"),),
+                             discovery=PortDiscovery(list_ports=bank.list_ports, scan_interval_s=0.05))
     counter = bank.add(VirtualCounter("hp"))
     counter.plug()
     try:

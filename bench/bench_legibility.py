@@ -35,14 +35,15 @@ def rows() -> list[tuple[str, str, str, str, int, float, float, int]]:
             station, parts, _store = build_simulated(reference, args, display_mode=None, clock=FakeClock())
             try:
                 station.start()
-                contents = dict(station.contents)
+                assert station.screens is not None
+                contents = {screen.role: screen for screen in station.screens.displays}
             finally:
                 station.close()
                 parts.close()
         for build, path in BUILDS.items():
             for display in load_config(path).displays:
-                panel, banner, selected = contents[display.role]
-                screen = layout(panel, display.viewing, banner=banner, selected=selected)
+                shown = contents[display.role]
+                screen = layout(shown.panel, display.viewing, banner=shown.banner_text, selected=shown.selected)
                 px = screen.face.cap_px
                 viewing = display.viewing
                 out.append((game, build, display.role, display.panel, px, viewing.mm(px), viewing.arcmin(px),

@@ -123,7 +123,7 @@ def deck_change() -> None:
     attack, whose cards leave the MIGHT draw piles. CPU of the command plus the answering frame's
     panels and view, the odds left for after it (as on the station), and of working them out after
     the frame; median of 15."""
-    from tablekeeper.core.derived import VIEWS
+    from tablekeeper.core.derived import DerivedViews
     from tablekeeper.core.script import parse_line
     from tablekeeper.core.session import Session
     from tablekeeper.games.oathsworn import GAME
@@ -141,12 +141,13 @@ def deck_change() -> None:
         start = time.process_time()
         parsed = parse_line("resolve")
         assert parsed is not None and s.perform(parsed.command).accepted
-        with VIEWS.deferred():
+        views = DerivedViews()
+        with views.active(), views.deferred():
             GAME.panels(s.state)
             s.view()
         answer.append(time.process_time() - start)
         start = time.process_time()
-        VIEWS.fill()
+        views.fill()
         after.append(time.process_time() - start)
     print(f"deck change with a plan open: command + answering frame {statistics.median(answer) * 1000:.2f} ms CPU, "
           f"odds and best white count after it {statistics.median(after) * 1000:.2f} ms CPU (median of 15)")

@@ -186,7 +186,7 @@ def bench_game(game: str, options: list[str], setup: list[str], save_dir: Path, 
 
         station.put(Quit("bench done"))
         thread.join(timeout=10)
-        panel = station.frames_panels().get("tokens")
+        panel = station.panels.get("tokens")
     finally:
         station.close()
         parts.close()

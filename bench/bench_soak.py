@@ -132,7 +132,7 @@ def station_child(hours: float, game_name: str, save: Path) -> int:
         displays = make_displays(config, parts.open_device, clock=clock)
         station = Station(session=session, config=config, displays=displays, clock=clock)
         station.buttons = make_buttons(config, emit=station.put, clock=clock, pin_factory=parts.pin_factory)
-        station.outputs = make_outputs(config, clock=clock, pin_factory=parts.pin_factory)
+        station.sink.outputs = make_outputs(config, clock=clock, pin_factory=parts.pin_factory)
         station.start()
 
         def settle() -> None:

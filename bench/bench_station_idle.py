@@ -118,6 +118,9 @@ def rss_mb(pid: int) -> float:
 def child(save: str, game: str = "arkham", seats: str = "") -> int:
     """The station loop as on the Pi, minus the GPIO and I2C drivers: ``tablekeeper run``'s splash draws
     "starting..." on an emulated chip before the rest loads; prints 'ready' after the game's first frame."""
+    import gc
+
+    gc.disable()  # as ``cli.main`` does for ``run`` until the station settles its heap
     import tablekeeper.cli  # noqa: F401  (as the console script enters, before the splash)
     from tablekeeper.sim.oled import OledChip
     from tablekeeper.station.splash import show
@@ -128,7 +131,7 @@ def child(save: str, game: str = "arkham", seats: str = "") -> int:
         print(f"first 0 {splash.interface.byte_count + 2 * splash.interface.transfers}", flush=True)
 
     from tablekeeper.cli import build_parser
-    from tablekeeper.commands.run import _stop_on_signals, build_simulated, counters_running
+    from tablekeeper.commands.run import _stop_on_signals, build_simulated, counters_running, settle_heap
     from tablekeeper.config import default_config_path, load_config
 
     args = build_parser("run").parse_args(["run", "--sim", "--game", game, "--save", save,
@@ -148,6 +151,7 @@ def child(save: str, game: str = "arkham", seats: str = "") -> int:
         _stop_on_signals(station)
         with counters_running(station, config):
             station.start()  # again, with the parts attached: lights the active seat, tells the counters
+            settle_heap()  # as ``run_station_loop`` does before the loop
             print(idle_screen(station), flush=True)
             station.run()
     finally:
@@ -161,10 +165,10 @@ def child(save: str, game: str = "arkham", seats: str = "") -> int:
 def idle_screen(station: Any) -> str:
     """What the idle window looks at: the game's step, the seats whose LEDs blink, the displays turning pages."""
     state = station.session.state
-    blinking = station.outputs.lights.blinking if station.outputs is not None else frozenset()
+    blinking = station.sink.outputs.lights.blinking if station.sink.outputs is not None else frozenset()
     return (f"screen {station.session.game.name} {state.phase}.{state.step}, {state.seats} seats; "
             f"LEDs blinking: {' '.join(map(str, sorted(blinking))) or 'none'}; "
-            f"pages turning: {' '.join(sorted(station._paged)) or 'none'}")
+            f"pages turning: {' '.join(sorted(station.ui.paged)) or 'none'}")
 
 
 def ready_and_screen(proc: subprocess.Popen[str]) -> tuple[float, int]:

@@ -49,7 +49,8 @@ def _python_only(folder: str, names: list[str]) -> set[str]:
     ("hw/displays.py", "import tablekeeper.sim.oled", "hardware adapters take plain values"),
     ("core/state.py", "from tablekeeper.ui import render", "the rules core stands alone"),
     ("games/arkham/rules.py", "from tablekeeper.hw import protocol", "games are rules and data"),
-    ("station/menu.py", "from tablekeeper.commands import run", "layers point down"),
+    ("station/intake.py", "from tablekeeper.commands import run", "layers point down"),
+    ("ui/compose.py", "from tablekeeper.station import loop", "layers point down"),
 ])
 def test_a_forbidden_import_breaks_a_contract(tmp_path: Path, module: str, line: str, contract: str) -> None:
     """The same contracts on a copy of the package with one import that crosses a layer the wrong way."""
@@ -61,3 +62,18 @@ def test_a_forbidden_import_breaks_a_contract(tmp_path: Path, module: str, line:
     assert result.returncode == 1, result.stdout + result.stderr
     assert f"{contract} BROKEN" in " ".join(result.stdout.split()), result.stdout
     assert "tablekeeper." + module.removesuffix(".py").replace("/", ".") in result.stdout
+
+
+def test_ruff_refuses_a_function_with_more_than_15_paths() -> None:
+    """C901 at 15 is in the project's ruff config (so the ruff run above enforces it everywhere)."""
+    def source(branches: int) -> str:
+        body = "".join(f"    if x == {i}:\n        return {i}\n" for i in range(branches))
+        return f"def f(x: int) -> int:\n{body}    return -1\n"
+
+    def ruff(text: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "ruff", "check", "--stdin-filename", "host/tablekeeper/x.py", "-"],
+                              cwd=ROOT, input=text, capture_output=True, text=True)
+
+    assert ruff(source(14)).returncode == 0  # 15 paths
+    result = ruff(source(15))
+    assert result.returncode == 1 and "C901 `f` is too complex (16 > 15)" in result.stdout

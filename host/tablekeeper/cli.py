@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 from typing import TYPE_CHECKING
 
@@ -62,6 +63,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     splash = None
     if argv is None:  # the process's own command line: on the Pi, "starting..." before the rest loads
+        if _command_word(words) == "run":
+            # nothing built before the game's first frame is garbage: the collector would only walk
+            # the modules as they load (a tenth of the start-up); the station collects and freezes
+            # once, then turns it back on (``commands.run.settle_heap``)
+            gc.disable()
         from tablekeeper.station.splash import show
 
         splash = show(words)

@@ -77,17 +77,17 @@ def test_the_station_keeps_running_and_says_the_save_is_full(tmp_path: Path) -> 
         track_before = rig.station.images["track"].tobytes()
         for _ in range(200):
             rig.tap("next")
-            if rig.station.save_problem is not None:
+            if rig.station.ui.save_problem is not None:
                 break
             seat, length = rig.session.view()["active_seat"], rig.session.log_length
             track_before = rig.station.images["track"].tobytes()
-        assert rig.station.save_problem == "save full - not kept"
+        assert rig.station.ui.save_problem == "save full - not kept"
         assert rig.session.log_length == length and rig.session.view()["active_seat"] == seat
         assert rig.station.stats.save_failures == 1
         assert rig.station.images["track"].tobytes() != track_before  # the banner is drawn
         make_room(store)
         rig.tap("next")
-        assert rig.station.save_problem is None and rig.session.log_length == length + 1
+        assert rig.station.ui.save_problem is None and rig.session.log_length == length + 1
         store.close()
     finally:
         rig.station.close()

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from tablekeeper.hw.counters import CounterManager, CounterMatch, CounterRoll
+from tablekeeper.hw.counters import CounterManager, CounterMatch, CounterRoll, PortDiscovery
 from tablekeeper.intents import CounterValue, Intent
 from tablekeeper.sim.counters import VirtualCounter, VirtualCounterBank
 
@@ -22,9 +22,9 @@ class PtyRig:
         self.bank = bank or VirtualCounterBank()
         self.intents: list[Intent] = []
         self.rolls: list[CounterRoll] = []
-        self.manager = CounterManager(emit=self.intents.append, counters=counters, list_ports=self.bank.list_ports,
-                                      on_roll=self.rolls.append, scan_interval_s=0.05, backoff_first_s=0.05,
-                                      backoff_max_s=0.2)
+        self.manager = CounterManager(emit=self.intents.append, counters=counters, on_roll=self.rolls.append,
+                                      discovery=PortDiscovery(list_ports=self.bank.list_ports, scan_interval_s=0.05,
+                                                              backoff_first_s=0.05, backoff_max_s=0.2))
 
     def add(self, counter: VirtualCounter) -> VirtualCounter:
         self.bank.add(counter)

@@ -12,7 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tablekeeper.hw import protocol as p
-from tablekeeper.hw.counters import CounterLink, CounterManager
+from tablekeeper.hw.counters import CounterBoards, CounterLink, LinkTiming
 from tests.counters.firmware_env import VECTORS, load_firmware_module
 
 DOC: dict[str, Any] = json.loads(VECTORS.read_text())
@@ -61,9 +61,8 @@ class _Port:
         return -1
 
 
-class _Manager(CounterManager):
-    def __init__(self) -> None:
-        super().__init__(emit=lambda intent: None, list_ports=list, hello_interval_s=1e9, heartbeat_s=1e9)
+def _Manager() -> CounterBoards:
+    return CounterBoards(links={}, emit=lambda intent: None, timing=LinkTiming(hello_interval_s=1e9, heartbeat_s=1e9))
 
 
 @pytest.mark.parametrize("case", DOC["replies"], ids=lambda c: c["name"])

@@ -10,13 +10,14 @@ import pytest
 
 from tablekeeper.cli import main
 from tablekeeper.commands.counters import list_command, repl_command
-from tablekeeper.hw.counters import CounterManager
+from tablekeeper.hw.counters import CounterManager, PortDiscovery
 from tablekeeper.sim.counters import VirtualCounter
 from tests.counters.pty_rig import PtyRig
 
 
 def _manager(rig: PtyRig) -> CounterManager:
-    return CounterManager(emit=lambda intent: None, list_ports=rig.bank.list_ports, scan_interval_s=0.05)
+    return CounterManager(emit=lambda intent: None,
+                          discovery=PortDiscovery(list_ports=rig.bank.list_ports, scan_interval_s=0.05))
 
 
 def test_list_names_each_counter(pty_rig: Callable[..., PtyRig], capsys: pytest.CaptureFixture[str]) -> None:

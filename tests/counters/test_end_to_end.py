@@ -9,7 +9,7 @@ import serial
 
 from tablekeeper.config import CounterConfig
 from tablekeeper.errors import HardwareError
-from tablekeeper.hw.counters import CounterMatch, open_serial
+from tablekeeper.hw.counters import CounterMatch, PortDiscovery, open_serial
 from tablekeeper.intents import CounterConnected, CounterValue
 from tablekeeper.sim.counters import VirtualCounter, VirtualCounterBank
 from tablekeeper.station.parts import counter_matches
@@ -94,8 +94,8 @@ def test_run_loop_on_its_own_thread_delivers_to_a_queue() -> None:
 
     bank = VirtualCounterBank()
     intents: queue.Queue[object] = queue.Queue()
-    manager = CounterManager(emit=intents.put, counters=(HP_SEAT_2,), list_ports=bank.list_ports,
-                             scan_interval_s=0.05)
+    manager = CounterManager(emit=intents.put, counters=(HP_SEAT_2,),
+                             discovery=PortDiscovery(list_ports=bank.list_ports, scan_interval_s=0.05))
     counter = bank.add(VirtualCounter("hp"))
     stop = threading.Event()
     thread = threading.Thread(target=manager.run, args=(stop,), daemon=True)

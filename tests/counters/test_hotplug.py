@@ -17,14 +17,16 @@ def test_without_udev_running_there_is_no_monitor_and_the_scan_is_slow_and_gated
     assert UdevHotplug.open(tmp_path / "control") is None
     monkeypatch.setattr(UdevHotplug, "open", classmethod(lambda cls: None))
     monkeypatch.setattr(DevWatch, "open", classmethod(lambda cls: None))
-    assert usb_discovery() == {"hotplug": None, "scan_interval_s": FALLBACK_SCAN_S, "scan_gate": dev_mtime}
+    discovery = usb_discovery()
+    assert discovery.hotplug is None and discovery.scan_interval_s == FALLBACK_SCAN_S
+    assert discovery._scan_gate is dev_mtime
 
 
 def test_without_udev_inotify_on_dev_stands_in_and_no_scan_is_timed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(UdevHotplug, "open", classmethod(lambda cls: None))
     discovery = usb_discovery()
-    assert isinstance(discovery["hotplug"], DevWatch) and discovery["scan_interval_s"] is None
-    discovery["hotplug"].close()
+    assert isinstance(discovery.hotplug, DevWatch) and discovery.scan_interval_s is None
+    discovery.hotplug.close()
 
 
 def test_the_dev_watch_wakes_a_select_when_a_node_comes_or_goes_and_is_quiet_otherwise(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tablekeeper.hw.counters import CounterManager
+from tablekeeper.hw.counters import CounterManager, LinkTiming, PortDiscovery
 from tablekeeper.sim.clock import FakeClock
 from tests.counters.boards import InProcessBoard, Rig
 from tests.counters.firmware_env import load_firmware_module
@@ -58,8 +58,10 @@ def test_an_idle_link_with_a_counter_plugged_wakes_each_end_a_few_times_a_minute
     board = InProcessBoard(clock)
     rig = Rig(clock, [board])
     timing = {} if quiet else {"heartbeat_s": 0.5, "silence_timeout_s": 2.0}
-    rig.manager = CounterManager(emit=lambda intent: None, list_ports=rig.list_ports, open_port=rig.open_port,
-                                 clock=clock, scan_interval_s=None, **timing)
+    rig.manager = CounterManager(emit=lambda intent: None, clock=clock,
+                                 discovery=PortDiscovery(list_ports=rig.list_ports, open_port=rig.open_port,
+                                                         scan_interval_s=None),
+                                 timing=LinkTiming(**timing))
     rig.run(0.5)  # plugged in, greeted, identified
     assert [s.state for s in rig.manager.status()] == ["ready"]
     host_wakes, board_wakes = idle_minute(rig, board)
@@ -76,16 +78,17 @@ def test_the_host_answers_the_counters_heartbeat_so_its_thread_wakes_once_a_beat
         answered: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each end beating on its own timer woke the host twice per period (its beat, the counter's); the
     host now answers the counter's beat and its own timer never falls due while the counter beats."""
-    from tablekeeper.hw import counters
+    from tablekeeper.hw import counter_link
 
     if not answered:  # the host's own beat due as soon as the counter's: both timers run
-        monkeypatch.setattr(counters, "OWN_BEAT", 1.0)
+        monkeypatch.setattr(counter_link, "OWN_BEAT", 1.0)
     link: Any = load_firmware_module("counter.link")
     clock = FakeClock(100.0)
     board = InProcessBoard(clock)
     rig = Rig(clock, [board])
-    rig.manager = CounterManager(emit=lambda intent: None, list_ports=rig.list_ports, open_port=rig.open_port,
-                                 clock=clock, scan_interval_s=None)
+    rig.manager = CounterManager(emit=lambda intent: None, clock=clock,
+                                 discovery=PortDiscovery(list_ports=rig.list_ports, open_port=rig.open_port,
+                                                         scan_interval_s=None))
     rig.run(0.5)
     host_wakes, board_wakes = idle_minute(rig, board)
     assert [s.state for s in rig.manager.status()] == ["ready"] and board.app.link.host_present

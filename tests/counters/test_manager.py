@@ -9,7 +9,14 @@ import pytest
 
 from tablekeeper.errors import HardwareError
 from tablekeeper.hw import protocol as p
-from tablekeeper.hw.counters import FALLBACK_SCAN_S, CounterLink, CounterManager, CounterMatch, CounterRoll
+from tablekeeper.hw.counters import (
+    FALLBACK_SCAN_S,
+    CounterLink,
+    CounterManager,
+    CounterMatch,
+    CounterRoll,
+    PortDiscovery,
+)
 from tablekeeper.intents import CounterConnected, CounterMissing, CounterValue, Intent
 from tablekeeper.sim.clock import FakeClock
 from tests.counters.boards import FakePortInfo, InProcessBoard, Rig
@@ -26,8 +33,8 @@ def make_rig(*boards_spec: dict[str, Any], counters: tuple[CounterMatch, ...] = 
     rig = Rig(clock, boards)
     intents: list[Intent] = []
     rolls: list[CounterRoll] = []
-    rig.manager = CounterManager(emit=intents.append, counters=counters, list_ports=rig.list_ports,
-                                 open_port=rig.open_port, clock=clock, on_roll=rolls.append)
+    rig.manager = CounterManager(emit=intents.append, counters=counters, clock=clock, on_roll=rolls.append,
+                                 discovery=PortDiscovery(list_ports=rig.list_ports, open_port=rig.open_port))
     return rig, intents, rolls
 
 
@@ -72,8 +79,9 @@ def test_only_micropython_and_configured_ids_are_opened() -> None:
         opened.append(device)
         raise HardwareError(f"counter {device}: busy")
 
-    manager = CounterManager(emit=lambda intent: None, list_ports=lambda: ports, open_port=open_port, clock=clock,
-                             counters=(CounterMatch(vid=0x1209, pid=0xC0DE, seat=1, role="dial"),))
+    manager = CounterManager(emit=lambda intent: None, clock=clock,
+                             counters=(CounterMatch(vid=0x1209, pid=0xC0DE, seat=1, role="dial"),),
+                             discovery=PortDiscovery(list_ports=lambda: ports, open_port=open_port))
     manager.poll()
     assert sorted(opened) == ["/dev/ttyACM0", "/dev/ttyACM1"]
 
@@ -86,9 +94,10 @@ def test_busy_port_is_retried_with_growing_back_off() -> None:
         attempts.append(clock())
         raise HardwareError(f"counter {device}: Could not exclusively lock port")
 
-    manager = CounterManager(emit=lambda intent: None, list_ports=lambda: [FakePortInfo("/dev/ttyACM0")],
-                             open_port=open_port, clock=clock, scan_interval_s=0.1, backoff_first_s=0.5,
-                             backoff_max_s=4.0)
+    manager = CounterManager(emit=lambda intent: None, clock=clock,
+                             discovery=PortDiscovery(list_ports=lambda: [FakePortInfo("/dev/ttyACM0")],
+                                                     open_port=open_port, scan_interval_s=0.1, backoff_first_s=0.5,
+                                                     backoff_max_s=4.0))
     while clock() < 20:
         manager.poll()
         clock.advance(0.05)
@@ -276,7 +285,7 @@ def test_change_arriving_before_ident_is_not_acknowledged_and_arrives_after() ->
     board.cable = True
     rig.manager.poll()  # not listed yet: nothing opened
     port = rig.open_port(board.device)  # the board's retransmission reaches a fresh link first
-    link = rig.manager._links.setdefault(board.device, CounterLink(board.device, port, rig.manager, rig.clock()))
+    link = rig.manager._links.setdefault(board.device, CounterLink(board.device, port, rig.manager.boards, rig.clock()))
     board.app.link.poll(board.now_ms() + 5000)  # retransmit timer fires before HELLO arrives
     link.pump(rig.clock())
     assert board.app.link.pending() == 1  # not acknowledged: still held by the board
@@ -316,8 +325,9 @@ def test_a_port_listing_that_fails_is_tried_again_later_not_at_once() -> None:
     def open_port(device: str) -> Any:
         raise HardwareError(f"counter {device}: busy")
 
-    manager = CounterManager(emit=lambda intent: None, list_ports=list_ports, open_port=open_port, clock=clock,
-                             scan_interval_s=None, backoff_first_s=0.5)
+    manager = CounterManager(emit=lambda intent: None, clock=clock,
+                             discovery=PortDiscovery(list_ports=list_ports, open_port=open_port, scan_interval_s=None,
+                                                     backoff_first_s=0.5))
     manager.poll()  # listed, failed to open: a retry after the back-off
     failing["now"] = True
     clock.advance(1.0)

@@ -130,7 +130,7 @@ def test_rev_window_uses_wrap_around_arithmetic() -> None:
 
 def test_hello_names_the_session_and_a_reconnected_link_continues_its_seqs() -> None:
     rig, intents, _ = make_rig({"role": "hp"}, counters=(HP_SEAT_2,))
-    rig.manager.session_id = 0x4B21
+    rig.manager.boards.session_id = 0x4B21
     rig.run(0.1)
     hellos = [f for f in p.FrameSplitter().feed(bytes(rig.manager.link("/dev/ttyACM0").port.written))
               if f[1] == p.MsgType.HELLO]

@@ -26,7 +26,7 @@ from typing import Any
 from tablekeeper import games
 from tablekeeper.core.store import Store
 from tablekeeper.hw import protocol as p
-from tablekeeper.hw.counters import CounterManager, CounterMatch
+from tablekeeper.hw.counters import CounterManager, CounterMatch, PortDiscovery
 from tablekeeper.intents import CounterConnected, CounterMissing, CounterValue, Intent
 from tablekeeper.supervisor import Liveness, Supervisor, Worker
 from tests.counters.boards import InProcessBoard, Rig
@@ -118,9 +118,9 @@ def run(game_name: str, minutes: float, seed: int) -> dict[str, Any]:
 
     counters = tuple(CounterMatch(vid=0x2E8A, pid=0x0005, seat=seat, role=role, serial=uid.hex().upper())
                      for role, seat, _device, uid in BOARDS)
-    rig.manager = CounterManager(emit=emit, counters=counters, list_ports=rig.list_ports,
-                                 open_port=rig.open_port, clock=clock)
-    panel.station.counters = rig.manager
+    rig.manager = CounterManager(emit=emit, counters=counters, clock=clock,
+                                 discovery=PortDiscovery(list_ports=rig.list_ports, open_port=rig.open_port))
+    panel.station.sink.counters = rig.manager
     lockstep = LockStep(rig)
     supervisor = Supervisor(clock=clock)
     supervisor.add(Worker("counters", lockstep.target, wedged_after_s=5.0))

@@ -39,7 +39,7 @@ class Panel:
         self.station = Station(session=self.session, config=self.config, displays=displays, clock=self.clock)
         self.station.buttons = make_buttons(self.config, emit=self.station.put, clock=self.clock,
                                             pin_factory=self.parts.pin_factory)
-        self.station.outputs = make_outputs(self.config, clock=self.clock, pin_factory=self.parts.pin_factory)
+        self.station.sink.outputs = make_outputs(self.config, clock=self.clock, pin_factory=self.parts.pin_factory)
         self.station.start()
         self.down: set[str] = set()
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from tablekeeper.hw import protocol as p
-from tablekeeper.hw.counters import CounterLink, CounterManager, CounterMatch
+from tablekeeper.hw.counters import CounterLink, CounterManager, CounterMatch, PortDiscovery
 from tablekeeper.intents import CounterConnected, CounterMissing, CounterValue, Intent
 from tablekeeper.sim.counters import SimPortInfo, VirtualCounter
 
@@ -164,8 +164,9 @@ class Rig:
     manager: CounterManager = field(init=False)
 
     def __post_init__(self) -> None:
-        self.manager = CounterManager(emit=self.intents.append, counters=(HP_SEAT_1,), list_ports=self.ports,
-                                      scan_interval_s=0.05, backoff_first_s=0.05, backoff_max_s=0.2)
+        self.manager = CounterManager(emit=self.intents.append, counters=(HP_SEAT_1,),
+                                      discovery=PortDiscovery(list_ports=self.ports, scan_interval_s=0.05,
+                                                              backoff_first_s=0.05, backoff_max_s=0.2))
 
     def ports(self) -> list[SimPortInfo]:
         return [SimPortInfo(self.cable.device, serial_number=self.counter.uid)] if self.cable.plugged else []
@@ -351,8 +352,8 @@ class HostOnAPty:
         os.set_blocking(self.master, False)
         self.device = os.ttyname(self._slave)
         self.intents: list[Intent] = []
-        self.manager = CounterManager(emit=self.intents.append, counters=(HP_SEAT_1,),
-                                      list_ports=lambda: [SimPortInfo(self.device)], clock=lambda: 0.0)
+        self.manager = CounterManager(emit=self.intents.append, counters=(HP_SEAT_1,), clock=lambda: 0.0,
+                                      discovery=PortDiscovery(list_ports=lambda: [SimPortInfo(self.device)]))
         self._splitter = p.FrameSplitter()
 
     def board_sends(self, msg_type: p.MsgType, seq: int, body: bytes) -> None:

@@ -47,7 +47,7 @@ class LiveStation:
         args = argparse.Namespace(demo=demo, seed=1)
         self.station: Station = make_station(args, session=Session(GAME, seats=2, seed=1), store=None, config=config,
                                              displays=displays, clock=clock)
-        self.station.outputs = make_outputs(config, clock=clock, pin_factory=self.parts.pin_factory)
+        self.station.sink.outputs = make_outputs(config, clock=clock, pin_factory=self.parts.pin_factory)
         assert config.fleet is not None
         self.reporter = FleetReporter(self.station, config.fleet)
         self.thread = threading.Thread(target=self.station.run, kwargs={"idle_wait_s": 0.05}, daemon=True)

@@ -112,7 +112,7 @@ def test_a_retained_command_does_not_run_at_the_next_start(broker: Broker, tmp_p
     one = LiveStation(broker, "t1", tmp_path).start()
     try:
         wait_until(lambda: one.reporter.link.connected, "t1 connected")
-        locked = poll(lambda: one.station.locked, 2.0)
+        locked = poll(lambda: one.station.ui.locked, 2.0)
         assert locked is (protection != "on")
         assert one.reporter.link.retained_ignored == (1 if protection == "on" else 0)
     finally:
@@ -168,7 +168,7 @@ def test_a_command_is_done_only_when_its_station_answers(broker: Broker, tmp_pat
         try:
             wait_until(lambda: (t := tile(board, "t1")) is not None and t.online, "t1 online")
             done = client.deliver("t1", Lock()).result(5)
-            assert done.outcome == "done" and done.cmd == "lock" and one.station.locked
+            assert done.outcome == "done" and done.cmd == "lock" and one.station.ui.locked
             refused = client.deliver("t1", NextGame(game="arkham")).result(5)
             assert (refused.outcome, refused.reason) == ("refused", "not in demo mode")
             one.reporter.link.on_command = lambda command: None  # the station hears nothing more
@@ -200,9 +200,9 @@ def test_the_reproduced_rebinding_request_does_not_reach_the_station(broker: Bro
             assert answer.status == expected, body
             if expected == 400:
                 time.sleep(0.5)
-                assert not one.station.locked
+                assert not one.station.ui.locked
             else:
-                assert b'"outcome":"done"' in body and one.station.locked
+                assert b'"outcome":"done"' in body and one.station.ui.locked
     finally:
         server.stop()
         client.close()

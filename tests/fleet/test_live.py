@@ -47,15 +47,15 @@ def test_a_station_reports_status_and_answers_commands(broker: Broker, tmp_path:
         wait_until(lambda: "started" in tile(board, "t1").recent, "the started event (sent after the status)")
         # a command runs on the station thread and is acknowledged
         client.send("t1", Lock(id="c1"))
-        wait_until(lambda: one.station.locked and "lock done" in tile(board, "t1").recent, "the lock")
+        wait_until(lambda: one.station.ui.locked and "lock done" in tile(board, "t1").recent, "the lock")
         wait_until(lambda: "panel locked" in tile(board, "t1").alerts, "the locked status")
         presses = one.station.stats.commands
         one.station.put(ButtonIntent("next", Gesture.PRESS))
-        wait_until(lambda: one.station.message is not None and one.station.message.text == "panel locked",
+        wait_until(lambda: one.station.ui.message is not None and one.station.ui.message.text == "panel locked",
                    "the locked panel's notice")
         assert one.station.stats.commands == presses  # the press did not reach the game
         client.send("t1", Identify(seconds=2))
-        wait_until(lambda: one.station.message is not None and "t1 table 1" in one.station.message.text,
+        wait_until(lambda: one.station.ui.message is not None and "t1 table 1" in one.station.ui.message.text,
                    "the station's name on the track display")
         wait_until(lambda: "identify done" in tile(board, "t1").recent, "identify acknowledged")
         # next_game needs demo mode: refused with the reason
@@ -87,7 +87,7 @@ def test_identify_blinks_the_seat_leds(broker: Broker, tmp_path: Path) -> None:
     try:
         wait_until(lambda: one.reporter.link.connected, "the link")
         client.send("t1", Identify(seconds=1))
-        outputs = one.station.outputs
+        outputs = one.station.sink.outputs
         assert outputs is not None
         seen: set[tuple[bool, ...]] = set()
 

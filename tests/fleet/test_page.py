@@ -56,8 +56,8 @@ def test_tiles_alerts_and_a_command_button_that_reaches_the_right_station(broker
         assert page.locator('section[data-station="t1"] .alerts li').count() == 0  # type: ignore[attr-defined]
         # Lock on t2's tile locks t2, not t1
         page.locator('section[data-station="t2"] button[data-cmd="lock"]').click()  # type: ignore[attr-defined]
-        wait_until(lambda: stations[1].station.locked, "t2 locked")
-        assert not stations[0].station.locked
+        wait_until(lambda: stations[1].station.ui.locked, "t2 locked")
+        assert not stations[0].station.ui.locked
         done = page.locator('section[data-station="t2"] .recent li', has_text="lock done")  # type: ignore[attr-defined]
         done.wait_for(timeout=10_000)
         said = page.locator('#notice[data-outcome="done"]', has_text="t2: lock done")  # type: ignore[attr-defined]

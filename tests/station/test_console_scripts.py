@@ -9,15 +9,10 @@ from pathlib import Path
 import pytest
 
 from tablekeeper import cli
+from tests.station.frames import SCRIPT_ARGS
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "games"
-CASES = [
-    ("earthborne", ["--seats", "2", "--seed", "7"]),
-    ("oathsworn", []),
-    ("arkham", ["--seats", "2"]),
-    ("spirit_island", ["--seats", "2", "--option", "spirits=river,lightning", "--option", "invaders=report",
-                       "--option", "fear_cards=report"]),
-]
+CASES = [(game, list(args)) for game, args in SCRIPT_ARGS.items()]
 
 
 def final_view(capsys: pytest.CaptureFixture[str], game: str, setup: list[str], save: Path) -> dict[str, object]:

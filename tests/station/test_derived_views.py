@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +12,7 @@ import pytest
 
 from tablekeeper.commands.run import build_simulated
 from tablekeeper.config import load_config
-from tablekeeper.core.derived import VIEWS
+from tablekeeper.core.derived import DerivedViews
 from tablekeeper.games.arkham import panels as arkham_panels
 from tablekeeper.sim.clock import FakeClock
 from tablekeeper.station.loop import Station
@@ -22,19 +21,9 @@ from tablekeeper.station.script import ScriptedRun, parse_script
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(autouse=True)
-def fresh_views() -> Iterator[None]:
-    VIEWS.clear()
-    yield
-    VIEWS.clear()
-    VIEWS.capacity = 64
-
-
 @pytest.mark.parametrize("cached", [True, False], ids=["cached", "cache-off"])
 def test_odds_are_not_recomputed_when_their_inputs_did_not_change(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                    cached: bool) -> None:
-    if not cached:
-        VIEWS.capacity = 0  # the protection removed: every redraw recomputes
     calls: list[int] = []
     real = arkham_panels.success_chance
 
@@ -47,10 +36,12 @@ def test_odds_are_not_recomputed_when_their_inputs_did_not_change(tmp_path: Path
     args = argparse.Namespace(game="arkham", seats=2, seed=1, save=None, slot="main", capture_dir=tmp_path)
     clock = FakeClock()
     station, parts, _ = build_simulated(config, args, display_mode=None, clock=clock)
+    if not cached:
+        station.views.capacity = 0  # the protection removed: every redraw recomputes
     tokens_lines: list[tuple[str, ...]] = []
 
     def seen(st: Station) -> None:
-        tokens_lines.append(st.frames_panels()["tokens"].lines)
+        tokens_lines.append(st.panels["tokens"].lines)
 
     station.on_redraw = seen
     try:
@@ -61,7 +52,7 @@ def test_odds_are_not_recomputed_when_their_inputs_did_not_change(tmp_path: Path
         after_bag = len(calls)
         commands = station.stats.commands
         answered = list(tokens_lines)  # every frame so far (a page may hide the odds)
-        final = station.frames_panels()["tokens"].lines
+        final = station.panels["tokens"].lines
         # presses and their releases, and a turn begun: the bag never changed
         before = station.session.state
         run.run(parse_script(["press up", "wait 3", "press down", "wait 3", "type turn seat1", "wait 1"], parts,
@@ -91,7 +82,7 @@ def test_a_skill_tests_odds_follow_the_frame_that_answers_the_press(tmp_path: Pa
     from tablekeeper.games.arkham import skilltest
 
     if not deferred:
-        monkeypatch.setattr(type(VIEWS), "deferred", lambda self: contextlib.nullcontext())
+        monkeypatch.setattr(DerivedViews, "deferred", lambda self: contextlib.nullcontext())
     order: list[str] = []
     real = skilltest.success_chance
 
@@ -108,7 +99,7 @@ def test_a_skill_tests_odds_follow_the_frame_that_answers_the_press(tmp_path: Pa
 
     def seen(st: Station) -> None:
         order.append("frame")
-        bigs.append(st.frames_panels()["tokens"].big)
+        bigs.append(st.panels["tokens"].big)
 
     try:
         station.start()

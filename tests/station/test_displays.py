@@ -279,3 +279,19 @@ def test_a_luma_that_moves_the_column_start_stops_the_display_loudly(monkeypatch
 def test_each_driver_says_where_its_columns_start(driver: str, size: tuple[int, int], offset: int) -> None:
     device = DRIVERS[driver](serial_interface=RecordingSerial(), width=size[0], height=size[1])
     assert (device.column_offset, device.page_addressing) == (offset, driver == "sh1106")
+
+
+@pytest.mark.parametrize("driver", sorted(DRIVERS))
+def test_an_opened_display_stays_dark_until_its_first_frame_which_is_sent_whole(driver: str) -> None:
+    """luma's init runs but its RAM clear is not sent: the first frame overwrites every byte, so the
+    clear only doubled the bus time of an open. The glass is switched on once that frame is in."""
+    chip = OledChip(driver, 128, 64)
+    geometry = DisplayConfig(role="seat1", driver=driver, width=128, height=64, bus="main", address=0x3C)
+    adapter = PartialUpdate(make_device(geometry, chip))
+    opened = chip.byte_count
+    assert not chip.on and opened < 64  # the chip's settings only: no 1024 zeros
+    frame = picture((128, 64), [(3, 5, 40, 12)])
+    sent = adapter.display(frame)
+    assert chip.on and chip.image().tobytes() == frame.tobytes()
+    assert chip.byte_count - opened == sent and 128 * 8 < sent < 128 * 8 + 40  # the whole frame, once
+    assert adapter.display(picture((128, 64), [(3, 5, 41, 12)])) < 20  # from then on, only what changed

@@ -19,7 +19,7 @@ from tablekeeper.commands.run import run_station_loop
 from tablekeeper.config import REFERENCE_CONFIG, load_config
 from tablekeeper.core.session import Session
 from tablekeeper.games import load
-from tablekeeper.hw.counters import CounterManager, PortInfo
+from tablekeeper.hw.counters import CounterManager, PortDiscovery, PortInfo
 from tablekeeper.hw.outputs import BLINK_OFF_S, BLINK_ON_S
 from tablekeeper.intents import Intent, Quit
 from tablekeeper.sim.clock import FakeClock
@@ -85,7 +85,7 @@ def make_station(tmp_path: Path, game_name: str, *, seats: int | None = None, fl
     station = Station(session=session, config=config, clock=clock,
                       displays=make_displays(config, parts.open_device, clock=clock), intents=intents)
     station.buttons = make_buttons(config, emit=station.put, clock=clock, pin_factory=parts.pin_factory)
-    station.outputs = make_outputs(config, clock=clock, pin_factory=parts.pin_factory)
+    station.sink.outputs = make_outputs(config, clock=clock, pin_factory=parts.pin_factory)
     return station, intents, clock, parts
 
 
@@ -139,7 +139,7 @@ def test_the_first_screens_fit_their_displays_so_the_idle_loop_turns_no_page(tmp
     station, intents, clock, parts = make_station(tmp_path, game_name)
     supervisor = Supervisor(clock=clock)
     station.start()
-    assert station._paged == set()
+    assert station.ui.paged == set()
     try:
         run_station_loop(station, supervisor, None, clock=clock, sleep=lambda s: None)
     finally:
@@ -164,7 +164,7 @@ def test_a_screen_too_long_for_its_display_wakes_the_loop_only_to_turn_its_page(
     intents.get = get_and_count  # type: ignore[method-assign]
     supervisor = Supervisor(clock=clock)
     station.start()
-    assert station._paged == {"tokens"}
+    assert station.ui.paged == {"tokens"}
     try:
         run_station_loop(station, supervisor, None, clock=clock, sleep=lambda s: None)
     finally:
@@ -204,7 +204,7 @@ def test_seat_leds_blinking_in_step_wake_the_idle_loop_only_at_their_toggles(tmp
     station.poll = counted_poll  # type: ignore[method-assign]
     supervisor = Supervisor(clock=clock)
     station.start()
-    assert station.outputs is not None and station.outputs.lights.blinking == {1, 2, 3, 4}
+    assert station.sink.outputs is not None and station.sink.outputs.lights.blinking == {1, 2, 3, 4}
     first = station.stats.redraws
     try:
         run_station_loop(station, supervisor, None, clock=clock, sleep=lambda s: None)
@@ -319,8 +319,8 @@ def test_the_counters_thread_with_udev_and_nothing_plugged_in_sleeps_for_the_who
         listed.append(clock())
         return []
 
-    manager = CounterManager(emit=lambda intent: None, list_ports=no_ports, clock=clock, hotplug=hotplug,
-                             scan_interval_s=None, wait=waits)
+    manager = CounterManager(emit=lambda intent: None, clock=clock, wait=waits,
+                             discovery=PortDiscovery(list_ports=no_ports, hotplug=hotplug, scan_interval_s=None))
     beats: list[bool] = []
 
     def beat(*, waiting: bool = False) -> None:
@@ -371,8 +371,9 @@ def test_a_udev_event_wakes_the_counters_thread_which_lists_the_ports_again() ->
         stop.set()
         return []
 
-    manager = CounterManager(emit=lambda intent: None, list_ports=list_ports, open_port=open_port,  # type: ignore[arg-type]
-                             clock=clock, hotplug=hotplug, scan_interval_s=None, wait=wait)
+    manager = CounterManager(emit=lambda intent: None, clock=clock, wait=wait,
+                             discovery=PortDiscovery(list_ports=list_ports, open_port=open_port, hotplug=hotplug,
+                                                     scan_interval_s=None))
     try:
         manager.run(stop)
     finally:
@@ -395,8 +396,8 @@ def test_without_udev_the_fallback_scan_lists_ports_only_when_dev_changed() -> N
     def dev_changed() -> int:
         return 1 if clock() < 130.0 else 2  # a device node came or went at 130 s
 
-    manager = CounterManager(emit=lambda intent: None, list_ports=no_ports, clock=clock, scan_interval_s=2.0,
-                             scan_gate=dev_changed, wait=waits)
+    manager = CounterManager(emit=lambda intent: None, clock=clock, wait=waits,
+                             discovery=PortDiscovery(list_ports=no_ports, scan_interval_s=2.0, scan_gate=dev_changed))
     try:
         manager.run(stop)
     finally:
@@ -410,7 +411,7 @@ def test_a_publish_from_the_station_wakes_the_sleeping_counters_thread() -> None
     """The self-pipe: a value sent from the station thread ends the counters thread's sleep, so a
     retransmission timer it started is honoured (and a stop is seen at once)."""
     stop = threading.Event()
-    manager = CounterManager(emit=lambda intent: None, list_ports=list, scan_interval_s=None)
+    manager = CounterManager(emit=lambda intent: None, discovery=PortDiscovery(list_ports=list, scan_interval_s=None))
     thread = threading.Thread(target=manager.run, args=(stop,), name="counters-test", daemon=True)
     thread.start()
     try:

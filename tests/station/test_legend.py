@@ -14,9 +14,10 @@ from tablekeeper.core.state import GameState
 from tablekeeper.core.view import Panel
 from tablekeeper.sim.clock import FakeClock
 from tablekeeper.sim.simulator import SimulatedParts
-from tablekeeper.station.loop import LEGEND_S, Station
+from tablekeeper.station.loop import Station
 from tablekeeper.station.parts import make_buttons, make_displays
 from tablekeeper.ui.render import layout
+from tablekeeper.ui.state import LEGEND_S
 from tests.station import fake_time
 from tests.station.station_game import StationGame
 
@@ -58,10 +59,11 @@ class Rig:
         fake_time.pass_time(self.station, self.clock, seconds)
 
     def shown(self, role: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
-        panel, banner, selected = self.station.contents[role]
+        assert self.station.screens is not None
+        shown = self.station.screens.display(role)
         display = self.config.display(role)
-        assert display is not None
-        screen = layout(panel, display.viewing, banner=banner, selected=selected)
+        assert display is not None and shown is not None
+        screen = layout(shown.panel, display.viewing, banner=shown.banner_text, selected=shown.selected)
         return screen.title, screen.rows, screen.banner
 
     def close(self) -> None:

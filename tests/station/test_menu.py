@@ -11,10 +11,10 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from tablekeeper.config import REFERENCE_CONFIG, load_config
-from tablekeeper.hw.counters import CounterManager, CounterMatch
+from tablekeeper.hw.counters import CounterManager, CounterMatch, PortDiscovery
 from tablekeeper.intents import CounterConnected, CounterMissing
 from tablekeeper.sim.counters import VirtualCounter, VirtualCounterBank
-from tablekeeper.station.menu import MENU_IDLE_S
+from tablekeeper.ui.menu import MENU_IDLE_S
 from tests.station.test_station import Rig
 
 
@@ -27,13 +27,13 @@ def rig(tmp_path: object) -> Iterator[Rig]:
 
 
 def track_lines(rig: Rig) -> tuple[str, ...]:
-    return rig.station.menu.panel().lines if rig.station.menu.is_open else ()
+    return rig.station.ui.menu.panel().lines if rig.station.ui.menu.is_open else ()
 
 
 def test_menu_lists_its_items_and_up_down_move_the_cursor(rig: Rig) -> None:
     game_track = rig.station.images["track"].tobytes()
     rig.tap("menu")
-    assert rig.station.menu.is_open
+    assert rig.station.ui.menu.is_open
     assert track_lines(rig) == ("> Sound off", "  Pair counter seat 1", "  Pair counter seat 2", "  Counters")
     assert rig.station.images["track"].tobytes() != game_track  # the menu is drawn on the track display
     rig.tap("down")
@@ -44,18 +44,18 @@ def test_menu_lists_its_items_and_up_down_move_the_cursor(rig: Rig) -> None:
     rig.tap("up")  # wraps round to the last item
     assert track_lines(rig)[-1] == "> Counters"
     rig.tap("back")
-    assert not rig.station.menu.is_open
+    assert not rig.station.ui.menu.is_open
     assert rig.station.images["track"].tobytes() == game_track
 
 
 def test_sound_item_switches_the_buzzer_both_ways(rig: Rig) -> None:
     rig.tap("menu")
     rig.tap("next")
-    assert rig.station.quiet and not rig.station.menu.is_open
+    assert rig.station.ui.quiet and not rig.station.ui.menu.is_open
     rig.tap("menu")
     assert track_lines(rig)[0] == "> Sound on"
     rig.tap("select")  # select chooses too
-    assert not rig.station.quiet
+    assert not rig.station.ui.quiet
 
 
 def test_buttons_do_not_reach_the_game_while_the_menu_is_open(rig: Rig) -> None:
@@ -71,9 +71,9 @@ def test_menu_closes_by_itself_after_the_idle_time(rig: Rig) -> None:
     rig.tap("menu")
     rig.tap("down")
     rig.pass_time(MENU_IDLE_S - 1.0)
-    assert rig.station.menu.is_open  # each press keeps it open
+    assert rig.station.ui.menu.is_open  # each press keeps it open
     rig.pass_time(1.1)
-    assert not rig.station.menu.is_open
+    assert not rig.station.ui.menu.is_open
     rig.tap("next")
     assert rig.session.view()["active_seat"] == 2  # next plays the game again
 
@@ -86,7 +86,7 @@ def test_mashing_never_leaves_the_menu_stuck(rig: Rig) -> None:
         if rng.random() < 0.1:
             rig.pass_time(rng.uniform(0, 2 * MENU_IDLE_S))
     rig.pass_time(MENU_IDLE_S + 0.1)
-    assert not rig.station.menu.is_open and rig.station.menu.deadline_s() is None
+    assert not rig.station.ui.menu.is_open and rig.station.ui.menu.deadline_s() is None
 
 
 class Counters:
@@ -95,8 +95,8 @@ class Counters:
     def __init__(self, *entries: CounterMatch) -> None:
         self.bank = VirtualCounterBank()
         self.intents: list[object] = []
-        self.manager = CounterManager(emit=self.intents.append, counters=entries, list_ports=self.bank.list_ports,
-                                      scan_interval_s=0.05)
+        self.manager = CounterManager(emit=self.intents.append, counters=entries,
+                                      discovery=PortDiscovery(list_ports=self.bank.list_ports, scan_interval_s=0.05))
 
     def spin_until(self, condition: Callable[[], bool], timeout_s: float = 10.0) -> None:
         deadline = time.monotonic() + timeout_s
@@ -119,7 +119,7 @@ def counters() -> Iterator[Counters]:
 
 
 def test_pairing_a_counter_to_a_seat(rig: Rig, counters: Counters) -> None:
-    rig.station.counters = counters.manager
+    rig.station.sink.counters = counters.manager
     board = counters.bank.add(VirtualCounter("hp", uid="E6614104033300A7"))
     board.plug()
     counters.spin_until(lambda: board.display.endswith("PRESS: CLAIM"))  # no seat in the config: unseated
@@ -128,37 +128,37 @@ def test_pairing_a_counter_to_a_seat(rig: Rig, counters: Counters) -> None:
     rig.tap("down")
     rig.tap("next")  # Pair counter seat 2
     assert counters.manager.pairing_seat == 2
-    assert " ".join(rig.station.menu.panel().lines[:3]) == "Press a button on the counter for seat 2"
+    assert " ".join(rig.station.ui.menu.panel().lines[:3]) == "Press a button on the counter for seat 2"
     board.press("up")
     counters.spin_until(lambda: any(isinstance(i, CounterConnected) for i in counters.intents))
     for intent in counters.intents:
         rig.station.put(intent)  # type: ignore[arg-type]
     rig.station.drain()
-    assert not rig.station.menu.is_open
-    assert rig.station.message is not None and rig.station.message.text == "seat 2 counter paired"
+    assert not rig.station.ui.menu.is_open
+    assert rig.station.ui.message is not None and rig.station.ui.message.text == "seat 2 counter paired"
     counters.spin_until(lambda: board.display == "9 | HP /9 | SEAT 2")  # the seat's HP went to the counter
 
 
 def test_leaving_the_pairing_prompt_cancels_pairing(rig: Rig, counters: Counters) -> None:
-    rig.station.counters = counters.manager
+    rig.station.sink.counters = counters.manager
     rig.tap("menu")
     rig.tap("down")
     rig.tap("next")
     assert counters.manager.pairing_seat == 1
     rig.pass_time(MENU_IDLE_S + 0.1)
-    assert counters.manager.pairing_seat == 0 and not rig.station.menu.is_open
+    assert counters.manager.pairing_seat == 0 and not rig.station.ui.menu.is_open
     rig.tap("menu")
     rig.tap("down")
     rig.tap("next")
     rig.tap("back")
-    assert counters.manager.pairing_seat == 0 and not rig.station.menu.is_open
+    assert counters.manager.pairing_seat == 0 and not rig.station.ui.menu.is_open
 
 
 def test_counters_item_lists_connected_and_missing_counters(rig: Rig) -> None:
     counters = Counters(CounterMatch(vid=0x2E8A, pid=5, seat=1, role="hp"),
                         CounterMatch(vid=0x2E8A, pid=5, seat=2, role="dial"))
     try:
-        rig.station.counters = counters.manager
+        rig.station.sink.counters = counters.manager
         hp = counters.bank.add(VirtualCounter("hp", uid="E6614104033300B1"))
         dial = counters.bank.add(VirtualCounter("dial", uid="E6614104033300B2"))
         hp.plug()
@@ -169,10 +169,10 @@ def test_counters_item_lists_connected_and_missing_counters(rig: Rig) -> None:
         rig.tap("menu")
         rig.tap("up")  # from the first item up to the last: Counters
         rig.tap("next")
-        assert rig.station.menu.panel().title == "Counters"
-        assert rig.station.menu.panel().lines == ("seat 1 hp: ready", "seat 2 dial: missing")
+        assert rig.station.ui.menu.panel().title == "Counters"
+        assert rig.station.ui.menu.panel().lines == ("seat 1 hp: ready", "seat 2 dial: missing")
         rig.tap("next")
-        assert not rig.station.menu.is_open
+        assert not rig.station.ui.menu.is_open
     finally:
         counters.close()
 
@@ -181,5 +181,5 @@ def test_pairing_without_counters_says_so(rig: Rig) -> None:
     rig.tap("menu")
     rig.tap("down")
     rig.tap("next")
-    assert not rig.station.menu.is_open
-    assert rig.station.message is not None and rig.station.message.text == "counters are off"
+    assert not rig.station.ui.menu.is_open
+    assert rig.station.ui.message is not None and rig.station.ui.message.text == "counters are off"

@@ -21,7 +21,10 @@ def test_prompt_options_are_shown_and_chosen_with_the_buttons(tmp_path: Path,
         state = rig.session.state
         assert state.prompt is not None and state.prompt.options == ("seat 1", "seat 2")
         assert rig.station.controls.prompt_text(state) == "1 of 2: seat 1"
-        panel, banner, _selected = rig.station.contents["tokens"]
+        assert rig.station.screens is not None
+        tokens = rig.station.screens.display("tokens")
+        assert tokens is not None
+        panel, banner = tokens.panel, tokens.banner_text
         assert state.prompt.text in (panel.title, *panel.lines, banner)  # the question, not only the option
         first = rig.parts.screens()["tokens"].tobytes()
         rig.tap("down")
@@ -48,8 +51,9 @@ def test_a_prompt_banner_carries_the_question_when_the_screen_does_not_show_it(
         rig.tap("next")
         state = rig.session.state
         assert state.prompt is not None
-        _panel, banner, _selected = rig.station.contents["tokens"]
-        assert banner == f"{state.prompt.text} 1 of 2: seat 1"
+        assert rig.station.screens is not None
+        tokens = rig.station.screens.display("tokens")
+        assert tokens is not None and tokens.banner_text == f"{state.prompt.text} 1 of 2: seat 1"
     finally:
         rig.station.close()
         rig.parts.close()

@@ -18,8 +18,8 @@ from tablekeeper.config import REFERENCE_CONFIG, load_config
 from tablekeeper.core.store import SaveReadOnlyError, Store
 from tablekeeper.errors import StoreError
 from tablekeeper.sim.simulator import SimulatedParts
-from tablekeeper.station.loop import NOT_SAVING
 from tablekeeper.station.parts import make_displays
+from tablekeeper.ui.compose import NOT_SAVING
 from tests.station.fake_time import FakeClock
 
 
@@ -85,7 +85,9 @@ def test_a_read_only_save_plays_on_unsaved_and_says_so(read_only_save: Path, tmp
                                        clock=clock)
     try:
         station.start()
-        assert station.contents["track"][1] == NOT_SAVING
+        assert station.screens is not None
+        track = station.screens.display("track")
+        assert track is not None and track.banner_text == NOT_SAVING
     finally:
         station.close()
         parts.close()

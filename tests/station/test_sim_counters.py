@@ -16,7 +16,8 @@ from tablekeeper.core.events import Command
 from tablekeeper.intents import CounterMissing, CounterRolled, CounterValue
 from tablekeeper.sim.panel import PanelLayout
 from tablekeeper.sim.simulator import SimulatedParts
-from tablekeeper.station.loop import Station, dice_source
+from tablekeeper.station.counter_input import dice_source
+from tablekeeper.station.loop import Station
 
 pytestmark = pytest.mark.usefixtures("station_game", "station_commands")
 
@@ -47,9 +48,9 @@ class Seen:
         assert parts.counters is not None
         self.displays = [counter.display for counter in parts.counters.bank.counters]
         self.emitted = list(parts.counters.emitted)
-        self.missing = set(station.missing_counters)
+        self.missing = set(station.ui.missing_counters)
         self.view = station.session.view()
-        self.message = station.message.text if station.message is not None else None
+        self.message = station.ui.message.text if station.ui.message is not None else None
         self.frames = {role: image.tobytes() for role, image in station.images.items()}
         self.commands = [entry.command for entry in station.session.entries if entry.command is not None]
 
@@ -219,7 +220,7 @@ def test_the_terminal_view_shows_each_counter_with_its_seat_role_value_and_keys(
 
     def at_end(station: Station, parts: SimulatedParts) -> None:
         assert parts.counters is not None
-        texts.append(compose_text(station.config, station.contents, 0, counters=parts.counters.views()))
+        texts.append(compose_text(station.config, station.screens, 0, counters=parts.counters.views()))
 
     args = build_parser().parse_args(["run", "--sim", "--game", "station_game", "--script",
                                       str(_script(tmp_path, "counter 1 down\nwait 1\n")), "--capture-dir",

@@ -251,6 +251,7 @@ def test_capture_writes_a_png_only_when_the_panels_pixels_change(tmp_path: Path)
     assert track is not None
     try:
         device = parts.open_device(track)
+        device.show()  # opened dark: the station's first frame switches it on (``PartialUpdate``)
         blank, marked = Image.new("1", device.size), Image.new("1", device.size)
         marked.putpixel((3, 3), 1)
         still = {"pressed": frozenset[str](), "lit_seat": None, "failed": frozenset[str]()}

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -28,7 +30,7 @@ class Rig:
         self.station = Station(session=self.session, config=config, displays=displays, clock=self.clock)
         self.station.buttons = make_buttons(config, emit=self.station.put, clock=self.clock,
                                             pin_factory=self.parts.pin_factory)
-        self.station.outputs = make_outputs(config, clock=self.clock, pin_factory=self.parts.pin_factory)
+        self.station.sink.outputs = make_outputs(config, clock=self.clock, pin_factory=self.parts.pin_factory)
         self.station.start()
 
     def tap(self, role: str) -> None:
@@ -60,7 +62,7 @@ def test_start_draws_every_display_as_its_chip_shows_it(rig: Rig) -> None:
     screens = rig.parts.screens()
     for role, image in rig.station.images.items():
         assert screens[role].tobytes() == image.tobytes(), role
-    assert rig.station.outputs is not None and rig.station.outputs.lights.lit == 1
+    assert rig.station.sink.outputs is not None and rig.station.sink.outputs.lights.lit == 1
 
 
 def test_next_button_moves_the_turn_and_redraws_only_what_changed(rig: Rig) -> None:
@@ -71,7 +73,7 @@ def test_next_button_moves_the_turn_and_redraws_only_what_changed(rig: Rig) -> N
     changed = {role for role in after if after[role] != before[role]}
     assert changed == {"seat1", "seat2"}  # the turn marker moved; track/tokens/seat3/seat4 untouched
     assert rig.parts.pin_factory.pin(8).state is True and rig.parts.pin_factory.pin(7).state is False
-    assert rig.station.outputs is not None and rig.station.outputs.beeper.played == ["turn"]
+    assert rig.station.sink.outputs is not None and rig.station.sink.outputs.beeper.played == ["turn"]
 
 
 def test_repeated_plus_presses_enter_the_game_as_one_command(rig: Rig) -> None:
@@ -139,9 +141,9 @@ def test_refused_command_is_shown_not_raised(rig: Rig) -> None:
 def test_menu_toggles_the_buzzer(rig: Rig) -> None:
     rig.tap("menu")
     rig.tap("next")  # "Sound off" is the first item
-    assert rig.station.quiet and rig.station.outputs is not None and rig.station.outputs.beeper.quiet
+    assert rig.station.ui.quiet and rig.station.sink.outputs is not None and rig.station.sink.outputs.beeper.quiet
     rig.tap("next")
-    assert rig.station.outputs.beeper.played == []
+    assert rig.station.sink.outputs.beeper.played == []
 
 
 def test_quit_ends_run_and_close_releases_the_parts(rig: Rig) -> None:
@@ -156,7 +158,7 @@ def test_quit_ends_run_and_close_releases_the_parts(rig: Rig) -> None:
 def test_players_are_told_when_a_display_stops_answering(rig: Rig) -> None:
     rig.parts.unplug("seat1")
     rig.tap("next")
-    assert rig.station.message is not None and rig.station.message.text == "seat1 display not answering"
+    assert rig.station.ui.message is not None and rig.station.ui.message.text == "seat1 display not answering"
 
 
 class Published:
@@ -169,7 +171,7 @@ class Published:
 
 def test_seat_tracks_go_back_to_the_counters(rig: Rig) -> None:
     sink = Published()
-    rig.station.counters = sink
+    rig.station.sink.counters = sink
     rig.station.start()
     assert sink.values == [(1, "hp", 9, 9), (2, "hp", 9, 9)]
     sink.values.clear()
@@ -192,23 +194,26 @@ def test_plus_presses_send_bytes_only_to_the_display_showing_the_pending_change(
     assert {role for role in after if after[role] != before[role]} == {"tokens"}  # the banner's display only
 
 
-@pytest.mark.parametrize("skip_view", [True, False], ids=["as built", "view taken every press"])
-def test_a_press_that_only_opens_a_pending_change_takes_no_new_view(rig: Rig, monkeypatch: pytest.MonkeyPatch,
-                                                                    skip_view: bool) -> None:
-    """The game's view (and with it lights and counters) is worked out again only when the state changed."""
-    taken: list[int] = []
-    view = rig.session.view
+@pytest.mark.parametrize("skip_view", [True, False], ids=["as built", "outputs told every press"])
+def test_a_press_that_only_opens_a_pending_change_tells_the_outputs_nothing(rig: Rig, monkeypatch: pytest.MonkeyPatch,
+                                                                            skip_view: bool) -> None:
+    """What changed (lights, sound, counters) is worked out again only when the state changed."""
+    from tablekeeper.station import loop
+    from tablekeeper.station.outputs import Changes
 
-    def counted_view() -> dict[str, object]:
-        taken.append(1)
-        return view()
+    taken: list[Changes] = []
+    real = loop.changes
 
-    monkeypatch.setattr(rig.session, "view", counted_view)
+    def counted(*args: Any) -> Changes:
+        taken.append(real(*args))
+        return taken[-1]
+
+    monkeypatch.setattr(loop, "changes", counted)
     if not skip_view:  # the protection taken out: every press looks at an unchanged state again
-        monkeypatch.setattr(rig.station, "_viewed", object())
+        monkeypatch.setattr(rig.station, "_shown", dataclasses.replace(rig.session.state))
     for _ in range(3):
         rig.tap("up")
     assert (len(taken) == 0) is skip_view
-    rig.pass_time(2.0)  # the window closes: the change is entered and the view follows it
-    assert len(taken) >= 1
-    assert rig.station._last_view["tracks"]["doom"] == 3  # type: ignore[index]
+    rig.pass_time(2.0)  # the window closes: the change is entered and the outputs follow it
+    assert len(taken) >= 1 and taken[-1].tracks == frozenset({"doom"})
+    assert rig.session.state.tracks["doom"].value == 3

@@ -17,9 +17,10 @@ from tablekeeper.core.session import Session
 from tablekeeper.core.store import Store
 from tablekeeper.sim.clock import FakeClock
 from tablekeeper.sim.simulator import SimulatedParts
-from tablekeeper.station import flow_lines
 from tablekeeper.station.loop import Station
 from tablekeeper.station.parts import make_buttons, make_displays, make_outputs
+from tablekeeper.ui import flow_lines
+from tablekeeper.ui.compose import seat_line
 from tests.station import fake_time
 
 START = {"oathsworn": {"part": "encounter"}}
@@ -38,7 +39,7 @@ class Table:
         self.station = Station(session=self.session, config=config, displays=displays, clock=self.clock)
         self.station.buttons = make_buttons(config, emit=self.station.put, clock=self.clock,
                                             pin_factory=self.parts.pin_factory)
-        self.station.outputs = make_outputs(config, clock=self.clock, pin_factory=self.parts.pin_factory)
+        self.station.sink.outputs = make_outputs(config, clock=self.clock, pin_factory=self.parts.pin_factory)
         self.station.start()
         self.presses = 0
 
@@ -98,8 +99,8 @@ def by_buttons(t: Table) -> None:
 def led_states(t: Table, seats: tuple[int, ...], seconds: float) -> list[tuple[bool, ...]]:
     """The seats' LEDs after each toggle of the blink over ``seconds`` of the station clock (the other
     deadlines on the way met as they come)."""
-    assert t.station.outputs is not None
-    lights = t.station.outputs.lights
+    assert t.station.sink.outputs is not None
+    lights = t.station.sink.outputs.lights
     states = []
     target = t.clock() + seconds
     while (deadline := lights.next_deadline_s()) is not None and deadline <= target:
@@ -116,8 +117,8 @@ def test_next_in_a_shared_step_asks_first_and_a_second_next_ends_it_for_all(tabl
     entries = table.session.log_length
     table.tap("next")
     assert table.session.state.step == "growth" and table.session.log_length == entries
-    assert table.station.message is not None
-    assert table.station.message.text == "3 seats still playing - NEXT again to end for all"
+    assert table.station.ui.message is not None
+    assert table.station.ui.message.text == "3 seats still playing - NEXT again to end for all"
     table.pass_time(flow_lines.CONFIRM_S + 1)  # too late: the next NEXT asks again
     table.tap("next")
     assert table.session.state.step == "growth"
@@ -135,8 +136,8 @@ def test_leds_blink_for_seats_owing_in_a_shared_step_and_seat_lines_say_so(table
     assert {s[:3] for s in states} == {(True,) * 3, (False,) * 3}  # the three owing seats blink in step
     assert all(a != b for a, b in itertools.pairwise(states))  # each deadline toggles them
     assert not any(s[3] for s in states)  # seat 2 is done: off
-    assert table.station._seat_line(table.session.state, 1) == "still to play"
-    assert table.station._seat_line(table.session.state, 2) == "done"
+    assert seat_line(table.session.state, table.session.game, 1) == "still to play"
+    assert seat_line(table.session.state, table.session.game, 2) == "done"
     assert flow_lines.waiting_line(table.session.state, table.session.game.flow) == "waiting: 1, 3, 4"
 
 
@@ -150,7 +151,7 @@ def test_the_active_seat_led_is_steady_in_a_turn_step(table: Table) -> None:
     table.pass_time(3.0)
     assert pin.state is True and [s.state for s in pin.states] == [True]  # type: ignore[attr-defined]
     assert all(table.led_pin(s).state is False for s in (1, 2, 4))  # type: ignore[attr-defined]
-    assert table.station._seat_line(table.session.state, 3) == "your turn"
+    assert seat_line(table.session.state, table.session.game, 3) == "your turn"
 
 
 @pytest.mark.parametrize("table", ["oathsworn"], indirect=True)
@@ -159,9 +160,9 @@ def test_oathsworn_seat_displays_show_who_has_passed(table: Table) -> None:
     lead = table.session.state.active_seat
     assert lead is not None
     table.tap(f"seat{lead}.b")
-    assert table.station._seat_line(table.session.state, lead) == "passed"
+    assert seat_line(table.session.state, table.session.game, lead) == "passed"
     others = [s for s in range(1, 5) if s != lead and s != table.session.state.active_seat]
-    assert all(table.station._seat_line(table.session.state, s) == "not passed yet" for s in others)
+    assert all(seat_line(table.session.state, table.session.game, s) == "not passed yet" for s in others)
 
 
 @pytest.mark.parametrize("table", ["arkham"], indirect=True)
@@ -169,12 +170,12 @@ def test_the_track_display_says_what_the_station_did_until_the_next_press(table:
     for seat in (1, 2, 3):
         table.tap(f"seat{seat}.a")  # pass my turn (turns go in any order)
     table.tap("seat4.a")  # the last turn ends: Enemy and Upkeep with no enemy run by themselves; the lead draws
-    message = table.station.message
+    message = table.station.ui.message
     assert message is not None
     assert message.text == "seat 1 draws an encounter card (agenda 1) | done 14 steps: 2.3 Phase ends .. 1.3 Check doom"
     assert table.session.state.round == 2
     table.pass_time(flow_lines.AUTO_LINE_S + 1)
-    assert table.station.message is None
+    assert table.station.ui.message is None
 
 
 @pytest.mark.parametrize("table", ["arkham", "spirit_island", "oathsworn", "earthborne"], indirect=True)

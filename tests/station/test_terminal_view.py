@@ -43,7 +43,7 @@ def test_terminal_view_shows_round_phase_and_seat_values_as_text_in_80x24(
         game: str, expected: dict[str, list[str]], tmp_path: Path) -> None:
     station, parts = started(game, 2, tmp_path)
     try:
-        pages = [compose_text(station.config, station.contents, page) for page in range(4)]
+        pages = [compose_text(station.config, station.screens, page) for page in range(4)]
     finally:
         station.close()
         parts.close()
@@ -201,11 +201,12 @@ def test_a_big_value_never_cuts_the_row_beside_it() -> None:
     fills them (it cut "Act 1 needs 8 clues" to "clue[0]")."""
     from tablekeeper.core.view import Panel
     from tablekeeper.sim.textview import display_box
+    from tablekeeper.ui.model import DisplayScreen
     from tablekeeper.ui.render import layout
 
     track = next(d for d in load_config(REFERENCE_CONFIG).displays if d.role == "track")
     panel = Panel("Round 1", ("Act 1 needs 8 clues",), big="0")  # one row on the glass beside the "0"
     screen = layout(panel, track.viewing)
-    rows = display_box(track, (panel, None, None), 0)
+    rows = display_box(track, DisplayScreen("track", panel), 0)
     first = screen.rows[0]
     assert first in rows[2] and rows[2].rstrip("|]").endswith("0")

@@ -9,11 +9,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
 from tablekeeper import games
+from tablekeeper.commands.sessions import check_slot, new_session, session_options
 from tablekeeper.core.events import Command
 from tablekeeper.core.game import Game
 from tablekeeper.core.numbers import option_number
@@ -67,46 +68,17 @@ def register(subparsers: Any) -> None:
     s.set_defaults(func=run_saves)
 
 
-def check_slot(slot: str) -> str:
-    """A slot is a short printable name (it appears in messages and on the station's menu)."""
-    if not slot.strip() or len(slot) > 64 or not slot.isprintable():
-        raise ScriptError(f"--slot {slot!r}: not a slot name (1 to 64 printable characters)")
-    return slot
-
-
 PACK_HELP = ("a pack whose content the game may use, by its name in your packs folder or its folder's path "
              "(repeatable; choose its content with the usual options, e.g. --option scenario_id=ID)")
 
 
-def with_packs(options: dict[str, str], packs: Iterable[str]) -> dict[str, str]:
-    """``--pack`` adds to the option ``packs`` (names or folders, comma-separated)."""
-    chosen = [p for p in (options.get("packs", ""), *packs) if p]
-    for ref in packs:
-        if "," in ref:
-            raise ScriptError(f"--pack {ref}: a pack's name or folder cannot hold a comma (rename the folder)")
-    if chosen:
-        options["packs"] = ",".join(chosen)
-    return options
-
-
-def parse_options(items: Iterable[str]) -> dict[str, str]:
-    options = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ScriptError(f"--option {item!r}: expected KEY=VALUE")
-        options[key.strip()] = value.strip()
-    return options
-
-
 def open_session(game: Game, args: argparse.Namespace) -> tuple[Session, Store | None]:
-    options = with_packs({"flow": "walk" if getattr(args, "walk", False) else "auto", **parse_options(args.option)},
-                         getattr(args, "pack", []))
+    options = session_options(args)
     seats = args.seats if args.seats is not None else game.seats_default
     if args.save is None:
         if args.campaign:
             raise ScriptError("--campaign needs --save PATH (the campaign lives in the save file)")
-        return Session(game, seats=seats, seed=args.seed, options=options), None
+        return new_session(game, args), None
     check_slot(args.slot)
     if not -MAX_SEED - 1 <= args.seed <= MAX_SEED:
         raise ScriptError(f"--seed {args.seed}: too large to keep in a save (at most {MAX_SEED})")
@@ -148,7 +120,7 @@ def open_session(game: Game, args: argparse.Namespace) -> tuple[Session, Store |
 def resume_unsaved(game: Game, args: argparse.Namespace) -> Session:
     """The session a read-only save holds (verified whole, read without writing), or a new one, with no
     journal: the station plays it unsaved and says so."""
-    options = {"flow": "walk" if getattr(args, "walk", False) else "auto", **parse_options(args.option)}
+    options = session_options(args)
     seats = args.seats if args.seats is not None else game.seats_default
     found = inspect(args.save) if Path(args.save).exists() else None
     if found is not None and not found.ok:
@@ -255,27 +227,7 @@ def run(args: argparse.Namespace) -> int:
     out: TextIO = sys.stdout
     try:
         if args.script:
-            for number, text in enumerate(read_lines(args.script), 1):
-                try:
-                    outcome = runner.line(number, text)
-                except StoreError as exc:  # e.g. a full disk: this line is not acknowledged
-                    raise type(exc)(f"line {number} not saved: {exc}") from None
-                if outcome is None:
-                    continue
-                if outcome.malformed:  # a word that cannot be read is bad input, not a refused move
-                    raise ScriptError(f"line {number}: {outcome.reason}")
-                if not outcome.accepted:
-                    rejected += 1
-                    if not args.trace:  # in trace mode the trace is the answer: a driver need not read stderr
-                        print(f"line {number}: {outcome.reason}", file=sys.stderr, flush=True)
-                if args.trace:
-                    state = runner.view()
-                    if not outcome.accepted:
-                        state["notices"] = []  # the session's notices are the last accepted line's
-                    record = {"line": number, "text": text.strip(), "accepted": outcome.accepted,
-                              "reason": outcome.reason, "entry": outcome.entry, "state": state}
-                    out.write(json.dumps(record) + "\n")
-                    out.flush()
+            rejected = run_script(runner, args, out)
         final = runner.finish()
         if not final.accepted:
             rejected += 1
@@ -290,6 +242,34 @@ def run(args: argparse.Namespace) -> int:
         if store is not None:
             store.close()
     return 1 if (args.strict and rejected) else 0
+
+
+def run_script(runner: Runner, args: argparse.Namespace, out: TextIO) -> int:
+    """Feed ``args.script`` to ``runner`` line by line (refusals on stderr, ``--trace`` lines on ``out``);
+    returns how many lines were refused."""
+    rejected = 0
+    for number, text in enumerate(read_lines(args.script), 1):
+        try:
+            outcome = runner.line(number, text)
+        except StoreError as exc:  # e.g. a full disk: this line is not acknowledged
+            raise type(exc)(f"line {number} not saved: {exc}") from None
+        if outcome is None:
+            continue
+        if outcome.malformed:  # a word that cannot be read is bad input, not a refused move
+            raise ScriptError(f"line {number}: {outcome.reason}")
+        if not outcome.accepted:
+            rejected += 1
+            if not args.trace:  # in trace mode the trace is the answer: a driver need not read stderr
+                print(f"line {number}: {outcome.reason}", file=sys.stderr, flush=True)
+        if args.trace:
+            state = runner.view()
+            if not outcome.accepted:
+                state["notices"] = []  # the session's notices are the last accepted line's
+            record = {"line": number, "text": text.strip(), "accepted": outcome.accepted,
+                      "reason": outcome.reason, "entry": outcome.entry, "state": state}
+            out.write(json.dumps(record) + "\n")
+            out.flush()
+    return rejected
 
 
 def save_campaign(store: Store, session: Session, name: str) -> None:

@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -87,7 +88,7 @@ def make_station(args: argparse.Namespace, *, session: Session, store: Any, **pa
 
     if not getattr(args, "demo", False):
         station = Station(session=session, **parts)
-        station.not_saving = bool(getattr(args, "not_saving", False))
+        station.ui = replace(station.ui, not_saving=bool(getattr(args, "not_saving", False)))
         return station
     from tablekeeper.demo.mode import DemoMode, MemoryCounts, load_scripts
     from tablekeeper.demo.station import DemoStation
@@ -126,6 +127,39 @@ def open_session(args: argparse.Namespace) -> tuple[Session, Any]:
         args.not_saving = True
         return session, None
     return session, store
+
+
+def start_session(args: argparse.Namespace) -> tuple[Session, Any, Callable[[], Any] | None]:
+    """``open_session``, but a new game whose ``--save`` file does not exist yet starts unsaved: the
+    third value then makes the save and attaches the session to it (the caller does so once the
+    game's first frame is out; SQLite and the save's files wait until then). The demo keeps its
+    counts in the save, so it opens it first."""
+    if not args.save or Path(args.save).exists() or getattr(args, "demo", False):
+        return (*open_session(args), None)
+    from tablekeeper import games
+    from tablekeeper.commands.sessions import check_slot, new_session
+    from tablekeeper.core.session import MAX_SEED
+
+    check_slot(args.slot)
+    if not -MAX_SEED - 1 <= args.seed <= MAX_SEED:
+        raise ScriptError(f"--seed {args.seed}: too large to keep in a save (at most {MAX_SEED})")
+    session = new_session(games.load(args.game or DEFAULT_GAME), argparse.Namespace(
+        option=getattr(args, "option", []), pack=getattr(args, "pack", []), seats=args.seats, seed=args.seed,
+        walk=getattr(args, "walk", False)))
+
+    def create() -> Any:
+        from tablekeeper.core.store import Store
+
+        store = Store.open(args.save)
+        try:
+            store.create(args.slot, session.setup)
+            session.journal = store.journal(args.slot)
+        except BaseException:
+            store.close()
+            raise
+        return store
+
+    return session, None, create
 
 
 def _saved_game(args: argparse.Namespace) -> str | None:
@@ -189,11 +223,13 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
         from tablekeeper.appliance.watchdog import Watchdog  # the rest loads after the first frame
         from tablekeeper.supervisor import Supervisor
 
-        session, store = open_session(args)
+        session, store, create_save = start_session(args)
         station = make_station(args, session=session, store=store, config=config, displays=displays, clock=clock)
-        station.start()  # the game's first frame, before gpiozero, the counters and the fleet load
+        station.start()  # the game's first frame, before the save is made, gpiozero, the counters and the fleet
+        if create_save is not None:
+            store = create_save()
         station.buttons = _open_or_explain(lambda: make_buttons(config, emit=station.put, clock=clock))
-        station.outputs = _open_or_explain(lambda: make_outputs(config, clock=clock))
+        station.sink.outputs = _open_or_explain(lambda: make_outputs(config, clock=clock))
         _stop_on_signals(station)
         watchdog = Watchdog()
         supervisor = Supervisor(clock=clock)
@@ -233,9 +269,11 @@ def run_station_loop(station: Station, supervisor: Supervisor, watchdog: Watchdo
 def settle_heap() -> None:
     """Collect once, then keep what start-up built (modules, fonts, game data) out of later collections
     (``gc.freeze``): a full collection over it takes about 8 ms here, a tenth of a second on a Pi Zero,
-    inside whichever press it lands on."""
+    inside whichever press it lands on. The collector is on from here (``cli.main`` turns it off while
+    a ``run`` starts)."""
     gc.collect()
     gc.freeze()
+    gc.enable()
 
 
 @contextmanager
@@ -245,7 +283,7 @@ def counters_running(station: Station, config: StationConfig, table: CounterTabl
     (``supervisor``, else one of its own); their intents go on the station's queue. The virtual
     counters are powered up on that thread, so the first frame does not wait for them, unless
     ``wait_for_table`` (a script starts once all are seated)."""
-    from tablekeeper.hw.counters import CounterManager, _default_list_ports, usb_discovery
+    from tablekeeper.hw.counters import CounterManager, list_usb_ports, usb_discovery
     from tablekeeper.intents import CounterConnected
     from tablekeeper.sim.counter_table import roll_intent
     from tablekeeper.station.parts import counter_matches
@@ -253,10 +291,10 @@ def counters_running(station: Station, config: StationConfig, table: CounterTabl
 
     if table is None:
         manager = CounterManager(emit=station.put, counters=counter_matches(config.counters),
-                                 on_roll=lambda roll: station.put(roll_intent(roll)), **usb_discovery())
+                                 on_roll=lambda roll: station.put(roll_intent(roll)), discovery=usb_discovery())
     else:
-        manager = table.manager_for(station.put, extra_ports=None if wait_for_table else _default_list_ports)
-    station.counters = manager
+        manager = table.manager_for(station.put, extra_ports=None if wait_for_table else list_usb_ports)
+    station.sink.counters = manager
     watcher = Supervisor(clock=manager.clock) if supervisor is None else supervisor
     plugged = threading.Event()
 
@@ -281,7 +319,7 @@ def counters_running(station: Station, config: StationConfig, table: CounterTabl
     finally:
         watcher.stop()
         manager.close()
-        station.counters = None
+        station.sink.counters = None
 
 
 @contextmanager
@@ -348,7 +386,7 @@ def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_
         if on_starting is not None:
             on_starting(parts)
         displays.open_rest()
-        session, store = open_session(args)
+        session, store, create_save = start_session(args)
     except BaseException:
         displays.close()
         parts.close()
@@ -356,9 +394,16 @@ def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_
     station = make_station(args, session=session, store=store, config=config, displays=displays, clock=clock)
     if on_station is not None:
         on_station(station)
+    if create_save is not None:  # a new game's save is made after its first frame (``run_hardware``'s order)
+        try:
+            store = create_save()
+        except BaseException:
+            station.close()
+            parts.close()
+            raise
     # gpiozero loads here, after the first frame
     station.buttons = make_buttons(config, emit=station.put, clock=clock, pin_factory=parts.pin_factory)
-    station.outputs = make_outputs(config, clock=clock, pin_factory=parts.pin_factory)
+    station.sink.outputs = make_outputs(config, clock=clock, pin_factory=parts.pin_factory)
     return station, parts, store
 
 
@@ -366,11 +411,11 @@ def refresher(station: Station, parts: SimulatedParts, text_view: TextView | Non
     def refresh() -> None:
         buttons = station.buttons.buttons if station.buttons is not None else {}
         pressed = frozenset(role for role, b in buttons.items() if b.is_down)
-        lit = station.outputs.lights.lit if station.outputs is not None else None
+        lit = station.sink.outputs.lights.lit if station.sink.outputs is not None else None
         failed = frozenset(d.role for d in station.displays.failed())
         if text_view is not None:
             counters = parts.counters.views() if parts.counters is not None else ()
-            text_view.show(station.contents, station.page, lit_seat=lit, failed=failed, counters=counters)
+            text_view.show(station.screens, lit_seat=lit, failed=failed, counters=counters)
             return
         parts.refresh(pressed=pressed, lit_seat=lit, failed=failed)
 
@@ -396,6 +441,7 @@ def run_scripted(config: StationConfig, args: argparse.Namespace, *,
         with counters_running(station, config, parts.counters, wait_for_table=True), \
                 fleet_running(station, config, wait_s=FLEET_WAIT_S):
             station.start()
+            gc.enable()  # off while a ``run`` process starts (``cli.main``)
             station.drain()  # the counters' greetings
             if parts.counters is not None:
                 parts.counters.sync()

@@ -1,10 +1,12 @@
 """Expensive views derived from game state (exact odds, long texts), kept by the inputs they depend on.
 
-A game's panel asks ``VIEWS.get(key, compute, placeholder)``: the same key never computes twice, so a
-press that leaves a view's inputs alone (or a release) costs a dictionary look-up. While the station
-sends the frame that answers a press it ``defer``s: a view not known yet shows its placeholder and is
-computed by ``fill`` once that frame is out, then the station draws again. Outside the station
-(``play``, tests) nothing defers and a miss computes at once. Used from the station loop's one thread.
+A game's panel asks ``derived.get(key, compute, placeholder)``; it is answered from the ``DerivedViews``
+its caller made active (``with views.active():``), so each station passes its own cache in and no cache
+is shared by the process. With one active the same key never computes twice, so a press that leaves a
+view's inputs alone (or a release) costs a dictionary look-up. While the station sends the frame that
+answers a press it ``defer``s: a view not known yet shows its placeholder and is computed by ``fill``
+once that frame is out, then the station draws again. With none active (``play``, tests) a view is
+computed at once. Used from the station loop's one thread.
 """
 
 from __future__ import annotations
@@ -12,10 +14,18 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 MISSING: Any = object()
+_ACTIVE: ContextVar[DerivedViews | None] = ContextVar("tablekeeper_derived_views", default=None)
+
+
+def get(key: Hashable, compute: Callable[[], T], placeholder: T = MISSING) -> T:
+    """The view for ``key`` from the active ``DerivedViews``; computed now when none is active."""
+    views = _ACTIVE.get()
+    return compute() if views is None else views.get(key, compute, placeholder)
 
 
 class Same:
@@ -64,6 +74,15 @@ class DerivedViews:
         return value
 
     @contextmanager
+    def active(self) -> Iterator[DerivedViews]:
+        """``derived.get`` inside this block answers from these views."""
+        token = _ACTIVE.set(self)
+        try:
+            yield self
+        finally:
+            _ACTIVE.reset(token)
+
+    @contextmanager
     def deferred(self) -> Iterator[None]:
         """Views missed inside this block wait for ``fill`` (their panels show the placeholder)."""
         self._deferring = True
@@ -84,5 +103,3 @@ class DerivedViews:
         self._values.clear()
         self._pending.clear()
 
-
-VIEWS = DerivedViews()

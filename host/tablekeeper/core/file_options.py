@@ -7,8 +7,6 @@ opens a path it names (a save is data from anywhere: ``scenario=/dev/zero`` must
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping, Set
 
 from tablekeeper.errors import ConfigError
@@ -28,6 +26,9 @@ def embed(options: Mapping[str, str], file_keys: Set[str]) -> dict[str, str]:
             text = read_text(value, what="data file")
         except ConfigError as exc:  # the reason without read_text's own "PATH: " in front
             raise ConfigError(f"--option {key}={value}: {str(exc).removeprefix(f'{value}: ')}") from None
+        import hashlib  # loaded only for a session that names a file (not before a plain game's first frame)
+        import json
+
         digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
         out[key] = EMBEDDED_MARK + json.dumps({"file": value, "sha256": digest, "text": text})
     return out
@@ -47,6 +48,9 @@ def option_file(value: str) -> tuple[str, str]:
     being created, the file itself (bounded, regular, UTF-8)."""
     if not value.startswith(EMBEDDED_MARK):
         return value, read_text(value, what="data file")
+    import hashlib
+    import json
+
     try:
         body = json.loads(value[len(EMBEDDED_MARK):])
         label, digest, text = str(body["file"]), str(body["sha256"]), str(body["text"])

@@ -151,6 +151,9 @@ def fold(entries: Iterable[Entry]) -> tuple[list[Entry], list[Entry]]:
     return line, redo
 
 
+MAX_SEED = 2**63 - 1  # a seed a save can keep (SQLite's INTEGER)
+
+
 class Session:
     def __init__(self, game: Game, *, seats: int, seed: int, options: Mapping[str, str] | None = None,
                  journal: Journal | None = None, entries: Iterable[Entry] = (), from_save: str | None = None) -> None:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from tablekeeper.core.session import MAX_SEED as MAX_SEED
 from tablekeeper.core.session import Entry, Setup
 from tablekeeper.errors import StoreError
 
@@ -63,7 +64,6 @@ CREATE TABLE IF NOT EXISTS counters (
 );
 """
 
-MAX_SEED = 2**63 - 1
 """SQLite stores a signed 64-bit integer; a larger seed could never be saved."""
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -123,22 +124,16 @@ class FleetReporter:
     def status(self) -> Status:
         """The station as the organiser sees it now."""
         station = self.station
-        view = station._last_view
-        round_ = view.get("round")
-        phase = view.get("phase")
-        over = view.get("over")
+        state = station.session.state
         failed = {d.role for d in station.displays.failed()}
         displays: dict[str, Health] = {d.role: "failed" if d.role in failed else "ok" for d in station.config.displays}
-        counters: dict[str, Health] = {str(c.seat): "missing" if c.seat in station.missing_counters else "ok"
+        counters: dict[str, Health] = {str(c.seat): "missing" if c.seat in station.ui.missing_counters else "ok"
                                        for c in station.config.counters if c.seat}
         link_error = self.link.stats().last_refusal
         return Status(station=self.config.station, table=self.config.table, mode=self.mode(),
-                      game=str(view.get("game") or station.session.game.name),
-                      round=round_ if isinstance(round_, int) else None,
-                      phase=phase if isinstance(phase, str) else None,
-                      seats=station.session.state.seats, over=str(over) if over else None,
-                      active_seat=seat if isinstance(seat := view.get("active_seat"), int) else None,
-                      locked=station.locked, displays=displays, counters=counters,
+                      game=state.game or station.session.game.name, round=state.round, phase=state.phase,
+                      seats=state.seats, over=state.over or None, active_seat=state.active_seat,
+                      locked=station.ui.locked, displays=displays, counters=counters,
                       last_error=self.last_error or link_error, started_at=self.started_at,
                       run=self.run, boot=self.boot, version=__version__)
 
@@ -146,22 +141,22 @@ class FleetReporter:
         demo = getattr(self.station, "demo", None)
         if demo is not None:
             return _DEMO_MODES.get(str(demo.mode.value), "demo")
-        return "menu" if self.station.menu.is_open else "playing"
+        return "menu" if self.station.ui.menu.is_open else "playing"
 
     def _observe(self, now_s: float, *, first: bool = False) -> None:
         station = self.station
         failed = frozenset(d.role for d in station.displays.failed())
         if failed - self._failed:
             self.last_error = f"{', '.join(sorted(failed - self._failed))} display not answering"
-        missing = frozenset(station.missing_counters)
+        missing = station.ui.missing_counters
         if missing - self._missing:
             self.last_error = f"seat {', '.join(str(s) for s in sorted(missing - self._missing))} counter lost"
         self._failed, self._missing = failed, missing
         self._watch_demo(now_s, first=first)
-        over = station._last_view.get("over")
-        over_text = str(over) if over else None
+        state = station.session.state
+        over_text = state.over or None
         if over_text and over_text != self._over and not first:
-            self._event("game_over", game=str(station._last_view.get("game") or ""), result=over_text)
+            self._event("game_over", game=state.game, result=over_text)
         self._over = over_text
         status = self.status()
         if not status.same_state(self.last):
@@ -204,14 +199,13 @@ class FleetReporter:
         station = self.station
         demo_station = getattr(station, "reset_to_attract", None)
         if isinstance(command, Reset):
-            station.menu.close()
-            station.controls.pending = None
-            station.message = None
+            station.reset()
             if demo_station is not None:
                 demo_station()
         elif isinstance(command, Lock | Unlock):
-            station.locked = isinstance(command, Lock)
-            station.notify("panel locked by the organiser" if station.locked else "panel unlocked")
+            locked = isinstance(command, Lock)
+            station.ui = replace(station.ui, locked=locked)
+            station.say("panel locked by the organiser" if locked else "panel unlocked")
         elif isinstance(command, NextGame):
             demo = getattr(station, "demo", None)
             if demo is None:
@@ -220,7 +214,7 @@ class FleetReporter:
         elif isinstance(command, Identify):
             now_s = station.clock()
             label = f"{self.config.station} {self.config.table}".strip()
-            station.notify(f"this is {label}", seconds=command.seconds)
+            station.say(f"this is {label}", seconds=command.seconds)
             self._identify_until_s = now_s + command.seconds
             self._blink_at_s = now_s
         return None
@@ -228,12 +222,11 @@ class FleetReporter:
     def _blink(self, now_s: float) -> None:
         if self._identify_until_s is None or now_s < self._blink_at_s:
             return
-        outputs = self.station.outputs
+        outputs = self.station.sink.outputs
         if now_s >= self._identify_until_s:
             self._identify_until_s = None
             if outputs is not None:
-                seat = self.station._last_view.get("active_seat")
-                outputs.lights.light(seat if isinstance(seat, int) else None)
+                outputs.lights.light(self.station.session.state.active_seat)
             return
         self._blink_on = not self._blink_on
         self._blink_at_s = now_s + BLINK_S

@@ -34,6 +34,12 @@ from tablekeeper.hw.displays import (
 SH1106_COLUMN_OFFSET: Final = 2
 
 
+def held(interface: Any) -> bool:
+    """Whether the interface drops luma's RAM clear (``hw.displays.RetryingInterface.holding``): then the
+    blank frame is not even packed."""
+    return bool(getattr(interface, "holding", False))
+
+
 def luma_int(device: Any, name: str, meaning: str) -> int:
     """The integer luma keeps as ``device.<name>``, or ``LibraryError`` naming it and luma's version."""
     value = getattr(device, name, None)
@@ -60,9 +66,13 @@ class SSD1306(oled.ssd1306):  # type: ignore[misc]  # luma has no type hints
     page_addressing: Final = False
 
     def __init__(self, serial_interface: Any, width: int = 128, height: int = 64, rotate: int = 0) -> None:
-        super().__init__(serial_interface=serial_interface, width=width, height=height, rotate=rotate)
         self.interface = serial_interface
+        super().__init__(serial_interface=serial_interface, width=width, height=height, rotate=rotate)
         self.column_offset = luma_int(self, "_colstart", "the first visible column in the chip's RAM")
+
+    def clear(self) -> None:
+        if not held(self.interface):
+            super().clear()
 
     def display(self, image: Image.Image) -> None:
         """The whole frame, as luma sends it: one column and page window, then every page. (luma's
@@ -83,10 +93,14 @@ class SH1106(oled.sh1106):  # type: ignore[misc]  # luma has no type hints
     page_addressing: Final = True
 
     def __init__(self, serial_interface: Any, width: int = 128, height: int = 64, rotate: int = 0) -> None:
+        self.interface = serial_interface
         super().__init__(serial_interface=serial_interface, width=width, height=height, rotate=rotate,
                          page_address_offset=SH1106_COLUMN_OFFSET)
-        self.interface = serial_interface
         self.column_offset = SH1106_COLUMN_OFFSET
+
+    def clear(self) -> None:
+        if not held(self.interface):
+            super().clear()
 
     def display(self, image: Image.Image) -> None:
         """The whole frame, as luma sends it: each page addressed, then its columns."""

@@ -88,7 +88,7 @@ class CounterTable:
                     extra_ports: Callable[[], Iterable[PortInfo]] | None = None) -> CounterManager:
         """A ``CounterManager`` that finds these counters (and, with ``extra_ports``, real ones too);
         what it reports is kept in ``emitted`` before it goes to ``emit``."""
-        from tablekeeper.hw.counters import CounterManager, CounterMatch, usb_discovery
+        from tablekeeper.hw.counters import CounterManager, CounterMatch, PortDiscovery, usb_discovery
         from tablekeeper.intents import Tick
 
         def record(intent: Intent) -> None:
@@ -104,12 +104,13 @@ class CounterTable:
 
         # virtual counters are listed again when one is plugged or pulled here (``rescan``); real ones
         # plugged into this computer as the station finds them (udev events, else a slow scan)
-        discovery = usb_discovery() if extra_ports is not None else {"scan_interval_s": None}
+        discovery = usb_discovery(ports) if extra_ports is not None else PortDiscovery(list_ports=ports,
+                                                                                        scan_interval_s=None)
         for counter in self.bank.counters:  # the panel picture shows the counters' displays
             counter.on_display = lambda: emit(Tick())
         matches = [CounterMatch(e.vid, e.pid, e.seat, e.role, e.serial) for e in self.entries]
-        self.manager = CounterManager(emit=record, counters=matches, list_ports=ports,
-                                      on_roll=lambda roll: record(roll_intent(roll)), **discovery)
+        self.manager = CounterManager(emit=record, counters=matches, discovery=discovery,
+                                      on_roll=lambda roll: record(roll_intent(roll)))
         return self.manager
 
     def _rescan(self) -> None:

@@ -23,12 +23,12 @@ from tablekeeper.errors import HardwareError
 from tablekeeper.hw.displays import make_device
 from tablekeeper.sim.modes import DISPLAY_MODES
 from tablekeeper.sim.oled import OledChip
-from tablekeeper.sim.panel import PanelLayout, compose
 
 if TYPE_CHECKING:
     from gpiozero.pins.mock import MockFactory
 
     from tablekeeper.sim.counter_table import CounterTable
+    from tablekeeper.sim.panel import PanelLayout
 
 __all__ = ["DISPLAY_MODES", "SimulatedParts", "choose_display_mode", "has_graphical_screen", "make_emulator"]
 
@@ -167,7 +167,6 @@ class SimulatedParts:
         self.chips: dict[str, OledChip] = {}
         self.unplugged: set[str] = set()
         self.counters = counters
-        self.layout = PanelLayout(config, counters.entries if counters is not None else ())
         self.display_mode = display_mode
         self.capture_dir = capture_dir
         self.emulator = None if display_mode is None else emulator_factory(display_mode, self.layout.size,
@@ -179,6 +178,13 @@ class SimulatedParts:
         self._signature: object = None
         self._keys = {b.key: b for b in config.buttons if b.key}
         self._by_role = {b.role: b for b in config.buttons}
+
+    @cached_property
+    def layout(self) -> PanelLayout:
+        """Where each display, button and counter sits in the panel's picture (made when first drawn)."""
+        from tablekeeper.sim.panel import PanelLayout
+
+        return PanelLayout(self.config, self.counters.entries if self.counters is not None else ())
 
     @cached_property
     def pin_factory(self) -> MockFactory:
@@ -243,6 +249,8 @@ class SimulatedParts:
         if signature == self._signature:
             return False  # nothing reached a chip, a button or an LED: skip composing
         self._signature = signature
+        from tablekeeper.sim.panel import compose
+
         picture = compose(self.layout, self.screens(), pressed=pressed, lit_seat=lit_seat, failed=failed,
                           counters=counters)
         raw = picture.tobytes()

@@ -1,10 +1,10 @@
 """The simulated station as text, for a terminal with no window (SSH, a Pi console, CI).
 
-Each display's *content* is drawn from the same screen model the OLEDs use (``ui.render.layout``),
-one character per glyph, in a box per display laid out like the panel: seats 1-2 on the left, the
-track and tokens in the middle, seats 3-4 on the right, and the virtual counters in a row below
-(each with its seat, role, what its own display shows and its keys). Scaled pixels are unreadable at
-80 columns; this reads at 80x24. A status line names the keys and how to quit.
+Each display's screen comes from the same ``Screens`` the OLEDs draw (``ui.compose``), laid out as on
+the glass (``ui.render.layout``), one character per glyph, in a box per display laid out like the
+panel: seats 1-2 on the left, the track and tokens in the middle, seats 3-4 on the right, and the
+virtual counters in a row below (each with its seat, role, what its own display shows and its keys).
+Scaled pixels are unreadable at 80 columns; this reads at 80x24. A status line names the keys and how to quit.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Final, TextIO
 
 from tablekeeper.config import ButtonConfig, DisplayConfig, StationConfig
-from tablekeeper.core.view import Panel
+from tablekeeper.ui.model import DisplayScreen, Screens
 from tablekeeper.ui.render import Screen, layout
 
 if TYPE_CHECKING:
@@ -28,17 +28,18 @@ COUNTER_KEYS: Final = {"up": "+", "down": "-", "select": "sel"}
 KEY_NAMES: Final = {"space": "Space", "enter": "Enter", "backspace": "Bksp", "escape": "Esc", "tab": "Tab",
                     "left": "Left", "right": "Right", "up": "Up", "down": "Down"}
 QUIT_HELP: Final = "Esc or Ctrl-C quits"
-Content = tuple[Panel, "str | None", "str | None"]  # panel, banner, selected track
 
 
-def display_box(display: DisplayConfig, content: Content | None, page: int, *, lit: bool = False,
+def display_box(display: DisplayConfig, content: DisplayScreen | None, page: int, *, lit: bool = False,
                 failed: bool = False) -> list[str]:
     """One display as text rows: a frame naming the role, the title (between '#'), the body rows, and
     the banner (between '>' and '<', inverted on the glass)."""
     screen: Screen | None = None
-    if content is not None:
-        panel, banner, selected = content
-        screen = layout(panel, display.viewing, banner=banner, selected=selected, page=page)
+    if content is not None and content.cover is not None:
+        screen = layout(content.cover.panel, display.viewing, banner=content.cover.banner, page=page)
+    elif content is not None:
+        screen = layout(content.panel, display.viewing, banner=content.banner_text, selected=content.selected,
+                        page=page)
     columns = screen.columns if screen is not None else 21
     body_rows = (display.height // (screen.face.cell[1] if screen is not None else 13)) - 1
     name = display.role + (" *" if lit else "") + (" (no answer)" if failed else "")
@@ -101,12 +102,14 @@ def counter_box(view: CounterView) -> list[str]:
     return [top, *body, f"|{keys[:width]:<{width}}|", "+" + "-" * width + "+"]
 
 
-def compose_text(config: StationConfig, contents: Mapping[str, Content], page: int, *, lit_seat: int | None = None,
-                 failed: frozenset[str] = frozenset(), width: int = 80,
+def compose_text(config: StationConfig, screens: Screens | None, page: int | None = None, *,
+                 lit_seat: int | None = None, failed: frozenset[str] = frozenset(), width: int = 80,
                  counters: Sequence[CounterView] = ()) -> str:
     """The whole panel as text: the display boxes in three columns, the counters below, then the
-    status lines."""
+    status lines. ``page``: the page long screens show (default: the screens' own)."""
     by_role = {d.role: d for d in config.displays}
+    contents: Mapping[str, DisplayScreen] = {d.role: d for d in screens.displays} if screens is not None else {}
+    page = page if page is not None else screens.page if screens is not None else 0
     columns: list[list[str]] = []
     placed: set[str] = set()
     for roles in COLUMNS:
@@ -138,9 +141,9 @@ class TextView:
         self._last = ""
         out.write("\x1b[?25l")  # hide the cursor while the view is up
 
-    def show(self, contents: Mapping[str, Content], page: int, *, lit_seat: int | None,
-             failed: frozenset[str], counters: Sequence[CounterView] = ()) -> bool:
-        text = compose_text(self._config, contents, page, lit_seat=lit_seat, failed=failed, counters=counters)
+    def show(self, screens: Screens | None, *, lit_seat: int | None, failed: frozenset[str],
+             counters: Sequence[CounterView] = ()) -> bool:
+        text = compose_text(self._config, screens, lit_seat=lit_seat, failed=failed, counters=counters)
         if text == self._last:
             return False
         self._last = text

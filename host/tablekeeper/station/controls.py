@@ -19,6 +19,7 @@ from tablekeeper.core.game import Game
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
+from tablekeeper.ui.compose import Pointing
 
 ROLES = ("next", "back", "select", "up", "down", "menu")
 
@@ -73,6 +74,11 @@ class Controls:
         if index is None or state.prompt is None:
             return None
         return f"{index + 1} of {len(state.prompt.options)}: {state.prompt.options[index]}"
+
+    def pointing(self, state: GameState) -> Pointing:
+        """What the controls point at, for ``ui.compose``."""
+        return Pointing(self.selected(state), self.pending.text() if self.pending is not None else None,
+                        self.prompt_text(state), self.option(state))
 
     def selected(self, state: GameState) -> str | None:
         names = self.game.adjustable(state)

@@ -22,9 +22,10 @@ from PIL import Image, ImageDraw
 from tablekeeper.core.view import Panel, Priority
 from tablekeeper.ui.fonts import BIG, cell, font
 from tablekeeper.ui.legibility import FLOOR_ARCMIN, KNOWN_PANELS, Viewing
+from tablekeeper.ui.model import names_track
+from tablekeeper.ui.state import PAGE_S
 
 MARKER: Final = ">"  # drawn before the selected track's line
-PAGE_S: Final = 3.0  # how long each page of a long screen stays up
 
 # The bitmap fonts cover ISO 8859-1; common typography outside it gets a plain stand-in.
 STAND_INS = str.maketrans({"\u2014": "-", "\u2013": "-", "\u2212": "-", "\u2192": "->", "\u2190": "<-",
@@ -160,7 +161,7 @@ def layout(panel: Panel, viewing: Viewing, *, banner: str | None = None, selecte
     details: list[list[str]] = []  # DETAIL lines, each kept whole, shown only where there is room
     for index in sorted(range(len(panel.lines)), key=panel.priority):  # stable: order within a priority
         line = panel.lines[index]
-        marked = selected is not None and _names(line, selected)
+        marked = selected is not None and names_track(line, selected)
         rows = wrap(f"{MARKER}{line}" if marked else line, body_cols)
         if panel.priority(index) is Priority.DETAIL and not marked:
             details.append(rows)
@@ -214,11 +215,6 @@ def _chunks(rows: Sequence[str], size: int) -> list[list[str]]:
 
 def _big_face(face: Face) -> Face:
     return Face(BIG) if Face(BIG).cap_px > face.cap_px else Face(face.name, face.scale * 2)
-
-
-def _names(line: str, track: str) -> bool:
-    words = line.strip().lower().split()
-    return bool(words) and words[0].rstrip(":") == track.lower()
 
 
 def page_count(panel: Panel, viewing: Viewing, *, banner: str | None = None, selected: str | None = None) -> int:

@@ -153,7 +153,7 @@ def test_four_investigators_three_rounds_on_the_simulated_station_by_buttons_onl
         view = station.session.view()
         origins = {e.command.origin for e in station.session.line if e.command is not None}
         refused = list(station.stats.rejected)
-        frames = station.frames()
+        frames = dict(station.images)
     finally:
         station.close()
         parts.close()
@@ -183,8 +183,10 @@ def test_the_seat_display_shows_the_games_legend_for_its_buttons(tmp_path: Path)
         run.run(parse_script(["press seat1.b", "wait 1"], parts, source="keys", hold_s=config.timing.hold_s))
         state = station.session.state
         assert state.prompt is not None and state.prompt.id == "action" and state.active_seat == 1
-        assert station.contents["seat1"][1] == "your answer | A: back, B: investigate"
-        assert station.contents["seat2"][1] == "still to play"
+        assert station.screens is not None
+        seat1, seat2 = station.screens.display("seat1"), station.screens.display("seat2")
+        assert seat1 is not None and seat1.banner_text == "your answer | A: back, B: investigate"
+        assert seat2 is not None and seat2.banner_text == "still to play"
     finally:
         station.close()
         parts.close()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tablekeeper.core.derived import VIEWS
+from tablekeeper.core.derived import DerivedViews
 from tablekeeper.core.events import Command
 from tablekeeper.games.oathsworn import GAME, plan
 
@@ -116,20 +116,20 @@ def test_odds_wait_for_the_answering_frame() -> None:
     """While the station sends the frame answering a press, a plan whose odds are not known yet
     shows "working them out"; they are worked out right after (``fill``), best count included."""
     s = ok(to_turns(encounter()), "plan 1 head white=7 redraws=1")
-    VIEWS.clear()
-    plan._KNOWN_ODDS.clear()  # as in a fresh station: nothing worked out yet
-    with VIEWS.deferred():
+    views = DerivedViews()  # as in a fresh station: nothing worked out yet
+    plan._KNOWN_ODDS.clear()
+    with views.active(), views.deferred():
         panel = GAME.panels(s.state)["tokens"]
         GAME.view(s.state)
     assert panel.lines == ("working them out",)
-    before = VIEWS.computed
-    assert VIEWS.fill()
-    assert VIEWS.computed > before
-    with VIEWS.deferred():
+    before = views.computed
+    assert views.fill()
+    assert views.computed > before
+    with views.active(), views.deferred():
         panel = GAME.panels(s.state)["tokens"]
     assert panel.lines[0] == "chance to hit" and panel.lines[-1].startswith("best: ")
     assert panel.lines[-1] != "best: working"  # one pass after the frame worked out both
     assert v(s, "plan.white") == 7
     ok(s, "add plan.white -1")  # another count the best-count search already worked out: no wait
-    with VIEWS.deferred():
+    with views.active(), views.deferred():
         assert GAME.panels(s.state)["tokens"].lines[:2] == ("chance to hit", "6 white cards")

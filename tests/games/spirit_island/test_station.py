@@ -154,7 +154,7 @@ def test_three_turns_on_the_simulated_station_by_buttons_only(tmp_path: Path) ->
         ScriptedRun(station, parts, clock, lambda: None).run(steps)
         session = station.session
         view = session.view()
-        frames = station.frames()
+        frames = dict(station.images)
         tokens = session.game.panels(session.state)["tokens"]
         notices = [str(e["text"]) for entry in session.line for e in entry.events if e.kind == "notice"]
     finally:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
+from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
@@ -26,6 +26,7 @@ from tablekeeper.games.arkham.content import (
 )
 from tablekeeper.schema import decode, fail, parse_toml
 
+DATA_DIR = Path(__file__).parent / "data"  # installed as files (never zipped): no importlib.resources
 PACKAGE = "tablekeeper.games.arkham"
 DIFFICULTIES = ("easy", "standard", "hard", "expert")
 S = TypeVar("S", bound=msgspec.Struct)
@@ -152,8 +153,7 @@ def read_toml(name: str, override: str | None = None) -> tuple[str, dict[str, An
             label, text = option_file(override)
         else:
             label = f"arkham/data/{name}"
-            files = resources.files("tablekeeper.games.arkham").joinpath("data")
-            text = files.joinpath(name).read_text(encoding="utf-8")
+            text = (DATA_DIR / name).read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"{label}: cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError:

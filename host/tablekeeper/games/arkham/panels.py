@@ -3,7 +3,7 @@ tracks the up/down buttons reach first, and what each seat's two buttons mean ri
 
 from __future__ import annotations
 
-from tablekeeper.core.derived import VIEWS
+from tablekeeper.core import derived
 from tablekeeper.core.events import Command
 from tablekeeper.core.flow import Flow
 from tablekeeper.core.numbers import is_number
@@ -96,7 +96,7 @@ def margin_chance(state: GameState, seat: int, margin: int, kinds: dict[str, Tok
         return f"{float(chance) * 100:.0f}%"
 
     key = ("arkham.margin", contents, tuple(sorted(kinds.items())), margin, elder)
-    return VIEWS.get(key, compute, placeholder="..")
+    return derived.get(key, compute, placeholder="..")
 
 
 def seat_panel(state: GameState, seat: int) -> Panel:

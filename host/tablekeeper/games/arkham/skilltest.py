@@ -11,8 +11,8 @@ from fractions import Fraction
 
 from msgspec.structs import replace
 
+from tablekeeper.core import derived
 from tablekeeper.core.chance import Bag
-from tablekeeper.core.derived import VIEWS
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
@@ -63,7 +63,7 @@ def odds(state: GameState, test: SkillTest, placeholder: Fraction | None = None)
     elder = elder_sign(state, test.seat)
     kinds = token_kinds(state, test.seat)
     key = ("arkham.test", contents, tuple(sorted(kinds.items())), skill, difficulty, elder)
-    return VIEWS.get(key, lambda: success_chance(contents.as_dict(), kinds, skill, difficulty, elder),
+    return derived.get(key, lambda: success_chance(contents.as_dict(), kinds, skill, difficulty, elder),
                      placeholder=placeholder)
 
 

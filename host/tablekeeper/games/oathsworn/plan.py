@@ -9,8 +9,9 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from tablekeeper.core import derived
 from tablekeeper.core.chance import Deck
-from tablekeeper.core.derived import VIEWS, Same
+from tablekeeper.core.derived import Same
 from tablekeeper.core.game import Txn
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
@@ -78,7 +79,7 @@ def plan_odds(state: GameState) -> AttackOdds | None:
     """OS-ATK-6..14: exact odds of the planned attack from the current decks; HP lost is capped by
     the die left on the target (OS-DMG-5: excess damage is ignored). None when there is no plan or
     it no longer fits the table (a location broken since), and, while the station sends the frame
-    answering a press, when the odds are not worked out yet (``VIEWS`` computes them after it)."""
+    answering a press, when the odds are not worked out yet (``derived`` computes them after it)."""
     inputs = plan_inputs(state)
     if inputs is None:
         return None
@@ -87,7 +88,7 @@ def plan_odds(state: GameState) -> AttackOdds | None:
     known = None if counts is None else _KNOWN_ODDS.get(inputs.key(counts))
     if known is not None:  # worked out already (the best-count search tries every count): no second frame
         return known
-    return VIEWS.get(("oathsworn.odds", inputs, whites), lambda: inputs.odds(whites), placeholder=None)
+    return derived.get(("oathsworn.odds", inputs, whites), lambda: inputs.odds(whites), placeholder=None)
 
 
 def plan_inputs(state: GameState) -> PlanInputs | None:
@@ -150,7 +151,7 @@ def best_white(state: GameState) -> tuple[int, AttackOdds] | None:
                 best = (white, odds)
         return best
 
-    return VIEWS.get(("oathsworn.best", inputs), compute, placeholder=None)
+    return derived.get(("oathsworn.best", inputs), compute, placeholder=None)
 
 
 def break_chance(state: GameState, odds: AttackOdds) -> Fraction | None:
@@ -188,7 +189,7 @@ def check_chances(state: GameState) -> dict[int, Fraction] | None:
         return None
     pile = current_piles(state)["W"]
     difficulty, bonus = int(plan["difficulty"]), int(plan.get("bonus", 0))
-    return VIEWS.get(("oathsworn.check", pile, difficulty, bonus),
+    return derived.get(("oathsworn.check", pile, difficulty, bonus),
                      lambda: {w: _check(pile, w, difficulty, bonus) for w in range(11)}, placeholder=None)
 
 

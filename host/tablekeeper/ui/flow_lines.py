@@ -6,25 +6,17 @@ only draws what they say."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from tablekeeper.core import flow as flowmod
 from tablekeeper.core.events import NoticeKind
 from tablekeeper.core.flow import Flow, Turns
 from tablekeeper.core.session import Note
 from tablekeeper.core.state import GameState
+from tablekeeper.ui.model import Lights
 
 CONFIRM_S = 4.0  # a second NEXT within this ends a step for the seats still playing
 AUTO_LINE_S = 4.0  # how long "what the station just did" stays when nobody presses
 SHARED = (Turns.TOGETHER, Turns.NONE)  # steps where several seats may owe a move at once
-
-
-@dataclass(frozen=True, slots=True)
-class Lights:
-    """The seat LEDs: one steady (whose turn it is), others blinking (still owe in a shared step)."""
-
-    steady: int | None
-    blinking: frozenset[int]
 
 
 def _shared(step: flowmod.Step, state: GameState) -> bool:

@@ -2,18 +2,21 @@
 
 It is shown on the track display. up/down move, next (or select) chooses, back or menu leaves,
 and it closes by itself after an idle time on the injected clock, so no run of presses can leave
-the station stuck in it. Choosing an item returns what to do; the station does it.
+the station stuck in it. A frozen value: each update returns a new menu; the station does what a
+chosen item asks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Literal
 
 from tablekeeper.core.view import Panel
 
 MENU_IDLE_S = 15.0  # leave the menu (and give up pairing) after this long without a press
 VISIBLE_ITEMS = 4  # rows of a 128x64 display under the title
+MenuPage = Literal["items", "pairing", "counters"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,49 +34,45 @@ def menu_items(*, quiet: bool, seats: Sequence[int]) -> tuple[MenuItem, ...]:
             MenuItem("Counters", "counters"))
 
 
-class StationMenu:
-    """Which page is open (the item list, a pairing prompt, the counter list) and where the cursor is."""
+@dataclass(frozen=True, slots=True)
+class Menu:
+    """Which page is open (None: closed; the item list, a pairing prompt, the counter list), where the
+    cursor is, and when it was last pressed."""
 
-    def __init__(self, *, idle_s: float = MENU_IDLE_S) -> None:
-        self.idle_s = idle_s
-        self.items: tuple[MenuItem, ...] = ()
-        self.cursor = 0
-        self.page: str | None = None  # None (closed), "items", "pairing", "counters"
-        self.pairing_seat = 0
-        self.counter_lines: tuple[str, ...] = ()
-        self.last_press_s = 0.0
+    page: MenuPage | None = None
+    items: tuple[MenuItem, ...] = ()
+    cursor: int = 0
+    pairing_seat: int = 0
+    counter_lines: tuple[str, ...] = ()
+    last_press_s: float = 0.0
+    idle_s: float = MENU_IDLE_S
 
     @property
     def is_open(self) -> bool:
         return self.page is not None
 
-    def open(self, items: tuple[MenuItem, ...], now_s: float) -> None:
-        self.items = items
-        self.cursor = 0
-        self.page = "items"
-        self.last_press_s = now_s
+    def opened(self, items: tuple[MenuItem, ...], now_s: float) -> Menu:
+        return replace(self, items=items, cursor=0, page="items", last_press_s=now_s)
 
-    def close(self) -> None:
-        self.page = None
-        self.pairing_seat = 0
+    def closed(self) -> Menu:
+        return replace(self, page=None, pairing_seat=0)
 
-    def touch(self, now_s: float) -> None:
-        self.last_press_s = now_s
+    def touched(self, now_s: float) -> Menu:
+        return replace(self, last_press_s=now_s)
 
-    def move(self, step: int) -> None:
+    def moved(self, step: int) -> Menu:
         if self.page == "items" and self.items:
-            self.cursor = (self.cursor + step) % len(self.items)
+            return replace(self, cursor=(self.cursor + step) % len(self.items))
+        return self
 
     def chosen(self) -> MenuItem | None:
         return self.items[self.cursor] if self.page == "items" and self.items else None
 
-    def show_pairing(self, seat: int) -> None:
-        self.page = "pairing"
-        self.pairing_seat = seat
+    def pairing(self, seat: int) -> Menu:
+        return replace(self, page="pairing", pairing_seat=seat)
 
-    def show_counters(self, lines: tuple[str, ...]) -> None:
-        self.page = "counters"
-        self.counter_lines = lines or ("no counters found",)
+    def counters(self, lines: tuple[str, ...]) -> Menu:
+        return replace(self, page="counters", counter_lines=lines or ("no counters found",))
 
     def deadline_s(self) -> float | None:
         return self.last_press_s + self.idle_s if self.is_open else None
