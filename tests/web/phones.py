@@ -133,6 +133,54 @@ def page_texts(screen: DisplayScreen) -> tuple[list[str], str | None]:
     return [panel.title, *(line.text for line in lines if line.emphasis.name != "DETAIL")], banner
 
 
+def settled(ps: PhoneStation) -> int:
+    """The version of the view the station publishes once everything queued is carried out."""
+    return int(ps.on_station(lambda _st: ps.pages.publisher.version))
+
+
+def caught_up(ps: PhoneStation, *pages: Any) -> int:
+    """Wait until each page has every press acknowledged and shows the station's settled view."""
+    for page in pages:
+        page.wait_for_function("() => document.body.dataset.pending === '0'", timeout=10_000, polling=20)
+    version = settled(ps)
+    for page in pages:
+        page.wait_for_function(f"() => Number(document.body.dataset.version) >= {version}", timeout=10_000, polling=20)
+    return version
+
+
+def shown_on(page: Any) -> dict[str, str]:
+    """Each display box's text on ``page``, by role."""
+    texts: dict[str, str] = page.evaluate(
+        "Object.fromEntries([...document.querySelectorAll('article.display')]"
+        ".map(a => [a.dataset.role, a.innerText]))")
+    return texts
+
+
+def agree(ps: PhoneStation, page: Any) -> list[str]:
+    """The displays ``page`` shows hold the same text as the glass draws from the same screens: every
+    line the glass keeps is on the page, every row of the glass is in the page's text. Returns the roles."""
+    version = int(page.evaluate("document.body.dataset.version"))
+    screens = ps.snapshots[version].screens
+    checked = []
+    for role, text in shown_on(page).items():
+        screen = screens.display(role)
+        assert screen is not None, role
+        on_page = squash(text)
+        if ps.config.display(role) is not None:
+            body, foot = glass_rows(screen, ps.station)
+            must, banner = page_texts(screen) if screen.join is None else ([f"PIN {screen.join.pin}"], None)
+            for line in must:
+                assert squash(line) in squash("".join(body)), (role, line, body)
+                assert squash(line) in on_page, (role, line, text)
+            if banner is not None:
+                assert squash(banner) == squash("".join(foot)), (role, banner, foot)
+                assert squash(banner) in on_page, (role, banner, text)
+            for row in [*body, *foot]:
+                assert squash(row) in on_page, (role, row, text)
+        checked.append(role)
+    return checked
+
+
 def browser() -> Iterator[Any]:
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
