@@ -25,6 +25,7 @@ from tablekeeper.ui.model import DisplayScreen
 from tablekeeper.ui.render import layout, printable, wrap
 from tablekeeper.web.join import Invitation
 from tablekeeper.web.phones import PhonePages
+from tablekeeper.web.server import DEFAULT_LIMITS, Limits
 from tablekeeper.web.view import Snapshot
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -45,7 +46,8 @@ class PhoneStation:
     """A station playing ``game`` with its phones' pages; ``snapshots`` holds every view published."""
 
     def __init__(self, tmp: Path, game: str = "arkham", *, seats: int = 2, seed: int = 1,
-                 options: dict[str, str] | None = None, config: StationConfig | None = None) -> None:
+                 options: dict[str, str] | None = None, config: StationConfig | None = None,
+                 limits: Limits = DEFAULT_LIMITS) -> None:
         self.config = config or load_config(REFERENCE_CONFIG)
         self.parts = SimulatedParts(self.config, display_mode=None, capture_dir=tmp / "frames")
         clock = time.monotonic
@@ -53,7 +55,7 @@ class PhoneStation:
         session = Session(games.load(game), seats=seats, seed=seed, options=options or {})
         self.station = Station(session=session, config=self.config, displays=displays, clock=clock)
         self.station.sink.outputs = make_outputs(self.config, clock=clock, pin_factory=self.parts.pin_factory)
-        self.pages = PhonePages(self.station, WebConfig("127.0.0.1", 0))
+        self.pages = PhonePages(self.station, WebConfig("127.0.0.1", 0), limits=limits)
         self.snapshots: dict[int, Snapshot] = {}
         deliver = self.pages.hub.deliver
 
