@@ -40,17 +40,15 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench_press import BURSTS, EDGE_GAP_S, I2C_HZ, WINDOW_S, Wire, pct
+from bench_station_idle import family, family_cpu_s
 from websockets.sync.client import ClientConnection, connect
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_press import BURSTS, EDGE_GAP_S, I2C_HZ, WINDOW_S, Wire, pct  # noqa: E402
-from bench_station_idle import family, family_cpu_s  # noqa: E402
-
-from tablekeeper.commands.run import build_simulated, settle_heap  # noqa: E402
-from tablekeeper.config import WebConfig, load_config  # noqa: E402
-from tablekeeper.core.script import parse_line  # noqa: E402
-from tablekeeper.intents import Quit  # noqa: E402
-from tablekeeper.web.phones import PhonePages  # noqa: E402
+from tablekeeper.commands.run import build_simulated, settle_heap
+from tablekeeper.config import WebConfig, load_config
+from tablekeeper.core.script import parse_line
+from tablekeeper.intents import Quit
+from tablekeeper.web.phones import PhonePages
 
 ROOT = Path(__file__).resolve().parents[1]
 PRESSES = 100
