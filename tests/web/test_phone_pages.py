@@ -183,3 +183,53 @@ def test_a_page_without_the_secret_is_refused_and_the_pin_lets_it_join(tmp_path:
         assert f"k={ps.invitation.secret}" in page.url and "/seat/2" in page.url
     finally:
         ps.stop()
+
+
+EARTHBORNE_ROUND = [  # (page, what): "table" types a line or presses NEXT; "seatN" presses a or b
+    ("table", "pathdeck mountain_pass lone_tree_station"),
+    ("table", "reveal path agit"), ("table", "reveal path pounc"), ("table", "reveal path spider"),
+    ("table", "reveal path circl"), ("table", "#next"),
+    ("seat1", "b"), ("table", "test 1 awa 2 energy=2 target=card1"), ("table", "reveal challenge sun7"),
+    ("table", "progress card1 3"), ("table", "resolve"), ("table", "resolve"), ("seat1", "a"),
+    ("seat2", "b"), ("table", "test 2 fit 1 target=card2"), ("table", "reveal challenge mountain1"),
+    ("table", "harm card2 2"), ("table", "resolve"), ("seat2", "a"),
+    ("seat3", "a"), ("seat4", "a"), ("seat1", "a"), ("seat2", "a"), ("table", "#next"),
+]
+
+
+@pytest.mark.stress
+def test_four_rangers_play_an_earthborne_round_from_phones_alone(tmp_path: Path, context: Any) -> None:
+    """No buttons: the path cards' names typed in the table's console (each completed from a few
+    letters and picked), turns and rests on the seats' pages, NEXT on the table page; the pages and
+    the glass agree at every step, and round 2 begins with nothing refused."""
+    ps = PhoneStation(tmp_path, "earthborne", seats=4, seed=7, options={"flow": "auto"})  # as `run` starts it
+    try:
+        table = context.new_page()
+        table.goto(ps.url("/"))
+        seats = {}
+        for seat in range(1, 5):
+            seats[seat] = context.new_page()
+            seats[seat].goto(ps.url(f"/seat/{seat}"))
+        pages = [table, *seats.values()]
+        caught_up(ps, *pages)
+        for where, what in EARTHBORNE_ROUND:
+            if where.startswith("seat"):
+                press(seats[int(where[4:])], f"#button-{what}")
+            elif what.startswith("#"):
+                press(table, what)
+            else:
+                table.bring_to_front()
+                line = table.locator("#line")
+                line.fill(what)
+                if what.startswith("reveal path"):  # a few letters, and the name the box offers
+                    table.locator(".choice").first.click()
+                    assert line.input_value().startswith('reveal path "')
+                line.press("Enter")
+            caught_up(ps, *pages)
+            for page in pages:
+                agree(ps, page)
+        state = ps.on_station(lambda st: st.session.state)
+        assert state.round == 2 and "Draw path cards" in table.locator("#displays").inner_text()
+        assert ps.on_station(lambda st: st.stats.refused_all) == 0
+    finally:
+        ps.stop()

@@ -21,6 +21,7 @@ const state = {
   ref: 0,
   view: null,
   sentLines: {},  // seq -> the console line, to say what became of it
+  saidTimer: 0,
 };
 
 function randomName() {
@@ -102,7 +103,7 @@ function acknowledged(message) {
   const line = state.sentLines[message.seq];
   delete state.sentLines[message.seq];
   if (message.refused) say(line ? `${line}: ${message.refused}` : message.refused, "refused");
-  else if (line) say(`${line}: done`, "done");
+  else say(line ? `${line}: done` : "", "done");  // a press taken: an older refusal is not left standing
 }
 
 function showLink(up) {
@@ -111,11 +112,17 @@ function showLink(up) {
   link.className = up ? "link up" : "link down";
 }
 
+const SAID_S = 8;  // a refusal stays this long (the displays' notices last about as long)
+
 function say(text, outcome) {
   const said = $("said");
   if (!said) return;
   said.textContent = text;
   said.dataset.outcome = outcome;
+  clearTimeout(state.saidTimer);
+  if (outcome === "refused") {
+    state.saidTimer = setTimeout(() => { if (said.textContent === text) said.textContent = ""; }, SAID_S * 1000);
+  }
 }
 
 function press(role, gesture) {
