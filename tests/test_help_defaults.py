@@ -225,14 +225,12 @@ def test_docs_point_to_nothing_outside_the_repository() -> None:
 
 
 def test_no_two_doc_pages_share_a_save_file() -> None:
-    """Following every page's examples in one clone must not resume another page's save (a name in
-    capitals, such as FILE, is a placeholder the reader fills in, not a file)."""
+    """Following every page's examples in one clone must not resume another page's save."""
     owners: dict[str, set[str]] = {}
     for page in (ROOT / "docs").rglob("*"):
         if page.suffix in (".md", ".sim", ".script", ".keys"):
             for name in re.findall(r"--save (\S+)", page.read_text(encoding="utf-8")):
-                if not re.fullmatch(r"[A-Z_]+\W*", name):
-                    owners.setdefault(name, set()).add(page.stem.split(".")[0])
+                owners.setdefault(name, set()).add(page.stem.split(".")[0])
     assert owners and {name: pages for name, pages in owners.items() if len(pages) > 1} == {}
 
 
