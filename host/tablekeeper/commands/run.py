@@ -204,6 +204,7 @@ def run_command(args: argparse.Namespace) -> int:
 
     config = load_config(args.config or default_config_path())
     args.walk = getattr(args, "walk", False) or config.walk  # a new game steps by hand (teaching)
+    args.web_listen = web_config(config, getattr(args, "web", None))  # a mistyped --web: one line, before any part
     simulate = args.sim or args.script is not None or args.display is not None
     if not simulate and not gpio_present():
         print("tablekeeper: no Raspberry Pi GPIO here; running the simulator", file=sys.stderr)
@@ -373,7 +374,7 @@ def fleet_running(station: Station, config: StationConfig, *, wait_s: float = 0.
 def web_running(station: Station, config: StationConfig, args: argparse.Namespace) -> Iterator[None]:
     """With ``--web`` or a ``[web]`` table, the phones' pages on a thread of their own (started before
     the station's first screens, so the track display shows their join card); off otherwise."""
-    web = web_config(config, getattr(args, "web", None))
+    web = args.web_listen if hasattr(args, "web_listen") else web_config(config, getattr(args, "web", None))
     if web is None:
         yield
         return
