@@ -149,22 +149,22 @@ class Hub:
         """The page ``name`` (re)connected: its acks go to ``outbox`` from now on; the answer says the
         last number already taken, so the page resends only what is newer or unanswered."""
         if not CLIENT.match(name):
-            return None, _json({"t": "error", "detail": "hello: a client name is 8-40 letters, digits, - or _"})
+            return None, encoded({"t": "error", "detail": "hello: a client name is 8-40 letters, digits, - or _"})
         client = self.clients.pop(name, None) or Client()
         self.clients[name] = client
         while len(self.clients) > MAX_CLIENTS:
             self.clients.popitem(last=False)
         client.outbox = outbox
-        return client, _json({"t": "hello", "taken": client.last_put, "hold_s": self.hold_s})
+        return client, encoded({"t": "hello", "taken": client.last_put, "hold_s": self.hold_s})
 
     def submit(self, client: Client, seq: int, intent: ButtonIntent | Typed) -> bytes | None:
         """Put the page's ``seq`` on the station's queue once; an answer to send now, if any."""
         if seq <= client.last_put:
             if seq in client.outcomes:
-                return _ack(seq, client.outcomes[seq])
+                return ack_message(seq, client.outcomes[seq])
             return None  # on the queue still: acknowledged when carried out
         if client.in_flight >= MAX_IN_FLIGHT:
-            return _ack(seq, SLOW_DOWN, kept=False)
+            return ack_message(seq, SLOW_DOWN, kept=False)
         client.last_put = seq
         client.in_flight += 1
         loop = asyncio.get_running_loop()
@@ -181,7 +181,7 @@ class Hub:
         while len(client.outcomes) > KEEP_OUTCOMES:
             client.outcomes.popitem(last=False)
         if client.outbox is not None:
-            client.outbox.add(_ack(seq, refusal))
+            client.outbox.add(ack_message(seq, refusal))
 
     def intent_of(self, message: Press | Line) -> ButtonIntent | Typed | str:
         """The intent a message asks for, or why it cannot be one."""
@@ -197,11 +197,11 @@ class Hub:
     def completions(self, message: Complete) -> bytes:
         snapshot = self.latest
         if snapshot is None or len(message.text) > MAX_LINE_CHARS:
-            return _json({"t": "completions", "ref": message.ref, "choices": []})
+            return encoded({"t": "completions", "ref": message.ref, "choices": []})
         if self._names is None or self._names[0] is not snapshot.state:
             self._names = (snapshot.state, snapshot.game.names(snapshot.state))
         choices = complete(message.text, snapshot.game.all_verbs(), self._names[1])
-        return _json({"t": "completions", "ref": message.ref,
+        return encoded({"t": "completions", "ref": message.ref,
                       "choices": [{"line": c.line, "word": c.word, "hint": c.hint} for c in choices]})
 
 
@@ -214,9 +214,12 @@ def decode(raw: str | bytes) -> Incoming | str:
         return str(exc).replace("`", "")
 
 
-def _ack(seq: int, refusal: str | None, *, kept: bool = True) -> bytes:
-    return _json({"t": "ack", "seq": seq, "refused": refusal, "kept": kept})
+def ack_message(seq: int, refusal: str | None, *, kept: bool = True) -> bytes:
+    """The answer to a page's ``seq``: the refusal it met, and whether the station took it (a page
+    resends nothing ``kept``; one not kept, slowed down or malformed, it shows as refused)."""
+    return encoded({"t": "ack", "seq": seq, "refused": refusal, "kept": kept})
 
 
-def _json(message: object) -> bytes:
+def encoded(message: object) -> bytes:
+    """A message to a page, as the socket sends it (JSON)."""
     return msgspec.json.encode(message)

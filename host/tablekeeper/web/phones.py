@@ -32,7 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tablekeeper.config import WebConfig
 from tablekeeper.web.guard import Allowed, guarded
-from tablekeeper.web.hub import SLOW_DOWN, Bucket, Client, Complete, Hello, Hub, Outbox, _ack, _json, decode
+from tablekeeper.web.hub import SLOW_DOWN, Bucket, Client, Complete, Hello, Hub, Outbox, ack_message, decode, encoded
 from tablekeeper.web.join import Invitation, qr_svg, reachable_address
 from tablekeeper.web.server import DEFAULT_LIMITS, Limits, PageServer, bind
 from tablekeeper.web.view import Publisher
@@ -147,20 +147,20 @@ class PhoneApp:
                     return
                 parsed = decode(message.get("text") or message.get("bytes") or b"")
                 if isinstance(parsed, str):
-                    outbox.add(_json({"t": "error", "detail": parsed}))
+                    outbox.add(encoded({"t": "error", "detail": parsed}))
                 elif not bucket.take(loop.time()):
                     if not isinstance(parsed, Hello | Complete):
-                        outbox.add(_ack(parsed.seq, SLOW_DOWN, kept=False))
+                        outbox.add(ack_message(parsed.seq, SLOW_DOWN, kept=False))
                 elif isinstance(parsed, Hello):
                     client, answer = self.hub.hello(parsed.client, outbox)
                     outbox.add(answer)
                 elif isinstance(parsed, Complete):
                     outbox.add(self.hub.completions(parsed))
                 elif client is None:
-                    outbox.add(_json({"t": "error", "detail": "say hello first"}))
+                    outbox.add(encoded({"t": "error", "detail": "say hello first"}))
                 else:
                     intent = self.hub.intent_of(parsed)
-                    reply = _ack(parsed.seq, intent, kept=False) if isinstance(intent, str) \
+                    reply = ack_message(parsed.seq, intent, kept=False) if isinstance(intent, str) \
                         else self.hub.submit(client, parsed.seq, intent)
                     if reply is not None:
                         outbox.add(reply)
