@@ -14,6 +14,7 @@ from typing import Final
 from tablekeeper.core.game import BUTTON_NAMES, Verb
 
 MAX_CHOICES: Final = 12
+MAX_OPTIONAL_GROUPS: Final = 6  # a usage's optional groups tried given and left out (past that: given)
 SESSION_VERBS: Final = {"undo": "take back the last command", "redo": "put back what undo took",
                         "rewind": "rewind K: back to just before log entry K",
                         "press": "press BUTTON: a panel button (next, back, seat2.a, ...)",
@@ -83,29 +84,52 @@ def _split(text: str) -> tuple[list[str], str, bool]:
 
 
 def _kinds_at(verb: str, verbs: Mapping[str, Verb], args: list[str]) -> list[str]:
-    """The usage words that may stand at the next argument's place (every alternative's)."""
+    """The usage words that may stand at the next argument's place (every alternative's, with its
+    optional words given or left out: ``destroy town A2`` reads ``destroy explorer|town|city [N] [LAND]``)."""
     if verb in ("press", "hold"):
         return ["BUTTON"] if not args else []
     if verb not in verbs:
         return []
     kinds: list[str] = []
     for alternative in verbs[verb].usage.split(" | "):
-        words = re.sub(r"[\[\]]", " ", alternative).split()
-        if words and words[0] == verb:
-            words = words[1:]
-        repeated = next((words[i - 1] for i, w in enumerate(words) if w in ("..", "...") and i), None)
-        words = [w for w in words if w not in ("..", "...")]
-        literal_ok = all(not _is_literal(w) or a.lower() in w.split("|")
-                         for w, a in zip(words, args, strict=False))
-        if not literal_ok:
-            continue
-        position = len(args)
-        if position < len(words):
-            kinds += words[position].split("|")
-        if repeated is not None and position >= words.index(repeated):
-            kinds += repeated.split("|")  # a list goes on (SET ..., ELEMENT ...)
-        kinds += [w.split("=")[0] + "=" for w in words[position + 1:] if "=" in w and w[0].islower()]
-    return kinds
+        for words in _readings(alternative, verb):
+            repeated = next((words[i - 1] for i, w in enumerate(words) if w in ("..", "...") and i), None)
+            words = [w for w in words if w not in ("..", "...")]
+            literal_ok = all(not _is_literal(w) or a.lower() in w.split("|")
+                             for w, a in zip(words, args, strict=False))
+            if not literal_ok:
+                continue
+            position = len(args)
+            if position < len(words):
+                kinds += words[position].split("|")
+            if repeated is not None and position >= words.index(repeated):
+                kinds += repeated.split("|")  # a list goes on (SET ..., ELEMENT ...)
+            kinds += [w.split("=")[0] + "=" for w in words[position + 1:] if "=" in w and w[0].islower()]
+    return list(dict.fromkeys(kinds))
+
+
+def _readings(alternative: str, verb: str) -> list[list[str]]:
+    """The usage's words with each bracketed (optional) group given or left out, the verb dropped."""
+    placed: list[tuple[str, tuple[int, ...]]] = []  # each word and the groups it is inside
+    open_groups: list[int] = []
+    groups = 0
+    for token in re.findall(r"\[|\]|[^\s\[\]]+", alternative):
+        if token == "[":
+            open_groups.append(groups)
+            groups += 1
+        elif token == "]":
+            if open_groups:
+                open_groups.pop()
+        else:
+            placed.append((token, tuple(open_groups)))
+    if placed and placed[0][0] == verb:
+        placed = placed[1:]
+    readings = []
+    for left_out in range(2 ** min(groups, MAX_OPTIONAL_GROUPS)):
+        words = [w for w, inside in placed if not any(left_out >> g & 1 for g in inside)]
+        if words not in readings:
+            readings.append(words)
+    return readings
 
 
 def _is_literal(word: str) -> bool:
