@@ -45,9 +45,9 @@ def test_four_seats_play_an_arkham_round_from_their_phones(tmp_path: Path, conte
 
         def step(page: Any, selector: str) -> None:
             press(page, selector)
-            caught_up(ps, *pages)
-            for each in pages:
-                agree(ps, each)
+            caught_up(ps, *pages)  # every page acknowledged and up to date ...
+            for each in {table, page}:  # ... and the one pressed, and the table's, read against the glass
+                agree(ps, each)  # (every page at every screen: test_page_agrees_with_glass.py)
 
         step(table, "#next")  # 2.1 -> 2.2: every investigator owes a turn
         assert ps.on_station(lambda st: st.session.state.step) == "2.2"
