@@ -32,3 +32,12 @@ def test_a_missing_folder_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["hardware", "phones", "--out", str(tmp_path / "nowhere" / "phones.png")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "nowhere" in err[0]
+
+
+def test_without_chromium_it_says_what_it_needs(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("shutil.which", lambda _name: None)
+    assert main(["hardware", "phones", "--out", str(tmp_path / "phones.png")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "Chromium" in err[0] and "Playwright" in err[0]
+    assert not (tmp_path / "phones.png").exists()
