@@ -73,6 +73,11 @@ def register(subparsers: Any) -> None:
                         help="also the README's panel picture, from docs/images/panel.keys (default "
                              "docs/images/panel.png; 'none' skips it)")
     photos.set_defaults(func=_photos)
+    phones = drawings.add_parser("phones", help="photograph the phones' pages (headless Chromium, a phone's size) "
+                                                "beside the simulated panel of the same run")
+    phones.add_argument("--out", type=Path, default=Path("docs/images/phones.png"), metavar="FILE",
+                        help="where the PNG goes (default docs/images/phones.png)")
+    phones.set_defaults(func=_phones)
 
 
 def _service_options(parser: argparse.ArgumentParser) -> None:
@@ -199,6 +204,13 @@ def _photos(args: argparse.Namespace) -> int:
         written.append(take_readme_picture(keys, args.readme_picture))
     for path in written:
         print(f"unchanged {path}" if before.get(path) == path.read_bytes() else f"wrote {path}")
+    return 0
+
+
+def _phones(args: argparse.Namespace) -> int:
+    from tablekeeper.appliance.phone_picture import take_phone_picture
+
+    print(f"wrote {take_phone_picture(args.out)}")
     return 0
 
 

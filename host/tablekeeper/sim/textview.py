@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Final, TextIO
 
 from tablekeeper.config import ButtonConfig, DisplayConfig, StationConfig
+from tablekeeper.core.view import Panel
 from tablekeeper.ui.model import DisplayScreen, Screens
 from tablekeeper.ui.render import Screen, layout
 
@@ -35,7 +36,10 @@ def display_box(display: DisplayConfig, content: DisplayScreen | None, page: int
     """One display as text rows: a frame naming the role, the title (between '#'), the body rows, and
     the banner (between '>' and '<', inverted on the glass)."""
     screen: Screen | None = None
-    if content is not None and content.cover is not None:
+    if content is not None and content.join is not None:  # the glass shows the join code: here its words
+        screen = layout(Panel("Phones join", (f"PIN {content.join.pin}", content.join.address)), display.viewing,
+                        page=page)
+    elif content is not None and content.cover is not None:
         screen = layout(content.cover.panel, display.viewing, banner=content.cover.banner, page=page)
     elif content is not None:
         screen = layout(content.panel, display.viewing, banner=content.banner_text, selected=content.selected,

@@ -11,8 +11,9 @@ from typing import Any
 
 from PIL import Image
 
+from tablekeeper.ui.join_card import render_join
 from tablekeeper.ui.legibility import Viewing
-from tablekeeper.ui.model import Cover, Screens
+from tablekeeper.ui.model import Cover, JoinCard, Screens
 from tablekeeper.ui.render import draw_screen, layout, render_panel
 
 
@@ -34,6 +35,7 @@ class Painter:
         # role -> (what was drawn, its number of pages, the pages drawn so far)
         self._drawn: dict[str, tuple[tuple[Any, ...], int, dict[int, Image.Image]]] = {}
         self._covers: dict[str, tuple[Cover, Image.Image]] = {}
+        self._joins: dict[str, tuple[JoinCard, Image.Image]] = {}
 
     @property
     def roles(self) -> tuple[str, ...]:
@@ -65,9 +67,19 @@ class Painter:
                 else:
                     paged.discard(glass.role)
                 self._drawn[glass.role] = (key, fitted.pages, drawn)
-            out[glass.role] = image if screen.cover is None else self._cover(glass, screen.cover)
+            if screen.join is not None:
+                out[glass.role] = self._join(glass, screen.join)
+            else:
+                out[glass.role] = image if screen.cover is None else self._cover(glass, screen.cover)
         self.paged = frozenset(paged)
         return out
+
+    def _join(self, glass: Glass, card: JoinCard) -> Image.Image:
+        kept = self._joins.get(glass.role)
+        if kept is None or kept[0] != card:
+            kept = (card, render_join(card, glass.size))
+            self._joins[glass.role] = kept
+        return kept[1]
 
     def _cover(self, glass: Glass, cover: Cover) -> Image.Image:
         kept = self._covers.get(glass.role)
