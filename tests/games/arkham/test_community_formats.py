@@ -209,3 +209,22 @@ def test_the_copies_check_is_what_keeps_a_bad_count_from_a_traceback(
         return
     assert table.refused("deck", "1", str(bad)) == \
         f"tablekeeper: {bad}: slots.01016: '2' is not a number of copies (0 to 99)"
+
+
+@pytest.mark.parametrize("protection", ["in place", "protection-removed"])
+def test_the_token_check_is_what_keeps_an_unknown_token_from_a_traceback(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, protection: str) -> None:
+    """A token the box has no rule for (``frost``) is refused at setup, naming its place in the file;
+    without the check the bag takes it and the first test that could draw it dies on a missing rule."""
+    from tablekeeper.games.arkham import bags
+
+    frosty = tmp_path / "frost.json"
+    frosty.write_text(STEP % '{"id": "standard", "tokens": ["0", "frost", "-1"]}', encoding="utf-8")
+    if protection == "protection-removed":
+        monkeypatch.setattr(bags, "_ours", lambda raw, where, kinds: bags.TOKEN_NAMES.get(raw, raw))
+        with pytest.raises(KeyError, match="frost"):
+            play(tmp_path, capsys, "test seat1 intellect 3 3", options=(f"bag={frosty}",))
+        return
+    code, _, err = play(tmp_path, capsys, "test seat1 intellect 3 3", options=(f"bag={frosty}",))
+    assert code == 2 and err.startswith(f"tablekeeper: {frosty}: steps[0].input.choices[0].tokens[1]: "
+                                        "unknown chaos token 'frost' (tokens: "), err
