@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib
 import json
 import os
 import stat
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Final
 
@@ -234,10 +234,16 @@ def read_folder(folder: Path, *, where: str) -> Pack:
     return Pack(info.name, info.game, where, str(folder), _digest(files), tuple(files), info.title, info.source)
 
 
+def _data_folder(package: str) -> Path:
+    """``<package>/data/``. The package is installed as files, never zipped: read as a folder, a new game's
+    first frame does not wait for ``importlib.resources`` and its zip reader to load (4-7 ms)."""
+    return Path(importlib.import_module(package).__file__ or "").parent / "data"
+
+
 @functools.cache
 def builtin(game: str, package: str) -> Pack:
     """The content shipped with the package: ``<package>/data/``, the pack ``core`` of ``game``."""
-    root = resources.files(package).joinpath("data")
+    root = _data_folder(package)
     files = tuple(PackFile(item.name, f"{game}/data/{item.name}", item.read_text(encoding="utf-8"))
                   for item in sorted(root.iterdir(), key=lambda t: t.name)
                   if item.name.endswith(".toml") and item.is_file())
@@ -590,9 +596,8 @@ def _game_named(files: Sequence[PackFile]) -> str:
     return game if isinstance(game, str) else ""
 
 
-def _builtin_folder(schema: Schema) -> Path | None:
-    root = resources.files(schema.package).joinpath("data")
-    return Path(str(root)).resolve() if isinstance(root, Path) else None
+def _builtin_folder(schema: Schema) -> Path:
+    return _data_folder(schema.package).resolve()
 
 
 def _names(pack: Pack, schema: Schema) -> dict[tuple[str, str], str]:
