@@ -16,7 +16,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib
-import json
 import os
 import stat
 from collections import OrderedDict
@@ -342,7 +341,7 @@ def _records(value: str, source: str) -> tuple[Record, ...]:
 @functools.lru_cache(maxsize=64)
 def _parsed(value: str) -> tuple[Record, ...]:
     """The records of an option value (a game reads them again at every look at its data)."""
-    body = json.loads(value[len(RECORDS_MARK):])
+    body = msgspec.json.decode(value[len(RECORDS_MARK):])  # msgspec is loaded already; ``json`` is not
     return tuple(Record(str(r["name"]), str(r["where"]), str(r["sha256"])) for r in body)
 
 
@@ -376,8 +375,8 @@ def record(options: Mapping[str, str], game: str, package: str | None, *, from_s
             raise ConfigError(f"--pack {ref}: the pack {pack.name!r} is chosen twice")
         _keep(pack)
         chosen.append(pack)
-    out[PACKS_OPTION] = RECORDS_MARK + json.dumps(
-        [{"name": p.name, "where": p.where, "sha256": p.sha256} for p in chosen])
+    out[PACKS_OPTION] = RECORDS_MARK + msgspec.json.encode(
+        [{"name": p.name, "where": p.where, "sha256": p.sha256} for p in chosen]).decode()
     return out
 
 
