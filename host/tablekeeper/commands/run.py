@@ -408,6 +408,8 @@ def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_
 
 
 def refresher(station: Station, parts: SimulatedParts, text_view: TextView | None = None) -> Callable[[], None]:
+    from tablekeeper.ui.state import tick_at
+
     def refresh() -> None:
         buttons = station.buttons.buttons if station.buttons is not None else {}
         pressed = frozenset(role for role, b in buttons.items() if b.is_down)
@@ -415,7 +417,8 @@ def refresher(station: Station, parts: SimulatedParts, text_view: TextView | Non
         failed = frozenset(d.role for d in station.displays.failed())
         if text_view is not None:
             counters = parts.counters.views() if parts.counters is not None else ()
-            text_view.show(station.screens, lit_seat=lit, failed=failed, counters=counters)
+            text_view.show(station.screens, lit_seat=lit, failed=failed, counters=counters,
+                           tick=tick_at(station.clock()))  # paced as the OLEDs
             return
         parts.refresh(pressed=pressed, lit_seat=lit, failed=failed)
 
@@ -501,6 +504,10 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
         refresh = refresher(station, parts, text_view)
         keyboard = KeyboardInput.for_mode(mode, parts, stop=lambda: station.put(Quit("window closed")))
         _stop_on_signals(station)
+        if text_view is not None and hasattr(signal, "SIGWINCH"):  # a resized terminal is drawn again
+            from tablekeeper.intents import Tick
+
+            signal.signal(signal.SIGWINCH, lambda _signum, _frame: station.put(Tick()))
         if mode == "pygame":
             print("tablekeeper: simulated station in a window; keys press the buttons, Esc quits", file=sys.stderr)
         elif mode in ("capture", "gifanim"):

@@ -34,7 +34,7 @@ from tablekeeper.ui import flow_lines
 from tablekeeper.ui.compose import compose
 from tablekeeper.ui.model import Screens
 from tablekeeper.ui.paint import Glass, Painter
-from tablekeeper.ui.state import MESSAGE_S, UiState
+from tablekeeper.ui.state import MESSAGE_S, UiState, tick_at
 
 if TYPE_CHECKING:  # gpiozero loads when the parts are made, and what handles intents with the first one
     from tablekeeper.hw.buttons import ButtonPanel
@@ -281,10 +281,10 @@ class Station:
             if any(a is not b for a, b in zip(inputs, last[:3], strict=True)) or pointing != last[3]:
                 self.screens = compose(state, self.ui, self.panels, game=game, roles=self.painter.roles,
                                        pointing=pointing)  # else the same screens (a release, a tick)
-                frames = self.painter.paint(self.screens)
+                frames = self.painter.paint(self.screens, tick_at(self.clock()))
                 self._composed = ((*inputs, pointing), frames)
-        if self.painter.paged != self.ui.paged:
-            self.ui = replace(self.ui, paged=self.painter.paged)
+        if self.painter.paged != self.ui.paged or self.painter.turn != self.ui.turn:
+            self.ui = replace(self.ui, paged=self.painter.paged, turn=self.painter.turn)
         if self.decorate is not None:
             frames = self.decorate(frames)
         changed: dict[str, Image.Image] = {}
