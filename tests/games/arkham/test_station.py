@@ -32,7 +32,7 @@ def test_panels_fit_a_small_oled() -> None:
     assert panels["track"].lines == ("II. Investigation", "2.2 Turns", "Doom 0 of 3",
                                      "Act 1 needs 8 clues")
     assert panels["seat1"].title == "Roland (lead)"
-    assert panels["tokens"].title == "Seat 1: combat test"
+    assert panels["tokens"].title == "Roland: combat"  # the investigator, in the table's words
     assert panels["tokens"].lines == ("skill 4 vs 2", "drew bless", "A: draw a token")
     custom = new(scenario_id="custom")  # a scenario made at the table: its reference card is unverified
     do(custom, "enemy seat1 Thing fight=1 health=1 evade=1 damage=1 horror=0", "test seat1 willpower 3 2")
