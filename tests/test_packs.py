@@ -449,8 +449,53 @@ def test_the_station_plays_a_packs_scenario_and_its_save_refuses_a_changed_pack(
     assert code == 0, err
     assert json.loads(out)["scenario"] == "cellar_door"
     (folder / "scenarios.toml").write_text(HOMEBREW_SCENARIO.replace("shroud = 3", "shroud = 4"))
-    assert cli.main(station) == 2
-    assert "pack 'homebrew' (arkham, " in capsys.readouterr().err
+    code, _, err = play(monkeypatch, capsys, "arkham", "--save", save)
+    assert code == 2 and "pack 'homebrew' (arkham, " in err  # play: one line, nothing moved
+
+
+@pytest.mark.parametrize("protection", ["kept", "protection-removed"])
+def test_a_station_whose_pack_changed_keeps_the_old_game_aside_and_plays_a_new_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], protection: str) -> None:
+    """An appliance restarts after a software or pack update: stopping with exit 2 would leave the table
+    with no game (the service does not restart on 2), so the old game moves to its own slot instead."""
+    from tablekeeper.commands import run as runmod
+    from tablekeeper.core.store import Store
+
+    folder = homebrew(tmp_path / "hb")
+    keys = tmp_path / "keys.txt"
+    keys.write_text("wait 1\n", encoding="utf-8")
+    save = str(tmp_path / "station.sqlite3")
+    station = ["run", "--sim", "--game", "arkham", "--script", str(keys), "--display", "capture", "--capture-dir",
+               str(tmp_path / "frames"), "--save", save]
+    assert cli.main([*station, "--pack", str(folder), "--option", "scenario_id=cellar_door"]) == 0
+    assert play(monkeypatch, capsys, "arkham", "--save", save, script="test seat1 intellect 3 3\n")[0] == 0
+    with Store.open(save) as store:
+        before = store.load("main")
+    assert before is not None
+    (folder / "scenarios.toml").write_text(HOMEBREW_SCENARIO.replace("shroud = 3", "shroud = 4"))
+    if protection == "protection-removed":
+        monkeypatch.setattr(runmod, "set_aside_changed", lambda args, exc: (_ for _ in ()).throw(exc))
+    made = []
+    make_station = runmod.make_station
+    monkeypatch.setattr(runmod, "make_station", lambda *a, **k: made.append(make_station(*a, **k)) or made[-1])
+    code = cli.main(station)
+    out, err = capsys.readouterr()
+    if protection == "protection-removed":
+        assert code == 2
+        return
+    assert code == 0, err
+    assert "slot 'main-kept'" in err and "a new game begins in slot 'main'" in err
+    assert made[0].ui.save_problem == "old game kept as main-kept"  # on the track display
+    with Store.open(save) as store:
+        assert store.slots() == ["main", "main-kept"]
+        kept, new = store.load("main-kept"), store.load("main")
+    assert kept is not None and new is not None
+    assert kept.entries == before.entries and kept.setup == before.setup  # nothing of the old game lost
+    assert new.setup.game == "arkham" and new.setup.seats == before.setup.seats
+    (folder / "scenarios.toml").write_text(HOMEBREW_SCENARIO)  # the old pack back: the old game goes on
+    code, out, err = play(monkeypatch, capsys, "arkham", "--save", save, "--slot", "main-kept")
+    assert code == 0, err
+    assert json.loads(out)["scenario"] == "cellar_door"
 
 
 def test_a_wrong_entry_met_in_play_is_named_in_the_packs_own_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

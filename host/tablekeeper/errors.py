@@ -22,6 +22,15 @@ class ConfigError(TablekeeperError, ValueError):
         self.line = line
 
 
+class PackChangedError(ConfigError):
+    """A save was made with a pack (the built-in content included) whose content changed or went away
+    since: the save cannot be replayed against it. ``pack`` names it; a station sets the save aside."""
+
+    def __init__(self, message: str, *, pack: str) -> None:
+        super().__init__(message)
+        self.pack = pack
+
+
 class ScriptError(TablekeeperError, ValueError):
     """A script line cannot be parsed; the message names the line."""
 

@@ -134,6 +134,9 @@ def describe(name: str, log: Campaign) -> str:
         lines.append(f"seat {seat}: {inv}, {record['xp']} experience, trauma {record['physical_trauma']} physical "
                      f"{record['mental_trauma']} mental" + (f", {record['fate']}" if record.get("fate") else "")
                      + (f", deck of {len(deck)} cards" if deck is not None else ""))
+    for result in body["results"]:
+        for entry in result.get("records", ()):
+            lines.append(f"{result['scenario']}: {entry}")
     away = sorted(set(body["investigators"]) - set(body["players"].values()))
     if away:
         lines.append("kept for a return: " + ", ".join(away))

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tablekeeper.core.numbers import option_number
-from tablekeeper.errors import ConfigError, HardwareError, ScriptError
+from tablekeeper.errors import ConfigError, HardwareError, PackChangedError, ScriptError
 from tablekeeper.schema import read_text
 from tablekeeper.sim.modes import DISPLAY_MODES
 from tablekeeper.station.splash import gpio_present, starting_frame
@@ -89,6 +89,10 @@ def make_station(args: argparse.Namespace, *, session: Session, store: Any, **pa
     if not getattr(args, "demo", False):
         station = Station(session=session, **parts)
         station.ui = replace(station.ui, not_saving=bool(getattr(args, "not_saving", False)))
+        set_aside = getattr(args, "set_aside", None)
+        if set_aside is not None:
+            # on the track display (as a failed save is) until the new game's first command is saved
+            station.ui = replace(station.ui, save_problem=f"old game kept as {set_aside[1]}")
         return station
     from tablekeeper.demo.mode import DemoMode, MemoryCounts, load_scripts
     from tablekeeper.demo.station import DemoStation
@@ -117,6 +121,10 @@ def open_session(args: argparse.Namespace) -> tuple[Session, Any]:
                                    save=args.save, slot=args.slot,
                                    campaign=None, walk=getattr(args, "walk", False))
     try:
+        session, store = open_play_session(game, play_args)
+    except PackChangedError as exc:
+        seats = set_aside_changed(args, exc)
+        play_args.seats = args.seats if args.seats is not None else seats
         session, store = open_play_session(game, play_args)
     except SaveReadOnlyError as exc:
         from tablekeeper.commands.play import resume_unsaved
@@ -160,6 +168,22 @@ def start_session(args: argparse.Namespace) -> tuple[Session, Any, Callable[[], 
         return store
 
     return session, None, create
+
+
+def set_aside_changed(args: argparse.Namespace, exc: PackChangedError) -> int | None:
+    """A box whose software or packs changed under a running game cannot replay that save; rather than
+    stop the table (a service would refuse to restart it), the old game moves to a slot of its own,
+    kept for a ``play`` with the old content, and a new game of the same kind begins in its place."""
+    from tablekeeper.core.store import Store
+
+    with Store.open(args.save) as store:
+        saved = store.load(args.slot)
+        kept = store.set_aside(args.slot)
+    print(f"tablekeeper: {exc}", file=sys.stderr)
+    print(f"tablekeeper: {args.save}: that game is kept in slot {kept!r}; a new game begins in slot "
+          f"{args.slot!r}", file=sys.stderr)
+    args.set_aside = (exc.pack, kept)
+    return None if saved is None else saved.setup.seats
 
 
 def _saved_game(args: argparse.Namespace) -> str | None:

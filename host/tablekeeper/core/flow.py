@@ -331,6 +331,9 @@ def pass_turn(txn: Txn, flow: Flow, seat: int) -> None:
         raise Rejected(f"nobody passes during {step.title}")
     if seat != state.active_seat:
         raise Rejected(f"it is seat {state.active_seat}'s turn, not seat {seat}'s")
+    reason = step.hold(state) if step.hold else None
+    if reason:  # as for next: a pass ends the turn, so what holds the step holds it too
+        raise Rejected(reason)
     passes = (*state.passes, seat)
     if set(passes) >= set(state.seat_numbers()):
         leave(txn, flow)

@@ -27,7 +27,7 @@ from typing import Annotated, Any, Final
 
 import msgspec
 
-from tablekeeper.errors import ConfigError
+from tablekeeper.errors import ConfigError, PackChangedError
 from tablekeeper.schema import decode, fail, key_line, parse_toml, read_text
 from tablekeeper.user_paths import packs_dir
 
@@ -381,14 +381,14 @@ def _find(rec: Record, game: str, package: str) -> Pack:
     if rec.where == USER_WHERE:
         found = _named(game).get(rec.name, [])
         if not found:
-            raise ConfigError(f"pack {rec.name!r} ({game}): not in {packs_dir()} any more; this save was made "
-                              "with it (put it back to go on)")
+            raise PackChangedError(f"pack {rec.name!r} ({game}): not in {packs_dir()} any more; this save was "
+                                   "made with it (put it back to go on)", pack=rec.name)
         return read_folder(found[0], where=USER_WHERE)
     try:
         return read_folder(Path(rec.where), where=rec.where)
     except ConfigError as exc:
-        raise ConfigError(f"pack {rec.name!r} ({game}, {rec.where}): cannot be read again ({exc}); this save "
-                          "was made with it") from None
+        raise PackChangedError(f"pack {rec.name!r} ({game}, {rec.where}): cannot be read again ({exc}); this "
+                               "save was made with it", pack=rec.name) from None
 
 
 def active(options: Mapping[str, str], game: str, package: str | None) -> tuple[Pack, ...]:
@@ -412,9 +412,10 @@ def _checked(rec: Record, game: str, package: str, *, fresh: bool = False) -> Pa
     pack = _find(rec, game, package)
     if pack.sha256 != rec.sha256 or pack.name != rec.name:
         where = "built in" if rec.where == BUILTIN_WHERE else pack.folder
-        raise ConfigError(f"pack {rec.name!r} ({game}, {where}): its content changed since this game began "
-                          f"(SHA-256 {rec.sha256[:12]} then, {pack.sha256[:12]} now); the save replays only "
-                          "against the pack it was made with: put that version back, or start a new game")
+        raise PackChangedError(f"pack {rec.name!r} ({game}, {where}): its content changed since this game began "
+                               f"(SHA-256 {rec.sha256[:12]} then, {pack.sha256[:12]} now); the save replays only "
+                               "against the pack it was made with: put that version back, or start a new game",
+                               pack=rec.name)
     if rec.where != BUILTIN_WHERE:
         _keep(pack)
     return pack

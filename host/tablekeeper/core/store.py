@@ -513,6 +513,24 @@ class Store:
         else:  # a schema-1 save is extended in its own format
             self._db.execute("INSERT INTO entries (slot, idx, body) VALUES (?, ?, ?)", (slot, entry.index, body))
 
+    def set_aside(self, slot: str) -> str:
+        """Move a slot's game to a new slot name (``main-kept``, ``main-kept2`` …) and return it: a save
+        that can no longer be replayed here is kept whole for later, and its own slot is free."""
+        taken = set(self.slots())
+        kept = next(name for n in range(1, len(taken) + 2)
+                    if (name := f"{slot}-kept{n if n > 1 else ''}") not in taken)
+        with self._write():
+            self._db.execute("INSERT INTO sessions (slot, game, seats, seed, options, campaign) "
+                             "SELECT ?, game, seats, seed, options, campaign FROM sessions WHERE slot = ?",
+                             (kept, slot))
+            self._db.execute("UPDATE entries SET slot = ? WHERE slot = ?", (kept, slot))
+            self._db.execute("DELETE FROM sessions WHERE slot = ?", (slot,))
+        count_crc = self._tally.slots.get(slot)
+        if count_crc is not None:
+            self._tally.record(kept, *count_crc)
+        self._tally.forget(slot)
+        return kept
+
     def delete(self, slot: str) -> None:
         with self._write():
             self._db.execute("DELETE FROM sessions WHERE slot = ?", (slot,))

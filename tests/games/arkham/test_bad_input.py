@@ -81,4 +81,5 @@ def test_investigating_nowhere_needs_a_difficulty() -> None:
 
 def test_the_scenario_is_over_so_next_is_refused() -> None:
     s = do(new(), "resolution R2")
-    assert rejects(s, "next") == "the game is over (resolution R2): only undo and bonus, go-to, victory"
+    assert rejects(s, "next") == ("the game is over (resolution R2): only undo and bonus, go-to, record, "
+                                  "resolution, trauma, victory, xp")

@@ -357,3 +357,13 @@ def test_hunters_go_on_after_a_prey_choice() -> None:
     do(s, "choose 2")
     assert enemy(s, "Hound")["engaged"] == 2
     assert enemy(s, "Jackal")["location"] == "Far"  # the next hunter moved after the choice
+
+
+def test_a_retaliate_attack_and_one_dropped_clue_read_as_english() -> None:
+    from tests.games.played import ok, opened
+
+    play = ok(opened("arkham", seats=2), "turn seat1", "enemy seat1 Acolyte fight=5 health=3 evade=2 damage=1 horror=1 "
+              "retaliate", "act seat1 fight Acolyte", "reveal chaos -1", "resolve")
+    assert "Acolyte makes a retaliate attack on seat 1: 1 damage, 1 horror" in play.session.view()["notices"]
+    ok(play, "set seat1.clues 1", "defeat seat1")
+    assert "seat 1's 1 clue goes onto their location" in play.session.view()["notices"]

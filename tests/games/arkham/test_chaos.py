@@ -239,3 +239,23 @@ def test_a_scenario_file_without_a_difficulty_step_is_one_line(tmp_path: Path) -
                     '[{"id": "standard", "tokens": ["+1", "joker"]}]}}]}', encoding="utf-8")
     with pytest.raises(ConfigError, match="standard: unknown chaos token 'joker'"):
         new(bag=str(path))
+
+
+@pytest.mark.rule("AH-CHAOS-4")
+def test_rolands_and_agnes_elder_signs_are_read_on_the_board() -> None:
+    """Roland Banks: +1 per clue at his location (the Study holds 2); Agnes Baker: +1 per horror on
+    her. A difficulty only the Elder Sign reaches shows it in the exact odds (16 tokens)."""
+    from tests.games.played import ok as okp
+    from tests.games.played import opened
+
+    roland = opened("arkham", seats=1)
+    okp(roland, "test seat1 intellect 3 5")
+    assert roland.session.view()["odds"]["exact"] == "1/16"  # 3 + 2 clues in the Study
+    okp(roland, "reveal chaos elder_sign", "resolve", "set seat1.clues 2", "spend-clues seat1:2")
+    okp(roland, "test seat1 intellect 3 4")  # the Hallway has no clues: the Elder Sign is +0
+    assert roland.session.view()["odds"]["exact"] == "1/16"  # only the +1 token reaches 4
+    agnes = opened("arkham", seats=1, seat1="agnes")
+    okp(agnes, "test seat1 willpower 5 7")
+    assert agnes.session.view()["odds"]["exact"] == "0/1"  # no horror: no token gives +2
+    agnes2 = okp(opened("arkham", seats=1, seat1="agnes"), "hit seat1 0 2", "test seat1 willpower 5 7")
+    assert agnes2.session.view()["odds"]["exact"] == "1/16"  # 2 horror: the Elder Sign is +2

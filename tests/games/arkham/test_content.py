@@ -272,6 +272,8 @@ def test_the_barrier_is_passed_by_clues_at_round_end_in_the_hallway_and_the_prie
     do(s, "spend-clues seat1:4", "set seat1.clues 6")
     assert "spent as the round ends" in rejects(s, "spend-clues seat1:6")
     to_step(s, "upkeep", "4.6")
+    assert "The Barrier: the investigators at Hallway may spend 6 clues now (spend-clues SEAT:N ...); next ends " \
+        "the round without" in s.view()["notices"]  # the table is told why the round waits
     do(s, "spend-clues seat1:6")  # The Barrier turns over: the Parlor is revealed, the Priest spawns
     assert data(s, "locations")["Parlor"]["revealed"] is True
     assert s.state.prompt is not None and s.state.prompt.id == "prey"  # both are in the Hallway

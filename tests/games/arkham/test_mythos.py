@@ -96,7 +96,8 @@ def test_treacheries_stay_in_a_threat_area_or_at_a_location_until_discarded() ->
     answer(s, "Obscuring Fog")  # stays at seat 2's location, the Study: +2 shroud
     treacheries = data(s, "treacheries")
     assert treacheries["Treachery 2.1"] == {"seat": 1, "location": None, "card": None, "shroud": 0,
-                                            "no_investigate": False, "leaves_on_investigate": False}
+                                            "no_investigate": False, "leaves_on_investigate": False,
+                                            "costs_more": [], "text": ""}
     assert treacheries["Obscuring Fog"]["location"] == "Study"
     assert track(s, "encounter.discard") == 0
     do(s, "discard-treachery Treachery 2.1")
@@ -160,3 +161,33 @@ def test_a_refused_lines_trace_repeats_no_earlier_notices(tmp_path: Path, capsys
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert records[0]["state"]["notices"] == ["Grim Rule: the Ghoul went left"]
     assert records[1]["accepted"] is False and records[1]["state"]["notices"] == []
+
+
+def test_frozen_in_fear_makes_the_first_move_fight_or_evade_of_each_round_cost_an_action_more() -> None:
+    from tests.games.played import ok, opened
+
+    play = opened("arkham", seats=2)
+    ok(play, "turn seat1", "set seat1.clues 4", "spend-clues seat1:4", "next", "next")  # round 2's draws
+    state = play.session.state
+    assert state.prompt is not None and state.prompt.id == "encounter_card"
+    ok(play, f"choose {state.prompt.options.index('Frozen in Fear') + 1}")
+    assert any(n.endswith("the first move, fight or evade each round costs 1 more action; test willpower (3) at "
+                          "the end of your turn to discard it") for n in play.session.view()["notices"])
+    ok(play, "choose 1", "turn seat1", "act seat1 move Attic")  # seat 2's card discarded; 2 actions
+    assert play.session.state.value("seat1.actions") == 1
+    ok(play, "act seat1 move Hallway")  # the second move costs 1
+    assert play.session.state.value("seat1.actions") == 0
+
+
+def test_crypt_chill_failed_asks_for_an_asset_or_takes_the_two_damage() -> None:
+    from tests.games.played import ok, opened
+
+    play = opened("arkham", seats=1)
+    ok(play, "next")  # round 2: the encounter draw
+    state = play.session.state
+    assert state.prompt is not None
+    ok(play, f"choose {state.prompt.options.index('Crypt Chill') + 1}", "reveal chaos -2", "resolve")
+    prompt = play.session.state.prompt
+    assert prompt is not None and prompt.options == ("discard an asset I control", "no asset to discard: take 2 damage")
+    ok(play, "choose 2")
+    assert play.session.state.value("seat1.damage") == 2

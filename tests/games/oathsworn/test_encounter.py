@@ -383,6 +383,8 @@ def test_os_brk_2_break_procedure() -> None:
     reaction = s.state.get("reactions")[0]
     assert reaction["card"].startswith("S2.") and reaction["target"] == 1
     assert str(s.state.get("stage_faceup")).startswith("S2.")
+    assert any(n.startswith("reaction:") and n.endswith("targets seat 1: resolve it now (its attack: enemy 1)")
+               for n in s.notices)  # the table is told the reaction is resolved at once, and how
 
 
 @pytest.mark.rule("OS-BRK-4")
@@ -900,3 +902,19 @@ def test_os_stage_5_a_special_rule_changes_the_stage_without_a_break(tmp_path: P
     assert s.state.get("breaks") == 0 and not s.state.get("reactions")  # no break, no reaction
     assert "later stage" in no(s, "stage 2")
     assert reloaded(save).state == s.state
+
+
+@pytest.mark.rule("OS-END-2")
+def test_after_the_victory_a_pass_no_longer_moves_the_round_on() -> None:
+    """The last location breaks on seat 1's turn: the encounter is over, so the passes that would
+    carry the round into the stage card are refused (the tally is next), as next is."""
+    s = ok(encounter(), "next", "break head", "break body", "break claws")
+    assert s.state.get("part") == "epilogue" and (s.state.phase, s.state.step) == ("oathsworn", "turns")
+    assert no(s, "pass 1") == "the encounter is over: tally"
+    ok(s, "tally")
+
+
+@pytest.mark.rule("OS-ATK-14")
+def test_a_pass_waits_for_the_open_draw() -> None:
+    s = ok(encounter(), "next", "attack 1 head white=2")
+    assert no(s, "pass 1") == "finish the open draw first (redraw N or resolve)"

@@ -329,3 +329,22 @@ def test_si_trigger_1_tracker_an_older_trigger_waits_for_the_power_to_resolve() 
     assert not any(n.startswith("Triggered action now") for n in s.notices)
     run(s, "end")
     assert "Triggered action now: Vengeance of the Dead" in s.notices
+
+
+@pytest.mark.rule("SI-BLIGHTCARD-1")
+def test_blighted_island_presence_loss_is_taken_from_a_land_the_players_name() -> None:
+    """Downward Spiral's every-phase loss comes off the board, so the station asks which land (the
+    seat's track and its lands agree after), and the step then goes on by itself."""
+    s = session(seats=1, blight="Downward Spiral")
+    run(s, "land A5 presence1=1", "land A6 presence1=1", "set seat1.presence 3")  # one not in a land
+    to_step(s, "fast", "powers")
+    run(s, "set blight.card 0")
+    to_step(s, "invader", "blighted_island")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.text == ("Blighted Island (Downward Spiral): seat 1 destroys 1 Presence "
+                                                  "(1 to go): from which land?")
+    assert prompt.options == ("A5", "A6", "one not in a land the station tracks")
+    run(s, "choose 2")
+    land_a6 = s.view()["spirit_island"]["lands"]["A6"]
+    assert land_a6["presence"].get("1", 0) == 0 and tracks(s)["seat1.presence"] == 2
+    assert s.state.prompt is None

@@ -18,6 +18,14 @@ from .helpers import answer_counts, attempt, run, session, to_step, tracks
 STANDARD = Path(__file__).resolve().parents[3] / "host" / "tablekeeper" / "games" / "spirit_island" / "data"
 
 
+def _no_coastal_cities(s: Session) -> None:
+    """Scotland 1's Towns grow into Cities on the coast: the players destroy them, so the Trade Hub
+    does not end a game that is only here to see the deck order."""
+    for name, land in s.view()["spirit_island"]["lands"].items():
+        if (land.get("cities") or land.get("towns")) and name[1:] in ("1", "2", "3"):
+            run(s, f"land {name} cities=0 towns=0")
+
+
 def _reveal_all(s: Session, cards: list[str]) -> list[int]:
     """Report each Invader card in turn; the stage the deck was at before each one."""
     stages = [tracks(s)["invader.stage"]]
@@ -29,6 +37,7 @@ def _reveal_all(s: Session, cards: list[str]) -> list[int]:
         stages.append(tracks(s)["invader.stage"])
         run(s, f"reveal invaders {card}")
         answer_counts(s)
+        _no_coastal_cities(s)
         run(s, "next")
     return stages
 
@@ -55,6 +64,7 @@ def _reveal_rest(s: Session, cards: list[str]) -> list[int]:
         stages.append(tracks(s)["invader.stage"])
         run(s, f"reveal invaders {card}")
         answer_counts(s)
+        _no_coastal_cities(s)
         run(s, "next")
     return stages
 
@@ -76,6 +86,7 @@ def test_device_flips_follow_the_adversary_order_without_dealing_a_card_twice(se
     while tracks(s)["invader.cards_left"] > 0:
         to_step(s, "invader", "explore")
         answer_counts(s)
+        _no_coastal_cities(s)
         run(s, "next")
     slots = s.state.get("invader.slots")
     order = [*s.state.get("invader.discard"), *slots["ravage"], *slots["build"], *slots["explore"]]

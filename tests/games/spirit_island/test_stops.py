@@ -44,3 +44,34 @@ def test_time_running_out_at_explore_ends_the_game_there() -> None:
         assert refused(play, text).startswith("the game is over")
     ok(play, "undo")
     assert play.session.state.over is None
+
+
+@pytest.mark.rule("SI-END-2")
+def test_the_blighted_island_running_out_mid_ravage_is_defeat_at_once() -> None:
+    """The card's last Blight goes in A2 during the station's Ravage: the Spirits lose there, before
+    A5's Blight and before any cascade (once waiting for the Ravage's end, a cascade bouncing between
+    two blighted lands never ended and a land reached 101 Blight)."""
+    play = opened("spirit_island", seats=1, seed=1)
+    ok(play, "choose 1", "next", "done 1", "choose 1", "next")  # turn 2's Growth; Ravage in Wetland due
+    # done 1: the Blighted Island step (Downward Spiral: the seat's Presence is not in a land) runs by itself
+    ok(play, "land A2 blight=1", "land A5 blight=1", "set blight.flipped 1", "set blight.card 1", "done 1")
+    assert play.session.state.prompt is not None and play.session.state.prompt.text.startswith("Ravage in Wetland")
+    ok(play, "choose 1")  # as the rules place them: A2's Blight takes the card's last
+    state = play.session.state
+    assert state.result is Result.DEFEAT and "ran out of Blight" in str(state.over)
+    assert (state.round, state.phase, state.step) == (2, "invader", "ravage")
+    assert state.prompt is None  # no cascade asked for after the ending
+    assert play.session.view()["spirit_island"]["lands"]["A5"]["blight"] == 1  # the Ravage stopped at A2
+    assert refused(play, "cascade A1").startswith("the game is over")
+
+
+@pytest.mark.rule("SI-END-2")
+def test_a_powers_cascade_that_empties_the_blighted_island_loses_before_the_power_ends() -> None:
+    play = opened("spirit_island", seats=1, seed=1)
+    ok(play, "choose 1", "next", "land A1 blight=1", "land A2 blight=1")
+    ok(play, "set blight.flipped 1", "set blight.card 2", "begin Power", "blight A1")
+    assert play.session.state.over is None  # one Blight left on the card: the cascade is asked
+    ok(play, "cascade A2")
+    state = play.session.state
+    assert state.result is Result.DEFEAT and "ran out of Blight" in str(state.over) and state.prompt is None
+    assert refused(play, "cascade A1").startswith("the game is over")

@@ -170,7 +170,8 @@ def test_a_cascade_offers_only_the_adjacent_lands() -> None:
     run(s, "choose 1")
     prompt = s.state.prompt
     assert prompt is not None and prompt.id == "si.blight.cascade"
-    assert prompt.text == "Blight cascades from A1: into which adjacent land?"
+    assert prompt.text == ("Blight cascades from A1: into which adjacent land? (one on another board that touches it: "
+                           "cascade LAND)")
     assert prompt.options == ("A2", "A4", "A5", "A6")  # board A's printed adjacency
     refused = attempt(s, "cascade A3")
     assert not refused.accepted and "not adjacent to A1" in str(refused.reason)

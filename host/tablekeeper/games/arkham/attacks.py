@@ -114,7 +114,8 @@ def continue_enemy_phase(txn: Txn, chosen: str | None = None) -> None:
 def attack(txn: Txn, name: str, seat: int, what: str) -> None:
     foe = board.enemy(txn.state, name)
     damage, horror = foe.attack_damage, foe.attack_horror
-    txn.notice(f"{name} makes an {what} on seat {seat}: {damage} damage, {horror} horror")
+    article = "an" if what[0] in "aeiou" else "a"
+    txn.notice(f"{name} makes {article} {what} on seat {seat}: {damage} damage, {horror} horror")
     records.save(txn, "soak", records.Soak(seat, damage, horror))
     ask_split(txn)
 

@@ -64,6 +64,7 @@ class StoredResult(_Stored):
     resolution: str
     victory: list[int]
     xp: int
+    records: list[str] = []
 
 
 class StoredInPlay(_Stored):
@@ -239,8 +240,10 @@ class Campaign:
                                               printed.sanity)
                 if fate:
                     record["fate"] = fate
-        self.body["results"].append({"scenario": records.scenario(state).id, "resolution": state.over,
-                                     "victory": list(records.victory(state)), "xp": earned})
+        ended = str(state.over) + (f", then {state.get('resolution_to')}" if state.get("resolution_to") else "")
+        self.body["results"].append({"scenario": records.scenario(state).id, "resolution": ended,
+                                     "victory": list(records.victory(state)), "xp": earned,
+                                     "records": [str(r) for r in state.get("records") or ()]})
         sequence = self.body["sequence"]
         if go_to is not None:
             if go_to not in sequence:

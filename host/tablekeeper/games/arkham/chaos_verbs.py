@@ -96,5 +96,6 @@ def elder(txn: Txn, args: tuple[str, ...]) -> None:
     usage(args, 2, 2, "elder SEAT N")
     seat = parse_seat(txn.state, args[0])
     table = records.seats(txn.state)
-    table[seat] = msgspec.structs.replace(table[seat], elder_sign=parse_int(args[1], "elder sign value"))
+    table[seat] = msgspec.structs.replace(table[seat], elder_sign=parse_int(args[1], "elder sign value"),
+                                          elder_sign_per="")  # fixed from now on
     records.save_seats(txn, table)

@@ -121,6 +121,7 @@ class EncounterCard(_Shape, frozen=True):
     shroud: Count = 0
     no_investigate: bool = False
     leaves_on_investigate: bool = False
+    costs_more: tuple[Literal["move", "fight", "evade"], ...] = ()  # the first each round: +1 action
     test: Test | None = None
     then: tuple[Step, ...] = ()
     surge_if: Literal["no_clues"] | None = None

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 
@@ -129,6 +129,7 @@ class Investigator:
     deck_size: int = 30
     access: Mapping[str, int] | None = None  # class -> highest level; None: no restriction known
     card: str = ""  # the investigator card's number (an ArkhamDB deck names its investigator by it)
+    elder_sign_per: str = ""  # the Elder Sign adds 1 per clue at the location ("clue_here") or per horror
 
 
 def read_layers(name: str, override: str | None, packs: Sequence[packlib.Pack], kind: type[msgspec.Struct] | None,
@@ -206,6 +207,7 @@ class _Investigator(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     sanity: Positive
     name: str | None = None
     elder_sign: int = 0
+    elder_sign_per: Literal["", "clue_here", "horror"] = ""  # +1 for each clue at the location / horror
     skills: _Skills = _Skills()
     deck_size: Positive = 30
     access: dict[str, Count] | None = None
@@ -350,7 +352,8 @@ def load_investigators(override: str | None = None, packs: Sequence[packlib.Pack
         inv = decode(raw, _Investigator, source=layer.label, prefix=key)
         skills = msgspec.structs.asdict(inv.skills)
         out[key] = Investigator(key, key if inv.name is None else inv.name, inv.health, inv.sanity, inv.elder_sign,
-                                skills, inv.deck_size, None if inv.access is None else dict(inv.access), inv.card)
+                                skills, inv.deck_size, None if inv.access is None else dict(inv.access), inv.card,
+                                inv.elder_sign_per)
     return out
 
 

@@ -144,7 +144,13 @@ def _after_advance(txn: Txn, deck: str, current: Card) -> None:
 
 
 def reach_resolution(txn: Txn, resolution: str, result: Result) -> None:
-    """AH-ACTAG-11: a resolution point ends the scenario at once (an act's is won, an agenda's lost)."""
+    """AH-ACTAG-11: a resolution point ends the scenario at once (an act's is won, an agenda's lost).
+    Each revealed location in play with victory points and no clues left goes to the victory display
+    as it ends (the Rules Reference's Victory X, outside the catalogue: AH-XP-2 counts it)."""
+    for name, place in records.locations(txn.state).items():
+        if place.revealed and place.victory and not place.clues:
+            records.add_victory(txn, place.victory, name)
+            txn.notice(f"{name} (no clues left) goes to the victory display: victory {place.victory}")
     txn.put("resolution", resolution)
     txn.end(resolution if resolution == "no resolution" else f"resolution {resolution}", result=result)
 
@@ -260,7 +266,8 @@ def eliminate(txn: Txn, seat: int, defeat: rules.Defeat) -> None:
     # Step 2: clues to the location, resources back to the pool.
     clues = seat_value(txn.state, seat, "clues")
     if clues:
-        txn.notice(f"seat {seat}'s {clues} clues go onto their location")
+        txn.notice(f"seat {seat}'s {clues} clue{'s' if clues != 1 else ''} go{'' if clues != 1 else 'es'} onto their "
+                   "location")
         board.drop_clues(txn, seat, clues)
         txn.set(f"seat{seat}.clues", 0)
     txn.set(f"seat{seat}.resources", 0)
@@ -303,3 +310,4 @@ def last_turn_begins(txn: Txn) -> None:
     remaining = [s for s in live_seats(state) if s not in state.done]
     if state.active_seat is None and len(remaining) == 1:
         flowmod.begin_turn(txn, txn.game.flow, remaining[0], done=state.done)
+        txn.notice(f"seat {remaining[0]}'s turn begins (the last investigator to take one this round)")

@@ -44,9 +44,12 @@ BETWEEN_SCENARIOS = Stop("between scenarios: buy cards with experience (buy SEAT
                          "begins the first round", "AH-XP-1, AH-XP-3..9, AH-CAMP-2", when=_before_first_round)
 """Round 1's 2.1 in a campaign: the purchases and deck changes of AH-XP-1 happen before play begins."""
 
-ENDING = Ending(frozenset({"victory", "bonus", "go-to"}), "AH-ACTAG-11, AH-XP-2, AH-NEXT-1")
-"""After a resolution the group still records the victory display, the resolution's experience
-adjustment and where the campaign goes next; nothing else changes the scenario."""
+ENDING = Ending(frozenset({"victory", "bonus", "xp", "trauma", "record", "go-to", "resolution"}),
+                "AH-ACTAG-11, AH-CAMP-2, AH-XP-2, AH-TRAUMA-1, AH-NEXT-1")
+"""After a resolution the group still records what the campaign guide's resolution says: the victory
+display, experience (everyone's adjustment or one investigator's), trauma, the lines it writes in the
+campaign log, and where the campaign goes next (after no resolution: the resolution the guide's entry
+sends it to); nothing else changes the scenario."""
 
 
 def _draws_told(state: GameState) -> bool:
@@ -89,6 +92,15 @@ def _encounter_draws(txn: Txn) -> None:
     """1.4: each investigator draws 1 encounter card, in player order from the lead, and resolves it
     before the next draws (``mythos``)."""
     mythos.start(txn)
+
+
+def _offer_round_end_spend(txn: Txn) -> None:
+    """4.6: the table is told why the round waits (The Barrier's clues may be spent now)."""
+    where = scenario_cards.round_end_spend(txn.state)
+    if where is not None:
+        act = effects.card(txn.state, "act").name
+        txn.notice(f"{act}: the investigators at {where} may spend {txn.state.value('act.clues_required')} clues "
+                   "now (spend-clues SEAT:N ...); next ends the round without")
 
 
 def _no_round_end_spend(state: GameState) -> bool:
@@ -159,6 +171,6 @@ FLOW = Flow(phases=(
         step("4.3", "Ready cards", Kind.AUTO, enter=_ready),
         step("4.4", "Draw + resource", Kind.AUTO, enter=_upkeep_draw),
         step("4.5", "Hand size", Kind.AUTO, enter=_hand_check, hold=_hand_limit),
-        step("4.6", "Round ends", Kind.TABLE, idle=_no_round_end_spend),
+        step("4.6", "Round ends", Kind.TABLE, enter=_offer_round_end_spend, idle=_no_round_end_spend),
     )),
 ), ending=ENDING)

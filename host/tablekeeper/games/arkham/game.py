@@ -168,8 +168,8 @@ class Arkham(Game):
             notes = self._odds_notes(state, test.seat)
             if notes:
                 odds["notes"] = notes
-        keys = ("eliminated", "fate", "removed", "victory", "grim", "resolution", "enemies", "locations", "at",
-                "encounters", "assets", "treacheries")
+        keys = ("eliminated", "fate", "removed", "victory", "grim", "records", "resolution", "resolution_to",
+                "enemies", "locations", "at", "encounters", "assets", "treacheries")
         out: dict[str, Any] = {"scenario": scenario.id, "difficulty": scenario.difficulty,
                                "reference_side": rules.reference_side_label(scenario.side),
                                "test": None if test is None else msgspec.to_builtins(test), "odds": odds,

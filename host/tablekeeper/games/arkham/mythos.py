@@ -140,9 +140,12 @@ def _stays(txn: Txn, seat: int, label: str, card: EncounterCard | None, card_nam
     cards = records.treacheries(txn.state)
     cards[label] = records.Treachery(seat, at, card=card_name, shroud=0 if card is None else card.shroud,
                                      no_investigate=card is not None and card.no_investigate,
-                                     leaves_on_investigate=card is not None and card.leaves_on_investigate)
+                                     leaves_on_investigate=card is not None and card.leaves_on_investigate,
+                                     costs_more=() if card is None else tuple(card.costs_more),
+                                     text="" if card is None or not card.text else card.text)
     records.save_treacheries(txn, cards)
-    txn.notice(f"{label} stays " + (f"at {at}" if at else f"in seat {seat}'s threat area"))
+    told = f": {card.text}" if card is not None and card.text else ""
+    txn.notice(f"{label} stays " + (f"at {at}" if at else f"in seat {seat}'s threat area") + told)
 
 
 def typed_enemy(txn: Txn, seat: int) -> None:

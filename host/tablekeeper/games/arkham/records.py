@@ -30,6 +30,7 @@ class Seat(msgspec.Struct, frozen=True):
     skills: dict[str, int]
     elder_sign: int = 0
     weaknesses: tuple[str, ...] = ()
+    elder_sign_per: str = ""  # the Elder Sign also adds 1 per clue at the location or per horror
 
 
 def seats(state: GameState) -> dict[int, Seat]:
@@ -243,6 +244,8 @@ class Treachery(msgspec.Struct, frozen=True):
     shroud: int = 0
     no_investigate: bool = False
     leaves_on_investigate: bool = False
+    costs_more: tuple[str, ...] = ()  # in the threat area: the first of these actions each round costs 1 more
+    text: str = ""  # what the card does beyond that, in our words (shown to the table)
 
 
 def load(state: GameState, key: str, kind: type[R]) -> R | None:

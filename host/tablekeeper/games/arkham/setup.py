@@ -168,6 +168,7 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
                             "printed_sanity": inv.sanity, "skills": dict(inv.skills),
                             "elder_sign": inv.elder_sign if elder is None
                             else _int_option(options, f"seat{seat}.elder_sign", 0, lo=-99),
+                            "elder_sign_per": inv.elder_sign_per if elder is None else "",
                             "weaknesses": list(weaknesses)}
     n = state.seats
     tracks["agenda"] = Counter(1, 1, len(scenario.agendas))
@@ -197,6 +198,7 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
         "victory": [],
         "encounters": [],
         "grim": [],
+        "records": [],
         "test": None,
         "resolution": None,
         "enemies": {},

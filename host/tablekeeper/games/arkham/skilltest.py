@@ -42,7 +42,16 @@ def chaos_bag(state: GameState) -> Bag:
 
 
 def elder_sign(state: GameState, seat: int) -> int:
-    return effects.seat_info(state, seat).elder_sign
+    """AH-CHAOS-4: the investigator's Elder Sign modifier now: Roland's counts the clues at his
+    location, Agnes's the horror on her (read on the board as the token resolves)."""
+    info = effects.seat_info(state, seat)
+    if info.elder_sign_per == "clue_here":
+        here = board.where(state, seat)
+        place = board.locations(state).get(here) if here else None
+        return info.elder_sign + (place.clues if place is not None else 0)
+    if info.elder_sign_per == "horror":
+        return info.elder_sign + effects.seat_value(state, seat, "horror")
+    return info.elder_sign
 
 
 def odds(state: GameState, test: SkillTest, placeholder: Fraction | None = None) -> Fraction | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tablekeeper.core import flow as flowmod
 from tablekeeper.core.frozen import thaw
-from tablekeeper.core.game import Txn, Verb, parse_int
+from tablekeeper.core.game import Txn, Verb, parse_int, parse_seat
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState, Result
 from tablekeeper.errors import Rejected
@@ -63,7 +63,7 @@ def act(txn: Txn, args: tuple[str, ...]) -> None:
         target = board_verbs.enemy_name(state, target)
     _check_target(state, seat, kind, target)
     skill = count(named["skill"], "skill") if "skill" in named else None
-    spend_actions(txn, seat, 1, f"the {kind} action")
+    spend_actions(txn, seat, 1, f"the {kind} action", kind)
     effect = records.Provoked(seat, (), kind, target, skill)
     if order:
         attackers = [n for n in board.engaged_with(txn.state, seat) if board.enemy(txn.state, n).ready]
@@ -196,7 +196,7 @@ def activate(txn: Txn, args: tuple[str, ...]) -> None:
     have = effects.seat_value(state, seat, "resources")
     if have < resources:
         raise Rejected(f"seat {seat} has {have} resources; the ability costs {resources}")
-    spend_actions(txn, seat, actions, "this ability")
+    spend_actions(txn, seat, actions, "this ability", kind)
     if resources:
         txn.add(f"seat{seat}.resources", -resources)
     attacks.provoke(txn, seat, kind)  # AH-DESIG-1: a designated Evade/Fight is exempt
@@ -402,10 +402,18 @@ def spend_clues(txn: Txn, args: tuple[str, ...]) -> None:
 
 
 def resolution(txn: Txn, args: tuple[str, ...]) -> None:
-    """AH-ACTAG-11: the players reached a resolution point (→R#) on a card."""
+    """AH-ACTAG-11: the players reached a resolution point (→R#) on a card. After a scenario that
+    ended with no resolution (AH-ELIM-3 step 6), the guide's entry for that may send the group to a
+    numbered resolution: it is recorded beside the ending."""
     usage(args, 1, 1, "resolution R#")
     if not args[0].upper().startswith("R") or not is_number(args[0][1:], signed=False):
         raise Rejected(f"a resolution is written R1, R2, ...; not {args[0]!r}")
+    if txn.state.over is not None:
+        if txn.state.get("resolution") != "no resolution" or txn.state.get("resolution_to"):
+            raise Rejected(f"the scenario already ended ({txn.state.over})")
+        txn.put("resolution_to", args[0].upper())
+        txn.notice(f"No resolution was reached: the guide sends the group to resolution {args[0].upper()}")
+        return
     effects.reach_resolution(txn, args[0].upper(), Result.DRAW)  # the card's own text says how it went
 
 
@@ -422,6 +430,44 @@ def go_to(txn: Txn, args: tuple[str, ...]) -> None:
     if args[0] not in sequence:
         raise Rejected(f"the campaign has no scenario {args[0]!r} (scenarios: {', '.join(sequence)})")
     txn.put("go_to", args[0])
+
+
+def _seats_named(state: GameState, text: str) -> list[int]:
+    """A seat, or ``each`` for every investigator of the scenario (a defeated one too: the guide's
+    "each investigator" counts them)."""
+    return list(state.seat_numbers()) if text.lower() in ("each", "all") else [parse_seat(state, text)]
+
+
+def trauma(txn: Txn, args: tuple[str, ...]) -> None:
+    """AH-CAMP-2, AH-TRAUMA-1: trauma the resolution (or a card) gives, for the campaign log; killed or
+    insane is judged when the log is written (AH-TRAUMA-3/4)."""
+    usage(args, 2, 3, "trauma SEAT|each physical|mental [N]")
+    kind = args[1].lower()
+    if kind not in ("physical", "mental"):
+        raise Rejected(f"trauma is physical or mental, not {args[1]!r}")
+    n = count(args[2], "trauma", 1) if len(args) == 3 else 1
+    for seat in _seats_named(txn.state, args[0]):
+        txn.add(f"seat{seat}.{kind}_trauma", n)
+        txn.notice(f"seat {seat} suffers {n} {kind} trauma")
+
+
+def experience(txn: Txn, args: tuple[str, ...]) -> None:
+    """AH-XP-2: experience the resolution gives or takes from one investigator (``bonus`` is every
+    investigator's); it joins what the seat has unspent in the campaign log."""
+    usage(args, 2, 2, "xp SEAT|each +N|-N")
+    n = parse_int(args[1], "experience")
+    for seat in _seats_named(txn.state, args[0]):
+        txn.set(f"seat{seat}.xp", max(0, effects.seat_value(txn.state, seat, "xp") + n))
+
+
+def record(txn: Txn, args: tuple[str, ...]) -> None:
+    """AH-CAMP-2: a line the campaign guide says to write in the campaign log ("the Ghoul Priest is still
+    alive"); the log keeps it with the scenario's result."""
+    if not args:
+        raise Rejected("usage: record TEXT (what the campaign guide says to write in the log)")
+    text = " ".join(args)
+    effects.put_list(txn, "records", text)
+    txn.notice(f"Campaign log: {text}")
 
 
 def victory(txn: Txn, args: tuple[str, ...]) -> None:
@@ -510,6 +556,9 @@ VERBS: dict[str, Verb] = {v.usage.split()[0]: v for v in (
     Verb("victory N [CARD]", "a card worth N victory points joins the victory display", victory),
     Verb("bonus +N|-N", "the resolution's experience adjustment (campaign log)", bonus),
     Verb("go-to SCENARIO", "the resolution sends the group to this scenario next", go_to),
+    Verb("trauma SEAT|each physical|mental [N]", "trauma the resolution or a card gives (campaign log)", trauma),
+    Verb("xp SEAT|each +N|-N", "experience the resolution gives one investigator (campaign log)", experience),
+    Verb("record TEXT", "write a line in the campaign log, as the campaign guide says", record),
     Verb("buy SEAT TITLE LEVEL [exceptional] [permanent] [upgrade=N] [remove=TITLE] [class=C]",
          "between scenarios: buy a card with experience (campaign log)", buy),
     Verb("grim TEXT", "record a Grim Rule resolution", grim),

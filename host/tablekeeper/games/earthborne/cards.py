@@ -12,7 +12,14 @@ from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.earthborne import engine, tables, valley
 from tablekeeper.games.earthborne.data import CARD_TYPES, ICONS
-from tablekeeper.games.earthborne.parsing import no_extra, seat_or_active, split_args, threshold_text
+from tablekeeper.games.earthborne.parsing import (
+    name_and_threshold,
+    name_then,
+    no_extra,
+    seat_or_active,
+    split_args,
+    threshold_text,
+)
 from tablekeeper.games.earthborne.tables import Record
 
 AREAS = ("along", "reach", "weather", "mission", "player")
@@ -154,18 +161,21 @@ def card_verb(txn: Txn, args: tuple[str, ...]) -> None:
     no_extra(options, PATH_OPTIONS, "card")
     if "arrow" in options:
         raise Rejected("card: give area=reach|along instead of arrow=")
-    add_card(txn, card_record(txn.state, words[0], options, words[1:]))
+    name, flags = name_then(words, lambda w: w.lower() in FLAGS)
+    add_card(txn, card_record(txn.state, name, options, flags))
     engine.end_of_command(txn)
 
 
 def location_verb(txn: Txn, args: tuple[str, ...]) -> None:
     """Place the location: a Valley location needs only its name (its card's numbers are known)."""
     words, options = split_args(args)
-    if not 1 <= len(words) <= 2:
+    if not words:
         raise Rejected("usage: location NAME [THRESHOLD] [icons=sun,...]")
     no_extra(options, ("icons",), "location")
     icons = [i for i in options["icons"].split(",") if i] if "icons" in options else None
-    place_location(txn, words[0], words[1] if len(words) == 2 else None, icons)
+    cfg = tables.cfg(txn.state)
+    name, threshold = name_and_threshold(words, lambda n: valley.find_location(cfg, n) is not None)
+    place_location(txn, name, threshold, icons)
 
 
 def location_record(cfg: Any, name: str, threshold: str | None, icons: list[str] | None) -> Record:

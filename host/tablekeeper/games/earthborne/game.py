@@ -31,6 +31,7 @@ from tablekeeper.games.earthborne import (
     rangers,
     rules,
     tables,
+    tracker,
     travel,
     verbs,
 )
@@ -148,6 +149,8 @@ class Earthborne(Game):
             out[name] = Verb(usage, text, verbs.guarded(handler))
         usage, text, handler = travel.NEWDAY
         out["newday"] = Verb(usage, text, handler)
+        for name, (usage, text, handler) in tracker.VERBS.items():
+            out[name] = Verb(usage, text, handler)  # campaign bookkeeping: also after the day's end
         out["next"] = Verb("next", "end the active Ranger's turn, or go on to the next step", travel.next_verb)
         out["draw"] = Verb("draw challenge [effect] | draw path [SEAT] [extra]",
                            "the device draws (the waiting test's challenge card, a path card)", pathdeck.draw_verb)
@@ -241,6 +244,9 @@ class Earthborne(Game):
             "day_end_reason": None if ended is None else ended["reason"],
             "day_end_pending": None if ended is None else ended["timing"],
             "gear": thaw(state.get("gear", {})),
+            "missions": tracker.missions(state),
+            "rewards": tracker.state_list(state, tracker.REWARDS),
+            "notes": tracker.state_list(state, tracker.NOTES),
             "known_path": sorted(state.get("known_path") or {}),
             "path_built": state.get("path_built") is not False,
             "unverified_data": list(tables.cfg(state)["unverified"]),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tablekeeper.core.state import GameState
 from tablekeeper.core.view import Panel, Priority
-from tablekeeper.games.earthborne import challenge, engine, rules, tables
+from tablekeeper.games.earthborne import challenge, engine, rules, tables, tracker
 
 ENERGY = (("awa", "Awareness"), ("fit", "Fitness"), ("spi", "Spirit"), ("foc", "Focus"))
 ASPECT_NAMES = dict(ENERGY)
@@ -66,6 +66,7 @@ def panels(state: GameState, step_title: str) -> dict[str, Panel]:
         checked = loc.get("verified", True)
         track_lines.append((str(loc["name"]) + ("" if checked else " (unverified)"),
                       Priority.DETAIL if checked else Priority.NORMAL))
+    track_lines += [(line, Priority.DETAIL) for line in tracker.mission_lines(state)]
     out = {"track": Panel.ranked(f"Day {day} Round {state.round}", tuple(track_lines))}
     if state.prompt is not None:
         options = tuple(f"{i}. {o}" for i, o in enumerate(state.prompt.options, 1))

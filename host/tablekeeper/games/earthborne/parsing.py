@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tablekeeper.core.game import Txn, parse_seat
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
@@ -33,6 +35,30 @@ def guard(txn: Txn) -> None:
     ended = tables.day_end(txn.state)
     if ended is not None and ended["timing"] == "now":
         raise Rejected(f"day {txn.state.value('day')} has ended ({ended['reason'].replace('_', ' ')}): use newday")
+
+
+def name_then(words: list[str], stop: Callable[[str], bool]) -> tuple[str, list[str]]:
+    """A card's name as its words, quoted or not (``play 2 Walk With Me``): the words up to the first
+    that ``stop`` takes for what follows a name (a flag, a seat number), and the rest."""
+    for i, word in enumerate(words):
+        if i and stop(word):
+            return " ".join(words[:i]), words[i:]
+    return " ".join(words), []
+
+
+def name_and_threshold(words: list[str], known: Callable[[str], bool]) -> tuple[str, str | None]:
+    """A place's words, quoted or not (``camp White Sky``, ``location Lone Tree 3``): the whole as a
+    name the device knows, else the last word as a threshold when it reads as one."""
+    if not words:
+        return "", None
+    whole = " ".join(words)
+    if len(words) == 1 or known(whole):
+        return whole, None
+    try:
+        parse_threshold(words[-1], "threshold")
+    except ValueError:
+        return whole, None
+    return " ".join(words[:-1]), words[-1]
 
 
 def threshold_text(text: str, what: str) -> str:

@@ -20,9 +20,9 @@ from tablekeeper.core.numbers import is_number, parse_number
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import NotANumber, Rejected
 from tablekeeper.games.earthborne import engine, tables, valley
-from tablekeeper.games.earthborne.cards import add_card, card_record, known_path_card, remember_path_card
+from tablekeeper.games.earthborne.cards import FLAGS, add_card, card_record, known_path_card, remember_path_card
 from tablekeeper.games.earthborne.data import ASPECTS
-from tablekeeper.games.earthborne.parsing import guard, split_args
+from tablekeeper.games.earthborne.parsing import guard, name_then, split_args
 from tablekeeper.games.earthborne.rangers import check_free
 
 UNSEEN = "?"
@@ -236,9 +236,10 @@ def reveal_verb(txn: Txn, args: tuple[str, ...]) -> None:
     guard(txn)
     if len(args) >= 2 and args[0] == "path":
         words, options = split_args(args[1:])
-        seat = words[1] if len(words) >= 2 and is_number(words[1], signed=False) else None
-        flags = words[2:] if seat is not None else words[1:]
-        path_draw(txn, words[0] if words else None, seat, options, flags)
+        name, rest = name_then(words, lambda w: is_number(w, signed=False) or w.lower() in ("extra", *FLAGS))
+        seat = rest[0] if rest and is_number(rest[0], signed=False) else None
+        flags = rest[1:] if seat is not None else rest
+        path_draw(txn, name or None, seat, options, flags)
         return
     if len(args) < 2:
         raise Rejected("usage: reveal SOURCE OUTCOME")

@@ -215,11 +215,11 @@ def play_verb(txn: Txn, args: tuple[str, ...]) -> None:
     """Phase 2: a Ranger's turn may be playing a Ranger card from hand, paying its energy cost;
     gear (``equip=N``) goes to the player area against the equip limit (ER-GEAR-1)."""
     words, options = split_args(args)
-    if len(words) != 2:
+    if len(words) < 2:
         raise Rejected("usage: play SEAT NAME [cost=ASPECT:N] [equip=N]")
     no_extra(options, ("cost", "equip"), "play")
     seat = parse_seat(txn.state, words[0])
-    name = words[1]
+    name = " ".join(words[1:])  # the card's words, quoted or not
     aspect, _, amount_text = options.get("cost", "awa:0").partition(":")
     aspect = aspect.lower()
     if aspect not in ASPECTS:
@@ -248,8 +248,9 @@ def play_verb(txn: Txn, args: tuple[str, ...]) -> None:
 
 def equip_verb(txn: Txn, args: tuple[str, ...]) -> None:
     """ER-GEAR-1: equipping past the limit asks which gear to discard until it fits."""
-    want(args, 3, "equip SEAT NAME VALUE")
-    equip_gear(txn, parse_seat(txn.state, args[0]), args[1], parse_int(args[2], "equip value"))
+    if len(args) < 3:
+        raise Rejected("usage: equip SEAT NAME VALUE")
+    equip_gear(txn, parse_seat(txn.state, args[0]), " ".join(args[1:-1]), parse_int(args[-1], "equip value"))
 
 
 def equip_gear(txn: Txn, seat: int, name: str, value: int) -> None:

@@ -175,11 +175,12 @@ def _terrain(options: dict[str, str], verb: str) -> str | None:
 def _arrive(txn: Txn, args: tuple[str, ...]) -> None:
     """ER-TRAVEL-2: set up the new location, then build its path deck (a guided step)."""
     words, options = parsing.split_args(args)
-    if not 1 <= len(words) <= 2:
+    if not words:
         raise Rejected("usage: arrive NAME [THRESHOLD] [terrain=T] [icons=..]")
     _need_travelled(txn, "arrive")
     terrain = _terrain(options, "arrive")
-    record, terrain = _destination(txn, "arrive", words[0], terrain, words[1] if len(words) == 2 else None)
+    name, threshold = _place_words(txn, words)
+    record, terrain = _destination(txn, "arrive", name, terrain, threshold)
     if "icons" in options:
         record["icons"] = [i for i in options["icons"].split(",") if i]
     cards.set_location(txn, record)
@@ -202,13 +203,19 @@ def _pathdeck(txn: Txn, args: tuple[str, ...]) -> None:
     pathdeck.build(txn, args)
 
 
+def _place_words(txn: Txn, words: list[str]) -> tuple[str, str | None]:
+    """A place's name (quoted or not) and the threshold after it, if any."""
+    cfg = tables.cfg(txn.state)
+    return parsing.name_and_threshold(words, lambda n: valley.find_location(cfg, n) is not None)
+
+
 def _camp(txn: Txn, args: tuple[str, ...]) -> None:
     """ER-TRAVEL-2, ER-DAY-1: camping at the connected location the group travelled to ends the day;
     that location (and its threshold, when known) and the terrain are recorded for the next day.
     A bare ``camp`` after ``arrive`` camps at the location just placed instead of building its deck."""
     words, options = parsing.split_args(args)
-    if len(words) > 2:
-        raise Rejected("usage: camp NAME [THRESHOLD] [terrain=T]")
+    name_given, threshold_given = _place_words(txn, words)
+    words = [name_given, *([threshold_given] if threshold_given else [])] if words else []
     status = txn.state.get("travel")
     arrived = status == "arrived" and (txn.state.get("path_built") is False or bool(txn.state.get("path_fresh")))
     if status != "travelled" and not arrived:
@@ -385,7 +392,7 @@ FLOW = Flow(
     ),
     round_start=_round_start,
     stops=(DAY_OVER,),
-    ending=Ending(rule="ER-DAY-1"),
+    ending=Ending(frozenset({"mission", "reward", "note"}), rule="ER-DAY-1"),
 )
 
 DAY_VERBS = {

@@ -203,7 +203,8 @@ def _react(txn: Txn, reaction: dict[str, Any]) -> None:
     txn.put("reactions", [*(txn.state.get("reactions") or ()), reaction])
     target = reaction["target"]
     txn.notice(f"reaction: {stage_words(txn.state, reaction['card'])} targets "
-               + (f"seat {target}" if target else "the closest Oathsworn (north, then west)"))
+               + (f"seat {target}" if target else "the closest Oathsworn (north, then west)")
+               + f": resolve it now (its attack: enemy {target or 'SEAT'})")
 
 
 def stage_done(txn: Txn) -> None:

@@ -7,8 +7,9 @@ from __future__ import annotations
 from tablekeeper.core import timing
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
-from tablekeeper.games.spirit_island import table_actions
-from tablekeeper.games.spirit_island.common import blight_card, seat_track
+from tablekeeper.errors import Rejected
+from tablekeeper.games.spirit_island import lands, table_actions
+from tablekeeper.games.spirit_island.common import blight_card, get, seat_track
 
 LEFT = "blight.immediately_left"
 
@@ -17,11 +18,64 @@ def _boards(state: GameState) -> int:
     return len(state.get("boards") or ())
 
 
-def _spirits_lose(txn: Txn, track: str, n: int) -> None:
+def _spirits_lose(txn: Txn, track: str, n: int, reason: str = "") -> None:
+    """Each Spirit loses ``n`` of ``track``; Presence placed in lands is asked for land by land."""
     for seat in txn.state.seat_numbers():
         have = txn.value(seat_track(seat, track))
-        if n and have:
+        if not n or not have:
+            continue
+        if track == "presence" and lands.placed_presence(txn.state, seat):
+            txn.put(LOSS, [*get(txn.state, LOSS, []), [seat, min(n, have), reason]])
+        else:
             txn.set(seat_track(seat, track), max(0, have - n))
+    ask_loss(txn)
+
+
+LOSS = "blight.presence_loss"  # [seat, how many, why]: Presence a Spirit still destroys, land by land
+LOSS_PROMPT = "si.blight.lose_presence"
+ELSEWHERE = "one not in a land the station tracks"
+
+
+def ask_loss(txn: Txn) -> None:
+    """Which land each Spirit's destroyed Presence comes from (no question where there is one)."""
+    while txn.state.prompt is None:
+        queue = get(txn.state, LOSS, [])
+        if not queue:
+            txn.put(LOSS, None)
+            return
+        seat, left, reason = int(queue[0][0]), int(queue[0][1]), str(queue[0][2])
+        options = [name for name, rec in lands.all_lands(txn.state).items() if rec.presence.get(str(seat), 0)]
+        if txn.value(seat_track(seat, "presence")) > lands.placed_presence(txn.state, seat):
+            options.append(ELSEWHERE)
+        if len(options) > 1:
+            txn.ask(LOSS_PROMPT, f"{reason}: seat {seat} destroys 1 Presence ({left} to go): from which land?",
+                    options, seat=seat, context={"lands": options})
+            return
+        _lose_one(txn, options[0] if options else ELSEWHERE)
+
+
+def _lose_one(txn: Txn, where: str) -> None:
+    queue = get(txn.state, LOSS, [])
+    seat = int(queue[0][0])
+    if where != ELSEWHERE:
+        rec = lands.land(txn.state, where)
+        lands.put(txn, where, rec.with_presence(str(seat), rec.presence.get(str(seat), 0) - 1))
+        txn.notice(f"Seat {seat} loses 1 Presence in {where}")
+    txn.set(seat_track(seat, "presence"), max(0, txn.value(seat_track(seat, "presence")) - 1))
+    queue[0][1] = int(queue[0][1]) - 1
+    if queue[0][1] <= 0 or not txn.value(seat_track(seat, "presence")):
+        queue.pop(0)
+    txn.put(LOSS, queue or None)
+
+
+def on_loss(txn: Txn, index: int) -> None:
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    where = str(prompt.context["lands"][index])
+    txn.close_prompt()
+    _lose_one(txn, where)
+    ask_loss(txn)
 
 
 def immediately(txn: Txn) -> None:
@@ -33,7 +87,7 @@ def immediately(txn: Txn) -> None:
         return
     table_actions.begin(txn, f"Immediately: {card.name}")
     txn.notice(f"Immediately: {card.immediately}")
-    _spirits_lose(txn, "presence", card.immediately_presence)
+    _spirits_lose(txn, "presence", card.immediately_presence, f"Immediately ({card.name})")
     _spirits_lose(txn, "energy", card.immediately_energy)
     players = txn.state.seats
     if card.immediately_fear_pool_halves:
@@ -76,4 +130,4 @@ def every_invader_phase(txn: Txn) -> None:
         return
     if card.every_phase:
         txn.notice(f"Blighted Island ({card.name}): {card.every_phase}")
-    _spirits_lose(txn, "presence", card.every_phase_presence)
+    _spirits_lose(txn, "presence", card.every_phase_presence, f"Blighted Island ({card.name})")

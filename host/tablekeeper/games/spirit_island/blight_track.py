@@ -18,6 +18,8 @@ from tablekeeper.games.spirit_island.common import adversary, blight_card, get, 
 PENDING = "blight.pending"  # lands whose Blight waits to cascade, oldest first
 ASK = "blight.ask"  # [land, seats] whose unplaced Presence may be in the land
 DRAWING = "blight.drawing"  # a Still Healthy card ran out: the new card is being drawn
+HEALING = "blight.healing"  # France 5: Blight removed from the island waits on the adversary panel
+HEALING_LIMIT = "blight.healing_limit"
 PROMPTS = {"cascade": "si.blight.cascade", "unplaced": "si.blight.unplaced", "draw": "si.blight.draw"}
 
 
@@ -184,7 +186,9 @@ def next_question(txn: Txn) -> None:
     if pending:
         source = str(pending[0])
         options = list(lands.place(state, source).adjacent)
-        txn.ask(PROMPTS["cascade"], f"Blight cascades from {source}: into which adjacent land?", options,
+        across = "" if len(lands.board_letters(state)) == 1 or state.get(lands.LINKS) else \
+            " (one on another board that touches it: cascade LAND)"
+        txn.ask(PROMPTS["cascade"], f"Blight cascades from {source}: into which adjacent land?{across}", options,
                 context={"from": source, "lands": options})
 
 
@@ -247,14 +251,15 @@ def cascade(txn: Txn, land: str) -> None:
     if target == source:
         raise Rejected(f"a cascade goes into a land adjacent to {source}, not {source} itself")
     here = lands.place(txn.state, source)
-    if lands.board_of(target) == here.board and target not in here.adjacent:
+    laid_out = bool(txn.state.get(lands.LINKS))  # the touching lands across boards are known
+    if (laid_out or lands.board_of(target) == here.board) and target not in here.adjacent:
         raise Rejected(f"{target} is not adjacent to {source} (adjacent: {', '.join(here.adjacent)})")
     prompt = txn.state.prompt
     if prompt is not None and prompt.id == PROMPTS["cascade"]:
         txn.close_prompt()
     pending.pop(0)
     txn.put(PENDING, pending)
-    across = "" if lands.board_of(target) == here.board else " (across the boards, as laid out)"
+    across = "" if lands.board_of(target) == here.board or laid_out else " (across the boards, as laid out)"
     txn.notice(f"Blight cascades from {source} into {target}{across}")
     add(txn, target, 1)
 
@@ -274,6 +279,17 @@ def remove(txn: Txn, land: str, count: int) -> None:
     if rec.blight < count:
         raise Rejected(f"{land} has {rec.blight} Blight, cannot remove {count}")
     lands.put(txn, land, replace(rec, blight=rec.blight - count))
+    if HEALING in txn.state.tracks:  # France 5: it waits on the panel, then all goes back at once
+        held = txn.value(HEALING) + count
+        limit = int(txn.state.get(HEALING_LIMIT, 0) or 0)
+        if held >= limit:
+            txn.set(HEALING, 0)
+            txn.set("blight.card", txn.value("blight.card") + held)
+            txn.notice(f"Slow-Healing Ecosystem: {held} Blight go back from the panel to the Blight card")
+        else:
+            txn.set(HEALING, held)
+            txn.notice(f"Slow-Healing Ecosystem: {count} Blight on the panel ({held} of {limit})")
+        return
     txn.set("blight.card", txn.value("blight.card") + count)
 
 

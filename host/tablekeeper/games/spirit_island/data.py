@@ -94,12 +94,26 @@ class SetupChange(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     towns: Whole = 0
     cities: Whole = 0
     blight: Whole = 0
+    beasts: Whole = 0
     move_blight_to: Annotated[int, msgspec.Meta(ge=0, le=8)] = 0
 
 
 class Reaction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     hook: Literal["when_blight_added", "after_blight_added", "after_explore_card"]
     text: str
+
+
+StationRule = Literal["frontier_explorers", "slave_labor", "triangle_trade", "slow_healing", "royal_backing",
+                      "impending_disaster", "hunters_compete", "entrench", "fast_profit", "trading_port",
+                      "chart_coastline", "inward_growth"]
+
+
+class Applied(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A level's rule the station applies by name (``adversary_rules``), with its one printed number
+    where it has one (3 Blight per player, 3 Explorers, 2 lands per board)."""
+
+    rule: StationRule
+    n: Whole = 0
 
 
 class Level(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -120,12 +134,15 @@ class Level(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     high_immigration: Literal["", "stage_two", "all_game"] = ""
     double_build_without_fear: bool = False
     ravage_extra_blight_at: Whole = 0
+    applies: tuple[Applied, ...] = ()
 
 
 class Escalation(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: str
     effect: str
-    rule: Literal["", "town_where_none", "build_where_most", "town_replaces_dahan", "cash_crops"] = ""
+    rule: Literal["", "town_where_none", "build_where_most", "town_replaces_dahan", "cash_crops",
+                  "stalk_predators", "ports_sprawl"] = ""
+    n: Whole = 0  # the one printed number (Russia: 2 Explorers per board)
 
 
 class Loss(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -241,6 +258,7 @@ class AdversaryAt:
     escalation: Escalation | None
     loss: Loss | None
     verified: bool
+    applies: Mapping[str, tuple[int, ...]] = field(default_factory=dict)  # rule -> its printed numbers
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,7 +332,8 @@ class TableData:
             high_immigration=immigration[-1] if immigration else "",
             double_build_without_fear=any(lv.double_build_without_fear for lv in levels),
             ravage_extra_blight_at=max((lv.ravage_extra_blight_at for lv in levels), default=0),
-            escalation=adv.escalation, loss=adv.loss, verified=adv.verified)
+            escalation=adv.escalation, loss=adv.loss, verified=adv.verified,
+            applies=_applied(levels))
 
     def deck_order(self, adversary: str = "", level: int = 0) -> tuple[DeckGroup, ...]:
         """SI-DECK-1: the Invader deck as runs of one stage, top first: the standard stages, or the
@@ -328,6 +347,15 @@ class TableData:
     def adversary(self, name: str, level: int, hook: str) -> list[AdversaryRule]:
         """Rules of ``name`` active at ``level`` for ``hook`` (each level includes the ones below)."""
         return [r for r in self.adversary_rules if r.adversary == name and r.hook == hook and r.level <= level]
+
+
+def _applied(levels: list[Level]) -> dict[str, tuple[int, ...]]:
+    """The station-applied rules of ``levels``, each with its printed numbers in level order."""
+    out: dict[str, tuple[int, ...]] = {}
+    for lv in levels:
+        for a in lv.applies:
+            out[a.rule] = (*out.get(a.rule, ()), a.n)
+    return out
 
 
 def parse_order(order: str, data: TableData, where: str) -> tuple[DeckGroup, ...]:

@@ -40,10 +40,17 @@ def defeat_met(state: GameState) -> str | None:
 
 def check(txn: Txn) -> None:
     """SI-END-3: when one effect meets both, the Spirits win (a sacrifice victory). Inside an
-    explicit action (``begin``/``end``) the check waits for the action to end."""
-    if txn.state.over is not None or timing.depth(txn.state) > 0:
+    action (a Power's ``begin``/``end``, the station's Ravage) the check waits for the action to
+    end, except for a loss flagged where it happened (SI-END-2: the Blighted Island out of Blight,
+    Explore with no card left), which is at once: a cascade between two blighted lands would
+    otherwise never end."""
+    if txn.state.over is not None:
+        return
+    if timing.depth(txn.state) > 0 and not txn.state.get("defeat.pending"):
         return
     win, loss = victory_met(txn.state), defeat_met(txn.state)
+    if (win or loss) and txn.state.prompt is not None:
+        txn.close_prompt()  # a cascade's land or a Ravage's next land no longer matters
     if win and loss:
         txn.end(f"victory (sacrifice): {win}, despite: {loss}", result=Result.VICTORY)
     elif win:

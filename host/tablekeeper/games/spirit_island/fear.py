@@ -16,6 +16,7 @@ from tablekeeper.core.chance import Deck
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState, Result
 from tablekeeper.errors import Rejected
+from tablekeeper.games.spirit_island import invader_counts
 from tablekeeper.games.spirit_island.common import deck_of, get, table
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "Victory"}
@@ -56,6 +57,7 @@ def earn_card(txn: Txn) -> None:
     deck = deck_of(txn.state, "fear")
     txn.set("fear.cards_left", deck.remaining)
     txn.notice(f"Fear card earned, {deck.remaining} left")
+    invader_counts.entrench(txn, len(cards) + len(get(txn.state, "fear.resolved", [])))
     terror = terror_after(deck)
     if terror != txn.value("terror"):
         txn.set("terror", terror)

@@ -124,7 +124,7 @@ class SpiritIsland(Game):
 
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
         known = {"data", "blight", "adversary", "invaders", "events", "boards", "spirits", "spirit_data", "fear_cards",
-                 packlib.PACKS_OPTION}
+                 "links", packlib.PACKS_OPTION}
         unknown = sorted(set(options) - known)
         if unknown:
             raise ConfigError(f"unknown option {unknown[0]!r} for spirit_island (options: {', '.join(sorted(known))})")
@@ -133,6 +133,10 @@ class SpiritIsland(Game):
         boards = _option_boards(options.get("boards", ""), players, data)
         card_name = options.get("blight", data.default_blight_card)
         card = None if card_name.lower() == "none" else data.blight_card(card_name)
+        try:
+            links = lands.parse_links(options.get("links", ""), boards)
+        except ValueError as err:
+            raise ConfigError(f"--option links={options['links']!r}: {err}") from None
         draws = options.get("invaders", "device")
         if draws not in ("device", "report"):
             raise ConfigError(f"--option invaders={draws!r}: expected device or report")
@@ -164,6 +168,9 @@ class SpiritIsland(Game):
             "invader.stage": Counter(order[0].stage if order else 1, 1, 3),
             "invader.cards_left": Counter(sum(g.count for g in order), 0, None),
         }
+        healing = data.adversary_at(*adversary).applies.get("slow_healing") if adversary is not None else None
+        if healing:
+            tracks[blight_track.HEALING] = Counter(0, 0, None)
         for piece in ("explorers", "towns", "cities"):
             tracks[f"island.{piece}"] = Counter(0, 0, None)  # the setup question places the printed pieces
         for seat in state.seat_numbers():
@@ -183,7 +190,10 @@ class SpiritIsland(Game):
                    "fear_cards": Deck.plain("fear_cards", [c.name for c in data.fear_cards], reshuffle=False),
                    "blight_deck": Deck.plain("blight_deck", [c.name for c in data.blight_cards
                                                              if not card or c.name != card.name], reshuffle=False)}
+        immigration = data.adversary_at(*adversary).high_immigration if adversary is not None else ""
         info: dict[str, Json] = {"data_path": options.get("data") or None, "blight_card": card.name if card else None,
+                invader_track.TILE: 1 if immigration else None, lands.LINKS: links or None,
+                blight_track.HEALING_LIMIT: healing[0] * players if healing else None,
                 "adversary": list(adversary) if adversary else None,
                 "invader_draws": draws, "events": events == "on", "boards": list(boards), "fear_cards": naming,
                 "spirits": seat_spirits or None, "spirit_data": options.get("spirit_data") or None,
@@ -264,7 +274,8 @@ class SpiritIsland(Game):
 
     def view_extra(self, state: GameState) -> dict[str, Json]:
         return {"spirit_island": {
-            "slots": slots(state).as_mapping(),
+            "slots": {**slots(state).as_mapping(), **({"immigration": invader_track.immigration(state)}
+                                                      if state.get(invader_track.TILE) else {})},
             "discard": get(state, "invader.discard", []),
             "blight_card": state.get("blight_card"),
             "boards": get(state, "boards", []),

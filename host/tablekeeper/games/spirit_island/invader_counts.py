@@ -42,7 +42,8 @@ NAMES = {"explorers": ("Explorer", "Explorers"), "towns": ("Town", "Towns"), "ci
 PROMPTS = {"setup": "si.counts.setup", "build": "si.counts.build", "explore": "si.counts.explore",
            "ravage": "si.counts.ravage_blight", "destroyed": "si.counts.ravage_destroyed",
            "loss": "si.counts.loss", "overview": "si.counts.overview", "where": "si.counts.where",
-           "place": "si.counts.place", "swayed": "si.counts.swayed"}
+           "place": "si.counts.place", "swayed": "si.counts.swayed", "push": "si.counts.push",
+           "entrench": "si.counts.entrench"}
 AS_THE_RULES = "as the rules place them"
 ANSWERED = ("setup", "build", "explore", "ravage", "destroyed")
 NOWHERE = "nowhere"
@@ -156,8 +157,8 @@ def rules_build(state: GameState, name: str) -> Counts:
     return {None: (0, 0, 0), "town": (0, 1, 0), "city": (0, 0, 1)}[piece]
 
 
-def rules_explore(state: GameState, name: str) -> int:
-    """SI-INV-6: 1 Explorer if the land is Coastal, or holds or touches a Town or City."""
+def explores(state: GameState, name: str) -> bool:
+    """SI-INV-6: the land has a source: it is Coastal, or holds or touches a Town or City."""
     where = lands.place(state, name)
     records = lands.all_lands(state)
 
@@ -166,20 +167,43 @@ def rules_explore(state: GameState, name: str) -> int:
         return invader_rules.Land(n, at.terrain, at.coastal, rec.towns, rec.cities, rec.explorers,
                                   adjacent=at.adjacent)
 
-    return invader_rules.explore_adds(model(name), {n: model(n) for n in (name, *where.adjacent)})
+    return bool(invader_rules.explore_adds(model(name), {n: model(n) for n in (name, *where.adjacent)}))
 
 
-def _step_lands(state: GameState, kind: str, terrains: list[str]) -> list[str]:
+def rules_explore(state: GameState, name: str, card: str = "") -> Counts:
+    """SI-INV-6: 1 Explorer where the land has a source. After setup, Scotland 1 puts a Town
+    instead in a Coastal land (the Coastal Lands card: in its board's first 2), France 1 a second
+    Explorer in a land without Towns or Cities."""
+    if not explores(state, name):
+        return 0, 0, 0
+    if state.phase == "setup":
+        return 1, 0, 0
+    where = lands.place(state, name)
+    port = adversary_rules.applies(state, "trading_port")
+    if port is not None and where.coastal:
+        ranked = [n for n, p in lands.places(state).items() if p.board == where.board and p.coastal]
+        if card != "Coastal" or ranked.index(name) < port[0]:
+            return 0, 1, 0
+    rec = lands.land(state, name)
+    if adversary_rules.applies(state, "frontier_explorers") is not None and not rec.buildings:
+        return 2, 0, 0
+    return 1, 0, 0
+
+
+def _step_lands(state: GameState, kind: str, terrains: list[str], cards: bool = True) -> list[str]:
     """The lands a step's cards hit where the rules may do something: Invaders there (Ravage,
-    Build; or England's empty lands next to Towns and Cities), a source (Explore)."""
+    Build; or England's empty lands next to Towns and Cities), a source (Explore). Russia 3's
+    Ravage cards (not an Event's Ravage) also hit lands with 3 or more Explorers."""
     out: list[str] = []
+    if kind == "ravage" and cards:
+        terrains = [*terrains, *(name for name in lands.places(state) if adversary_rules.ravages_too(state, name))]
     for terrain in terrains:
-        for name in lands.matching(state, terrain):
+        for name in [terrain] if terrain in lands.places(state) else lands.matching(state, terrain):
             if name in out:
                 continue
             rec = lands.land(state, name)
             if kind == "explore":
-                if rules_explore(state, name):
+                if explores(state, name):
                     out.append(name)
             elif rec.invaders or (kind == "build" and adversary_rules.builds_empty(state, name)):
                 out.append(name)
@@ -217,12 +241,12 @@ def _land_questions(state: GameState, q: Question) -> list[Question]:
     kind, label = q.board, q.step
     step = label.split(" (")[0]
     out: list[Question] = []
-    for name in _step_lands(state, kind, q.terrain.split(" and ")):
+    for name in _step_lands(state, kind, q.terrain.split(" and "), cards=label in ("Ravage", "Build", "Explore")):
         if kind == "ravage":
             inner = [Question("ravage", land=name, board=lands.board_of(name), step=step),
                      Question("destroyed", land=name, step=step)]
         else:
-            inner = [Question(kind, land=name, step=step)]
+            inner = [Question(kind, q.terrain if kind == "explore" else "", land=name, step=step)]
         out += _action(label, name, inner)
     return out
 
@@ -249,6 +273,8 @@ def ask_explore(txn: Txn, card: str, escalation: bool = False) -> None:
     after = [Question("after_card", card)]
     if escalation:
         after = [Question("escalation", " and ".join(shown)), *after]
+    if txn.state.phase == "setup" and adversary_rules.applies(txn.state, "royal_backing") is not None:
+        after.append(Question("royal_backing"))
     _push(txn, [_overview("explore", "Explore", shown), *after])
     resume(txn)
 
@@ -266,10 +292,14 @@ def escalation_questions(txn: Txn, terrains: list[str]) -> list[Question]:
         explored = [n for t in terrains for n in lands.matching(txn.state, t)]
         return [q for name in explored
                 for q in _action("Escalation", name, [Question("swayed", land=name, step="Escalation")])]
+    if esc.rule == "ports_sprawl":  # one board, N = players Towns, each in another land
+        txn.put(adversary_rules.PORTS, None)
+        return _action("Escalation", "the island", [Question("place", esc.rule, step="Escalation")
+                                                    for _ in range(txn.state.seats)])
     if esc.rule:
         return [q for board in lands.board_letters(txn.state)
                 for q in _action("Escalation", board, [Question("place", esc.rule, board=board, step="Escalation",
-                                                                land=" and ".join(terrains))])]
+                                                                land=" and ".join(terrains))] * max(1, esc.n))]
     return []
 
 
@@ -287,8 +317,56 @@ def _loss_check(state: GameState, step: str) -> list[Question]:
 def ask_ravage(txn: Txn, terrains: list[str] | None = None, label: str = "Ravage") -> None:
     """The Ravage step (or an Event's Ravage in one terrain, SI-ERRATA-4), land by land."""
     shown = terrains if terrains is not None else _terrains(list(slots(txn.state).ravage))
-    _push(txn, [_overview("ravage", label, shown), *_loss_check(txn.state, "ravage")])
+    after = [Question("after_ravage", " and ".join(shown))] if label == "Ravage" else []
+    _push(txn, [_overview("ravage", label, shown), *_loss_check(txn.state, "ravage"), *after])
     resume(txn)
+
+
+ROYAL = "invader.royal_backing"  # Sweden 4: the next card flipped is discarded for its Towns
+
+
+def entrench(txn: Txn, earned: int) -> None:
+    """Russia 5: the Invader card under the ``earned``-th Fear card is revealed once that card is
+    earned (Stage II under the 3rd, Stage III under the 7th)."""
+    found = adversary_rules.applies(txn.state, "entrench") or ()
+    if earned in found:
+        stage = 2 if found.index(earned) == 0 else 3
+        _push(txn, [Question("entrench", str(stage), step="Entrench in the Face of Fear")], front=True)
+        resume(txn)
+
+
+def royal_backing(txn: Txn) -> None:
+    """Sweden 4, after the setup's Explore: the next Invader card is flipped and discarded (the
+    device's, or the players' ``reveal invaders CARD``); ``invader_track`` places its Towns."""
+    txn.put(ROYAL, 1)
+    txn.notice("Royal Backing: the next Invader card is discarded; each board gets a Town in its terrain")
+    if txn.state.get("invader_draws", "device") == "device":
+        txn.draw("invaders")
+
+
+def place_on_each_board(txn: Txn, rule: str, where: str, label: str) -> None:
+    """A placing rule on every board, placed by the rules where they leave no choice."""
+    _push(txn, [Question("place", rule, board=b, land=where, step=label, auto=True)
+                for b in lands.board_letters(txn.state)], front=True)
+    resume(txn)
+
+
+def after_ravage(txn: Txn, terrains: list[str]) -> None:
+    """After the Ravage step: Scotland 6 adds a Town to each Inland land the Ravage card matches
+    within 1 of a Town or City; Russia 6 (from turn 2), on each board where the Ravage added no
+    Blight, an Explorer and a Town in the land with the most Explorers."""
+    state = txn.state
+    if adversary_rules.applies(state, "inward_growth") is not None:
+        inland = [n for n, p in lands.places(state).items() if not p.coastal and any(p.matches(t) for t in terrains)]
+        for name in inland:
+            near = [name, *lands.place(state, name).adjacent]
+            if any(lands.land(state, n).buildings for n in near):  # as the Ravage step left them
+                lands.put(txn, name, lands.land(txn.state, name).add("towns", 1))
+                txn.notice(f"Exports Fuel Inward Growth: 1 Town added in {name}")
+    if adversary_rules.applies(state, "fast_profit") is not None and state.round >= 2:
+        blighted = get(state, "ravage.blight_boards", []) or []
+        _push(txn, [Question("place", "fast_profit", board=b, step="Pressure for Fast Profit", auto=True)
+                    for b in lands.board_letters(state) if b not in blighted], front=True)
 
 
 def ask_where(txn: Txn, kind: str, delta: int) -> None:
@@ -352,6 +430,10 @@ def resume(txn: Txn) -> None:
             _end_own(txn)
         elif q.kind == "after_card":
             adversary_rules.after_explore_card(txn, q.terrain)
+        elif q.kind == "after_ravage":
+            after_ravage(txn, q.terrain.split(" and "))
+        elif q.kind == "royal_backing":
+            royal_backing(txn)
         elif q.kind == "escalation":
             found = escalation_questions(txn, q.terrain.split(" and "))
             _push(txn, [msgspec.structs.replace(e, auto=q.auto) for e in found], front=True)
@@ -372,7 +454,7 @@ def _rules_answer(state: GameState, q: Question) -> tuple[int, ...]:
     if q.kind == "build":
         return rules_build(state, q.land)
     if q.kind == "explore":
-        return rules_explore(state, q.land), 0, 0
+        return rules_explore(state, q.land, q.terrain)
     if q.kind == "ravage":
         return rules_ravage(state, q.land)
     if q.kind == "destroyed":  # before the land's Ravage: the Dahan its damage will destroy don't strike back
@@ -441,8 +523,10 @@ def _take(txn: Txn, q: Question, preset: tuple[int, ...]) -> None:
     """Apply one question's rules answer, as if the players had chosen it."""
     if q.kind == "setup":
         island_setup.place(txn, printed_pieces=bool(preset[0]))
-    elif q.kind in ("build", "explore"):
-        _added(txn, q.step or "Build", q.land, (preset[0], preset[1], preset[2]))
+    elif q.kind == "build":
+        _built(txn, q, (preset[0], preset[1], preset[2]))
+    elif q.kind == "explore":
+        _added(txn, q.step or "Explore", q.land, (preset[0], preset[1], preset[2]))
     elif q.kind == "ravage":
         _ravaged(txn, q, blight=bool(preset[0]), lost=preset[2], extra=preset[3], ask_presence=False)
     elif q.kind == "destroyed":
@@ -465,8 +549,9 @@ def _ask(txn: Txn, q: Question) -> None:
         txn.ask(PROMPTS["build"], f"{q.step or 'Build'} in {q.land}: what was added?",
                 [_text(a) for a in answers], context={**context, "answers": [list(a) for a in answers]})
     elif q.kind == "explore":
-        n = (q.preset or (rules_explore(state, q.land), 0, 0))[0]
-        answers = _answers((n, 0, 0), ("explorers",), max(n, 1) + 1)
+        likely = q.preset or rules_explore(state, q.land, q.terrain)
+        kinds = ("explorers", "towns") if adversary_rules.applies(state, "trading_port") is not None else ("explorers",)
+        answers = _answers((likely[0], likely[1], likely[2]), kinds, max(sum(likely), 1) + 1)
         txn.ask(PROMPTS["explore"], f"Explore in {q.land}: what was added?", [_text(a) for a in answers],
                 context={**context, "answers": [list(a) for a in answers]})
     elif q.kind == "ravage":
@@ -492,11 +577,21 @@ def _ask(txn: Txn, q: Question) -> None:
         txn.ask(PROMPTS["swayed"], f"Swayed by the Invaders in {q.land} ({rec.invaders} Invaders, "
                 f"{rec.dahan} Dahan): does a Town replace a Dahan?", options,
                 context={**context, "yes_first": yes_first})
+    elif q.kind == "entrench":
+        stage = int(q.terrain)
+        options = list(dict.fromkeys(table(state).invader_pools[stage - 1]))
+        txn.ask(PROMPTS["entrench"], f"Entrench in the Face of Fear: the Stage {'I' * stage} Invader card under "
+                "the Fear cards is revealed: which is it? It goes to the Build slot", options,
+                context={**context, "cards": options, "stage": stage})
+    elif q.kind == "push":
+        options = list(lands.place(state, q.land).adjacent)
+        txn.ask(PROMPTS["push"], f"{q.step}: the Explorer in {q.land} is pushed: into which adjacent land?",
+                options, context={**context, "lands": options})
     elif q.kind == "place":
         candidates = adversary_rules.escalation_lands(state, q.terrain, q.board, q.land)
         if not candidates:
             return
-        txn.ask(PROMPTS["place"], adversary_rules.place_question(state, q.terrain, q.board),
+        txn.ask(PROMPTS["place"], adversary_rules.place_question(state, q.terrain, q.board, q.land),
                 [*candidates, NOWHERE], context={**context, "lands": candidates})
 
 
@@ -553,8 +648,26 @@ def on_loss(txn: Txn, index: int) -> None:
 
 def on_build(txn: Txn, index: int) -> None:
     q, counts = _chosen(txn, index)
-    _added(txn, q.step or "Build", q.land, counts)
+    _built(txn, q, counts)
     resume(txn)
+
+
+def _built(txn: Txn, q: Question, counts: Counts) -> None:
+    """A land's Build as answered, then what an adversary adds after it: France 2 turns all but 1
+    of 2 or more Explorers there into Towns; France 4's Coastal City adds a Town next door."""
+    _added(txn, q.step or "Build", q.land, counts)
+    if not sum(counts):
+        return
+    rec = lands.land(txn.state, q.land)
+    if adversary_rules.applies(txn.state, "slave_labor") is not None and rec.explorers >= 2:
+        n = rec.explorers - 1
+        lands.put(txn, q.land, rec.add("explorers", -n).add("towns", n))
+        plural = "s" if n > 1 else ""
+        txn.notice(f"Slave Labor: {n} Explorer{plural} in {q.land} replaced by Town{plural}")
+    if counts[2] and adversary_rules.applies(txn.state, "triangle_trade") is not None \
+            and lands.place(txn.state, q.land).coastal:
+        _push(txn, [Question("place", "triangle_trade", land=q.land, board=lands.board_of(q.land),
+                             step="Triangle Trade", auto=q.auto)], front=True)
 
 
 def on_explore(txn: Txn, index: int) -> None:
@@ -605,7 +718,13 @@ def destroy_pieces(txn: Txn, piece: str, n: int, land: str) -> None:
     rec = lands.land(txn.state, land)
     if rec.count(kind) < n:
         raise Rejected(f"{land} has {rec.count(kind)} {kind}, cannot destroy {n}")
+    if piece == "explorer" and n and adversary_rules.impending_disaster(txn):
+        n -= 1  # Russia 2: the first Explorer this action would destroy is pushed instead
+        _push(txn, [Question("push", land=land, step="A Sense for Impending Disaster")], front=True)
+        txn.notice(f"A Sense for Impending Disaster: 1 Explorer in {land} is pushed instead of destroyed (1 Fear)")
+        txn.add("fear.generated", 1)
     lands.put(txn, land, rec.add(kind, -n))
+    resume(txn)  # the push's land, asked now
     fear_each = table(txn.state).piece_fear[piece]
     if fear_each * n:
         txn.notice(f"Destroying {n} {piece}(s) generates {fear_each * n} Fear")
@@ -668,6 +787,21 @@ def on_place(txn: Txn, index: int) -> None:
     txn.close_prompt()
     if index < len(candidates):
         adversary_rules.escalate(txn, q.terrain, candidates[index])
+    resume(txn)
+
+
+def on_push(txn: Txn, index: int) -> None:
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    q = Question.of(prompt.context["q"])
+    to = str(prompt.context["lands"][index])
+    txn.close_prompt()
+    source = lands.land(txn.state, q.land)
+    if source.explorers:
+        lands.put(txn, q.land, source.add("explorers", -1))
+        lands.put(txn, to, lands.land(txn.state, to).add("explorers", 1))
+        txn.notice(f"1 Explorer pushed from {q.land} into {to}")
     resume(txn)
 
 

@@ -9,7 +9,7 @@ from tablekeeper.core.chance import Deck, Multiset
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.spirit_island import invader_counts, invader_rules
+from tablekeeper.games.spirit_island import adversary_rules, invader_counts, invader_rules
 from tablekeeper.games.spirit_island.common import adversary, deck_of, get, put_slots, slots, table
 from tablekeeper.games.spirit_island.data import DeckGroup
 
@@ -19,6 +19,9 @@ SKIPPED = "invader.explore_skipped"
 
 GROUP = "invader.group"
 DRAWN = "invader.drawn_in_group"
+STAGES = "invader.stages"  # the stage each card in a slot was dealt from, slot by slot
+IMMIGRATION = "invader.immigration"  # England 3/4: the cards on the High Immigration slot
+TILE = "invader.immigration_tile"  # 1 while the High Immigration tile is on the Invader board
 
 
 def build_deck(order: tuple[DeckGroup, ...]) -> Deck:
@@ -32,8 +35,13 @@ def order_of(state: GameState) -> tuple[DeckGroup, ...]:
     return table(state).deck_order(*adversary(state))
 
 
+ROYAL = invader_counts.ROYAL
+
+
 def may_draw(state: GameState) -> str | None:
     """Why an Invader card cannot be flipped now, or None."""
+    if state.get(ROYAL):
+        return None
     if (state.phase, state.step) not in (("setup", "first_explore"), ("invader", "explore")):
         return "Invader cards are flipped in the Explore step"
     if slots(state).explore and not state.get(EXTRA):
@@ -65,13 +73,45 @@ def on_drawn(txn: Txn, card: str) -> None:
         if group < len(order):
             txn.set("invader.stage", order[group].stage)
     txn.put(DRAWN, drawn)
+    if txn.state.get(ROYAL):
+        _royal_backing(txn, card)
+        return
     if slots(txn.state).explore:
         txn.put(EXTRA, None)
-    current = slots(txn.state)
+    current, stages = slots(txn.state), slot_stages(txn.state)
     put_slots(txn, replace(current, explore=(*current.explore, card)))
+    txn.put(STAGES, {**stages, "explore": [*stages["explore"], stage]})
     escalation = stage == 2 and card in data.escalation
     txn.notice(f"Explore: {card}" + (" (escalation)" if escalation else ""))
     invader_counts.ask_explore(txn, card, escalation)
+
+
+def _royal_backing(txn: Txn, card: str) -> None:
+    """The discarded card: on each board, a Town in the land of its terrain with the fewest Invaders."""
+    txn.put(ROYAL, None)
+    txn.put("invader.discard", [*get(txn.state, "invader.discard", []), card])
+    txn.notice(f"Royal Backing discards {card}")
+    shown = " and ".join(["Coastal"] if card == "Coastal" else sorted(invader_rules.card_terrains(card)))
+    invader_counts.place_on_each_board(txn, "royal_backing", shown, "Royal Backing")
+
+
+def on_entrench(txn: Txn, index: int) -> None:
+    """Russia 5: the revealed unused Invader card goes to the Build slot; it is not in the deck, so
+    the later cards of its stage come from the others (the odds follow)."""
+    prompt = txn.state.prompt
+    if prompt is None:
+        raise Rejected("there is nothing to choose")
+    card, stage = str(prompt.context["cards"][index]), int(prompt.context["stage"])
+    txn.close_prompt()
+    order, group = order_of(txn.state), int(txn.state.get(GROUP, 0))
+    deck = deck_of(txn.state, "invaders")
+    for later in range(group, len(order)):
+        if order[later].stage == stage and deck.stages[later].count(card):
+            txn.source_op("invaders", "take", card, 1, later)
+    current, stages = slots(txn.state), slot_stages(txn.state)
+    put_slots(txn, replace(current, build=(*current.build, card)))
+    txn.put(STAGES, {**stages, "build": [*stages["build"], stage]})
+    txn.notice(f"Entrench in the Face of Fear: {card} goes to the Build slot")
 
 
 def explore_enter(txn: Txn) -> None:
@@ -118,16 +158,61 @@ def first_explore_leave(txn: Txn) -> None:
     """Setup: the first Explore card moves straight to the Build slot (turn 1 has no Ravage)."""
     current = slots(txn.state)
     put_slots(txn, replace(current, build=current.explore, explore=()))
+    stages = slot_stages(txn.state)
+    txn.put(STAGES, {**stages, "build": stages["explore"], "explore": []})
+
+
+def slot_stages(state: GameState) -> dict[str, list[int]]:
+    """The stage of each card in each slot (the High Immigration slot as ``immigration``); a card
+    the station did not deal itself counts by its name (two terrains: Stage III; Coastal: II)."""
+    raw = get(state, STAGES, {}) or {}
+    cards = {**slots(state).as_mapping(), "immigration": immigration(state)}
+    out: dict[str, list[int]] = {}
+    for name, held in cards.items():
+        known = [int(n) for n in raw.get(name, [])]
+        out[name] = known if len(known) == len(held) else [_stage_by_name(c) for c in held]
+    return out
+
+
+def _stage_by_name(card: str) -> int:
+    return 3 if "+" in card else 2 if card == "Coastal" else 1
+
+
+def immigration(state: GameState) -> list[str]:
+    """England 3/4: the cards on the High Immigration slot (they Build before the Ravage)."""
+    return [str(c) for c in get(state, IMMIGRATION, []) or []]
 
 
 def advance_enter(txn: Txn) -> None:
-    """SI-INV-7: Ravage -> discard, Build -> Ravage, Explore -> Build."""
-    new, discard = invader_rules.advance(slots(txn.state).as_mapping(), get(txn.state, "invader.discard", []))
+    """SI-INV-7: Ravage -> discard, Build -> Ravage, Explore -> Build. England 3/4: with the High
+    Immigration tile out, Ravage -> High Immigration -> discard; England 3 takes the tile away (and
+    discards the card) once a Stage II card slides onto it."""
+    stages = slot_stages(txn.state)
+    held = slots(txn.state).as_mapping()
+    discard = get(txn.state, "invader.discard", [])
+    tile = bool(txn.state.get(TILE))
+    if tile:
+        discard = [*discard, *immigration(txn.state)]
+        moving, moving_stages = held["ravage"], stages["ravage"]
+        held = {**held, "ravage": []}
+    new, discard = invader_rules.advance(held, discard)
+    new_stages = {"ravage": stages["build"], "build": stages["explore"], "explore": [], "immigration": []}
+    if tile:
+        if 2 in moving_stages and adversary_rules.high_immigration(txn.state) == "stage_two":
+            txn.put(TILE, None)
+            discard = [*discard, *moving]
+            moving, moving_stages = [], []
+            txn.notice("High Immigration: a Stage II card reached the tile; the tile and the card leave the board")
+        txn.put(IMMIGRATION, moving)
+        new_stages["immigration"] = moving_stages
     txn.put("invader.slots", new)
     txn.put("invader.discard", discard)
+    txn.put(STAGES, new_stages)
 
 
 def waiting_for_card(state: GameState) -> str | None:
+    if state.get(ROYAL):
+        return "flip the Invader card Royal Backing discards: reveal invaders CARD (or draw invaders)"
     if (state.phase, state.step) in (("setup", "first_explore"), ("invader", "explore")) \
             and not slots(state).explore and state.get("defeat.pending") is None:
         return "flip the Invader card first: reveal invaders CARD (or draw invaders)"
@@ -135,7 +220,11 @@ def waiting_for_card(state: GameState) -> str | None:
 
 
 def slot_lines(state: GameState) -> list[str]:
-    """One line per Invader Action slot, so a small display never cuts one in half."""
+    """One line per Invader Action slot, so a small display never cuts one in half (England's High
+    Immigration slot first, while its tile is out)."""
     current = slots(state).as_mapping()
-    return [name.title() + ": " + (" and ".join(current[name]) if current[name] else "no card")
-            for name in ("ravage", "build", "explore")]
+    lines = [name.title() + ": " + (" and ".join(current[name]) if current[name] else "no card")
+             for name in ("ravage", "build", "explore")]
+    if state.get(TILE):
+        lines.insert(0, "High Immigration: " + (" and ".join(immigration(state)) or "no card"))
+    return lines

@@ -41,7 +41,8 @@ def _change(records: dict[str, LandRecord], letter: str, change: SetupChange) ->
         records[other] = records[other].add("blight", rec.blight)
         rec = replace(rec, blight=0)
     records[name] = replace(rec, explorers=rec.explorers + change.explorers, towns=rec.towns + change.towns,
-                            cities=rec.cities + change.cities, blight=rec.blight + change.blight)
+                            cities=rec.cities + change.cities, blight=rec.blight + change.blight,
+                            beasts=rec.beasts + change.beasts)
 
 
 def _highest_without(records: dict[str, LandRecord], letter: str, what: str) -> int:
@@ -62,6 +63,9 @@ def summary(state: GameState) -> str:
     blighted = [name for name, rec in records.items() if rec.blight]
     if blighted:
         parts.append("Blight in " + ", ".join(blighted))
+    beasts = [name for name, rec in records.items() if rec.beasts]
+    if beasts:
+        parts.append("Beasts in " + ", ".join(beasts))
     key, level = adversary(state)
     extra = f" (with {table(state).adversaries[key].name} {level}'s additions)" if key and any(
         table(state).adversary_at(key, level).setup) else ""
@@ -75,7 +79,7 @@ def place(txn: Txn, printed_pieces: bool) -> None:
     for name, rec in known.items():  # what the players recorded before answering stays on top
         base = records.get(name, LandRecord())
         records[name] = replace(base, blight=max(base.blight, rec.blight), vitality=rec.vitality, defend=rec.defend,
-                                badlands=rec.badlands, strife=rec.strife,
+                                badlands=rec.badlands, strife=rec.strife, beasts=max(base.beasts, rec.beasts),
                                 presence={**base.presence, **rec.presence})
     if printed_pieces:
         for seat in txn.state.seat_numbers():

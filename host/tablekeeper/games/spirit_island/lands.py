@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from tablekeeper.core.game import Txn
 
 KEY = "lands"
-COUNTS = ("blight", "vitality", "defend", "dahan", "badlands", "strife", "explorers", "towns", "cities")
+COUNTS = ("blight", "vitality", "defend", "dahan", "badlands", "beasts", "strife", "explorers", "towns", "cities")
 INVADERS = ("explorers", "towns", "cities")
 
 
@@ -49,6 +49,7 @@ class LandRecord:
     defend: int = 0  # ends at Time Passes
     dahan: int = 0
     badlands: int = 0
+    beasts: int = 0  # Russia's rules read them; the players record them (land A3 beasts=1)
     strife: int = 0  # Invaders there carrying Strife
     explorers: int = 0
     towns: int = 0
@@ -94,7 +95,8 @@ class LandRecord:
 
 def _record(values: Mapping[str, int], presence: dict[str, int]) -> LandRecord:
     return LandRecord(blight=values["blight"], vitality=values["vitality"], defend=values["defend"],
-                      dahan=values["dahan"], badlands=values["badlands"], strife=values["strife"],
+                      dahan=values["dahan"], badlands=values["badlands"], beasts=values["beasts"],
+                      strife=values["strife"],
                       explorers=values["explorers"], towns=values["towns"], cities=values["cities"],
                       presence=dict(presence))
 
@@ -105,15 +107,39 @@ def board_letters(state: GameState) -> list[str]:
 
 
 def places(state: GameState) -> dict[str, Place]:
-    """Every land of the boards in play, in board and number order."""
+    """Every land of the boards in play, in board and number order; the lands that touch across
+    two boards are neighbours as the players laid the boards out (``--option links=A1-B6,...``)."""
     data = table(state)
+    across: dict[str, list[str]] = {}
+    for one, two in get(state, LINKS, []) or []:
+        across.setdefault(str(one), []).append(str(two))
+        across.setdefault(str(two), []).append(str(one))
     out: dict[str, Place] = {}
     for letter in board_letters(state):
         for land in data.boards[letter].lands:
-            out[f"{letter}{land.number}"] = Place(
-                f"{letter}{land.number}", letter, land.number, land.terrain, land.coastal,
-                tuple(f"{letter}{n}" for n in land.adjacent))
+            name = f"{letter}{land.number}"
+            out[name] = Place(name, letter, land.number, land.terrain, land.coastal,
+                              (*(f"{letter}{n}" for n in land.adjacent), *across.get(name, ())))
     return out
+
+
+LINKS = "links"  # pairs of lands on two boards that touch, as laid out
+
+
+def parse_links(text: str, boards: list[str]) -> list[list[str]]:
+    """``A1-B6,A2-B6``: lands of two different boards in play that touch (ValueError naming the pair)."""
+    out: list[list[str]] = []
+    for item in (t.strip() for t in text.split(",") if t.strip()):
+        one, sep, two = item.upper().partition("-")
+        if not sep or not all(_on(n, boards) for n in (one, two)) or board_of(one) == board_of(two):
+            raise ValueError(f"{item!r}: expected two lands of different boards in play, such as A1-B6")
+        out.append([one, two])
+    return out
+
+
+def _on(name: str, boards: list[str]) -> bool:
+    number = name[len(board_of(name)):]
+    return board_of(name) in boards and number.isdigit() and 1 <= int(number) <= 8
 
 
 def place(state: GameState, name: str) -> Place:

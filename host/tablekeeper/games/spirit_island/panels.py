@@ -9,10 +9,9 @@ from tablekeeper.core.events import Command
 from tablekeeper.core.flow import Turns
 from tablekeeper.core.state import GameState
 from tablekeeper.core.view import Panel, Priority
-from tablekeeper.games.spirit_island import seat_menu, spirits
+from tablekeeper.games.spirit_island import blight_track, invader_track, seat_menu, spirits
 from tablekeeper.games.spirit_island.common import adversary, blight_card, get, seat_track, slots, table
 from tablekeeper.games.spirit_island.fear import ROMAN
-from tablekeeper.games.spirit_island.invader_track import slot_lines
 from tablekeeper.games.spirit_island.turn import FLOW
 
 if TYPE_CHECKING:
@@ -32,15 +31,19 @@ def panels(game: Game, state: GameState) -> dict[str, Panel]:
     # an empty Invader slot only where there is room: the first screens (nothing in Ravage or Build
     # yet) fit without turning pages
     filled = slots(state).as_mapping()
-    slot_items = ((line, Priority.NORMAL if filled[name] else Priority.DETAIL)
-                  for line, name in zip(slot_lines(state), ("ravage", "build", "explore"), strict=True))
+    names = ["ravage", "build", "explore"]
+    if state.get(invader_track.TILE):  # England's High Immigration slot, while its tile is out
+        filled["immigration"] = invader_track.immigration(state)
+        names.insert(0, "immigration")
+    slot_items = [(line, Priority.NORMAL if filled[name] else Priority.DETAIL)
+                  for line, name in zip(invader_track.slot_lines(state), names, strict=True)]
     items = [(where, Priority.KEY), *slot_items,
              (f"Invader deck: {state.value('invader.cards_left')} cards, stage {stage}", Priority.DETAIL)]
     ravaged = get(state, "ravage.blight_boards", []) or []
     if ravaged:  # SI-BLIGHT-3: the boards this turn's Ravage added Blight to
-        items[4] = ("Ravage added Blight on board " + ", ".join(sorted(ravaged)), Priority.NORMAL)
+        items[-1] = ("Ravage added Blight on board " + ", ".join(sorted(ravaged)), Priority.NORMAL)
     if state.over:
-        items = [(state.over, Priority.KEY), *items[:4]]
+        items = [(state.over, Priority.KEY), *items[:len(names) + 1]]
     title = phase or f"Turn {state.round}"
     out = {"track": Panel.ranked(title, tuple(items))}
     card = blight_card(state)
@@ -54,6 +57,8 @@ def panels(game: Game, state: GameState) -> dict[str, Panel]:
         f"Explorers {state.value('island.explorers')} Towns {state.value('island.towns')} "
         f"Cities {state.value('island.cities')}",
     ]
+    if blight_track.HEALING in state.tracks:  # France 5: removed Blight waits on the panel
+        token_lines[2] += f", {state.value(blight_track.HEALING)} on the panel"
     if cascades:
         token_lines[3] = f"Cascade from {cascades[0]}!"
     if state.prompt is not None:

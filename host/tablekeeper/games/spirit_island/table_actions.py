@@ -23,6 +23,7 @@ def open_names(state: GameState) -> list[str]:
 
 
 COUNTS_AS = "counts_as"
+PUSHED = "russia.pushed"  # Russia 2's Explorer pushed, per open action (``adversary_rules.DISASTER``)
 
 
 def begin(txn: Txn, name: str) -> None:
@@ -79,6 +80,9 @@ def end(txn: Txn, quiet: bool = False) -> None:
     frames = thaw(txn.state.get(COUNTS_AS, {})) or {}
     if frames.pop(str(timing.depth(txn.state)), None) is not None:
         txn.put(COUNTS_AS, frames or None)
+    pushed = [d for d in thaw(txn.state.get(PUSHED)) or () if int(d) != timing.depth(txn.state)]
+    if txn.state.get(PUSHED) is not None:
+        txn.put(PUSHED, pushed or None)  # Russia 2: the next action may push again
     due = timing.end_action(txn)
     if not quiet:
         txn.notice(f"Action finished: {name}")

@@ -374,6 +374,7 @@ def _then_resume(handler: ChoiceHandler) -> ChoiceHandler:
 CHOICES: Mapping[str, ChoiceHandler] = {name: _then_resume(handler) for name, handler in {
     "si.event_terrain": events.on_terrain,
     "si.blight.had": blight_prompts.on_had,
+    blight_effects.LOSS_PROMPT: blight_effects.on_loss,
     "si.blight.vitality": blight_prompts.on_vitality,
     "si.blight.presence": blight_prompts.on_presence,
     table_actions.ORDER_PROMPT: table_actions.on_order,
@@ -385,6 +386,8 @@ CHOICES: Mapping[str, ChoiceHandler] = {name: _then_resume(handler) for name, ha
     invader_counts.PROMPTS["where"]: invader_counts.on_where,
     invader_counts.PROMPTS["place"]: invader_counts.on_place,
     invader_counts.PROMPTS["swayed"]: invader_counts.on_swayed,
+    invader_counts.PROMPTS["push"]: invader_counts.on_push,
+    invader_counts.PROMPTS["entrench"]: invader_track.on_entrench,
     blight_track.PROMPTS["cascade"]: blight_track.on_cascade,
     blight_track.PROMPTS["unplaced"]: blight_track.on_unplaced,
     blight_track.PROMPTS["draw"]: blight_track.on_draw,
