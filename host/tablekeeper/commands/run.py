@@ -69,6 +69,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--script", metavar="FILE",
                    help="simulate unattended: keys, 'press ROLE', 'hold ROLE [S]', 'wait S', "
                         "'counter SEAT up|down|select|roll|unplug|plug', 'type LINE' per line (fake clock), then exit")
+    p.add_argument("--screens-dir", metavar="DIR", type=Path, default=None,
+                   help="with --script: also keep the first screen of each kind each display showed, as PNGs "
+                        "with an index (screens.jsonl), as docs/screens.md shows them")
     p.add_argument("--capture-dir", metavar="DIR", type=Path, default=DEFAULT_CAPTURE_DIR,
                    help=f"where capture/gifanim write their files (default {DEFAULT_CAPTURE_DIR}/)")
     p.add_argument("--no-counters", action="store_true",
@@ -199,6 +202,8 @@ def _saved_game(args: argparse.Namespace) -> str | None:
 def run_command(args: argparse.Namespace) -> int:
     from tablekeeper.config import default_config_path, load_config
 
+    if getattr(args, "screens_dir", None) is not None and args.script is None:
+        raise ScriptError("--screens-dir: the screens are kept from a --script run only")
     config = load_config(args.config or default_config_path())
     args.walk = getattr(args, "walk", False) or config.walk  # a new game steps by hand (teaching)
     simulate = args.sim or args.script is not None or args.display is not None
@@ -465,6 +470,8 @@ def run_scripted(config: StationConfig, args: argparse.Namespace, *,
         steps = parse_script(lines, parts, source=args.script, hold_s=config.timing.hold_s)
         parts.emulator = _emulator(parts, mode)
         refresh = refresher(station, parts)
+        if args.screens_dir is not None:
+            keep_screens(station, output_dir(args.screens_dir, option="--screens-dir"))
         with counters_running(station, config, parts.counters, wait_for_table=True), \
                 fleet_running(station, config, wait_s=FLEET_WAIT_S):
             station.start()
@@ -487,6 +494,20 @@ def run_scripted(config: StationConfig, args: argparse.Namespace, *,
         print(f"tablekeeper: {parts.frames_shown} frames written to {args.capture_dir}/ "
               f"({write_rate(parts.bytes_written, clock())})")
     return 0
+
+
+def keep_screens(station: Station, out_dir: Path) -> None:
+    """Each redraw also offers the screens and their pictures to a ``ScreenShots`` in ``out_dir``."""
+    from tablekeeper.sim.screenshots import ScreenShots
+
+    shots, before = ScreenShots(out_dir), station.on_redraw
+
+    def redrawn(drawn: Station) -> None:
+        shots.take(drawn.screens, drawn.images)
+        if before is not None:
+            before(drawn)
+
+    station.on_redraw = redrawn
 
 
 def _emulator(parts: SimulatedParts, mode: str) -> Any:
