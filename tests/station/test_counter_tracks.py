@@ -42,12 +42,12 @@ def test_a_panel_change_to_the_followed_track_reaches_the_counter(tmp_path: Path
     assert seen.displays == ["3 | damage | SEAT 1"]
 
 
-def test_spirit_island_has_no_hp_die_it_is_said_once_and_its_presses_are_ignored(tmp_path: Path) -> None:
-    seen = scripted(tmp_path, "counter 1 down\ncounter 1 down\ncounter 1 down\nwait 1\n", game="spirit_island")
-    assert seen.message == "seat 1 HP counter: not used in Spirit Island"
-    assert seen.commands == []  # no command per press, so nothing refused either
-    # no value was published to it: the board shows its own count, and says it is not used here
-    assert seen.displays == ["17 | not used /20 | SEAT 1"]
+def test_spirit_island_hp_die_counts_energy_and_says_so(tmp_path: Path) -> None:
+    """Spirits have no health: the HP die the reference build has at every seat counts Energy there."""
+    seen = scripted(tmp_path, "counter 1 up\ncounter 1 up\nwait 1\n", game="spirit_island")
+    assert seen.tracks["seat1.energy"] == 2 and "not used" not in (seen.message or "")
+    assert [(c.verb, c.args) for c in seen.commands] == [("set", ("seat1.energy", "1")), ("set", ("seat1.energy", "2"))]
+    assert seen.displays[0].startswith("2 | energy")
 
 
 def test_spirit_island_dial_counts_energy_and_an_unused_slot_says_so(tmp_path: Path) -> None:
@@ -80,8 +80,8 @@ def test_every_game_names_seat_tracks_it_has_for_counter_slots(name: str) -> Non
     assert set(game.counter_tracks) <= set(counter_tracks.SLOTS)
     for slot, track in game.counter_tracks.items():
         assert track is None or f"seat1.{track}" in tracks, (name, slot, track)
-    # the maker's reference counter (an HP die) means something in every game but Spirit Island
-    assert (counter_tracks.followed(game, tracks, 1, "hp") is None) == (name == "spirit_island")
+    # the maker's reference counter (an HP die) means something in every game
+    assert counter_tracks.followed(game, tracks, 1, "hp") is not None
 
 
 LABEL_SLOTS = {"HP": "hp", "DMG": "damage", "HOR": "horror", "CLU": "clues", "RES": "resources"}
@@ -103,7 +103,7 @@ def test_the_docs_table_per_game_says_what_the_game_declares(name: str) -> None:
 
 @pytest.mark.parametrize(("name", "hp", "dial"), [
     ("arkham", "damage", ("DMG", "HOR", "CLU", "RES")),
-    ("spirit_island", "not used", ("--", "--", "--", "NRG")),
+    ("spirit_island", "energy", ("--", "--", "--", "NRG")),
     ("oathsworn", "HP", ("--", "--", "--", "ANI")),
     ("earthborne", "injury", ("INJ", "--", "--", "--")),
 ])
