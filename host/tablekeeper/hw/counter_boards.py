@@ -115,7 +115,8 @@ class CounterBoards:
         text = self._labels.get((seat, track))
         if ident is None or not seat or link.seat != seat or text is None or track not in SLOT_TRACKS[ident.role]:
             return
-        link.send_label(SLOT_TRACKS[ident.role].index(track), text, now_s)
+        slot = SLOT_TRACKS[ident.role].index(track)
+        link.send_reliable((p.MsgType.LABEL, slot), p.MsgType.LABEL, p.label_body(slot, text), now_s)
 
     def start_pairing(self, seat: int, now_s: float) -> None:
         """The next unseated board whose button is pressed takes ``seat``."""

@@ -89,9 +89,6 @@ class CounterLink:
     def send_set(self, slot: int, value: int, limit: int, rev_seen: int, now_s: float) -> None:
         self.send_reliable((p.MsgType.SET, slot), p.MsgType.SET, p.set_body(slot, value, limit, rev_seen), now_s)
 
-    def send_label(self, slot: int, text: str, now_s: float) -> None:
-        self.send_reliable((p.MsgType.LABEL, slot), p.MsgType.LABEL, p.label_body(slot, text), now_s)
-
     def send_seat(self, seat: int, now_s: float) -> None:
         self.seat = seat
         self.send_reliable((p.MsgType.SEAT, 0), p.MsgType.SEAT, bytes((seat,)), now_s)
