@@ -143,6 +143,7 @@ def test_hard_skull_on_a_failure_draws_a_ghoul_the_players_name() -> None:
     s = new(difficulty="hard")
     do(s, "test seat1 intellect 1 4", "reveal chaos skull", "resolve")
     assert s.state.prompt is not None and s.state.prompt.id == "step_draw"
+    assert s.state.prompt.options == ("Flesh-Eater", "Ghoul Minion", "Icy Ghoul", "Ravenous Ghoul", "none found")
     answer(s, "Ravenous Ghoul")
     assert data(s, "enemies")["Ravenous Ghoul"]["engaged"] == 1
 

@@ -107,3 +107,18 @@ def test_the_last_investigators_turn_beginning_after_an_elimination_is_said() ->
     view = play.session.view()
     assert view["active_seat"] == 2 and "seat 2's turn begins (the last investigator to take one this round)" in \
         view["notices"]
+
+
+@pytest.mark.rule("AH-FW-3")
+@pytest.mark.parametrize("walk", [False, True])
+def test_the_last_turn_ended_by_an_elimination_ends_the_turns_as_a_pass_would(walk: bool) -> None:
+    """The last investigator to play is defeated on their turn: nobody owes a turn, so the default
+    flow goes on to the next round's draws by itself (it waited at 2.2 for a NEXT with nothing to
+    do); a walked session still waits there."""
+    play = ok(opened("arkham", seats=2, walk=walk), *(("next",) if walk else ()), "pass seat1", "hit seat2 9 0")
+    state = play.session.state
+    if walk:
+        assert (state.round, state.step) == (1, "2.2")
+    else:
+        assert (state.round, state.step) == (2, "1.4") and state.prompt is not None
+        assert state.prompt.id == "encounter_card"

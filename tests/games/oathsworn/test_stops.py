@@ -36,3 +36,17 @@ def test_a_fresh_encounter_opens_at_its_setup_in_the_default_flow_as_in_walk() -
         assert (state.round, state.phase, state.step) == (1, "refresh", "refresh")
         ok(play, "lead 2", f"hand 1 {HAND}")
     assert line(auto, "next").accepted and auto.session.state.active_seat == 2
+
+
+@pytest.mark.rule("OS-TALLY-9")
+def test_after_the_tally_next_names_the_item_losses_still_to_tick_off() -> None:
+    """A defeat moved on from: ``next`` asks for the tally, and once it is done names the losses left
+    (it kept saying "tally", and a second tally is refused), until the last ``lose`` ends the chapter."""
+    play = ok(opened("oathsworn", seats=4, part="encounter"), "next",
+              *(f"set seat{n}.hp 0" for n in range(1, 5)), "choose 2")  # defeat: move on
+    assert refused(play, "next") == "the encounter is over: tally"
+    ok(play, "tally")
+    reason = refused(play, "next")
+    assert reason.startswith("the tally is done; tick off the lost items (lose SEAT ITEM): seat 1 (2)")
+    due = dict(play.session.state.get("losses_due") or {})
+    assert reason.endswith(", ".join(f"seat {n} ({k})" for n, k in due.items()))

@@ -303,6 +303,19 @@ def drop_from_turns(txn: Txn, seat: int) -> None:
         last_turn_begins(txn)
 
 
+def end_turns_if_all_taken(txn: Txn) -> None:
+    """2.2 in the default flow: once the last investigator's turn has ended by an elimination (no
+    pass, no NEXT), nobody owes a turn and the phase goes on by itself, as after a last pass."""
+    state = txn.state
+    if not state.auto or state.over is not None or (state.phase, state.step) != ("investigation", "2.2"):
+        return
+    if state.prompt is not None or state.active_seat is not None or state.get("test") is not None:
+        return
+    if any(s not in state.done for s in live_seats(state)):
+        return
+    flowmod.leave(txn, txn.game.flow)
+
+
 def last_turn_begins(txn: Txn) -> None:
     """2.2: investigators take their turns in any order (the first to act begins); with one left
     to play, its turn begins."""

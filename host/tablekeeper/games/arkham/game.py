@@ -103,6 +103,7 @@ class Arkham(Game):
         for seat in effects.live_seats(txn.state):
             effects.check_defeat(txn, seat)
         pending.resume(txn)
+        effects.end_turns_if_all_taken(txn)
         flowmod.settle(txn, self.flow)
 
     def on_draw(self, txn: Txn, source: str, outcome: str) -> None:

@@ -178,11 +178,13 @@ def _each_discards(txn: Txn, step: Step, ctx: Pending) -> None:
 
 def _draw_enemy(txn: Txn, step: Step, ctx: Pending) -> None:
     """The investigator draws an enemy the players find (by trait, or from a separate deck): which one
-    is theirs to say; it then spawns as drawn (engaged, unless its card says where)."""
+    is theirs to say; it then spawns as drawn (engaged, unless its card says where). A search by trait
+    goes through the encounter deck and discard pile, so a set-aside enemy (the Ghoul Priest) is never
+    among the answers."""
     cards = records.scenario(txn.state).cards
     names = sorted(n for n, c in cards.items() if c.kind == "enemy" and (
         (step.set is not None and c.set == step.set) or
-        (step.set is None and (step.trait is None or step.trait in c.traits))))
+        (step.set is None and not c.set_aside and (step.trait is None or step.trait in c.traits))))
     label = f"a {step.trait} enemy" if step.trait else "an enemy"
     txn.ask("step_draw", f"{ctx.source}: seat {ctx.seat} draws {label}: which?", [*names, "none found"], seat=ctx.seat,
             context={"names": names, "at": step.at, "doom": step.doom, "ctx": _ctx(ctx)})

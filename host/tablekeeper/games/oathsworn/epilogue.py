@@ -8,7 +8,7 @@ from tablekeeper.core import timing
 from tablekeeper.core.flow import move
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
-from tablekeeper.core.state import Result
+from tablekeeper.core.state import GameState, Result
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.args import Args, GameVerb, verb
@@ -79,6 +79,15 @@ def replay(txn: Txn) -> None:
         refresh(txn)
     else:
         stage_card(txn)
+
+
+def what_is_left(state: GameState) -> str:
+    """After the encounter: the tally, then the item losses it listed, named seat by seat (a
+    ``next`` told to tally again after the tally would send the group in a circle)."""
+    if state.get("tally") is None:
+        return "the encounter is over: tally"
+    due = ", ".join(f"seat {n} ({k})" for n, k in dict(thaw(state.get("losses_due") or {})).items())
+    return f"the tally is done; tick off the lost items (lose SEAT ITEM): {due}"
 
 
 def tally(txn: Txn, a: Args) -> None:

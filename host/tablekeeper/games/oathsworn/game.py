@@ -70,7 +70,7 @@ def _draw_open(state: GameState) -> str | None:
     if state.get("secret"):
         return "reveal the secret decision first (secret reveal)"
     if part(state) == "epilogue":
-        return "the encounter is over: tally"
+        return epilogue.what_is_left(state)
     return None
 
 
