@@ -211,3 +211,15 @@ def test_wrapped_rows_are_the_callers_own() -> None:
     rows.append("changed")
     rows[0] = "changed"
     assert wrap("Skill over test: pass and then some more words", 12) == kept
+
+
+def test_a_seats_status_and_buttons_share_a_scrolling_row_rather_than_page_its_numbers() -> None:
+    viewing = VIEWINGS["1.54in seat"]
+    panel = Panel("Seat 1", ("Awareness 3 Fitness 2", "Spirit 2 Focus 1", "Deck 24 Hand 6"))
+    fitted = fit(panel, viewing, banner="still to play | A: rest, B: my turn")
+    assert fitted.pages == 1 and {frame.rows for frame in fitted.frames} == {panel.lines}  # the numbers hold still
+    assert read(panel, viewing, banner="still to play | A: rest, B: my turn")[("banner", 0)] == \
+        "still to play | A: rest, B: my turn"
+    # a notice is no status line: it keeps its rows, whole, and the lines page instead
+    notice = "seat 1's A button does nothing now; waiting for seat 2"
+    assert all(not u.scrolling for f in fit(panel, viewing, banner=notice).frames for u in f.units)

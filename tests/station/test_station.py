@@ -134,6 +134,8 @@ def test_refused_command_is_shown_not_raised(rig: Rig) -> None:
     rig.station.drain()
     assert rig.station.stats.rejected == ["seat 1's A button does nothing now; waiting for seat 1"]
     assert rig.parts.screens()["track"].tobytes() != track_before
+    rig.pass_time(3.5)  # past MESSAGE_S, but its three rows page the track's lines: up until both were seen
+    assert rig.station.ui.message is not None
     rig.pass_time(5.0)  # the message times out
     assert rig.parts.screens()["track"].tobytes() == track_before
 

@@ -81,6 +81,19 @@ they are stale.
 """
 
 
+def kept_sections(page: Path, titles: Mapping[str, str]) -> dict[str, str]:
+    """The games' parts of the page as it stands, so a run for some games keeps the others'."""
+    if not page.is_file():
+        return {}
+    by_title = {f"## {title}": game for game, title in titles.items()}
+    out = {}
+    for part in page.read_text(encoding="utf-8").split("\n## ")[1:]:
+        game = by_title.get("## " + part.split("\n", 1)[0])
+        if game is not None:
+            out[game] = "## " + part.rstrip("\n") + "\n"
+    return out
+
+
 def take_gallery(games: Sequence[str], page: Path, *, titles: Mapping[str, str],
                  run_cli: Callable[[list[str]], int]) -> list[Path]:
     """Run each game's example script, keep its screens beside ``page`` and write the page; returns the
@@ -89,7 +102,8 @@ def take_gallery(games: Sequence[str], page: Path, *, titles: Mapping[str, str],
 
     if not page.parent.is_dir():
         raise PathError(f"--gallery {page}: no folder {page.parent} to write it in")
-    sections, written = [], []
+    sections = kept_sections(page, titles)
+    written = []
     for game in games:
         with tempfile.TemporaryDirectory(prefix="tablekeeper-screens-") as tmp:
             script = Path(tmp) / f"{game}.script"
@@ -105,11 +119,17 @@ def take_gallery(games: Sequence[str], page: Path, *, titles: Mapping[str, str],
                 raise HardwareError(f"screens of {game}: the simulator exited with {code} after {len(shots)} screens")
             folder = page.parent / PICTURES / game
             folder.mkdir(parents=True, exist_ok=True)
+            kept = set()
             for shot in shots:
                 target = folder / picture_name(shot)
                 place_picture(shots_dir / shot["file"], target)
                 written.append(target)
-            sections.append(game_section(game, titles.get(game, game), shots))
-    page.write_text(HEADER + "\n".join(sections), encoding="utf-8")
+                kept.add(target.name)
+            for old in folder.glob("*.png"):
+                if old.name not in kept:  # a kind of screen the script no longer shows
+                    old.unlink()
+            sections[game] = game_section(game, titles.get(game, game), shots)
+    ordered = [sections[game] for game in EXAMPLE_ARGS if game in sections]
+    page.write_text(HEADER + "\n".join(ordered), encoding="utf-8")
     written.append(page)
     return written

@@ -34,6 +34,7 @@ from tablekeeper.ui import flow_lines
 from tablekeeper.ui.compose import compose
 from tablekeeper.ui.model import Screens
 from tablekeeper.ui.paint import Glass, Painter
+from tablekeeper.ui.render import reading_s
 from tablekeeper.ui.state import MESSAGE_S, UiState, tick_at
 
 if TYPE_CHECKING:  # gpiozero loads when the parts are made, and what handles intents with the first one
@@ -235,7 +236,11 @@ class Station:
         self._shown = state
 
     def say(self, text: str, *, seconds: float = MESSAGE_S) -> None:
-        """Show a notice on the track display for ``seconds`` (also the fleet's identify and lock)."""
+        """Show a notice on the track display for ``seconds`` (also the fleet's identify and lock), or
+        for as long as it takes to scroll through once where it does not fit."""
+        track = self.config.display("track")
+        if track is not None:
+            seconds = max(seconds, reading_s(text, track.viewing, self.panels.get("track")))
         self.ui = self.ui.say(text, self.clock(), seconds)
 
     def refused(self, reason: str) -> None:

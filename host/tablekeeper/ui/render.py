@@ -264,7 +264,20 @@ def _fit(panel: Panel, viewing: Viewing, banner: str | None, selected: str | Non
         short = _pages(panel, viewing, banner, selected, shorten=True)
         if len(short[1]) < len(plain[1]):
             plain = short
+    if len(plain[1]) > 1 and _status_parts(banner, plain[0].columns):
+        # a seat's status and what its buttons do share one scrolling row rather than turn the
+        # numbers above them away every few seconds
+        one_row = _pages(panel, viewing, banner, selected, shorten=False, banner_room=1)
+        if len(one_row[1]) == 1:
+            plain = one_row
     return _frames(panel, *plain)
+
+
+def _status_parts(banner: str | None, columns: int) -> bool:
+    """Whether ``banner`` is short parts (each fits a row) that take more than one row together."""
+    parts = banner.split(PART) if banner else []
+    return len(parts) > 1 and len(printable(banner or "")) > columns \
+        and all(len(printable(part)) <= columns for part in parts)
 
 
 def layout(panel: Panel, viewing: Viewing, *, banner: str | None = None, selected: str | None = None,
@@ -296,18 +309,19 @@ def _geometry(panel: Panel, viewing: Viewing, banner_rows: int) -> _Geometry:
 
 
 def _pages(panel: Panel, viewing: Viewing, banner: str | None, selected: str | None, *,
-           shorten: bool) -> tuple[_Geometry, list[_Page], list[_Placed], _Placed | None, int]:
+           shorten: bool, banner_room: int | None = None) -> tuple[_Geometry, list[_Page], list[_Placed],
+                                                                 _Placed | None, int]:
     """The panel's sentences placed on pages: (geometry, pages, banner parts, the title (None: it fits
-    the bar), header rows)."""
+    the bar), header rows); ``banner_room``: the most rows the banner may take."""
     legend = panel.legend
     columns = viewing.pixels[0] // choose_face(viewing).cell[0]
     indent = indent_for(columns)
     banner_units = _banner_units(banner, legend, columns)
     geometry = _geometry(panel, viewing, 0)
-    placed_banner = _place_banner(banner_units, geometry, indent, shorten)
+    placed_banner = _place_banner(banner_units, geometry, indent, shorten, banner_room)
     banner_rows = sum(len(p.rows) for p in placed_banner)
     geometry = _geometry(panel, viewing, banner_rows)
-    placed_banner = _place_banner(banner_units, geometry, indent, shorten)
+    placed_banner = _place_banner(banner_units, geometry, indent, shorten, banner_room)
     banner_rows = sum(len(p.rows) for p in placed_banner)
     lone_banner = bool(placed_banner) and banner_rows >= geometry.body_rows and bool(panel.lines)
     area = geometry.body_rows if lone_banner else geometry.body_rows - banner_rows
@@ -403,12 +417,15 @@ def _ticker(unit: _Unit, width: int, shorten: bool) -> _Placed:
     return _Placed(unit, text, (text,), width, scrolling=len(text) > width)
 
 
-def _place_banner(units: list[_Unit], geometry: _Geometry, indent: str, shorten: bool) -> list[_Placed]:
+def _place_banner(units: list[_Unit], geometry: _Geometry, indent: str, shorten: bool,
+                  room: int | None = None) -> list[_Placed]:
     """The banner's parts, each whole, in the rows the body leaves (all but one where there is a body
-    row to spare, else all of them: the banner then has a page of its own); a part too long even so
-    scrolls along one row, and parts beyond the rows share a scrolling row."""
+    row to spare, else all of them: the banner then has a page of its own; at most ``room``); a part
+    too long even so scrolls along one row, and parts beyond the rows share a scrolling row."""
     if not units:
         return []
+    if room is not None:
+        return _banner_rows(units, geometry, indent, shorten, room)
     spare = _banner_rows(units, geometry, indent, shorten, max(1, geometry.body_rows - 1))
     if not any(p.scrolling for p in spare) or geometry.body_rows <= 1:
         return spare
@@ -579,10 +596,10 @@ class Pacing:
         return tick - kept[1]
 
 
-def reading_s(text: str, viewing: Viewing) -> float:
-    """How long a notice of ``text`` needs alone on this display's banner to be read once (scrolled
-    through, when it scrolls): 0 when it fits."""
-    fitted = fit(Panel(""), viewing, banner=text)
+def reading_s(text: str, viewing: Viewing, panel: Panel | None = None) -> float:
+    """How long a notice of ``text`` at the foot of ``panel`` on this display needs to be read once
+    (scrolled through, every page seen): 0 when it all fits still."""
+    fitted = fit(panel if panel is not None else Panel(""), viewing, banner=text)
     return 0.0 if not fitted.moving else fitted.cycle / TICKS_PER_S
 
 
