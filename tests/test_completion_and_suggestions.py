@@ -58,7 +58,7 @@ def _completion(shell: str) -> str:
     (["ru"], {"run"}),
     (["play", ""], {"arkham", "spirit_island", "oathsworn", "earthborne"}),
     (["run", "--display", "t"], {"text"}),
-    (["hardware", ""], {"wiring", "panel", "photos"}),
+    (["hardware", ""], {"wiring", "panel", "photos", "phones"}),
     (["completion", ""], {"bash", "zsh"}),
     (["config", "check", "hardware/stat"], {"hardware/station.toml"}),
     (["run", "--capture-dir", "hardwa"], {"hardware"}),

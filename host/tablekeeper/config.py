@@ -131,6 +131,33 @@ class TimingConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class WebConfig:
+    """The phones' page (``[web]``): the one address and port it listens on, and names besides that
+    address (``tablekeeper.local``) that a phone may reach it by."""
+
+    host: str
+    port: int
+    names: tuple[str, ...] = ()
+
+    @property
+    def listen(self) -> str:
+        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
+
+
+def parse_listen(text: str, what: str) -> tuple[str, int]:
+    """``ADDR:PORT`` (``[::1]:8765`` for IPv6) -> (address, port), or one ``ConfigError`` naming ``what``.
+    An address is required: the page is bound only where it is asked to be (``0.0.0.0`` says every one)."""
+    host, sep, port_text = text.strip().rpartition(":")
+    host = host.removeprefix("[").removesuffix("]") if host.startswith("[") else host
+    if not sep or not host or (":" in host and not text.strip().startswith("[")):
+        raise ConfigError(f"{what}: {text!r} is not ADDR:PORT (e.g. 192.168.1.20:8765, or 0.0.0.0:8765 for "
+                          "every address)")
+    if not port_text.isascii() or not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise ConfigError(f"{what}: {text!r}: the port must be a number 1..65535")
+    return host, int(port_text)
+
+
+@dataclass(frozen=True, slots=True)
 class StationConfig:
     """A whole station build, validated."""
 
@@ -147,6 +174,7 @@ class StationConfig:
     uart: bool = False
     name: str = "station"
     fleet: Any = None  # the optional [fleet] table, as the fleet's own reader returns it
+    web: WebConfig | None = None  # the optional [web] table: the station serves the phones' page
 
     def bus(self, name: str) -> BusConfig:
         for bus in self.buses:
@@ -253,6 +281,11 @@ class _Outputs(_Table):
     buzzer: dict[str, Any] | None = None
 
 
+class _Web(_Table):
+    listen: str
+    names: list[str] = msgspec.field(default_factory=list)
+
+
 class _Counter(_Table):
     vid_pid: str
     seat: int
@@ -272,6 +305,7 @@ class _Top(_Table):
     outputs: _Outputs = msgspec.field(default_factory=_Outputs)
     counters: list[Any] = msgspec.field(default_factory=list)
     fleet: dict[str, Any] | None = None
+    web: Any = None
 
 
 _WORDS: Final = (("Expected object", "expected a table"), ("Expected array", "expected an array"),
@@ -351,6 +385,7 @@ def parse_config(text: str, *, source: str = "<config>") -> StationConfig:
         counters=tuple(_counter(_decode(raw, _Counter, source, f"counters[{i}]"), _Key(source, f"counters[{i}]"))
                        for i, raw in enumerate(top.counters)),
         fleet=_fleet(top.fleet, source),
+        web=_web(top.web, source),
         **_outputs(top.outputs, source),
     )
     displays = tuple(_display(_decode(raw, _Display, source, f"displays[{i}]"), _Key(source, f"displays[{i}]"), cfg)
@@ -371,6 +406,17 @@ def _fleet(raw: dict[str, Any] | None, source: str) -> Any:
             raise
         return raw
     return fleet_config.parse_fleet(raw, source)
+
+
+def _web(raw: Any, source: str) -> WebConfig | None:
+    if raw is None:
+        return None
+    web = _decode(raw, _Web, source, "web")
+    host, port = parse_listen(web.listen, f"{source}: web.listen")
+    for i, name in enumerate(web.names):
+        if not name.strip() or any(c in name for c in "/ :@"):
+            raise ConfigError(f"{source}: web.names[{i}]: {name!r} is not a host name")
+    return WebConfig(host, port, tuple(n.strip().lower() for n in web.names))
 
 
 def _timing(raw: _Timing, source: str) -> TimingConfig:

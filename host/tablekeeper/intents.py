@@ -100,4 +100,15 @@ class Remote:
     carry_out: Callable[[], None]
 
 
-Intent = ButtonIntent | CounterValue | CounterConnected | CounterMissing | CounterRolled | Tick | Quit | Typed | Remote
+@dataclass(frozen=True, slots=True)
+class FromPage:
+    """A button gesture or a console line from a phone's page, carried out as the button's or the
+    console's own; ``done`` is told on the station thread once it is (the refusal it met, or None),
+    so the page knows its press was not lost."""
+
+    intent: ButtonIntent | Typed
+    done: Callable[[str | None], None]
+
+
+Intent = (ButtonIntent | CounterValue | CounterConnected | CounterMissing | CounterRolled | Tick | Quit | Typed | Remote
+          | FromPage)

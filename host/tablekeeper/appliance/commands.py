@@ -76,6 +76,11 @@ def register(subparsers: Any) -> None:
                         help="also the screen gallery: every kind of screen of each game's example script, its "
                              "pictures in images/screens/ beside it (default docs/screens.md; 'none' skips it)")
     photos.set_defaults(func=_photos)
+    phones = drawings.add_parser("phones", help="photograph the phones' pages (headless Chromium, a phone's size) "
+                                                "beside the simulated panel of the same run")
+    phones.add_argument("--out", type=Path, default=Path("docs/images/phones.png"), metavar="FILE",
+                        help="where the PNG goes (default docs/images/phones.png)")
+    phones.set_defaults(func=_phones)
 
 
 def _service_options(parser: argparse.ArgumentParser) -> None:
@@ -210,6 +215,13 @@ def _photos(args: argparse.Namespace) -> int:
         written += take_gallery(games, args.gallery, titles=titles, run_cli=run_in_subprocess)
     for path in written:
         print(f"unchanged {path}" if before.get(path) == path.read_bytes() else f"wrote {path}")
+    return 0
+
+
+def _phones(args: argparse.Namespace) -> int:
+    from tablekeeper.appliance.phone_picture import take_phone_picture
+
+    print(f"wrote {take_phone_picture(args.out)}")
     return 0
 
 

@@ -27,7 +27,7 @@ from tablekeeper.user_paths import output_dir
 
 if TYPE_CHECKING:  # the station's modules load when it runs, so `tablekeeper --help` stays quick
     from tablekeeper.appliance.watchdog import Watchdog
-    from tablekeeper.config import StationConfig
+    from tablekeeper.config import StationConfig, WebConfig
     from tablekeeper.core.session import Session
     from tablekeeper.sim.counter_table import CounterTable
     from tablekeeper.sim.simulator import SimulatedParts
@@ -80,6 +80,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--walk", action="store_true",
                    help="a new game waits for NEXT at every step (as the [station] walk setting)")
     p.add_argument("--demo", action="store_true", help="convention demo mode (attract loop, guided demos)")
+    p.add_argument("--web", metavar="ADDR:PORT",
+                   help="serve the phones' pages (the table's console, a panel per seat) on this address only "
+                        "(0.0.0.0:8765 for every address; default: the config's [web] listen, else off)")
     p.set_defaults(func=run_command)
 
 
@@ -206,6 +209,7 @@ def run_command(args: argparse.Namespace) -> int:
         raise ScriptError("--screens-dir: the screens are kept from a --script run only")
     config = load_config(args.config or default_config_path())
     args.walk = getattr(args, "walk", False) or config.walk  # a new game steps by hand (teaching)
+    args.web_listen = web_config(config, getattr(args, "web", None))  # a mistyped --web: one line, before any part
     simulate = args.sim or args.script is not None or args.display is not None
     if not simulate and not gpio_present():
         print("tablekeeper: no Raspberry Pi GPIO here; running the simulator", file=sys.stderr)
@@ -263,7 +267,7 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
         watchdog = Watchdog()
         supervisor = Supervisor(clock=clock)
         with counters_running(station, config, supervisor=supervisor), \
-                fleet_running(station, config, supervisor=supervisor):
+                fleet_running(station, config, supervisor=supervisor), web_running(station, config, args):
             station.start()  # again, with the parts attached: lights the active seat, tells the counters
             watchdog.ready()
             run_station_loop(station, supervisor, watchdog, clock=clock, sleep=time.sleep)
@@ -369,6 +373,34 @@ def fleet_running(station: Station, config: StationConfig, *, wait_s: float = 0.
         yield
     finally:
         reporter.close()
+
+
+@contextmanager
+def web_running(station: Station, config: StationConfig, args: argparse.Namespace) -> Iterator[None]:
+    """With ``--web`` or a ``[web]`` table, the phones' pages on a thread of their own (started before
+    the station's first screens, so the track display shows their join card); off otherwise."""
+    web = args.web_listen if hasattr(args, "web_listen") else web_config(config, getattr(args, "web", None))
+    if web is None:
+        yield
+        return
+    from tablekeeper.web.phones import PhonePages, announce
+
+    pages = PhonePages(station, web)
+    announce(pages.start())
+    try:
+        yield
+    finally:
+        pages.stop()
+
+
+def web_config(config: StationConfig, given: str | None) -> WebConfig | None:
+    """``--web ADDR:PORT`` (keeping the config's names), else the config's ``[web]``, else None."""
+    from tablekeeper.config import WebConfig, parse_listen
+
+    if given is None:
+        return config.web
+    host, port = parse_listen(given, "--web")
+    return WebConfig(host, port, config.web.names if config.web is not None else ())
 
 
 def _open_or_explain(open_part: Callable[[], Any]) -> Any:
@@ -571,7 +603,7 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
 
         watchdog = Watchdog()
         with counters_running(station, config, parts.counters, supervisor=supervisor), \
-                fleet_running(station, config, supervisor=supervisor):
+                fleet_running(station, config, supervisor=supervisor), web_running(station, config, args):
             station.start()  # (a counter plugged into this computer works too)
             refresh()
             watchdog.ready()

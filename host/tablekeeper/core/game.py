@@ -26,6 +26,7 @@ from tablekeeper.errors import Rejected
 
 MAX_EVENTS_PER_COMMAND = 2_000
 FLOW_MODES = ("walk", "auto")  # the ``flow`` option: every step by hand, or automatic steps run themselves
+BUTTON_NAMES = ("next", "back", "select", "up", "down", "menu")  # what ``press``/``hold`` name (and seatN.a/b)
 
 Handler = Callable[["Txn", tuple[str, ...]], None]
 ChoiceHandler = Callable[["Txn", int], None]
@@ -243,6 +244,13 @@ class Game:
 
     def view_tracks(self, state: GameState) -> dict[str, int | None]:
         return {name: c.value for name, c in state.tracks.items()}
+
+    def names(self, state: GameState) -> dict[str, tuple[str, ...]]:
+        """The names a console offers for each kind of argument in the verbs' usage (``SEAT``,
+        ``TRACK``, ``SOURCE``; a game adds its cards, places, Spirits under its own words)."""
+        return {"SEAT": tuple(f"seat{s}" for s in state.seat_numbers()), "TRACK": tuple(state.tracks),
+                "SOURCE": tuple(state.sources),
+                "BUTTON": (*BUTTON_NAMES, *(f"seat{s}.{b}" for s in state.seat_numbers() for b in "ab"))}
 
     def view_extra(self, state: GameState) -> dict[str, Json]:
         return {}

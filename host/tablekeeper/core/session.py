@@ -212,6 +212,11 @@ class Session:
         return out
 
     @property
+    def undoable(self) -> Entry | None:
+        """The entry ``undo`` would take back, when memory holds it (a console shows it on its undo)."""
+        return self._line[-1] if self._line else None
+
+    @property
     def notices(self) -> tuple[str, ...]:
         """The last entry's notices for people (the steps the station ran itself are in ``notes``)."""
         return tuple(n.text for n in self.notes if n.kind is not NoticeKind.AUTO)

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Final, TextIO
 
 from tablekeeper.config import ButtonConfig, DisplayConfig, StationConfig
+from tablekeeper.core.view import Panel
 from tablekeeper.ui.model import DisplayScreen, Screens
 from tablekeeper.ui.render import Fitted, Pacing, Screen, fit
 
@@ -36,7 +37,10 @@ MIN_SIZE: Final = (80, 24)  # the terminal the view is laid out for
 
 
 def fitted(display: DisplayConfig, content: DisplayScreen) -> Fitted:
-    """The frames of what ``display`` shows, as the OLED painter fits them."""
+    """The frames of what ``display`` shows, as the OLED painter fits them (the phones' join code, which
+    the glass draws as a QR code, as its words)."""
+    if content.join is not None:
+        return fit(Panel("Phones join", (f"PIN {content.join.pin}", content.join.address)), display.viewing)
     if content.cover is not None:
         return fit(content.cover.panel, display.viewing, banner=content.cover.banner)
     return fit(content.panel, display.viewing, banner=content.banner_text, selected=content.selected)
@@ -192,7 +196,7 @@ class TextView:
             display = by_role.get(content.role)
             if display is None:
                 continue
-            key = (content.cover, content.panel, content.banner_text, content.selected)
+            key = (content.join, content.cover, content.panel, content.banner_text, content.selected)
             out[content.role] = fitted(display, content).at(self._pacing.local(content.role, key, tick))
         return out
 

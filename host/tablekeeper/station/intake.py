@@ -18,6 +18,7 @@ from tablekeeper.intents import (
     CounterMissing,
     CounterRolled,
     CounterValue,
+    FromPage,
     Gesture,
     Intent,
     Remote,
@@ -45,7 +46,11 @@ class CounterControl(Protocol):
 
 def take(st: Station, intent: Intent) -> None:
     """Carry out one intent (all but ``Quit``, which the loop keeps)."""
-    if isinstance(intent, ButtonIntent) and st.ui.locked:
+    if isinstance(intent, FromPage):
+        from_page(st, intent)
+    elif isinstance(intent, ButtonIntent) and st.ui.join_shown and intent.gesture is Gesture.PRESS:
+        st.ui = replace(st.ui, join_shown=False)  # the press that puts the game back does nothing else
+    elif isinstance(intent, ButtonIntent) and st.ui.locked:
         if intent.gesture is Gesture.PRESS:
             st.say("panel locked")
     elif isinstance(intent, Remote):
@@ -63,6 +68,18 @@ def take(st: Station, intent: Intent) -> None:
         counter_input.missing(st, intent)
     elif isinstance(intent, Typed):
         typed(st, intent)
+
+
+def from_page(st: Station, intent: FromPage) -> None:
+    """A phone's press or line: carried out as the button's or the console's own, then acknowledged
+    with the refusal it met (a locked panel refuses pages too)."""
+    if st.ui.locked:
+        st.say("panel locked")
+        intent.done("panel locked")
+        return
+    before = st.stats.refused_all
+    take(st, intent.intent)
+    intent.done(st.stats.last_refusal if st.stats.refused_all != before else None)
 
 
 def typed(st: Station, intent: Typed) -> None:
@@ -154,7 +171,8 @@ def confirm_next(st: Station, commands: list[Command]) -> list[Command]:
 def open_menu(st: Station) -> None:
     st.perform(st.controls.flush())  # a pending +/- change is entered before the menu covers it
     seats = tuple(range(1, st.session.state.seats + 1))
-    st.ui = replace(st.ui, menu=st.ui.menu.opened(menu_items(quiet=st.ui.quiet, seats=seats), st.clock()))
+    items = menu_items(quiet=st.ui.quiet, seats=seats, phones=st.ui.join is not None)
+    st.ui = replace(st.ui, menu=st.ui.menu.opened(items, st.clock()), join_shown=False)
 
 
 def menu_button(st: Station, intent: ButtonIntent) -> None:
@@ -192,6 +210,8 @@ def choose_menu_item(st: Station) -> None:
             return
         control.start_pairing(item.seat)
         st.ui = replace(st.ui, menu=st.ui.menu.pairing(item.seat))
+    elif item.action == "phones":
+        st.ui = replace(st.ui, menu=st.ui.menu.closed(), join_shown=st.ui.join is not None)
     elif item.action == "counters":
         st.ui = replace(st.ui, menu=st.ui.menu.counters(counter_lines(control)))
 

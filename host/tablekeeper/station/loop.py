@@ -61,6 +61,8 @@ class StationStats:
     commands: int = 0
     rejected: list[str] = field(default_factory=list)  # the most recent reasons, at most KEEP_REFUSALS
     refusals: int = 0
+    refused_all: int = 0  # every refusal, also one still shown (not said again): a page's press is told of it
+    last_refusal: str | None = None
     redraws: int = 0
     save_failures: int = 0
 
@@ -86,10 +88,12 @@ class Station:
         self.views = views if views is not None else DerivedViews()
         self.on_redraw = on_redraw
         self.decorate: Callable[[dict[str, Image.Image]], dict[str, Image.Image]] | None = None  # fleet mark
+        self.on_screens: Callable[[Station], None] | None = None  # the phones' pages: told after each redraw
         self.stats = StationStats()
         self.ui = UiState(quiet=config.quiet)
         self.painter = Painter([Glass(d.role, d.size, d.viewing) for d in config.displays])
         self.screens: Screens | None = None
+        self.roles = self.painter.roles  # the screens composed: the displays', and seats a phone shows
         self.panels: Mapping[str, Panel] = {}  # the game's panels behind ``screens``
         self.images: dict[str, Image.Image] = {}
         self.running = False
@@ -244,6 +248,7 @@ class Station:
         self.ui = self.ui.say(text, self.clock(), seconds)
 
     def refused(self, reason: str) -> None:
+        self.stats.refused_all, self.stats.last_refusal = self.stats.refused_all + 1, reason
         if self.ui.showing(f"! {reason}"):
             return  # the same refusal is still on the display: say it once, not once per press
         self.stats.refusals += 1
@@ -284,7 +289,7 @@ class Station:
             pointing = self.controls.pointing(state)
             inputs, (last, frames) = (state, self.ui, self.panels), self._composed
             if any(a is not b for a, b in zip(inputs, last[:3], strict=True)) or pointing != last[3]:
-                self.screens = compose(state, self.ui, self.panels, game=game, roles=self.painter.roles,
+                self.screens = compose(state, self.ui, self.panels, game=game, roles=self.roles,
                                        pointing=pointing)  # else the same screens (a release, a tick)
                 frames = self.painter.paint(self.screens, tick_at(self.clock()))
                 self._composed = ((*inputs, pointing), frames)
@@ -292,17 +297,14 @@ class Station:
             self.ui = replace(self.ui, paged=self.painter.paged, turn=self.painter.turn)
         if self.decorate is not None:
             frames = self.decorate(frames)
-        changed: dict[str, Image.Image] = {}
-        for role, image in frames.items():
-            if self.images.get(role) is not image and self._sent.get(role) != (raw := image.tobytes()):
-                self._sent[role] = raw
-                changed[role] = image
-            self.images[role] = image
+        changed = _changed(frames, self.images, self._sent)
         if changed:
             self.displays.show(changed)
             self.stats.redraws += 1
             if self.on_redraw is not None:
                 self.on_redraw(self)
+        if self.on_screens is not None:  # after the displays: a page's update never holds up the glass
+            self.on_screens(self)
         failed = frozenset(d.role for d in self.displays.failed())
         lost, self._failed = failed - self._failed, failed
         if lost:  # tell the players on the displays that still work
@@ -318,3 +320,15 @@ class Station:
         if self.sink.outputs is not None:
             self.sink.outputs.close()
         self.displays.close()
+
+
+def _changed(frames: Mapping[str, Image.Image], images: dict[str, Image.Image],
+             sent: dict[str, bytes]) -> dict[str, Image.Image]:
+    """The pictures of ``frames`` whose bytes differ from those last sent (``images`` and ``sent`` kept up)."""
+    changed: dict[str, Image.Image] = {}
+    for role, image in frames.items():
+        if images.get(role) is not image and sent.get(role) != (raw := image.tobytes()):
+            sent[role] = raw
+            changed[role] = image
+        images[role] = image
+    return changed

@@ -55,7 +55,8 @@ def _display(role: str, state: GameState, ui: UiState, panels: Mapping[str, Pane
     cover = None
     if covering is not None:  # a notice (a lost counter, the fleet's identify) still shows on the track
         cover = Cover(covering, ui.message.text if role == "track" and ui.message is not None else ui.cover_call)
-    return DisplayScreen(role, panel, banner, pointing.selected, keyed, cover)
+    join = ui.join if role == "track" and ui.join_shown and not ui.menu.is_open else None
+    return DisplayScreen(role, panel, banner, pointing.selected, keyed, cover, join)
 
 
 def _banner(role: str, state: GameState, ui: UiState, panel: Panel, game: Game, pointing: Pointing,

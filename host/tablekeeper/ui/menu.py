@@ -20,17 +20,18 @@ MenuPage = Literal["items", "pairing", "counters"]
 
 @dataclass(frozen=True, slots=True)
 class MenuItem:
-    """One line of the menu; ``action`` is "sound", "pair" (with ``seat``) or "counters"."""
+    """One line of the menu; ``action`` is "sound", "pair" (with ``seat``), "counters" or "phones"."""
 
     label: str
     action: str
     seat: int = 0
 
 
-def menu_items(*, quiet: bool, seats: Sequence[int]) -> tuple[MenuItem, ...]:
+def menu_items(*, quiet: bool, seats: Sequence[int], phones: bool = False) -> tuple[MenuItem, ...]:
+    """The items; ``phones``: the station serves the phones' page, so its join card can be shown again."""
     return (MenuItem("Sound on" if quiet else "Sound off", "sound"),
             *(MenuItem(f"Pair counter seat {seat}", "pair", seat) for seat in seats),
-            MenuItem("Counters", "counters"))
+            MenuItem("Counters", "counters"), *((MenuItem("Phones: join code", "phones"),) if phones else ()))
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,9 +59,21 @@ class Cover:
 
 
 @dataclass(frozen=True, slots=True)
+class JoinCard:
+    """How a phone joins the table: the link with its secret, the address and short PIN to type by
+    hand, and the link's QR code as rows of modules (True: dark), which the track display draws."""
+
+    link: str
+    address: str
+    pin: str
+    modules: tuple[tuple[bool, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class DisplayScreen:
     """What one display shows: ``panel`` (the game's, the menu, or the key to its short forms while
-    ``legend_shown``), the ``banner`` at its foot, the ``selected`` track, and a ``cover`` over it all."""
+    ``legend_shown``), the ``banner`` at its foot, the ``selected`` track, a ``cover`` over it all, and
+    the ``join`` card in place of everything while phones are invited."""
 
     role: str
     panel: Panel
@@ -69,6 +81,7 @@ class DisplayScreen:
     selected: str | None = None
     legend_shown: bool = False
     cover: Cover | None = None
+    join: JoinCard | None = None
 
     @property
     def banner_text(self) -> str | None:

@@ -12,8 +12,9 @@ from typing import Any
 
 from PIL import Image
 
+from tablekeeper.ui.join_card import render_join
 from tablekeeper.ui.legibility import Viewing
-from tablekeeper.ui.model import DisplayScreen, Screens
+from tablekeeper.ui.model import DisplayScreen, JoinCard, Screens
 from tablekeeper.ui.render import Fitted, Pacing, draw_screen, fit
 
 
@@ -37,6 +38,7 @@ class Painter:
         self.pacing = Pacing()
         # role -> (what was drawn, its frames, the frames drawn so far by index)
         self._drawn: dict[str, tuple[tuple[Any, ...], Fitted, dict[int, Image.Image]]] = {}
+        self._joins: dict[str, tuple[JoinCard, Image.Image]] = {}
 
     @property
     def roles(self) -> tuple[str, ...]:
@@ -53,6 +55,9 @@ class Painter:
         for glass in self.glasses:
             screen = by_role.get(glass.role)
             if screen is None:
+                continue
+            if screen.join is not None:  # the phones' join card: a picture of its own, which holds still
+                out[glass.role] = self._join(glass, screen.join)
                 continue
             key = self._key(glass, screen)
             cached = self._drawn.get(glass.role)
@@ -73,6 +78,13 @@ class Painter:
         self.paged = frozenset(paged)
         self.turn = min(turns, default=None)
         return out
+
+    def _join(self, glass: Glass, card: JoinCard) -> Image.Image:
+        kept = self._joins.get(glass.role)
+        if kept is None or kept[0] != card:
+            kept = (card, render_join(card, glass.size))
+            self._joins[glass.role] = kept
+        return kept[1]
 
     @staticmethod
     def _key(glass: Glass, screen: DisplayScreen) -> tuple[Any, ...]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from tablekeeper.core.view import Panel
 from tablekeeper.ui.menu import Menu
+from tablekeeper.ui.model import JoinCard
 
 MESSAGE_S = 3.0  # how long a refusal or notice stays on the track display
 LEGEND_S = 10.0  # how long SELECT's key to short forms stays up without another press
@@ -49,6 +50,8 @@ class UiState:
     quiet: bool = False
     cover: tuple[tuple[str, Panel], ...] = field(default=())  # panels drawn over the game's (the demo's), by role
     cover_call: str | None = None  # the line pinned at the foot of each of them (the demo's call to action)
+    join: JoinCard | None = None  # how phones join (the station serves their page), when it does
+    join_shown: bool = False  # the track display shows the join card (until a press or a phone joins)
 
     # --- notices -------------------------------------------------------------------------------
     def say(self, text: str, now_s: float, seconds: float = MESSAGE_S) -> UiState:

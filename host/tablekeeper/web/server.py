@@ -16,6 +16,7 @@ import socket
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import Any, Final
 
 import uvicorn
@@ -84,12 +85,14 @@ class _BoundedH11(H11Protocol):
             transport.close()
 
 
-def bind(host: str, port: int) -> socket.socket:
-    """The listening socket, or one ``ConfigError`` line naming the address."""
+def bind(host: str, port: int, *, what: str | None = None) -> socket.socket:
+    """The listening socket, or one ``ConfigError`` line naming the address (``what``: how the user
+    gave it, default the organiser's options)."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as exc:
-        raise ConfigError(f"--bind {host}: not an address of this machine ({exc.strerror})") from None
+        named = f"--bind {host}" if what is None else f"{what}: {host}"
+        raise ConfigError(f"{named}: not an address of this machine ({exc.strerror})") from None
     family, kind, proto, _name, address = infos[0]
     sock = socket.socket(family, kind, proto)
     try:
@@ -100,12 +103,36 @@ def bind(host: str, port: int) -> socket.socket:
         sock.listen(128)
     except OSError as exc:
         sock.close()
-        raise ConfigError(f"--bind {host} --page-port {port}: {exc.strerror or exc}") from None
+        raise ConfigError(f"{what or f'--bind {host} --page-port {port}'}: {exc.strerror or exc}") from None
     sock.set_inheritable(True)
     return sock
 
 
 SHUTDOWN_S: Final = 3
+
+
+class _QuietServer(uvicorn.Server):
+    """uvicorn's server without its tick: uvicorn wakes ten times a second to look for a stop (and to
+    refresh a Date header these pages do not send), a box's idle cost for nothing; this one sleeps
+    until ``stop`` or a signal wakes it."""
+
+    _loop: asyncio.AbstractEventLoop | None = None
+    _stop: asyncio.Event | None = None
+
+    async def main_loop(self) -> None:
+        self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
+        if not await self.on_tick(0):  # the default headers, once
+            await self._stop.wait()
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        super().handle_exit(sig, frame)
+        self.wake()
+
+    def wake(self) -> None:
+        loop, stop = self._loop, self._stop
+        if loop is not None and stop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: it stopped already
+                loop.call_soon_threadsafe(stop.set)
 
 
 class PageServer:
@@ -125,7 +152,7 @@ class PageServer:
             h11_max_incomplete_event_size=limits.max_header_bytes, limit_concurrency=limits.max_connections,
             ws_max_size=limits.max_socket_message_bytes, ws_ping_interval=limits.socket_ping_s,
             ws_ping_timeout=limits.socket_ping_s, timeout_graceful_shutdown=SHUTDOWN_S, **options)
-        self.server = uvicorn.Server(self.config)
+        self.server = _QuietServer(self.config)
         self._thread: threading.Thread | None = None
 
     @property
@@ -149,6 +176,7 @@ class PageServer:
 
     def stop(self) -> None:
         self.server.should_exit = True
+        self.server.wake()
         if self._thread is not None:
             self._thread.join(SHUTDOWN_S + 2)
         with contextlib.suppress(OSError):

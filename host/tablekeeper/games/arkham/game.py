@@ -116,6 +116,22 @@ class Arkham(Game):
     def legend(self, state: GameState, seat: int) -> str | None:
         return panels.legend(state, seat)
 
+    def names(self, state: GameState) -> dict[str, tuple[str, ...]]:
+        """Besides seats and tracks: the scenario's locations and enemies (set aside or in play), the
+        allies the assets data knows, the treacheries in play, skills and action kinds."""
+        info = records.scenario(state)
+        places = tuple(dict.fromkeys([*board.locations(state), *info.locations]))
+        foes = tuple(dict.fromkeys([*board.enemies(state), *info.enemies]))
+        in_play = tuple(board.enemies(state))
+        allies = tuple(state.get("allies", {}))
+        treacheries = tuple(records.treacheries(state))
+        return {**super().names(state), "LOCATION": places, "location:NAME": places,
+                "remove-location:NAME": places, "TARGET": (*places, *in_play), "ENEMY": in_play,
+                "enemy:NAME": foes, "move-enemy:NAME": in_play, "enemy-mod:NAME": in_play,
+                "enemy-state:NAME": in_play, "harm-enemy:NAME": in_play, "enemy-doom:NAME": in_play,
+                "ally:NAME": allies, "discard-treachery:NAME": treacheries, "SKILL": rules.SKILLS,
+                "KIND": rules.ACTION_KINDS}
+
     def adjustable(self, state: GameState) -> list[str]:
         return panels.adjustable(state)
 

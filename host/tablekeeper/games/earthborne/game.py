@@ -303,6 +303,16 @@ class Earthborne(Game):
             return Command("rest", (seat,), origin="button")
         return None
 
+    def names(self, state: GameState) -> dict[str, tuple[str, ...]]:
+        """Besides seats and tracks: the path cards the box knows (shipped or reported), the cards in
+        play, the locations, path sets, aspects and challenge cards."""
+        config = tables.cfg(state)
+        path = tuple(dict.fromkeys([*config["path"], *(state.get("known_path") or {})]))
+        places = tuple(str(spec["name"]) for spec in config["locations"].values())
+        return {**super().names(state), "NAME": path, "arrive:NAME": places, "camp:NAME": places,
+                "location:NAME": places, "CARD": (*tables.cards(state), "location"), "SET": tuple(config["sets"]),
+                "ASPECT": ASPECTS, "ID": tuple(config["challenge"])}
+
     def legend(self, state: GameState, seat: int) -> str | None:
         """What A and B do now, in words, for the seat display's last line."""
         if state.over is not None:

@@ -269,6 +269,15 @@ class SpiritIsland(Game):
     def button(self, state: GameState, role: str, held: bool) -> Command | None:
         return panels.button(state, role, held)
 
+    def names(self, state: GameState) -> dict[str, tuple[str, ...]]:
+        """Besides seats and tracks: the lands of the boards in play, the Spirits' Power Cards and
+        Innate Powers by name, and the elements."""
+        seated = [spirit for seat in state.seat_numbers() if (spirit := spirits.spirit_of(state, seat)) is not None]
+        cards = tuple(dict.fromkeys(str(card.name) for spirit in seated for card in spirit.cards))
+        innates = tuple(dict.fromkeys(str(innate.name) for spirit in seated for innate in spirit.innates))
+        return {**super().names(state), "LAND": tuple(lands.places(state)), "play:NAME": cards,
+                "innate:NAME": innates, "ELEMENT": spirit_data.ELEMENTS}
+
     def legend(self, state: GameState, seat: int) -> str | None:
         """In the seat's own menu A does the item shown and B shows the next one."""
         return seat_menu.legend(state, seat)

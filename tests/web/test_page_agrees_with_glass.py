@@ -1,0 +1,62 @@
+"""The page and the glass show the same text for every screen of each game's example script: each
+line typed at the station, then the table page and every seat page read in a real headless Chromium
+and compared with the rows the displays' glass draws from the same screens. Skips without Chromium."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tablekeeper.intents import Typed
+from tests.station.frames import DOCS, SCRIPT_ARGS
+from tests.web.phones import PhoneStation, agree, caught_up, needs_chromium
+
+pytestmark = needs_chromium
+
+
+def _script_lines(game: str) -> list[str]:
+    lines = (DOCS / f"{game}.script").read_text(encoding="utf-8").splitlines()
+    return [text for line in lines if (text := line.split("#", 1)[0].strip())]
+
+
+def _session_args(game: str) -> dict[str, Any]:
+    args = SCRIPT_ARGS[game]
+    out: dict[str, Any] = {"options": {"flow": "auto"}}  # as `tablekeeper play` and `run` start a game
+    for flag, value in zip(args[::2], args[1::2], strict=True):
+        if flag == "--seats":
+            out["seats"] = int(value)
+        elif flag == "--seed":
+            out["seed"] = int(value)
+        else:
+            key, _, val = value.partition("=")
+            out["options"][key] = val
+    return out
+
+
+@pytest.mark.parametrize("game", sorted(SCRIPT_ARGS))
+def test_the_page_and_the_glass_show_the_same_text_for_every_screen(game: str, tmp_path: Path, context: Any) -> None:
+    """Each line of the game's example script typed at the station; after each, the table page and
+    every seat page show what the track, tokens and seat displays show, from the same screens."""
+    args = _session_args(game)
+    ps = PhoneStation(tmp_path, game, seats=args.get("seats", 2), seed=args.get("seed", 1),
+                      options=args["options"])
+    try:
+        seats = ps.on_station(lambda st: st.session.state.seats)
+        pages = [context.new_page() for _ in range(seats + 1)]
+        pages[0].goto(ps.url("/"))
+        for seat in range(1, seats + 1):
+            pages[seat].goto(ps.url(f"/seat/{seat}"))
+        caught_up(ps, *pages)
+        roles: set[str] = set()
+        for line in _script_lines(game):
+            ps.put(Typed(line))
+            caught_up(ps, *pages)
+            for page in pages:
+                roles.update(agree(ps, page))
+        assert {"track", "tokens", *(f"seat{s}" for s in range(1, seats + 1))} <= roles
+        assert ps.on_station(lambda st: st.stats.refusals) == 0
+    finally:
+        ps.stop()
+
