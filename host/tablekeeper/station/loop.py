@@ -67,6 +67,13 @@ class StationStats:
     save_failures: int = 0
 
 
+def notice_s(config: StationConfig, panel: Panel | None, text: str, seconds: float) -> float:
+    """How long a notice stays on the track display: ``seconds``, or as long as it takes to scroll
+    through once (and see each page under it) where it does not fit."""
+    track = config.display("track")
+    return max(seconds, reading_s(text, track.viewing, panel)) if track is not None else seconds
+
+
 class Station:
     """Wires a session, its controls and the station's parts; ``run`` is the loop. ``ui`` is the
     station's own UI state, ``screens`` what was composed last, ``images`` what each display shows."""
@@ -240,12 +247,8 @@ class Station:
         self._shown = state
 
     def say(self, text: str, *, seconds: float = MESSAGE_S) -> None:
-        """Show a notice on the track display for ``seconds`` (also the fleet's identify and lock), or
-        for as long as it takes to scroll through once where it does not fit."""
-        track = self.config.display("track")
-        if track is not None:
-            seconds = max(seconds, reading_s(text, track.viewing, self.panels.get("track")))
-        self.ui = self.ui.say(text, self.clock(), seconds)
+        """Show a notice on the track display (also the fleet's identify and lock) for ``notice_s``."""
+        self.ui = self.ui.say(text, self.clock(), notice_s(self.config, self.panels.get("track"), text, seconds))
 
     def refused(self, reason: str) -> None:
         self.stats.refused_all, self.stats.last_refusal = self.stats.refused_all + 1, reason
