@@ -85,7 +85,7 @@ def wrap_rows(text: str, widths: Sequence[int], indent: str = "") -> tuple[str, 
     return None if rows is None else (lead + rows[0], *rows[1:])
 
 
-@functools.lru_cache(maxsize=2048)
+@functools.lru_cache(maxsize=512)
 def _wrap(text: str, widths: tuple[int, ...], indent: str) -> tuple[str, ...] | None:
     rows: list[str] = []
     current = ""

@@ -257,7 +257,7 @@ def fit(panel: Panel, viewing: Viewing, *, banner: str | None = None, selected: 
     return _fit(panel, viewing, banner, selected)
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=32)  # the painter keeps each display's own; this serves the view's re-reads
 def _fit(panel: Panel, viewing: Viewing, banner: str | None, selected: str | None) -> Fitted:
     plain = _pages(panel, viewing, banner, selected, shorten=False)
     if panel.legend and len(plain[1]) > 1:  # the short forms may keep the whole screen on one page
