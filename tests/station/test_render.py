@@ -223,3 +223,11 @@ def test_a_seats_status_and_buttons_share_a_scrolling_row_rather_than_page_its_n
     # a notice is no status line: it keeps its rows, whole, and the lines page instead
     notice = "seat 1's A button does nothing now; waiting for seat 2"
     assert all(not u.scrolling for f in fit(panel, viewing, banner=notice).frames for u in f.units)
+
+
+@pytest.mark.parametrize("name", VIEWINGS)
+def test_the_menus_selected_item_is_always_on_screen_and_the_screen_holds_still(name: str) -> None:
+    items = tuple(f"{'> ' if i == 6 else '  '}Item number {i}" for i in range(8))
+    fitted = fit(Panel("Menu", items, focus=6), VIEWINGS[name])
+    assert fitted.pages == 1  # no page turns away from the cursor (an item too long for the row scrolls)
+    assert all(any(u.kind == "line" and u.index == 6 for u in frame.units) for frame in fitted.frames)
