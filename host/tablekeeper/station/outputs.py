@@ -27,6 +27,8 @@ class CounterSink(Protocol):
 
     def publish(self, seat: int, track: str, value: int | None, limit: int | None = None) -> None: ...
 
+    def label(self, seat: int, track: str, text: str) -> None: ...
+
 
 @dataclass(frozen=True, slots=True)
 class Changes:
@@ -75,14 +77,16 @@ class OutputSink:
         self.publish(game, state, lambda seat, name: moved is None or f"seat{seat}.{name}" in moved)
 
     def publish(self, game: Game, state: GameState, wanted: Callable[[int, str], bool]) -> None:
-        """Send each counter slot the value and bound of the seat track it follows (Arkham's
-        ``seat1.damage`` goes out as seat 1's ``hp`` and ``damage``); ``wanted(seat, "damage")``."""
+        """Send each counter slot its name in this game and the value and bound of the seat track it
+        follows (Arkham's ``seat1.damage`` goes out as seat 1's ``hp`` and ``damage``, the HP die named
+        "damage"); ``wanted(seat, "damage")``."""
         if self.counters is None:
             return
         from tablekeeper.station import counter_tracks  # the counters' slots: loaded with the counters
 
         for seat in state.seat_numbers():
             for slot in counter_tracks.SLOTS:
+                self.counters.label(seat, slot, counter_tracks.label(game, state.tracks, seat, slot))
                 name = counter_tracks.followed(game, state.tracks, seat, slot)
                 if name is not None and wanted(seat, name.partition(".")[2]):
                     counter = state.tracks[name]
