@@ -23,6 +23,7 @@ from tablekeeper.errors import ConfigError, NotANumber, Rejected, ScriptError
 from tablekeeper.schema import decode, parse_toml, read_text
 
 if TYPE_CHECKING:  # the game is imported when the command runs: ``tablekeeper --help`` loads no game
+    from tablekeeper.games.arkham.arkhamdb import Imported
     from tablekeeper.games.arkham.campaign import Campaign
     from tablekeeper.games.arkham.decks import DeckCard
 
@@ -97,10 +98,12 @@ def _number(text: str, what: str) -> int:
         raise ScriptError(f"campaign: {exc.reason}") from None
 
 
-def read_deck(path: str, investigator: str | None = None) -> tuple[list[DeckCard], int | None]:
+def read_deck(path: str, investigator: str | None = None) -> Imported:
     """A deck file: ``[[cards]]`` tables with title, copies, level, kind, class, exceptional, permanent;
     or an ArkhamDB deck export (JSON), which must be ``investigator``'s deck. With the cards, the
-    experience an upgraded ArkhamDB deck has left (None for a first deck)."""
+    experience an upgraded ArkhamDB deck has left (None for a first deck) and what the export had
+    that the box leaves out."""
+    from tablekeeper.games.arkham.arkhamdb import Imported
     from tablekeeper.games.arkham.decks import CLASSES, KINDS, DeckCard
 
     text = read_text(path, what="deck file")
@@ -119,7 +122,7 @@ def read_deck(path: str, investigator: str | None = None) -> tuple[list[DeckCard
             raise ConfigError(f"{path}: cards[{index}].copies: at least 1, not {entry.copies}")
         card = DeckCard(entry.title, entry.level, entry.kind, entry.card_class, entry.exceptional, entry.permanent)
         cards += [card] * entry.copies
-    return cards, None
+    return Imported(cards, None)
 
 
 def describe(name: str, log: Campaign) -> str:
@@ -168,13 +171,22 @@ def apply(log: Campaign, args: argparse.Namespace) -> str:
     if action == "deck":
         seat, path = _words(args, 2, 2, "SEAT DECK.toml|DECK.json")
         log.require_between("decks are built")  # before the deck file is read: that is the first problem
-        cards, carried = read_deck(path, log.body["players"].get(str(_seat(seat))))
+        deck = read_deck(path, log.body["players"].get(str(_seat(seat))))
+        carried = deck.xp_left
         if carried is not None and args.xp:
             raise ScriptError(f"{path}: an upgraded ArkhamDB deck brings its own experience ({carried} left); "
                               "drop --xp")
-        left = log.set_deck(_seat(seat), cards, starting_xp=args.xp, story_allowed=args.story, carried_xp=carried)
-        return f"seat {_seat(seat)}'s deck is kept; {left} experience left" + (
+        ignored = f"ignored from {path}: " + "; ".join(deck.ignored) if deck.ignored else ""
+        try:
+            left = log.set_deck(_seat(seat), deck.cards, starting_xp=args.xp, story_allowed=args.story,
+                                carried_xp=carried)
+        except Rejected as exc:  # what was left out of the export is often why: the line says it
+            raise Rejected(f"{exc.reason} ({ignored})" if ignored else exc.reason) from None
+        said = f"seat {_seat(seat)}'s deck is kept; {left} experience left" + (
             " (as ArkhamDB left it)" if carried is not None else "")
+        if deck.export:
+            said += f"\nkept from {path}: {deck.kept()}"
+        return said + (f"\n{ignored}" if ignored else "")
     if action == "swap":
         seat, out, title = _words(args, 3, 3, "SEAT OUT IN --guide")
         log.swap(_seat(seat), out, DeckCard(title, args.level, "standard", args.card_class or "neutral"),

@@ -263,7 +263,9 @@ def test_an_arkhamdb_deck_export_is_accepted_beside_the_toml_list(table: Table, 
     core set's player-card data: 30 cards plus Roland's own card and weakness and a basic weakness."""
     export = str(Path(__file__).resolve().parent / "fixtures" / "roland-arkhamdb.json")
     assert "this is Roland Banks's deck; the seat plays Daisy Walker" in table.refused("deck", "2", export)
-    assert table.ok("deck", "1", export) == "seat 1's deck is kept; 0 experience left"
+    said = table.ok("deck", "1", export).splitlines()
+    assert said[0] == "seat 1's deck is kept; 0 experience left" and said[1].startswith(f"kept from {export}: 33 cards")
+    assert len(said) == 2  # nothing ignored
     kept = table.log()["investigators"]["roland"]["deck"]  # type: ignore[index]
     titles = [card["title"] for card in kept]
     assert len(kept) == 33 and titles.count("Guard Dog") == 2
@@ -278,7 +280,8 @@ def test_an_arkhamdb_export_naming_a_card_the_data_lacks_is_one_line(table: Tabl
     text = (Path(__file__).resolve().parent / "fixtures" / "roland-arkhamdb.json").read_text(encoding="utf-8")
     odd = tmp_path / "odd.json"
     odd.write_text(text.replace('"01086": 2', '"02186": 2'), encoding="utf-8")
-    assert "slots.02186: card 02186 is not in the card data" in table.refused("deck", "1", str(odd))
+    assert "(ignored from " + str(odd) + ": 2 × card 02186 (not in the card data" in \
+        table.refused("deck", "1", str(odd))
     broken = tmp_path / "broken.json"
     broken.write_text('{"investigator_code": "01001"', encoding="utf-8")
     assert "broken.json: not JSON" in table.refused("deck", "1", str(broken))

@@ -119,7 +119,9 @@ def test_an_upgraded_arkhamdb_deck_brings_the_experience_it_has_left(
     table.ok("new", "night_of_the_zealot", "--seat", "1=roland")
     upgraded = str(FIXTURES / "roland-upgraded-arkhamdb.json")
     assert "drop --xp" in table.refused("deck", "1", upgraded, "--xp", "5")
-    assert table.ok("deck", "1", upgraded) == "seat 1's deck is kept; 3 experience left (as ArkhamDB left it)"
+    said = table.ok("deck", "1", upgraded).splitlines()
+    assert said[0] == "seat 1's deck is kept; 3 experience left (as ArkhamDB left it)"
+    assert said[2] == f"ignored from {upgraded}: side deck 1 Shotgun (not part of the deck)"
     kept = table.log()["investigators"]["roland"]  # type: ignore[index]
     titles = [card["title"] for card in kept["deck"]]
     assert titles.count("Police Badge") == 1 and titles.count("Knife") == 1 and "Shotgun" not in titles
@@ -133,7 +135,11 @@ def test_an_upgraded_arkhamdb_deck_brings_the_experience_it_has_left(
     (lambda d: d.pop("investigator_code"), r"bad\.json: \(top level\): Object missing required field "
                                            r"`investigator_code`"),
     (lambda d: d["slots"].update({"01016": "two"}), r"bad\.json: slots\.01016: 'two' is not a number of copies"),
-    (lambda d: d["slots"].update({"09999": 1}), r"bad\.json: slots\.09999: card 09999 is not in the card data"),
+    (lambda d: d["sideSlots"].update({"01029": -1}), r"bad\.json: sideSlots\.01029: -1 is not a number of copies"),
+    (lambda d: d.update(sideSlots=["01029"]), r"bad\.json: sideSlots: card numbers with their copies, not a list"),
+    (lambda d: d.update(investigator_code="05001", investigator_name="Joe Diamond"),
+     r"bad\.json: investigator_code: 05001 \(Joe Diamond\) is not an investigator in the data"),
+    (lambda d: d.update(slots=[]), r"bad\.json: slots: Expected `object`, got `array`"),
     (lambda d: d.update(investigator_code="01002"), r"bad\.json: this is Daisy Walker's deck; the seat plays "
                                                     r"Roland Banks"),
     (lambda d: d.update(previous_deck=1, xp=1, xp_spent=4), r"bad\.json: xp_spent: 4 is more than the deck's xp"),
@@ -142,9 +148,83 @@ def test_a_malformed_arkhamdb_export_is_one_line_naming_file_and_key(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], change: Any, says: str) -> None:
     table = Table(tmp_path, capsys)
     table.ok("new", "night_of_the_zealot", "--seat", "1=roland")
-    doc = json.loads((FIXTURES / "roland-arkhamdb.json").read_text(encoding="utf-8"))
+    doc = json.loads((FIXTURES / "roland-mixed-arkhamdb.json").read_text(encoding="utf-8"))
+    doc["slots"].pop("02186")
+    doc["slots"]["01086"] = 2
     change(doc)
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(doc), encoding="utf-8")
     err = table.refused("deck", "1", str(bad))
     assert re.search(says, err), err
+
+
+MIXED = FIXTURES / "roland-mixed-arkhamdb.json"
+
+
+@pytest.mark.rule("AH-DB-2")
+def test_an_export_says_which_cards_it_kept_and_which_it_ignored(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two copies of a card from a later box are left out and named by number: without them the
+    deck is 28 cards, and the refusal says why. With the Knives back in, the deck is kept, and the
+    side deck and the taboo list are named as left out."""
+    table = Table(tmp_path, capsys)
+    table.ok("new", "night_of_the_zealot", "--seat", "1=roland")
+    err = table.refused("deck", "1", str(MIXED))
+    assert err == (f"tablekeeper: roland's deck is not legal: 28 cards count toward deck size, not 30 (ignored from "
+                   f"{MIXED}: 2 × card 02186 (not in the card data, which holds the core set); side deck 1 Shotgun, "
+                   "2 Knife (not part of the deck); taboo list 5 (the box plays the cards as printed))")
+    doc = json.loads(MIXED.read_text(encoding="utf-8"))
+    doc["slots"].pop("02186")
+    doc["slots"]["01086"] = 2
+    fixed = tmp_path / "fixed.json"
+    fixed.write_text(json.dumps(doc), encoding="utf-8")
+    said = table.ok("deck", "1", str(fixed)).splitlines()
+    assert said[0] == "seat 1's deck is kept; 0 experience left"
+    assert said[1].startswith(f"kept from {fixed}: 33 cards: 1 Random Basic Weakness, 1 Roland's .38 Special, "
+                              "1 Cover Up, 2 ")
+    assert "2 Knife" in said[1] and "2 Guard Dog" in said[1] and "Shotgun" not in said[1]
+    assert said[2] == (f"ignored from {fixed}: side deck 1 Shotgun, 2 Knife (not part of the deck); "
+                       "taboo list 5 (the box plays the cards as printed)")
+    view = table.play(1, "next")
+    assert view["tracks"]["seat1.deck"] == 28  # the 33 kept, less the opening hand of 5
+
+
+@pytest.mark.parametrize("protection", ["in place", "protection-removed"])
+def test_the_copies_check_is_what_keeps_a_bad_count_from_a_traceback(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, protection: str) -> None:
+    """A count that is not a whole number of copies is one line naming its card number; without
+    the check the deck's cards are multiplied by a string and the command dies in a traceback."""
+    from tablekeeper.games.arkham import arkhamdb
+
+    table = Table(tmp_path, capsys)
+    table.ok("new", "night_of_the_zealot", "--seat", "1=roland")
+    doc = json.loads((FIXTURES / "roland-arkhamdb.json").read_text(encoding="utf-8"))
+    doc["slots"]["01016"] = "2"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc), encoding="utf-8")
+    if protection == "protection-removed":
+        monkeypatch.setattr(arkhamdb, "_check_copies", lambda label, key, copies: None)
+        with pytest.raises(TypeError):
+            cli.main(["campaign", table.save, "zealot", "deck", "1", str(bad)])
+        return
+    assert table.refused("deck", "1", str(bad)) == \
+        f"tablekeeper: {bad}: slots.01016: '2' is not a number of copies (0 to 99)"
+
+
+@pytest.mark.parametrize("protection", ["in place", "protection-removed"])
+def test_the_token_check_is_what_keeps_an_unknown_token_from_a_traceback(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, protection: str) -> None:
+    """A token the box has no rule for (``frost``) is refused at setup, naming its place in the file;
+    without the check the bag takes it and the first test that could draw it dies on a missing rule."""
+    from tablekeeper.games.arkham import bags
+
+    frosty = tmp_path / "frost.json"
+    frosty.write_text(STEP % '{"id": "standard", "tokens": ["0", "frost", "-1"]}', encoding="utf-8")
+    if protection == "protection-removed":
+        monkeypatch.setattr(bags, "_ours", lambda raw, where, kinds: bags.TOKEN_NAMES.get(raw, raw))
+        with pytest.raises(KeyError, match="frost"):
+            play(tmp_path, capsys, "test seat1 intellect 3 3", options=(f"bag={frosty}",))
+        return
+    code, _, err = play(tmp_path, capsys, "test seat1 intellect 3 3", options=(f"bag={frosty}",))
+    assert code == 2 and err.startswith(f"tablekeeper: {frosty}: steps[0].input.choices[0].tokens[1]: "
+                                        "unknown chaos token 'frost' (tokens: "), err

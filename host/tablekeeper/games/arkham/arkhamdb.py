@@ -1,8 +1,9 @@
 """A deck list exported from ArkhamDB (its JSON: the investigator's card number and each card's
 number with its copies) read into what the campaign log keeps of a deck: whose it is, its cards
 through the player-card data (``data/cards.toml``: title, class, level, kind), and, for a deck
-already upgraded there, the experience it has left. The export's other keys (name, dates, side
-deck, taboo, meta) are left alone."""
+already upgraded there, the experience it has left. What it leaves out is said, never dropped
+silently: a card number the data does not hold, the side deck, a taboo list. The export's other
+keys (name, dates, meta, tags) are left alone."""
 
 from __future__ import annotations
 
@@ -38,6 +39,8 @@ class _Export(msgspec.Struct, frozen=True):
     investigator_code: str
     slots: dict[str, Any]  # counts checked one by one, so a bad one is named by its card number
     investigator_name: str = ""
+    side_slots: dict[str, Any] | list[Any] = msgspec.field(default_factory=dict, name="sideSlots")  # empty: []
+    taboo_id: int | None = None
     previous_deck: int | None = None
     xp: int | None = None
     xp_spent: int | None = None
@@ -51,6 +54,15 @@ class Imported(NamedTuple):
 
     cards: list[DeckCard]
     xp_left: int | None
+    ignored: tuple[str, ...] = ()
+    export: bool = False  # read from an ArkhamDB export (not a deck file of our own)
+
+    def kept(self) -> str:
+        """The cards kept, by title with their copies, in the export's card order."""
+        counts: dict[str, int] = {}
+        for card in self.cards:
+            counts[card.title] = counts.get(card.title, 0) + 1
+        return f"{len(self.cards)} cards: " + ", ".join(f"{n} {title}" for title, n in counts.items())
 
 
 def load_cards() -> dict[str, PlayerCard]:
@@ -91,25 +103,46 @@ def deck_from_export(label: str, text: str, investigator: str | None = None) -> 
     people = load_investigators()
     owner = next((key for key, inv in people.items() if inv.card == export.investigator_code), None)
     if owner is None:
-        raise ConfigError(f"{label}: investigator_code {export.investigator_code}: not an investigator in the data")
+        who = f" ({export.investigator_name})" if export.investigator_name else ""
+        raise ConfigError(f"{label}: investigator_code: {export.investigator_code}{who} is not an investigator "
+                          "in the data")
     if investigator is not None and owner != investigator:
         raise ConfigError(f"{label}: this is {people[owner].name}'s deck; the seat plays {people[investigator].name}")
     known = load_cards()
     cards: list[DeckCard] = []
+    unknown: list[str] = []
     for code, copies in sorted(export.slots.items()):
-        if isinstance(copies, bool) or not isinstance(copies, int) or not 0 <= copies <= 99:
-            raise ConfigError(f"{label}: slots.{code}: {copies!r} is not a number of copies (0 to 99)")
+        _check_copies(label, f"slots.{code}", copies)
         card = known.get(code)
         if card is None:
-            raise ConfigError(f"{label}: slots.{code}: card {code} is not in the card data (arkham/data/cards.toml)")
+            if copies:
+                unknown.append(f"{copies} × card {code}")
+            continue
         if card.investigator is not None and card.investigator != export.investigator_code:
             raise ConfigError(f"{label}: slots.{code}: {card.title} belongs to another investigator")
         level = card.level if card.kind == "standard" else None
         cards += [DeckCard(card.title, level if level is not None else (0 if card.kind != "story" else None),
                            card.kind, card.card_class, card.exceptional, card.permanent)] * copies
+    ignored = [f"{', '.join(unknown)} (not in the card data, which holds the core set)"] if unknown else []
+    if isinstance(export.side_slots, list) and export.side_slots:
+        raise ConfigError(f"{label}: sideSlots: card numbers with their copies, not a list")
+    side = export.side_slots if isinstance(export.side_slots, dict) else {}
+    for code, copies in side.items():
+        _check_copies(label, f"sideSlots.{code}", copies)
+    if side:
+        named = (f"{copies} {known[code].title if code in known else 'card ' + code}"
+                 for code, copies in sorted(side.items()))
+        ignored.append(f"side deck {', '.join(named)} (not part of the deck)")
+    if export.taboo_id is not None:
+        ignored.append(f"taboo list {export.taboo_id} (the box plays the cards as printed)")
     if export.previous_deck is None:
-        return Imported(cards, None)
+        return Imported(cards, None, tuple(ignored), export=True)
     left = (export.xp or 0) + (export.xp_adjustment or 0) - (export.xp_spent or 0)
     if left < 0:
         raise ConfigError(f"{label}: xp_spent: {export.xp_spent} is more than the deck's xp ({export.xp or 0})")
-    return Imported(cards, left)
+    return Imported(cards, left, tuple(ignored), export=True)
+
+
+def _check_copies(label: str, key: str, copies: object) -> None:
+    if isinstance(copies, bool) or not isinstance(copies, int) or not 0 <= copies <= 99:
+        raise ConfigError(f"{label}: {key}: {copies!r} is not a number of copies (0 to 99)")

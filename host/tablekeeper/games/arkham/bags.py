@@ -114,11 +114,16 @@ def load_bag(option: str, difficulty: str, kinds: Mapping[str, object]) -> dict[
     tokens, key = bags[difficulty]
     counts: Counter[str] = Counter()
     for index, raw in enumerate(tokens):
-        token = TOKEN_NAMES.get(raw, raw)
-        if token not in kinds:
-            raise ConfigError(f"{path}: {key}[{index}]: unknown chaos token {raw!r} "
-                              f"(tokens: {', '.join(sorted(_THEIRS.get(k, k) for k in kinds))})")
-        counts[token] += 1
+        counts[_ours(raw, f"{path}: {key}[{index}]", kinds)] += 1
     if not counts:
         raise ConfigError(f"{path}: {key}: the {difficulty} bag is empty")
     return dict(counts)
+
+
+def _ours(raw: str, where: str, kinds: Mapping[str, object]) -> str:
+    """The file's token name as ours; one the box has no rule for is refused (AH-CHAOS-1)."""
+    token = TOKEN_NAMES.get(raw, raw)
+    if token not in kinds:
+        raise ConfigError(f"{where}: unknown chaos token {raw!r} "
+                          f"(tokens: {', '.join(sorted(_THEIRS.get(k, k) for k in kinds))})")
+    return token
