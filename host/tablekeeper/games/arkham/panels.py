@@ -9,6 +9,7 @@ from tablekeeper.core.flow import Flow
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.odds import percent
 from tablekeeper.core.state import GameState, Prompt
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.core.view import Panel, Priority
 from tablekeeper.games.arkham import board, effects, records, reference, skilltest
 from tablekeeper.games.arkham.data import TokenKind
@@ -137,11 +138,11 @@ def adjustable(state: GameState) -> list[str]:
     first = state.active_seat or state.lead
     seats = [first, *[s for s in state.seat_numbers() if s != first]]
     per_seat = ("damage", "horror", "clues", "resources", "actions")
-    names = [f"seat{first}.{n}" for n in per_seat]
+    names = [seat_track(first, n) for n in per_seat]
     names += ["agenda.doom", "doom.other", "agenda.threshold"]
     if not effects.card(state, "act").objective:  # AH-ACTAG-5: an objective needs no clues
         names.append("act.clues_required")
-    names += [f"seat{s}.{n}" for s in seats[1:] for n in per_seat]
+    names += [seat_track(s, n) for s in seats[1:] for n in per_seat]
     return [n for n in names if n in state.tracks]
 
 

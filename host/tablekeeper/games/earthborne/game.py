@@ -19,7 +19,7 @@ from tablekeeper.core.frozen import freeze, thaw
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
-from tablekeeper.core.tracks import Counter
+from tablekeeper.core.tracks import Counter, seat_track
 from tablekeeper.core.view import Panel
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.earthborne import (
@@ -246,7 +246,7 @@ class Earthborne(Game):
         """The active seat's energy first, then the cards' tokens, the location, the other seats."""
         first = [state.active_seat] if state.active_seat else []
         seats = [*first, *(s for s in state.seat_numbers() if s not in first)]
-        seat_tracks = [[f"seat{s}.{a}" for a in (*ASPECTS, "fatigue", "injury")] for s in seats]
+        seat_tracks = [[seat_track(s, a) for a in (*ASPECTS, "fatigue", "injury")] for s in seats]
         card_tracks = [f"{k}.{kind}" for k in tables.cards(state) for kind in ("progress", "harm")]
         head = seat_tracks[0] if first else []
         rest = [t for group in (seat_tracks[1:] if first else seat_tracks) for t in group]

@@ -30,7 +30,7 @@ from tablekeeper.core.frozen import freeze, thaw
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
 from tablekeeper.core.numbers import is_number, parse_number
 from tablekeeper.core.state import GameState
-from tablekeeper.core.tracks import Counter
+from tablekeeper.core.tracks import Counter, seat_track
 from tablekeeper.core.view import Panel
 from tablekeeper.errors import ConfigError, NotANumber, Rejected
 from tablekeeper.games.oathsworn import rules
@@ -253,9 +253,9 @@ def seat_tracks(opts: Options, n: int, kind: str) -> dict[str, Counter]:
     """OS-SETUP-1..3: the HP die, all animus gems on the reserve, the regeneration value."""
     hp = opts.hps[n - 1] if opts.hps else opts.max_hp  # OS-SETUP-1 / AMB-39
     total = max_animus(opts, kind)
-    return {f"seat{n}.hp": Counter(hp, 0, opts.max_hp), f"seat{n}.hp_max": Counter(opts.max_hp, 1, 6),
-            f"seat{n}.animus": Counter(0, 0, total), f"seat{n}.animus_reserve": Counter(total, 0, total),
-            f"seat{n}.regen": Counter(2 if kind == "companion" else opts.data.regen, 0, None)}  # OS-SETUP-2
+    return {seat_track(n, "hp"): Counter(hp, 0, opts.max_hp), seat_track(n, "hp_max"): Counter(opts.max_hp, 1, 6),
+            seat_track(n, "animus"): Counter(0, 0, total), seat_track(n, "animus_reserve"): Counter(total, 0, total),
+            seat_track(n, "regen"): Counter(2 if kind == "companion" else opts.data.regen, 0, None)}  # OS-SETUP-2
 
 
 def decks(d: GameData, fight: Encounter) -> dict[str, Any]:
@@ -304,7 +304,7 @@ class Oathsworn(Game):
             tracks[f"boss.{name}"] = Counter(6, 0, 6)  # OS-ESET-3: every HP die at 6
         state = replace(state, seats=4, tracks=tracks, sources=decks(d, opts.encounter), data=data, lead=opts.lead)
         for n in SEATS:  # DEFENSE needs the data in place
-            tracks[f"seat{n}.defense"] = Counter(base_defense(state, records[n]), 0, None)
+            tracks[seat_track(n, "defense")] = Counter(base_defense(state, records[n]), 0, None)
         return replace(state, tracks=tracks, data={k: freeze(v) for k, v in data.items()})
 
     def new_state(self, seats: int, seed: int, options: Mapping[str, str] | None = None) -> GameState:
@@ -365,7 +365,7 @@ class Oathsworn(Game):
                 # OS-ANIM-5: reserve + available = MAX ANIMUS; one side follows the other
                 total = int(seat(txn.state, n).max_animus)
                 other = "animus_reserve" if what == "animus" else "animus"
-                txn.set(f"seat{n}.{other}", total - new)
+                txn.set(seat_track(n, other), total - new)
             elif what == "hp" and new == 0 and old > 0:
                 encounter.knocked_out(txn, n)
             elif what == "hp_max":
@@ -427,7 +427,7 @@ class Oathsworn(Game):
     def adjustable(self, state: GameState) -> list[str]:
         first = state.active_seat or 1
         order = [first, *[n for n in SEATS if n != first]]
-        names = [f"seat{n}.{what}" for n in order for what in ("hp", "animus")]
+        names = [seat_track(n, what) for n in order for what in ("hp", "animus")]
         names += ["iron", "knockouts"]
         if state.step == "story":
             names.insert(0, "time.used")

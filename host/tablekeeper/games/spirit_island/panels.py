@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING
 from tablekeeper.core.events import Command
 from tablekeeper.core.flow import Turns
 from tablekeeper.core.state import GameState
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.core.view import Panel, Priority
 from tablekeeper.games.spirit_island import blight_track, invader_track, seat_menu, spirits
-from tablekeeper.games.spirit_island.common import adversary, blight_card, get, seat_track, slots, table
+from tablekeeper.games.spirit_island.common import adversary, blight_card, get, slots, table
 from tablekeeper.games.spirit_island.fear import ROMAN
 from tablekeeper.games.spirit_island.turn import FLOW
 
