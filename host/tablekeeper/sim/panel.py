@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from PIL import Image, ImageDraw
 
 from tablekeeper.config import ButtonConfig, CounterConfig, DisplayConfig, StationConfig
+from tablekeeper.core.tracks import SeatTrack
 from tablekeeper.ui.fonts import BODY, SMALL, cell, font
 
 if TYPE_CHECKING:
@@ -94,7 +95,8 @@ class PanelLayout:
                 self.displays[display.role] = Placed(x, y + 12, display.width, display.height)
             bx = x
             by = y + 12 + (display.height if display is not None else 0) + 4
-            for button in (b for b in config.buttons if b.role.startswith(f"seat{seat}.")):
+            own = (b for b in config.buttons if (owner := SeatTrack.parse(b.role)) is not None and owner.seat == seat)
+            for button in own:
                 self.buttons[button.role] = Placed(bx, by, 40, BUTTON_H)
                 bx += 44
             self.leds[seat] = (x + width - 10, by + BUTTON_H // 2)

@@ -12,6 +12,7 @@ from tablekeeper.core.events import NoticeKind
 from tablekeeper.core.game import Game
 from tablekeeper.core.session import Note
 from tablekeeper.core.state import GameState, Result
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.ui import flow_lines
 from tablekeeper.ui.model import Lights
 
@@ -72,7 +73,7 @@ class OutputSink:
             if changes.sound is not None:
                 self.outputs.beeper.play(changes.sound)
         moved = changes.tracks
-        self.publish(game, state, lambda seat, name: moved is None or f"seat{seat}.{name}" in moved)
+        self.publish(game, state, lambda seat, name: moved is None or seat_track(seat, name) in moved)
 
     def publish(self, game: Game, state: GameState, wanted: Callable[[int, str], bool]) -> None:
         """Send each counter slot the value and bound of the seat track it follows (Arkham's
