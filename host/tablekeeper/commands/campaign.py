@@ -98,9 +98,10 @@ def _number(text: str, what: str) -> int:
         raise ScriptError(f"campaign: {exc.reason}") from None
 
 
-def read_deck(path: str, investigator: str | None = None) -> list[DeckCard]:
+def read_deck(path: str, investigator: str | None = None) -> tuple[list[DeckCard], int | None]:
     """A deck file: ``[[cards]]`` tables with title, copies, level, kind, class, exceptional, permanent;
-    or an ArkhamDB deck export (JSON), which must be ``investigator``'s deck."""
+    or an ArkhamDB deck export (JSON), which must be ``investigator``'s deck. With the cards, the
+    experience an upgraded ArkhamDB deck has left (None for a first deck)."""
     from tablekeeper.games.arkham.decks import CLASSES, KINDS, DeckCard
 
     text = read_text(path, what="deck file")
@@ -119,7 +120,7 @@ def read_deck(path: str, investigator: str | None = None) -> list[DeckCard]:
             raise ConfigError(f"{path}: cards[{index}].copies: at least 1, not {entry.copies}")
         card = DeckCard(entry.title, entry.level, entry.kind, entry.card_class, entry.exceptional, entry.permanent)
         cards += [card] * entry.copies
-    return cards
+    return cards, None
 
 
 def describe(name: str, log: Campaign) -> str:
@@ -168,9 +169,13 @@ def apply(log: Campaign, args: argparse.Namespace) -> str:
     if action == "deck":
         seat, path = _words(args, 2, 2, "SEAT DECK.toml|DECK.json")
         log.require_between("decks are built")  # before the deck file is read: that is the first problem
-        cards = read_deck(path, log.body["players"].get(str(_seat(seat))))
-        left = log.set_deck(_seat(seat), cards, starting_xp=args.xp, story_allowed=args.story)
-        return f"seat {_seat(seat)}'s deck is kept; {left} experience left"
+        cards, carried = read_deck(path, log.body["players"].get(str(_seat(seat))))
+        if carried is not None and args.xp:
+            raise ScriptError(f"{path}: an upgraded ArkhamDB deck brings its own experience ({carried} left); "
+                              "drop --xp")
+        left = log.set_deck(_seat(seat), cards, starting_xp=args.xp, story_allowed=args.story, carried_xp=carried)
+        return f"seat {_seat(seat)}'s deck is kept; {left} experience left" + (
+            " (as ArkhamDB left it)" if carried is not None else "")
     if action == "swap":
         seat, out, title = _words(args, 3, 3, "SEAT OUT IN --guide")
         log.swap(_seat(seat), out, DeckCard(title, args.level, "standard", args.card_class or "neutral"),

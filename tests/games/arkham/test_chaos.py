@@ -237,7 +237,8 @@ def test_a_scenario_file_without_a_difficulty_step_is_one_line(tmp_path: Path) -
         new(bag=str(path))
     path.write_text('{"steps": [{"id": "d", "type": "input", "input": {"type": "choose_one", "choices": '
                     '[{"id": "standard", "tokens": ["+1", "joker"]}]}}]}', encoding="utf-8")
-    with pytest.raises(ConfigError, match="standard: unknown chaos token 'joker'"):
+    joker = r"story\.json: steps\[0\]\.input\.choices\[0\]\.tokens\[1\]: unknown chaos token 'joker'"
+    with pytest.raises(ConfigError, match=joker):
         new(bag=str(path))
 
 

@@ -1,11 +1,12 @@
 """A deck list exported from ArkhamDB (its JSON: the investigator's card number and each card's
-number with its copies) read into the deck list the campaign log keeps, through the player-card
-data (``data/cards.toml``: title, class, level, kind). Only those fields are read; the export's
-other keys (name, dates, taboo, meta) are left alone."""
+number with its copies) read into what the campaign log keeps of a deck: whose it is, its cards
+through the player-card data (``data/cards.toml``: title, class, level, kind), and, for a deck
+already upgraded there, the experience it has left. The export's other keys (name, dates, side
+deck, taboo, meta) are left alone."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
 import msgspec
 
@@ -35,8 +36,21 @@ class _CardFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class _Export(msgspec.Struct, frozen=True):
     investigator_code: str
-    slots: dict[str, Annotated[int, msgspec.Meta(ge=0, le=99)]]
+    slots: dict[str, Any]  # counts checked one by one, so a bad one is named by its card number
     investigator_name: str = ""
+    previous_deck: int | None = None
+    xp: int | None = None
+    xp_spent: int | None = None
+    xp_adjustment: int | None = None
+
+
+class Imported(NamedTuple):
+    """What the campaign takes from an export: the cards, and for an upgraded deck (one with a
+    ``previous_deck``) the experience left after its upgrades (``xp`` + ``xp_adjustment`` −
+    ``xp_spent``), its higher-level cards being paid for already; None for a first deck."""
+
+    cards: list[DeckCard]
+    xp_left: int | None
 
 
 def load_cards() -> dict[str, PlayerCard]:
@@ -63,13 +77,15 @@ def purchasable(title: str, level: int, card_class: str | None = None) -> Player
     return card
 
 
-def deck_from_export(label: str, text: str, investigator: str | None = None) -> list[DeckCard]:
+def deck_from_export(label: str, text: str, investigator: str | None = None) -> Imported:
     """The cards of an ArkhamDB export, each copy one ``DeckCard``; ``investigator`` (our id, the
     seat's) must be the deck's own."""
     try:
         export = msgspec.json.decode(text, type=_Export)
     except msgspec.ValidationError as exc:
-        raise ConfigError(f"{label}: not an ArkhamDB deck export ({exc})") from None
+        reason, _, where = str(exc).partition(" - at `$")
+        raise ConfigError(f"{label}: {where.rstrip('`').lstrip('.') or '(top level)'}: {reason} "
+                          "(not an ArkhamDB deck export)") from None
     except msgspec.DecodeError as exc:
         raise ConfigError(f"{label}: not JSON ({exc})") from None
     people = load_investigators()
@@ -81,6 +97,8 @@ def deck_from_export(label: str, text: str, investigator: str | None = None) -> 
     known = load_cards()
     cards: list[DeckCard] = []
     for code, copies in sorted(export.slots.items()):
+        if isinstance(copies, bool) or not isinstance(copies, int) or not 0 <= copies <= 99:
+            raise ConfigError(f"{label}: slots.{code}: {copies!r} is not a number of copies (0 to 99)")
         card = known.get(code)
         if card is None:
             raise ConfigError(f"{label}: slots.{code}: card {code} is not in the card data (arkham/data/cards.toml)")
@@ -89,4 +107,9 @@ def deck_from_export(label: str, text: str, investigator: str | None = None) -> 
         level = card.level if card.kind == "standard" else None
         cards += [DeckCard(card.title, level if level is not None else (0 if card.kind != "story" else None),
                            card.kind, card.card_class, card.exceptional, card.permanent)] * copies
-    return cards
+    if export.previous_deck is None:
+        return Imported(cards, None)
+    left = (export.xp or 0) + (export.xp_adjustment or 0) - (export.xp_spent or 0)
+    if left < 0:
+        raise ConfigError(f"{label}: xp_spent: {export.xp_spent} is more than the deck's xp ({export.xp or 0})")
+    return Imported(cards, left)

@@ -332,10 +332,11 @@ class Campaign:
         return str(inv)
 
     def set_deck(self, seat: int, cards: Sequence[DeckCard], starting_xp: int = 0,
-                 story_allowed: Sequence[str] = ()) -> int:
+                 story_allowed: Sequence[str] = (), carried_xp: int | None = None) -> int:
         """AH-DB-1..8: the deck an investigator starts the campaign with; higher-level cards are paid
-        from the starting experience (AH-DB-5). AH-DB-9: later changes go through purchases only.
-        Returns the experience left."""
+        from the starting experience (AH-DB-5), or were paid already where the deck was upgraded
+        (``carried_xp``: the experience it has left). AH-DB-9: later changes go through purchases
+        only. Returns the experience left."""
         self.require_between("decks are built")
         inv = self._player(seat)
         record = self.investigator(inv)
@@ -343,12 +344,13 @@ class Campaign:
             raise Rejected("after the first scenario a deck changes only by purchases (buy)")
         printed = load_investigators().get(inv)
         problems = deck_problems(cards, deck_size=printed.deck_size if printed else 30,
-                                 access=printed.access if printed else None, starting_xp=starting_xp,
+                                 access=printed.access if printed else None,
+                                 starting_xp=starting_xp if carried_xp is None else None,
                                  story_allowed=story_allowed)
         if problems:
             raise Rejected(f"{inv}'s deck is not legal: " + "; ".join(problems))
         record["deck"] = [c.to_json() for c in cards]
-        record["xp"] = starting_xp - deck_xp(cards)
+        record["xp"] = starting_xp - deck_xp(cards) if carried_xp is None else carried_xp
         return int(record["xp"])
 
     def buy(self, seat: int, title: str, level: int, *, exceptional: bool = False,
