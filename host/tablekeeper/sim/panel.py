@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
-from tablekeeper.config import ButtonConfig, CounterConfig, DisplayConfig, StationConfig
+from tablekeeper.config import CounterConfig, DisplayConfig, StationConfig
 from tablekeeper.core.tracks import SeatTrack
 from tablekeeper.ui.fonts import BODY, SMALL, cell, font
 
@@ -85,8 +85,8 @@ class PanelLayout:
             x += 40 + 4
         row_w = max(row_w, x)
         y += BUTTON_H + GAP if panel_buttons else 0
-        seat_numbers = sorted({int(d.role[4:]) for d in seats} | {_seat_of(b) for b in config.buttons
-                                                                   if b.role.startswith("seat")})
+        seat_numbers = sorted({int(d.role[4:]) for d in seats}
+                              | {owner.seat for b in config.buttons if (owner := SeatTrack.parse(b.role)) is not None})
         x = MARGIN
         for seat in seat_numbers:
             display = next((d for d in seats if d.role == f"seat{seat}"), None)
@@ -116,9 +116,6 @@ class PanelLayout:
             y = max(y, cy)
         self.size = (row_w + MARGIN - GAP, y + MARGIN - GAP)
 
-
-def _seat_of(button: ButtonConfig) -> int:
-    return int(button.role.split(".")[0][4:])
 
 
 def _paste_lit(picture: Image.Image, screen: Image.Image, place: Placed) -> None:

@@ -12,7 +12,7 @@ from tablekeeper.core.events import NoticeKind
 from tablekeeper.core.game import Game
 from tablekeeper.core.session import Note
 from tablekeeper.core.state import GameState, Result
-from tablekeeper.core.tracks import seat_track
+from tablekeeper.core.tracks import SeatTrack, seat_track
 from tablekeeper.ui import flow_lines
 from tablekeeper.ui.model import Lights
 
@@ -85,6 +85,7 @@ class OutputSink:
         for seat in state.seat_numbers():
             for slot in counter_tracks.SLOTS:
                 name = counter_tracks.followed(game, state.tracks, seat, slot)
-                if name is not None and wanted(seat, name.partition(".")[2]):
+                owner = None if name is None else SeatTrack.parse(name)
+                if name is not None and owner is not None and wanted(seat, owner.track):
                     counter = state.tracks[name]
                     self.counters.publish(seat, slot, counter.value, counter.hi)

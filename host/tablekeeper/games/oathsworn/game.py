@@ -30,7 +30,7 @@ from tablekeeper.core.frozen import freeze, thaw
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
 from tablekeeper.core.numbers import is_number, parse_number
 from tablekeeper.core.state import GameState
-from tablekeeper.core.tracks import Counter, seat_track
+from tablekeeper.core.tracks import Counter, SeatTrack, seat_track
 from tablekeeper.core.view import Panel
 from tablekeeper.errors import ConfigError, NotANumber, Rejected
 from tablekeeper.games.oathsworn import rules
@@ -350,17 +350,18 @@ class Oathsworn(Game):
 
     # --- tracks -------------------------------------------------------------------------------
     def check_track(self, state: GameState, track: str, value: int) -> None:
-        if track.endswith(".animus") and track.startswith("seat"):
-            n = int(track[4:].split(".")[0])
+        owner = SeatTrack.parse(track)
+        if owner is not None and owner.track == "animus":
+            n = owner.seat
             if value > int(seat(state, n).max_animus):
                 raise Rejected(f"{track} cannot exceed MAX ANIMUS {seat(state, n).max_animus}")
         if track == "time.used" and state.step != "story":
             raise Rejected("the time track belongs to the story part")
 
     def on_track(self, txn: Txn, track: str, old: int, new: int) -> None:
-        if track.startswith("seat"):
-            n_text, _, what = track[4:].partition(".")
-            n = int(n_text)
+        owner = SeatTrack.parse(track)
+        if owner is not None:
+            n, what = owner.seat, owner.track
             if what in ("animus", "animus_reserve"):
                 # OS-ANIM-5: reserve + available = MAX ANIMUS; one side follows the other
                 total = int(seat(txn.state, n).max_animus)
@@ -440,8 +441,10 @@ class Oathsworn(Game):
         """Seat buttons keep one meaning: A is "done" (end this Oathsworn's turn, resolve the open
         draw, the first answer of a question put to the seat), B is the seat's second choice (pass
         for the round, the second answer). ``legend`` says so on the seat display."""
-        seat_name, _, which = role.partition(".")
-        n = int(seat_name.removeprefix("seat"))
+        owner = SeatTrack.parse(role)
+        if owner is None:
+            return None
+        n, which = owner.seat, owner.track
         prompt = state.prompt
         if prompt is not None:
             if prompt.seat == n and (which == "a" or len(prompt.options) > 1):
