@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -92,6 +91,8 @@ def with_campaign(options: Mapping[str, str]) -> dict[str, str]:
     explicit = {k: v for k, v in options.items() if k != "campaign"}
     if raw is None:
         return explicit
+    import json  # only a campaign's game reads JSON: a new game's first frame does not wait for it
+
     from tablekeeper.games.arkham.campaign import Campaign
 
     try:
@@ -102,6 +103,15 @@ def with_campaign(options: Mapping[str, str]) -> dict[str, str]:
         return Campaign.load(body, source="campaign log").session_options(explicit)
     except Rejected as exc:
         raise ConfigError(f"campaign log: {exc.reason}") from None
+
+
+def _campaign_log(raw: str | None) -> Any:
+    """The campaign log a campaign's game keeps in its state (JSON, checked by ``with_campaign``)."""
+    if raw is None:
+        return None
+    import json
+
+    return json.loads(raw)
 
 
 def build(state: GameState, given: Mapping[str, str]) -> GameState:
@@ -206,7 +216,7 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
         "at": at,
         "treacheries": {},
         "allies": msgspec.to_builtins(load_allies(options.get("assets"), packs)),
-        "campaign_log": json.loads(given["campaign"]) if "campaign" in given else None,
+        "campaign_log": _campaign_log(given.get("campaign")),
     }
     return replace(state, tracks=tracks, sources={"chaos": bag}, data=freeze(data))
 
