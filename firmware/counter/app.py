@@ -86,6 +86,12 @@ class CounterApp:
         self._dirty = True
         return self.role.on_roll_request(count, sides, now_ms)
 
+    def on_label(self, slot: int, text: str) -> bool:
+        """The host names a slot in the game's words (Arkham's HP die counts "damage")."""
+        accepted = self.role.on_label(slot, text)
+        self._dirty = True
+        return accepted
+
     def on_seat(self, seat: int, now_ms: int) -> bool:
         if seat > 8:
             return False

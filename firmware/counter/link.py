@@ -264,6 +264,11 @@ class HostLink:
             return handler.on_roll_request(payload[3], payload[4], now_ms)
         if msg_type == m.SEAT:
             return handler.on_seat(payload[3], now_ms)
+        if msg_type == m.LABEL:
+            text = payload[4:length]
+            if any(byte < 0x20 or byte > 0x7E for byte in text):
+                return False  # printable ASCII only: the counter's font has nothing else
+            return handler.on_label(payload[3], text.decode())
         return msg_type == m.REPL
 
     def _acknowledged(self, seq: int) -> None:

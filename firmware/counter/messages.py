@@ -19,6 +19,7 @@ ACK = const(0x09)  # either way: the seq being acknowledged
 HEARTBEAT = const(0x0A)  # either way, unreliable: still here
 ERROR = const(0x0B)  # either way: code, offending type, offending seq
 REPL = const(0x0C)  # host -> counter, reliable: hand the REPL back for deployment
+LABEL = const(0x0D)  # host -> counter, reliable: slot, the slot's name in this game (ASCII, 1..MAX_LABEL)
 
 ERR_UNKNOWN_TYPE = const(1)
 ERR_BAD_LENGTH = const(2)
@@ -39,6 +40,7 @@ MAX_UID = const(16)
 MAX_DICE = const(16)
 MAX_SIDES = const(100)
 MAX_SLOTS = const(8)
+MAX_LABEL = const(10)
 
 # Body length per type: exact, or (minimum, maximum) for the variable ones.
 FIXED_BODY = {
@@ -52,8 +54,8 @@ FIXED_BODY = {
     ERROR: 3,
     REPL: 0,
 }
-RELIABLE = (CHANGE, SET, ROLL_REQUEST, ROLL, SEAT, CLAIM, REPL)
-TO_COUNTER = (SET, ROLL_REQUEST, SEAT, REPL)  # reliable types a counter accepts
+RELIABLE = (CHANGE, SET, ROLL_REQUEST, ROLL, SEAT, CLAIM, REPL, LABEL)
+TO_COUNTER = (SET, ROLL_REQUEST, SEAT, REPL, LABEL)  # reliable types a counter accepts
 
 
 def put_u16(buf: bytearray, offset: int, value: int) -> None:
@@ -76,8 +78,10 @@ def body_length_ok(msg_type: int, body_len: int) -> bool:
         return body_len >= 10 and body_len <= 9 + MAX_UID
     if msg_type == ROLL:
         return body_len >= 5 and body_len <= 4 + MAX_DICE
+    if msg_type == LABEL:
+        return body_len >= 2 and body_len <= 1 + MAX_LABEL
     return False
 
 
 def is_known(msg_type: int) -> bool:
-    return msg_type in FIXED_BODY or msg_type in (HELLO, IDENT, ROLL)
+    return msg_type in FIXED_BODY or msg_type in (HELLO, IDENT, ROLL, LABEL)

@@ -37,13 +37,20 @@ class SlotRole:
     code = 0
     slot_names: tuple = ()
 
-    def __init__(self, link: "Outgoing", limits: tuple) -> None:
+    def __init__(self, link: "Outgoing", limits: tuple, labels: tuple) -> None:
         count = len(self.slot_names)
         self.link = link
         self.values = [0] * count
         self.limits = list(limits)
         self.revs = [0] * count
+        self.labels = list(labels)  # each slot's name on the screen, until the host names it for its game
         self.cursor = 0
+
+    def on_label(self, slot: int, text: str) -> bool:
+        if slot >= len(self.labels):
+            return False
+        self.labels[slot] = text
+        return True
 
     def change(self, slot: int, delta: int, now_ms: int) -> bool:
         value = self.values[slot] + delta
@@ -88,12 +95,13 @@ class HpRole(SlotRole):
     slot_names = ("hp",)
 
     def __init__(self, link: "Outgoing", max_value: int) -> None:
-        super().__init__(link, (max_value,))
+        super().__init__(link, (max_value,), ("HP",))
         self.values[0] = max_value
 
     def screen(self) -> tuple[str | None, tuple[str, ...]]:
         limit = self.limits[0]
-        return str(self.values[0]), ("HP" if limit == NO_LIMIT else "HP /" + str(limit),)
+        label = self.labels[0]
+        return str(self.values[0]), (label if limit == NO_LIMIT else label + " /" + str(limit),)
 
 
 class DialRole(SlotRole):
@@ -103,13 +111,13 @@ class DialRole(SlotRole):
     slot_names = DIAL_SLOTS
 
     def __init__(self, link: "Outgoing") -> None:
-        super().__init__(link, (NO_LIMIT,) * len(DIAL_SLOTS))
+        super().__init__(link, (NO_LIMIT,) * len(DIAL_SLOTS), _DIAL_LABELS)
 
     def screen(self) -> tuple[str | None, tuple[str, ...]]:
         cells = []
         for index in range(len(self.values)):
             mark = ">" if index == self.cursor else " "
-            cells.append(mark + _DIAL_LABELS[index] + " " + str(self.values[index]))
+            cells.append(mark + self.labels[index][:3] + " " + str(self.values[index]))
         return None, (cells[0] + " " + cells[1], cells[2] + " " + cells[3])
 
 
@@ -155,6 +163,9 @@ class DiceRole:
 
     def on_set(self, slot: int, value: int, limit: int, rev_seen: int) -> bool:
         return False
+
+    def on_label(self, slot: int, text: str) -> bool:
+        return False  # a dice roller has no slots to name
 
     def on_roll_request(self, count: int, sides: int, now_ms: int) -> bool:
         if count < 1 or count > m.MAX_DICE or sides < 2 or sides > m.MAX_SIDES:

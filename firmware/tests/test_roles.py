@@ -114,3 +114,22 @@ def test_bad_roll_request_is_refused():
     app.step(1)
     kinds = [f[0] for f in host.parse(take(transport))]
     assert kinds == [m.ERROR]
+
+
+def test_the_host_names_each_slot_in_the_games_words():
+    app, transport, display, _ = make_app("hp")
+    host = HostSide()
+    connect(app, transport, host, 0, seat=1)
+    transport.incoming.extend(host.frame(m.LABEL, bytes((0,)) + b"damage"))
+    transport.incoming.extend(_set(host, 0, 2, 9, 0))
+    app.step(1)
+    assert display.text == "2 | damage /9 | SEAT 1"
+    dial, dial_transport, dial_display, _ = make_app("dial")
+    connect(dial, dial_transport, host, 0, seat=1)
+    dial_transport.incoming.extend(host.frame(m.LABEL, bytes((3,)) + b"ANI"))
+    dial_transport.incoming.extend(host.frame(m.LABEL, bytes((9,)) + b"ANI"))  # no such slot: refused
+    dial_transport.incoming.extend(host.frame(m.LABEL, bytes((1,)) + b"\x01x"))  # not printable: refused
+    dial.step(1)
+    errors = [f[2][0] for f in host.parse(take(dial_transport)) if f[0] == m.ERROR]
+    assert errors == [m.ERR_BAD_VALUE, m.ERR_BAD_VALUE]
+    assert dial.role.labels == ["DMG", "HOR", "CLU", "ANI"] and "ANI 0" in dial_display.text

@@ -53,7 +53,8 @@ def test_idle_attract_visitor_idle_timeout_fresh_demo(store: Store) -> None:
 
     idle = demo.tick(clock.advance(1.0))
     assert idle.mode is Mode.ATTRACT
-    assert idle.panels["track"].title == "Alpha" and idle.panels["seat1"].lines == ("Press any button", "to try it")
+    assert idle.panels["track"].title == "Alpha" and idle.panels["seat1"].lines == ()
+    assert idle.call == "Press any button"  # pinned at the foot of every display while the loop runs
     assert demo.tick(clock.advance(3.0)).panels["track"].title == "Beta"  # the attract loop moves on every 4 s
     assert demo.tick(clock.advance(4.0)).panels["track"].title == "Alpha"
 
@@ -91,9 +92,10 @@ def test_a_wrong_button_shows_a_hint_and_does_not_reach_the_game() -> None:
     demo.on_press("up", 1.0)
     wrong = demo.on_press("seat1.b", 2.0)
     assert wrong.forward is None
-    assert wrong.panels["track"].lines[-1] == "That was SEAT1 B: try NEXT"
+    assert wrong.call == "That was SEAT1 B: try NEXT" and wrong.panels["track"].lines == ("alpha step 0", "press next")
     right = demo.on_press("next", 3.0)
     assert right.forward == "next" and right.panels["track"].lines == ("alpha step 1", "press up")
+    assert right.call is None
 
 
 def test_settings_are_locked_behind_holding_the_combination() -> None:
@@ -174,7 +176,8 @@ def test_shipped_scripts_cover_every_game_with_valid_buttons() -> None:
     for script in scripts:
         assert script.steps and all(step.press in BUTTON_ROLES for step in script.steps)
         lines = [*script.attract, *script.farewell, *(line for step in script.steps for line in step.prompt)]
-        assert max(len(line) for line in lines) <= 21, script.game  # 128 px wide at 6 px a character
+        assert all(line.strip() == line and line for line in lines), script.game  # sentences: the display wraps them
+        assert not script.short or len(script.short) < len(script.title), script.game
 
 
 def test_script_errors_name_file_and_key(tmp_path: Path) -> None:

@@ -8,7 +8,15 @@ from tablekeeper import games
 from tablekeeper.config import default_config_path, load_config
 from tablekeeper.core.session import Session
 from tablekeeper.core.view import Panel
-from tablekeeper.demo.mode import DemoMode, DemoSettings, MemoryCounts, Mode, load_scripts, stats_panel
+from tablekeeper.demo.mode import (
+    CALL_TO_ACTION,
+    DemoMode,
+    DemoSettings,
+    MemoryCounts,
+    Mode,
+    load_scripts,
+    stats_panel,
+)
 from tablekeeper.demo.station import DemoStation
 from tablekeeper.sim.clock import FakeClock
 from tablekeeper.sim.simulator import SimulatedParts
@@ -51,36 +59,38 @@ class DemoRig:
             self.station.poll(self.clock())
             self.station.drain()
 
-    def track_shows(self, panel: Panel) -> bool:
+    def track_shows(self, panel: Panel, banner: str | None = None) -> bool:
+        """Whether the track display shows ``panel`` (with ``banner`` at its foot), laid out on its glass."""
         track = self.config.display("track")
         assert track is not None
-        return self.parts.screens()["track"].tobytes() == render_panel(panel, track.size).tobytes()
+        expected = render_panel(panel, track.size, banner=banner, viewing=track.viewing)
+        return self.parts.screens()["track"].tobytes() == expected.tobytes()
 
 
 def test_visitor_follows_the_demo_on_the_real_station(tmp_path: Path) -> None:
     rig = DemoRig(tmp_path)
     arkham = rig.demo.scripts[0]
     assert arkham.game == "arkham"
-    assert rig.track_shows(Panel(arkham.title, arkham.attract))
+    assert rig.track_shows(arkham.panel(arkham.attract), banner=CALL_TO_ACTION)
 
     rig.tap("next")  # a visitor: a fresh arkham session and the first prompt
     assert rig.demo.mode is Mode.GUIDED and rig.station.sessions_started == 1
-    assert rig.track_shows(Panel("Arkham Horror 1/7", arkham.steps[0].prompt))
+    assert rig.track_shows(arkham.panel(arkham.steps[0].prompt, "Arkham Horror 1/7"))
     assert rig.station.session.view()["log_length"] == 0
 
     rig.tap("next")  # the prompted button reaches the game
     assert rig.station.session.view()["log_length"] == 1
-    assert rig.track_shows(Panel("Arkham Horror 2/7", arkham.steps[1].prompt))
+    assert rig.track_shows(arkham.panel(arkham.steps[1].prompt, "Arkham Horror 2/7"))
 
     rig.tap("up")  # not the prompted button: a hint, and the game is untouched
     assert rig.station.session.view()["log_length"] == 1
-    assert rig.track_shows(Panel("Arkham Horror 2/7", (*arkham.steps[1].prompt, "That was UP: try SEAT1 A")))
+    assert rig.track_shows(arkham.panel(arkham.steps[1].prompt, "Arkham Horror 2/7"), banner="That was UP: try SEAT1 A")
 
     rig.pass_time(TIMING.idle_reset_s)  # the visitor walks away
     assert rig.demo.mode is Mode.ATTRACT
     overlay = rig.station.overlay["track"]
-    assert any(overlay == Panel(s.title, s.attract) for s in rig.demo.scripts)
-    assert rig.track_shows(overlay)
+    assert any(overlay == s.panel(s.attract) for s in rig.demo.scripts)
+    assert rig.track_shows(overlay, banner=CALL_TO_ACTION)  # the call to action stays on screen
     assert rig.counters.values == {"demo.arkham.started": 1}
 
 

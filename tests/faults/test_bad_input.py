@@ -479,8 +479,9 @@ def test_a_track_without_its_own_bound_stops_at_the_core_bound(
 
 @pytest.mark.parametrize("where", ["a file", "under /proc"])
 @pytest.mark.parametrize("argv", [["run", "--sim", "--display", "capture", "--script", "{script}", "--capture-dir"],
+                                  ["run", "--sim", "--script", "{script}", "--screens-dir"],
                                   ["hardware", "photos", "--game", "fixture", "--out-dir"]],
-                         ids=["run --capture-dir", "hardware photos --out-dir"])
+                         ids=["run --capture-dir", "run --screens-dir", "hardware photos --out-dir"])
 def test_an_output_folder_that_cannot_be_written(tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str,
                                                  argv: list[str]) -> None:
     target = _write(tmp_path / "plain.txt", b"x") if where == "a file" else Path("/proc/tablekeeper-captures")

@@ -218,7 +218,8 @@ def test_the_station_console_refuses_odd_numbers(consoles: dict[str, Station], g
     refused = station.stats.refusals
     clock = station.clock
     assert isinstance(clock, FakeClock)
-    clock.now_s += 5  # past the last refusal's time on the display: each is said anew
+    shown = station.ui.message  # past the last refusal's time on the display (a long one stays until
+    clock.now_s = max(clock.now_s + 5, shown.until_s if shown is not None else 0.0)  # read): each is said anew
     station.poll(clock())
     station.put(Typed(line, 1))
     station.drain()

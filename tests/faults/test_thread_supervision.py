@@ -163,6 +163,9 @@ def test_the_station_loop_that_raises_is_restarted_after_its_back_off(tmp_path: 
                 Exploding.raised = True
                 raise KeyError("E661410403332A2B")
 
+        def label(self, seat: int, track: str, text: str) -> None:
+            pass
+
     station = Station(session=Session(GAME, seats=2, seed=1), config=config, clock=clock,
                       displays=make_displays(config, parts.open_device, clock=clock),
                       intents=queue.SimpleQueue(), counters=Exploding())

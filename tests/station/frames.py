@@ -28,6 +28,8 @@ from unittest import mock
 
 from PIL import Image
 
+from tablekeeper.appliance.gallery import EXAMPLE_ARGS
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "games"
 REFERENCE = Path(__file__).resolve().parent / "reference_frames"
@@ -90,13 +92,7 @@ press next
 
 # How each game's example script is run (``tablekeeper play GAME ARGS --script docs/games/GAME.script``);
 # the console-script and chance-source tests read it too.
-SCRIPT_ARGS: dict[str, tuple[str, ...]] = {
-    "arkham": ("--seats", "2"),
-    "earthborne": ("--seats", "2", "--seed", "7"),
-    "oathsworn": (),
-    "spirit_island": ("--seats", "2", "--option", "spirits=river,lightning", "--option", "invaders=report",
-                      "--option", "fear_cards=report"),
-}
+SCRIPT_ARGS: dict[str, tuple[str, ...]] = dict(EXAMPLE_ARGS)  # the screen gallery runs them the same way
 
 CASES: tuple[Case, ...] = (
     *(Case(game, DOCS / f"{game}.script", ("--game", game, *args), typed=True) for game, args in SCRIPT_ARGS.items()),

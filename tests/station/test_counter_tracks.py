@@ -32,22 +32,22 @@ def test_arkham_hp_die_counts_damage_through_the_command_path_with_undo(tmp_path
     assert seen.tracks["seat1.damage"] == 2 and seen.tracks["seat1.health"] == 9
     assert [(c.verb, c.args, c.origin) for c in seen.commands] == [
         ("set", ("seat1.damage", "1"), "counter"), ("set", ("seat1.damage", "2"), "counter")]
-    assert seen.displays == ["2 | HP | SEAT 1"]  # the game's value, not the board's own 20 / 20
+    assert seen.displays == ["2 | damage | SEAT 1"]  # the game's value and word, not the board's own 20 HP / 20
     undone = scripted(tmp_path / "b", "counter 1 up\ncounter 1 up\ntype undo\nwait 1\n", game="arkham")
-    assert undone.tracks["seat1.damage"] == 1 and undone.displays == ["1 | HP | SEAT 1"]
+    assert undone.tracks["seat1.damage"] == 1 and undone.displays == ["1 | damage | SEAT 1"]
 
 
 def test_a_panel_change_to_the_followed_track_reaches_the_counter(tmp_path: Path) -> None:
     seen = scripted(tmp_path, "type set seat1.damage 3\nwait 1\n", game="arkham")
-    assert seen.displays == ["3 | HP | SEAT 1"]
+    assert seen.displays == ["3 | damage | SEAT 1"]
 
 
-def test_spirit_island_has_no_hp_die_it_is_said_once_and_its_presses_are_ignored(tmp_path: Path) -> None:
-    seen = scripted(tmp_path, "counter 1 down\ncounter 1 down\ncounter 1 down\nwait 1\n", game="spirit_island")
-    assert seen.message == "seat 1 HP counter: not used in Spirit Island"
-    assert seen.commands == []  # no command per press, so nothing refused either
-    # nothing was published to it: the board shows only its own count
-    assert seen.displays == ["17 | HP /20 | SEAT 1"]
+def test_spirit_island_hp_die_counts_energy_and_says_so(tmp_path: Path) -> None:
+    """Spirits have no health: the HP die the reference build has at every seat counts Energy there."""
+    seen = scripted(tmp_path, "counter 1 up\ncounter 1 up\nwait 1\n", game="spirit_island")
+    assert seen.tracks["seat1.energy"] == 2 and "not used" not in (seen.message or "")
+    assert [(c.verb, c.args) for c in seen.commands] == [("set", ("seat1.energy", "1")), ("set", ("seat1.energy", "2"))]
+    assert seen.displays[0].startswith("2 | energy")
 
 
 def test_spirit_island_dial_counts_energy_and_an_unused_slot_says_so(tmp_path: Path) -> None:
@@ -80,8 +80,8 @@ def test_every_game_names_seat_tracks_it_has_for_counter_slots(name: str) -> Non
     assert set(game.counter_tracks) <= set(counter_tracks.SLOTS)
     for slot, track in game.counter_tracks.items():
         assert track is None or f"seat1.{track}" in tracks, (name, slot, track)
-    # the maker's reference counter (an HP die) means something in every game but Spirit Island
-    assert (counter_tracks.followed(game, tracks, 1, "hp") is None) == (name == "spirit_island")
+    # the maker's reference counter (an HP die) means something in every game
+    assert counter_tracks.followed(game, tracks, 1, "hp") is not None
 
 
 LABEL_SLOTS = {"HP": "hp", "DMG": "damage", "HOR": "horror", "CLU": "clues", "RES": "resources"}
@@ -99,3 +99,22 @@ def test_the_docs_table_per_game_says_what_the_game_declares(name: str) -> None:
         for label in labels.split(", "):
             documented[LABEL_SLOTS[label]] = None if follows == "not used" else f"seat1.{follows.strip('`')}"
     assert documented == {slot: counter_tracks.followed(game, tracks, 1, slot) for slot in counter_tracks.SLOTS}
+
+
+@pytest.mark.parametrize(("name", "hp", "dial"), [
+    ("arkham", "damage", ("DMG", "HOR", "CLU", "RES")),
+    ("spirit_island", "energy", ("--", "--", "--", "NRG")),
+    ("oathsworn", "HP", ("--", "--", "--", "ANI")),
+    ("earthborne", "injury", ("INJ", "--", "--", "--")),
+])
+def test_each_counter_slot_is_labelled_from_the_game_and_its_role(name: str, hp: str, dial: tuple[str, ...]) -> None:
+    game = games.load(name)
+    tracks = Session(game, seats=1, seed=1).state.tracks
+    assert counter_tracks.label(game, tracks, 1, "hp") == hp
+    assert tuple(counter_tracks.label(game, tracks, 1, slot) for slot in ("damage", "horror", "clues",
+                                                                            "resources")) == dial
+
+
+def test_a_dial_shows_the_games_words_for_its_slots(tmp_path: Path) -> None:
+    seen = scripted(tmp_path, "wait 1\n", config=dial_config(tmp_path), game="spirit_island")
+    assert seen.displays == [">-- 0  -- 0 |  -- 0  NRG 0 | SEAT 1"]

@@ -7,7 +7,8 @@ from PIL import Image, ImageChops
 
 from tablekeeper.core.view import Panel, Priority
 from tablekeeper.ui.legibility import Viewing
-from tablekeeper.ui.render import choose_face, layout, render_message, render_panel, wrap
+from tablekeeper.ui.render import choose_face, draw_screen, fit, layout, render_message, render_panel, wrap
+from tests.station.sentences import fitted_problems
 
 PANEL = Panel(title="Round 2 - Mythos", lines=("doom 3/7", "clues 2", "agenda 1a", "act 1a", "bag 16"), big="3")
 NOTICE = ("The investigators must each discard one card from hand or take one horror before the "
@@ -28,40 +29,52 @@ def changed_box(a: Image.Image, b: Image.Image) -> tuple[int, int, int, int] | N
 
 
 def all_pages(panel: Panel, viewing: Viewing, banner: str | None = None) -> list[str]:
-    first = layout(panel, viewing, banner=banner)
-    pages = [layout(panel, viewing, banner=banner, page=p) for p in range(first.pages)]
-    return [row for screen in pages for row in (*screen.rows, *screen.banner)]
+    """Every row any frame of the panel shows."""
+    fitted = fit(panel, viewing, banner=banner)
+    return list(dict.fromkeys(row for screen in fitted.frames for row in (*screen.rows, *screen.banner)))
+
+
+def read(panel: Panel, viewing: Viewing, banner: str | None = None) -> dict[tuple[str, int], str]:
+    """What a reader takes from the panel's frames: each sentence (title, line N, banner part N) as
+    its rows say it, a scrolling one as the text it scrolls through; and no frame splits a phrase."""
+    fitted = fit(panel, viewing, banner=banner)
+    assert fitted_problems(panel, banner, fitted) == []
+    out: dict[tuple[str, int], str] = {}
+    for frame in fitted.frames:
+        for unit in frame.units:
+            text = unit.text if unit.scrolling else " ".join(" ".join(unit.rows).replace("- ", "").split())
+            out[(unit.kind, unit.index)] = text
+    return out
 
 
 @pytest.mark.parametrize("name", VIEWINGS)
-def test_every_word_of_a_long_notice_is_shown_whole_on_some_page(name: str) -> None:
+def test_every_word_of_a_long_notice_is_shown_whole_on_some_frame(name: str) -> None:
     viewing = VIEWINGS[name]
     panel = Panel("Mythos", ("Doom 3 of 7", NOTICE))
-    rows = all_pages(panel, viewing)
-    words_shown = " ".join(rows).replace("- ", "").split()  # a word too long for a row is hyphenated
-    assert words_shown == ("Doom 3 of 7 " + NOTICE).split()  # every word, whole and in order
-    screen = layout(panel, viewing)
-    assert all(len(row) <= screen.columns for row in rows)
+    said = read(panel, viewing)
+    assert said[("line", 0)] == "Doom 3 of 7" and said[("line", 1)] == NOTICE  # every word, whole and in order
+    columns = layout(panel, viewing).columns
+    assert all(len(row) <= columns for row in all_pages(panel, viewing))
 
 
 @pytest.mark.parametrize("name", VIEWINGS)
 def test_the_pointed_option_of_a_prompt_is_shown_in_full(name: str) -> None:
-    viewing = VIEWINGS[name]
     option = "Roland Banks (seat 1) goes first this round"
-    screen = layout(Panel("Who goes first?", ("choose with + and -",)), viewing, banner=option)
-    pages = [layout(Panel("Who goes first?", ("choose with + and -",)), viewing, banner=option, page=p)
-             for p in range(screen.pages)]
-    shown = " ".join(row for s in pages for row in s.banner).split()
-    assert shown[:len(option.split())] == option.split()  # whole, in order (it repeats while the body pages)
+    said = read(Panel("Who goes first?", ("choose with + and -",)), VIEWINGS[name], banner=option)
+    assert said[("banner", 0)] == option
 
 
-def test_long_notice_pages_and_the_page_is_counted_by_the_caller() -> None:
+def test_a_notice_longer_than_a_page_scrolls_along_one_row_from_its_start_to_its_end() -> None:
     viewing = VIEWINGS["2.42in shared"]
     panel = Panel("Mythos", (NOTICE,))
-    first, second = layout(panel, viewing, page=0), layout(panel, viewing, page=1)
-    assert first.pages > 1 and first.rows != second.rows
-    assert layout(panel, viewing, page=first.pages).rows == first.rows  # pages wrap around
-    a, b = render_panel(panel, (128, 64), viewing=viewing), render_panel(panel, (128, 64), viewing=viewing, page=1)
+    fitted = fit(panel, viewing)
+    assert fitted.moving and fitted.pages == 1
+    windows = [next(u for u in f.units if u.kind == "line") for f in fitted.frames]
+    assert all(w.scrolling and len(w.rows) == 1 for w in windows)
+    assert windows[0].offset == 0 and windows[-1].offset + len(windows[-1].rows[0]) == len(NOTICE)
+    assert [w.offset for w in windows] == sorted(w.offset for w in windows)  # it moves one way, then starts again
+    assert fitted.at(fitted.cycle) == fitted.frames[0]
+    a, b = render_panel(panel, (128, 64), viewing=viewing), draw_screen(fitted.frames[-1], (128, 64))
     assert a.tobytes() != b.tobytes()
 
 
@@ -91,12 +104,10 @@ def test_key_lines_come_first_on_every_panel_size(name: str) -> None:
 @pytest.mark.parametrize("name", VIEWINGS)
 def test_detail_lines_are_dropped_not_paged_and_every_other_word_is_shown(name: str) -> None:
     viewing = VIEWINGS[name]
-    rows = all_pages(RANKED, viewing)
-    words = " ".join(rows).replace("- ", "").split()
-    for line in ("Energy: Awareness 3", "Fatigue 2 Injury 1"):
-        assert " ".join(words).count(line) == 1, (name, rows)  # whole, once
+    said = read(RANKED, viewing)
+    assert said[("line", 1)] == "Energy: Awareness 3" and said[("line", 0)] == "Fatigue 2 Injury 1"
     plain = Panel(RANKED.title, RANKED.lines[:2], priorities=RANKED.priorities[:2])
-    assert layout(RANKED, viewing).pages == layout(plain, viewing).pages  # the detail never costs a page
+    assert fit(RANKED, viewing).pages == fit(plain, viewing).pages  # the detail never costs a page
 
 
 def test_the_reference_seat_shows_the_detail_and_the_compact_seat_drops_it() -> None:
@@ -174,20 +185,24 @@ def test_a_seat_line_too_long_for_a_row_breaks_between_its_parts() -> None:
     viewing = VIEWINGS["1.54in seat"]
     screen = layout(Panel("Seat 1", ("Awareness 3",)), viewing, banner="your turn | A: end my turn")
     assert screen.banner == ("your turn", "A: end my turn")
-    assert layout(Panel("Seat 1", ()), viewing, banner="done | A: x").banner == ("done | A: x",)
+    assert layout(Panel("Seat 1", ()), viewing, banner="done | A: x").banner == ("done | A: x",)  # one row: it fits
 
 
 @pytest.mark.parametrize("name", VIEWINGS)
 def test_a_long_title_is_never_cut(name: str) -> None:
-    viewing = VIEWINGS[name]
     question = "Explore Wetland: added explorers beyond the rules?"
-    panel = Panel(question, ("1. none", "2. one more"))
-    first = layout(panel, viewing)
-    shown = [first.title, *first.title_rest] + [row for p in range(first.pages)
-                                               for row in layout(panel, viewing, page=p).rows]
-    words = " ".join(shown).replace("- ", "").split()
-    assert " ".join(words).startswith(question), (name, shown)
-    assert len(first.title) + len(f" {first.pages}/{first.pages}") <= first.columns  # room for the page mark
+    said = read(Panel(question, ("1. none", "2. one more")), VIEWINGS[name])
+    assert said[("title", 0)] == question
+
+
+def test_the_earthborne_notice_breaks_between_its_phrases_never_after_not() -> None:
+    notice = "no travel: location progress 0/4: not enough to travel"
+    for name, viewing in VIEWINGS.items():
+        fitted = fit(Panel("Day 1 Round 1", ("Travel",)), viewing, banner=notice)
+        for frame in fitted.frames:
+            rows = [row.strip() for u in frame.units if u.kind == "banner" and not u.scrolling for row in u.rows]
+            assert not any(row.endswith(" not") or row == "not" for row in rows), (name, rows)
+        assert read(Panel("Day 1 Round 1", ("Travel",)), viewing, banner=notice)[("banner", 0)] == notice
 
 
 def test_wrapped_rows_are_the_callers_own() -> None:
@@ -196,3 +211,23 @@ def test_wrapped_rows_are_the_callers_own() -> None:
     rows.append("changed")
     rows[0] = "changed"
     assert wrap("Skill over test: pass and then some more words", 12) == kept
+
+
+def test_a_seats_status_and_buttons_share_a_scrolling_row_rather_than_page_its_numbers() -> None:
+    viewing = VIEWINGS["1.54in seat"]
+    panel = Panel("Seat 1", ("Awareness 3 Fitness 2", "Spirit 2 Focus 1", "Deck 24 Hand 6"))
+    fitted = fit(panel, viewing, banner="still to play | A: rest, B: my turn")
+    assert fitted.pages == 1 and {frame.rows for frame in fitted.frames} == {panel.lines}  # the numbers hold still
+    assert read(panel, viewing, banner="still to play | A: rest, B: my turn")[("banner", 0)] == \
+        "still to play | A: rest, B: my turn"
+    # a notice is no status line: it keeps its rows, whole, and the lines page instead
+    notice = "seat 1's A button does nothing now; waiting for seat 2"
+    assert all(not u.scrolling for f in fit(panel, viewing, banner=notice).frames for u in f.units)
+
+
+@pytest.mark.parametrize("name", VIEWINGS)
+def test_the_menus_selected_item_is_always_on_screen_and_the_screen_holds_still(name: str) -> None:
+    items = tuple(f"{'> ' if i == 6 else '  '}Item number {i}" for i in range(8))
+    fitted = fit(Panel("Menu", items, focus=6), VIEWINGS[name])
+    assert fitted.pages == 1  # no page turns away from the cursor (an item too long for the row scrolls)
+    assert all(any(u.kind == "line" and u.index == 6 for u in frame.units) for frame in fitted.frames)

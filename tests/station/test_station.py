@@ -134,6 +134,8 @@ def test_refused_command_is_shown_not_raised(rig: Rig) -> None:
     rig.station.drain()
     assert rig.station.stats.rejected == ["seat 1's A button does nothing now; waiting for seat 1"]
     assert rig.parts.screens()["track"].tobytes() != track_before
+    rig.pass_time(3.5)  # past MESSAGE_S, but its three rows page the track's lines: up until both were seen
+    assert rig.station.ui.message is not None
     rig.pass_time(5.0)  # the message times out
     assert rig.parts.screens()["track"].tobytes() == track_before
 
@@ -164,9 +166,13 @@ def test_players_are_told_when_a_display_stops_answering(rig: Rig) -> None:
 class Published:
     def __init__(self) -> None:
         self.values: list[tuple[int, str, int | None, int | None]] = []
+        self.labels: dict[tuple[int, str], str] = {}
 
     def publish(self, seat: int, track: str, value: int | None, limit: int | None = None) -> None:
         self.values.append((seat, track, value, limit))
+
+    def label(self, seat: int, track: str, text: str) -> None:
+        self.labels[(seat, track)] = text
 
 
 def test_seat_tracks_go_back_to_the_counters(rig: Rig) -> None:
@@ -174,6 +180,8 @@ def test_seat_tracks_go_back_to_the_counters(rig: Rig) -> None:
     rig.station.sink.counters = sink
     rig.station.start()
     assert sink.values == [(1, "hp", 9, 9), (2, "hp", 9, 9)]
+    # each slot named in the game's words: this game's HP die is its HP, its dial is not used
+    assert sink.labels[(1, "hp")] == "HP" and sink.labels[(2, "damage")] == "--"
     sink.values.clear()
     rig.station.put(CounterValue(seat=1, track="hp", value=4))
     rig.station.put(CounterValue(seat=2, track="hp", value=20))  # refused: above 9

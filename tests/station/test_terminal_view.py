@@ -210,3 +210,74 @@ def test_a_big_value_never_cuts_the_row_beside_it() -> None:
     rows = display_box(track, DisplayScreen("track", panel), 0)
     first = screen.rows[0]
     assert first in rows[2] and rows[2].rstrip("|]").endswith("0")
+
+
+def test_a_terminal_too_small_gets_one_line_naming_the_size_and_the_view_once_resized(tmp_path: Path) -> None:
+    """At 60x20 the view would garble: one line says the size it needs; resized to 80x24 (SIGWINCH
+    makes the station draw again), the whole view comes back."""
+    import io
+
+    from tablekeeper.sim.textview import TextView
+
+    station, parts = started("earthborne", 2, tmp_path)
+    size = [(60, 20)]
+    out = io.StringIO()
+    try:
+        view = TextView(station.config, out, size=lambda: size[0])
+        assert view.show(station.screens, lit_seat=None, failed=frozenset())
+        drawn = out.getvalue().rsplit("\x1b[2J", 1)[1]
+        assert "\n" not in drawn and len(drawn) <= 60 and "80x24" in drawn and "60x20" in drawn
+        assert not view.show(station.screens, lit_seat=None, failed=frozenset())  # nothing new to draw
+        size[0] = (80, 24)
+        assert view.show(station.screens, lit_seat=None, failed=frozenset())
+        drawn = out.getvalue().rsplit("\x1b[2J", 1)[1]
+        assert "Esc or Ctrl-C quits" in drawn and "+-track" in drawn
+    finally:
+        station.close()
+        parts.close()
+
+
+def test_the_terminal_simulator_draws_again_when_the_terminal_is_resized(tmp_path: Path) -> None:
+    """``run --sim`` in a 60x20 terminal says the size it needs in one line; the terminal made 80x24
+    (the window resized: the kernel sends SIGWINCH), the panel is drawn."""
+    import fcntl
+    import select
+    import struct
+    import termios
+
+    def set_size(fd: int, columns: int, rows: int) -> None:
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+
+    master, slave = os.openpty()
+    set_size(master, 60, 20)
+    os.set_inheritable(slave, True)
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "COLUMNS", "LINES")}
+    proc = subprocess.Popen([sys.executable, "-m", "tablekeeper", "run", "--sim", "--no-counters", "--game", "arkham",
+                             "--seats", "2", "--capture-dir", str(tmp_path)],
+                            stdin=slave, stdout=slave, stderr=subprocess.PIPE, cwd=tmp_path, env=env,
+                            start_new_session=True)
+    os.close(slave)
+
+    def read_until(marker: bytes) -> bytes:
+        seen = b""
+        deadline = time.monotonic() + 60
+        while marker not in seen and time.monotonic() < deadline:
+            ready, _w, _x = select.select([master], [], [], 0.5)
+            if ready:
+                seen += os.read(master, 65536)
+        return seen
+
+    try:
+        small = read_until(b"80x24")
+        assert b"60x20" in small and b"80x24" in small, small[-300:]
+        assert b"Ctrl-C quits" not in small
+        set_size(master, 80, 24)
+        os.killpg(proc.pid, signal.SIGWINCH)  # as the terminal does on a resize (it comes with TIOCSWINSZ on a tty)
+        drawn = read_until(b"Ctrl-C quits")
+        assert b"Ctrl-C quits" in drawn and b"+-track" in drawn, drawn[-300:]
+        os.kill(proc.pid, signal.SIGHUP)
+        proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)

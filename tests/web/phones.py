@@ -22,7 +22,7 @@ from tablekeeper.sim.simulator import SimulatedParts
 from tablekeeper.station.loop import Station
 from tablekeeper.station.parts import make_displays, make_outputs
 from tablekeeper.ui.model import DisplayScreen
-from tablekeeper.ui.render import layout, printable, wrap
+from tablekeeper.ui.render import fit, printable
 from tablekeeper.web.join import Invitation
 from tablekeeper.web.phones import PhonePages
 from tablekeeper.web.server import DEFAULT_LIMITS, Limits
@@ -108,8 +108,8 @@ def squash(text: str) -> str:
 
 
 def glass_rows(screen: DisplayScreen, station: Station) -> tuple[list[str], list[str]]:
-    """Every row the display's glass shows for ``screen`` over all its pages: the title and body rows,
-    and the banner's rows (a long banner pages beside the body, so each is read whole apart)."""
+    """Every row the display's glass shows for ``screen`` over all its frames: the title and body rows,
+    and the banner's rows; a sentence that scrolls along one row is read as the whole it scrolls through."""
     display = station.config.display(screen.role)
     assert display is not None
     if screen.join is not None:
@@ -117,13 +117,17 @@ def glass_rows(screen: DisplayScreen, station: Station) -> tuple[list[str], list
     panel = screen.shown
     banner = screen.cover.banner if screen.cover is not None else screen.banner_text
     selected = screen.selected if screen.cover is None else None
-    first = layout(panel, display.viewing, banner=banner, selected=selected, page=0)
-    body: list[str] = []
-    for page in range(first.pages):
-        fitted = layout(panel, display.viewing, banner=banner, selected=selected, page=page)
-        body += [*([fitted.title] if page == 0 else []), *fitted.title_rest,
-                 *(r.removeprefix(">") for r in fitted.rows)]
-    foot = wrap(banner, first.columns) if banner is not None else []  # every row, over the banner's pages
+    fitted = fit(panel, display.viewing, banner=banner, selected=selected)
+    body: list[str] = [] if any(u.kind == "title" for u in fitted.frames[0].units) else [fitted.frames[0].title]
+    foot: list[str] = []
+    seen: set[tuple[str, int]] = set()
+    for frame in fitted.frames:
+        for unit in frame.units:
+            if (unit.kind, unit.index) in seen:
+                continue
+            seen.add((unit.kind, unit.index))
+            rows = [unit.text] if unit.scrolling else list(unit.rows)
+            (foot if unit.kind == "banner" else body).extend(r.removeprefix(">") for r in rows)
     return body, foot
 
 

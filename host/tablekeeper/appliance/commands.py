@@ -72,6 +72,9 @@ def register(subparsers: Any) -> None:
     photos.add_argument("--readme-picture", type=Path, default=Path("docs/images/panel.png"), metavar="FILE",
                         help="also the README's panel picture, from docs/images/panel.keys (default "
                              "docs/images/panel.png; 'none' skips it)")
+    photos.add_argument("--gallery", type=Path, default=Path("docs/screens.md"), metavar="FILE",
+                        help="also the screen gallery: every kind of screen of each game's example script, its "
+                             "pictures in images/screens/ beside it (default docs/screens.md; 'none' skips it)")
     photos.set_defaults(func=_photos)
     phones = drawings.add_parser("phones", help="photograph the phones' pages (headless Chromium, a phone's size) "
                                                 "beside the simulated panel of the same run")
@@ -192,16 +195,24 @@ def _wiring(args: argparse.Namespace) -> int:
 
 
 def _photos(args: argparse.Namespace) -> int:
-    from tablekeeper.appliance.photos import take_photos, take_readme_picture
+    from tablekeeper.appliance.gallery import EXAMPLE_ARGS, PICTURES, take_gallery
+    from tablekeeper.appliance.photos import run_in_subprocess, take_photos, take_readme_picture
     from tablekeeper.demo.mode import load_scripts
     from tablekeeper.user_paths import output_dir
 
     output_dir(args.out_dir, option="--out-dir")
-    before = {p: p.read_bytes() for p in [*args.out_dir.glob("*.png"), args.readme_picture] if p.is_file()}
-    written = take_photos(load_scripts(games=args.game), args.out_dir, config=args.config, seats=args.seats)
+    gallery = args.gallery.parent / PICTURES
+    before = {p: p.read_bytes() for p in [*args.out_dir.glob("*.png"), args.readme_picture, args.gallery,
+                                          *gallery.glob("*/*.png")] if p.is_file()}
+    scripts = load_scripts(games=args.game)
+    written = take_photos(scripts, args.out_dir, config=args.config, seats=args.seats)
     if str(args.readme_picture) != "none":
         keys = REFERENCE_CONFIG.resolve().parents[1] / "docs" / "images" / "panel.keys"
         written.append(take_readme_picture(keys, args.readme_picture))
+    if str(args.gallery) != "none":
+        games = args.game or list(EXAMPLE_ARGS)
+        titles = {script.game: script.title for script in load_scripts()}
+        written += take_gallery(games, args.gallery, titles=titles, run_cli=run_in_subprocess)
     for path in written:
         print(f"unchanged {path}" if before.get(path) == path.read_bytes() else f"wrote {path}")
     return 0

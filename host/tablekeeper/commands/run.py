@@ -69,6 +69,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--script", metavar="FILE",
                    help="simulate unattended: keys, 'press ROLE', 'hold ROLE [S]', 'wait S', "
                         "'counter SEAT up|down|select|roll|unplug|plug', 'type LINE' per line (fake clock), then exit")
+    p.add_argument("--screens-dir", metavar="DIR", type=Path, default=None,
+                   help="with --script: also keep the first screen of each kind each display showed, as PNGs "
+                        "with an index (screens.jsonl), as docs/screens.md shows them")
     p.add_argument("--capture-dir", metavar="DIR", type=Path, default=DEFAULT_CAPTURE_DIR,
                    help=f"where capture/gifanim write their files (default {DEFAULT_CAPTURE_DIR}/)")
     p.add_argument("--no-counters", action="store_true",
@@ -202,6 +205,8 @@ def _saved_game(args: argparse.Namespace) -> str | None:
 def run_command(args: argparse.Namespace) -> int:
     from tablekeeper.config import default_config_path, load_config
 
+    if getattr(args, "screens_dir", None) is not None and args.script is None:
+        raise ScriptError("--screens-dir: the screens are kept from a --script run only")
     config = load_config(args.config or default_config_path())
     args.walk = getattr(args, "walk", False) or config.walk  # a new game steps by hand (teaching)
     args.web_listen = web_config(config, getattr(args, "web", None))  # a mistyped --web: one line, before any part
@@ -464,6 +469,8 @@ def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_
 
 
 def refresher(station: Station, parts: SimulatedParts, text_view: TextView | None = None) -> Callable[[], None]:
+    from tablekeeper.ui.state import tick_at
+
     def refresh() -> None:
         buttons = station.buttons.buttons if station.buttons is not None else {}
         pressed = frozenset(role for role, b in buttons.items() if b.is_down)
@@ -471,7 +478,8 @@ def refresher(station: Station, parts: SimulatedParts, text_view: TextView | Non
         failed = frozenset(d.role for d in station.displays.failed())
         if text_view is not None:
             counters = parts.counters.views() if parts.counters is not None else ()
-            text_view.show(station.screens, lit_seat=lit, failed=failed, counters=counters)
+            text_view.show(station.screens, lit_seat=lit, failed=failed, counters=counters,
+                           tick=tick_at(station.clock()))  # paced as the OLEDs
             return
         parts.refresh(pressed=pressed, lit_seat=lit, failed=failed)
 
@@ -494,6 +502,8 @@ def run_scripted(config: StationConfig, args: argparse.Namespace, *,
         steps = parse_script(lines, parts, source=args.script, hold_s=config.timing.hold_s)
         parts.emulator = _emulator(parts, mode)
         refresh = refresher(station, parts)
+        if args.screens_dir is not None:
+            keep_screens(station, output_dir(args.screens_dir, option="--screens-dir"))
         with counters_running(station, config, parts.counters, wait_for_table=True), \
                 fleet_running(station, config, wait_s=FLEET_WAIT_S):
             station.start()
@@ -516,6 +526,20 @@ def run_scripted(config: StationConfig, args: argparse.Namespace, *,
         print(f"tablekeeper: {parts.frames_shown} frames written to {args.capture_dir}/ "
               f"({write_rate(parts.bytes_written, clock())})")
     return 0
+
+
+def keep_screens(station: Station, out_dir: Path) -> None:
+    """Each redraw also offers the screens and their pictures to a ``ScreenShots`` in ``out_dir``."""
+    from tablekeeper.sim.screenshots import ScreenShots
+
+    shots, before = ScreenShots(out_dir), station.on_redraw
+
+    def redrawn(drawn: Station) -> None:
+        shots.take(drawn.screens, drawn.images)
+        if before is not None:
+            before(drawn)
+
+    station.on_redraw = redrawn
 
 
 def _emulator(parts: SimulatedParts, mode: str) -> Any:
@@ -557,6 +581,10 @@ def run_simulated(config: StationConfig, args: argparse.Namespace) -> int:
         refresh = refresher(station, parts, text_view)
         keyboard = KeyboardInput.for_mode(mode, parts, stop=lambda: station.put(Quit("window closed")))
         _stop_on_signals(station)
+        if text_view is not None and hasattr(signal, "SIGWINCH"):  # a resized terminal is drawn again
+            from tablekeeper.intents import Tick
+
+            signal.signal(signal.SIGWINCH, lambda _signum, _frame: station.put(Tick()))
         if mode == "pygame":
             print("tablekeeper: simulated station in a window; keys press the buttons, Esc quits", file=sys.stderr)
         elif mode in ("capture", "gifanim"):

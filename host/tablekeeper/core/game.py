@@ -155,6 +155,9 @@ class Game:
     # Counter slot (hp; the dial's damage, horror, clues, resources) -> the seat track it follows, None:
     # not used. A slot left out follows the seat track of its own name, if any (counter_tracks.py).
     counter_tracks: ClassVar[Mapping[str, str | None]] = {}
+    # A track's name in the players' words where it is not its own (``agenda.doom``: "doom"); a seat
+    # track's (``seat1.damage``) by the part after the seat.
+    track_words: ClassVar[Mapping[str, str]] = {}
 
     # --- what a subclass provides -----------------------------------------------------------
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
@@ -204,6 +207,17 @@ class Game:
     def button(self, state: GameState, role: str, held: bool) -> Command | None:
         """The command a seat button means right now (``seatN.a``/``seatN.b``), or None."""
         return None
+
+    def seat_name(self, state: GameState, seat: int) -> str:
+        """What the table calls a seat (its investigator, its Spirit): "seat N" unless the game knows."""
+        return f"seat {seat}"
+
+    def track_label(self, state: GameState, track: str) -> str:
+        """A track in the players' words ("Roland damage", "doom"): what the +/- buttons change."""
+        seat, dot, rest = track.partition(".")
+        if dot and seat.startswith("seat") and seat[4:].isdigit():
+            return f"{self.seat_name(state, int(seat[4:]))} {self.track_words.get(rest, _words(rest))}"
+        return self.track_words.get(track, _words(track))
 
     def adjustable(self, state: GameState) -> list[str]:
         """Tracks the up/down buttons can change, the most useful first."""
@@ -451,6 +465,10 @@ SHARED_APPLY: dict[str, Callable[[Game, GameState, Event], GameState]] = {
 
 
 # --- core verbs -------------------------------------------------------------------------------
+
+def _words(name: str) -> str:
+    return name.replace("_", " ").replace(".", " ")
+
 
 def parse_int(text: str, what: str) -> int:
     """A number a player typed (``numbers.parse_number``: ASCII digits and a sign only)."""

@@ -270,8 +270,19 @@ class Session:
             self._reload()
         taken = self._line[-1]
         outcome = self._marker(Entry(self._count + 1, "undo"))
-        self.notes = (Note(NoticeKind.INFO, f"undone: {taken_back(taken)}"),)
+        self.notes = (Note(NoticeKind.INFO, f"undone: {self._in_words(taken)}"),)
         return outcome
+
+    def _in_words(self, entry: Entry) -> str:
+        """What undoing ``entry`` takes back, a track's change in the players' words ("Roland horror +1")."""
+        command = entry.command
+        if command is not None and command.verb in ("add", "set") and len(command.args) == 2 \
+                and command.args[0] in self.state.tracks:
+            label, amount = self.game.track_label(self.state, command.args[0]), command.args[1]
+            if command.verb == "set":
+                return f"{label} set to {amount}"
+            return f"{label} {amount if amount.startswith(('+', '-')) else '+' + amount}"
+        return taken_back(entry)
 
     def redo(self) -> Outcome:
         if not self._redo and not self._redo_hidden:

@@ -19,14 +19,17 @@ class Priority(IntEnum):
 class Panel:
     """A title line, a few text lines (most important first: a small display pages the rest), optionally
     one big value (an HP die, the doom count), and a legend for any short forms the lines use (SELECT
-    held shows it). ``priorities`` optionally ranks the lines by index; a line without one is NORMAL,
-    so the order of the lines stays the default priority."""
+    held shows it; the renderer uses a short form only where the plain words do not fit).
+    ``priorities`` optionally ranks the lines by index; a line without one is NORMAL, so the order of
+    the lines stays the default priority. ``focus`` names a line the screen must show, and then holds
+    still on it instead of turning pages."""
 
     title: str
     lines: tuple[str, ...] = ()
     big: str | None = None
     legend: tuple[tuple[str, str], ...] = ()  # (short form, plain words), shown on a page of its own
     priorities: tuple[Priority, ...] = ()
+    focus: int | None = None  # a line that must be on screen (the menu's cursor): the screen holds still on it
 
     def priority(self, index: int) -> Priority:
         return self.priorities[index] if index < len(self.priorities) else Priority.NORMAL

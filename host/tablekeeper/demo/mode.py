@@ -22,6 +22,7 @@ from tablekeeper.core.view import Panel
 from tablekeeper.errors import ScriptError, StoreError
 
 SCRIPTS_DIR: Final = Path(__file__).resolve().parents[1] / "data" / "demo"
+CALL_TO_ACTION: Final = "Press any button"  # on every display, all through the attract loop
 
 
 class Counters(Protocol):
@@ -65,11 +66,21 @@ class DemoStep:
 
 @dataclass(frozen=True, slots=True)
 class DemoScript:
+    """A game's guided demo; each line of ``attract``, ``farewell`` and a step's prompt is a sentence
+    (the displays wrap it). ``short``: the title where a display has no room for the whole."""
+
     game: str
     title: str
     attract: tuple[str, ...]
     steps: tuple[DemoStep, ...]
     farewell: tuple[str, ...]
+    short: str = ""
+
+    def panel(self, lines: tuple[str, ...], title: str | None = None) -> Panel:
+        """A panel of ``lines`` under ``title`` (the game's), the short title its short form."""
+        title = title or self.title
+        legend = ((title.replace(self.title, self.short), title),) if self.short and self.title in title else ()
+        return Panel(title, lines, legend=legend)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +105,8 @@ class DemoSettings:
 class DemoOutput:
     """What the station should do after one event.
 
-    ``panels`` replace the game's own panels on those roles (empty: draw the game as usual);
+    ``panels`` replace the game's own panels on those roles (empty: draw the game as usual), with
+    ``call`` pinned at the foot of each (the attract loop's call to action, a hint);
     ``forward`` is a button role to hand to the game's controls; ``start_game`` asks for a fresh
     session of that game; ``reset`` asks to drop any open menu and session state;
     ``open_settings`` opens the station's settings menu.
@@ -102,6 +114,7 @@ class DemoOutput:
 
     mode: Mode
     panels: Mapping[str, Panel] = field(default_factory=dict)
+    call: str | None = None
     forward: str | None = None
     start_game: str | None = None
     reset: bool = False
@@ -306,23 +319,26 @@ class DemoMode:
     # --- what to draw ------------------------------------------------------------------------
     def _output(self, *, forward: str | None = None, start_game: str | None = None, reset: bool = False,
                 open_settings: bool = False) -> DemoOutput:
-        return DemoOutput(mode=self.mode, panels=self._panels(), forward=forward, start_game=start_game,
-                          reset=reset, open_settings=open_settings)
+        return DemoOutput(mode=self.mode, panels=self._panels(), call=self._call(), forward=forward,
+                          start_game=start_game, reset=reset, open_settings=open_settings)
+
+    def _call(self) -> str | None:
+        """The line pinned under the demo's panels: the call to action, or the hint after a wrong button."""
+        if self.mode is Mode.ATTRACT:
+            return CALL_TO_ACTION
+        return self.hint if self.mode is Mode.GUIDED else None
 
     def _panels(self) -> dict[str, Panel]:
         prompt_role = self.settings.prompt_role
         if self.mode is Mode.ATTRACT:
             script = self._attract_script(self._now_s)
-            invite = Panel(script.title, ("Press any button", "to try it"))
-            return {role: Panel(script.title, script.attract) if role == prompt_role else invite
-                    for role in DISPLAY_ROLES}
+            return {role: script.panel(script.attract if role == prompt_role else ()) for role in DISPLAY_ROLES}
         if self.mode is Mode.GUIDED:
             step = self.script.steps[self.step_index]
-            lines = step.prompt + ((self.hint,) if self.hint else ())
             title = step.title or f"{self.script.title} {self.step_index + 1}/{len(self.script.steps)}"
-            return {prompt_role: Panel(title, lines)}
+            return {prompt_role: self.script.panel(step.prompt, title)}
         if self.mode is Mode.FINISHED:
-            return {role: Panel(self.script.title, self.script.farewell) for role in DISPLAY_ROLES}
+            return {role: self.script.panel(self.script.farewell) for role in DISPLAY_ROLES}
         if self.mode is Mode.OPERATOR:
             help_role = "tokens" if prompt_role == "track" else "track"
             return {prompt_role: stats_panel(self.counts(), self.scripts),
@@ -383,7 +399,7 @@ def parse_script(raw: Mapping[str, object], *, source: str) -> DemoScript:
             raise ScriptError(f"{source}: {where}{key}: expected a non-empty array of strings")
         return tuple(str(v) for v in value)
 
-    unknown = set(raw) - {"game", "title", "attract", "farewell", "steps"}
+    unknown = set(raw) - {"game", "title", "short", "attract", "farewell", "steps"}
     if unknown:
         raise ScriptError(f"{source}: {sorted(unknown)[0]}: unknown key")
     raw_steps = raw.get("steps")
@@ -404,5 +420,8 @@ def parse_script(raw: Mapping[str, object], *, source: str) -> DemoScript:
         if not isinstance(title, str):
             raise ScriptError(f"{source}: {where}title: expected a string")
         steps.append(DemoStep(prompt=lines(item, "prompt", where), press=press, title=title))
+    short = raw.get("short", "")
+    if not isinstance(short, str):
+        raise ScriptError(f"{source}: short: expected a string")
     return DemoScript(game=text(raw, "game", ""), title=text(raw, "title", ""), attract=lines(raw, "attract", ""),
-                      steps=tuple(steps), farewell=lines(raw, "farewell", ""))
+                      steps=tuple(steps), farewell=lines(raw, "farewell", ""), short=short)

@@ -69,7 +69,7 @@ class DemoStation(Station):
 
     def _apply(self, out: DemoOutput, intent: ButtonIntent | None) -> bool:
         """Carry out one demo output; True when a fresh session was started."""
-        self.ui = self.ui.covered(out.panels)
+        self.ui = self.ui.covered(out.panels, out.call if out.panels else None)
         if out.start_game is not None:
             self.replace_session(self.new_session(out.start_game))
             self.sessions_started += 1

@@ -83,6 +83,7 @@ class CounterBoards:
         self.pairing_seat = 0
         self.refused_changes = 0  # CHANGEs not applied: revision leaps or values past the track's bound
         self._track_values: dict[tuple[int, str], tuple[int, int]] = {}
+        self._labels: dict[tuple[int, str], str] = {}  # each seat's slots named in the game's words
         self._reported: set[tuple[int, str]] = set()  # tracks a counter changed since the last publish
         self._wrong_versions: set[tuple[str, int]] = set()
 
@@ -98,6 +99,24 @@ class CounterBoards:
         for link in self.links.values():
             self._push_track(link, seat, track, now_s)
         return True
+
+    def label(self, seat: int, track: str, text: str, now_s: float) -> bool:
+        """Name ``seat``'s ``track`` slot on the boards showing it ("damage"); False when unchanged."""
+        key = (seat, track)
+        if self._labels.get(key) == text:
+            return False
+        self._labels[key] = text
+        for link in self.links.values():
+            self._push_label(link, seat, track, now_s)
+        return True
+
+    def _push_label(self, link: CounterLink, seat: int, track: str, now_s: float) -> None:
+        ident = link.ident
+        text = self._labels.get((seat, track))
+        if ident is None or not seat or link.seat != seat or text is None or track not in SLOT_TRACKS[ident.role]:
+            return
+        slot = SLOT_TRACKS[ident.role].index(track)
+        link.send_reliable((p.MsgType.LABEL, slot), p.MsgType.LABEL, p.label_body(slot, text), now_s)
 
     def start_pairing(self, seat: int, now_s: float) -> None:
         """The next unseated board whose button is pressed takes ``seat``."""
@@ -157,6 +176,7 @@ class CounterBoards:
             known.seat = self._configured_seat(ident, link.device)
         link.send_seat(known.seat, now_s)
         for slot, track in enumerate(SLOT_TRACKS[ident.role]):
+            self._push_label(link, known.seat, track, now_s)
             self._push_track(link, known.seat, track, now_s, slot)
         link.resend_pending(now_s)
         if known.seat:
@@ -227,6 +247,7 @@ class CounterBoards:
         self.known[ident.uid_hex].seat = seat
         link.send_seat(seat, now_s)
         for slot, track in enumerate(SLOT_TRACKS[ident.role]):
+            self._push_label(link, seat, track, now_s)
             self._push_track(link, seat, track, now_s, slot)
         self.emit(CounterConnected(seat=seat, port=link.device, role=ident.role, at_s=now_s))
 

@@ -106,6 +106,13 @@ class CounterManager:
                 return
         self.wake()  # a retransmission timer may now be due sooner than the thread's sleep
 
+    def label(self, seat: int, track: str, text: str) -> None:
+        """Name ``seat``'s ``track`` slot on the counters showing it, in the game's words ("damage")."""
+        with self._lock:
+            if not self.boards.label(seat, track, text, self._clock()):
+                return
+        self.wake()
+
     def start_pairing(self, seat: int) -> None:
         """The next counter whose button is pressed while unseated takes ``seat``."""
         if not 1 <= seat <= 8:

@@ -44,6 +44,7 @@ class MsgType(IntEnum):
     HEARTBEAT = 0x0A
     ERROR = 0x0B
     REPL = 0x0C
+    LABEL = 0x0D
 
 
 class ErrorCode(IntEnum):
@@ -54,8 +55,10 @@ class ErrorCode(IntEnum):
 
 
 RELIABLE: Final = frozenset(
-    {MsgType.CHANGE, MsgType.SET, MsgType.ROLL_REQUEST, MsgType.ROLL, MsgType.SEAT, MsgType.CLAIM, MsgType.REPL}
+    {MsgType.CHANGE, MsgType.SET, MsgType.ROLL_REQUEST, MsgType.ROLL, MsgType.SEAT, MsgType.CLAIM, MsgType.REPL,
+     MsgType.LABEL}
 )
+MAX_LABEL: Final = 10  # characters of a LABEL's name (printable ASCII)
 _FIXED_BODY: Final = {
     MsgType.CHANGE: 5,
     MsgType.SET: 7,
@@ -244,7 +247,16 @@ def _body_length_ok(msg_type: MsgType, length: int) -> bool:
         return length in (0, 2)  # the host's session id; a counter also accepts none
     if msg_type is MsgType.IDENT:
         return 10 <= length <= 9 + MAX_UID
+    if msg_type is MsgType.LABEL:
+        return 2 <= length <= 1 + MAX_LABEL
     return 5 <= length <= 4 + MAX_DICE  # ROLL
+
+
+def label_body(slot: int, text: str) -> bytes:
+    """A LABEL names a slot on the counter's screen in the game's words ("damage"): printable ASCII,
+    cut to ``MAX_LABEL`` characters."""
+    name = "".join(c if " " <= c <= "~" else "?" for c in text)[:MAX_LABEL] or "?"
+    return bytes((slot,)) + name.encode("ascii")
 
 
 def hello_body(session_id: int) -> bytes:

@@ -5,19 +5,23 @@ the glass (``ui.render.layout``), one character per glyph, in a box per display 
 panel: seats 1-2 on the left, the track and tokens in the middle, seats 3-4 on the right, and the
 virtual counters in a row below (each with its seat, role, what its own display shows and its keys).
 Scaled pixels are unreadable at 80 columns; this reads at 80x24. A status line names the keys and how to quit.
+A smaller terminal gets one line naming the size the view needs, and the view again once it is resized.
 """
 
 from __future__ import annotations
 
 import contextlib
+import io
+import os
+import shutil
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Final, TextIO
 
 from tablekeeper.config import ButtonConfig, DisplayConfig, StationConfig
 from tablekeeper.core.view import Panel
 from tablekeeper.ui.model import DisplayScreen, Screens
-from tablekeeper.ui.render import Screen, layout
+from tablekeeper.ui.render import Fitted, Pacing, Screen, fit
 
 if TYPE_CHECKING:
     from tablekeeper.sim.counter_table import CounterView
@@ -29,23 +33,30 @@ COUNTER_KEYS: Final = {"up": "+", "down": "-", "select": "sel"}
 KEY_NAMES: Final = {"space": "Space", "enter": "Enter", "backspace": "Bksp", "escape": "Esc", "tab": "Tab",
                     "left": "Left", "right": "Right", "up": "Up", "down": "Down"}
 QUIT_HELP: Final = "Esc or Ctrl-C quits"
+MIN_SIZE: Final = (80, 24)  # the terminal the view is laid out for
 
 
-def display_box(display: DisplayConfig, content: DisplayScreen | None, page: int, *, lit: bool = False,
-                failed: bool = False) -> list[str]:
+def fitted(display: DisplayConfig, content: DisplayScreen) -> Fitted:
+    """The frames of what ``display`` shows, as the OLED painter fits them (the phones' join code, which
+    the glass draws as a QR code, as its words)."""
+    if content.join is not None:
+        return fit(Panel("Phones join", (f"PIN {content.join.pin}", content.join.address)), display.viewing)
+    if content.cover is not None:
+        return fit(content.cover.panel, display.viewing, banner=content.cover.banner)
+    return fit(content.panel, display.viewing, banner=content.banner_text, selected=content.selected)
+
+
+def display_box(display: DisplayConfig, content: DisplayScreen | None, page: int = 0, *, lit: bool = False,
+                failed: bool = False, frame: Screen | None = None) -> list[str]:
     """One display as text rows: a frame naming the role, the title (between '#'), the body rows, and
-    the banner (between '>' and '<', inverted on the glass)."""
-    screen: Screen | None = None
-    if content is not None and content.join is not None:  # the glass shows the join code: here its words
-        screen = layout(Panel("Phones join", (f"PIN {content.join.pin}", content.join.address)), display.viewing,
-                        page=page)
-    elif content is not None and content.cover is not None:
-        screen = layout(content.cover.panel, display.viewing, banner=content.cover.banner, page=page)
-    elif content is not None:
-        screen = layout(content.panel, display.viewing, banner=content.banner_text, selected=content.selected,
-                        page=page)
+    the banner (between '>' and '<', inverted on the glass). ``frame``: the frame to show (default:
+    page ``page`` as it first shows)."""
+    screen: Screen | None = frame
+    if screen is None and content is not None:
+        wanted = page % (pages := fitted(display, content).pages)
+        screen = next(f for f in fitted(display, content).frames if f.page == wanted) if pages else None
     columns = screen.columns if screen is not None else 21
-    body_rows = (display.height // (screen.face.cell[1] if screen is not None else 13)) - 1
+    body_rows = (display.height // (screen.face.pitch if screen is not None else 12)) - 1
     name = display.role + (" *" if lit else "") + (" (no answer)" if failed else "")
     top = f"+-{name}-".ljust(columns + 1, "-")[: columns + 1] + "+"
     rows: list[tuple[str, str]] = []  # (border, text): '#' the title bar, '>' the inverted banner
@@ -53,9 +64,8 @@ def display_box(display: DisplayConfig, content: DisplayScreen | None, page: int
         rows = [("|", "") for _ in range(body_rows + 1)]
     else:
         title = screen.title
-        if screen.pages > 1:
-            mark = f"{screen.page + 1}/{screen.pages}"
-            title = f"{title[: columns - len(mark) - 1]:<{columns - len(mark) - 1}} {mark}"
+        if screen.mark:
+            title = f"{title[: columns - len(screen.mark) - 1]:<{columns - len(screen.mark) - 1}} {screen.mark}"
         rows.append(("#", title))
         body = [*screen.title_rest, *screen.rows]
         if screen.big:
@@ -106,14 +116,14 @@ def counter_box(view: CounterView) -> list[str]:
     return [top, *body, f"|{keys[:width]:<{width}}|", "+" + "-" * width + "+"]
 
 
-def compose_text(config: StationConfig, screens: Screens | None, page: int | None = None, *,
+def compose_text(config: StationConfig, screens: Screens | None, page: int = 0, *,
                  lit_seat: int | None = None, failed: frozenset[str] = frozenset(), width: int = 80,
-                 counters: Sequence[CounterView] = ()) -> str:
+                 counters: Sequence[CounterView] = (), frames: Mapping[str, Screen] | None = None) -> str:
     """The whole panel as text: the display boxes in three columns, the counters below, then the
-    status lines. ``page``: the page long screens show (default: the screens' own)."""
+    status lines. ``frames``: the frame each display shows now (default: page ``page`` of each)."""
     by_role = {d.role: d for d in config.displays}
     contents: Mapping[str, DisplayScreen] = {d.role: d for d in screens.displays} if screens is not None else {}
-    page = page if page is not None else screens.page if screens is not None else 0
+    frames = frames or {}
     columns: list[list[str]] = []
     placed: set[str] = set()
     for roles in COLUMNS:
@@ -121,7 +131,7 @@ def compose_text(config: StationConfig, screens: Screens | None, page: int | Non
         for role in roles:
             if role in by_role:
                 column += display_box(by_role[role], contents.get(role), page, lit=role == f"seat{lit_seat}",
-                                      failed=role in failed)
+                                      failed=role in failed, frame=frames.get(role))
                 placed.add(role)
         if column:
             columns.append(column)
@@ -136,21 +146,74 @@ def compose_text(config: StationConfig, screens: Screens | None, page: int | Non
     return "\n".join([*lines, "", *status_lines(config, width)]) + "\n"
 
 
-class TextView:
-    """Redraws the terminal when the text changes (the whole screen, from the top-left corner)."""
+def too_small(size: tuple[int, int], needed: tuple[int, int]) -> str:
+    """The one line a terminal smaller than the panel shows instead (cut to the terminal's width)."""
+    columns, rows = size
+    wide, tall = needed
+    for text in (f"tablekeeper: the panel needs a terminal of {wide}x{tall}; this one is {columns}x{rows} "
+                 "(make it bigger, or Esc quits)",
+                 f"tablekeeper needs {wide}x{tall}, this is {columns}x{rows}",
+                 f"needs {wide}x{tall}"):
+        if len(text) <= columns:
+            return text
+    return f"{wide}x{tall}"[:max(1, columns)]
 
-    def __init__(self, config: StationConfig, out: TextIO = sys.stdout) -> None:
+
+def terminal_size(out: TextIO) -> tuple[int, int]:
+    """The terminal's columns and rows, asked anew each time (a resize changes them); where the
+    terminal does not say (no terminal, or a size of 0), what ``COLUMNS``/``LINES`` say, else 80x24."""
+    try:
+        size = os.get_terminal_size(out.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        size = os.terminal_size((0, 0))
+    if size.columns > 0 and size.lines > 0:
+        return size.columns, size.lines
+    fallback = shutil.get_terminal_size(MIN_SIZE)
+    return fallback.columns, fallback.lines
+
+
+class TextView:
+    """Redraws the terminal when the text changes (the whole screen, from the top-left corner); in a
+    terminal smaller than the panel needs (at least 80x24), one line saying the size it needs, until
+    the terminal is resized (``resized``, from SIGWINCH)."""
+
+    def __init__(self, config: StationConfig, out: TextIO = sys.stdout,
+                 size: Callable[[], tuple[int, int]] | None = None) -> None:
         self._config = config
         self._out = out
+        self._size = size if size is not None else lambda: terminal_size(out)
         self._last = ""
+        self._pacing = Pacing()
         out.write("\x1b[?25l")  # hide the cursor while the view is up
 
+    def frames(self, screens: Screens | None, tick: int) -> dict[str, Screen]:
+        """The frame each display shows at ``tick``, paced as the OLEDs are."""
+        if screens is None:
+            return {}
+        out = {}
+        by_role = {d.role: d for d in self._config.displays}
+        for content in screens.displays:
+            display = by_role.get(content.role)
+            if display is None:
+                continue
+            key = (content.join, content.cover, content.panel, content.banner_text, content.selected)
+            out[content.role] = fitted(display, content).at(self._pacing.local(content.role, key, tick))
+        return out
+
     def show(self, screens: Screens | None, *, lit_seat: int | None, failed: frozenset[str],
-             counters: Sequence[CounterView] = ()) -> bool:
-        text = compose_text(self._config, screens, lit_seat=lit_seat, failed=failed, counters=counters)
-        if text == self._last:
+             counters: Sequence[CounterView] = (), tick: int | None = None) -> bool:
+        frames = self.frames(screens, screens.page if tick is None and screens is not None else tick or 0)
+        text = compose_text(self._config, screens, lit_seat=lit_seat, failed=failed, counters=counters,
+                            frames=frames)
+        size = self._size()
+        lines = text.splitlines()
+        needed = (max(MIN_SIZE[0], *(len(line) for line in lines)), max(MIN_SIZE[1], len(lines)))
+        if size[0] < needed[0] or size[1] < needed[1]:
+            text = too_small(size, needed)
+        screen = f"{size} {text}"
+        if screen == self._last:
             return False
-        self._last = text
+        self._last = screen
         try:
             self._out.write("\x1b[H\x1b[2J" + text.replace("\n", "\r\n"))
             self._out.flush()

@@ -2,9 +2,10 @@
 
 While a prompt is open, ``up``/``down``/``select`` move through its options and ``next`` chooses the
 one shown, so every prompt can be answered from the panel. Otherwise ``up``/``down`` change the
-selected track; repeated presses within ``pending_window_s`` gather into
-one pending change shown on the display ("doom 2 -> 5 (+3)") and enter the game as one command, so a
-player counts on the screen, not in their head. ``back`` cancels a pending change, else undoes;
+selected track, named on the display before the first press ("+/- Roland damage: 0"); repeated
+presses within ``pending_window_s`` gather into one pending change shown on the display ("Roland
+damage 0 -> 2 (+2)") and enter the game as one command, so a player counts on the screen, not in
+their head. ``back`` cancels a pending change, else undoes;
 holding ``back`` redoes. The clock is passed in, so tests never sleep.
 """
 
@@ -42,8 +43,9 @@ class Pending:
     def target(self) -> int:
         return self.start + self.delta
 
-    def text(self) -> str:
-        return f"{self.track} {self.start} -> {self.target} ({self.delta:+d})"
+    def text(self, label: str | None = None) -> str:
+        """The change as the display shows it, the track in the players' words: "Roland damage 0 -> 2 (+2)"."""
+        return f"{label or self.track} {self.start} -> {self.target} ({self.delta:+d})"
 
 
 class Controls:
@@ -76,9 +78,16 @@ class Controls:
         return f"{index + 1} of {len(state.prompt.options)}: {state.prompt.options[index]}"
 
     def pointing(self, state: GameState) -> Pointing:
-        """What the controls point at, for ``ui.compose``."""
-        return Pointing(self.selected(state), self.pending.text() if self.pending is not None else None,
-                        self.prompt_text(state), self.option(state))
+        """What the controls point at, for ``ui.compose``: the selected track (and, before a press, the
+        line that says what +/- change), the change being counted, the answer NEXT would choose."""
+        selected = self.selected(state)
+        pending = self.pending
+        label = self.game.track_label(state, pending.track) if pending is not None else None
+        ready = None
+        if selected is not None and pending is None and state.prompt is None:
+            ready = f"+/- {self.game.track_label(state, selected)}: {self.game.counter(state, selected).value}"
+        return Pointing(selected, pending.text(label) if pending is not None else None,
+                        self.prompt_text(state), self.option(state), ready)
 
     def selected(self, state: GameState) -> str | None:
         names = self.game.adjustable(state)

@@ -19,6 +19,10 @@ if TYPE_CHECKING:
 SLOTS: Final = tuple(slot for slots in ROLE_SLOTS.values() for slot in slots)
 _LABELS: Final = {"hp": "HP counter", "damage": "dial DMG", "horror": "dial HOR", "clues": "dial CLU",
                   "resources": "dial RES"}
+# A dial shows three letters a slot; the seat tracks' words the games have, shortened.
+DIAL_SHORT: Final = {"damage": "DMG", "horror": "HOR", "clues": "CLU", "resources": "RES", "energy": "NRG",
+                     "animus": "ANI", "injury": "INJ", "hp": "HP"}
+UNUSED: Final = {"hp": "not used"}  # an HP die's screen has room for words; a dial's slot shows "--"
 
 
 def followed(game: Game, tracks: Mapping[str, object], seat: int, slot: str) -> str | None:
@@ -40,3 +44,15 @@ def unused_text(game: Game, seat: int, what: str) -> str:
     """The one notice for a counter (``what``: a role) or a slot that this game does not use."""
     label = _LABELS.get(what, f"{what} counter")
     return f"seat {seat} {label}: not used in {game.title or game.name}"
+
+
+def label(game: Game, tracks: Mapping[str, object], seat: int, slot: str) -> str:
+    """What a counter's screen calls ``slot`` in this game: the followed track in the game's words
+    (Arkham's HP die "damage", Oathsworn's "HP"), three letters on a dial ("DMG", "NRG")."""
+    name = followed(game, tracks, seat, slot)
+    if name is None:
+        return UNUSED.get(slot, "--")
+    suffix = name.partition(".")[2]
+    if slot != "hp":
+        return DIAL_SHORT.get(suffix, suffix[:3].upper())
+    return game.track_words.get(suffix) or ("HP" if suffix == "hp" else suffix.replace("_", " "))

@@ -34,7 +34,8 @@ from tablekeeper.ui import flow_lines
 from tablekeeper.ui.compose import compose
 from tablekeeper.ui.model import Screens
 from tablekeeper.ui.paint import Glass, Painter
-from tablekeeper.ui.state import MESSAGE_S, UiState
+from tablekeeper.ui.render import reading_s
+from tablekeeper.ui.state import MESSAGE_S, UiState, tick_at
 
 if TYPE_CHECKING:  # gpiozero loads when the parts are made, and what handles intents with the first one
     from tablekeeper.hw.buttons import ButtonPanel
@@ -64,6 +65,13 @@ class StationStats:
     last_refusal: str | None = None
     redraws: int = 0
     save_failures: int = 0
+
+
+def notice_s(config: StationConfig, panel: Panel | None, text: str, seconds: float) -> float:
+    """How long a notice stays on the track display: ``seconds``, or as long as it takes to scroll
+    through once (and see each page under it) where it does not fit."""
+    track = config.display("track")
+    return max(seconds, reading_s(text, track.viewing, panel)) if track is not None else seconds
 
 
 class Station:
@@ -239,8 +247,8 @@ class Station:
         self._shown = state
 
     def say(self, text: str, *, seconds: float = MESSAGE_S) -> None:
-        """Show a notice on the track display for ``seconds`` (also the fleet's identify and lock)."""
-        self.ui = self.ui.say(text, self.clock(), seconds)
+        """Show a notice on the track display (also the fleet's identify and lock) for ``notice_s``."""
+        self.ui = self.ui.say(text, self.clock(), notice_s(self.config, self.panels.get("track"), text, seconds))
 
     def refused(self, reason: str) -> None:
         self.stats.refused_all, self.stats.last_refusal = self.stats.refused_all + 1, reason
@@ -286,10 +294,10 @@ class Station:
             if any(a is not b for a, b in zip(inputs, last[:3], strict=True)) or pointing != last[3]:
                 self.screens = compose(state, self.ui, self.panels, game=game, roles=self.roles,
                                        pointing=pointing)  # else the same screens (a release, a tick)
-                frames = self.painter.paint(self.screens)
+                frames = self.painter.paint(self.screens, tick_at(self.clock()))
                 self._composed = ((*inputs, pointing), frames)
-        if self.painter.paged != self.ui.paged:
-            self.ui = replace(self.ui, paged=self.painter.paged)
+        if self.painter.paged != self.ui.paged or self.painter.turn != self.ui.turn:
+            self.ui = replace(self.ui, paged=self.painter.paged, turn=self.painter.turn)
         if self.decorate is not None:
             frames = self.decorate(frames)
         changed = _changed(frames, self.images, self._sent)

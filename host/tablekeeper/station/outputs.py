@@ -28,6 +28,8 @@ class CounterSink(Protocol):
 
     def publish(self, seat: int, track: str, value: int | None, limit: int | None = None) -> None: ...
 
+    def label(self, seat: int, track: str, text: str) -> None: ...
+
 
 @dataclass(frozen=True, slots=True)
 class Changes:
@@ -76,14 +78,16 @@ class OutputSink:
         self.publish(game, state, lambda seat, name: moved is None or seat_track(seat, name) in moved)
 
     def publish(self, game: Game, state: GameState, wanted: Callable[[int, str], bool]) -> None:
-        """Send each counter slot the value and bound of the seat track it follows (Arkham's
-        ``seat1.damage`` goes out as seat 1's ``hp`` and ``damage``); ``wanted(seat, "damage")``."""
+        """Send each counter slot its name in this game and the value and bound of the seat track it
+        follows (Arkham's ``seat1.damage`` goes out as seat 1's ``hp`` and ``damage``, the HP die named
+        "damage"); ``wanted(seat, "damage")``."""
         if self.counters is None:
             return
         from tablekeeper.station import counter_tracks  # the counters' slots: loaded with the counters
 
         for seat in state.seat_numbers():
             for slot in counter_tracks.SLOTS:
+                self.counters.label(seat, slot, counter_tracks.label(game, state.tracks, seat, slot))
                 name = counter_tracks.followed(game, state.tracks, seat, slot)
                 owner = None if name is None else SeatTrack.parse(name)
                 if name is not None and owner is not None and wanted(seat, owner.track):

@@ -20,13 +20,15 @@ NOT_SAVING = "not saving"  # the track display's line while a read-only save is 
 
 @dataclass(frozen=True, slots=True)
 class Pointing:
-    """What the controls point at: the selected track, the +/- change being counted (its text), and the
-    open question's answer that NEXT would choose (``"2 of 3: rain"``, 0-based ``option``)."""
+    """What the controls point at: the selected track, the +/- change being counted (its text), the
+    open question's answer that NEXT would choose (``"2 of 3: rain"``, 0-based ``option``), and, while
+    nothing is counted or asked, what +/- would change (``"+/- Roland damage: 0"``)."""
 
     selected: str | None = None
     pending: str | None = None
     answer: str | None = None
     option: int | None = None
+    ready: str | None = None
 
 
 def compose(state: GameState, ui: UiState, panels: Mapping[str, Panel], *, game: Game, roles: Sequence[str],
@@ -52,7 +54,7 @@ def _display(role: str, state: GameState, ui: UiState, panels: Mapping[str, Pane
     covering = ui.cover_for(role)
     cover = None
     if covering is not None:  # a notice (a lost counter, the fleet's identify) still shows on the track
-        cover = Cover(covering, ui.message.text if role == "track" and ui.message is not None else None)
+        cover = Cover(covering, ui.message.text if role == "track" and ui.message is not None else ui.cover_call)
     join = ui.join if role == "track" and ui.join_shown and not ui.menu.is_open else None
     return DisplayScreen(role, panel, banner, pointing.selected, keyed, cover, join)
 
@@ -61,7 +63,8 @@ def _banner(role: str, state: GameState, ui: UiState, panel: Panel, game: Game, 
             pending_role: str) -> Banner | None:
     """The line at the display's foot, the first that applies: the change being counted or the answer
     pointed at (on the pending display), the notice, a save that failed (track), a lost counter, the
-    seat's own line (seats), whom a shared step waits for (track)."""
+    seat's own line (seats), whom a shared step waits for (track), what +/- would change (the pending
+    display)."""
     seat = int(role[4:]) if role.startswith("seat") and role[4:].isdigit() else None
     shown = pointing.pending if pointing.pending is not None else pointing.answer
     if role == pending_role and shown is not None:
@@ -82,7 +85,10 @@ def _banner(role: str, state: GameState, ui: UiState, panel: Panel, game: Game, 
         return Banner(text, BannerKind.SEAT) if text is not None else None
     if role == "track" and not ui.menu.is_open:
         text = flow_lines.waiting_line(state, game.flow)
-        return Banner(text, BannerKind.WAITING) if text is not None else None
+        if text is not None:
+            return Banner(text, BannerKind.WAITING)
+    if role == pending_role and pointing.ready is not None and not ui.menu.is_open and state.over is None:
+        return Banner(pointing.ready, BannerKind.SELECTED)
     return None
 
 

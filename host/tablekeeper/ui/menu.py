@@ -15,7 +15,6 @@ from typing import Literal
 from tablekeeper.core.view import Panel
 
 MENU_IDLE_S = 15.0  # leave the menu (and give up pairing) after this long without a press
-VISIBLE_ITEMS = 4  # rows of a 128x64 display under the title
 MenuPage = Literal["items", "pairing", "counters"]
 
 
@@ -83,13 +82,12 @@ class Menu:
         return deadline is not None and now_s >= deadline
 
     def panel(self) -> Panel:
-        """What the track display shows while the menu is open."""
+        """What the track display shows while the menu is open: the items with the cursor's marked and
+        in focus, so the display holds still on the rows that show it (however few it has)."""
         if self.page == "pairing":
             return Panel(f"Pair seat {self.pairing_seat}",
-                         ("Press a button on", "the counter for", f"seat {self.pairing_seat}", "back: cancel"))
+                         (f"Press a button on the counter for seat {self.pairing_seat}.", "BACK cancels."))
         if self.page == "counters":
-            return Panel("Counters", self.counter_lines[:VISIBLE_ITEMS])
-        first = min(max(0, self.cursor - VISIBLE_ITEMS + 1), max(0, len(self.items) - VISIBLE_ITEMS))
-        shown = self.items[first:first + VISIBLE_ITEMS]
-        return Panel("Menu", tuple(("> " if first + i == self.cursor else "  ") + item.label
-                                   for i, item in enumerate(shown)))
+            return Panel("Counters", self.counter_lines)
+        return Panel("Menu", tuple(("> " if i == self.cursor else "  ") + item.label
+                                   for i, item in enumerate(self.items)), focus=self.cursor)

@@ -30,6 +30,7 @@ class BannerKind(Enum):
     COUNTER = "counter"  # this seat's counter went away
     SEAT = "seat"  # whether this seat owes a move, and what its buttons do
     WAITING = "waiting"  # whom a step played together still waits for
+    SELECTED = "selected"  # the track +/- would change, before the first press
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +51,8 @@ class Line:
 
 @dataclass(frozen=True, slots=True)
 class Cover:
-    """A panel drawn over the display's own (the demo's prompts and attract loop), laid out as on the
-    smallest module the demo's lines are written for."""
+    """A panel drawn over the display's own (the demo's prompts and attract loop), with a line pinned
+    at its foot (a notice on the track display, else the demo's call to action or hint)."""
 
     panel: Panel
     banner: str | None = None

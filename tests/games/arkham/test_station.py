@@ -32,7 +32,7 @@ def test_panels_fit_a_small_oled() -> None:
     assert panels["track"].lines == ("II. Investigation", "2.2 Turns", "Doom 0 of 3",
                                      "Act 1 needs 8 clues")
     assert panels["seat1"].title == "Roland (lead)"
-    assert panels["tokens"].title == "Seat 1: combat test"
+    assert panels["tokens"].title == "Roland: combat"  # the investigator, in the table's words
     assert panels["tokens"].lines == ("skill 4 vs 2", "drew bless", "A: draw a token")
     custom = new(scenario_id="custom")  # a scenario made at the table: its reference card is unverified
     do(custom, "enemy seat1 Thing fight=1 health=1 evade=1 damage=1 horror=0", "test seat1 willpower 3 2")
@@ -190,3 +190,16 @@ def test_the_seat_display_shows_the_games_legend_for_its_buttons(tmp_path: Path)
     finally:
         station.close()
         parts.close()
+
+
+def test_plus_minus_and_undo_name_the_track_in_the_players_words() -> None:
+    """The +/- buttons say whose track they change before the first press and while it is counted, and
+    undoing it says what was taken back the same way (not ``seat1.horror``)."""
+    s = new(seats=2)
+    controls = Controls(s.game, clock=lambda: 0.0)
+    pointing = controls.pointing(s.state)
+    assert pointing.selected == "seat1.damage" and pointing.ready == "+/- Roland damage: 0"
+    assert controls.press("up", s.state) == []  # counted, not entered yet
+    assert controls.pointing(s.state).pending == "Roland damage 0 -> 1 (+1)"
+    do(s, "add seat1.horror 1")
+    assert s.undo().accepted and s.notices == ("undone: Roland horror +1",)

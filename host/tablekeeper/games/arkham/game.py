@@ -46,6 +46,13 @@ class Arkham(Game):
     pack_package = "tablekeeper.games.arkham"  # its data/ folder is the pack "core"
     # the HP die counts damage taken (up); the dial's four slots are tracks of their own name
     counter_tracks: ClassVar[Mapping[str, str | None]] = {"hp": "damage"}
+    track_words: ClassVar[Mapping[str, str]] = {"agenda.doom": "doom", "doom.other": "doom elsewhere",
+                                                "agenda.threshold": "agenda threshold",
+                                                "act.clues_required": "clues the act needs"}
+
+    def seat_name(self, state: GameState, seat: int) -> str:
+        """The investigator's first name ("Roland")."""
+        return panels.seat_name(state, seat)
 
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
         return setup.build(state, options)

@@ -64,7 +64,7 @@ def tokens_panel(state: GameState) -> Panel:
         lines += _doubts(state, seat)
         return _panel(f"{records.scenario(state).difficulty.capitalize()} bag: {bag.contents.total}", lines,
                       legend=MARGIN_KEY)
-    title = f"Seat {test.seat}: {test.skill} test"
+    title = f"{seat_name(state, test.seat)}: {test.skill}"  # the test's seat and skill
     drawn = ", ".join(test.tokens)
     against = f"skill {test.value} vs {test.difficulty}"
     if test.result is None:  # lines stay short: the big figure (the chance to pass) takes the right
@@ -97,6 +97,12 @@ def margin_chance(state: GameState, seat: int, margin: int, kinds: dict[str, Tok
 
     key = ("arkham.margin", contents, tuple(sorted(kinds.items())), margin, elder)
     return derived.get(key, compute, placeholder="..")
+
+
+def seat_name(state: GameState, seat: int) -> str:
+    """The investigator's first name, as the table calls the seat."""
+    info = records.seats(state).get(seat)
+    return info.name.split()[0] if info is not None and info.name else f"seat {seat}"
 
 
 def seat_panel(state: GameState, seat: int) -> Panel:

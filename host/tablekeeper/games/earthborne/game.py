@@ -66,6 +66,21 @@ class Earthborne(Game):
     # Rangers have no hit points: the HP die and the dial's DMG count injuries (the third ends the day);
     # fatigue and energy move cards and tokens by their own verbs, so no counter sets them
     counter_tracks: ClassVar[Mapping[str, str | None]] = {"hp": "injury", "damage": "injury"}
+    track_words: ClassVar[Mapping[str, str]] = {"awa": "awareness energy", "fit": "fitness energy",
+                                                "spi": "spirit energy", "foc": "focus energy",
+                                                "location.progress": "location progress",
+                                                "location.harm": "location harm"}
+
+    def seat_name(self, state: GameState, seat: int) -> str:
+        return f"Ranger {seat}"
+
+    def track_label(self, state: GameState, track: str) -> str:
+        """A path card's tokens by the card's name ("Sitka Doe progress"), the rest as the core says."""
+        key, _, kind = track.partition(".")
+        card = tables.cards(state).get(key)
+        if card is not None and kind in ("progress", "harm"):
+            return f"{card.get('name', key)} {kind}"
+        return super().track_label(state, track)
 
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
         """ER-SETUP-1: a day's setup. Options: rules/challenge/campaign/path/cards=PATH (edited data; a

@@ -48,6 +48,7 @@ from tablekeeper.games.oathsworn.table import (
     remember,
     seat,
 )
+from tablekeeper.games.oathsworn.table import seat as table_seat
 
 PARTS = ("story", "encounter")
 
@@ -284,6 +285,12 @@ class Oathsworn(Game):
     pack_package = PACKAGE  # its data/ folder is the pack "core"
     # the HP die is the HP die; the dial's RES counts Animus, its other slots are not used
     counter_tracks: ClassVar[Mapping[str, str | None]] = {"hp": "hp", "resources": "animus"}
+    track_words: ClassVar[Mapping[str, str]] = {"hp": "HP", "time.used": "time used", "plan.white": "white cards"}
+
+    def seat_name(self, state: GameState, seat: int) -> str:
+        """The Oathsworn's class, or the ally standing in ("Warden")."""
+        record = table_seat(state, seat)
+        return record.ally or record.cls
 
     # --- setup --------------------------------------------------------------------------------
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:

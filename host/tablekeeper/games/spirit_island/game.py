@@ -111,8 +111,17 @@ class SpiritIsland(Game):
     flow = FLOW
     file_options = frozenset({"data", "spirit_data"})
     pack_package = PACKAGE  # its data/ folder is the pack "core"
-    # spirits have no health: no HP die; the dial's RES counts Energy, its other slots are not used
-    counter_tracks: ClassVar[Mapping[str, str | None]] = {"resources": "energy"}
+    # spirits have no health: the HP die counts the spirit's Energy (it says "energy"), as the dial's RES
+    # does; the dial's other slots are not used
+    counter_tracks: ClassVar[Mapping[str, str | None]] = {"hp": "energy", "resources": "energy"}
+    track_words: ClassVar[Mapping[str, str]] = {"fear.generated": "fear", "fear.pool": "fear pool",
+                                                "blight.card": "blight on the card", "island.towns": "towns",
+                                                "island.cities": "cities", "island.explorers": "explorers"}
+
+    def seat_name(self, state: GameState, seat: int) -> str:
+        """The Spirit by the name the table gave it at setup ("River"), else "seat N"."""
+        key = (state.get("spirits") or {}).get(str(seat))
+        return str(key).replace("_", " ").capitalize() if key else f"seat {seat}"
 
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
         known = {"data", "blight", "adversary", "invaders", "events", "boards", "spirits", "spirit_data", "fear_cards",
