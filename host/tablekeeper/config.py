@@ -17,6 +17,7 @@ from typing import Any, Final, TypeVar
 
 import msgspec
 
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import ConfigError
 from tablekeeper.schema import decode, parse_toml, read_text
 from tablekeeper.ui.legibility import DEFAULT_DISTANCE_CM, PanelSizeError, Viewing, active_area_mm, role_kind
@@ -26,7 +27,7 @@ SIZES: Final = {"128x64": (128, 64), "128x32": (128, 32)}
 MAX_SEATS: Final = 4
 DISPLAY_ROLES: Final = ("track", "tokens", *(f"seat{n}" for n in range(1, MAX_SEATS + 1)))
 PANEL_BUTTON_ROLES: Final = ("next", "back", "select", "up", "down", "menu")
-SEAT_BUTTON_ROLES: Final = tuple(f"seat{n}.{k}" for n in range(1, MAX_SEATS + 1) for k in ("a", "b"))
+SEAT_BUTTON_ROLES: Final = tuple(seat_track(n, k) for n in range(1, MAX_SEATS + 1) for k in ("a", "b"))
 BUTTON_ROLES: Final = PANEL_BUTTON_ROLES + SEAT_BUTTON_ROLES
 REQUIRED_BUTTON_ROLES: Final = ("next", "back")
 COUNTER_ROLES: Final = ("hp", "dial", "dice")

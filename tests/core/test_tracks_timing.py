@@ -13,7 +13,7 @@ from tablekeeper.core.flow import Flow, Phase, Step
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
 from tablekeeper.core.session import Session
 from tablekeeper.core.state import GameState
-from tablekeeper.core.tracks import Counter, Slot, TimeTrack, TokenCard
+from tablekeeper.core.tracks import Counter, SeatTrack, Slot, TimeTrack, TokenCard, seat_track
 from tablekeeper.errors import Rejected
 
 
@@ -157,3 +157,16 @@ def test_an_endless_loop_is_rejected_and_changes_nothing() -> None:
     out = s.perform(Command("loop"))
     assert not out.accepted and "nested more than" in (out.reason or "")
     assert s.state is before
+
+
+@pytest.mark.parametrize(("name", "value"), [("seat2.damage", SeatTrack(2, "damage")), ("seat1.a", SeatTrack(1, "a")),
+                                             ("seat12.animus_reserve", SeatTrack(12, "animus_reserve"))])
+def test_a_seat_track_is_written_and_read_in_one_spelling(name: str, value: SeatTrack) -> None:
+    assert SeatTrack.parse(name) == value
+    assert value.name == str(value) == seat_track(value.seat, value.track) == name
+
+
+@pytest.mark.parametrize("name", ["doom", "boss.head", "seat2", "seat2.", "seat.hp", "seatx.hp", "seat-1.hp",
+                                  "seats.hp", "round.seat2"])
+def test_a_word_that_is_no_seats_track_parses_as_none(name: str) -> None:
+    assert SeatTrack.parse(name) is None

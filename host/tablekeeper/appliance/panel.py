@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from tablekeeper.config import DisplayConfig, StationConfig
+from tablekeeper.core.tracks import SeatTrack
 from tablekeeper.ui.legibility import active_area_mm
 
 # (driver, width px, height px) -> (board w, board h, window w, window h) in mm, as the modules are sold.
@@ -83,7 +84,7 @@ def layout(cfg: StationConfig) -> tuple[list[Cutout], float, float]:
     bottom = y
     for seat in seats:
         seat_display = cfg.display(f"seat{seat}")
-        buttons = [b for b in cfg.buttons if b.role.startswith(f"seat{seat}.")]
+        buttons = [b for b in cfg.buttons if (owner := SeatTrack.parse(b.role)) is not None and owner.seat == seat]
         column_w = max(BUTTON_PITCH_MM * max(len(buttons), 1) + LED_HOLE_MM, 0.0)
         sy = y
         if seat_display is not None:

@@ -19,6 +19,7 @@ from tablekeeper.core.events import Command
 from tablekeeper.core.numbers import is_number, option_number, parse_number
 from tablekeeper.core.session import Session
 from tablekeeper.core.store import Store
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import ConfigError, NotANumber, Rejected, ScriptError
 from tablekeeper.schema import decode, parse_toml, read_text
 
@@ -228,11 +229,11 @@ def buy_in_open_scenario(store: Store, log: Campaign, playing: Mapping[str, str]
     words += [f"{key}={value}" for key, value in named if value is not None]
     if args.card_class not in (None, "neutral"):
         words.append(f"class={args.card_class}")
-    before = session.state.value(f"seat{at}.xp")
+    before = session.state.value(seat_track(at, "xp"))
     outcome = session.perform(Command("buy", tuple(words)))
     if not outcome.accepted:
         raise Rejected(f"{playing['scenario']} is open in slot {slot!r}: {outcome.reason}")
-    cost = before - session.state.value(f"seat{at}.xp")
+    cost = before - session.state.value(seat_track(at, "xp"))
     return f"seat {_seat(seat)} buys {title} for {cost} experience (in slot {slot!r}, before its first round)"
 
 

@@ -20,7 +20,7 @@ from tablekeeper.core.flow import Flow
 from tablekeeper.core.frozen import freeze, thaw
 from tablekeeper.core.numbers import parse_number
 from tablekeeper.core.state import EMPTY, GameState, Prompt, Result
-from tablekeeper.core.tracks import Counter
+from tablekeeper.core.tracks import Counter, seat_track
 from tablekeeper.core.view import Panel
 from tablekeeper.errors import Rejected
 
@@ -250,7 +250,7 @@ class Game:
         ``TRACK``, ``SOURCE``; a game adds its cards, places, Spirits under its own words)."""
         return {"SEAT": tuple(f"seat{s}" for s in state.seat_numbers()), "TRACK": tuple(state.tracks),
                 "SOURCE": tuple(state.sources),
-                "BUTTON": (*BUTTON_NAMES, *(f"seat{s}.{b}" for s in state.seat_numbers() for b in "ab"))}
+                "BUTTON": (*BUTTON_NAMES, *(seat_track(s, b) for s in state.seat_numbers() for b in "ab"))}
 
     def view_extra(self, state: GameState) -> dict[str, Json]:
         return {}

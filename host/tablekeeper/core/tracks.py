@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from tablekeeper.core.numbers import is_number
 from tablekeeper.errors import Rejected
 
 MAX_TRACK_VALUE = 9_999
@@ -13,6 +14,39 @@ MAX_TRACK_VALUE = 9_999
 ``set fear 1000000000`` is refused rather than kept."""
 MAX_TOKENS = 999
 """The most tokens of one kind a card can hold."""
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class SeatTrack:
+    """Something one seat owns (its damage track, its hand, its ``a`` button), held as a value.
+
+    ``name`` is the one place its written form (``seat2.damage``) is made and ``parse`` the one place it
+    is read, so the console, the configs and the saves keep their words while code passes values.
+    """
+
+    seat: int
+    track: str
+
+    @property
+    def name(self) -> str:
+        return f"seat{self.seat}.{self.track}"
+
+    def __str__(self) -> str:
+        return self.name
+
+    @classmethod
+    def parse(cls, name: str) -> SeatTrack | None:
+        """``seat2.damage`` as SeatTrack(2, "damage"); None for a table track (``doom``) or any other word."""
+        word, dot, track = name.partition(".")
+        digits = word.removeprefix("seat")
+        if not (dot and track and word.startswith("seat") and is_number(digits, signed=False)):
+            return None
+        return cls(int(digits), track)
+
+
+def seat_track(seat: int, track: str) -> str:
+    """The written name of one seat's track (``seat2.damage``): the key the state and the saves use."""
+    return SeatTrack(seat, track).name
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
-from tablekeeper.config import ButtonConfig, CounterConfig, DisplayConfig, StationConfig
+from tablekeeper.config import CounterConfig, DisplayConfig, StationConfig
+from tablekeeper.core.tracks import SeatTrack
 from tablekeeper.ui.fonts import BODY, SMALL, cell, font
 
 if TYPE_CHECKING:
@@ -84,8 +85,8 @@ class PanelLayout:
             x += 40 + 4
         row_w = max(row_w, x)
         y += BUTTON_H + GAP if panel_buttons else 0
-        seat_numbers = sorted({int(d.role[4:]) for d in seats} | {_seat_of(b) for b in config.buttons
-                                                                   if b.role.startswith("seat")})
+        seat_numbers = sorted({int(d.role[4:]) for d in seats}
+                              | {owner.seat for b in config.buttons if (owner := SeatTrack.parse(b.role)) is not None})
         x = MARGIN
         for seat in seat_numbers:
             display = next((d for d in seats if d.role == f"seat{seat}"), None)
@@ -94,7 +95,8 @@ class PanelLayout:
                 self.displays[display.role] = Placed(x, y + 12, display.width, display.height)
             bx = x
             by = y + 12 + (display.height if display is not None else 0) + 4
-            for button in (b for b in config.buttons if b.role.startswith(f"seat{seat}.")):
+            own = (b for b in config.buttons if (owner := SeatTrack.parse(b.role)) is not None and owner.seat == seat)
+            for button in own:
                 self.buttons[button.role] = Placed(bx, by, 40, BUTTON_H)
                 bx += 44
             self.leds[seat] = (x + width - 10, by + BUTTON_H // 2)
@@ -114,9 +116,6 @@ class PanelLayout:
             y = max(y, cy)
         self.size = (row_w + MARGIN - GAP, y + MARGIN - GAP)
 
-
-def _seat_of(button: ButtonConfig) -> int:
-    return int(button.role.split(".")[0][4:])
 
 
 def _paste_lit(picture: Image.Image, screen: Image.Image, place: Placed) -> None:

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from tablekeeper.core.events import Command
 from tablekeeper.core.flow import waiting_for
 from tablekeeper.core.game import Game
-from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
+from tablekeeper.core.tracks import SeatTrack
 from tablekeeper.errors import Rejected
 from tablekeeper.ui.compose import Pointing
 
@@ -28,8 +28,8 @@ ROLES = ("next", "back", "select", "up", "down", "menu")
 def is_role(role: str) -> bool:
     if role in ROLES:
         return True
-    seat, _, button = role.partition(".")
-    return seat.startswith("seat") and is_number(seat[4:], signed=False) and button in ("a", "b")
+    owner = SeatTrack.parse(role)
+    return owner is not None and owner.track in ("a", "b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +183,6 @@ def does_nothing(role: str, state: GameState) -> str:
     """Why a seat button did nothing, naming the seats the table is waiting for."""
     waiting = waiting_for(state)
     who = ("; waiting for seat " + ", ".join(str(s) for s in waiting)) if waiting else ""
-    seat, _, button = role.partition(".")
-    name = f"seat {seat[4:]}'s {button.upper()} button" if is_number(seat[4:], signed=False) else role  # as printed: 2A
+    owner = SeatTrack.parse(role)
+    name = role if owner is None else f"seat {owner.seat}'s {owner.track.upper()} button"  # as printed: 2A
     return f"{name} does nothing now{who}"

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from tablekeeper.core.chance import Dice
 from tablekeeper.core.events import Command
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.intents import CounterConnected, CounterMissing, CounterRolled, CounterValue
 from tablekeeper.station import counter_tracks
 
@@ -29,7 +30,7 @@ def value(st: Station, intent: CounterValue) -> None:
     st.perform([*st.controls.flush(), Command("set", (track, str(intent.value)), origin="counter")])
     if st.session.state.tracks.get(track) == before:
         # refused (or no change): the counter still shows what it asked for; send the game's value
-        st.sink.publish(st.session.game, st.session.state, lambda seat, name: f"seat{seat}.{name}" == track)
+        st.sink.publish(st.session.game, st.session.state, lambda seat, name: seat_track(seat, name) == track)
 
 
 def connected(st: Station, intent: CounterConnected, *, paired: bool) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.hw.protocol import ROLE_SLOTS as ROLE_SLOTS
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ def followed(game: Game, tracks: Mapping[str, object], seat: int, slot: str) -> 
     suffix = game.counter_tracks.get(slot, slot)
     if suffix is None:
         return None
-    name = f"seat{seat}.{suffix}"
+    name = seat_track(seat, suffix)
     return name if name in tracks else None
 
 

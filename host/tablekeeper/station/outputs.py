@@ -12,6 +12,7 @@ from tablekeeper.core.events import NoticeKind
 from tablekeeper.core.game import Game
 from tablekeeper.core.session import Note
 from tablekeeper.core.state import GameState, Result
+from tablekeeper.core.tracks import SeatTrack, seat_track
 from tablekeeper.ui import flow_lines
 from tablekeeper.ui.model import Lights
 
@@ -74,7 +75,7 @@ class OutputSink:
             if changes.sound is not None:
                 self.outputs.beeper.play(changes.sound)
         moved = changes.tracks
-        self.publish(game, state, lambda seat, name: moved is None or f"seat{seat}.{name}" in moved)
+        self.publish(game, state, lambda seat, name: moved is None or seat_track(seat, name) in moved)
 
     def publish(self, game: Game, state: GameState, wanted: Callable[[int, str], bool]) -> None:
         """Send each counter slot its name in this game and the value and bound of the seat track it
@@ -88,6 +89,7 @@ class OutputSink:
             for slot in counter_tracks.SLOTS:
                 self.counters.label(seat, slot, counter_tracks.label(game, state.tracks, seat, slot))
                 name = counter_tracks.followed(game, state.tracks, seat, slot)
-                if name is not None and wanted(seat, name.partition(".")[2]):
+                owner = None if name is None else SeatTrack.parse(name)
+                if name is not None and owner is not None and wanted(seat, owner.track):
                     counter = state.tracks[name]
                     self.counters.publish(seat, slot, counter.value, counter.hi)

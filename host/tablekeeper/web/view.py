@@ -18,6 +18,7 @@ import msgspec
 from tablekeeper.core.game import Game
 from tablekeeper.core.session import taken_back
 from tablekeeper.core.state import GameState
+from tablekeeper.core.tracks import SeatTrack, seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.station.counter_tracks import SLOTS, followed
 from tablekeeper.ui.model import DisplayScreen, Lights, Screens
@@ -164,9 +165,9 @@ class Publisher:
             return SeatView(seat, "off", None, None, (), empty=True)
         tracks = state.tracks
         followed_tracks = dict.fromkeys(t for slot in SLOTS if (t := followed(game, tracks, seat, slot)) is not None)
-        counters = tuple(CounterView(t, t.removeprefix(f"seat{seat}."), tracks[t].value) for t in followed_tracks)
-        return SeatView(seat, light_of(lights, seat), _button_text(game, state, f"seat{seat}.a"),
-                        _button_text(game, state, f"seat{seat}.b"), counters,
+        counters = tuple(CounterView(t, _own_word(t, seat), tracks[t].value) for t in followed_tracks)
+        return SeatView(seat, light_of(lights, seat), _button_text(game, state, seat_track(seat, "a")),
+                        _button_text(game, state, seat_track(seat, "b")), counters,
                         counter_missing=seat in station.ui.missing_counters)
 
     def _note(self, station: Station) -> None:
@@ -192,6 +193,12 @@ class Publisher:
 def _display_seats(screens: Screens) -> int:
     seats = [int(role[4:]) for role in screens.roles if role.startswith("seat") and role[4:].isdigit()]
     return max(seats, default=0)
+
+
+def _own_word(track: str, seat: int) -> str:
+    """A seat's own track by its short name on that seat's card (``damage``); any other by its full name."""
+    owner = SeatTrack.parse(track)
+    return owner.track if owner is not None and owner.seat == seat else track
 
 
 def _button_text(game: Game, state: GameState, role: str) -> str | None:

@@ -4,6 +4,7 @@ draw, resource, move, engage, resign, or the skill test of investigate, fight an
 from __future__ import annotations
 
 from tablekeeper.core.game import Txn, parse_int
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import board, effects, rules, skilltest
 from tablekeeper.games.arkham.records import Provoked
@@ -14,7 +15,7 @@ def resolve(txn: Txn, action: Provoked) -> None:
     if kind == "draw":
         effects.draw_cards(txn, seat, 1)  # AH-DRAWACT-1
     elif kind == "resource":
-        txn.add(f"seat{seat}.resources", 1)
+        txn.add(seat_track(seat, "resources"), 1)
     elif kind == "move":
         board.enter(txn, seat, str(target))
     elif kind == "engage":

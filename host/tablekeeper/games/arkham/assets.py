@@ -10,6 +10,7 @@ import msgspec
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import effects
 
@@ -88,7 +89,7 @@ def assign(txn: Txn, seat: int, damage: int, horror: int, assigned: Mapping[str,
         card = msgspec.structs.replace(cards[name], damage=cards[name].damage + d, horror=cards[name].horror + h)
         if card.defeated():
             del cards[name]
-            txn.add(f"seat{seat}.discard", 1)
+            txn.add(seat_track(seat, "discard"), 1)
             txn.notice(f"{name} is defeated and discarded")
         else:
             cards[name] = card

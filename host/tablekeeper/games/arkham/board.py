@@ -14,6 +14,7 @@ from msgspec.structs import replace
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import assets, effects, places, records
 from tablekeeper.games.arkham.records import Enemy, Location
@@ -203,7 +204,7 @@ def discard_enemy(txn: Txn, name: str) -> None:
     save_enemy(txn, name, None)
     owner = foe.weakness_of
     if owner is not None and effects.is_live(txn.state, owner):
-        txn.add(f"seat{owner}.discard", 1)
+        txn.add(seat_track(owner, "discard"), 1)
     else:
         txn.add("encounter.discard", 1)
     txn.notice(f"{name} is discarded")
@@ -415,7 +416,7 @@ def harm_enemy(txn: Txn, name: str, damage: int) -> None:
         save_enemy(txn, name, None)
         owner = foe.weakness_of
         if owner is not None and effects.is_live(txn.state, owner):
-            txn.add(f"seat{owner}.discard", 1)
+            txn.add(seat_track(owner, "discard"), 1)
             txn.notice(f"{name} is defeated and goes to seat {owner}'s discard pile")
         elif foe.victory:  # a card with victory points goes to the victory display instead
             records.add_victory(txn, foe.victory, foe.card or name)

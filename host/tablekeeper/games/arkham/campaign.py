@@ -16,6 +16,7 @@ from typing import Any, Literal
 import msgspec
 
 from tablekeeper.core.state import GameState
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import records, rules
 from tablekeeper.games.arkham.arkhamdb import purchasable
@@ -189,11 +190,11 @@ class Campaign:
             if record is not None and record.get("fate"):
                 raise Rejected(f"{inv} is {record['fate']}: choose another investigator (--option seat{index}=ID)")
             for key in ("physical_trauma", "mental_trauma", "xp"):
-                options.setdefault(f"seat{index}.{key}", str(record[key] if record else 0))
+                options.setdefault(seat_track(index, key), str(record[key] if record else 0))
             kept = self.kept_deck(inv)
             if kept is not None:  # the deck the log holds, not the generic size (AH-DB-2)
-                options.setdefault(f"seat{index}.deck", str(sum(1 for c in kept if not c.permanent)))
-                options.setdefault(f"seat{index}.weaknesses", WEAKNESS_SEP.join(
+                options.setdefault(seat_track(index, "deck"), str(sum(1 for c in kept if not c.permanent)))
+                options.setdefault(seat_track(index, "weaknesses"), WEAKNESS_SEP.join(
                     c.title for c in kept if c.weakness))
             index += 1
         return options
@@ -230,9 +231,9 @@ class Campaign:
         for seat in state.seat_numbers():
             inv = records.seats(state)[seat].investigator
             record = self.investigator(inv)
-            record["physical_trauma"] = state.value(f"seat{seat}.physical_trauma")
-            record["mental_trauma"] = state.value(f"seat{seat}.mental_trauma")
-            record["xp"] = state.value(f"seat{seat}.xp") + earned
+            record["physical_trauma"] = state.value(seat_track(seat, "physical_trauma"))
+            record["mental_trauma"] = state.value(seat_track(seat, "mental_trauma"))
+            record["xp"] = state.value(seat_track(seat, "xp")) + earned
             gains[inv] = earned
             printed = people.get(inv)
             if printed is not None:

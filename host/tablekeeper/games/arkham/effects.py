@@ -10,6 +10,7 @@ from tablekeeper.core import flow as flowmod
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState, Result
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import records, rules
 from tablekeeper.games.arkham.data import Card
@@ -18,7 +19,7 @@ from tablekeeper.games.arkham.records import Seat, seats
 
 # --- reading the state ---------------------------------------------------------------------------
 def seat_value(state: GameState, seat: int, name: str) -> int:
-    return state.value(f"seat{seat}.{name}")
+    return state.value(seat_track(seat, name))
 
 
 def eliminated(state: GameState) -> Mapping[str, str]:
@@ -54,8 +55,8 @@ def hand_owing(state: GameState) -> tuple[int, ...]:
 def discard_to_limit(txn: Txn, seat: int) -> None:
     """4.5: the seat discards down to 8 cards (which ones is the player's choice)."""
     excess = seat_value(txn.state, seat, "hand") - rules.HAND_LIMIT
-    txn.add(f"seat{seat}.hand", -excess)
-    txn.add(f"seat{seat}.discard", excess)
+    txn.add(seat_track(seat, "hand"), -excess)
+    txn.add(seat_track(seat, "discard"), excess)
     txn.notice(f"seat {seat} discards {excess} card{'s' if excess != 1 else ''} down to {rules.HAND_LIMIT}")
 
 
@@ -167,12 +168,12 @@ def draw_cards(txn: Txn, seat: int, n: int) -> None:
             if pile == 0:
                 txn.notice(f"seat {seat}: deck and discard pile are empty; nothing more to draw")
                 break
-            txn.set(f"seat{seat}.deck", pile)
-            txn.set(f"seat{seat}.discard", 0)
+            txn.set(seat_track(seat, "deck"), pile)
+            txn.set(seat_track(seat, "discard"), 0)
             txn.notice(f"seat {seat}: discard pile shuffled into a new deck")
             reset = True
-        txn.add(f"seat{seat}.deck", -1)
-        txn.add(f"seat{seat}.hand", 1)
+        txn.add(seat_track(seat, "deck"), -1)
+        txn.add(seat_track(seat, "hand"), 1)
     if reset:
         take_harm(txn, seat, 0, 1)
 
@@ -208,7 +209,7 @@ def take_harm(txn: Txn, seat: int, damage: int, horror: int) -> None:
     for name, limit, dealt in (("damage", "health", damage), ("horror", "sanity", horror)):
         if dealt:
             have, top = seat_value(txn.state, seat, name), seat_value(txn.state, seat, limit)
-            txn.set(f"seat{seat}.{name}", min(top, have + dealt))
+            txn.set(seat_track(seat, name), min(top, have + dealt))
     check_defeat(txn, seat)
 
 
@@ -250,9 +251,9 @@ def eliminate(txn: Txn, seat: int, defeat: rules.Defeat) -> None:
                                                                                     f"defeated by {defeat.cause}"))
     if state.get("mode") == "campaign" and (defeat.physical or defeat.mental):
         if defeat.physical:
-            txn.add(f"seat{seat}.physical_trauma", defeat.physical)
+            txn.add(seat_track(seat, "physical_trauma"), defeat.physical)
         if defeat.mental:
-            txn.add(f"seat{seat}.mental_trauma", defeat.mental)
+            txn.add(seat_track(seat, "mental_trauma"), defeat.mental)
         fate = rules.killed_or_insane(seat_value(txn.state, seat, "physical_trauma"),
                                       seat_value(txn.state, seat, "mental_trauma"),
                                       info.printed_health, info.printed_sanity)
@@ -261,7 +262,7 @@ def eliminate(txn: Txn, seat: int, defeat: rules.Defeat) -> None:
             txn.notice(f"{info.name} is {fate}")
     board.remove_weaknesses(txn, seat)  # step 0
     for pile in ("hand", "deck", "discard"):  # step 1: their cards leave the game
-        txn.set(f"seat{seat}.{pile}", 0)
+        txn.set(seat_track(seat, pile), 0)
     assets.remove_all(txn, seat)
     # Step 2: clues to the location, resources back to the pool.
     clues = seat_value(txn.state, seat, "clues")
@@ -269,9 +270,9 @@ def eliminate(txn: Txn, seat: int, defeat: rules.Defeat) -> None:
         txn.notice(f"seat {seat}'s {clues} clue{'s' if clues != 1 else ''} go{'' if clues != 1 else 'es'} onto their "
                    "location")
         board.drop_clues(txn, seat, clues)
-        txn.set(f"seat{seat}.clues", 0)
-    txn.set(f"seat{seat}.resources", 0)
-    txn.set(f"seat{seat}.actions", 0)
+        txn.set(seat_track(seat, "clues"), 0)
+    txn.set(seat_track(seat, "resources"), 0)
+    txn.set(seat_track(seat, "actions"), 0)
     board.discard_threat_area(txn, seat)  # step 4, before step 3 moves the enemies out
     board.release_engaged(txn, seat)  # step 3
     remaining = live_seats(txn.state)

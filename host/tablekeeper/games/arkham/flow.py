@@ -6,6 +6,7 @@ from __future__ import annotations
 from tablekeeper.core.flow import Ending, Flow, Hold, Hook, Kind, Phase, Predicate, Step, Stop, Turns
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.games.arkham import attacks, board, effects, mythos, rules, scenario_cards
 
 
@@ -131,7 +132,7 @@ def _attacks(txn: Txn) -> None:
 def _reset_actions(txn: Txn) -> None:
     """4.2: every investigator will again have 3 actions."""
     for seat in effects.live_seats(txn.state):
-        txn.set(f"seat{seat}.actions", rules.ACTIONS_PER_TURN)
+        txn.set(seat_track(seat, "actions"), rules.ACTIONS_PER_TURN)
 
 
 def _ready(txn: Txn) -> None:
@@ -143,7 +144,7 @@ def _upkeep_draw(txn: Txn) -> None:
     for seat in effects.live_seats(txn.state):
         effects.draw_cards(txn, seat, 1)
         if effects.is_live(txn.state, seat):
-            txn.add(f"seat{seat}.resources", 1)
+            txn.add(seat_track(seat, "resources"), 1)
 
 
 FLOW = Flow(phases=(

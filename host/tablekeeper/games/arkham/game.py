@@ -14,6 +14,7 @@ from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
 from tablekeeper.core.odds import percent
 from tablekeeper.core.state import GameState
+from tablekeeper.core.tracks import SeatTrack
 from tablekeeper.core.view import Panel
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import (
@@ -64,11 +65,11 @@ class Arkham(Game):
 
     def check_track(self, state: GameState, track: str, value: int) -> None:
         """Bad input: damage beyond health, horror beyond sanity, an act needing no clues."""
-        seat_text, _, name = track.partition(".")
-        if name in HARM_LIMITS and seat_text.startswith("seat"):
-            limit = state.value(f"{seat_text}.{HARM_LIMITS[name]}")
+        owner = SeatTrack.parse(track)
+        if owner is not None and owner.track in HARM_LIMITS:
+            limit = state.value(SeatTrack(owner.seat, HARM_LIMITS[owner.track]).name)
             if value > limit:
-                raise Rejected(f"{track} {value} is beyond {HARM_LIMITS[name]} {limit}")
+                raise Rejected(f"{track} {value} is beyond {HARM_LIMITS[owner.track]} {limit}")
         if track == "act.clues_required" and value < 1 and not effects.card(state, "act").objective:
             raise Rejected("act.clues_required cannot go below 1 for an act without an objective")
 

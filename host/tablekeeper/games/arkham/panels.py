@@ -6,9 +6,9 @@ from __future__ import annotations
 from tablekeeper.core import derived
 from tablekeeper.core.events import Command
 from tablekeeper.core.flow import Flow
-from tablekeeper.core.numbers import is_number
 from tablekeeper.core.odds import percent
 from tablekeeper.core.state import GameState, Prompt
+from tablekeeper.core.tracks import SeatTrack, seat_track
 from tablekeeper.core.view import Panel, Priority
 from tablekeeper.games.arkham import board, effects, records, reference, skilltest
 from tablekeeper.games.arkham.data import TokenKind
@@ -143,11 +143,11 @@ def adjustable(state: GameState) -> list[str]:
     first = state.active_seat or state.lead
     seats = [first, *[s for s in state.seat_numbers() if s != first]]
     per_seat = ("damage", "horror", "clues", "resources", "actions")
-    names = [f"seat{first}.{n}" for n in per_seat]
+    names = [seat_track(first, n) for n in per_seat]
     names += ["agenda.doom", "doom.other", "agenda.threshold"]
     if not effects.card(state, "act").objective:  # AH-ACTAG-5: an objective needs no clues
         names.append("act.clues_required")
-    names += [f"seat{s}.{n}" for s in seats[1:] for n in per_seat]
+    names += [seat_track(s, n) for s in seats[1:] for n in per_seat]
     return [n for n in names if n in state.tracks]
 
 
@@ -178,11 +178,11 @@ def button(state: GameState, role: str, held: bool) -> Command | None:
     question put to me, "me" when the table picks a seat, discard down to 8 at 4.5); B is the seat's
     own menu (the action menu on its turn, the second answer of its question). The panel's up/down
     and NEXT reach every answer of any question."""
-    seat_text, _, which = role.partition(".")
-    if held or not seat_text.startswith("seat") or not is_number(seat_text[4:], signed=False) \
-            or which not in ("a", "b"):
+    owner = SeatTrack.parse(role)
+    if held or owner is None or owner.track not in ("a", "b"):
         return None
-    seat = int(seat_text[4:])
+    seat, which = owner.seat, owner.track
+    seat_text = f"seat{seat}"  # the SEAT word the verbs take
     prompt = state.prompt
     if prompt is not None:
         return _answer(prompt, seat, which)

@@ -9,6 +9,7 @@ from tablekeeper.core import flow as flowmod
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, parse_int, parse_seat
 from tablekeeper.core.state import GameState
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import effects, records
 
@@ -68,7 +69,7 @@ def spend_actions(txn: Txn, seat: int, n: int, what: str, kind: str = "") -> Non
     left = effects.seat_value(txn.state, seat, "actions")
     if left < n:
         raise Rejected(f"seat {seat} has {left} action{'s' if left != 1 else ''} left; {what} needs {n}")
-    txn.add(f"seat{seat}.actions", -n)
+    txn.add(seat_track(seat, "actions"), -n)
 
 
 def keywords(args: Sequence[str], glue: Collection[str] = (),

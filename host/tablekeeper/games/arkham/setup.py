@@ -13,7 +13,7 @@ from tablekeeper.core.chance import Bag, Multiset
 from tablekeeper.core.frozen import freeze
 from tablekeeper.core.numbers import is_number, parse_number
 from tablekeeper.core.state import GameState
-from tablekeeper.core.tracks import Counter
+from tablekeeper.core.tracks import Counter, seat_track
 from tablekeeper.errors import ConfigError, NotANumber, Rejected
 from tablekeeper.games.arkham import places, records
 from tablekeeper.games.arkham.bags import load_bag
@@ -77,7 +77,7 @@ def _starting_deck(options: Mapping[str, str], seat: int) -> int:
     """The cards a seat shuffles at setup (AH-DB-2: the deck size plus its investigator-specific cards and
     weaknesses): ``seatN.deck`` (the campaign's kept list sets it), else ``deck``, else a typical 30."""
     common = _int_option(options, "deck", DECK_SIZE, OPENING_HAND)
-    return _int_option(options, f"seat{seat}.deck", common, OPENING_HAND)
+    return _int_option(options, seat_track(seat, "deck"), common, OPENING_HAND)
 
 
 def card_amount(card: Card, investigators: int) -> int:
@@ -160,24 +160,24 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
             raise ConfigError(f"--option seat{seat}={inv_id}: already at the table")
         chosen.append(inv_id)
         inv = people[inv_id]
-        physical = _int_option(options, f"seat{seat}.physical_trauma", 0)
-        mental = _int_option(options, f"seat{seat}.mental_trauma", 0)
+        physical = _int_option(options, seat_track(seat, "physical_trauma"), 0)
+        mental = _int_option(options, seat_track(seat, "mental_trauma"), 0)
         deck = _starting_deck(options, seat) - OPENING_HAND
-        weaknesses = tuple(t.strip() for t in options.get(f"seat{seat}.weaknesses", "").split(WEAKNESS_SEP)
+        weaknesses = tuple(t.strip() for t in options.get(seat_track(seat, "weaknesses"), "").split(WEAKNESS_SEP)
                            if t.strip())
         values = {"health": inv.health, "sanity": inv.sanity, "damage": min(physical, inv.health - 1),
                   "horror": min(mental, inv.sanity - 1), "clues": 0, "resources": STARTING_RESOURCES,
                   "actions": ACTIONS_PER_TURN, "hand": OPENING_HAND, "deck": deck, "discard": 0,
                   "physical_trauma": physical, "mental_trauma": mental,
-                  "xp": _int_option(options, f"seat{seat}.xp", 0)}
+                  "xp": _int_option(options, seat_track(seat, "xp"), 0)}
         for name in SEAT_TRACKS:
             lo = 1 if name in ("health", "sanity") else 0
-            tracks[f"seat{seat}.{name}"] = Counter(values[name], lo, None)
-        elder = options.get(f"seat{seat}.elder_sign")
+            tracks[seat_track(seat, name)] = Counter(values[name], lo, None)
+        elder = options.get(seat_track(seat, "elder_sign"))
         seats[str(seat)] = {"investigator": inv_id, "name": inv.name, "printed_health": inv.health,
                             "printed_sanity": inv.sanity, "skills": dict(inv.skills),
                             "elder_sign": inv.elder_sign if elder is None
-                            else _int_option(options, f"seat{seat}.elder_sign", 0, lo=-99),
+                            else _int_option(options, seat_track(seat, "elder_sign"), 0, lo=-99),
                             "elder_sign_per": inv.elder_sign_per if elder is None else "",
                             "weaknesses": list(weaknesses)}
     n = state.seats

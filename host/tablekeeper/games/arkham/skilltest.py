@@ -15,6 +15,7 @@ from tablekeeper.core import derived
 from tablekeeper.core.chance import Bag
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import attacks, board, effects, records, reference, rules, steps
 from tablekeeper.games.arkham.content import Step
@@ -136,12 +137,12 @@ def resolve(txn: Txn) -> None:
             place = board.location(txn.state, loc)
             if place.clues > 0:  # AH-CLUE-5: the clues on the location, not those investigators hold
                 board.save_location(txn, loc, replace(place, clues=place.clues - 1))
-                txn.add(f"seat{seat}.clues", 1)  # AH-CLUE-3
+                txn.add(seat_track(seat, "clues"), 1)  # AH-CLUE-3
             else:
                 txn.notice(f"{loc} has no clues left")
             board.investigated(txn, loc)
         else:
-            txn.add(f"seat{seat}.clues", 1)
+            txn.add(seat_track(seat, "clues"), 1)
     elif success and kind == "evade" and target in board.enemies(txn.state):
         board.disengage(txn, str(target), exhaust=True)  # AH-EVADE-2 / AH-EVADE-4
         txn.notice(f"{target} is evaded")

@@ -13,6 +13,7 @@ from msgspec.structs import replace
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import attacks, board, effects, encounter, places, records, reference, rules, skilltest
 from tablekeeper.games.arkham.content import Step
@@ -151,7 +152,7 @@ def _clues_to_location(txn: Txn, step: Step, ctx: Pending) -> None:
     n = min(have, have if step.all else _times(step, ctx))
     if n <= 0:
         return
-    txn.add(f"seat{ctx.seat}.clues", -n)
+    txn.add(seat_track(ctx.seat, "clues"), -n)
     board.drop_clues(txn, ctx.seat, n)
     txn.notice(f"{ctx.source}: seat {ctx.seat} places {n} clue{'s' if n != 1 else ''} on their location")
 
@@ -160,7 +161,7 @@ def _spend_clue(txn: Txn, step: Step, ctx: Pending) -> None:
     have = effects.seat_value(txn.state, ctx.seat, "clues")
     if have < step.amount:
         raise Rejected(f"seat {ctx.seat} holds {have} clues, cannot spend {step.amount}")
-    txn.add(f"seat{ctx.seat}.clues", -step.amount)
+    txn.add(seat_track(ctx.seat, "clues"), -step.amount)
 
 
 def _draw_cards(txn: Txn, step: Step, ctx: Pending) -> None:
@@ -171,8 +172,8 @@ def _each_discards(txn: Txn, step: Step, ctx: Pending) -> None:
     for seat in effects.live_seats(txn.state):
         n = min(step.amount, effects.seat_value(txn.state, seat, "hand"))
         if n:
-            txn.add(f"seat{seat}.hand", -n)
-            txn.add(f"seat{seat}.discard", n)
+            txn.add(seat_track(seat, "hand"), -n)
+            txn.add(seat_track(seat, "discard"), n)
     txn.notice(f"{ctx.source}: each investigator discards {step.amount} card at random")
 
 

@@ -8,6 +8,7 @@ from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, Verb, parse_int, parse_seat
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState, Result
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import (
     assets,
@@ -198,7 +199,7 @@ def activate(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected(f"seat {seat} has {have} resources; the ability costs {resources}")
     spend_actions(txn, seat, actions, "this ability", kind)
     if resources:
-        txn.add(f"seat{seat}.resources", -resources)
+        txn.add(seat_track(seat, "resources"), -resources)
     attacks.provoke(txn, seat, kind)  # AH-DESIG-1: a designated Evade/Fight is exempt
 
 
@@ -207,7 +208,7 @@ def lose(txn: Txn, args: tuple[str, ...]) -> None:
     usage(args, 2, 2, "lose SEAT N")
     seat = live_seat(txn.state, args[0])
     n = count(args[1], "actions", 1)
-    txn.set(f"seat{seat}.actions", max(0, effects.seat_value(txn.state, seat, "actions") - n))
+    txn.set(seat_track(seat, "actions"), max(0, effects.seat_value(txn.state, seat, "actions") - n))
 
 
 def play(txn: Txn, args: tuple[str, ...]) -> None:
@@ -240,10 +241,10 @@ def play(txn: Txn, args: tuple[str, ...]) -> None:
     if needs_action:
         spend_actions(txn, seat, 1, "the play action")
     if cost:
-        txn.add(f"seat{seat}.resources", -cost)
-    txn.add(f"seat{seat}.hand", -1)
+        txn.add(seat_track(seat, "resources"), -cost)
+    txn.add(seat_track(seat, "hand"), -1)
     if cardtype == "event":
-        txn.add(f"seat{seat}.discard", 1)  # AH-EVENT-4
+        txn.add(seat_track(seat, "discard"), 1)  # AH-EVENT-4
     if needs_action:
         attacks.provoke(txn, seat, "play")  # AH-AOO-7: fast cards provoke nothing
 
@@ -264,8 +265,8 @@ def discard(txn: Txn, args: tuple[str, ...]) -> None:
     hand = effects.seat_value(txn.state, seat, "hand")
     if n > hand:
         raise Rejected(f"seat {seat} holds {hand} cards, cannot discard {n}")
-    txn.add(f"seat{seat}.hand", -n)
-    txn.add(f"seat{seat}.discard", n)
+    txn.add(seat_track(seat, "hand"), -n)
+    txn.add(seat_track(seat, "discard"), n)
 
 
 def hit(txn: Txn, args: tuple[str, ...]) -> None:
@@ -327,7 +328,7 @@ def heal(txn: Txn, args: tuple[str, ...]) -> None:
         if n > have:
             raise Rejected(f"seat {seat} has {have} {name}; cannot heal {n}")
         if n:
-            txn.add(f"seat{seat}.{name}", -n)
+            txn.add(seat_track(seat, name), -n)
 
 
 def defeat(txn: Txn, args: tuple[str, ...]) -> None:
@@ -394,7 +395,7 @@ def spend_clues(txn: Txn, args: tuple[str, ...]) -> None:
     rules.group_spend(holdings, spend, need)
     for seat, paid in spend.items():
         if paid:
-            txn.add(f"seat{seat}.clues", -paid)
+            txn.add(seat_track(seat, "clues"), -paid)
     if ability is not None:  # the act's ability (The Midnight Masks: the next card of the Cultist deck)
         steps.run(txn, ability.then, state.active_seat or state.lead, source=current.name)
         return
@@ -447,7 +448,7 @@ def trauma(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected(f"trauma is physical or mental, not {args[1]!r}")
     n = count(args[2], "trauma", 1) if len(args) == 3 else 1
     for seat in _seats_named(txn.state, args[0]):
-        txn.add(f"seat{seat}.{kind}_trauma", n)
+        txn.add(seat_track(seat, f"{kind}_trauma"), n)
         txn.notice(f"seat {seat} suffers {n} {kind} trauma")
 
 
@@ -457,7 +458,7 @@ def experience(txn: Txn, args: tuple[str, ...]) -> None:
     usage(args, 2, 2, "xp SEAT|each +N|-N")
     n = parse_int(args[1], "experience")
     for seat in _seats_named(txn.state, args[0]):
-        txn.set(f"seat{seat}.xp", max(0, effects.seat_value(txn.state, seat, "xp") + n))
+        txn.set(seat_track(seat, "xp"), max(0, effects.seat_value(txn.state, seat, "xp") + n))
 
 
 def record(txn: Txn, args: tuple[str, ...]) -> None:
@@ -519,7 +520,7 @@ def buy(txn: Txn, args: tuple[str, ...]) -> None:
                    upgrade_from=count(named["upgrade"], "level") if "upgrade" in named else None,
                    remove=named.get("remove"), card_class=named.get("class"),
                    permanent="permanent" in plain[3:])
-    txn.add(f"seat{seat}.xp", -cost)
+    txn.add(seat_track(seat, "xp"), -cost)
     txn.put("campaign_log", log.body)
     txn.notice(f"seat {seat} buys {plain[1]} for {cost} experience")
 

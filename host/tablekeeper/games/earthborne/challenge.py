@@ -7,6 +7,7 @@ from fractions import Fraction
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.game import Txn, parse_int, parse_seat, want
 from tablekeeper.core.state import GameState
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.earthborne import engine, rules, tables
 from tablekeeper.games.earthborne.data import ASPECTS
@@ -36,7 +37,7 @@ def test_verb(txn: Txn, args: tuple[str, ...]) -> None:
     committed = parse_int(options.get("commit", "0"), "commit")
     icons = parse_int(options.get("icons", str(committed)), "icons")
     extra = parse_int(options.get("effort", "0"), "effort")
-    have = txn.state.value(f"seat{seat}.{aspect}")
+    have = txn.state.value(seat_track(seat, aspect))
     if txn.state.phase != "turns":
         raise Rejected("a test is a Ranger's turn action: tests happen in phase 2 (Ranger turns)")
     if energy < 1:
@@ -45,7 +46,7 @@ def test_verb(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected(f"seat {seat} has {have} {aspect.upper()} energy: cannot commit {energy} (ER-TEST-2)")
     if min(committed, icons, extra) < 0 or (committed == 0 and icons > 0):
         raise Rejected("test: commit=N cards (icons=N their matching approach icons) and effort=N are counts")
-    hand = txn.state.value(f"seat{seat}.hand")
+    hand = txn.state.value(seat_track(seat, "hand"))
     if committed > hand:
         raise Rejected(f"seat {seat} has {hand} card(s) in hand: cannot commit {committed}")
     check_free(txn)
@@ -67,9 +68,9 @@ def test_verb(txn: Txn, args: tuple[str, ...]) -> None:
         names = ", ".join(str(c["name"]) for c in rules.between(target, all_cards, seat).values())
         if not suffer(txn, seat, fatigue, f"the ready cards in between: {names}"):
             return
-    tables.add_tokens(txn, f"seat{seat}.{aspect}", -energy)
+    tables.add_tokens(txn, seat_track(seat, aspect), -energy)
     if committed:
-        tables.add_tokens(txn, f"seat{seat}.hand", -committed)
+        tables.add_tokens(txn, seat_track(seat, "hand"), -committed)
         tables.log(txn, f"seat {seat} commits {committed} card(s) from hand (+{icons})")
     effort = energy + icons + extra + rules.ranger_token_bonus(target, seat)
     tables.log(txn, f"seat {seat} tests {aspect.upper()} {effort} vs {difficulty}")

@@ -19,7 +19,7 @@ from tablekeeper.core.frozen import freeze, thaw
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
-from tablekeeper.core.tracks import Counter
+from tablekeeper.core.tracks import Counter, SeatTrack, seat_track
 from tablekeeper.core.view import Panel
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.earthborne import (
@@ -261,7 +261,7 @@ class Earthborne(Game):
         """The active seat's energy first, then the cards' tokens, the location, the other seats."""
         first = [state.active_seat] if state.active_seat else []
         seats = [*first, *(s for s in state.seat_numbers() if s not in first)]
-        seat_tracks = [[f"seat{s}.{a}" for a in (*ASPECTS, "fatigue", "injury")] for s in seats]
+        seat_tracks = [[seat_track(s, a) for a in (*ASPECTS, "fatigue", "injury")] for s in seats]
         card_tracks = [f"{k}.{kind}" for k in tables.cards(state) for kind in ("progress", "harm")]
         head = seat_tracks[0] if first else []
         rest = [t for group in (seat_tracks[1:] if first else seat_tracks) for t in group]
@@ -281,10 +281,10 @@ class Earthborne(Game):
         """Seat buttons keep one meaning (issue 20): A is done (resolve what is shown, draw my path
         card, end my turn, rest) or the first answer; B is the seat's own move (take a turn; held:
         exhausting the role card, ER-TURN-1) or the second answer. ``legend`` says which, per seat."""
-        seat_text, _, which = role.partition(".")
-        seat = seat_text.removeprefix("seat")
-        if not is_number(seat, signed=False) or which not in ("a", "b"):
+        owner = SeatTrack.parse(role)
+        if owner is None or owner.track not in ("a", "b"):
             return None
+        seat, which = str(owner.seat), owner.track
         if state.prompt is not None:
             answer = 1 if which == "a" else 2
             return Command("choose", (str(answer),), origin="button") if answer <= len(state.prompt.options) else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tablekeeper.core import flow as flowmod
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, parse_int, parse_seat, want
-from tablekeeper.core.tracks import Counter
+from tablekeeper.core.tracks import Counter, seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.earthborne import engine, rules, tables
 from tablekeeper.games.earthborne.data import ASPECTS
@@ -100,7 +100,7 @@ def rest_verb(txn: Txn, args: tuple[str, ...]) -> None:
         if response["window"] == "rest" and response.get("seat") == seat:
             tables.log(txn, str(response["label"]))
             txn.notice(f"seat {seat}: {response['label']} (when you rest)")
-    injuries = txn.state.value(f"seat{seat}.injury")
+    injuries = txn.state.value(seat_track(seat, "injury"))
     if injuries:
         suffer(txn, seat, injuries, "1 per injury, resting")
     info = tables.turns(txn.state)
@@ -126,15 +126,15 @@ def next_verb(txn: Txn, args: tuple[str, ...], flow: flowmod.Flow) -> None:
 def suffer(txn: Txn, seat: int, amount: int, why: str = "") -> bool:
     """ER-FATIGUE-1: move cards from the Ranger deck to the fatigue stack; too few ends the day.
     Says what happened either way; False when the day ended."""
-    deck = txn.state.value(f"seat{seat}.deck")
+    deck = txn.state.value(seat_track(seat, "deck"))
     because = f" ({why})" if why else ""
     if deck < amount:
         tables.log(txn, f"seat {seat} cannot suffer {amount} fatigue")
         txn.notice(f"seat {seat} must suffer {amount} fatigue{because} but has {deck} card(s) in the deck")
         tables.end_day(txn, "too_fatigued")
         return False
-    tables.add_tokens(txn, f"seat{seat}.deck", -amount)
-    tables.add_tokens(txn, f"seat{seat}.fatigue", amount)
+    tables.add_tokens(txn, seat_track(seat, "deck"), -amount)
+    tables.add_tokens(txn, seat_track(seat, "fatigue"), amount)
     tables.log(txn, f"seat {seat} suffers {amount} fatigue")
     txn.notice(f"seat {seat} suffers {amount} fatigue{because}: {amount} card(s) from the deck to the fatigue stack")
     return True
@@ -152,11 +152,11 @@ def fatigue_verb(txn: Txn, args: tuple[str, ...]) -> None:
 def soothe_verb(txn: Txn, args: tuple[str, ...]) -> None:
     want(args, 2, "soothe SEAT N")
     seat = parse_seat(txn.state, args[0])
-    amount = min(parse_int(args[1], "soothe"), txn.state.value(f"seat{seat}.fatigue"))
+    amount = min(parse_int(args[1], "soothe"), txn.state.value(seat_track(seat, "fatigue")))
     if amount < 1:
         raise Rejected(f"seat {seat} has no fatigue to soothe")
-    tables.add_tokens(txn, f"seat{seat}.fatigue", -amount)
-    tables.add_tokens(txn, f"seat{seat}.hand", amount)
+    tables.add_tokens(txn, seat_track(seat, "fatigue"), -amount)
+    tables.add_tokens(txn, seat_track(seat, "hand"), amount)
 
 
 def injure_verb(txn: Txn, args: tuple[str, ...]) -> None:
@@ -164,9 +164,9 @@ def injure_verb(txn: Txn, args: tuple[str, ...]) -> None:
     want(args, 1, "injure SEAT")
     seat = parse_seat(txn.state, args[0])
     limit = int(tables.rule(txn.state, "injury_limit"))
-    injuries = txn.state.value(f"seat{seat}.injury") + 1
-    tables.set_tokens(txn, f"seat{seat}.injury", min(injuries, limit))
-    tables.set_tokens(txn, f"seat{seat}.fatigue", 0)
+    injuries = txn.state.value(seat_track(seat, "injury")) + 1
+    tables.set_tokens(txn, seat_track(seat, "injury"), min(injuries, limit))
+    tables.set_tokens(txn, seat_track(seat, "fatigue"), 0)
     tables.log(txn, f"seat {seat} is injured ({injuries})")
     if injuries >= limit:
         txn.notice(f"seat {seat}: add a Lingering Injury card to the deck if one is left")
@@ -177,12 +177,12 @@ def injure_verb(txn: Txn, args: tuple[str, ...]) -> None:
 
 def ranger_draw(txn: Txn, seat: int, amount: int) -> bool:
     """Draw Ranger cards; an empty deck ends the day (ER-REFRESH-1). False if the day ended."""
-    deck = txn.state.value(f"seat{seat}.deck")
+    deck = txn.state.value(seat_track(seat, "deck"))
     if deck < amount:
         tables.end_day(txn, "cannot_draw")
         return False
-    tables.add_tokens(txn, f"seat{seat}.deck", -amount)
-    tables.add_tokens(txn, f"seat{seat}.hand", amount)
+    tables.add_tokens(txn, seat_track(seat, "deck"), -amount)
+    tables.add_tokens(txn, seat_track(seat, "hand"), amount)
     tables.log(txn, f"seat {seat} draws {amount}")
     return True
 
@@ -207,7 +207,7 @@ def aspects_verb(txn: Txn, args: tuple[str, ...]) -> None:
     if txn.state.round == 1 and txn.state.phase == "path":
         # ER-SETUP-1: entered during the day's setup, the aspects are also round 1's energy
         for aspect, value in values.items():
-            tables.set_tokens(txn, f"seat{seat}.{aspect}", value)
+            tables.set_tokens(txn, seat_track(seat, aspect), value)
         txn.notice(f"seat {seat}: aspects and energy {' '.join(f'{a.upper()} {v}' for a, v in values.items())}")
 
 
@@ -228,19 +228,19 @@ def play_verb(txn: Txn, args: tuple[str, ...]) -> None:
     equip = parse_int(options["equip"], "equip value") if "equip" in options else None
     if txn.state.phase != "turns":
         raise Rejected("playing a Ranger card is a turn action: phase 2 (Ranger turns)")
-    if txn.state.value(f"seat{seat}.hand") < 1:
+    if txn.state.value(seat_track(seat, "hand")) < 1:
         raise Rejected(f"seat {seat} has no card in hand")
-    have = txn.state.value(f"seat{seat}.{aspect}")
+    have = txn.state.value(seat_track(seat, aspect))
     if cost < 0 or have < cost:
         raise Rejected(f"seat {seat} has {have} {aspect.upper()} energy: cannot pay {cost}")
     check_free(txn)
     take_action(txn, seat, f"played {name}")
-    tables.add_tokens(txn, f"seat{seat}.hand", -1)
+    tables.add_tokens(txn, seat_track(seat, "hand"), -1)
     if cost:
-        tables.add_tokens(txn, f"seat{seat}.{aspect}", -cost)
+        tables.add_tokens(txn, seat_track(seat, aspect), -cost)
     tables.log(txn, f"seat {seat} plays {name}")
     txn.notice(f"seat {seat} plays {name}" + (f" for {cost} {aspect.upper()}" if cost else "")
-               + f"; {txn.state.value(f'seat{seat}.hand')} card(s) left in hand")
+               + f"; {txn.state.value(seat_track(seat, 'hand'))} card(s) left in hand")
     if equip is not None:
         equip_gear(txn, seat, name, equip)
     engine.end_of_command(txn)
@@ -290,9 +290,9 @@ def counter_defs(seats: int, aspects: dict[str, dict[str, int]], deck: int, hand
     tracks: dict[str, Counter] = {}
     for seat in range(1, seats + 1):
         for aspect in ASPECTS:
-            tracks[f"seat{seat}.{aspect}"] = Counter(aspects[str(seat)][aspect], 0)
-        tracks[f"seat{seat}.fatigue"] = Counter(0, 0)
-        tracks[f"seat{seat}.injury"] = Counter(0, 0)
-        tracks[f"seat{seat}.deck"] = Counter(deck - hand, 0)
-        tracks[f"seat{seat}.hand"] = Counter(hand, 0)
+            tracks[seat_track(seat, aspect)] = Counter(aspects[str(seat)][aspect], 0)
+        tracks[seat_track(seat, "fatigue")] = Counter(0, 0)
+        tracks[seat_track(seat, "injury")] = Counter(0, 0)
+        tracks[seat_track(seat, "deck")] = Counter(deck - hand, 0)
+        tracks[seat_track(seat, "hand")] = Counter(hand, 0)
     return tracks

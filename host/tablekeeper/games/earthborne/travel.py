@@ -7,6 +7,7 @@ from tablekeeper.core import flow as flowmod
 from tablekeeper.core.flow import Ending, Flow, Kind, Phase, Step, Stop
 from tablekeeper.core.game import Txn, parse_seat
 from tablekeeper.core.state import GameState, Result
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.earthborne import cards, engine, parsing, pathdeck, rangers, rules, tables, valley
 from tablekeeper.games.earthborne.data import ASPECTS
@@ -251,7 +252,7 @@ def _refresh_enter(txn: Txn) -> None:
         if not rangers.ranger_draw(txn, seat, 1):
             return
         for aspect, value in rules.refreshed_energy(tables.seat_aspects(txn.state, seat)).items():
-            tables.set_tokens(txn, f"seat{seat}.{aspect}", value)
+            tables.set_tokens(txn, seat_track(seat, aspect), value)
     all_cards = tables.cards(txn.state)
     for record in all_cards.values():
         record["ready"] = True
@@ -297,11 +298,11 @@ def start_day(txn: Txn) -> None:
     deck = int(tables.rule(state, "ranger_deck"))
     for seat in state.seat_numbers():
         for aspect in ASPECTS:
-            tables.set_tokens(txn, f"seat{seat}.{aspect}", tables.seat_aspects(txn.state, seat)[aspect])
-        tables.set_tokens(txn, f"seat{seat}.fatigue", 0)
-        tables.set_tokens(txn, f"seat{seat}.injury", 0)
-        tables.set_tokens(txn, f"seat{seat}.deck", deck - hand)
-        tables.set_tokens(txn, f"seat{seat}.hand", hand)
+            tables.set_tokens(txn, seat_track(seat, aspect), tables.seat_aspects(txn.state, seat)[aspect])
+        tables.set_tokens(txn, seat_track(seat, "fatigue"), 0)
+        tables.set_tokens(txn, seat_track(seat, "injury"), 0)
+        tables.set_tokens(txn, seat_track(seat, "deck"), deck - hand)
+        tables.set_tokens(txn, seat_track(seat, "hand"), hand)
     kept = {}
     for key, record in tables.cards(txn.state).items():
         if record["area"] == "mission":

@@ -17,6 +17,7 @@ from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.args import Args, GameVerb, seat_number, verb
@@ -209,10 +210,10 @@ def escape(txn: Txn, a: Args) -> None:
     if record.escape_tried:
         raise Rejected(f"seat {n} already tried to escape this turn")
     cost = rules.escape_cost(record.kind == "companion")
-    rules.spend(txn.value(f"seat{n}.animus_reserve"), txn.value(f"seat{n}.animus"), cost)
+    rules.spend(txn.value(seat_track(n, "animus_reserve")), txn.value(seat_track(n, "animus")), cost)
     record.escape_tried = True
     put_seat(txn, n, record)
-    txn.add(f"seat{n}.animus", -cost)
+    txn.add(seat_track(n, "animus"), -cost)
     friends = a.num("friends", 0)
     colours = ["W"] * rules.white_count(a.num("WHITES"))
     drawn = draw_with_chains(txn, "might", colours, list(a.cards))
@@ -331,10 +332,10 @@ def _consumed_attack(txn: Txn, n: int, record: SeatRecord, target: str) -> None:
     if record.consumed_attacked:
         raise Rejected(f"seat {n} already attacked from inside {record.consumed} this turn")
     cost = rules.escape_cost(record.kind == "companion")
-    rules.spend(txn.value(f"seat{n}.animus_reserve"), txn.value(f"seat{n}.animus"), cost)
+    rules.spend(txn.value(seat_track(n, "animus_reserve")), txn.value(seat_track(n, "animus")), cost)
     record.consumed_attacked = True
     put_seat(txn, n, record)
-    txn.add(f"seat{n}.animus", -cost)
+    txn.add(seat_track(n, "animus"), -cost)
 
 
 def _routed(txn: Txn, target: str) -> str:
@@ -515,7 +516,7 @@ def _consumed_damage(txn: Txn, location: str, removed: int) -> None:
         if rules.consumed_released(record.consumed_hp, dice_left):
             record = replace(record, consumed=None, consumed_hp=0)
             put_seat(txn, k, record)
-            txn.set(f"seat{k}.animus", 0)
+            txn.set(seat_track(k, "animus"), 0)
             txn.notice(f"seat {k} is released from {location}: placed on the nearest empty hex")
         else:
             put_seat(txn, k, record)
@@ -617,7 +618,7 @@ def enemy(txn: Txn, a: Args) -> None:
 
 
 def _suffer(txn: Txn, n: int, damage: int, bonus: int) -> int:
-    defense = txn.value(f"seat{n}.defense") + bonus
+    defense = txn.value(seat_track(n, "defense")) + bonus
     lost = rules.hp_lost(damage, defense)
     txn.notice(f"seat {n}: DEFENSE {defense} -> {lost} HP lost")
     lose_hp(txn, n, lost)
@@ -635,7 +636,7 @@ def _ask_defense(txn: Txn) -> None:
         return
     n = int(pending[0])
     damage = int(hit["damage"])
-    defense = txn.value(f"seat{n}.defense") + int(hit["shield"].get(str(n), 0))
+    defense = txn.value(seat_track(n, "defense")) + int(hit["shield"].get(str(n), 0))
     have = int(seat(txn.state, n).tokens.get("defense", 0))
     options = [f"take {rules.hp_lost(damage, defense)} HP"]
     options += [f"{k} def token{'s' if k > 1 else ''}: {rules.hp_lost(damage, defense + k)} HP"

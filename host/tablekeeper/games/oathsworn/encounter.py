@@ -12,6 +12,7 @@ from tablekeeper.core import timing
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.numbers import is_number
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.args import Args, GameVerb, verb
@@ -37,9 +38,10 @@ def refresh(txn: Txn) -> None:
         record = seat(txn.state, n)
         if record.down and not record.ally:
             continue
-        regen = 2 if (record.kind == "companion" or record.ally) else txn.value(f"seat{n}.regen")
-        _, available = rules.regenerate(txn.value(f"seat{n}.animus_reserve"), txn.value(f"seat{n}.animus"), regen)
-        txn.set(f"seat{n}.animus", available)
+        regen = 2 if (record.kind == "companion" or record.ally) else txn.value(seat_track(n, "regen"))
+        _, available = rules.regenerate(txn.value(seat_track(n, "animus_reserve")),
+                                        txn.value(seat_track(n, "animus")), regen)
+        txn.set(seat_track(n, "animus"), available)
         record = seat(txn.state, n)
         positions, hand = rules.cooldown_refresh(positions_of(record), tuple(record.hand), record.items)
         record.positions = [list(p) for p in positions]
@@ -148,7 +150,7 @@ def knocked_out(txn: Txn, n: int) -> None:
 
 
 def retune_hp_max(txn: Txn, n: int, hp_max: int) -> None:
-    txn.define(f"seat{n}.hp", min(txn.value(f"seat{n}.hp"), hp_max), 0, hp_max)
+    txn.define(seat_track(n, "hp"), min(txn.value(seat_track(n, "hp")), hp_max), 0, hp_max)
 
 
 def location_broken(txn: Txn, location: str) -> None:

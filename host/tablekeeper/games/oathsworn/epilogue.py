@@ -9,6 +9,7 @@ from tablekeeper.core.flow import move
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState, Result
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.args import Args, GameVerb, verb
@@ -57,8 +58,8 @@ def replay(txn: Txn) -> None:
         for kind, marks in record.permanent.items():
             record.tokens[kind] = int(marks)
         put_seat(txn, n, record)
-        txn.set(f"seat{n}.hp", diff.max_hp)
-        txn.set(f"seat{n}.animus", 0)
+        txn.set(seat_track(n, "hp"), diff.max_hp)
+        txn.set(seat_track(n, "animus"), 0)
         update_defense(txn, n)
     for name, _ in encounter_of(state).boss:
         txn.set(f"boss.{name}", 6)
@@ -110,7 +111,7 @@ def tally(txn: Txn, a: Args) -> None:
         ticks = rules.ko_ticks(len(downs), diff)
         txn.add("knockouts", ticks)
     hardcore = bool(state.get("hardcore"))
-    injuries = [n for n in SEATS if rules.injury_due(txn.value(f"seat{n}.hp"), seat(state, n).ko, hardcore)]
+    injuries = [n for n in SEATS if rules.injury_due(txn.value(seat_track(n, "hp")), seat(state, n).ko, hardcore)]
     losses = {str(n): rules.items_lost(seat(state, n).ko) for n in SEATS}
     archived_items: dict[str, list[str]] = {}
     for n in SEATS:

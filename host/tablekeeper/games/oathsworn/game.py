@@ -30,7 +30,7 @@ from tablekeeper.core.frozen import freeze, thaw
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
 from tablekeeper.core.numbers import is_number, parse_number
 from tablekeeper.core.state import GameState
-from tablekeeper.core.tracks import Counter
+from tablekeeper.core.tracks import Counter, SeatTrack, seat_track
 from tablekeeper.core.view import Panel
 from tablekeeper.errors import ConfigError, NotANumber, Rejected
 from tablekeeper.games.oathsworn import rules
@@ -254,9 +254,9 @@ def seat_tracks(opts: Options, n: int, kind: str) -> dict[str, Counter]:
     """OS-SETUP-1..3: the HP die, all animus gems on the reserve, the regeneration value."""
     hp = opts.hps[n - 1] if opts.hps else opts.max_hp  # OS-SETUP-1 / AMB-39
     total = max_animus(opts, kind)
-    return {f"seat{n}.hp": Counter(hp, 0, opts.max_hp), f"seat{n}.hp_max": Counter(opts.max_hp, 1, 6),
-            f"seat{n}.animus": Counter(0, 0, total), f"seat{n}.animus_reserve": Counter(total, 0, total),
-            f"seat{n}.regen": Counter(2 if kind == "companion" else opts.data.regen, 0, None)}  # OS-SETUP-2
+    return {seat_track(n, "hp"): Counter(hp, 0, opts.max_hp), seat_track(n, "hp_max"): Counter(opts.max_hp, 1, 6),
+            seat_track(n, "animus"): Counter(0, 0, total), seat_track(n, "animus_reserve"): Counter(total, 0, total),
+            seat_track(n, "regen"): Counter(2 if kind == "companion" else opts.data.regen, 0, None)}  # OS-SETUP-2
 
 
 def decks(d: GameData, fight: Encounter) -> dict[str, Any]:
@@ -311,7 +311,7 @@ class Oathsworn(Game):
             tracks[f"boss.{name}"] = Counter(6, 0, 6)  # OS-ESET-3: every HP die at 6
         state = replace(state, seats=4, tracks=tracks, sources=decks(d, opts.encounter), data=data, lead=opts.lead)
         for n in SEATS:  # DEFENSE needs the data in place
-            tracks[f"seat{n}.defense"] = Counter(base_defense(state, records[n]), 0, None)
+            tracks[seat_track(n, "defense")] = Counter(base_defense(state, records[n]), 0, None)
         return replace(state, tracks=tracks, data={k: freeze(v) for k, v in data.items()})
 
     def new_state(self, seats: int, seed: int, options: Mapping[str, str] | None = None) -> GameState:
@@ -357,22 +357,23 @@ class Oathsworn(Game):
 
     # --- tracks -------------------------------------------------------------------------------
     def check_track(self, state: GameState, track: str, value: int) -> None:
-        if track.endswith(".animus") and track.startswith("seat"):
-            n = int(track[4:].split(".")[0])
+        owner = SeatTrack.parse(track)
+        if owner is not None and owner.track == "animus":
+            n = owner.seat
             if value > int(seat(state, n).max_animus):
                 raise Rejected(f"{track} cannot exceed MAX ANIMUS {seat(state, n).max_animus}")
         if track == "time.used" and state.step != "story":
             raise Rejected("the time track belongs to the story part")
 
     def on_track(self, txn: Txn, track: str, old: int, new: int) -> None:
-        if track.startswith("seat"):
-            n_text, _, what = track[4:].partition(".")
-            n = int(n_text)
+        owner = SeatTrack.parse(track)
+        if owner is not None:
+            n, what = owner.seat, owner.track
             if what in ("animus", "animus_reserve"):
                 # OS-ANIM-5: reserve + available = MAX ANIMUS; one side follows the other
                 total = int(seat(txn.state, n).max_animus)
                 other = "animus_reserve" if what == "animus" else "animus"
-                txn.set(f"seat{n}.{other}", total - new)
+                txn.set(seat_track(n, other), total - new)
             elif what == "hp" and new == 0 and old > 0:
                 encounter.knocked_out(txn, n)
             elif what == "hp_max":
@@ -434,7 +435,7 @@ class Oathsworn(Game):
     def adjustable(self, state: GameState) -> list[str]:
         first = state.active_seat or 1
         order = [first, *[n for n in SEATS if n != first]]
-        names = [f"seat{n}.{what}" for n in order for what in ("hp", "animus")]
+        names = [seat_track(n, what) for n in order for what in ("hp", "animus")]
         names += ["iron", "knockouts"]
         if state.step == "story":
             names.insert(0, "time.used")
@@ -447,8 +448,10 @@ class Oathsworn(Game):
         """Seat buttons keep one meaning: A is "done" (end this Oathsworn's turn, resolve the open
         draw, the first answer of a question put to the seat), B is the seat's second choice (pass
         for the round, the second answer). ``legend`` says so on the seat display."""
-        seat_name, _, which = role.partition(".")
-        n = int(seat_name.removeprefix("seat"))
+        owner = SeatTrack.parse(role)
+        if owner is None:
+            return None
+        n, which = owner.seat, owner.track
         prompt = state.prompt
         if prompt is not None:
             if prompt.seat == n and (which == "a" or len(prompt.options) > 1):

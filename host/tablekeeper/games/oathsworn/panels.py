@@ -6,6 +6,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from tablekeeper.core.state import GameState
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.core.view import Panel, Priority
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.cards import parse_card
@@ -77,10 +78,10 @@ def panels(game: Game, state: GameState) -> dict[str, Panel]:
         checked = defense_checked(state, n)
         animus_checked = animus_max_checked(state, n)
         most = f"{record.max_animus}{'' if animus_checked else UNCHECKED}"
-        lines += [f"animus {state.value(f'seat{n}.animus')} of {most}",
-                  f"defense {state.value(f'seat{n}.defense')}{'' if checked else UNCHECKED}",
+        lines += [f"animus {state.value(seat_track(n, 'animus'))} of {most}",
+                  f"defense {state.value(seat_track(n, 'defense'))}{'' if checked else UNCHECKED}",
                   *held]  # tokens on a second page if need be
-        out[f"seat{n}"] = Panel(f"{marker}{name} HP", tuple(lines), big=str(state.value(f"seat{n}.hp")),
+        out[f"seat{n}"] = Panel(f"{marker}{name} HP", tuple(lines), big=str(state.value(seat_track(n, "hp"))),
                                 legend=() if checked and animus_checked else (UNCHECKED_LEGEND,))
     return out
 

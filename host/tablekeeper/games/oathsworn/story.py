@@ -11,6 +11,7 @@ from tablekeeper.core import flow as flowmod
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.numbers import is_number
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.args import Args, GameVerb, verb
@@ -427,8 +428,8 @@ def set_difficulty(txn: Txn, a: Args) -> None:
     diff = d.difficulties[name]
     txn.put("difficulty", name)
     for n in SEATS:
-        txn.define(f"seat{n}.hp", diff.max_hp, 0, diff.max_hp)
-        txn.set(f"seat{n}.hp_max", diff.max_hp)
+        txn.define(seat_track(n, "hp"), diff.max_hp, 0, diff.max_hp)
+        txn.set(seat_track(n, "hp_max"), diff.max_hp)
         update_defense(txn, n)
 
 
@@ -445,17 +446,17 @@ def secret(txn: Txn, a: Args) -> None:
     if a.word("open|reveal") == "open":
         if txn.state.get("secret"):
             raise Rejected("a secret decision is already open")
-        txn.put("secret", {"hp": [txn.value(f"seat{n}.hp") for n in SEATS]})
+        txn.put("secret", {"hp": [txn.value(seat_track(n, "hp")) for n in SEATS]})
         txn.notice("set your HP dice to your choice in secret, then: secret reveal")
         return
     opened = txn.state.get("secret")
     if not opened:
         raise Rejected("no secret decision is open")
     players = int(txn.state.get("players") or 4)
-    choices = [txn.value(f"seat{n}.hp") for n in SEATS][:players]
+    choices = [txn.value(seat_track(n, "hp")) for n in SEATS][:players]
     txn.put("secret", None)
     for n, hp in zip(SEATS, opened["hp"], strict=True):
-        txn.set(f"seat{n}.hp", int(hp))
+        txn.set(seat_track(n, "hp"), int(hp))
     txn.put("last", {"kind": "secret", "choices": choices})
     txn.notice("revealed: " + ", ".join(map(str, choices)) + " — look the outcome up in the Story Book")
 
@@ -485,7 +486,7 @@ def tough(txn: Txn, a: Args) -> None:
     once["tough"] = True
     txn.put("once", once)
     _add_time(txn, 1, None)
-    txn.set(f"seat{n}.hp", rules.heal(txn.value(f"seat{n}.hp"), 1, txn.value(f"seat{n}.hp_max")))
+    txn.set(seat_track(n, "hp"), rules.heal(txn.value(seat_track(n, "hp")), 1, txn.value(seat_track(n, "hp_max"))))
 
 
 def _chapter_start(txn: Txn, what: str) -> None:
@@ -495,8 +496,8 @@ def _chapter_start(txn: Txn, what: str) -> None:
 
 
 def _reset_animus(txn: Txn, n: int, max_animus: int) -> None:
-    txn.define(f"seat{n}.animus", 0, 0, max_animus)
-    txn.define(f"seat{n}.animus_reserve", max_animus, 0, max_animus)
+    txn.define(seat_track(n, "animus"), 0, 0, max_animus)
+    txn.define(seat_track(n, "animus_reserve"), max_animus, 0, max_animus)
 
 
 def swap(txn: Txn, a: Args) -> None:
@@ -522,7 +523,7 @@ def swap(txn: Txn, a: Args) -> None:
     txn.put("roster", roster)
     put_seat(txn, n, record)
     _reset_animus(txn, n, d.max_animus)
-    txn.set(f"seat{n}.regen", d.regen)
+    txn.set(seat_track(n, "regen"), d.regen)
     update_defense(txn, n)
     if returning is not None:
         txn.notice(f"{new_class} returns: items archived, quick-levelled from {returning['level']} "
@@ -544,7 +545,7 @@ def switch(txn: Txn, a: Args) -> None:
                      positions=[[], [], [], []])
     put_seat(txn, n, record)
     _reset_animus(txn, n, max_animus)
-    txn.set(f"seat{n}.regen", 2 if kind == "companion" else d.regen)
+    txn.set(seat_track(n, "regen"), 2 if kind == "companion" else d.regen)
     update_defense(txn, n)
 
 

@@ -9,6 +9,7 @@ from tablekeeper.core import packs as packlib
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState, Prompt
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.data import PACKAGE, Encounter, GameData, load_text
@@ -169,7 +170,7 @@ def base_defense(state: GameState, record: SeatRecord) -> int:
 
 def update_defense(txn: Txn, n: int) -> None:
     """OS-ITEM-7: equipment changes update DEFENSE at once."""
-    txn.set(f"seat{n}.defense", base_defense(txn.state, seat(txn.state, n)))
+    txn.set(seat_track(n, "defense"), base_defense(txn.state, seat(txn.state, n)))
 
 
 UNCHECKED = "?"  # marks a figure computed from numbers not checked against the printed card
@@ -239,7 +240,7 @@ def lose_hp(txn: Txn, n: int, amount: int) -> None:
     """OS-HP-1: turn the die down (not below 0); reaching 0 is handled by ``on_track``."""
     if amount <= 0:
         return
-    txn.set(f"seat{n}.hp", rules.lose_hp(txn.value(f"seat{n}.hp"), amount))
+    txn.set(seat_track(n, "hp"), rules.lose_hp(txn.value(seat_track(n, "hp")), amount))
 
 
 def conscious(state: GameState) -> list[int]:

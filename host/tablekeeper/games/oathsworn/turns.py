@@ -7,6 +7,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from tablekeeper.core.game import Txn
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.args import Args, GameVerb, verb
@@ -81,10 +82,10 @@ def move_verb(txn: Txn, a: Args) -> None:
     not_crippled(record, n)
     not_caged(record, n, "movement")
     cost = max(0, a.num("STEPS") - a.num("free", 0))
-    rules.spend(txn.value(f"seat{n}.animus_reserve"), txn.value(f"seat{n}.animus"), cost)
+    rules.spend(txn.value(seat_track(n, "animus_reserve")), txn.value(seat_track(n, "animus")), cost)
     record.moved = True
     put_seat(txn, n, record)
-    txn.add(f"seat{n}.animus", -cost)
+    txn.add(seat_track(n, "animus"), -cost)
 
 
 def play(txn: Txn, a: Args) -> None:
@@ -120,13 +121,13 @@ def play(txn: Txn, a: Args) -> None:
     cost = numbers[1] if len(numbers) == 2 else 0
     if any(card in p for p in record.positions):
         raise Rejected(f"{card} is still on cooldown")
-    rules.spend(txn.value(f"seat{n}.animus_reserve"), txn.value(f"seat{n}.animus"), cost)
+    rules.spend(txn.value(seat_track(n, "animus_reserve")), txn.value(seat_track(n, "animus")), cost)
     in_hand = tuple(c for c in record.hand if c != card)
     positions, hand = rules.cooldown_place(positions_of(record), in_hand, card, cd)
     record = replace(record, positions=[list(p) for p in positions], hand=list(hand),
                      ability=record.ability or not interrupt)
     put_seat(txn, n, record)
-    txn.add(f"seat{n}.animus", -cost)
+    txn.add(seat_track(n, "animus"), -cost)
 
 
 def item(txn: Txn, a: Args) -> None:
@@ -149,13 +150,13 @@ def item(txn: Txn, a: Args) -> None:
         return
     if any(name in p for p in record.positions):
         raise Rejected(f"{name} is on cooldown")
-    rules.spend(txn.value(f"seat{n}.animus_reserve"), txn.value(f"seat{n}.animus"), it.cost)
+    rules.spend(txn.value(seat_track(n, "animus_reserve")), txn.value(seat_track(n, "animus")), it.cost)
     positions, hand = rules.cooldown_place(positions_of(record), tuple(record.hand), name, it.cooldown,
                                            battleflow=False)
     record = replace(record, positions=[list(p) for p in positions], hand=list(hand),
                      used_items=sorted({*used, name}))
     put_seat(txn, n, record)
-    txn.add(f"seat{n}.animus", -it.cost)
+    txn.add(seat_track(n, "animus"), -it.cost)
 
 
 def injury(txn: Txn, a: Args) -> None:
@@ -175,8 +176,8 @@ def boost(txn: Txn, a: Args) -> None:
     if record.kind == "companion" or record.ally:
         raise Rejected("companions and allies spend +2 animus tokens as an action (companion SEAT ACTION)")
     spend_token(txn, n, "animus")
-    _, available = rules.animus_token(txn.value(f"seat{n}.animus_reserve"), txn.value(f"seat{n}.animus"))
-    txn.set(f"seat{n}.animus", available)
+    _, available = rules.animus_token(txn.value(seat_track(n, "animus_reserve")), txn.value(seat_track(n, "animus")))
+    txn.set(seat_track(n, "animus"), available)
 
 
 def battleflow(txn: Txn, a: Args) -> None:
@@ -348,9 +349,9 @@ def take_ally(txn: Txn, n: int, name: str) -> None:
     record = replace(record, ally=name, tokens=dict.fromkeys(TOKEN_KINDS, 0), max_animus=2,
                      positions=[[], [], [], []], ally_once=False)
     put_seat(txn, n, record)
-    txn.define(f"seat{n}.animus", 2, 0, 2)
-    txn.define(f"seat{n}.animus_reserve", 0, 0, 2)
-    txn.set(f"seat{n}.hp", min(6, txn.value(f"seat{n}.hp_max")))
+    txn.define(seat_track(n, "animus"), 2, 0, 2)
+    txn.define(seat_track(n, "animus_reserve"), 0, 0, 2)
+    txn.set(seat_track(n, "hp"), min(6, txn.value(seat_track(n, "hp_max"))))
     update_defense(txn, n)
 
 
@@ -456,13 +457,13 @@ def bleed(txn: Txn, a: Args) -> None:
     n = a.num("SEAT")
     if not seat(txn.state, n).bleed:
         raise Rejected(f"seat {n} has no bleed token")
-    txn.set(f"seat{n}.hp", rules.lose_hp(txn.value(f"seat{n}.hp"), a.num("N")))
+    txn.set(seat_track(n, "hp"), rules.lose_hp(txn.value(seat_track(n, "hp")), a.num("N")))
 
 
 def fire(txn: Txn, a: Args) -> None:
     """``fire SEAT``: entering a fire tile removes it and costs 1 HP (OS-MOVE-4)."""
     n = a.num("SEAT")
-    txn.set(f"seat{n}.hp", rules.lose_hp(txn.value(f"seat{n}.hp"), 1))
+    txn.set(seat_track(n, "hp"), rules.lose_hp(txn.value(seat_track(n, "hp")), 1))
 
 
 ABILITY_SLOTS = "1|2|A1|A2|B1|B2"

@@ -7,9 +7,10 @@ from __future__ import annotations
 from tablekeeper.core import timing
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import lands, table_actions
-from tablekeeper.games.spirit_island.common import blight_card, get, seat_track
+from tablekeeper.games.spirit_island.common import blight_card, get
 
 LEFT = "blight.immediately_left"
 

@@ -8,10 +8,11 @@ Blight cascades, and the cascade asks again about the adjacent land.
 from __future__ import annotations
 
 from tablekeeper.core.game import Txn
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import blight as procedure
 from tablekeeper.games.spirit_island import blight_effects, blight_track, table_actions
-from tablekeeper.games.spirit_island.common import blight_card, get, seat_track
+from tablekeeper.games.spirit_island.common import blight_card, get
 
 YES_NO = ["no", "yes"]
 

@@ -10,10 +10,11 @@ from dataclasses import replace
 
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import blight as procedure
 from tablekeeper.games.spirit_island import blight_effects, lands, table_actions
-from tablekeeper.games.spirit_island.common import adversary, blight_card, get, seat_track, table
+from tablekeeper.games.spirit_island.common import adversary, blight_card, get, table
 
 PENDING = "blight.pending"  # lands whose Blight waits to cascade, oldest first
 ASK = "blight.ask"  # [land, seats] whose unplaced Presence may be in the land

@@ -38,10 +38,6 @@ def blight_card(state: GameState) -> BlightCard | None:
     return table(state).blight_card(str(name)) if name else None
 
 
-def seat_track(seat: int, name: str) -> str:
-    return f"seat{seat}.{name}"
-
-
 def get(state: GameState, key: str, default: Any = None) -> Any:
     """Game data as plain (thawed) JSON, safe to modify and put back."""
     return thaw(state.get(key, default))

@@ -5,8 +5,8 @@ from __future__ import annotations
 from tablekeeper.core import timing
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState, Result
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.games.spirit_island import adversary_rules
-from tablekeeper.games.spirit_island.common import seat_track
 
 VICTORY_TEXT = {1: "no Invaders on the island", 2: "no Towns or Cities", 3: "no Cities"}
 

@@ -14,7 +14,7 @@ from tablekeeper.core.frozen import freeze
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
-from tablekeeper.core.tracks import Counter
+from tablekeeper.core.tracks import Counter, seat_track
 from tablekeeper.core.view import Panel
 from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.spirit_island import blight as blightmod
@@ -34,7 +34,7 @@ from tablekeeper.games.spirit_island import (
     verbs,
 )
 from tablekeeper.games.spirit_island import data as datamod
-from tablekeeper.games.spirit_island.common import adversary, blight_card, deck_of, get, seat_track, slots, table
+from tablekeeper.games.spirit_island.common import adversary, blight_card, deck_of, get, slots, table
 from tablekeeper.games.spirit_island.data_files import PACKAGE
 from tablekeeper.games.spirit_island.turn import FLOW
 

@@ -20,6 +20,7 @@ from tablekeeper.core import timing
 from tablekeeper.core.events import Json
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import (
     adversary_rules,
@@ -483,7 +484,7 @@ def _summary(overview: Question, group: list[Question], state: GameState) -> str
             parts.setdefault(", ".join(said), []).append(name)
     text = "; ".join(f"{', '.join(names)}: {said}" for said, names in parts.items()) if parts else "nothing happens"
     if any(q.kind == "ravage" and q.preset and q.preset[0] for q in group) and any(
-            lands.placed_presence(state, s) < state.value(f"seat{s}.presence") for s in state.seat_numbers()):
+            lands.placed_presence(state, s) < state.value(seat_track(s, "presence")) for s in state.seat_numbers()):
         text += " (Presence not placed in a land is not lost)"
     return text
 

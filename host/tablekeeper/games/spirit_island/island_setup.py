@@ -7,8 +7,9 @@ from dataclasses import replace
 
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.games.spirit_island import lands, spirits
-from tablekeeper.games.spirit_island.common import adversary, seat_track, table
+from tablekeeper.games.spirit_island.common import adversary, table
 from tablekeeper.games.spirit_island.data import SetupChange
 from tablekeeper.games.spirit_island.lands import LandRecord
 from tablekeeper.games.spirit_island.spirit_data import Start

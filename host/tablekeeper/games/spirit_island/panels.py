@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING
 from tablekeeper.core.events import Command
 from tablekeeper.core.flow import Turns
 from tablekeeper.core.state import GameState
+from tablekeeper.core.tracks import SeatTrack, seat_track
 from tablekeeper.core.view import Panel, Priority
 from tablekeeper.games.spirit_island import blight_track, invader_track, seat_menu, spirits
-from tablekeeper.games.spirit_island.common import adversary, blight_card, get, seat_track, slots, table
+from tablekeeper.games.spirit_island.common import adversary, blight_card, get, slots, table
 from tablekeeper.games.spirit_island.fear import ROMAN
 from tablekeeper.games.spirit_island.turn import FLOW
 
@@ -163,10 +164,10 @@ def button(state: GameState, role: str, held: bool) -> Command | None:
     the seat's own menu. A question open: A answers the first option and B the second (only the
     asked seat's buttons for a seat's question); in the seat's menu A does the item shown and B
     shows the next (the seat display's second line says so)."""
-    seat, _, which = role.partition(".")
-    if held or not seat.startswith("seat") or which not in ("a", "b"):
+    owner = SeatTrack.parse(role)
+    if held or owner is None or owner.track not in ("a", "b"):
         return None
-    number = seat.removeprefix("seat")
+    number, which = str(owner.seat), owner.track
     prompt = state.prompt
     if prompt is not None:
         if prompt.seat is not None and str(prompt.seat) != number:

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from tablekeeper.core.events import Json
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import blight_prompts, spirits
-from tablekeeper.games.spirit_island.common import seat_track
 from tablekeeper.games.spirit_island.spirit_data import ELEMENTS, SPEEDS
 
 # "close menu" first: NEXT on the panel (which picks the option it shows, the first) never acts for a

@@ -12,9 +12,10 @@ from tablekeeper.core.events import Json
 from tablekeeper.core.game import Txn, parse_int
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import lands, powers, spirit_data
-from tablekeeper.games.spirit_island.common import blight_card, get, packs_of, seat_track
+from tablekeeper.games.spirit_island.common import blight_card, get, packs_of
 from tablekeeper.games.spirit_island.spirit_data import ELEMENTS, SPEEDS, Innate, InnateLevel, Spirit, SpiritCard
 
 # The FAQ rulings that bite most often, shown on a seat's panel in turn (catalogue 2.1, 2.5, 2.13, 2.16).
@@ -38,7 +39,7 @@ class PlayedCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 def played(state: GameState, seat: int) -> list[PlayedCard]:
-    return msgspec.convert(get(state, f"seat{seat}.played", []) or [], list[PlayedCard])
+    return msgspec.convert(get(state, seat_track(seat, "played"), []) or [], list[PlayedCard])
 
 
 def played_json(cards: list[PlayedCard]) -> list[Json]:
@@ -47,7 +48,7 @@ def played_json(cards: list[PlayedCard]) -> list[Json]:
 
 
 def _put_played(txn: Txn, seat: int, cards: list[PlayedCard]) -> None:
-    txn.put(f"seat{seat}.played", played_json(cards) or None)
+    txn.put(seat_track(seat, "played"), played_json(cards) or None)
 
 
 def power_to_use(state: GameState, speed: str) -> bool:
@@ -75,7 +76,7 @@ def _speed_now(spirit: Spirit, innate: Innate, have: dict[str, int], phase: str)
 
 
 def elements(state: GameState, seat: int) -> dict[str, int]:
-    counts: dict[str, int] = get(state, f"seat{seat}.elements", {})
+    counts: dict[str, int] = get(state, seat_track(seat, "elements"), {})
     return counts
 
 
@@ -104,7 +105,8 @@ def uncover(txn: Txn, seat: int, which: str, land: str = "") -> None:
     becomes the Spirit's Energy per turn or Card Plays, its element is gained every turn)."""
     spirit = spirit_of(txn.state, seat)
     if spirit is None:
-        raise Rejected(f"seat {seat} has no Spirit set (--option spirits=...): set seat{seat}.energy_per_turn instead")
+        raise Rejected(f"seat {seat} has no Spirit set (--option spirits=...): "
+                       f"set {seat_track(seat, 'energy_per_turn')} instead")
     if which not in TRACKS:
         raise Rejected("uncover SEAT energy|plays [LAND]")
     track = seat_track(seat, TRACKS[which])
@@ -170,7 +172,7 @@ def gain_element(txn: Txn, seat: int, element: str) -> None:
         raise Rejected(f"unknown element {element!r} (elements: {', '.join(ELEMENTS)})")
     counts = elements(txn.state, seat)
     counts[element] = counts.get(element, 0) + 1
-    txn.put(f"seat{seat}.elements", counts)
+    txn.put(seat_track(seat, "elements"), counts)
 
 
 def play(txn: Txn, seat: int, cost_text: str, speed: str, element_names: tuple[str, ...],
@@ -202,7 +204,7 @@ def play(txn: Txn, seat: int, cost_text: str, speed: str, element_names: tuple[s
     counts = elements(state, seat)
     for e in element_names:
         counts[e] = counts.get(e, 0) + 1
-    txn.put(f"seat{seat}.elements", counts)
+    txn.put(seat_track(seat, "elements"), counts)
 
 
 def _card(state: GameState, seat: int, number_text: str) -> tuple[list[PlayedCard], int]:
@@ -290,27 +292,27 @@ def _swift(txn: Txn, seat: int, speed: str, name: str) -> None:
     spirit = spirit_of(txn.state, seat)
     per = spirit.slow_as_fast_per if spirit is not None else ""
     allowed = elements(txn.state, seat).get(per, 0) if per else 0
-    used = int(txn.state.get(f"seat{seat}.swift", 0) or 0)
+    used = int(txn.state.get(seat_track(seat, "swift"), 0) or 0)
     if not (speed == "slow" and txn.state.phase == "fast" and used < allowed):
         extra = f" ({used} of {allowed} Slow Powers already made Fast by {per})" if per and speed == "slow" else ""
         raise Rejected(f"{name} is {speed}: it is used in the {speed.title()} Power phase{extra}")
-    txn.put(f"seat{seat}.swift", used + 1)
+    txn.put(seat_track(seat, "swift"), used + 1)
     txn.notice(f"Seat {seat} uses {name} as if Fast ({per} {used + 1} of {allowed})")
 
 
 def _power_used(txn: Txn, seat: int, what: str) -> None:
-    uses = int(txn.state.get(f"seat{seat}.power_uses", 0)) + 1
-    txn.put(f"seat{seat}.power_uses", uses)
+    uses = int(txn.state.get(seat_track(seat, "power_uses"), 0)) + 1
+    txn.put(seat_track(seat, "power_uses"), uses)
     txn.notice(f"Seat {seat} uses {what} (Power use {uses} this turn)")
-    for text in get(txn.state, f"seat{seat}.whenever", []):
+    for text in get(txn.state, seat_track(seat, "whenever"), []):
         txn.notice(f"Whenever seat {seat} uses a Power: {text}")
 
 
 def whenever(txn: Txn, seat: int, text: str) -> None:
     if not text:
         raise Rejected("usage: whenever SEAT TEXT")
-    effects = get(txn.state, f"seat{seat}.whenever", [])
-    txn.put(f"seat{seat}.whenever", [*effects, text])
+    effects = get(txn.state, seat_track(seat, "whenever"), [])
+    txn.put(seat_track(seat, "whenever"), [*effects, text])
 
 
 def gain_energy(txn: Txn) -> None:
@@ -352,7 +354,7 @@ def time_passes(txn: Txn) -> None:
     for seat in txn.state.seat_numbers():
         txn.set(seat_track(seat, "cards_played"), 0)
         for key in ("played", "elements", "power_uses", "whenever", "swift"):
-            txn.put(f"seat{seat}.{key}", None)
+            txn.put(seat_track(seat, key), None)
     recorded = lands.all_lands(txn.state)
     if recorded:
         lands.put_all(txn, {name: replace(rec, defend=0) for name, rec in recorded.items()})

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from tablekeeper.core.game import CORE_VERBS, ChoiceHandler, Txn, Verb, parse_int, parse_seat, want
 from tablekeeper.core.numbers import is_number
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import (
     blight_effects,
@@ -20,7 +21,7 @@ from tablekeeper.games.spirit_island import (
     spirits,
     table_actions,
 )
-from tablekeeper.games.spirit_island.common import get, seat_track, table
+from tablekeeper.games.spirit_island.common import get, table
 from tablekeeper.games.spirit_island.data import PIECES
 
 # Tracks that follow the decks: changed by fear/draw/reveal, never by hand.
