@@ -14,6 +14,7 @@ from tablekeeper.cli import main
 from tests.web.phones import needs_chromium
 
 
+@pytest.mark.stress  # 20 s of a simulator run photographed in Chromium: a picture for the README
 @needs_chromium
 def test_the_phones_picture_is_made_from_a_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("playwright.sync_api")
