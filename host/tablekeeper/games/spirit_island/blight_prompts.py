@@ -10,9 +10,8 @@ from __future__ import annotations
 from tablekeeper.core.game import Txn
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
-from tablekeeper.games.spirit_island import blight as procedure
 from tablekeeper.games.spirit_island import blight_effects, blight_track, table_actions
-from tablekeeper.games.spirit_island.common import blight_card, get
+from tablekeeper.games.spirit_island.common import get
 
 YES_NO = ["no", "yes"]
 
@@ -91,16 +90,7 @@ def _take_and_place(txn: Txn, depth: int, cascades: bool, immediately: bool = Fa
                     ask_presence: bool = True) -> None:
     """Steps 1-3: take from the card (flip, Immediately), place, then ask each Spirit with
     Presence on the island whether it has Presence there."""
-    pool = procedure.Pool(txn.value("blight.card"), txn.state.seats, blight_card(txn.state),
-                          bool(txn.value("blight.flipped")))
-    log: list[tuple[str, ...]] = []
-    was_flipped = pool.flipped
-    if pool.take(log) == "defeat":
-        txn.put("defeat.pending", ["the Blighted Island ran out of Blight"])
-    if pool.flipped and not was_flipped:
-        txn.set("blight.flipped", 1)
-    txn.set("blight.card", max(0, pool.count))
-    blight_track.announce(txn, log)
+    blight_track.announce(txn, blight_track.take_one(txn))
     when, after = blight_track.effects(txn.state)
     for effect in when:
         txn.notice(f"When Blight is added: {effect}")

@@ -84,8 +84,9 @@ def add(txn: Txn, land: str, count: int, ask_presence: bool = False) -> None:
     settle(txn)
 
 
-def add_plain(txn: Txn, land: str, reason: str) -> None:
-    """One more Blight that destroys no Presence and does not cascade (Sweden's Heavy Mining)."""
+def take_one(txn: Txn) -> list[tuple[str, ...]]:
+    """One Blight off the card (SI-BLIGHT-1): the card flips when it runs out, and an empty island is
+    a defeat; the steps taken are returned for ``announce``."""
     pool = _pool(txn.state)
     log: list[tuple[str, ...]] = []
     was_flipped = pool.flipped
@@ -94,6 +95,12 @@ def add_plain(txn: Txn, land: str, reason: str) -> None:
     if pool.flipped and not was_flipped:
         txn.set("blight.flipped", 1)
     txn.set("blight.card", max(0, pool.count))
+    return log
+
+
+def add_plain(txn: Txn, land: str, reason: str) -> None:
+    """One more Blight that destroys no Presence and does not cascade (Sweden's Heavy Mining)."""
+    log = take_one(txn)
     rec = lands.land(txn.state, land)
     lands.put(txn, land, rec.add("blight", 1))
     txn.notice(f"{reason}: 1 more Blight in {land} (no Presence lost, no cascade)")
