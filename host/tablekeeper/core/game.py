@@ -113,6 +113,14 @@ class Txn:
         self.emit("prompt.open", id=prompt_id, text=text, options=list(options), seat=seat,
                   context=dict(context or {}))
 
+    def open_prompt(self) -> Prompt:
+        """The question an answer is for: the core calls a handler only while one is open, and this
+        says so once for every handler (a ``choose`` with nothing open is refused by the core first)."""
+        prompt = self.state.prompt
+        if prompt is None:
+            raise Rejected("there is nothing to choose")
+        return prompt
+
     def close_prompt(self) -> None:
         self.emit("prompt.close")
 

@@ -8,14 +8,11 @@ from __future__ import annotations
 
 from tablekeeper.core.game import ChoiceHandler, Txn
 from tablekeeper.core.state import Prompt, Result
-from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import attacks, board, effects, encounter, mythos, pending, rules, steps, verbs
 
 
 def _open(txn: Txn) -> Prompt:
-    prompt = txn.state.prompt
-    if prompt is None:  # the core calls a handler only for the open prompt
-        raise Rejected("there is nothing to choose")
+    prompt = txn.open_prompt()
     return prompt
 
 

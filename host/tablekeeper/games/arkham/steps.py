@@ -274,9 +274,7 @@ HANDLERS = {
 
 # --- answers to the questions the steps ask ------------------------------------------------------
 def _open_context(txn: Txn) -> tuple[dict[str, object], Pending]:
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
+    prompt = txn.open_prompt()
     context = dict(thaw(prompt.context))
     txn.close_prompt()
     return context, msgspec.convert(context["ctx"], type=Pending)

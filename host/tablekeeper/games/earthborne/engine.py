@@ -217,9 +217,7 @@ def _run_due(txn: Txn, frame: DueCards) -> bool:
 
 def choose_clear_order(txn: Txn, index: int) -> None:
     """Ambiguity 2: the players pick which due card clears next."""
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
+    prompt = txn.open_prompt()
     chosen = str(prompt.context["cards"][index])
     txn.close_prompt()
     work = frames(txn.state)

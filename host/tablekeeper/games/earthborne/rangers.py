@@ -271,9 +271,7 @@ def ask_gear(txn: Txn, seat: int) -> None:
 
 
 def choose_gear(txn: Txn, index: int) -> None:
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
+    prompt = txn.open_prompt()
     seat = int(prompt.context["seat"])
     name = str(prompt.context["gear"][index])
     txn.close_prompt()

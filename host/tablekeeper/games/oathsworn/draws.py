@@ -472,9 +472,7 @@ def resolve(txn: Txn, a: Args) -> None:
 
 def choose_location(txn: Txn, index: int) -> None:
     """OS-ATK-4 / OS-DMG-2: the attacker picks among equally close locations after the draw."""
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
+    prompt = txn.open_prompt()
     location = prompt.options[index]
     pending = txn.state.get("pending_hit")
     txn.close_prompt()

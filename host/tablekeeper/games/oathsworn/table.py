@@ -120,9 +120,7 @@ def put_seat(txn: Txn, n: int, record: SeatRecord) -> None:
 
 def take_prompt_seat(txn: Txn) -> tuple[int, Prompt]:
     """Close the open prompt and return the seat it asked, with the prompt (its options)."""
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
+    prompt = txn.open_prompt()
     txn.close_prompt()
     return int(prompt.context["seat"]), prompt
 

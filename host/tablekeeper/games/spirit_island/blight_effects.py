@@ -8,7 +8,6 @@ from tablekeeper.core import timing
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import seat_track
-from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import lands, table_actions
 from tablekeeper.games.spirit_island.common import blight_card, get
 
@@ -70,9 +69,7 @@ def _lose_one(txn: Txn, where: str) -> None:
 
 
 def on_loss(txn: Txn, index: int) -> None:
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
+    prompt = txn.open_prompt()
     where = str(prompt.context["lands"][index])
     txn.close_prompt()
     _lose_one(txn, where)

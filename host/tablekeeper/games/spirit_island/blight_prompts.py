@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from tablekeeper.core.game import Txn
 from tablekeeper.core.tracks import seat_track
-from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import blight_effects, blight_track, table_actions
 from tablekeeper.games.spirit_island.common import get
 
@@ -39,9 +38,7 @@ def add_plain(txn: Txn) -> None:
 
 
 def _where(txn: Txn) -> tuple[int, bool]:
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
+    prompt = txn.open_prompt()
     return int(prompt.context.get("depth", 0)), bool(prompt.context.get("immediately", False))
 
 
@@ -119,9 +116,7 @@ def _ask_presence(txn: Txn, depth: int, cascades: bool, seats: list[int], immedi
 
 
 def on_presence(txn: Txn, index: int) -> None:
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
+    prompt = txn.open_prompt()
     depth, cascades = int(prompt.context["depth"]), bool(prompt.context["cascades"])
     immediately = bool(prompt.context.get("immediately", False))
     seats = [int(s) for s in prompt.context["seats"]]

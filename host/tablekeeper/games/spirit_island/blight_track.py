@@ -201,9 +201,7 @@ def next_question(txn: Txn) -> None:
 
 
 def on_unplaced(txn: Txn, index: int) -> None:
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
+    prompt = txn.open_prompt()
     land, seat = str(prompt.context["land"]), int(prompt.context["seat"])
     txn.close_prompt()
     asks = get(txn.state, ASK, [])
@@ -217,18 +215,14 @@ def on_unplaced(txn: Txn, index: int) -> None:
 
 
 def on_cascade(txn: Txn, index: int) -> None:
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
+    prompt = txn.open_prompt()
     land = str(prompt.context["lands"][index])
     txn.close_prompt()
     cascade(txn, land)
 
 
 def on_draw(txn: Txn, index: int) -> None:
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
+    prompt = txn.open_prompt()
     names = [str(n) for n in prompt.context["names"]]
     txn.close_prompt()
     txn.draw("blight_deck", None if index == 0 else names[index - 1])

@@ -45,9 +45,7 @@ def ask_terrain(txn: Txn, name: str) -> None:
 
 
 def on_terrain(txn: Txn, index: int) -> None:
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
+    prompt = txn.open_prompt()
     step, terrain = str(prompt.context["step"]), str(prompt.context["options"][index])
     label = f"{step} ({str(prompt.context['event']).title()})"
     txn.close_prompt()

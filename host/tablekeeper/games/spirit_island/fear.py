@@ -95,9 +95,7 @@ def reveal_next(txn: Txn) -> None:
 
 
 def on_named(txn: Txn, index: int) -> None:
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
+    prompt = txn.open_prompt()
     names = [str(n) for n in prompt.context["names"]]
     txn.close_prompt()
     if index < len(names):
@@ -139,9 +137,7 @@ def _ask_card(txn: Txn, earned: dict[str, object]) -> None:
 
 
 def on_resolved(txn: Txn, index: int) -> None:
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
+    prompt = txn.open_prompt()
     terror = int(prompt.context["terror"])
     txn.close_prompt()
     cards = get(txn.state, "fear.earned_cards", [])

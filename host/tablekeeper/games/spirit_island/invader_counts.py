@@ -507,9 +507,7 @@ def _ask_overview(txn: Txn, q: Question) -> None:
 
 def on_overview(txn: Txn, index: int) -> None:
     """First answer: the whole group takes the rules' answers; second: asked one by one."""
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
+    prompt = txn.open_prompt()
     q = Question.of(prompt.context["q"])
     txn.close_prompt()
     if index == 0:  # the group, and the escalation right after it, take the rules' answers
@@ -610,9 +608,7 @@ def _take_place(txn: Txn, q: Question, chosen: list[str] | None) -> None:
 
 
 def _chosen(txn: Txn, index: int) -> tuple[Question, Counts]:
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
+    prompt = txn.open_prompt()
     q = Question.of(prompt.context["q"])
     raw = prompt.context.get("answers") or [[0, 0, 0]]
     picked = raw[index] if index < len(raw) else [0, 0, 0]
@@ -621,9 +617,7 @@ def _chosen(txn: Txn, index: int) -> tuple[Question, Counts]:
 
 
 def on_setup(txn: Txn, index: int) -> None:
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
+    txn.open_prompt()
     txn.close_prompt()
     island_setup.place(txn, printed_pieces=index == 0)
     resume(txn)
@@ -678,9 +672,7 @@ def on_explore(txn: Txn, index: int) -> None:
 
 
 def on_ravage_blight(txn: Txn, index: int) -> None:
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
+    prompt = txn.open_prompt()
     q = Question.of(prompt.context["q"])
     rules = q.preset or rules_ravage(txn.state, q.land)
     blight = (index == 0) == bool(prompt.context["blight_first"])
@@ -768,9 +760,7 @@ def _ask_where(txn: Txn, q: Question) -> None:
 
 
 def on_where(txn: Txn, index: int) -> None:
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
+    prompt = txn.open_prompt()
     q = Question.of(prompt.context["q"])
     name = str(prompt.context["lands"][index])
     txn.close_prompt()
@@ -780,9 +770,7 @@ def on_where(txn: Txn, index: int) -> None:
 
 
 def on_place(txn: Txn, index: int) -> None:
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
+    prompt = txn.open_prompt()
     q = Question.of(prompt.context["q"])
     candidates = [str(c) for c in prompt.context["lands"]]
     txn.close_prompt()
@@ -792,9 +780,7 @@ def on_place(txn: Txn, index: int) -> None:
 
 
 def on_push(txn: Txn, index: int) -> None:
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
+    prompt = txn.open_prompt()
     q = Question.of(prompt.context["q"])
     to = str(prompt.context["lands"][index])
     txn.close_prompt()
@@ -807,9 +793,7 @@ def on_push(txn: Txn, index: int) -> None:
 
 
 def on_swayed(txn: Txn, index: int) -> None:
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
+    prompt = txn.open_prompt()
     q = Question.of(prompt.context["q"])
     yes = (index == 0) == bool(prompt.context["yes_first"])
     txn.close_prompt()

@@ -98,9 +98,7 @@ def _royal_backing(txn: Txn, card: str) -> None:
 def on_entrench(txn: Txn, index: int) -> None:
     """Russia 5: the revealed unused Invader card goes to the Build slot; it is not in the deck, so
     the later cards of its stage come from the others (the odds follow)."""
-    prompt = txn.state.prompt
-    if prompt is None:
-        raise Rejected("there is nothing to choose")
+    prompt = txn.open_prompt()
     card, stage = str(prompt.context["cards"][index]), int(prompt.context["stage"])
     txn.close_prompt()
     order, group = order_of(txn.state), int(txn.state.get(GROUP, 0))
