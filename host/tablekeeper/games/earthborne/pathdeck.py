@@ -11,8 +11,9 @@ device can draw from itself.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
+
+from msgspec.structs import replace
 
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.game import Txn, parse_int, parse_seat, want
