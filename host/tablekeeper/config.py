@@ -6,7 +6,6 @@ two displays on one address) so a wiring mistake is reported before any hardware
 Every error is a ``ConfigError`` whose one-line message names the file and the key.
 """
 
-from __future__ import annotations
 
 import importlib
 import re
