@@ -8,6 +8,7 @@ import pytest
 
 from tablekeeper.core import game as game_module
 from tablekeeper.core.events import Command, Event
+from tablekeeper.core.frozen import thaw
 from tablekeeper.core.session import Session
 from tablekeeper.core.state import GameState
 from tests.core.fixture_game import GAME, FixtureRecord
@@ -99,3 +100,15 @@ def test_field_types_are_read_once_per_record_type() -> None:
     for value in ("sun", "rain", None):
         GAME.apply(GAME.new_state(1, 1), Event("data.set", {"key": "weather", "value": value}))
     assert game_module._record_fields.cache_info().misses == 1
+
+
+def test_a_struct_put_is_logged_as_plain_json() -> None:
+    """What a verb puts may be typed (a nested record, tuples); the event holds lists and dicts only,
+    so a live event equals the same event read back from a save."""
+
+    class Card(msgspec.Struct, frozen=True):
+        name: str
+        tags: tuple[str, ...] = ()
+
+    value = [Card("Ghoul", ("monster",)), {"7": Card("Rat")}]
+    assert thaw(value) == [{"name": "Ghoul", "tags": ["monster"]}, {"7": {"name": "Rat", "tags": []}}]

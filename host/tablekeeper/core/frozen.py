@@ -21,7 +21,7 @@ def freeze(value: Any) -> Any:
 def thaw(value: Any) -> Any:
     """The inverse of :func:`freeze`, for JSON output (a game's typed records included)."""
     if isinstance(value, msgspec.Struct):
-        return msgspec.to_builtins(value)
+        value = msgspec.to_builtins(value)  # tuples stay tuples here: the loop below makes them lists
     if isinstance(value, Mapping):
         return {str(k): thaw(v) for k, v in value.items()}
     if isinstance(value, tuple | list):
