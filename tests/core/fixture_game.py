@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+import msgspec
+
 from tablekeeper.core.chance import Bag, Deck, Dice, Multiset
 from tablekeeper.core.events import Command
 from tablekeeper.core.flow import Flow, Phase, Step, Turns
@@ -21,6 +23,7 @@ def _doom(txn: Txn) -> None:
 
 
 def _ask_weather(txn: Txn) -> None:
+    txn.put("asked", [*txn.state.typed(FixtureRecord).asked, txn.state.round])
     txn.ask("weather", "Which weather?", ["sun", "rain"])
 
 
@@ -46,10 +49,18 @@ FLOW = Flow(
 )
 
 
+class FixtureRecord(msgspec.Struct, frozen=True):
+    """The fixture's typed record: what the weather prompt chose, and the rounds it was asked in."""
+
+    weather: str = ""
+    asked: tuple[int, ...] = ()
+
+
 class Fixture(Game):
     name = "fixture"
     title = "Fixture"
     flow = FLOW
+    record_type = FixtureRecord
 
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
         tracks = {"doom": Counter(0, 0, 12, thresholds=(3,))}

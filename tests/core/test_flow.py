@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tablekeeper.core.events import Command
 from tablekeeper.core.session import Session
-from tests.core.fixture_game import GAME
+from tests.core.fixture_game import GAME, FixtureRecord
 
 
 def run(session: Session, *lines: str) -> None:
@@ -81,7 +81,7 @@ def test_a_prompt_from_a_step_hook() -> None:
     assert s.state.prompt is not None and s.state.prompt.id == "weather"
     assert not s.perform(Command("choose", ("3",))).accepted
     run(s, "choose 2")
-    assert s.state.get("weather") == "rain"
+    assert s.state.typed(FixtureRecord).weather == "rain"
 
 
 def test_seats_cannot_pass_or_finish_while_a_prompt_is_open() -> None:

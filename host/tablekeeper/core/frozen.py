@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+import msgspec
+
 
 def freeze(value: Any) -> Any:
     """Lists become tuples and dicts read-only mappings, recursively."""
@@ -17,7 +19,9 @@ def freeze(value: Any) -> Any:
 
 
 def thaw(value: Any) -> Any:
-    """The inverse of :func:`freeze`, for JSON output."""
+    """The inverse of :func:`freeze`, for JSON output (a game's typed records included)."""
+    if isinstance(value, msgspec.Struct):
+        value = msgspec.to_builtins(value)  # tuples stay tuples here: the loop below makes them lists
     if isinstance(value, Mapping):
         return {str(k): thaw(v) for k, v in value.items()}
     if isinstance(value, tuple | list):

@@ -8,10 +8,14 @@ a rejected command changes nothing.
 
 from __future__ import annotations
 
+import functools
 import random
+import typing
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import ClassVar
+from typing import Any, ClassVar
+
+import msgspec
 
 from tablekeeper.core import flow as flowmod
 from tablekeeper.core.chance import Bag, Deck, Dice, PressRandom, Source
@@ -20,7 +24,7 @@ from tablekeeper.core.flow import Flow
 from tablekeeper.core.frozen import freeze, thaw
 from tablekeeper.core.numbers import parse_number
 from tablekeeper.core.state import EMPTY, GameState, Prompt, Result
-from tablekeeper.core.tracks import Counter, seat_track
+from tablekeeper.core.tracks import Counter, SeatTrack, seat_track
 from tablekeeper.core.view import Panel
 from tablekeeper.errors import Rejected
 
@@ -99,9 +103,10 @@ class Txn:
         self.emit("track.drop", name=track)
 
     # --- data, prompts, notices ---------------------------------------------------------------
-    def put(self, key: str, value: Json) -> None:
-        """Keep a game-specific JSON value in the state."""
-        self.emit("data.set", key=key, value=value)
+    def put(self, key: str, value: Json | msgspec.Struct) -> None:
+        """Keep a game-specific value in the state: a field of the game's typed record (a value of
+        the field's type, logged as JSON) or an untyped JSON value. None puts the field's default back."""
+        self.emit("data.set", key=key, value=value)  # emit thaws a Struct to JSON
 
     def notice(self, text: str, kind: NoticeKind = NoticeKind.INFO) -> None:
         self.emit("notice", text=text, category=kind.value)
@@ -166,6 +171,10 @@ class Game:
     # A track's name in the players' words where it is not its own (``agenda.doom``: "doom"); a seat
     # track's (``seat1.damage``) by the part after the seat.
     track_words: ClassVar[Mapping[str, str]] = {}
+    # The game's typed record (boardgame.io's G): a frozen msgspec Struct whose fields all have
+    # defaults; ``Txn.put`` of a field's name keeps the value there, converted from the log's JSON
+    # once as the event is applied. None: every ``put`` lands in the untyped ``GameState.data``.
+    record_type: ClassVar[type[msgspec.Struct] | None] = None
 
     # --- what a subclass provides -----------------------------------------------------------
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
@@ -222,9 +231,9 @@ class Game:
 
     def track_label(self, state: GameState, track: str) -> str:
         """A track in the players' words ("Roland damage", "doom"): what the +/- buttons change."""
-        seat, dot, rest = track.partition(".")
-        if dot and seat.startswith("seat") and seat[4:].isdigit():
-            return f"{self.seat_name(state, int(seat[4:]))} {self.track_words.get(rest, _words(rest))}"
+        owned = SeatTrack.parse(track)
+        if owned is not None:
+            return f"{self.seat_name(state, owned.seat)} {self.track_words.get(owned.track, _words(owned.track))}"
         return self.track_words.get(track, _words(track))
 
     def adjustable(self, state: GameState) -> list[str]:
@@ -272,7 +281,9 @@ class Game:
         mode = options.pop("flow", "walk")
         if mode not in FLOW_MODES:
             raise Rejected(f"option flow={mode}: expected one of {', '.join(FLOW_MODES)}")
-        state = self.setup(GameState(game=self.name, seats=seats, seed=seed, auto=mode == "auto"), options)
+        record = self.record_type() if self.record_type is not None else None
+        state = self.setup(GameState(game=self.name, seats=seats, seed=seed, auto=mode == "auto", record=record),
+                           options)
         txn = Txn(self, state, PressRandom(seed, 0, 0, start=f"{seed}:setup"))
         flowmod.start(txn, self.flow)
         return txn.state
@@ -376,7 +387,20 @@ def _apply_track_drop(game: Game, state: GameState, e: Event) -> GameState:
     return replace(state, tracks=tracks)
 
 
+@functools.cache
+def _record_fields(kind: type[msgspec.Struct]) -> Mapping[str, tuple[Any, Any]]:
+    """A record's fields: name -> (type, default); read once per record type."""
+    hints = typing.get_type_hints(kind)
+    blank = kind()
+    return {name: (hints[name], getattr(blank, name)) for name in kind.__struct_fields__}
+
+
 def _apply_data(game: Game, state: GameState, e: Event) -> GameState:
+    kind = game.record_type
+    if kind is not None and state.record is not None and e["key"] in kind.__struct_fields__:
+        field_type, default = _record_fields(kind)[e["key"]]
+        value = default if e["value"] is None else msgspec.convert(e["value"], field_type)
+        return replace(state, record=msgspec.structs.replace(state.record, **{e["key"]: value}))
     data = dict(state.data)
     if e["value"] is None:
         data.pop(e["key"], None)

@@ -6,12 +6,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from tablekeeper.core.chance import Source
 from tablekeeper.core.tracks import Counter
 
 EMPTY: Mapping[str, Any] = MappingProxyType({})
+R = TypeVar("R")
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +43,10 @@ class GameState:
     pass or say done before the current step can end (derived after every event). ``auto`` is the
     session's flow mode: steps with nothing to decide run by themselves (off: every step waits for
     ``next``, as a teaching group wants). ``over`` is the ending's reason, ``result`` its kind.
+
+    ``record`` is the game's typed record (``Game.record_type``, a frozen msgspec Struct), the state
+    its modules share, converted from the log's JSON once when an event is applied; ``data`` keeps
+    what a game has not typed (read by one module only).
     """
 
     game: str
@@ -63,12 +68,22 @@ class GameState:
     over: str | None = None
     result: Result | None = None
     data: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
+    record: Any = None
+
+    def typed(self, kind: type[R]) -> R:
+        """The game's typed record, as its own type (a state of another game is a programming error)."""
+        if not isinstance(self.record, kind):
+            raise TypeError(f"{self.game}: its record is {type(self.record).__name__}, not {kind.__name__}")
+        return self.record
 
     def value(self, track: str) -> int:
         return self.tracks[track].value
 
     def get(self, key: str, default: Any = None) -> Any:
-        """Game-specific data (deep-frozen JSON values)."""
+        """Game-specific data a game has not typed (deep-frozen JSON values). A key of the game's
+        typed record is read from ``record``: asking for it here is a reader left behind."""
+        if self.record is not None and key in self.record.__struct_fields__:
+            raise KeyError(f"{self.game}: {key!r} is a field of the typed record; read state.record")
         return self.data.get(key, default)
 
     def seat_numbers(self) -> range:
