@@ -6,6 +6,8 @@ import difflib
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
+
 from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, parse_int, parse_seat, want
 from tablekeeper.core.state import GameState
@@ -20,6 +22,7 @@ from tablekeeper.games.earthborne.parsing import (
     split_args,
     threshold_text,
 )
+from tablekeeper.games.earthborne.record import PathSpec, Response, rec
 from tablekeeper.games.earthborne.tables import Record
 
 AREAS = ("along", "reach", "weather", "mission", "player")
@@ -30,7 +33,7 @@ RESPONSE_WINDOWS = (*engine.WINDOWS, "place-progress", "place-harm", "rest")
 def add_card(txn: Txn, record: Record) -> str:
     """A card enters play; a campaign-guide entry it shows is read before anything else happens
     (ER-PATH-1), so it opens a rules step the players resolve."""
-    number = int(txn.state.get("next_card", 1))
+    number = rec(txn.state).next_card
     key = f"card{number}"
     txn.put("next_card", number + 1)
     txn.define(f"{key}.progress", 0, lo=0)
@@ -54,7 +57,8 @@ FLAGS = ("obstacle", "persistent", "exhausted", "rangers")
 
 def known_path_card(state: GameState, name: str) -> Record | None:
     """A path card's printed data: remembered from an earlier report, or shipped in the path data."""
-    for table in (state.get("known_path") or {}, tables.cfg(state)["path"]):
+    remembered = {n: msgspec.to_builtins(spec) for n, spec in rec(state).known_path.items()}
+    for table in (remembered, tables.cfg(state)["path"]):
         if name in table:
             return dict(thaw(table[name]))
         match = next((c for n, c in table.items() if n.lower() == name.lower()), None)
@@ -87,9 +91,7 @@ def remember_path_card(txn: Txn, name: str, options: dict[str, str], flags: list
     spec.update({k: probe[k] for k in ("progress", "harm", "type", "presence", "keywords", "icons", "entry",
                                        "guide", "rtoken_clear")})
     spec["arrow"] = arrow
-    known = thaw(txn.state.get("known_path") or {})
-    known[name] = spec
-    txn.put("known_path", known)
+    txn.put("known_path", {**rec(txn.state).known_path, name: msgspec.convert(spec, PathSpec)})
     tables.log(txn, f"remembered path card {name}")
 
 
@@ -238,10 +240,10 @@ def place(txn: Txn, target: str, kind: str, delta: int, by: int | None) -> None:
     track = f"{target}.{kind}"
     tables.add_tokens(txn, track, delta)
     if delta > 0 and by is not None:
-        for response in thaw(txn.state.get("responses", ())):
-            if response["window"] == f"place-{kind}" and response.get("seat") == by:
-                tables.log(txn, str(response["label"]))
-                txn.notice(f"seat {by}: {response['label']} (placed {delta} {kind})")
+        for response in rec(txn.state).responses:
+            if response.window == f"place-{kind}" and response.seat == by:
+                tables.log(txn, response.label)
+                txn.notice(f"seat {by}: {response.label} (placed {delta} {kind})")
 
 
 def tokens_verb(kind: str) -> Callable[[Txn, tuple[str, ...]], None]:
@@ -337,21 +339,21 @@ def response_verb(txn: Txn, args: tuple[str, ...]) -> None:
     bad = [f for f in flags if f not in ("you", "once")]
     if bad:
         raise Rejected(f"response: unknown flag {bad[0]!r} (you, once)")
-    responses = [r for r in thaw(txn.state.get("responses", ())) if r["label"] != label]
+    responses = [r for r in rec(txn.state).responses if r.label != label]
     seat = parse_seat(txn.state, options["seat"]) if "seat" in options else None
     if "you" in flags and seat is None:
         raise Rejected("response: a 'you' response needs seat=N")
     kind = options.get("kind")
     if kind not in (None, "progress", "harm"):
         raise Rejected("response: kind must be progress or harm")
-    responses.append({"window": window, "label": label, "seat": seat,
-                      "card": tables.card_key(txn.state, options["card"]) if "card" in options else None,
-                      "type": options.get("type"), "kind": kind, "you": "you" in flags, "once": "once" in flags})
+    responses.append(Response(window, label, seat,
+                              tables.card_key(txn.state, options["card"]) if "card" in options else None,
+                              options.get("type"), kind, "you" in flags, "once" in flags))
     txn.put("responses", responses)
 
 
 def unrespond_verb(txn: Txn, args: tuple[str, ...]) -> None:
     want(args, 1, "unrespond LABEL")
-    if not any(r["label"] == args[0] for r in txn.state.get("responses", ())):
+    if not any(r.label == args[0] for r in rec(txn.state).responses):
         raise Rejected(f"no response {args[0]!r}")
     engine.drop_response(txn, args[0])

@@ -26,6 +26,7 @@ from tablekeeper.core.state import GameState
 from tablekeeper.core.timing import Window
 from tablekeeper.errors import Rejected
 from tablekeeper.games.earthborne import rules, tables
+from tablekeeper.games.earthborne.record import Cleared, rec
 
 # ER-CLEAR-2: the clearing steps that hold effects, in the core's window order
 WINDOWS = tuple(w.name.lower() for w in sorted(Window))
@@ -302,20 +303,20 @@ def _window_items(state: GameState, frame: Clearing, window: str) -> list[Effect
         if record.get("entry") is not None:
             parts.append(f"read campaign guide entry {record['entry']}")
         items.append(Effect(f"{key}.clear", f"{frame.name}: " + "; ".join(parts)))
-    for response in thaw(state.get("responses", ())):
-        if response["window"] != window:
+    for response in rec(state).responses:
+        if response.window != window:
             continue
-        if response.get("card") not in (None, key):
+        if response.card not in (None, key):
             continue
-        if response.get("type") not in (None, record.get("type")):
+        if response.type not in (None, record.get("type")):
             continue
-        if response.get("kind") not in (None, frame.by):
+        if response.kind not in (None, frame.by):
             continue
-        if response.get("you") and response.get("seat") != frame.ranger:
+        if response.you and response.seat != frame.ranger:
             continue
-        owner = f"seat {response['seat']}: " if response.get("seat") else ""
-        items.append(Effect(str(response["label"]), f"{owner}{response['label']} ({window} {frame.name} clears)",
-                            bool(response.get("once"))))
+        owner = f"seat {response.seat}: " if response.seat else ""
+        items.append(Effect(response.label, f"{owner}{response.label} ({window} {frame.name} clears)",
+                            response.once))
     return items
 
 
@@ -363,10 +364,8 @@ def _recheck(txn: Txn, frame: Clearing) -> None:
 
 def _finish_clear(txn: Txn, frame: Clearing) -> None:
     _pop(txn)
-    clears = list(thaw(txn.state.get("clears", ())))
-    clears.append({"card": frame.card, "name": frame.name, "cleared_by": frame.by,
-                   "cleared_by_ranger": frame.ranger, "discarded": frame.discarded})
-    txn.put("clears", clears)
+    txn.put("clears", [*rec(txn.state).clears, Cleared(frame.card, frame.name, frame.by, frame.ranger,
+                                                         frame.discarded)])
     boundary(txn)
 
 
@@ -434,8 +433,7 @@ def resolve(txn: Txn) -> None:
 
 
 def drop_response(txn: Txn, label: str) -> None:
-    responses = [r for r in thaw(txn.state.get("responses", ())) if r["label"] != label]
-    txn.put("responses", responses)
+    txn.put("responses", [r for r in rec(txn.state).responses if r.label != label])
 
 
 # --- tests ----------------------------------------------------------------------------------------

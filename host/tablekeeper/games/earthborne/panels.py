@@ -5,6 +5,7 @@ from __future__ import annotations
 from tablekeeper.core.state import GameState
 from tablekeeper.core.view import Panel, Priority
 from tablekeeper.games.earthborne import challenge, engine, rules, tables, tracker
+from tablekeeper.games.earthborne.record import rec
 
 ENERGY = (("awa", "Awareness"), ("fit", "Fitness"), ("spi", "Spirit"), ("foc", "Focus"))
 ASPECT_NAMES = dict(ENERGY)
@@ -56,9 +57,9 @@ def panels(state: GameState, step_title: str) -> dict[str, Panel]:
         gauge_text = f"Location tokens {len(loc.get('rtokens', ()))}/{state.seats}"
     else:
         gauge_text = f"Location {gauge(state.value('location.progress'), threshold)}"
-    weather = state.get("weather") or ""
+    weather = rec(state).weather or ""
     ended = tables.day_end(state)
-    status = step_title if ended is None else f"day end: {ended['reason']}"
+    status = step_title if ended is None else f"day end: {ended.reason}"
     # the gauge and the weather fit a small display's first screen; the location's name is shown
     # where there is room (it is on the table), with a word when its numbers were not checked
     track_lines = [(status, Priority.KEY), (gauge_text, Priority.KEY), (f"Weather {weather}", Priority.NORMAL)]
@@ -79,7 +80,7 @@ def panels(state: GameState, step_title: str) -> dict[str, Panel]:
         lines = tuple(card_line(state, k) for k in tables.cards(state))  # the renderer pages a long list
         out["tokens"] = Panel(f"Cards in play ({len(lines)})" if lines else "No cards in play", lines)
     test = engine.current_test(state)
-    rested = tables.turns(state)["rested"]
+    rested = tables.turns(state).rested
     for seat in state.seat_numbers():
         s = f"seat{seat}"
         energy = [f"{name} {state.value(f'{s}.{a}')}" for a, name in ENERGY]

@@ -24,6 +24,7 @@ from tablekeeper.games.earthborne.cards import FLAGS, add_card, card_record, kno
 from tablekeeper.games.earthborne.data import ASPECTS
 from tablekeeper.games.earthborne.parsing import guard, name_then, split_args
 from tablekeeper.games.earthborne.rangers import check_free
+from tablekeeper.games.earthborne.record import CampRecord, rec
 
 UNSEEN = "?"
 
@@ -43,9 +44,9 @@ def path_draw(txn: Txn, name: str | None, seat_text: str | None, options: dict[s
     check_free(txn)  # ER-PATH-1: each card is resolved completely before the next is drawn
     extra = "extra" in flags
     flags = [f for f in flags if f != "extra"]
-    if txn.state.get("path_built") is False:
+    if not rec(txn.state).path_built:
         raise Rejected("the path deck is not built yet: " + build_hint(txn.state))
-    drawn = int(txn.state.get("path_drawn", 0))
+    drawn = rec(txn.state).path_drawn
     if txn.state.phase == "path" and not extra and drawn >= txn.state.seats:
         raise Rejected(f"each Ranger has drawn this round's path card ({drawn} of {txn.state.seats}); a card "
                        "an effect draws: reveal path NAME extra (or draw path extra)")
@@ -65,7 +66,7 @@ def path_draw(txn: Txn, name: str | None, seat_text: str | None, options: dict[s
         name = str(known["name"])  # the printed spelling, whatever case the players typed
     if top.count(name) == 0 and top.count(UNSEEN) == 0:
         raise Rejected(f"the path deck holds no {name!r} (it holds {', '.join(sorted(top.as_dict()))})")
-    unseen_from = txn.state.get("path_unseen_set")
+    unseen_from = rec(txn.state).path_unseen_set
     if top.count(name) == 0 and unseen_from and (known is None or known.get("set") != unseen_from):
         raise Rejected(f"the path deck holds no {name!r}: its unseen cards are "
                        f"{valley.set_name(tables.cfg(txn.state), str(unseen_from))} cards")
@@ -97,8 +98,8 @@ def planned(state: GameState) -> valley.Build | None:
     """The path deck the group builds now, from the Valley data: the terrain set of the path taken and
     the location's own set or random Valley cards (ER-TRAVEL-2); None when either is unknown."""
     loc = tables.location(state)
-    record = state.get("record") or {}
-    return valley.build_for(tables.cfg(state), record.get("terrain"), None if loc is None else loc.get("id"))
+    terrain = (rec(state).record or CampRecord()).terrain
+    return valley.build_for(tables.cfg(state), terrain, None if loc is None else loc.get("id"))
 
 
 def build_hint(state: GameState) -> str:
@@ -107,8 +108,7 @@ def build_hint(state: GameState) -> str:
     if plan is not None:
         return (f"shuffle {plan.text} and any cards missions add, then: pathdeck "
                 f"({plan.size} cards; pathdeck N if missions add some)")
-    record = state.get("record") or {}
-    terrain = record.get("terrain")
+    terrain = (rec(state).record or CampRecord()).terrain
     where = f"the {valley.terrain_name(terrain)} set" if terrain else "the terrain set of the path taken"
     return (f"shuffle {where}, the pivotal location's set or 3 random Valley cards, and any cards "
             "missions add, then: pathdeck SET... (e.g. pathdeck woods lone_tree_station) or pathdeck N")
@@ -119,10 +119,10 @@ def build(txn: Txn, args: tuple[str, ...]) -> None:
     from those sets (and N random Valley cards); ``pathdeck N``: N cards the device learns one by one
     (ER-TRAVEL-2, ER-SETUP-1)."""
     words, options = split_args(args)
-    if txn.state.get("path_built") is not False and not txn.state.get("path_fresh"):
+    if rec(txn.state).path_built and not rec(txn.state).path_fresh:
         raise Rejected("the path deck is already built and drawn from; it is built again after travel or on "
                        "a new day")
-    if txn.state.get("path_mode") == "file":
+    if rec(txn.state).path_mode == "file":
         raise Rejected("the path deck is the file given with --option path")
     check_free(txn)
     cfg = tables.cfg(txn.state)
@@ -193,7 +193,7 @@ def file_deck(cfg: Any) -> Deck:
 def device_can_draw(state: GameState) -> bool:
     """Whether ``draw path`` can pick the card itself (the deck's next cards are all known)."""
     deck = state.sources.get("path")
-    if not isinstance(deck, Deck) or state.get("path_built") is False:
+    if not isinstance(deck, Deck) or not rec(state).path_built:
         return False
     ready = deck.ready()
     stage = ready.stage_index()

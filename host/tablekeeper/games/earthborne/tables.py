@@ -11,7 +11,7 @@ from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.earthborne import rules
-from tablekeeper.games.earthborne.data import ASPECTS
+from tablekeeper.games.earthborne.record import CampRecord, DayEnd, DayEndTiming, Turns, rec
 
 Record = dict[str, Any]
 
@@ -98,51 +98,43 @@ def put_card(txn: Txn, key: str, record: Record | None) -> None:
 
 
 def seat_aspects(state: GameState, seat: int) -> dict[str, int]:
-    return {a: int(state.get("aspects")[str(seat)][a]) for a in ASPECTS}
+    return rec(state).aspects[str(seat)].as_dict()
 
 
 def next_path_seat(state: GameState) -> int:
     """ER-PATH-1: the seat whose path card comes next this round, counting from the lead Ranger."""
-    drawn = int(state.get("path_drawn", 0))
-    return (state.lead - 1 + drawn) % state.seats + 1
+    return (state.lead - 1 + rec(state).path_drawn) % state.seats + 1
 
 
-def turns(state: GameState) -> Record:
-    raw = state.get("turns")
-    return thaw(raw) if raw is not None else {"last": None, "rested": [], "role_exhausted": []}
+def turns(state: GameState) -> Turns:
+    return rec(state).turns
 
 
 def log(txn: Txn, text: str) -> None:
     """The resolution log the players (and tests) read: effects and clearing steps in order."""
-    entries = list(txn.state.get("log", ()))
-    entries.append(text)
-    txn.put("log", entries)
+    txn.put("log", [*rec(txn.state).log, text])
 
 
-def day_end(state: GameState) -> Record | None:
-    raw = state.get("day_end")
-    return thaw(raw) if raw is not None else None
+def day_end(state: GameState) -> DayEnd | None:
+    return rec(state).day_end
 
 
-def end_day(txn: Txn, reason: str, timing: str = "now") -> None:
+def end_day(txn: Txn, reason: str, timing: DayEndTiming = "now") -> None:
     """ER-DAY-1: end the day at once, or mark it to end at the end of the current turn."""
     current = day_end(txn.state)
-    if current is not None and current["timing"] == "now":
+    if current is not None and current.timing == "now":
         return
-    txn.put("day_end", {"reason": reason, "timing": timing})
+    txn.put("day_end", DayEnd(reason, timing))
     if timing == "now" and reason != "camped":
         # ER-DAY-1: the group is where it stands; the terrain is the one last travelled
         loc = location(txn.state)
-        last = txn.state.get("record") or {}
-        txn.put("record", {"location": None if loc is None else loc["name"],
-                           "threshold": None if loc is None else loc["progress"],
-                           "terrain": last.get("terrain")})
+        last = rec(txn.state).record or CampRecord()
+        txn.put("record", CampRecord(None if loc is None else loc["name"], None if loc is None else loc["progress"],
+                                     last.terrain))
     if timing == "now":
         day = txn.state.value("day")
-        crossed = list(txn.state.get("crossed", ()))
-        if day not in crossed:
-            crossed.append(day)
-        txn.put("crossed", crossed)
+        crossed = rec(txn.state).crossed
+        txn.put("crossed", crossed if day in crossed else (*crossed, day))
         txn.notice(f"day {day} ends ({reason.replace('_', ' ')}); start the next one with newday")
     else:
         txn.notice(f"the day will end at the end of this turn ({reason.replace('_', ' ')})")

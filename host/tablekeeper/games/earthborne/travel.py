@@ -3,6 +3,8 @@ the day's end and the next day's setup."""
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from tablekeeper.core import flow as flowmod
 from tablekeeper.core.flow import Ending, Flow, Kind, Phase, Step, Stop
 from tablekeeper.core.game import Txn, parse_seat
@@ -11,18 +13,19 @@ from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.earthborne import cards, engine, parsing, pathdeck, rangers, rules, tables, valley
 from tablekeeper.games.earthborne.data import ASPECTS
+from tablekeeper.games.earthborne.record import CampRecord, Turns, rec
 
 
 def _round_start(txn: Txn) -> None:
     """A new round: nobody has rested or taken a turn; role cards were readied at refresh."""
-    txn.put("turns", {"last": None, "rested": [], "role_exhausted": []})
+    txn.put("turns", Turns())
     txn.put("path_drawn", 0)
     txn.put("travel", None)
 
 
 def _path_enter(txn: Txn) -> None:
     """ER-PATH-1: one path card per Ranger, the lead first, each resolved before the next."""
-    if txn.state.get("path_built") is False:
+    if not rec(txn.state).path_built:
         txn.notice("build the path deck first: " + pathdeck.build_hint(txn.state))
     txn.notice(f"draw {txn.state.seats} path card(s), seat {txn.state.lead} first: turn the top card over "
                "and report it (reveal path NAME), then next")
@@ -37,7 +40,7 @@ def _path_hold(state: GameState) -> str | None:
     if not loc.get("rtoken_clear") and tables.location_threshold(state) is None:
         return (f"{loc['name']} has no progress threshold yet: location \"{loc['name']}\" N "
                 "(the number on its card, Nr per Ranger)")
-    if state.get("path_built") is False:
+    if not rec(state).path_built:
         return "build the path deck first: " + pathdeck.build_hint(state)
     return None
 
@@ -50,13 +53,13 @@ def owing(state: GameState) -> tuple[int, ...]:
     """ER-ROUND-1: in the Ranger turns every seat owes a turn until it rests."""
     if (state.phase, state.step) != ("turns", "turns"):
         return ()
-    rested = tables.turns(state)["rested"]
+    rested = tables.turns(state).rested
     return tuple(s for s in state.seat_numbers() if s not in rested)
 
 
 def _turns_hold(state: GameState) -> str | None:
     """ER-ROUND-1: the travel phase waits until every Ranger has rested."""
-    rested = tables.turns(state)["rested"]
+    rested = tables.turns(state).rested
     waiting = [s for s in state.seat_numbers() if s not in rested]
     if waiting:
         return f"every Ranger must rest before travel; not rested: {', '.join(f'seat {s}' for s in waiting)}"
@@ -86,9 +89,9 @@ def offer(txn: Txn, quiet: bool = False) -> None:
 
 
 def _travel_hold(state: GameState) -> str | None:
-    if state.get("travel") == "travelled":
+    if rec(state).travel == "travelled":
         return "the group travelled: arrive NAME, or camp NAME to end the day there"
-    if state.get("travel") == "arrived" and state.get("path_built") is False:
+    if rec(state).travel == "arrived" and not rec(state).path_built:
         return "build the new path deck (or camp here): " + pathdeck.build_hint(state)
     return None
 
@@ -155,14 +158,14 @@ def _travel(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("usage: travel")
     if txn.state.phase != "travel":
         raise Rejected("the group travels only in the travel phase (ER-LOC-2)")
-    if txn.state.get("travel") is not None:
+    if rec(txn.state).travel is not None:
         raise Rejected("the group has already decided on travel this round")
     rangers.check_free(txn)
     offer(txn)
 
 
 def _need_travelled(txn: Txn, verb: str) -> None:
-    if txn.state.get("travel") != "travelled":
+    if rec(txn.state).travel != "travelled":
         raise Rejected(f"{verb}: the group has not travelled (travel in the travel phase first)")
 
 
@@ -185,8 +188,7 @@ def _arrive(txn: Txn, args: tuple[str, ...]) -> None:
     if "icons" in options:
         record["icons"] = [i for i in options["icons"].split(",") if i]
     cards.set_location(txn, record)
-    txn.put("record", {"location": record["name"], "threshold": None if record.get("id") else record["progress"],
-                       "terrain": terrain})
+    txn.put("record", CampRecord(record["name"], None if record.get("id") else record["progress"], terrain))
     txn.put("travel", "arrived")
     txn.emit("path.built", n=0)  # the old path deck is set aside; the new one is built from its sets
     txn.put("path_built", False)
@@ -217,8 +219,8 @@ def _camp(txn: Txn, args: tuple[str, ...]) -> None:
     words, options = parsing.split_args(args)
     name_given, threshold_given = _place_words(txn, words)
     words = [name_given, *([threshold_given] if threshold_given else [])] if words else []
-    status = txn.state.get("travel")
-    arrived = status == "arrived" and (txn.state.get("path_built") is False or bool(txn.state.get("path_fresh")))
+    status = rec(txn.state).travel
+    arrived = status == "arrived" and (not rec(txn.state).path_built or rec(txn.state).path_fresh)
     if status != "travelled" and not arrived:
         raise Rejected("camp: the group has not travelled (travel in the travel phase first)")
     terrain = _terrain(options, "camp")
@@ -234,13 +236,13 @@ def _camp(txn: Txn, args: tuple[str, ...]) -> None:
     elif arrived and loc is not None and (not words or words[0] == loc["name"]):
         name = str(loc["name"])
         threshold = None if loc.get("id") else str(loc["progress"])
-        terrain = terrain or (txn.state.get("record") or {}).get("terrain")
+        terrain = terrain or (rec(txn.state).record or CampRecord()).terrain
     elif arrived:
         raise Rejected(f"the group arrived at {loc['name'] if loc else 'a location'}: camp there with a bare camp")
     else:
         raise Rejected("camp NAME [THRESHOLD] [terrain=T]: name the location the group travelled to "
                        "(it camps there, not where it left), or arrive there first")
-    txn.put("record", {"location": name, "threshold": threshold, "terrain": terrain})
+    txn.put("record", CampRecord(name, threshold, terrain))
     txn.put("travel", "camped")
     tables.log(txn, f"camp at {name}")
     tables.end_day(txn, "camped")
@@ -257,9 +259,7 @@ def _refresh_enter(txn: Txn) -> None:
     for record in all_cards.values():
         record["ready"] = True
     txn.put("cards", all_cards)
-    info = tables.turns(txn.state)
-    info["role_exhausted"] = []
-    txn.put("turns", info)
+    txn.put("turns", replace(tables.turns(txn.state), role_exhausted=()))
     txn.notice("refresh done: 1 card drawn, energy back to the aspects, all cards ready")
 
 
@@ -269,7 +269,7 @@ def _newday(txn: Txn, args: tuple[str, ...]) -> None:
     if args:
         raise Rejected("usage: newday")
     ended = tables.day_end(txn.state)
-    if ended is None or ended["timing"] != "now":
+    if ended is None or ended.timing != "now":
         raise Rejected("the day has not ended yet")
     day = txn.state.value("day") + 1
     if day > int(tables.cfg(txn.state)["days"]):
@@ -315,9 +315,9 @@ def start_day(txn: Txn) -> None:
             txn.drop(f"{key}.harm")
     txn.put("cards", kept)
     txn.put("gear", {})
-    record = state.get("record") or {}
-    if record.get("location"):
-        name, threshold = str(record["location"]), record.get("threshold")
+    camp = rec(state).record or CampRecord()
+    if camp.location:
+        name, threshold = camp.location, camp.threshold
         known = valley.find_location(tables.cfg(state), name) is not None
         if known or threshold:
             cards.place_location(txn, name, None if known else str(threshold), None)
@@ -330,7 +330,7 @@ def start_day(txn: Txn) -> None:
         tables.set_tokens(txn, "location.progress", 0)
         tables.set_tokens(txn, "location.harm", 0)
     txn.source_op("challenge", "refresh")
-    if txn.state.get("path_mode") == "file":
+    if rec(txn.state).path_mode == "file":
         txn.emit("path.reset")
     else:
         txn.emit("path.built", n=0)
@@ -345,7 +345,7 @@ def next_verb(txn: Txn, args: tuple[str, ...]) -> None:
     """``next``; in Phase 1 with the location placed but no path deck built, it asks which deck the
     group built (one for each terrain that reaches the location) rather than going on without one."""
     state = txn.state
-    if (not args and state.phase == "path" and state.prompt is None and state.get("path_built") is False
+    if (not args and state.phase == "path" and state.prompt is None and not rec(state).path_built
             and _path_hold(state) is not None and tables.location_threshold(state) is not None
             and not engine.busy(state)):
         options = pathdeck.choices(state)
@@ -374,7 +374,7 @@ def _lead(txn: Txn, args: tuple[str, ...]) -> None:
 
 def _day_over(state: GameState) -> bool:
     ended = tables.day_end(state)
-    return ended is not None and ended["timing"] == "now"
+    return ended is not None and ended.timing == "now"
 
 
 DAY_OVER = Stop("the day is over: newday sets up the next one", "ER-DAY-1", when=_day_over)

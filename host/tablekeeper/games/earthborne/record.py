@@ -1,0 +1,142 @@
+"""The Earthborne state its modules share, typed: what the verbs put is checked against these types
+once, as the event is applied, so no reader re-parses JSON (the log keeps plain JSON)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Literal
+
+import msgspec
+
+from tablekeeper.core.state import GameState
+
+Travel = Literal["travelled", "arrived", "camped"]
+DayEndTiming = Literal["now", "end_of_current_turn"]
+
+
+class Turns(msgspec.Struct, frozen=True):
+    """The round's Ranger turns (ER-TURN-1, ER-REST-1): who went last, who rested, whose role card is
+    exhausted, and what the active Ranger did with the turn (one action, ER-ROUND-1)."""
+
+    last: int | None = None
+    rested: tuple[int, ...] = ()
+    role_exhausted: tuple[int, ...] = ()
+    acted: str | None = None
+
+
+class DayEnd(msgspec.Struct, frozen=True):
+    """ER-DAY-1: why the day ends, and whether now or at the end of the current turn (ER-INJURY-1)."""
+
+    reason: str
+    timing: DayEndTiming = "now"
+
+
+class CampRecord(msgspec.Struct, frozen=True):
+    """ER-DAY-1: where the next day begins: the location (and its threshold when the device does not
+    know it) and the terrain last travelled."""
+
+    location: str | None = None
+    threshold: str | None = None
+    terrain: str | None = None
+
+
+class Response(msgspec.Struct, frozen=True):
+    """A standing effect the players declared: the clearing step or moment it triggers in
+    (ER-CLEAR-2, placing tokens, resting) and what narrows it (a card, a type, a kind, its owner)."""
+
+    window: str
+    label: str
+    seat: int | None = None
+    card: str | None = None
+    type: str | None = None
+    kind: str | None = None
+    you: bool = False
+    once: bool = False
+
+
+class Cleared(msgspec.Struct, frozen=True):
+    """One finished clear (ER-CLEAR-9, ER-CLEAR-11): by which kind, to whose credit, discarded or not."""
+
+    card: str
+    name: str
+    cleared_by: str | None = None
+    cleared_by_ranger: int | None = None
+    discarded: bool = False
+
+
+class Aspects(msgspec.Struct, frozen=True):
+    """A Ranger's four aspects (ER-SETUP-1, ER-REFRESH-1: each day's and round's energy)."""
+
+    awa: int
+    fit: int
+    spi: int
+    foc: int
+
+    def as_dict(self) -> dict[str, int]:
+        return {"awa": self.awa, "fit": self.fit, "spi": self.spi, "foc": self.foc}
+
+
+class PathSpec(msgspec.Struct, frozen=True):
+    """A path card's printed data, shipped with the game or reported once by the players."""
+
+    name: str
+    progress: str = "-"
+    harm: str = "-"
+    type: str = "other"
+    arrow: str = "up"
+    presence: int | str = 1  # a number, or "X"
+    keywords: tuple[str, ...] = ()
+    icons: tuple[str, ...] = ()
+    entry: int | None = None
+    guide: int | None = None
+    rtoken_clear: bool = False
+    copies: int = 1
+    set: str = ""
+    verified: bool = True
+
+
+class Mission(msgspec.Struct, frozen=True):
+    """A mission written on the campaign tracker, with its day and progress boxes checked."""
+
+    name: str
+    day: int
+    marks: int = 0
+    done: bool = False
+
+
+class Note(msgspec.Struct, frozen=True):
+    """A campaign log line and the day it was written."""
+
+    day: int
+    text: str
+
+
+class EarthborneRecord(msgspec.Struct, frozen=True):
+    """Everything Earthborne keeps beyond tracks and decks, one typed field per key its verbs put."""
+
+    aspects: Mapping[str, Aspects] = msgspec.field(default_factory=dict)  # by seat; ER-SETUP-1
+    next_card: int = 1  # the number of the next card put in play (card1, card2, ...)
+    weather: str | None = None  # the day's weather card (ER-DAY-1)
+    path_mode: Literal["physical", "file"] = "physical"  # the group's own deck, or a deck file
+    path_built: bool = True  # False: the group has still to build the path deck (ER-SETUP-1, ER-TRAVEL-2)
+    path_fresh: bool = False  # built, and no card drawn from it yet (it may be built again)
+    path_drawn: int = 0  # this round's path cards drawn so far (ER-PATH-1)
+    path_unseen_set: str | None = None  # the set the path deck's unseen cards come from
+    known_path: Mapping[str, PathSpec] = msgspec.field(default_factory=dict)  # path cards reported by name
+    turns: Turns = Turns()
+    travel: Travel | None = None  # this round's travel decision (ER-TRAVEL-2)
+    day_end: DayEnd | None = None
+    record: CampRecord | None = None  # where the next day begins (ER-DAY-1)
+    crossed: tuple[int, ...] = ()  # days crossed off the day track
+    log: tuple[str, ...] = ()  # the resolution log: effects and clearing steps in order
+    clears: tuple[Cleared, ...] = ()
+    responses: tuple[Response, ...] = ()
+    gear: Mapping[str, Mapping[str, int]] = msgspec.field(default_factory=dict)  # seat -> name -> equip value
+    missions: tuple[Mission, ...] = ()
+    rewards: tuple[str, ...] = ()
+    notes: tuple[Note, ...] = ()
+
+
+def rec(state: GameState) -> EarthborneRecord:
+    """The state's Earthborne record."""
+    return state.typed(EarthborneRecord)
