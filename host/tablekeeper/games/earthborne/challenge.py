@@ -53,19 +53,18 @@ def test_verb(txn: Txn, args: tuple[str, ...]) -> None:
     take_action(txn, seat, f"tested {aspect.upper()}")
     target_key = tables.card_key(txn.state, options["target"]) if "target" in options else None
     all_cards = tables.cards(txn.state)
-    target = all_cards.get(target_key) if target_key and target_key != "location" else None
+    target: rules.Target | None = all_cards.get(target_key) if target_key and target_key != "location" else None
     if target_key == "location":
-        loc = tables.location(txn.state)
-        target = None if loc is None else {**loc, "area": "location"}
+        target = tables.location(txn.state)
     blocker = rules.blocking_obstacle(target, all_cards, seat)
     if blocker is not None:
-        raise Rejected(f"the ready obstacle {all_cards[blocker]['name']} ({blocker}) stands between seat {seat} "
+        raise Rejected(f"the ready obstacle {all_cards[blocker].name} ({blocker}) stands between seat {seat} "
                        f"and {target_key}: deal with it first")
     fatigue = rules.between_fatigue(target, all_cards, seat)
     for name in rules.variable_presence(target, all_cards, seat):
         txn.notice(f"{name} is in between with presence X: suffer the fatigue its card gives (fatigue {seat} N)")
     if fatigue:
-        names = ", ".join(str(c["name"]) for c in rules.between(target, all_cards, seat).values())
+        names = ", ".join(c.name for c in rules.between(target, all_cards, seat).values())
         if not suffer(txn, seat, fatigue, f"the ready cards in between: {names}"):
             return
     tables.add_tokens(txn, seat_track(seat, aspect), -energy)

@@ -211,7 +211,7 @@ def _run_due(txn: Txn, frame: DueCards) -> bool:
         _pop(txn)
         _start_clear(txn, waiting[0])
         return True
-    names = [f"{k} {tables.card(txn.state, k)['name']}" for k in waiting]
+    names = [f"{k} {tables.card(txn.state, k).name}" for k in waiting]
     txn.ask("clear.order", "Several cards clear: which first?", names, context={"cards": waiting})
     return False
 
@@ -244,8 +244,8 @@ def _start_clear(txn: Txn, key: str) -> None:
     if not kinds:
         txn.notice(f"{key} no longer meets a threshold; it does not clear")
         return
-    name = tables.card(txn.state, key)["name"]
-    push(txn, Clearing(card=key, name=str(name), kinds=list(kinds), ranger=_credit(txn.state)))
+    name = tables.card(txn.state, key).name
+    push(txn, Clearing(card=key, name=name, kinds=list(kinds), ranger=_credit(txn.state)))
 
 
 def _run_clear(txn: Txn, frame: Clearing) -> bool:
@@ -294,21 +294,21 @@ def _kind_text(kind: str) -> str:
 def _window_items(state: GameState, frame: Clearing, window: str) -> list[Effect]:
     """ER-CLEAR-2, ER-CLEAR-3, ER-CLEAR-11: the effects of one clearing step."""
     key = frame.card
-    record = tables.card(state, key) if key in tables.cards(state) else {}
+    record = tables.cards(state).get(key)
     items: list[Effect] = []
-    if window == "when" and (record.get("clear") or record.get("entry") is not None):
+    if window == "when" and record is not None and (record.clear or record.entry is not None):
         parts = []
-        if record.get("clear"):
-            parts.append(f"Clear: {record['clear']}")
-        if record.get("entry") is not None:
-            parts.append(f"read campaign guide entry {record['entry']}")
+        if record.clear:
+            parts.append(f"Clear: {record.clear}")
+        if record.entry is not None:
+            parts.append(f"read campaign guide entry {record.entry}")
         items.append(Effect(f"{key}.clear", f"{frame.name}: " + "; ".join(parts)))
     for response in rec(state).responses:
         if response.window != window:
             continue
         if response.card not in (None, key):
             continue
-        if response.type not in (None, record.get("type")):
+        if response.type not in (None, None if record is None else record.type):
             continue
         if response.kind not in (None, frame.by):
             continue
@@ -389,8 +389,8 @@ def remove_card(txn: Txn, key: str) -> None:
     tables.put_card(txn, key, None)
     txn.drop(f"{key}.progress")
     txn.drop(f"{key}.harm")
-    if record.get("from_path") and isinstance(txn.state.sources.get("path"), Deck):
-        txn.emit("path.discarded", card=record["name"])
+    if record.from_path and isinstance(txn.state.sources.get("path"), Deck):
+        txn.emit("path.discarded", card=record.name)
 
 
 # --- resolve --------------------------------------------------------------------------------------
@@ -463,9 +463,7 @@ def _run_test(txn: Txn, frame: OpenTest) -> bool:
     if frame.stage == "effects":
         target = tables.cards(state).get(frame.target) if frame.target else None
         loc = tables.location(state)
-        frame.groups = rules.challenge_groups(frame.icon, tables.cards(state),
-                                              None if loc is None else {**loc, "area": "location"},
-                                              frame.seat, target)
+        frame.groups = rules.challenge_groups(frame.icon, tables.cards(state), loc, frame.seat, target)
         frame.stage = "challenge"
         _replace_top(txn, frame)
         return True
@@ -495,14 +493,14 @@ def _active(state: GameState, key: str) -> bool:
     if key == "location":
         return tables.location(state) is not None
     record = tables.cards(state).get(key)
-    return record is not None and bool(record.get("ready", True))
+    return record is not None and record.ready
 
 
 def _name(state: GameState, key: str) -> str:
     if key == "location":
         loc = tables.location(state)
-        return "" if loc is None else str(loc["name"])
-    return str(tables.card(state, key)["name"])
+        return "" if loc is None else loc.name
+    return tables.card(state, key).name
 
 
 def _finish_test(txn: Txn, frame: OpenTest) -> None:

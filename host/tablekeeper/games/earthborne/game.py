@@ -39,7 +39,7 @@ from tablekeeper.games.earthborne import (
 )
 from tablekeeper.games.earthborne import data as datamod
 from tablekeeper.games.earthborne.data import ASPECTS
-from tablekeeper.games.earthborne.record import Aspects, EarthborneRecord, rec
+from tablekeeper.games.earthborne.record import Aspects, EarthborneRecord, Place, rec
 
 
 def _aspects_option(text: str, key: str) -> dict[str, int]:
@@ -83,7 +83,7 @@ class Earthborne(Game):
         key, _, kind = track.partition(".")
         card = tables.cards(state).get(key)
         if card is not None and kind in ("progress", "harm"):
-            return f"{card.get('name', key)} {kind}"
+            return f"{card.name} {kind}"
         return super().track_label(state, track)
 
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
@@ -109,7 +109,7 @@ class Earthborne(Game):
                                       "location.progress": Counter(0, 0), "location.harm": Counter(0, 0)}
         tracks.update(rangers.counter_defs(state.seats, aspects, cfg["rules"]["ranger_deck"],
                                          cfg["rules"]["opening_hand"]))
-        data: dict[str, Any] = {"cfg": cfg, "cards": {}}
+        data: dict[str, Any] = {"cfg": cfg}
         record = EarthborneRecord(aspects=msgspec.convert(aspects, dict[str, Aspects]),
                                   weather=rules.weather_for(int(day_text), cfg["weather"]))
         if "path" in options:
@@ -124,13 +124,12 @@ class Earthborne(Game):
                                              path_fresh=int(count_text) > 0)
         sources = {"challenge": Deck.plain("challenge", [c.id for c in loaded.challenge]), "path": path_deck}
         location = self._location(cfg, options, int(day_text))
-        if location is not None:
-            data["location"] = location
+        record = msgspec.structs.replace(record, location=location)
         return replace(state, tracks=tracks, sources=sources, data={k: freeze(v) for k, v in data.items()},
                        record=record)
 
     @staticmethod
-    def _location(cfg: Mapping[str, Any], options: Mapping[str, str], day: int) -> dict[str, Any] | None:
+    def _location(cfg: Mapping[str, Any], options: Mapping[str, str], day: int) -> Place | None:
         """ER-SETUP-1: the day's location: the one named, else on the campaign's first day its start."""
         text = options.get("location")
         if text is None:
@@ -222,7 +221,7 @@ class Earthborne(Game):
         cards = {}
         for key, record in tables.cards(state).items():
             progress, harm = tables.tokens(state, key)
-            cards[key] = {**record, "progress_tokens": progress, "harm_tokens": harm,
+            cards[key] = {**thaw(record), "progress_tokens": progress, "harm_tokens": harm,
                           "due": list(tables.reached(state, key))}
         test = engine.current_test(state)
         test_view = None
@@ -235,7 +234,7 @@ class Earthborne(Game):
                 test_view["deck_verified"] = challenge.deck_verified(state)
         return {
             "cards": cards,
-            "location": tables.location(state),
+            "location": thaw(tables.location(state)),
             "awaiting": engine.awaiting(state),
             "work": [engine.frame_kind(f) for f in engine.frames(state)],
             "test": test_view,

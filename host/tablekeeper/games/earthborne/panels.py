@@ -24,11 +24,10 @@ def card_line(state: GameState, key: str) -> str:
     p = gauge(progress, rules.threshold(record, "progress", state.seats))
     h = gauge(harm, rules.threshold(record, "harm", state.seats))
     number = key.removeprefix("card")
-    state_word = "" if record.get("ready", True) else " (exhausted)"
-    area = str(record.get("area", "along"))
-    where = AREAS.get(area, f", {area}").format(seat=record.get("seat"))
-    checked = "" if record.get("verified", True) else " (unverified numbers)"
-    return f"{number}. {record['name']}{state_word}{where}: progress {p}, harm {h}{checked}"
+    state_word = "" if record.ready else " (exhausted)"
+    where = AREAS.get(record.area, f", {record.area}").format(seat=record.seat)
+    checked = "" if record.verified else " (unverified numbers)"
+    return f"{number}. {record.name}{state_word}{where}: progress {p}, harm {h}{checked}"
 
 
 def odds_line(test: engine.OpenTest, percent: str) -> str:
@@ -53,8 +52,8 @@ def panels(state: GameState, step_title: str) -> dict[str, Panel]:
     day = state.value("day")
     loc = tables.location(state)
     threshold = tables.location_threshold(state)
-    if loc is not None and loc.get("rtoken_clear"):
-        gauge_text = f"Location tokens {len(loc.get('rtokens', ()))}/{state.seats}"
+    if loc is not None and loc.rtoken_clear:
+        gauge_text = f"Location tokens {len(loc.rtokens)}/{state.seats}"
     else:
         gauge_text = f"Location {gauge(state.value('location.progress'), threshold)}"
     weather = rec(state).weather or ""
@@ -64,8 +63,8 @@ def panels(state: GameState, step_title: str) -> dict[str, Panel]:
     # where there is room (it is on the table), with a word when its numbers were not checked
     track_lines = [(status, Priority.KEY), (gauge_text, Priority.KEY), (f"Weather {weather}", Priority.NORMAL)]
     if loc is not None:
-        checked = loc.get("verified", True)
-        track_lines.append((str(loc["name"]) + ("" if checked else " (unverified)"),
+        checked = loc.verified
+        track_lines.append((loc.name + ("" if checked else " (unverified)"),
                       Priority.DETAIL if checked else Priority.NORMAL))
     track_lines += [(line, Priority.DETAIL) for line in tracker.mission_lines(state)]
     out = {"track": Panel.ranked(f"Day {day} Round {state.round}", tuple(track_lines))}

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+import msgspec
+
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.game import Txn, parse_int, parse_seat, want
 from tablekeeper.core.numbers import is_number, parse_number
@@ -63,11 +65,11 @@ def path_draw(txn: Txn, name: str | None, seat_text: str | None, options: dict[s
         name = top.pick(txn.rng)
     known = known_path_card(txn.state, name)
     if known is not None:
-        name = str(known["name"])  # the printed spelling, whatever case the players typed
+        name = known.name  # the printed spelling, whatever case the players typed
     if top.count(name) == 0 and top.count(UNSEEN) == 0:
         raise Rejected(f"the path deck holds no {name!r} (it holds {', '.join(sorted(top.as_dict()))})")
     unseen_from = rec(txn.state).path_unseen_set
-    if top.count(name) == 0 and unseen_from and (known is None or known.get("set") != unseen_from):
+    if top.count(name) == 0 and unseen_from and (known is None or known.set != unseen_from):
         raise Rejected(f"the path deck holds no {name!r}: its unseen cards are "
                        f"{valley.set_name(tables.cfg(txn.state), str(unseen_from))} cards")
     if known is None or options or flags:
@@ -85,12 +87,11 @@ def path_draw(txn: Txn, name: str | None, seat_text: str | None, options: dict[s
     if not extra:
         txn.put("path_drawn", drawn + 1)
     txn.put("path_fresh", False)
-    record = card_record(txn.state, name, {"seat": str(seat)}, [])
-    record["from_path"] = True
+    record = msgspec.structs.replace(card_record(txn.state, name, {"seat": str(seat)}, []), from_path=True)
     key = add_card(txn, record)
-    tables.log(txn, f"path: {record['name']} -> {key}")
-    if not record.get("verified", True):
-        txn.notice(f"{record['name']}: its numbers are unverified (check them against the card)")
+    tables.log(txn, f"path: {record.name} -> {key}")
+    if not record.verified:
+        txn.notice(f"{record.name}: its numbers are unverified (check them against the card)")
     engine.end_of_command(txn)
 
 
@@ -99,7 +100,7 @@ def planned(state: GameState) -> valley.Build | None:
     the location's own set or random Valley cards (ER-TRAVEL-2); None when either is unknown."""
     loc = tables.location(state)
     terrain = (rec(state).record or CampRecord()).terrain
-    return valley.build_for(tables.cfg(state), terrain, None if loc is None else loc.get("id"))
+    return valley.build_for(tables.cfg(state), terrain, None if loc is None else loc.id)
 
 
 def build_hint(state: GameState) -> str:
@@ -182,7 +183,7 @@ def choices(state: GameState) -> list[valley.Build]:
     """The path decks the group may have built here (one per terrain reaching this location) when the
     device cannot tell which: Phase 1's ``next`` asks."""
     loc = tables.location(state)
-    return valley.builds_here(tables.cfg(state), None if loc is None else loc.get("id"))
+    return valley.builds_here(tables.cfg(state), None if loc is None else loc.id)
 
 
 def file_deck(cfg: Any) -> Deck:

@@ -4,7 +4,7 @@ once, as the event is applied, so no reader re-parses JSON (the log keeps plain 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal
+from typing import ClassVar, Literal
 
 import msgspec
 
@@ -95,6 +95,45 @@ class PathSpec(msgspec.Struct, frozen=True):
     verified: bool = True
 
 
+class CardInPlay(msgspec.Struct, frozen=True):
+    """One card in play: its printed numbers (thresholds as printed, ER-TOKEN-2/3), where it is and
+    whose, whether it is ready, and the Ranger tokens on it (ER-RTOKEN-1). Its tokens are tracks."""
+
+    name: str
+    progress: str = "-"
+    harm: str = "-"
+    area: str = "along"  # along, reach, weather, mission, player (ER-CHAL-1's areas)
+    seat: int | None = None  # whose reach or player area
+    type: str = "other"
+    presence: int | str = 1  # a number, or "X" (ER-TEST-3)
+    keywords: tuple[str, ...] = ()
+    icons: tuple[str, ...] = ()
+    entry: int | None = None  # campaign guide entry read when it clears
+    guide: int | None = None  # campaign guide entry read when it enters play (ER-PATH-1)
+    clear: str | None = None  # its clear text, as the players gave it
+    ready: bool = True
+    rtokens: tuple[int, ...] = ()
+    rtoken_clear: bool = False  # clears once every Ranger's token is on it
+    from_path: bool = False  # goes to the path discard when it leaves play
+    verified: bool = True
+
+
+class Place(msgspec.Struct, frozen=True):
+    """The location (ER-LOC-1): its progress threshold as printed, its icons, its Valley id (None: a
+    location the device does not know), and the Ranger tokens a location that asks for them holds."""
+
+    area: ClassVar[str] = "location"  # where it sits in ER-CHAL-1's area order
+
+    name: str
+    progress: str = "-"
+    harm: str = "-"
+    icons: tuple[str, ...] = ()
+    id: str | None = None
+    verified: bool = True
+    rtoken_clear: bool = False
+    rtokens: tuple[int, ...] = ()
+
+
 class Mission(msgspec.Struct, frozen=True):
     """A mission written on the campaign tracker, with its day and progress boxes checked."""
 
@@ -115,6 +154,8 @@ class EarthborneRecord(msgspec.Struct, frozen=True):
     """Everything Earthborne keeps beyond tracks and decks, one typed field per key its verbs put."""
 
     aspects: Mapping[str, Aspects] = msgspec.field(default_factory=dict)  # by seat; ER-SETUP-1
+    cards: Mapping[str, CardInPlay] = msgspec.field(default_factory=dict)  # card1, card2, ... in play
+    location: Place | None = None
     next_card: int = 1  # the number of the next card put in play (card1, card2, ...)
     weather: str | None = None  # the day's weather card (ER-DAY-1)
     path_mode: Literal["physical", "file"] = "physical"  # the group's own deck, or a deck file

@@ -3,17 +3,15 @@ Rangers, and the token tracks, so the other modules never juggle raw keys."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.earthborne import rules
-from tablekeeper.games.earthborne.record import CampRecord, DayEnd, DayEndTiming, Turns, rec
-
-Record = dict[str, Any]
+from tablekeeper.games.earthborne.record import CampRecord, CardInPlay, DayEnd, DayEndTiming, Place, Turns, rec
 
 
 def cfg(state: GameState) -> Any:
@@ -24,12 +22,11 @@ def rule(state: GameState, key: str) -> Any:
     return state.get("cfg")["rules"][key]
 
 
-def cards(state: GameState) -> dict[str, Record]:
-    raw = state.get("cards")
-    return thaw(raw) if raw is not None else {}
+def cards(state: GameState) -> Mapping[str, CardInPlay]:
+    return rec(state).cards
 
 
-def card(state: GameState, key: str) -> Record:
+def card(state: GameState, key: str) -> CardInPlay:
     found = cards(state).get(key)
     if found is None:
         known = ", ".join(cards(state)) or "none"
@@ -37,9 +34,8 @@ def card(state: GameState, key: str) -> Record:
     return found
 
 
-def location(state: GameState) -> Record | None:
-    raw = state.get("location")
-    return thaw(raw) if raw is not None else None
+def location(state: GameState) -> Place | None:
+    return rec(state).location
 
 
 def card_key(state: GameState, text: str) -> str:
@@ -51,7 +47,7 @@ def card_key(state: GameState, text: str) -> str:
     in_play = cards(state)
     if text in in_play:
         return text
-    named = [k for k, c in in_play.items() if str(c["name"]).lower() == text.lower()]
+    named = [k for k, c in in_play.items() if c.name.lower() == text.lower()]
     if len(named) == 1:
         return named[0]
     if named:
@@ -88,8 +84,8 @@ def add_tokens(txn: Txn, track: str, delta: int) -> None:
     set_tokens(txn, track, txn.state.value(track) + delta)
 
 
-def put_card(txn: Txn, key: str, record: Record | None) -> None:
-    all_cards = cards(txn.state)
+def put_card(txn: Txn, key: str, record: CardInPlay | None) -> None:
+    all_cards = dict(cards(txn.state))
     if record is None:
         all_cards.pop(key, None)
     else:
@@ -129,7 +125,7 @@ def end_day(txn: Txn, reason: str, timing: DayEndTiming = "now") -> None:
         # ER-DAY-1: the group is where it stands; the terrain is the one last travelled
         loc = location(txn.state)
         last = rec(txn.state).record or CampRecord()
-        txn.put("record", CampRecord(None if loc is None else loc["name"], None if loc is None else loc["progress"],
+        txn.put("record", CampRecord(None if loc is None else loc.name, None if loc is None else loc.progress,
                                      last.terrain))
     if timing == "now":
         day = txn.state.value("day")

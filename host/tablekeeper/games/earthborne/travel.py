@@ -13,7 +13,7 @@ from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.earthborne import cards, engine, parsing, pathdeck, rangers, rules, tables, valley
 from tablekeeper.games.earthborne.data import ASPECTS
-from tablekeeper.games.earthborne.record import CampRecord, Turns, rec
+from tablekeeper.games.earthborne.record import CampRecord, Place, Turns, rec
 
 
 def _round_start(txn: Txn) -> None:
@@ -37,8 +37,8 @@ def _path_hold(state: GameState) -> str | None:
     loc = tables.location(state)
     if loc is None:
         return "place the location first: location NAME [THRESHOLD]"
-    if not loc.get("rtoken_clear") and tables.location_threshold(state) is None:
-        return (f"{loc['name']} has no progress threshold yet: location \"{loc['name']}\" N "
+    if not loc.rtoken_clear and tables.location_threshold(state) is None:
+        return (f"{loc.name} has no progress threshold yet: location \"{loc.name}\" N "
                 "(the number on its card, Nr per Ranger)")
     if not rec(state).path_built:
         return "build the path deck first: " + pathdeck.build_hint(state)
@@ -115,7 +115,7 @@ def choose_travel(txn: Txn, index: int) -> None:
 
 def _here(state: GameState) -> str | None:
     loc = tables.location(state)
-    return None if loc is None or not loc.get("id") else str(loc["id"])
+    return None if loc is None or not loc.id else loc.id
 
 
 def _ways(state: GameState) -> str:
@@ -129,7 +129,7 @@ def _ways(state: GameState) -> str:
 
 
 def _destination(txn: Txn, verb: str, name: str, terrain: str | None,
-                 threshold: str | None) -> tuple[tables.Record, str | None]:
+                 threshold: str | None) -> tuple[Place, str | None]:
     """ER-TRAVEL-2: the connected location the group goes to and the terrain of the path taken. On the
     Valley map the path must exist (its terrain is the map's); a card that lets the group go further
     (two paths away) is reported with the terrain it names: arrive NAME terrain=T."""
@@ -137,18 +137,18 @@ def _destination(txn: Txn, verb: str, name: str, terrain: str | None,
     cfg = tables.cfg(state)
     record = cards.location_record(cfg, name, threshold, None)
     here = _here(state)
-    if here is None or record.get("id") is None:
+    if here is None or record.id is None:
         return record, terrain
     ways = dict(valley.reachable(cfg, here))
-    path_terrain = ways.get(str(record["id"]))
+    path_terrain = ways.get(record.id)
     if path_terrain is None:
         if terrain is None:
-            raise Rejected(f"{record['name']} is not connected to {cfg['locations'][here]['name']} "
+            raise Rejected(f"{record.name} is not connected to {cfg['locations'][here]['name']} "
                            f"(connected: {_ways(state)}); a card that lets the group go further: "
-                           f"{verb} \"{record['name']}\" terrain=T")
+                           f"{verb} \"{record.name}\" terrain=T")
         return record, terrain
     if terrain is not None and terrain != path_terrain:
-        raise Rejected(f"the path from {cfg['locations'][here]['name']} to {record['name']} is "
+        raise Rejected(f"the path from {cfg['locations'][here]['name']} to {record.name} is "
                        f"{valley.terrain_name(path_terrain).lower()}, not {terrain}")
     return record, path_terrain
 
@@ -186,9 +186,9 @@ def _arrive(txn: Txn, args: tuple[str, ...]) -> None:
     name, threshold = _place_words(txn, words)
     record, terrain = _destination(txn, "arrive", name, terrain, threshold)
     if "icons" in options:
-        record["icons"] = [i for i in options["icons"].split(",") if i]
+        record = replace(record, icons=tuple(i for i in options["icons"].split(",") if i))
     cards.set_location(txn, record)
-    txn.put("record", CampRecord(record["name"], None if record.get("id") else record["progress"], terrain))
+    txn.put("record", CampRecord(record.name, None if record.id else record.progress, terrain))
     txn.put("travel", "arrived")
     txn.emit("path.built", n=0)  # the old path deck is set aside; the new one is built from its sets
     txn.put("path_built", False)
@@ -228,17 +228,17 @@ def _camp(txn: Txn, args: tuple[str, ...]) -> None:
     if words and not arrived:
         cfg = tables.cfg(txn.state)
         if len(words) == 1 and valley.find_location(cfg, words[0]) is None:
-            record: dict[str, object] = {"name": words[0], "progress": "-", "id": None}  # threshold asked next day
+            record = Place(words[0])  # its threshold is asked the next day
         else:
             record, terrain = _destination(txn, "camp", words[0], terrain, words[1] if len(words) == 2 else None)
-        name = str(record["name"])
-        threshold = None if record.get("id") or record["progress"] == "-" else str(record["progress"])
-    elif arrived and loc is not None and (not words or words[0] == loc["name"]):
-        name = str(loc["name"])
-        threshold = None if loc.get("id") else str(loc["progress"])
+        name = record.name
+        threshold = None if record.id or record.progress == "-" else record.progress
+    elif arrived and loc is not None and (not words or words[0] == loc.name):
+        name = loc.name
+        threshold = None if loc.id else loc.progress
         terrain = terrain or (rec(txn.state).record or CampRecord()).terrain
     elif arrived:
-        raise Rejected(f"the group arrived at {loc['name'] if loc else 'a location'}: camp there with a bare camp")
+        raise Rejected(f"the group arrived at {loc.name if loc else 'a location'}: camp there with a bare camp")
     else:
         raise Rejected("camp NAME [THRESHOLD] [terrain=T]: name the location the group travelled to "
                        "(it camps there, not where it left), or arrive there first")
@@ -255,10 +255,7 @@ def _refresh_enter(txn: Txn) -> None:
             return
         for aspect, value in rules.refreshed_energy(tables.seat_aspects(txn.state, seat)).items():
             tables.set_tokens(txn, seat_track(seat, aspect), value)
-    all_cards = tables.cards(txn.state)
-    for record in all_cards.values():
-        record["ready"] = True
-    txn.put("cards", all_cards)
+    txn.put("cards", {k: replace(record, ready=True) for k, record in tables.cards(txn.state).items()})
     txn.put("turns", replace(tables.turns(txn.state), role_exhausted=()))
     txn.notice("refresh done: 1 card drawn, energy back to the aspects, all cards ready")
 
@@ -305,9 +302,8 @@ def start_day(txn: Txn) -> None:
         tables.set_tokens(txn, seat_track(seat, "hand"), hand)
     kept = {}
     for key, record in tables.cards(txn.state).items():
-        if record["area"] == "mission":
-            record["rtokens"] = []
-            kept[key] = record
+        if record.area == "mission":
+            kept[key] = replace(record, rtokens=())
             tables.set_tokens(txn, f"{key}.progress", 0)
             tables.set_tokens(txn, f"{key}.harm", 0)
         else:
@@ -322,8 +318,7 @@ def start_day(txn: Txn) -> None:
         if known or threshold:
             cards.place_location(txn, name, None if known else str(threshold), None)
         else:
-            cards.set_location(txn, {"name": name, "progress": "-", "harm": "-", "icons": [], "id": None,
-                                     "verified": True, "rtoken_clear": False, "rtokens": []})
+            cards.set_location(txn, Place(name))
             txn.notice(f"set the location's threshold: location \"{name}\" N")
     else:
         txn.put("location", None)
