@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
-import msgspec
 from msgspec.structs import replace
 
-from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, parse_int, parse_seat, want
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
@@ -23,7 +20,7 @@ from tablekeeper.games.earthborne.parsing import (
     split_args,
     threshold_text,
 )
-from tablekeeper.games.earthborne.record import CardInPlay, PathSpec, Place, Response, rec
+from tablekeeper.games.earthborne.record import CardInPlay, GameConfig, PathSpec, Place, Response, rec
 
 AREAS = ("along", "reach", "weather", "mission", "player")
 RESPONSE_WINDOWS = (*engine.WINDOWS, "place-progress", "place-harm", "rest")
@@ -57,14 +54,12 @@ FLAGS = ("obstacle", "persistent", "exhausted", "rangers")
 
 def known_path_card(state: GameState, name: str) -> PathSpec | None:
     """A path card's printed data: remembered from an earlier report, or shipped in the path data."""
-    remembered = rec(state).known_path
-    shipped: Mapping[str, Any] = tables.cfg(state)["path"]
-    for table in (remembered, shipped):
+    for table in (rec(state).known_path, tables.cfg(state).path):
         match = table.get(name)
         if match is None:
             match = next((c for n, c in table.items() if n.lower() == name.lower()), None)
         if match is not None:
-            return match if isinstance(match, PathSpec) else msgspec.convert(thaw(match), PathSpec)
+            return match
     return None
 
 
@@ -74,7 +69,7 @@ def remember_path_card(txn: Txn, name: str, options: dict[str, str], flags: list
     no_extra(options, tuple(o for o in PATH_OPTIONS if o not in ("area", "seat", "clear")), "reveal path")
     base = known_path_card(txn.state, name)
     if base is None and not options:
-        names = [str(c["name"]) for c in tables.cfg(txn.state)["path"].values()]
+        names = [c.name for c in tables.cfg(txn.state).path.values()]
         close = difflib.get_close_matches(name, names, n=1, cutoff=0.75)
         if close:
             raise Rejected(f"no path card {name!r} (did you mean {close[0]!r}?); a card new to the device: "
@@ -179,7 +174,7 @@ def location_verb(txn: Txn, args: tuple[str, ...]) -> None:
     place_location(txn, name, threshold, icons)
 
 
-def location_record(cfg: Any, name: str, threshold: str | None, icons: list[str] | None) -> Place:
+def location_record(cfg: GameConfig, name: str, threshold: str | None, icons: list[str] | None) -> Place:
     """ER-LOC-1: the location's record: a Valley location's printed numbers (a threshold given here
     replaces its own, e.g. for an X threshold); any other location needs its threshold."""
     found = valley.find_location(cfg, name)
@@ -192,13 +187,13 @@ def location_record(cfg: Any, name: str, threshold: str | None, icons: list[str]
     if found is None:
         return Place(name, threshold_text(str(threshold), "location threshold"), icons=tuple(icons or ()))
     loc_id, loc = found
-    progress = threshold_text(threshold, "location threshold") if threshold is not None else str(loc["progress"])
-    return Place(str(loc["name"]), progress, icons=tuple(icons if icons is not None else loc["icons"]), id=loc_id,
-                 verified=bool(loc["verified"]), rtoken_clear=bool(loc["rangers"]) and threshold is None)
+    progress = threshold_text(threshold, "location threshold") if threshold is not None else loc.progress
+    return Place(loc.name, progress, icons=tuple(icons) if icons is not None else loc.icons, id=loc_id,
+                 verified=loc.verified, rtoken_clear=loc.rangers and threshold is None)
 
 
-def _near(cfg: Any, name: str) -> str:
-    names = [str(loc["name"]) for loc in (cfg.get("locations") or {}).values()]
+def _near(cfg: GameConfig, name: str) -> str:
+    names = [loc.name for loc in cfg.locations.values()]
     close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 

@@ -84,8 +84,8 @@ def chance(state: GameState, aspect: str, effort: int, difficulty: int) -> Fract
     deck = state.sources["challenge"]
     if not isinstance(deck, Deck):
         return None
-    return success_chance(deck, tables.cfg(state)["challenge"], aspect, effort, difficulty,
-                          int(tables.rule(state, "effort_floor")))
+    table = {card_id: row.modifiers for card_id, row in tables.cfg(state).challenge.items()}
+    return success_chance(deck, table, aspect, effort, difficulty, tables.rule(state).effort_floor)
 
 
 UNVERIFIED = " (odds from an unverified deck)"
@@ -101,13 +101,12 @@ def chance_text(state: GameState, aspect: str, effort: int, difficulty: int) -> 
 
 
 def deck_verified(state: GameState) -> bool:
-    info = tables.cfg(state).get("challenge_deck") or {}
-    return bool(info.get("verified"))
+    return tables.cfg(state).challenge_deck.verified
 
 
 def deck_file(state: GameState) -> str:
     """Which challenge-deck data the odds come from, marked while it is not checked."""
-    where = str(tables.cfg(state).get("challenge_file", "earthborne/data/challenge.toml"))
+    where = tables.cfg(state).challenge_file
     return where + ("" if deck_verified(state) else " (unverified)")
 
 
@@ -128,8 +127,8 @@ def on_challenge(txn: Txn, card_id: str) -> None:
     if isinstance(top, engine.OpenTest) and top.stage == "draw":
         engine.test_drawn(txn, top, card_id)
         return
-    table = tables.cfg(txn.state)["challenge"]
-    txn.notice(f"challenge card {card_id}: {table[card_id]['icon']}")
-    if table[card_id]["reshuffle"]:
+    card = tables.cfg(txn.state).challenge[card_id]
+    txn.notice(f"challenge card {card_id}: {card.icon}")
+    if card.reshuffle:
         txn.source_op("challenge", "refresh")
         txn.notice("reshuffle: the challenge discard is shuffled back into the deck")

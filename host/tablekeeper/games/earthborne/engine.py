@@ -169,7 +169,7 @@ def end_of_command(txn: Txn) -> None:
 def boundary(txn: Txn) -> None:
     """ER-CLEAR-6, ER-CLEAR-8: a rules step finished; every card that reached a threshold is due."""
     state = txn.state
-    if tables.rule(state, "nested_clears") == "queue" and any(isinstance(f, Clearing) for f in frames(state)):
+    if tables.rule(state).nested_clears == "queue" and any(isinstance(f, Clearing) for f in frames(state)):
         return  # ambiguity 3, "queue" reading: wait until the clear in progress is complete
     busy_keys = clearing_keys(state)
     due = [k for k in tables.cards(state) if k not in busy_keys and tables.reached(state, k)]
@@ -347,7 +347,7 @@ def _recheck(txn: Txn, frame: Clearing) -> None:
     tables.log(txn, f"discard-check({key})")
     in_play = key in tables.cards(txn.state)
     still = tables.reached(txn.state, key) if in_play else ()
-    discard = in_play and rules.discard_on_recheck(still, frame.by or "", tables.rule(txn.state, "recheck"))
+    discard = in_play and rules.discard_on_recheck(still, frame.by or "", tables.rule(txn.state).recheck)
     frame.discarded = discard
     if discard:
         remove_card(txn, key)
@@ -356,7 +356,7 @@ def _recheck(txn: Txn, frame: Clearing) -> None:
     elif in_play:
         progress, harm = tables.tokens(txn.state, key)
         txn.notice(f"{frame.name} no longer has enough tokens: it stays in play ({progress} progress, {harm} harm)")
-    keep_after = discard or tables.rule(txn.state, "after_when_kept")
+    keep_after = discard or tables.rule(txn.state).after_when_kept
     frame.stage = "after" if keep_after else "done"
     frame.items = None
     _replace_top(txn, frame)
@@ -440,14 +440,13 @@ def drop_response(txn: Txn, label: str) -> None:
 
 def test_drawn(txn: Txn, frame: OpenTest, card_id: str) -> None:
     """ER-TEST-1: apply the challenge modifier, decide the result, open the success/failure step."""
-    table = tables.cfg(txn.state)["challenge"]
-    challenge = table[card_id]
-    modifier = int(challenge[frame.aspect])
-    floor = int(tables.rule(txn.state, "effort_floor"))
+    challenge = tables.cfg(txn.state).challenge[card_id]
+    modifier = challenge.modifiers[frame.aspect]
+    floor = tables.rule(txn.state).effort_floor
     frame.total = rules.test_total(frame.effort, modifier, floor)
     frame.success = rules.test_succeeds(frame.effort, modifier, frame.difficulty, floor)
-    frame.stage, frame.card, frame.icon, frame.modifier = "effects", card_id, str(challenge["icon"]), modifier
-    frame.reshuffle = bool(challenge["reshuffle"])
+    frame.stage, frame.card, frame.icon, frame.modifier = "effects", card_id, challenge.icon, modifier
+    frame.reshuffle = challenge.reshuffle
     _replace_top(txn, frame)
     result = "success" if frame.success else "failure"
     tables.log(txn, f"test {result}")

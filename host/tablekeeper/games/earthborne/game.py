@@ -17,7 +17,7 @@ from tablekeeper.core import packs as packlib
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.events import Command, Event
 from tablekeeper.core.flow import Flow
-from tablekeeper.core.frozen import freeze, thaw
+from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
@@ -39,7 +39,7 @@ from tablekeeper.games.earthborne import (
 )
 from tablekeeper.games.earthborne import data as datamod
 from tablekeeper.games.earthborne.data import ASPECTS
-from tablekeeper.games.earthborne.record import Aspects, EarthborneRecord, Place, rec
+from tablekeeper.games.earthborne.record import Aspects, EarthborneRecord, GameConfig, Place, rec
 
 
 def _aspects_option(text: str, key: str) -> dict[str, int]:
@@ -98,20 +98,18 @@ class Earthborne(Game):
         if extra:
             raise ConfigError(f"--option {extra[0]}: unknown earthborne option (known: {', '.join(sorted(known))})")
         loaded = datamod.load(options, packlib.active(options, "earthborne", datamod.PACKAGE))
-        cfg = datamod.to_json(loaded)
-        default = cfg["rules"]["default_aspects"]
+        cfg = datamod.config(loaded)
+        default = cfg.rules.default_aspects.as_dict()
         aspects = {str(s): _aspects_option(options[f"aspects{s}"], f"aspects{s}") if f"aspects{s}" in options
                    else dict(default) for s in state.seat_numbers()}
         day_text = options.get("day", "1")
-        if not is_number(day_text, signed=False) or not 1 <= int(day_text) <= cfg["days"]:
-            raise ConfigError(f"--option day={day_text}: expected a day 1..{cfg['days']}")
-        tracks: dict[str, Counter] = {"day": Counter(int(day_text), 1, cfg["days"]),
+        if not is_number(day_text, signed=False) or not 1 <= int(day_text) <= cfg.days:
+            raise ConfigError(f"--option day={day_text}: expected a day 1..{cfg.days}")
+        tracks: dict[str, Counter] = {"day": Counter(int(day_text), 1, cfg.days),
                                       "location.progress": Counter(0, 0), "location.harm": Counter(0, 0)}
-        tracks.update(rangers.counter_defs(state.seats, aspects, cfg["rules"]["ranger_deck"],
-                                         cfg["rules"]["opening_hand"]))
-        data: dict[str, Any] = {"cfg": cfg}
-        record = EarthborneRecord(aspects=msgspec.convert(aspects, dict[str, Aspects]),
-                                  weather=rules.weather_for(int(day_text), cfg["weather"]))
+        tracks.update(rangers.counter_defs(state.seats, aspects, cfg.rules.ranger_deck, cfg.rules.opening_hand))
+        record = EarthborneRecord(cfg=cfg, aspects=msgspec.convert(aspects, dict[str, Aspects]),
+                                  weather=rules.weather_for(int(day_text), cfg.weather))
         if "path" in options:
             path_deck = pathdeck.file_deck(cfg)
             record = msgspec.structs.replace(record, path_mode="file")
@@ -125,18 +123,17 @@ class Earthborne(Game):
         sources = {"challenge": Deck.plain("challenge", [c.id for c in loaded.challenge]), "path": path_deck}
         location = self._location(cfg, options, int(day_text))
         record = msgspec.structs.replace(record, location=location)
-        return replace(state, tracks=tracks, sources=sources, data={k: freeze(v) for k, v in data.items()},
-                       record=record)
+        return replace(state, tracks=tracks, sources=sources, record=record)
 
     @staticmethod
-    def _location(cfg: Mapping[str, Any], options: Mapping[str, str], day: int) -> Place | None:
+    def _location(cfg: GameConfig, options: Mapping[str, str], day: int) -> Place | None:
         """ER-SETUP-1: the day's location: the one named, else on the campaign's first day its start."""
         text = options.get("location")
         if text is None:
-            start = cfg.get("start")
-            if day != 1 or not start or start not in cfg["locations"]:
+            start = cfg.start
+            if day != 1 or not start or start not in cfg.locations:
                 return None
-            text = str(cfg["locations"][start]["name"])
+            text = cfg.locations[start].name
         name, sep, threshold = text.rpartition(":")
         if not sep:
             name, threshold = text, ""
@@ -199,7 +196,7 @@ class Earthborne(Game):
                 raise KeyError("path")
             sources = dict(state.sources)
             if event.kind == "path.reset":
-                sources["path"] = pathdeck.file_deck(state.get("cfg"))
+                sources["path"] = pathdeck.file_deck(tables.cfg(state))
             else:
                 sources["path"] = pathdeck.apply_path(deck, event.kind, str(event.get("card", "")),
                                                       int(event.get("n", 0) or 0), event.get("cards"))
@@ -254,7 +251,7 @@ class Earthborne(Game):
             "notes": thaw(kept.notes),
             "known_path": sorted(kept.known_path),
             "path_built": kept.path_built,
-            "unverified_data": list(tables.cfg(state)["unverified"]),
+            "unverified_data": list(tables.cfg(state).unverified),
             "content": datamod.content(tables.cfg(state)),
         }
 
@@ -312,11 +309,11 @@ class Earthborne(Game):
         """Besides seats and tracks: the path cards the box knows (shipped or reported), the cards in
         play, the locations, path sets, aspects and challenge cards."""
         config = tables.cfg(state)
-        path = tuple(dict.fromkeys([*config["path"], *rec(state).known_path]))
-        places = tuple(str(spec["name"]) for spec in config["locations"].values())
+        path = tuple(dict.fromkeys([*config.path, *rec(state).known_path]))
+        places = tuple(spec.name for spec in config.locations.values())
         return {**super().names(state), "NAME": path, "arrive:NAME": places, "camp:NAME": places,
-                "location:NAME": places, "CARD": (*tables.cards(state), "location"), "SET": tuple(config["sets"]),
-                "ASPECT": ASPECTS, "ID": tuple(config["challenge"])}
+                "location:NAME": places, "CARD": (*tables.cards(state), "location"), "SET": tuple(config.sets),
+                "ASPECT": ASPECTS, "ID": tuple(config.challenge)}
 
     def legend(self, state: GameState, seat: int) -> str | None:
         """What A and B do now, in words, for the seat display's last line."""

@@ -38,7 +38,7 @@ def odds_panel(state: GameState, test: engine.OpenTest) -> Panel:
     """While a test waits for its challenge card: the exact odds and the deck data they come from."""
     chance = challenge.chance_text(state, test.aspect, test.effort, test.difficulty)
     verified = challenge.deck_verified(state)
-    name = str(tables.cfg(state).get("challenge_deck", {}).get("name") or "challenge deck")
+    name = tables.cfg(state).challenge_deck.name or "challenge deck"
     aspect = ASPECT_NAMES.get(test.aspect, test.aspect)
     return Panel.ranked("Odds", (
         (f"Seat {test.seat} tests {aspect}: effort {test.effort} vs difficulty {test.difficulty}", Priority.KEY),

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
 
 import msgspec
 
@@ -26,7 +25,7 @@ from tablekeeper.games.earthborne.cards import FLAGS, add_card, card_record, kno
 from tablekeeper.games.earthborne.data import ASPECTS
 from tablekeeper.games.earthborne.parsing import guard, name_then, split_args
 from tablekeeper.games.earthborne.rangers import check_free
-from tablekeeper.games.earthborne.record import CampRecord, rec
+from tablekeeper.games.earthborne.record import CampRecord, GameConfig, rec
 
 UNSEEN = "?"
 
@@ -141,7 +140,7 @@ def build(txn: Txn, args: tuple[str, ...]) -> None:
         for word in words:
             found = valley.find_set(cfg, word)
             if found is None:
-                raise Rejected(f"pathdeck: no path set {word!r} (sets: {', '.join(cfg.get('sets') or {})})")
+                raise Rejected(f"pathdeck: no path set {word!r} (sets: {', '.join(cfg.sets)})")
             ids.append(found)
         plan = valley.build_from_sets(cfg, ids, parse_int(options.get("valley", "0"), "valley cards"))
     else:
@@ -186,9 +185,9 @@ def choices(state: GameState) -> list[valley.Build]:
     return valley.builds_here(tables.cfg(state), None if loc is None else loc.id)
 
 
-def file_deck(cfg: Any) -> Deck:
+def file_deck(cfg: GameConfig) -> Deck:
     """A path deck given as a file (``--option path=PATH``): every card and its copies, all known."""
-    return Deck.plain("path", {name: int(copies) for name, copies in cfg["deck_file"].items()})
+    return Deck.plain("path", dict(cfg.deck_file))
 
 
 def device_can_draw(state: GameState) -> bool:
@@ -271,7 +270,7 @@ def _check_challenge_wanted(txn: Txn, for_effect: bool) -> None:
 def challenge_card_id(txn: Txn, words: list[str]) -> str:
     """The challenge card reported, by id (``sun3``) or by what it shows (``sun awa=0 fit=-1``: its icon
     and any modifiers that single it out among the cards still in the deck); it must still be in the deck."""
-    table = tables.cfg(txn.state)["challenge"]
+    table = tables.cfg(txn.state).challenge
     deck = txn.state.sources["challenge"]
     in_deck = [c for c in table if not isinstance(deck, Deck) or deck.ready().stages[0].count(c)]
     if len(words) == 1 and words[0] in table:
@@ -289,7 +288,8 @@ def challenge_card_id(txn: Txn, words: list[str]) -> str:
         wanted = {a: parse_number(v, a) for a, v in options.items()}
     except NotANumber as exc:
         raise NotANumber(f"reveal challenge: a modifier is a number, e.g. fit=-1 ({exc.reason})") from None
-    matches = [c for c in in_deck if table[c]["icon"] == icon and all(table[c][a] == v for a, v in wanted.items())]
+    matches = [c for c in in_deck
+               if table[c].icon == icon and all(table[c].modifiers[a] == v for a, v in wanted.items())]
     if len(matches) == 1:
         return str(matches[0])
     if not matches:

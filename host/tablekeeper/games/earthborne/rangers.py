@@ -158,7 +158,7 @@ def injure_verb(txn: Txn, args: tuple[str, ...]) -> None:
     """ER-INJURY-1: +1 injury, the fatigue stack is discarded; the last one ends the day after the turn."""
     want(args, 1, "injure SEAT")
     seat = parse_seat(txn.state, args[0])
-    limit = int(tables.rule(txn.state, "injury_limit"))
+    limit = tables.rule(txn.state).injury_limit
     injuries = txn.state.value(seat_track(seat, "injury")) + 1
     tables.set_tokens(txn, seat_track(seat, "injury"), min(injuries, limit))
     tables.set_tokens(txn, seat_track(seat, "fatigue"), 0)
@@ -254,7 +254,7 @@ def equip_gear(txn: Txn, seat: int, name: str, value: int) -> None:
 
 def ask_gear(txn: Txn, seat: int) -> None:
     mine = rec(txn.state).gear.get(str(seat), {})
-    limit = int(tables.rule(txn.state, "equip_limit"))
+    limit = tables.rule(txn.state).equip_limit
     if rules.over_equip(mine, limit):
         names = list(mine)
         txn.ask("gear.discard", f"Seat {seat} equips {sum(mine.values())} > {limit}: discard which gear?",

@@ -134,6 +134,98 @@ class Place(msgspec.Struct, frozen=True):
     rtokens: tuple[int, ...] = ()
 
 
+class RulesConfig(msgspec.Struct, frozen=True):
+    """The numbers and open rule choices the catalogue leaves to the table (``rules.toml``)."""
+
+    ranger_deck: int = 30
+    opening_hand: int = 6
+    default_aspects: Aspects = Aspects(3, 2, 2, 1)
+    injury_limit: int = 3  # ER-INJURY-1
+    equip_limit: int = 5  # ER-GEAR-1
+    effort_floor: int = 0  # ER-TEST-1 (ambiguity 9)
+    recheck: Literal["any", "chosen"] = "any"  # ER-CLEAR-4 (ambiguity 4)
+    nested_clears: Literal["literal", "queue"] = "literal"  # ambiguity 3
+    after_when_kept: bool = True
+
+
+class ChallengeRow(msgspec.Struct, frozen=True):
+    """A challenge card: its symbol, whether it reshuffles the deck (ER-CHAL-3), its aspect modifiers."""
+
+    icon: str
+    reshuffle: bool = False
+    modifiers: Mapping[str, int] = msgspec.field(default_factory=dict)
+
+
+class ContentInfo(msgspec.Struct, frozen=True):
+    """A chosen piece of content (challenge deck, day track): its name, file, pack and whether checked."""
+
+    name: str = ""
+    file: str = ""
+    verified: bool = False
+    source: str = ""
+    pack: str = ""
+
+
+class SetInfo(msgspec.Struct, frozen=True):
+    """A path set and its cards (name -> copies)."""
+
+    name: str
+    kind: str = "general"
+    verified: bool = False
+    pack: str = ""
+    cards: Mapping[str, int] = msgspec.field(default_factory=dict)
+
+
+class LocationInfo(msgspec.Struct, frozen=True):
+    """A Valley location's printed card (ER-LOC-1) and how its path deck is built (ER-TRAVEL-2)."""
+
+    name: str
+    pivotal: bool = False
+    progress: str = "-"
+    rangers: bool = False
+    presence: int = 1
+    icons: tuple[str, ...] = ()
+    guide: int | None = None
+    valley_cards: int | None = None
+    include: tuple[str, ...] = ()
+    own_set: bool = True
+    terrain: str | None = None
+    verified: bool = False
+    pack: str = ""
+
+
+class PathEdge(msgspec.Struct, frozen=True):
+    """A path on the Valley map between two locations, and its terrain (ER-TRAVEL-2)."""
+
+    a: str
+    b: str
+    terrain: str
+    verified: bool = True
+
+
+class GameConfig(msgspec.Struct, frozen=True):
+    """The game's data as the session loaded it (files, packs, options), kept in the state so that
+    replaying a log never depends on files changing. Set up once; no verb changes it."""
+
+    rules: RulesConfig = RulesConfig()
+    challenge: Mapping[str, ChallengeRow] = msgspec.field(default_factory=dict)  # by card id
+    challenge_deck: ContentInfo = ContentInfo()
+    day_track: ContentInfo = ContentInfo()
+    challenge_decks: tuple[ContentInfo, ...] = ()
+    day_tracks: tuple[ContentInfo, ...] = ()
+    weather: Mapping[str, str] = msgspec.field(default_factory=dict)  # day -> weather card
+    entries: Mapping[str, tuple[str, ...]] = msgspec.field(default_factory=dict)  # day -> guide entries
+    days: int = 30
+    start: str | None = None  # the campaign's first location
+    path: Mapping[str, PathSpec] = msgspec.field(default_factory=dict)  # path cards the box knows
+    deck_file: Mapping[str, int] = msgspec.field(default_factory=dict)  # a path deck given as a file
+    sets: Mapping[str, SetInfo] = msgspec.field(default_factory=dict)
+    locations: Mapping[str, LocationInfo] = msgspec.field(default_factory=dict)
+    paths: tuple[PathEdge, ...] = ()
+    unverified: tuple[str, ...] = ()  # data files not checked against the printed game
+    challenge_file: str = "earthborne/data/challenge.toml"
+
+
 class Mission(msgspec.Struct, frozen=True):
     """A mission written on the campaign tracker, with its day and progress boxes checked."""
 
@@ -153,6 +245,7 @@ class Note(msgspec.Struct, frozen=True):
 class EarthborneRecord(msgspec.Struct, frozen=True):
     """Everything Earthborne keeps beyond tracks and decks, one typed field per key its verbs put."""
 
+    cfg: GameConfig = GameConfig()
     aspects: Mapping[str, Aspects] = msgspec.field(default_factory=dict)  # by seat; ER-SETUP-1
     cards: Mapping[str, CardInPlay] = msgspec.field(default_factory=dict)  # card1, card2, ... in play
     location: Place | None = None

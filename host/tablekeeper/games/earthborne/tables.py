@@ -4,22 +4,32 @@ Rangers, and the token tracks, so the other modules never juggle raw keys."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from tablekeeper.core.game import Txn
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.earthborne import rules
-from tablekeeper.games.earthborne.record import CampRecord, CardInPlay, DayEnd, DayEndTiming, Place, Turns, rec
+from tablekeeper.games.earthborne.record import (
+    CampRecord,
+    CardInPlay,
+    DayEnd,
+    DayEndTiming,
+    GameConfig,
+    Place,
+    RulesConfig,
+    Turns,
+    rec,
+)
 
 
-def cfg(state: GameState) -> Any:
-    return state.get("cfg")
+def cfg(state: GameState) -> GameConfig:
+    return rec(state).cfg
 
 
-def rule(state: GameState, key: str) -> Any:
-    return state.get("cfg")["rules"][key]
+def rule(state: GameState) -> RulesConfig:
+    """The table's rule choices and numbers (``rules.toml``)."""
+    return rec(state).cfg.rules
 
 
 def cards(state: GameState) -> Mapping[str, CardInPlay]:

@@ -124,7 +124,7 @@ def _ways(state: GameState) -> str:
     if here is None:
         return ""
     cfg = tables.cfg(state)
-    return ", ".join(f"{cfg['locations'][dest]['name']} by {valley.terrain_name(terrain).lower()}"
+    return ", ".join(f"{cfg.locations[dest].name} by {valley.terrain_name(terrain).lower()}"
                      for dest, terrain in valley.reachable(cfg, here))
 
 
@@ -143,12 +143,12 @@ def _destination(txn: Txn, verb: str, name: str, terrain: str | None,
     path_terrain = ways.get(record.id)
     if path_terrain is None:
         if terrain is None:
-            raise Rejected(f"{record.name} is not connected to {cfg['locations'][here]['name']} "
+            raise Rejected(f"{record.name} is not connected to {cfg.locations[here].name} "
                            f"(connected: {_ways(state)}); a card that lets the group go further: "
                            f"{verb} \"{record.name}\" terrain=T")
         return record, terrain
     if terrain is not None and terrain != path_terrain:
-        raise Rejected(f"the path from {cfg['locations'][here]['name']} to {record.name} is "
+        raise Rejected(f"the path from {cfg.locations[here].name} to {record.name} is "
                        f"{valley.terrain_name(path_terrain).lower()}, not {terrain}")
     return record, path_terrain
 
@@ -269,7 +269,7 @@ def _newday(txn: Txn, args: tuple[str, ...]) -> None:
     if ended is None or ended.timing != "now":
         raise Rejected("the day has not ended yet")
     day = txn.state.value("day") + 1
-    if day > int(tables.cfg(txn.state)["days"]):
+    if day > tables.cfg(txn.state).days:
         txn.end("the campaign's last day is over", result=Result.DRAW)
         return
     if txn.state.prompt is not None:
@@ -289,10 +289,10 @@ def start_day(txn: Txn) -> None:
     cards without tokens, the challenge deck shuffled and a new path deck to build."""
     state = txn.state
     day = state.value("day")
-    weather = rules.weather_for(day, tables.cfg(state)["weather"])
+    weather = rules.weather_for(day, tables.cfg(state).weather)
     txn.put("weather", weather)
-    hand = int(tables.rule(state, "opening_hand"))
-    deck = int(tables.rule(state, "ranger_deck"))
+    hand = tables.rule(state).opening_hand
+    deck = tables.rule(state).ranger_deck
     for seat in state.seat_numbers():
         for aspect in ASPECTS:
             tables.set_tokens(txn, seat_track(seat, aspect), tables.seat_aspects(txn.state, seat)[aspect])
@@ -331,7 +331,7 @@ def start_day(txn: Txn) -> None:
         txn.emit("path.built", n=0)
         txn.put("path_built", False)
         pathdeck.build_if_known(txn)
-    entries = tables.cfg(txn.state)["entries"].get(str(day), ())
+    entries = tables.cfg(txn.state).entries.get(str(day), ())
     txn.notice(f"day {day}: weather {weather or '(see the tracker)'}"
                + (f"; read entries {', '.join(entries)}" if entries else ""))
 
