@@ -12,6 +12,7 @@ from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.earthborne import engine, tables, valley
 from tablekeeper.games.earthborne.data import CARD_TYPES, ICONS
+from tablekeeper.games.earthborne.frames import OpenStep
 from tablekeeper.games.earthborne.parsing import (
     name_and_threshold,
     name_then,
@@ -41,7 +42,7 @@ def add_card(txn: Txn, record: CardInPlay) -> str:
     txn.notice(f"{key}: {record.name} ({where}) progress {record.progress}, harm {record.harm}")
     if record.guide is not None:
         label = f"{record.name} enters play: read campaign guide entry {record.guide}"
-        engine.push(txn, engine.OpenStep(label))
+        engine.push(txn, OpenStep(label))
         tables.log(txn, f"guide {record.guide} ({key} enters play)")
         txn.notice(label + ", then resolve")
     return key
@@ -301,7 +302,7 @@ def step_verb(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("usage: step LABEL")
     if txn.state.prompt is not None:
         raise Rejected(f"answer the prompt first: {txn.state.prompt.text}")
-    engine.push(txn, engine.OpenStep(" ".join(args)))
+    engine.push(txn, OpenStep(" ".join(args)))
     tables.log(txn, f"step: {' '.join(args)}")
 
 

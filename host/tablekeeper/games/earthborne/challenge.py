@@ -11,6 +11,7 @@ from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.earthborne import engine, rules, tables
 from tablekeeper.games.earthborne.data import ASPECTS
+from tablekeeper.games.earthborne.frames import OpenTest
 from tablekeeper.games.earthborne.odds import success_chance
 from tablekeeper.games.earthborne.parsing import no_extra, split_args
 from tablekeeper.games.earthborne.rangers import check_free, suffer, take_action
@@ -73,7 +74,7 @@ def test_verb(txn: Txn, args: tuple[str, ...]) -> None:
         tables.log(txn, f"seat {seat} commits {committed} card(s) from hand (+{icons})")
     effort = energy + icons + extra + rules.ranger_token_bonus(target, seat)
     tables.log(txn, f"seat {seat} tests {aspect.upper()} {effort} vs {difficulty}")
-    engine.push(txn, engine.OpenTest(seat=seat, aspect=aspect, difficulty=difficulty, effort=effort,
+    engine.push(txn, OpenTest(seat=seat, aspect=aspect, difficulty=difficulty, effort=effort,
                                     target=target_key))
     txn.notice(f"effort {effort} vs {difficulty}: {chance_text(txn.state, aspect, effort, difficulty)} to succeed"
                "; draw challenge (or reveal challenge CARD)")
@@ -124,7 +125,7 @@ def on_challenge(txn: Txn, card_id: str) -> None:
     """A challenge card was drawn or reported: it settles the test waiting for it (ER-TEST-1)."""
     work = engine.frames(txn.state)
     top = work[-1] if work else None
-    if isinstance(top, engine.OpenTest) and top.stage == "draw":
+    if isinstance(top, OpenTest) and top.stage == "draw":
         engine.test_drawn(txn, top, card_id)
         return
     card = tables.cfg(txn.state).challenge[card_id]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from tablekeeper.core.state import GameState
 from tablekeeper.core.view import Panel, Priority
 from tablekeeper.games.earthborne import challenge, engine, rules, tables, tracker
+from tablekeeper.games.earthborne.frames import OpenTest
 from tablekeeper.games.earthborne.record import rec
 
 ENERGY = (("awa", "Awareness"), ("fit", "Fitness"), ("spi", "Spirit"), ("foc", "Focus"))
@@ -30,11 +31,11 @@ def card_line(state: GameState, key: str) -> str:
     return f"{number}. {record.name}{state_word}{where}: progress {p}, harm {h}{checked}"
 
 
-def odds_line(test: engine.OpenTest, percent: str) -> str:
+def odds_line(test: OpenTest, percent: str) -> str:
     return f"{ASPECT_NAMES.get(test.aspect, test.aspect)} {test.effort} vs {test.difficulty}: {percent} to pass"
 
 
-def odds_panel(state: GameState, test: engine.OpenTest) -> Panel:
+def odds_panel(state: GameState, test: OpenTest) -> Panel:
     """While a test waits for its challenge card: the exact odds and the deck data they come from."""
     chance = challenge.chance_text(state, test.aspect, test.effort, test.difficulty)
     verified = challenge.deck_verified(state)

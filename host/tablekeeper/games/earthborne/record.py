@@ -9,6 +9,7 @@ from typing import ClassVar, Literal
 import msgspec
 
 from tablekeeper.core.state import GameState
+from tablekeeper.games.earthborne.frames import Frame
 
 Travel = Literal["travelled", "arrived", "camped"]
 DayEndTiming = Literal["now", "end_of_current_turn"]
@@ -21,7 +22,8 @@ class Turns(msgspec.Struct, frozen=True):
     last: int | None = None
     rested: tuple[int, ...] = ()
     role_exhausted: tuple[int, ...] = ()
-    acted: str | None = None
+    # what the active Ranger's turn was spent on; unset until a turn begins this round, as the log has it
+    acted: str | msgspec.UnsetType | None = msgspec.UNSET
 
 
 class DayEnd(msgspec.Struct, frozen=True):
@@ -263,6 +265,7 @@ class EarthborneRecord(msgspec.Struct, frozen=True):
     record: CampRecord | None = None  # where the next day begins (ER-DAY-1)
     crossed: tuple[int, ...] = ()  # days crossed off the day track
     log: tuple[str, ...] = ()  # the resolution log: effects and clearing steps in order
+    work: tuple[Frame, ...] = ()  # the rules-step engine's stack: open steps, due cards, clears, tests
     clears: tuple[Cleared, ...] = ()
     responses: tuple[Response, ...] = ()
     gear: Mapping[str, Mapping[str, int]] = msgspec.field(default_factory=dict)  # seat -> name -> equip value
