@@ -297,7 +297,7 @@ class Earthborne(Game):
             return Command("turn", (seat, "role") if held else (seat,), origin="button") if playing else None
         if engine.awaiting(state):
             return Command("resolve", (), origin="button")
-        if state.phase == "path" and pathdeck.device_can_draw(state):
+        if pathdeck.draws_next(state, int(seat)):
             return Command("draw", ("path", seat), origin="button")
         if playing and state.active_seat == int(seat):
             return Command("next", (), origin="button")  # end my turn
@@ -325,7 +325,7 @@ class Earthborne(Game):
             return text + (" (others: +/- NEXT)" if len(options) > 2 else "")
         if engine.awaiting(state):
             return "A: done"
-        if state.phase == "path" and pathdeck.device_can_draw(state):
+        if pathdeck.draws_next(state, seat):
             return "A: draw my path card"
         turns = tables.turns(state)
         if state.phase != "turns" or seat in turns.rested:

@@ -49,6 +49,21 @@ def odds_panel(state: GameState, test: OpenTest) -> Panel:
          Priority.KEY if not verified else Priority.NORMAL)))
 
 
+def first_step(state: GameState) -> str | None:
+    """ER-SETUP-1: what the table does before the round's path cards can be drawn (the location, its
+    threshold, the path deck), in place of the step's title; None when nothing comes first."""
+    if state.phase != "path":
+        return None
+    loc = tables.location(state)
+    if loc is None:
+        return "Place the location: location NAME"
+    if not loc.rtoken_clear and tables.location_threshold(state) is None:
+        return f"Give {loc.name}'s threshold"
+    if not rec(state).path_built:
+        return "Build the path deck: pathdeck"
+    return None
+
+
 def panels(state: GameState, step_title: str) -> dict[str, Panel]:
     day = state.value("day")
     loc = tables.location(state)
@@ -59,7 +74,7 @@ def panels(state: GameState, step_title: str) -> dict[str, Panel]:
         gauge_text = f"Location {gauge(state.value('location.progress'), threshold)}"
     weather = rec(state).weather or ""
     ended = tables.day_end(state)
-    status = step_title if ended is None else f"day end: {ended.reason}"
+    status = (first_step(state) or step_title) if ended is None else f"day end: {ended.reason}"
     # the gauge and the weather fit a small display's first screen; the location's name is shown
     # where there is room (it is on the table), with a word when its numbers were not checked
     track_lines = [(status, Priority.KEY), (gauge_text, Priority.KEY), (f"Weather {weather}", Priority.NORMAL)]

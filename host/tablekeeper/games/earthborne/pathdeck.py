@@ -190,6 +190,13 @@ def file_deck(cfg: GameConfig) -> Deck:
     return Deck.plain("path", dict(cfg.deck_file))
 
 
+def draws_next(state: GameState, seat: int) -> bool:
+    """ER-PATH-1: whether ``seat``'s path card is the next one this round (one per Ranger, from the lead)
+    and the device can draw it; a seat whose card was drawn has nothing more to draw."""
+    return (state.phase == "path" and rec(state).path_drawn < state.seats
+            and tables.next_path_seat(state) == seat and device_can_draw(state))
+
+
 def device_can_draw(state: GameState) -> bool:
     """Whether ``draw path`` can pick the card itself (the deck's next cards are all known)."""
     deck = state.sources.get("path")
