@@ -21,7 +21,7 @@ from tablekeeper.games.earthborne.parsing import (
     split_args,
     threshold_text,
 )
-from tablekeeper.games.earthborne.record import CardInPlay, GameConfig, PathSpec, Place, Response, rec
+from tablekeeper.games.earthborne.record import CardInPlay, GameConfig, PathSpec, Place, Presence, Response, rec
 
 AREAS = ("along", "reach", "weather", "mission", "player")
 RESPONSE_WINDOWS = (*engine.WINDOWS, "place-progress", "place-harm", "rest")
@@ -139,7 +139,7 @@ def card_record(state: GameState, name: str, options: dict[str, str], flags: lis
     )
 
 
-def _presence(text: str) -> int | str:
+def _presence(text: str) -> Presence:
     """A card's presence: a number, or X (its card says what X is; ER-TEST-3 leaves it to the table)."""
     if text.strip().upper() == "X":
         return "X"

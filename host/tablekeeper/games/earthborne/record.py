@@ -13,6 +13,7 @@ from tablekeeper.games.earthborne.frames import Frame
 
 Travel = Literal["travelled", "arrived", "camped"]
 DayEndTiming = Literal["now", "end_of_current_turn"]
+Presence = int | Literal["X"]  # a number, or X: the card says what it is
 
 
 class Turns(msgspec.Struct, frozen=True):
@@ -86,7 +87,7 @@ class PathSpec(msgspec.Struct, frozen=True):
     harm: str = "-"
     type: str = "other"
     arrow: str = "up"
-    presence: int | str = 1  # a number, or "X"
+    presence: Presence = 1
     keywords: tuple[str, ...] = ()
     icons: tuple[str, ...] = ()
     entry: int | None = None
@@ -107,7 +108,7 @@ class CardInPlay(msgspec.Struct, frozen=True):
     area: str = "along"  # along, reach, weather, mission, player (ER-CHAL-1's areas)
     seat: int | None = None  # whose reach or player area
     type: str = "other"
-    presence: int | str = 1  # a number, or "X" (ER-TEST-3)
+    presence: Presence = 1  # ER-TEST-3
     keywords: tuple[str, ...] = ()
     icons: tuple[str, ...] = ()
     entry: int | None = None  # campaign guide entry read when it clears
