@@ -14,6 +14,7 @@ from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.data import PACKAGE, Encounter, GameData, load_text
 from tablekeeper.games.oathsworn.decks import reset_all_might
+from tablekeeper.games.oathsworn.record import rec
 
 SEATS = rules.SEATS
 TOKEN_KINDS = rules.COMBAT_TOKENS
@@ -30,10 +31,11 @@ def remember(data: GameData, digest: str) -> None:
 def data_of(state: GameState) -> GameData:
     """The game data the session was set up with: found by the hash of its text, so another
     session (or an edited file) never changes what this one's verbs read."""
-    digest = str(state.get("data_sha256") or "")
+    record = rec(state)
+    digest = record.data_sha256
     if digest not in _DATA_CACHE:
-        path = state.get("data_path") or ""
-        packs = packlib.active({packlib.PACKS_OPTION: str(state.get("packs") or "")}, "oathsworn", PACKAGE)
+        path = record.data_path
+        packs = packlib.active({packlib.PACKS_OPTION: record.packs}, "oathsworn", PACKAGE)
         data, found = load_text(path or None, packs)
         if digest and found != digest:
             raise ConfigError(f"{path or 'the built-in data'}: changed since this session was set up")
@@ -45,8 +47,8 @@ def data_of(state: GameState) -> GameData:
 def encounter_of(state: GameState) -> Encounter:
     """The encounter this session fights (chosen at setup, OS-ESET)."""
     d = data_of(state)
-    name = state.get("encounter")
-    return d.encounter(str(name)) if name else d.chapter_encounter(int(state.get("chapter") or 1))
+    name = rec(state).encounter
+    return d.encounter(name) if name else d.chapter_encounter(rec(state).chapter)
 
 
 def stage_label(state: GameState, card: object) -> str:
@@ -132,11 +134,11 @@ def positions_of(record: SeatRecord) -> rules.Positions:
 
 
 def difficulty(state: GameState) -> rules.Difficulty:
-    return data_of(state).difficulties[str(state.get("difficulty"))]
+    return data_of(state).difficulties[rec(state).difficulty]
 
 
 def part(state: GameState) -> str:
-    return str(state.get("part"))
+    return rec(state).part
 
 
 def in_encounter(state: GameState) -> bool:
@@ -149,7 +151,7 @@ def encounter_setup(state: GameState) -> bool:
     stage card step is the setup's place (OS-ESET-11)."""
     if state.round != 1 or part(state) != "encounter":
         return False
-    return state.step == "refresh" or (bool(state.get("ambushed")) and state.step == "stage")
+    return state.step == "refresh" or (rec(state).ambushed and state.step == "stage")
 
 
 def base_defense(state: GameState, record: SeatRecord) -> int:
@@ -262,7 +264,7 @@ def check_end(txn: Txn) -> None:
         txn.put("part", "epilogue")
         txn.put("result", "victory")
         txn.put("draws", [])
-        for name in list(state.get("minions") or {}):
+        for name in rec(state).minions:
             txn.drop(f"minion.{name}")
         txn.put("minions", {})
         txn.notice("Victory: every boss location is broken; remaining minions flee (OS-END-2). Next: tally")

@@ -13,6 +13,7 @@ from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.args import Args, GameVerb, verb
 from tablekeeper.games.oathsworn.cards import COLOURS
 from tablekeeper.games.oathsworn.decks import refresh_colours
+from tablekeeper.games.oathsworn.record import rec
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
@@ -294,15 +295,15 @@ def archetype(txn: Txn, a: Args) -> None:
 def allies_left(txn: Txn) -> list[str]:
     """Combat allies still in the company's ally deck (OS-KO-3/6)."""
     d = data_of(txn.state)
-    in_deck = list(txn.state.get("allies") or ())
-    used = [seat(txn.state, k).ally for k in SEATS] + list(txn.state.get("dead_allies") or ())
+    in_deck = rec(txn.state).allies
+    used = [seat(txn.state, k).ally for k in SEATS] + list(rec(txn.state).dead_allies)
     return sorted({a for a in in_deck if a in d.allies and d.allies[a].combat and in_deck.count(a) > used.count(a)})
 
 
 def offer_ally(txn: Txn, n: int) -> None:
     """OS-KO-3: when a knocked-out Oathsworn's turn starts, its player picks a combat ally."""
     record = seat(txn.state, n)
-    if not record.down or record.ally or (record.dead and not txn.state.get("hardcore")):
+    if not record.down or record.ally or (record.dead and not rec(txn.state).hardcore):
         return
     options = allies_left(txn)
     if not options:
@@ -336,14 +337,14 @@ def take_ally(txn: Txn, n: int, name: str) -> None:
         raise Rejected(f"seat {n}'s Oathsworn is still conscious")
     if record.ally:
         raise Rejected(f"seat {n} already plays {record.ally}")
-    if record.dead and not txn.state.get("hardcore"):
+    if record.dead and not rec(txn.state).hardcore:
         raise Rejected(f"seat {n} cannot take an ally")
     d = data_of(txn.state)
     spec = d.allies.get(name)
     if spec is None or not spec.combat:
         raise Rejected(f"{name} is not a combat ally (non-combat allies never enter encounters)")
-    in_deck = list(txn.state.get("allies") or ())
-    used = [seat(txn.state, k).ally for k in SEATS] + list(txn.state.get("dead_allies") or ())
+    in_deck = rec(txn.state).allies
+    used = [seat(txn.state, k).ally for k in SEATS] + list(rec(txn.state).dead_allies)
     if in_deck.count(name) <= used.count(name):
         raise Rejected(f"no {name} left in the company's ally deck")
     record = replace(record, ally=name, tokens=dict.fromkeys(TOKEN_KINDS, 0), max_animus=2,
@@ -371,7 +372,7 @@ def hand(txn: Txn, a: Args) -> None:
         cards[name] = cooldown
     rules.check_hand(list(cards.values()))
     star = data_of(txn.state).star_cards.get(record.cls, ())
-    if int(txn.state.get("chapter")) == 1 and star and set(cards) != set(star):
+    if rec(txn.state).chapter == 1 and star and set(cards) != set(star):
         raise Rejected(f"in chapter 1 the {record.cls} plays its 7 starting cards: {', '.join(star)}")
     record = replace(record, cards=cards, hand=list(cards), positions=[[], [], [], []])
     put_seat(txn, n, record)
@@ -384,7 +385,7 @@ def face(txn: Txn, a: Args) -> None:
     """``face SEAT DIRECTION``: free on your own turn, never while an effect is resolving (OS-MOVE-3)."""
     n, record = _turn_seat(txn, a.num("SEAT"))
     _my_turn(txn, n)
-    if txn.state.get("draws"):
+    if rec(txn.state).draws:
         raise Rejected("an effect is still resolving; turn once it is done")
     record.facing = a.word(FACING)
     put_seat(txn, n, record)

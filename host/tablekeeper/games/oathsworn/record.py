@@ -1,0 +1,253 @@
+"""Oathsworn's typed record: what the company, the encounter and the open draws keep between
+commands, read by the verbs, the flow hooks and the panels alike.
+
+The log keeps each field as the JSON a save always held (the keys and shapes are unchanged), and
+the core converts it to these types once as an event is applied, so a verb reads attributes
+instead of parsing frozen JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Literal
+
+import msgspec
+
+from tablekeeper.core.state import GameState
+
+Part = Literal["story", "encounter", "epilogue"]
+Cards = tuple[tuple[str, bool], ...]  # drawn MIGHT cards: (card, an extra a critical drew)
+
+
+class Spent(msgspec.Struct, frozen=True):
+    """Tokens a draw has used so far, refunded by determination on a miss (OS-ATK-13)."""
+
+    redraw: int = 0
+    empowered: int = 0
+
+
+class CheckDraw(msgspec.Struct, frozen=True, tag_field="kind", tag="check", omit_defaults=True):
+    """An open check (OS-CHECK-1..8): drawn, waiting for redraws until ``resolve``; ``seat`` None is
+    the company's check."""
+
+    seat: int | None
+    difficulty: int
+    type: str
+    cards: Cards
+    free: int  # trait redraws left (OS-CHECK-5)
+    spent: Spent
+    bonus: int | None = None  # an escape's +2 per adjacent friend (OS-FX-4)
+    escape: bool = False
+    payers: tuple[int, ...] = ()  # seats whose redraw token paid (OS-TOK-6)
+
+
+class AttackDraw(msgspec.Struct, frozen=True, tag_field="kind", tag="attack", omit_defaults=True):
+    """An open Oathsworn attack in an encounter (OS-ATK-6..15): the target, every target hit with
+    its DEFENSE, the equally close locations the attacker picks from after the draw (OS-ATK-4)."""
+
+    seat: int
+    target: str
+    defense: int
+    targets: tuple[tuple[str, int], ...]
+    choice: tuple[str, ...]
+    determination: bool  # a miss earns determination (OS-ATK-13)
+    cards: Cards
+    free: int
+    bonus: int
+    spent: Spent
+    payers: tuple[int, ...] = ()
+
+
+class StoryDraw(AttackDraw, frozen=True, tag="story"):
+    """An attack in a story round of combat (OS-SCOMBAT): TARGET is the enemy's DEFENSE."""
+
+
+Draw = CheckDraw | AttackDraw | StoryDraw
+
+
+class CheckResult(msgspec.Struct, frozen=True, tag_field="kind", tag="check"):
+    seat: int | None
+    success: bool
+    total: int
+    blanks: int
+    successes: int
+
+
+class AttackResult(msgspec.Struct, frozen=True, tag_field="kind", tag="attack", omit_defaults=True):
+    seat: int
+    hit: bool
+    damage: int
+    hp_lost: int
+    losses: Mapping[str, int] = {}  # HP lost by target (OS-ATK-15); none on a miss
+
+
+class StoryResult(msgspec.Struct, frozen=True, tag_field="kind", tag="story"):
+    seat: int
+    success: bool
+    damage: int
+    hp_lost: int
+
+
+class EnemyResult(msgspec.Struct, frozen=True, tag_field="kind", tag="enemy"):
+    damage: int
+    losses: Mapping[str, int]  # HP lost by seat
+
+
+class IronResult(msgspec.Struct, frozen=True, tag_field="kind", tag="iron"):
+    iron_lost: int
+    items_lost: tuple[str, ...]
+    unpaid: int
+
+
+class SecretResult(msgspec.Struct, frozen=True, tag_field="kind", tag="secret"):
+    choices: tuple[int, ...]  # the HP dice as revealed (OS-CHECK-9)
+
+
+Last = CheckResult | AttackResult | StoryResult | EnemyResult | IronResult | SecretResult
+
+
+def kind_of(value: msgspec.Struct) -> str:
+    """The ``kind`` a tagged draw or result is logged under."""
+    return str(value.__struct_config__.tag)
+
+
+class Plan(msgspec.Struct, frozen=True, omit_defaults=True):
+    """The attack or check the display shows exact odds for (OS-ATK-6..14, OS-CHECK-2)."""
+
+    kind: Literal["attack", "check"] = "attack"
+    seat: int = 0
+    target: str = ""  # a DEFENSE number or a boss location
+    difficulty: int = 0  # a check's
+    white: int = 0
+    empower: int = 0
+    redraws: int = 0
+    bonus: int = 0
+    unarmed: int = 0  # 1: an unarmed attack (OS-ATK-7)
+
+
+class Minion(msgspec.Struct, frozen=True):
+    """A minion on the board (OS-MIN, OS-DMG-4); its HP is the track ``minion.NAME``."""
+
+    defense: int
+    mob: bool
+    activated: bool  # the stage card activated it this round (OS-MIN-1)
+
+
+class Reaction(msgspec.Struct, frozen=True):
+    """A reaction card drawn for a broken location and whom it targets (OS-BRK-2); None: the closest."""
+
+    card: str
+    target: int | None
+
+
+class PendingHit(msgspec.Struct, frozen=True):
+    """A hit waiting for the attacker to pick among equally close locations (OS-ATK-4)."""
+
+    seat: int
+    damage: int
+
+
+class EnemyHit(msgspec.Struct, frozen=True):
+    """An enemy draw whose targets decide their defense one by one (OS-TOK-4, OS-EATK-3)."""
+
+    damage: int
+    targets: tuple[int, ...]
+    losses: Mapping[str, int]  # by seat, as each has decided
+    shield: Mapping[str, int]  # a defensive card's DEFENSE, by seat
+
+
+class Secret(msgspec.Struct, frozen=True):
+    """An open secret decision: the HP dice as they were before (OS-CHECK-9)."""
+
+    hp: tuple[int, ...]
+
+
+class Boxed(msgspec.Struct, frozen=True):
+    """A class out of the company, its save bag boxed (OS-LVL-4/5)."""
+
+    level: int
+    items: tuple[str, ...]
+    kind: str
+
+
+class Tally(msgspec.Struct, frozen=True):
+    """The tally's outcome (OS-TALLY-1..10)."""
+
+    commons: int
+    uniques: int
+    common_fallback: int
+    ko_ticks: int
+    injuries: tuple[int, ...]
+    items_lost: Mapping[str, int]
+    allies_archived: tuple[str, ...]
+    common_deck: str
+    unique_deck: str
+    archived_items: Mapping[str, tuple[str, ...]]  # OS-HC-3: a dead Oathsworn's items
+
+
+class OathswornRecord(msgspec.Struct, frozen=True):
+    """Everything the Oathsworn modules share, one field per key a save holds."""
+
+    # the session's data text and table (setup)
+    data_path: str = ""
+    data_sha256: str = ""
+    data_logged: str | None = None  # the data text the log's first command ran on
+    packs: str = ""
+    players: int = 0  # people at the table; the company is always 4 (OS-GEN-3)
+    difficulty: str = ""
+    chapter: int = 1
+    encounter: str = ""
+    hardcore: bool = False
+    ambushed: bool = False  # OS-RND-2 / OS-ESET-11
+    traits: Mapping[str, int] = {}  # name -> marks (OS-LVL)
+    part: Part = "story"
+    player_aids: int = 0  # OS-SETUP-9
+    # the story part (OS-NAV, OS-TIME, OS-EVT, OS-ITEM)
+    backpack: tuple[str, ...] = ()
+    map: tuple[int, ...] = ()
+    marker: int | None = None
+    clues: tuple[str, ...] = ()
+    track_tokens: tuple[int | str, ...] = ()  # location numbers and "time"
+    event_report: str | None = None
+    last_event: str | None = None
+    rewards: tuple[str, ...] = ()
+    extra_unique: bool = False  # OS-TIME-5
+    token_picks: Mapping[str, int] | None = None  # OS-TIME-4: tokens each seat still picks
+    curatives: int = 0
+    once: Mapping[str, bool] = {}  # once-per-chapter traits used (OS-LVL-12)
+    secret: Secret | None = None
+    roster: Mapping[str, Boxed] = {}
+    allies: tuple[str, ...] = ()
+    dead_allies: tuple[str, ...] = ()  # OS-KO-5
+    hardcore_dead: tuple[str, ...] = ()  # OS-HC-3
+    # draws and combat
+    draws: tuple[Draw, ...] = ()
+    last: Last | None = None
+    plan: Plan | None = None
+    pending_hit: PendingHit | None = None
+    enemy_hit: EnemyHit | None = None
+    fight: Mapping[str, bool] | None = None  # a story round of combat: seat -> success (OS-SCOMBAT-1)
+    fight_defense: int | None = None
+    # the encounter (OS-STAGE, OS-BRK, OS-MIN)
+    stage_now: int = 1
+    stage_faceup: str | None = None
+    stage_current: str | None = None
+    stage_kept: tuple[str, ...] = ()  # OS-STAGE-2
+    breaks: int = 0
+    broken: tuple[str, ...] = ()
+    breaker: int | None = None
+    breaking: bool = False  # several dice removed at once share one stage check (OS-BRK-7)
+    reactions: tuple[Reaction, ...] = ()
+    minions: Mapping[str, Minion] = {}
+    minions_due: tuple[str, ...] = ()
+    # the end (OS-END, OS-TALLY)
+    result: Literal["victory", "defeat"] | None = None
+    knockouts_fixed: int | None = None  # OS-END-4
+    attempt: int = 1
+    tally: Tally | None = None
+    losses_due: Mapping[str, int] | None = None  # OS-TALLY-9
+
+
+def rec(state: GameState) -> OathswornRecord:
+    """The session's typed record."""
+    return state.typed(OathswornRecord)
