@@ -49,7 +49,7 @@ def no(s: Session, line: str) -> str:
 
 
 def seat(s: Session, n: int) -> dict[str, Any]:
-    out: dict[str, Any] = thaw(s.state.get(f"seat.{n}"))
+    out: dict[str, Any] = thaw(rec(s.state).seat(n))
     return out
 
 

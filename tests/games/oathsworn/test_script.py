@@ -239,4 +239,4 @@ def test_story_and_three_encounter_rounds_on_the_simulated_station(
     token = texts.index("companion 4 animus attack")
     assert [t.split(" = ")[0] for t in texts[token + 1:token + 5]] == [
         "attack 4 rear white=1", "resolve", "attack 4 rear white=1", "resolve"]
-    assert s.state.get("seat.4")["tokens"]["animus"] == 0
+    assert rec(s.state).seat(4).tokens["animus"] == 0

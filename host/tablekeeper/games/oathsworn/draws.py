@@ -38,6 +38,7 @@ from tablekeeper.games.oathsworn.record import (
     EnemyHit,
     EnemyResult,
     PendingHit,
+    SeatRecord,
     Spent,
     StoryDraw,
     StoryResult,
@@ -46,7 +47,6 @@ from tablekeeper.games.oathsworn.record import (
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
-    SeatRecord,
     check_end,
     encounter_of,
     gain_token,
@@ -54,7 +54,6 @@ from tablekeeper.games.oathsworn.table import (
     lose_hp,
     might_cubes,
     part,
-    positions_of,
     put_seat,
     seat,
     spend_token,
@@ -218,8 +217,7 @@ def escape(txn: Txn, a: Args) -> None:
         raise Rejected(f"seat {n} already tried to escape this turn")
     cost = rules.escape_cost(record.kind == "companion")
     rules.spend(txn.value(seat_track(n, "animus_reserve")), txn.value(seat_track(n, "animus")), cost)
-    record.escape_tried = True
-    put_seat(txn, n, record)
+    put_seat(txn, n, replace(record, escape_tried=True))
     txn.add(seat_track(n, "animus"), -cost)
     friends = a.num("friends", 0)
     colours = ["W"] * rules.white_count(a.num("WHITES"))
@@ -232,7 +230,7 @@ def escape(txn: Txn, a: Args) -> None:
 def _escaped(txn: Txn, n: int, ok: bool) -> None:
     record = seat(txn.state, n)
     if ok:
-        record.caged_until = None
+        record = replace(record, caged_until=None)
         txn.notice(f"seat {n} escapes the cage and may act at once")
     else:
         txn.notice(f"seat {n} stays caged: apply the card's failure effect")
@@ -265,9 +263,7 @@ def attack(txn: Txn, a: Args) -> None:
     drawn = draw_with_chains(txn, "might", colours, list(a.cards))
     determination = not story and not record.ally and not record.token_attack
     if record.token_attack:
-        record = seat(txn.state, n)
-        record.token_attack = False
-        put_seat(txn, n, record)
+        put_seat(txn, n, replace(seat(txn.state, n), token_attack=False))
     shape = StoryDraw if story else AttackDraw
     push_draw(txn, shape(n, target, targets[0][1], tuple(targets), tuple(choice), determination, tuple(drawn), 0,
                          a.num("bonus", 0), Spent(0, emp)))
@@ -339,8 +335,7 @@ def _consumed_attack(txn: Txn, n: int, record: SeatRecord, target: str) -> None:
         raise Rejected(f"seat {n} already attacked from inside {record.consumed} this turn")
     cost = rules.escape_cost(record.kind == "companion")
     rules.spend(txn.value(seat_track(n, "animus_reserve")), txn.value(seat_track(n, "animus")), cost)
-    record.consumed_attacked = True
-    put_seat(txn, n, record)
+    put_seat(txn, n, replace(record, consumed_attacked=True))
     txn.add(seat_track(n, "animus"), -cost)
 
 
@@ -384,8 +379,7 @@ def _companion_action(txn: Txn, n: int, what: str) -> None:
     if txn.state.step == "turns" and txn.state.active_seat == n:
         if record.acted:
             raise Rejected(f"seat {n} already attacked or used its special ability this turn")
-        record.acted = what
-        put_seat(txn, n, record)
+        put_seat(txn, n, replace(record, acted=what))
 
 
 def redraw(txn: Txn, a: Args) -> None:
@@ -516,7 +510,7 @@ def _consumed_damage(txn: Txn, location: str, removed: int) -> None:
         record = seat(txn.state, k)
         if record.consumed != location:
             continue
-        record.consumed_hp = int(record.consumed_hp) + removed
+        record = replace(record, consumed_hp=record.consumed_hp + removed)
         dice_left = 0 if removed >= txn.value(f"boss.{location}") else 1
         if rules.consumed_released(record.consumed_hp, dice_left):
             record = replace(record, consumed=None, consumed_hp=0)
@@ -643,7 +637,7 @@ def _ask_defense(txn: Txn) -> None:
     n = pending[0]
     damage = hit.damage
     defense = txn.value(seat_track(n, "defense")) + hit.shield.get(str(n), 0)
-    have = int(seat(txn.state, n).tokens.get("defense", 0))
+    have = seat(txn.state, n).tokens.get("defense", 0)
     options = [f"take {rules.hp_lost(damage, defense)} HP"]
     options += [f"{k} def token{'s' if k > 1 else ''}: {rules.hp_lost(damage, defense + k)} HP"
                 for k in range(1, have + 1)]
@@ -676,13 +670,13 @@ def defend(txn: Txn, a: Args) -> None:
     if record.kind == "companion" or record.ally:
         raise Rejected("only Oathsworn with ability cards defend with a card")
     card = a.word("CARD")
-    known = dict(record.cards or {})
+    known = record.cards
     if a.has("COOLDOWN"):
         cooldown = a.num("COOLDOWN")
         if card in known and known[card] != cooldown:
             raise Rejected(f"{card} has cooldown {known[card]}, not {cooldown}")
     elif card in known:
-        cooldown = int(known[card])
+        cooldown = known[card]
     else:
         raise Rejected(f"name {card}'s cooldown: defend SEAT CARD COOLDOWN DEFENSE")
     if known and card not in record.hand:
@@ -693,8 +687,8 @@ def defend(txn: Txn, a: Args) -> None:
     if shield < 1:
         raise Rejected("a defensive card adds at least 1 DEFENSE")
     in_hand = tuple(c for c in record.hand if c != card)
-    positions, hand = rules.cooldown_place(positions_of(record), in_hand, card, cooldown)
-    record = replace(record, positions=[list(p) for p in positions], hand=list(hand))
+    positions, hand = rules.cooldown_place(record.positions, in_hand, card, cooldown)
+    record = replace(record, positions=positions, hand=hand)
     put_seat(txn, n, record)
     txn.put("enemy_hit", replace(hit, shield={**hit.shield, str(n): shield}))
     txn.close_prompt()

@@ -21,7 +21,6 @@ from tablekeeper.games.oathsworn.table import (
     check_end,
     encounter_of,
     in_encounter,
-    positions_of,
     put_seat,
     seat,
     stage_label,
@@ -42,11 +41,8 @@ def refresh(txn: Txn) -> None:
                                         txn.value(seat_track(n, "animus")), regen)
         txn.set(seat_track(n, "animus"), available)
         record = seat(txn.state, n)
-        positions, hand = rules.cooldown_refresh(positions_of(record), tuple(record.hand), record.items)
-        record.positions = [list(p) for p in positions]
-        record.hand = list(hand)
-        record.cubes = []
-        put_seat(txn, n, record)
+        positions, hand = rules.cooldown_refresh(record.positions, record.hand, record.items)
+        put_seat(txn, n, replace(record, positions=positions, hand=hand, cubes=()))
     txn.notice("refresh: animus regenerated, cooldown-0 cards back in hand")
 
 
@@ -61,7 +57,7 @@ def turn_start(txn: Txn) -> None:
     record = replace(record, moved=False, ability=False, acted=None, last_round=txn.state.round,
                      consumed_attacked=False, escape_tried=False)
     if first:
-        record.injuries_due = 0 if record.kind == "companion" else int(record.injuries)
+        record = replace(record, injuries_due=0 if record.kind == "companion" else record.injuries)
     put_seat(txn, n, record)
     offer_ally(txn, n)
 
@@ -71,8 +67,7 @@ def oathsworn_end(txn: Txn) -> None:
     for n in SEATS:
         record = seat(txn.state, n)
         if record.crippled_until is not None and record.crippled_until <= txn.state.round:
-            record.crippled_until = None
-            put_seat(txn, n, record)
+            put_seat(txn, n, replace(record, crippled_until=None))
             txn.notice(f"seat {n} is no longer crippled")
 
 
@@ -114,8 +109,7 @@ def end_of_round(txn: Txn) -> None:
     for n in SEATS:
         record = seat(txn.state, n)
         if record.caged_until is not None and record.caged_until <= txn.state.round:
-            record.caged_until = None
-            put_seat(txn, n, record)
+            put_seat(txn, n, replace(record, caged_until=None))
             txn.notice(f"seat {n} never escaped: the cage's failure effect applies and the cage ends")
 
 
@@ -132,13 +126,10 @@ def knocked_out(txn: Txn, n: int) -> None:
     if record.ally:
         txn.put("dead_allies", [*company.dead_allies, record.ally])
         txn.notice(f"seat {n}'s ally {record.ally} is killed; choose another combat ally next turn")
-        record.ally = None
-        put_seat(txn, n, record)
+        put_seat(txn, n, replace(record, ally=None))
         return
-    record.down = True
-    record.ko = True
+    record = replace(record, down=True, ko=True, dead=company.hardcore)
     if company.hardcore:
-        record.dead = True
         txn.put("hardcore_dead", [*company.hardcore_dead, record.cls])
         txn.notice(f"seat {n} ({record.cls}) is killed (hardcore)")
     else:

@@ -14,7 +14,7 @@ from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.args import Args, GameVerb, verb
 from tablekeeper.games.oathsworn.decks import flip_stage, reset_all_might
 from tablekeeper.games.oathsworn.encounter import refresh, stage_card
-from tablekeeper.games.oathsworn.record import Tally, rec
+from tablekeeper.games.oathsworn.record import NO_POSITIONS, Tally, rec
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
@@ -31,9 +31,7 @@ def choose_defeat(txn: Txn, index: int) -> None:
     txn.close_prompt()
     if index == 1:
         for n in SEATS:
-            record = seat(txn.state, n)
-            record.tokens = dict.fromkeys(TOKEN_KINDS, 0)
-            put_seat(txn, n, record)
+            put_seat(txn, n, replace(seat(txn.state, n), tokens=dict.fromkeys(TOKEN_KINDS, 0)))
         txn.notice("moving on: combat tokens discarded; next: tally")
         return
     replay(txn)
@@ -53,11 +51,10 @@ def replay(txn: Txn) -> None:
     txn.put("hardcore_dead", [])  # OS-HC-4: replaying prevents the deaths of that attempt
     for n in SEATS:
         record = seat(txn.state, n)
-        record = replace(record, down=False, dead=False, ko=False, ally=None, tokens=dict.fromkeys(TOKEN_KINDS, 0),
-                      positions=[[], [], [], []], crippled_until=None, caged_until=None, bleed=0, thrown=[],
-                      last_round=0, cubes=[])
-        for kind, marks in record.permanent.items():
-            record.tokens[kind] = int(marks)
+        tokens = {**dict.fromkeys(TOKEN_KINDS, 0), **record.permanent}
+        record = replace(record, down=False, dead=False, ko=False, ally=None, tokens=tokens,
+                         positions=NO_POSITIONS, crippled_until=None, caged_until=None, bleed=0, thrown=(),
+                         last_round=0, cubes=())
         put_seat(txn, n, record)
         txn.set(seat_track(n, "hp"), diff.max_hp)
         txn.set(seat_track(n, "animus"), 0)
@@ -119,12 +116,10 @@ def tally(txn: Txn, a: Args) -> None:
     for n in SEATS:
         record = seat(txn.state, n)
         if record.dead:
-            archived_items[str(n)] = tuple(record.items)  # OS-HC-3: items go, iron stays
-            record.items = []
-        record.level = int(record.level) + 1
-        if n in injuries:
-            record.injuries = int(record.injuries) + 1
-        record.tokens = dict.fromkeys(TOKEN_KINDS, 0)  # OS-TOK-1: unused tokens discarded
+            archived_items[str(n)] = record.items  # OS-HC-3: items go, iron stays
+            record = replace(record, items=())
+        record = replace(record, level=record.level + 1, injuries=record.injuries + (n in injuries),
+                         tokens=dict.fromkeys(TOKEN_KINDS, 0))  # OS-TOK-1: unused tokens discarded
         put_seat(txn, n, record)
     next_chapter = f"chapter {company.chapter + 1}"
     result = Tally(commons=commons, uniques=got_unique, common_fallback=fallback, ko_ticks=ticks,
@@ -163,8 +158,7 @@ def lose(txn: Txn, a: Args) -> None:
         raise Rejected(f"seat {n} holds no {item} ({', '.join(record.items)})")
     items = list(record.items)
     items.remove(item)
-    record.items = items
-    put_seat(txn, n, record)
+    put_seat(txn, n, replace(record, items=tuple(items)))
     owed[str(n)] -= 1
     if not owed[str(n)] or not items:
         del owed[str(n)]

@@ -10,9 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
-
-import msgspec
+from typing import Any, ClassVar, Literal
 
 import tablekeeper.games.oathsworn.draws as draws
 import tablekeeper.games.oathsworn.encounter as encounter
@@ -26,7 +24,7 @@ from tablekeeper.core import packs as packlib
 from tablekeeper.core.chance import Deck, Multiset
 from tablekeeper.core.events import Command, Event
 from tablekeeper.core.flow import Ending, Flow, Kind, Phase, Step, Stop, Turns
-from tablekeeper.core.frozen import freeze, thaw
+from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
 from tablekeeper.core.numbers import is_number, parse_number
 from tablekeeper.core.state import GameState
@@ -38,11 +36,10 @@ from tablekeeper.games.oathsworn.args import GameVerb
 from tablekeeper.games.oathsworn.cards import COLOUR_NAMES
 from tablekeeper.games.oathsworn.data import PACKAGE, Encounter, GameData, load_text
 from tablekeeper.games.oathsworn.decks import flip_stage
-from tablekeeper.games.oathsworn.record import Boxed, OathswornRecord, Part, rec
+from tablekeeper.games.oathsworn.record import NO_POSITIONS, Boxed, OathswornRecord, Part, SeatRecord, rec
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
-    SeatRecord,
     base_defense,
     encounter_of,
     part,
@@ -225,7 +222,7 @@ def read_options(options: Mapping[str, str]) -> Options:
                    _option(options, "ambush", "0") in ("1", "yes", "true"), lead)
 
 
-def company_record(opts: Options, players: int) -> OathswornRecord:
+def company_record(opts: Options, players: int, seats: Mapping[int, SeatRecord]) -> OathswornRecord:
     """What the whole company keeps: the chapter, its map and time track, loot and stage bookkeeping."""
     d = opts.data
     return OathswornRecord(
@@ -233,15 +230,15 @@ def company_record(opts: Options, players: int) -> OathswornRecord:
         chapter=opts.chapter, encounter=opts.encounter.id, hardcore=opts.hardcore, ambushed=opts.ambushed,
         traits=opts.traits, part=opts.part, allies=tuple(d.company.get("allies", [])),
         player_aids=players * int(d.company.get("player_aids_each", 2)),  # OS-SETUP-9
-        roster=opts.roster)
+        roster=opts.roster, seat1=seats[1], seat2=seats[2], seat3=seats[3], seat4=seats[4])
 
 
 def seat_record(opts: Options, n: int) -> SeatRecord:
     """One Oathsworn as setup leaves it (OS-SETUP-1..8): class, items, no tokens, nothing on cooldown."""
-    kind = "companion" if n in opts.companions else "full"
+    kind: Literal["full", "companion"] = "companion" if n in opts.companions else "full"
     cls = opts.classes[n - 1]
-    return SeatRecord(cls=cls, kind=kind, items=list(opts.data.classes[cls]), tokens=dict.fromkeys(TOKEN_KINDS, 0),
-                      positions=[[], [], [], []], hand=[], max_animus=max_animus(opts, kind), level=opts.chapter)
+    return SeatRecord(cls=cls, kind=kind, items=tuple(opts.data.classes[cls]), tokens=dict.fromkeys(TOKEN_KINDS, 0),
+                      positions=NO_POSITIONS, hand=(), max_animus=max_animus(opts, kind), level=opts.chapter)
 
 
 def max_animus(opts: Options, kind: str) -> int:
@@ -301,18 +298,16 @@ class Oathsworn(Game):
             "iron": Counter(int(d.company.get("iron_per_oathsworn", 3)) * 4, 0, None),  # OS-SETUP-4
             "knockouts": Counter(0, 0, None),
         }
-        data: dict[str, Any] = {}
         records = {n: seat_record(opts, n) for n in SEATS}
         for n, record in records.items():
-            data[f"seat.{n}"] = msgspec.to_builtins(record)
             tracks.update(seat_tracks(opts, n, record.kind))
         for name, _ in opts.encounter.boss:
             tracks[f"boss.{name}"] = Counter(6, 0, 6)  # OS-ESET-3: every HP die at 6
-        state = replace(state, seats=4, tracks=tracks, sources=decks(d, opts.encounter), data=data, lead=opts.lead,
-                        record=company_record(opts, state.seats))
+        state = replace(state, seats=4, tracks=tracks, sources=decks(d, opts.encounter), lead=opts.lead,
+                        record=company_record(opts, state.seats, records))
         for n in SEATS:  # DEFENSE needs the data in place
             tracks[seat_track(n, "defense")] = Counter(base_defense(state, records[n]), 0, None)
-        return replace(state, tracks=tracks, data={k: freeze(v) for k, v in data.items()})
+        return replace(state, tracks=tracks)
 
     def new_state(self, seats: int, seed: int, options: Mapping[str, str] | None = None) -> GameState:
         state = super().new_state(seats, seed, options)
@@ -488,7 +483,7 @@ class Oathsworn(Game):
         return {"part": part(state), "chapter": record.chapter, "difficulty": record.difficulty,
                 "draws": thaw(record.draws), "last": thaw(record.last),
                 "result": record.result, "odds": plan.plan_odds_json(state),
-                "seats_detail": {str(n): thaw(state.get(f"seat.{n}")) for n in SEATS},
+                "seats_detail": {str(n): thaw(record.seat(n)) for n in SEATS},
                 "stage_faceup": record.stage_faceup, "encounter": _encounter_view(state)}
 
 

@@ -14,6 +14,7 @@ from typing import Literal
 import msgspec
 
 from tablekeeper.core.state import GameState
+from tablekeeper.games.oathsworn.rules import Positions
 
 Part = Literal["story", "encounter", "epilogue"]
 Cards = tuple[tuple[str, bool], ...]  # drawn MIGHT cards: (card, an extra a critical drew)
@@ -109,6 +110,56 @@ Last = CheckResult | AttackResult | StoryResult | EnemyResult | IronResult | Sec
 def kind_of(value: msgspec.Struct) -> str:
     """The ``kind`` a tagged draw or result is logged under."""
     return str(value.__struct_config__.tag)
+
+
+NO_POSITIONS: Positions = ((), (), (), ())
+
+
+class Archetype(msgspec.Struct, frozen=True):
+    """A companion's archetype card and the side chosen for the encounter (OS-ESET-8)."""
+
+    card: str
+    side: str
+
+
+class SeatRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """One Oathsworn (or the ally standing in) as every module reads it. A save keeps it as a JSON
+    object under ``seat.N``; older saves, which lack the later keys, read with their defaults."""
+
+    cls: str = msgspec.field(name="class")
+    kind: Literal["full", "companion"]  # OS-COMP
+    items: tuple[str, ...]
+    tokens: Mapping[str, int]  # combat tokens held (OS-TOK)
+    positions: Positions  # cooldown positions 0-3 (OS-CD)
+    hand: tuple[str, ...]
+    max_animus: int
+    level: int
+    down: bool = False
+    dead: bool = False
+    ko: bool = False  # knocked out during this encounter (OS-TALLY)
+    ally: str | None = None  # the combat ally played after a knockout (OS-KO-3)
+    ally_once: bool = False  # OS-KO-4
+    permanent: Mapping[str, int] = {}  # OS-LVL-9
+    injuries: int = 0
+    injuries_due: int = 0  # injury cards still to play this round (OS-RND-7)
+    cubes: tuple[str, ...] = ()  # archetype abilities used this round (OS-COMP-2)
+    crippled_until: int | None = None  # OS-STAT-3
+    caged_until: int | None = None  # OS-FX-3
+    escape_tried: bool = False  # OS-FX-4
+    bleed: int = 0  # OS-STAT-2
+    thrown: tuple[str, ...] = ()  # OS-FX-19
+    used_items: tuple[str, ...] = ()  # a companion's facedown items (OS-COMP-3)
+    moved: bool = False
+    ability: bool = False
+    acted: str | None = None  # a companion's attack or special this turn (OS-COMP-1)
+    last_round: int = 0
+    token_attack: bool = False  # OS-TOK-7
+    consumed: str | None = None  # OS-FX-12
+    consumed_hp: int = 0
+    consumed_attacked: bool = False
+    facing: str | None = None  # OS-MOVE-3
+    archetype: Archetype | None = None
+    cards: Mapping[str, int] = {}  # the declared hand's cooldowns (OS-ESET-5)
 
 
 class Plan(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -246,6 +297,18 @@ class OathswornRecord(msgspec.Struct, frozen=True):
     attempt: int = 1
     tally: Tally | None = None
     losses_due: Mapping[str, int] | None = None  # OS-TALLY-9
+    # the four Oathsworn (OS-GEN-3), under the keys saves have always used
+    seat1: SeatRecord | None = msgspec.field(default=None, name="seat.1")
+    seat2: SeatRecord | None = msgspec.field(default=None, name="seat.2")
+    seat3: SeatRecord | None = msgspec.field(default=None, name="seat.3")
+    seat4: SeatRecord | None = msgspec.field(default=None, name="seat.4")
+
+    def seat(self, n: int) -> SeatRecord:
+        """Seat ``n``'s Oathsworn (setup puts all four)."""
+        found = (self.seat1, self.seat2, self.seat3, self.seat4)[n - 1]
+        if found is None:
+            raise KeyError(f"seat {n} has no Oathsworn record")
+        return found
 
 
 def rec(state: GameState) -> OathswornRecord:

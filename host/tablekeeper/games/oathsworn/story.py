@@ -3,6 +3,8 @@ trading, MIGHT deck resets, secret decisions (OS-NAV, OS-TIME, OS-EVT, OS-ITEM, 
 
 from __future__ import annotations
 
+from typing import Literal
+
 from msgspec.structs import replace
 
 from tablekeeper.core import flow as flowmod
@@ -13,7 +15,7 @@ from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.args import Args, GameVerb, verb
 from tablekeeper.games.oathsworn.decks import flip_stage, refresh_colours, reset_all_might
-from tablekeeper.games.oathsworn.record import Boxed, IronResult, Secret, SecretResult, rec
+from tablekeeper.games.oathsworn.record import NO_POSITIONS, Boxed, IronResult, Secret, SecretResult, rec
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
@@ -305,8 +307,7 @@ def choose_archive(txn: Txn, index: int) -> None:
         name, _, rest = label.partition(" (seat ")
         n = int(rest.rstrip(")"))
         record = seat(txn.state, n)
-        record.items.remove(name)
-        put_seat(txn, n, record)
+        put_seat(txn, n, replace(record, items=_without(record.items, name)))
         update_defense(txn, n)
     else:
         pack.remove(label)
@@ -326,9 +327,8 @@ def equip(txn: Txn, a: Args) -> None:
     record = seat(txn.state, n)
     rules.check_equip([d.item(x) for x in [*record.items, item]])
     pack.remove(item)
-    record.items.append(item)
     txn.put("backpack", pack)
-    put_seat(txn, n, record)
+    put_seat(txn, n, replace(record, items=(*record.items, item)))
     update_defense(txn, n)
 
 
@@ -339,8 +339,7 @@ def unequip(txn: Txn, a: Args) -> None:
     record = seat(txn.state, n)
     if item not in record.items:
         raise Rejected(f"seat {n} has no {item} equipped")
-    record.items.remove(item)
-    put_seat(txn, n, record)
+    put_seat(txn, n, replace(record, items=_without(record.items, item)))
     txn.put("backpack", [*rec(txn.state).backpack, item])
     update_defense(txn, n)
     _ask_archive(txn)
@@ -485,6 +484,12 @@ def _chapter_start(txn: Txn, what: str) -> None:
         raise Rejected(f"{what} happens only at the start of a chapter, before the story")
 
 
+def _without(items: tuple[str, ...], name: str) -> tuple[str, ...]:
+    """The items with one ``name`` fewer (the first)."""
+    at = items.index(name)
+    return items[:at] + items[at + 1:]
+
+
 def _reset_animus(txn: Txn, n: int, max_animus: int) -> None:
     txn.define(seat_track(n, "animus"), 0, 0, max_animus)
     txn.define(seat_track(n, "animus_reserve"), max_animus, 0, max_animus)
@@ -506,9 +511,9 @@ def swap(txn: Txn, a: Args) -> None:
         raise Rejected(f"{new_class} is already in the company")
     leaver = seat(txn.state, n)
     roster = dict(rec(txn.state).roster)
-    roster[leaver.cls] = Boxed(leaver.level, tuple(leaver.items), leaver.kind)
+    roster[leaver.cls] = Boxed(leaver.level, leaver.items, leaver.kind)
     returning = roster.pop(new_class, None)
-    record = replace(leaver, cls=new_class, kind="full", items=[], level=rec(txn.state).chapter,
+    record = replace(leaver, cls=new_class, kind="full", items=(), level=rec(txn.state).chapter,
                      max_animus=d.max_animus, permanent={})
     txn.put("roster", roster)
     put_seat(txn, n, record)
@@ -529,10 +534,10 @@ def switch(txn: Txn, a: Args) -> None:
     n = a.num("SEAT")
     d = data_of(txn.state)
     record = seat(txn.state, n)
-    kind = "companion" if record.kind == "full" else "full"
+    kind: Literal["full", "companion"] = "companion" if record.kind == "full" else "full"
     max_animus = 2 if kind == "companion" else d.max_animus
     record = replace(record, kind=kind, max_animus=max_animus, level=rec(txn.state).chapter,
-                     positions=[[], [], [], []])
+                     positions=NO_POSITIONS)
     put_seat(txn, n, record)
     _reset_animus(txn, n, max_animus)
     txn.set(seat_track(n, "regen"), 2 if kind == "companion" else d.regen)

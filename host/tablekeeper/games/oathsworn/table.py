@@ -3,10 +3,9 @@ unconsciousness and the end of the encounter. Shared by the flow hooks and the v
 
 from __future__ import annotations
 
-import msgspec
+from msgspec.structs import replace
 
 from tablekeeper.core import packs as packlib
-from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState, Prompt
 from tablekeeper.core.tracks import seat_track
@@ -14,7 +13,7 @@ from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.data import PACKAGE, Encounter, GameData, load_text
 from tablekeeper.games.oathsworn.decks import reset_all_might
-from tablekeeper.games.oathsworn.record import rec
+from tablekeeper.games.oathsworn.record import SeatRecord, rec
 
 SEATS = rules.SEATS
 TOKEN_KINDS = rules.COMBAT_TOKENS
@@ -71,53 +70,12 @@ def stage_words(state: GameState, card: object) -> str:
     return stage_label(state, card) + (f" ({', '.join(parts)})" if parts else "")
 
 
-class SeatRecord(msgspec.Struct, kw_only=True):
-    """One Oathsworn as every module reads it. The log keeps it as a plain JSON object (``put_seat``),
-    so saves stay JSON and older saves, which lack the later keys, read with their defaults.
-    ``seat`` hands out a fresh copy: changing it changes nothing until ``put_seat``."""
-
-    cls: str = msgspec.field(name="class")
-    kind: str  # "full" or "companion" (OS-COMP)
-    items: list[str]
-    tokens: dict[str, int]
-    positions: list[list[str]]  # cooldown positions 0-3 (OS-CD)
-    hand: list[str]
-    max_animus: int
-    level: int
-    down: bool = False
-    dead: bool = False
-    ko: bool = False  # knocked out during this encounter (OS-TALLY)
-    ally: str | None = None  # the combat ally played after a knockout (OS-KO-3)
-    ally_once: bool = False
-    permanent: dict[str, int] = {}
-    injuries: int = 0
-    injuries_due: int = 0
-    cubes: list[str] = []
-    crippled_until: int | None = None
-    caged_until: int | None = None
-    escape_tried: bool = False
-    bleed: int = 0
-    thrown: list[str] = []
-    used_items: list[str] = []
-    moved: bool = False
-    ability: bool = False
-    acted: str | None = None
-    last_round: int = 0
-    token_attack: bool = False
-    consumed: str | None = None
-    consumed_hp: int = 0
-    consumed_attacked: bool = False
-    facing: str | None = None
-    archetype: dict[str, str] | None = None
-    cards: dict[str, int] = {}  # the declared hand's cooldowns (OS-ESET-5)
-
-
 def seat(state: GameState, n: int) -> SeatRecord:
-    return msgspec.convert(thaw(state.get(f"seat.{n}")), SeatRecord)
+    return rec(state).seat(n)
 
 
 def put_seat(txn: Txn, n: int, record: SeatRecord) -> None:
-    txn.put(f"seat.{n}", msgspec.to_builtins(record))
+    txn.put(f"seat.{n}", record)
 
 
 def take_prompt_seat(txn: Txn) -> tuple[int, Prompt]:
@@ -125,12 +83,6 @@ def take_prompt_seat(txn: Txn) -> tuple[int, Prompt]:
     prompt = txn.open_prompt()
     txn.close_prompt()
     return int(prompt.context["seat"]), prompt
-
-
-def positions_of(record: SeatRecord) -> rules.Positions:
-    """A seat's cooldown positions 0-3 as the rule functions take them."""
-    p = record.positions
-    return (tuple(p[0]), tuple(p[1]), tuple(p[2]), tuple(p[3]))
 
 
 def difficulty(state: GameState) -> rules.Difficulty:
@@ -221,19 +173,17 @@ def spend_token(txn: Txn, n: int, kind: str, count: int = 1) -> None:
     if count < 1:
         raise Rejected(f"spend at least one {kind} token, not {count}")
     record = seat(txn.state, n)
-    have = int(record.tokens.get(kind, 0))
+    have = record.tokens.get(kind, 0)
     if have < count:
         raise Rejected(f"seat {n} has {have} {kind} token(s), needs {count}")
-    record.tokens[kind] = have - count
-    put_seat(txn, n, record)
+    put_seat(txn, n, replace(record, tokens={**record.tokens, kind: have - count}))
 
 
 def gain_token(txn: Txn, n: int, kind: str, count: int = 1) -> None:
     if kind not in TOKEN_KINDS:
         raise Rejected(f"unknown combat token {kind!r} ({', '.join(TOKEN_KINDS)})")
     record = seat(txn.state, n)
-    record.tokens[kind] = int(record.tokens.get(kind, 0)) + count
-    put_seat(txn, n, record)
+    put_seat(txn, n, replace(record, tokens={**record.tokens, kind: record.tokens.get(kind, 0) + count}))
 
 
 def lose_hp(txn: Txn, n: int, amount: int) -> None:
