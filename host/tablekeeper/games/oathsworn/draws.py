@@ -176,7 +176,7 @@ def check(txn: Txn, a: Args) -> None:
     if rec(txn.state).draws:
         raise Rejected("finish the open draw first (redraw N or resolve)")
     check_type = a.word("type", "might" if a.has("emp") else "survival")
-    traits = dict(rec(txn.state).traits)
+    traits = rec(txn.state).traits
     free = rules.free_redraws(check_type, traits)
     if who == "each":
         if len(whites) != len(SEATS):
@@ -223,7 +223,7 @@ def escape(txn: Txn, a: Args) -> None:
     colours = ["W"] * rules.white_count(a.num("WHITES"))
     drawn = draw_with_chains(txn, "might", colours, list(a.cards))
     push_draw(txn, CheckDraw(n, a.num("DIFFICULTY"), "survival", tuple(drawn),
-                             rules.free_redraws("survival", dict(rec(txn.state).traits)), Spent(0, 0),
+                             rules.free_redraws("survival", rec(txn.state).traits), Spent(0, 0),
                              bonus=rules.escape_total(0, friends), escape=True))
 
 

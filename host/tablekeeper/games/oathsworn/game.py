@@ -355,7 +355,7 @@ class Oathsworn(Game):
         owner = SeatTrack.parse(track)
         if owner is not None and owner.track == "animus":
             n = owner.seat
-            if value > int(seat(state, n).max_animus):
+            if value > seat(state, n).max_animus:
                 raise Rejected(f"{track} cannot exceed MAX ANIMUS {seat(state, n).max_animus}")
         if track == "time.used" and state.step != "story":
             raise Rejected("the time track belongs to the story part")
@@ -366,7 +366,7 @@ class Oathsworn(Game):
             n, what = owner.seat, owner.track
             if what in ("animus", "animus_reserve"):
                 # OS-ANIM-5: reserve + available = MAX ANIMUS; one side follows the other
-                total = int(seat(txn.state, n).max_animus)
+                total = seat(txn.state, n).max_animus
                 other = "animus_reserve" if what == "animus" else "animus"
                 txn.set(seat_track(n, other), total - new)
             elif what == "hp" and new == 0 and old > 0:

@@ -63,10 +63,12 @@ class StoryDraw(AttackDraw, frozen=True, tag="story"):
     """An attack in a story round of combat (OS-SCOMBAT): TARGET is the enemy's DEFENSE."""
 
 
-Draw = CheckDraw | AttackDraw | StoryDraw
+Draw = CheckDraw | AttackDraw | StoryDraw  # told apart by the logged "kind"
 
 
 class CheckResult(msgspec.Struct, frozen=True, tag_field="kind", tag="check"):
+    """A resolved check (OS-CHECK): the last draw panel names it."""
+
     seat: int | None
     success: bool
     total: int
@@ -75,6 +77,8 @@ class CheckResult(msgspec.Struct, frozen=True, tag_field="kind", tag="check"):
 
 
 class AttackResult(msgspec.Struct, frozen=True, tag_field="kind", tag="attack", omit_defaults=True):
+    """A resolved Oathsworn attack: its damage and the HP each target lost (OS-DMG-3/5)."""
+
     seat: int
     hit: bool
     damage: int
@@ -83,6 +87,8 @@ class AttackResult(msgspec.Struct, frozen=True, tag_field="kind", tag="attack", 
 
 
 class StoryResult(msgspec.Struct, frozen=True, tag_field="kind", tag="story"):
+    """A story combat attack: beaten DEFENSE or 1 HP lost (OS-SCOMBAT-3..5)."""
+
     seat: int
     success: bool
     damage: int
@@ -90,21 +96,27 @@ class StoryResult(msgspec.Struct, frozen=True, tag_field="kind", tag="story"):
 
 
 class EnemyResult(msgspec.Struct, frozen=True, tag_field="kind", tag="enemy"):
+    """A settled enemy attack (OS-EATK)."""
+
     damage: int
     losses: Mapping[str, int]  # HP lost by seat
 
 
 class IronResult(msgspec.Struct, frozen=True, tag_field="kind", tag="iron"):
+    """Iron lost, and the backpack items that covered the rest (OS-IRON-2..4)."""
+
     iron_lost: int
     items_lost: tuple[str, ...]
     unpaid: int
 
 
 class SecretResult(msgspec.Struct, frozen=True, tag_field="kind", tag="secret"):
+    """A revealed secret decision (OS-CHECK-9)."""
+
     choices: tuple[int, ...]  # the HP dice as revealed (OS-CHECK-9)
 
 
-Last = CheckResult | AttackResult | StoryResult | EnemyResult | IronResult | SecretResult
+Last = CheckResult | AttackResult | StoryResult | EnemyResult | IronResult | SecretResult  # the last result shown
 
 
 def kind_of(value: msgspec.Struct) -> str:
