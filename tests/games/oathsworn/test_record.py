@@ -97,3 +97,10 @@ def test_a_plan_put_typed_and_one_read_from_a_save_are_the_same() -> None:
     assert rec(logged).plan == Plan(seat=1, target="head", white=2)
     with pytest.raises(KeyError, match="typed record"):
         logged.get("plan")
+
+
+@pytest.mark.parametrize("n", [0, 5])
+def test_a_seat_outside_the_company_is_no_record(n: int) -> None:
+    """Not seat 4 read from the end of the four (a plan a hand-edited log holds shows no odds)."""
+    with pytest.raises(KeyError, match=f"seat {n}"):
+        rec(GAME.new_state(4, 3)).seat(n)

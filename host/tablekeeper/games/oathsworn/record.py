@@ -317,7 +317,7 @@ class OathswornRecord(msgspec.Struct, frozen=True):
 
     def seat(self, n: int) -> SeatRecord:
         """Seat ``n``'s Oathsworn (setup puts all four)."""
-        found = (self.seat1, self.seat2, self.seat3, self.seat4)[n - 1]
+        found = (self.seat1, self.seat2, self.seat3, self.seat4)[n - 1] if 1 <= n <= 4 else None
         if found is None:
             raise KeyError(f"seat {n} has no Oathsworn record")
         return found
