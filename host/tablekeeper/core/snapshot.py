@@ -135,23 +135,36 @@ def code_stamp(game_package: str) -> str:
 def choose(stored: Sequence[Stored], line_indexes: Sequence[int], wanted_key: str,
            record_type: type[msgspec.Struct] | None, where: str) -> Checkpoint | None:
     """The newest stored snapshot that fits this software, this setup and this active line (its indexes,
-    oldest first), decoded; each one passed over is one line to the log."""
+    oldest first), decoded; each one passed over for a fault is one line to the log."""
     log = logging.getLogger(__name__)
     for snap in sorted(stored, key=lambda s: s.index, reverse=True):
-        if snap.key != wanted_key:
-            log.info("%s: snapshot after entry %d was made by other software or another setup; "
-                     "not used", where, snap.index)
+        if not _fits(snap, wanted_key):
+            log.info("%s: snapshot after entry %d was made by other software or for another setup; not used",
+                     where, snap.index)
             continue
         if not 0 < snap.position <= len(line_indexes) or line_indexes[snap.position - 1] != snap.last:
             continue  # undone since: the active line no longer passes through it (nothing is wrong)
-        try:
-            if zlib.crc32(snap.body) != snap.crc:
-                raise ValueError("its checksum does not match")
-            state = decode(snap.body, record_type)
-        except (msgspec.MsgspecError, ValueError, TypeError, KeyError) as exc:
-            log.warning("%s: snapshot after entry %d does not decode (%s); replaying the log instead",
-                        where, snap.index, exc)
+        if not _intact(snap):
+            log.warning("%s: snapshot after entry %d fails its checksum; replaying the log instead", where, snap.index)
+            continue
+        state = _decoded(snap, record_type)
+        if state is None:
+            log.warning("%s: snapshot after entry %d does not decode; replaying the log instead", where, snap.index)
             continue
         return Checkpoint(snap.position, snap.last, state, snap.key)
     return None
 
+
+def _fits(snap: Stored, wanted_key: str) -> bool:
+    return snap.key == wanted_key
+
+
+def _intact(snap: Stored) -> bool:
+    return zlib.crc32(snap.body) == snap.crc
+
+
+def _decoded(snap: Stored, record_type: type[msgspec.Struct] | None) -> GameState | None:
+    try:
+        return decode(snap.body, record_type)
+    except (msgspec.MsgspecError, ValueError, TypeError, KeyError, AttributeError):
+        return None
