@@ -387,6 +387,8 @@ class Store:
         self._lock = lock
         self._checksums = checksums
         self._tally = tally or Tally(path)
+        self._verified_logs: dict[str, tuple[Entry, ...]] = {}
+        """Each slot's entries as the check at open parsed them, for ``load`` until the first write."""
 
     @classmethod
     def open(cls, path: str | Path) -> Store:
@@ -405,13 +407,16 @@ class Store:
         tally = Tally(p)
         try:
             cls._bound_cache(db, p)
-            checksums = cls._verified(db, p, tally.slots)
-            cls._prepare(db, p, new=checksums is None)
+            found = cls._verified(db, p, tally.slots)
+            cls._prepare(db, p, new=found is None)
         except BaseException:
             db.close()
             lock.release()
             raise
-        return cls(p, db, lock, checksums is not False, tally)
+        store = cls(p, db, lock, found is None or found.checksums, tally)
+        if found is not None:
+            store._verified_logs = {check.slot: check.entries for check in found.slots}
+        return store
 
     @classmethod
     def _bound_cache(cls, db: sqlite3.Connection, p: Path) -> None:
@@ -422,8 +427,8 @@ class Store:
             raise StoreError(refusal(p, str(exc))) from None
 
     @staticmethod
-    def _verified(db: sqlite3.Connection, p: Path, tally: Mapping[str, tuple[int, int]]) -> bool | None:
-        """Whether the (verified) save keeps checksums; ``None`` for a new, empty file. Reads only."""
+    def _verified(db: sqlite3.Connection, p: Path, tally: Mapping[str, tuple[int, int]]) -> Verification | None:
+        """The save verified whole (``None`` for a new, empty file); one that fails is refused. Reads only."""
         try:
             if not _check_identity(db, p):
                 missing = missing_entries((), tally)
@@ -435,7 +440,7 @@ class Store:
             raise StoreError(refusal(p, str(exc))) from None
         if not found.ok:
             raise StoreError(refusal(p, found.first_problem()))
-        return found.checksums
+        return found
 
     @classmethod
     def _prepare(cls, db: sqlite3.Connection, p: Path, *, new: bool) -> None:
@@ -490,8 +495,10 @@ class Store:
             return None
         try:
             setup = Setup(str(row[0]), int(row[1]), int(row[2]), json.loads(row[3]))
-            entries = tuple(Entry.from_json(json.loads(body)) for (body,) in self._db.execute(
-                "SELECT body FROM entries WHERE slot = ? ORDER BY idx", (slot,)))
+            entries = self._verified_logs.get(slot)
+            if entries is None:  # written since the check at open: read again
+                entries = tuple(Entry.from_json(json.loads(body)) for (body,) in self._db.execute(
+                    "SELECT body FROM entries WHERE slot = ? ORDER BY idx", (slot,)))
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise StoreError(f"{self.path}: slot {slot!r} holds a damaged log ({exc})") from None
         return SavedSession(slot, setup, entries, self._snapshots(slot))
@@ -655,6 +662,7 @@ class Store:
         return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
 
     def _write(self) -> _Transaction:
+        self._verified_logs.clear()
         return _Transaction(self._db, self.path, checkpoint=self.CHECKPOINT)
 
 
