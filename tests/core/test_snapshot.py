@@ -244,3 +244,41 @@ def test_a_save_without_snapshots_still_opens_and_starts_keeping_them(
     with Store.open(old) as store:  # a deleted slot takes its snapshots with it
         store.delete("main")
         assert store._db.execute("SELECT count(*) FROM snapshots").fetchone()[0] == 0
+
+
+def test_play_resumes_a_save_from_its_snapshot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """``play --save`` (and ``run``, which opens a save through it) starts from the snapshot."""
+    from tablekeeper import cli
+
+    save = tmp_path / "s.sqlite"
+    setup = ["--seats", "2", "--save", str(save)]
+    assert cli.main(["play", "arkham", *setup, "--script", str(DOCS / "arkham.script"), "--strict"]) == 0
+    used: list[snapshot.Checkpoint | None] = []
+    choose = snapshot.choose
+
+    def watched(*args: object, **kwargs: object) -> snapshot.Checkpoint | None:
+        used.append(choose(*args, **kwargs))  # type: ignore[arg-type]
+        return used[-1]
+
+    monkeypatch.setattr(snapshot, "choose", watched)
+    capsys.readouterr()
+    assert cli.main(["play", "arkham", *setup, "--json"]) == 0
+    view = msgspec.json.decode(capsys.readouterr().out)
+    assert len(used) == 1 and used[0] is not None and used[0].position > 0
+    whole = resumed(games.load("arkham"), save, with_snapshots=False)
+    assert view["log_length"] == whole.log_length and view["tracks"] == whole.view()["tracks"]
+
+
+def test_a_save_set_aside_keeps_its_snapshots_with_its_log(
+        tmp_path: Path, example_saves: dict[str, tuple[Path, Session]]) -> None:
+    """A game set aside (its packs changed) keeps its snapshots in the kept slot, for a ``play`` with
+    the old content; the slot it leaves starts without any."""
+    save, _played = copied(example_saves, "spirit_island", tmp_path)
+    with Store.open(save) as store:
+        before = store.load("main")
+        kept = store.set_aside("main")
+        after = store.load(kept)
+        assert store.load("main") is None
+        assert store._db.execute("SELECT count(*) FROM snapshots WHERE slot = 'main'").fetchone()[0] == 0
+    assert before is not None and after is not None and after.snapshots == before.snapshots != ()
