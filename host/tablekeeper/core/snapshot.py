@@ -9,9 +9,9 @@ ignored with one line to the log and the log is replayed whole.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import hashlib
+import importlib
 import logging
 import os
 import typing
@@ -46,8 +46,7 @@ class Stored(msgspec.Struct, frozen=True):
     crc: int
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Checkpoint:
+class Checkpoint(msgspec.Struct, frozen=True):
     """A state the session hands its journal to keep: the state after active-line ``position``."""
 
     position: int
@@ -95,7 +94,7 @@ def decode(body: bytes, record_type: type[msgspec.Struct] | None) -> GameState:
     prompt = raw["prompt"]
     if prompt is not None:
         prompt = msgspec.convert(prompt, Prompt)
-        prompt = dataclasses.replace(prompt, context=freeze(prompt.context))
+        prompt = Prompt(prompt.id, prompt.text, prompt.options, prompt.seat, freeze(prompt.context))
     fields["prompt"] = prompt
     fields["data"] = {str(key): freeze(value) for key, value in raw["data"].items()}
     record = raw.get("record")
@@ -117,7 +116,7 @@ def code_stamp(game_package: str) -> str:
     """The core's and the game's Python files by name, size and modification time: a changed rule
     (a new release, or a file edited in place) makes every snapshot mismatch, never replay wrong."""
     stamp = hashlib.sha256()
-    module = __import__(game_package, fromlist=["__name__"])
+    module = importlib.import_module(game_package)
     folders = [_CORE, *(Path(p) for p in getattr(module, "__path__", ()))]
     for folder in folders:
         for root, dirs, files in os.walk(folder):
