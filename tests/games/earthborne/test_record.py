@@ -90,7 +90,7 @@ def test_without_the_conversion_a_bad_value_would_be_kept(protection: str, monke
     bad = Entry(len(s.entries) + 1, "command", Command("note", ("x",)),
                 (Event("data.set", {"key": "turns", "value": {"rested": "1"}}),))
     if protection == "removed":
-        untyped = {name: (Any, None) for name in EarthborneRecord.__struct_fields__}
+        untyped = {name: (name, Any, None) for name in EarthborneRecord.__struct_fields__}
         monkeypatch.setattr(game_module, "_record_fields", lambda kind: untyped)  # every field taken as it comes
         with pytest.raises(AttributeError, match="'dict' object has no attribute 'rested'"):
             Session(GAME, seats=2, seed=7, options=s.setup.options, entries=[*s.entries, bad], from_save="t")
