@@ -22,6 +22,7 @@ from typing import Any, Final, TypeVar
 
 import msgspec
 
+from tablekeeper import parsed_toml
 from tablekeeper.errors import ConfigError
 
 T = TypeVar("T")
@@ -102,7 +103,8 @@ PARSED_KEPT: Final = 32  # distinct texts kept: a few hundred kB at most
 
 @functools.lru_cache(maxsize=PARSED_KEPT)
 def _parsed(text: str) -> dict[str, Any]:
-    return tomllib.loads(text)
+    handed = parsed_toml.take(text)  # the start-up splash parsed the station config already
+    return tomllib.loads(text) if handed is None else handed
 
 
 def _own_copy(text: str) -> dict[str, Any]:

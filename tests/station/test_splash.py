@@ -212,3 +212,30 @@ def test_on_the_pi_the_station_takes_the_display_over_on_lumas_own_interface(mon
     device, frame = handed
     assert device.width == 128 and frame.tobytes() == splash.starting_frame((128, 64)).tobytes()
     assert lumas[0].byte_count == 0
+
+
+@pytest.mark.parametrize("handed_on", [True, False], ids=["as-shipped", "protection-removed"])
+def test_the_config_check_takes_the_splashs_parse_of_the_same_file(monkeypatch: pytest.MonkeyPatch,
+                                                                  handed_on: bool) -> None:
+    """The station config is parsed once before the first frame: the splash's parse is the check's."""
+    import tomllib
+
+    from tablekeeper import parsed_toml, schema
+
+    if not handed_on:
+        monkeypatch.setattr(splash, "hand_on", lambda text, doc: None)
+    schema._parsed.cache_clear()
+    parses: list[int] = []
+    real = tomllib.loads
+
+    def counted(text: str) -> Any:
+        parses.append(len(text))
+        return real(text)
+
+    monkeypatch.setattr(splash.tomllib, "loads", counted)
+    assert splash.read_track(str(REFERENCE_CONFIG)) is not None
+    config = load_config(REFERENCE_CONFIG)
+    schema._parsed.cache_clear()
+    assert load_config(REFERENCE_CONFIG) == config  # the same checked config as from a parse of its own
+    assert len(parses) == (2 if handed_on else 3)
+    assert parsed_toml.take(Path(REFERENCE_CONFIG).read_text(encoding="utf-8")) is None  # taken once, not kept

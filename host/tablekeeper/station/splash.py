@@ -13,6 +13,8 @@ import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from tablekeeper.parsed_toml import hand_on
+
 if TYPE_CHECKING:
     from PIL import Image
 
@@ -164,7 +166,9 @@ def read_track(path: str) -> Track | None:
         raw = file.read(MAX_CONFIG_BYTES + 1)
     if len(raw) > MAX_CONFIG_BYTES:
         return None
-    data = tomllib.loads(raw.decode("utf-8"))
+    text = raw.decode("utf-8")
+    data = tomllib.loads(text)
+    hand_on(text, data)  # the config's checks read the same file next: they take this parse
     display = next((d for d in data.get("displays", ()) if isinstance(d, dict) and d.get("role") == "track"), None)
     if display is None:
         return None

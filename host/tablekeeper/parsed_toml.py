@@ -1,0 +1,22 @@
+"""TOML texts already parsed in this process, handed on to the next reader of the same text: the Pi's
+start-up splash parses the station config with the standard library before msgspec loads, and the
+config's checks then take that parse instead of parsing the same file again. Standard library only, so
+the splash can use it before its frame."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_HANDED: dict[str, dict[str, Any]] = {}
+HANDED_MAX = 8  # a handful of texts: each is taken once
+
+
+def hand_on(text: str, doc: dict[str, Any]) -> None:
+    """Keep ``doc`` (``tomllib.loads(text)``, which the caller will not change) for the next parse of ``text``."""
+    if len(_HANDED) < HANDED_MAX:
+        _HANDED[text] = doc
+
+
+def take(text: str) -> dict[str, Any] | None:
+    """The parse handed on for ``text``, once; None when there is none."""
+    return _HANDED.pop(text, None)
