@@ -1,14 +1,15 @@
 """TOML texts already parsed in this process, handed on to the next reader of the same text: the Pi's
 start-up splash parses the station config with the standard library before msgspec loads, and the
-config's checks then take that parse instead of parsing the same file again. Standard library only, so
-the splash can use it before its frame."""
+config's checks then take that parse instead of parsing the same file again. The built-in packs' files come
+the same way from their cache (``core/pack_cache.py``). Standard library only, so the splash can use it
+before its frame."""
 
 from __future__ import annotations
 
 from typing import Any
 
 _HANDED: dict[str, dict[str, Any]] = {}
-HANDED_MAX = 8  # a handful of texts: each is taken once
+HANDED_MAX = 32  # a game's data files and the config: each is taken once
 
 
 def hand_on(text: str, doc: dict[str, Any]) -> None:

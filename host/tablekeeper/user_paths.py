@@ -30,6 +30,14 @@ def data_dir(env: Mapping[str, str] | None = None) -> Path:
     return base / "tablekeeper"
 
 
+def cache_dir(env: Mapping[str, str] | None = None) -> Path:
+    """The user's XDG cache dir for the project (parsed data files): anything in it may be deleted."""
+    env = os.environ if env is None else env
+    xdg = env.get("XDG_CACHE_HOME", "").strip()
+    base = Path(xdg) if xdg else Path(env.get("HOME") or os.path.expanduser("~")) / ".cache"  # never raises
+    return base / "tablekeeper"
+
+
 def packs_dir(env: Mapping[str, str] | None = None) -> Path:
     """Where a user's packs live, one folder each (``tablekeeper packs list`` reads them)."""
     return data_dir(env) / PACKS_DIR_NAME

@@ -14,7 +14,6 @@ TOML files, bounded in number and size (a FIFO or a device is refused, never rea
 from __future__ import annotations
 
 import functools
-import hashlib
 import importlib
 import os
 import stat
@@ -25,6 +24,7 @@ from typing import Annotated, Any, Final
 
 import msgspec
 
+from tablekeeper.core import pack_cache
 from tablekeeper.errors import ConfigError, PackChangedError
 from tablekeeper.schema import decode, fail, key_line, parse_toml, read_text
 from tablekeeper.user_paths import packs_dir
@@ -169,6 +169,8 @@ class Schema(msgspec.Struct, frozen=True):
 # --- reading packs ---------------------------------------------------------------------------
 
 def _digest(files: Sequence[PackFile]) -> str:
+    import hashlib  # OpenSSL's module: a new game's built-in pack takes its hash from the parsed-data cache
+
     h = hashlib.sha256()
     for f in sorted(files, key=lambda f: f.name):
         h.update(f.name.encode("utf-8") + b"\0" + f.text.encode("utf-8") + b"\0")
@@ -234,12 +236,24 @@ def _data_folder(package: str) -> Path:
 @functools.cache
 def builtin(game: str, package: str) -> Pack:
     """The content shipped with the package: ``<package>/data/``, the pack ``core`` of ``game``."""
-    root = _data_folder(package)
-    files = tuple(PackFile(item.name, f"{game}/data/{item.name}", item.read_text(encoding="utf-8"))
-                  for item in sorted(root.iterdir(), key=lambda t: t.name)
-                  if item.name.endswith(".toml") and item.is_file())
+    return read_builtin(game, _data_folder(package))
+
+
+def read_builtin(game: str, root: Path) -> Pack:
+    """The pack in ``root``, its tables and hash from the parsed-data cache when that holds these very
+    files (``pack_cache``); otherwise parsed and hashed here, and the cache written for the next process."""
+    found = pack_cache.stamps(root)
+    files = tuple(PackFile(s.name, f"{game}/data/{s.name}", (root / s.name).read_text(encoding="utf-8"))
+                  for s in found)
+    texts = [f.text for f in files]
+    cached = pack_cache.load(root, found, texts)
     info = manifest(files, f"{game}/data")
-    return Pack(info.name, info.game, BUILTIN_WHERE, f"{game}/data", _digest(files), files, info.title, info.source)
+    if cached is not None:
+        sha256 = cached.sha256
+    else:
+        sha256 = _digest(files)
+        pack_cache.store(root, found, texts, [parse_toml(f.text, source=f.label) for f in files], sha256)
+    return Pack(info.name, info.game, BUILTIN_WHERE, f"{game}/data", sha256, files, info.title, info.source)
 
 
 def _folders() -> tuple[list[Path], list[Problem]]:
