@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -55,6 +57,8 @@ def test_the_first_frame_goes_out_before_the_game_the_save_and_the_parts_load(tm
     probe = f"""
 import json, sys
 from pathlib import Path
+
+import pytest
 from tablekeeper.cli import build_parser
 from tablekeeper.config import default_config_path, load_config
 from tablekeeper.commands.run import build_simulated
@@ -192,3 +196,20 @@ print(json.dumps(seen))
     assert seen["frame"] == seen["station's frame"] and any(seen["frame"])
     assert seen["handed over"] and seen["chips"] == 1  # handed over, not opened a second time
     assert seen["bytes after"] == seen["bytes"]  # no second init, no second "starting" frame
+
+
+@pytest.mark.parametrize("cached", [True, False], ids=["as-shipped", "protection-removed"])
+def test_a_new_game_with_its_pack_cached_neither_hashes_nor_loads_hashlib(tmp_path: Path, cached: bool) -> None:
+    """The built-in pack's SHA-256 comes from the parsed-data cache (``core/pack_cache``); without a
+    usable cache (here a file where its folder would be) the pack is hashed, which loads ``hashlib``."""
+    cache = tmp_path / "cache"
+    if not cached:
+        cache.write_text("not a folder")
+    probe = ("import argparse, json, sys\nfrom tablekeeper.commands.run import open_session\n"
+             "open_session(argparse.Namespace(game='arkham', save=None, slot='main', seats=4, seed=1, option=[]))\n"
+             "print(json.dumps(sorted(m for m in sys.modules if 'hashlib' in m)))")
+    env = {"PATH": "", "PYTHONPATH": str(ROOT / "host"), "XDG_CACHE_HOME": str(cache)}
+    runs = [subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT,
+                           env=env) for _ in range(2)]  # the first one fills the cache
+    assert json.loads(runs[0].stdout.strip().splitlines()[-1]) == ["_hashlib", "hashlib"]
+    assert json.loads(runs[1].stdout.strip().splitlines()[-1]) == ([] if cached else ["_hashlib", "hashlib"])

@@ -10,12 +10,10 @@ ignored with one line to the log and the log is replayed whole.
 from __future__ import annotations
 
 import functools
-import hashlib
 import importlib
 import logging
 import os
 import typing
-import zlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
@@ -107,6 +105,8 @@ def decode(body: bytes, record_type: type[msgspec.Struct] | None) -> GameState:
 def key(setup_json: Mapping[str, Any], game_package: str) -> str:
     """What a snapshot is valid for: its format, this software (version and the rules' source files),
     and the session's setup (game, seats, seed, options, the packs' SHA-256 among them)."""
+    import hashlib  # OpenSSL's module: not before a new game's first frame, which needs no snapshot
+
     text = msgspec.json.encode([FORMAT, __version__, code_stamp(game_package), setup_json], order="sorted")
     return hashlib.sha256(text).hexdigest()
 
@@ -115,6 +115,8 @@ def key(setup_json: Mapping[str, Any], game_package: str) -> str:
 def code_stamp(game_package: str) -> str:
     """The core's and the game's Python files by name, size and modification time: a changed rule
     (a new release, or a file edited in place) makes every snapshot mismatch, never replay wrong."""
+    import hashlib
+
     stamp = hashlib.sha256()
     module = importlib.import_module(game_package)
     folders = [_CORE, *(Path(p) for p in getattr(module, "__path__", ()))]
@@ -159,6 +161,8 @@ def _fits(snap: Stored, wanted_key: str) -> bool:
 
 
 def _intact(snap: Stored) -> bool:
+    import zlib  # a shared library: loaded when a snapshot is checked, not by every start
+
     return zlib.crc32(snap.body) == snap.crc
 
 
