@@ -8,16 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
-_HANDED: dict[str, dict[str, Any]] = {}
+_HANDED: dict[str, dict[str, Any] | bytes] = {}
 HANDED_MAX = 32  # a game's data files and the config: each is taken once
 
 
-def hand_on(text: str, doc: dict[str, Any]) -> None:
-    """Keep ``doc`` (``tomllib.loads(text)``, which the caller will not change) for the next parse of ``text``."""
+def hand_on(text: str, doc: dict[str, Any] | bytes) -> None:
+    """Keep ``doc`` (``tomllib.loads(text)``, which the caller will not change, or the same as msgpack) for
+    the next parse of ``text``."""
     if len(_HANDED) < HANDED_MAX:
         _HANDED[text] = doc
 
 
-def take(text: str) -> dict[str, Any] | None:
+def take(text: str) -> dict[str, Any] | bytes | None:
     """The parse handed on for ``text``, once; None when there is none."""
     return _HANDED.pop(text, None)

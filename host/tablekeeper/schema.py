@@ -101,16 +101,43 @@ PARSED_KEPT_MAX_CHARS: Final = 64_000  # the shipped data files are under 10 kB;
 PARSED_KEPT: Final = 32  # distinct texts kept: a few hundred kB at most
 
 
+_PLAIN: Final = (str, int, float, bool)
+
+
+def plain(value: Any) -> bool:
+    """Whether msgpack gives ``value`` back as it is: TOML's dates and times would come back as text."""
+    if type(value) is dict:
+        return all(type(k) is str and plain(v) for k, v in value.items())
+    if type(value) is list:
+        return all(plain(v) for v in value)
+    return type(value) in _PLAIN
+
+
 @functools.lru_cache(maxsize=PARSED_KEPT)
-def _parsed(text: str) -> dict[str, Any]:
-    handed = parsed_toml.take(text)  # the start-up splash parsed the station config already
-    return tomllib.loads(text) if handed is None else handed
+def _parsed(text: str) -> dict[str, Any] | bytes:
+    """The parse of ``text``, kept: as msgpack when it round-trips (each reader's copy is then one C-level
+    decode, not a ``deepcopy``), else as the table itself. The splash's parse of the station config and
+    the built-in packs' cached parses (already msgpack) are taken instead of parsing again."""
+    handed = parsed_toml.take(text)
+    if isinstance(handed, bytes):
+        return handed
+    doc = tomllib.loads(text) if handed is None else handed
+    try:
+        return msgspec.msgpack.encode(doc) if plain(doc) else doc
+    except RecursionError:  # nested deeper than a walk recurses: kept as it is
+        return doc
 
 
 def _own_copy(text: str) -> dict[str, Any]:
     if len(text) > PARSED_KEPT_MAX_CHARS:
         return tomllib.loads(text)
     kept = _parsed(text)
+    if isinstance(kept, bytes):
+        try:
+            doc = msgspec.msgpack.decode(kept)
+        except ValueError:  # a damaged cache entry (msgspec.DecodeError, bad UTF-8): the text is the truth
+            doc = None
+        return doc if type(doc) is dict else tomllib.loads(text)
     try:
         return copy.deepcopy(kept)
     except RecursionError:  # deeper than deepcopy recurses (tomllib reads dotted keys without recursing)

@@ -11,6 +11,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from tablekeeper import parsed_toml, schema
@@ -60,7 +61,8 @@ def test_every_shipped_file_comes_back_from_the_cache_as_tomllib_parses_it(game:
     assert entry is not None
     assert [f.name for f in entry.files] == sorted(p.name for p in root.glob("*.toml"))
     for item in entry.files:
-        assert same(item.doc, tomllib.loads((root / item.name).read_text(encoding="utf-8"))), item.name
+        shipped = tomllib.loads((root / item.name).read_text(encoding="utf-8"))
+        assert same(msgspec.msgpack.decode(item.doc), shipped), item.name
     assert entry.sha256 == packs._digest(first.files)
     forget()
     again = packs.read_builtin(game, root)  # a hit
@@ -117,6 +119,22 @@ def _same_length_edit(text: str) -> str:
     raise AssertionError("no number to change")
 
 
+def test_a_damaged_table_inside_a_fitting_entry_is_parsed_from_the_text(tmp_path: Path) -> None:
+    root = copied("arkham", tmp_path)
+    good = packs.read_builtin("arkham", root)
+    path = pack_cache.entry_path(root)
+    assert path is not None
+    entry = msgspec.msgpack.decode(path.read_bytes(), type=pack_cache.Entry)
+    bad = [msgspec.Raw(b"\xa2\xff\xfe"), msgspec.Raw(msgspec.msgpack.encode([1, 2]))]  # not UTF-8; not a table
+    files = tuple(msgspec.structs.replace(f, doc=bad[i % 2]) for i, f in enumerate(entry.files))
+    path.write_bytes(msgspec.msgpack.encode(msgspec.structs.replace(entry, files=files)))
+    forget()
+    again = packs.read_builtin("arkham", root)
+    assert again == good
+    for f in again.files:
+        assert same(schema.parse_toml(f.text, source=f.label), tomllib.loads(f.text)), f.name
+
+
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "other-format", "other-folder", "empty"])
 def test_a_damaged_entry_is_passed_over_and_written_again(tmp_path: Path, damage: str) -> None:
     root = copied("arkham", tmp_path)
@@ -124,8 +142,6 @@ def test_a_damaged_entry_is_passed_over_and_written_again(tmp_path: Path, damage
     path = pack_cache.entry_path(root)
     assert path is not None and path.is_file()
     data = path.read_bytes()
-    import msgspec
-
     entry = msgspec.msgpack.decode(data, type=pack_cache.Entry)
     path.write_bytes({"garbage": b"\x93not msgpack at all" * 40, "truncated": data[:len(data) // 2],
                       "other-format": msgspec.msgpack.encode(msgspec.structs.replace(entry, format=0)),

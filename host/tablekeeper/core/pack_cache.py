@@ -18,11 +18,11 @@ from typing import Any, Final
 import msgspec
 
 from tablekeeper import parsed_toml
+from tablekeeper.schema import plain
 from tablekeeper.user_paths import cache_dir
 
 FORMAT: Final = 1  # bump when the entry's layout or what it holds changes
 MAX_ENTRY_BYTES: Final = 4_000_000
-_PLAIN: Final = (str, int, float, bool)
 log = logging.getLogger(__name__)
 
 
@@ -31,7 +31,7 @@ class CachedFile(msgspec.Struct, array_like=True, frozen=True):
     size: int
     mtime_ns: int
     text: str
-    doc: dict[str, Any]
+    doc: msgspec.Raw  # the parsed table as msgpack: decoded by each reader (``schema.parse_toml``)
 
 
 class Entry(msgspec.Struct, array_like=True, frozen=True):
@@ -84,7 +84,7 @@ def load(folder: Path, found: Sequence[Stamp], texts: Sequence[str]) -> Entry | 
     if not fresh(entry, folder, found, texts):
         return None
     for item in entry.files:
-        parsed_toml.hand_on(item.text, item.doc)
+        parsed_toml.hand_on(item.text, bytes(item.doc))
     return entry
 
 
@@ -95,15 +95,6 @@ def fresh(entry: Entry, folder: Path, found: Sequence[Stamp], texts: Sequence[st
                     for f, s, text in zip(entry.files, found, texts, strict=True)))
 
 
-def plain(value: Any) -> bool:
-    """Whether msgpack gives ``value`` back as it is: TOML's dates and times would come back as text."""
-    if type(value) is dict:
-        return all(type(k) is str and plain(v) for k, v in value.items())
-    if type(value) is list:
-        return all(plain(v) for v in value)
-    return type(value) in _PLAIN
-
-
 def store(folder: Path, found: Sequence[Stamp], texts: Sequence[str], docs: Sequence[dict[str, Any]],
           sha256: str) -> None:
     """Keep ``folder``'s parse for the next process; best effort (a read-only or full disk keeps nothing)."""
@@ -111,7 +102,8 @@ def store(folder: Path, found: Sequence[Stamp], texts: Sequence[str], docs: Sequ
     if path is None or not all(plain(doc) for doc in docs):
         return
     entry = Entry(FORMAT, str(folder.absolute()), tuple(
-        CachedFile(s.name, s.size, s.mtime_ns, text, doc) for s, text, doc in zip(found, texts, docs, strict=True)),
+        CachedFile(s.name, s.size, s.mtime_ns, text, msgspec.Raw(msgspec.msgpack.encode(doc)))
+        for s, text, doc in zip(found, texts, docs, strict=True)),
         sha256)
     temporary = path.with_name(f".{path.name}.{os.getpid()}")
     try:
