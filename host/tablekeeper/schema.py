@@ -30,12 +30,14 @@ T = TypeVar("T")
 MAX_DATA_BYTES: Final = 1_000_000
 """The largest data or config file read (the biggest shipped one is under 20 kB)."""
 
-_AT = re.compile(r"^(?P<problem>.*?)(?: - at (?P<in_key>`key` in )?`\$(?P<path>[^`]*)`)?$", re.DOTALL)
-_UNKNOWN = re.compile(r"^Object contains unknown field `(?P<field>[^`]*)`$")
-_STEP = re.compile(r"\.([A-Za-z_][\w-]*)|\[(\d+)\]|\[\"([^\"]*)\"\]|(\[\.\.\.\])")
+_AT: Final = r"(?s)^(?P<problem>.*?)(?: - at (?P<in_key>`key` in )?`\$(?P<path>[^`]*)`)?$"
+_UNKNOWN: Final = r"^Object contains unknown field `(?P<field>[^`]*)`$"
+_STEP: Final = r"\.([A-Za-z_][\w-]*)|\[(\d+)\]|\[\"([^\"]*)\"\]|(\[\.\.\.\])"
 _NOT_GIVEN: Final = object()
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")  # TOML's bare keys; any other key is shown quoted
-_TOML_AT = re.compile(r"\(at line (\d+), column \d+\)")  # where tomllib's message says it stopped
+# The patterns above and below are compiled on first use (``re`` keeps them): only a file with a problem
+# needs them, and compiling them all cost a new game's first frame 3 M instructions.
+_BARE_KEY: Final = r"^[A-Za-z0-9_-]+$"  # TOML's bare keys; any other key is shown quoted
+_TOML_AT: Final = r"\(at line (\d+), column \d+\)"  # where tomllib's message says it stopped
 
 
 def read_bytes(path: str | Path, *, max_bytes: int = MAX_DATA_BYTES, what: str = "file") -> bytes:
@@ -90,7 +92,7 @@ def parse_toml(text: str, *, source: str) -> dict[str, Any]:
     try:
         return _own_copy(text)
     except tomllib.TOMLDecodeError as exc:
-        at = _TOML_AT.search(str(exc))
+        at = re.compile(_TOML_AT).search(str(exc))
         raise ConfigError(f"{source}: not valid TOML: {exc}", file=source,
                           line=int(at.group(1)) if at else None) from None
     except RecursionError:
@@ -182,13 +184,13 @@ def explain(exc: msgspec.ValidationError, kind: type[Any], *, source: str, prefi
 def _explained(exc: msgspec.ValidationError, kind: type[Any], *, prefix: str = "",
                raw: Any = _NOT_GIVEN) -> tuple[str, str]:
     """(dotted key, problem) of a msgspec validation error."""
-    match = _AT.match(str(exc))
+    match = re.compile(_AT).match(str(exc))
     problem = match.group("problem") if match else str(exc)
     path = (match.group("path") or "") if match else ""
     steps = _steps(path)
     if raw is not _NOT_GIVEN:
         steps = _name_keys(raw, kind, steps, bad_key=bool(match and match.group("in_key")))
-    unknown = _UNKNOWN.match(problem)
+    unknown = re.compile(_UNKNOWN).match(problem)
     if unknown:
         field = unknown.group("field")
         key = _dotted(prefix, [*steps, field])
@@ -209,7 +211,7 @@ def _explained(exc: msgspec.ValidationError, kind: type[Any], *, prefix: str = "
 def _steps(path: str) -> list[str | int | None]:
     """The steps of a msgspec path; ``None`` for a table key msgspec left out (``[...]``)."""
     out: list[str | int | None] = []
-    for name, index, quoted, unnamed in _STEP.findall(path):
+    for name, index, quoted, unnamed in re.compile(_STEP).findall(path):
         out.append(None if unnamed else int(index) if index else (name or quoted))
     return out
 
@@ -270,7 +272,7 @@ def _dotted(prefix: str, steps: list[str | int | None]) -> str:
             text += f"[{step}]"
         elif step is None:
             text += "[...]"
-        elif not _BARE_KEY.match(step):
+        elif not re.compile(_BARE_KEY).match(step):
             quoted = '"' + step.replace("\\", "\\\\").replace('"', '\\"') + '"'
             text += f".{quoted}" if text else quoted
         else:
@@ -320,7 +322,7 @@ Step = str | int
 def key_steps(key: str) -> tuple[Step, ...]:
     """``scenarios.x.agendas[0].doom`` or ``allies."Guard Dog".cost`` (as ``_dotted`` writes keys) as its steps."""
     return tuple(int(index) if index else (quoted.replace('\\"', '"') if quoted else name)
-                 for name, quoted, index in _KEY_STEP.findall(key))
+                 for name, quoted, index in re.compile(_KEY_STEP).findall(key))
 
 
 def key_line(text: str, key: str) -> int | None:
@@ -393,7 +395,7 @@ class _KeyLines:
             if self.s[self.i] in "\"'":
                 parts.append(self._string())
             else:
-                match = _BARE_AT.match(self.s, self.i)
+                match = re.compile(_BARE_AT).match(self.s, self.i)
                 if match is None:
                     raise ValueError("not a key")
                 parts.append(match.group())
@@ -437,7 +439,7 @@ class _KeyLines:
                 if self.s[self.i] == ",":
                     self.i += 1
         else:
-            match = _SCALAR_AT.match(self.s, self.i)
+            match = re.compile(_SCALAR_AT).match(self.s, self.i)
             self.i = match.end() if match else self.i + 1
 
     def _document(self) -> None:
@@ -472,6 +474,6 @@ class _KeyLines:
                 self._value(key)
 
 
-_BARE_AT = re.compile(r"[A-Za-z0-9_-]+")
-_KEY_STEP = re.compile(r'([A-Za-z0-9_-]+)|"((?:[^"\\]|\\.)*)"|\[(\d+)\]')
-_SCALAR_AT = re.compile(r"[^,\]\}\n#]+")
+_BARE_AT: Final = r"[A-Za-z0-9_-]+"
+_KEY_STEP: Final = r'([A-Za-z0-9_-]+)|"((?:[^"\\]|\\.)*)"|\[(\d+)\]'
+_SCALAR_AT: Final = r"[^,\]\}\n#]+"
