@@ -13,7 +13,7 @@ from tablekeeper.core.session import Session
 from tablekeeper.errors import ConfigError
 from tablekeeper.games import load
 
-from .helpers import answer_counts, attempt, run, session, to_step, tracks
+from .helpers import answer_counts, attempt, record, run, session, to_step, tracks
 
 STANDARD = Path(__file__).resolve().parents[3] / "host" / "tablekeeper" / "games" / "spirit_island" / "data"
 
@@ -88,8 +88,8 @@ def test_device_flips_follow_the_adversary_order_without_dealing_a_card_twice(se
         answer_counts(s)
         _no_coastal_cities(s)
         run(s, "next")
-    slots = s.state.get("invader.slots")
-    order = [*s.state.get("invader.discard"), *slots["ravage"], *slots["build"], *slots["explore"]]
+    slots = record(s).slots.as_mapping()
+    order = [*record(s).discard, *slots["ravage"], *slots["build"], *slots["explore"]]
     assert len(order) == 12 and order[5] == "Coastal"
     stage1 = [order[0], order[1], order[4]]
     stage2 = [order[2], order[3], order[6]]

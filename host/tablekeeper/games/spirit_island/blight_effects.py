@@ -10,12 +10,13 @@ from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.games.spirit_island import lands, table_actions
 from tablekeeper.games.spirit_island.common import blight_card, get
+from tablekeeper.games.spirit_island.record import shared
 
 LEFT = "blight.immediately_left"
 
 
 def _boards(state: GameState) -> int:
-    return len(state.get("boards") or ())
+    return len(shared(state).boards)
 
 
 def _spirits_lose(txn: Txn, track: str, n: int, reason: str = "") -> None:

@@ -15,12 +15,12 @@ from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import blight as procedure
 from tablekeeper.games.spirit_island import blight_effects, lands, table_actions
 from tablekeeper.games.spirit_island.common import adversary, blight_card, get, table
+from tablekeeper.games.spirit_island.record import shared
 
 PENDING = "blight.pending"  # lands whose Blight waits to cascade, oldest first
 ASK = "blight.ask"  # [land, seats] whose unplaced Presence may be in the land
 DRAWING = "blight.drawing"  # a Still Healthy card ran out: the new card is being drawn
 HEALING = "blight.healing"  # France 5: Blight removed from the island waits on the adversary panel
-HEALING_LIMIT = "blight.healing_limit"
 PROMPTS = {"cascade": "si.blight.cascade", "unplaced": "si.blight.unplaced", "draw": "si.blight.draw"}
 
 
@@ -184,7 +184,7 @@ def next_question(txn: Txn) -> None:
                 ["no", "yes: it is destroyed"], seat=seat, context={"land": land, "seat": seat})
         return
     if state.get(DRAWING):
-        names = [c.name for c in table(state).blight_cards if c.name != state.get("blight_card")]
+        names = [c.name for c in table(state).blight_cards if c.name != shared(state).blight_card]
         txn.ask(PROMPTS["draw"], "The Still Healthy card ran out: which Blight card comes into play, Blighted?",
                 ["the device draws one", *names], context={"names": names})
         return
@@ -194,7 +194,7 @@ def next_question(txn: Txn) -> None:
     if pending:
         source = str(pending[0])
         options = list(lands.place(state, source).adjacent)
-        across = "" if len(lands.board_letters(state)) == 1 or state.get(lands.LINKS) else \
+        across = "" if len(lands.board_letters(state)) == 1 or shared(state).links else \
             " (one on another board that touches it: cascade LAND)"
         txn.ask(PROMPTS["cascade"], f"Blight cascades from {source}: into which adjacent land?{across}", options,
                 context={"from": source, "lands": options})
@@ -253,7 +253,7 @@ def cascade(txn: Txn, land: str) -> None:
     if target == source:
         raise Rejected(f"a cascade goes into a land adjacent to {source}, not {source} itself")
     here = lands.place(txn.state, source)
-    laid_out = bool(txn.state.get(lands.LINKS))  # the touching lands across boards are known
+    laid_out = bool(shared(txn.state).links)  # the touching lands across boards are known
     if (laid_out or lands.board_of(target) == here.board) and target not in here.adjacent:
         raise Rejected(f"{target} is not adjacent to {source} (adjacent: {', '.join(here.adjacent)})")
     prompt = txn.state.prompt
@@ -283,7 +283,7 @@ def remove(txn: Txn, land: str, count: int) -> None:
     lands.put(txn, land, replace(rec, blight=rec.blight - count))
     if HEALING in txn.state.tracks:  # France 5: it waits on the panel, then all goes back at once
         held = txn.value(HEALING) + count
-        limit = int(txn.state.get(HEALING_LIMIT, 0) or 0)
+        limit = shared(txn.state).healing_limit
         if held >= limit:
             txn.set(HEALING, 0)
             txn.set("blight.card", txn.value("blight.card") + held)

@@ -18,6 +18,7 @@ from tablekeeper.core.state import GameState, Result
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import invader_counts
 from tablekeeper.games.spirit_island.common import deck_of, get, table
+from tablekeeper.games.spirit_island.record import shared
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "Victory"}
 
@@ -82,7 +83,7 @@ def reveal_next(txn: Txn) -> None:
         return
     if "name" not in cards[0]:
         deck = deck_of(txn.state, "fear_cards")
-        if txn.state.get("fear_cards") == "report" and deck.remaining:
+        if shared(txn.state).fear_naming == "report" and deck.remaining:
             names = sorted(deck.stages[0].as_dict())
             txn.ask(NAME_PROMPT, "Which Fear card was revealed?", [*names, UNNAMED], context={"names": names})
             return

@@ -34,6 +34,7 @@ from tablekeeper.games.spirit_island import (
 from tablekeeper.games.spirit_island.common import adversary, get, slots, table
 from tablekeeper.games.spirit_island.invader_rules import Invader
 from tablekeeper.games.spirit_island.lands import LandRecord
+from tablekeeper.games.spirit_island.record import shared
 
 QUEUE = "counts.queue"
 OWN = "counts.own"  # timing-stack depths of the Invader Actions the station opened itself
@@ -323,9 +324,6 @@ def ask_ravage(txn: Txn, terrains: list[str] | None = None, label: str = "Ravage
     resume(txn)
 
 
-ROYAL = "invader.royal_backing"  # Sweden 4: the next card flipped is discarded for its Towns
-
-
 def entrench(txn: Txn, earned: int) -> None:
     """Russia 5: the Invader card under the ``earned``-th Fear card is revealed once that card is
     earned (Stage II under the 3rd, Stage III under the 7th)."""
@@ -339,9 +337,9 @@ def entrench(txn: Txn, earned: int) -> None:
 def royal_backing(txn: Txn) -> None:
     """Sweden 4, after the setup's Explore: the next Invader card is flipped and discarded (the
     device's, or the players' ``reveal invaders CARD``); ``invader_track`` places its Towns."""
-    txn.put(ROYAL, 1)
+    txn.put("invader.royal_backing", 1)
     txn.notice("Royal Backing: the next Invader card is discarded; each board gets a Town in its terrain")
-    if txn.state.get("invader_draws", "device") == "device":
+    if shared(txn.state).invader_draws == "device":
         txn.draw("invaders")
 
 

@@ -17,6 +17,7 @@ from tablekeeper.core.events import Json
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island.common import get, table
+from tablekeeper.games.spirit_island.record import shared
 
 if TYPE_CHECKING:
     from tablekeeper.core.game import Txn
@@ -103,7 +104,7 @@ def _record(values: Mapping[str, int], presence: dict[str, int]) -> LandRecord:
 
 def board_letters(state: GameState) -> list[str]:
     """The island boards in play, as set up (``--option boards=2`` or ``boards=A,C``)."""
-    return [str(b) for b in get(state, "boards", [])]
+    return list(shared(state).boards)
 
 
 def places(state: GameState) -> dict[str, Place]:
@@ -111,9 +112,9 @@ def places(state: GameState) -> dict[str, Place]:
     two boards are neighbours as the players laid the boards out (``--option links=A1-B6,...``)."""
     data = table(state)
     across: dict[str, list[str]] = {}
-    for one, two in get(state, LINKS, []) or []:
-        across.setdefault(str(one), []).append(str(two))
-        across.setdefault(str(two), []).append(str(one))
+    for one, two in shared(state).links:
+        across.setdefault(one, []).append(two)
+        across.setdefault(two, []).append(one)
     out: dict[str, Place] = {}
     for letter in board_letters(state):
         for land in data.boards[letter].lands:
@@ -123,17 +124,14 @@ def places(state: GameState) -> dict[str, Place]:
     return out
 
 
-LINKS = "links"  # pairs of lands on two boards that touch, as laid out
-
-
-def parse_links(text: str, boards: list[str]) -> list[list[str]]:
+def parse_links(text: str, boards: list[str]) -> list[tuple[str, str]]:
     """``A1-B6,A2-B6``: lands of two different boards in play that touch (ValueError naming the pair)."""
-    out: list[list[str]] = []
+    out: list[tuple[str, str]] = []
     for item in (t.strip() for t in text.split(",") if t.strip()):
         one, sep, two = item.upper().partition("-")
         if not sep or not all(_on(n, boards) for n in (one, two)) or board_of(one) == board_of(two):
             raise ValueError(f"{item!r}: expected two lands of different boards in play, such as A1-B6")
-        out.append([one, two])
+        out.append((one, two))
     return out
 
 

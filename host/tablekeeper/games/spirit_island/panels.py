@@ -13,6 +13,7 @@ from tablekeeper.core.view import Panel, Priority
 from tablekeeper.games.spirit_island import blight_track, invader_track, seat_menu, spirits
 from tablekeeper.games.spirit_island.common import adversary, blight_card, get, slots, table
 from tablekeeper.games.spirit_island.fear import ROMAN
+from tablekeeper.games.spirit_island.record import shared
 from tablekeeper.games.spirit_island.turn import FLOW
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ def panels(game: Game, state: GameState) -> dict[str, Panel]:
     # yet) fit without turning pages
     filled = slots(state).as_mapping()
     names = ["ravage", "build", "explore"]
-    if state.get(invader_track.TILE):  # England's High Immigration slot, while its tile is out
+    if shared(state).immigration_tile:  # England's High Immigration slot, while its tile is out
         filled["immigration"] = invader_track.immigration(state)
         names.insert(0, "immigration")
     slot_items = [(line, Priority.NORMAL if filled[name] else Priority.DETAIL)

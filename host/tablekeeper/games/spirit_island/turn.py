@@ -19,6 +19,7 @@ from tablekeeper.games.spirit_island import (
     spirits,
 )
 from tablekeeper.games.spirit_island.common import blight_card, get, slots
+from tablekeeper.games.spirit_island.record import shared
 
 
 def _hold(state: GameState) -> str | None:
@@ -65,7 +66,7 @@ def _advance_enter(txn: Txn) -> None:
 
 def _first_explore_enter(txn: Txn) -> None:
     """Setup: the boards' pieces are confirmed, then the first Explore card is flipped."""
-    if adversary_rules.applies(txn.state, "slave_labor") is not None and txn.state.get("events"):
+    if adversary_rules.applies(txn.state, "slave_labor") is not None and shared(txn.state).events:
         txn.notice("Slave Labor: put the Slave Rebellion event under the top 3 cards of the Event deck")
     invader_counts.ask_setup(txn)
     invader_track.explore_enter(txn)
@@ -105,7 +106,7 @@ FLOW = Flow(phases=(
         Step("blighted_island", "Blighted Island", enter=_blighted_island_enter, skip=_skip_blighted, hold=_hold,
              idle=_answered),
         Step("event", "Event", enter=lambda t: t.notice("Draw and resolve an Event card"),
-             skip=lambda s: not s.get("events") or s.round == 1, hold=_hold),
+             skip=lambda s: not shared(s).events or s.round == 1, hold=_hold),
         Step("fear", "Fear", enter=fear.reveal_next, leave=fear.reveal_next,
              skip=lambda s: s.value("fear.earned") == 0, hold=_hold, idle=lambda s: s.value("fear.earned") == 0),
         # an Invader step whose question was answered has nothing left to do: it ends by itself
