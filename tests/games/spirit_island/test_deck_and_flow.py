@@ -162,7 +162,7 @@ def test_one_question_answers_every_land_and_the_second_answer_asks_land_by_land
     assert prompt.options[1] == "land by land"
     before = tracks(s)["blight.card"]
     run(s, "choose 1")
-    assert tracks(s)["blight.card"] == before - 4 and s.state.get("ravage.blight_boards") == ("A", "B")
+    assert tracks(s)["blight.card"] == before - 4 and record(s).ravage_blight_boards == ("A", "B")
     assert s.state.step == "build"  # the answered Ravage ended by itself
     run(s, "undo", "choose 2")
     assert s.state.prompt is not None and s.state.prompt.text == "Ravage in A1: did it add Blight?"

@@ -10,6 +10,7 @@ from typing import ClassVar
 from tablekeeper.core import packs as packlib
 from tablekeeper.core.chance import Deck, Multiset
 from tablekeeper.core.events import Command, Json
+from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
@@ -33,7 +34,7 @@ from tablekeeper.games.spirit_island import (
     verbs,
 )
 from tablekeeper.games.spirit_island import data as datamod
-from tablekeeper.games.spirit_island.common import adversary, blight_card, deck_of, get, slots, table
+from tablekeeper.games.spirit_island.common import adversary, blight_card, deck_of, slots, table
 from tablekeeper.games.spirit_island.data_files import PACKAGE
 from tablekeeper.games.spirit_island.record import SpiritIslandRecord, shared
 from tablekeeper.games.spirit_island.turn import FLOW
@@ -251,7 +252,7 @@ class SpiritIsland(Game):
     def on_draw(self, txn: Txn, source: str, outcome: str) -> None:
         if source == "invaders":
             invader_track.on_drawn(txn, outcome)
-        elif source == "fear" and not txn.state.get("fear.earning"):
+        elif source == "fear" and not shared(txn.state).fear_earning:
             raise Rejected("Fear cards are earned by generating Fear: fear N")
         elif source == "fear_cards":
             fear.on_drawn(txn, outcome)
@@ -290,10 +291,10 @@ class SpiritIsland(Game):
             "boards": list(shared(state).boards),
             "spirits": {f"seat{s}": sp.name for s in state.seat_numbers() if (sp := spirits.spirit_of(state, s))},
             "adversary": _adversary_view(state),
-            "lands": get(state, "lands", {}),
-            "pending_cascades": get(state, "blight.pending", []),
+            "lands": {name: land.to_json() for name, land in shared(state).lands.items()},
+            "pending_cascades": list(shared(state).blight_pending),
             "actions": table_actions.open_names(state),
-            "fear_resolved": get(state, "fear.resolved", []),
+            "fear_resolved": thaw(shared(state).fear_resolved),
             "next_invader_card": odds.as_percent(odds.next_card_terrains(
                 deck_of(state, "invaders"), table(state).terrains)) if state.value("invader.cards_left") else {},
             "unverified": panels.unverified(state),

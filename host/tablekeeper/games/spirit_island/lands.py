@@ -10,20 +10,18 @@ them; a hand change of a count is placed in a land by a question (``invader_coun
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from tablekeeper.core.events import Json
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.spirit_island.common import get, table
-from tablekeeper.games.spirit_island.record import shared
+from tablekeeper.games.spirit_island.common import table
+from tablekeeper.games.spirit_island.record import LandRecord, shared
 
 if TYPE_CHECKING:
     from tablekeeper.core.game import Txn
 
 KEY = "lands"
-COUNTS = ("blight", "vitality", "defend", "dahan", "badlands", "beasts", "strife", "explorers", "towns", "cities")
 INVADERS = ("explorers", "towns", "cities")
 
 
@@ -41,65 +39,6 @@ class Place:
     def matches(self, terrain: str) -> bool:
         """Does an Invader card showing ``terrain`` (or "Coastal") pick this land?"""
         return self.coastal if terrain == "Coastal" else self.terrain == terrain
-
-
-@dataclass(frozen=True, slots=True)
-class LandRecord:
-    blight: int = 0
-    vitality: int = 0
-    defend: int = 0  # ends at Time Passes
-    dahan: int = 0
-    badlands: int = 0
-    beasts: int = 0  # Russia's rules read them; the players record them (land A3 beasts=1)
-    strife: int = 0  # Invaders there carrying Strife
-    explorers: int = 0
-    towns: int = 0
-    cities: int = 0
-    presence: dict[str, int] = field(default_factory=dict)  # seat -> pieces
-
-    @staticmethod
-    def of(raw: Mapping[str, Any]) -> LandRecord:
-        return _record({k: int(raw.get(k, 0) or 0) for k in COUNTS},
-                       {str(k): int(v) for k, v in (raw.get("presence") or {}).items()})
-
-    def to_json(self) -> dict[str, Json]:
-        out: dict[str, Json] = {k: getattr(self, k) for k in COUNTS if getattr(self, k) or k in ("blight",)}
-        out["presence"] = {k: v for k, v in self.presence.items() if v}
-        return out
-
-    def count(self, key: str) -> int:
-        value: int = getattr(self, key)
-        return value
-
-    def with_count(self, key: str, n: int) -> LandRecord:
-        """One of ``COUNTS`` set to ``n``."""
-        if key not in COUNTS:
-            raise KeyError(key)
-        values = {k: self.count(k) for k in COUNTS}
-        values[key] = n
-        return _record(values, self.presence)
-
-    def add(self, key: str, n: int) -> LandRecord:
-        return self.with_count(key, max(0, self.count(key) + n))
-
-    def with_presence(self, seat: str, n: int) -> LandRecord:
-        return replace(self, presence={**self.presence, seat: n})
-
-    @property
-    def invaders(self) -> int:
-        return self.explorers + self.towns + self.cities
-
-    @property
-    def buildings(self) -> int:
-        return self.towns + self.cities
-
-
-def _record(values: Mapping[str, int], presence: dict[str, int]) -> LandRecord:
-    return LandRecord(blight=values["blight"], vitality=values["vitality"], defend=values["defend"],
-                      dahan=values["dahan"], badlands=values["badlands"], beasts=values["beasts"],
-                      strife=values["strife"],
-                      explorers=values["explorers"], towns=values["towns"], cities=values["cities"],
-                      presence=dict(presence))
 
 
 def board_letters(state: GameState) -> list[str]:
@@ -156,7 +95,7 @@ def board_of(land: str) -> str:
 
 
 def all_lands(state: GameState) -> dict[str, LandRecord]:
-    return {name: LandRecord.of(raw) for name, raw in get(state, KEY, {}).items()}
+    return dict(shared(state).lands)
 
 
 def land(state: GameState, name: str) -> LandRecord:

@@ -4,9 +4,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import msgspec
+from msgspec.structs import replace
 
 from tablekeeper.core.events import Json
 from tablekeeper.core.game import Txn, parse_int

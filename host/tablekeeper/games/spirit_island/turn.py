@@ -18,7 +18,7 @@ from tablekeeper.games.spirit_island import (
     invader_track,
     spirits,
 )
-from tablekeeper.games.spirit_island.common import blight_card, get, slots
+from tablekeeper.games.spirit_island.common import blight_card, slots
 from tablekeeper.games.spirit_island.record import shared
 
 
@@ -26,7 +26,7 @@ def _hold(state: GameState) -> str | None:
     """Why the step cannot end yet: an open question, a cascade or an unflipped Invader card."""
     if state.prompt is not None:
         return f"answer the prompt first: {state.prompt.text}"
-    if state.get(blight_effects.LOSS):
+    if shared(state).presence_loss:
         return "say where the destroyed Presence comes from first"
     return (blight_track.waiting_for_cascade(state) or invader_track.waiting_for_card(state)
             or invader_counts.waiting(state))
@@ -48,7 +48,7 @@ def _immigration_enter(txn: Txn) -> None:
     cards = invader_track.immigration(txn.state)
     txn.notice("High Immigration Build: " + ", ".join(cards))
     invader_counts.ask_build(txn, label="High Immigration", cards=cards)
-    resolved = [r for r in get(txn.state, "fear.resolved", []) if r.get("resolved_round") == txn.state.round]
+    resolved = [r for r in shared(txn.state).fear_resolved if r.resolved_round == txn.state.round]
     if adversary_rules.doubles_immigration(txn.state) and not resolved:
         txn.notice("Independent Resolve: no Fear card resolved this Invader Phase, so High Immigration Builds twice")
         invader_counts.ask_build(txn, label="High Immigration (again)", cards=cards)
