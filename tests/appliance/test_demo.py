@@ -13,6 +13,7 @@ from tablekeeper import games
 from tablekeeper.config import BUTTON_ROLES
 from tablekeeper.core.session import Session
 from tablekeeper.core.store import Store
+from tablekeeper.core.view import Panel
 from tablekeeper.demo.mode import (
     DemoMode,
     DemoScript,
@@ -223,3 +224,33 @@ def test_each_demo_script_is_accepted_by_its_game(script: DemoScript, seats: int
     if script.game not in games.names():
         pytest.skip(f"the {script.game} package is not present")
     assert _rehearse(script, seats) == []
+
+
+@pytest.mark.parametrize("build", ["station.toml", "compact.toml"])
+@pytest.mark.parametrize("protection", ["kept", "removed"])
+def test_the_call_to_action_is_whole_on_every_frame_of_the_attract_loop(build: str, protection: str) -> None:
+    """On every display of both builds, each frame of each game's attract screen shows the call whole
+    at its foot (its short form where twelve columns cannot hold it), never on a page of its own nor
+    scrolled. Without the short form the compact build's track display gives it a page of its own."""
+    from tablekeeper.config import load_config
+    from tablekeeper.demo.mode import CALL_SHORT, CALL_TO_ACTION
+    from tablekeeper.ui.render import fit
+
+    config = load_config(Path(__file__).resolve().parents[2] / "hardware" / build)
+    demo = DemoMode(load_scripts(), counters=MemoryCounts(), now_s=0.0, settings=TIMING)
+    out = demo.tick(0.0)
+    assert out.call == CALL_TO_ACTION
+    missing = []
+    for index in range(len(demo.scripts)):
+        for role, panel in demo.tick(index * TIMING.attract_frame_s).panels.items():
+            if protection == "removed":
+                panel = Panel(panel.title, panel.lines, legend=panel.legend[:-1])
+            display = config.display(role)
+            assert display is not None
+            for frame in fit(panel, display.viewing, banner=out.call).frames:
+                if frame.banner not in ((CALL_TO_ACTION,), (CALL_SHORT[0],)):
+                    missing.append((panel.title, role, frame.page, frame.banner))
+    if protection == "removed" and build == "compact.toml":
+        assert missing, "the compact build's displays would hold the call without its short form"
+    else:
+        assert not missing, missing[:5]

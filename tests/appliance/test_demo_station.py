@@ -9,6 +9,7 @@ from tablekeeper.config import default_config_path, load_config
 from tablekeeper.core.session import Session
 from tablekeeper.core.view import Panel
 from tablekeeper.demo.mode import (
+    CALL_SHORT,
     CALL_TO_ACTION,
     DemoMode,
     DemoSettings,
@@ -71,7 +72,7 @@ def test_visitor_follows_the_demo_on_the_real_station(tmp_path: Path) -> None:
     rig = DemoRig(tmp_path)
     arkham = rig.demo.scripts[0]
     assert arkham.game == "arkham"
-    assert rig.track_shows(arkham.panel(arkham.attract), banner=CALL_TO_ACTION)
+    assert rig.track_shows(arkham.panel(arkham.attract, shorts=(CALL_SHORT,)), banner=CALL_TO_ACTION)
 
     rig.tap("next")  # a visitor: a fresh arkham session and the first prompt
     assert rig.demo.mode is Mode.GUIDED and rig.station.sessions_started == 1
@@ -89,7 +90,7 @@ def test_visitor_follows_the_demo_on_the_real_station(tmp_path: Path) -> None:
     rig.pass_time(TIMING.idle_reset_s)  # the visitor walks away
     assert rig.demo.mode is Mode.ATTRACT
     overlay = rig.station.overlay["track"]
-    assert any(overlay == s.panel(s.attract) for s in rig.demo.scripts)
+    assert any(overlay == s.panel(s.attract, shorts=(CALL_SHORT,)) for s in rig.demo.scripts)
     assert rig.track_shows(overlay, banner=CALL_TO_ACTION)  # the call to action stays on screen
     assert rig.counters.values == {"demo.arkham.started": 1}
 

@@ -7,7 +7,7 @@ from PIL import Image, ImageChops
 
 from tablekeeper.core.view import Panel, Priority
 from tablekeeper.ui.legibility import Viewing
-from tablekeeper.ui.render import choose_face, draw_screen, fit, layout, render_message, render_panel, wrap
+from tablekeeper.ui.render import bar_text, choose_face, draw_screen, fit, layout, render_message, render_panel, wrap
 from tests.station.sentences import fitted_problems
 
 PANEL = Panel(title="Round 2 - Mythos", lines=("doom 3/7", "clues 2", "agenda 1a", "act 1a", "bag 16"), big="3")
@@ -231,3 +231,24 @@ def test_the_menus_selected_item_is_always_on_screen_and_the_screen_holds_still(
     fitted = fit(Panel("Menu", items, focus=6), VIEWINGS[name])
     assert fitted.pages == 1  # no page turns away from the cursor (an item too long for the row scrolls)
     assert all(any(u.kind == "line" and u.index == 6 for u in frame.units) for frame in fitted.frames)
+
+
+@pytest.mark.parametrize("name", VIEWINGS)
+def test_a_page_mark_never_reads_as_part_of_a_title_that_ends_in_a_number(name: str) -> None:
+    """"Round 1, agenda 1 1/2" reads as one and a half: after a number the mark keeps two columns
+    away, or is left off (the pages still turn); after a word one column is enough."""
+    viewing = VIEWINGS[name]
+    columns = fit(Panel("x", ()), viewing).frames[0].columns
+    lines = tuple(f"line {i} of a panel that needs pages" for i in range(3))
+    for title, kept in (("a" * (columns - 4), True), ("a" * (columns - 6) + " 1", False),
+                        ("a" * (columns - 7) + " 1", True)):
+        fitted = fit(Panel(title, lines), viewing)
+        assert 1 < fitted.pages < 10
+        for frame in fitted.frames:
+            bar = bar_text(frame)
+            assert bool(frame.mark) is kept, (title, bar)
+            if title[-1].isdigit() and kept:
+                assert bar.endswith(f"  {frame.mark}"), (title, bar)
+            elif kept:
+                assert bar.endswith(f" {frame.mark}"), (title, bar)
+

@@ -24,7 +24,7 @@ from tablekeeper.core.flow import Flow
 from tablekeeper.core.frozen import freeze, thaw
 from tablekeeper.core.numbers import parse_number
 from tablekeeper.core.state import EMPTY, GameState, Prompt, Result
-from tablekeeper.core.tracks import Counter, seat_track
+from tablekeeper.core.tracks import Counter, SeatTrack, seat_track
 from tablekeeper.core.view import Panel
 from tablekeeper.errors import Rejected
 
@@ -231,9 +231,9 @@ class Game:
 
     def track_label(self, state: GameState, track: str) -> str:
         """A track in the players' words ("Roland damage", "doom"): what the +/- buttons change."""
-        seat, dot, rest = track.partition(".")
-        if dot and seat.startswith("seat") and seat[4:].isdigit():
-            return f"{self.seat_name(state, int(seat[4:]))} {self.track_words.get(rest, _words(rest))}"
+        owned = SeatTrack.parse(track)
+        if owned is not None:
+            return f"{self.seat_name(state, owned.seat)} {self.track_words.get(owned.track, _words(owned.track))}"
         return self.track_words.get(track, _words(track))
 
     def adjustable(self, state: GameState) -> list[str]:

@@ -23,6 +23,9 @@ from tablekeeper.errors import ScriptError, StoreError
 
 SCRIPTS_DIR: Final = Path(__file__).resolve().parents[1] / "data" / "demo"
 CALL_TO_ACTION: Final = "Press any button"  # on every display, all through the attract loop
+# Its short form, for a display of twelve columns (the compact build's): whole on one row, so the call
+# shares each frame with the game's lines instead of taking a page of its own or scrolling.
+CALL_SHORT: Final = ("Push to play", CALL_TO_ACTION)
 
 
 class Counters(Protocol):
@@ -76,11 +79,13 @@ class DemoScript:
     farewell: tuple[str, ...]
     short: str = ""
 
-    def panel(self, lines: tuple[str, ...], title: str | None = None) -> Panel:
-        """A panel of ``lines`` under ``title`` (the game's), the short title its short form."""
+    def panel(self, lines: tuple[str, ...], title: str | None = None,
+              shorts: tuple[tuple[str, str], ...] = ()) -> Panel:
+        """A panel of ``lines`` under ``title`` (the game's), the short title its short form; ``shorts``
+        are more (short, long) forms, of the line pinned at its foot."""
         title = title or self.title
         legend = ((title.replace(self.title, self.short), title),) if self.short and self.title in title else ()
-        return Panel(title, lines, legend=legend)
+        return Panel(title, lines, legend=legend + shorts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,7 +337,8 @@ class DemoMode:
         prompt_role = self.settings.prompt_role
         if self.mode is Mode.ATTRACT:
             script = self._attract_script(self._now_s)
-            return {role: script.panel(script.attract if role == prompt_role else ()) for role in DISPLAY_ROLES}
+            return {role: script.panel(script.attract if role == prompt_role else (), shorts=(CALL_SHORT,))
+                    for role in DISPLAY_ROLES}
         if self.mode is Mode.GUIDED:
             step = self.script.steps[self.step_index]
             title = step.title or f"{self.script.title} {self.step_index + 1}/{len(self.script.steps)}"

@@ -466,7 +466,9 @@ def _frames(panel: Panel, geometry: _Geometry, pages: list[_Page], banner: list[
     elif count > 1:
         mark = f"{count}/{count}"
     title_rows = title.rows if title is not None and not title.scrolling else (bar,)
-    if mark and len(title_rows[0]) + 1 + len(mark) > columns:
+    # a title ending in a number keeps two columns from the mark: "agenda 1 1/2" reads as one and a half
+    gap = 2 if title_rows[0][-1:].isdigit() else 1
+    if mark and len(title_rows[0]) + gap + len(mark) > columns:
         mark = ""  # the title comes first; the pages still turn
     frames: list[Screen] = []
     ticks: list[int] = []
@@ -527,6 +529,15 @@ def _big_face(face: Face) -> Face:
     return Face(BIG) if Face(BIG).cap_px > face.cap_px else Face(face.name, face.scale * 2)
 
 
+def bar_text(screen: Screen) -> str:
+    """The title bar's text: the title, and the page mark at the right end when there is one."""
+    title = screen.title
+    if screen.mark:
+        room = screen.columns - len(screen.mark) - 1
+        title = f"{title:<{room}} {screen.mark}"
+    return title[: screen.columns]
+
+
 def draw_screen(screen: Screen, size: tuple[int, int]) -> Image.Image:
     """The 1-bit picture of a fitted screen."""
     width, height = size
@@ -534,11 +545,7 @@ def draw_screen(screen: Screen, size: tuple[int, int]) -> Image.Image:
     image = Image.new("1", size)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, width - 1, pitch - 1), fill=1)
-    title = screen.title
-    if screen.mark:
-        room = screen.columns - len(screen.mark) - 1
-        title = f"{title:<{room}} {screen.mark}"
-    _text(image, (1, 0), title[: screen.columns], screen.face, ink=0)
+    _text(image, (1, 0), bar_text(screen), screen.face, ink=0)
     if screen.big:
         big_face = screen.big_face or screen.face
         big_w = len(screen.big) * big_face.cell[0]
