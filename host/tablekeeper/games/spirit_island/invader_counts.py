@@ -606,9 +606,11 @@ def on_loss(txn: Txn, index: int) -> None:
     resume(txn)
 
 
-def on_build(txn: Txn, index: int) -> None:
+def on_counts(txn: Txn, index: int) -> None:
+    """A land's Build, Explore or Dahan strike-back answered (pieces added or destroyed): applied as
+    the rules' own answer is (one handler for the three questions of this shape)."""
     q, counts = _chosen(txn, index)
-    _built(txn, q, counts)
+    _take(txn, q, counts)
     resume(txn)
 
 
@@ -628,12 +630,6 @@ def _built(txn: Txn, q: Question, counts: Counts) -> None:
             and lands.place(txn.state, q.land).coastal:
         _push(txn, [Question("place", "triangle_trade", land=q.land, board=lands.board_of(q.land),
                              step="Triangle Trade", auto=q.auto)], front=True)
-
-
-def on_explore(txn: Txn, index: int) -> None:
-    q, counts = _chosen(txn, index)
-    _added(txn, "Explore", q.land, counts)
-    resume(txn)
 
 
 def on_ravage_blight(txn: Txn, index: int) -> None:
@@ -687,12 +683,6 @@ def destroy_pieces(txn: Txn, piece: str, n: int, land: str) -> None:
     if fear_each * n:
         txn.notice(f"Destroying {n} {piece}(s) generates {fear_each * n} Fear")
         txn.add("fear.generated", fear_each * n)
-
-
-def on_ravage_destroyed(txn: Txn, index: int) -> None:
-    q, counts = _chosen(txn, index)
-    _destroyed(txn, q.land, counts)
-    resume(txn)
 
 
 def _destroyed(txn: Txn, land: str, counts: Counts) -> None:
