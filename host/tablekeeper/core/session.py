@@ -18,8 +18,9 @@ back from the journal. Without one, every entry stays in memory.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
+
+import msgspec
 
 from tablekeeper.core import file_options, packs, snapshot
 from tablekeeper.core.chance import PressRandom
@@ -36,8 +37,7 @@ KEEP_CHECKPOINTS = 2
 """Checkpoints kept besides the initial state with a readable journal."""
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(msgspec.Struct, frozen=True):
     """One log entry: an accepted command with its events, or an undo/redo/rewind marker."""
 
     index: int
@@ -67,8 +67,7 @@ class Entry:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(msgspec.Struct, frozen=True):
     accepted: bool
     reason: str | None = None
     events: tuple[Event, ...] = ()
@@ -77,8 +76,7 @@ class Outcome:
     """Refused because a word could not be read (a number that is not one), not by the rules."""
 
 
-@dataclass(frozen=True, slots=True)
-class Note:
+class Note(msgspec.Struct, frozen=True):
     """A notice of the last entry, with its kind (data the station acts on) and its text (for people)."""
 
     kind: NoticeKind
@@ -93,14 +91,13 @@ class Note:
         return cls(kind, str(event["text"]))
 
 
-@dataclass(frozen=True, slots=True)
-class Setup:
+class Setup(msgspec.Struct, frozen=True):
     """What a session starts from; with the log it determines every state."""
 
     game: str
     seats: int
     seed: int
-    options: Mapping[str, str] = field(default_factory=dict)
+    options: Mapping[str, str] = msgspec.field(default_factory=dict)
 
     def to_json(self) -> dict[str, Json]:
         return {"game": self.game, "seats": self.seats, "seed": self.seed, "options": dict(self.options)}

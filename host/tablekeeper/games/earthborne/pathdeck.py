@@ -11,9 +11,9 @@ device can draw from itself.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 import msgspec
+from msgspec.structs import replace
 
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.game import Txn, parse_int, parse_seat, want

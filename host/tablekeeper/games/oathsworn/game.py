@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal
 
+import msgspec
+
 import tablekeeper.games.oathsworn.draws as draws
 import tablekeeper.games.oathsworn.encounter as encounter
 import tablekeeper.games.oathsworn.epilogue as epilogue
@@ -395,7 +397,7 @@ class Oathsworn(Game):
             fresh = deck.discard
             for card, count in keep.items:
                 fresh = fresh.remove(card, count)
-            sources[name] = replace(deck, stages=(fresh,), discard=keep)
+            sources[name] = msgspec.structs.replace(deck, stages=(fresh,), discard=keep)
         elif event.kind == "might.reset":
             sources[name] = deck.refresh()
         elif event.kind == "stage.drop":
@@ -406,19 +408,19 @@ class Oathsworn(Game):
             for i in range(min(below - 1, len(stages))):
                 discard = discard.merge(stages[i])
                 stages[i] = Multiset()
-            sources[name] = replace(deck, stages=tuple(stages), discard=discard)
+            sources[name] = msgspec.structs.replace(deck, stages=tuple(stages), discard=discard)
         elif event.kind == "stage.rebuild":
             # OS-STAGE-6 / OS-BRK-2 (3): a new deck from the stage 3 cards of the discard pile
             held = {str(c) for c in event.get("keep", ())}
             s3 = Multiset.of({c: n for c, n in deck.discard.items if c.startswith("S3.") and c not in held})
             rest = Multiset.of({c: n for c, n in deck.discard.items if not (c.startswith("S3.") and c not in held)})
-            sources[name] = replace(deck, stages=(Multiset(), Multiset(), s3), discard=rest)
+            sources[name] = msgspec.structs.replace(deck, stages=(Multiset(), Multiset(), s3), discard=rest)
         elif event.kind == "stage.reset":
             everything = deck.discard
             for st in deck.stages:
                 everything = everything.merge(st)
             by_stage = [Multiset.of({c: n for c, n in everything.items if c.startswith(f"S{i}.")}) for i in (1, 2, 3)]
-            sources[name] = replace(deck, stages=tuple(by_stage), discard=Multiset())
+            sources[name] = msgspec.structs.replace(deck, stages=tuple(by_stage), discard=Multiset())
         else:
             raise KeyError(f"unknown event kind {event.kind!r}")
         return replace(state, sources=sources)
