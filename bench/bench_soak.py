@@ -76,6 +76,8 @@ def log_kib(session: Session) -> float:
             total += sum(size(v) for v in obj)
         elif hasattr(obj, "__dataclass_fields__"):
             total += sum(size(getattr(obj, name)) for name in obj.__dataclass_fields__ if hasattr(obj, name))
+        elif hasattr(obj, "__struct_fields__"):
+            total += sum(size(getattr(obj, name)) for name in obj.__struct_fields__)
         return total
 
     return size(session.held()) / 1024

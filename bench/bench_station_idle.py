@@ -54,6 +54,7 @@ IDLE_CASES = {  # game -> (seats, what its idle is): the worst ordinary idle, an
     "oathsworn": ("", "Oathsworn at the start (quiet)"),
 }
 STARTING: list[tuple[float, int]] = []  # when the station loop's "starting" frame was out, and its I2C bytes
+GAME_FRAME: list[tuple[float, int]] = []  # when the game's first frame was out (odds still ".."), its I2C bytes
 FirstFrame = Callable[["subprocess.Popen[str]"], tuple[float, int]]  # waits for the first frame: when, I2C bytes
 
 
@@ -140,10 +141,22 @@ def child(save: str, game: str = "arkham", seats: str = "") -> int:
 
     made: list[Any] = []  # the simulated parts, as soon as they exist
 
+    def wire() -> int:
+        return sum(chip.byte_count + 2 * chip.transfers for chip in made[0].chips.values())
+
     def first_frame(station: Any) -> None:  # as run_hardware: before the buttons, LEDs and counters load
-        station.start()
-        wire = sum(chip.byte_count + 2 * chip.transfers for chip in made[0].chips.values())
-        print(f"ready {wire}", flush=True)
+        before = station.on_redraw
+
+        def drawn(station: Any) -> None:  # the game's own first frame: its odds (a view computed later) ".."
+            print(f"game {wire()}", flush=True)
+            station.on_redraw = before
+            if before is not None:
+                before(station)
+
+        station.on_redraw = drawn
+        station.start()  # the game's frame, then the frame with its odds once they are computed
+        station.on_redraw = before
+        print(f"ready {wire()}", flush=True)
 
     station, parts, store = build_simulated(config, args, display_mode=None, clock=time.monotonic, splash=splash,
                                             on_starting=made.append, on_station=first_frame)
@@ -197,6 +210,7 @@ def measure(argv: list[str], first_frame: FirstFrame, settle: bool = False) -> d
                             env={**os.environ, "SDL_VIDEODRIVER": "dummy", "PYTHONPATH": str(ROOT)})
     try:
         STARTING.clear()
+        GAME_FRAME.clear()
         ready_s, wire_bytes = first_frame(proc)
         startup_s = ready_s - start
         starting_s = STARTING[0][0] - start if STARTING else None
@@ -228,6 +242,8 @@ def measure(argv: list[str], first_frame: FirstFrame, settle: bool = False) -> d
     each = [(names.get(p, "?"), 100 * cpu / window_s, woke * 60 / window_s) for p, (cpu, woke) in used.items()]
     return {"ended": len(ended), "startup_s": startup_s, "starting_s": starting_s, "i2c_s": wire_bytes * 9 / I2C_HZ,
             "starting_i2c_s": starting_wire * 9 / I2C_HZ,
+            "game_s": GAME_FRAME[0][0] - start if GAME_FRAME else None,
+            "game_i2c_s": GAME_FRAME[0][1] * 9 / I2C_HZ if GAME_FRAME else 0.0,
             "cpu_pct": 100 * used_s / (wall1 - wall0), "each": each,
             "processes": len(cpu1), "rss_mb": memory, "window_s": wall1 - wall0}
 
@@ -238,6 +254,9 @@ def ready_line(proc: subprocess.Popen[str]) -> tuple[float, int]:
     line = proc.stdout.readline()
     if line.startswith("first "):
         STARTING.append((time.perf_counter(), int(line.split()[2])))
+        line = proc.stdout.readline()
+    if line.startswith("game "):
+        GAME_FRAME.append((time.perf_counter(), int(line.split()[1])))
         line = proc.stdout.readline()
     word, _, wire = line.strip().partition(" ")
     if word != "ready":
@@ -273,8 +292,12 @@ def print_startup(name: str, fig: dict[str, Any]) -> None:
         print(f"{name}: start-up to the 'starting' frame | {fig['starting_s'] * 1000:.0f} ms + "
               f"{starting_i2c_s * 1000:.0f} ms I2C = {(fig['starting_s'] + starting_i2c_s) * 1000:.0f} ms | "
               "target <= 1.5 s")
+    if fig["game_s"] is not None:
+        print(f"{name}: start-up to the game's first frame (odds still '..') | {fig['game_s'] * 1000:.0f} ms + "
+              f"{fig['game_i2c_s'] * 1000:.0f} ms I2C = {(fig['game_s'] + fig['game_i2c_s']) * 1000:.0f} ms | "
+              "target <= 2.0 s at pi-speed zero2w")
     if fig["i2c_s"]:
-        print(f"{name}: start-up to the game's first frame | {fig['startup_s'] * 1000:.0f} ms + "
+        print(f"{name}: start-up to the game's first frame with its odds | {fig['startup_s'] * 1000:.0f} ms + "
               f"{fig['i2c_s'] * 1000:.0f} ms I2C = {(fig['startup_s'] + fig['i2c_s']) * 1000:.0f} ms | "
               "target <= 1.5 s")
     else:

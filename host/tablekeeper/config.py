@@ -6,12 +6,9 @@ two displays on one address) so a wiring mistake is reported before any hardware
 Every error is a ``ConfigError`` whose one-line message names the file and the key.
 """
 
-from __future__ import annotations
 
-import dataclasses
 import importlib
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
@@ -44,8 +41,7 @@ UART_PINS: Final = {"TXD": 14, "RXD": 15}
 _VID_PID = re.compile(r"^[0-9A-Fa-f]{4}:[0-9A-Fa-f]{4}$")
 
 
-@dataclass(frozen=True, slots=True)
-class BusConfig:
+class BusConfig(msgspec.Struct, frozen=True):
     """An I2C or SPI bus the displays hang on; ``pins`` maps signal name -> BCM pin."""
 
     name: str
@@ -55,8 +51,7 @@ class BusConfig:
     speed_hz: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class DisplayConfig:
+class DisplayConfig(msgspec.Struct, frozen=True):
     """One OLED: which chip, how big, where it is wired and what it shows."""
 
     role: str
@@ -83,8 +78,7 @@ class DisplayConfig:
         return Viewing.of(self.size, self.panel, self.distance_cm)
 
 
-@dataclass(frozen=True, slots=True)
-class ButtonConfig:
+class ButtonConfig(msgspec.Struct, frozen=True):
     """A push button between a BCM pin and ground (pull-up) or 3V3 (pull-down)."""
 
     name: str
@@ -95,8 +89,7 @@ class ButtonConfig:
     label: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class OutputConfig:
+class OutputConfig(msgspec.Struct, frozen=True):
     """An LED or buzzer on a BCM pin; ``active_high`` False means the pin sinks current."""
 
     name: str
@@ -104,8 +97,7 @@ class OutputConfig:
     active_high: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class CounterConfig:
+class CounterConfig(msgspec.Struct, frozen=True):
     """How a USB serial counter is recognised and which seat it serves."""
 
     vid: int
@@ -119,8 +111,7 @@ class CounterConfig:
         return f"{self.vid:04X}:{self.pid:04X}"
 
 
-@dataclass(frozen=True, slots=True)
-class TimingConfig:
+class TimingConfig(msgspec.Struct, frozen=True):
     """Button and display timing in seconds; the defaults suit cheap tactile switches."""
 
     debounce_s: float = 0.02
@@ -131,8 +122,7 @@ class TimingConfig:
     display_retry_max_s: float = 30.0
 
 
-@dataclass(frozen=True, slots=True)
-class WebConfig:
+class WebConfig(msgspec.Struct, frozen=True):
     """The phones' page (``[web]``): the one address and port it listens on, and names besides that
     address (``tablekeeper.local``) that a phone may reach it by."""
 
@@ -158,8 +148,7 @@ def parse_listen(text: str, what: str) -> tuple[str, int]:
     return host, int(port_text)
 
 
-@dataclass(frozen=True, slots=True)
-class StationConfig:
+class StationConfig(msgspec.Struct, frozen=True):
     """A whole station build, validated."""
 
     source: str
@@ -169,7 +158,7 @@ class StationConfig:
     leds: tuple[OutputConfig, ...] = ()
     buzzer: OutputConfig | None = None
     counters: tuple[CounterConfig, ...] = ()
-    timing: TimingConfig = field(default_factory=TimingConfig)
+    timing: TimingConfig = msgspec.field(default_factory=TimingConfig)
     quiet: bool = False
     walk: bool = False  # new games wait for NEXT at every step (teaching); else automatic steps run
     uart: bool = False
@@ -391,7 +380,7 @@ def parse_config(text: str, *, source: str = "<config>") -> StationConfig:
     )
     displays = tuple(_display(_decode(raw, _Display, source, f"displays[{i}]"), _Key(source, f"displays[{i}]"), cfg)
                      for i, raw in enumerate(top.displays))
-    cfg = dataclasses.replace(cfg, displays=displays)
+    cfg = msgspec.structs.replace(cfg, displays=displays)
     _check_whole(cfg)
     return cfg
 
@@ -422,11 +411,11 @@ def _web(raw: Any, source: str) -> WebConfig | None:
 
 def _timing(raw: _Timing, source: str) -> TimingConfig:
     key = _Key(source, "timing")
-    for name in TimingConfig.__dataclass_fields__:
+    for name in TimingConfig.__struct_fields__:
         value = getattr(raw, name)
         if not 0 < value <= 60:
             raise key.fail(name, f"{value} s is out of range (0 < s <= 60)")
-    timing = TimingConfig(**{name: float(getattr(raw, name)) for name in TimingConfig.__dataclass_fields__})
+    timing = TimingConfig(**{name: float(getattr(raw, name)) for name in TimingConfig.__struct_fields__})
     if timing.debounce_s >= timing.hold_s:
         raise key.fail("debounce_s", f"{timing.debounce_s} s must be shorter than hold_s ({timing.hold_s} s)")
     return timing
@@ -485,7 +474,7 @@ def _display(raw: _Display, key: _Key, cfg: StationConfig) -> DisplayConfig:
             raise key.fail("address", "missing (required)")
         if not 0x03 <= raw.address <= 0x77:
             raise key.fail("address", f"{raw.address:#04x} is not a 7-bit I2C address (0x03..0x77)")
-        return dataclasses.replace(common, address=raw.address)
+        return msgspec.structs.replace(common, address=raw.address)
     key.absent("address", raw.address)
     if raw.device is None:
         raise key.fail("device", "missing (required)")
@@ -494,7 +483,7 @@ def _display(raw: _Display, key: _Key, cfg: StationConfig) -> DisplayConfig:
         raise key.fail("device", f"SPI port {bus.port} has chip selects 0..{chip_selects - 1}, not {raw.device}")
     dc_pin = key.pin("dc_pin", raw.dc_pin)
     reset_pin = None if raw.reset_pin is None else key.pin("reset_pin", raw.reset_pin)
-    return dataclasses.replace(common, device=raw.device, dc_pin=dc_pin, reset_pin=reset_pin)
+    return msgspec.structs.replace(common, device=raw.device, dc_pin=dc_pin, reset_pin=reset_pin)
 
 
 def _default_panel(driver: str, size: str) -> str:

@@ -67,7 +67,3 @@ class ProtocolError(TablekeeperError, ValueError):
 class InstallError(TablekeeperError, OSError):
     """An appliance install step failed; the message names the step and the command."""
 
-
-class LibraryError(TablekeeperError, RuntimeError):
-    """An installed library no longer has what the code relies on (its version changed). Never retried:
-    the message names the library and its version."""

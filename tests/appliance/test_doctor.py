@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from tablekeeper.cli import main
@@ -134,7 +135,7 @@ def test_a_serial_console_on_the_button_pins_fails(tmp_path: Path, cmdline: str,
 
 def test_the_serial_console_is_not_checked_when_no_button_uses_the_uart_pins(tmp_path: Path) -> None:
     cfg = load_config(REFERENCE)
-    cfg = dataclasses.replace(cfg, buttons=tuple(b for b in cfg.buttons if b.pin not in (14, 15)))
+    cfg = msgspec.structs.replace(cfg, buttons=tuple(b for b in cfg.buttons if b.pin not in (14, 15)))
     probes = dataclasses.replace(SimulatedParts(cfg).probes(), kernel_cmdline=lambda: "console=serial0,115200")
     from tablekeeper.commands.doctor import check_serial_console
     assert check_serial_console(cfg, probes) is None

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from tablekeeper.appliance.panel import BUTTON_HOLE_MM, LED_HOLE_MM, layout, render_panel_svg
@@ -48,8 +48,8 @@ def test_every_display_button_and_led_has_its_cutout_inside_the_panel() -> None:
 def test_a_fifth_button_per_seat_widens_the_panel() -> None:
     cfg = load_config(default_config_path())
     _, width, _ = layout(cfg)
-    extra = dataclasses.replace(cfg.buttons[-1], name="seat4_c", role="seat4.c", pin=2, key="")
-    _, wider, _ = layout(dataclasses.replace(cfg, buttons=(*cfg.buttons, extra)))
+    extra = msgspec.structs.replace(cfg.buttons[-1], name="seat4_c", role="seat4.c", pin=2, key="")
+    _, wider, _ = layout(msgspec.structs.replace(cfg, buttons=(*cfg.buttons, extra)))
     assert wider > width
 
 
@@ -61,7 +61,7 @@ def test_the_wiring_names_the_buzzer_stage_and_the_modules_to_readdress() -> Non
     assert "5V (pin 2 or 4)" in svg and "1 kohm" in svg and "NPN 2N2222" in svg
     moved = [d.role for d in cfg.displays if d.address == 0x3D]
     assert moved and all(f"{role} (" in svg for role in moved)
-    quiet = render_wiring_svg(dataclasses.replace(cfg, buzzer=None))
+    quiet = render_wiring_svg(msgspec.structs.replace(cfg, buzzer=None))
     assert "buzzer-stage" not in quiet
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import threading
 import time
 from pathlib import Path
+
+import msgspec
 
 from tablekeeper.commands.run import make_station
 from tablekeeper.config import REFERENCE_CONFIG, load_config
@@ -40,7 +41,7 @@ class LiveStation:
     """A station (``demo``: in convention demo mode) reporting to ``broker``, its loop on a thread."""
 
     def __init__(self, broker: Broker, name: str, tmp: Path, *, demo: bool = False, **extra: object) -> None:
-        config = dataclasses.replace(load_config(REFERENCE_CONFIG), fleet=fleet_config(broker, name, **extra))
+        config = msgspec.structs.replace(load_config(REFERENCE_CONFIG), fleet=fleet_config(broker, name, **extra))
         self.parts = SimulatedParts(config, display_mode=None, capture_dir=tmp / f"frames-{name}")
         clock = time.monotonic
         displays = make_displays(config, self.parts.open_device, clock=clock)

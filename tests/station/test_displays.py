@@ -11,12 +11,9 @@ import luma.core.error
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from luma.oled.device import ssd1306 as luma_ssd1306
 from PIL import Image, ImageDraw
 
 from tablekeeper.config import DisplayConfig
-from tablekeeper.errors import LibraryError
-from tablekeeper.hw import luma_devices
 from tablekeeper.hw.displays import DisplayBank, PartialUpdate, make_device, pack_pages
 from tablekeeper.hw.luma_devices import DRIVERS, SH1106, SSD1306, SSD1309
 from tablekeeper.sim.clock import FakeClock
@@ -245,33 +242,6 @@ def test_a_single_failed_write_is_retried_and_the_frame_completes() -> None:
     display = bank.displays["track"]
     assert not display.failed and display.write_errors == 1 and display.failures == 0
     assert chip.image().tobytes() == second.tobytes()
-
-
-@pytest.mark.parametrize("checked", [True, False], ids=["checked", "protection-removed"])
-def test_a_luma_that_moves_the_column_start_stops_the_display_loudly(monkeypatch: pytest.MonkeyPatch,
-                                                                     checked: bool) -> None:
-    """luma keeps to itself where a 64x48 SSD1306's glass starts in the chip's RAM (column 32). A release
-    that renames it must stop the driver with a clear error; read with a default instead, every partial
-    window would land 32 columns left of where luma draws."""
-    luma_init = luma_ssd1306.__init__
-
-    def renamed(self: Any, *args: Any, **kwargs: Any) -> None:
-        luma_init(self, *args, **kwargs)
-        self.column_start = self.__dict__.pop("_colstart")
-
-    monkeypatch.setattr(luma_ssd1306, "__init__", renamed)
-    if checked:
-        with pytest.raises(LibraryError, match=r"ssd1306 no longer keeps _colstart"):
-            SSD1306(serial_interface=RecordingSerial(), width=64, height=48)
-        return
-    monkeypatch.setattr(luma_devices, "luma_int", lambda device, name, meaning: getattr(device, name, 0))
-    serial = RecordingSerial()
-    adapter = PartialUpdate(SSD1306(serial_interface=serial, width=64, height=48))
-    image = picture((64, 48), [(0, 0, 3, 3)])
-    serial.take()
-    adapter.display(image)
-    partial_first_column = serial.take()[0][1][1]  # COLUMNADDR's start
-    assert (partial_first_column, adapter.device.column_start) == (0, 32)  # luma would draw from 32
 
 
 @pytest.mark.parametrize(("driver", "size", "offset"), [("ssd1306", (128, 64), 0), ("ssd1306", (64, 48), 32),

@@ -1,5 +1,6 @@
-"""The drivers' whole-frame ``display`` sends exactly what luma.oled's own sends, without Pillow's
-deprecated ``Image.getdata`` (luma.oled issue #404; Pillow 14 removes it)."""
+"""The drivers open their chips and send a whole frame exactly as luma.oled's own do (every SSD1306
+mode luma knows), without Pillow's deprecated ``Image.getdata`` (luma.oled issue #404; Pillow 14
+removes it) and without luma's per-pixel tables."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ CASES = [(ours, luma, size, rotate)
          for ours, luma in ((SSD1306, oled.ssd1306), (SSD1309, oled.ssd1309), (SH1106, oled.sh1106))
          for size in ((128, 64), (128, 32)) for rotate in (0, 2)
          if not (luma is oled.ssd1309 and size == (128, 32))]
-CASES.append((SSD1306, oled.ssd1306, (64, 48), 0))  # a glass that starts at RAM column 32
+CASES += [(SSD1306, oled.ssd1306, size, 0) for size in ((64, 48), (64, 32), (96, 16))]  # 64 wide: RAM column 32 on
 
 
 def noisy(size: tuple[int, int], seed: int) -> Image.Image:

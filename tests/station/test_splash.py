@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import dataclasses
 import socket
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from tablekeeper.commands.run import build_simulated
@@ -108,8 +108,8 @@ def test_a_config_that_wires_the_track_display_otherwise_releases_the_splash() -
     assert shown is not None
     config = load_config(REFERENCE_CONFIG)
     assert shown.hand_over(config) is not None and not chips[0].cleaned_up
-    moved = dataclasses.replace(config, displays=tuple(
-        dataclasses.replace(d, address=0x3D) if d.role == "track" else d for d in config.displays))
+    moved = msgspec.structs.replace(config, displays=tuple(
+        msgspec.structs.replace(d, address=0x3D) if d.role == "track" else d for d in config.displays))
     assert isinstance(moved, StationConfig)
     assert shown.hand_over(moved) is None and chips[0].cleaned_up and not chips[0].on  # turned off, released
 

@@ -14,9 +14,10 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from msgspec.structs import replace
 
 from tablekeeper.core.numbers import option_number
 from tablekeeper.errors import ConfigError, HardwareError, PackChangedError, ScriptError

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
 from fractions import Fraction
+
+import msgspec
+from msgspec.structs import replace
 
 from tablekeeper.errors import Rejected
 
@@ -15,8 +17,7 @@ MAX_COPIES = 999
 """The most copies of one token or card a bag or deck holds; a larger amount is a typo, refused."""
 
 
-@dataclass(frozen=True, slots=True)
-class Multiset:
+class Multiset(msgspec.Struct, frozen=True):
     """An immutable multiset of outcome names, kept sorted so equal contents compare equal."""
 
     items: tuple[tuple[str, int], ...] = ()
@@ -86,8 +87,7 @@ class Multiset:
         raise AssertionError("unreachable: roll exceeded total")  # pragma: no cover
 
 
-@dataclass(frozen=True, slots=True)
-class Bag:
+class Bag(msgspec.Struct, frozen=True):
     """A token bag. Drawn tokens wait in ``out`` until returned (``replace=False``), or go straight
     back (``replace=True``). Sealed tokens are out of the bag until released."""
 
@@ -129,8 +129,7 @@ class Bag:
                        contents=self.contents.add(token))
 
 
-@dataclass(frozen=True, slots=True)
-class Deck:
+class Deck(msgspec.Struct, frozen=True):
     """A deck drawn from the first non-empty stage of ``stages`` (one stage for a plain deck).
 
     The draw order is not stored: each draw is a uniform pick from what remains in the current
@@ -206,8 +205,7 @@ class Deck:
         return replace(self, stages=tuple(stages))
 
 
-@dataclass(frozen=True, slots=True)
-class Dice:
+class Dice(msgspec.Struct, frozen=True):
     """``count`` dice with the given faces (repeat a face to weight it)."""
 
     name: str

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
+
+import msgspec
 
 Json = Any  # JSON-compatible value: None, bool, int, float, str, list, dict
 
@@ -20,8 +21,7 @@ class NoticeKind(Enum):
     STOP = "stop"  # the automatic run halted where the table acts (the text says what it does there)
 
 
-@dataclass(frozen=True, slots=True)
-class Command:
+class Command(msgspec.Struct, frozen=True):
     """One input from a button, a counter or a script line, before the game has judged it."""
 
     verb: str
@@ -39,8 +39,7 @@ class Command:
         return cls(str(raw["verb"]), tuple(str(a) for a in raw.get("args", ())), str(raw.get("origin", "script")))
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(msgspec.Struct, frozen=True):
     """A fact the log keeps forever; ``apply(state, event)`` is the only way state changes.
 
     ``data`` holds JSON values only, so the log can be saved and replayed without the game's
@@ -48,7 +47,7 @@ class Event:
     """
 
     kind: str
-    data: Mapping[str, Json] = field(default_factory=dict)
+    data: Mapping[str, Json] = msgspec.field(default_factory=dict)
 
     def __getitem__(self, key: str) -> Json:
         return self.data[key]

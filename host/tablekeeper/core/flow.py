@@ -18,9 +18,10 @@ the rules name are accepted). The automatic run halts at each and says what the 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from tablekeeper.core.events import NoticeKind
 from tablekeeper.core.state import GameState
@@ -51,8 +52,7 @@ class Turns(Enum):
     TOGETHER = "together"  # every seat at once; each signals done
 
 
-@dataclass(frozen=True)
-class Stop:
+class Stop(msgspec.Struct, frozen=True):
     """A place where the table acts between automatic steps: the automatic run halts here (while
     ``when`` holds, always if None) and the table's own ``next`` goes on. ``what`` tells the table
     what it does here; ``rule`` names the rule that puts it there (catalogue IDs)."""
@@ -65,8 +65,7 @@ class Stop:
         return self.when is None or self.when(state)
 
 
-@dataclass(frozen=True)
-class Ending:
+class Ending(msgspec.Struct, frozen=True):
     """The game-over stop every flow has: once ``over`` is set nothing runs by itself and only
     ``verbs`` (the end-of-game bookkeeping the rules name) and undo are accepted. A game whose end
     is judged after effects rather than inside them gives ``judge``; it runs after every command and
@@ -78,8 +77,7 @@ class Ending:
     judge: Hook | None = None
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(msgspec.Struct, frozen=True):
     id: str
     label: str = ""
     turns: Turns = Turns.NONE
@@ -97,16 +95,14 @@ class Step:
         return self.label or self.id.replace("_", " ").capitalize()
 
 
-@dataclass(frozen=True)
-class Phase:
+class Phase(msgspec.Struct, frozen=True):
     id: str
     label: str
     steps: tuple[Step, ...]
     skip: Predicate | None = None
 
 
-@dataclass(frozen=True)
-class Flow:
+class Flow(msgspec.Struct, frozen=True):
     phases: tuple[Phase, ...]
     round_start: Hook | None = None
     round_end: Hook | None = None

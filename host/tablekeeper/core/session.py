@@ -5,6 +5,10 @@ between the active line and a redo stack, and the state is rebuilt by replaying 
 Undo never resets at a turn or round boundary: any entry of the active line can be rewound.
 Chance outcomes are in the logged events, so redo reproduces the same draw.
 
+A journal that keeps snapshots (a save) is handed the state at every ``CHECKPOINT_EVERY``-th position
+of the active line with the entry that reaches it, and a session resumed from that save starts from
+the newest snapshot that still fits and applies only the entries after it.
+
 With a journal that reads entries back (a save), memory holds a bounded window: the newest
 ``WINDOW`` active entries and redo entries, the initial state and the newest ``KEEP_CHECKPOINTS``
 checkpoints, and a count; an older entry (a long undo chain, a deep ``rewind``, ``entries``) is read
@@ -14,10 +18,11 @@ back from the journal. Without one, every entry stays in memory.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from tablekeeper.core import file_options, packs
+import msgspec
+
+from tablekeeper.core import file_options, packs, snapshot
 from tablekeeper.core.chance import PressRandom
 from tablekeeper.core.events import Command, Event, Json, NoticeKind
 from tablekeeper.core.game import Game
@@ -32,8 +37,7 @@ KEEP_CHECKPOINTS = 2
 """Checkpoints kept besides the initial state with a readable journal."""
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(msgspec.Struct, frozen=True):
     """One log entry: an accepted command with its events, or an undo/redo/rewind marker."""
 
     index: int
@@ -63,8 +67,7 @@ class Entry:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(msgspec.Struct, frozen=True):
     accepted: bool
     reason: str | None = None
     events: tuple[Event, ...] = ()
@@ -73,8 +76,7 @@ class Outcome:
     """Refused because a word could not be read (a number that is not one), not by the rules."""
 
 
-@dataclass(frozen=True, slots=True)
-class Note:
+class Note(msgspec.Struct, frozen=True):
     """A notice of the last entry, with its kind (data the station acts on) and its text (for people)."""
 
     kind: NoticeKind
@@ -89,14 +91,13 @@ class Note:
         return cls(kind, str(event["text"]))
 
 
-@dataclass(frozen=True, slots=True)
-class Setup:
+class Setup(msgspec.Struct, frozen=True):
     """What a session starts from; with the log it determines every state."""
 
     game: str
     seats: int
     seed: int
-    options: Mapping[str, str] = field(default_factory=dict)
+    options: Mapping[str, str] = msgspec.field(default_factory=dict)
 
     def to_json(self) -> dict[str, Json]:
         return {"game": self.game, "seats": self.seats, "seed": self.seed, "options": dict(self.options)}
@@ -121,6 +122,13 @@ class ReadableJournal(Journal, Protocol):
     need not keep them all in memory."""
 
     def read(self, first: int, last: int) -> Sequence[Entry]: ...
+
+
+@runtime_checkable
+class SnapshotJournal(Journal, Protocol):
+    """A journal that keeps a state beside the entry that reached it, in the same write."""
+
+    def append_with(self, entry: Entry, checkpoint: snapshot.Checkpoint) -> None: ...
 
 
 def _step(line: list[Entry], redo: list[Entry], entry: Entry) -> None:
@@ -156,8 +164,10 @@ MAX_SEED = 2**63 - 1  # a seed a save can keep (SQLite's INTEGER)
 
 class Session:
     def __init__(self, game: Game, *, seats: int, seed: int, options: Mapping[str, str] | None = None,
-                 journal: Journal | None = None, entries: Iterable[Entry] = (), from_save: str | None = None) -> None:
-        """``from_save`` names the save a setup comes from: its file options must carry content already."""
+                 journal: Journal | None = None, entries: Iterable[Entry] = (), from_save: str | None = None,
+                 snapshots: Sequence[snapshot.Stored] = ()) -> None:
+        """``from_save`` names the save a setup comes from: its file options must carry content already.
+        ``snapshots`` are the save's stored states: the newest that fits starts the replay."""
         self.game = game
         options = dict(options or {})
         if from_save is not None:
@@ -175,12 +185,28 @@ class Session:
         self._checkpoints: dict[int, GameState] = {0: self.initial}
         self.state = self.initial
         self.notes: tuple[Note, ...] = ()
+        self._snapshot_key: str | None = None
         for entry in entries:
             self._record(entry)
+        self.resumed_from = 0
+        """The active-line position of the snapshot this session was resumed from (0: replayed whole)."""
+        if snapshots:
+            found = snapshot.choose(snapshots, [e.index for e in self._line], self.snapshot_key,
+                                    game.record_type, from_save or "the save")
+            if found is not None:
+                self._checkpoints[found.position] = found.state
+                self.resumed_from = found.position
         self.state = self._state_at(len(self._line))
         self._bound()
 
     # --- reading ------------------------------------------------------------------------------
+    @property
+    def snapshot_key(self) -> str:
+        """What this session's snapshots are valid for (the software, the setup with its packs)."""
+        if self._snapshot_key is None:
+            self._snapshot_key = snapshot.key(self.setup.to_json(), type(self.game).__module__.rpartition(".")[0])
+        return self._snapshot_key
+
     @property
     def log_length(self) -> int:
         return self._count
@@ -313,14 +339,21 @@ class Session:
     def _commit(self, entry: Entry) -> None:
         if self._needs_journal(entry):
             self._reload()  # before the append: a failed read leaves the log and the session as they were
-        if self.journal is not None:
-            self.journal.append(entry)  # durable before the result is shown
-        before = self._line_length
-        self._record(entry)
-        if entry.kind == "command" or (entry.kind == "redo" and self._line_length == before + 1):
+        grown = entry if entry.kind == "command" else self._redo[-1] if entry.kind == "redo" else None
+        state = None
+        if grown is not None:  # the line grows by one entry: its events on the current state
             state = self.state
-            for event in self._line[-1].events:
+            for event in grown.events:
                 state = self.game.apply(state, event)
+        if self.journal is not None:  # durable before the result is shown
+            position = self._line_length + 1
+            if state is not None and grown is not None and position % CHECKPOINT_EVERY == 0 \
+                    and isinstance(self.journal, SnapshotJournal):
+                self.journal.append_with(entry, snapshot.Checkpoint(position, grown.index, state, self.snapshot_key))
+            else:
+                self.journal.append(entry)
+        self._record(entry)
+        if state is not None:
             self.state = state
             self._maybe_checkpoint()
         else:

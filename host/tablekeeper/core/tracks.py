@@ -4,7 +4,9 @@ numbered slots fill in a declared order."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+
+import msgspec
+from msgspec.structs import replace
 
 from tablekeeper.core.numbers import is_number
 from tablekeeper.errors import Rejected
@@ -16,8 +18,7 @@ MAX_TOKENS = 999
 """The most tokens of one kind a card can hold."""
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class SeatTrack:
+class SeatTrack(msgspec.Struct, frozen=True, order=True):
     """Something one seat owns (its damage track, its hand, its ``a`` button), held as a value.
 
     ``name`` is the one place its written form (``seat2.damage``) is made and ``parse`` the one place it
@@ -49,8 +50,7 @@ def seat_track(seat: int, track: str) -> str:
     return SeatTrack(seat, track).name
 
 
-@dataclass(frozen=True, slots=True)
-class Counter:
+class Counter(msgspec.Struct, frozen=True):
     """A bounded integer track. ``thresholds`` are values whose reaching is announced."""
 
     value: int = 0
@@ -77,8 +77,7 @@ class Counter:
         return tuple(t for t in self.thresholds if old < t <= new_value)
 
 
-@dataclass(frozen=True, slots=True)
-class TokenCard:
+class TokenCard(msgspec.Struct, frozen=True):
     """A card that collects two kinds of tokens, each with its own optional threshold.
 
     A kind without a threshold (``None``) never triggers from that kind, however many tokens it holds.
@@ -110,8 +109,7 @@ class TokenCard:
         return replace(self, **{kind: current + amount})
 
 
-@dataclass(frozen=True, slots=True)
-class Slot:
+class Slot(msgspec.Struct, frozen=True):
     """One numbered space on a time track; ``on_place`` fires when a token lands here,
     ``if_empty`` effects are checked at named later points (for example ``end_of_story``)."""
 
@@ -120,8 +118,7 @@ class Slot:
     if_empty: tuple[tuple[str, str], ...] = ()  # (check point, effect)
 
 
-@dataclass(frozen=True, slots=True)
-class TimeTrack:
+class TimeTrack(msgspec.Struct, frozen=True):
     """Slots filled one token at a time in ``order`` (slot numbers)."""
 
     slots: tuple[Slot, ...]

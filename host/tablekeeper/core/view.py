@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import IntEnum
+
+import msgspec
 
 
 class Priority(IntEnum):
@@ -15,8 +16,7 @@ class Priority(IntEnum):
     DETAIL = 2
 
 
-@dataclass(frozen=True, slots=True)
-class Panel:
+class Panel(msgspec.Struct, frozen=True):
     """A title line, a few text lines (most important first: a small display pages the rest), optionally
     one big value (an HP die, the doom count), and a legend for any short forms the lines use (SELECT
     held shows it; the renderer uses a short form only where the plain words do not fit).

@@ -10,8 +10,9 @@ loop never writes into the operator's saved game. Everything else is the ordinar
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
+
+from msgspec.structs import replace
 
 from tablekeeper.core.session import Session
 from tablekeeper.core.view import Panel

@@ -12,10 +12,10 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from msgspec.structs import replace
 from PIL import Image, ImageDraw
 
 from tablekeeper import __version__

@@ -33,6 +33,7 @@ SET_COLUMN_HIGH = 0x10  # SH1106: | high nibble
 _CHANGED = re.compile(rb"[^\x00]+")
 WINDOW_COMMAND_BYTES = 6
 PAGE_COMMAND_BYTES = 3
+_INVERTED = bytes(b ^ 0xFF for b in range(256))  # a byte table: every page inverted in C, not byte by byte
 
 
 def pack_pages(image: Image.Image, pages: int) -> list[bytes]:
@@ -129,7 +130,7 @@ class PartialUpdate:
             raise ValueError(f"image is {image.size}, the display is {self.device.size}")
         pages = pack_pages(self.device.preprocess(image), self.pages)
         # after a failed write the chip's RAM is unknown: compare against the inverse, so all is sent
-        old = [bytes(b ^ 0xFF for b in page) for page in pages] if self._ram_unknown else self._shown
+        old = [page.translate(_INVERTED) for page in pages] if self._ram_unknown else self._shown
         windows = plan_windows(old, pages, merge_pages=not self._page_addressing)
         sent = 0
         self._ram_unknown = True

@@ -3,8 +3,13 @@
 Sending only the changed windows needs three things luma keeps private: where the visible columns
 start in the chip's RAM, whether the chip has page addressing only (the SH1106), and the serial
 interface (to let go of a bus whose display is gone without luma's blanking). Each class keeps what
-it was given, and checks at construction what it must take from luma, so a luma release that moves
-it fails here, loudly, rather than shifting every window by a few columns.
+it was given and reads nothing private of luma's.
+
+The SSD1306 (and SSD1309) class opens its chip with luma's command sequence sent from here: luma's
+constructor also builds two tables of one entry per pixel for its own ``display``, which this class
+replaces (about 15 M CPU instructions a display, before the first frame). tests/station/test_luma_frames.py
+compares every byte an open and a frame send with luma's own, so a luma release that changes them
+fails there.
 
 Each class also draws a whole frame itself (luma's ``clear()`` at construction, the start-up
 splash): luma.oled 3.16 packs frames with Pillow's ``Image.getdata``, deprecated and removed in
@@ -16,10 +21,12 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+import luma.oled.const
+from luma.core.device import device as luma_device
+from luma.core.error import DeviceDisplayModeError
 from luma.oled import device as oled
 from PIL import Image
 
-from tablekeeper.errors import LibraryError
 from tablekeeper.hw.displays import (
     SET_COLUMN_HIGH,
     SET_COLUMN_LOW,
@@ -40,18 +47,6 @@ def held(interface: Any) -> bool:
     return bool(getattr(interface, "holding", False))
 
 
-def luma_int(device: Any, name: str, meaning: str) -> int:
-    """The integer luma keeps as ``device.<name>``, or ``LibraryError`` naming it and luma's version."""
-    value = getattr(device, name, None)
-    if not isinstance(value, int) or isinstance(value, bool):
-        from importlib import metadata  # only to word the error: it takes a while to load
-
-        driver = next(c.__name__ for c in type(device).__mro__ if c.__module__.startswith("luma."))
-        raise LibraryError(f"luma.oled {metadata.version('luma.oled')}: {driver} no longer keeps {name} "
-                           f"({meaning}); partial display updates need it")
-    return value
-
-
 def native_pages(device: Any, image: Image.Image) -> list[bytes]:
     """``image`` turned as the chip holds it (luma's ``preprocess``), packed into the chip's pages."""
     if image.mode != device.mode or image.size != device.size:
@@ -60,25 +55,44 @@ def native_pages(device: Any, image: Image.Image) -> list[bytes]:
     return pack_pages(native, native.height // 8)
 
 
+# luma.oled's SSD1306 modes by glass size: multiplex ratio, clock divide, COM pins, first visible RAM column
+SSD1306_MODES: Final = {(128, 64): (0x3F, 0x80, 0x12, 0), (128, 32): (0x1F, 0x80, 0x02, 0),
+                        (96, 16): (0x0F, 0x60, 0x02, 0), (64, 48): (0x2F, 0x80, 0x12, 32),
+                        (64, 32): (0x1F, 0x80, 0x12, 32)}
+
+
 class SSD1306(oled.ssd1306):  # type: ignore[misc]  # luma has no type hints
-    """luma's SSD1306 driver; ``column_offset``: the chip RAM column of the glass's first column."""
+    """luma's SSD1306 driver, opened as luma opens it; ``column_offset``: the chip RAM column of the
+    glass's first column."""
 
     page_addressing: Final = False
 
     def __init__(self, serial_interface: Any, width: int = 128, height: int = 64, rotate: int = 0) -> None:
         self.interface = serial_interface
-        super().__init__(serial_interface=serial_interface, width=width, height=height, rotate=rotate)
-        self.column_offset = luma_int(self, "_colstart", "the first visible column in the chip's RAM")
+        mode = SSD1306_MODES.get((width, height))
+        if mode is None:
+            raise DeviceDisplayModeError(f"Unsupported display mode: {width} x {height}")
+        multiplex, clock_divide, com_pins, self.column_offset = mode
+        const = luma.oled.const.ssd1306
+        luma_device.__init__(self, const, serial_interface)
+        self.capabilities(width, height, rotate)
+        self.command(const.DISPLAYOFF, const.SETDISPLAYCLOCKDIV, clock_divide, const.SETMULTIPLEX, multiplex,
+                     const.SETDISPLAYOFFSET, 0x00, const.SETSTARTLINE, const.CHARGEPUMP, 0x14,
+                     const.MEMORYMODE, 0x00, const.SETSEGMENTREMAP, const.COMSCANDEC, const.SETCOMPINS, com_pins,
+                     const.SETPRECHARGE, 0xF1, const.SETVCOMDETECT, 0x40, const.DISPLAYALLON_RESUME,
+                     const.NORMALDISPLAY)
+        self.contrast(0xCF)
+        self.clear()
+        self.show()
 
     def clear(self) -> None:
         if not held(self.interface):
             super().clear()
 
     def display(self, image: Image.Image) -> None:
-        """The whole frame, as luma sends it: one column and page window, then every page. (luma's
-        constructor draws one before ``column_offset`` is set, so the start is read from luma.)"""
+        """The whole frame, as luma sends it: one column and page window, then every page."""
         pages = native_pages(self, image)
-        first = luma_int(self, "_colstart", "the first visible column in the chip's RAM")
+        first = self.column_offset
         self.command(SET_COLUMN_WINDOW, first, first + len(pages[0]) - 1, SET_PAGE_WINDOW, 0, len(pages) - 1)
         self.data(list(b"".join(pages)))
 

@@ -13,8 +13,9 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from tablekeeper.config import CounterConfig
 from tablekeeper.errors import HardwareError
@@ -32,8 +33,7 @@ ANSWER_TIMEOUT_S = 10.0  # longest wait for a counter process (a loaded machine 
 DISPLAY_QUIET_S = 0.2  # the firmware redraws within 20 ms of a change: ten times that without a line means it has
 
 
-@dataclass(frozen=True, slots=True)
-class CounterView:
+class CounterView(msgspec.Struct, frozen=True):
     """What the panel picture shows of one counter."""
 
     caption: str

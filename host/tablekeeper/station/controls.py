@@ -12,7 +12,8 @@ holding ``back`` redoes. The clock is passed in, so tests never sleep.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+
+import msgspec
 
 from tablekeeper.core.events import Command
 from tablekeeper.core.flow import waiting_for
@@ -32,8 +33,7 @@ def is_role(role: str) -> bool:
     return owner is not None and owner.track in ("a", "b")
 
 
-@dataclass(frozen=True, slots=True)
-class Pending:
+class Pending(msgspec.Struct, frozen=True):
     track: str
     start: int
     delta: int

@@ -5,8 +5,9 @@ away is said on the track display and marked on its seat's."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING
+
+from msgspec.structs import replace
 
 from tablekeeper.core.chance import Dice
 from tablekeeper.core.events import Command

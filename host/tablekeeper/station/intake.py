@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from msgspec.structs import replace
 
 from tablekeeper.core.events import Command
 from tablekeeper.core.script import parse_line

@@ -15,9 +15,10 @@ from __future__ import annotations
 import logging
 import queue
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
+import msgspec
+from msgspec.structs import replace
 from PIL import Image
 
 from tablekeeper.config import StationConfig
@@ -53,13 +54,12 @@ class Timed(Protocol):
     def next_deadline_s(self) -> float | None: ...
 
 
-@dataclass
-class StationStats:
+class StationStats(msgspec.Struct):
     """What the loop did; the simulator and benchmarks read it."""
 
     intents: int = 0
     commands: int = 0
-    rejected: list[str] = field(default_factory=list)  # the most recent reasons, at most KEEP_REFUSALS
+    rejected: list[str] = msgspec.field(default_factory=list)  # the most recent reasons, at most KEEP_REFUSALS
     refusals: int = 0
     refused_all: int = 0  # every refusal, also one still shown (not said again): a page's press is told of it
     last_refusal: str | None = None

@@ -5,8 +5,9 @@ a diff of two JSON views); ``OutputSink`` drives the parts it has from it."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
+
+import msgspec
 
 from tablekeeper.core.events import NoticeKind
 from tablekeeper.core.game import Game
@@ -31,8 +32,7 @@ class CounterSink(Protocol):
     def label(self, seat: int, track: str, text: str) -> None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class Changes:
+class Changes(msgspec.Struct, frozen=True):
     """What the outputs must show after the game moved from one state to another: the seat LEDs, the
     sound it calls for (None: none), and the seat tracks whose values changed (None: all of them)."""
 

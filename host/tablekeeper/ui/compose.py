@@ -5,7 +5,8 @@ web page). Pure: the same inputs give the same screens, whatever draws them."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from tablekeeper.core.game import Game
 from tablekeeper.core.state import GameState
@@ -18,8 +19,7 @@ from tablekeeper.ui.state import UiState
 NOT_SAVING = "not saving"  # the track display's line while a read-only save is played on unsaved
 
 
-@dataclass(frozen=True, slots=True)
-class Pointing:
+class Pointing(msgspec.Struct, frozen=True):
     """What the controls point at: the selected track, the +/- change being counted (its text), the
     open question's answer that NEXT would choose (``"2 of 3: rain"``, 0-based ``option``), and, while
     nothing is counted or asked, what +/- would change (``"+/- Roland damage: 0"``)."""
@@ -31,8 +31,11 @@ class Pointing:
     ready: str | None = None
 
 
+NOTHING_POINTED = Pointing()
+
+
 def compose(state: GameState, ui: UiState, panels: Mapping[str, Panel], *, game: Game, roles: Sequence[str],
-            pointing: Pointing = Pointing()) -> Screens:
+            pointing: Pointing = NOTHING_POINTED) -> Screens:
     """Each display role's screen; a role the game's ``panels`` leaves out gets a fallback panel."""
     question = None
     if state.prompt is not None and pointing.option is not None:

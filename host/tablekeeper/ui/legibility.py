@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from typing import Final
+
+import msgspec
 
 FLOOR_ARCMIN: Final = 16.0
 COMFORT_ARCMIN: Final = 20.0
@@ -57,8 +58,7 @@ def role_kind(role: str) -> str:
     return "seat" if role.startswith("seat") else "shared"
 
 
-@dataclass(frozen=True, slots=True)
-class Viewing:
+class Viewing(msgspec.Struct, frozen=True):
     """One display as a reader sees it: pixels, millimetres per pixel, and reading distance."""
 
     pixels: tuple[int, int]

@@ -9,8 +9,10 @@ chosen item asks.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 from typing import Literal
+
+import msgspec
+from msgspec.structs import replace
 
 from tablekeeper.core.view import Panel
 
@@ -18,8 +20,7 @@ MENU_IDLE_S = 15.0  # leave the menu (and give up pairing) after this long witho
 MenuPage = Literal["items", "pairing", "counters"]
 
 
-@dataclass(frozen=True, slots=True)
-class MenuItem:
+class MenuItem(msgspec.Struct, frozen=True):
     """One line of the menu; ``action`` is "sound", "pair" (with ``seat``), "counters" or "phones"."""
 
     label: str
@@ -34,8 +35,7 @@ def menu_items(*, quiet: bool, seats: Sequence[int], phones: bool = False) -> tu
             MenuItem("Counters", "counters"), *((MenuItem("Phones: join code", "phones"),) if phones else ()))
 
 
-@dataclass(frozen=True, slots=True)
-class Menu:
+class Menu(msgspec.Struct, frozen=True):
     """Which page is open (None: closed; the item list, a pairing prompt, the counter list), where the
     cursor is, and when it was last pressed."""
 

@@ -6,14 +6,14 @@ HTML. Nothing here knows about a display's size."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
+
+import msgspec
 
 from tablekeeper.core.view import Panel, Priority
 
 
-@dataclass(frozen=True, slots=True)
-class Lights:
+class Lights(msgspec.Struct, frozen=True):
     """The seat LEDs: one steady (whose turn it is), others blinking (still owe in a shared step)."""
 
     steady: int | None
@@ -33,14 +33,12 @@ class BannerKind(Enum):
     SELECTED = "selected"  # the track +/- would change, before the first press
 
 
-@dataclass(frozen=True, slots=True)
-class Banner:
+class Banner(msgspec.Struct, frozen=True):
     text: str
     kind: BannerKind
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
+class Line(msgspec.Struct, frozen=True):
     """One line of a panel: its text, how much it matters on a small display, whether it names the
     selected track (an OLED marks it)."""
 
@@ -49,8 +47,7 @@ class Line:
     marked: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Cover:
+class Cover(msgspec.Struct, frozen=True):
     """A panel drawn over the display's own (the demo's prompts and attract loop), with a line pinned
     at its foot (a notice on the track display, else the demo's call to action or hint)."""
 
@@ -58,8 +55,7 @@ class Cover:
     banner: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class JoinCard:
+class JoinCard(msgspec.Struct, frozen=True):
     """How a phone joins the table: the link with its secret, the address and short PIN to type by
     hand, and the link's QR code as rows of modules (True: dark), which the track display draws."""
 
@@ -69,8 +65,7 @@ class JoinCard:
     modules: tuple[tuple[bool, ...], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class DisplayScreen:
+class DisplayScreen(msgspec.Struct, frozen=True):
     """What one display shows: ``panel`` (the game's, the menu, or the key to its short forms while
     ``legend_shown``), the ``banner`` at its foot, the ``selected`` track, a ``cover`` over it all, and
     the ``join`` card in place of everything while phones are invited."""
@@ -100,8 +95,7 @@ class DisplayScreen:
                      for i, text in enumerate(panel.lines))
 
 
-@dataclass(frozen=True, slots=True)
-class Question:
+class Question(msgspec.Struct, frozen=True):
     """The open question: its text, its answers, the one NEXT would choose (0-based) and whose it is."""
 
     text: str
@@ -110,8 +104,7 @@ class Question:
     seat: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class Screens:
+class Screens(msgspec.Struct, frozen=True):
     """Every display's screen (in the station's display order), the open question, the seat LEDs, and
     the page a display with a long screen shows now (OLEDs page; a page that scrolls may ignore it)."""
 

@@ -7,9 +7,9 @@ covers, like any panel."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 from PIL import Image
 
 from tablekeeper.ui.join_card import render_join
@@ -18,8 +18,7 @@ from tablekeeper.ui.model import DisplayScreen, JoinCard, Screens
 from tablekeeper.ui.render import Fitted, Pacing, draw_screen, fit
 
 
-@dataclass(frozen=True, slots=True)
-class Glass:
+class Glass(msgspec.Struct, frozen=True):
     """One display as the painter needs it: its role, its pixels, and how it is read."""
 
     role: str

@@ -23,9 +23,9 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Final
 
+import msgspec
 from PIL import Image, ImageDraw
 
 from tablekeeper.core.view import Panel, Priority
@@ -52,8 +52,7 @@ CAP_PX: Final = {"5x8": 6, "6x10": 7, "6x13B": 9, "10x20": 13}
 BLANK_TOP: Final = {"5x8": 0, "6x10": 0, "6x13B": 1, "10x20": 1}
 
 
-@dataclass(frozen=True, slots=True)
-class Face:
+class Face(msgspec.Struct, frozen=True):
     """A bundled bitmap font drawn at a whole-number scale (pixels doubled for a bigger face)."""
 
     name: str
@@ -127,8 +126,7 @@ def short_form(text: str, legend: Sequence[tuple[str, str]]) -> str:
     return text
 
 
-@dataclass(frozen=True, slots=True)
-class Shown:
+class Shown(msgspec.Struct, frozen=True):
     """One sentence as a frame shows it: where it comes from (``title``, ``line`` N of the panel,
     ``banner`` part N), its text as laid out (short forms applied where they were needed, the selected
     track's marker before it), its rows, the narrowest row it was wrapped to, and whether it scrolls
@@ -143,8 +141,7 @@ class Shown:
     offset: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Screen:
+class Screen(msgspec.Struct, frozen=True):
     """One frame of a panel fitted to a display: what to draw, row by row, in one face."""
 
     face: Face
@@ -161,8 +158,7 @@ class Screen:
     big_face: Face | None = None  # the big value's face (None: drawn in the body's)
 
 
-@dataclass(frozen=True, slots=True)
-class Fitted:
+class Fitted(msgspec.Struct, frozen=True):
     """A panel's frames on one display, each with the ticks it stays, in order; the last is followed
     by the first. One frame stays for good."""
 
@@ -208,8 +204,7 @@ class Fitted:
         return 1
 
 
-@dataclass(slots=True)
-class _Unit:
+class _Unit(msgspec.Struct):
     """A sentence to place: where it comes from, its plain text and its short form."""
 
     kind: str
@@ -219,8 +214,7 @@ class _Unit:
     priority: Priority = Priority.NORMAL
 
 
-@dataclass(slots=True)
-class _Placed:
+class _Placed(msgspec.Struct):
     unit: _Unit
     text: str  # as shown (plain or short)
     rows: tuple[str, ...]
@@ -228,15 +222,13 @@ class _Placed:
     scrolling: bool = False
 
 
-@dataclass(slots=True)
-class _Page:
-    placed: list[_Placed] = field(default_factory=list)
+class _Page(msgspec.Struct):
+    placed: list[_Placed] = msgspec.field(default_factory=list)
     used: int = 0
     banner: bool = True  # whether the banner is pinned on this page (a one-row display gives it a page)
 
 
-@dataclass(frozen=True, slots=True)
-class _Geometry:
+class _Geometry(msgspec.Struct, frozen=True):
     face: Face
     columns: int
     body_rows: int

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+
+import msgspec
+from msgspec.structs import replace
 
 from tablekeeper.core.view import Panel
 from tablekeeper.ui.menu import Menu
@@ -24,17 +26,15 @@ def tick_at(now_s: float) -> int:
     return math.floor(now_s * TICKS_PER_S + 1e-9)
 
 
-@dataclass(frozen=True, slots=True)
-class Message:
+class Message(msgspec.Struct, frozen=True):
     """A line on the track display until ``until_s`` on the station clock."""
 
     text: str
     until_s: float
 
 
-@dataclass(frozen=True, slots=True)
-class UiState:
-    menu: Menu = field(default_factory=Menu)
+class UiState(msgspec.Struct, frozen=True):
+    menu: Menu = msgspec.field(default_factory=Menu)
     message: Message | None = None
     save_problem: str | None = None  # shown on the track display until a save succeeds
     not_saving: bool = False  # the save could not be opened for writing: the game plays on, unsaved
@@ -48,7 +48,7 @@ class UiState:
     unused_counters: frozenset[tuple[int, str]] = frozenset()  # (seat, slot) the game has no track for, said once
     locked: bool = False  # the organiser locked the panel: buttons are ignored
     quiet: bool = False
-    cover: tuple[tuple[str, Panel], ...] = field(default=())  # panels drawn over the game's (the demo's), by role
+    cover: tuple[tuple[str, Panel], ...] = ()  # panels drawn over the game's (the demo's), by role
     cover_call: str | None = None  # the line pinned at the foot of each of them (the demo's call to action)
     join: JoinCard | None = None  # how phones join (the station serves their page), when it does
     join_shown: bool = False  # the track display shows the join card (until a press or a phone joins)

@@ -18,11 +18,11 @@ import re
 import secrets
 import socket
 import sys
-from dataclasses import replace
 from importlib import resources
 from typing import TYPE_CHECKING, Final
 from urllib.parse import parse_qs, quote
 
+from msgspec.structs import replace
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response

@@ -2,10 +2,8 @@
 or from a user's edited copy, with the entries of the packs a session chose added (``core/packs.py``);
 every problem is one ``ConfigError`` naming the file and the key."""
 
-from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -93,8 +91,7 @@ def _entries(label: str, raw: Any, key: str, kind: type[S]) -> dict[str, S]:
             for name, entry in table.items()}
 
 
-@dataclass(frozen=True, slots=True)
-class Scenario:
+class Scenario(msgspec.Struct, frozen=True):
     """A scenario as read: its decks, reference card, locations, where everyone begins, and every
     encounter card it can bring into play (``cards``; ``deck`` names those shuffled into the
     encounter deck at setup, with their copies)."""
@@ -105,10 +102,10 @@ class Scenario:
     agendas: tuple[Card, ...]
     acts: tuple[Card, ...]
     reference: Mapping[str, Mapping[str, SymbolEffect]]  # side -> symbol -> effect
-    cards: Mapping[str, EncounterCard] = field(default_factory=dict)
-    deck: Mapping[str, int] = field(default_factory=dict)
+    cards: Mapping[str, EncounterCard] = msgspec.field(default_factory=dict)
+    deck: Mapping[str, int] = msgspec.field(default_factory=dict)
     deck_size: int = 0
-    locations: Mapping[str, LocationSpec] = field(default_factory=dict)
+    locations: Mapping[str, LocationSpec] = msgspec.field(default_factory=dict)
     start: tuple[str, ...] = ()
     start_at: str | None = None
     card: str = ""
@@ -116,8 +113,7 @@ class Scenario:
     verified: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Investigator:
+class Investigator(msgspec.Struct, frozen=True):
     """An investigator card's printed values (AH-TRAUMA-3/4 read health and sanity)."""
 
     id: str

@@ -3,11 +3,11 @@ AH-ASSET-4) and changing it between scenarios only by purchase (AH-XP-4..9)."""
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass
 from typing import Any
+
+import msgspec
 
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham.rules import xp_cost
@@ -19,8 +19,7 @@ MAX_COPIES = 2  # AH-DB-3
 WEAKNESS_SEP = ";"  # between weakness titles in the ``seatN.weaknesses`` session option
 
 
-@dataclass(frozen=True, slots=True)
-class DeckCard:
+class DeckCard(msgspec.Struct, frozen=True):
     """One copy of a player card. ``signature`` = investigator-specific (required),
     ``signature_weakness`` = the investigator's own weakness, ``weakness`` = a basic weakness, ``story`` = a
     story asset (no level, encounter set), ``weakness`` = a weakness; ``permanent`` cards do not
@@ -34,7 +33,7 @@ class DeckCard:
     permanent: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return msgspec.structs.asdict(self)
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> DeckCard:
@@ -57,6 +56,8 @@ class DeckCard:
 
 def nearest(word: str, known: Iterable[str]) -> str:
     """``; nearest: A, B`` for a refusal of an unknown name (case aside), or nothing when none is close."""
+    import difflib  # only for a name that is not a card's: not before the first frame
+
     by_fold = {k.casefold(): k for k in known}
     close = difflib.get_close_matches(word.casefold(), list(by_fold), n=3, cutoff=0.6)
     return f"; nearest: {', '.join(by_fold[c] for c in close)}" if close else ""

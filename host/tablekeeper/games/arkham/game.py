@@ -19,7 +19,6 @@ from tablekeeper.core.view import Panel
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import (
     board,
-    choices,
     effects,
     panels,
     pending,
@@ -30,7 +29,6 @@ from tablekeeper.games.arkham import (
 )
 from tablekeeper.games.arkham.flow import FLOW
 from tablekeeper.games.arkham.record import ArkhamRecord, rec
-from tablekeeper.games.arkham.verbs import VERBS
 
 HARM_LIMITS = {"damage": "health", "horror": "sanity"}
 
@@ -59,9 +57,13 @@ class Arkham(Game):
         return setup.build(state, options)
 
     def verbs(self) -> Mapping[str, Verb]:
+        from tablekeeper.games.arkham.verbs import VERBS  # with campaign and ArkhamDB: loaded after the first frame
+
         return VERBS
 
     def choices(self) -> Mapping[str, ChoiceHandler]:
+        from tablekeeper.games.arkham import choices
+
         return choices.HANDLERS
 
     def check_track(self, state: GameState, track: str, value: int) -> None:

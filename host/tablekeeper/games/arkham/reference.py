@@ -5,8 +5,6 @@ location cannot tell what stands beside them)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import msgspec
 
 from tablekeeper.core.state import GameState
@@ -17,8 +15,7 @@ from tablekeeper.games.arkham.record import rec
 from tablekeeper.games.arkham.records import Enemy
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
+class Reading(msgspec.Struct, frozen=True):
     """A number the board gives, and whether the station saw all of it (else it is a lower bound)."""
 
     value: int

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+
+import msgspec
 
 from tablekeeper.errors import Rejected
 
@@ -52,8 +53,7 @@ def group_spend(holdings: Mapping[int, int], spend: Mapping[int, int], required:
         raise Rejected(f"{total} offered, spend exactly {required}")
 
 
-@dataclass(frozen=True, slots=True)
-class Defeat:
+class Defeat(msgspec.Struct, frozen=True):
     """Why an investigator was defeated and the trauma that follows in campaign play."""
 
     cause: str  # "damage" | "horror" | "both" | "ability" | "resign"
@@ -96,8 +96,7 @@ def killed_or_insane(physical: int, mental: int, printed_health: int, printed_sa
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class TestResult:
+class TestResult(msgspec.Struct, frozen=True):
     modified_skill: int
     difficulty: int
     success: bool
