@@ -65,7 +65,7 @@ def test_none_puts_the_fields_default_back() -> None:
 
 def test_a_logged_value_of_the_wrong_type_is_refused_not_kept() -> None:
     state = GAME.new_state(1, 1)
-    with pytest.raises(msgspec.ValidationError, match="Expected `str`"):
+    with pytest.raises(msgspec.ValidationError, match="fixture record field 'weather': Expected `str`"):
         GAME.apply(state, Event("data.set", {"key": "weather", "value": 3}))
 
 

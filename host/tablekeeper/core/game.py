@@ -401,7 +401,10 @@ def _apply_data(game: Game, state: GameState, e: Event) -> GameState:
     kind = game.record_type
     if kind is not None and state.record is not None and e["key"] in kind.__struct_encode_fields__:
         name, field_type, default = _record_fields(kind)[e["key"]]
-        value = default if e["value"] is None else msgspec.convert(e["value"], field_type)
+        try:
+            value = default if e["value"] is None else msgspec.convert(e["value"], field_type)
+        except msgspec.ValidationError as exc:  # the path alone ("$.fight") does not say which record field
+            raise msgspec.ValidationError(f"{game.name} record field {e['key']!r}: {exc}") from None
         return replace(state, record=msgspec.structs.replace(state.record, **{name: value}))
     data = dict(state.data)
     if e["value"] is None:

@@ -9,6 +9,7 @@ import pytest
 from tablekeeper import cli
 from tablekeeper.errors import ConfigError
 from tablekeeper.games.arkham.data import load_scenarios, load_tokens
+from tablekeeper.games.arkham.record import rec
 
 from .helpers import data, do, new, start_turn, track
 
@@ -28,7 +29,7 @@ def test_a_users_scenario_file_sets_thresholds_and_token_values(tmp_path: Path) 
     path.write_text(SCENARIO, encoding="utf-8")
     s = new(scenario=str(path), scenario_id="short")
     assert (track(s, "agenda.threshold"), track(s, "act.clues_required")) == (2, 1)
-    assert s.state.get("tokens")["skull"]["value"] == -7
+    assert rec(s.state).tokens["skull"].value == -7
     do(s, "advance agenda card")
     assert track(s, "agenda.threshold") == 2  # 1 per investigator, 2 investigators
     start_turn(s, 1)

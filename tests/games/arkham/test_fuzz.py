@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tablekeeper.core.script import parse_line
+from tablekeeper.games.arkham.record import rec
 
 from .helpers import new
 
@@ -37,7 +38,7 @@ def test_random_commands_keep_the_books_straight(lines: list[str], seats: int) -
         if not outcome.accepted:
             assert outcome.reason and s.state == before
         state = s.state
-        out = state.get("eliminated")
+        out = rec(state).eliminated
         waiting = state.prompt is not None and state.prompt.id == "trauma"
         for seat in state.seat_numbers():
             damage, health = state.value(f"seat{seat}.damage"), state.value(f"seat{seat}.health")

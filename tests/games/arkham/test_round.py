@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tablekeeper.games.arkham import rules
+from tablekeeper.games.arkham.record import rec
 
 from .helpers import data, do, new, rejects, start_turn, to_step, track
 
@@ -366,8 +367,8 @@ def test_ah_difflvl_3_reference_side_follows_difficulty() -> None:
     assert new(difficulty="expert").view()["reference_side"] == "Hard/Expert"
     assert new(difficulty="standard").view()["reference_side"] == "Easy/Standard"
     assert data(new(difficulty="hard"), "scenario") == "the_gathering"
-    tokens = new(difficulty="hard").state.get("tokens")
-    assert tokens["tablet"]["value"] == -4 and new().state.get("tokens")["tablet"]["value"] == -2
+    tokens = rec(new(difficulty="hard").state).tokens
+    assert tokens["tablet"].value == -4 and rec(new().state).tokens["tablet"].value == -2
 
 
 def test_undo_crosses_a_round_boundary() -> None:

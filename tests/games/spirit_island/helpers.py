@@ -7,6 +7,7 @@ from tablekeeper.core.flow import Turns
 from tablekeeper.core.session import Outcome, Session
 from tablekeeper.games import load
 from tablekeeper.games.spirit_island import spirits
+from tablekeeper.games.spirit_island.record import SpiritIslandRecord, shared
 from tablekeeper.games.spirit_island.turn import FLOW
 
 
@@ -17,6 +18,11 @@ def session(seats: int = 2, seed: int = 3, confirm: bool = True, **options: str)
     if confirm:
         answer_counts(s)
     return s
+
+
+def record(s: Session) -> SpiritIslandRecord:
+    """The game's typed record (what its modules share)."""
+    return shared(s.state)
 
 
 TABLE_PROMPTS = ("si.counts.", "si.fear_card", "si.fear_name", "si.blight.cascade", "si.blight.unplaced")

@@ -10,7 +10,7 @@ import pytest
 from tablekeeper.core.session import Session
 from tests.games.played import opened
 
-from .helpers import answer_counts, attempt, run, to_step, tracks
+from .helpers import answer_counts, attempt, record, run, to_step, tracks
 
 
 def lands(s: Session) -> dict[str, dict[str, Any]]:
@@ -183,7 +183,7 @@ def test_russia_5_the_invader_card_under_the_third_fear_card_goes_to_build() -> 
 def test_sweden_4_royal_backing_discards_the_next_card_for_a_town_per_board() -> None:
     s = opened("spirit_island", seats=2, seed=3, adversary="sweden:4", invaders="report").session
     run(s, "choose 1", "reveal invaders Wetland", "choose 1")
-    assert s.state.get("invader.royal_backing") and s.state.phase == "setup"
+    assert record(s).royal_backing and s.state.phase == "setup"
     assert attempt(s, "next").reason == "flip the Invader card Royal Backing discards: reveal invaders CARD " \
                                          "(or draw invaders)"
     left = tracks(s)["invader.cards_left"]

@@ -10,7 +10,7 @@ import pytest
 from tablekeeper.games.spirit_island import blight as bl
 from tablekeeper.games.spirit_island.data import BlightCard
 
-from .helpers import answer_counts, attempt, run, session, to_step, tracks
+from .helpers import answer_counts, attempt, record, run, session, to_step, tracks
 
 CARD = BlightCard("Test Card", healthy_per_player=2, blighted_per_player=4, immediately="E")
 
@@ -86,7 +86,7 @@ def test_si_blight_3_any_blight_during_the_ravage_step_counts_per_board() -> Non
     assert cascade.text.startswith(f"Blight cascades from {land}")
     run(s, "choose 1")
     answer_counts(s)
-    assert sorted(s.state.get("ravage.blight_boards")) == ["A", "B"]
+    assert sorted(record(s).ravage_blight_boards) == ["A", "B"]
     assert s.game.panels(s.state)["track"].lines[4] == "Ravage added Blight on board A, B"
 
 

@@ -13,7 +13,7 @@ from tablekeeper.core.session import Session
 from tablekeeper.errors import ConfigError
 from tablekeeper.games import load
 
-from .helpers import answer_counts, attempt, run, session, to_step, tracks
+from .helpers import answer_counts, attempt, record, run, session, to_step, tracks
 
 STANDARD = Path(__file__).resolve().parents[3] / "host" / "tablekeeper" / "games" / "spirit_island" / "data"
 
@@ -88,8 +88,8 @@ def test_device_flips_follow_the_adversary_order_without_dealing_a_card_twice(se
         answer_counts(s)
         _no_coastal_cities(s)
         run(s, "next")
-    slots = s.state.get("invader.slots")
-    order = [*s.state.get("invader.discard"), *slots["ravage"], *slots["build"], *slots["explore"]]
+    slots = record(s).slots.as_mapping()
+    order = [*record(s).discard, *slots["ravage"], *slots["build"], *slots["explore"]]
     assert len(order) == 12 and order[5] == "Coastal"
     stage1 = [order[0], order[1], order[4]]
     stage2 = [order[2], order[3], order[6]]
@@ -162,7 +162,7 @@ def test_one_question_answers_every_land_and_the_second_answer_asks_land_by_land
     assert prompt.options[1] == "land by land"
     before = tracks(s)["blight.card"]
     run(s, "choose 1")
-    assert tracks(s)["blight.card"] == before - 4 and s.state.get("ravage.blight_boards") == ("A", "B")
+    assert tracks(s)["blight.card"] == before - 4 and record(s).ravage_blight_boards == ("A", "B")
     assert s.state.step == "build"  # the answered Ravage ended by itself
     run(s, "undo", "choose 2")
     assert s.state.prompt is not None and s.state.prompt.text == "Ravage in A1: did it add Blight?"

@@ -8,7 +8,7 @@ from tablekeeper.games.spirit_island import invader_rules as ir
 from tablekeeper.games.spirit_island import powers as pw
 from tablekeeper.games.spirit_island import table_actions
 
-from .helpers import answer_counts, attempt, run, session, to_step, tracks
+from .helpers import answer_counts, attempt, record, run, session, to_step, tracks
 
 
 @pytest.mark.rule("SI-REPEAT-1")
@@ -34,7 +34,7 @@ def test_si_errata_3_fortification_offers_unshown_terrains() -> None:
     run(s, "event fortification")
     assert s.state.prompt is None  # typed during the Event, it waits for the cards to advance
     to_step(s, "invader", "advance")
-    slots = s.state.get("invader.slots")
+    slots = record(s).slots.as_mapping()
     shown = {*slots["ravage"], *slots["build"]}
     prompt = s.state.prompt
     assert prompt is not None and prompt.text == "Build in which terrain?"
@@ -61,7 +61,7 @@ def test_si_errata_4_cash_crops_only_unshown_terrain() -> None:
     s = session(seats=1, events="on")
     to_step(s, "invader", "event")
     answer_counts(s)
-    slots = s.state.get("invader.slots")
+    slots = record(s).slots.as_mapping()
     run(s, "event cash crops take hold")  # a Ravage at once, in a terrain no card shows
     prompt = s.state.prompt
     assert prompt is not None and not {*slots["ravage"], *slots["build"]} & set(prompt.options)
@@ -149,9 +149,9 @@ def test_si_turn_1_slow_power_in_fast_phase_is_refused_and_stays_pending() -> No
 def test_si_errata_2_france_6_fires_after_each_explore_card_resolved() -> None:
     s = session(adversary="france:6")
     to_step(s, "invader", "explore")  # the first card is flipped, its question open
-    first = s.state.get("invader.slots")["explore"][0]
+    first = record(s).slots.as_mapping()["explore"][0]
     run(s, "explore more")  # an effect flips a second card
-    second = s.state.get("invader.slots")["explore"][1]
+    second = record(s).slots.as_mapping()["explore"][1]
     out = run(s, "choose 1")  # the first card's Explore, as the rules place it
     texts = [str(e["text"]) for e in out.events if e.kind == "notice"]
     assert [t for t in texts if "France 6" in t] == [f"After the {first} Explore card: France 6: add 1 Explorer "
@@ -161,7 +161,7 @@ def test_si_errata_2_france_6_fires_after_each_explore_card_resolved() -> None:
     out = run(s, "choose 1")
     texts = [str(e["text"]) for e in out.events if e.kind == "notice"]
     assert sum("France 6" in t for t in texts) == 1 and any(t.startswith(f"After the {second}") for t in texts)
-    assert len(s.state.get("invader.slots")["explore"]) == 2
+    assert len(record(s).slots.as_mapping()["explore"]) == 2
 
 
 @pytest.mark.rule("SI-ERRATA-2")
@@ -172,4 +172,4 @@ def test_si_errata_2_no_explore_card_resolved_fires_nothing() -> None:
     run(s, "explore skip")
     out = run(s, "next")
     assert not any("France 6" in str(e["text"]) for e in out.events if e.kind == "notice")
-    assert s.state.value("invader.cards_left") == left and len(s.state.get("invader.slots")["build"]) == 1
+    assert s.state.value("invader.cards_left") == left and len(record(s).slots.as_mapping()["build"]) == 1

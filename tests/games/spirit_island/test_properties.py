@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from .helpers import answer_counts, run, session, to_step, tracks
+from .helpers import answer_counts, record, run, session, to_step, tracks
 
 
 @given(seats=st.integers(1, 4), amounts=st.lists(st.integers(1, 7), min_size=1, max_size=12))
@@ -36,8 +36,8 @@ def test_device_flips_deal_three_stages_in_order(seed: int) -> None:
         to_step(s, "invader", "explore")
         answer_counts(s)
         run(s, "next")
-    slots = s.state.get("invader.slots")
-    order = [*s.state.get("invader.discard"), *slots["ravage"], *slots["build"], *slots["explore"]]
+    slots = record(s).slots.as_mapping()
+    order = [*record(s).discard, *slots["ravage"], *slots["build"], *slots["explore"]]
     assert len(order) == 12
     stage1, stage2, stage3 = order[:3], order[3:7], order[7:]
     assert all("+" not in c and c != "Coastal" for c in stage1) and len(set(stage1)) == 3

@@ -16,7 +16,7 @@ from tablekeeper.sim.clock import FakeClock
 from tablekeeper.station.controls import Controls
 from tablekeeper.station.script import ScriptedRun, parse_script
 
-from .helpers import run, session, to_step, tracks
+from .helpers import record, run, session, to_step, tracks
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -48,7 +48,7 @@ def test_panels_show_every_word_on_the_reference_and_compact_displays() -> None:
     panels = s.game.panels(s.state)
     assert panels["tokens"].lines[0] == "Fear 0 of 16, cards earned 0"
     assert panels["seat1"].big == "1" and panels["seat1"].lines[:3] == ("Energy:", "Cards played 1 of 1", "Presence 2")
-    assert panels["track"].lines[1:3] == ("Ravage: no card", "Build: " + s.state.get("invader.slots")["build"][0])
+    assert panels["track"].lines[1:3] == ("Ravage: no card", "Build: " + record(s).slots.as_mapping()["build"][0])
 
 
 def test_seat_buttons_follow_the_moment() -> None:

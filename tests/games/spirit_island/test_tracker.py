@@ -9,7 +9,7 @@ import pytest
 from tablekeeper.errors import ConfigError
 from tablekeeper.games.spirit_island import data as datamod
 
-from .helpers import answer_counts, attempt, run, session, to_step, together, tracks
+from .helpers import answer_counts, attempt, record, run, session, to_step, together, tracks
 
 
 @pytest.mark.rule("SI-TURN-1")
@@ -118,7 +118,7 @@ def test_si_terror_1_each_fear_card_uses_the_level_when_it_is_revealed() -> None
 def test_si_inv_7_tracker_advance() -> None:
     s = session()
     to_step(s, "invader", "advance")
-    slots = s.state.get("invader.slots")
+    slots = record(s).slots.as_mapping()
     assert list(slots["explore"]) == [] and len(slots["ravage"]) == 1 and len(slots["build"]) == 1
 
 
@@ -294,7 +294,7 @@ def test_unknown_option_and_blight_card_are_config_errors() -> None:
     with pytest.raises(ConfigError, match="adversary"):
         session(adversary="france")
     assert tracks(session(seats=1, boards="2"))["island.towns"] == 2  # A8 and B6 as printed
-    assert session(seats=1, boards="B,D").state.get("boards") == ("B", "D")
+    assert record(session(seats=1, boards="B,D")).boards == ("B", "D")
 
 
 def test_cli_bad_option_is_one_line_exit_2(capsys: pytest.CaptureFixture[str]) -> None:

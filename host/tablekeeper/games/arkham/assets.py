@@ -7,37 +7,22 @@ from collections.abc import Mapping
 
 import msgspec
 
-from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import effects
-
-
-class AssetCard(msgspec.Struct, frozen=True):
-    """An asset the tracker follows: its printed health/sanity (None: it cannot take that harm),
-    what it has taken, and whether it is exhausted."""
-
-    health: int | None = None
-    sanity: int | None = None
-    damage: int = 0
-    horror: int = 0
-    exhausted: bool = False
-
-    def defeated(self) -> bool:
-        """AH-DEFEAT-4 / AH-DMG-11."""
-        return (self.health is not None and self.damage >= self.health) or \
-            (self.sanity is not None and self.horror >= self.sanity)
+from tablekeeper.games.arkham.record import rec
+from tablekeeper.games.arkham.records import AssetCard
 
 
 def assets(state: GameState, seat: int) -> dict[str, AssetCard]:
-    raw = thaw(state.get("assets", {})).get(str(seat)) or {}
-    return msgspec.convert(raw, type=dict[str, AssetCard])
+    """The seat's assets in play (a copy the caller may change and save)."""
+    return dict(rec(state).assets.get(str(seat)) or {})
 
 
-def _save_assets(txn: Txn, seat: int, cards: Mapping[str, AssetCard]) -> None:
-    effects.put_map(txn, "assets", str(seat), msgspec.to_builtins(dict(cards)))
+def _save_assets(txn: Txn, seat: int, cards: Mapping[str, AssetCard] | None) -> None:
+    txn.put("assets", {**rec(txn.state).assets, str(seat): cards})
 
 
 def add(txn: Txn, seat: int, name: str, health: int | None, sanity: int | None) -> None:
@@ -108,4 +93,4 @@ def ready_all(txn: Txn, seat: int) -> None:
 def remove_all(txn: Txn, seat: int) -> None:
     """AH-ELIM-3 step 1: an eliminated investigator's cards in play leave the game."""
     if assets(txn.state, seat):
-        effects.put_map(txn, "assets", str(seat), None)
+        _save_assets(txn, seat, None)

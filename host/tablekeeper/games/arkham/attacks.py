@@ -2,8 +2,8 @@
 damage and horror of each assigned by the attacked investigator to eligible assets (AH-DMG-3..6).
 
 Every choice is a prompt the seat buttons or the panel answer: which enemy attacks next, and where
-each point of an attack goes. The work left is kept as a typed record in game data (``aoo``,
-``attack_queue``, ``soak``), so a prompt can interrupt it and ``choices.resume`` carries on afterwards.
+each point of an attack goes. The work left is kept in the game's record (``aoo``, ``attack_queue``,
+``soak`` of ``record.ArkhamRecord``), so a prompt can interrupt it and ``choices.resume`` carries on after.
 """
 
 from __future__ import annotations
@@ -12,20 +12,22 @@ import msgspec
 
 from tablekeeper.core.game import Txn
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import actions, assets, board, effects, records, rules
+from tablekeeper.games.arkham import actions, assets, board, effects, rules
+from tablekeeper.games.arkham.record import rec
+from tablekeeper.games.arkham.records import AssetCard, Provoked, Soak
 
 
 # --- attacks of opportunity (AH-AOO-1..9) --------------------------------------------------------
-def provoke(txn: Txn, seat: int, kind: str, effect: records.Provoked | None = None) -> None:
+def provoke(txn: Txn, seat: int, kind: str, effect: Provoked | None = None) -> None:
     """AH-AOO-1/2/3/9: after the costs of a provoking action, each ready enemy engaged with the
     actor attacks once (AH-AOO-4: without exhausting), in the order the investigator chooses (a
     prompt when several); AH-AOO-5: then the action's ``effect`` resolves."""
-    pending = effect if effect is not None else records.Provoked(seat, ())
+    pending = effect if effect is not None else Provoked(seat, ())
     if kind in rules.NON_PROVOKING:
         left: tuple[str, ...] = ()
     else:
         left = pending.left if pending.ordered else tuple(_ready_attackers(txn, seat))
-    records.save(txn, "aoo", msgspec.structs.replace(pending, left=left))
+    txn.put("aoo", msgspec.structs.replace(pending, left=left))
     continue_provoked(txn)
 
 
@@ -34,32 +36,32 @@ def _ready_attackers(txn: Txn, seat: int) -> list[str]:
 
 
 def continue_provoked(txn: Txn, chosen: str | None = None) -> None:
-    pending = records.load(txn.state, "aoo", records.Provoked)
+    pending = rec(txn.state).aoo
     if pending is None:
         return
     seat = pending.seat
     left = list(pending.left)
     while True:
         if not effects.is_live(txn.state, seat):
-            records.save(txn, "aoo", None)
+            txn.put("aoo", None)
             return  # defeated by the attacks: the action does not resolve
         ready = set(_ready_attackers(txn, seat))
         left = [n for n in left if n in ready]
         if not left:
             break
         if chosen is None and len(left) > 1 and not pending.ordered:
-            records.save(txn, "aoo", msgspec.structs.replace(pending, left=tuple(left)))
+            txn.put("aoo", msgspec.structs.replace(pending, left=tuple(left)))
             txn.ask("aoo_order", f"Seat {seat}: which attack of opportunity first?", left, seat=seat,
                     context={"seat": seat, "enemies": left})
             return
         name = chosen if chosen in left else left[0]
         chosen = None
         left.remove(name)
-        records.save(txn, "aoo", msgspec.structs.replace(pending, left=tuple(left)))
+        txn.put("aoo", msgspec.structs.replace(pending, left=tuple(left)))
         attack(txn, name, seat, "attack of opportunity")
         if txn.state.prompt is not None:
             return  # where the harm goes, a trauma or a new lead first
-    records.save(txn, "aoo", None)
+    txn.put("aoo", None)
     actions.resolve(txn, pending)
 
 
@@ -73,11 +75,11 @@ def enemy_phase(txn: Txn) -> None:
 
 
 def continue_enemy_phase(txn: Txn, chosen: str | None = None) -> None:
-    queue = [int(s) for s in txn.state.get("attack_queue") or ()]
-    massive = [str(n) for n in txn.state.get("massive_attacked") or ()]  # attacked some, still to exhaust
+    queue = list(rec(txn.state).attack_queue or ())
+    massive = list(rec(txn.state).massive_attacked)  # attacked some, still to exhaust
     while queue:
         seat = queue[0]
-        done = {str(n) for pair in txn.state.get("attacked") or () for n in pair[1:] if int(pair[0]) == seat}
+        done = {name for attacked, name in rec(txn.state).attacked if attacked == seat}
         waiting = [n for n in _ready_attackers(txn, seat) if n not in done]
         if not effects.is_live(txn.state, seat) or effects.defeat_pending(txn.state, seat) or not waiting:
             queue.pop(0)
@@ -91,7 +93,7 @@ def continue_enemy_phase(txn: Txn, chosen: str | None = None) -> None:
         chosen = None
         foe = board.enemy(txn.state, name)
         if foe.has("massive"):  # it attacks each investigator it is engaged with, then exhausts
-            txn.put("attacked", [*(txn.state.get("attacked") or ()), [seat, name]])
+            txn.put("attacked", (*rec(txn.state).attacked, (seat, name)))
             if name not in massive:
                 massive.append(name)
                 txn.put("massive_attacked", massive)
@@ -104,9 +106,10 @@ def continue_enemy_phase(txn: Txn, chosen: str | None = None) -> None:
     for name in massive:
         if name in board.enemies(txn.state):
             board.save_enemy(txn, name, msgspec.structs.replace(board.enemy(txn.state, name), ready=False))
-    for key in ("attacked", "massive_attacked"):
-        if txn.state.get(key) is not None:
-            txn.put(key, None)
+    if rec(txn.state).attacked:
+        txn.put("attacked", None)
+    if rec(txn.state).massive_attacked:
+        txn.put("massive_attacked", None)
     txn.put("attack_queue", None)
 
 
@@ -116,11 +119,11 @@ def attack(txn: Txn, name: str, seat: int, what: str) -> None:
     damage, horror = foe.attack_damage, foe.attack_horror
     article = "an" if what[0] in "aeiou" else "a"
     txn.notice(f"{name} makes {article} {what} on seat {seat}: {damage} damage, {horror} horror")
-    records.save(txn, "soak", records.Soak(seat, damage, horror))
+    txn.put("soak", Soak(seat, damage, horror))
     ask_split(txn)
 
 
-def split_options(soak: records.Soak, cards: dict[str, assets.AssetCard]) -> list[tuple[str, str]]:
+def split_options(soak: Soak, cards: dict[str, AssetCard]) -> list[tuple[str, str]]:
     """The assets that can still take a point (AH-DMG-4: damage needs health, horror sanity;
     AH-DMG-5: never more than defeats it), as (asset, "damage"|"horror")."""
     left = {"damage": soak.damage - sum(d for d, _ in soak.assigned.values()),
@@ -138,7 +141,7 @@ def split_options(soak: records.Soak, cards: dict[str, assets.AssetCard]) -> lis
 
 def ask_split(txn: Txn) -> None:
     """Ask where the next point goes while an eligible asset could take it; else it all lands."""
-    soak = records.load(txn.state, "soak", records.Soak)
+    soak = rec(txn.state).soak
     if soak is None:
         return
     options = split_options(soak, assets.assets(txn.state, soak.seat))
@@ -156,7 +159,7 @@ def ask_split(txn: Txn) -> None:
 def choose_split(txn: Txn, index: int) -> None:
     """The attacked investigator puts one more point on an asset, or the rest on themself."""
     prompt = txn.state.prompt
-    soak = records.load(txn.state, "soak", records.Soak)
+    soak = rec(txn.state).soak
     if prompt is None or soak is None:
         raise Rejected("no attack's harm is being placed")
     txn.close_prompt()
@@ -166,11 +169,11 @@ def choose_split(txn: Txn, index: int) -> None:
     card, kind = (str(x) for x in prompt.context["options"][index - 1])
     d, h = soak.assigned.get(card, (0, 0))
     assigned = {**soak.assigned, card: (d + 1, h) if kind == "damage" else (d, h + 1)}
-    records.save(txn, "soak", records.Soak(soak.seat, soak.damage, soak.horror, assigned))
+    txn.put("soak", Soak(soak.seat, soak.damage, soak.horror, assigned))
     ask_split(txn)
 
 
-def land(txn: Txn, soak: records.Soak) -> None:
+def land(txn: Txn, soak: Soak) -> None:
     """AH-DMG-8: everything assigned lands at once; the rest on the investigator (AH-DMG-6)."""
-    records.save(txn, "soak", None)
+    txn.put("soak", None)
     assets.assign(txn, soak.seat, soak.damage, soak.horror, soak.assigned)

@@ -1,37 +1,35 @@
 """Enemies and locations as far as a tracker follows them: where each enemy is, whom it is engaged
 with, ready or exhausted, its damage and doom; each location's clues and whether it is revealed.
 
-Kept as game data (JSON) so undo and replay cover it like everything else.
+Kept in the game's typed record (``record.ArkhamRecord``) so undo and replay cover it like everything else.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-import msgspec
 from msgspec.structs import replace
 
-from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import assets, effects, places, records
+from tablekeeper.games.arkham import assets, effects, places
+from tablekeeper.games.arkham.record import rec
 from tablekeeper.games.arkham.records import Enemy, Location
 
 
 # --- reading -------------------------------------------------------------------------------------
 def enemies(state: GameState) -> dict[str, Enemy]:
-    return msgspec.convert(thaw(state.get("enemies", {})), type=dict[str, Enemy])
+    """The enemies in play (a copy the caller may change and save)."""
+    return dict(rec(state).enemies)
 
 
 def locations(state: GameState) -> dict[str, Location]:
-    return records.locations(state)
+    """The locations in play (a copy the caller may change and save)."""
+    return dict(rec(state).locations)
 
 
 def where(state: GameState, seat: int) -> str | None:
-    at: Mapping[str, str] = state.get("at", {})
-    return at.get(str(seat))
+    return rec(state).at.get(str(seat))
 
 
 def enemy(state: GameState, name: str) -> Enemy:
@@ -111,7 +109,7 @@ def modified(foe: Enemy, value: str, card_mod: int = 0) -> int:
 
 def shroud(state: GameState, loc: str) -> int:
     """AH-DIFF-2: the location's shroud, with what attached treacheries add (Obscuring Fog)."""
-    extra = sum(t.shroud for t in records.treacheries(state).values() if t.location == loc)
+    extra = sum(t.shroud for t in rec(state).treacheries.values() if t.location == loc)
     return location(state, loc).shroud + extra
 
 
@@ -122,21 +120,21 @@ def save_enemy(txn: Txn, name: str, foe: Enemy | None) -> None:
         all_enemies.pop(name, None)
     else:
         all_enemies[name] = foe
-    txn.put("enemies", msgspec.to_builtins(all_enemies))
+    txn.put("enemies", all_enemies)
 
 
 def save_location(txn: Txn, name: str, loc: Location) -> None:
     all_locations = locations(txn.state)
     all_locations[name] = loc
-    records.save_locations(txn, all_locations)
+    txn.put("locations", all_locations)
 
 
 def put_into_play(txn: Txn, key: str) -> None:
     """A location of the scenario's data comes into play unrevealed (all its copies), connected by
     its symbols; one already in play stays as it is."""
-    spec = records.scenario(txn.state).locations.get(key)
+    spec = rec(txn.state).scenario.locations.get(key)
     if spec is None:
-        known = ", ".join(sorted(records.scenario(txn.state).locations)) or "none"
+        known = ", ".join(sorted(rec(txn.state).scenario.locations)) or "none"
         raise Rejected(f"no location {key!r} in the scenario's data (locations: {known}); "
                        "give its numbers: location NAME SHROUD CLUES [per]")
     table = locations(txn.state)
@@ -144,7 +142,7 @@ def put_into_play(txn: Txn, key: str) -> None:
     for name in added:
         table[name] = places.placed(key, spec)
     if added:
-        records.save_locations(txn, places.relinked(table))
+        txn.put("locations", places.relinked(table))
         txn.notice(f"{', '.join(added)} in play")
 
 
@@ -157,17 +155,17 @@ def remove_location(txn: Txn, name: str) -> None:
         raise Rejected(f"{name} cannot leave play with seat {here[0]} there: move them first")
     for foe in enemies_at(txn.state, name):
         discard_enemy(txn, foe)
-    cards = records.treacheries(txn.state)
+    cards = dict(rec(txn.state).treacheries)
     gone = [n for n, t in cards.items() if t.location == name]
     for card in gone:
         del cards[card]
         txn.add("encounter.discard", 1)
     if gone:
-        records.save_treacheries(txn, cards)
+        txn.put("treacheries", cards)
     table = locations(txn.state)
     del table[name]
-    records.save_locations(txn, places.relinked(table))
-    effects.put_list(txn, "removed", f"location {name}")
+    txn.put("locations", places.relinked(table))
+    effects.remove_from_game(txn, f"location {name}")
     txn.notice(f"{name} is removed from the game")
 
 
@@ -179,21 +177,21 @@ def reveal(txn: Txn, name: str) -> None:
     opened, clues = places.revealed(place, effects.investigator_count(txn.state))
     table = locations(txn.state)
     table[name] = opened
-    records.save_locations(txn, places.relinked(table))
+    txn.put("locations", places.relinked(table))
     what = f" ({opened.variant})" if opened.variant else ""
     txn.notice(f"{name}{what} revealed with {clues} clues")
 
 
 def investigated(txn: Txn, loc: str) -> None:
     """After a successful investigation: treacheries attached there that leave then (Obscuring Fog)."""
-    cards = records.treacheries(txn.state)
+    cards = dict(rec(txn.state).treacheries)
     gone = [n for n, t in cards.items() if t.location == loc and t.leaves_on_investigate]
     for name in gone:
         del cards[name]
         txn.add("encounter.discard", 1)
         txn.notice(f"{name} leaves {loc}")
     if gone:
-        records.save_treacheries(txn, cards)
+        txn.put("treacheries", cards)
 
 
 def discard_enemy(txn: Txn, name: str) -> None:
@@ -255,7 +253,7 @@ def first_steps_toward_investigators(state: GameState, start: str) -> list[str]:
 def move_hunters(txn: Txn, chosen: tuple[str, str] | None = None) -> None:
     """3.2 (outside the seeds): each ready, unengaged hunter moves one location toward the nearest
     investigator; where two ways are equally short, its prey decides (a prompt)."""
-    done = set(txn.state.get("hunters_moved") or ())
+    done = set(rec(txn.state).hunters_moved or ())
     for name, foe in sorted(enemies(txn.state).items()):
         if name in done or not foe.hunter or not foe.ready or foe.engaged is not None:
             continue
@@ -289,7 +287,7 @@ def enter(txn: Txn, seat: int, loc: str) -> None:
         raise Rejected(f"seat {seat} is already at {loc}")
     if place.barrier and not place.revealed:
         raise Rejected(f"nobody can move into {loc} while it is unrevealed (its card bars the way)")
-    effects.put_map(txn, "at", str(seat), loc)
+    txn.put("at", {**rec(txn.state).at, str(seat): loc})
     if not place.revealed and place.candidates:
         txn.ask("location_card", f"{loc} is revealed: which card is it?", list(place.candidates), seat=seat,
                 context={"location": loc, "cards": list(place.candidates), "seat": seat})
@@ -364,20 +362,20 @@ def remove_weaknesses(txn: Txn, seat: int) -> None:
             if foe.doom:
                 txn.add("doom.other", -foe.doom)
             save_enemy(txn, name, None)
-            effects.put_list(txn, "removed", f"weakness {name}")
+            effects.remove_from_game(txn, f"weakness {name}")
             txn.notice(f"{name}, seat {seat}'s weakness, leaves the game")
 
 
 def discard_threat_area(txn: Txn, seat: int) -> None:
     """AH-ELIM-3 step 4: the treacheries in an eliminated investigator's threat area are discarded."""
-    cards = records.treacheries(txn.state)
+    cards = dict(rec(txn.state).treacheries)
     gone = [n for n, t in cards.items() if t.seat == seat and t.location is None]
     for name in gone:
         del cards[name]
         txn.add("encounter.discard", 1)
         txn.notice(f"{name} leaves seat {seat}'s threat area for the encounter discard pile")
     if gone:
-        records.save_treacheries(txn, cards)
+        txn.put("treacheries", cards)
 
 
 def release_engaged(txn: Txn, seat: int) -> None:
@@ -388,9 +386,7 @@ def release_engaged(txn: Txn, seat: int) -> None:
     for name in names:
         foe = enemy(txn.state, name)
         save_enemy(txn, name, replace(foe, engaged=None, location=loc))
-    effects.put_map(txn, "at", str(seat), None)
-    at = {k: v for k, v in thaw(txn.state.get("at", {})).items() if v is not None}
-    txn.put("at", at)
+    txn.put("at", {k: v for k, v in rec(txn.state).at.items() if k != str(seat) and v is not None})
     for name in names:
         engage_check(txn, name)
 
@@ -408,9 +404,9 @@ def harm_enemy(txn: Txn, name: str, damage: int) -> None:
     foe = enemy(txn.state, name)
     total = foe.damage + damage
     if total >= foe.health:
-        effects.put_list(txn, "defeated_enemies", name)
+        txn.put("defeated_enemies", (*rec(txn.state).defeated_enemies, name))
         if foe.card is not None:
-            effects.put_list(txn, "defeated_cards", foe.card)
+            txn.put("defeated_cards", (*rec(txn.state).defeated_cards, foe.card))
         if foe.doom:
             txn.add("doom.other", -foe.doom)
         save_enemy(txn, name, None)
@@ -419,7 +415,7 @@ def harm_enemy(txn: Txn, name: str, damage: int) -> None:
             txn.add(seat_track(owner, "discard"), 1)
             txn.notice(f"{name} is defeated and goes to seat {owner}'s discard pile")
         elif foe.victory:  # a card with victory points goes to the victory display instead
-            records.add_victory(txn, foe.victory, foe.card or name)
+            effects.add_victory(txn, foe.victory, foe.card or name)
             txn.notice(f"{name} is defeated: victory {foe.victory}")
         else:
             txn.add("encounter.discard", 1)
@@ -442,7 +438,7 @@ def clear_enemy_doom(txn: Txn) -> None:
     """AH-ACTAG-8: an advancing agenda takes the doom off every card in play."""
     all_enemies = enemies(txn.state)
     if any(e.doom for e in all_enemies.values()):
-        txn.put("enemies", msgspec.to_builtins({n: replace(e, doom=0) for n, e in all_enemies.items()}))
+        txn.put("enemies", {n: replace(e, doom=0) for n, e in all_enemies.items()})
 
 
 def ready_all(txn: Txn) -> None:

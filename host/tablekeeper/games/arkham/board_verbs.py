@@ -9,7 +9,7 @@ from tablekeeper.core.game import Txn, parse_int
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import assets, board, effects, encounter, mythos, places, records
+from tablekeeper.games.arkham import assets, board, effects, encounter, mythos, places
 from tablekeeper.games.arkham.content import KEYWORDS, EncounterCard, keyword_tuple
 from tablekeeper.games.arkham.parsing import (
     count,
@@ -20,6 +20,7 @@ from tablekeeper.games.arkham.parsing import (
     pick,
     two_names,
 )
+from tablekeeper.games.arkham.record import rec
 
 ENEMY_FLAGS = {"exhausted", "weakness", *KEYWORDS}
 STATS = ("fight", "health", "evade", "damage", "horror")
@@ -50,8 +51,8 @@ def location_verb(txn: Txn, args: tuple[str, ...]) -> None:
     if not rest:
         if named:
             raise Rejected("a location from the scenario's data comes with its own connections; to= is for typed ones")
-        key = pick(label, records.scenario(txn.state).locations)
-        spec = records.scenario(txn.state).locations.get(key)
+        key = pick(label, rec(txn.state).scenario.locations)
+        spec = rec(txn.state).scenario.locations.get(key)
         if spec is not None and all(n in board.locations(txn.state) for n in places.copies(key, spec)):
             raise Rejected(f"location {key!r} is already in play")
         board.put_into_play(txn, key)
@@ -95,7 +96,7 @@ def enemy_verb(txn: Txn, args: tuple[str, ...]) -> None:
     if found is None:
         missing = [key for key in STATS if key not in typed]
         if missing:
-            known = ", ".join(sorted(records.scenario(txn.state).enemies)) or "none"
+            known = ", ".join(sorted(rec(txn.state).scenario.enemies)) or "none"
             raise Rejected(f"enemy {label!r} is not in the scenario's data: give {'='.join(missing[:1])}=N "
                            f"({', '.join(missing)} missing) or name one of: {known}")
         card = EncounterCard(kind="enemy", fight=typed["fight"], health=typed["health"], evade=typed["evade"],
@@ -131,12 +132,12 @@ def engage_verb(txn: Txn, args: tuple[str, ...]) -> None:
 def treachery_gone(txn: Txn, args: tuple[str, ...]) -> None:
     """A treachery that stayed in play leaves it (its own text, or a test passed): to the
     encounter discard pile."""
-    cards = records.treacheries(txn.state)
+    cards = dict(rec(txn.state).treacheries)
     label = pick(name_of(args, "treachery"), cards)
     if label not in cards:
         raise Rejected(f"no treachery {label!r} in play (treacheries: {', '.join(sorted(cards)) or 'none'})")
     del cards[label]
-    records.save_treacheries(txn, cards)
+    txn.put("treacheries", cards)
     txn.add("encounter.discard", 1)
 
 

@@ -18,7 +18,7 @@ import msgspec
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import records, rules
+from tablekeeper.games.arkham import rules
 from tablekeeper.games.arkham.arkhamdb import purchasable
 from tablekeeper.games.arkham.data import DIFFICULTIES, load_investigators, load_scenarios
 from tablekeeper.games.arkham.decks import (
@@ -29,6 +29,7 @@ from tablekeeper.games.arkham.decks import (
     deck_problems,
     deck_xp,
 )
+from tablekeeper.games.arkham.record import rec
 from tablekeeper.schema import decode
 
 
@@ -203,18 +204,18 @@ class Campaign:
     def after(cls, previous: Mapping[str, Any] | None, state: GameState) -> Campaign:
         """The log once ``state``'s finished scenario is written into ``previous`` (a new log for
         the first scenario). A seat's new investigator joins the log fresh (AH-JOIN-3, AH-KILLED-1)."""
-        scenario = records.scenario(state)
+        scenario = rec(state).scenario
         log = cls(previous) if previous else cls.new(scenario.campaign, scenario.difficulty, {})
         log.body["players"] = {}
         for seat in state.seat_numbers():
-            inv = records.seats(state)[seat].investigator
+            inv = rec(state).seats[str(seat)].investigator
             if inv not in log.body["investigators"]:
                 if inv not in log.body["pool"]:
                     log.body["pool"].append(inv)  # from the players' own investigators file
                 log._take(inv)
             log.body["players"][str(seat)] = inv
         log.body["status"] = "playing"
-        log.record(state, int(state.get("xp_bonus", 0)), state.get("go_to"))
+        log.record(state, rec(state).xp_bonus, rec(state).go_to)
         return log
 
     def record(self, state: GameState, resolution_bonus: int = 0, go_to: str | None = None) -> dict[str, int]:
@@ -226,10 +227,10 @@ class Campaign:
         if state.over is None:
             raise Rejected("the scenario has not ended yet")
         people = load_investigators()
-        earned = rules.xp_earned(records.victory(state), resolution_bonus)
+        earned = rules.xp_earned(rec(state).victory, resolution_bonus)
         gains: dict[str, int] = {}
         for seat in state.seat_numbers():
-            inv = records.seats(state)[seat].investigator
+            inv = rec(state).seats[str(seat)].investigator
             record = self.investigator(inv)
             record["physical_trauma"] = state.value(seat_track(seat, "physical_trauma"))
             record["mental_trauma"] = state.value(seat_track(seat, "mental_trauma"))
@@ -241,10 +242,10 @@ class Campaign:
                                               printed.sanity)
                 if fate:
                     record["fate"] = fate
-        ended = str(state.over) + (f", then {state.get('resolution_to')}" if state.get("resolution_to") else "")
-        self.body["results"].append({"scenario": records.scenario(state).id, "resolution": ended,
-                                     "victory": list(records.victory(state)), "xp": earned,
-                                     "records": [str(r) for r in state.get("records") or ()]})
+        ended = str(state.over) + (f", then {rec(state).resolution_to}" if rec(state).resolution_to else "")
+        self.body["results"].append({"scenario": rec(state).scenario.id, "resolution": ended,
+                                     "victory": list(rec(state).victory), "xp": earned,
+                                     "records": list(rec(state).records)})
         sequence = self.body["sequence"]
         if go_to is not None:
             if go_to not in sequence:

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import msgspec
 
-from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, parse_int, parse_seat
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import records, rules, skilltest
+from tablekeeper.games.arkham import rules, skilltest
 from tablekeeper.games.arkham.parsing import (
     count,
     live_seat,
     usage,
 )
+from tablekeeper.games.arkham.record import rec
 
 MAX_TOKEN_CHANGE = 20  # far beyond any card's "add N tokens"; a typo like 1000000000 is refused
 MAX_TOKENS_OF_A_KIND = 40
@@ -55,7 +55,7 @@ def token(txn: Txn, args: tuple[str, ...]) -> None:
     """Change the bag mid-game: add/remove tokens, seal one (out of the bag until released)."""
     usage(args, 2, 3, "token add|remove|seal|release NAME [N]")
     op, name = args[0], args[1]
-    known = records.tokens(txn.state)
+    known = rec(txn.state).tokens
     if name not in known:
         raise Rejected(f"unknown chaos token {name!r} (known: {', '.join(sorted(known))})")
     n = count(args[2], "count", 1) if len(args) > 2 else 1
@@ -78,24 +78,24 @@ def token(txn: Txn, args: tuple[str, ...]) -> None:
 def token_value(txn: Txn, args: tuple[str, ...]) -> None:
     """Edit what a symbol token is worth (the scenario reference card, AH-CHAOS-2)."""
     usage(args, 2, 3, "token-value NAME VALUE [again]")
-    tokens = records.tokens(txn.state)
+    tokens = dict(rec(txn.state).tokens)
     name = args[0]
     if name not in tokens:
         raise Rejected(f"unknown chaos token {name!r}")
     if len(args) > 2 and args[2] != "again":
         raise Rejected("token-value NAME VALUE [again]")
     tokens[name] = msgspec.structs.replace(tokens[name], value=parse_int(args[1], "value"), again=len(args) > 2)
-    records.save_tokens(txn, tokens)
-    pinned = list(thaw(txn.state.get("pinned") or ()))
-    if name in records.scenario(txn.state).reference and name not in pinned:
-        txn.put("pinned", [*pinned, name])  # the table's value now stands instead of the card's board reading
+    txn.put("tokens", tokens)
+    pinned = rec(txn.state).pinned
+    if name in rec(txn.state).scenario.reference and name not in pinned:
+        txn.put("pinned", (*pinned, name))  # the table's value now stands instead of the card's board reading
 
 
 def elder(txn: Txn, args: tuple[str, ...]) -> None:
     """The testing investigator's Elder Sign modifier (AH-CHAOS-4), as it stands now."""
     usage(args, 2, 2, "elder SEAT N")
     seat = parse_seat(txn.state, args[0])
-    table = records.seats(txn.state)
-    table[seat] = msgspec.structs.replace(table[seat], elder_sign=parse_int(args[1], "elder sign value"),
-                                          elder_sign_per="")  # fixed from now on
-    records.save_seats(txn, table)
+    table = rec(txn.state).seats
+    changed = msgspec.structs.replace(table[str(seat)], elder_sign=parse_int(args[1], "elder sign value"),
+                                      elder_sign_per="")  # fixed from now on
+    txn.put("seats", {**table, str(seat): changed})

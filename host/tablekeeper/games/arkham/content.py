@@ -2,7 +2,7 @@
 reference-card token effects, encounter cards, locations and the steps a card makes the station take.
 
 Read once by ``data.py`` with ``forbid_unknown_fields`` (a misspelt key names itself) and kept in the
-game state as JSON, so a save replays against the content it was played with.
+game's record (``record.ArkhamRecord.scenario``), so a save replays against the content it was played with.
 """
 
 from __future__ import annotations

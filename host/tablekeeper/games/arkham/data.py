@@ -31,8 +31,8 @@ S = TypeVar("S", bound=msgspec.Struct)
 
 
 class TokenKind(msgspec.Struct, frozen=True):
-    """How one kind of chaos token resolves (AH-CHAOS-2..5); kept in game data as JSON
-    (``records.tokens``)."""
+    """How one kind of chaos token resolves (AH-CHAOS-2..5); kept in the game's record
+    (``record.ArkhamRecord.tokens``)."""
 
     value: int = 0
     again: bool = False

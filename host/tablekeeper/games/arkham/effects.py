@@ -4,17 +4,16 @@ cards, taking damage and horror, defeat, trauma and elimination. Each names its 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from tablekeeper.core import flow as flowmod
-from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState, Result
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import records, rules
+from tablekeeper.games.arkham import rules
 from tablekeeper.games.arkham.data import Card
-from tablekeeper.games.arkham.records import Seat, seats
+from tablekeeper.games.arkham.record import EncounterDraw, rec
+from tablekeeper.games.arkham.records import Seat
 
 
 # --- reading the state ---------------------------------------------------------------------------
@@ -23,8 +22,7 @@ def seat_value(state: GameState, seat: int, name: str) -> int:
 
 
 def eliminated(state: GameState) -> Mapping[str, str]:
-    out: Mapping[str, str] = state.get("eliminated", {})
-    return out
+    return rec(state).eliminated
 
 
 def is_live(state: GameState, seat: int) -> bool:
@@ -62,16 +60,16 @@ def discard_to_limit(txn: Txn, seat: int) -> None:
 
 def investigator_count(state: GameState) -> int:
     """Per-investigator values count eliminated investigators unless told otherwise (ambiguity 7)."""
-    return state.seats if state.get("count_eliminated", True) else max(1, len(live_seats(state)))
+    return state.seats if rec(state).count_eliminated else max(1, len(live_seats(state)))
 
 
 def seat_info(state: GameState, seat: int) -> Seat:
-    return seats(state)[seat]
+    return rec(state).seats[str(seat)]
 
 
 def deck_cards(state: GameState, deck: str) -> tuple[Card, ...]:
     """The scenario's agenda or act deck, in order."""
-    info = records.scenario(state)
+    info = rec(state).scenario
     return info.agendas if deck == "agenda" else info.acts
 
 
@@ -86,14 +84,16 @@ def amount(card: Card, investigators: int) -> int:
     return rules.per_investigator(card.amount, card.per_investigator, investigators)
 
 
-def put_list(txn: Txn, key: str, item: Any) -> None:
-    txn.put(key, [*thaw(txn.state.get(key, ())), item])
+def remove_from_game(txn: Txn, what: str) -> None:
+    """A card leaves the game (the scenario's record lists it)."""
+    txn.put("removed", (*rec(txn.state).removed, what))
 
 
-def put_map(txn: Txn, key: str, name: str, value: Any) -> None:
-    data = dict(thaw(txn.state.get(key, {})))
-    data[name] = value
-    txn.put(key, data)
+def add_victory(txn: Txn, points: int, name: str | None = None) -> None:
+    """A card goes to the victory display: its points, and its name when known (objectives count them)."""
+    txn.put("victory", (*rec(txn.state).victory, points))
+    if name is not None:
+        txn.put("victory_cards", (*rec(txn.state).victory_cards, name))
 
 
 # --- agenda and act (AH-ACTAG-8..11, AH-DOOM-4) ----------------------------------------------------
@@ -108,7 +108,7 @@ def advance_agenda(txn: Txn, why: str) -> None:
     from tablekeeper.games.arkham import board
 
     board.clear_enemy_doom(txn)
-    put_list(txn, "removed", f"agenda {state.value('agenda')}: {current.name}")
+    remove_from_game(txn, f"agenda {state.value('agenda')}: {current.name}")
     _after_advance(txn, "agenda", current)
 
 
@@ -117,7 +117,7 @@ def advance_act(txn: Txn, why: str) -> None:
     state = txn.state
     current = card(state, "act")
     txn.notice(f"act {state.value('act')} advances ({why})")
-    put_list(txn, "removed", f"act {state.value('act')}: {current.name}")
+    remove_from_game(txn, f"act {state.value('act')}: {current.name}")
     _after_advance(txn, "act", current)
 
 
@@ -148,9 +148,9 @@ def reach_resolution(txn: Txn, resolution: str, result: Result) -> None:
     """AH-ACTAG-11: a resolution point ends the scenario at once (an act's is won, an agenda's lost).
     Each revealed location in play with victory points and no clues left goes to the victory display
     as it ends (the Rules Reference's Victory X, outside the catalogue: AH-XP-2 counts it)."""
-    for name, place in records.locations(txn.state).items():
+    for name, place in rec(txn.state).locations.items():
         if place.revealed and place.victory and not place.clues:
-            records.add_victory(txn, place.victory, name)
+            add_victory(txn, place.victory, name)
             txn.notice(f"{name} (no clues left) goes to the victory display: victory {place.victory}")
     txn.put("resolution", resolution)
     txn.end(resolution if resolution == "no resolution" else f"resolution {resolution}", result=result)
@@ -186,7 +186,7 @@ def encounter_draw(txn: Txn, seat: int) -> bool:
         txn.notice(f"seat {seat}: the encounter deck and its discard pile are empty")
         return False
     txn.add("encounter.deck", -1)
-    put_list(txn, "encounters", {"round": state.round, "seat": seat, "agenda": txn.state.value("agenda")})
+    txn.put("encounters", (*rec(txn.state).encounters, EncounterDraw(state.round, seat, txn.state.value("agenda"))))
     txn.notice(f"seat {seat} draws an encounter card (agenda {txn.state.value('agenda')})")
     return True
 
@@ -231,7 +231,7 @@ def check_defeat(txn: Txn, seat: int) -> None:
                                seat_value(state, seat, "horror"), seat_value(state, seat, "sanity"))
     if cause is None:
         return
-    if cause == "both" and state.get("mode") == "campaign":
+    if cause == "both" and rec(state).mode == "campaign":
         # AH-TRAUMA-5: the player picks which single trauma to take.
         txn.ask("trauma", f"Seat {seat} defeated by damage and horror: which trauma?", ["physical", "mental"],
                 seat=seat, context={"seat": seat})
@@ -245,11 +245,11 @@ def eliminate(txn: Txn, seat: int, defeat: rules.Defeat) -> None:
 
     state = txn.state
     info = seat_info(state, seat)
-    put_map(txn, "eliminated", str(seat), defeat.cause)
+    txn.put("eliminated", {**rec(txn.state).eliminated, str(seat): defeat.cause})
     txn.notice(f"seat {seat} ({info.name}) is eliminated: " +
                {"resign": "resigned", "ability": "defeated by a card ability"}.get(defeat.cause,
                                                                                     f"defeated by {defeat.cause}"))
-    if state.get("mode") == "campaign" and (defeat.physical or defeat.mental):
+    if rec(state).mode == "campaign" and (defeat.physical or defeat.mental):
         if defeat.physical:
             txn.add(seat_track(seat, "physical_trauma"), defeat.physical)
         if defeat.mental:
@@ -258,7 +258,7 @@ def eliminate(txn: Txn, seat: int, defeat: rules.Defeat) -> None:
                                       seat_value(txn.state, seat, "mental_trauma"),
                                       info.printed_health, info.printed_sanity)
         if fate:
-            put_map(txn, "fate", str(seat), fate)
+            txn.put("fate", {**rec(txn.state).fate, str(seat): fate})
             txn.notice(f"{info.name} is {fate}")
     board.remove_weaknesses(txn, seat)  # step 0
     for pile in ("hand", "deck", "discard"):  # step 1: their cards leave the game
@@ -310,7 +310,7 @@ def end_turns_if_all_taken(txn: Txn) -> None:
     state = txn.state
     if not state.auto or state.over is not None or (state.phase, state.step) != ("investigation", "2.2"):
         return
-    if state.prompt is not None or state.active_seat is not None or state.get("test") is not None:
+    if state.prompt is not None or state.active_seat is not None or rec(state).test is not None:
         return
     if any(s not in state.done for s in live_seats(state)):
         return

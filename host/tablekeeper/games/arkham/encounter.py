@@ -17,11 +17,12 @@ from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import board, effects, records
 from tablekeeper.games.arkham.content import EncounterCard
 from tablekeeper.games.arkham.parsing import fold
+from tablekeeper.games.arkham.record import rec
 
 
 def known_card(state: GameState, text: str) -> tuple[str, EncounterCard] | None:
     """The scenario's encounter card a name means (accents and case do not matter), or None."""
-    cards = records.scenario(state).cards
+    cards = rec(state).scenario.cards
     want = fold(text)
     for name, card in cards.items():
         if fold(name) == want:
@@ -51,7 +52,7 @@ def free_name(base: str, taken: Mapping[str, Any]) -> str:
 def spawn_card(txn: Txn, seat: int, name: str, *, at: str | None = None, doom: int = 0) -> None:
     """The enemy ``name`` of the scenario's data comes into play for ``seat`` (its drawer): at ``at``
     when a card says where, else by its own spawn instruction; without one it engages its drawer."""
-    card = records.scenario(txn.state).cards[name]
+    card = rec(txn.state).scenario.cards[name]
     foe = enemy_record(card, effects.investigator_count(txn.state), name=name)
     label = free_name(name, board.enemies(txn.state))
     where = at if at is not None else card.spawn
@@ -120,7 +121,7 @@ def choose_place(txn: Txn, index: int) -> None:
         raise Rejected("no enemy is waiting for its location")
     context = prompt.context
     txn.close_prompt()
-    card = records.scenario(txn.state).cards[str(context["card"])]
+    card = rec(txn.state).scenario.cards[str(context["card"])]
     foe = enemy_record(card, effects.investigator_count(txn.state), name=str(context["card"]))
     place(txn, int(context["seat"]), str(context["enemy"]), foe, str(context["places"][index]), int(context["doom"]))
 

@@ -8,11 +8,12 @@ from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.games.arkham import attacks, board, effects, mythos, rules, scenario_cards
+from tablekeeper.games.arkham.record import rec
 
 
 def _hold(state: GameState) -> str | None:
     """Nothing moves on while a skill test or a choice is open."""
-    if state.get("test") is not None:
+    if rec(state).test is not None:
         return "finish the skill test first (resolve)"
     return None
 
@@ -38,7 +39,7 @@ def step(step_id: str, label: str, kind: Kind, *, turns: Turns = Turns.NONE, ent
 
 def _before_first_round(state: GameState) -> bool:
     """A campaign scenario that has not begun its first round: the group is still between scenarios."""
-    return state.round == 1 and state.get("campaign_log") is not None
+    return state.round == 1 and rec(state).campaign_log is not None
 
 
 BETWEEN_SCENARIOS = Stop("between scenarios: buy cards with experience (buy SEAT TITLE LEVEL), then next "
@@ -55,12 +56,12 @@ sends it to); nothing else changes the scenario."""
 
 def _draws_told(state: GameState) -> bool:
     """1.4 once "what stayed in play?" has been answered for every card drawn: nothing left to confirm."""
-    return state.get("draws") is None
+    return rec(state).draws is None
 
 
 def _no_hunter_moves(state: GameState) -> bool:
     """3.2 has nothing in it while no ready, unengaged hunter is in play (and none is mid-move)."""
-    if state.get("hunters_moved") is not None:
+    if rec(state).hunters_moved is not None:
         return False
     return not any(foe.hunter and foe.ready and foe.engaged is None for foe in board.enemies(state).values())
 
@@ -68,7 +69,7 @@ def _no_hunter_moves(state: GameState) -> bool:
 def _no_attacks(state: GameState) -> bool:
     """3.3 has nothing in it while no ready enemy is engaged with an investigator (and none is
     attacking): the attacks made on entering the step leave their enemies exhausted."""
-    if state.get("attack_queue") is not None:
+    if rec(state).attack_queue is not None:
         return False
     return not any(board.engaged_with(state, seat) and any(board.enemy(state, n).ready
                                                            for n in board.engaged_with(state, seat))

@@ -22,13 +22,13 @@ from tablekeeper.games.arkham import (
     effects,
     panels,
     pending,
-    records,
     reference,
     rules,
     setup,
     skilltest,
 )
 from tablekeeper.games.arkham.flow import FLOW
+from tablekeeper.games.arkham.record import ArkhamRecord, rec
 
 HARM_LIMITS = {"damage": "health", "horror": "sanity"}
 
@@ -42,6 +42,7 @@ class Arkham(Game):
     flow = FLOW
     file_options = frozenset({"scenario", "chaos", "investigators", "assets", "encounters", "bag"})
     pack_package = "tablekeeper.games.arkham"  # its data/ folder is the pack "core"
+    record_type = ArkhamRecord
     # the HP die counts damage taken (up); the dial's four slots are tracks of their own name
     counter_tracks: ClassVar[Mapping[str, str | None]] = {"hp": "damage"}
     track_words: ClassVar[Mapping[str, str]] = {"agenda.doom": "doom", "doom.other": "doom elsewhere",
@@ -122,12 +123,12 @@ class Arkham(Game):
     def names(self, state: GameState) -> dict[str, tuple[str, ...]]:
         """Besides seats and tracks: the scenario's locations and enemies (set aside or in play), the
         allies the assets data knows, the treacheries in play, skills and action kinds."""
-        info = records.scenario(state)
+        info = rec(state).scenario
         places = tuple(dict.fromkeys([*board.locations(state), *info.locations]))
         foes = tuple(dict.fromkeys([*board.enemies(state), *info.enemies]))
         in_play = tuple(board.enemies(state))
-        allies = tuple(state.get("allies", {}))
-        treacheries = tuple(records.treacheries(state))
+        allies = tuple(rec(state).allies)
+        treacheries = tuple(rec(state).treacheries)
         return {**super().names(state), "LOCATION": places, "location:NAME": places,
                 "remove-location:NAME": places, "TARGET": (*places, *in_play), "ENEMY": in_play,
                 "enemy:NAME": foes, "move-enemy:NAME": in_play, "enemy-mod:NAME": in_play,
@@ -144,21 +145,22 @@ class Arkham(Game):
     def campaign_record(self, state: GameState, previous: Mapping[str, Json] | None) -> dict[str, Json] | None:
         """The campaign log after this scenario (``play --save FILE --campaign NAME``): experience,
         trauma, killed/insane, the next scenario; the next session's setup reads it back."""
-        if state.get("mode") != "campaign":
+        if rec(state).mode != "campaign":
             return None
         from tablekeeper.games.arkham.campaign import Campaign
 
-        return Campaign.after(thaw(state.get("campaign_log")) or previous, state).body
+        # thawed: a copy of the log, as ``Campaign`` writes into its body
+        return Campaign.after(thaw(rec(state).campaign_log) or previous, state).body
 
     def campaign_begun(self, state: GameState, previous: Mapping[str, Json], slot: str,
                        slots: Collection[str]) -> dict[str, Json] | None:
         """AH-JOIN-1 / AH-CAMP-2: the stored log marks this scenario as being played in ``slot``."""
-        if state.get("mode") != "campaign" or state.over is not None:
+        if rec(state).mode != "campaign" or state.over is not None:
             return None
         from tablekeeper.games.arkham.campaign import Campaign
 
         log = Campaign(previous)
-        return log.body if log.begin(records.scenario(state).id, slot, slots) else None
+        return log.body if log.begin(rec(state).scenario.id, slot, slots) else None
 
     def view_tracks(self, state: GameState) -> dict[str, int | None]:
         """An act with an Objective has no clue requirement to show (AH-ACTAG-5)."""
@@ -171,7 +173,7 @@ class Arkham(Game):
     def _odds_notes(state: GameState, seat: int) -> list[str]:
         """What an odds figure rests on that is not the printed game (or not on the board it sees)."""
         notes = []
-        if not records.scenario(state).verified:
+        if not rec(state).scenario.verified:
             notes.append("odds from an unverified scenario reference card")
         unseen = reference.unseen(state, seat)
         if unseen:
@@ -179,7 +181,8 @@ class Arkham(Game):
         return notes
 
     def view_extra(self, state: GameState) -> dict[str, Json]:
-        scenario = records.scenario(state)
+        record = rec(state)
+        scenario = record.scenario
         test = skilltest.current(state)
         odds: dict[str, Any] | None = None
         chance = skilltest.odds(state, test) if test is not None and test.result is None else None
@@ -193,9 +196,10 @@ class Arkham(Game):
         out: dict[str, Any] = {"scenario": scenario.id, "difficulty": scenario.difficulty,
                                "reference_side": rules.reference_side_label(scenario.side),
                                "test": None if test is None else msgspec.to_builtins(test), "odds": odds,
-                               "investigators": {str(s): i.investigator for s, i in records.seats(state).items()},
-                               "weaknesses": {str(s): list(i.weaknesses) for s, i in records.seats(state).items()}}
-        out.update({k: thaw(state.get(k)) for k in keys})
+                               "investigators": {s: i.investigator for s, i in record.seats.items()},
+                               "weaknesses": {s: list(i.weaknesses) for s, i in record.seats.items()}}
+        out.update({k: thaw(getattr(record, k)) for k in keys})
+        out["assets"] = out["assets"] or None  # none until an asset comes into play, as the view has always said
         out["scenario_source"] = {"card": scenario.card, "source": scenario.source, "verified": scenario.verified}
         out["empty"] = [loc for loc in sorted(board.locations(state)) if board.is_empty(state, loc)]  # AH-EMPTY-1
         return out

@@ -12,8 +12,10 @@ from msgspec.structs import replace
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import board, effects, encounter, records, steps
+from tablekeeper.games.arkham import board, effects, encounter, steps
 from tablekeeper.games.arkham.content import EncounterCard, Step
+from tablekeeper.games.arkham.record import rec
+from tablekeeper.games.arkham.records import Draws, Treachery
 
 DISCARDED = "discarded (it resolved and left play)"
 TYPE_IT = "an enemy not listed (type it)"
@@ -25,17 +27,17 @@ def start(txn: Txn) -> None:
     """1.4 / AH-DRAW-2: the investigators draw in player order from the lead, one at a time."""
     seats = tuple(effects.live_seats(txn.state))
     if seats:
-        records.save(txn, "draws", records.Draws(seats=seats))
+        txn.put("draws", Draws(seats=seats))
         advance(txn)
 
 
 def _busy(state: GameState) -> bool:
-    return steps.busy(state) or state.get("todo") is not None
+    return steps.busy(state) or bool(rec(state).todo)
 
 
 def advance(txn: Txn) -> None:
     """The next draw, once the card drawn last is resolved and nothing is open (a test, a question)."""
-    draws = records.load(txn.state, "draws", records.Draws)
+    draws = rec(txn.state).draws
     if draws is None or _busy(txn.state):
         return
     if draws.drawn:
@@ -46,23 +48,23 @@ def advance(txn: Txn) -> None:
             return
         if draws.surge:
             txn.notice(f"surge: seat {draws.seats[0]} draws another encounter card")
-            draws = records.Draws(seats=draws.seats)
+            draws = Draws(seats=draws.seats)
         else:
-            draws = records.Draws(seats=draws.seats[1:])
+            draws = Draws(seats=draws.seats[1:])
     seats = list(draws.seats)
     while seats:
         seat = seats[0]
         if effects.is_live(txn.state, seat) and effects.encounter_draw(txn, seat):  # AH-ENCDECK-2 inside
-            records.save(txn, "draws", records.Draws(seats=tuple(seats), drawn=True))
+            txn.put("draws", Draws(seats=tuple(seats), drawn=True))
             ask(txn, seat)
             return
         seats.pop(0)
-    records.save(txn, "draws", None)
+    txn.put("draws", None)
 
 
 def names(state: GameState) -> list[str]:
     """The cards of the encounter deck, enemies first, the most copies first."""
-    info = records.scenario(state)
+    info = rec(state).scenario
     deck = [(0 if info.cards[n].kind == "enemy" else 1, -count, n) for n, count in info.deck.items()]
     return [n for _, _, n in sorted(deck)]
 
@@ -74,8 +76,8 @@ def ask(txn: Txn, seat: int) -> None:
             context={"seat": seat, "names": listed})
 
 
-def _drawing(txn: Txn) -> tuple[records.Draws, int]:
-    draws = records.load(txn.state, "draws", records.Draws)
+def _drawing(txn: Txn) -> tuple[Draws, int]:
+    draws = rec(txn.state).draws
     if draws is None or not draws.drawn:
         raise Rejected("no encounter card drawn this Mythos phase is waiting")
     return draws, draws.seats[0]
@@ -89,7 +91,7 @@ def choose_card(txn: Txn, index: int) -> None:
     options = [DISCARDED, *listed, TYPE_IT, THREAT_AREA, AT_LOCATION]
     txn.close_prompt()
     choice = options[index]
-    records.save(txn, "draws", replace(draws, resolving=True, typing=choice == TYPE_IT))
+    txn.put("draws", replace(draws, resolving=True, typing=choice == TYPE_IT))
     if choice == DISCARDED:
         txn.add("encounter.discard", 1)
     elif choice == TYPE_IT:
@@ -102,7 +104,7 @@ def choose_card(txn: Txn, index: int) -> None:
 
 def resolve(txn: Txn, seat: int, name: str) -> None:
     """A named encounter card: an enemy spawns (AH-ENEMY-2); a treachery's revelation runs."""
-    card = records.scenario(txn.state).cards[name]
+    card = rec(txn.state).scenario.cards[name]
     if "peril" in card.keywords:
         txn.notice(f"{name} (peril): seat {seat} resolves it alone; nobody else may help")
     if not card.verified:
@@ -116,7 +118,7 @@ def resolve(txn: Txn, seat: int, name: str) -> None:
         surge = True
     else:
         if card.stays is not None:
-            _stays(txn, seat, encounter.free_name(name, records.treacheries(txn.state)), card, name,
+            _stays(txn, seat, encounter.free_name(name, rec(txn.state).treacheries), card, name,
                    at_location=card.stays == "location")
         else:
             txn.add("encounter.discard", 1)
@@ -126,9 +128,9 @@ def resolve(txn: Txn, seat: int, name: str) -> None:
         else:
             steps.run(txn, card.then, seat, source=name)
     if surge:
-        draws = records.load(txn.state, "draws", records.Draws)
+        draws = rec(txn.state).draws
         if draws is not None:
-            records.save(txn, "draws", replace(draws, surge=True))
+            txn.put("draws", replace(draws, surge=True))
 
 
 def _stays(txn: Txn, seat: int, label: str, card: EncounterCard | None, card_name: str | None, *,
@@ -137,23 +139,23 @@ def _stays(txn: Txn, seat: int, label: str, card: EncounterCard | None, card_nam
     at = board.where(txn.state, seat) if at_location else None
     if at_location and at is None:
         raise Rejected(f"seat {seat} is at no known location: say threat area, or place it with `enter` first")
-    cards = records.treacheries(txn.state)
-    cards[label] = records.Treachery(seat, at, card=card_name, shroud=0 if card is None else card.shroud,
+    cards = dict(rec(txn.state).treacheries)
+    cards[label] = Treachery(seat, at, card=card_name, shroud=0 if card is None else card.shroud,
                                      no_investigate=card is not None and card.no_investigate,
                                      leaves_on_investigate=card is not None and card.leaves_on_investigate,
                                      costs_more=() if card is None else tuple(card.costs_more),
                                      text="" if card is None or not card.text else card.text)
-    records.save_treacheries(txn, cards)
+    txn.put("treacheries", cards)
     told = f": {card.text}" if card is not None and card.text else ""
     txn.notice(f"{label} stays " + (f"at {at}" if at else f"in seat {seat}'s threat area") + told)
 
 
 def typed_enemy(txn: Txn, seat: int) -> None:
     """An `enemy` line for the investigator whose card is being named: it is that card."""
-    draws = records.load(txn.state, "draws", records.Draws)
+    draws = rec(txn.state).draws
     if draws is None or not draws.drawn or draws.seats[0] != seat:
         return
     prompt = txn.state.prompt
     if prompt is not None and prompt.id == "encounter_card":
         txn.close_prompt()
-    records.save(txn, "draws", replace(draws, resolving=True, typing=False))
+    txn.put("draws", replace(draws, resolving=True, typing=False))

@@ -10,9 +10,10 @@ from tablekeeper.core.odds import percent
 from tablekeeper.core.state import GameState, Prompt
 from tablekeeper.core.tracks import SeatTrack, seat_track
 from tablekeeper.core.view import Panel, Priority
-from tablekeeper.games.arkham import board, effects, records, reference, skilltest
+from tablekeeper.games.arkham import board, effects, reference, skilltest
 from tablekeeper.games.arkham.data import TokenKind
 from tablekeeper.games.arkham.odds import success_chance
+from tablekeeper.games.arkham.record import rec
 
 WIDTH = 21  # a title longer than this is cut by the renderer; lines wrap and page instead
 
@@ -62,7 +63,7 @@ def tokens_panel(state: GameState) -> Panel:
         if sealed:
             lines.append(f"{sealed} tokens sealed")
         lines += _doubts(state, seat)
-        return _panel(f"{records.scenario(state).difficulty.capitalize()} bag: {bag.contents.total}", lines,
+        return _panel(f"{rec(state).scenario.difficulty.capitalize()} bag: {bag.contents.total}", lines,
                       legend=MARGIN_KEY)
     title = f"{seat_name(state, test.seat)}: {test.skill}"  # the test's seat and skill
     drawn = ", ".join(test.tokens)
@@ -79,7 +80,7 @@ def tokens_panel(state: GameState) -> Panel:
 
 def _doubts(state: GameState, seat: int) -> list[str]:
     """What the odds shown rest on that is not the printed game, or not on the board the station sees."""
-    out = [] if records.scenario(state).verified else ["unverified ref card"]
+    out = [] if rec(state).scenario.verified else ["unverified ref card"]
     if reference.unseen(state, seat):
         out.append("odds: enemies unseen")
     return out
@@ -101,7 +102,7 @@ def margin_chance(state: GameState, seat: int, margin: int, kinds: dict[str, Tok
 
 def seat_name(state: GameState, seat: int) -> str:
     """The investigator's first name, as the table calls the seat."""
-    info = records.seats(state).get(seat)
+    info = rec(state).seats.get(str(seat))
     return info.name.split()[0] if info is not None and info.name else f"seat {seat}"
 
 
@@ -114,7 +115,7 @@ def seat_panel(state: GameState, seat: int) -> Panel:
     name = info.name.split()[0]
     out = effects.eliminated(state).get(str(seat))
     if out is not None:
-        fate = state.get("fate", {}).get(str(seat))
+        fate = rec(state).fate.get(str(seat))
         return _panel(name, [f"out: {out}", *([fate] if fate else []),
                              f"trauma: {value('physical_trauma')} physical, {value('mental_trauma')} mental"])
     engaged = board.engaged_with(state, seat)

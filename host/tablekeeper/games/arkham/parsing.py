@@ -6,14 +6,12 @@ import unicodedata
 from collections.abc import Collection, Mapping, Sequence
 
 from tablekeeper.core import flow as flowmod
-from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, parse_int, parse_seat
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import effects, records
-
-PAID_MORE = "paid_more"  # seat -> the round its first costlier action was paid (Frozen in Fear)
+from tablekeeper.games.arkham import effects
+from tablekeeper.games.arkham.record import rec
 
 
 def usage(args: tuple[str, ...], lo: int, hi: int, text: str) -> None:
@@ -50,7 +48,7 @@ def own_turn(txn: Txn, seat: int, what: str) -> None:
 
 
 def no_test(state: GameState) -> None:
-    if state.get("test") is not None:
+    if rec(state).test is not None:
         raise Rejected("a skill test is running; resolve it first")
 
 
@@ -58,13 +56,13 @@ def spend_actions(txn: Txn, seat: int, n: int, what: str, kind: str = "") -> Non
     """AH-ACTION-1: at most the actions left; AH-ACTION-2: costs are paid first. A treachery in the
     seat's threat area may make the first move, fight or evade action of each round cost 1 more
     (Frozen in Fear)."""
-    extra = [label for label, t in records.treacheries(txn.state).items()
+    extra = [label for label, t in rec(txn.state).treacheries.items()
              if t.seat == seat and t.location is None and kind in t.costs_more]
-    paid = dict(thaw(txn.state.get(PAID_MORE)) or {})
+    paid = rec(txn.state).paid_more
     if extra and paid.get(str(seat)) != txn.state.round:
         n += 1
-        txn.put(PAID_MORE, {**paid, str(seat): txn.state.round})
-        txn.notice(f"{extra[0]}: seat {seat}'s first {'/'.join(records.treacheries(txn.state)[extra[0]].costs_more)} "
+        txn.put("paid_more", {**paid, str(seat): txn.state.round})
+        txn.notice(f"{extra[0]}: seat {seat}'s first {'/'.join(rec(txn.state).treacheries[extra[0]].costs_more)} "
                    "action this round costs 1 more action")
     left = effects.seat_value(txn.state, seat, "actions")
     if left < n:

@@ -6,24 +6,25 @@ from __future__ import annotations
 
 from tablekeeper.core.game import Txn
 from tablekeeper.games.arkham import attacks, board, effects, mythos, scenario_cards, steps
+from tablekeeper.games.arkham.record import rec
 
 
 def resume(txn: Txn) -> None:
     while txn.state.prompt is None and txn.state.over is None:
         before = len(txn.events)
         state = txn.state
-        testing = state.get("test") is not None
-        if state.get("soak") is not None:
+        testing = rec(state).test is not None
+        if rec(state).soak is not None:
             attacks.ask_split(txn)
-        elif state.get("hunters_moved") is not None:
+        elif rec(state).hunters_moved is not None:
             board.move_hunters(txn)
-        elif state.get("aoo") is not None:
+        elif rec(state).aoo is not None:
             attacks.continue_provoked(txn)
-        elif state.get("attack_queue") is not None:
+        elif rec(state).attack_queue is not None:
             attacks.continue_enemy_phase(txn)
-        elif state.get("todo") is not None and not testing:
+        elif rec(state).todo and not testing:
             steps.drain(txn)
-        elif state.get("draws") is not None and not testing:
+        elif rec(state).draws is not None and not testing:
             mythos.advance(txn)
         else:
             scenario_cards.check_objectives(txn)

@@ -1,21 +1,12 @@
-"""Typed records of Arkham's pending work, kept in game data as JSON: a misspelt field is a type
-error, and ``load``/``save`` are the one place that converts between the record and the state."""
+"""The structured values of Arkham's typed record (``record.ArkhamRecord``): a seat's investigator,
+the scenario as set up, the board's cards and the work a question or a test interrupted."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TypeVar, cast
-
 import msgspec
 
-from tablekeeper.core.frozen import thaw
-from tablekeeper.core.game import Txn
-from tablekeeper.core.state import GameState
 from tablekeeper.games.arkham.content import EncounterCard, LocationSpec, Step, SymbolEffect
-from tablekeeper.games.arkham.data import Card, TokenKind
-
-R = TypeVar("R", bound=msgspec.Struct)
-T = TypeVar("T")
+from tablekeeper.games.arkham.data import Card
 
 
 class Seat(msgspec.Struct, frozen=True):
@@ -33,42 +24,20 @@ class Seat(msgspec.Struct, frozen=True):
     elder_sign_per: str = ""  # the Elder Sign also adds 1 per clue at the location or per horror
 
 
-def seats(state: GameState) -> dict[int, Seat]:
-    return dict(_converted(state.get("seats"), _seat_table))
+class AssetCard(msgspec.Struct, frozen=True):
+    """An asset the tracker follows: its printed health/sanity (None: it cannot take that harm),
+    what it has taken, and whether it is exhausted."""
 
+    health: int | None = None
+    sanity: int | None = None
+    damage: int = 0
+    horror: int = 0
+    exhausted: bool = False
 
-def _seat_table(raw: object) -> dict[int, Seat]:
-    return {int(k): v for k, v in msgspec.convert(thaw(raw), type=dict[str, Seat]).items()}
-
-
-_CONVERTED: dict[object, tuple[object, object]] = {}  # converter -> (the frozen value, its record)
-
-
-def _converted(raw: object, convert: Callable[[object], T]) -> T:
-    """``convert(raw)``, kept while the state holds the same frozen value: the displays read the
-    seats and the scenario several times a frame, and a state that did not change them shares them."""
-    held = _CONVERTED.get(convert)
-    if held is not None and held[0] is raw:
-        return cast(T, held[1])
-    record = convert(raw)
-    _CONVERTED[convert] = (raw, record)
-    return record
-
-
-def save_seats(txn: Txn, table: dict[int, Seat]) -> None:
-    txn.put("seats", {str(k): msgspec.to_builtins(v) for k, v in table.items()})
-
-
-def victory(state: GameState) -> tuple[int, ...]:
-    """The victory display's points, card by card: the ``victory`` verb adds, the campaign log counts (AH-XP-2)."""
-    return tuple(msgspec.convert(thaw(state.get("victory", ())), type=list[int]))
-
-
-def add_victory(txn: Txn, points: int, name: str | None = None) -> None:
-    """A card goes to the victory display: its points, and its name when known (objectives count them)."""
-    txn.put("victory", [*victory(txn.state), points])
-    if name is not None:
-        txn.put("victory_cards", [*victory_cards(txn.state), name])
+    def defeated(self) -> bool:
+        """AH-DEFEAT-4 / AH-DMG-11."""
+        return (self.health is not None and self.damage >= self.health) or \
+            (self.sanity is not None and self.horror >= self.sanity)
 
 
 class Enemy(msgspec.Struct, frozen=True):
@@ -125,14 +94,6 @@ class ScenarioInfo(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def enemies(self) -> dict[str, EncounterCard]:
         return {name: card for name, card in self.cards.items() if card.kind == "enemy"}
-
-
-def scenario(state: GameState) -> ScenarioInfo:
-    return _converted(state.get("scenario"), _scenario_info)
-
-
-def _scenario_info(raw: object) -> ScenarioInfo:
-    return msgspec.convert(thaw(raw), type=ScenarioInfo)
 
 
 class Location(msgspec.Struct, frozen=True, kw_only=True):
@@ -246,51 +207,3 @@ class Treachery(msgspec.Struct, frozen=True):
     leaves_on_investigate: bool = False
     costs_more: tuple[str, ...] = ()  # in the threat area: the first of these actions each round costs 1 more
     text: str = ""  # what the card does beyond that, in our words (shown to the table)
-
-
-def load(state: GameState, key: str, kind: type[R]) -> R | None:
-    raw = state.get(key)
-    return None if raw is None else msgspec.convert(thaw(raw), type=kind)
-
-
-def save(txn: Txn, key: str, record: msgspec.Struct | None) -> None:
-    txn.put(key, None if record is None else msgspec.to_builtins(record))
-
-
-def locations(state: GameState) -> dict[str, Location]:
-    return msgspec.convert(thaw(state.get("locations", {})), type=dict[str, Location])
-
-
-def save_locations(txn: Txn, table: dict[str, Location]) -> None:
-    txn.put("locations", msgspec.to_builtins(table))
-
-
-def tokens(state: GameState) -> dict[str, TokenKind]:
-    """The chaos token table (AH-CHAOS-2..5): how each kind of token resolves in this scenario."""
-    return msgspec.convert(thaw(state.get("tokens")), type=dict[str, TokenKind])
-
-
-def save_tokens(txn: Txn, table: dict[str, TokenKind]) -> None:
-    txn.put("tokens", msgspec.to_builtins(table))
-
-
-def treacheries(state: GameState) -> dict[str, Treachery]:
-    return msgspec.convert(thaw(state.get("treacheries", {})), type=dict[str, Treachery])
-
-
-def save_treacheries(txn: Txn, cards: dict[str, Treachery]) -> None:
-    txn.put("treacheries", msgspec.to_builtins(cards))
-
-
-def pending(state: GameState) -> list[Pending]:
-    """Card steps waiting to be applied, the next first (``steps.py``)."""
-    return msgspec.convert(thaw(state.get("todo") or []), type=list[Pending])
-
-
-def save_pending(txn: Txn, items: list[Pending]) -> None:
-    txn.put("todo", [msgspec.to_builtins(item) for item in items] or None)
-
-
-def victory_cards(state: GameState) -> tuple[str, ...]:
-    """The names of the cards in the victory display, as far as they are known."""
-    return tuple(msgspec.convert(thaw(state.get("victory_cards", ())), type=list[str]))

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import msgspec
 
-from tablekeeper.core.frozen import thaw
 from tablekeeper.core.state import GameState
-from tablekeeper.games.arkham import board, records
+from tablekeeper.games.arkham import board
 from tablekeeper.games.arkham.content import SymbolEffect, When, XCount
 from tablekeeper.games.arkham.data import TokenKind
+from tablekeeper.games.arkham.record import rec
 from tablekeeper.games.arkham.records import Enemy
 
 
@@ -73,14 +73,14 @@ def holds(state: GameState, seat: int, when: When) -> bool | None:
 
 def effects(state: GameState) -> dict[str, SymbolEffect]:
     """The reference side in play, less the symbols the table pinned with ``token-value``."""
-    pinned = set(thaw(state.get("pinned") or ()))
-    return {sym: eff for sym, eff in records.scenario(state).reference.items() if sym not in pinned}
+    pinned = rec(state).pinned
+    return {sym: eff for sym, eff in rec(state).scenario.reference.items() if sym not in pinned}
 
 
 def tokens_for(state: GameState, seat: int) -> dict[str, TokenKind]:
     """The token table for a test by ``seat``: each symbol's modifier and "reveal another" read
     against the board now (what the odds and the result use)."""
-    table = records.tokens(state)
+    table = dict(rec(state).tokens)
     for symbol, effect in effects(state).items():
         value = effect.value - (count(state, seat, effect.minus_x).value if effect.minus_x else 0)
         again = effect.again or (effect.again_when is not None and holds(state, seat, effect.again_when) is True)

@@ -7,9 +7,10 @@ from __future__ import annotations
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import board, effects, encounter, records, steps
+from tablekeeper.games.arkham import board, effects, encounter, steps
 from tablekeeper.games.arkham.data import Card
 from tablekeeper.games.arkham.parsing import fold
+from tablekeeper.games.arkham.record import rec
 
 
 def advance_agenda(txn: Txn, why: str) -> None:
@@ -37,7 +38,7 @@ def unmet(state: GameState, card: Card) -> str | None:
         return None
     if goal.defeat is not None:
         want = fold(goal.defeat)
-        gone = [*state.get("defeated_cards", ()), *state.get("defeated_enemies", ())]
+        gone = [*rec(state).defeated_cards, *rec(state).defeated_enemies]
         if not any(fold(str(name)) == want for name in gone):
             alive = any(fold(str(foe.card or name)) == want for name, foe in board.enemies(state).items())
             return f"{goal.defeat} is {'still in play' if alive else 'not defeated yet'}"
@@ -46,7 +47,7 @@ def unmet(state: GameState, card: Card) -> str | None:
         if not here:
             return f"no investigator has entered {goal.enter}"
     if goal.victory_trait is not None:
-        found = {name for name in records.victory_cards(state) if _has_trait(state, name, goal.victory_trait)}
+        found = {name for name in rec(state).victory_cards if _has_trait(state, name, goal.victory_trait)}
         if len(found) < goal.count:
             return f"{len(found)} of {goal.count} {goal.victory_trait} enemies in the victory display"
     return None

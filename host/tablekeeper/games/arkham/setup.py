@@ -6,11 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-import msgspec
-
 from tablekeeper.core import packs as packlib
 from tablekeeper.core.chance import Bag, Multiset
-from tablekeeper.core.frozen import freeze
 from tablekeeper.core.numbers import is_number, parse_number
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import Counter, seat_track
@@ -29,6 +26,7 @@ from tablekeeper.games.arkham.data import (
     symbol_token,
 )
 from tablekeeper.games.arkham.decks import WEAKNESS_SEP
+from tablekeeper.games.arkham.record import ArkhamRecord
 from tablekeeper.games.arkham.rules import ACTIONS_PER_TURN, per_investigator
 
 DEFAULT_INVESTIGATORS = ("roland", "daisy", "skids", "agnes")
@@ -149,7 +147,7 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
         raise ConfigError(f"--option mode={mode}: expected campaign or standalone")
     people = load_investigators(options.get("investigators"), packs)
     tracks: dict[str, Counter] = {}
-    seats: dict[str, Any] = {}
+    seats: dict[str, records.Seat] = {}
     chosen: list[str] = []
     for seat in state.seat_numbers():
         inv_id = options.get(f"seat{seat}", DEFAULT_INVESTIGATORS[(seat - 1) % len(DEFAULT_INVESTIGATORS)])
@@ -174,12 +172,12 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
             lo = 1 if name in ("health", "sanity") else 0
             tracks[seat_track(seat, name)] = Counter(values[name], lo, None)
         elder = options.get(seat_track(seat, "elder_sign"))
-        seats[str(seat)] = {"investigator": inv_id, "name": inv.name, "printed_health": inv.health,
-                            "printed_sanity": inv.sanity, "skills": dict(inv.skills),
-                            "elder_sign": inv.elder_sign if elder is None
-                            else _int_option(options, seat_track(seat, "elder_sign"), 0, lo=-99),
-                            "elder_sign_per": inv.elder_sign_per if elder is None else "",
-                            "weaknesses": list(weaknesses)}
+        seats[str(seat)] = records.Seat(
+            investigator=inv_id, name=inv.name, printed_health=inv.health, printed_sanity=inv.sanity,
+            skills=dict(inv.skills),
+            elder_sign=inv.elder_sign if elder is None else _int_option(options, seat_track(seat, "elder_sign"), 0,
+                                                                        lo=-99),
+            elder_sign_per=inv.elder_sign_per if elder is None else "", weaknesses=weaknesses)
     n = state.seats
     tracks["agenda"] = Counter(1, 1, len(scenario.agendas))
     tracks["agenda.doom"] = Counter(0, 0, None)
@@ -192,33 +190,17 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
     tracks["encounter.discard"] = Counter(0, 0, None)
     bag = Bag("chaos", Multiset.of(bag_counts))
     locations, at = _board(scenario, state.seat_numbers())
-    data = {
-        "scenario": msgspec.to_builtins(records.ScenarioInfo(
+    record = ArkhamRecord(
+        scenario=records.ScenarioInfo(
             id=sid, title=scenario.title, campaign=campaign, difficulty=difficulty, side=side,
             agendas=scenario.agendas, acts=scenario.acts, sequence=tuple(campaigns.get(campaign, ())),
             cards=dict(scenario.cards), deck=dict(scenario.deck), locations=dict(scenario.locations),
-            reference=reference, card=scenario.card, source=scenario.source, verified=scenario.verified)),
-        "tokens": msgspec.to_builtins(tokens),
-        "seats": seats,
-        "mode": mode,
-        "count_eliminated": options.get("count_eliminated", "true") != "false",
-        "eliminated": {},
-        "fate": {},
-        "removed": [],
-        "victory": [],
-        "encounters": [],
-        "grim": [],
-        "records": [],
-        "test": None,
-        "resolution": None,
-        "enemies": {},
-        "locations": msgspec.to_builtins(locations),
-        "at": at,
-        "treacheries": {},
-        "allies": msgspec.to_builtins(load_allies(options.get("assets"), packs)),
-        "campaign_log": _campaign_log(given.get("campaign")),
-    }
-    return replace(state, tracks=tracks, sources={"chaos": bag}, data=freeze(data))
+            reference=reference, card=scenario.card, source=scenario.source, verified=scenario.verified),
+        tokens=tokens, seats=seats, allies=load_allies(options.get("assets"), packs),
+        mode="standalone" if mode == "standalone" else "campaign",
+        count_eliminated=options.get("count_eliminated", "true") != "false",
+        campaign_log=_campaign_log(given.get("campaign")), locations=locations, at=at)
+    return replace(state, tracks=tracks, sources={"chaos": bag}, record=record)
 
 
 def _board(scenario: Scenario, seats: Sequence[int]) -> tuple[dict[str, records.Location], dict[str, str]]:

@@ -1,6 +1,6 @@
 """A skill test run step by step (ST.1 to ST.8), with the exact odds shown before the reveal.
 
-The record (``records.SkillTest``) lives in game data under ``test``: who tests, which skill, the
+The record (``records.SkillTest``) is the game record's ``test``: who tests, which skill, the
 base value and the committed icons, the difficulty, the tokens revealed so far, the step reached
 and the result.
 """
@@ -17,17 +17,18 @@ from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import attacks, board, effects, records, reference, rules, steps
+from tablekeeper.games.arkham import attacks, board, effects, reference, rules, steps
 from tablekeeper.games.arkham.content import Step
 from tablekeeper.games.arkham.data import TokenKind
 from tablekeeper.games.arkham.odds import success_chance, token_effect
+from tablekeeper.games.arkham.record import rec
 from tablekeeper.games.arkham.records import Pending, SkillTest, TestResult
 
 KINDS = ("plain", "investigate", "fight", "evade")
 
 
 def current(state: GameState) -> SkillTest | None:
-    return records.load(state, "test", SkillTest)
+    return rec(state).test
 
 
 def token_kinds(state: GameState, seat: int) -> dict[str, TokenKind]:
@@ -86,7 +87,7 @@ def begin(txn: Txn, seat: int, skill: str, base: int, difficulty: int, kind: str
         if target is None:
             raise Rejected(f"a {kind} test names its enemy")
         board.enemy(txn.state, target)
-    records.save(txn, "test", SkillTest(seat=seat, skill=skill, base=base, difficulty=difficulty, kind=kind,
+    txn.put("test", SkillTest(seat=seat, skill=skill, base=base, difficulty=difficulty, kind=kind,
                                         target=target, autosuccess=autosuccess, source=source, on_fail=on_fail))
     txn.notice(f"ST.1 seat {seat} tests {skill} {base} against {difficulty}" + (f" ({source})" if source else ""))
 
@@ -98,7 +99,7 @@ def commit(txn: Txn, seat: int, icons: int) -> None:
         raise Rejected("commit at least 1 icon")
     if not effects.is_live(txn.state, seat):
         raise Rejected(f"seat {seat} is no longer in the scenario")
-    records.save(txn, "test", replace(test, committed=test.committed + icons))
+    txn.put("test", replace(test, committed=test.committed + icons))
 
 
 def on_reveal(txn: Txn, token: str) -> None:
@@ -112,13 +113,13 @@ def on_reveal(txn: Txn, token: str) -> None:
         raise Rejected(f"no rule for chaos token {token!r}")
     tokens = (*test.tokens, token)
     if kinds[token].again and chaos_bag(txn.state).contents.total > 0:
-        records.save(txn, "test", replace(test, tokens=tokens, step="ST.3"))
+        txn.put("test", replace(test, tokens=tokens, step="ST.3"))
         txn.notice(f"ST.3 {token}: reveal another token")
         return
     modifier, autofail = token_effect(tokens, kinds, elder_sign(txn.state, test.seat))  # ST.4
     result = rules.skill_test_result(test.value, modifier, test.difficulty, autofail=autofail,
                                      autosuccess=test.autosuccess)  # ST.5 / ST.6
-    records.save(txn, "test", replace(test, tokens=tokens, step="ST.6", result=TestResult(
+    txn.put("test", replace(test, tokens=tokens, step="ST.6", result=TestResult(
         modifier, result.modified_skill, result.difficulty, result.success, result.autofail)))
     txn.notice(f"ST.6 {' '.join(tokens)}: {result.modified_skill} vs {result.difficulty} -> "
                + ("success" if result.success else "failure"))
@@ -148,13 +149,13 @@ def resolve(txn: Txn) -> None:
         txn.notice(f"{target} is evaded")
     elif success and kind == "fight" and target in board.enemies(txn.state):
         board.harm_enemy(txn, str(target), 1)
-    records.save(txn, "test", replace(test, step="ST.7"))
-    kinds = records.tokens(txn.state)
+    txn.put("test", replace(test, step="ST.7"))
+    kinds = rec(txn.state).tokens
     txn.source_op("chaos", "return")  # ST.8
     for token in test.tokens:
         if kinds[token].leaves:
             txn.source_op("chaos", "take", token)
-    records.save(txn, "test", None)
+    txn.put("test", None)
     txn.notice(f"ST.8 test over: {'success' if success else 'failure'}")
     _after(txn, test, success)
 

@@ -7,6 +7,8 @@ open; ``drain`` carries on once nothing is (``pending.resume`` calls it after ev
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import msgspec
 from msgspec.structs import replace
 
@@ -15,9 +17,10 @@ from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import attacks, board, effects, encounter, places, records, reference, rules, skilltest
+from tablekeeper.games.arkham import attacks, board, effects, encounter, places, reference, rules, skilltest
 from tablekeeper.games.arkham.content import Step
-from tablekeeper.games.arkham.records import Pending
+from tablekeeper.games.arkham.record import rec
+from tablekeeper.games.arkham.records import Pending, Soak
 
 YES_NO = ["yes", "no"]
 
@@ -31,25 +34,29 @@ def run_all(txn: Txn, batch: list[Pending]) -> None:
     """Several cards' steps in this order, all before the steps already waiting."""
     batch = [item for item in batch if item.steps]
     if batch:
-        records.save_pending(txn, [*batch, *records.pending(txn.state)])
+        _save_todo(txn, [*batch, *rec(txn.state).todo])
     drain(txn)
+
+
+def _save_todo(txn: Txn, items: Sequence[Pending]) -> None:
+    txn.put("todo", tuple(items) or None)
 
 
 def busy(state: GameState) -> bool:
     """Something the next step must wait for: a question, a skill test, an attack's harm, the end."""
-    return state.prompt is not None or state.get("test") is not None or state.get("soak") is not None \
+    return state.prompt is not None or rec(state).test is not None or rec(state).soak is not None \
         or state.over is not None
 
 
 def drain(txn: Txn) -> None:
     while not busy(txn.state):
-        items = records.pending(txn.state)
+        items = rec(txn.state).todo
         if not items:
             return
         head, rest = items[0], items[1:]
         step = head.steps[0]
         left = head.steps[1:]
-        records.save_pending(txn, [replace(head, steps=left), *rest] if left else rest)
+        _save_todo(txn, [replace(head, steps=left), *rest] if left else rest)
         if effects.is_live(txn.state, head.seat) or step.who != "self":
             apply(txn, step, head)
 
@@ -69,7 +76,7 @@ def apply(txn: Txn, step: Step, ctx: Pending) -> None:
     elif step.who == "each":
         items = [Pending(steps=(replace(step, who="self"),), seat=s, margin=ctx.margin, source=ctx.source)
                  for s in effects.live_seats(txn.state)]
-        records.save_pending(txn, [*items, *records.pending(txn.state)])
+        _save_todo(txn, [*items, *rec(txn.state).todo])
         return
     HANDLERS[step.do](txn, step, ctx)
 
@@ -101,7 +108,7 @@ def _harm(txn: Txn, step: Step, ctx: Pending) -> None:
     if n <= 0 or not effects.is_live(txn.state, ctx.seat):
         return
     txn.notice(f"{ctx.source}: seat {ctx.seat} takes {n} {step.do}")
-    records.save(txn, "soak", records.Soak(ctx.seat, n if step.do == "damage" else 0, n if step.do == "horror" else 0))
+    txn.put("soak", Soak(ctx.seat, n if step.do == "damage" else 0, n if step.do == "horror" else 0))
     attacks.ask_split(txn)
 
 
@@ -182,7 +189,7 @@ def _draw_enemy(txn: Txn, step: Step, ctx: Pending) -> None:
     is theirs to say; it then spawns as drawn (engaged, unless its card says where). A search by trait
     goes through the encounter deck and discard pile, so a set-aside enemy (the Ghoul Priest) is never
     among the answers."""
-    cards = records.scenario(txn.state).cards
+    cards = rec(txn.state).scenario.cards
     names = sorted(n for n, c in cards.items() if c.kind == "enemy" and (
         (step.set is not None and c.set == step.set) or
         (step.set is None and not c.set_aside and (step.trait is None or step.trait in c.traits))))
@@ -258,8 +265,7 @@ def _spawn_discarded(txn: Txn, step: Step, ctx: Pending) -> None:
     is the players' to say; it spawns where the card says (two of them from ``two_from`` investigators)."""
     times = 2 if step.two_from is not None and effects.investigator_count(txn.state) >= step.two_from else 1
     one = replace(step, do="draw_enemy", two_from=None)
-    records.save_pending(txn, [Pending(steps=(one,) * times, seat=ctx.seat, source=ctx.source),
-                               *records.pending(txn.state)])
+    _save_todo(txn, [Pending(steps=(one,) * times, seat=ctx.seat, source=ctx.source), *rec(txn.state).todo])
 
 
 HANDLERS = {
@@ -321,7 +327,7 @@ def answer_location_card(txn: Txn, index: int) -> None:
     name, options = str(prompt.context["location"]), [str(o) for o in prompt.context["cards"]]
     txn.close_prompt()
     place = board.location(txn.state, name)
-    spec = records.scenario(txn.state).locations[str(place.spec)]
+    spec = rec(txn.state).scenario.locations[str(place.spec)]
     board.save_location(txn, name, places.as_card(place, places.variant(spec, options[index])))
     board.reveal(txn, name)
     seat = prompt.context.get("seat")

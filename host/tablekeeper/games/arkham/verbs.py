@@ -18,7 +18,6 @@ from tablekeeper.games.arkham import (
     chaos_verbs,
     effects,
     encounter,
-    records,
     rules,
     scenario_cards,
     steps,
@@ -35,6 +34,8 @@ from tablekeeper.games.arkham.parsing import (
     spend_actions,
     usage,
 )
+from tablekeeper.games.arkham.record import GrimNote, rec
+from tablekeeper.games.arkham.records import Provoked
 
 
 # --- actions -------------------------------------------------------------------------------------
@@ -65,12 +66,12 @@ def act(txn: Txn, args: tuple[str, ...]) -> None:
     _check_target(state, seat, kind, target)
     skill = count(named["skill"], "skill") if "skill" in named else None
     spend_actions(txn, seat, 1, f"the {kind} action", kind)
-    effect = records.Provoked(seat, (), kind, target, skill)
+    effect = Provoked(seat, (), kind, target, skill)
     if order:
         attackers = [n for n in board.engaged_with(txn.state, seat) if board.enemy(txn.state, n).ready]
         if kind in rules.NON_PROVOKING or sorted(order) != sorted(attackers):
             raise Rejected(f"the attack order must name each ready engaged enemy once: {', '.join(attackers)}")
-        effect = records.Provoked(seat, tuple(order), kind, target, skill, ordered=True)
+        effect = Provoked(seat, tuple(order), kind, target, skill, ordered=True)
     attacks.provoke(txn, seat, kind, effect)
 
 
@@ -109,8 +110,8 @@ def menu_lines(state: GameState, seat: int) -> list[tuple[str, ...]]:
         out.append(("act", me, "evade" if mine else "engage", name))
     if effects.seat_value(state, seat, "hand") > 0:
         have = effects.seat_value(state, seat, "resources")
-        out += [("ally", me, name) for name, card in sorted(state.get("allies", {}).items())
-                if int(card["cost"]) <= have and name not in assets.assets(state, seat)]
+        out += [("ally", me, name) for name, card in sorted(rec(state).allies.items())
+                if card.cost <= have and name not in assets.assets(state, seat)]
     return [*out, ("act", me, "other"), ("act", me, "resign")]
 
 
@@ -133,15 +134,15 @@ def ally(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("usage: ally SEAT NAME")
     seat = live_seat(txn.state, args[0])
     title = name_of(args[1:], "ally")
-    known = txn.state.get("allies", {})
+    known = rec(txn.state).allies
     if title not in known:
         raise Rejected(f"no ally {title!r} in the assets data (known: {', '.join(sorted(known)) or 'none'})")
     card = known[title]
     if title in assets.assets(txn.state, seat):
         raise Rejected(f"seat {seat} already has {title} in play")
-    play(txn, (f"seat{seat}", str(card["cost"]), "asset"))  # its attacks of opportunity come first
+    play(txn, (f"seat{seat}", str(card.cost), "asset"))  # its attacks of opportunity come first
     if effects.is_live(txn.state, seat):
-        assets.add(txn, seat, title, card.get("health"), card.get("sanity"))
+        assets.add(txn, seat, title, card.health, card.sanity)
 
 
 def _check_target(state: GameState, seat: int, kind: str, target: str | None) -> None:
@@ -151,7 +152,7 @@ def _check_target(state: GameState, seat: int, kind: str, target: str | None) ->
             count(target, "difficulty")
         elif here is None:
             raise Rejected("investigate needs a difficulty (act SEAT investigate N) or a location (enter)")
-        blocked = [n for n, t in records.treacheries(state).items() if t.location == here and t.no_investigate]
+        blocked = [n for n, t in rec(state).treacheries.items() if t.location == here and t.no_investigate]
         if here is not None and blocked:
             raise Rejected(f"{here} cannot be investigated while {blocked[0]} is attached to it")
     elif kind == "move":
@@ -410,7 +411,7 @@ def resolution(txn: Txn, args: tuple[str, ...]) -> None:
     if not args[0].upper().startswith("R") or not is_number(args[0][1:], signed=False):
         raise Rejected(f"a resolution is written R1, R2, ...; not {args[0]!r}")
     if txn.state.over is not None:
-        if txn.state.get("resolution") != "no resolution" or txn.state.get("resolution_to"):
+        if rec(txn.state).resolution != "no resolution" or rec(txn.state).resolution_to:
             raise Rejected(f"the scenario already ended ({txn.state.over})")
         txn.put("resolution_to", args[0].upper())
         txn.notice(f"No resolution was reached: the guide sends the group to resolution {args[0].upper()}")
@@ -427,7 +428,7 @@ def bonus(txn: Txn, args: tuple[str, ...]) -> None:
 def go_to(txn: Txn, args: tuple[str, ...]) -> None:
     """AH-NEXT-1: the resolution sends the group to another scenario of the campaign."""
     usage(args, 1, 1, "go-to SCENARIO")
-    sequence = records.scenario(txn.state).sequence
+    sequence = rec(txn.state).scenario.sequence
     if args[0] not in sequence:
         raise Rejected(f"the campaign has no scenario {args[0]!r} (scenarios: {', '.join(sequence)})")
     txn.put("go_to", args[0])
@@ -467,7 +468,7 @@ def record(txn: Txn, args: tuple[str, ...]) -> None:
     if not args:
         raise Rejected("usage: record TEXT (what the campaign guide says to write in the log)")
     text = " ".join(args)
-    effects.put_list(txn, "records", text)
+    txn.put("records", (*rec(txn.state).records, text))
     txn.notice(f"Campaign log: {text}")
 
 
@@ -478,7 +479,7 @@ def victory(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("usage: victory N [CARD]")
     card = name_of(args[1:], "card") if len(args) > 1 else None
     found = None if card is None else encounter.known_card(txn.state, card)
-    records.add_victory(txn, count(args[0], "victory points", 1), found[0] if found else card)
+    effects.add_victory(txn, count(args[0], "victory points", 1), found[0] if found else card)
 
 
 def grim(txn: Txn, args: tuple[str, ...]) -> None:
@@ -486,7 +487,7 @@ def grim(txn: Txn, args: tuple[str, ...]) -> None:
     if not args:
         raise Rejected("usage: grim TEXT (how the players resolved it)")
     text = " ".join(args)
-    effects.put_list(txn, "grim", {"round": txn.state.round, "step": txn.state.step, "text": text})
+    txn.put("grim", (*rec(txn.state).grim, GrimNote(txn.state.round, txn.state.step, text)))
     txn.notice(f"Grim Rule: {text}")
 
 
@@ -500,7 +501,7 @@ def buy(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("usage: buy SEAT TITLE LEVEL [exceptional] [permanent] [upgrade=N] [remove=TITLE] [class=C]")
     plain = [plain[0], name_of(plain[1:level_at], "card title"), *plain[level_at:]]  # a title is its words
     state = txn.state
-    log_body = state.get("campaign_log")
+    log_body = rec(state).campaign_log
     if log_body is None:
         raise Rejected("cards are bought between the scenarios of a campaign (play --campaign NAME)")
     if (state.round, state.step) != (1, "2.1") or state.prompt is not None:
@@ -510,8 +511,8 @@ def buy(txn: Txn, args: tuple[str, ...]) -> None:
     if unknown or words:
         raise Rejected(f"buy: unknown word {sorted(unknown | words)[0]!r}")
     seat = live_seat(state, plain[0])
-    log = Campaign(thaw(log_body))
-    inv = records.seats(state)[seat].investigator
+    log = Campaign(thaw(log_body))  # a copy: ``Campaign`` writes into its body
+    inv = effects.seat_info(state, seat).investigator
     log_seat = next((int(s) for s, i in log.body["players"].items() if i == inv), None)
     if log_seat is None:
         raise Rejected(f"{inv} has no record in the campaign log yet")

@@ -13,6 +13,7 @@ from tablekeeper.core.state import GameState
 from tablekeeper.games.spirit_island import blight_track, invader_rules, lands, spirits, table_actions
 from tablekeeper.games.spirit_island.common import adversary, table
 from tablekeeper.games.spirit_island.data import AdversaryAt
+from tablekeeper.games.spirit_island.record import shared
 
 PIECE_WORD = {"town_where_none": "Town", "build_where_most": "Build", "cash_crops": "Town or Blight"}
 
@@ -49,7 +50,7 @@ def impending_disaster(txn: Txn) -> bool:
     if applies(txn.state, "impending_disaster") is None:
         return False
     depth = timing.depth(txn.state)
-    used = [int(d) for d in txn.state.get(DISASTER) or ()]
+    used = shared(txn.state).pushed
     if depth in used:
         return False
     if depth:
@@ -110,7 +111,7 @@ def ravages_too(state: GameState, name: str) -> bool:
 def after_explore_card(txn: Txn, card: str) -> None:
     """SI-ERRATA-2: reactions "after an Explore card" (France 6) fire once for each card resolved."""
     key, level = adversary(txn.state)
-    txn.put("invader.explore_cards", int(txn.state.get("invader.explore_cards", 0)) + 1)
+    txn.put("invader.explore_cards", shared(txn.state).explore_cards + 1)
     for rule in table(txn.state).adversary(key, level, "after_explore_card"):
         txn.notice(f"After the {card} Explore card: {rule.text}")
 
@@ -126,7 +127,7 @@ def escalation_lands(state: GameState, rule: str, board: str, where: str) -> lis
         near = list(lands.place(state, where).adjacent)
         return _fewest(near, lambda n: lands.land(state, n).towns)
     if rule == "ports_sprawl":  # Scotland's escalation: the lands with the fewest Towns, one each
-        chosen = [str(n) for n in state.get(PORTS) or ()]
+        chosen = shared(state).ports
         boards = [lands.board_of(chosen[0])] if chosen else _most_coastal_buildings(state)
         free = [n for b in boards for n in _board(state, b) if n not in chosen]
         return _fewest(free, lambda n: lands.land(state, n).towns)
@@ -232,7 +233,7 @@ def escalate(txn: Txn, rule: str, name: str) -> None:
         label = RULE_NAME.get(rule, "Escalation")
         txn.notice(f"{label}: 1 Town added in {name}")
         if rule == "ports_sprawl":
-            txn.put(PORTS, [*(txn.state.get(PORTS) or ()), name])
+            txn.put(PORTS, [*shared(txn.state).ports, name])
 
 
 def loss_met(state: GameState) -> str | None:

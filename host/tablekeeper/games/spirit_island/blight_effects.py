@@ -4,18 +4,21 @@ Blighted Island effects that repeat every Invader Phase."""
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from tablekeeper.core import timing
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.games.spirit_island import lands, table_actions
-from tablekeeper.games.spirit_island.common import blight_card, get
+from tablekeeper.games.spirit_island.common import blight_card
+from tablekeeper.games.spirit_island.record import PresenceLoss, shared
 
 LEFT = "blight.immediately_left"
 
 
 def _boards(state: GameState) -> int:
-    return len(state.get("boards") or ())
+    return len(shared(state).boards)
 
 
 def _spirits_lose(txn: Txn, track: str, n: int, reason: str = "") -> None:
@@ -25,7 +28,7 @@ def _spirits_lose(txn: Txn, track: str, n: int, reason: str = "") -> None:
         if not n or not have:
             continue
         if track == "presence" and lands.placed_presence(txn.state, seat):
-            txn.put(LOSS, [*get(txn.state, LOSS, []), [seat, min(n, have), reason]])
+            txn.put(LOSS, [*shared(txn.state).presence_loss, PresenceLoss(seat, min(n, have), reason)])
         else:
             txn.set(seat_track(seat, track), max(0, have - n))
     ask_loss(txn)
@@ -39,11 +42,11 @@ ELSEWHERE = "one not in a land the station tracks"
 def ask_loss(txn: Txn) -> None:
     """Which land each Spirit's destroyed Presence comes from (no question where there is one)."""
     while txn.state.prompt is None:
-        queue = get(txn.state, LOSS, [])
+        queue = shared(txn.state).presence_loss
         if not queue:
             txn.put(LOSS, None)
             return
-        seat, left, reason = int(queue[0][0]), int(queue[0][1]), str(queue[0][2])
+        seat, left, reason = queue[0].seat, queue[0].left, queue[0].reason
         options = [name for name, rec in lands.all_lands(txn.state).items() if rec.presence.get(str(seat), 0)]
         if txn.value(seat_track(seat, "presence")) > lands.placed_presence(txn.state, seat):
             options.append(ELSEWHERE)
@@ -55,16 +58,15 @@ def ask_loss(txn: Txn) -> None:
 
 
 def _lose_one(txn: Txn, where: str) -> None:
-    queue = get(txn.state, LOSS, [])
-    seat = int(queue[0][0])
+    first, *rest = shared(txn.state).presence_loss
+    seat = first.seat
     if where != ELSEWHERE:
         rec = lands.land(txn.state, where)
         lands.put(txn, where, rec.with_presence(str(seat), rec.presence.get(str(seat), 0) - 1))
         txn.notice(f"Seat {seat} loses 1 Presence in {where}")
     txn.set(seat_track(seat, "presence"), max(0, txn.value(seat_track(seat, "presence")) - 1))
-    queue[0][1] = int(queue[0][1]) - 1
-    if queue[0][1] <= 0 or not txn.value(seat_track(seat, "presence")):
-        queue.pop(0)
+    left = first.left - 1
+    queue = rest if left <= 0 or not txn.value(seat_track(seat, "presence")) else [replace(first, left=left), *rest]
     txn.put(LOSS, queue or None)
 
 
@@ -110,12 +112,12 @@ def immediately(txn: Txn) -> None:
 def placing(state: GameState) -> bool:
     """Is the Immediately action open and waiting for its Blight?"""
     name = timing.current_action(state) or ""
-    return name.startswith("Immediately:") and int(state.get(LEFT, 0) or 0) > 0
+    return name.startswith("Immediately:") and shared(state).immediately_left > 0
 
 
 def placed(txn: Txn) -> None:
     """One of the Immediately Blight was placed; the last one ends the nested action."""
-    left = int(txn.state.get(LEFT, 0) or 0) - 1
+    left = shared(txn.state).immediately_left - 1
     txn.put(LEFT, left or None)
     if left <= 0 and (timing.current_action(txn.state) or "").startswith("Immediately:"):
         table_actions.end(txn)

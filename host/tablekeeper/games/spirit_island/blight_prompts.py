@@ -10,7 +10,7 @@ from __future__ import annotations
 from tablekeeper.core.game import Txn
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.games.spirit_island import blight_effects, blight_track, table_actions
-from tablekeeper.games.spirit_island.common import get
+from tablekeeper.games.spirit_island.record import WaitingBlight, shared
 
 YES_NO = ["no", "yes"]
 
@@ -70,17 +70,17 @@ def _chain_done(txn: Txn, immediately: bool) -> None:
     if blight_effects.placing(txn.state):
         start(txn, 0, immediately=True)
         return
-    stack = get(txn.state, RESUME, [])
+    stack = shared(txn.state).blight_resume
     if not stack:
         _finish(txn)
         return
-    waiting = stack.pop()
-    txn.put(RESUME, stack or None)
-    if waiting["cascades"]:
+    waiting = stack[-1]
+    txn.put(RESUME, stack[:-1] or None)
+    if waiting.cascades:
         txn.notice("The land already had Blight: it cascades into an adjacent land")
-        start(txn, int(waiting["depth"]) + 1, bool(waiting["immediately"]))
+        start(txn, waiting.depth + 1, waiting.immediately)
     else:
-        _chain_done(txn, bool(waiting["immediately"]))
+        _chain_done(txn, waiting.immediately)
 
 
 def _take_and_place(txn: Txn, depth: int, cascades: bool, immediately: bool = False,
@@ -101,8 +101,7 @@ def _ask_presence(txn: Txn, depth: int, cascades: bool, seats: list[int], immedi
     if not seats:
         if blight_effects.placing(txn.state) and not immediately:
             # SI-BLIGHT-1 step 1: the flipped card's Blight before this one's cascade
-            stack = get(txn.state, RESUME, [])
-            txn.put(RESUME, [*stack, {"depth": depth, "cascades": cascades, "immediately": immediately}])
+            txn.put(RESUME, [*shared(txn.state).blight_resume, WaitingBlight(depth, cascades, immediately)])
             start(txn, 0, immediately=True)
         elif cascades:
             txn.notice("The land already had Blight: it cascades into an adjacent land")

@@ -6,7 +6,7 @@ Triggered actions about Blight wait for the causing action."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from msgspec.structs import replace
 
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
@@ -14,13 +14,13 @@ from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import blight as procedure
 from tablekeeper.games.spirit_island import blight_effects, lands, table_actions
-from tablekeeper.games.spirit_island.common import adversary, blight_card, get, table
+from tablekeeper.games.spirit_island.common import adversary, blight_card, table
+from tablekeeper.games.spirit_island.record import LandRecord, PresenceAsk, shared
 
 PENDING = "blight.pending"  # lands whose Blight waits to cascade, oldest first
 ASK = "blight.ask"  # [land, seats] whose unplaced Presence may be in the land
 DRAWING = "blight.drawing"  # a Still Healthy card ran out: the new card is being drawn
 HEALING = "blight.healing"  # France 5: Blight removed from the island waits on the adversary panel
-HEALING_LIMIT = "blight.healing_limit"
 PROMPTS = {"cascade": "si.blight.cascade", "unplaced": "si.blight.unplaced", "draw": "si.blight.draw"}
 
 
@@ -48,10 +48,10 @@ def add(txn: Txn, land: str, count: int, ask_presence: bool = False) -> None:
     table_actions.begin_implicit(txn, f"Blight in {land}")
     state = txn.state
     recorded = lands.all_lands(state)
-    destroyed = set(get(state, "blight.destroyed", []))
+    destroyed = set(shared(state).blight_destroyed)
     model: dict[str, procedure.Land] = {}
     for name in {land, *recorded}:
-        rec = recorded.get(name, lands.LandRecord())
+        rec = recorded.get(name, LandRecord())
         pieces = []
         for seat, n in rec.presence.items():
             # pieces already destroyed in this action keep their ids, so the rest get new ones
@@ -63,19 +63,19 @@ def add(txn: Txn, land: str, count: int, ask_presence: bool = False) -> None:
     run = procedure.BlightRun(_pool(state), model, when, after, during_setup=state.phase == "setup")
     run.subject_to_destruction = destroyed
     was_flipped = run.pool.flipped
-    before = {seat: recorded.get(land, lands.LandRecord()).presence.get(str(seat), 0) for seat in state.seat_numbers()}
+    before = {seat: recorded.get(land, LandRecord()).presence.get(str(seat), 0) for seat in state.seat_numbers()}
     cascades = run.add(land, count)
     _apply(txn, run, was_flipped)
     placed = any(e[0] == "place" for e in run.log)
     if placed and ask_presence:
         seats = [s for s in txn.state.seat_numbers() if not before[s] and _unplaced(txn.state, s) > 0]
         if seats:
-            txn.put(ASK, [*get(txn.state, ASK, []), [land, seats]])
-    txn.put(PENDING, cascades + get(txn.state, PENDING, []))
+            txn.put(ASK, [*shared(txn.state).blight_ask, PresenceAsk(land, tuple(seats))])
+    txn.put(PENDING, [*cascades, *shared(txn.state).blight_pending])
     for effect in run.triggers:
         table_actions.trigger(txn, effect)
     if placed and txn.state.phase == "invader" and txn.state.step == "ravage":
-        boards = get(txn.state, "ravage.blight_boards", [])
+        boards = shared(txn.state).ravage_blight_boards
         if lands.board_of(land) not in boards:
             txn.put("ravage.blight_boards", [*boards, lands.board_of(land)])
     if cascades:
@@ -117,7 +117,7 @@ def _apply(txn: Txn, run: procedure.BlightRun, was_flipped: bool) -> None:
         txn.set("blight.flipped", 1)
     recorded = lands.all_lands(txn.state)
     for name, land in run.lands.items():
-        before = recorded.get(name, lands.LandRecord())
+        before = recorded.get(name, LandRecord())
         counts: dict[str, int] = {}
         for piece in land.presence:
             seat = piece.split(":")[0]
@@ -165,8 +165,8 @@ def announce(txn: Txn, log: list[tuple[str, ...]]) -> None:
 def busy(state: GameState) -> bool:
     """Does a Blight addition still wait for the table (a cascade, a Presence question, a drawn
     card, an Immediately Blight to place)?"""
-    return bool(get(state, PENDING, []) or get(state, ASK, []) or state.get(DRAWING)
-                or blight_effects.placing(state))
+    record = shared(state)
+    return bool(record.blight_pending or record.blight_ask or record.blight_drawing or blight_effects.placing(state))
 
 
 def next_question(txn: Txn) -> None:
@@ -176,25 +176,24 @@ def next_question(txn: Txn) -> None:
     state = txn.state
     if state.prompt is not None:
         return
-    asks = get(state, ASK, [])
+    asks = shared(state).blight_ask
     if asks:
-        land, seats = asks[0]
-        seat = int(seats[0])
+        land, seat = asks[0].land, asks[0].seats[0]
         txn.ask(PROMPTS["unplaced"], f"Seat {seat}'s Presence not placed in a land: is one in {land}?",
                 ["no", "yes: it is destroyed"], seat=seat, context={"land": land, "seat": seat})
         return
-    if state.get(DRAWING):
-        names = [c.name for c in table(state).blight_cards if c.name != state.get("blight_card")]
+    if shared(state).blight_drawing:
+        names = [c.name for c in table(state).blight_cards if c.name != shared(state).blight_card]
         txn.ask(PROMPTS["draw"], "The Still Healthy card ran out: which Blight card comes into play, Blighted?",
                 ["the device draws one", *names], context={"names": names})
         return
     if blight_effects.placing(state):
         return
-    pending = get(state, PENDING, [])
+    pending = shared(state).blight_pending
     if pending:
-        source = str(pending[0])
+        source = pending[0]
         options = list(lands.place(state, source).adjacent)
-        across = "" if len(lands.board_letters(state)) == 1 or state.get(lands.LINKS) else \
+        across = "" if len(lands.board_letters(state)) == 1 or shared(state).links else \
             " (one on another board that touches it: cascade LAND)"
         txn.ask(PROMPTS["cascade"], f"Blight cascades from {source}: into which adjacent land?{across}", options,
                 context={"from": source, "lands": options})
@@ -204,9 +203,9 @@ def on_unplaced(txn: Txn, index: int) -> None:
     prompt = txn.open_prompt()
     land, seat = str(prompt.context["land"]), int(prompt.context["seat"])
     txn.close_prompt()
-    asks = get(txn.state, ASK, [])
-    rest = [int(s) for s in asks[0][1] if int(s) != seat]
-    txn.put(ASK, ([[land, rest]] if rest else []) + asks[1:] or None)
+    asks = shared(txn.state).blight_ask
+    rest = tuple(s for s in asks[0].seats if s != seat)
+    txn.put(ASK, [*([PresenceAsk(land, rest)] if rest else []), *asks[1:]] or None)
     if index == 1:
         txn.add(seat_track(seat, "presence"), -1)
         txn.notice(f"Seat {seat} loses 1 Presence in {land}")
@@ -230,7 +229,7 @@ def on_draw(txn: Txn, index: int) -> None:
 
 def drawn(txn: Txn, name: str) -> None:
     """The card a Still Healthy card drew comes into play already Blighted, with its Immediately."""
-    if not txn.state.get(DRAWING):
+    if not shared(txn.state).blight_drawing:
         raise Rejected("a Blight card is drawn only when a Still Healthy card runs out")
     card = table(txn.state).blight_card(name)
     txn.put(DRAWING, None)
@@ -245,22 +244,21 @@ def drawn(txn: Txn, name: str) -> None:
 def cascade(txn: Txn, land: str) -> None:
     """The land a waiting cascade goes to: adjacent to the one that cascades (SI-BLIGHT-1 step 4);
     a land on another board is taken as the players lay the boards out."""
-    pending = get(txn.state, PENDING, [])
+    pending = shared(txn.state).blight_pending
     if not pending:
         raise Rejected("no Blight is waiting to cascade")
-    source = str(pending[0])
+    source = pending[0]
     target = lands.place(txn.state, land).name
     if target == source:
         raise Rejected(f"a cascade goes into a land adjacent to {source}, not {source} itself")
     here = lands.place(txn.state, source)
-    laid_out = bool(txn.state.get(lands.LINKS))  # the touching lands across boards are known
+    laid_out = bool(shared(txn.state).links)  # the touching lands across boards are known
     if (laid_out or lands.board_of(target) == here.board) and target not in here.adjacent:
         raise Rejected(f"{target} is not adjacent to {source} (adjacent: {', '.join(here.adjacent)})")
     prompt = txn.state.prompt
     if prompt is not None and prompt.id == PROMPTS["cascade"]:
         txn.close_prompt()
-    pending.pop(0)
-    txn.put(PENDING, pending)
+    txn.put(PENDING, pending[1:])
     across = "" if lands.board_of(target) == here.board or laid_out else " (across the boards, as laid out)"
     txn.notice(f"Blight cascades from {source} into {target}{across}")
     add(txn, target, 1)
@@ -283,7 +281,7 @@ def remove(txn: Txn, land: str, count: int) -> None:
     lands.put(txn, land, replace(rec, blight=rec.blight - count))
     if HEALING in txn.state.tracks:  # France 5: it waits on the panel, then all goes back at once
         held = txn.value(HEALING) + count
-        limit = int(txn.state.get(HEALING_LIMIT, 0) or 0)
+        limit = shared(txn.state).healing_limit
         if held >= limit:
             txn.set(HEALING, 0)
             txn.set("blight.card", txn.value("blight.card") + held)
@@ -296,9 +294,9 @@ def remove(txn: Txn, land: str, count: int) -> None:
 
 
 def waiting_for_cascade(state: GameState) -> str | None:
-    pending = get(state, PENDING, [])
-    if pending:
-        return f"Blight from {pending[0]} must cascade first: cascade LAND"
-    if get(state, ASK, []) or state.get(DRAWING):
+    record = shared(state)
+    if record.blight_pending:
+        return f"Blight from {record.blight_pending[0]} must cascade first: cascade LAND"
+    if record.blight_ask or record.blight_drawing:
         return "answer the Blight question first"
     return None

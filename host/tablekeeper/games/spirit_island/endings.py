@@ -7,6 +7,7 @@ from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState, Result
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.games.spirit_island import adversary_rules
+from tablekeeper.games.spirit_island.record import shared
 
 VICTORY_TEXT = {1: "no Invaders on the island", 2: "no Towns or Cities", 3: "no Cities"}
 
@@ -26,9 +27,9 @@ def defeat_met(state: GameState) -> str | None:
     """SI-END-2: a Spirit without Presence, the Blighted Island out of Blight, Explore with no
     Invader card left (the last two are flagged where they happen), or an adversary's extra loss
     condition the station checks on the lands (England's capital, Scotland's trade hub)."""
-    pending = state.get("defeat.pending")
+    pending = shared(state).defeat_pending
     if pending:
-        return str(pending[0])
+        return pending[0]
     adversary_loss = adversary_rules.loss_met(state)
     if adversary_loss:
         return adversary_loss
@@ -46,7 +47,7 @@ def check(txn: Txn) -> None:
     otherwise never end."""
     if txn.state.over is not None:
         return
-    if timing.depth(txn.state) > 0 and not txn.state.get("defeat.pending"):
+    if timing.depth(txn.state) > 0 and not shared(txn.state).defeat_pending:
         return
     win, loss = victory_met(txn.state), defeat_met(txn.state)
     if (win or loss) and txn.state.prompt is not None:

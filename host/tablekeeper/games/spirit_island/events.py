@@ -8,6 +8,7 @@ from tablekeeper.core.game import Txn
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import invader_counts, invader_rules
 from tablekeeper.games.spirit_island.common import slots, table
+from tablekeeper.games.spirit_island.record import shared
 
 PICKING_TERRAIN = {"fortification": "Build", "cash crops take hold": "Ravage"}
 AFTER_ADVANCE = "event.after_advance"
@@ -28,10 +29,10 @@ def event(txn: Txn, name: str) -> None:
 def after_advance(txn: Txn) -> None:
     """The Advance step: a Fortification typed earlier asks for its terrain now, from the cards
     as they lie after advancing."""
-    name = txn.state.get(AFTER_ADVANCE)
+    name = shared(txn.state).after_advance
     if name:
         txn.put(AFTER_ADVANCE, None)
-        ask_terrain(txn, str(name))
+        ask_terrain(txn, name)
 
 
 def ask_terrain(txn: Txn, name: str) -> None:

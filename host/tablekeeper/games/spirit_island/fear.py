@@ -12,12 +12,16 @@ Level of that moment is shown, in our words.
 
 from __future__ import annotations
 
+import msgspec
+from msgspec.structs import replace
+
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState, Result
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import invader_counts
-from tablekeeper.games.spirit_island.common import deck_of, get, table
+from tablekeeper.games.spirit_island.common import deck_of, table
+from tablekeeper.games.spirit_island.record import EarnedFear, ResolvedFear, shared
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "Victory"}
 
@@ -50,14 +54,14 @@ def earn_card(txn: Txn) -> None:
     txn.put("fear.earning", True)
     card = txn.draw("fear")
     txn.put("fear.earning", None)
-    cards = get(txn.state, "fear.earned_cards", [])
-    cards.append({"card": card, "round": txn.state.round, "phase": txn.state.phase, "step": txn.state.step})
+    cards = [*shared(txn.state).fear_earned,
+             EarnedFear(card=card, round=txn.state.round, phase=txn.state.phase, step=txn.state.step)]
     txn.put("fear.earned_cards", cards)
     txn.set("fear.earned", len(cards))
     deck = deck_of(txn.state, "fear")
     txn.set("fear.cards_left", deck.remaining)
     txn.notice(f"Fear card earned, {deck.remaining} left")
-    invader_counts.entrench(txn, len(cards) + len(get(txn.state, "fear.resolved", [])))
+    invader_counts.entrench(txn, len(cards) + len(shared(txn.state).fear_resolved))
     terror = terror_after(deck)
     if terror != txn.value("terror"):
         txn.set("terror", terror)
@@ -70,19 +74,18 @@ def earn_card(txn: Txn) -> None:
 CARD_PROMPT = "si.fear_card"
 NAME_PROMPT = "si.fear_name"
 UNNAMED = "a Fear card the data does not name"
-NAMING = "fear.naming"
 
 
 def reveal_next(txn: Txn) -> None:
     """SI-TERROR-1 / SI-INV-1: the Fear step reveals the earned cards one at a time, in earned
     order, each read at the Terror Level of the moment it is revealed; the players answer
     "resolved" when done with it (Fear it generates may raise the level for the next one)."""
-    cards = get(txn.state, "fear.earned_cards", [])
+    cards = shared(txn.state).fear_earned
     if not cards or txn.state.prompt is not None:
         return
-    if "name" not in cards[0]:
+    if cards[0].name is None:
         deck = deck_of(txn.state, "fear_cards")
-        if txn.state.get("fear_cards") == "report" and deck.remaining:
+        if shared(txn.state).fear_naming == "report" and deck.remaining:
             names = sorted(deck.stages[0].as_dict())
             txn.ask(NAME_PROMPT, "Which Fear card was revealed?", [*names, UNNAMED], context={"names": names})
             return
@@ -106,8 +109,8 @@ def on_named(txn: Txn, index: int) -> None:
 
 def on_drawn(txn: Txn, name: str) -> None:
     """A Fear card was named from the deck of unseen cards (the device's draw or the players')."""
-    cards = get(txn.state, "fear.earned_cards", [])
-    if not cards or "name" in cards[0] or txn.state.step != "fear":
+    cards = shared(txn.state).fear_earned
+    if not cards or cards[0].name is not None or txn.state.step != "fear":
         raise Rejected("Fear cards are named when the Fear step reveals them")
     prompt = txn.state.prompt
     if prompt is not None and prompt.id == NAME_PROMPT:
@@ -116,23 +119,23 @@ def on_drawn(txn: Txn, name: str) -> None:
 
 
 def _name(txn: Txn, name: str, reported: bool) -> None:
-    cards = get(txn.state, "fear.earned_cards", [])
-    cards[0] = {**cards[0], "name": name}
+    earned = shared(txn.state).fear_earned
+    cards = [replace(earned[0], name=name), *earned[1:]]
     txn.put("fear.earned_cards", cards)
     if not reported or txn.state.prompt is None:
         _ask_card(txn, cards[0])
 
 
-def _ask_card(txn: Txn, earned: dict[str, object]) -> None:
+def _ask_card(txn: Txn, earned: EarnedFear) -> None:
     terror = min(3, txn.value("terror"))
-    name = str(earned.get("name", UNNAMED))
+    name = earned.name or UNNAMED
     card = table(txn.state).fear_card(name)
     if card is None:
         text = f"{name}: read it at Terror Level {ROMAN[terror]}"
     else:
         note = "" if card.verified else " (effect unverified: check the card)"
         text = f"{card.name}, Terror Level {ROMAN[terror]}: {card.effects[terror - 1]}{note}"
-    left = len(get(txn.state, "fear.earned_cards", []))
+    left = len(shared(txn.state).fear_earned)
     txn.ask(CARD_PROMPT, text, ["resolved"], context={"terror": terror, "left": left})
 
 
@@ -140,14 +143,12 @@ def on_resolved(txn: Txn, index: int) -> None:
     prompt = txn.open_prompt()
     terror = int(prompt.context["terror"])
     txn.close_prompt()
-    cards = get(txn.state, "fear.earned_cards", [])
-    card = cards.pop(0)
-    resolved = get(txn.state, "fear.resolved", [])
-    resolved.append({**card, "terror": terror, "resolved_round": txn.state.round})
-    txn.put("fear.resolved", resolved)
+    card, *cards = shared(txn.state).fear_earned
+    done = ResolvedFear(**msgspec.structs.asdict(card), terror=terror, resolved_round=txn.state.round)
+    txn.put("fear.resolved", [*shared(txn.state).fear_resolved, done])
     txn.put("fear.earned_cards", cards)
     txn.set("fear.earned", len(cards))
-    txn.notice(f"Fear card done: {card.get('name', 'Fear card')}, TL {ROMAN[terror]}")
+    txn.notice(f"Fear card done: {card.name or 'Fear card'}, TL {ROMAN[terror]}")
     reveal_next(txn)
 
 

@@ -10,7 +10,7 @@ from typing import ClassVar
 from tablekeeper.core import packs as packlib
 from tablekeeper.core.chance import Deck, Multiset
 from tablekeeper.core.events import Command, Json
-from tablekeeper.core.frozen import freeze
+from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
@@ -34,8 +34,9 @@ from tablekeeper.games.spirit_island import (
     verbs,
 )
 from tablekeeper.games.spirit_island import data as datamod
-from tablekeeper.games.spirit_island.common import adversary, blight_card, deck_of, get, slots, table
+from tablekeeper.games.spirit_island.common import adversary, blight_card, deck_of, slots, table
 from tablekeeper.games.spirit_island.data_files import PACKAGE
+from tablekeeper.games.spirit_island.record import SpiritIslandRecord, shared
 from tablekeeper.games.spirit_island.turn import FLOW
 
 
@@ -111,6 +112,7 @@ class SpiritIsland(Game):
     flow = FLOW
     file_options = frozenset({"data", "spirit_data"})
     pack_package = PACKAGE  # its data/ folder is the pack "core"
+    record_type = SpiritIslandRecord
     # spirits have no health: the HP die counts the spirit's Energy (it says "energy"), as the dial's RES
     # does; the dial's other slots are not used
     counter_tracks: ClassVar[Mapping[str, str | None]] = {"hp": "energy", "resources": "energy"}
@@ -120,7 +122,7 @@ class SpiritIsland(Game):
 
     def seat_name(self, state: GameState, seat: int) -> str:
         """The Spirit by the name the table gave it at setup ("River"), else "seat N"."""
-        key = (state.get("spirits") or {}).get(str(seat))
+        key = shared(state).spirits.get(str(seat))
         return str(key).replace("_", " ").capitalize() if key else f"seat {seat}"
 
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
@@ -192,16 +194,14 @@ class SpiritIsland(Game):
                    "blight_deck": Deck.plain("blight_deck", [c.name for c in data.blight_cards
                                                              if not card or c.name != card.name], reshuffle=False)}
         immigration = data.adversary_at(*adversary).high_immigration if adversary is not None else ""
-        info: dict[str, Json] = {"data_path": options.get("data") or None, "blight_card": card.name if card else None,
-                invader_track.TILE: 1 if immigration else None, lands.LINKS: links or None,
-                blight_track.HEALING_LIMIT: healing[0] * players if healing else None,
-                "adversary": list(adversary) if adversary else None,
-                "invader_draws": draws, "events": events == "on", "boards": list(boards), "fear_cards": naming,
-                "spirits": seat_spirits or None, "spirit_data": options.get("spirit_data") or None,
-                "packs": options.get(packlib.PACKS_OPTION) or None,
-                "invader.slots": {"ravage": [], "build": [], "explore": []}, "invader.discard": []}
-        kept = {k: freeze(v) for k, v in info.items() if v is not None}
-        return replace(state, tracks=tracks, sources=sources, data=kept)
+        record = SpiritIslandRecord(
+            data_path=options.get("data") or None, spirit_data=options.get("spirit_data") or None,
+            packs=options.get(packlib.PACKS_OPTION) or None, blight_card=card.name if card else None,
+            adversary=adversary, invader_draws="report" if draws == "report" else "device",
+            fear_naming="report" if naming == "report" else "device", events=events == "on", boards=tuple(boards),
+            links=tuple(links), spirits=seat_spirits,
+            healing_limit=healing[0] * players if healing else 0, immigration_tile=1 if immigration else 0)
+        return replace(state, tracks=tracks, sources=sources, record=record)
 
     # --- commands -------------------------------------------------------------------------------
     def verbs(self) -> Mapping[str, Verb]:
@@ -252,7 +252,7 @@ class SpiritIsland(Game):
     def on_draw(self, txn: Txn, source: str, outcome: str) -> None:
         if source == "invaders":
             invader_track.on_drawn(txn, outcome)
-        elif source == "fear" and not txn.state.get("fear.earning"):
+        elif source == "fear" and not shared(txn.state).fear_earning:
             raise Rejected("Fear cards are earned by generating Fear: fear N")
         elif source == "fear_cards":
             fear.on_drawn(txn, outcome)
@@ -285,16 +285,16 @@ class SpiritIsland(Game):
     def view_extra(self, state: GameState) -> dict[str, Json]:
         return {"spirit_island": {
             "slots": {**slots(state).as_mapping(), **({"immigration": invader_track.immigration(state)}
-                                                      if state.get(invader_track.TILE) else {})},
-            "discard": get(state, "invader.discard", []),
-            "blight_card": state.get("blight_card"),
-            "boards": get(state, "boards", []),
+                                                      if shared(state).immigration_tile else {})},
+            "discard": list(shared(state).discard),
+            "blight_card": shared(state).blight_card,
+            "boards": list(shared(state).boards),
             "spirits": {f"seat{s}": sp.name for s in state.seat_numbers() if (sp := spirits.spirit_of(state, s))},
             "adversary": _adversary_view(state),
-            "lands": get(state, "lands", {}),
-            "pending_cascades": get(state, "blight.pending", []),
+            "lands": {name: land.to_json() for name, land in shared(state).lands.items()},
+            "pending_cascades": list(shared(state).blight_pending),
             "actions": table_actions.open_names(state),
-            "fear_resolved": get(state, "fear.resolved", []),
+            "fear_resolved": thaw(shared(state).fear_resolved),
             "next_invader_card": odds.as_percent(odds.next_card_terrains(
                 deck_of(state, "invaders"), table(state).terrains)) if state.value("invader.cards_left") else {},
             "unverified": panels.unverified(state),

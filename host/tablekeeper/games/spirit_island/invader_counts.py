@@ -12,7 +12,6 @@ these: they end when their questions are answered."""
 from __future__ import annotations
 
 from itertools import product
-from typing import Any
 
 import msgspec
 
@@ -31,9 +30,9 @@ from tablekeeper.games.spirit_island import (
     lands,
     table_actions,
 )
-from tablekeeper.games.spirit_island.common import adversary, get, slots, table
+from tablekeeper.games.spirit_island.common import adversary, slots, table
 from tablekeeper.games.spirit_island.invader_rules import Invader
-from tablekeeper.games.spirit_island.lands import LandRecord
+from tablekeeper.games.spirit_island.record import LandRecord, Question, shared
 
 QUEUE = "counts.queue"
 OWN = "counts.own"  # timing-stack depths of the Invader Actions the station opened itself
@@ -50,35 +49,6 @@ ANSWERED = ("setup", "build", "explore", "ravage", "destroyed")
 NOWHERE = "nowhere"
 
 Counts = tuple[int, int, int]  # explorers, towns, cities
-
-
-class Question(msgspec.Struct, frozen=True, omit_defaults=True):
-    """One queued question (or an Invader Action's begin/end marker); logged as a JSON object
-    without its default fields.
-
-    An ``overview`` question stands for the ``group`` entries after it: its first answer takes the
-    rules' answer (``preset``) for each of them at once (``auto``), its second asks them one by one.
-    ``preset`` is per kind: build/explore/destroyed (explorers, towns, cities); ravage (Blight added
-    0/1, Damage to the land, Dahan destroyed, extra Blight 0/1); setup (1: as printed).
-    """
-
-    kind: str  # overview setup build explore ravage destroyed loss begin end where place swayed after_card
-    terrain: str = ""  # the card's terrain; for ``where`` the piece kind; for ``place`` the rule
-    land: str = ""
-    board: str = ""
-    step: str = ""
-    group: int = 0
-    auto: bool = False
-    delta: int = 0  # ``where``: +1 a piece was added by hand, -1 removed
-    preset: tuple[int, ...] | None = None
-
-    @staticmethod
-    def of(raw: Any) -> Question:
-        return msgspec.convert(raw, Question)
-
-    def to_json(self) -> dict[str, Json]:
-        out: dict[str, Json] = msgspec.to_builtins(self)
-        return out
 
 
 def _text(counts: tuple[int, ...]) -> str:
@@ -221,9 +191,8 @@ def _terrains(cards: list[str]) -> list[str]:
 
 
 def _push(txn: Txn, questions: list[Question], front: bool = False) -> None:
-    queue = get(txn.state, QUEUE, [])
-    new = [q.to_json() for q in questions]
-    txn.put(QUEUE, [*new, *queue] if front else [*queue, *new])
+    queue = shared(txn.state).queue
+    txn.put(QUEUE, [*questions, *queue] if front else [*queue, *questions])
 
 
 def _action(label: str, land: str, inner: list[Question]) -> list[Question]:
@@ -323,9 +292,6 @@ def ask_ravage(txn: Txn, terrains: list[str] | None = None, label: str = "Ravage
     resume(txn)
 
 
-ROYAL = "invader.royal_backing"  # Sweden 4: the next card flipped is discarded for its Towns
-
-
 def entrench(txn: Txn, earned: int) -> None:
     """Russia 5: the Invader card under the ``earned``-th Fear card is revealed once that card is
     earned (Stage II under the 3rd, Stage III under the 7th)."""
@@ -339,9 +305,9 @@ def entrench(txn: Txn, earned: int) -> None:
 def royal_backing(txn: Txn) -> None:
     """Sweden 4, after the setup's Explore: the next Invader card is flipped and discarded (the
     device's, or the players' ``reveal invaders CARD``); ``invader_track`` places its Towns."""
-    txn.put(ROYAL, 1)
+    txn.put("invader.royal_backing", 1)
     txn.notice("Royal Backing: the next Invader card is discarded; each board gets a Town in its terrain")
-    if txn.state.get("invader_draws", "device") == "device":
+    if shared(txn.state).invader_draws == "device":
         txn.draw("invaders")
 
 
@@ -365,7 +331,7 @@ def after_ravage(txn: Txn, terrains: list[str]) -> None:
                 lands.put(txn, name, lands.land(txn.state, name).add("towns", 1))
                 txn.notice(f"Exports Fuel Inward Growth: 1 Town added in {name}")
     if adversary_rules.applies(state, "fast_profit") is not None and state.round >= 2:
-        blighted = get(state, "ravage.blight_boards", []) or []
+        blighted = shared(state).ravage_blight_boards
         _push(txn, [Question("place", "fast_profit", board=b, step="Pressure for Fast Profit", auto=True)
                     for b in lands.board_letters(state) if b not in blighted], front=True)
 
@@ -385,31 +351,30 @@ def withdraw(txn: Txn, step: str) -> None:
         q = Question.of(prompt.context["q"])
         if q.step == step or q.kind == step.lower():
             txn.close_prompt()
-    queue = [q for q in get(txn.state, QUEUE, [])
-             if q.get("step") != step and q.get("kind") not in (step.lower(), "after_card")]
+    queue = [q for q in shared(txn.state).queue if q.step != step and q.kind not in (step.lower(), "after_card")]
     txn.put(QUEUE, queue or None)
     while (timing.current_action(txn.state) or "").startswith(f"{step} in "):
         _end_own(txn)
 
 
 def waiting(state: GameState) -> str | None:
-    if get(state, QUEUE, []):
+    if shared(state).queue:
         return "answer the Invader questions first"
     return None
 
 
 def owns_current_action(state: GameState) -> bool:
     """Is the innermost open action one of the station's own Invader Actions?"""
-    return timing.depth(state) in (get(state, OWN, []) or [])
+    return timing.depth(state) in shared(state).own_actions
 
 
 def _begin_own(txn: Txn, name: str) -> None:
     table_actions.begin(txn, name)
-    txn.put(OWN, [*(get(txn.state, OWN, []) or []), timing.depth(txn.state)])
+    txn.put(OWN, [*shared(txn.state).own_actions, timing.depth(txn.state)])
 
 
 def _end_own(txn: Txn) -> None:
-    own = [d for d in (get(txn.state, OWN, []) or []) if d != timing.depth(txn.state)]
+    own = [d for d in shared(txn.state).own_actions if d != timing.depth(txn.state)]
     txn.put(OWN, own or None)
     table_actions.end(txn, quiet=True)
 
@@ -420,10 +385,10 @@ def resume(txn: Txn) -> None:
     the table answered with "as the rules place them" takes its rules' answer without asking."""
     blight_track.next_question(txn)
     while txn.state.prompt is None and not blight_track.busy(txn.state):
-        queue = get(txn.state, QUEUE, [])
+        queue = shared(txn.state).queue
         if not queue or txn.state.over is not None:
             return
-        q = Question.of(queue[0])
+        q = queue[0]
         txn.put(QUEUE, queue[1:] or None)
         if q.kind == "begin":
             _begin_own(txn, f"{q.step} in {q.land}")
@@ -511,9 +476,9 @@ def on_overview(txn: Txn, index: int) -> None:
     q = Question.of(prompt.context["q"])
     txn.close_prompt()
     if index == 0:  # the group, and the escalation right after it, take the rules' answers
-        queue = get(txn.state, QUEUE, [])
-        size = q.group + int(len(queue) > q.group and queue[q.group].get("kind") == "escalation")
-        group = [msgspec.structs.replace(Question.of(raw), auto=True).to_json() for raw in queue[:size]]
+        queue = shared(txn.state).queue
+        size = q.group + int(len(queue) > q.group and queue[q.group].kind == "escalation")
+        group = [msgspec.structs.replace(queued, auto=True) for queued in queue[:size]]
         txn.put(QUEUE, [*group, *queue[size:]] or None)
     resume(txn)
 
@@ -641,9 +606,11 @@ def on_loss(txn: Txn, index: int) -> None:
     resume(txn)
 
 
-def on_build(txn: Txn, index: int) -> None:
+def on_counts(txn: Txn, index: int) -> None:
+    """A land's Build, Explore or Dahan strike-back answered (pieces added or destroyed): applied as
+    the rules' own answer is (one handler for the three questions of this shape)."""
     q, counts = _chosen(txn, index)
-    _built(txn, q, counts)
+    _take(txn, q, counts)
     resume(txn)
 
 
@@ -663,12 +630,6 @@ def _built(txn: Txn, q: Question, counts: Counts) -> None:
             and lands.place(txn.state, q.land).coastal:
         _push(txn, [Question("place", "triangle_trade", land=q.land, board=lands.board_of(q.land),
                              step="Triangle Trade", auto=q.auto)], front=True)
-
-
-def on_explore(txn: Txn, index: int) -> None:
-    q, counts = _chosen(txn, index)
-    _added(txn, "Explore", q.land, counts)
-    resume(txn)
 
 
 def on_ravage_blight(txn: Txn, index: int) -> None:
@@ -700,7 +661,7 @@ def _ravaged(txn: Txn, q: Question, *, blight: bool, lost: int, extra: int, ask_
 
 def mark_board(txn: Txn, board: str) -> None:
     """SI-BLIGHT-3: the boards a Ravage added Blight to this turn, shown on the track display."""
-    boards = get(txn.state, "ravage.blight_boards", []) or []
+    boards = shared(txn.state).ravage_blight_boards
     if board not in boards:
         txn.put("ravage.blight_boards", [*boards, board])
 
@@ -722,12 +683,6 @@ def destroy_pieces(txn: Txn, piece: str, n: int, land: str) -> None:
     if fear_each * n:
         txn.notice(f"Destroying {n} {piece}(s) generates {fear_each * n} Fear")
         txn.add("fear.generated", fear_each * n)
-
-
-def on_ravage_destroyed(txn: Txn, index: int) -> None:
-    q, counts = _chosen(txn, index)
-    _destroyed(txn, q.land, counts)
-    resume(txn)
 
 
 def _destroyed(txn: Txn, land: str, counts: Counts) -> None:

@@ -3,25 +3,16 @@ discard, and the draw that may be the device's or the players' report (SI-DECK-1
 
 from __future__ import annotations
 
-from dataclasses import replace
+from msgspec.structs import replace
 
 from tablekeeper.core.chance import Deck, Multiset
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import adversary_rules, invader_counts, invader_rules
-from tablekeeper.games.spirit_island.common import adversary, deck_of, get, put_slots, slots, table
+from tablekeeper.games.spirit_island.common import adversary, deck_of, put_slots, slots, table
 from tablekeeper.games.spirit_island.data import DeckGroup
-
-EXTRA = "invader.extra_draw"
-SKIPPED = "invader.explore_skipped"
-
-
-GROUP = "invader.group"
-DRAWN = "invader.drawn_in_group"
-STAGES = "invader.stages"  # the stage each card in a slot was dealt from, slot by slot
-IMMIGRATION = "invader.immigration"  # England 3/4: the cards on the High Immigration slot
-TILE = "invader.immigration_tile"  # 1 while the High Immigration tile is on the Invader board
+from tablekeeper.games.spirit_island.record import shared
 
 
 def build_deck(order: tuple[DeckGroup, ...]) -> Deck:
@@ -35,16 +26,13 @@ def order_of(state: GameState) -> tuple[DeckGroup, ...]:
     return table(state).deck_order(*adversary(state))
 
 
-ROYAL = invader_counts.ROYAL
-
-
 def may_draw(state: GameState) -> str | None:
     """Why an Invader card cannot be flipped now, or None."""
-    if state.get(ROYAL):
+    if shared(state).royal_backing:
         return None
     if (state.phase, state.step) not in (("setup", "first_explore"), ("invader", "explore")):
         return "Invader cards are flipped in the Explore step"
-    if slots(state).explore and not state.get(EXTRA):
+    if slots(state).explore and not shared(state).extra_draw:
         return "this Explore step already has its card (a second one: explore more)"
     return None
 
@@ -57,9 +45,9 @@ def on_drawn(txn: Txn, card: str) -> None:
         raise Rejected(reason)
     data = table(txn.state)
     order = order_of(txn.state)
-    group = int(txn.state.get(GROUP, 0))
+    group = shared(txn.state).group
     stage = order[group].stage
-    drawn = int(txn.state.get(DRAWN, 0)) + 1
+    drawn = shared(txn.state).drawn_in_group + 1
     txn.set("invader.cards_left", txn.value("invader.cards_left") - 1)
     deck = deck_of(txn.state, "invaders")
     for later in range(group + 1, len(order)):
@@ -69,18 +57,18 @@ def on_drawn(txn: Txn, card: str) -> None:
         for name, n in deck_of(txn.state, "invaders").stages[group].items:
             txn.source_op("invaders", "take", name, n, group)
         drawn, group = 0, group + 1
-        txn.put(GROUP, group)
+        txn.put("invader.group", group)
         if group < len(order):
             txn.set("invader.stage", order[group].stage)
-    txn.put(DRAWN, drawn)
-    if txn.state.get(ROYAL):
+    txn.put("invader.drawn_in_group", drawn)
+    if shared(txn.state).royal_backing:
         _royal_backing(txn, card)
         return
     if slots(txn.state).explore:
-        txn.put(EXTRA, None)
+        txn.put("invader.extra_draw", None)
     current, stages = slots(txn.state), slot_stages(txn.state)
     put_slots(txn, replace(current, explore=(*current.explore, card)))
-    txn.put(STAGES, {**stages, "explore": [*stages["explore"], stage]})
+    txn.put("invader.stages", {**stages, "explore": [*stages["explore"], stage]})
     escalation = stage == 2 and card in data.escalation
     txn.notice(f"Explore: {card}" + (" (escalation)" if escalation else ""))
     invader_counts.ask_explore(txn, card, escalation)
@@ -88,8 +76,8 @@ def on_drawn(txn: Txn, card: str) -> None:
 
 def _royal_backing(txn: Txn, card: str) -> None:
     """The discarded card: on each board, a Town in the land of its terrain with the fewest Invaders."""
-    txn.put(ROYAL, None)
-    txn.put("invader.discard", [*get(txn.state, "invader.discard", []), card])
+    txn.put("invader.royal_backing", None)
+    txn.put("invader.discard", [*shared(txn.state).discard, card])
     txn.notice(f"Royal Backing discards {card}")
     shown = " and ".join(["Coastal"] if card == "Coastal" else sorted(invader_rules.card_terrains(card)))
     invader_counts.place_on_each_board(txn, "royal_backing", shown, "Royal Backing")
@@ -101,14 +89,14 @@ def on_entrench(txn: Txn, index: int) -> None:
     prompt = txn.open_prompt()
     card, stage = str(prompt.context["cards"][index]), int(prompt.context["stage"])
     txn.close_prompt()
-    order, group = order_of(txn.state), int(txn.state.get(GROUP, 0))
+    order, group = order_of(txn.state), shared(txn.state).group
     deck = deck_of(txn.state, "invaders")
     for later in range(group, len(order)):
         if order[later].stage == stage and deck.stages[later].count(card):
             txn.source_op("invaders", "take", card, 1, later)
     current, stages = slots(txn.state), slot_stages(txn.state)
     put_slots(txn, replace(current, build=(*current.build, card)))
-    txn.put(STAGES, {**stages, "build": [*stages["build"], stage]})
+    txn.put("invader.stages", {**stages, "build": [*stages["build"], stage]})
     txn.notice(f"Entrench in the Face of Fear: {card} goes to the Build slot")
 
 
@@ -117,7 +105,7 @@ def explore_enter(txn: Txn) -> None:
     if txn.value("invader.cards_left") == 0:
         txn.put("defeat.pending", ["the Invader deck is empty at Explore (time runs out)"])
         return
-    if txn.state.get("invader_draws", "device") == "device":
+    if shared(txn.state).invader_draws == "device":
         txn.draw("invaders")
 
 
@@ -127,8 +115,8 @@ def explore_more(txn: Txn) -> None:
     _in_explore(txn.state)
     if not slots(txn.state).explore:
         raise Rejected("flip this step's first Explore card first")
-    txn.put(EXTRA, 1)
-    if txn.state.get("invader_draws", "device") == "device":
+    txn.put("invader.extra_draw", 1)
+    if shared(txn.state).invader_draws == "device":
         txn.draw("invaders")
 
 
@@ -138,7 +126,7 @@ def explore_skip(txn: Txn) -> None:
     advances."""
     _in_explore(txn.state)
     invader_counts.withdraw(txn, "Explore")
-    txn.put(SKIPPED, 1)
+    txn.put("invader.explore_skipped", 1)
     txn.notice("No Explore card is resolved this step")
 
 
@@ -149,7 +137,7 @@ def _in_explore(state: GameState) -> None:
 
 def explore_leave(txn: Txn) -> None:
     """The Explore step ends (France 6's reactions came after each card's own Explore)."""
-    txn.put(SKIPPED, None)
+    txn.put("invader.explore_skipped", None)
 
 
 def first_explore_leave(txn: Txn) -> None:
@@ -157,17 +145,17 @@ def first_explore_leave(txn: Txn) -> None:
     current = slots(txn.state)
     put_slots(txn, replace(current, build=current.explore, explore=()))
     stages = slot_stages(txn.state)
-    txn.put(STAGES, {**stages, "build": stages["explore"], "explore": []})
+    txn.put("invader.stages", {**stages, "build": stages["explore"], "explore": []})
 
 
 def slot_stages(state: GameState) -> dict[str, list[int]]:
     """The stage of each card in each slot (the High Immigration slot as ``immigration``); a card
     the station did not deal itself counts by its name (two terrains: Stage III; Coastal: II)."""
-    raw = get(state, STAGES, {}) or {}
+    known_stages = shared(state).stages
     cards = {**slots(state).as_mapping(), "immigration": immigration(state)}
     out: dict[str, list[int]] = {}
     for name, held in cards.items():
-        known = [int(n) for n in raw.get(name, [])]
+        known = list(known_stages.get(name, ()))
         out[name] = known if len(known) == len(held) else [_stage_by_name(c) for c in held]
     return out
 
@@ -178,7 +166,7 @@ def _stage_by_name(card: str) -> int:
 
 def immigration(state: GameState) -> list[str]:
     """England 3/4: the cards on the High Immigration slot (they Build before the Ravage)."""
-    return [str(c) for c in get(state, IMMIGRATION, []) or []]
+    return list(shared(state).immigration)
 
 
 def advance_enter(txn: Txn) -> None:
@@ -187,8 +175,8 @@ def advance_enter(txn: Txn) -> None:
     discards the card) once a Stage II card slides onto it."""
     stages = slot_stages(txn.state)
     held = slots(txn.state).as_mapping()
-    discard = get(txn.state, "invader.discard", [])
-    tile = bool(txn.state.get(TILE))
+    discard = list(shared(txn.state).discard)
+    tile = bool(shared(txn.state).immigration_tile)
     if tile:
         discard = [*discard, *immigration(txn.state)]
         moving, moving_stages = held["ravage"], stages["ravage"]
@@ -197,22 +185,22 @@ def advance_enter(txn: Txn) -> None:
     new_stages = {"ravage": stages["build"], "build": stages["explore"], "explore": [], "immigration": []}
     if tile:
         if 2 in moving_stages and adversary_rules.high_immigration(txn.state) == "stage_two":
-            txn.put(TILE, None)
+            txn.put("invader.immigration_tile", None)
             discard = [*discard, *moving]
             moving, moving_stages = [], []
             txn.notice("High Immigration: a Stage II card reached the tile; the tile and the card leave the board")
-        txn.put(IMMIGRATION, moving)
+        txn.put("invader.immigration", moving)
         new_stages["immigration"] = moving_stages
     txn.put("invader.slots", new)
     txn.put("invader.discard", discard)
-    txn.put(STAGES, new_stages)
+    txn.put("invader.stages", new_stages)
 
 
 def waiting_for_card(state: GameState) -> str | None:
-    if state.get(ROYAL):
+    if shared(state).royal_backing:
         return "flip the Invader card Royal Backing discards: reveal invaders CARD (or draw invaders)"
     if (state.phase, state.step) in (("setup", "first_explore"), ("invader", "explore")) \
-            and not slots(state).explore and state.get("defeat.pending") is None:
+            and not slots(state).explore and shared(state).defeat_pending is None:
         return "flip the Invader card first: reveal invaders CARD (or draw invaders)"
     return None
 
@@ -223,6 +211,6 @@ def slot_lines(state: GameState) -> list[str]:
     current = slots(state).as_mapping()
     lines = [name.title() + ": " + (" and ".join(current[name]) if current[name] else "no card")
              for name in ("ravage", "build", "explore")]
-    if state.get(TILE):
+    if shared(state).immigration_tile:
         lines.insert(0, "High Immigration: " + (" and ".join(immigration(state)) or "no card"))
     return lines

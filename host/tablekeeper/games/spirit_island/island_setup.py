@@ -3,7 +3,7 @@ each Spirit's starting Presence on its own board (seat 1 on the first board, and
 
 from __future__ import annotations
 
-from dataclasses import replace
+from msgspec.structs import replace
 
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
@@ -11,7 +11,7 @@ from tablekeeper.core.tracks import seat_track
 from tablekeeper.games.spirit_island import lands, spirits
 from tablekeeper.games.spirit_island.common import adversary, table
 from tablekeeper.games.spirit_island.data import SetupChange
-from tablekeeper.games.spirit_island.lands import LandRecord
+from tablekeeper.games.spirit_island.record import LandRecord
 from tablekeeper.games.spirit_island.spirit_data import Start
 
 

@@ -10,19 +10,18 @@ them; a hand change of a count is placed in a land by a question (``invader_coun
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from tablekeeper.core.events import Json
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.spirit_island.common import get, table
+from tablekeeper.games.spirit_island.common import table
+from tablekeeper.games.spirit_island.record import LandRecord, shared
 
 if TYPE_CHECKING:
     from tablekeeper.core.game import Txn
 
 KEY = "lands"
-COUNTS = ("blight", "vitality", "defend", "dahan", "badlands", "beasts", "strife", "explorers", "towns", "cities")
 INVADERS = ("explorers", "towns", "cities")
 
 
@@ -42,68 +41,9 @@ class Place:
         return self.coastal if terrain == "Coastal" else self.terrain == terrain
 
 
-@dataclass(frozen=True, slots=True)
-class LandRecord:
-    blight: int = 0
-    vitality: int = 0
-    defend: int = 0  # ends at Time Passes
-    dahan: int = 0
-    badlands: int = 0
-    beasts: int = 0  # Russia's rules read them; the players record them (land A3 beasts=1)
-    strife: int = 0  # Invaders there carrying Strife
-    explorers: int = 0
-    towns: int = 0
-    cities: int = 0
-    presence: dict[str, int] = field(default_factory=dict)  # seat -> pieces
-
-    @staticmethod
-    def of(raw: Mapping[str, Any]) -> LandRecord:
-        return _record({k: int(raw.get(k, 0) or 0) for k in COUNTS},
-                       {str(k): int(v) for k, v in (raw.get("presence") or {}).items()})
-
-    def to_json(self) -> dict[str, Json]:
-        out: dict[str, Json] = {k: getattr(self, k) for k in COUNTS if getattr(self, k) or k in ("blight",)}
-        out["presence"] = {k: v for k, v in self.presence.items() if v}
-        return out
-
-    def count(self, key: str) -> int:
-        value: int = getattr(self, key)
-        return value
-
-    def with_count(self, key: str, n: int) -> LandRecord:
-        """One of ``COUNTS`` set to ``n``."""
-        if key not in COUNTS:
-            raise KeyError(key)
-        values = {k: self.count(k) for k in COUNTS}
-        values[key] = n
-        return _record(values, self.presence)
-
-    def add(self, key: str, n: int) -> LandRecord:
-        return self.with_count(key, max(0, self.count(key) + n))
-
-    def with_presence(self, seat: str, n: int) -> LandRecord:
-        return replace(self, presence={**self.presence, seat: n})
-
-    @property
-    def invaders(self) -> int:
-        return self.explorers + self.towns + self.cities
-
-    @property
-    def buildings(self) -> int:
-        return self.towns + self.cities
-
-
-def _record(values: Mapping[str, int], presence: dict[str, int]) -> LandRecord:
-    return LandRecord(blight=values["blight"], vitality=values["vitality"], defend=values["defend"],
-                      dahan=values["dahan"], badlands=values["badlands"], beasts=values["beasts"],
-                      strife=values["strife"],
-                      explorers=values["explorers"], towns=values["towns"], cities=values["cities"],
-                      presence=dict(presence))
-
-
 def board_letters(state: GameState) -> list[str]:
     """The island boards in play, as set up (``--option boards=2`` or ``boards=A,C``)."""
-    return [str(b) for b in get(state, "boards", [])]
+    return list(shared(state).boards)
 
 
 def places(state: GameState) -> dict[str, Place]:
@@ -111,9 +51,9 @@ def places(state: GameState) -> dict[str, Place]:
     two boards are neighbours as the players laid the boards out (``--option links=A1-B6,...``)."""
     data = table(state)
     across: dict[str, list[str]] = {}
-    for one, two in get(state, LINKS, []) or []:
-        across.setdefault(str(one), []).append(str(two))
-        across.setdefault(str(two), []).append(str(one))
+    for one, two in shared(state).links:
+        across.setdefault(one, []).append(two)
+        across.setdefault(two, []).append(one)
     out: dict[str, Place] = {}
     for letter in board_letters(state):
         for land in data.boards[letter].lands:
@@ -123,17 +63,14 @@ def places(state: GameState) -> dict[str, Place]:
     return out
 
 
-LINKS = "links"  # pairs of lands on two boards that touch, as laid out
-
-
-def parse_links(text: str, boards: list[str]) -> list[list[str]]:
+def parse_links(text: str, boards: list[str]) -> list[tuple[str, str]]:
     """``A1-B6,A2-B6``: lands of two different boards in play that touch (ValueError naming the pair)."""
-    out: list[list[str]] = []
+    out: list[tuple[str, str]] = []
     for item in (t.strip() for t in text.split(",") if t.strip()):
         one, sep, two = item.upper().partition("-")
         if not sep or not all(_on(n, boards) for n in (one, two)) or board_of(one) == board_of(two):
             raise ValueError(f"{item!r}: expected two lands of different boards in play, such as A1-B6")
-        out.append([one, two])
+        out.append((one, two))
     return out
 
 
@@ -158,7 +95,7 @@ def board_of(land: str) -> str:
 
 
 def all_lands(state: GameState) -> dict[str, LandRecord]:
-    return {name: LandRecord.of(raw) for name, raw in get(state, KEY, {}).items()}
+    return dict(shared(state).lands)
 
 
 def land(state: GameState, name: str) -> LandRecord:

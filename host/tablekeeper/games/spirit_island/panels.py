@@ -11,8 +11,9 @@ from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import SeatTrack, seat_track
 from tablekeeper.core.view import Panel, Priority
 from tablekeeper.games.spirit_island import blight_track, invader_track, seat_menu, spirits
-from tablekeeper.games.spirit_island.common import adversary, blight_card, get, slots, table
+from tablekeeper.games.spirit_island.common import adversary, blight_card, slots, table
 from tablekeeper.games.spirit_island.fear import ROMAN
+from tablekeeper.games.spirit_island.record import shared
 from tablekeeper.games.spirit_island.turn import FLOW
 
 if TYPE_CHECKING:
@@ -33,14 +34,14 @@ def panels(game: Game, state: GameState) -> dict[str, Panel]:
     # yet) fit without turning pages
     filled = slots(state).as_mapping()
     names = ["ravage", "build", "explore"]
-    if state.get(invader_track.TILE):  # England's High Immigration slot, while its tile is out
+    if shared(state).immigration_tile:  # England's High Immigration slot, while its tile is out
         filled["immigration"] = invader_track.immigration(state)
         names.insert(0, "immigration")
     slot_items = [(line, Priority.NORMAL if filled[name] else Priority.DETAIL)
                   for line, name in zip(invader_track.slot_lines(state), names, strict=True)]
     items = [(where, Priority.KEY), *slot_items,
              (f"Invader deck: {state.value('invader.cards_left')} cards, stage {stage}", Priority.DETAIL)]
-    ravaged = get(state, "ravage.blight_boards", []) or []
+    ravaged = shared(state).ravage_blight_boards
     if ravaged:  # SI-BLIGHT-3: the boards this turn's Ravage added Blight to
         items[-1] = ("Ravage added Blight on board " + ", ".join(sorted(ravaged)), Priority.NORMAL)
     if state.over:
@@ -49,7 +50,7 @@ def panels(game: Game, state: GameState) -> dict[str, Panel]:
     out = {"track": Panel.ranked(title, tuple(items))}
     card = blight_card(state)
     side = "Blighted" if state.value("blight.flipped") else "Healthy"
-    cascades = get(state, "blight.pending", [])
+    cascades = shared(state).blight_pending
     token_lines = [
         f"Fear {state.value('fear.generated')} of {state.value('fear.pool')}, "
         f"cards earned {state.value('fear.earned')}",

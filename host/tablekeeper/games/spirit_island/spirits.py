@@ -4,9 +4,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import msgspec
+from msgspec.structs import replace
 
 from tablekeeper.core.events import Json
 from tablekeeper.core.game import Txn, parse_int
@@ -16,6 +15,7 @@ from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import lands, powers, spirit_data
 from tablekeeper.games.spirit_island.common import blight_card, get, packs_of
+from tablekeeper.games.spirit_island.record import shared
 from tablekeeper.games.spirit_island.spirit_data import ELEMENTS, SPEEDS, Innate, InnateLevel, Spirit, SpiritCard
 
 # The FAQ rulings that bite most often, shown on a seat's panel in turn (catalogue 2.1, 2.5, 2.13, 2.16).
@@ -82,11 +82,10 @@ def elements(state: GameState, seat: int) -> dict[str, int]:
 
 def spirit_of(state: GameState, seat: int) -> Spirit | None:
     """The Spirit a seat plays, when the game was told (``--option spirits=river,lightning``)."""
-    key = (state.get("spirits") or {}).get(str(seat))
+    key = shared(state).spirits.get(str(seat))
     if not key:
         return None
-    path = state.get("spirit_data")
-    return spirit_data.load(str(path) if path else None, packs_of(state)).spirits[str(key)]
+    return spirit_data.load(shared(state).spirit_data, packs_of(state)).spirits[key]
 
 
 TRACKS = {"energy": "energy_track", "plays": "plays_track"}

@@ -13,6 +13,7 @@ from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
+from tablekeeper.games.spirit_island.record import shared
 
 ORDER_PROMPT = "si.trigger_order"
 
@@ -37,20 +38,17 @@ def declare(txn: Txn, piece: str, counts: bool) -> None:
     depth = timing.depth(txn.state)
     if depth == 0:
         raise Rejected("counts-as is chosen inside an action: begin NAME first")
-    frames: dict[str, dict[str, bool]] = thaw(txn.state.get(COUNTS_AS, {})) or {}
+    frames = shared(txn.state).counts_as
     mine = frames.get(str(depth), {})
     if piece in mine and mine[piece] != counts:
         raise Rejected(f"{piece} was declared {'' if mine[piece] else 'not '}to count for this whole action "
                        f"({timing.current_action(txn.state)})")
-    frames[str(depth)] = {**mine, piece: counts}
-    txn.put(COUNTS_AS, frames)
+    txn.put(COUNTS_AS, {**frames, str(depth): {**mine, piece: counts}})
 
 
 def counts(state: GameState, piece: str) -> bool | None:
     """The current action's choice for ``piece`` (None: not declared in this action)."""
-    frames = thaw(state.get(COUNTS_AS, {})) or {}
-    value = frames.get(str(timing.depth(state)), {}).get(piece)
-    return None if value is None else bool(value)
+    return shared(state).counts_as.get(str(timing.depth(state)), {}).get(piece)
 
 
 def begin_implicit(txn: Txn, name: str) -> None:
@@ -61,7 +59,7 @@ def begin_implicit(txn: Txn, name: str) -> None:
 
 
 def close_implicit(txn: Txn) -> None:
-    if txn.state.get("blight.implicit") and timing.depth(txn.state) == 1:
+    if shared(txn.state).blight_implicit and timing.depth(txn.state) == 1:
         txn.put("blight.implicit", None)
         end(txn)
 
@@ -77,12 +75,11 @@ def end(txn: Txn, quiet: bool = False) -> None:
     come due: the action's memory is cleared and the triggers resolve. ``quiet``: the station's
     own Invader Actions end without a notice, so the display keeps what the players answered."""
     name = timing.current_action(txn.state)
-    frames = thaw(txn.state.get(COUNTS_AS, {})) or {}
-    if frames.pop(str(timing.depth(txn.state)), None) is not None:
-        txn.put(COUNTS_AS, frames or None)
-    pushed = [d for d in thaw(txn.state.get(PUSHED)) or () if int(d) != timing.depth(txn.state)]
-    if txn.state.get(PUSHED) is not None:
-        txn.put(PUSHED, pushed or None)  # Russia 2: the next action may push again
+    depth, record = timing.depth(txn.state), shared(txn.state)
+    if str(depth) in record.counts_as:
+        txn.put(COUNTS_AS, {d: mine for d, mine in record.counts_as.items() if d != str(depth)} or None)
+    if record.pushed:
+        txn.put(PUSHED, [d for d in record.pushed if d != depth] or None)  # Russia 2: the next action may push again
     due = timing.end_action(txn)
     if not quiet:
         txn.notice(f"Action finished: {name}")

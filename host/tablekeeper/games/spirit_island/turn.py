@@ -18,14 +18,15 @@ from tablekeeper.games.spirit_island import (
     invader_track,
     spirits,
 )
-from tablekeeper.games.spirit_island.common import blight_card, get, slots
+from tablekeeper.games.spirit_island.common import blight_card, slots
+from tablekeeper.games.spirit_island.record import shared
 
 
 def _hold(state: GameState) -> str | None:
     """Why the step cannot end yet: an open question, a cascade or an unflipped Invader card."""
     if state.prompt is not None:
         return f"answer the prompt first: {state.prompt.text}"
-    if state.get(blight_effects.LOSS):
+    if shared(state).presence_loss:
         return "say where the destroyed Presence comes from first"
     return (blight_track.waiting_for_cascade(state) or invader_track.waiting_for_card(state)
             or invader_counts.waiting(state))
@@ -47,7 +48,7 @@ def _immigration_enter(txn: Txn) -> None:
     cards = invader_track.immigration(txn.state)
     txn.notice("High Immigration Build: " + ", ".join(cards))
     invader_counts.ask_build(txn, label="High Immigration", cards=cards)
-    resolved = [r for r in get(txn.state, "fear.resolved", []) if r.get("resolved_round") == txn.state.round]
+    resolved = [r for r in shared(txn.state).fear_resolved if r.resolved_round == txn.state.round]
     if adversary_rules.doubles_immigration(txn.state) and not resolved:
         txn.notice("Independent Resolve: no Fear card resolved this Invader Phase, so High Immigration Builds twice")
         invader_counts.ask_build(txn, label="High Immigration (again)", cards=cards)
@@ -65,7 +66,7 @@ def _advance_enter(txn: Txn) -> None:
 
 def _first_explore_enter(txn: Txn) -> None:
     """Setup: the boards' pieces are confirmed, then the first Explore card is flipped."""
-    if adversary_rules.applies(txn.state, "slave_labor") is not None and txn.state.get("events"):
+    if adversary_rules.applies(txn.state, "slave_labor") is not None and shared(txn.state).events:
         txn.notice("Slave Labor: put the Slave Rebellion event under the top 3 cards of the Event deck")
     invader_counts.ask_setup(txn)
     invader_track.explore_enter(txn)
@@ -105,7 +106,7 @@ FLOW = Flow(phases=(
         Step("blighted_island", "Blighted Island", enter=_blighted_island_enter, skip=_skip_blighted, hold=_hold,
              idle=_answered),
         Step("event", "Event", enter=lambda t: t.notice("Draw and resolve an Event card"),
-             skip=lambda s: not s.get("events") or s.round == 1, hold=_hold),
+             skip=lambda s: not shared(s).events or s.round == 1, hold=_hold),
         Step("fear", "Fear", enter=fear.reveal_next, leave=fear.reveal_next,
              skip=lambda s: s.value("fear.earned") == 0, hold=_hold, idle=lambda s: s.value("fear.earned") == 0),
         # an Invader step whose question was answered has nothing left to do: it ends by itself

@@ -21,8 +21,9 @@ from tablekeeper.games.spirit_island import (
     spirits,
     table_actions,
 )
-from tablekeeper.games.spirit_island.common import get, table
+from tablekeeper.games.spirit_island.common import table
 from tablekeeper.games.spirit_island.data import PIECES
+from tablekeeper.games.spirit_island.record import COUNTS, LandRecord, shared
 
 # Tracks that follow the decks: changed by fear/draw/reveal, never by hand.
 DERIVED = ("fear.cards_left", "fear.earned", "terror", "invader.stage", "invader.cards_left")
@@ -123,7 +124,7 @@ def _blight(txn: Txn, args: tuple[str, ...]) -> None:
     if not args:
         blight_prompts.start(txn)
         return
-    if get(txn.state, "blight.pending", []) and not immediately:
+    if shared(txn.state).blight_pending and not immediately:
         raise Rejected("finish the cascade first: " + str(blight_track.waiting_for_cascade(txn.state)))
     land = lands.place(txn.state, args[0]).name
     if immediately:
@@ -136,7 +137,7 @@ def _blight(txn: Txn, args: tuple[str, ...]) -> None:
 def _cascade(txn: Txn, args: tuple[str, ...]) -> None:
     want(args, 1, "cascade LAND")
     if blight_effects.placing(txn.state):
-        raise Rejected(f"place the Immediately Blight first ({txn.state.get(blight_effects.LEFT)} left): blight LAND")
+        raise Rejected(f"place the Immediately Blight first ({shared(txn.state).immediately_left} left): blight LAND")
     prompt = txn.state.prompt
     if prompt is not None and prompt.id != blight_track.PROMPTS["cascade"]:
         raise Rejected(f"answer the prompt first: {prompt.text}")
@@ -157,7 +158,7 @@ def _land(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("usage: land LAND blight=N vitality=N towns=N presenceS=N ...")
     name = lands.place(txn.state, args[0]).name
     recorded = lands.all_lands(txn.state)
-    rec = recorded.get(name, lands.LandRecord())
+    rec = recorded.get(name, LandRecord())
     for item in args[1:]:
         key, sep, value = item.partition("=")
         if not sep:
@@ -168,7 +169,7 @@ def _land(txn: Txn, args: tuple[str, ...]) -> None:
         n = parse_int(value, key)
         if n < 0:
             raise Rejected(f"land {name}: {key} cannot be negative")
-        if key in lands.COUNTS:
+        if key in COUNTS:
             rec = rec.with_count(key, n)
         elif key.startswith("presence"):
             seat = parse_seat(txn.state, key.removeprefix("presence"))
@@ -177,7 +178,7 @@ def _land(txn: Txn, args: tuple[str, ...]) -> None:
             if located > txn.value(seat_track(seat, "presence")):
                 txn.set(seat_track(seat, "presence"), located)
         else:
-            raise Rejected(f"land {name}: unknown key {key!r} ({', '.join(lands.COUNTS)}, presenceS)")
+            raise Rejected(f"land {name}: unknown key {key!r} ({', '.join(COUNTS)}, presenceS)")
     lands.put(txn, name, rec)
 
 
@@ -262,9 +263,9 @@ def _end(txn: Txn, args: tuple[str, ...]) -> None:
     names = table_actions.open_names(txn.state)
     if invader_counts.owns_current_action(txn.state):
         raise Rejected(f"{names[-1]} is the station's own Invader Action: it ends once its questions are answered")
-    if get(txn.state, "blight.pending", []) and len(names) <= 1:
+    if shared(txn.state).blight_pending and len(names) <= 1:
         raise Rejected("finish the cascade first: " + str(blight_track.waiting_for_cascade(txn.state)))
-    if txn.state.get("blight.implicit") and len(names) == 1:
+    if shared(txn.state).blight_implicit and len(names) == 1:
         raise Rejected("no action is open")
     table_actions.end(txn)
     blight_track.settle(txn)  # a Blight addition waiting only for this nested action ends too
@@ -381,8 +382,8 @@ CHOICES: Mapping[str, ChoiceHandler] = {name: _then_resume(handler) for name, ha
     table_actions.ORDER_PROMPT: table_actions.on_order,
     fear.CARD_PROMPT: fear.on_resolved,
     invader_counts.PROMPTS["setup"]: invader_counts.on_setup,
-    invader_counts.PROMPTS["build"]: invader_counts.on_build,
-    invader_counts.PROMPTS["explore"]: invader_counts.on_explore,
+    invader_counts.PROMPTS["build"]: invader_counts.on_counts,
+    invader_counts.PROMPTS["explore"]: invader_counts.on_counts,
     invader_counts.PROMPTS["ravage"]: invader_counts.on_ravage_blight,
     invader_counts.PROMPTS["where"]: invader_counts.on_where,
     invader_counts.PROMPTS["place"]: invader_counts.on_place,
@@ -393,7 +394,7 @@ CHOICES: Mapping[str, ChoiceHandler] = {name: _then_resume(handler) for name, ha
     blight_track.PROMPTS["unplaced"]: blight_track.on_unplaced,
     blight_track.PROMPTS["draw"]: blight_track.on_draw,
     fear.NAME_PROMPT: fear.on_named,
-    invader_counts.PROMPTS["destroyed"]: invader_counts.on_ravage_destroyed,
+    invader_counts.PROMPTS["destroyed"]: invader_counts.on_counts,
     invader_counts.PROMPTS["loss"]: invader_counts.on_loss,
     invader_counts.PROMPTS["overview"]: invader_counts.on_overview,
     seat_menu.PREFIX + "menu": seat_menu.on_menu,
