@@ -1,4 +1,5 @@
-"""The headless Chromium the page tests share (one per worker), and a fresh phone-sized context per test."""
+"""The headless Chromium the page tests share (one per worker process, for every page test file it
+runs), and a fresh phone-sized context per test."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from tests.web.phones import browser
 PHONE = {"width": 390, "height": 844}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def chromium() -> Iterator[Any]:
     yield from browser()
 
