@@ -9,9 +9,10 @@ import pytest
 from tablekeeper.core import game as game_module
 from tablekeeper.core.events import Command, Event
 from tablekeeper.core.frozen import thaw
+from tablekeeper.core.game import Game
 from tablekeeper.core.session import Session
 from tablekeeper.core.state import GameState
-from tests.core.fixture_game import GAME, FixtureRecord
+from tests.core.fixture_game import FLOW, GAME, FixtureRecord
 
 
 def run(s: Session, *lines: str) -> None:
@@ -112,3 +113,20 @@ def test_a_struct_put_is_logged_as_plain_json() -> None:
 
     value = [Card("Ghoul", ("monster",)), {"7": Card("Rat")}]
     assert thaw(value) == [{"name": "Ghoul", "tags": ["monster"]}, {"7": {"name": "Rat", "tags": []}}]
+
+
+def test_a_field_renamed_for_the_log_keeps_the_logged_key() -> None:
+    """A game whose saves name a key "invader.slots" declares the field under an attribute name and
+    renames it back; the key logged stays the one old saves hold, and ``get`` of it refuses."""
+
+    class Dotted(msgspec.Struct, frozen=True, rename={"slots": "invader.slots"}):
+        slots: tuple[str, ...] = ()
+
+    class DottedGame(Game):
+        name, title, flow, record_type = "dotted", "Dotted", FLOW, Dotted
+
+    game = DottedGame()
+    state = game.apply(game.new_state(1, 1), Event("data.set", {"key": "invader.slots", "value": ["W"]}))
+    assert state.typed(Dotted).slots == ("W",) and "invader.slots" not in state.data
+    with pytest.raises(KeyError, match="typed record"):
+        state.get("invader.slots")

@@ -41,6 +41,7 @@ from tablekeeper.core.session import Session
 from tablekeeper.core.state import GameState
 from tablekeeper.core.store import Store
 from tablekeeper.errors import Rejected
+from tablekeeper.games.oathsworn.record import rec
 
 FLOW_VERBS = frozenset({"next", "next!"})  # what the automatic run does itself
 Lines = Callable[[GameState], list[tuple[str, float]]]
@@ -79,9 +80,8 @@ def oathsworn_lines(state: GameState) -> list[tuple[str, float]]:
              ("goto 3", 0.5), ("place 4", 0.3), ("travel 4", 0.3)]
     lines += [(f"break {name.removeprefix('boss.')}", 0.4) for name, c in state.tracks.items()
               if name.startswith("boss.") and c.value > 0]
-    for n, items in (state.get("losses_due") or {}).items():
-        record = state.get(f"seat.{n}") or {}
-        lines += [(f"lose {n} {item}", 3.0) for item in record.get("items", ())][:2 * int(items)]
+    for n, items in (rec(state).losses_due or {}).items():
+        lines += [(f"lose {n} {item}", 3.0) for item in rec(state).seat(int(n)).items][:2 * items]
     return lines + _seats_lines(state, ("lead {s}", 0.5), (f"hand {{s}} {HAND}", 0.5), ("move {s} 1", 1.0),
                                 ("attack {s} head white=2", 1.0), ("enemy {s} R Y", 0.5), ("token {s} redraw", 0.3),
                                 ("archetype {s} Guardian B", 0.5), ("set seat{s}.hp 0", 0.05))

@@ -214,7 +214,8 @@ def buy_in_open_scenario(store: Store, log: Campaign, playing: Mapping[str, str]
     game = games.load("arkham")
     try:
         session = Session(game, seats=saved.setup.seats, seed=saved.setup.seed, options=saved.setup.options,
-                          journal=store.journal(slot), entries=saved.entries, from_save=f"{store.path}: slot {slot!r}")
+                          journal=store.journal(slot), entries=saved.entries, snapshots=saved.snapshots,
+                          from_save=f"{store.path}: slot {slot!r}")
     except (Rejected, KeyError, IndexError, ValueError) as exc:
         raise ScriptError(f"{store.path}: slot {slot!r} cannot be replayed ({exc})") from None
     if session.state.over is not None or game.flow.stop_at(session.state) is None:

@@ -104,7 +104,7 @@ def open_session(game: Game, args: argparse.Namespace) -> tuple[Session, Store |
                           f"--seats {args.seats} cannot change it (leave --seats out, or use another --slot)")
     try:
         session = Session(game, seats=saved.setup.seats, seed=saved.setup.seed, options=saved.setup.options,
-                          journal=store.journal(args.slot), entries=saved.entries,
+                          journal=store.journal(args.slot), entries=saved.entries, snapshots=saved.snapshots,
                           from_save=f"{args.save}: slot {args.slot!r}")
     except ConfigError:
         store.close()

@@ -388,19 +388,21 @@ def _apply_track_drop(game: Game, state: GameState, e: Event) -> GameState:
 
 
 @functools.cache
-def _record_fields(kind: type[msgspec.Struct]) -> Mapping[str, tuple[Any, Any]]:
-    """A record's fields: name -> (type, default); read once per record type."""
+def _record_fields(kind: type[msgspec.Struct]) -> Mapping[str, tuple[str, Any, Any]]:
+    """A record's fields by the key the log names them (a Struct's ``rename``, e.g. "invader.slots"):
+    key -> (attribute, type, default); read once per record type."""
     hints = typing.get_type_hints(kind)
     blank = kind()
-    return {name: (hints[name], getattr(blank, name)) for name in kind.__struct_fields__}
+    return {key: (name, hints[name], getattr(blank, name))
+            for name, key in zip(kind.__struct_fields__, kind.__struct_encode_fields__, strict=True)}
 
 
 def _apply_data(game: Game, state: GameState, e: Event) -> GameState:
     kind = game.record_type
-    if kind is not None and state.record is not None and e["key"] in kind.__struct_fields__:
-        field_type, default = _record_fields(kind)[e["key"]]
+    if kind is not None and state.record is not None and e["key"] in kind.__struct_encode_fields__:
+        name, field_type, default = _record_fields(kind)[e["key"]]
         value = default if e["value"] is None else msgspec.convert(e["value"], field_type)
-        return replace(state, record=msgspec.structs.replace(state.record, **{e["key"]: value}))
+        return replace(state, record=msgspec.structs.replace(state.record, **{name: value}))
     data = dict(state.data)
     if e["value"] is None:
         data.pop(e["key"], None)

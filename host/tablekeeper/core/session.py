@@ -5,6 +5,10 @@ between the active line and a redo stack, and the state is rebuilt by replaying 
 Undo never resets at a turn or round boundary: any entry of the active line can be rewound.
 Chance outcomes are in the logged events, so redo reproduces the same draw.
 
+A journal that keeps snapshots (a save) is handed the state at every ``CHECKPOINT_EVERY``-th position
+of the active line with the entry that reaches it, and a session resumed from that save starts from
+the newest snapshot that still fits and applies only the entries after it.
+
 With a journal that reads entries back (a save), memory holds a bounded window: the newest
 ``WINDOW`` active entries and redo entries, the initial state and the newest ``KEEP_CHECKPOINTS``
 checkpoints, and a count; an older entry (a long undo chain, a deep ``rewind``, ``entries``) is read
@@ -17,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from tablekeeper.core import file_options, packs
+from tablekeeper.core import file_options, packs, snapshot
 from tablekeeper.core.chance import PressRandom
 from tablekeeper.core.events import Command, Event, Json, NoticeKind
 from tablekeeper.core.game import Game
@@ -123,6 +127,13 @@ class ReadableJournal(Journal, Protocol):
     def read(self, first: int, last: int) -> Sequence[Entry]: ...
 
 
+@runtime_checkable
+class SnapshotJournal(Journal, Protocol):
+    """A journal that keeps a state beside the entry that reached it, in the same write."""
+
+    def append_with(self, entry: Entry, checkpoint: snapshot.Checkpoint) -> None: ...
+
+
 def _step(line: list[Entry], redo: list[Entry], entry: Entry) -> None:
     """Move entries between the active line and the redo stack (its top is its end) as ``entry`` says."""
     if entry.kind == "command":
@@ -156,8 +167,10 @@ MAX_SEED = 2**63 - 1  # a seed a save can keep (SQLite's INTEGER)
 
 class Session:
     def __init__(self, game: Game, *, seats: int, seed: int, options: Mapping[str, str] | None = None,
-                 journal: Journal | None = None, entries: Iterable[Entry] = (), from_save: str | None = None) -> None:
-        """``from_save`` names the save a setup comes from: its file options must carry content already."""
+                 journal: Journal | None = None, entries: Iterable[Entry] = (), from_save: str | None = None,
+                 snapshots: Sequence[snapshot.Stored] = ()) -> None:
+        """``from_save`` names the save a setup comes from: its file options must carry content already.
+        ``snapshots`` are the save's stored states: the newest that fits starts the replay."""
         self.game = game
         options = dict(options or {})
         if from_save is not None:
@@ -175,12 +188,28 @@ class Session:
         self._checkpoints: dict[int, GameState] = {0: self.initial}
         self.state = self.initial
         self.notes: tuple[Note, ...] = ()
+        self._snapshot_key: str | None = None
         for entry in entries:
             self._record(entry)
+        self.resumed_from = 0
+        """The active-line position of the snapshot this session was resumed from (0: replayed whole)."""
+        if snapshots:
+            found = snapshot.choose(snapshots, [e.index for e in self._line], self.snapshot_key,
+                                    game.record_type, from_save or "the save")
+            if found is not None:
+                self._checkpoints[found.position] = found.state
+                self.resumed_from = found.position
         self.state = self._state_at(len(self._line))
         self._bound()
 
     # --- reading ------------------------------------------------------------------------------
+    @property
+    def snapshot_key(self) -> str:
+        """What this session's snapshots are valid for (the software, the setup with its packs)."""
+        if self._snapshot_key is None:
+            self._snapshot_key = snapshot.key(self.setup.to_json(), type(self.game).__module__.rpartition(".")[0])
+        return self._snapshot_key
+
     @property
     def log_length(self) -> int:
         return self._count
@@ -313,14 +342,21 @@ class Session:
     def _commit(self, entry: Entry) -> None:
         if self._needs_journal(entry):
             self._reload()  # before the append: a failed read leaves the log and the session as they were
-        if self.journal is not None:
-            self.journal.append(entry)  # durable before the result is shown
-        before = self._line_length
-        self._record(entry)
-        if entry.kind == "command" or (entry.kind == "redo" and self._line_length == before + 1):
+        grown = entry if entry.kind == "command" else self._redo[-1] if entry.kind == "redo" else None
+        state = None
+        if grown is not None:  # the line grows by one entry: its events on the current state
             state = self.state
-            for event in self._line[-1].events:
+            for event in grown.events:
                 state = self.game.apply(state, event)
+        if self.journal is not None:  # durable before the result is shown
+            position = self._line_length + 1
+            if state is not None and grown is not None and position % CHECKPOINT_EVERY == 0 \
+                    and isinstance(self.journal, SnapshotJournal):
+                self.journal.append_with(entry, snapshot.Checkpoint(position, grown.index, state, self.snapshot_key))
+            else:
+                self.journal.append(entry)
+        self._record(entry)
+        if state is not None:
             self.state = state
             self._maybe_checkpoint()
         else:

@@ -82,7 +82,7 @@ class GameState:
     def get(self, key: str, default: Any = None) -> Any:
         """Game-specific data a game has not typed (deep-frozen JSON values). A key of the game's
         typed record is read from ``record``: asking for it here is a reader left behind."""
-        if self.record is not None and key in self.record.__struct_fields__:
+        if self.record is not None and key in self.record.__struct_encode_fields__:
             raise KeyError(f"{self.game}: {key!r} is a field of the typed record; read state.record")
         return self.data.get(key, default)
 

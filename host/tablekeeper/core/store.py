@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from tablekeeper.core import snapshot
 from tablekeeper.core.session import MAX_SEED as MAX_SEED
 from tablekeeper.core.session import Entry, Setup
 from tablekeeper.errors import StoreError
@@ -63,6 +64,23 @@ CREATE TABLE IF NOT EXISTS counters (
     value INTEGER NOT NULL
 );
 """
+SNAPSHOTS = """
+CREATE TABLE IF NOT EXISTS snapshots (
+    slot TEXT NOT NULL REFERENCES sessions(slot) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    last INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    body BLOB NOT NULL,
+    crc INTEGER NOT NULL,
+    PRIMARY KEY (slot, idx)
+)
+"""
+"""A slot's newest states (``core.snapshot``), each written with the entry it follows: a cache of the
+log a resume starts from. An optional table: the schema version stays, a save without it still opens
+(it is added when the save is next opened for writing), and an older Tablekeeper never reads it."""
+KEEP_SNAPSHOTS = 2
+"""Snapshots kept per slot: the newest, and one before it for an undo that reaches behind the newest."""
 
 """SQLite stores a signed 64-bit integer; a larger seed could never be saved."""
 
@@ -93,6 +111,7 @@ class SavedSession:
     slot: str
     setup: Setup
     entries: tuple[Entry, ...]
+    snapshots: tuple[snapshot.Stored, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -368,6 +387,8 @@ class Store:
         self._lock = lock
         self._checksums = checksums
         self._tally = tally or Tally(path)
+        self._verified_logs: dict[str, tuple[Entry, ...]] = {}
+        """Each slot's entries as the check at open parsed them, for ``load`` until the first write."""
 
     @classmethod
     def open(cls, path: str | Path) -> Store:
@@ -386,13 +407,16 @@ class Store:
         tally = Tally(p)
         try:
             cls._bound_cache(db, p)
-            checksums = cls._verified(db, p, tally.slots)
-            cls._prepare(db, p, new=checksums is None)
+            found = cls._verified(db, p, tally.slots)
+            cls._prepare(db, p, new=found is None)
         except BaseException:
             db.close()
             lock.release()
             raise
-        return cls(p, db, lock, checksums is not False, tally)
+        store = cls(p, db, lock, found is None or found.checksums, tally)
+        if found is not None:
+            store._verified_logs = {check.slot: check.entries for check in found.slots}
+        return store
 
     @classmethod
     def _bound_cache(cls, db: sqlite3.Connection, p: Path) -> None:
@@ -403,8 +427,8 @@ class Store:
             raise StoreError(refusal(p, str(exc))) from None
 
     @staticmethod
-    def _verified(db: sqlite3.Connection, p: Path, tally: Mapping[str, tuple[int, int]]) -> bool | None:
-        """Whether the (verified) save keeps checksums; ``None`` for a new, empty file. Reads only."""
+    def _verified(db: sqlite3.Connection, p: Path, tally: Mapping[str, tuple[int, int]]) -> Verification | None:
+        """The save verified whole (``None`` for a new, empty file); one that fails is refused. Reads only."""
         try:
             if not _check_identity(db, p):
                 missing = missing_entries((), tally)
@@ -416,7 +440,7 @@ class Store:
             raise StoreError(refusal(p, str(exc))) from None
         if not found.ok:
             raise StoreError(refusal(p, found.first_problem()))
-        return found.checksums
+        return found
 
     @classmethod
     def _prepare(cls, db: sqlite3.Connection, p: Path, *, new: bool) -> None:
@@ -427,6 +451,7 @@ class Store:
             if new:  # one transaction: a power cut leaves no file with half a schema
                 db.executescript(f"BEGIN IMMEDIATE; PRAGMA application_id={APPLICATION_ID}; "
                                  f"PRAGMA user_version={SCHEMA_VERSION}; {SCHEMA} COMMIT;")
+            db.execute(SNAPSHOTS)
         except sqlite3.Error as exc:
             if db.in_transaction:
                 with contextlib.suppress(sqlite3.Error):
@@ -470,11 +495,29 @@ class Store:
             return None
         try:
             setup = Setup(str(row[0]), int(row[1]), int(row[2]), json.loads(row[3]))
-            entries = tuple(Entry.from_json(json.loads(body)) for (body,) in self._db.execute(
-                "SELECT body FROM entries WHERE slot = ? ORDER BY idx", (slot,)))
+            entries = self._verified_logs.get(slot)
+            if entries is None:  # written since the check at open: read again
+                entries = tuple(Entry.from_json(json.loads(body)) for (body,) in self._db.execute(
+                    "SELECT body FROM entries WHERE slot = ? ORDER BY idx", (slot,)))
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise StoreError(f"{self.path}: slot {slot!r} holds a damaged log ({exc})") from None
-        return SavedSession(slot, setup, entries)
+        return SavedSession(slot, setup, entries, self._snapshots(slot))
+
+    def _snapshots(self, slot: str) -> tuple[snapshot.Stored, ...]:
+        """The slot's snapshots as stored (the session checks each one before using it)."""
+        try:
+            rows = self._db.execute("SELECT idx, position, last, key, body, crc FROM snapshots WHERE slot = ?",
+                                    (slot,)).fetchall()
+        except sqlite3.DatabaseError as exc:
+            logging.getLogger(__name__).warning("%s: snapshots unreadable (%s); replaying the log", self.path, exc)
+            return ()
+        out = []
+        for idx, position, last, key, body, crc in rows:
+            try:
+                out.append(snapshot.Stored(int(idx), int(position), int(last), str(key), bytes(body), int(crc)))
+            except (TypeError, ValueError):
+                logging.getLogger(__name__).warning("%s: slot %r: a damaged snapshot row; not used", self.path, slot)
+        return tuple(out)
 
     def journal(self, slot: str) -> SessionJournal:
         return SessionJournal(self, slot)
@@ -500,9 +543,25 @@ class Store:
             raise StoreError(f"{self.path}: slot {slot!r}: entries {first}..{last} are not all in the save")
         return tuple(entries)
 
-    def append(self, slot: str, entry: Entry) -> None:
+    def append(self, slot: str, entry: Entry, checkpoint: snapshot.Checkpoint | None = None) -> None:
+        """Append ``entry``; with a ``checkpoint``, also keep it as the slot's newest snapshot, in the same
+        transaction (so no extra sync). A state that cannot be encoded only loses its snapshot."""
+        body = None
+        if checkpoint is not None:
+            try:
+                body = snapshot.encode(checkpoint.state)
+            except (TypeError, ValueError, NotImplementedError) as exc:
+                logging.getLogger(__name__).warning("%s: slot %r: no snapshot at entry %d (%s)", self.path, slot,
+                                                    entry.index, exc)
         with self._write():
             self._insert(slot, entry)
+            if checkpoint is not None and body is not None:
+                self._db.execute("INSERT OR REPLACE INTO snapshots (slot, idx, position, last, key, body, crc) "
+                                 "VALUES (?, ?, ?, ?, ?, ?, ?)", (slot, entry.index, checkpoint.position,
+                                                                  checkpoint.last, checkpoint.key, body,
+                                                                  zlib.crc32(body)))
+                self._db.execute("DELETE FROM snapshots WHERE slot = ? AND idx NOT IN (SELECT idx FROM snapshots "
+                                 "WHERE slot = ? ORDER BY idx DESC LIMIT ?)", (slot, slot, KEEP_SNAPSHOTS))
         self._tally.record(slot, entry.index, checksum(entry_body(entry)))
 
     def _insert(self, slot: str, entry: Entry) -> None:
@@ -524,6 +583,7 @@ class Store:
                              "SELECT ?, game, seats, seed, options, campaign FROM sessions WHERE slot = ?",
                              (kept, slot))
             self._db.execute("UPDATE entries SET slot = ? WHERE slot = ?", (kept, slot))
+            self._db.execute("UPDATE snapshots SET slot = ? WHERE slot = ?", (kept, slot))
             self._db.execute("DELETE FROM sessions WHERE slot = ?", (slot,))
         count_crc = self._tally.slots.get(slot)
         if count_crc is not None:
@@ -602,6 +662,7 @@ class Store:
         return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
 
     def _write(self) -> _Transaction:
+        self._verified_logs.clear()
         return _Transaction(self._db, self.path, checkpoint=self.CHECKPOINT)
 
 
@@ -676,6 +737,9 @@ class SessionJournal:
 
     def append(self, entry: Entry) -> None:
         self.store.append(self.slot, entry)
+
+    def append_with(self, entry: Entry, checkpoint: snapshot.Checkpoint) -> None:
+        self.store.append(self.slot, entry, checkpoint)
 
     def read(self, first: int, last: int) -> tuple[Entry, ...]:
         return self.store.read(self.slot, first, last)

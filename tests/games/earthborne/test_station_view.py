@@ -65,13 +65,32 @@ def test_prompt_is_shown_and_answered_with_seat_buttons() -> None:
     assert view(s)["clears"][0]["cleared_by"] == "harm"
 
 
+def test_a_seats_a_draws_only_its_own_path_card_in_turn(tmp_path: Path) -> None:
+    """ER-PATH-1: one path card per Ranger from the lead Ranger: A offers the draw to the seat whose
+    card is next, and to no seat once its card (or every card this round) was drawn."""
+    deck = tmp_path / "path.toml"
+    deck.write_text('cards = [{ name = "Fern", progress = "2", copies = 4 }]\n')
+    s = session(options={"path": str(deck)})
+    assert [GAME.legend(s.state, seat) for seat in (1, 2)] == ["A: draw my path card", None]
+    assert GAME.button(s.state, "seat2.a", False) is None  # seat 1, the lead, draws first
+    s.perform(GAME.button(s.state, "seat1.a", False))  # type: ignore[arg-type]
+    assert [GAME.legend(s.state, seat) for seat in (1, 2)] == [None, "A: draw my path card"]
+    assert GAME.button(s.state, "seat1.a", False) is None
+    s.perform(GAME.button(s.state, "seat2.a", False))  # type: ignore[arg-type]
+    assert [c["seat"] for c in in_play(s).values()] == [None, None] and len(in_play(s)) == 2
+    assert [GAME.legend(s.state, seat) for seat in (1, 2)] == [None, None]
+    assert GAME.button(s.state, "seat1.a", False) is None and GAME.button(s.state, "seat2.a", False) is None
+    do(s, "lead 2", "next", "rest 1", "rest 2", "next", "next", "next")  # round 2: the new lead draws first
+    assert [GAME.legend(s.state, seat) for seat in (1, 2)] == [None, "A: draw my path card"]
+
+
 def test_seat_buttons_keep_one_meaning_through_the_round(tmp_path: Path) -> None:
     """A: done / rest / end my turn / first answer; B: the seat's own move (a turn) / second answer."""
     deck = tmp_path / "path.toml"
     deck.write_text('cards = [{ name = "Fern", progress = "2", copies = 4 }]\n')
     s = session(options={"path": str(deck)})  # a deck file: the device can draw for the seat
-    assert GAME.button(s.state, "seat2.a", False).text() == "draw path 2"  # type: ignore[union-attr]
-    assert GAME.legend(s.state, 2) == "A: draw my path card"
+    assert GAME.button(s.state, "seat1.a", False).text() == "draw path 1"  # type: ignore[union-attr]
+    assert GAME.legend(s.state, 1) == "A: draw my path card"
     assert GAME.button(s.state, "seat2.b", False) is None
     own = session("pathdeck 10")  # the group's own deck: the card is reported by name, not drawn
     assert GAME.button(own.state, "seat1.a", False) is None and GAME.legend(own.state, 1) is None
@@ -142,3 +161,14 @@ def test_cards_show_whose_they_are() -> None:
     assert lines == ("1. Doe: progress 0/2, harm 0/2 (unverified numbers)",
                      "2. Lost Hiker, near seat 2: progress 0/2, harm 0/1 (unverified numbers)",
                      "3. Kit, seat 1's area: progress 0, harm 0")
+
+
+def test_the_first_screen_says_what_the_table_does_first() -> None:
+    """ER-SETUP-1: the path deck is built (and the location placed) before the round's path cards: the
+    track display's first line says so, in the words to type, until it is done."""
+    s = session(options={"pathdeck": "0"})  # day 1 at Lone Tree Station, no path deck yet
+    assert GAME.panels(s.state)["track"].lines[0] == "Build the path deck: pathdeck"
+    do(s, "pathdeck 12")
+    assert GAME.panels(s.state)["track"].lines[0] == "Draw path cards"
+    assert GAME.panels(session(options={"day": "2"}).state)["track"].lines[0] == "Place the location: location NAME"
+    assert GAME.panels(session("location Hollow X").state)["track"].lines[0] == "Give Hollow's threshold"

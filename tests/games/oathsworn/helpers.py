@@ -9,6 +9,7 @@ from tablekeeper.core.frozen import thaw
 from tablekeeper.core.script import parse_line
 from tablekeeper.core.session import Outcome, Session
 from tablekeeper.games.oathsworn import GAME
+from tablekeeper.games.oathsworn.record import rec
 
 
 def new(seats: int = 4, seed: int = 7, **options: str) -> Session:
@@ -48,7 +49,7 @@ def no(s: Session, line: str) -> str:
 
 
 def seat(s: Session, n: int) -> dict[str, Any]:
-    out: dict[str, Any] = thaw(s.state.get(f"seat.{n}"))
+    out: dict[str, Any] = thaw(rec(s.state).seat(n))
     return out
 
 
@@ -57,7 +58,7 @@ def v(s: Session, track: str) -> int:
 
 
 def last(s: Session) -> dict[str, Any]:
-    out: dict[str, Any] = thaw(s.state.get("last"))
+    out: dict[str, Any] = thaw(rec(s.state).last)
     return out
 
 

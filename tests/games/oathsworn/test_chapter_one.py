@@ -13,6 +13,7 @@ from tablekeeper.core.chance import Deck
 from tablekeeper.core.script import parse_line
 from tablekeeper.core.session import Session
 from tablekeeper.games.oathsworn.cards import COLOUR_NAMES, parse_card
+from tablekeeper.games.oathsworn.record import rec
 from tablekeeper.games.oathsworn.table import might_cubes
 
 from .helpers import last, new, no, ok, seat, v
@@ -82,7 +83,7 @@ def to_turns(s: Session) -> None:
     the seat with most HP with the Broodmother's own MIGHT, drawn by the device (the seat takes the
     damage without tokens)."""
     attacked = None
-    while s.state.get("part") == "encounter" and s.state.step != "turns":
+    while rec(s.state).part == "encounter" and s.state.step != "turns":
         if s.state.prompt is not None:
             ok(s, "choose 1")
         elif s.state.step == "stage" and attacked != s.state.round:
@@ -103,9 +104,9 @@ def to_turns(s: Session) -> None:
 @pytest.mark.rule("OS-ESET-3")
 def test_chapter_one_sets_up_the_broodmother() -> None:
     s = chapter_one()
-    assert s.state.get("encounter") == "broodmother"
+    assert rec(s.state).encounter == "broodmother"
     assert {k: v(s, k) for k in s.state.tracks if k.startswith("boss.")} == {f"boss.{loc}": 6 for loc in LOCATIONS}
-    faceup = str(s.state.get("stage_faceup"))
+    faceup = str(rec(s.state).stage_faceup)
     view = s.game.view(s.state)
     assert view["encounter"] == {"id": "broodmother", "name": "Broodmother", "verified": False,
                                  "up_next": view["encounter"]["up_next"]}
@@ -122,11 +123,11 @@ def test_the_broodmother_fought_to_its_end_with_its_numbers() -> None:
     ok(s, "next")  # refresh -> the Oathsworn phase
     breaks_seen: list[tuple[int, int]] = []
     rounds = hits = 0
-    while s.state.get("part") == "encounter":
+    while rec(s.state).part == "encounter":
         rounds += 1
         assert rounds < 12, "the fight does not end"
         for _ in range(4):
-            if s.state.get("part") != "encounter":
+            if rec(s.state).part != "encounter":
                 break
             answer_ally(s)
             n = s.state.active_seat
@@ -144,16 +145,16 @@ def test_the_broodmother_fought_to_its_end_with_its_numbers() -> None:
                 hits += 1
                 assert hit["damage"] == damage and hit["hp_lost"] == damage // 2  # DEFENSE 2 everywhere (OS-DMG-3)
                 assert v(s, f"boss.{target}") == max(0, die - damage // 2)  # excess damage is lost (OS-DMG-5)
-                breaks_seen.append((int(s.state.get("breaks") or 0), int(s.state.get("stage_now") or 1)))
-            if s.state.get("part") == "encounter":
+                breaks_seen.append((int(rec(s.state).breaks or 0), int(rec(s.state).stage_now or 1)))
+            if rec(s.state).part == "encounter":
                 ok(s, f"pass {n}")
         to_turns(s)
-    assert s.state.get("result") == "victory" and s.state.get("breaks") == 5
+    assert rec(s.state).result == "victory" and rec(s.state).breaks == 5
     for breaks, stage in breaks_seen:  # the special rules board's stage changes: 2 and 4 broken locations
         assert stage == (1 if breaks < 2 else 2 if breaks < 4 else 3)
     assert {stage for _, stage in breaks_seen} == {1, 2, 3}
     ok(s, "tally")
-    for k, owed in dict(s.state.get("losses_due") or {}).items():
+    for k, owed in dict(rec(s.state).losses_due or {}).items():
         for _ in range(int(owed)):
             ok(s, f"lose {k} {seat(s, int(k))['items'][0]}")
     assert s.state.over == "victory"

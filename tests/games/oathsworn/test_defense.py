@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from tablekeeper import cli
+from tablekeeper.core.session import Session
+from tablekeeper.games.oathsworn.record import EnemyHit, rec
 
 from .helpers import last, no, ok, reloaded, seat, stored, v
 
@@ -20,12 +22,18 @@ def save(tmp_path: Path) -> str:
     return str(tmp_path / "s.db")
 
 
+def _hit(s: Session) -> EnemyHit:
+    hit = rec(s.state).enemy_hit
+    assert hit is not None
+    return hit
+
+
 @pytest.mark.rule("OS-TOK-4")
 def test_a_device_draw_waits_for_the_defense_decision(save: str) -> None:
     s = ok(stored(save, part="encounter", seed=3), "token 1 defense", "enemy 1 B B R")
     prompt = s.state.prompt
     assert prompt is not None and prompt.id == "defense" and prompt.seat == 1
-    damage = int(s.state.get("enemy_hit")["damage"])
+    damage = _hit(s).damage
     assert v(s, "seat1.hp") == 6  # nothing lost yet
     defense = v(s, "seat1.defense")
     assert prompt.options == (f"take {damage // defense} HP", f"1 def token: {damage // (defense + 1)} HP")
@@ -39,7 +47,7 @@ def test_a_device_draw_waits_for_the_defense_decision(save: str) -> None:
 @pytest.mark.rule("OS-EATK-3")
 def test_a_defensive_card_protects_only_its_player_and_goes_on_cooldown(save: str) -> None:
     s = ok(stored(save, part="encounter", seed=3), "enemy 1,2 B B R")
-    damage = int(s.state.get("enemy_hit")["damage"])
+    damage = _hit(s).damage
     assert "not deciding" in no(s, "defend 2 Parry 2 3")  # seat 1 is asked first
     ok(s, "defend 1 Parry 2 3")
     assert s.state.prompt is not None and "DEF" in s.state.prompt.text

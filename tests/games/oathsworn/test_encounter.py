@@ -10,6 +10,7 @@ import pytest
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.session import Session
 from tablekeeper.games.oathsworn.data import DEFAULT_NAME
+from tablekeeper.games.oathsworn.record import rec
 
 from .helpers import encounter, last, new, no, ok, seat, to_turns, v
 
@@ -62,7 +63,7 @@ def test_os_eset_4_stage_deck_order() -> None:
     s = encounter()
     d = deck(s, "stage")
     assert [st.total for st in d.stages] == [4, 5, 5]  # one stage 1 card lies faceup on top
-    assert str(s.state.get("stage_faceup")).startswith("S1.")
+    assert str(rec(s.state).stage_faceup).startswith("S1.")
 
 
 @pytest.mark.rule("OS-ESET-10")
@@ -78,7 +79,7 @@ def test_os_eset_10_lead_opens_every_round() -> None:
 def test_os_eset_11_ambush_starts_with_stage_card() -> None:
     s = encounter(ambush="1")
     assert (s.state.phase, s.state.step) == ("encounter", "stage")
-    assert s.state.get("stage_current") is not None
+    assert rec(s.state).stage_current is not None
 
 
 @pytest.mark.rule("OS-RND-1")
@@ -147,10 +148,10 @@ def test_os_rnd_7_injuries_first() -> None:
 def test_os_rnd_8_kept_stage_card_discarded_at_end() -> None:
     s = pass_all(to_turns(encounter()))
     ok(s, "keep")
-    card = s.state.get("stage_current")
-    assert list(s.state.get("stage_kept")) == [card]
+    card = rec(s.state).stage_current
+    assert list(rec(s.state).stage_kept) == [card]
     ok(s, "next", "next")
-    assert list(s.state.get("stage_kept")) == []
+    assert list(rec(s.state).stage_kept) == []
 
 
 @pytest.mark.rule("OS-ANIM-2")
@@ -294,10 +295,10 @@ def test_os_tok_4_session_defense_token() -> None:
 @pytest.mark.rule("OS-TOK-5")
 def test_os_tok_5_session_empowered() -> None:
     s = ok(encounter(), "next", "token 1 empowered", "attack 1 head white=2 emp=1 up=2,2,3")
-    colours = sorted(c[0] for c, extra in s.state.get("draws")[0]["cards"] if not extra)
+    colours = sorted(c[0] for c, extra in rec(s.state).draws[0].cards if not extra)
     assert colours == ["R", "Y", "Y"]
     s = ok(encounter(classes="Witch,Warden,Priest,Cur"), "next", "attack 1 head empower=5")
-    assert [c[0] for c, extra in s.state.get("draws")[0]["cards"] if not extra] == ["B", "B"]
+    assert [c[0] for c, extra in rec(s.state).draws[0].cards if not extra] == ["B", "B"]
     assert any("1 upgrade step(s) lost" in n for n in s.notices)
 
 
@@ -323,14 +324,14 @@ def test_os_tok_7_companion_token_action() -> None:
 @pytest.mark.rule("OS-ATK-6")
 def test_os_atk_6_cubes_then_whites() -> None:
     s = ok(encounter(classes="Priest,Warden,Cur,Witch"), "next", "attack 1 head white=3")
-    counted = [c[0] for c, extra in s.state.get("draws")[0]["cards"] if not extra]
+    counted = [c[0] for c, extra in rec(s.state).draws[0].cards if not extra]
     assert sorted(counted) == sorted(["R", "Y", "W", "W", "W"])
 
 
 @pytest.mark.rule("OS-ATK-7")
 def test_os_atk_7_unarmed_drops_weapon_might() -> None:
     s = ok(encounter(classes="Priest,Warden,Cur,Witch"), "next", "attack 1 head white=2 unarmed")
-    assert [c[0] for c, extra in s.state.get("draws")[0]["cards"] if not extra] == ["W", "W"]
+    assert [c[0] for c, extra in rec(s.state).draws[0].cards if not extra] == ["W", "W"]
 
 
 @pytest.mark.rule("OS-ATK-8")
@@ -363,26 +364,26 @@ def test_os_atk_13_determination() -> None:
 @pytest.mark.rule("OS-DMG-5")
 def test_os_dmg_5_session_die_removed() -> None:
     s = ok(encounter(), "set boss.head 2", "next", "attack 1 head white=2 = Y3 W2 W2", "resolve")
-    assert v(s, "boss.head") == 0 and "head" in s.state.get("broken")
+    assert v(s, "boss.head") == 0 and "head" in rec(s.state).broken
     assert any("excess" in n for n in s.notices)
 
 
 @pytest.mark.rule("OS-BRK-1")
 def test_os_brk_1_any_cause_breaks() -> None:
     s = ok(encounter(), "set boss.head 1", "break head 2")
-    assert list(s.state.get("broken")) == ["head"]
-    assert s.state.get("reactions")[0]["target"] == 2
+    assert list(rec(s.state).broken) == ["head"]
+    assert rec(s.state).reactions[0].target == 2
 
 
 @pytest.mark.rule("OS-BRK-2")
 def test_os_brk_2_break_procedure() -> None:
     s = ok(encounter(), "next", "attack 1 head white=2 = Y3 W2 W2", "set boss.head 1", "break head 1")
     d = deck(s, "stage")
-    assert s.state.get("stage_now") == 2
+    assert rec(s.state).stage_now == 2
     assert d.stages[0].total == 0 and d.discard.count("S1.1") + d.discard.count("S1.2") >= 1
-    reaction = s.state.get("reactions")[0]
-    assert reaction["card"].startswith("S2.") and reaction["target"] == 1
-    assert str(s.state.get("stage_faceup")).startswith("S2.")
+    reaction = rec(s.state).reactions[0]
+    assert reaction.card.startswith("S2.") and reaction.target == 1
+    assert str(rec(s.state).stage_faceup).startswith("S2.")
     assert any(n.startswith("reaction:") and n.endswith("targets seat 1: resolve it now (its attack: enemy 1)")
                for n in s.notices)  # the table is told the reaction is resolved at once, and how
 
@@ -393,20 +394,20 @@ def test_os_brk_4_minions_never_react() -> None:
     before = deck(s, "stage").remaining
     ok(s, "attack 1 wolf white=2 = Y3 W2 W2", "resolve")
     assert "minion.wolf" not in s.state.tracks and deck(s, "stage").remaining == before
-    assert not s.state.get("reactions") and s.state.get("breaks") == 0
+    assert not rec(s.state).reactions and rec(s.state).breaks == 0
 
 
 @pytest.mark.rule("OS-STAGE-2")
 def test_os_stage_2_card_discarded_at_once() -> None:
     s = pass_all(to_turns(encounter()))
-    assert deck(s, "stage").discard.count(str(s.state.get("stage_current"))) == 1
+    assert deck(s, "stage").discard.count(str(rec(s.state).stage_current)) == 1
 
 
 @pytest.mark.rule("OS-STAGE-4")
 def test_os_stage_4_next_card_faceup() -> None:
     s = pass_all(to_turns(encounter()))
-    faceup = s.state.get("stage_faceup")
-    assert faceup is not None and faceup != s.state.get("stage_current")
+    faceup = rec(s.state).stage_faceup
+    assert faceup is not None and faceup != rec(s.state).stage_current
 
 
 @pytest.mark.rule("OS-EATK-2")
@@ -460,9 +461,9 @@ def test_os_ko_1_unconscious() -> None:
 @pytest.mark.rule("OS-KO-2")
 def test_os_ko_2_tally_for_knockouts() -> None:
     s = ok(encounter(), "set seat1.hp 0", "set seat2.hp 0", "break head", "break body", "break claws", "tally")
-    t = s.state.get("tally")
-    assert t["ko_ticks"] == 2 and list(t["injuries"]) == [1, 2]
-    assert t["items_lost"]["1"] == 2 and t["items_lost"]["3"] == 1
+    t = rec(s.state).tally
+    assert t is not None and t.ko_ticks == 2 and list(t.injuries) == [1, 2]
+    assert t.items_lost["1"] == 2 and t.items_lost["3"] == 1
 
 
 @pytest.mark.rule("OS-KO-3")
@@ -482,12 +483,12 @@ def test_os_ko_4_ally_once_per_encounter() -> None:
 @pytest.mark.rule("OS-KO-5")
 def test_os_ko_5_killed_ally_archived_or_returned() -> None:
     s = ok(encounter(), "set seat1.hp 0", "ally 1 men-at-arms", "set seat1.hp 0")
-    assert list(s.state.get("dead_allies")) == ["men-at-arms"]
+    assert list(rec(s.state).dead_allies) == ["men-at-arms"]
     replayed = ok(s, "set seat2.hp 0", "set seat3.hp 0", "set seat4.hp 0", "choose 1")
-    assert list(replayed.state.get("dead_allies")) == []
+    assert list(rec(replayed.state).dead_allies) == []
     won = ok(encounter(), "set seat1.hp 0", "ally 1 men-at-arms", "set seat1.hp 0",
              "break head", "break body", "break claws", "tally")
-    assert list(won.state.get("tally")["allies_archived"]) == ["men-at-arms"]
+    assert list(rec(won.state).tally.allies_archived) == ["men-at-arms"]
 
 
 @pytest.mark.rule("OS-KO-6")
@@ -504,7 +505,7 @@ def test_os_end_2_victory_ends_at_once() -> None:
     s = ok(encounter(), "minion a 1 1", "minion b 1 1", "minion c 2 1", "break head", "break body")
     before = deck(s, "stage").remaining
     ok(s, "break claws")
-    assert s.state.get("result") == "victory" and deck(s, "stage").remaining == before
+    assert rec(s.state).result == "victory" and deck(s, "stage").remaining == before
     assert not any(t.startswith("minion.") for t in s.state.tracks)
     assert "tally" in no(s, "next")
 
@@ -536,8 +537,8 @@ def test_os_end_4_replay_fixes_score() -> None:
 def test_os_end_5_conscious_after_replay_avoids_losses() -> None:
     s = defeat(encounter(classes="A'Dendri Ranger,Warden,Priest,Witch"))
     ok(s, "choose 1", "break head", "break body", "break claws", "tally")
-    t = s.state.get("tally")
-    assert t["items_lost"]["1"] == 1 and 1 not in t["injuries"]
+    t = rec(s.state).tally
+    assert t is not None and t.items_lost["1"] == 1 and 1 not in t.injuries
 
 
 @pytest.mark.rule("OS-END-6")
@@ -552,9 +553,9 @@ def test_os_end_6_replay_setup() -> None:
 @pytest.mark.rule("OS-HC-1")
 def test_os_hc_1_hardcore_death() -> None:
     s = ok(encounter(hardcore="1", classes="Priest,Warden,Cur,Witch"), "set seat1.hp 0")
-    assert seat(s, 1)["dead"] and list(s.state.get("hardcore_dead")) == ["Priest"]
+    assert seat(s, 1)["dead"] and list(rec(s.state).hardcore_dead) == ["Priest"]
     ok(s, "break head", "break body", "break claws", "tally")
-    assert s.state.get("tally")["ko_ticks"] == 1
+    assert rec(s.state).tally.ko_ticks == 1
 
 
 @pytest.mark.rule("OS-HC-3")
@@ -562,7 +563,7 @@ def test_os_hc_3_dead_items_archived_iron_kept() -> None:
     s = ok(encounter(hardcore="1", classes="Witch,Warden,Cur,Priest"), "set seat1.hp 0")
     iron = v(s, "iron")
     ok(s, "break head", "break body", "break claws", "tally")
-    assert list(s.state.get("tally")["archived_items"]["1"]) == ["Gnarled Branch", "Tattered Flax Garment"]
+    assert list(rec(s.state).tally.archived_items["1"]) == ["Gnarled Branch", "Tattered Flax Garment"]
     assert seat(s, 1)["items"] == [] and v(s, "iron") == iron
 
 
@@ -570,7 +571,7 @@ def test_os_hc_3_dead_items_archived_iron_kept() -> None:
 def test_os_hc_4_replay_prevents_deaths() -> None:
     s = defeat(encounter(hardcore="1"))
     ok(s, "choose 1")
-    assert list(s.state.get("hardcore_dead")) == []
+    assert list(rec(s.state).hardcore_dead) == []
     assert not any(seat(s, n)["dead"] for n in (1, 2, 3, 4))
     assert v(s, "knockouts") == 4
 
@@ -642,32 +643,32 @@ def test_os_tally_1_level_up() -> None:
 @pytest.mark.rule("OS-TALLY-2")
 def test_os_tally_2_next_common_deck() -> None:
     s = ok(encounter(chapter="3"), "break head", "break body", "break claws", "tally")
-    assert s.state.get("tally")["common_deck"] == "chapter 4"
+    assert rec(s.state).tally.common_deck == "chapter 4"
 
 
 @pytest.mark.rule("OS-TALLY-3")
 def test_os_tally_3_four_commons() -> None:
     s = ok(encounter(), "break head", "break body", "break claws", "tally")
-    assert s.state.get("tally")["commons"] == 4
+    assert rec(s.state).tally.commons == 4
 
 
 @pytest.mark.rule("OS-TALLY-5")
 def test_os_tally_5_next_unique_deck() -> None:
     s = ok(encounter(chapter="3"), "break head", "break body", "break claws", "tally")
-    assert s.state.get("tally")["unique_deck"] == "chapter 4"
+    assert rec(s.state).tally.unique_deck == "chapter 4"
 
 
 @pytest.mark.rule("OS-TALLY-8")
 def test_os_tally_8_injuries_only_for_knockouts() -> None:
     s = ok(encounter(), "set seat1.hp 0", "set seat2.hp 1", "break head", "break body", "break claws", "tally")
-    assert list(s.state.get("tally")["injuries"]) == [1]
+    assert list(rec(s.state).tally.injuries) == [1]
 
 
 @pytest.mark.rule("OS-TALLY-10")
 def test_os_tally_10_dead_allies_archived() -> None:
     s = ok(encounter(), "set seat1.hp 0", "ally 1 men-at-arms", "set seat1.hp 0", "ally 1 men-at-arms",
            "set seat1.hp 0", "break head", "break body", "break claws", "tally")
-    assert list(s.state.get("tally")["allies_archived"]) == ["men-at-arms", "men-at-arms"]
+    assert list(rec(s.state).tally.allies_archived) == ["men-at-arms", "men-at-arms"]
 
 
 @pytest.mark.rule("OS-TOK-1")
@@ -679,7 +680,7 @@ def test_os_tok_1_tokens_discarded_after_epilogue() -> None:
 @pytest.mark.rule("OS-TIME-5")
 def test_os_time_5_extra_unique_in_the_tally() -> None:
     s = ok(new(), "time 3", "next", "break head", "break body", "break claws", "tally")
-    assert s.state.get("tally")["uniques"] == 3
+    assert rec(s.state).tally.uniques == 3
 
 
 @pytest.mark.rule("OS-LVL-1")
@@ -705,10 +706,10 @@ def test_os_ally_1_non_combat_ally_never_fights() -> None:
 @pytest.mark.rule("OS-BRK-7")
 def test_os_brk_7_simultaneous_breaks() -> None:
     s = ok(encounter(), "next", "break head,body 1")
-    assert s.state.get("stage_now") == 2  # one check after both dice are gone (stage 2 from the first break)
-    reactions = s.state.get("reactions")
-    assert len(reactions) == 2 and all(r["target"] == 1 for r in reactions)
-    assert reactions[0]["card"] != reactions[1]["card"]
+    assert rec(s.state).stage_now == 2  # one check after both dice are gone (stage 2 from the first break)
+    reactions = rec(s.state).reactions
+    assert len(reactions) == 2 and all(r.target == 1 for r in reactions)
+    assert reactions[0].card != reactions[1].card
 
 
 @pytest.mark.rule("OS-FX-21")
@@ -725,7 +726,7 @@ def test_os_dmg_4_minion_hp_slot() -> None:
     s = ok(encounter(), "minion brute 2 1", "next", "attack 1 brute white=1 = Y1 W0", "resolve")
     assert v(s, "minion.brute") == 1
     ok(s, "next", "attack 2 brute white=1 = Y1 R0 W1", "resolve")
-    assert "minion.brute" not in s.state.tracks and "brute" not in s.state.get("minions")
+    assert "minion.brute" not in s.state.tracks and "brute" not in rec(s.state).minions
 
 
 @pytest.mark.rule("OS-MIN-1")
@@ -733,7 +734,7 @@ def test_os_min_1_stage_activated_minions_skip_step_two() -> None:
     s = ok(encounter(), "minion m 1 1", "minion n 1 1", "minion o 1 1")
     pass_all(to_turns(s))
     ok(s, "activated m", "next")
-    assert list(s.state.get("minions_due")) == ["n", "o"]
+    assert list(rec(s.state).minions_due) == ["n", "o"]
 
 
 @pytest.mark.rule("OS-ATK-15")
@@ -790,23 +791,23 @@ def test_os_tok_8_companion_spends_a_defense_token() -> None:
 @pytest.mark.rule("OS-STAGE-3")
 def test_os_stage_3_cards_drawn_while_a_card_resolves_wait() -> None:
     s = pass_all(to_turns(encounter()))
-    current = s.state.get("stage_current")
+    current = rec(s.state).stage_current
     ok(s, "set boss.head 1", "break head 2")  # the stage card's effect breaks a location
-    assert not s.state.get("reactions")
+    assert not rec(s.state).reactions
     assert current and any("waits until a stage 1 card has resolved" in n for n in s.notices)
     ok(s, "next")  # the stage card has resolved; the reaction comes next
-    reactions = s.state.get("reactions")
-    assert len(reactions) == 1 and reactions[0]["target"] == 2
+    reactions = rec(s.state).reactions
+    assert len(reactions) == 1 and reactions[0].target == 2
 
 
 @pytest.mark.rule("OS-STAGE-7")
 def test_os_stage_7_boss_on_fire_draws_an_extra_card() -> None:
     s = pass_all(to_turns(encounter()))
     ok(s, "set boss.claws 1", "bossfire claws")
-    assert v(s, "boss.claws") == 0 and not s.state.get("reactions")
+    assert v(s, "boss.claws") == 0 and not rec(s.state).reactions
     ok(s, "next")
-    reaction = s.state.get("reactions")[0]
-    assert reaction["target"] is None and any("closest Oathsworn" in n for n in s.notices)
+    reaction = rec(s.state).reactions[0]
+    assert reaction.target is None and any("closest Oathsworn" in n for n in s.notices)
     ok(s, "bossfire head")
     assert v(s, "boss.head") == 5
 
@@ -894,12 +895,12 @@ def test_os_stage_5_a_special_rule_changes_the_stage_without_a_break(tmp_path: P
 
     save = str(tmp_path / "s.db")
     s = ok(stored(save, part="encounter"), "next")
-    assert str(s.state.get("stage_faceup")).startswith("S1.")
+    assert str(rec(s.state).stage_faceup).startswith("S1.")
     ok(s, "stage 2")
     d = deck(s, "stage")
-    assert s.state.get("stage_now") == 2 and d.stages[0].total == 0
-    assert str(s.state.get("stage_faceup")).startswith("S2.")
-    assert s.state.get("breaks") == 0 and not s.state.get("reactions")  # no break, no reaction
+    assert rec(s.state).stage_now == 2 and d.stages[0].total == 0
+    assert str(rec(s.state).stage_faceup).startswith("S2.")
+    assert rec(s.state).breaks == 0 and not rec(s.state).reactions  # no break, no reaction
     assert "later stage" in no(s, "stage 2")
     assert reloaded(save).state == s.state
 
@@ -909,7 +910,7 @@ def test_after_the_victory_a_pass_no_longer_moves_the_round_on() -> None:
     """The last location breaks on seat 1's turn: the encounter is over, so the passes that would
     carry the round into the stage card are refused (the tally is next), as next is."""
     s = ok(encounter(), "next", "break head", "break body", "break claws")
-    assert s.state.get("part") == "epilogue" and (s.state.phase, s.state.step) == ("oathsworn", "turns")
+    assert rec(s.state).part == "epilogue" and (s.state.phase, s.state.step) == ("oathsworn", "turns")
     assert no(s, "pass 1") == "the encounter is over: tally"
     ok(s, "tally")
 

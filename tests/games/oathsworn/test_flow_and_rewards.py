@@ -11,6 +11,7 @@ import pytest
 from tablekeeper.core.derived import DerivedViews
 from tablekeeper.core.events import Command
 from tablekeeper.games.oathsworn import GAME, plan
+from tablekeeper.games.oathsworn.record import rec
 
 from .helpers import encounter, new, no, ok, reloaded, seat, stored, to_turns, v
 
@@ -26,12 +27,12 @@ def test_end_of_story_tokens_are_added_and_undo_takes_them_back(tmp_path: Path) 
     save = str(tmp_path / "s.db")
     s = ok(stored(save), "time 10", "next")
     assert all(tokens(s, n)["redraw"] == 1 and tokens(s, n)["defense"] == 1 for n in (1, 2, 3, 4))
-    assert s.state.get("part") == "encounter"
+    assert rec(s.state).part == "encounter"
     assert reloaded(save).state == s.state
     s = ok(new(), "time 10", "next")
     assert (v(s, "seat1.animus_reserve"), v(s, "seat1.animus")) == (3, 3)  # round 1's refresh, once
     assert s.undo().accepted
-    assert all(sum(tokens(s, n).values()) == 0 for n in (1, 2, 3, 4)) and s.state.get("part") == "story"
+    assert all(sum(tokens(s, n).values()) == 0 for n in (1, 2, 3, 4)) and rec(s.state).part == "story"
     filled = ok(new(), "time 12", "next")  # slot 11 filled: only slot 13's defense token
     assert tokens(filled, 1)["redraw"] == 0 and tokens(filled, 1)["defense"] == 1
 

@@ -12,6 +12,7 @@ import pytest
 
 from tablekeeper import cli
 from tablekeeper.games.oathsworn.panels import plan_odds
+from tablekeeper.games.oathsworn.record import rec
 
 from .helpers import ok, reloaded, stored
 
@@ -59,7 +60,7 @@ def test_the_planned_attack_clears_the_plan() -> None:
     from .helpers import encounter
 
     s = ok(encounter(), "next", "plan 1 head white=2", "attack 1 head white=2")
-    assert s.state.get("plan") is None and "plan.white" not in s.state.tracks
+    assert rec(s.state).plan is None and "plan.white" not in s.state.tracks
     assert s.game.panels(s.state)["tokens"].title.startswith("seat 1 vs head")
 
 
@@ -91,4 +92,4 @@ def test_an_attack_leaves_a_check_plan_alone() -> None:
     from .helpers import new
 
     s = ok(new(), "plan check 4", "attack 1 6 white=2", "resolve")
-    assert s.state.get("plan")["kind"] == "check"
+    assert rec(s.state).plan.kind == "check"

@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tablekeeper.core.script import parse_line
+from tablekeeper.games.oathsworn.record import rec
 
 from .helpers import new
 
@@ -43,8 +44,8 @@ def test_random_play_keeps_invariants(start: str, companion: bool,
         if not outcome.accepted:
             assert s.state == before
         for k in (1, 2, 3, 4):
-            record = s.state.get(f"seat.{k}")
-            assert s.state.value(f"seat{k}.animus") + s.state.value(f"seat{k}.animus_reserve") == record["max_animus"]
+            record = rec(s.state).seat(k)
+            assert s.state.value(f"seat{k}.animus") + s.state.value(f"seat{k}.animus_reserve") == record.max_animus
         for name, c in s.state.tracks.items():
             assert c.lo is None or c.value >= c.lo, name
             assert c.hi is None or c.value <= c.hi, name

@@ -25,14 +25,15 @@ def play(capsys: pytest.CaptureFixture[str], script: Path, *argv: str) -> tuple[
 @pytest.mark.parametrize("thawed", [True, False], ids=["thawed", "frozen-event-data"])
 def test_breaking_a_location_with_a_save_open(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                               monkeypatch: pytest.MonkeyPatch, thawed: bool) -> None:
-    """A broken location writes frozen game data back into an event; the store must take it."""
-    if not thawed:  # the protection removed: events keep the state's read-only mappings
+    """A broken location writes game data read from the state (typed records) back into an event; the
+    store must take it."""
+    if not thawed:  # the protection removed: events keep the state's typed values
         monkeypatch.setattr(coregame, "thaw", lambda value: value)
     script = tmp_path / "break.script"
     script.write_text("set boss.claws 0\nset boss.head 0\n")
     save = tmp_path / "s.db"
     if not thawed:
-        with pytest.raises(TypeError, match="mappingproxy"):
+        with pytest.raises(TypeError, match="is not JSON serializable"):
             play(capsys, script, "--option", "part=encounter", "--save", str(save), "--strict")
         return
     code, _, err = play(capsys, script, "--option", "part=encounter", "--save", str(save), "--strict")
@@ -93,27 +94,34 @@ def test_no_plan_or_attack_ends_a_saved_session(tmp_path: Path, capsys: pytest.C
 
 def test_a_saved_plan_that_no_longer_fits_does_not_kill_a_resume(tmp_path: Path,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    """A plan kept in an older log (odd values) shows no odds instead of stopping the station."""
+    """A plan kept in an older log that no longer fits the table (a location this encounter lacks)
+    shows no odds instead of stopping the station; a plan of the wrong shape (a word for a number) is
+    refused with one line naming the save, not kept."""
     save = tmp_path / "s.db"
     script = tmp_path / "plan.script"
     script.write_text("next\nplan 1 head white=2\n")
     assert play(capsys, script, "--option", "part=encounter", "--save", str(save))[0] == 0
-    with Store.open(str(save)) as store:
-        saved = store.load("main")
-        assert saved is not None
-        last_entry = saved.entries[-1]
-        body = last_entry.to_json()
-        body["events"] = [{"kind": "data.set", "key": "plan",
-                           "value": {"seat": 1, "target": "head", "white": "x", "empower": 99}}]
-        text = json.dumps(body)
-        store._db.execute("UPDATE entries SET body = ?, crc = ? WHERE slot = 'main' AND idx = ?",
-                          (text, checksum(text), last_entry.index))
-    save.with_name(save.name + ".tally").unlink()  # a log from before the tally: nothing to compare with
     resume = tmp_path / "resume.script"
     resume.write_text("pass 1\n")
-    code, out, err = play(capsys, resume, "--option", "part=encounter", "--save", str(save), "--json", "--strict")
+
+    def replay_with(plan: dict[str, object]) -> tuple[int, str, str]:
+        with Store.open(str(save)) as store:
+            saved = store.load("main")
+            assert saved is not None
+            last_entry = saved.entries[-1]
+            body = last_entry.to_json()
+            body["events"] = [{"kind": "data.set", "key": "plan", "value": plan}]
+            text = json.dumps(body)
+            store._db.execute("UPDATE entries SET body = ?, crc = ? WHERE slot = 'main' AND idx = ?",
+                              (text, checksum(text), last_entry.index))
+        save.with_name(save.name + ".tally").unlink(missing_ok=True)  # no tally to compare with
+        return play(capsys, resume, "--option", "part=encounter", "--save", str(save), "--json", "--strict")
+
+    code, out, err = replay_with({"seat": 1, "target": "tail", "white": 2, "empower": 99})
     assert code == 0, err
     assert json.loads(out)["odds"] is None
+    code, out, err = replay_with({"seat": 1, "target": "head", "white": "x"})
+    assert code == 2 and "cannot be replayed" in err and "$.white" in err and len(err.strip().splitlines()) == 1
 
 
 # --- the typed seat record and saves made before it --------------------------------------------

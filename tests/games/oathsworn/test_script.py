@@ -12,6 +12,7 @@ import pytest
 from tablekeeper import cli
 from tablekeeper.core.session import Session
 from tablekeeper.core.store import Store
+from tablekeeper.games.oathsworn.record import rec
 from tablekeeper.ui.legibility import Viewing
 from tablekeeper.ui.render import layout
 
@@ -225,8 +226,8 @@ def test_story_and_three_encounter_rounds_on_the_simulated_station(
                 entries=saved.entries)
     commands = [(e.command, e.events) for e in s.line if e.command is not None]
     texts = [c.text() for c, _ in commands]
-    assert s.state.round == 3 and s.state.get("result") == "victory" and s.state.get("tally")
-    assert s.state.over == "victory" and s.state.get("losses_due") is None  # every loss ticked off
+    assert s.state.round == 3 and rec(s.state).result == "victory" and rec(s.state).tally
+    assert s.state.over == "victory" and rec(s.state).losses_due is None  # every loss ticked off
     broke = next(c for c, events in commands if any(e.kind == "track.set" and e["name"] == "boss.front"
                                                     and e["value"] == 0 for e in events))
     assert broke.verb == "resolve"  # the head broke from an attack's damage
@@ -238,4 +239,4 @@ def test_story_and_three_encounter_rounds_on_the_simulated_station(
     token = texts.index("companion 4 animus attack")
     assert [t.split(" = ")[0] for t in texts[token + 1:token + 5]] == [
         "attack 4 rear white=1", "resolve", "attack 4 rear white=1", "resolve"]
-    assert s.state.get("seat.4")["tokens"]["animus"] == 0
+    assert rec(s.state).seat(4).tokens["animus"] == 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tablekeeper.core.events import NoticeKind
+from tablekeeper.games.oathsworn.record import rec
 from tests.games.played import line, ok, opened, refused
 
 HAND = "Jab:0 Slash:1 Guard:1 Cleave:2 Parry:2 Roar:3 Rush:3"
@@ -48,5 +49,5 @@ def test_after_the_tally_next_names_the_item_losses_still_to_tick_off() -> None:
     ok(play, "tally")
     reason = refused(play, "next")
     assert reason.startswith("the tally is done; tick off the lost items (lose SEAT ITEM): seat 1 (2)")
-    due = dict(play.session.state.get("losses_due") or {})
+    due = dict(rec(play.session.state).losses_due or {})
     assert reason.endswith(", ".join(f"seat {n} ({k})" for n, k in due.items()))

@@ -10,6 +10,7 @@ import pytest
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.session import Session
 from tablekeeper.games.oathsworn.data import load
+from tablekeeper.games.oathsworn.record import rec
 
 from .helpers import encounter, last, new, no, ok, seat, v
 
@@ -25,7 +26,7 @@ def test_os_gen_3_always_four_oathsworn() -> None:
     for players in (1, 3):
         s = new(seats=players)
         assert s.state.seats == 4
-        assert s.state.get("players") == players
+        assert rec(s.state).players == players
         assert all(f"seat{n}.hp" in s.state.tracks for n in (1, 2, 3, 4))
 
 
@@ -66,8 +67,8 @@ def test_os_setup_7_companion_max_animus() -> None:
 @pytest.mark.rule("OS-SETUP-9")
 def test_os_setup_9_allies_and_player_aids() -> None:
     s = new(seats=3)
-    assert list(s.state.get("allies")) == ["men-at-arms"] * 4
-    assert s.state.get("player_aids") == 6
+    assert list(rec(s.state).allies) == ["men-at-arms"] * 4
+    assert rec(s.state).player_aids == 6
 
 
 @pytest.mark.rule("OS-SETUP-11")
@@ -80,22 +81,22 @@ def test_os_setup_11_event_decks() -> None:
 @pytest.mark.rule("OS-NAV-2")
 def test_os_nav_2_place_token() -> None:
     s = ok(new(), "place 12")
-    assert list(s.state.get("map")) == [12]
+    assert list(rec(s.state).map) == [12]
 
 
 @pytest.mark.rule("OS-NAV-3")
 def test_os_nav_3_travel() -> None:
     s = ok(new(), "place 4", "place 7", "travel 7")
-    assert s.state.get("marker") == 7
-    assert list(s.state.get("track_tokens")) == [7]
-    assert list(s.state.get("map")) == [4]
+    assert rec(s.state).marker == 7
+    assert list(rec(s.state).track_tokens) == [7]
+    assert list(rec(s.state).map) == [4]
     assert "no location token" in no(s, "travel 9")
 
 
 @pytest.mark.rule("OS-NAV-4")
 def test_os_nav_4_goto() -> None:
     s = ok(new(), "goto 5")
-    assert s.state.get("marker") == 5 and v(s, "time.used") == 1
+    assert rec(s.state).marker == 5 and v(s, "time.used") == 1
 
 
 @pytest.mark.rule("OS-TIME-1")
@@ -136,9 +137,9 @@ def test_os_time_4_end_of_story_only_if_empty() -> None:
 @pytest.mark.rule("OS-TIME-5")
 def test_os_time_5_extra_unique_box() -> None:
     s = ok(new(), "time 3", "next")
-    assert s.state.get("extra_unique") is True
+    assert rec(s.state).extra_unique is True
     full = ok(new(), "time 16", "next")
-    assert full.state.get("extra_unique") is False
+    assert rec(full.state).extra_unique is False
 
 
 @pytest.mark.rule("OS-EVT-1")
@@ -162,7 +163,7 @@ def test_os_item_4_backpack_capacity() -> None:
     ok(s, "gain Hatchet")
     assert s.state.prompt is not None and s.state.prompt.id == "archive"
     ok(s, "choose 13")
-    assert len(s.state.get("backpack")) == 12 and "Hatchet" not in s.state.get("backpack")
+    assert len(rec(s.state).backpack) == 12 and "Hatchet" not in rec(s.state).backpack
 
 
 @pytest.mark.rule("OS-ITEM-5")
@@ -205,7 +206,7 @@ def test_os_iron_4_verb_never_takes_equipped() -> None:
 @pytest.mark.rule("OS-HP-2")
 def test_os_hp_2_hp_carries_into_the_encounter() -> None:
     s = ok(new(), "set seat1.hp 3", "next")
-    assert s.state.get("part") == "encounter" and v(s, "seat1.hp") == 3
+    assert rec(s.state).part == "encounter" and v(s, "seat1.hp") == 3
     assert v(new(chapter="2"), "seat1.hp") == 6
 
 
@@ -218,7 +219,7 @@ def test_os_might_3_reshuffle_when_empty() -> None:
     ok(s, "check company 1 3")
     assert any("reshuffled" in n for n in s.notices)
     white = deck(s, "might.white")
-    drawn = len(s.state.get("draws")[0]["cards"])
+    drawn = len(rec(s.state).draws[0].cards)
     assert white.remaining == 18 - drawn and white.discard.total == drawn
 
 
@@ -259,10 +260,10 @@ def test_os_might_7_reset_at_end_of_part() -> None:
 @pytest.mark.rule("OS-CHECK-1")
 def test_os_check_1_each_oathsworn() -> None:
     s = ok(new(), "check each 5 3,4,2,10 type=survival")
-    draws = s.state.get("draws")
+    draws = rec(s.state).draws
     assert len(draws) == 4
-    assert [sum(1 for _, extra in d["cards"] if not extra) for d in draws] == [3, 4, 2, 10]
-    assert [d["seat"] for d in draws] == [1, 2, 3, 4]
+    assert [sum(1 for _, extra in d.cards if not extra) for d in draws] == [3, 4, 2, 10]
+    assert [d.seat for d in draws] == [1, 2, 3, 4]
 
 
 @pytest.mark.rule("OS-CHECK-3")
@@ -292,16 +293,16 @@ def test_os_check_6_session_empowered() -> None:
     s = ok(new(), "token 1 empowered")
     assert "MIGHT check" in no(s, "check 1 3 2 type=survival emp=1")
     ok(s, "check 1 3 2 type=might emp=1")
-    colours = sorted(c[0] for c, _ in s.state.get("draws")[0]["cards"][:2])
+    colours = sorted(c[0] for c, _ in rec(s.state).draws[0].cards[:2])
     assert colours != ["W", "W"]
 
 
 @pytest.mark.rule("OS-CHECK-8")
 def test_os_check_8_free_trait_redraws() -> None:
     s = ok(new(traits="keen-eyed:2"), "check each 3 2,2,2,2 type=spot")
-    assert [d["free"] for d in s.state.get("draws")] == [2, 2, 2, 2]
+    assert [d.free for d in rec(s.state).draws] == [2, 2, 2, 2]
     s = ok(new(traits="keen-eyed:4"), "check 1 3 2 type=spot")
-    assert s.state.get("draws")[0]["free"] == 3
+    assert rec(s.state).draws[0].free == 3
 
 
 @pytest.mark.rule("OS-CHECK-9")
@@ -324,7 +325,7 @@ def test_os_scombat_1_tokens_yes_abilities_no() -> None:
 @pytest.mark.rule("OS-SCOMBAT-2")
 def test_os_scombat_2_cubes_plus_whites() -> None:
     s = ok(new(classes="Thracian Blade,Warden,Priest,Witch"), "attack 1 6 white=10")
-    assert sum(1 for _, extra in s.state.get("draws")[0]["cards"] if not extra) == 11
+    assert sum(1 for _, extra in rec(s.state).draws[0].cards if not extra) == 11
     assert "0 to 10" in no(new(classes="Thracian Blade,Warden,Priest,Witch"), "attack 1 6 white=11")
 
 
@@ -360,15 +361,15 @@ def test_an_open_round_of_combat_holds_the_story_until_every_oathsworn_attacked(
     ok(s, "attack 2 6 white=2", "resolve", "attack 3 6", "resolve")
     assert "seat 4 must draw an attack first" in no(s, "travel 4")
     ok(s, "attack 4 6", "resolve")
-    assert "the fight is won (OS-SCOMBAT-5)" in s.notices and s.state.get("fight") is None
+    assert "the fight is won (OS-SCOMBAT-5)" in s.notices and rec(s.state).fight is None
     ok(s, "travel 4", "attack 1 3", "resolve")  # the story goes on; a new fight may meet another DEFENSE
-    assert s.state.get("fight_defense") == 3
+    assert rec(s.state).fight_defense == 3
 
 
 @pytest.mark.rule("OS-TRADE-1")
 def test_os_trade_1_runner_keeps_marker() -> None:
     s = ok(new(), "goto 5", "runner")
-    assert s.state.get("marker") == 5 and v(s, "time.used") == 1 and v(s, "iron") == 11
+    assert rec(s.state).marker == 5 and v(s, "time.used") == 1 and v(s, "iron") == 11
 
 
 @pytest.mark.rule("OS-TRADE-2")
@@ -382,9 +383,9 @@ def test_os_trade_2_session_runners() -> None:
 @pytest.mark.rule("OS-TRADE-3")
 def test_os_trade_3_session_apothecary() -> None:
     s = ok(new(chapter="2"), "runner", "curatives 3")
-    assert v(s, "iron") == 12 - 8 and s.state.get("curatives") == 3
+    assert v(s, "iron") == 12 - 8 and rec(s.state).curatives == 3
     s = ok(new(chapter="2", traits="herbalist"), "runner", "curatives 3")
-    assert v(s, "iron") == 12 - 8 and s.state.get("curatives") == 6
+    assert v(s, "iron") == 12 - 8 and rec(s.state).curatives == 6
 
 
 @pytest.mark.rule("OS-TRADE-4")
@@ -453,7 +454,7 @@ def test_os_lvl_5_swap_back_in() -> None:
     s = ok(new(chapter="6", roster="Huntress:3", classes="Warden,Cur,Priest,Witch"), "swap 2 Huntress")
     assert seat(s, 2)["class"] == "Huntress" and seat(s, 2)["level"] == 6 and seat(s, 2)["items"] == []
     assert any("from 3 to 6" in n for n in s.notices)
-    assert "Cur" in s.state.get("roster")
+    assert "Cur" in rec(s.state).roster
 
 
 @pytest.mark.rule("OS-EVT-1")
@@ -466,8 +467,8 @@ def test_a_time_slot_event_is_reported_from_the_physical_card(tmp_path: Path) ->
     ok(s, "travel 7", "goto 12")
     assert "holds no" in no(s, "goto 3 = city99")  # slot 3 draws a city event
     ok(s, "goto 3 = city4")
-    assert s.state.get("last_event") == "city4" and s.state.get("event_report") is None
+    assert rec(s.state).last_event == "city4" and rec(s.state).event_report is None
     assert deck(s, "events.city").remaining == 5
     ok(s, "event city city2")
-    assert s.state.get("last_event") == "city2"
+    assert rec(s.state).last_event == "city2"
     assert reloaded(save).state == s.state

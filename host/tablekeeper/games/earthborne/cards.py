@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable
-from typing import Any
 
-from tablekeeper.core.frozen import thaw
+from msgspec.structs import replace
+
 from tablekeeper.core.game import Txn, parse_int, parse_seat, want
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.earthborne import engine, tables, valley
 from tablekeeper.games.earthborne.data import CARD_TYPES, ICONS
+from tablekeeper.games.earthborne.frames import OpenStep
 from tablekeeper.games.earthborne.parsing import (
     name_and_threshold,
     name_then,
@@ -20,29 +21,29 @@ from tablekeeper.games.earthborne.parsing import (
     split_args,
     threshold_text,
 )
-from tablekeeper.games.earthborne.tables import Record
+from tablekeeper.games.earthborne.record import CardInPlay, GameConfig, PathSpec, Place, Presence, Response, rec
 
 AREAS = ("along", "reach", "weather", "mission", "player")
 RESPONSE_WINDOWS = (*engine.WINDOWS, "place-progress", "place-harm", "rest")
 
 # --- cards and tokens -----------------------------------------------------------------------------
 
-def add_card(txn: Txn, record: Record) -> str:
+def add_card(txn: Txn, record: CardInPlay) -> str:
     """A card enters play; a campaign-guide entry it shows is read before anything else happens
     (ER-PATH-1), so it opens a rules step the players resolve."""
-    number = int(txn.state.get("next_card", 1))
+    number = rec(txn.state).next_card
     key = f"card{number}"
     txn.put("next_card", number + 1)
     txn.define(f"{key}.progress", 0, lo=0)
     txn.define(f"{key}.harm", 0, lo=0)
     tables.put_card(txn, key, record)
-    where = {"reach": f"within reach of seat {record['seat']}", "player": f"seat {record['seat']}'s area",
-             "along": "along the way"}.get(record["area"], record["area"])
-    txn.notice(f"{key}: {record['name']} ({where}) progress {record['progress']}, harm {record['harm']}")
-    if record.get("guide") is not None:
-        label = f"{record['name']} enters play: read campaign guide entry {record['guide']}"
-        engine.push(txn, engine.OpenStep(label))
-        tables.log(txn, f"guide {record['guide']} ({key} enters play)")
+    where = {"reach": f"within reach of seat {record.seat}", "player": f"seat {record.seat}'s area",
+             "along": "along the way"}.get(record.area, record.area)
+    txn.notice(f"{key}: {record.name} ({where}) progress {record.progress}, harm {record.harm}")
+    if record.guide is not None:
+        label = f"{record.name} enters play: read campaign guide entry {record.guide}"
+        engine.push(txn, OpenStep(label))
+        tables.log(txn, f"guide {record.guide} ({key} enters play)")
         txn.notice(label + ", then resolve")
     return key
 
@@ -52,14 +53,14 @@ PATH_OPTIONS = ("progress", "harm", "area", "seat", "type", "presence", "icons",
 FLAGS = ("obstacle", "persistent", "exhausted", "rangers")
 
 
-def known_path_card(state: GameState, name: str) -> Record | None:
+def known_path_card(state: GameState, name: str) -> PathSpec | None:
     """A path card's printed data: remembered from an earlier report, or shipped in the path data."""
-    for table in (state.get("known_path") or {}, tables.cfg(state)["path"]):
-        if name in table:
-            return dict(thaw(table[name]))
-        match = next((c for n, c in table.items() if n.lower() == name.lower()), None)
+    for table in (rec(state).known_path, tables.cfg(state).path):
+        match = table.get(name)
+        if match is None:
+            match = next((c for n, c in table.items() if n.lower() == name.lower()), None)
         if match is not None:
-            return dict(thaw(match))
+            return match
     return None
 
 
@@ -69,7 +70,7 @@ def remember_path_card(txn: Txn, name: str, options: dict[str, str], flags: list
     no_extra(options, tuple(o for o in PATH_OPTIONS if o not in ("area", "seat", "clear")), "reveal path")
     base = known_path_card(txn.state, name)
     if base is None and not options:
-        names = [str(c["name"]) for c in tables.cfg(txn.state)["path"].values()]
+        names = [c.name for c in tables.cfg(txn.state).path.values()]
         close = difflib.get_close_matches(name, names, n=1, cutoff=0.75)
         if close:
             raise Rejected(f"no path card {name!r} (did you mean {close[0]!r}?); a card new to the device: "
@@ -77,72 +78,68 @@ def remember_path_card(txn: Txn, name: str, options: dict[str, str], flags: list
         raise Rejected(f"{name} is new to the device: report it once with its printed numbers, e.g. "
                        f"reveal path \"{name}\" progress=N|Nr|- harm=N|Nr|- presence=N [arrow=down] "
                        "[type=being|feature] [icons=sun,..] [guide=N] [entry=N] [obstacle] [persistent] [rangers]")
-    spec = base or {"name": name, "type": "other", "arrow": "up", "presence": 1, "keywords": [], "icons": [],
-                    "entry": None, "guide": None, "progress": "-", "harm": "-"}
-    arrow = options.get("arrow", spec.get("arrow", "up"))
+    spec = base or PathSpec(name)
+    arrow = options.get("arrow", spec.arrow)
     if arrow not in ("up", "down"):
         raise Rejected(f"reveal path: arrow must be up or down, not {arrow!r}")
     probe = card_record(txn.state, name, {k: v for k, v in options.items() if k != "arrow"}, flags,
                         base=spec)
-    spec.update({k: probe[k] for k in ("progress", "harm", "type", "presence", "keywords", "icons", "entry",
-                                       "guide", "rtoken_clear")})
-    spec["arrow"] = arrow
-    known = thaw(txn.state.get("known_path") or {})
-    known[name] = spec
-    txn.put("known_path", known)
+    spec = replace(spec, progress=probe.progress, harm=probe.harm, type=probe.type, presence=probe.presence,
+                   keywords=probe.keywords, icons=probe.icons, entry=probe.entry, guide=probe.guide,
+                   rtoken_clear=probe.rtoken_clear, arrow=arrow)
+    txn.put("known_path", {**rec(txn.state).known_path, name: spec})
     tables.log(txn, f"remembered path card {name}")
 
 
 def card_record(state: GameState, name: str, options: dict[str, str], flags: list[str],
-                base: Record | None = None) -> Record:
+                base: PathSpec | None = None) -> CardInPlay:
     """A card's record from the path data (remembered or shipped) and the options given."""
     spec = base if base is not None else known_path_card(state, name)
-    base = dict(spec) if spec is not None else {}
-    area = options.get("area", "reach" if base.get("arrow") == "down" else "along")
+    printed = spec or PathSpec(name)
+    area = options.get("area", "reach" if printed.arrow == "down" else "along")
     if area not in AREAS:
         raise Rejected(f"card: area must be one of {', '.join(AREAS)}, not {area!r}")
-    kind = options.get("type", base.get("type", "other"))
+    kind = options.get("type", printed.type)
     if kind not in CARD_TYPES:
         raise Rejected(f"card: type must be one of {', '.join(CARD_TYPES)}, not {kind!r}")
-    icons = [i for i in options.get("icons", ",".join(base.get("icons", ()))).split(",") if i]
+    icons = [i for i in options.get("icons", ",".join(printed.icons)).split(",") if i]
     bad = [i for i in icons if i not in ICONS]
     if bad:
         raise Rejected(f"card: unknown icon {bad[0]!r} (sun, mountain, crest)")
-    keywords = list(base.get("keywords", ()))
+    keywords = list(printed.keywords)
     for flag in flags:
         if flag not in FLAGS:
             raise Rejected(f"card: unknown flag {flag!r} ({', '.join(FLAGS)})")
         if flag in ("obstacle", "persistent") and flag not in keywords:
             keywords.append(flag)
-    entry = options.get("entry", base.get("entry"))
-    guide = options.get("guide", base.get("guide"))
+    entry = options.get("entry", printed.entry)
+    guide = options.get("guide", printed.guide)
     seat: int | None = None
     if area == "reach" and "seat" not in options and state.phase == "path":
         seat = tables.next_path_seat(state)  # ER-PATH-1: within reach of the Ranger whose path card it is
     elif area in ("reach", "player"):
         seat = seat_or_active(state, options.get("seat"))
-    return {
-        "name": spec["name"] if spec is not None else name,
-        "progress": threshold_text(str(options.get("progress", base.get("progress", "-"))), "card progress"),
-        "harm": threshold_text(str(options.get("harm", base.get("harm", "-"))), "card harm"),
-        "area": area,
-        "seat": seat,
-        "type": kind,
-        "presence": _presence(str(options.get("presence", base.get("presence", 1)))),
-        "keywords": keywords,
-        "icons": icons,
-        "entry": None if entry is None else parse_int(str(entry), "entry"),
-        "guide": None if guide is None else parse_int(str(guide), "guide"),
-        "clear": options.get("clear"),
-        "ready": "exhausted" not in flags,
-        "rtokens": [],
-        "rtoken_clear": "rangers" in flags or bool(base.get("rtoken_clear")),
-        "from_path": spec is not None and area in ("along", "reach"),
-        "verified": bool(base.get("verified", True)),
-    }
+    return CardInPlay(
+        name=printed.name,
+        progress=threshold_text(str(options.get("progress", printed.progress)), "card progress"),
+        harm=threshold_text(str(options.get("harm", printed.harm)), "card harm"),
+        area=area,
+        seat=seat,
+        type=kind,
+        presence=_presence(str(options.get("presence", printed.presence))),
+        keywords=tuple(keywords),
+        icons=tuple(icons),
+        entry=None if entry is None else parse_int(str(entry), "entry"),
+        guide=None if guide is None else parse_int(str(guide), "guide"),
+        clear=options.get("clear"),
+        ready="exhausted" not in flags,
+        rtoken_clear="rangers" in flags or printed.rtoken_clear,
+        from_path=spec is not None and area in ("along", "reach"),
+        verified=printed.verified,
+    )
 
 
-def _presence(text: str) -> int | str:
+def _presence(text: str) -> Presence:
     """A card's presence: a number, or X (its card says what X is; ER-TEST-3 leaves it to the table)."""
     if text.strip().upper() == "X":
         return "X"
@@ -178,7 +175,7 @@ def location_verb(txn: Txn, args: tuple[str, ...]) -> None:
     place_location(txn, name, threshold, icons)
 
 
-def location_record(cfg: Any, name: str, threshold: str | None, icons: list[str] | None) -> Record:
+def location_record(cfg: GameConfig, name: str, threshold: str | None, icons: list[str] | None) -> Place:
     """ER-LOC-1: the location's record: a Valley location's printed numbers (a threshold given here
     replaces its own, e.g. for an X threshold); any other location needs its threshold."""
     found = valley.find_location(cfg, name)
@@ -189,18 +186,15 @@ def location_record(cfg: Any, name: str, threshold: str | None, icons: list[str]
     if bad:
         raise Rejected(f"location: unknown icon {bad[0]!r} (sun, mountain, crest)")
     if found is None:
-        return {"name": name, "progress": threshold_text(str(threshold), "location threshold"), "harm": "-",
-                "icons": list(icons or ()), "id": None, "verified": True, "rtoken_clear": False, "rtokens": []}
+        return Place(name, threshold_text(str(threshold), "location threshold"), icons=tuple(icons or ()))
     loc_id, loc = found
-    progress = threshold_text(threshold, "location threshold") if threshold is not None else str(loc["progress"])
-    return {"name": str(loc["name"]), "progress": progress, "harm": "-",
-            "icons": list(icons if icons is not None else loc["icons"]), "id": loc_id,
-            "verified": bool(loc["verified"]), "rtoken_clear": bool(loc["rangers"]) and threshold is None,
-            "rtokens": []}
+    progress = threshold_text(threshold, "location threshold") if threshold is not None else loc.progress
+    return Place(loc.name, progress, icons=tuple(icons) if icons is not None else loc.icons, id=loc_id,
+                 verified=loc.verified, rtoken_clear=loc.rangers and threshold is None)
 
 
-def _near(cfg: Any, name: str) -> str:
-    names = [str(loc["name"]) for loc in (cfg.get("locations") or {}).values()]
+def _near(cfg: GameConfig, name: str) -> str:
+    names = [loc.name for loc in cfg.locations.values()]
     close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
@@ -209,18 +203,18 @@ def place_location(txn: Txn, name: str, threshold: str | None, icons: list[str] 
     set_location(txn, location_record(tables.cfg(txn.state), name, threshold, icons))
 
 
-def set_location(txn: Txn, record: Record) -> None:
+def set_location(txn: Txn, record: Place) -> None:
     """ER-LOC-1: the location holds progress toward travel (and maybe harm) but never clears."""
     txn.put("location", record)
     tables.set_tokens(txn, "location.progress", 0)
     tables.set_tokens(txn, "location.harm", 0)
-    if record.get("rtoken_clear"):
+    if record.rtoken_clear:
         how = "travel once every Ranger's token is on it (rtoken SEAT location)"
-    elif record["progress"] == "X":
-        how = f"progress threshold X: give it when known (location \"{record['name']}\" N)"
+    elif record.progress == "X":
+        how = f"progress threshold X: give it when known (location \"{record.name}\" N)"
     else:
-        how = f"progress threshold {record['progress']}"
-    txn.notice(f"location: {record['name']}, {how}" + ("" if record.get("verified", True) else " (unverified numbers)"))
+        how = f"progress threshold {record.progress}"
+    txn.notice(f"location: {record.name}, {how}" + ("" if record.verified else " (unverified numbers)"))
 
 
 def placement_by(state: GameState, text: str | None) -> int | None:
@@ -238,10 +232,10 @@ def place(txn: Txn, target: str, kind: str, delta: int, by: int | None) -> None:
     track = f"{target}.{kind}"
     tables.add_tokens(txn, track, delta)
     if delta > 0 and by is not None:
-        for response in thaw(txn.state.get("responses", ())):
-            if response["window"] == f"place-{kind}" and response.get("seat") == by:
-                tables.log(txn, str(response["label"]))
-                txn.notice(f"seat {by}: {response['label']} (placed {delta} {kind})")
+        for response in rec(txn.state).responses:
+            if response.window == f"place-{kind}" and response.seat == by:
+                tables.log(txn, response.label)
+                txn.notice(f"seat {by}: {response.label} (placed {delta} {kind})")
 
 
 def tokens_verb(kind: str) -> Callable[[Txn, tuple[str, ...]], None]:
@@ -264,10 +258,9 @@ def set_ready_verb(ready: bool) -> Callable[[Txn, tuple[str, ...]], None]:
         if key == "location":
             raise Rejected("the location is never exhausted")
         record = tables.card(txn.state, key)
-        if record["ready"] == ready:
-            raise Rejected(f"{record['name']} is already {'ready' if ready else 'exhausted'}")
-        record["ready"] = ready
-        tables.put_card(txn, key, record)
+        if record.ready == ready:
+            raise Rejected(f"{record.name} is already {'ready' if ready else 'exhausted'}")
+        tables.put_card(txn, key, replace(record, ready=ready))
         engine.end_of_command(txn)
     return handler
 
@@ -279,7 +272,7 @@ def discard_verb(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("the location is never discarded; travel replaces it")
     if key in engine.clearing_keys(txn.state):
         raise Rejected(f"{key} is clearing; its re-check decides whether it is discarded")
-    txn.notice(f"{tables.card(txn.state, key)['name']} leaves play")
+    txn.notice(f"{tables.card(txn.state, key).name} leaves play")
     engine.remove_card(txn, key)
     engine.end_of_command(txn)
 
@@ -290,16 +283,15 @@ def rtoken_verb(txn: Txn, args: tuple[str, ...]) -> None:
     seat = parse_seat(txn.state, args[0])
     key = tables.card_key(txn.state, args[1])
     loc = tables.location(txn.state)
-    if key == "location" and not (loc and loc.get("rtoken_clear")):
+    if key == "location" and not (loc and loc.rtoken_clear):
         raise Rejected("put Ranger tokens on path cards (or on a location whose card asks for them)")
-    all_cards = tables.cards(txn.state)
-    for record in all_cards.values():
-        record["rtokens"] = [s for s in record.get("rtokens", ()) if s != seat]
-    if loc is not None and loc.get("rtoken_clear"):
-        loc["rtokens"] = [s for s in loc.get("rtokens", ()) if s != seat] + ([seat] if key == "location" else [])
-        txn.put("location", loc)
+    all_cards = {k: replace(record, rtokens=tuple(s for s in record.rtokens if s != seat))
+                 for k, record in tables.cards(txn.state).items()}
+    if loc is not None and loc.rtoken_clear:
+        kept = tuple(s for s in loc.rtokens if s != seat)
+        txn.put("location", replace(loc, rtokens=(*kept, seat) if key == "location" else kept))
     if key != "location":
-        all_cards[key]["rtokens"].append(seat)
+        all_cards[key] = replace(all_cards[key], rtokens=(*all_cards[key].rtokens, seat))
     txn.put("cards", all_cards)
     engine.end_of_command(txn)  # a card that clears by Ranger tokens may now be due
 
@@ -310,7 +302,7 @@ def step_verb(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("usage: step LABEL")
     if txn.state.prompt is not None:
         raise Rejected(f"answer the prompt first: {txn.state.prompt.text}")
-    engine.push(txn, engine.OpenStep(" ".join(args)))
+    engine.push(txn, OpenStep(" ".join(args)))
     tables.log(txn, f"step: {' '.join(args)}")
 
 
@@ -337,21 +329,21 @@ def response_verb(txn: Txn, args: tuple[str, ...]) -> None:
     bad = [f for f in flags if f not in ("you", "once")]
     if bad:
         raise Rejected(f"response: unknown flag {bad[0]!r} (you, once)")
-    responses = [r for r in thaw(txn.state.get("responses", ())) if r["label"] != label]
+    responses = [r for r in rec(txn.state).responses if r.label != label]
     seat = parse_seat(txn.state, options["seat"]) if "seat" in options else None
     if "you" in flags and seat is None:
         raise Rejected("response: a 'you' response needs seat=N")
     kind = options.get("kind")
     if kind not in (None, "progress", "harm"):
         raise Rejected("response: kind must be progress or harm")
-    responses.append({"window": window, "label": label, "seat": seat,
-                      "card": tables.card_key(txn.state, options["card"]) if "card" in options else None,
-                      "type": options.get("type"), "kind": kind, "you": "you" in flags, "once": "once" in flags})
+    responses.append(Response(window, label, seat,
+                              tables.card_key(txn.state, options["card"]) if "card" in options else None,
+                              options.get("type"), kind, "you" in flags, "once" in flags))
     txn.put("responses", responses)
 
 
 def unrespond_verb(txn: Txn, args: tuple[str, ...]) -> None:
     want(args, 1, "unrespond LABEL")
-    if not any(r["label"] == args[0] for r in txn.state.get("responses", ())):
+    if not any(r.label == args[0] for r in rec(txn.state).responses):
         raise Rejected(f"no response {args[0]!r}")
     engine.drop_response(txn, args[0])

@@ -11,6 +11,7 @@ from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.earthborne import engine, rules, tables
 from tablekeeper.games.earthborne.data import ASPECTS
+from tablekeeper.games.earthborne.frames import OpenTest
 from tablekeeper.games.earthborne.odds import success_chance
 from tablekeeper.games.earthborne.parsing import no_extra, split_args
 from tablekeeper.games.earthborne.rangers import check_free, suffer, take_action
@@ -53,19 +54,18 @@ def test_verb(txn: Txn, args: tuple[str, ...]) -> None:
     take_action(txn, seat, f"tested {aspect.upper()}")
     target_key = tables.card_key(txn.state, options["target"]) if "target" in options else None
     all_cards = tables.cards(txn.state)
-    target = all_cards.get(target_key) if target_key and target_key != "location" else None
+    target: rules.Target | None = all_cards.get(target_key) if target_key and target_key != "location" else None
     if target_key == "location":
-        loc = tables.location(txn.state)
-        target = None if loc is None else {**loc, "area": "location"}
+        target = tables.location(txn.state)
     blocker = rules.blocking_obstacle(target, all_cards, seat)
     if blocker is not None:
-        raise Rejected(f"the ready obstacle {all_cards[blocker]['name']} ({blocker}) stands between seat {seat} "
+        raise Rejected(f"the ready obstacle {all_cards[blocker].name} ({blocker}) stands between seat {seat} "
                        f"and {target_key}: deal with it first")
     fatigue = rules.between_fatigue(target, all_cards, seat)
     for name in rules.variable_presence(target, all_cards, seat):
         txn.notice(f"{name} is in between with presence X: suffer the fatigue its card gives (fatigue {seat} N)")
     if fatigue:
-        names = ", ".join(str(c["name"]) for c in rules.between(target, all_cards, seat).values())
+        names = ", ".join(c.name for c in rules.between(target, all_cards, seat).values())
         if not suffer(txn, seat, fatigue, f"the ready cards in between: {names}"):
             return
     tables.add_tokens(txn, seat_track(seat, aspect), -energy)
@@ -74,7 +74,7 @@ def test_verb(txn: Txn, args: tuple[str, ...]) -> None:
         tables.log(txn, f"seat {seat} commits {committed} card(s) from hand (+{icons})")
     effort = energy + icons + extra + rules.ranger_token_bonus(target, seat)
     tables.log(txn, f"seat {seat} tests {aspect.upper()} {effort} vs {difficulty}")
-    engine.push(txn, engine.OpenTest(seat=seat, aspect=aspect, difficulty=difficulty, effort=effort,
+    engine.push(txn, OpenTest(seat=seat, aspect=aspect, difficulty=difficulty, effort=effort,
                                     target=target_key))
     txn.notice(f"effort {effort} vs {difficulty}: {chance_text(txn.state, aspect, effort, difficulty)} to succeed"
                "; draw challenge (or reveal challenge CARD)")
@@ -85,8 +85,8 @@ def chance(state: GameState, aspect: str, effort: int, difficulty: int) -> Fract
     deck = state.sources["challenge"]
     if not isinstance(deck, Deck):
         return None
-    return success_chance(deck, tables.cfg(state)["challenge"], aspect, effort, difficulty,
-                          int(tables.rule(state, "effort_floor")))
+    table = {card_id: row.modifiers for card_id, row in tables.cfg(state).challenge.items()}
+    return success_chance(deck, table, aspect, effort, difficulty, tables.rule(state).effort_floor)
 
 
 UNVERIFIED = " (odds from an unverified deck)"
@@ -102,13 +102,12 @@ def chance_text(state: GameState, aspect: str, effort: int, difficulty: int) -> 
 
 
 def deck_verified(state: GameState) -> bool:
-    info = tables.cfg(state).get("challenge_deck") or {}
-    return bool(info.get("verified"))
+    return tables.cfg(state).challenge_deck.verified
 
 
 def deck_file(state: GameState) -> str:
     """Which challenge-deck data the odds come from, marked while it is not checked."""
-    where = str(tables.cfg(state).get("challenge_file", "earthborne/data/challenge.toml"))
+    where = tables.cfg(state).challenge_file
     return where + ("" if deck_verified(state) else " (unverified)")
 
 
@@ -126,11 +125,11 @@ def on_challenge(txn: Txn, card_id: str) -> None:
     """A challenge card was drawn or reported: it settles the test waiting for it (ER-TEST-1)."""
     work = engine.frames(txn.state)
     top = work[-1] if work else None
-    if isinstance(top, engine.OpenTest) and top.stage == "draw":
+    if isinstance(top, OpenTest) and top.stage == "draw":
         engine.test_drawn(txn, top, card_id)
         return
-    table = tables.cfg(txn.state)["challenge"]
-    txn.notice(f"challenge card {card_id}: {table[card_id]['icon']}")
-    if table[card_id]["reshuffle"]:
+    card = tables.cfg(txn.state).challenge[card_id]
+    txn.notice(f"challenge card {card_id}: {card.icon}")
+    if card.reshuffle:
         txn.source_op("challenge", "refresh")
         txn.notice("reshuffle: the challenge discard is shuffled back into the deck")

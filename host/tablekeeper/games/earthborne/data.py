@@ -22,6 +22,7 @@ from tablekeeper.core import packs as packlib
 from tablekeeper.core.file_options import option_file
 from tablekeeper.core.numbers import is_number
 from tablekeeper.errors import ConfigError
+from tablekeeper.games.earthborne.record import ContentInfo, GameConfig
 
 PACKAGE = "tablekeeper.games.earthborne"
 ASPECTS = ("awa", "fit", "spi", "foc")
@@ -545,8 +546,12 @@ def load(options: Mapping[str, str], packs: Sequence[packlib.Pack] = ()) -> Game
     )
 
 
-def to_json(data: GameData) -> dict[str, Any]:
+def config(data: GameData) -> GameConfig:
     """The data a session keeps in its state, so replaying a log never depends on files changing."""
+    return msgspec.convert(_config_json(data), GameConfig)
+
+
+def _config_json(data: GameData) -> dict[str, Any]:
     rules = data.rules
     return {
         "rules": {
@@ -555,7 +560,8 @@ def to_json(data: GameData) -> dict[str, Any]:
             "equip_limit": rules.equip_limit, "effort_floor": rules.effort_floor, "recheck": rules.recheck,
             "nested_clears": rules.nested_clears, "after_when_kept": rules.after_when_kept,
         },
-        "challenge": {c.id: {"icon": c.icon, "reshuffle": c.reshuffle, **c.modifiers} for c in data.challenge},
+        "challenge": {c.id: {"icon": c.icon, "reshuffle": c.reshuffle, "modifiers": dict(c.modifiers)}
+                      for c in data.challenge},
         "challenge_deck": _content_json(data.challenge_deck),
         "day_track": _content_json(data.day_track),
         "challenge_decks": [_content_json(c) for c in data.challenge_decks],
@@ -575,30 +581,28 @@ def to_json(data: GameData) -> dict[str, Any]:
     }
 
 
-def listed(cfg: Mapping[str, Any]) -> dict[str, list[packlib.Listed]]:
+def listed(cfg: GameConfig) -> dict[str, list[packlib.Listed]]:
     """What of the game this session knows, by kind, each entry named with its pack and whether it was
     checked against the printed game: what ``packs list`` shows, and the view's ``content``."""
-    def pack_of(record: Mapping[str, Any]) -> str:
-        return str(record.get("pack") or _file_pack(str(record.get("file", ""))))
+    def pack_of(info: ContentInfo) -> str:
+        return info.pack or _file_pack(info.file)
 
-    decks = cfg.get("challenge_decks") or [cfg.get("challenge_deck") or {}]
-    tracks = cfg.get("day_tracks") or [cfg.get("day_track") or {}]
-    locations = cfg.get("locations") or {}
+    decks = cfg.challenge_decks or (cfg.challenge_deck,)
+    tracks = cfg.day_tracks or (cfg.day_track,)
     return {
-        "challenge_decks": [packlib.Listed(str(d.get("name")), pack_of(d), bool(d.get("verified"))) for d in decks],
-        "day_tracks": [packlib.Listed(str(t.get("name")), pack_of(t), bool(t.get("verified"))) for t in tracks],
-        "valley_maps": [packlib.Listed(f"The Valley ({len(locations)} locations, {len(cfg.get('paths') or ())} "
-                                       "paths)", packlib.BUILTIN, all(p["verified"] for p in cfg.get("paths") or ()))],
-        "locations": [packlib.Listed(str(loc["name"]), str(loc.get("pack", packlib.BUILTIN)), bool(loc["verified"]),
-                                     key) for key, loc in locations.items()],
-        "path_sets": [packlib.Listed(str(info["name"]), str(info.get("pack", packlib.BUILTIN)), bool(info["verified"])
-                                     and all((cfg.get("path") or {}).get(name, {}).get("verified", True)
-                                             for name in info["cards"]), key)
-                      for key, info in (cfg.get("sets") or {}).items()],
+        "challenge_decks": [packlib.Listed(d.name, pack_of(d), d.verified) for d in decks],
+        "day_tracks": [packlib.Listed(t.name, pack_of(t), t.verified) for t in tracks],
+        "valley_maps": [packlib.Listed(f"The Valley ({len(cfg.locations)} locations, {len(cfg.paths)} paths)",
+                                       packlib.BUILTIN, all(p.verified for p in cfg.paths))],
+        "locations": [packlib.Listed(loc.name, loc.pack, loc.verified, key) for key, loc in cfg.locations.items()],
+        "path_sets": [packlib.Listed(info.name, info.pack, info.verified
+                                     and all(card.verified for name in info.cards
+                                             if (card := cfg.path.get(name)) is not None), key)
+                      for key, info in cfg.sets.items()],
     }
 
 
-def content(cfg: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
+def content(cfg: GameConfig) -> dict[str, list[dict[str, Any]]]:
     """``listed`` as the JSON view shows it."""
     return {kind: [e.to_json() for e in entries] for kind, entries in listed(cfg).items()}
 

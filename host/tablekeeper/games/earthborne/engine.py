@@ -17,97 +17,46 @@ A command that is not inside an open step is itself one rules step: clears are c
 
 from __future__ import annotations
 
-import msgspec
+from typing import TypeVar
+
+from msgspec.structs import replace
 
 from tablekeeper.core.chance import Deck
-from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.core.timing import Window
 from tablekeeper.errors import Rejected
 from tablekeeper.games.earthborne import rules, tables
+from tablekeeper.games.earthborne.frames import Clearing, DueCards, Effect, Frame, OpenStep, OpenTest
+from tablekeeper.games.earthborne.record import Cleared, rec
+
+T = TypeVar("T")
 
 # ER-CLEAR-2: the clearing steps that hold effects, in the core's window order
 WINDOWS = tuple(w.name.lower() for w in sorted(Window))
 
-
-class Effect(msgspec.Struct):
-    """One effect of a clearing step: its id (what ``resolve LABEL`` names) and what is shown."""
-
-    id: str
-    text: str
-    once: bool = False
-
-
-class OpenStep(msgspec.Struct, tag="step", tag_field="kind"):
-    label: str
-
-
-class DueCards(msgspec.Struct, tag="due", tag_field="kind"):
-    cards: list[str]
-
-
-class Clearing(msgspec.Struct, tag="clear", tag_field="kind"):
-    card: str
-    name: str
-    kinds: list[str]
-    ranger: int | None
-    by: str | None = None
-    stage: str = "kind"
-    items: list[Effect] | None = None
-    current: Effect | None = None
-    discarded: bool = False
-
-
-class OpenTest(msgspec.Struct, tag="test", tag_field="kind"):
-    seat: int
-    aspect: str
-    difficulty: int
-    effort: int
-    target: str | None = None
-    stage: str = "draw"
-    current: str | None = None
-    resolved: list[str] = msgspec.field(default_factory=list)
-    groups: list[list[str]] = msgspec.field(default_factory=list)
-    card: str | None = None
-    icon: str = ""
-    modifier: int | None = None
-    total: int | None = None
-    success: bool | None = None
-    reshuffle: bool = False
-
-
-Frame = OpenStep | DueCards | Clearing | OpenTest
 
 
 def frame_kind(frame: Frame) -> str:
     return str(type(frame).__struct_config__.tag)
 
 
-def frames(state: GameState) -> list[Frame]:
-    raw = state.get("work")
-    return msgspec.convert(thaw(raw), list[Frame]) if raw else []
-
-
-def _save(txn: Txn, work: list[Frame]) -> None:
-    txn.put("work", msgspec.to_builtins(work))
+def frames(state: GameState) -> tuple[Frame, ...]:
+    return rec(state).work
 
 
 def _replace_top(txn: Txn, frame: Frame) -> None:
-    work = frames(txn.state)
-    work[-1] = frame
-    _save(txn, work)
+    txn.put("work", (*frames(txn.state)[:-1], frame))
 
 
 def push(txn: Txn, frame: Frame) -> None:
-    _save(txn, [*frames(txn.state), frame])
+    txn.put("work", (*frames(txn.state), frame))
 
 
 def _pop(txn: Txn) -> Frame:
     work = frames(txn.state)
-    top = work.pop()
-    _save(txn, work)
-    return top
+    txn.put("work", work[:-1])
+    return work[-1]
 
 
 def _open_item(state: GameState) -> tuple[str, str] | None:
@@ -168,12 +117,12 @@ def end_of_command(txn: Txn) -> None:
 def boundary(txn: Txn) -> None:
     """ER-CLEAR-6, ER-CLEAR-8: a rules step finished; every card that reached a threshold is due."""
     state = txn.state
-    if tables.rule(state, "nested_clears") == "queue" and any(isinstance(f, Clearing) for f in frames(state)):
+    if tables.rule(state).nested_clears == "queue" and any(isinstance(f, Clearing) for f in frames(state)):
         return  # ambiguity 3, "queue" reading: wait until the clear in progress is complete
     busy_keys = clearing_keys(state)
     due = [k for k in tables.cards(state) if k not in busy_keys and tables.reached(state, k)]
     if due:
-        push(txn, DueCards(due))
+        push(txn, DueCards(tuple(due)))
 
 
 def run(txn: Txn) -> None:
@@ -210,7 +159,7 @@ def _run_due(txn: Txn, frame: DueCards) -> bool:
         _pop(txn)
         _start_clear(txn, waiting[0])
         return True
-    names = [f"{k} {tables.card(txn.state, k)['name']}" for k in waiting]
+    names = [f"{k} {tables.card(txn.state, k).name}" for k in waiting]
     txn.ask("clear.order", "Several cards clear: which first?", names, context={"cards": waiting})
     return False
 
@@ -220,11 +169,9 @@ def choose_clear_order(txn: Txn, index: int) -> None:
     prompt = txn.open_prompt()
     chosen = str(prompt.context["cards"][index])
     txn.close_prompt()
-    work = frames(txn.state)
-    top = work[-1]
-    if isinstance(top, DueCards):
-        top.cards = [k for k in top.cards if k != chosen]
-    _save(txn, work)
+    top = frames(txn.state)[-1]
+    _replace_top(txn, replace(top, cards=tuple(k for k in top.cards if k != chosen))
+                 if isinstance(top, DueCards) else top)
     _start_clear(txn, chosen)
     run(txn)
 
@@ -243,8 +190,8 @@ def _start_clear(txn: Txn, key: str) -> None:
     if not kinds:
         txn.notice(f"{key} no longer meets a threshold; it does not clear")
         return
-    name = tables.card(txn.state, key)["name"]
-    push(txn, Clearing(card=key, name=str(name), kinds=list(kinds), ranger=_credit(txn.state)))
+    name = tables.card(txn.state, key).name
+    push(txn, Clearing(card=key, name=name, kinds=tuple(kinds), ranger=_credit(txn.state)))
 
 
 def _run_clear(txn: Txn, frame: Clearing) -> bool:
@@ -257,9 +204,8 @@ def _run_clear(txn: Txn, frame: Clearing) -> bool:
             txn.ask("clear.kind", f"Clear {frame.name} by {' or by '.join(frame.kinds)}?", list(frame.kinds),
                     context={"card": frame.card})
             return False
-        frame.by = frame.kinds[0]
-        frame.stage = "before"
-        txn.notice(f"{frame.name} ({frame.card}) clears by {_kind_text(frame.by)}")
+        frame = replace(frame, by=frame.kinds[0], stage="before")
+        txn.notice(f"{frame.name} ({frame.card}) clears by {_kind_text(frame.kinds[0])}")
         _replace_top(txn, frame)
         return True
     if stage == "check":
@@ -269,15 +215,13 @@ def _run_clear(txn: Txn, frame: Clearing) -> bool:
         _finish_clear(txn, frame)
         return True
     if frame.items is None:
-        frame.items = _window_items(txn.state, frame, stage)
-    items = frame.items
+        frame = replace(frame, items=tuple(_window_items(txn.state, frame, stage)))
+    items = frame.items or ()
     if not items:
         _next_stage(txn, frame)
         return True
     if len(items) == 1:
-        frame.current = items[0]
-        frame.items = []
-        _replace_top(txn, frame)
+        _replace_top(txn, replace(frame, current=items[0], items=()))
         return False
     # ER-CLEAR-5: several effects share this step's timing; the players choose the order
     txn.ask("effect.order", f"{stage.capitalize()} {frame.name} clears: resolve which first?",
@@ -293,48 +237,51 @@ def _kind_text(kind: str) -> str:
 def _window_items(state: GameState, frame: Clearing, window: str) -> list[Effect]:
     """ER-CLEAR-2, ER-CLEAR-3, ER-CLEAR-11: the effects of one clearing step."""
     key = frame.card
-    record = tables.card(state, key) if key in tables.cards(state) else {}
+    record = tables.cards(state).get(key)
     items: list[Effect] = []
-    if window == "when" and (record.get("clear") or record.get("entry") is not None):
+    if window == "when" and record is not None and (record.clear or record.entry is not None):
         parts = []
-        if record.get("clear"):
-            parts.append(f"Clear: {record['clear']}")
-        if record.get("entry") is not None:
-            parts.append(f"read campaign guide entry {record['entry']}")
+        if record.clear:
+            parts.append(f"Clear: {record.clear}")
+        if record.entry is not None:
+            parts.append(f"read campaign guide entry {record.entry}")
         items.append(Effect(f"{key}.clear", f"{frame.name}: " + "; ".join(parts)))
-    for response in thaw(state.get("responses", ())):
-        if response["window"] != window:
+    for response in rec(state).responses:
+        if response.window != window:
             continue
-        if response.get("card") not in (None, key):
+        if response.card not in (None, key):
             continue
-        if response.get("type") not in (None, record.get("type")):
+        if response.type not in (None, None if record is None else record.type):
             continue
-        if response.get("kind") not in (None, frame.by):
+        if response.kind not in (None, frame.by):
             continue
-        if response.get("you") and response.get("seat") != frame.ranger:
+        if response.you and response.seat != frame.ranger:
             continue
-        owner = f"seat {response['seat']}: " if response.get("seat") else ""
-        items.append(Effect(str(response["label"]), f"{owner}{response['label']} ({window} {frame.name} clears)",
-                            bool(response.get("once"))))
+        owner = f"seat {response.seat}: " if response.seat else ""
+        items.append(Effect(response.label, f"{owner}{response.label} ({window} {frame.name} clears)",
+                            response.once))
     return items
 
 
 def choose_effect_order(txn: Txn, index: int) -> None:
     """ER-CLEAR-5 / ER-CHAL-1: the effect the players resolve next among those sharing a timing."""
     txn.close_prompt()
-    work = frames(txn.state)
-    top = work[-1]
+    top = frames(txn.state)[-1]
     if isinstance(top, Clearing) and top.items:
-        top.current = top.items.pop(index)
+        top = replace(top, current=top.items[index], items=_without(top.items, index))
     elif isinstance(top, OpenTest):
-        top.current = top.groups[0].pop(index)
-    _save(txn, work)
+        first = top.groups[0]
+        top = replace(top, current=first[index], groups=(_without(first, index), *top.groups[1:]))
+    _replace_top(txn, top)
+
+
+def _without(items: tuple[T, ...], index: int) -> tuple[T, ...]:
+    return (*items[:index], *items[index + 1:])
 
 
 def _next_stage(txn: Txn, frame: Clearing) -> None:
     order = {"before": "when", "when": "check", "after": "done"}
-    frame.stage = order[frame.stage]
-    frame.items = None
+    frame = replace(frame, stage=order[frame.stage], items=None)
     _replace_top(txn, frame)
     if frame.stage in ("when", "check"):
         boundary(txn)  # ambiguity 3, literal reading: a clear caused in this step runs before the next one
@@ -346,8 +293,7 @@ def _recheck(txn: Txn, frame: Clearing) -> None:
     tables.log(txn, f"discard-check({key})")
     in_play = key in tables.cards(txn.state)
     still = tables.reached(txn.state, key) if in_play else ()
-    discard = in_play and rules.discard_on_recheck(still, frame.by or "", tables.rule(txn.state, "recheck"))
-    frame.discarded = discard
+    discard = in_play and rules.discard_on_recheck(still, frame.by or "", tables.rule(txn.state).recheck)
     if discard:
         remove_card(txn, key)
         tables.log(txn, f"{key} discarded")
@@ -355,32 +301,25 @@ def _recheck(txn: Txn, frame: Clearing) -> None:
     elif in_play:
         progress, harm = tables.tokens(txn.state, key)
         txn.notice(f"{frame.name} no longer has enough tokens: it stays in play ({progress} progress, {harm} harm)")
-    keep_after = discard or tables.rule(txn.state, "after_when_kept")
-    frame.stage = "after" if keep_after else "done"
-    frame.items = None
-    _replace_top(txn, frame)
+    keep_after = discard or tables.rule(txn.state).after_when_kept
+    _replace_top(txn, replace(frame, discarded=discard, stage="after" if keep_after else "done", items=None))
 
 
 def _finish_clear(txn: Txn, frame: Clearing) -> None:
     _pop(txn)
-    clears = list(thaw(txn.state.get("clears", ())))
-    clears.append({"card": frame.card, "name": frame.name, "cleared_by": frame.by,
-                   "cleared_by_ranger": frame.ranger, "discarded": frame.discarded})
-    txn.put("clears", clears)
+    txn.put("clears", [*rec(txn.state).clears, Cleared(frame.card, frame.name, frame.by, frame.ranger,
+                                                         frame.discarded)])
     boundary(txn)
 
 
 def choose_kind(txn: Txn, index: int) -> None:
     """ER-CLEAR-9: record which kind (progress, harm, or every Ranger's token) clears the card."""
     txn.close_prompt()
-    work = frames(txn.state)
-    top = work[-1]
+    top = frames(txn.state)[-1]
     if not isinstance(top, Clearing):
         raise Rejected("no clear is waiting for its kind")
-    top.by = top.kinds[index]
-    top.stage = "before"
-    _save(txn, work)
-    txn.notice(f"{top.name} ({top.card}) clears by {_kind_text(top.by)}")
+    _replace_top(txn, replace(top, by=top.kinds[index], stage="before"))
+    txn.notice(f"{top.name} ({top.card}) clears by {_kind_text(top.kinds[index])}")
     run(txn)
 
 
@@ -390,8 +329,8 @@ def remove_card(txn: Txn, key: str) -> None:
     tables.put_card(txn, key, None)
     txn.drop(f"{key}.progress")
     txn.drop(f"{key}.harm")
-    if record.get("from_path") and isinstance(txn.state.sources.get("path"), Deck):
-        txn.emit("path.discarded", card=record["name"])
+    if record.from_path and isinstance(txn.state.sources.get("path"), Deck):
+        txn.emit("path.discarded", card=record.name)
 
 
 # --- resolve --------------------------------------------------------------------------------------
@@ -416,16 +355,13 @@ def resolve(txn: Txn) -> None:
         boundary(txn)
     elif isinstance(top, Clearing) and top.current is not None:
         item = top.current
-        top.current = None
-        _save(txn, work)
+        _replace_top(txn, replace(top, current=None))
         tables.log(txn, item.id)
         if item.once:
             drop_response(txn, item.id)
     elif isinstance(top, OpenTest) and top.current:
         key = top.current
-        top.current = None
-        top.resolved.append(key)
-        _save(txn, work)
+        _replace_top(txn, replace(top, current=None, resolved=(*top.resolved, key)))
         tables.log(txn, f"{key}.{top.icon}")
         boundary(txn)  # ER-CLEAR-6: each challenge effect is one rules step
     else:
@@ -434,22 +370,20 @@ def resolve(txn: Txn) -> None:
 
 
 def drop_response(txn: Txn, label: str) -> None:
-    responses = [r for r in thaw(txn.state.get("responses", ())) if r["label"] != label]
-    txn.put("responses", responses)
+    txn.put("responses", [r for r in rec(txn.state).responses if r.label != label])
 
 
 # --- tests ----------------------------------------------------------------------------------------
 
 def test_drawn(txn: Txn, frame: OpenTest, card_id: str) -> None:
     """ER-TEST-1: apply the challenge modifier, decide the result, open the success/failure step."""
-    table = tables.cfg(txn.state)["challenge"]
-    challenge = table[card_id]
-    modifier = int(challenge[frame.aspect])
-    floor = int(tables.rule(txn.state, "effort_floor"))
-    frame.total = rules.test_total(frame.effort, modifier, floor)
-    frame.success = rules.test_succeeds(frame.effort, modifier, frame.difficulty, floor)
-    frame.stage, frame.card, frame.icon, frame.modifier = "effects", card_id, str(challenge["icon"]), modifier
-    frame.reshuffle = bool(challenge["reshuffle"])
+    challenge = tables.cfg(txn.state).challenge[card_id]
+    modifier = challenge.modifiers[frame.aspect]
+    floor = tables.rule(txn.state).effort_floor
+    frame = replace(frame, total=rules.test_total(frame.effort, modifier, floor),
+                    success=rules.test_succeeds(frame.effort, modifier, frame.difficulty, floor),
+                    stage="effects", card=card_id, icon=challenge.icon, modifier=modifier,
+                    reshuffle=challenge.reshuffle)
     _replace_top(txn, frame)
     result = "success" if frame.success else "failure"
     tables.log(txn, f"test {result}")
@@ -465,27 +399,19 @@ def _run_test(txn: Txn, frame: OpenTest) -> bool:
     if frame.stage == "effects":
         target = tables.cards(state).get(frame.target) if frame.target else None
         loc = tables.location(state)
-        frame.groups = rules.challenge_groups(frame.icon, tables.cards(state),
-                                              None if loc is None else {**loc, "area": "location"},
-                                              frame.seat, target)
-        frame.stage = "challenge"
-        _replace_top(txn, frame)
+        groups = rules.challenge_groups(frame.icon, tables.cards(state), loc, frame.seat, target)
+        _replace_top(txn, replace(frame, groups=tuple(tuple(g) for g in groups), stage="challenge"))
         return True
     # stage "challenge": ER-CHAL-1, the next active card in area order, skipping cleared/exhausted ones
-    groups: list[list[str]] = []
-    for group in frame.groups:
-        live = [k for k in group if k not in frame.resolved and _active(state, k)]
-        if live:
-            groups.append(live)
-    frame.groups = groups
-    if not groups:
+    live = tuple(kept for group in frame.groups
+                 if (kept := tuple(k for k in group if k not in frame.resolved and _active(state, k))))
+    frame = replace(frame, groups=live)
+    if not live:
         _finish_test(txn, frame)
         return True
-    first = groups[0]
+    first = live[0]
     if len(first) == 1:
-        frame.current = first[0]
-        groups[0] = []
-        _replace_top(txn, frame)
+        _replace_top(txn, replace(frame, current=first[0], groups=((), *live[1:])))
         return False
     _replace_top(txn, frame)
     names = [f"{k} {_name(state, k)}" for k in first]
@@ -497,14 +423,14 @@ def _active(state: GameState, key: str) -> bool:
     if key == "location":
         return tables.location(state) is not None
     record = tables.cards(state).get(key)
-    return record is not None and bool(record.get("ready", True))
+    return record is not None and record.ready
 
 
 def _name(state: GameState, key: str) -> str:
     if key == "location":
         loc = tables.location(state)
-        return "" if loc is None else str(loc["name"])
-    return str(tables.card(state, key)["name"])
+        return "" if loc is None else loc.name
+    return tables.card(state, key).name
 
 
 def _finish_test(txn: Txn, frame: OpenTest) -> None:

@@ -11,11 +11,13 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, ClassVar
 
+import msgspec
+
 from tablekeeper.core import packs as packlib
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.events import Command, Event
 from tablekeeper.core.flow import Flow
-from tablekeeper.core.frozen import freeze, thaw
+from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
@@ -37,6 +39,7 @@ from tablekeeper.games.earthborne import (
 )
 from tablekeeper.games.earthborne import data as datamod
 from tablekeeper.games.earthborne.data import ASPECTS
+from tablekeeper.games.earthborne.record import Aspects, EarthborneRecord, GameConfig, Place, rec
 
 
 def _aspects_option(text: str, key: str) -> dict[str, int]:
@@ -61,6 +64,7 @@ class Earthborne(Game):
     seats_max = 4
     seats_default = 2
     flow: ClassVar[Flow] = travel.FLOW
+    record_type = EarthborneRecord
     file_options = frozenset({"rules", "challenge", "campaign", "path", "cards"})
     pack_package = datamod.PACKAGE  # its data/ folder is the pack "core"
     # Rangers have no hit points: the HP die and the dial's DMG count injuries (the third ends the day);
@@ -79,7 +83,7 @@ class Earthborne(Game):
         key, _, kind = track.partition(".")
         card = tables.cards(state).get(key)
         if card is not None and kind in ("progress", "harm"):
-            return f"{card.get('name', key)} {kind}"
+            return f"{card.name} {kind}"
         return super().track_label(state, track)
 
     def setup(self, state: GameState, options: Mapping[str, str]) -> GameState:
@@ -94,45 +98,42 @@ class Earthborne(Game):
         if extra:
             raise ConfigError(f"--option {extra[0]}: unknown earthborne option (known: {', '.join(sorted(known))})")
         loaded = datamod.load(options, packlib.active(options, "earthborne", datamod.PACKAGE))
-        cfg = datamod.to_json(loaded)
-        default = cfg["rules"]["default_aspects"]
+        cfg = datamod.config(loaded)
+        default = cfg.rules.default_aspects.as_dict()
         aspects = {str(s): _aspects_option(options[f"aspects{s}"], f"aspects{s}") if f"aspects{s}" in options
                    else dict(default) for s in state.seat_numbers()}
         day_text = options.get("day", "1")
-        if not is_number(day_text, signed=False) or not 1 <= int(day_text) <= cfg["days"]:
-            raise ConfigError(f"--option day={day_text}: expected a day 1..{cfg['days']}")
-        tracks: dict[str, Counter] = {"day": Counter(int(day_text), 1, cfg["days"]),
+        if not is_number(day_text, signed=False) or not 1 <= int(day_text) <= cfg.days:
+            raise ConfigError(f"--option day={day_text}: expected a day 1..{cfg.days}")
+        tracks: dict[str, Counter] = {"day": Counter(int(day_text), 1, cfg.days),
                                       "location.progress": Counter(0, 0), "location.harm": Counter(0, 0)}
-        tracks.update(rangers.counter_defs(state.seats, aspects, cfg["rules"]["ranger_deck"],
-                                         cfg["rules"]["opening_hand"]))
-        data: dict[str, Any] = {"cfg": cfg, "aspects": aspects, "cards": {}, "next_card": 1,
-                                "weather": rules.weather_for(int(day_text), cfg["weather"])}
+        tracks.update(rangers.counter_defs(state.seats, aspects, cfg.rules.ranger_deck, cfg.rules.opening_hand))
+        record = EarthborneRecord(cfg=cfg, aspects=msgspec.convert(aspects, dict[str, Aspects]),
+                                  weather=rules.weather_for(int(day_text), cfg.weather))
         if "path" in options:
             path_deck = pathdeck.file_deck(cfg)
-            data["path_mode"] = "file"
+            record = msgspec.structs.replace(record, path_mode="file")
         else:
             count_text = options.get("pathdeck", "0")
             if not is_number(count_text, signed=False):
                 raise ConfigError(f"--option pathdeck={count_text}: expected the number of cards in the path deck")
             path_deck = pathdeck.apply_path(Deck.plain("path", {}), "path.built", "", int(count_text))
-            data["path_mode"] = "physical"
-            data["path_built"] = int(count_text) > 0
-            data["path_fresh"] = int(count_text) > 0
+            record = msgspec.structs.replace(record, path_built=int(count_text) > 0,
+                                             path_fresh=int(count_text) > 0)
         sources = {"challenge": Deck.plain("challenge", [c.id for c in loaded.challenge]), "path": path_deck}
         location = self._location(cfg, options, int(day_text))
-        if location is not None:
-            data["location"] = location
-        return replace(state, tracks=tracks, sources=sources, data={k: freeze(v) for k, v in data.items()})
+        record = msgspec.structs.replace(record, location=location)
+        return replace(state, tracks=tracks, sources=sources, record=record)
 
     @staticmethod
-    def _location(cfg: Mapping[str, Any], options: Mapping[str, str], day: int) -> dict[str, Any] | None:
+    def _location(cfg: GameConfig, options: Mapping[str, str], day: int) -> Place | None:
         """ER-SETUP-1: the day's location: the one named, else on the campaign's first day its start."""
         text = options.get("location")
         if text is None:
-            start = cfg.get("start")
-            if day != 1 or not start or start not in cfg["locations"]:
+            start = cfg.start
+            if day != 1 or not start or start not in cfg.locations:
                 return None
-            text = str(cfg["locations"][start]["name"])
+            text = cfg.locations[start].name
         name, sep, threshold = text.rpartition(":")
         if not sep:
             name, threshold = text, ""
@@ -168,8 +169,8 @@ class Earthborne(Game):
 
     def check_track(self, state: GameState, track: str, value: int) -> None:
         ended = tables.day_end(state)
-        if ended is not None and ended["timing"] == "now":
-            raise Rejected(f"day {state.value('day')} has ended ({ended['reason'].replace('_', ' ')}): use newday")
+        if ended is not None and ended.timing == "now":
+            raise Rejected(f"day {state.value('day')} has ended ({ended.reason.replace('_', ' ')}): use newday")
 
     def on_track(self, txn: Txn, track: str, old: int, new: int) -> None:
         """A core ``add``/``set`` on a token track is one rules step of its own (ER-CLEAR-6)."""
@@ -178,9 +179,9 @@ class Earthborne(Game):
             if new > old:
                 by = cards.placement_by(txn.state, None)
                 if by is not None:
-                    for response in thaw(txn.state.get("responses", ())):
-                        if response["window"] == f"place-{kind}" and response.get("seat") == by:
-                            tables.log(txn, str(response["label"]))
+                    for response in rec(txn.state).responses:
+                        if response.window == f"place-{kind}" and response.seat == by:
+                            tables.log(txn, response.label)
             engine.end_of_command(txn)
 
     def on_draw(self, txn: Txn, source: str, outcome: str) -> None:
@@ -195,7 +196,7 @@ class Earthborne(Game):
                 raise KeyError("path")
             sources = dict(state.sources)
             if event.kind == "path.reset":
-                sources["path"] = pathdeck.file_deck(state.get("cfg"))
+                sources["path"] = pathdeck.file_deck(tables.cfg(state))
             else:
                 sources["path"] = pathdeck.apply_path(deck, event.kind, str(event.get("card", "")),
                                                       int(event.get("n", 0) or 0), event.get("cards"))
@@ -213,10 +214,11 @@ class Earthborne(Game):
 
     def view_extra(self, state: GameState) -> dict[str, Any]:
         ended = tables.day_end(state)
+        kept = rec(state)
         cards = {}
         for key, record in tables.cards(state).items():
             progress, harm = tables.tokens(state, key)
-            cards[key] = {**record, "progress_tokens": progress, "harm_tokens": harm,
+            cards[key] = {**thaw(record), "progress_tokens": progress, "harm_tokens": harm,
                           "due": list(tables.reached(state, key))}
         test = engine.current_test(state)
         test_view = None
@@ -229,27 +231,27 @@ class Earthborne(Game):
                 test_view["deck_verified"] = challenge.deck_verified(state)
         return {
             "cards": cards,
-            "location": tables.location(state),
+            "location": thaw(tables.location(state)),
             "awaiting": engine.awaiting(state),
             "work": [engine.frame_kind(f) for f in engine.frames(state)],
             "test": test_view,
-            "log": list(state.get("log", ())),
-            "clears": thaw(state.get("clears", ())),
-            "responses": thaw(state.get("responses", ())),
-            "turns": tables.turns(state),
-            "weather": state.get("weather"),
-            "crossed": list(state.get("crossed", ())),
-            "record": thaw(state.get("record")),
-            "travel": state.get("travel"),
-            "day_end_reason": None if ended is None else ended["reason"],
-            "day_end_pending": None if ended is None else ended["timing"],
-            "gear": thaw(state.get("gear", {})),
-            "missions": tracker.missions(state),
-            "rewards": tracker.state_list(state, tracker.REWARDS),
-            "notes": tracker.state_list(state, tracker.NOTES),
-            "known_path": sorted(state.get("known_path") or {}),
-            "path_built": state.get("path_built") is not False,
-            "unverified_data": list(tables.cfg(state)["unverified"]),
+            "log": list(kept.log),
+            "clears": thaw(kept.clears),
+            "responses": thaw(kept.responses),
+            "turns": thaw(kept.turns),
+            "weather": kept.weather,
+            "crossed": list(kept.crossed),
+            "record": thaw(kept.record),
+            "travel": kept.travel,
+            "day_end_reason": None if ended is None else ended.reason,
+            "day_end_pending": None if ended is None else ended.timing,
+            "gear": thaw(kept.gear),
+            "missions": thaw(kept.missions),
+            "rewards": list(kept.rewards),
+            "notes": thaw(kept.notes),
+            "known_path": sorted(kept.known_path),
+            "path_built": kept.path_built,
+            "unverified_data": list(tables.cfg(state).unverified),
             "content": datamod.content(tables.cfg(state)),
         }
 
@@ -289,13 +291,13 @@ class Earthborne(Game):
             answer = 1 if which == "a" else 2
             return Command("choose", (str(answer),), origin="button") if answer <= len(state.prompt.options) else None
         # a Ranger still in the round, and no one else is midway through a turn
-        playing = state.phase == "turns" and int(seat) not in tables.turns(state)["rested"] \
+        playing = state.phase == "turns" and int(seat) not in tables.turns(state).rested \
             and state.active_seat in (None, int(seat))
         if which == "b":
             return Command("turn", (seat, "role") if held else (seat,), origin="button") if playing else None
         if engine.awaiting(state):
             return Command("resolve", (), origin="button")
-        if state.phase == "path" and pathdeck.device_can_draw(state):
+        if pathdeck.draws_next(state, int(seat)):
             return Command("draw", ("path", seat), origin="button")
         if playing and state.active_seat == int(seat):
             return Command("next", (), origin="button")  # end my turn
@@ -307,11 +309,11 @@ class Earthborne(Game):
         """Besides seats and tracks: the path cards the box knows (shipped or reported), the cards in
         play, the locations, path sets, aspects and challenge cards."""
         config = tables.cfg(state)
-        path = tuple(dict.fromkeys([*config["path"], *(state.get("known_path") or {})]))
-        places = tuple(str(spec["name"]) for spec in config["locations"].values())
+        path = tuple(dict.fromkeys([*config.path, *rec(state).known_path]))
+        places = tuple(spec.name for spec in config.locations.values())
         return {**super().names(state), "NAME": path, "arrive:NAME": places, "camp:NAME": places,
-                "location:NAME": places, "CARD": (*tables.cards(state), "location"), "SET": tuple(config["sets"]),
-                "ASPECT": ASPECTS, "ID": tuple(config["challenge"])}
+                "location:NAME": places, "CARD": (*tables.cards(state), "location"), "SET": tuple(config.sets),
+                "ASPECT": ASPECTS, "ID": tuple(config.challenge)}
 
     def legend(self, state: GameState, seat: int) -> str | None:
         """What A and B do now, in words, for the seat display's last line."""
@@ -323,16 +325,16 @@ class Earthborne(Game):
             return text + (" (others: +/- NEXT)" if len(options) > 2 else "")
         if engine.awaiting(state):
             return "A: done"
-        if state.phase == "path" and pathdeck.device_can_draw(state):
+        if pathdeck.draws_next(state, seat):
             return "A: draw my path card"
         turns = tables.turns(state)
-        if state.phase != "turns" or seat in turns["rested"]:
+        if state.phase != "turns" or seat in turns.rested:
             return None
         if state.active_seat == seat:
             return "A: end my turn"
         if state.active_seat is not None:
             return None  # another Ranger is midway through a turn
-        others = [s for s in state.seat_numbers() if s != seat and s not in turns["rested"]]
-        if turns.get("last") == seat and others and state.active_seat is None:
+        others = [s for s in state.seat_numbers() if s != seat and s not in turns.rested]
+        if turns.last == seat and others and state.active_seat is None:
             return "hold B to go again"  # ER-TURN-1: another Ranger first, unless the role card is exhausted
         return "A: rest, B: my turn"

@@ -15,9 +15,9 @@ from tablekeeper.games.earthborne.data import (
     _PathEdgeRow,
     _PathRow,
     _SetRow,
+    config,
     listed,
     load,
-    to_json,
 )
 
 
@@ -26,7 +26,7 @@ def load_all(packs: tuple[packlib.Pack, ...]) -> object:
 
 
 def listing(packs: tuple[packlib.Pack, ...]) -> dict[str, list[Listed]]:
-    return listed(to_json(load({}, packs)))
+    return listed(config(load({}, packs)))
 
 
 CHALLENGE_DECK = """\

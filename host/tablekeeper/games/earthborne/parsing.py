@@ -33,8 +33,8 @@ def no_extra(options: dict[str, str], allowed: tuple[str, ...], verb: str) -> No
 def guard(txn: Txn) -> None:
     """Nothing but ``newday`` (and undo) once the day has ended (ER-DAY-1)."""
     ended = tables.day_end(txn.state)
-    if ended is not None and ended["timing"] == "now":
-        raise Rejected(f"day {txn.state.value('day')} has ended ({ended['reason'].replace('_', ' ')}): use newday")
+    if ended is not None and ended.timing == "now":
+        raise Rejected(f"day {txn.state.value('day')} has ended ({ended.reason.replace('_', ' ')}): use newday")
 
 
 def name_then(words: list[str], stop: Callable[[str], bool]) -> tuple[str, list[str]]:

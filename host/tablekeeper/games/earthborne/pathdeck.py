@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+
+import msgspec
 
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.game import Txn, parse_int, parse_seat, want
@@ -24,6 +25,7 @@ from tablekeeper.games.earthborne.cards import FLAGS, add_card, card_record, kno
 from tablekeeper.games.earthborne.data import ASPECTS
 from tablekeeper.games.earthborne.parsing import guard, name_then, split_args
 from tablekeeper.games.earthborne.rangers import check_free
+from tablekeeper.games.earthborne.record import CampRecord, GameConfig, rec
 
 UNSEEN = "?"
 
@@ -43,9 +45,9 @@ def path_draw(txn: Txn, name: str | None, seat_text: str | None, options: dict[s
     check_free(txn)  # ER-PATH-1: each card is resolved completely before the next is drawn
     extra = "extra" in flags
     flags = [f for f in flags if f != "extra"]
-    if txn.state.get("path_built") is False:
+    if not rec(txn.state).path_built:
         raise Rejected("the path deck is not built yet: " + build_hint(txn.state))
-    drawn = int(txn.state.get("path_drawn", 0))
+    drawn = rec(txn.state).path_drawn
     if txn.state.phase == "path" and not extra and drawn >= txn.state.seats:
         raise Rejected(f"each Ranger has drawn this round's path card ({drawn} of {txn.state.seats}); a card "
                        "an effect draws: reveal path NAME extra (or draw path extra)")
@@ -62,11 +64,11 @@ def path_draw(txn: Txn, name: str | None, seat_text: str | None, options: dict[s
         name = top.pick(txn.rng)
     known = known_path_card(txn.state, name)
     if known is not None:
-        name = str(known["name"])  # the printed spelling, whatever case the players typed
+        name = known.name  # the printed spelling, whatever case the players typed
     if top.count(name) == 0 and top.count(UNSEEN) == 0:
         raise Rejected(f"the path deck holds no {name!r} (it holds {', '.join(sorted(top.as_dict()))})")
-    unseen_from = txn.state.get("path_unseen_set")
-    if top.count(name) == 0 and unseen_from and (known is None or known.get("set") != unseen_from):
+    unseen_from = rec(txn.state).path_unseen_set
+    if top.count(name) == 0 and unseen_from and (known is None or known.set != unseen_from):
         raise Rejected(f"the path deck holds no {name!r}: its unseen cards are "
                        f"{valley.set_name(tables.cfg(txn.state), str(unseen_from))} cards")
     if known is None or options or flags:
@@ -84,12 +86,11 @@ def path_draw(txn: Txn, name: str | None, seat_text: str | None, options: dict[s
     if not extra:
         txn.put("path_drawn", drawn + 1)
     txn.put("path_fresh", False)
-    record = card_record(txn.state, name, {"seat": str(seat)}, [])
-    record["from_path"] = True
+    record = msgspec.structs.replace(card_record(txn.state, name, {"seat": str(seat)}, []), from_path=True)
     key = add_card(txn, record)
-    tables.log(txn, f"path: {record['name']} -> {key}")
-    if not record.get("verified", True):
-        txn.notice(f"{record['name']}: its numbers are unverified (check them against the card)")
+    tables.log(txn, f"path: {record.name} -> {key}")
+    if not record.verified:
+        txn.notice(f"{record.name}: its numbers are unverified (check them against the card)")
     engine.end_of_command(txn)
 
 
@@ -97,8 +98,8 @@ def planned(state: GameState) -> valley.Build | None:
     """The path deck the group builds now, from the Valley data: the terrain set of the path taken and
     the location's own set or random Valley cards (ER-TRAVEL-2); None when either is unknown."""
     loc = tables.location(state)
-    record = state.get("record") or {}
-    return valley.build_for(tables.cfg(state), record.get("terrain"), None if loc is None else loc.get("id"))
+    terrain = (rec(state).record or CampRecord()).terrain
+    return valley.build_for(tables.cfg(state), terrain, None if loc is None else loc.id)
 
 
 def build_hint(state: GameState) -> str:
@@ -107,8 +108,7 @@ def build_hint(state: GameState) -> str:
     if plan is not None:
         return (f"shuffle {plan.text} and any cards missions add, then: pathdeck "
                 f"({plan.size} cards; pathdeck N if missions add some)")
-    record = state.get("record") or {}
-    terrain = record.get("terrain")
+    terrain = (rec(state).record or CampRecord()).terrain
     where = f"the {valley.terrain_name(terrain)} set" if terrain else "the terrain set of the path taken"
     return (f"shuffle {where}, the pivotal location's set or 3 random Valley cards, and any cards "
             "missions add, then: pathdeck SET... (e.g. pathdeck woods lone_tree_station) or pathdeck N")
@@ -119,10 +119,10 @@ def build(txn: Txn, args: tuple[str, ...]) -> None:
     from those sets (and N random Valley cards); ``pathdeck N``: N cards the device learns one by one
     (ER-TRAVEL-2, ER-SETUP-1)."""
     words, options = split_args(args)
-    if txn.state.get("path_built") is not False and not txn.state.get("path_fresh"):
+    if rec(txn.state).path_built and not rec(txn.state).path_fresh:
         raise Rejected("the path deck is already built and drawn from; it is built again after travel or on "
                        "a new day")
-    if txn.state.get("path_mode") == "file":
+    if rec(txn.state).path_mode == "file":
         raise Rejected("the path deck is the file given with --option path")
     check_free(txn)
     cfg = tables.cfg(txn.state)
@@ -140,7 +140,7 @@ def build(txn: Txn, args: tuple[str, ...]) -> None:
         for word in words:
             found = valley.find_set(cfg, word)
             if found is None:
-                raise Rejected(f"pathdeck: no path set {word!r} (sets: {', '.join(cfg.get('sets') or {})})")
+                raise Rejected(f"pathdeck: no path set {word!r} (sets: {', '.join(cfg.sets)})")
             ids.append(found)
         plan = valley.build_from_sets(cfg, ids, parse_int(options.get("valley", "0"), "valley cards"))
     else:
@@ -182,18 +182,25 @@ def choices(state: GameState) -> list[valley.Build]:
     """The path decks the group may have built here (one per terrain reaching this location) when the
     device cannot tell which: Phase 1's ``next`` asks."""
     loc = tables.location(state)
-    return valley.builds_here(tables.cfg(state), None if loc is None else loc.get("id"))
+    return valley.builds_here(tables.cfg(state), None if loc is None else loc.id)
 
 
-def file_deck(cfg: Any) -> Deck:
+def file_deck(cfg: GameConfig) -> Deck:
     """A path deck given as a file (``--option path=PATH``): every card and its copies, all known."""
-    return Deck.plain("path", {name: int(copies) for name, copies in cfg["deck_file"].items()})
+    return Deck.plain("path", dict(cfg.deck_file))
+
+
+def draws_next(state: GameState, seat: int) -> bool:
+    """ER-PATH-1: whether ``seat``'s path card is the next one this round (one per Ranger, from the lead)
+    and the device can draw it; a seat whose card was drawn has nothing more to draw."""
+    return (state.phase == "path" and rec(state).path_drawn < state.seats
+            and tables.next_path_seat(state) == seat and device_can_draw(state))
 
 
 def device_can_draw(state: GameState) -> bool:
     """Whether ``draw path`` can pick the card itself (the deck's next cards are all known)."""
     deck = state.sources.get("path")
-    if not isinstance(deck, Deck) or state.get("path_built") is False:
+    if not isinstance(deck, Deck) or not rec(state).path_built:
         return False
     ready = deck.ready()
     stage = ready.stage_index()
@@ -270,7 +277,7 @@ def _check_challenge_wanted(txn: Txn, for_effect: bool) -> None:
 def challenge_card_id(txn: Txn, words: list[str]) -> str:
     """The challenge card reported, by id (``sun3``) or by what it shows (``sun awa=0 fit=-1``: its icon
     and any modifiers that single it out among the cards still in the deck); it must still be in the deck."""
-    table = tables.cfg(txn.state)["challenge"]
+    table = tables.cfg(txn.state).challenge
     deck = txn.state.sources["challenge"]
     in_deck = [c for c in table if not isinstance(deck, Deck) or deck.ready().stages[0].count(c)]
     if len(words) == 1 and words[0] in table:
@@ -288,7 +295,8 @@ def challenge_card_id(txn: Txn, words: list[str]) -> str:
         wanted = {a: parse_number(v, a) for a, v in options.items()}
     except NotANumber as exc:
         raise NotANumber(f"reveal challenge: a modifier is a number, e.g. fit=-1 ({exc.reason})") from None
-    matches = [c for c in in_deck if table[c]["icon"] == icon and all(table[c][a] == v for a, v in wanted.items())]
+    matches = [c for c in in_deck
+               if table[c].icon == icon and all(table[c].modifiers[a] == v for a, v in wanted.items())]
     if len(matches) == 1:
         return str(matches[0])
     if not matches:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from tablekeeper.core import flow as flowmod
-from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, parse_int, parse_seat, want
 from tablekeeper.core.tracks import Counter, seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.earthborne import engine, rules, tables
 from tablekeeper.games.earthborne.data import ASPECTS
 from tablekeeper.games.earthborne.parsing import guard, no_extra, seat_or_active, split_args
+from tablekeeper.games.earthborne.record import Aspects, DayEndTiming, rec
 
 
 def check_free(txn: Txn) -> None:
@@ -27,14 +29,11 @@ def end_turn(txn: Txn) -> None:
     seat = state.active_seat
     if seat is None:
         return
-    info = tables.turns(state)
-    info["last"] = seat
-    info["acted"] = None
-    txn.put("turns", info)
+    txn.put("turns", replace(tables.turns(state), last=seat, acted=None))
     flowmod.move(txn, round_no=state.round, phase=state.phase, step=state.step, seat=None)
     pending = tables.day_end(txn.state)
-    if pending is not None and pending["timing"] == "end_of_current_turn":
-        tables.end_day(txn, pending["reason"])
+    if pending is not None and pending.timing == "end_of_current_turn":
+        tables.end_day(txn, pending.reason)
 
 
 def begin_turn(txn: Txn, seat: int, exhaust_role: bool) -> None:
@@ -44,24 +43,23 @@ def begin_turn(txn: Txn, seat: int, exhaust_role: bool) -> None:
         raise Rejected("Ranger turns happen in phase 2 (Ranger turns)")
     check_free(txn)
     if state.active_seat == seat and not exhaust_role:
-        acted = tables.turns(state).get("acted")
+        acted = tables.turns(state).acted
         raise Rejected(f"seat {seat}'s turn is already under way" + (f" (it {acted})" if acted else "")
                        + ": next ends it")
     if state.active_seat is not None:
         end_turn(txn)
         guard(txn)
     info = tables.turns(txn.state)
-    role_ready = seat not in info["role_exhausted"]
-    reason = rules.turn_refusal(seat, last=info["last"], rested=info["rested"], seats=state.seats,
+    role_ready = seat not in info.role_exhausted
+    reason = rules.turn_refusal(seat, last=info.last, rested=info.rested, seats=state.seats,
                                 exhaust_role=exhaust_role, role_ready=role_ready)
     if reason:
         raise Rejected(reason)
     if exhaust_role:
         if not role_ready:
             raise Rejected(f"seat {seat}'s role card is already exhausted")
-        info["role_exhausted"].append(seat)
-    info["acted"] = None
-    txn.put("turns", info)
+        info = replace(info, role_exhausted=(*info.role_exhausted, seat))
+    txn.put("turns", replace(info, acted=None))
     st = txn.state
     flowmod.move(txn, round_no=st.round, phase=st.phase, step=st.step, seat=seat)
 
@@ -71,16 +69,14 @@ def take_action(txn: Txn, seat: int, action: str) -> None:
     no turn of its own open begins one (ER-TURN-1 decides whether it may); a second action in the
     same turn is refused, so ``next`` must end the turn first."""
     if txn.state.active_seat == seat:
-        acted = tables.turns(txn.state).get("acted")
+        acted = tables.turns(txn.state).acted
         if acted:
             raise Rejected(f"seat {seat} already {acted} this turn: a turn is one action (a test, a Ranger "
                            "card, or rest); next ends it")
     else:
         begin_turn(txn, seat, False)
         txn.notice(f"seat {seat}'s turn begins")
-    info = tables.turns(txn.state)
-    info["acted"] = action
-    txn.put("turns", info)
+    txn.put("turns", replace(tables.turns(txn.state), acted=action))
 
 
 def turn_verb(txn: Txn, args: tuple[str, ...]) -> None:
@@ -96,16 +92,15 @@ def rest_verb(txn: Txn, args: tuple[str, ...]) -> None:
     seat = seat_or_active(txn.state, args[0] if args else None)
     check_free(txn)
     take_action(txn, seat, "rested")
-    for response in thaw(txn.state.get("responses", ())):
-        if response["window"] == "rest" and response.get("seat") == seat:
-            tables.log(txn, str(response["label"]))
-            txn.notice(f"seat {seat}: {response['label']} (when you rest)")
+    for response in rec(txn.state).responses:
+        if response.window == "rest" and response.seat == seat:
+            tables.log(txn, response.label)
+            txn.notice(f"seat {seat}: {response.label} (when you rest)")
     injuries = txn.state.value(seat_track(seat, "injury"))
     if injuries:
         suffer(txn, seat, injuries, "1 per injury, resting")
     info = tables.turns(txn.state)
-    info["rested"].append(seat)
-    txn.put("turns", info)
+    txn.put("turns", replace(info, rested=(*info.rested, seat)))
     tables.log(txn, f"seat {seat} rests")
     end_turn(txn)
 
@@ -163,14 +158,14 @@ def injure_verb(txn: Txn, args: tuple[str, ...]) -> None:
     """ER-INJURY-1: +1 injury, the fatigue stack is discarded; the last one ends the day after the turn."""
     want(args, 1, "injure SEAT")
     seat = parse_seat(txn.state, args[0])
-    limit = int(tables.rule(txn.state, "injury_limit"))
+    limit = tables.rule(txn.state).injury_limit
     injuries = txn.state.value(seat_track(seat, "injury")) + 1
     tables.set_tokens(txn, seat_track(seat, "injury"), min(injuries, limit))
     tables.set_tokens(txn, seat_track(seat, "fatigue"), 0)
     tables.log(txn, f"seat {seat} is injured ({injuries})")
     if injuries >= limit:
         txn.notice(f"seat {seat}: add a Lingering Injury card to the deck if one is left")
-        timing = "end_of_current_turn" if txn.state.active_seat is not None else "now"
+        timing: DayEndTiming = "end_of_current_turn" if txn.state.active_seat is not None else "now"
         tables.end_day(txn, "third_injury", timing)
     engine.end_of_command(txn)
 
@@ -201,9 +196,7 @@ def aspects_verb(txn: Txn, args: tuple[str, ...]) -> None:
     values = {a: parse_int(v, a.upper()) for a, v in zip(ASPECTS, args[1:], strict=True)}
     if any(v < 0 for v in values.values()):
         raise Rejected("aspects cannot be negative")
-    aspects = thaw(txn.state.get("aspects"))
-    aspects[str(seat)] = values
-    txn.put("aspects", aspects)
+    txn.put("aspects", {**rec(txn.state).aspects, str(seat): Aspects(**values)})
     if txn.state.round == 1 and txn.state.phase == "path":
         # ER-SETUP-1: entered during the day's setup, the aspects are also round 1's energy
         for aspect, value in values.items():
@@ -254,16 +247,14 @@ def equip_verb(txn: Txn, args: tuple[str, ...]) -> None:
 
 
 def equip_gear(txn: Txn, seat: int, name: str, value: int) -> None:
-    gear = thaw(txn.state.get("gear", {}))
-    mine = gear.setdefault(str(seat), {})
-    mine[name] = value
-    txn.put("gear", gear)
+    gear = rec(txn.state).gear
+    txn.put("gear", {**gear, str(seat): {**gear.get(str(seat), {}), name: value}})
     ask_gear(txn, seat)
 
 
 def ask_gear(txn: Txn, seat: int) -> None:
-    mine = thaw(txn.state.get("gear", {})).get(str(seat), {})
-    limit = int(tables.rule(txn.state, "equip_limit"))
+    mine = rec(txn.state).gear.get(str(seat), {})
+    limit = tables.rule(txn.state).equip_limit
     if rules.over_equip(mine, limit):
         names = list(mine)
         txn.ask("gear.discard", f"Seat {seat} equips {sum(mine.values())} > {limit}: discard which gear?",
@@ -275,9 +266,8 @@ def choose_gear(txn: Txn, index: int) -> None:
     seat = int(prompt.context["seat"])
     name = str(prompt.context["gear"][index])
     txn.close_prompt()
-    gear = thaw(txn.state.get("gear", {}))
-    gear[str(seat)].pop(name, None)
-    txn.put("gear", gear)
+    gear = rec(txn.state).gear
+    txn.put("gear", {**gear, str(seat): {n: v for n, v in gear[str(seat)].items() if n != name}})
     txn.notice(f"seat {seat} discards {name}")
     ask_gear(txn, seat)
 

@@ -3,33 +3,40 @@ Rangers, and the token tracks, so the other modules never juggle raw keys."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
-from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.earthborne import rules
-from tablekeeper.games.earthborne.data import ASPECTS
-
-Record = dict[str, Any]
-
-
-def cfg(state: GameState) -> Any:
-    return state.get("cfg")
-
-
-def rule(state: GameState, key: str) -> Any:
-    return state.get("cfg")["rules"][key]
-
-
-def cards(state: GameState) -> dict[str, Record]:
-    raw = state.get("cards")
-    return thaw(raw) if raw is not None else {}
+from tablekeeper.games.earthborne.record import (
+    CampRecord,
+    CardInPlay,
+    DayEnd,
+    DayEndTiming,
+    GameConfig,
+    Place,
+    RulesConfig,
+    Turns,
+    rec,
+)
 
 
-def card(state: GameState, key: str) -> Record:
+def cfg(state: GameState) -> GameConfig:
+    return rec(state).cfg
+
+
+def rule(state: GameState) -> RulesConfig:
+    """The table's rule choices and numbers (``rules.toml``)."""
+    return rec(state).cfg.rules
+
+
+def cards(state: GameState) -> Mapping[str, CardInPlay]:
+    return rec(state).cards
+
+
+def card(state: GameState, key: str) -> CardInPlay:
     found = cards(state).get(key)
     if found is None:
         known = ", ".join(cards(state)) or "none"
@@ -37,9 +44,8 @@ def card(state: GameState, key: str) -> Record:
     return found
 
 
-def location(state: GameState) -> Record | None:
-    raw = state.get("location")
-    return thaw(raw) if raw is not None else None
+def location(state: GameState) -> Place | None:
+    return rec(state).location
 
 
 def card_key(state: GameState, text: str) -> str:
@@ -51,7 +57,7 @@ def card_key(state: GameState, text: str) -> str:
     in_play = cards(state)
     if text in in_play:
         return text
-    named = [k for k, c in in_play.items() if str(c["name"]).lower() == text.lower()]
+    named = [k for k, c in in_play.items() if c.name.lower() == text.lower()]
     if len(named) == 1:
         return named[0]
     if named:
@@ -88,8 +94,8 @@ def add_tokens(txn: Txn, track: str, delta: int) -> None:
     set_tokens(txn, track, txn.state.value(track) + delta)
 
 
-def put_card(txn: Txn, key: str, record: Record | None) -> None:
-    all_cards = cards(txn.state)
+def put_card(txn: Txn, key: str, record: CardInPlay | None) -> None:
+    all_cards = dict(cards(txn.state))
     if record is None:
         all_cards.pop(key, None)
     else:
@@ -98,51 +104,43 @@ def put_card(txn: Txn, key: str, record: Record | None) -> None:
 
 
 def seat_aspects(state: GameState, seat: int) -> dict[str, int]:
-    return {a: int(state.get("aspects")[str(seat)][a]) for a in ASPECTS}
+    return rec(state).aspects[str(seat)].as_dict()
 
 
 def next_path_seat(state: GameState) -> int:
     """ER-PATH-1: the seat whose path card comes next this round, counting from the lead Ranger."""
-    drawn = int(state.get("path_drawn", 0))
-    return (state.lead - 1 + drawn) % state.seats + 1
+    return (state.lead - 1 + rec(state).path_drawn) % state.seats + 1
 
 
-def turns(state: GameState) -> Record:
-    raw = state.get("turns")
-    return thaw(raw) if raw is not None else {"last": None, "rested": [], "role_exhausted": []}
+def turns(state: GameState) -> Turns:
+    return rec(state).turns
 
 
 def log(txn: Txn, text: str) -> None:
     """The resolution log the players (and tests) read: effects and clearing steps in order."""
-    entries = list(txn.state.get("log", ()))
-    entries.append(text)
-    txn.put("log", entries)
+    txn.put("log", [*rec(txn.state).log, text])
 
 
-def day_end(state: GameState) -> Record | None:
-    raw = state.get("day_end")
-    return thaw(raw) if raw is not None else None
+def day_end(state: GameState) -> DayEnd | None:
+    return rec(state).day_end
 
 
-def end_day(txn: Txn, reason: str, timing: str = "now") -> None:
+def end_day(txn: Txn, reason: str, timing: DayEndTiming = "now") -> None:
     """ER-DAY-1: end the day at once, or mark it to end at the end of the current turn."""
     current = day_end(txn.state)
-    if current is not None and current["timing"] == "now":
+    if current is not None and current.timing == "now":
         return
-    txn.put("day_end", {"reason": reason, "timing": timing})
+    txn.put("day_end", DayEnd(reason, timing))
     if timing == "now" and reason != "camped":
         # ER-DAY-1: the group is where it stands; the terrain is the one last travelled
         loc = location(txn.state)
-        last = txn.state.get("record") or {}
-        txn.put("record", {"location": None if loc is None else loc["name"],
-                           "threshold": None if loc is None else loc["progress"],
-                           "terrain": last.get("terrain")})
+        last = rec(txn.state).record or CampRecord()
+        txn.put("record", CampRecord(None if loc is None else loc.name, None if loc is None else loc.progress,
+                                     last.terrain))
     if timing == "now":
         day = txn.state.value("day")
-        crossed = list(txn.state.get("crossed", ()))
-        if day not in crossed:
-            crossed.append(day)
-        txn.put("crossed", crossed)
+        crossed = rec(txn.state).crossed
+        txn.put("crossed", crossed if day in crossed else (*crossed, day))
         txn.notice(f"day {day} ends ({reason.replace('_', ' ')}); start the next one with newday")
     else:
         txn.notice(f"the day will end at the end of this turn ({reason.replace('_', ' ')})")

@@ -5,27 +5,21 @@ campaign's last day."""
 
 from __future__ import annotations
 
-from typing import Any
+from msgspec.structs import replace
 
-from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.earthborne.parsing import split_args
+from tablekeeper.games.earthborne.record import Mission, Note, rec
 
 BOXES = 3  # the printed progress boxes of a mission line
-MISSIONS, REWARDS, NOTES = "missions", "rewards", "notes"
-
-
-def missions(state: GameState) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = thaw(state.get(MISSIONS)) or []
-    return found
 
 
 def _find(state: GameState, name: str) -> int | None:
     folded = name.casefold()
-    return next((i for i, m in enumerate(missions(state)) if str(m["name"]).casefold() == folded), None)
+    return next((i for i, m in enumerate(rec(state).missions) if m.name.casefold() == folded), None)
 
 
 def mission_verb(txn: Txn, args: tuple[str, ...]) -> None:
@@ -36,31 +30,31 @@ def mission_verb(txn: Txn, args: tuple[str, ...]) -> None:
     name = " ".join(words[:-1] if action != "add" else words)
     if not name or set(options) - {"day"}:
         raise Rejected("usage: mission NAME [day=N] | mission NAME mark | mission NAME done")
-    found, rows = _find(txn.state, name), missions(txn.state)
+    found, rows = _find(txn.state, name), list(rec(txn.state).missions)
     if action == "add":
         if found is not None:
-            raise Rejected(f"the mission {rows[found]['name']!r} is on the tracker already (mission NAME mark|done)")
+            raise Rejected(f"the mission {rows[found].name!r} is on the tracker already (mission NAME mark|done)")
         day = txn.state.value("day")
         if "day" in options:
             if not is_number(options["day"], signed=False) or not 1 <= int(options["day"]) <= day:
                 raise Rejected(f"mission {name}: day= is a day up to today ({day}), not {options['day']!r}")
             day = int(options["day"])
-        rows.append({"name": name, "day": day, "marks": 0, "done": False})
+        rows.append(Mission(name, day))
         txn.notice(f"Mission on the tracker: {name} (day {day})")
     elif found is None:
-        known = ", ".join(str(m["name"]) for m in rows) or "none yet"
+        known = ", ".join(m.name for m in rows) or "none yet"
         raise Rejected(f"no mission {name!r} on the tracker (missions: {known})")
-    elif rows[found]["done"]:
-        raise Rejected(f"the mission {rows[found]['name']!r} is done already")
+    elif rows[found].done:
+        raise Rejected(f"the mission {rows[found].name!r} is done already")
     elif action == "mark":
-        if rows[found]["marks"] >= BOXES:
-            raise Rejected(f"the mission {rows[found]['name']!r} has all {BOXES} progress boxes checked")
-        rows[found]["marks"] += 1
-        txn.notice(f"Mission {rows[found]['name']}: progress {rows[found]['marks']}/{BOXES}")
+        if rows[found].marks >= BOXES:
+            raise Rejected(f"the mission {rows[found].name!r} has all {BOXES} progress boxes checked")
+        rows[found] = replace(rows[found], marks=rows[found].marks + 1)
+        txn.notice(f"Mission {rows[found].name}: progress {rows[found].marks}/{BOXES}")
     else:
-        rows[found]["done"] = True
-        txn.notice(f"Mission {rows[found]['name']} done")
-    txn.put(MISSIONS, rows)
+        rows[found] = replace(rows[found], done=True)
+        txn.notice(f"Mission {rows[found].name} done")
+    txn.put("missions", rows)
 
 
 def reward_verb(txn: Txn, args: tuple[str, ...]) -> None:
@@ -68,10 +62,10 @@ def reward_verb(txn: Txn, args: tuple[str, ...]) -> None:
     name = " ".join(args).strip()
     if not name:
         raise Rejected("usage: reward NAME")
-    rewards = [str(r) for r in state_list(txn.state, REWARDS)]
+    rewards = rec(txn.state).rewards
     if name.casefold() in (r.casefold() for r in rewards):
         raise Rejected(f"the reward {name!r} is unlocked already")
-    txn.put(REWARDS, [*rewards, name])
+    txn.put("rewards", [*rewards, name])
     txn.notice(f"Reward unlocked: {name}")
 
 
@@ -80,18 +74,13 @@ def note_verb(txn: Txn, args: tuple[str, ...]) -> None:
     text = " ".join(args).strip()
     if not text:
         raise Rejected("usage: note TEXT")
-    txn.put(NOTES, [*state_list(txn.state, NOTES), {"day": txn.state.value("day"), "text": text}])
+    txn.put("notes", [*rec(txn.state).notes, Note(txn.state.value("day"), text)])
     txn.notice(f"Campaign log, day {txn.state.value('day')}: {text}")
-
-
-def state_list(state: GameState, key: str) -> list[Any]:
-    found: list[Any] = thaw(state.get(key)) or []
-    return found
 
 
 def mission_lines(state: GameState) -> list[str]:
     """The tracker's open missions, one line each: name, day, boxes checked."""
-    return [f"Mission {m['name']} (day {m['day']}): {m['marks']}/{BOXES}" for m in missions(state) if not m["done"]]
+    return [f"Mission {m.name} (day {m.day}): {m.marks}/{BOXES}" for m in rec(state).missions if not m.done]
 
 
 VERBS = {

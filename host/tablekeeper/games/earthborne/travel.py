@@ -3,6 +3,8 @@ the day's end and the next day's setup."""
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from tablekeeper.core import flow as flowmod
 from tablekeeper.core.flow import Ending, Flow, Kind, Phase, Step, Stop
 from tablekeeper.core.game import Txn, parse_seat
@@ -11,18 +13,19 @@ from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.earthborne import cards, engine, parsing, pathdeck, rangers, rules, tables, valley
 from tablekeeper.games.earthborne.data import ASPECTS
+from tablekeeper.games.earthborne.record import CampRecord, Place, Turns, rec
 
 
 def _round_start(txn: Txn) -> None:
     """A new round: nobody has rested or taken a turn; role cards were readied at refresh."""
-    txn.put("turns", {"last": None, "rested": [], "role_exhausted": []})
+    txn.put("turns", Turns())
     txn.put("path_drawn", 0)
     txn.put("travel", None)
 
 
 def _path_enter(txn: Txn) -> None:
     """ER-PATH-1: one path card per Ranger, the lead first, each resolved before the next."""
-    if txn.state.get("path_built") is False:
+    if not rec(txn.state).path_built:
         txn.notice("build the path deck first: " + pathdeck.build_hint(txn.state))
     txn.notice(f"draw {txn.state.seats} path card(s), seat {txn.state.lead} first: turn the top card over "
                "and report it (reveal path NAME), then next")
@@ -34,10 +37,10 @@ def _path_hold(state: GameState) -> str | None:
     loc = tables.location(state)
     if loc is None:
         return "place the location first: location NAME [THRESHOLD]"
-    if not loc.get("rtoken_clear") and tables.location_threshold(state) is None:
-        return (f"{loc['name']} has no progress threshold yet: location \"{loc['name']}\" N "
+    if not loc.rtoken_clear and tables.location_threshold(state) is None:
+        return (f"{loc.name} has no progress threshold yet: location \"{loc.name}\" N "
                 "(the number on its card, Nr per Ranger)")
-    if state.get("path_built") is False:
+    if not rec(state).path_built:
         return "build the path deck first: " + pathdeck.build_hint(state)
     return None
 
@@ -50,13 +53,13 @@ def owing(state: GameState) -> tuple[int, ...]:
     """ER-ROUND-1: in the Ranger turns every seat owes a turn until it rests."""
     if (state.phase, state.step) != ("turns", "turns"):
         return ()
-    rested = tables.turns(state)["rested"]
+    rested = tables.turns(state).rested
     return tuple(s for s in state.seat_numbers() if s not in rested)
 
 
 def _turns_hold(state: GameState) -> str | None:
     """ER-ROUND-1: the travel phase waits until every Ranger has rested."""
-    rested = tables.turns(state)["rested"]
+    rested = tables.turns(state).rested
     waiting = [s for s in state.seat_numbers() if s not in rested]
     if waiting:
         return f"every Ranger must rest before travel; not rested: {', '.join(f'seat {s}' for s in waiting)}"
@@ -86,9 +89,9 @@ def offer(txn: Txn, quiet: bool = False) -> None:
 
 
 def _travel_hold(state: GameState) -> str | None:
-    if state.get("travel") == "travelled":
+    if rec(state).travel == "travelled":
         return "the group travelled: arrive NAME, or camp NAME to end the day there"
-    if state.get("travel") == "arrived" and state.get("path_built") is False:
+    if rec(state).travel == "arrived" and not rec(state).path_built:
         return "build the new path deck (or camp here): " + pathdeck.build_hint(state)
     return None
 
@@ -112,7 +115,7 @@ def choose_travel(txn: Txn, index: int) -> None:
 
 def _here(state: GameState) -> str | None:
     loc = tables.location(state)
-    return None if loc is None or not loc.get("id") else str(loc["id"])
+    return None if loc is None or not loc.id else loc.id
 
 
 def _ways(state: GameState) -> str:
@@ -121,12 +124,12 @@ def _ways(state: GameState) -> str:
     if here is None:
         return ""
     cfg = tables.cfg(state)
-    return ", ".join(f"{cfg['locations'][dest]['name']} by {valley.terrain_name(terrain).lower()}"
+    return ", ".join(f"{cfg.locations[dest].name} by {valley.terrain_name(terrain).lower()}"
                      for dest, terrain in valley.reachable(cfg, here))
 
 
 def _destination(txn: Txn, verb: str, name: str, terrain: str | None,
-                 threshold: str | None) -> tuple[tables.Record, str | None]:
+                 threshold: str | None) -> tuple[Place, str | None]:
     """ER-TRAVEL-2: the connected location the group goes to and the terrain of the path taken. On the
     Valley map the path must exist (its terrain is the map's); a card that lets the group go further
     (two paths away) is reported with the terrain it names: arrive NAME terrain=T."""
@@ -134,18 +137,18 @@ def _destination(txn: Txn, verb: str, name: str, terrain: str | None,
     cfg = tables.cfg(state)
     record = cards.location_record(cfg, name, threshold, None)
     here = _here(state)
-    if here is None or record.get("id") is None:
+    if here is None or record.id is None:
         return record, terrain
     ways = dict(valley.reachable(cfg, here))
-    path_terrain = ways.get(str(record["id"]))
+    path_terrain = ways.get(record.id)
     if path_terrain is None:
         if terrain is None:
-            raise Rejected(f"{record['name']} is not connected to {cfg['locations'][here]['name']} "
+            raise Rejected(f"{record.name} is not connected to {cfg.locations[here].name} "
                            f"(connected: {_ways(state)}); a card that lets the group go further: "
-                           f"{verb} \"{record['name']}\" terrain=T")
+                           f"{verb} \"{record.name}\" terrain=T")
         return record, terrain
     if terrain is not None and terrain != path_terrain:
-        raise Rejected(f"the path from {cfg['locations'][here]['name']} to {record['name']} is "
+        raise Rejected(f"the path from {cfg.locations[here].name} to {record.name} is "
                        f"{valley.terrain_name(path_terrain).lower()}, not {terrain}")
     return record, path_terrain
 
@@ -155,14 +158,14 @@ def _travel(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected("usage: travel")
     if txn.state.phase != "travel":
         raise Rejected("the group travels only in the travel phase (ER-LOC-2)")
-    if txn.state.get("travel") is not None:
+    if rec(txn.state).travel is not None:
         raise Rejected("the group has already decided on travel this round")
     rangers.check_free(txn)
     offer(txn)
 
 
 def _need_travelled(txn: Txn, verb: str) -> None:
-    if txn.state.get("travel") != "travelled":
+    if rec(txn.state).travel != "travelled":
         raise Rejected(f"{verb}: the group has not travelled (travel in the travel phase first)")
 
 
@@ -183,10 +186,9 @@ def _arrive(txn: Txn, args: tuple[str, ...]) -> None:
     name, threshold = _place_words(txn, words)
     record, terrain = _destination(txn, "arrive", name, terrain, threshold)
     if "icons" in options:
-        record["icons"] = [i for i in options["icons"].split(",") if i]
+        record = replace(record, icons=tuple(i for i in options["icons"].split(",") if i))
     cards.set_location(txn, record)
-    txn.put("record", {"location": record["name"], "threshold": None if record.get("id") else record["progress"],
-                       "terrain": terrain})
+    txn.put("record", CampRecord(record.name, None if record.id else record.progress, terrain))
     txn.put("travel", "arrived")
     txn.emit("path.built", n=0)  # the old path deck is set aside; the new one is built from its sets
     txn.put("path_built", False)
@@ -217,8 +219,8 @@ def _camp(txn: Txn, args: tuple[str, ...]) -> None:
     words, options = parsing.split_args(args)
     name_given, threshold_given = _place_words(txn, words)
     words = [name_given, *([threshold_given] if threshold_given else [])] if words else []
-    status = txn.state.get("travel")
-    arrived = status == "arrived" and (txn.state.get("path_built") is False or bool(txn.state.get("path_fresh")))
+    status = rec(txn.state).travel
+    arrived = status == "arrived" and (not rec(txn.state).path_built or rec(txn.state).path_fresh)
     if status != "travelled" and not arrived:
         raise Rejected("camp: the group has not travelled (travel in the travel phase first)")
     terrain = _terrain(options, "camp")
@@ -226,21 +228,21 @@ def _camp(txn: Txn, args: tuple[str, ...]) -> None:
     if words and not arrived:
         cfg = tables.cfg(txn.state)
         if len(words) == 1 and valley.find_location(cfg, words[0]) is None:
-            record: dict[str, object] = {"name": words[0], "progress": "-", "id": None}  # threshold asked next day
+            record = Place(words[0])  # its threshold is asked the next day
         else:
             record, terrain = _destination(txn, "camp", words[0], terrain, words[1] if len(words) == 2 else None)
-        name = str(record["name"])
-        threshold = None if record.get("id") or record["progress"] == "-" else str(record["progress"])
-    elif arrived and loc is not None and (not words or words[0] == loc["name"]):
-        name = str(loc["name"])
-        threshold = None if loc.get("id") else str(loc["progress"])
-        terrain = terrain or (txn.state.get("record") or {}).get("terrain")
+        name = record.name
+        threshold = None if record.id or record.progress == "-" else record.progress
+    elif arrived and loc is not None and (not words or words[0] == loc.name):
+        name = loc.name
+        threshold = None if loc.id else loc.progress
+        terrain = terrain or (rec(txn.state).record or CampRecord()).terrain
     elif arrived:
-        raise Rejected(f"the group arrived at {loc['name'] if loc else 'a location'}: camp there with a bare camp")
+        raise Rejected(f"the group arrived at {loc.name if loc else 'a location'}: camp there with a bare camp")
     else:
         raise Rejected("camp NAME [THRESHOLD] [terrain=T]: name the location the group travelled to "
                        "(it camps there, not where it left), or arrive there first")
-    txn.put("record", {"location": name, "threshold": threshold, "terrain": terrain})
+    txn.put("record", CampRecord(name, threshold, terrain))
     txn.put("travel", "camped")
     tables.log(txn, f"camp at {name}")
     tables.end_day(txn, "camped")
@@ -253,13 +255,8 @@ def _refresh_enter(txn: Txn) -> None:
             return
         for aspect, value in rules.refreshed_energy(tables.seat_aspects(txn.state, seat)).items():
             tables.set_tokens(txn, seat_track(seat, aspect), value)
-    all_cards = tables.cards(txn.state)
-    for record in all_cards.values():
-        record["ready"] = True
-    txn.put("cards", all_cards)
-    info = tables.turns(txn.state)
-    info["role_exhausted"] = []
-    txn.put("turns", info)
+    txn.put("cards", {k: replace(record, ready=True) for k, record in tables.cards(txn.state).items()})
+    txn.put("turns", replace(tables.turns(txn.state), role_exhausted=()))
     txn.notice("refresh done: 1 card drawn, energy back to the aspects, all cards ready")
 
 
@@ -269,10 +266,10 @@ def _newday(txn: Txn, args: tuple[str, ...]) -> None:
     if args:
         raise Rejected("usage: newday")
     ended = tables.day_end(txn.state)
-    if ended is None or ended["timing"] != "now":
+    if ended is None or ended.timing != "now":
         raise Rejected("the day has not ended yet")
     day = txn.state.value("day") + 1
-    if day > int(tables.cfg(txn.state)["days"]):
+    if day > tables.cfg(txn.state).days:
         txn.end("the campaign's last day is over", result=Result.DRAW)
         return
     if txn.state.prompt is not None:
@@ -292,10 +289,10 @@ def start_day(txn: Txn) -> None:
     cards without tokens, the challenge deck shuffled and a new path deck to build."""
     state = txn.state
     day = state.value("day")
-    weather = rules.weather_for(day, tables.cfg(state)["weather"])
+    weather = rules.weather_for(day, tables.cfg(state).weather)
     txn.put("weather", weather)
-    hand = int(tables.rule(state, "opening_hand"))
-    deck = int(tables.rule(state, "ranger_deck"))
+    hand = tables.rule(state).opening_hand
+    deck = tables.rule(state).ranger_deck
     for seat in state.seat_numbers():
         for aspect in ASPECTS:
             tables.set_tokens(txn, seat_track(seat, aspect), tables.seat_aspects(txn.state, seat)[aspect])
@@ -305,9 +302,8 @@ def start_day(txn: Txn) -> None:
         tables.set_tokens(txn, seat_track(seat, "hand"), hand)
     kept = {}
     for key, record in tables.cards(txn.state).items():
-        if record["area"] == "mission":
-            record["rtokens"] = []
-            kept[key] = record
+        if record.area == "mission":
+            kept[key] = replace(record, rtokens=())
             tables.set_tokens(txn, f"{key}.progress", 0)
             tables.set_tokens(txn, f"{key}.harm", 0)
         else:
@@ -315,28 +311,27 @@ def start_day(txn: Txn) -> None:
             txn.drop(f"{key}.harm")
     txn.put("cards", kept)
     txn.put("gear", {})
-    record = state.get("record") or {}
-    if record.get("location"):
-        name, threshold = str(record["location"]), record.get("threshold")
+    camp = rec(state).record or CampRecord()
+    if camp.location:
+        name, threshold = camp.location, camp.threshold
         known = valley.find_location(tables.cfg(state), name) is not None
         if known or threshold:
             cards.place_location(txn, name, None if known else str(threshold), None)
         else:
-            cards.set_location(txn, {"name": name, "progress": "-", "harm": "-", "icons": [], "id": None,
-                                     "verified": True, "rtoken_clear": False, "rtokens": []})
+            cards.set_location(txn, Place(name))
             txn.notice(f"set the location's threshold: location \"{name}\" N")
     else:
         txn.put("location", None)
         tables.set_tokens(txn, "location.progress", 0)
         tables.set_tokens(txn, "location.harm", 0)
     txn.source_op("challenge", "refresh")
-    if txn.state.get("path_mode") == "file":
+    if rec(txn.state).path_mode == "file":
         txn.emit("path.reset")
     else:
         txn.emit("path.built", n=0)
         txn.put("path_built", False)
         pathdeck.build_if_known(txn)
-    entries = tables.cfg(txn.state)["entries"].get(str(day), ())
+    entries = tables.cfg(txn.state).entries.get(str(day), ())
     txn.notice(f"day {day}: weather {weather or '(see the tracker)'}"
                + (f"; read entries {', '.join(entries)}" if entries else ""))
 
@@ -345,7 +340,7 @@ def next_verb(txn: Txn, args: tuple[str, ...]) -> None:
     """``next``; in Phase 1 with the location placed but no path deck built, it asks which deck the
     group built (one for each terrain that reaches the location) rather than going on without one."""
     state = txn.state
-    if (not args and state.phase == "path" and state.prompt is None and state.get("path_built") is False
+    if (not args and state.phase == "path" and state.prompt is None and not rec(state).path_built
             and _path_hold(state) is not None and tables.location_threshold(state) is not None
             and not engine.busy(state)):
         options = pathdeck.choices(state)
@@ -374,7 +369,7 @@ def _lead(txn: Txn, args: tuple[str, ...]) -> None:
 
 def _day_over(state: GameState) -> bool:
     ended = tables.day_end(state)
-    return ended is not None and ended["timing"] == "now"
+    return ended is not None and ended.timing == "now"
 
 
 DAY_OVER = Stop("the day is over: newday sets up the next one", "ER-DAY-1", when=_day_over)

@@ -1,14 +1,14 @@
 """The Valley map and the path deck built from its sets (ER-TRAVEL-2, ER-SETUP-1), as pure functions of
-the game's data kept in the state (``cfg``): locations by name, the paths between them, and which
+the game's data kept in the state (``record.GameConfig``): locations by name, the paths between them, and which
 sets (and how many unseen Valley cards) a new path deck holds."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
-Cfg = Mapping[str, Any]
+from tablekeeper.games.earthborne.record import GameConfig, LocationInfo
+
+Cfg = GameConfig
 
 
 @dataclass(frozen=True)
@@ -30,12 +30,11 @@ def _key(text: str) -> str:
     return "".join(ch for ch in text.lower() if ch.isalnum())
 
 
-def find_location(cfg: Cfg, text: str) -> tuple[str, Mapping[str, Any]] | None:
+def find_location(cfg: Cfg, text: str) -> tuple[str, LocationInfo] | None:
     """A Valley location by its id or its name (case, spaces and apostrophes do not matter)."""
-    locations: Mapping[str, Mapping[str, Any]] = cfg.get("locations") or {}
     want = _key(text)
-    for loc_id, loc in locations.items():
-        if want in (_key(loc_id), _key(str(loc["name"]))) or _key("the" + want) == _key(str(loc["name"])):
+    for loc_id, loc in cfg.locations.items():
+        if want in (_key(loc_id), _key(loc.name)) or _key("the" + want) == _key(loc.name):
             return loc_id, loc
     return None
 
@@ -43,11 +42,11 @@ def find_location(cfg: Cfg, text: str) -> tuple[str, Mapping[str, Any]] | None:
 def neighbours(cfg: Cfg, loc_id: str) -> list[tuple[str, str]]:
     """The locations one path away, with each path's terrain, in the map's order."""
     out: list[tuple[str, str]] = []
-    for path in cfg.get("paths") or ():
-        if path["a"] == loc_id:
-            out.append((str(path["b"]), str(path["terrain"])))
-        elif path["b"] == loc_id:
-            out.append((str(path["a"]), str(path["terrain"])))
+    for path in cfg.paths:
+        if path.a == loc_id:
+            out.append((path.b, path.terrain))
+        elif path.b == loc_id:
+            out.append((path.a, path.terrain))
     return out
 
 
@@ -57,11 +56,12 @@ def reachable(cfg: Cfg, loc_id: str) -> list[tuple[str, str]]:
     own = neighbours(cfg, loc_id)
     if own:
         return own
-    terrain = (cfg.get("locations") or {}).get(loc_id, {}).get("terrain")
+    here = cfg.locations.get(loc_id)
+    terrain = None if here is None else here.terrain
     if not terrain:
         return []
-    ends = {end for path in cfg.get("paths") or () if path["terrain"] == terrain for end in (path["a"], path["b"])}
-    return [(end, str(terrain)) for end in (cfg.get("locations") or {}) if end in ends and end != loc_id]
+    ends = {end for path in cfg.paths if path.terrain == terrain for end in (path.a, path.b)}
+    return [(end, terrain) for end in cfg.locations if end in ends and end != loc_id]
 
 
 def terrain_name(terrain: str) -> str:
@@ -69,46 +69,48 @@ def terrain_name(terrain: str) -> str:
 
 
 def set_cards(cfg: Cfg, set_id: str) -> dict[str, int]:
-    return dict((cfg.get("sets") or {}).get(set_id, {}).get("cards") or {})
+    found = cfg.sets.get(set_id)
+    return {} if found is None else dict(found.cards)
 
 
 def set_name(cfg: Cfg, set_id: str) -> str:
-    return str((cfg.get("sets") or {}).get(set_id, {}).get("name") or set_id)
+    found = cfg.sets.get(set_id)
+    return found.name if found is not None and found.name else set_id
 
 
 def find_set(cfg: Cfg, text: str) -> str | None:
     """A path set by id or name ("woods", "Mountain Pass", "lone_tree_station")."""
     want = _key(text)
-    for set_id, info in (cfg.get("sets") or {}).items():
-        if want in (_key(set_id), _key(str(info["name"]))):
-            return str(set_id)
+    for set_id, info in cfg.sets.items():
+        if want in (_key(set_id), _key(info.name)):
+            return set_id
     return None
 
 
 def build_for(cfg: Cfg, terrain: str | None, loc_id: str | None) -> Build | None:
     """ER-TRAVEL-2: the terrain set of the path taken, plus the pivotal location's own set or random
     Valley cards (as the location card says), or None when the terrain or location is not known."""
-    loc = (cfg.get("locations") or {}).get(loc_id) if loc_id else None
+    loc = cfg.locations.get(loc_id) if loc_id else None
     if loc is None:
         return None
-    terrain = loc.get("terrain") or terrain
+    terrain = loc.terrain or terrain
     if not terrain:
         return None
     cards = set_cards(cfg, terrain)
     parts = [f"the {set_name(cfg, terrain)} set ({sum(cards.values())})"]
     short = [set_name(cfg, terrain)]
     unseen = 0
-    if loc["pivotal"]:
-        if loc.get("own_set", True):
+    if loc.pivotal:
+        if loc.own_set:
             own = set_cards(cfg, str(loc_id))
             cards.update(own)
-            parts.append(f"the {loc['name']} set ({sum(own.values())})")
-            short.append(str(loc["name"]))
+            parts.append(f"the {loc.name} set ({sum(own.values())})")
+            short.append(loc.name)
         else:
-            parts.append(f"(the {loc['name']} set is kept apart)")
+            parts.append(f"(the {loc.name} set is kept apart)")
     else:
-        count = 3 if loc.get("valley_cards") is None else int(loc["valley_cards"])
-        must = [name for name in loc.get("include") or () if name in set_cards(cfg, "the_valley")]
+        count = 3 if loc.valley_cards is None else loc.valley_cards
+        must = [name for name in loc.include if name in set_cards(cfg, "the_valley")]
         for name in must:
             cards[name] = cards.get(name, 0) + 1
         unseen = max(0, count - len(must))

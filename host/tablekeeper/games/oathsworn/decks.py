@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.game import Txn
 from tablekeeper.games.oathsworn.cards import COLOUR_NAMES
+from tablekeeper.games.oathsworn.record import rec
 
 
 def reset_piles(txn: Txn, names: Iterable[str]) -> None:
@@ -36,7 +37,7 @@ def draw_stage(txn: Txn) -> str | None:
     """The next stage card; an empty deck is first rebuilt from the discarded stage 3 cards (OS-STAGE-6)."""
     deck = txn.game.source(txn.state, "stage")
     if isinstance(deck, Deck) and deck.remaining == 0:
-        txn.emit("stage.rebuild", source="stage", keep=list(txn.state.get("stage_kept") or ()))
+        txn.emit("stage.rebuild", source="stage", keep=list(rec(txn.state).stage_kept))
         txn.notice("stage deck empty: rebuilt from the discarded stage 3 cards (OS-STAGE-6)")
         deck = txn.game.source(txn.state, "stage")
         if isinstance(deck, Deck) and deck.remaining == 0:

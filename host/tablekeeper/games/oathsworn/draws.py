@@ -7,13 +7,11 @@ criticals draw their extra cards, and the draw then waits for redraws until ``re
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from msgspec.structs import replace
 
 from tablekeeper.core.chance import Deck
-from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
@@ -30,10 +28,25 @@ from tablekeeper.games.oathsworn.cards import (
     steps_lost,
 )
 from tablekeeper.games.oathsworn.plan import drop_plan
+from tablekeeper.games.oathsworn.record import (
+    AttackDraw,
+    AttackResult,
+    Cards,
+    CheckDraw,
+    CheckResult,
+    Draw,
+    EnemyHit,
+    EnemyResult,
+    PendingHit,
+    SeatRecord,
+    Spent,
+    StoryDraw,
+    StoryResult,
+    rec,
+)
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
-    SeatRecord,
     check_end,
     encounter_of,
     gain_token,
@@ -41,7 +54,6 @@ from tablekeeper.games.oathsworn.table import (
     lose_hp,
     might_cubes,
     part,
-    positions_of,
     put_seat,
     seat,
     spend_token,
@@ -77,7 +89,7 @@ def draw_card(txn: Txn, side: str, colour: str, reported: str | None, on_table: 
 
 
 def draw_with_chains(txn: Txn, side: str, colours: list[str], reported: list[str],
-                     chains: bool = True) -> list[list[Any]]:
+                     chains: bool = True) -> list[tuple[str, bool]]:
     """OS-CHECK-4 / OS-ATK-10: counted cards, then one extra per critical, repeating.
 
     Reported cards list the counted cards first (any order), then the extras in the order drawn."""
@@ -85,14 +97,14 @@ def draw_with_chains(txn: Txn, side: str, colours: list[str], reported: list[str
     if reported and sorted(parse_card(c).colour for c in counted) != sorted(colours):
         raise Rejected(f"report the {len(colours)} planned cards ({' '.join(colours)}) first, then any extras")
     extras = list(reported[len(colours):])
-    drawn: list[list[Any]] = []
+    drawn: list[tuple[str, bool]] = []
     owed: dict[str, int] = {}
 
     def take(colour: str, rep: str | None, extra: bool) -> None:
         card = draw_card(txn, side, colour, rep, [c for c, _ in drawn])
         if card is None:
             return
-        drawn.append([card.name, extra])
+        drawn.append((card.name, extra))
         if card.crit and chains:
             owed[colour] = owed.get(colour, 0) + 1
 
@@ -121,17 +133,12 @@ def draw_with_chains(txn: Txn, side: str, colours: list[str], reported: list[str
     return drawn
 
 
-def as_drawn(cards: Any) -> list[rules.Drawn]:
-    return [rules.Drawn(parse_card(str(name)), bool(extra)) for name, extra in cards]
+def as_drawn(cards: Cards) -> list[rules.Drawn]:
+    return [rules.Drawn(parse_card(name), extra) for name, extra in cards]
 
 
-def pending_draws(txn: Txn) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = thaw(txn.state.get("draws") or ())
-    return out
-
-
-def push_draw(txn: Txn, ctx: dict[str, Any]) -> None:
-    txn.put("draws", [*pending_draws(txn), ctx])
+def push_draw(txn: Txn, ctx: Draw) -> None:
+    txn.put("draws", (*rec(txn.state).draws, ctx))
 
 
 def upgrades_for(txn: Txn, n: int | None, colours: list[str], a: Args, check_type: str) -> tuple[list[str], int]:
@@ -166,10 +173,10 @@ WHO = "SEAT|company|each"
 def check(txn: Txn, a: Args) -> None:
     """``check WHO DIFFICULTY WHITES [type=T] [emp=N] [= CARDS]`` (OS-CHECK-1..8)."""
     who, diff, whites = a.word(WHO), a.num("DIFFICULTY"), a.nums("WHITES")
-    if txn.state.get("draws"):
+    if rec(txn.state).draws:
         raise Rejected("finish the open draw first (redraw N or resolve)")
     check_type = a.word("type", "might" if a.has("emp") else "survival")
-    traits = dict(txn.state.get("traits") or {})
+    traits = rec(txn.state).traits
     free = rules.free_redraws(check_type, traits)
     if who == "each":
         if len(whites) != len(SEATS):
@@ -190,8 +197,7 @@ def _one_check(txn: Txn, n: int | None, diff: int, whites: int, check_type: str,
     colours = ["W"] * rules.white_count(whites)
     colours, emp = upgrades_for(txn, n, colours, a, check_type)
     drawn = draw_with_chains(txn, "might", colours, cards)
-    push_draw(txn, {"kind": "check", "seat": n, "difficulty": diff, "type": check_type, "cards": drawn,
-                    "free": free, "spent": {"redraw": 0, "empowered": emp}})
+    push_draw(txn, CheckDraw(n, diff, check_type, tuple(drawn), free, Spent(0, emp)))
     who = "the company" if n is None else f"seat {n}"
     txn.notice(f"{check_type} check {diff} for {who}: {' '.join(c for c, _ in drawn) or 'no cards'}")
 
@@ -199,7 +205,7 @@ def _one_check(txn: Txn, n: int | None, diff: int, whites: int, check_type: str,
 def escape(txn: Txn, a: Args) -> None:
     """``escape SEAT DIFFICULTY WHITES [friends=N] [= CARDS]``: a caged character pays 3 animus
     (companion 1) for a survival check with +2 per adjacent friend; once per turn (OS-FX-4)."""
-    if txn.state.get("draws"):
+    if rec(txn.state).draws:
         raise Rejected("finish the open draw first (redraw N or resolve)")
     n = a.num("SEAT")
     record = seat(txn.state, n)
@@ -211,22 +217,20 @@ def escape(txn: Txn, a: Args) -> None:
         raise Rejected(f"seat {n} already tried to escape this turn")
     cost = rules.escape_cost(record.kind == "companion")
     rules.spend(txn.value(seat_track(n, "animus_reserve")), txn.value(seat_track(n, "animus")), cost)
-    record.escape_tried = True
-    put_seat(txn, n, record)
+    put_seat(txn, n, replace(record, escape_tried=True))
     txn.add(seat_track(n, "animus"), -cost)
     friends = a.num("friends", 0)
     colours = ["W"] * rules.white_count(a.num("WHITES"))
     drawn = draw_with_chains(txn, "might", colours, list(a.cards))
-    push_draw(txn, {"kind": "check", "seat": n, "difficulty": a.num("DIFFICULTY"), "type": "survival",
-                    "cards": drawn, "free": rules.free_redraws("survival", dict(txn.state.get("traits") or {})),
-                    "bonus": rules.escape_total(0, friends), "escape": True,
-                    "spent": {"redraw": 0, "empowered": 0}})
+    push_draw(txn, CheckDraw(n, a.num("DIFFICULTY"), "survival", tuple(drawn),
+                             rules.free_redraws("survival", rec(txn.state).traits), Spent(0, 0),
+                             bonus=rules.escape_total(0, friends), escape=True))
 
 
 def _escaped(txn: Txn, n: int, ok: bool) -> None:
     record = seat(txn.state, n)
     if ok:
-        record.caged_until = None
+        record = replace(record, caged_until=None)
         txn.notice(f"seat {n} escapes the cage and may act at once")
     else:
         txn.notice(f"seat {n} stays caged: apply the card's failure effect")
@@ -240,7 +244,7 @@ def attack(txn: Txn, a: Args) -> None:
 
     In the story part TARGET is the enemy's DEFENSE (OS-SCOMBAT); in an encounter it is a boss
     location or a number (the DEFENSE of a minion or another target)."""
-    if txn.state.get("draws"):
+    if rec(txn.state).draws:
         raise Rejected("finish the open draw first (redraw N or resolve)")
     n = a.num("SEAT")
     story = part(txn.state) == "story"
@@ -253,18 +257,16 @@ def attack(txn: Txn, a: Args) -> None:
         _encounter_attack_turn(txn, n, record, target, a)
     colours = might_cubes(txn.state, n, unarmed=a.flag("unarmed")) + ["W"] * whites
     colours, emp = upgrades_for(txn, n, colours, a, "attack")
-    if (txn.state.get("plan") or {}).get("seat") == n:
+    planned = rec(txn.state).plan
+    if planned is not None and planned.seat == n:
         drop_plan(txn)  # the planned attack is being made: the display shows the draw now
     drawn = draw_with_chains(txn, "might", colours, list(a.cards))
     determination = not story and not record.ally and not record.token_attack
     if record.token_attack:
-        record = seat(txn.state, n)
-        record.token_attack = False
-        put_seat(txn, n, record)
-    push_draw(txn, {"kind": "story" if story else "attack", "seat": n, "target": target, "defense": targets[0][1],
-                    "targets": targets, "choice": choice, "determination": determination,
-                    "cards": drawn, "free": 0, "bonus": a.num("bonus", 0),
-                    "spent": {"redraw": 0, "empowered": emp}})
+        put_seat(txn, n, replace(seat(txn.state, n), token_attack=False))
+    shape = StoryDraw if story else AttackDraw
+    push_draw(txn, shape(n, target, targets[0][1], tuple(targets), tuple(choice), determination, tuple(drawn), 0,
+                         a.num("bonus", 0), Spent(0, emp)))
     txn.notice(f"seat {n} attacks {target}: {' '.join(c for c, _ in drawn) or 'no cards'}")
 
 
@@ -276,7 +278,7 @@ def _attacker(txn: Txn, n: int, story: bool, a: Args) -> SeatRecord:
         raise Rejected(f"seat {n} has no figure on the board")
     if record.caged_until is not None:
         raise Rejected(f"seat {n} is caged: no attack, only pass or escape (OS-FX-3)")
-    if story and str(n) in (txn.state.get("fight") or {}):
+    if story and str(n) in (rec(txn.state).fight or {}):
         raise Rejected(f"seat {n} already drew its attack this round of combat (OS-SCOMBAT-1)")
     if story and record.dead:
         raise Rejected(f"seat {n}'s Oathsworn is dead (hardcore): it takes no part in the fight")
@@ -296,7 +298,7 @@ def _whites(a: Args, story: bool) -> int:
     return whites
 
 
-def _attack_targets(txn: Txn, text: str, story: bool) -> tuple[str, list[list[Any]], list[str]]:
+def _attack_targets(txn: Txn, text: str, story: bool) -> tuple[str, list[tuple[str, int]], list[str]]:
     """(the target, every target with its DEFENSE, the equally close choices): ``a|b`` is chosen after
     the draw (OS-ATK-4), ``head>body`` routes past a broken location (OS-DMG-6), ``a,b`` hits several."""
     target = text
@@ -307,7 +309,7 @@ def _attack_targets(txn: Txn, text: str, story: bool) -> tuple[str, list[list[An
         target = choice[0]
     if ">" in target and not story:
         target = _routed(txn, target)
-    targets: list[list[Any]] = [[t, _target_defense(txn, t, story)] for t in target.split(",") if t]
+    targets = [(t, _target_defense(txn, t, story)) for t in target.split(",") if t]
     if not targets or (story and len(targets) > 1):
         raise Rejected("name one target (several, comma-separated, only for a multi-target attack)")
     return target, targets, choice
@@ -333,8 +335,7 @@ def _consumed_attack(txn: Txn, n: int, record: SeatRecord, target: str) -> None:
         raise Rejected(f"seat {n} already attacked from inside {record.consumed} this turn")
     cost = rules.escape_cost(record.kind == "companion")
     rules.spend(txn.value(seat_track(n, "animus_reserve")), txn.value(seat_track(n, "animus")), cost)
-    record.consumed_attacked = True
-    put_seat(txn, n, record)
+    put_seat(txn, n, replace(record, consumed_attacked=True))
     txn.add(seat_track(n, "animus"), -cost)
 
 
@@ -359,9 +360,9 @@ def _target_defense(txn: Txn, target: str, story: bool) -> int:
         return defense
     if story:
         raise Rejected("in a story round of combat the target is the enemy's DEFENSE, e.g. attack 1 6")
-    minions = txn.state.get("minions") or {}
+    minions = rec(txn.state).minions
     if target in minions:
-        return int(minions[target]["defense"])
+        return minions[target].defense
     locations = dict(encounter_of(txn.state).boss)
     if target not in locations:
         raise Rejected(f"no boss location or minion {target!r} (locations: {', '.join(locations)})")
@@ -378,38 +379,37 @@ def _companion_action(txn: Txn, n: int, what: str) -> None:
     if txn.state.step == "turns" and txn.state.active_seat == n:
         if record.acted:
             raise Rejected(f"seat {n} already attacked or used its special ability this turn")
-        record.acted = what
-        put_seat(txn, n, record)
+        put_seat(txn, n, replace(record, acted=what))
 
 
 def redraw(txn: Txn, a: Args) -> None:
     """``redraw INDEX [SEAT] [= NEW]``: replace card INDEX (1-based) with one of its colour (OS-CHECK-5,
     OS-TOK-6, OS-ATK-11); trait redraws are used first, then a redraw token of SEAT."""
     reported = list(a.cards)
-    queue = pending_draws(txn)
+    queue = list(rec(txn.state).draws)
     if not queue:
         raise Rejected("there is no open draw to redraw from")
     ctx = queue[0]
     index = a.num("INDEX") - 1
-    if not 0 <= index < len(ctx["cards"]):
-        raise Rejected(f"card 1..{len(ctx['cards'])}")
-    if ctx["free"] > 0:
-        ctx["free"] -= 1
+    if not 0 <= index < len(ctx.cards):
+        raise Rejected(f"card 1..{len(ctx.cards)}")
+    if ctx.free > 0:
+        ctx = replace(ctx, free=ctx.free - 1)
     else:
-        payer = a.num("SEAT") if a.has("SEAT") else ctx["seat"]
+        payer = a.num("SEAT") if a.has("SEAT") else ctx.seat
         if payer is None:
             raise Rejected("name the seat whose redraw token pays: redraw CARD SEAT")
         spend_token(txn, payer, "redraw")
-        ctx["spent"]["redraw"] += 1
-        ctx.setdefault("payers", []).append(payer)
-    old, extra = ctx["cards"][index]
+        ctx = replace(ctx, spent=replace(ctx.spent, redraw=ctx.spent.redraw + 1), payers=(*ctx.payers, payer))
+    cards = list(ctx.cards)
+    old, extra = cards[index]
     colour = parse_card(old).colour
-    on_table = [c for i, (c, _) in enumerate(ctx["cards"]) if i != index]
+    on_table = [c for i, (c, _) in enumerate(cards) if i != index]
     queue_reported = list(reported)
     card = draw_card(txn, "might", colour, queue_reported.pop(0) if queue_reported else None, on_table)
     if card is None:
         raise Rejected(f"no {COLOUR_NAMES[colour]} card left to redraw")
-    ctx["cards"][index] = [card.name, extra]
+    cards[index] = (card.name, extra)
     # AMB-2: the extras of a redrawn critical stay; a new critical draws its own extras
     owed = 1 if card.crit else 0
     while owed:
@@ -417,74 +417,75 @@ def redraw(txn: Txn, a: Args) -> None:
         rep = queue_reported.pop(0) if queue_reported else None
         if reported and rep is None:
             raise Rejected(f"the new critical calls for an extra {COLOUR_NAMES[colour]} card: report it too")
-        extra_card = draw_card(txn, "might", colour, rep, [x for x, _ in ctx["cards"]])
+        extra_card = draw_card(txn, "might", colour, rep, [x for x, _ in cards])
         if extra_card is None:
             break
-        ctx["cards"].append([extra_card.name, True])
+        cards.append((extra_card.name, True))
         owed += 1 if extra_card.crit else 0
     if queue_reported:
         raise Rejected(f"cards reported beyond the redraw and its criticals: {' '.join(queue_reported)}")
-    queue[0] = ctx
+    queue[0] = replace(ctx, cards=tuple(cards))
     txn.put("draws", queue)
     txn.notice(f"redrew {old} -> {card.name}")
 
 
 def resolve(txn: Txn, a: Args) -> None:
     """``resolve``: settle the open draw (check result, attack damage, story combat HP)."""
-    queue = pending_draws(txn)
+    queue = list(rec(txn.state).draws)
     if not queue:
         raise Rejected("there is no open draw to resolve")
     ctx = queue.pop(0)
     txn.put("draws", queue)
-    drawn = as_drawn(ctx["cards"])
-    if ctx["kind"] == "check":
-        bonus = int(ctx.get("bonus", 0))
-        ok = rules.check_passes(drawn, ctx["difficulty"], bonus)
-        wins = rules.successes(drawn, ctx["difficulty"])
-        result = {"kind": "check", "seat": ctx["seat"], "success": ok, "total": rules.total(drawn),
-                  "blanks": rules.counted_blanks(drawn), "successes": wins}
+    drawn = as_drawn(ctx.cards)
+    if isinstance(ctx, CheckDraw):
+        bonus = ctx.bonus or 0
+        ok = rules.check_passes(drawn, ctx.difficulty, bonus)
+        wins = rules.successes(drawn, ctx.difficulty)
+        result = CheckResult(ctx.seat, ok, rules.total(drawn), rules.counted_blanks(drawn), wins)
         txn.put("last", result)
-        txn.notice(f"check {'passed' if ok else 'failed'}: total {result['total']}"
-                   f"{f' + {bonus}' if bonus else ''}, {result['blanks']} blank(s), {wins} success(es)")
-        if ctx.get("escape"):
-            _escaped(txn, int(ctx["seat"]), ok)
+        txn.notice(f"check {'passed' if ok else 'failed'}: total {result.total}"
+                   f"{f' + {bonus}' if bonus else ''}, {result.blanks} blank(s), {wins} success(es)")
+        if ctx.escape and ctx.seat is not None:
+            _escaped(txn, ctx.seat, ok)
         return
     damage = rules.attack_damage(drawn)
-    n = int(ctx["seat"])
+    n = ctx.seat
     if damage is not None:
-        damage += int(ctx.get("bonus", 0))
-    if ctx["kind"] == "story":
-        _story_result(txn, n, damage, int(ctx["defense"]))
+        damage += ctx.bonus
+    if isinstance(ctx, StoryDraw):
+        _story_result(txn, n, damage, ctx.defense)
         return
     if damage is None:
-        txn.put("last", {"kind": "attack", "seat": n, "hit": False, "damage": 0, "hp_lost": 0})
-        if ctx.get("determination", True):
+        txn.put("last", AttackResult(n, hit=False, damage=0, hp_lost=0))
+        if ctx.determination:
             _determination(txn, ctx)
         else:
             txn.notice("miss (2 blanks)")
         return
-    if ctx.get("choice"):
-        txn.put("pending_hit", {"seat": n, "damage": damage})
-        txn.ask("location", f"Hit for {damage}: which location takes it?", list(ctx["choice"]), seat=n)
+    if ctx.choice:
+        txn.put("pending_hit", PendingHit(n, damage))
+        txn.ask("location", f"Hit for {damage}: which location takes it?", list(ctx.choice), seat=n)
         return
-    apply_hit(txn, n, damage, ctx.get("targets") or [[ctx["target"], ctx["defense"]]])
+    apply_hit(txn, n, damage, ctx.targets or ((ctx.target, ctx.defense),))
 
 
 def choose_location(txn: Txn, index: int) -> None:
     """OS-ATK-4 / OS-DMG-2: the attacker picks among equally close locations after the draw."""
     prompt = txn.open_prompt()
     location = prompt.options[index]
-    pending = txn.state.get("pending_hit")
+    pending = rec(txn.state).pending_hit
+    if pending is None:
+        raise Rejected("no hit waits for its location")
     txn.close_prompt()
     txn.put("pending_hit", None)
-    apply_hit(txn, int(pending["seat"]), int(pending["damage"]), [[location, _target_defense(txn, location, False)]])
+    apply_hit(txn, pending.seat, pending.damage, [(location, _target_defense(txn, location, False))])
 
 
-def apply_hit(txn: Txn, n: int, damage: int, targets: Any) -> None:
+def apply_hit(txn: Txn, n: int, damage: int, targets: Sequence[tuple[str, int]]) -> None:
     """OS-DMG-3/5, OS-ATK-15 / OS-FX-1: one draw (with its item bonus) hits every target."""
-    losses = {str(t): rules.hp_lost(damage, int(d)) for t, d in targets}
+    losses = {t: rules.hp_lost(damage, d) for t, d in targets}
     first = next(iter(losses.values()))
-    txn.put("last", {"kind": "attack", "seat": n, "hit": True, "damage": damage, "hp_lost": first, "losses": losses})
+    txn.put("last", AttackResult(n, hit=True, damage=damage, hp_lost=first, losses=losses))
     for target, lost in losses.items():
         txn.notice(f"hit {target} for {damage}: {lost} HP lost")
         if is_number(target, signed=False):
@@ -509,7 +510,7 @@ def _consumed_damage(txn: Txn, location: str, removed: int) -> None:
         record = seat(txn.state, k)
         if record.consumed != location:
             continue
-        record.consumed_hp = int(record.consumed_hp) + removed
+        record = replace(record, consumed_hp=record.consumed_hp + removed)
         dice_left = 0 if removed >= txn.value(f"boss.{location}") else 1
         if rules.consumed_released(record.consumed_hp, dice_left):
             record = replace(record, consumed=None, consumed_hp=0)
@@ -520,14 +521,14 @@ def _consumed_damage(txn: Txn, location: str, removed: int) -> None:
             put_seat(txn, k, record)
 
 
-def _determination(txn: Txn, ctx: dict[str, Any]) -> None:
+def _determination(txn: Txn, ctx: AttackDraw) -> None:
     """OS-ATK-13: a missed Oathsworn attack refunds its redraw and empowered tokens and gains one
     combat token of the player's choice."""
-    n = int(ctx["seat"])
-    for payer in ctx.get("payers", []):
-        gain_token(txn, int(payer), "redraw")
-    if ctx["spent"]["empowered"]:
-        gain_token(txn, n, "empowered", int(ctx["spent"]["empowered"]))
+    n = ctx.seat
+    for payer in ctx.payers:
+        gain_token(txn, payer, "redraw")
+    if ctx.spent.empowered:
+        gain_token(txn, n, "empowered", ctx.spent.empowered)
     txn.notice("miss (2 blanks): determination refunds the tokens spent; choose a combat token")
     txn.ask("determination", f"Seat {n}: which combat token?", list(TOKEN_KINDS), seat=n, context={"seat": n})
 
@@ -543,9 +544,8 @@ def _story_result(txn: Txn, n: int, damage: int | None, defense: int) -> None:
     """OS-SCOMBAT-3..5: beat the DEFENSE or lose 1 HP; the fight is won whatever happens."""
     ok, lost = rules.story_fight_result(damage, defense)
     lose_hp(txn, n, lost)
-    fight = dict(txn.state.get("fight") or {})
-    fight[str(n)] = ok
-    txn.put("last", {"kind": "story", "seat": n, "success": ok, "damage": damage or 0, "hp_lost": lost})
+    fight = {**(rec(txn.state).fight or {}), str(n): ok}
+    txn.put("last", StoryResult(n, ok, damage or 0, lost))
     txn.notice(f"seat {n} {'succeeds' if ok else 'fails and loses 1 HP'}")
     owing = fight_owing(txn.state, fight)
     if not owing:
@@ -557,9 +557,9 @@ def _story_result(txn: Txn, n: int, damage: int | None, defense: int) -> None:
         txn.notice("still to attack in this round of combat: " + ", ".join(f"seat {k}" for k in owing))
 
 
-def fight_owing(state: GameState, fight: Mapping[str, object] | None = None) -> list[int]:
+def fight_owing(state: GameState, fight: Mapping[str, bool] | None = None) -> list[int]:
     """OS-SCOMBAT-1: the Oathsworn (alive) who have not drawn their attack in the open round of combat."""
-    done = state.get("fight") if fight is None else fight
+    done = rec(state).fight if fight is None else fight
     if not done:
         return []
     return [k for k in SEATS if str(k) not in done and not seat(state, k).dead]
@@ -578,7 +578,7 @@ def enemy(txn: Txn, a: Args) -> None:
     target, ``shield`` a defensive card's DEFENSE (one target only)."""
     if not in_encounter(txn.state):
         raise Rejected("enemy attacks happen in an encounter")
-    if txn.state.get("enemy_hit"):
+    if rec(txn.state).enemy_hit is not None:
         raise Rejected("the last enemy attack still waits for the defense prompt")
     targets = list(a.nums("SEAT"))
     if len(set(targets)) != len(targets):
@@ -608,10 +608,10 @@ def enemy(txn: Txn, a: Args) -> None:
             if tokens:
                 spend_token(txn, n, "defense", tokens)
             losses[str(n)] = _suffer(txn, n, damage, shield + tokens)
-        txn.put("last", {"kind": "enemy", "damage": damage, "losses": losses})
+        txn.put("last", EnemyResult(damage, losses))
         check_end(txn)
         return
-    txn.put("enemy_hit", {"damage": damage, "targets": targets, "losses": {}, "shield": {}})
+    txn.put("enemy_hit", EnemyHit(damage, tuple(targets), {}, {}))
     _ask_defense(txn)
 
 
@@ -625,17 +625,19 @@ def _suffer(txn: Txn, n: int, damage: int, bonus: int) -> int:
 
 def _ask_defense(txn: Txn) -> None:
     """The next targeted seat decides its defense, or the attack is settled."""
-    hit = thaw(txn.state.get("enemy_hit"))
-    pending = [n for n in hit["targets"] if str(n) not in hit["losses"]]
+    hit = rec(txn.state).enemy_hit
+    if hit is None:
+        return
+    pending = [n for n in hit.targets if str(n) not in hit.losses]
     if not pending:
         txn.put("enemy_hit", None)
-        txn.put("last", {"kind": "enemy", "damage": hit["damage"], "losses": hit["losses"]})
+        txn.put("last", EnemyResult(hit.damage, hit.losses))
         check_end(txn)
         return
-    n = int(pending[0])
-    damage = int(hit["damage"])
-    defense = txn.value(seat_track(n, "defense")) + int(hit["shield"].get(str(n), 0))
-    have = int(seat(txn.state, n).tokens.get("defense", 0))
+    n = pending[0]
+    damage = hit.damage
+    defense = txn.value(seat_track(n, "defense")) + hit.shield.get(str(n), 0)
+    have = seat(txn.state, n).tokens.get("defense", 0)
     options = [f"take {rules.hp_lost(damage, defense)} HP"]
     options += [f"{k} def token{'s' if k > 1 else ''}: {rules.hp_lost(damage, defense + k)} HP"
                 for k in range(1, have + 1)]
@@ -647,9 +649,9 @@ def choose_defense(txn: Txn, index: int) -> None:
     n, _ = take_prompt_seat(txn)
     if index:
         spend_token(txn, n, "defense", index)
-    hit = thaw(txn.state.get("enemy_hit"))
-    hit["losses"][str(n)] = _suffer(txn, n, int(hit["damage"]), int(hit["shield"].get(str(n), 0)) + index)
-    txn.put("enemy_hit", hit)
+    hit = _open_hit(txn)
+    lost = _suffer(txn, n, hit.damage, hit.shield.get(str(n), 0) + index)
+    txn.put("enemy_hit", replace(hit, losses={**hit.losses, str(n): lost}))
     _ask_defense(txn)
 
 
@@ -661,20 +663,20 @@ def defend(txn: Txn, a: Args) -> None:
     n = a.num("SEAT")
     if prompt is None or prompt.id != "defense" or prompt.seat != n:
         raise Rejected(f"seat {n} is not deciding its defense against an enemy draw now")
-    hit = thaw(txn.state.get("enemy_hit"))
-    if str(n) in hit["shield"]:
+    hit = _open_hit(txn)
+    if str(n) in hit.shield:
         raise Rejected(f"seat {n} already played a defensive card against this attack")
     record = seat(txn.state, n)
     if record.kind == "companion" or record.ally:
         raise Rejected("only Oathsworn with ability cards defend with a card")
     card = a.word("CARD")
-    known = dict(record.cards or {})
+    known = record.cards
     if a.has("COOLDOWN"):
         cooldown = a.num("COOLDOWN")
         if card in known and known[card] != cooldown:
             raise Rejected(f"{card} has cooldown {known[card]}, not {cooldown}")
     elif card in known:
-        cooldown = int(known[card])
+        cooldown = known[card]
     else:
         raise Rejected(f"name {card}'s cooldown: defend SEAT CARD COOLDOWN DEFENSE")
     if known and card not in record.hand:
@@ -685,13 +687,19 @@ def defend(txn: Txn, a: Args) -> None:
     if shield < 1:
         raise Rejected("a defensive card adds at least 1 DEFENSE")
     in_hand = tuple(c for c in record.hand if c != card)
-    positions, hand = rules.cooldown_place(positions_of(record), in_hand, card, cooldown)
-    record = replace(record, positions=[list(p) for p in positions], hand=list(hand))
+    positions, hand = rules.cooldown_place(record.positions, in_hand, card, cooldown)
+    record = replace(record, positions=positions, hand=hand)
     put_seat(txn, n, record)
-    hit["shield"][str(n)] = shield
-    txn.put("enemy_hit", hit)
+    txn.put("enemy_hit", replace(hit, shield={**hit.shield, str(n): shield}))
     txn.close_prompt()
     _ask_defense(txn)
+
+
+def _open_hit(txn: Txn) -> EnemyHit:
+    hit = rec(txn.state).enemy_hit
+    if hit is None:
+        raise Rejected("no enemy attack waits for a defense")
+    return hit
 
 
 def boss_might(txn: Txn) -> list[str]:
@@ -704,8 +712,9 @@ def boss_might(txn: Txn) -> list[str]:
 
 def _story_fight_defense(txn: Txn, defense: int) -> None:
     """OS-SCOMBAT-1: one round of combat is against one enemy: every attack in it meets the same DEFENSE."""
-    if txn.state.get("fight") and txn.state.get("fight_defense") not in (None, defense):
-        raise Rejected(f"this round of combat is against DEFENSE {txn.state.get('fight_defense')}")
+    record = rec(txn.state)
+    if record.fight and record.fight_defense not in (None, defense):
+        raise Rejected(f"this round of combat is against DEFENSE {record.fight_defense}")
     txn.put("fight_defense", defense)
 
 

@@ -4,12 +4,10 @@ OS-KO)."""
 
 from __future__ import annotations
 
-from typing import Any
-
+import msgspec
 from msgspec.structs import replace
 
 from tablekeeper.core import timing
-from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.tracks import seat_track
@@ -17,12 +15,12 @@ from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.args import Args, GameVerb, verb
 from tablekeeper.games.oathsworn.decks import draw_stage, flip_stage, stage_of
+from tablekeeper.games.oathsworn.record import Minion, Reaction, rec
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     check_end,
     encounter_of,
     in_encounter,
-    positions_of,
     put_seat,
     seat,
     stage_label,
@@ -43,11 +41,8 @@ def refresh(txn: Txn) -> None:
                                         txn.value(seat_track(n, "animus")), regen)
         txn.set(seat_track(n, "animus"), available)
         record = seat(txn.state, n)
-        positions, hand = rules.cooldown_refresh(positions_of(record), tuple(record.hand), record.items)
-        record.positions = [list(p) for p in positions]
-        record.hand = list(hand)
-        record.cubes = []
-        put_seat(txn, n, record)
+        positions, hand = rules.cooldown_refresh(record.positions, record.hand, record.items)
+        put_seat(txn, n, replace(record, positions=positions, hand=hand, cubes=()))
     txn.notice("refresh: animus regenerated, cooldown-0 cards back in hand")
 
 
@@ -62,7 +57,7 @@ def turn_start(txn: Txn) -> None:
     record = replace(record, moved=False, ability=False, acted=None, last_round=txn.state.round,
                      consumed_attacked=False, escape_tried=False)
     if first:
-        record.injuries_due = 0 if record.kind == "companion" else int(record.injuries)
+        record = replace(record, injuries_due=0 if record.kind == "companion" else record.injuries)
     put_seat(txn, n, record)
     offer_ally(txn, n)
 
@@ -72,8 +67,7 @@ def oathsworn_end(txn: Txn) -> None:
     for n in SEATS:
         record = seat(txn.state, n)
         if record.crippled_until is not None and record.crippled_until <= txn.state.round:
-            record.crippled_until = None
-            put_seat(txn, n, record)
+            put_seat(txn, n, replace(record, crippled_until=None))
             txn.notice(f"seat {n} is no longer crippled")
 
 
@@ -81,7 +75,7 @@ def stage_card(txn: Txn) -> None:
     """OS-STAGE-1/2/4: resolve the faceup stage card, then turn the next one faceup."""
     if not in_encounter(txn.state):
         return
-    card = txn.state.get("stage_faceup") or draw_stage(txn)
+    card = rec(txn.state).stage_faceup or draw_stage(txn)
     if card is None:
         return
     txn.put("stage_current", card)
@@ -97,19 +91,17 @@ def minions(txn: Txn) -> None:
     """OS-MIN-1: minions not activated by the stage card activate now (closest to target first)."""
     if not in_encounter(txn.state):
         return
-    roster = dict(thaw(txn.state.get("minions") or {}))
-    due = [name for name, m in roster.items() if not m["activated"]]
+    roster = rec(txn.state).minions
+    due = [name for name, m in roster.items() if not m.activated]
     txn.put("minions_due", due)
     txn.notice("activate: " + (", ".join(due) if due else "no minion"))
-    for m in roster.values():
-        m["activated"] = False
     if roster:
-        txn.put("minions", roster)
+        txn.put("minions", {name: replace(m, activated=False) for name, m in roster.items()})
 
 
 def end_of_round(txn: Txn) -> None:
     """OS-RND-8 / OS-FX-5: end-of-round effects; kept stage cards go to the discard; cages end."""
-    kept = list(txn.state.get("stage_kept") or ())
+    kept = rec(txn.state).stage_kept
     if kept:
         txn.notice("stage cards kept until end of round discarded: " + ", ".join(stage_label(txn.state, c)
                                                                                  for c in kept))
@@ -117,8 +109,7 @@ def end_of_round(txn: Txn) -> None:
     for n in SEATS:
         record = seat(txn.state, n)
         if record.caged_until is not None and record.caged_until <= txn.state.round:
-            record.caged_until = None
-            put_seat(txn, n, record)
+            put_seat(txn, n, replace(record, caged_until=None))
             txn.notice(f"seat {n} never escaped: the cage's failure effect applies and the cage ends")
 
 
@@ -126,22 +117,20 @@ def knocked_out(txn: Txn, n: int) -> None:
     """OS-KO-1 / OS-HC-1 / OS-KO-5: at 0 HP an Oathsworn is unconscious (killed in hardcore) and
     leaves the board; an ally at 0 HP is killed."""
     state = txn.state
-    if state.get("secret") or not in_encounter(state):
-        if not state.get("secret"):
+    company = rec(state)
+    if company.secret is not None or not in_encounter(state):
+        if company.secret is None:
             txn.notice(f"seat {n} is at 0 HP in the story part (AMB-10: no rule; play on)")
         return
     record = seat(state, n)
     if record.ally:
-        txn.put("dead_allies", [*(state.get("dead_allies") or ()), record.ally])
+        txn.put("dead_allies", [*company.dead_allies, record.ally])
         txn.notice(f"seat {n}'s ally {record.ally} is killed; choose another combat ally next turn")
-        record.ally = None
-        put_seat(txn, n, record)
+        put_seat(txn, n, replace(record, ally=None))
         return
-    record.down = True
-    record.ko = True
-    if state.get("hardcore"):
-        record.dead = True
-        txn.put("hardcore_dead", [*(state.get("hardcore_dead") or ()), record.cls])
+    record = replace(record, down=True, ko=True, dead=company.hardcore)
+    if company.hardcore:
+        txn.put("hardcore_dead", [*company.hardcore_dead, record.cls])
         txn.notice(f"seat {n} ({record.cls}) is killed (hardcore)")
     else:
         txn.notice(f"seat {n} ({record.cls}) is unconscious; model removed")
@@ -158,10 +147,10 @@ def location_broken(txn: Txn, location: str) -> None:
     removed at once, OS-BRK-7)."""
     if not in_encounter(txn.state):
         return
-    txn.put("breaks", int(txn.state.get("breaks") or 0) + 1)
-    txn.put("broken", [*(txn.state.get("broken") or ()), location])
+    txn.put("breaks", rec(txn.state).breaks + 1)
+    txn.put("broken", [*rec(txn.state).broken, location])
     txn.notice(f"{location} is broken")
-    if txn.state.get("breaking"):
+    if rec(txn.state).breaking:
         return
     check_end(txn)
     if in_encounter(txn.state):
@@ -172,39 +161,39 @@ def break_procedure(txn: Txn, count: int) -> None:
     """OS-BRK-2/7: one stage change check, old-stage cards to the discard, a rebuild if the deck is
     empty, then one reaction card per broken location against the breaker, in the order drawn, each
     followed by the next card turned faceup."""
-    breaks = int(txn.state.get("breaks") or 0)
+    breaks = rec(txn.state).breaks
     after = encounter_of(txn.state).stage_after_breaks
     new_stage = 1 + sum(1 for b in after if breaks >= b)
-    old_stage = int(txn.state.get("stage_now") or 1)
+    old_stage = rec(txn.state).stage_now
     if new_stage > old_stage:
         txn.put("stage_now", new_stage)
         txn.emit("stage.drop", source="stage", below=new_stage)
-        faceup = txn.state.get("stage_faceup")
+        faceup = rec(txn.state).stage_faceup
         if faceup and stage_of(faceup) < new_stage:
             txn.put("stage_faceup", None)
         txn.notice(f"stage {new_stage} begins: earlier stage cards discarded")
     for _ in range(count):
-        card = txn.state.get("stage_faceup") or draw_stage(txn)
+        card = rec(txn.state).stage_faceup or draw_stage(txn)
         if card is None:
             return
         txn.put("stage_faceup", None)
-        breaker = txn.state.get("breaker")
-        reaction = {"card": card, "target": breaker}
-        if txn.state.step == "stage" and txn.state.get("stage_current"):
+        reaction = Reaction(card, rec(txn.state).breaker)
+        current = rec(txn.state).stage_current
+        if txn.state.step == "stage" and current:
             # OS-STAGE-3 / OS-STAGE-7: a card drawn while a stage card resolves waits for it to finish
-            timing.defer(txn, reaction)
+            timing.defer(txn, msgspec.to_builtins(reaction))
             txn.notice(f"reaction: {stage_label(txn.state, card)} waits until "
-                       f"{stage_label(txn.state, txn.state.get('stage_current'))} has resolved")
+                       f"{stage_label(txn.state, current)} has resolved")
         else:
             _react(txn, reaction)
         flip_stage(txn)
 
 
-def _react(txn: Txn, reaction: dict[str, Any]) -> None:
+def _react(txn: Txn, reaction: Reaction) -> None:
     """Record a reaction card and whom it targets: the breaker, else the closest Oathsworn."""
-    txn.put("reactions", [*(txn.state.get("reactions") or ()), reaction])
-    target = reaction["target"]
-    txn.notice(f"reaction: {stage_words(txn.state, reaction['card'])} targets "
+    txn.put("reactions", (*rec(txn.state).reactions, reaction))
+    target = reaction.target
+    txn.notice(f"reaction: {stage_words(txn.state, reaction.card)} targets "
                + (f"seat {target}" if target else "the closest Oathsworn (north, then west)")
                + f": resolve it now (its attack: enemy {target or 'SEAT'})")
 
@@ -212,7 +201,7 @@ def _react(txn: Txn, reaction: dict[str, Any]) -> None:
 def stage_done(txn: Txn) -> None:
     """Leaving the stage card step: the cards its resolution drew now resolve, in drawing order."""
     for reaction in timing.take_deferred(txn):
-        _react(txn, reaction)
+        _react(txn, msgspec.convert(reaction, Reaction))
 
 
 def break_location(txn: Txn, a: Args) -> None:
@@ -256,22 +245,19 @@ def minion(txn: Txn, a: Args) -> None:
     if not in_encounter(txn.state):
         raise Rejected("minions enter in an encounter")
     name = a.word("NAME")
-    minions = dict(thaw(txn.state.get("minions") or {}))
+    minions = rec(txn.state).minions
     if name in minions or f"boss.{name}" in txn.state.tracks or is_number(name):
         raise Rejected(f"{name!r} is already taken")
     hp, defense = a.num("HP"), a.num("DEFENSE")
     if hp < 1 or defense < 1:
         raise Rejected("a minion has at least 1 HP and DEFENSE 1")
-    minions[name] = {"defense": defense, "mob": a.flag("mob"), "activated": False}
-    txn.put("minions", minions)
+    txn.put("minions", {**minions, name: Minion(defense, a.flag("mob"), False)})
     txn.define(f"minion.{name}", hp, 0, hp)
 
 
 def minion_gone(txn: Txn, name: str) -> None:
     """OS-DMG-4: a minion whose HP is gone leaves the board (no reaction, OS-BRK-4)."""
-    minions = dict(thaw(txn.state.get("minions") or {}))
-    minions.pop(name, None)
-    txn.put("minions", minions)
+    txn.put("minions", {k: m for k, m in rec(txn.state).minions.items() if k != name})
     txn.drop(f"minion.{name}")
     txn.notice(f"minion {name} is removed from the board")
 
@@ -280,20 +266,20 @@ def activated(txn: Txn, a: Args) -> None:
     """``activated NAME...``: the stage card moved or attacked with these minions (OS-MIN-1)."""
     if txn.state.step != "stage":
         raise Rejected("minions are marked activated while the stage card resolves")
-    minions = dict(thaw(txn.state.get("minions") or {}))
+    minions = dict(rec(txn.state).minions)
     for name in a.words("NAME"):
         if name not in minions:
             raise Rejected(f"no minion {name!r}")
-        minions[name]["activated"] = True
+        minions[name] = replace(minions[name], activated=True)
     txn.put("minions", minions)
 
 
 def keep(txn: Txn, a: Args) -> None:
     """``keep``: the current stage card lasts until the end of the round (OS-STAGE-2)."""
-    card = txn.state.get("stage_current")
+    card = rec(txn.state).stage_current
     if not card:
         raise Rejected("no stage card has been resolved yet")
-    txn.put("stage_kept", [*(txn.state.get("stage_kept") or ()), card])
+    txn.put("stage_kept", [*rec(txn.state).stage_kept, card])
 
 
 def stage_change(txn: Txn, a: Args) -> None:
@@ -302,12 +288,12 @@ def stage_change(txn: Txn, a: Args) -> None:
     if not in_encounter(txn.state):
         raise Rejected("the stage changes during an encounter")
     new_stage = a.num("N")
-    old_stage = int(txn.state.get("stage_now") or 1)
+    old_stage = rec(txn.state).stage_now
     if not old_stage < new_stage <= 3:
         raise Rejected(f"the encounter is at stage {old_stage}: a change goes to a later stage, up to 3")
     txn.put("stage_now", new_stage)
     txn.emit("stage.drop", source="stage", below=new_stage)
-    faceup = txn.state.get("stage_faceup")
+    faceup = rec(txn.state).stage_faceup
     if faceup is None or stage_of(faceup) < new_stage:
         txn.put("stage_faceup", None)
         flip_stage(txn)

@@ -6,7 +6,6 @@ from msgspec.structs import replace
 
 from tablekeeper.core import timing
 from tablekeeper.core.flow import move
-from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState, Result
 from tablekeeper.core.tracks import seat_track
@@ -15,6 +14,7 @@ from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.args import Args, GameVerb, verb
 from tablekeeper.games.oathsworn.decks import flip_stage, reset_all_might
 from tablekeeper.games.oathsworn.encounter import refresh, stage_card
+from tablekeeper.games.oathsworn.record import NO_POSITIONS, Tally, rec
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
@@ -31,9 +31,7 @@ def choose_defeat(txn: Txn, index: int) -> None:
     txn.close_prompt()
     if index == 1:
         for n in SEATS:
-            record = seat(txn.state, n)
-            record.tokens = dict.fromkeys(TOKEN_KINDS, 0)
-            put_seat(txn, n, record)
+            put_seat(txn, n, replace(seat(txn.state, n), tokens=dict.fromkeys(TOKEN_KINDS, 0)))
         txn.notice("moving on: combat tokens discarded; next: tally")
         return
     replay(txn)
@@ -41,22 +39,22 @@ def choose_defeat(txn: Txn, index: int) -> None:
 
 def replay(txn: Txn) -> None:
     state = txn.state
+    company = rec(state)
     diff = difficulty(state)
-    if state.get("knockouts_fixed") is None:
+    if company.knockouts_fixed is None:
         score = rules.replay_score(diff)
         txn.put("knockouts_fixed", score)
         txn.add("knockouts", score)
-    txn.put("attempt", int(state.get("attempt") or 1) + 1)
+    txn.put("attempt", company.attempt + 1)
     txn.put("dead_allies", [])  # OS-KO-5: killed allies return to the ally deck
-    dead = set(state.get("hardcore_dead") or ())
+    dead = set(company.hardcore_dead)
     txn.put("hardcore_dead", [])  # OS-HC-4: replaying prevents the deaths of that attempt
     for n in SEATS:
         record = seat(txn.state, n)
-        record = replace(record, down=False, dead=False, ko=False, ally=None, tokens=dict.fromkeys(TOKEN_KINDS, 0),
-                      positions=[[], [], [], []], crippled_until=None, caged_until=None, bleed=0, thrown=[],
-                      last_round=0, cubes=[])
-        for kind, marks in record.permanent.items():
-            record.tokens[kind] = int(marks)
+        tokens = {**dict.fromkeys(TOKEN_KINDS, 0), **record.permanent}
+        record = replace(record, down=False, dead=False, ko=False, ally=None, tokens=tokens,
+                         positions=NO_POSITIONS, crippled_until=None, caged_until=None, bleed=0, thrown=(),
+                         last_round=0, cubes=())
         put_seat(txn, n, record)
         txn.set(seat_track(n, "hp"), diff.max_hp)
         txn.set(seat_track(n, "animus"), 0)
@@ -74,7 +72,7 @@ def replay(txn: Txn) -> None:
     txn.put("result", None)
     txn.notice(f"replay: {sorted(dead) or 'nobody'} spared; each Oathsworn takes any 3 combat tokens (token SEAT KIND)")
     flip_stage(txn)
-    first = "refresh" if not state.get("ambushed") else "encounter"
+    first = "refresh" if not company.ambushed else "encounter"
     move(txn, round_no=1, phase=first, step="refresh" if first == "refresh" else "stage", seat=None)
     if first == "refresh":
         refresh(txn)
@@ -85,50 +83,48 @@ def replay(txn: Txn) -> None:
 def what_is_left(state: GameState) -> str:
     """After the encounter: the tally, then the item losses it listed, named seat by seat (a
     ``next`` told to tally again after the tally would send the group in a circle)."""
-    if state.get("tally") is None:
+    company = rec(state)
+    if company.tally is None:
         return "the encounter is over: tally"
-    due = ", ".join(f"seat {n} ({k})" for n, k in dict(thaw(state.get("losses_due") or {})).items())
+    due = ", ".join(f"seat {n} ({k})" for n, k in (company.losses_due or {}).items())
     return f"the tally is done; tick off the lost items (lose SEAT ITEM): {due}"
 
 
 def tally(txn: Txn, a: Args) -> None:
     """``tally [scavenger] [uniques=N]``: Tally Level, Loot and Losses, in order (OS-TALLY-1..10);
     ``uniques`` is how many cards the unique deck still holds."""
-    if txn.state.get("part") != "epilogue" or txn.state.prompt is not None:
-        raise Rejected("the tally comes after the encounter has ended")
-    if txn.state.get("tally") is not None:
-        raise Rejected("the tally is done; tick off the lost items (lose SEAT ITEM)")
     state = txn.state
+    company = rec(state)
+    if company.part != "epilogue" or state.prompt is not None:
+        raise Rejected("the tally comes after the encounter has ended")
+    if company.tally is not None:
+        raise Rejected("the tally is done; tick off the lost items (lose SEAT ITEM)")
     diff = difficulty(state)
-    traits = dict(state.get("traits") or {})
-    scavenger = "scavenger" in traits or a.flag("scavenger")
-    commons, uniques = rules.loot_counts(diff, scavenger, bool(state.get("extra_unique")))
+    scavenger = "scavenger" in company.traits or a.flag("scavenger")
+    commons, uniques = rules.loot_counts(diff, scavenger, company.extra_unique)
     unique_deck = a.num("uniques", uniques)
     got_unique, fallback = rules.uniques_drawn(uniques, unique_deck)
     downs = [n for n in SEATS if seat(state, n).ko]
     ticks = 0
-    if state.get("knockouts_fixed") is None:
+    if company.knockouts_fixed is None:
         ticks = rules.ko_ticks(len(downs), diff)
         txn.add("knockouts", ticks)
-    hardcore = bool(state.get("hardcore"))
+    hardcore = company.hardcore
     injuries = [n for n in SEATS if rules.injury_due(txn.value(seat_track(n, "hp")), seat(state, n).ko, hardcore)]
     losses = {str(n): rules.items_lost(seat(state, n).ko) for n in SEATS}
-    archived_items: dict[str, list[str]] = {}
+    archived_items: dict[str, tuple[str, ...]] = {}
     for n in SEATS:
         record = seat(txn.state, n)
         if record.dead:
-            archived_items[str(n)] = list(record.items)  # OS-HC-3: items go, iron stays
-            record.items = []
-        record.level = int(record.level) + 1
-        if n in injuries:
-            record.injuries = int(record.injuries) + 1
-        record.tokens = dict.fromkeys(TOKEN_KINDS, 0)  # OS-TOK-1: unused tokens discarded
+            archived_items[str(n)] = record.items  # OS-HC-3: items go, iron stays
+            record = replace(record, items=())
+        record = replace(record, level=record.level + 1, injuries=record.injuries + (n in injuries),
+                         tokens=dict.fromkeys(TOKEN_KINDS, 0))  # OS-TOK-1: unused tokens discarded
         put_seat(txn, n, record)
-    archived = list(state.get("dead_allies") or ())
-    result = {"commons": commons, "uniques": got_unique, "common_fallback": fallback, "ko_ticks": ticks,
-              "injuries": injuries, "items_lost": losses, "allies_archived": archived,
-              "common_deck": f"chapter {int(state.get('chapter')) + 1}",
-              "unique_deck": f"chapter {int(state.get('chapter')) + 1}", "archived_items": archived_items}
+    next_chapter = f"chapter {company.chapter + 1}"
+    result = Tally(commons=commons, uniques=got_unique, common_fallback=fallback, ko_ticks=ticks,
+                   injuries=tuple(injuries), items_lost=losses, allies_archived=company.dead_allies,
+                   common_deck=next_chapter, unique_deck=next_chapter, archived_items=archived_items)
     txn.put("tally", result)
     txn.notice(f"level up; loot {commons} common + {got_unique} unique (+{fallback} common); "
                f"{ticks} knockout tick(s); injuries for seats {injuries or 'none'}")
@@ -139,13 +135,19 @@ def tally(txn: Txn, a: Args) -> None:
         txn.put("losses_due", owed)
         txn.notice("tick off the lost items: " + ", ".join(f"seat {n} loses {k}" for n, k in owed.items()))
     else:
-        txn.end(str(state.get("result")), result=Result(str(state.get("result"))))
+        _end(txn)
+
+
+def _end(txn: Txn) -> None:
+    """The chapter's encounter is over, won or lost (OS-TALLY-9: once every loss is ticked off)."""
+    result = str(rec(txn.state).result)
+    txn.end(result, result=Result(result))
 
 
 def lose(txn: Txn, a: Args) -> None:
     """``lose SEAT ITEM``: tick one item off the tally's losses (OS-TALLY-9: one used item, two if
     knocked out); the chapter ends when every loss is ticked off."""
-    owed = dict(thaw(txn.state.get("losses_due") or {}))
+    owed = dict(rec(txn.state).losses_due or {})
     n = a.num("SEAT")
     if not owed.get(str(n)):
         due = ", ".join(f"seat {k} ({v})" for k, v in owed.items()) or "nobody"
@@ -156,14 +158,13 @@ def lose(txn: Txn, a: Args) -> None:
         raise Rejected(f"seat {n} holds no {item} ({', '.join(record.items)})")
     items = list(record.items)
     items.remove(item)
-    record.items = items
-    put_seat(txn, n, record)
+    put_seat(txn, n, replace(record, items=tuple(items)))
     owed[str(n)] -= 1
     if not owed[str(n)] or not items:
         del owed[str(n)]
     txn.put("losses_due", owed or None)
     if not owed:
-        txn.end(str(txn.state.get("result")), result=Result(str(txn.state.get("result"))))
+        _end(txn)
 
 
 VERBS: dict[str, GameVerb] = {v.usage.split()[0]: v for v in (

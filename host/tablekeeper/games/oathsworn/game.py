@@ -10,9 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
-
-import msgspec
+from typing import Any, ClassVar, Literal
 
 import tablekeeper.games.oathsworn.draws as draws
 import tablekeeper.games.oathsworn.encounter as encounter
@@ -26,7 +24,7 @@ from tablekeeper.core import packs as packlib
 from tablekeeper.core.chance import Deck, Multiset
 from tablekeeper.core.events import Command, Event
 from tablekeeper.core.flow import Ending, Flow, Kind, Phase, Step, Stop, Turns
-from tablekeeper.core.frozen import freeze, thaw
+from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import ChoiceHandler, Game, Txn, Verb
 from tablekeeper.core.numbers import is_number, parse_number
 from tablekeeper.core.state import GameState
@@ -38,10 +36,10 @@ from tablekeeper.games.oathsworn.args import GameVerb
 from tablekeeper.games.oathsworn.cards import COLOUR_NAMES
 from tablekeeper.games.oathsworn.data import PACKAGE, Encounter, GameData, load_text
 from tablekeeper.games.oathsworn.decks import flip_stage
+from tablekeeper.games.oathsworn.record import NO_POSITIONS, Boxed, OathswornRecord, Part, SeatRecord, rec
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
-    SeatRecord,
     base_defense,
     encounter_of,
     part,
@@ -55,7 +53,7 @@ PARTS = ("story", "encounter")
 
 def _ambushed_round(state: GameState) -> bool:
     """OS-RND-2 / OS-ESET-11: an ambush skips Refresh and the Oathsworn phase of round 1."""
-    return state.round == 1 and bool(state.get("ambushed"))
+    return state.round == 1 and rec(state).ambushed
 
 
 def _not_encounter(state: GameState) -> bool:
@@ -63,11 +61,12 @@ def _not_encounter(state: GameState) -> bool:
 
 
 def _draw_open(state: GameState) -> str | None:
-    if state.get("draws"):
+    record = rec(state)
+    if record.draws:
         return "finish the open draw first (redraw N or resolve)"
-    if state.get("fight"):
+    if record.fight:
         return _fight_open(state)
-    if state.get("secret"):
+    if record.secret:
         return "reveal the secret decision first (secret reveal)"
     if part(state) == "epilogue":
         return epilogue.what_is_left(state)
@@ -83,7 +82,7 @@ def _fight_open(state: GameState) -> str:
 
 def _no_minion_due(state: GameState) -> bool:
     """OS-MIN-1 with no minion left to activate: nothing for the table to do."""
-    return not state.get("minions_due")
+    return not rec(state).minions_due
 
 
 ENCOUNTER_SETUP = Stop("encounter setup: choose the lead (lead SEAT), build each hand (hand SEAT ...) and each "
@@ -150,11 +149,11 @@ class Options:
     difficulty: str
     chapter: int
     encounter: Encounter
-    part: str
+    part: Part
     classes: tuple[str, ...]
     companions: frozenset[int]
     hps: tuple[int, ...]
-    roster: dict[str, dict[str, Any]]
+    roster: dict[str, Boxed]
     traits: dict[str, int]
     hardcore: bool
     ambushed: bool
@@ -185,9 +184,10 @@ def read_options(options: Mapping[str, str]) -> Options:
     if wanted and wanted not in d.encounters:
         raise ConfigError(f"--option encounter={wanted}: one of {', '.join(d.encounters)}")
     fight = d.encounters[wanted] if wanted else d.chapter_encounter(chapter)
-    start = _option(options, "part", "story")
-    if start not in PARTS:
-        raise ConfigError(f"--option part={start}: story or encounter")
+    start_part = _option(options, "part", "story")
+    if start_part not in PARTS:
+        raise ConfigError(f"--option part={start_part}: story or encounter")
+    start: Part = "encounter" if start_part == "encounter" else "story"
     classes = tuple(c.strip() for c in _option(options, "classes", "Warden,Huntress,Priest,Witch").split(","))
     if len(classes) != 4 or any(c not in d.classes for c in classes):
         raise ConfigError(f"--option classes: four of {', '.join(sorted(d.classes))}")
@@ -198,14 +198,14 @@ def read_options(options: Mapping[str, str]) -> Options:
     if raw_hp and (len(raw_hp) != 4 or not all(is_number(x, signed=False) and 0 < int(x) <= max_hp for x in raw_hp)):
         raise ConfigError(f"--option hp={_option(options, 'hp', '')}: four HP values from 1 to {max_hp}, "
                           "e.g. hp=6,5,6,4")
-    roster: dict[str, dict[str, Any]] = {}
+    roster: dict[str, Boxed] = {}
     for item in _option(options, "roster", "").split(","):
         name, _, level = item.strip().rpartition(":")
         if not item.strip():
             continue
         if name not in d.classes or not is_number(level, signed=False):
             raise ConfigError(f"--option roster: CLASS:LEVEL pairs of boxed characters, not {item.strip()!r}")
-        roster[name] = {"level": int(level), "items": [], "kind": "full"}  # OS-LVL-4/5: boxed save bags
+        roster[name] = Boxed(int(level), (), "full")  # OS-LVL-4/5: boxed save bags
     traits: dict[str, int] = {}
     for item in _option(options, "traits", "").split(","):
         if item.strip():
@@ -222,28 +222,23 @@ def read_options(options: Mapping[str, str]) -> Options:
                    _option(options, "ambush", "0") in ("1", "yes", "true"), lead)
 
 
-def company_data(opts: Options, players: int) -> dict[str, Any]:
+def company_record(opts: Options, players: int, seats: Mapping[int, SeatRecord]) -> OathswornRecord:
     """What the whole company keeps: the chapter, its map and time track, loot and stage bookkeeping."""
     d = opts.data
-    return {
-        "data_path": opts.path, "data_sha256": opts.digest, "packs": opts.packs, "players": players,
-        "difficulty": opts.difficulty,
-        "chapter": opts.chapter, "encounter": opts.encounter.id, "hardcore": opts.hardcore, "ambushed": opts.ambushed,
-        "traits": opts.traits, "part": opts.part, "backpack": [], "map": [], "marker": None, "clues": [],
-        "rewards": [], "extra_unique": False, "draws": [], "breaks": 0, "stage_now": 1, "stage_kept": [],
-        "stage_faceup": None, "allies": list(d.company.get("allies", [])), "dead_allies": [],
-        "player_aids": players * int(d.company.get("player_aids_each", 2)),  # OS-SETUP-9
-        "roster": opts.roster,
-        "knockouts_fixed": None, "hardcore_dead": [], "attempt": 1, "once": {},
-    }
+    return OathswornRecord(
+        data_path=opts.path, data_sha256=opts.digest, packs=opts.packs, players=players, difficulty=opts.difficulty,
+        chapter=opts.chapter, encounter=opts.encounter.id, hardcore=opts.hardcore, ambushed=opts.ambushed,
+        traits=opts.traits, part=opts.part, allies=tuple(d.company.get("allies", [])),
+        player_aids=players * int(d.company.get("player_aids_each", 2)),  # OS-SETUP-9
+        roster=opts.roster, seat1=seats[1], seat2=seats[2], seat3=seats[3], seat4=seats[4])
 
 
 def seat_record(opts: Options, n: int) -> SeatRecord:
     """One Oathsworn as setup leaves it (OS-SETUP-1..8): class, items, no tokens, nothing on cooldown."""
-    kind = "companion" if n in opts.companions else "full"
+    kind: Literal["full", "companion"] = "companion" if n in opts.companions else "full"
     cls = opts.classes[n - 1]
-    return SeatRecord(cls=cls, kind=kind, items=list(opts.data.classes[cls]), tokens=dict.fromkeys(TOKEN_KINDS, 0),
-                      positions=[[], [], [], []], hand=[], max_animus=max_animus(opts, kind), level=opts.chapter)
+    return SeatRecord(cls=cls, kind=kind, items=tuple(opts.data.classes[cls]), tokens=dict.fromkeys(TOKEN_KINDS, 0),
+                      positions=NO_POSITIONS, hand=(), max_animus=max_animus(opts, kind), level=opts.chapter)
 
 
 def max_animus(opts: Options, kind: str) -> int:
@@ -281,6 +276,7 @@ class Oathsworn(Game):
     seats_max = 4
     seats_default = 4
     flow = FLOW
+    record_type = OathswornRecord
     file_options = frozenset({"data"})
     pack_package = PACKAGE  # its data/ folder is the pack "core"
     # the HP die is the HP die; the dial's RES counts Animus, its other slots are not used
@@ -302,17 +298,16 @@ class Oathsworn(Game):
             "iron": Counter(int(d.company.get("iron_per_oathsworn", 3)) * 4, 0, None),  # OS-SETUP-4
             "knockouts": Counter(0, 0, None),
         }
-        data = company_data(opts, state.seats)
         records = {n: seat_record(opts, n) for n in SEATS}
         for n, record in records.items():
-            data[f"seat.{n}"] = msgspec.to_builtins(record)
             tracks.update(seat_tracks(opts, n, record.kind))
         for name, _ in opts.encounter.boss:
             tracks[f"boss.{name}"] = Counter(6, 0, 6)  # OS-ESET-3: every HP die at 6
-        state = replace(state, seats=4, tracks=tracks, sources=decks(d, opts.encounter), data=data, lead=opts.lead)
+        state = replace(state, seats=4, tracks=tracks, sources=decks(d, opts.encounter), lead=opts.lead,
+                        record=company_record(opts, state.seats, records))
         for n in SEATS:  # DEFENSE needs the data in place
             tracks[seat_track(n, "defense")] = Counter(base_defense(state, records[n]), 0, None)
-        return replace(state, tracks=tracks, data={k: freeze(v) for k, v in data.items()})
+        return replace(state, tracks=tracks)
 
     def new_state(self, seats: int, seed: int, options: Mapping[str, str] | None = None) -> GameState:
         state = super().new_state(seats, seed, options)
@@ -334,11 +329,11 @@ class Oathsworn(Game):
         own = VERBS.get(command.verb)
         if own is not None and state.prompt is not None and state.prompt.id not in own.answers:
             raise Rejected(f"answer the prompt first: {state.prompt.text}")
-        if own is not None and state.get("fight") and not own.in_fight:
+        record = rec(state)
+        if own is not None and record.fight and not own.in_fight:
             raise Rejected(_fight_open(state))
-        logged = state.get("data_logged")
-        if logged is not None and logged != state.get("data_sha256"):
-            raise Rejected(f"{state.get('data_path') or 'the game data'} changed since this session was saved: "
+        if record.data_logged is not None and record.data_logged != record.data_sha256:
+            raise Rejected(f"{record.data_path or 'the game data'} changed since this session was saved: "
                            "restore that file to go on (the saved log assumes its numbers)")
         return super().decide(state, command, rng)
 
@@ -346,8 +341,8 @@ class Oathsworn(Game):
         """The log's first command records which data text the session runs on, so a resume from a
         changed file is refused instead of replaying different numbers."""
         super().after_command(txn)
-        if txn.state.get("data_logged") is None:
-            txn.put("data_logged", txn.state.get("data_sha256"))
+        if rec(txn.state).data_logged is None:
+            txn.put("data_logged", rec(txn.state).data_sha256)
 
     def choices(self) -> Mapping[str, ChoiceHandler]:
         return {"determination": draws.choose_determination, "location": draws.choose_location,
@@ -360,7 +355,7 @@ class Oathsworn(Game):
         owner = SeatTrack.parse(track)
         if owner is not None and owner.track == "animus":
             n = owner.seat
-            if value > int(seat(state, n).max_animus):
+            if value > seat(state, n).max_animus:
                 raise Rejected(f"{track} cannot exceed MAX ANIMUS {seat(state, n).max_animus}")
         if track == "time.used" and state.step != "story":
             raise Rejected("the time track belongs to the story part")
@@ -371,7 +366,7 @@ class Oathsworn(Game):
             n, what = owner.seat, owner.track
             if what in ("animus", "animus_reserve"):
                 # OS-ANIM-5: reserve + available = MAX ANIMUS; one side follows the other
-                total = int(seat(txn.state, n).max_animus)
+                total = seat(txn.state, n).max_animus
                 other = "animus_reserve" if what == "animus" else "animus"
                 txn.set(seat_track(n, other), total - new)
             elif what == "hp" and new == 0 and old > 0:
@@ -457,7 +452,7 @@ class Oathsworn(Game):
             if prompt.seat == n and (which == "a" or len(prompt.options) > 1):
                 return Command("choose", ("1" if which == "a" else "2",), origin="button")
             return None
-        if state.get("draws"):
+        if rec(state).draws:
             return Command("resolve", (), origin="button") if which == "a" else None
         if state.step == "turns" and state.active_seat == n:
             return Command("next", (), origin="button") if which == "a" else Command("pass", (str(n),), "button")
@@ -472,7 +467,7 @@ class Oathsworn(Game):
         table that player's pass is everyone's: the Oathsworn phase ends (``next`` instead ends
         only this Oathsworn's turn, so the others can still act)."""
         state = txn.state
-        if state.step == "turns" and int(state.get("players") or 0) == 1 and seat == state.active_seat:
+        if state.step == "turns" and rec(state).players == 1 and seat == state.active_seat:
             if state.prompt is not None:
                 raise Rejected(f"answer the prompt first: {state.prompt.text}")
             reason = _draw_open(state)
@@ -484,17 +479,18 @@ class Oathsworn(Game):
         super().pass_seat(txn, seat)
 
     def view_extra(self, state: GameState) -> dict[str, Any]:
-        return {"part": part(state), "chapter": state.get("chapter"), "difficulty": state.get("difficulty"),
-                "draws": thaw(state.get("draws") or ()), "last": thaw(state.get("last")),
-                "result": state.get("result"), "odds": plan.plan_odds_json(state),
-                "seats_detail": {str(n): thaw(state.get(f"seat.{n}")) for n in SEATS},
-                "stage_faceup": state.get("stage_faceup"), "encounter": _encounter_view(state)}
+        record = rec(state)
+        return {"part": part(state), "chapter": record.chapter, "difficulty": record.difficulty,
+                "draws": thaw(record.draws), "last": thaw(record.last),
+                "result": record.result, "odds": plan.plan_odds_json(state),
+                "seats_detail": {str(n): thaw(record.seat(n)) for n in SEATS},
+                "stage_faceup": record.stage_faceup, "encounter": _encounter_view(state)}
 
 
 def _encounter_view(state: GameState) -> dict[str, Any]:
     """The encounter being fought: its name, whether its numbers were checked, the faceup card's name."""
     fight = encounter_of(state)
-    faceup = state.get("stage_faceup")
+    faceup = rec(state).stage_faceup
     return {"id": fight.id, "name": fight.name, "verified": fight.verified,
             "up_next": None if faceup is None else fight.card(str(faceup)).name}
 

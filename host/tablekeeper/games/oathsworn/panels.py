@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import seat_track
@@ -19,6 +19,7 @@ from tablekeeper.games.oathsworn.plan import (
     plan_inputs,
     plan_odds,
 )
+from tablekeeper.games.oathsworn.record import CheckDraw, Draw, Last, Plan, kind_of, rec
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_LABELS,
@@ -44,10 +45,11 @@ def _time_line(state: GameState) -> str:
 
 
 def panels(game: Game, state: GameState) -> dict[str, Panel]:
-    part = str(state.get("part"))
+    company = rec(state)
+    part = company.part
     out: dict[str, Panel] = {}
     if part == "story":
-        out["track"] = Panel.ranked(f"Chapter {state.get('chapter')}: story", (
+        out["track"] = Panel.ranked(f"Chapter {company.chapter}: story", (
             (f"time used {state.value('time.used')} of {state.tracks['time.used'].hi}", Priority.KEY),
             (_time_line(state), Priority.DETAIL),  # the same count drawn as slots, where there is room
             (f"iron {state.value('iron')}", Priority.NORMAL),
@@ -56,16 +58,16 @@ def panels(game: Game, state: GameState) -> dict[str, Panel]:
     else:
         step = game.flow.step(state.phase, state.step).title if state.step else ""
         boss = [f"{k[5:]} {v.value}" for k, v in state.tracks.items() if k.startswith("boss.")]
-        faceup = state.get("stage_faceup")
+        faceup = company.stage_faceup
         named = faceup is not None and encounter_of(state).card(str(faceup)).name
         fight = encounter_of(state)
         out["track"] = Panel(f"Round {state.round}: {step}", (
             "boss dice: " + ", ".join(boss),
-            f"stage {state.get('stage_now')}" + (f"; up next {stage_label(state, faceup)}" if named else ""),
+            f"stage {company.stage_now}" + (f"; up next {stage_label(state, faceup)}" if named else ""),
             fight.name + ("" if fight.verified else UNCHECKED)),
             legend=() if fight.verified else (UNCHECKED_LEGEND,))
     out["tokens"] = _tokens_panel(state)
-    secret = bool(state.get("secret"))
+    secret = company.secret is not None
     for n in SEATS:
         record = seat(state, n)
         name = record.ally or record.cls
@@ -95,28 +97,29 @@ def legend(state: GameState, n: int) -> str | None:
             return None
         second = f" B: {prompt.options[1]}" if len(prompt.options) > 1 else ""
         return f"A: {prompt.options[0]}{second}"
-    if state.get("draws"):
+    if rec(state).draws:
         return "A: resolve the draw"
     if state.step == "turns" and state.active_seat == n:
-        solo = int(state.get("players") or 0) == 1
+        solo = rec(state).players == 1
         return "A: end turn B: " + ("all done" if solo else "pass")
     return None
 
 
 def _tokens_panel(state: GameState) -> Panel:
-    owed = state.get("losses_due")
+    record = rec(state)
+    owed = record.losses_due
     if owed:  # OS-TALLY-9: the list the table ticks off (lose SEAT ITEM)
         return Panel("items to lose", tuple(f"seat {n}: {k} item{'s' if k > 1 else ''}" for n, k in owed.items()))
     if state.prompt is not None:
         return Panel(state.prompt.text, tuple(f"{i}. {o}" for i, o in enumerate(state.prompt.options, 1)))
-    draws = state.get("draws")
+    draws = record.draws
     if draws:
         return _draw_panel(draws[0], len(draws))
-    if state.get("plan"):
-        plan_panel = _plan_or_check_panel(state)
+    if record.plan is not None:
+        plan_panel = _plan_or_check_panel(state, record.plan)
         if plan_panel is not None:
             return plan_panel
-    last = state.get("last")
+    last = record.last
     return Panel("last draw", (_last_words(last),) if last else ("nothing drawn yet",))
 
 
@@ -124,39 +127,38 @@ LAST_WORDS = {"attack": "an attack", "check": "a check", "story": "a story fight
               "escape": "an escape check"}
 
 
-def _last_words(last: Any) -> str:
-    return LAST_WORDS.get(str(last.get("kind")), str(last.get("kind")))
+def _last_words(last: Last) -> str:
+    return LAST_WORDS.get(kind_of(last), kind_of(last))
 
 
-def _plan_or_check_panel(state: GameState) -> Panel | None:
-    if state.get("plan").get("kind") == "check":
+def _plan_or_check_panel(state: GameState, plan: Plan) -> Panel | None:
+    if plan.kind == "check":
         chances = check_chances(state)
-        return _check_panel(state, chances) if chances is not None else Panel("check odds", ("working them out",))
+        return _check_panel(plan, chances) if chances is not None else Panel("check odds", ("working them out",))
     if plan_inputs(state) is None:
         return None
     odds = plan_odds(state)
     best_white(state)  # asked now too, so both are worked out in the one pass after the frame
     if odds is None:
         return Panel("attack odds", ("working them out",))
-    return _plan_panel(state, odds)
+    return _plan_panel(state, plan, odds)
 
 
-def _check_panel(state: GameState, chances: dict[int, Fraction]) -> Panel:
+def _check_panel(plan: Plan, chances: dict[int, Fraction]) -> Panel:
     """Pass chance per white count, four counts a line, and the best count in the title."""
     best = max(chances, key=lambda w: (chances[w], -w))
     cells = [f"{w}:{float(p) * 100:.0f}" for w, p in chances.items()]
     lines = tuple(" ".join(cells[i:i + 4]) for i in range(0, len(cells), 4))
-    return Panel(f"check {state.get('plan')['difficulty']}: best {best} white", lines,
+    return Panel(f"check {plan.difficulty}: best {best} white", lines,
                  big=f"{float(chances[best]) * 100:.0f}%",
                  legend=(("2:40", "with 2 white cards: 40% to pass"),))
 
 
-def _plan_panel(state: GameState, odds: AttackOdds) -> Panel:
+def _plan_panel(state: GameState, plan: Plan, odds: AttackOdds) -> Panel:
     """OS-ATK-6..14 at a glance: whose attack on what with how many whites (up/down change them),
     the hit chance and HP expected, the chance to break the location, damage if it hits, the best
     white count."""
-    plan = state.get("plan")
-    lines = ["chance to hit", f"{plan.get('white', 0)} white cards", f"about {float(odds.expected_hp):.1f} HP"]
+    lines = ["chance to hit", f"{plan.white} white cards", f"about {float(odds.expected_hp):.1f} HP"]
     broken = break_chance(state, odds)
     if broken is not None:
         lines.append(f"breaks it {float(broken) * 100:.0f}%")
@@ -166,24 +168,24 @@ def _plan_panel(state: GameState, odds: AttackOdds) -> Panel:
     best = best_white(state)
     lines.append("best: working" if best is None else f"best: {best[0]} white")
     checked = plan_checked(state)
-    return Panel(f"seat {plan['seat']} attacks {plan['target']}", tuple(lines),
+    return Panel(f"seat {plan.seat} attacks {plan.target}", tuple(lines),
                  big=f"{float(odds.hit) * 100:.0f}%{'' if checked else UNCHECKED}",
                  legend=() if checked else (UNCHECKED_LEGEND,))
 
 
-def _draw_panel(ctx: Any, queued: int) -> Panel:
+def _draw_panel(ctx: Draw, queued: int) -> Panel:
     """The open draw: whose, the cards (``+`` marks a critical's extra card), the running result."""
-    drawn = [rules.Drawn(parse_card(str(c)), bool(extra)) for c, extra in ctx["cards"]]
-    who = "company" if ctx["seat"] is None else f"seat {ctx['seat']}"
-    cards = " ".join(str(c) + ("+" if extra else "") for c, extra in ctx["cards"])
+    drawn = [rules.Drawn(parse_card(c), extra) for c, extra in ctx.cards]
+    who = "company" if ctx.seat is None else f"seat {ctx.seat}"
+    cards = " ".join(c + ("+" if extra else "") for c, extra in ctx.cards)
     total, blanks = rules.total(drawn), rules.counted_blanks(drawn)
-    if ctx["kind"] == "check":
-        title = f"check {ctx['difficulty']} {who}"
-        verdict = "pass" if rules.check_passes(drawn, int(ctx["difficulty"])) else "fail"
+    if isinstance(ctx, CheckDraw):
+        title = f"check {ctx.difficulty} {who}"
+        verdict = "pass" if rules.check_passes(drawn, ctx.difficulty) else "fail"
     else:
-        title = f"{who} vs {ctx['target']}"
-        damage = total + int(ctx.get("bonus", 0))
-        lost = damage // max(1, int(ctx["defense"]))
+        title = f"{who} vs {ctx.target}"
+        damage = total + ctx.bonus
+        lost = damage // max(1, ctx.defense)
         verdict = "miss" if blanks >= 2 else f"hit {damage}, -{lost} HP"
     lines = [cards, f"total {total}, blanks {blanks}: {verdict}"]
     if queued > 1:

@@ -9,6 +9,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from msgspec.structs import replace
+
 from tablekeeper.core import derived
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.derived import Same
@@ -19,6 +21,7 @@ from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn.args import Args, GameVerb, verb
 from tablekeeper.games.oathsworn.cards import COLOUR_NAMES, apply_upgrades
 from tablekeeper.games.oathsworn.odds import AttackOdds, Pile, attack_odds, check_pass
+from tablekeeper.games.oathsworn.record import Plan, rec
 from tablekeeper.games.oathsworn.table import data_of, encounter_of, might_checked, might_cubes
 
 
@@ -83,7 +86,8 @@ def plan_odds(state: GameState) -> AttackOdds | None:
     inputs = plan_inputs(state)
     if inputs is None:
         return None
-    whites = int(state.get("plan").get("white", 0))
+    plan = rec(state).plan
+    whites = 0 if plan is None else plan.white
     counts = inputs.counts(whites)
     known = None if counts is None else _KNOWN_ODDS.get(inputs.key(counts))
     if known is not None:  # worked out already (the best-count search tries every count): no second frame
@@ -105,21 +109,21 @@ _LAST_INPUTS: list[tuple[GameState, PlanInputs | None]] = []  # the state of the
 
 
 def _checked_inputs(state: GameState) -> PlanInputs | None:
-    plan = state.get("plan")
-    if not plan or plan.get("kind") == "check":
+    plan = rec(state).plan
+    if plan is None or plan.kind == "check":
         return None
     try:
         inputs = _plan_inputs(state, plan)
-        if inputs is None or inputs.counts(int(plan.get("white", 0))) is None:
+        if inputs is None or inputs.counts(plan.white) is None:
             return None
-    except (Rejected, KeyError, TypeError, ValueError):  # a plan an older version saved
+    except (Rejected, KeyError):  # a plan an older version saved
         return None
     return inputs
 
 
-def _plan_inputs(state: GameState, plan: Any) -> PlanInputs | None:
-    n = int(plan["seat"])
-    target = str(plan["target"])
+def _plan_inputs(state: GameState, plan: Plan) -> PlanInputs | None:
+    n = plan.seat
+    target = plan.target
     cap: int | None = None
     if is_number(target, signed=False):
         defense = int(target)
@@ -128,9 +132,9 @@ def _plan_inputs(state: GameState, plan: Any) -> PlanInputs | None:
         if target not in locations or state.value(f"boss.{target}") == 0:
             return None
         defense, cap = locations[target], state.value(f"boss.{target}")
-    cubes = tuple(might_cubes(state, n, unarmed=bool(plan.get("unarmed"))))
-    return PlanInputs(tuple(sorted(current_piles(state).items())), cubes, int(plan.get("empower", 0)), defense,
-                      int(plan.get("redraws", 0)), int(plan.get("bonus", 0)), cap)
+    cubes = tuple(might_cubes(state, n, unarmed=bool(plan.unarmed)))
+    return PlanInputs(tuple(sorted(current_piles(state).items())), cubes, plan.empower, defense, plan.redraws,
+                      plan.bonus, cap)
 
 
 BEST_UP_TO = 10  # white counts the panel compares for the best one
@@ -156,7 +160,8 @@ def best_white(state: GameState) -> tuple[int, AttackOdds] | None:
 
 def break_chance(state: GameState, odds: AttackOdds) -> Fraction | None:
     """The chance the planned attack removes the target location's die (None for a plain DEFENSE)."""
-    target = str(state.get("plan")["target"])
+    plan = rec(state).plan
+    target = "" if plan is None else plan.target
     if is_number(target, signed=False):
         return None
     die = state.value(f"boss.{target}")
@@ -184,11 +189,11 @@ def _odds(key: OddsKey) -> AttackOdds:
 def check_chances(state: GameState) -> dict[int, Fraction] | None:
     """OS-CHECK-2/3: the planned check's pass chance for 0..10 white cards, from the current deck
     (None while the station is still sending the frame that answers a press)."""
-    plan = state.get("plan")
-    if not plan or plan.get("kind") != "check":
+    plan = rec(state).plan
+    if plan is None or plan.kind != "check":
         return None
     pile = current_piles(state)["W"]
-    difficulty, bonus = int(plan["difficulty"]), int(plan.get("bonus", 0))
+    difficulty, bonus = plan.difficulty, plan.bonus
     return derived.get(("oathsworn.check", pile, difficulty, bonus),
                      lambda: {w: _check(pile, w, difficulty, bonus) for w in range(11)}, placeholder=None)
 
@@ -201,28 +206,26 @@ def _check(pile: Pile, whites: int, difficulty: int, bonus: int) -> Fraction:
 def plan_checked(state: GameState) -> bool:
     """Whether every number the planned attack's odds use was checked: the decks, the attacker's
     MIGHT and the target's DEFENSE (a location's comes from the encounter data)."""
-    plan = state.get("plan")
-    if not plan or plan.get("kind") == "check":
+    plan = rec(state).plan
+    if plan is None or plan.kind == "check":
         return "might" not in data_of(state).unverified
-    target = str(plan["target"])
-    return might_checked(state, int(plan["seat"])) and (is_number(target, signed=False) or encounter_of(state).verified)
+    target = plan.target
+    return might_checked(state, plan.seat) and (is_number(target, signed=False) or encounter_of(state).verified)
 
 
 def plan_odds_json(state: GameState) -> dict[str, Any] | None:
     chances = check_chances(state)
-    if chances is not None:
-        plan = state.get("plan")
-        return {"kind": "check", "difficulty": int(plan["difficulty"]), "bonus": int(plan.get("bonus", 0)),
+    plan = rec(state).plan
+    if chances is not None and plan is not None:
+        return {"kind": "check", "difficulty": plan.difficulty, "bonus": plan.bonus,
                 "pass": {str(w): str(p) for w, p in chances.items()},
                 "best_white": max(chances, key=lambda w: (chances[w], -w)), "verified": plan_checked(state)}
     odds = plan_odds(state)
-    if odds is None:
+    if odds is None or plan is None:
         return None
-    plan = state.get("plan")
     best = best_white(state)
     broken = break_chance(state, odds)
-    return {"kind": "attack", "seat": int(plan["seat"]), "target": str(plan["target"]),
-            "white": int(plan.get("white", 0)),
+    return {"kind": "attack", "seat": plan.seat, "target": plan.target, "white": plan.white,
             "hit": str(odds.hit), "hit_percent": round(float(odds.hit) * 100, 2),
             "expected_hp": str(odds.expected_hp),
             "damage_if_hit": {str(k): str(v) for k, v in odds.damage.items()},
@@ -235,7 +238,7 @@ def plan_odds_json(state: GameState) -> dict[str, Any] | None:
 
 def drop_plan(txn: Txn) -> None:
     """The plan is gone (cleared, or its attack is being made): no odds, no white-count track."""
-    if txn.state.get("plan") is not None:
+    if rec(txn.state).plan is not None:
         txn.put("plan", None)
     if "plan.white" in txn.state.tracks:
         txn.drop("plan.white")
@@ -243,10 +246,9 @@ def drop_plan(txn: Txn) -> None:
 
 def plan_white_changed(txn: Txn, white: int) -> None:
     """The up/down buttons moved the white-count track: the plan follows."""
-    plan = dict(txn.state.get("plan") or {})
-    if plan and int(plan.get("white", 0)) != white:
-        plan["white"] = white
-        txn.put("plan", plan)
+    plan = rec(txn.state).plan
+    if plan is not None and plan.white != white:
+        txn.put("plan", replace(plan, white=white))
 
 
 PLAN_LIMITS = {"white": 20, "empower": 30, "redraws": 5, "bonus": 50}
@@ -264,7 +266,7 @@ def plan(txn: Txn, a: Args) -> None:
         if not 1 <= difficulty <= 60 or not 0 <= bonus <= 20:
             raise Rejected("a check's difficulty goes from 1 to 60, its bonus from 0 to 20")
         drop_plan(txn)
-        txn.put("plan", {"kind": "check", "difficulty": difficulty, "bonus": bonus})
+        txn.put("plan", Plan(kind="check", difficulty=difficulty, bonus=bonus))
         return
     n, target = a.num("SEAT"), a.word("TARGET")
     locations = dict(encounter_of(txn.state).boss)
@@ -280,7 +282,9 @@ def plan(txn: Txn, a: Args) -> None:
             raise Rejected(f"plan {key} goes from 0 to {PLAN_LIMITS[key]}, not {value}")
     if a.flag("unarmed"):
         numbers["unarmed"] = 1
-    txn.put("plan", {"seat": n, "target": target, **numbers})  # an attack plan replaces a check plan
+    txn.put("plan", Plan(seat=n, target=target, white=numbers.get("white", 0), empower=numbers.get("empower", 0),
+                         redraws=numbers.get("redraws", 0), bonus=numbers.get("bonus", 0),
+                         unarmed=numbers.get("unarmed", 0)))  # an attack plan replaces a check plan
     white = numbers.get("white", 0)
     if "plan.white" in txn.state.tracks:
         txn.set("plan.white", white)

@@ -5,7 +5,7 @@ Nothing here touches a session: numbers in, numbers out, ``Rejected`` for what t
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from math import ceil
 
@@ -145,7 +145,7 @@ TRAIT_CHECKS = {"bushcraft": ("survival",), "keen-eyed": ("spot", "search", "lis
                 "quick-witted": ("barter", "threaten", "reasoning")}
 
 
-def free_redraws(check_type: str, traits: dict[str, int]) -> int:
+def free_redraws(check_type: str, traits: Mapping[str, int]) -> int:
     """OS-CHECK-8: the free redraws a check of this type gets from the company's traits."""
     return sum(trait_redraws(marks) for trait, marks in traits.items()
                if check_type in TRAIT_CHECKS.get(trait, ()))

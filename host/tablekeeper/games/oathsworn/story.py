@@ -3,12 +3,11 @@ trading, MIGHT deck resets, secret decisions (OS-NAV, OS-TIME, OS-EVT, OS-ITEM, 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal
 
 from msgspec.structs import replace
 
 from tablekeeper.core import flow as flowmod
-from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.tracks import seat_track
@@ -16,6 +15,7 @@ from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.args import Args, GameVerb, verb
 from tablekeeper.games.oathsworn.decks import flip_stage, refresh_colours, reset_all_might
+from tablekeeper.games.oathsworn.record import NO_POSITIONS, Boxed, IronResult, Secret, SecretResult, rec
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
@@ -37,11 +37,6 @@ def _story_only(txn: Txn, what: str) -> None:
         raise Rejected(f"{what} happens only in the story part")
 
 
-def _listed(txn: Txn, key: str) -> list[Any]:
-    out: list[Any] = thaw(txn.state.get(key) or ())
-    return out
-
-
 # --- map and time track ------------------------------------------------------------------------
 
 def place(txn: Txn, a: Args) -> None:
@@ -54,10 +49,10 @@ def _place(txn: Txn, x: int) -> None:
     limit = int(data_of(txn.state).company.get("map_tokens", 30))
     if not 1 <= x <= limit:
         raise Rejected(f"location tokens are 1..{limit}")
-    on_map = _listed(txn, "map")
+    on_map = rec(txn.state).map
     if x in on_map:
         raise Rejected(f"token {x} is already on the map")
-    if x in _listed(txn, "track_tokens"):
+    if x in rec(txn.state).track_tokens:
         raise Rejected(f"token {x} is already on the time track")
     txn.put("map", sorted([*on_map, x]))
 
@@ -81,7 +76,7 @@ def _fill_time(txn: Txn, n: int, card: str | None) -> None:
     if card is not None:
         txn.put("event_report", card)
     txn.add("time.used", n)
-    if card is not None and txn.state.get("event_report") is not None:
+    if card is not None and rec(txn.state).event_report is not None:
         raise Rejected(f"no time slot filled now draws an event card, so {card} cannot be reported")
 
 
@@ -94,12 +89,12 @@ def travel(txn: Txn, a: Args) -> None:
 
 def _travel(txn: Txn, x: int, card: str | None) -> None:
     _story_only(txn, "travel")
-    on_map = _listed(txn, "map")
+    on_map = rec(txn.state).map
     if x not in on_map:
         raise Rejected(f"no location token {x} on the map (on the map: {', '.join(map(str, on_map)) or 'none'})")
     txn.put("map", [t for t in on_map if t != x])
     txn.put("marker", x)
-    txn.put("track_tokens", [*_listed(txn, "track_tokens"), x])
+    txn.put("track_tokens", [*rec(txn.state).track_tokens, x])
     _fill_time(txn, 1, card)
     txn.notice(f"read location {x}")
 
@@ -123,18 +118,18 @@ def _add_time(txn: Txn, n: int, card: str | None) -> None:
     room = (txn.game.counter(txn.state, "time.used").hi or 0) - txn.value("time.used")
     if n > room:
         raise Rejected(f"the time track has {room} empty slot(s), not {n}")
-    txn.put("track_tokens", [*_listed(txn, "track_tokens"), *(["time"] * n)])
+    txn.put("track_tokens", [*rec(txn.state).track_tokens, *(["time"] * n)])
     _fill_time(txn, n, card)
 
 
 def slot_filled(txn: Txn, number: int) -> None:
     """OS-TIME-3: a slot's immediate effect fires as its token lands, before the location entry."""
-    chapter = data_of(txn.state).chapter(int(txn.state.get("chapter")))
+    chapter = data_of(txn.state).chapter(rec(txn.state).chapter)
     spec = chapter.slot_spec(number)
     if "immediate" in spec:
         txn.notice(f"time slot {number}: {spec['immediate']}")
         if "event" in spec:
-            reported = txn.state.get("event_report")
+            reported = rec(txn.state).event_report
             if reported is not None:
                 txn.put("event_report", None)  # one reported card, for the first slot that draws
             draw_event(txn, spec["event"], reported)
@@ -178,7 +173,7 @@ def end_story(txn: Txn) -> None:
     resolve, the MIGHT decks are reset, and the encounter begins (its top stage card faceup)."""
     if part(txn.state) != "story":
         return  # ended already; the token picks it asked for are answered now
-    chapter = data_of(txn.state).chapter(int(txn.state.get("chapter")))
+    chapter = data_of(txn.state).chapter(rec(txn.state).chapter)
     track = chapter.track()
     filled = txn.value("time.used")
     empty = track.order[filled:]
@@ -215,7 +210,7 @@ def _token_reward(txn: Txn, kind: str, count: int, picks: dict[str, int]) -> Non
 
 
 def _ask_token_pick(txn: Txn) -> None:
-    picks = {k: int(v) for k, v in (txn.state.get("token_picks") or {}).items() if int(v) > 0}
+    picks = {k: v for k, v in (rec(txn.state).token_picks or {}).items() if v > 0}
     if not picks:
         txn.put("token_picks", None)
         return
@@ -229,9 +224,8 @@ def choose_token_pick(txn: Txn, index: int) -> None:
     """The seat asked gains the combat token it picked (OS-TIME-4), then the next pick is asked."""
     n, _ = take_prompt_seat(txn)
     gain_token(txn, n, TOKEN_KINDS[index])
-    picks = dict(thaw(txn.state.get("token_picks") or {}))
-    picks[str(n)] = int(picks.get(str(n), 1)) - 1
-    txn.put("token_picks", picks)
+    picks = rec(txn.state).token_picks or {}
+    txn.put("token_picks", {**picks, str(n): picks.get(str(n), 1) - 1})
     txn.notice(f"seat {n} gains a {TOKEN_LABELS[TOKEN_KINDS[index]]} token (story reward)")
     _ask_token_pick(txn)
     if txn.state.prompt is None and txn.state.step == "story":  # the last pick: the story's end goes on
@@ -266,7 +260,7 @@ def lose_iron_verb(txn: Txn, a: Args) -> None:
     if amount < 0:
         raise Rejected("lose a positive amount")
     d = data_of(txn.state)
-    pack: list[str] = _listed(txn, "backpack")
+    pack = list(rec(txn.state).backpack)
     named = list(a.words("ITEM"))
     order = named or list(pack)
     for name in named:
@@ -280,14 +274,13 @@ def lose_iron_verb(txn: Txn, a: Args) -> None:
     txn.put("backpack", pack)
     if loss.unpaid:
         txn.notice(f"{loss.unpaid} iron could not be paid and is ignored")
-    txn.put("last", {"kind": "iron", "iron_lost": loss.iron_lost, "items_lost": [order[i] for i in loss.items_lost],
-                     "unpaid": loss.unpaid})
+    txn.put("last", IronResult(loss.iron_lost, tuple(order[i] for i in loss.items_lost), loss.unpaid))
 
 
 def gain(txn: Txn, a: Args) -> None:
     """``gain ITEM, ...``: items go to the backpack; over capacity one must be archived (OS-ITEM-4)."""
     d = data_of(txn.state)
-    pack = _listed(txn, "backpack")
+    pack = list(rec(txn.state).backpack)
     for name in a.words("ITEM"):
         d.item(name)
         pack.append(name)
@@ -296,8 +289,8 @@ def gain(txn: Txn, a: Args) -> None:
 
 
 def _ask_archive(txn: Txn) -> None:
-    pack = _listed(txn, "backpack")
-    endurance = "endurance" in dict(txn.state.get("traits") or {})
+    pack = rec(txn.state).backpack
+    endurance = "endurance" in rec(txn.state).traits
     over = rules.backpack_overflow(len(pack), endurance)
     if over:
         owned = [*pack, *(f"{name} (seat {n})" for n in SEATS for name in seat(txn.state, n).items)]
@@ -309,13 +302,12 @@ def choose_archive(txn: Txn, index: int) -> None:
     prompt = txn.state.prompt
     label = prompt.options[index] if prompt else ""
     txn.close_prompt()
-    pack = _listed(txn, "backpack")
+    pack = list(rec(txn.state).backpack)
     if " (seat " in label:
         name, _, rest = label.partition(" (seat ")
         n = int(rest.rstrip(")"))
         record = seat(txn.state, n)
-        record.items.remove(name)
-        put_seat(txn, n, record)
+        put_seat(txn, n, replace(record, items=_without(record.items, name)))
         update_defense(txn, n)
     else:
         pack.remove(label)
@@ -328,16 +320,15 @@ def equip(txn: Txn, a: Args) -> None:
     """``equip SEAT ITEM``: from the backpack (story only, OS-ITEM-5), within equip limits (OS-ITEM-2)."""
     _story_only(txn, "trading items")
     n, item = a.num("SEAT"), a.word("ITEM")
-    pack = _listed(txn, "backpack")
+    pack = list(rec(txn.state).backpack)
     if item not in pack:
         raise Rejected(f"{item} is not in the backpack")
     d = data_of(txn.state)
     record = seat(txn.state, n)
     rules.check_equip([d.item(x) for x in [*record.items, item]])
     pack.remove(item)
-    record.items.append(item)
     txn.put("backpack", pack)
-    put_seat(txn, n, record)
+    put_seat(txn, n, replace(record, items=(*record.items, item)))
     update_defense(txn, n)
 
 
@@ -348,9 +339,8 @@ def unequip(txn: Txn, a: Args) -> None:
     record = seat(txn.state, n)
     if item not in record.items:
         raise Rejected(f"seat {n} has no {item} equipped")
-    record.items.remove(item)
-    put_seat(txn, n, record)
-    txn.put("backpack", [*_listed(txn, "backpack"), item])
+    put_seat(txn, n, replace(record, items=_without(record.items, item)))
+    txn.put("backpack", [*rec(txn.state).backpack, item])
     update_defense(txn, n)
     _ask_archive(txn)
 
@@ -359,7 +349,7 @@ def sell(txn: Txn, a: Args) -> None:
     """``sell ITEM``: the Banksmith pays half the value rounded up; the item is archived (OS-TRADE-4)."""
     _story_only(txn, "trading")
     item = a.word("ITEM")
-    pack = _listed(txn, "backpack")
+    pack = list(rec(txn.state).backpack)
     if item not in pack:
         raise Rejected(f"{item} is not in the backpack (unequip it first)")
     pack.remove(item)
@@ -375,17 +365,17 @@ def buy(txn: Txn, a: Args) -> None:
     if cost > txn.value("iron"):
         raise Rejected(f"{item} costs {cost} iron, the company has {txn.value('iron')}")
     txn.add("iron", -cost)
-    txn.put("backpack", [*_listed(txn, "backpack"), item])
+    txn.put("backpack", [*rec(txn.state).backpack, item])
     _ask_archive(txn)
 
 
 def runner(txn: Txn, a: Args) -> None:
     """``runner``: send a runner to the Banksmith or Apothecary (OS-TRADE-1/2); the marker stays."""
     _story_only(txn, "sending a runner")
-    chapter = int(txn.state.get("chapter"))
+    chapter = rec(txn.state).chapter
     if data_of(txn.state).chapter(chapter).map not in ("city", "town", "village"):
         raise Rejected("runners are sent only on a city, town or village map")
-    cost = rules.runner_cost(chapter, 1, "well-connected" in dict(txn.state.get("traits") or {}))
+    cost = rules.runner_cost(chapter, 1, "well-connected" in rec(txn.state).traits)
     if cost > txn.value("iron"):
         raise Rejected(f"a runner costs {cost} iron")
     txn.add("iron", -cost)
@@ -395,12 +385,12 @@ def runner(txn: Txn, a: Args) -> None:
 def curatives(txn: Txn, a: Args) -> None:
     """``curatives N``: buy up to 5 curatives at chapter-number iron each (OS-TRADE-3)."""
     _story_only(txn, "trading")
-    herbalist = "herbalist" in dict(txn.state.get("traits") or {})
-    cost, got = rules.apothecary(int(txn.state.get("chapter")), a.num("N"), herbalist)
+    herbalist = "herbalist" in rec(txn.state).traits
+    cost, got = rules.apothecary(rec(txn.state).chapter, a.num("N"), herbalist)
     if cost > txn.value("iron"):
         raise Rejected(f"{a.num('N')} curatives cost {cost} iron")
     txn.add("iron", -cost)
-    txn.put("curatives", int(txn.state.get("curatives") or 0) + got)
+    txn.put("curatives", rec(txn.state).curatives + got)
     txn.notice(f"{got} curatives shuffled into the injury deck")
 
 
@@ -411,7 +401,7 @@ def petition(txn: Txn, a: Args) -> None:
     for name in names:
         d.item(name)
     txn.add("knockouts", len(names))
-    txn.put("backpack", [*_listed(txn, "backpack"), *names])
+    txn.put("backpack", [*rec(txn.state).backpack, *names])
     _ask_archive(txn)
 
 
@@ -444,26 +434,26 @@ def secret(txn: Txn, a: Args) -> None:
     """``secret open`` / ``secret reveal``: each player sets an HP die in secret; all are revealed at
     once, then the dice go back to the HP they showed (OS-CHECK-9)."""
     if a.word("open|reveal") == "open":
-        if txn.state.get("secret"):
+        if rec(txn.state).secret is not None:
             raise Rejected("a secret decision is already open")
-        txn.put("secret", {"hp": [txn.value(seat_track(n, "hp")) for n in SEATS]})
+        txn.put("secret", Secret(tuple(txn.value(seat_track(n, "hp")) for n in SEATS)))
         txn.notice("set your HP dice to your choice in secret, then: secret reveal")
         return
-    opened = txn.state.get("secret")
-    if not opened:
+    opened = rec(txn.state).secret
+    if opened is None:
         raise Rejected("no secret decision is open")
-    players = int(txn.state.get("players") or 4)
+    players = rec(txn.state).players or 4
     choices = [txn.value(seat_track(n, "hp")) for n in SEATS][:players]
     txn.put("secret", None)
-    for n, hp in zip(SEATS, opened["hp"], strict=True):
-        txn.set(seat_track(n, "hp"), int(hp))
-    txn.put("last", {"kind": "secret", "choices": choices})
+    for n, hp in zip(SEATS, opened.hp, strict=True):
+        txn.set(seat_track(n, "hp"), hp)
+    txn.put("last", SecretResult(tuple(choices)))
     txn.notice("revealed: " + ", ".join(map(str, choices)) + " — look the outcome up in the Story Book")
 
 
 def clue(txn: Txn, a: Args) -> None:
     """``clue NAME``: a clue token goes beside the time track (OS-NAV-7)."""
-    txn.put("clues", [*_listed(txn, "clues"), a.word("NAME")])
+    txn.put("clues", [*rec(txn.state).clues, a.word("NAME")])
 
 
 def token(txn: Txn, a: Args) -> None:
@@ -477,22 +467,27 @@ def token(txn: Txn, a: Args) -> None:
 def tough(txn: Txn, a: Args) -> None:
     """``tough SEAT``: Tough as nails, once per chapter: 1 time token heals 1 HP (OS-LVL-12)."""
     _story_only(txn, "Tough as nails")
-    if "tough as nails" not in dict(txn.state.get("traits") or {}):
+    if "tough as nails" not in rec(txn.state).traits:
         raise Rejected("the company lacks the Tough as nails trait")
-    once = dict(txn.state.get("once") or {})
+    once = rec(txn.state).once
     if once.get("tough"):
         raise Rejected("Tough as nails was already used this chapter")
     n = a.num("SEAT")
-    once["tough"] = True
-    txn.put("once", once)
+    txn.put("once", {**once, "tough": True})
     _add_time(txn, 1, None)
     txn.set(seat_track(n, "hp"), rules.heal(txn.value(seat_track(n, "hp")), 1, txn.value(seat_track(n, "hp_max"))))
 
 
 def _chapter_start(txn: Txn, what: str) -> None:
     """OS-LVL-3: swaps happen only at the start of a chapter, before the story part begins."""
-    if part(txn.state) != "story" or txn.value("time.used") > 0 or txn.state.get("marker") is not None:
+    if part(txn.state) != "story" or txn.value("time.used") > 0 or rec(txn.state).marker is not None:
         raise Rejected(f"{what} happens only at the start of a chapter, before the story")
+
+
+def _without(items: tuple[str, ...], name: str) -> tuple[str, ...]:
+    """The items with one ``name`` fewer (the first)."""
+    at = items.index(name)
+    return items[:at] + items[at + 1:]
 
 
 def _reset_animus(txn: Txn, n: int, max_animus: int) -> None:
@@ -510,15 +505,15 @@ def swap(txn: Txn, a: Args) -> None:
     d = data_of(txn.state)
     if new_class not in d.classes:
         raise Rejected(f"unknown class {new_class!r}")
-    if new_class in (txn.state.get("hardcore_dead") or ()):
+    if new_class in rec(txn.state).hardcore_dead:
         raise Rejected(f"{new_class} died in this campaign (OS-HC-3)")
     if any(seat(txn.state, k).cls == new_class for k in SEATS):
         raise Rejected(f"{new_class} is already in the company")
     leaver = seat(txn.state, n)
-    roster = dict(thaw(txn.state.get("roster") or {}))
-    roster[leaver.cls] = {"level": leaver.level, "items": leaver.items, "kind": leaver.kind}
+    roster = dict(rec(txn.state).roster)
+    roster[leaver.cls] = Boxed(leaver.level, leaver.items, leaver.kind)
     returning = roster.pop(new_class, None)
-    record = replace(leaver, cls=new_class, kind="full", items=[], level=int(txn.state.get("chapter")),
+    record = replace(leaver, cls=new_class, kind="full", items=(), level=rec(txn.state).chapter,
                      max_animus=d.max_animus, permanent={})
     txn.put("roster", roster)
     put_seat(txn, n, record)
@@ -526,7 +521,7 @@ def swap(txn: Txn, a: Args) -> None:
     txn.set(seat_track(n, "regen"), d.regen)
     update_defense(txn, n)
     if returning is not None:
-        txn.notice(f"{new_class} returns: items archived, quick-levelled from {returning['level']} "
+        txn.notice(f"{new_class} returns: items archived, quick-levelled from {returning.level} "
                    f"to {record.level}")
     else:
         txn.notice(f"{new_class} joins at level {record.level}: equip from earlier common decks")
@@ -539,10 +534,10 @@ def switch(txn: Txn, a: Args) -> None:
     n = a.num("SEAT")
     d = data_of(txn.state)
     record = seat(txn.state, n)
-    kind = "companion" if record.kind == "full" else "full"
+    kind: Literal["full", "companion"] = "companion" if record.kind == "full" else "full"
     max_animus = 2 if kind == "companion" else d.max_animus
-    record = replace(record, kind=kind, max_animus=max_animus, level=int(txn.state.get("chapter")),
-                     positions=[[], [], [], []])
+    record = replace(record, kind=kind, max_animus=max_animus, level=rec(txn.state).chapter,
+                     positions=NO_POSITIONS)
     put_seat(txn, n, record)
     _reset_animus(txn, n, max_animus)
     txn.set(seat_track(n, "regen"), 2 if kind == "companion" else d.regen)

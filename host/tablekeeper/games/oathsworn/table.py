@@ -3,10 +3,9 @@ unconsciousness and the end of the encounter. Shared by the flow hooks and the v
 
 from __future__ import annotations
 
-import msgspec
+from msgspec.structs import replace
 
 from tablekeeper.core import packs as packlib
-from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState, Prompt
 from tablekeeper.core.tracks import seat_track
@@ -14,6 +13,7 @@ from tablekeeper.errors import ConfigError, Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.data import PACKAGE, Encounter, GameData, load_text
 from tablekeeper.games.oathsworn.decks import reset_all_might
+from tablekeeper.games.oathsworn.record import SeatRecord, rec
 
 SEATS = rules.SEATS
 TOKEN_KINDS = rules.COMBAT_TOKENS
@@ -30,10 +30,11 @@ def remember(data: GameData, digest: str) -> None:
 def data_of(state: GameState) -> GameData:
     """The game data the session was set up with: found by the hash of its text, so another
     session (or an edited file) never changes what this one's verbs read."""
-    digest = str(state.get("data_sha256") or "")
+    record = rec(state)
+    digest = record.data_sha256
     if digest not in _DATA_CACHE:
-        path = state.get("data_path") or ""
-        packs = packlib.active({packlib.PACKS_OPTION: str(state.get("packs") or "")}, "oathsworn", PACKAGE)
+        path = record.data_path
+        packs = packlib.active({packlib.PACKS_OPTION: record.packs}, "oathsworn", PACKAGE)
         data, found = load_text(path or None, packs)
         if digest and found != digest:
             raise ConfigError(f"{path or 'the built-in data'}: changed since this session was set up")
@@ -45,8 +46,8 @@ def data_of(state: GameState) -> GameData:
 def encounter_of(state: GameState) -> Encounter:
     """The encounter this session fights (chosen at setup, OS-ESET)."""
     d = data_of(state)
-    name = state.get("encounter")
-    return d.encounter(str(name)) if name else d.chapter_encounter(int(state.get("chapter") or 1))
+    name = rec(state).encounter
+    return d.encounter(name) if name else d.chapter_encounter(rec(state).chapter)
 
 
 def stage_label(state: GameState, card: object) -> str:
@@ -69,53 +70,12 @@ def stage_words(state: GameState, card: object) -> str:
     return stage_label(state, card) + (f" ({', '.join(parts)})" if parts else "")
 
 
-class SeatRecord(msgspec.Struct, kw_only=True):
-    """One Oathsworn as every module reads it. The log keeps it as a plain JSON object (``put_seat``),
-    so saves stay JSON and older saves, which lack the later keys, read with their defaults.
-    ``seat`` hands out a fresh copy: changing it changes nothing until ``put_seat``."""
-
-    cls: str = msgspec.field(name="class")
-    kind: str  # "full" or "companion" (OS-COMP)
-    items: list[str]
-    tokens: dict[str, int]
-    positions: list[list[str]]  # cooldown positions 0-3 (OS-CD)
-    hand: list[str]
-    max_animus: int
-    level: int
-    down: bool = False
-    dead: bool = False
-    ko: bool = False  # knocked out during this encounter (OS-TALLY)
-    ally: str | None = None  # the combat ally played after a knockout (OS-KO-3)
-    ally_once: bool = False
-    permanent: dict[str, int] = {}
-    injuries: int = 0
-    injuries_due: int = 0
-    cubes: list[str] = []
-    crippled_until: int | None = None
-    caged_until: int | None = None
-    escape_tried: bool = False
-    bleed: int = 0
-    thrown: list[str] = []
-    used_items: list[str] = []
-    moved: bool = False
-    ability: bool = False
-    acted: str | None = None
-    last_round: int = 0
-    token_attack: bool = False
-    consumed: str | None = None
-    consumed_hp: int = 0
-    consumed_attacked: bool = False
-    facing: str | None = None
-    archetype: dict[str, str] | None = None
-    cards: dict[str, int] = {}  # the declared hand's cooldowns (OS-ESET-5)
-
-
 def seat(state: GameState, n: int) -> SeatRecord:
-    return msgspec.convert(thaw(state.get(f"seat.{n}")), SeatRecord)
+    return rec(state).seat(n)
 
 
 def put_seat(txn: Txn, n: int, record: SeatRecord) -> None:
-    txn.put(f"seat.{n}", msgspec.to_builtins(record))
+    txn.put(f"seat.{n}", record)
 
 
 def take_prompt_seat(txn: Txn) -> tuple[int, Prompt]:
@@ -125,18 +85,12 @@ def take_prompt_seat(txn: Txn) -> tuple[int, Prompt]:
     return int(prompt.context["seat"]), prompt
 
 
-def positions_of(record: SeatRecord) -> rules.Positions:
-    """A seat's cooldown positions 0-3 as the rule functions take them."""
-    p = record.positions
-    return (tuple(p[0]), tuple(p[1]), tuple(p[2]), tuple(p[3]))
-
-
 def difficulty(state: GameState) -> rules.Difficulty:
-    return data_of(state).difficulties[str(state.get("difficulty"))]
+    return data_of(state).difficulties[rec(state).difficulty]
 
 
 def part(state: GameState) -> str:
-    return str(state.get("part"))
+    return rec(state).part
 
 
 def in_encounter(state: GameState) -> bool:
@@ -149,7 +103,7 @@ def encounter_setup(state: GameState) -> bool:
     stage card step is the setup's place (OS-ESET-11)."""
     if state.round != 1 or part(state) != "encounter":
         return False
-    return state.step == "refresh" or (bool(state.get("ambushed")) and state.step == "stage")
+    return state.step == "refresh" or (rec(state).ambushed and state.step == "stage")
 
 
 def base_defense(state: GameState, record: SeatRecord) -> int:
@@ -219,19 +173,17 @@ def spend_token(txn: Txn, n: int, kind: str, count: int = 1) -> None:
     if count < 1:
         raise Rejected(f"spend at least one {kind} token, not {count}")
     record = seat(txn.state, n)
-    have = int(record.tokens.get(kind, 0))
+    have = record.tokens.get(kind, 0)
     if have < count:
         raise Rejected(f"seat {n} has {have} {kind} token(s), needs {count}")
-    record.tokens[kind] = have - count
-    put_seat(txn, n, record)
+    put_seat(txn, n, replace(record, tokens={**record.tokens, kind: have - count}))
 
 
 def gain_token(txn: Txn, n: int, kind: str, count: int = 1) -> None:
     if kind not in TOKEN_KINDS:
         raise Rejected(f"unknown combat token {kind!r} ({', '.join(TOKEN_KINDS)})")
     record = seat(txn.state, n)
-    record.tokens[kind] = int(record.tokens.get(kind, 0)) + count
-    put_seat(txn, n, record)
+    put_seat(txn, n, replace(record, tokens={**record.tokens, kind: record.tokens.get(kind, 0) + count}))
 
 
 def lose_hp(txn: Txn, n: int, amount: int) -> None:
@@ -262,7 +214,7 @@ def check_end(txn: Txn) -> None:
         txn.put("part", "epilogue")
         txn.put("result", "victory")
         txn.put("draws", [])
-        for name in list(state.get("minions") or {}):
+        for name in rec(state).minions:
             txn.drop(f"minion.{name}")
         txn.put("minions", {})
         txn.notice("Victory: every boss location is broken; remaining minions flee (OS-END-2). Next: tally")

@@ -13,14 +13,13 @@ from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.args import Args, GameVerb, verb
 from tablekeeper.games.oathsworn.cards import COLOURS
 from tablekeeper.games.oathsworn.decks import refresh_colours
+from tablekeeper.games.oathsworn.record import NO_POSITIONS, Archetype, SeatRecord, rec
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
-    SeatRecord,
     data_of,
     encounter_setup,
     in_encounter,
-    positions_of,
     put_seat,
     seat,
     spend_token,
@@ -83,8 +82,7 @@ def move_verb(txn: Txn, a: Args) -> None:
     not_caged(record, n, "movement")
     cost = max(0, a.num("STEPS") - a.num("free", 0))
     rules.spend(txn.value(seat_track(n, "animus_reserve")), txn.value(seat_track(n, "animus")), cost)
-    record.moved = True
-    put_seat(txn, n, record)
+    put_seat(txn, n, replace(record, moved=True))
     txn.add(seat_track(n, "animus"), -cost)
 
 
@@ -95,13 +93,13 @@ def play(txn: Txn, a: Args) -> None:
     number is then its cost."""
     interrupt = a.flag("interrupt")
     n, record = _turn_seat(txn, a.num("SEAT"))
-    known = dict(record.cards or {})
+    known = record.cards
     card = a.word("CARD")
     numbers = [a.num(key) for key in ("COOLDOWN", "COST") if a.has(key)]
     if card in known:
         if len(numbers) == 2 and numbers[0] != known[card]:
             raise Rejected(f"{card} has cooldown {known[card]}, not {numbers[0]}")
-        numbers = [int(known[card]), *numbers[-1:]] if len(numbers) <= 2 else numbers
+        numbers = [known[card], *numbers[-1:]] if len(numbers) <= 2 else numbers
         if card not in record.hand:
             raise Rejected(f"{card} is not in seat {n}'s hand")
     elif known:
@@ -123,8 +121,8 @@ def play(txn: Txn, a: Args) -> None:
         raise Rejected(f"{card} is still on cooldown")
     rules.spend(txn.value(seat_track(n, "animus_reserve")), txn.value(seat_track(n, "animus")), cost)
     in_hand = tuple(c for c in record.hand if c != card)
-    positions, hand = rules.cooldown_place(positions_of(record), in_hand, card, cd)
-    record = replace(record, positions=[list(p) for p in positions], hand=list(hand),
+    positions, hand = rules.cooldown_place(record.positions, in_hand, card, cd)
+    record = replace(record, positions=positions, hand=hand,
                      ability=record.ability or not interrupt)
     put_seat(txn, n, record)
     txn.add(seat_track(n, "animus"), -cost)
@@ -145,16 +143,15 @@ def item(txn: Txn, a: Args) -> None:
     if record.kind == "companion":
         if name in used:
             raise Rejected(f"{name} is facedown: a companion uses each item ability once per encounter")
-        record.used_items = [*used, name]
-        put_seat(txn, n, record)
+        put_seat(txn, n, replace(record, used_items=(*used, name)))
         return
     if any(name in p for p in record.positions):
         raise Rejected(f"{name} is on cooldown")
     rules.spend(txn.value(seat_track(n, "animus_reserve")), txn.value(seat_track(n, "animus")), it.cost)
-    positions, hand = rules.cooldown_place(positions_of(record), tuple(record.hand), name, it.cooldown,
+    positions, hand = rules.cooldown_place(record.positions, record.hand, name, it.cooldown,
                                            battleflow=False)
-    record = replace(record, positions=[list(p) for p in positions], hand=list(hand),
-                     used_items=sorted({*used, name}))
+    record = replace(record, positions=positions, hand=hand,
+                     used_items=tuple(sorted({*used, name})))
     put_seat(txn, n, record)
     txn.add(seat_track(n, "animus"), -it.cost)
 
@@ -165,8 +162,7 @@ def injury(txn: Txn, a: Args) -> None:
     _not_consumed(record, n)
     if not record.injuries_due:
         raise Rejected(f"seat {n} has no injury card left to play this round")
-    record.injuries_due -= 1
-    put_seat(txn, n, record)
+    put_seat(txn, n, replace(record, injuries_due=record.injuries_due - 1))
 
 
 def boost(txn: Txn, a: Args) -> None:
@@ -191,8 +187,8 @@ def battleflow(txn: Txn, a: Args) -> None:
         raise Rejected("cooldown positions are 0 to 3")
     spend_token(txn, n, "battleflow")
     record = seat(txn.state, n)
-    positions, hand = rules.battleflow_token(positions_of(record), tuple(record.hand), p)
-    record = replace(record, positions=[list(x) for x in positions], hand=list(hand))
+    positions, hand = rules.battleflow_token(record.positions, record.hand, p)
+    record = replace(record, positions=positions, hand=hand)
     put_seat(txn, n, record)
 
 
@@ -214,9 +210,8 @@ def companion_action(txn: Txn, a: Args) -> None:
         refresh_colours(txn, COLOURS)
     else:
         if action == "attack":
-            record = seat(txn.state, n)
-            record.token_attack = True  # OS-TOK-7: this attack never triggers determination
-            put_seat(txn, n, record)
+            # OS-TOK-7: this attack never triggers determination
+            put_seat(txn, n, replace(seat(txn.state, n), token_attack=True))
         txn.notice(f"seat {n}: {'move 2 hexes' if action == 'move' else 'make an attack'} at no animus cost")
 
 
@@ -234,8 +229,7 @@ def ability(txn: Txn, a: Args) -> None:
             raise Rejected("once-per-encounter abilities belong to allies")
         if record.ally_once:
             raise Rejected(f"{record.ally} already used its once-per-encounter ability")
-        record.ally_once = True
-        put_seat(txn, n, record)
+        put_seat(txn, n, replace(record, ally_once=True))
         return
     named = a.word(ABILITY_SLOTS)
     slot, side = named[-1], named[:-1]
@@ -243,7 +237,7 @@ def ability(txn: Txn, a: Args) -> None:
     if record.kind != "companion":
         raise Rejected("archetype abilities belong to companions")
     not_caged(record, n, "abilities")
-    chosen = (record.archetype or {}).get("side")
+    chosen = record.archetype.side if record.archetype else None
     if side and chosen and side != chosen:
         raise Rejected(f"seat {n} chose side {chosen} of its archetype card: side {side} is not usable")
     printed = _printed_ability(txn, record, slot)
@@ -256,18 +250,17 @@ def ability(txn: Txn, a: Args) -> None:
     if txn.state.step == "turns" and txn.state.active_seat == n and not interrupt:
         if record.acted:
             raise Rejected(f"seat {n} already attacked or used its special ability this turn")
-        record.acted = "ability"
-    record.cubes = [*record.cubes, slot]
-    put_seat(txn, n, record)
+        record = replace(record, acted="ability")
+    put_seat(txn, n, replace(record, cubes=(*record.cubes, slot)))
 
 
 def _printed_ability(txn: Txn, record: SeatRecord, slot: str) -> tuple[str, bool] | None:
     """The ability the companion's archetype card prints at this slot, when the data has the card."""
-    chosen = record.archetype or {}
-    card = data_of(txn.state).archetypes.get(str(chosen.get("card")))
-    if card is None or "side" not in chosen:
+    chosen = record.archetype
+    card = None if chosen is None else data_of(txn.state).archetypes.get(chosen.card)
+    if card is None or chosen is None:
         return None
-    return card.sides[str(chosen["side"])][int(slot) - 1]
+    return card.sides[chosen.side][int(slot) - 1]
 
 
 def archetype(txn: Txn, a: Args) -> None:
@@ -287,22 +280,21 @@ def archetype(txn: Txn, a: Args) -> None:
         raise Rejected("archetype cards belong to companions")
     if not encounter_setup(txn.state):
         raise Rejected("the archetype side is chosen during encounter setup")
-    record.archetype = {"card": a.word("CARD_NAME"), "side": a.word("A|B")}
-    put_seat(txn, n, record)
+    put_seat(txn, n, replace(record, archetype=Archetype(a.word("CARD_NAME"), a.word("A|B"))))
 
 
 def allies_left(txn: Txn) -> list[str]:
     """Combat allies still in the company's ally deck (OS-KO-3/6)."""
     d = data_of(txn.state)
-    in_deck = list(txn.state.get("allies") or ())
-    used = [seat(txn.state, k).ally for k in SEATS] + list(txn.state.get("dead_allies") or ())
+    in_deck = rec(txn.state).allies
+    used = [seat(txn.state, k).ally for k in SEATS] + list(rec(txn.state).dead_allies)
     return sorted({a for a in in_deck if a in d.allies and d.allies[a].combat and in_deck.count(a) > used.count(a)})
 
 
 def offer_ally(txn: Txn, n: int) -> None:
     """OS-KO-3: when a knocked-out Oathsworn's turn starts, its player picks a combat ally."""
     record = seat(txn.state, n)
-    if not record.down or record.ally or (record.dead and not txn.state.get("hardcore")):
+    if not record.down or record.ally or (record.dead and not rec(txn.state).hardcore):
         return
     options = allies_left(txn)
     if not options:
@@ -336,18 +328,18 @@ def take_ally(txn: Txn, n: int, name: str) -> None:
         raise Rejected(f"seat {n}'s Oathsworn is still conscious")
     if record.ally:
         raise Rejected(f"seat {n} already plays {record.ally}")
-    if record.dead and not txn.state.get("hardcore"):
+    if record.dead and not rec(txn.state).hardcore:
         raise Rejected(f"seat {n} cannot take an ally")
     d = data_of(txn.state)
     spec = d.allies.get(name)
     if spec is None or not spec.combat:
         raise Rejected(f"{name} is not a combat ally (non-combat allies never enter encounters)")
-    in_deck = list(txn.state.get("allies") or ())
-    used = [seat(txn.state, k).ally for k in SEATS] + list(txn.state.get("dead_allies") or ())
+    in_deck = rec(txn.state).allies
+    used = [seat(txn.state, k).ally for k in SEATS] + list(rec(txn.state).dead_allies)
     if in_deck.count(name) <= used.count(name):
         raise Rejected(f"no {name} left in the company's ally deck")
     record = replace(record, ally=name, tokens=dict.fromkeys(TOKEN_KINDS, 0), max_animus=2,
-                     positions=[[], [], [], []], ally_once=False)
+                     positions=NO_POSITIONS, ally_once=False)
     put_seat(txn, n, record)
     txn.define(seat_track(n, "animus"), 2, 0, 2)
     txn.define(seat_track(n, "animus_reserve"), 0, 0, 2)
@@ -371,9 +363,9 @@ def hand(txn: Txn, a: Args) -> None:
         cards[name] = cooldown
     rules.check_hand(list(cards.values()))
     star = data_of(txn.state).star_cards.get(record.cls, ())
-    if int(txn.state.get("chapter")) == 1 and star and set(cards) != set(star):
+    if rec(txn.state).chapter == 1 and star and set(cards) != set(star):
         raise Rejected(f"in chapter 1 the {record.cls} plays its 7 starting cards: {', '.join(star)}")
-    record = replace(record, cards=cards, hand=list(cards), positions=[[], [], [], []])
+    record = replace(record, cards=cards, hand=tuple(cards), positions=NO_POSITIONS)
     put_seat(txn, n, record)
 
 
@@ -384,18 +376,16 @@ def face(txn: Txn, a: Args) -> None:
     """``face SEAT DIRECTION``: free on your own turn, never while an effect is resolving (OS-MOVE-3)."""
     n, record = _turn_seat(txn, a.num("SEAT"))
     _my_turn(txn, n)
-    if txn.state.get("draws"):
+    if rec(txn.state).draws:
         raise Rejected("an effect is still resolving; turn once it is done")
-    record.facing = a.word(FACING)
-    put_seat(txn, n, record)
+    put_seat(txn, n, replace(record, facing=a.word(FACING)))
 
 
 def injure(txn: Txn, a: Args) -> None:
     """``injure SEAT``: the Oathsworn draws an injury card into hand (played per OS-RND-7)."""
     n = a.num("SEAT")
     record = seat(txn.state, n)
-    record.injuries = int(record.injuries) + 1
-    put_seat(txn, n, record)
+    put_seat(txn, n, replace(record, injuries=record.injuries + 1))
 
 
 def permanent(txn: Txn, a: Args) -> None:
@@ -403,9 +393,8 @@ def permanent(txn: Txn, a: Args) -> None:
     its combat token now (OS-PERM-1)."""
     n, kind = a.num("SEAT"), a.word(TOKEN_CHOICE)
     record = seat(txn.state, n)
-    record.permanent = rules.add_permanent(dict(record.permanent), kind)
-    record.tokens[kind] = int(record.tokens.get(kind, 0)) + 1
-    put_seat(txn, n, record)
+    put_seat(txn, n, replace(record, permanent=rules.add_permanent(dict(record.permanent), kind),
+                             tokens={**record.tokens, kind: record.tokens.get(kind, 0) + 1}))
 
 
 def throw(txn: Txn, a: Args) -> None:
@@ -416,8 +405,7 @@ def throw(txn: Txn, a: Args) -> None:
     not_caged(record, n, "throwing")
     if name not in record.items or name in record.thrown:
         raise Rejected(f"seat {n} holds no {name} to throw")
-    record.thrown = [*record.thrown, name]
-    put_seat(txn, n, record)
+    put_seat(txn, n, replace(record, thrown=(*record.thrown, name)))
     update_defense(txn, n)
 
 
@@ -426,8 +414,7 @@ def pickup(txn: Txn, a: Args) -> None:
     n, record = _turn_seat(txn, a.num("SEAT"))
     if name not in record.thrown:
         raise Rejected(f"seat {n} has no thrown {name}")
-    record.thrown = [t for t in record.thrown if t != name]
-    put_seat(txn, n, record)
+    put_seat(txn, n, replace(record, thrown=tuple(t for t in record.thrown if t != name)))
     update_defense(txn, n)
 
 
@@ -438,9 +425,9 @@ def status(txn: Txn, a: Args) -> None:
     record = seat(txn.state, n)
     if a.has("crippled|caged"):
         if a.word("crippled|caged") == "crippled":
-            record.crippled_until = rules.crippled_until(txn.state.round, txn.state.phase)
+            record = replace(record, crippled_until=rules.crippled_until(txn.state.round, txn.state.phase))
         else:
-            record.caged_until = rules.caged_until(txn.state.round)
+            record = replace(record, caged_until=rules.caged_until(txn.state.round))
     elif a.has("consumed"):
         location = a.word("LOCATION")
         if f"boss.{location}" not in txn.state.tracks:
@@ -448,7 +435,7 @@ def status(txn: Txn, a: Args) -> None:
         record = replace(record, consumed=location, consumed_hp=0)
         txn.notice(f"seat {n} is consumed by {location} and leaves the board")
     else:
-        record.bleed = int(record.bleed) + a.num("N", 1)
+        record = replace(record, bleed=record.bleed + a.num("N", 1))
     put_seat(txn, n, record)
 
 
