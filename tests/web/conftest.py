@@ -1,5 +1,6 @@
-"""The headless Chromium the page tests share (one per worker process, for every page test file it
-runs), and a fresh phone-sized context per test."""
+"""The headless Chromium a page test file shares, and a fresh phone-sized context per test. One per
+file, not per session: Playwright's sync API keeps an event loop running on the worker's thread while
+it is open, which the asyncio tests of other files (fleet, firmware) cannot run under."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from tests.web.phones import browser
 PHONE = {"width": 390, "height": 844}
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
     yield from browser()
 
