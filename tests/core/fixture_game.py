@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 import msgspec
+from msgspec.structs import replace
 
 from tablekeeper.core.chance import Bag, Deck, Dice, Multiset
 from tablekeeper.core.events import Command

@@ -6,9 +6,9 @@ bookkeeping its flow names."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 import pytest
+from msgspec.structs import replace
 
 from tablekeeper.core.events import Command, NoticeKind
 from tablekeeper.core.flow import Ending, Flow, Kind, Phase, Step, Stop

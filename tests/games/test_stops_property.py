@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import msgspec.structs
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -236,7 +237,7 @@ def check_random_play(table: Table, seed: int, rng: random.Random, commands: int
                 if text == "undo":
                     for _ in range(walked.pop() if walked else 0):
                         assert walk.perform(Command("undo")).accepted
-                    assert replace(walk.state, auto=True, auto_runs=play.state.auto_runs) == play.state
+                    assert msgspec.structs.replace(walk.state, auto=True, auto_runs=play.state.auto_runs) == play.state
                     break
                 if before.over is not None:  # only the game's own bookkeeping after its end
                     assert command(text).verb in flow.ending.verbs, f"{text!r} accepted after the end ({before.over})"
@@ -304,7 +305,8 @@ def sync(game: Game, table: Table, play: Session, walk: Session, said: list[str]
     assert position(walk.state) == position(target) and walk.state.over == target.over, (
         f"after {said}: step by step {position(walk.state)} over={walk.state.over}, "
         f"automatic {position(target)} over={target.over}")
-    assert replace(walk.state, auto=True, auto_runs=target.auto_runs) == target, f"after {said}: the states differ"
+    assert msgspec.structs.replace(walk.state, auto=True, auto_runs=target.auto_runs) == target, \
+        f"after {said}: the states differ"
     return presses
 
 

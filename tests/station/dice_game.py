@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from tablekeeper.core.chance import Dice
 from tablekeeper.core.state import GameState

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from tablekeeper.core.flow import Flow, Phase, Step, Turns
 from tablekeeper.core.game import Game, Txn

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
+import msgspec.structs
 import pytest
 
 from tablekeeper.config import REFERENCE_CONFIG, StationConfig, load_config
@@ -218,7 +218,7 @@ def test_a_press_that_only_opens_a_pending_change_tells_the_outputs_nothing(rig:
 
     monkeypatch.setattr(loop, "changes", counted)
     if not skip_view:  # the protection taken out: every press looks at an unchanged state again
-        monkeypatch.setattr(rig.station, "_shown", dataclasses.replace(rig.session.state))
+        monkeypatch.setattr(rig.station, "_shown", msgspec.structs.replace(rig.session.state))
     for _ in range(3):
         rig.tap("up")
     assert (len(taken) == 0) is skip_view

@@ -1,4 +1,6 @@
-"""The headless Chromium the page tests share (one per worker), and a fresh phone-sized context per test."""
+"""The headless Chromium a page test file shares, and a fresh phone-sized context per test. One per
+file, not per session: Playwright's sync API keeps an event loop running on the worker's thread while
+it is open, which the asyncio tests of other files (fleet, firmware) cannot run under."""
 
 from __future__ import annotations
 

@@ -12,10 +12,10 @@ import functools
 import random
 import typing
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 import msgspec
+from msgspec.structs import replace
 
 from tablekeeper.core import flow as flowmod
 from tablekeeper.core.chance import Bag, Deck, Dice, PressRandom, Source
@@ -36,8 +36,7 @@ Handler = Callable[["Txn", tuple[str, ...]], None]
 ChoiceHandler = Callable[["Txn", int], None]
 
 
-@dataclass(frozen=True)
-class Verb:
+class Verb(msgspec.Struct, frozen=True):
     """A script/game verb: ``usage`` like ``"spend SEAT"``, a one-line ``help``."""
 
     usage: str
@@ -405,7 +404,7 @@ def _apply_data(game: Game, state: GameState, e: Event) -> GameState:
             value = default if e["value"] is None else msgspec.convert(e["value"], field_type)
         except msgspec.ValidationError as exc:  # the path alone ("$.fight") does not say which record field
             raise msgspec.ValidationError(f"{game.name} record field {e['key']!r}: {exc}") from None
-        return replace(state, record=msgspec.structs.replace(state.record, **{name: value}))
+        return replace(state, record=replace(state.record, **{name: value}))
     data = dict(state.data)
     if e["value"] is None:
         data.pop(e["key"], None)

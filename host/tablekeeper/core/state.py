@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
 from typing import Any, TypeVar
+
+import msgspec
 
 from tablekeeper.core.chance import Source
 from tablekeeper.core.tracks import Counter
@@ -15,15 +16,14 @@ EMPTY: Mapping[str, Any] = MappingProxyType({})
 R = TypeVar("R")
 
 
-@dataclass(frozen=True, slots=True)
-class Prompt:
+class Prompt(msgspec.Struct, frozen=True):
     """A choice with labelled options; ``next`` waits until it is answered with ``choose N``."""
 
     id: str
     text: str
     options: tuple[str, ...]
     seat: int | None = None
-    context: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
+    context: Mapping[str, Any] = msgspec.field(default_factory=lambda: EMPTY)
 
 
 class Result(Enum):
@@ -34,8 +34,7 @@ class Result(Enum):
     DRAW = "draw"
 
 
-@dataclass(frozen=True, slots=True)
-class GameState:
+class GameState(msgspec.Struct, frozen=True):
     """Everything a game needs to know; changed only by ``Game.apply``.
 
     ``done`` lists seats whose turn in the current step is over; ``passes`` the seats that passed in
@@ -62,12 +61,12 @@ class GameState:
     owing: tuple[int, ...] = ()
     auto: bool = False
     auto_runs: int = 0  # steps the station ran by itself so far (each a press it saved)
-    tracks: Mapping[str, Counter] = field(default_factory=lambda: EMPTY)
-    sources: Mapping[str, Source] = field(default_factory=lambda: EMPTY)
+    tracks: Mapping[str, Counter] = msgspec.field(default_factory=lambda: EMPTY)
+    sources: Mapping[str, Source] = msgspec.field(default_factory=lambda: EMPTY)
     prompt: Prompt | None = None
     over: str | None = None
     result: Result | None = None
-    data: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
+    data: Mapping[str, Any] = msgspec.field(default_factory=lambda: EMPTY)
     record: Any = None
 
     def typed(self, kind: type[R]) -> R:

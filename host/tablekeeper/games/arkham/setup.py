@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
+
+from msgspec.structs import replace
 
 from tablekeeper.core import packs as packlib
 from tablekeeper.core.chance import Bag, Multiset

@@ -8,10 +8,10 @@ the phases, travel and days in ``travel``; the verbs in ``cards``, ``rangers``, 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any, ClassVar
 
 import msgspec
+from msgspec.structs import replace
 
 from tablekeeper.core import packs as packlib
 from tablekeeper.core.chance import Deck

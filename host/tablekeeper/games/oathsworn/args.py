@@ -325,8 +325,7 @@ def split(args: tuple[str, ...],
 Handler = Callable[[Txn, Args], None]
 
 
-@dataclass(frozen=True)
-class GameVerb(Verb):
+class GameVerb(Verb, frozen=True):
     """A verb of this game: its handler takes the Args its usage line reads. ``answers`` names the
     prompts the verb answers (taken as the answer while that prompt is open); ``in_fight`` says it
     may be used while a story round of combat is still open."""

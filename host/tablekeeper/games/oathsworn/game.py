@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 import msgspec
+from msgspec.structs import replace
 
 import tablekeeper.games.oathsworn.draws as draws
 import tablekeeper.games.oathsworn.encounter as encounter

@@ -4,8 +4,9 @@ the Blight card, per-Spirit Energy and card plays, and the endings."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import ClassVar
+
+from msgspec.structs import replace
 
 from tablekeeper.core import packs as packlib
 from tablekeeper.core.chance import Deck, Multiset
