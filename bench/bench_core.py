@@ -11,8 +11,9 @@ import sys
 import tempfile
 import time
 from collections.abc import Mapping
-from dataclasses import replace
 from pathlib import Path
+
+from msgspec.structs import replace
 
 from tablekeeper.core.events import Command
 from tablekeeper.core.flow import Flow, Phase, Step, Turns

@@ -111,7 +111,7 @@ def reporter_poll_cost(passes: int = 3000) -> dict[str, float]:
     """The station thread's share of the fleet link: one ``FleetReporter.poll`` per loop pass, counted
     at two passes a second as the idle loop passed before it became event-driven (it now passes only
     for intents and deadlines: an upper bound), on the reference build's simulated parts."""
-    import dataclasses
+    import msgspec.structs
 
     from tablekeeper.config import REFERENCE_CONFIG, load_config
     from tablekeeper.core.session import Session
@@ -123,7 +123,7 @@ def reporter_poll_cost(passes: int = 3000) -> dict[str, float]:
 
     config = load_config(REFERENCE_CONFIG)
     fleet = FleetConfig(broker="127.0.0.1", station="probe")
-    config = dataclasses.replace(config, fleet=fleet)
+    config = msgspec.structs.replace(config, fleet=fleet)
     with tempfile.TemporaryDirectory() as tmp:
         parts = SimulatedParts(config, display_mode=None, capture_dir=Path(tmp))
         displays = make_displays(config, parts.open_device, clock=time.monotonic)

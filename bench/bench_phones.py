@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import dataclasses
 import json
 import os
 import re
@@ -40,6 +39,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import msgspec.structs
 from bench_press import BURSTS, EDGE_GAP_S, I2C_HZ, WINDOW_S, Wire, pct
 from bench_station_idle import family, family_cpu_s
 from websockets.sync.client import ClientConnection, connect
@@ -106,7 +106,7 @@ class Page:
 
 def bench_presses(save_dir: Path, presses: int) -> dict[str, list[float]]:
     config = load_config(ROOT / "hardware" / "station.toml")
-    config = dataclasses.replace(config, timing=dataclasses.replace(config.timing, pending_window_s=WINDOW_S))
+    config = msgspec.structs.replace(config, timing=msgspec.structs.replace(config.timing, pending_window_s=WINDOW_S))
     args = argparse.Namespace(game="arkham", seats=2, seed=1, save=str(save_dir / "arkham.sqlite"), slot="main",
                               capture_dir=save_dir, option=[], no_counters=True)
     station, parts, store = build_simulated(config, args, display_mode=None, clock=clock)

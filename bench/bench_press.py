@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import dataclasses
 import io
 import os
 import pstats
@@ -35,6 +34,8 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
+
+import msgspec.structs
 
 from tablekeeper.commands.run import build_simulated, settle_heap
 from tablekeeper.config import load_config
@@ -98,7 +99,7 @@ def pct(values: list[float], q: float) -> float:
 def bench_game(game: str, options: list[str], setup: list[str], save_dir: Path, *, presses: int = PRESSES,
                profile: cProfile.Profile | None = None) -> dict[str, Any]:
     config = load_config(ROOT / "hardware" / "station.toml")
-    config = dataclasses.replace(config, timing=dataclasses.replace(config.timing, pending_window_s=WINDOW_S))
+    config = msgspec.structs.replace(config, timing=msgspec.structs.replace(config.timing, pending_window_s=WINDOW_S))
     args = argparse.Namespace(game=game, seats=2, seed=1, save=str(save_dir / f"{game}.sqlite"), slot="main",
                               capture_dir=save_dir, option=options, no_counters=True)
     station, parts, store = build_simulated(config, args, display_mode=None, clock=clock)

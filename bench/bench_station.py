@@ -13,11 +13,11 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from gpiozero.pins.mock import MockFactory
+from msgspec.structs import replace
 
 from tablekeeper.config import DisplayConfig, load_config
 from tablekeeper.core.events import Command

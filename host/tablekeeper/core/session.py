@@ -204,7 +204,8 @@ class Session:
     def snapshot_key(self) -> str:
         """What this session's snapshots are valid for (the software, the setup with its packs)."""
         if self._snapshot_key is None:
-            self._snapshot_key = snapshot.key(self.setup.to_json(), type(self.game).__module__.rpartition(".")[0])
+            module = type(self.game).__module__  # a game's package, or its own module outside one
+            self._snapshot_key = snapshot.key(self.setup.to_json(), module.rpartition(".")[0] or module)
         return self._snapshot_key
 
     @property

@@ -119,7 +119,8 @@ def code_stamp(game_package: str) -> str:
 
     stamp = hashlib.sha256()
     module = importlib.import_module(game_package)
-    folders = [_CORE, *(Path(p) for p in getattr(module, "__path__", ()))]
+    own = getattr(module, "__path__", None) or [Path(getattr(module, "__file__", "") or ".").parent]
+    folders = [_CORE, *(Path(p) for p in own)]
     for folder in folders:
         for root, dirs, files in os.walk(folder):
             dirs.sort()
