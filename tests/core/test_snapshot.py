@@ -27,7 +27,7 @@ from tablekeeper.ui.model import Screens
 from tablekeeper.ui.state import UiState
 from tests.core.fixture_game import GAME as FIXTURE
 from tests.faults.walk import random_walk
-from tests.station.frames import SCRIPT_ARGS
+from tests.station.frames import SCRIPT_ARGS, example_setup
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "games"
 EVERY = 5  # a snapshot every 5 active commands here, so each example script leaves several
@@ -36,21 +36,6 @@ EVERY = 5  # a snapshot every 5 active commands here, so each example script lea
 @pytest.fixture(autouse=True)
 def often(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(session_module, "CHECKPOINT_EVERY", EVERY)
-
-
-def example_setup(name: str) -> tuple[int | None, int, dict[str, str]]:
-    """Seats, seed and options of a game's example script, as ``play`` takes them (auto flow)."""
-    args, seats, seed, options = list(SCRIPT_ARGS[name]), None, 1, {"flow": "auto"}
-    while args:
-        flag, value = args.pop(0), args.pop(0)
-        if flag == "--seats":
-            seats = int(value)
-        elif flag == "--seed":
-            seed = int(value)
-        else:
-            key, _, val = value.partition("=")
-            options[key] = val
-    return seats, seed, options
 
 
 def play_example(name: str, save: Path) -> Session:

@@ -94,6 +94,21 @@ press next
 # the console-script and chance-source tests read it too.
 SCRIPT_ARGS: dict[str, tuple[str, ...]] = dict(EXAMPLE_ARGS)  # the screen gallery runs them the same way
 
+
+def example_setup(game: str) -> tuple[int | None, int, dict[str, str]]:
+    """Seats (None: the game's default), seed and options of a game's example script, as ``play`` and
+    ``run`` start it (automatic flow)."""
+    args, seats, seed, options = SCRIPT_ARGS[game], None, 1, {"flow": "auto"}
+    for flag, value in zip(args[::2], args[1::2], strict=True):
+        if flag == "--seats":
+            seats = int(value)
+        elif flag == "--seed":
+            seed = int(value)
+        else:
+            key, _, val = value.partition("=")
+            options[key] = val
+    return seats, seed, options
+
 CASES: tuple[Case, ...] = (
     *(Case(game, DOCS / f"{game}.script", ("--game", game, *args), typed=True) for game, args in SCRIPT_ARGS.items()),
     Case("arkham_keys", DOCS / "arkham.keys", ("--walk", "--game", "arkham", "--seats", "4")),

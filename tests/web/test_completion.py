@@ -14,21 +14,12 @@ from tablekeeper import games
 from tablekeeper.core.script import parse_line
 from tablekeeper.core.session import Session
 from tablekeeper.web.completion import MAX_CHOICES, complete
-from tests.station.frames import DOCS, SCRIPT_ARGS
+from tests.station.frames import DOCS, SCRIPT_ARGS, example_setup
 
 
 def _session(game: str) -> Session:
-    args = SCRIPT_ARGS[game]
-    seats, seed, options = 2, 1, {"flow": "auto"}  # as `play` and `run` start a game
-    for flag, value in zip(args[::2], args[1::2], strict=True):
-        if flag == "--seats":
-            seats = int(value)
-        elif flag == "--seed":
-            seed = int(value)
-        else:
-            key, _, val = value.partition("=")
-            options[key] = val
-    return Session(games.load(game), seats=seats, seed=seed, options=options)
+    seats, seed, options = example_setup(game)
+    return Session(games.load(game), seats=seats or 2, seed=seed, options=options)
 
 
 def _lines(game: str) -> list[str]:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tablekeeper.intents import Typed
-from tests.station.frames import DOCS, SCRIPT_ARGS
+from tests.station.frames import DOCS, SCRIPT_ARGS, example_setup
 from tests.web.phones import PhoneStation, agree, caught_up, needs_chromium
 
 pytestmark = needs_chromium
@@ -19,20 +19,6 @@ pytestmark = needs_chromium
 def _script_lines(game: str) -> list[str]:
     lines = (DOCS / f"{game}.script").read_text(encoding="utf-8").splitlines()
     return [text for line in lines if (text := line.split("#", 1)[0].strip())]
-
-
-def _session_args(game: str) -> dict[str, Any]:
-    args = SCRIPT_ARGS[game]
-    out: dict[str, Any] = {"options": {"flow": "auto"}}  # as `tablekeeper play` and `run` start a game
-    for flag, value in zip(args[::2], args[1::2], strict=True):
-        if flag == "--seats":
-            out["seats"] = int(value)
-        elif flag == "--seed":
-            out["seed"] = int(value)
-        else:
-            key, _, val = value.partition("=")
-            out["options"][key] = val
-    return out
 
 
 # Oathsworn's script is the longest (15 s of pages read after every line): it runs under -m stress; the
@@ -44,9 +30,8 @@ GAMES = [pytest.param(game, marks=pytest.mark.stress) if game == "oathsworn" els
 def test_the_page_and_the_glass_show_the_same_text_for_every_screen(game: str, tmp_path: Path, context: Any) -> None:
     """Each line of the game's example script typed at the station; after each, the table page and
     every seat page show what the track, tokens and seat displays show, from the same screens."""
-    args = _session_args(game)
-    ps = PhoneStation(tmp_path, game, seats=args.get("seats", 2), seed=args.get("seed", 1),
-                      options=args["options"])
+    seats_given, seed, options = example_setup(game)
+    ps = PhoneStation(tmp_path, game, seats=seats_given or 2, seed=seed, options=options)
     try:
         seats = ps.on_station(lambda st: st.session.state.seats)
         pages = [context.new_page() for _ in range(seats + 1)]
