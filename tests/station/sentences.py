@@ -118,16 +118,19 @@ def screens_of(run: Run, build: str, workdir: Path) -> list[Seen]:
     save = workdir / "save.sqlite3"
     common = ["--config", str(config_path), "--display", "capture", "--capture-dir", str(workdir / "capture"),
               "--no-counters"]
+    # the simulator's own panel picture is not read here (composing and encoding it was most of a run)
+    no_panel = mock.patch("tablekeeper.sim.simulator.SimulatedParts.refresh", return_value=False)
     for name in run.before:
         first = next(r for r in RUNS if r.name == name)
         script = workdir / f"{name}.before.txt"
         script.write_text(script_text(first), encoding="utf-8")
-        if cli.main(["run", *first.args, *common, "--save", str(save), "--script", str(script)]) != 0:
-            raise RuntimeError(f"{name} before {run.name} failed")
+        with no_panel:
+            if cli.main(["run", *first.args, *common, "--save", str(save), "--script", str(script)]) != 0:
+                raise RuntimeError(f"{name} before {run.name} failed")
     script = workdir / f"{run.name}.txt"
     script.write_text(script_text(run), encoding="utf-8")
     argv = ["run", *run.args, *common, "--script", str(script)] + (["--save", str(save)] if run.before else [])
-    with watching() as composed, mock.patch("tablekeeper.sim.simulator.SimulatedParts.refresh", return_value=False):
+    with watching() as composed, no_panel:
         if cli.main(argv) != 0:
             raise RuntimeError(f"{run.name}: tablekeeper {' '.join(argv)} failed")
     by_role = {d.role: d for d in config.displays}
