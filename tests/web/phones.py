@@ -154,21 +154,41 @@ def caught_up(ps: PhoneStation, *pages: Any) -> int:
     return version
 
 
-def shown_on(page: Any) -> dict[str, str]:
-    """Each display box's text on ``page``, by role."""
-    texts: dict[str, str] = page.evaluate(
-        "Object.fromEntries([...document.querySelectorAll('article.display')]"
-        ".map(a => [a.dataset.role, a.innerText]))")
-    return texts
+# The view's version a page shows and each display box's text on it, by role.
+_SHOWN = ("({version: Number(document.body.dataset.version), texts: Object.fromEntries("
+          "[...document.querySelectorAll('article.display')].map(a => [a.dataset.role, a.innerText]))})")
 
 
-def agree(ps: PhoneStation, page: Any) -> list[str]:
-    """The displays ``page`` shows hold the same text as the glass draws from the same screens: every
-    line the glass keeps is on the page, every row of the glass is in the page's text. Returns the roles."""
-    version = int(page.evaluate("document.body.dataset.version"))
+def shown_on(page: Any) -> tuple[int, dict[str, str]]:
+    """The version of the view ``page`` shows and each display box's text, read in one go."""
+    shown: dict[str, Any] = page.evaluate(f"() => {_SHOWN}")
+    return int(shown["version"]), dict(shown["texts"])
+
+
+def settled_views(ps: PhoneStation, *pages: Any) -> list[tuple[int, dict[str, str]]]:
+    """What each page shows once it has the station's settled view, for a change made at the station
+    itself (typed there, so no press of a page's is waiting to be acknowledged first): one wait per
+    page, which returns what it shows (``shown_on``)."""
+    version = settled(ps)
+    out = []
+    for page in pages:
+        handle = page.wait_for_function(
+            f"v => document.body.dataset.pending === '0' && Number(document.body.dataset.version) >= v && {_SHOWN}",
+            arg=version, timeout=10_000, polling=20)
+        shown = handle.json_value()
+        handle.dispose()
+        out.append((int(shown["version"]), dict(shown["texts"])))
+    return out
+
+
+def agree(ps: PhoneStation, page: Any, shown: tuple[int, dict[str, str]] | None = None) -> list[str]:
+    """The displays ``page`` shows (``shown``: as already read off it) hold the same text as the glass
+    draws from the same screens: every line the glass keeps is on the page, every row of the glass is in
+    the page's text. Returns the roles."""
+    version, texts = shown if shown is not None else shown_on(page)
     screens = ps.snapshots[version].screens
     checked = []
-    for role, text in shown_on(page).items():
+    for role, text in texts.items():
         screen = screens.display(role)
         assert screen is not None, role
         on_page = squash(text)

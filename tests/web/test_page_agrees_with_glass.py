@@ -11,7 +11,7 @@ import pytest
 
 from tablekeeper.intents import Typed
 from tests.station.frames import DOCS, SCRIPT_ARGS, example_setup
-from tests.web.phones import PhoneStation, agree, caught_up, needs_chromium
+from tests.web.phones import PhoneStation, agree, caught_up, needs_chromium, settled_views
 
 pytestmark = needs_chromium
 
@@ -42,9 +42,8 @@ def test_the_page_and_the_glass_show_the_same_text_for_every_screen(game: str, t
         roles: set[str] = set()
         for line in _script_lines(game):
             ps.put(Typed(line))
-            caught_up(ps, *pages)
-            for page in pages:
-                roles.update(agree(ps, page))
+            for page, shown in zip(pages, settled_views(ps, *pages), strict=True):
+                roles.update(agree(ps, page, shown))
         assert {"track", "tokens", *(f"seat{s}" for s in range(1, seats + 1))} <= roles
         assert ps.on_station(lambda st: st.stats.refusals) == 0
     finally:
