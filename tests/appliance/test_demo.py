@@ -219,11 +219,12 @@ def _rehearse(script: DemoScript, seats: int) -> list[str]:
 
 
 @pytest.mark.parametrize("script", load_scripts(), ids=lambda s: s.game)
-@pytest.mark.parametrize("seats", [2, 4])
-def test_each_demo_script_is_accepted_by_its_game(script: DemoScript, seats: int) -> None:
+def test_each_demo_script_is_accepted_by_its_game(script: DemoScript) -> None:
+    """At the seat count the demo plays (the game's default): a script that asks each seat for its
+    move (Earthborne's path cards, ER-PATH-1) is written for that many seats."""
     if script.game not in games.names():
         pytest.skip(f"the {script.game} package is not present")
-    assert _rehearse(script, seats) == []
+    assert _rehearse(script, games.load(script.game).seats_default) == []
 
 
 @pytest.mark.parametrize("build", ["station.toml", "compact.toml"])
