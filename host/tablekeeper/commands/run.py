@@ -105,13 +105,14 @@ def make_station(args: argparse.Namespace, *, session: Session, store: Any, **pa
     from tablekeeper.demo.station import DemoStation
 
     seeds = iter(range(args.seed + 1, 1 << 62))
+    scripts = load_scripts()
+    options = {script.game: dict(script.options) for script in scripts}
 
     def new_session(game_name: str) -> Session:
         game = games.load(game_name)
-        return Session(game, seats=game.seats_default, seed=next(seeds))
+        return Session(game, seats=game.seats_default, seed=next(seeds), options=options.get(game_name, {}))
 
-    demo = DemoMode(load_scripts(), counters=store if store is not None else MemoryCounts(),
-                    now_s=parts["clock"]())
+    demo = DemoMode(scripts, counters=store if store is not None else MemoryCounts(), now_s=parts["clock"]())
     return DemoStation(demo=demo, new_session=new_session, session=session, **parts)
 
 
