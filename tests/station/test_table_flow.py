@@ -224,7 +224,7 @@ def test_the_walk_setting_starts_a_game_step_by_step(tmp_path: Path) -> None:
 def test_earthborne_path_cards_by_seat_a_and_next_twice_goes_on_without_the_rest(table: Table) -> None:
     """ER-PATH-1 by the buttons alone: the Rangers still to draw blink; the lead's A says its card was
     drawn (the group's own deck, not named); NEXT asks first, a second NEXT goes on without seat 2..4's
-    cards, which the log says."""
+    cards, which the log says. In the Ranger turns NEXT twice ends them for the Rangers not rested."""
     table.station.perform([Command("pathdeck", ("12",))])  # typed once: the group's own deck of 12
     assert table.session.state.owing == (1, 2, 3, 4)
     assert seat_line(table.session.state, table.session.game, 1) == "still to play | A: drew my path card"
@@ -238,3 +238,8 @@ def test_earthborne_path_cards_by_seat_a_and_next_twice_goes_on_without_the_rest
     table.tap("next")
     assert table.session.state.phase == "turns"
     assert table.session.view()["log"][-1] == "path: no card drawn for seat(s) 2, 3, 4 this round (next!)"
+    table.tap("seat1.a")  # seat 1 rests; NEXT twice ends the Ranger turns for the others (ER-ROUND-1)
+    table.tap("next")
+    table.tap("next")
+    assert table.session.state.phase == "travel"
+    assert table.session.view()["log"][-1] == "turns: seat(s) 2, 3, 4 did not rest this round (next!)"
