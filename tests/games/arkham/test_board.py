@@ -141,7 +141,7 @@ def test_ah_engm_3_prey_picks_among_several_investigators() -> None:
        "enemy seat1 Ghoul fight=2 health=2 evade=2 damage=1 horror=0 at=Hall")
     prompt = s.state.prompt
     assert prompt is not None and prompt.id == "prey" and prompt.options == ("seat 1", "seat 2")
-    do(s, "choose 1")  # prey "highest combat": Roland (4) over Daisy (2)
+    do(s, "choose 1")  # an enemy typed by hand has no prey instruction: the players pick
     assert enemy(s, "Ghoul")["engaged"] == 1
 
 

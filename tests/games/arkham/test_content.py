@@ -277,8 +277,9 @@ def test_the_barrier_is_passed_by_clues_at_round_end_in_the_hallway_and_the_prie
         "the round without" in s.view()["notices"]  # the table is told why the round waits
     do(s, "spend-clues seat1:6")  # The Barrier turns over: the Parlor is revealed, the Priest spawns
     assert data(s, "locations")["Parlor"]["revealed"] is True
-    assert s.state.prompt is not None and s.state.prompt.id == "prey"  # both are in the Hallway
-    do(s, "choose 1")
+    # both are in the Hallway: its prey (highest combat) picks Roland (4) over Daisy (2), no question
+    assert s.state.prompt is None
+    assert "Ghoul Priest's prey, highest combat: seat 1 (seat 1 4, seat 2 2 printed)" in s.view()["notices"]
     priest = data(s, "enemies")["Ghoul Priest"]
     assert priest["health"] == 10 and priest["engaged"] == 1
 
@@ -400,3 +401,49 @@ def test_a_burned_house_leaves_the_midnight_masks_once_everyone_is_out() -> None
     do(s, "enter seat1 Rivertown", "enter seat2 Rivertown", "remove-location Your House")
     locations = data(s, "locations")
     assert "Your House" not in locations and "Your House" not in locations["Rivertown"]["connections"]
+
+
+@pytest.mark.rule("AH-ENGM-3")
+@pytest.mark.rule("AH-PREY-1")
+def test_a_printed_prey_picks_whom_the_enemy_engages_without_a_question() -> None:
+    """The catalogue's example: A (combat 4) and B (combat 2) at one location, prey "highest combat"."""
+    s = new()
+    do(s, "enemy seat2 Ghoul Priest at=Study")  # both begin in the Study
+    assert s.state.prompt is None
+    assert data(s, "enemies")["Ghoul Priest"]["engaged"] == 1
+    assert "Ghoul Priest's prey, highest combat: seat 1 (seat 1 4, seat 2 2 printed)" in s.view()["notices"]
+
+
+@pytest.mark.rule("AH-PREY-1")
+def test_a_prey_on_remaining_health_reads_the_damage_taken_and_asks_only_among_a_tie() -> None:
+    s = new(seats=3)  # Roland health 9, Daisy 5, Skids 8
+    do(s, "set seat1.damage 5")  # all three begin in the Study
+    do(s, "enemy seat1 Ravenous Ghoul at=Study")  # lowest remaining health: Roland 4
+    assert data(s, "enemies")["Ravenous Ghoul"]["engaged"] == 1
+    s = new(seats=3)
+    do(s, "set seat1.damage 4")
+    do(s, "enemy seat1 Ravenous Ghoul at=Study")  # Roland 5 and Daisy 5 tie: the players pick between them
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.id == "prey" and prompt.options == ("seat 1", "seat 2")
+    do(s, "choose 2")
+    assert data(s, "enemies")["Ravenous Ghoul"]["engaged"] == 2
+
+
+@pytest.mark.rule("AH-PREY-1")
+def test_an_enemy_spawning_on_its_prey_is_weighed_the_same_way() -> None:
+    """The Masked Hunter spawns engaged with the investigator with the most clues (any location)."""
+    s = new(scenario_id="midnight_masks")
+    do(s, "set seat2.clues 2", "enemy seat1 The Masked Hunter")
+    assert s.state.prompt is None
+    assert data(s, "enemies")["The Masked Hunter"]["engaged"] == 2
+    s = new(scenario_id="midnight_masks")
+    do(s, "enemy seat1 The Masked Hunter")  # no clues anywhere: a tie, so the players say
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.id == "spawn_prey" and prompt.options == ("seat 1", "seat 2")
+
+
+def test_a_prey_the_box_cannot_weigh_is_the_players_pick() -> None:
+    assert rules.prey_instruction("highest combat") == (1, "combat")
+    assert rules.prey_instruction("fewest cards in hand") == (-1, "cards in hand")
+    assert rules.prey_instruction("only Roland Banks") is None and rules.prey_instruction(None) is None
+    assert rules.prey_picks(-1, {1: 3, 2: 1, 3: 1}) == (2, 3)

@@ -12,7 +12,7 @@ from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import assets, effects, places
+from tablekeeper.games.arkham import assets, effects, places, rules
 from tablekeeper.games.arkham.record import rec
 from tablekeeper.games.arkham.records import Enemy, Location
 
@@ -333,13 +333,41 @@ def engage_check(txn: Txn, name: str) -> None:
     loc = foe.location
     if foe.engaged is not None or not foe.ready or foe.aloof or foe.has("massive") or loc is None:
         return
-    here = seats_at(txn.state, loc)
+    here = prey_candidates(txn, name, foe.prey, seats_at(txn.state, loc))
     if len(here) == 1:
         engage(txn, name, here[0])
     elif here:
         prey = f" ({foe.prey})" if foe.prey else ""
         txn.ask("prey", f"{name}'s prey{prey}: whom does it engage?", [f"seat {s}" for s in here],
                 context={"enemy": name, "seats": here})
+
+
+def prey_candidates(txn: Txn, name: str, prey: str | None, seats: list[int]) -> list[int]:
+    """AH-PREY-1: of several candidates, those the enemy's prey instruction leaves, weighed on what the
+    box tracks (printed skills, clues, remaining health and sanity, cards in hand); the players pick
+    among a tie, or among all when the instruction is not one the box can weigh. A pick the box makes
+    is said, with the values it read (skills as printed: a card that changes one is the table's to undo)."""
+    instruction = rules.prey_instruction(prey)
+    if instruction is None or len(seats) < 2:
+        return seats
+    end, measure = instruction
+    values = {seat: prey_value(txn.state, seat, measure) for seat in seats}
+    picks = list(rules.prey_picks(end, values))
+    if len(picks) == 1:
+        printed = " printed" if measure in rules.SKILLS else ""
+        weighed = ", ".join(f"seat {seat} {value}" for seat, value in values.items())
+        txn.notice(f"{name}'s prey, {prey}: seat {picks[0]} ({weighed}{printed})")
+    return picks
+
+
+def prey_value(state: GameState, seat: int, measure: str) -> int:
+    """What a prey instruction weighs for one investigator (``rules.PREY_MEASURES``)."""
+    if measure in rules.SKILLS:
+        return effects.seat_info(state, seat).skills.get(measure, 0)
+    if measure in ("remaining health", "remaining sanity"):
+        limit, harm = ("health", "damage") if measure == "remaining health" else ("sanity", "horror")
+        return effects.seat_value(state, seat, limit) - effects.seat_value(state, seat, harm)
+    return effects.seat_value(state, seat, "hand" if measure == "cards in hand" else measure)
 
 
 def engage(txn: Txn, name: str, seat: int) -> None:

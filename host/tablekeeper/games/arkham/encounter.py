@@ -91,7 +91,7 @@ def place(txn: Txn, seat: int, label: str, foe: records.Enemy, where: str | None
 
 def ask_prey(txn: Txn, label: str, foe: records.Enemy, prey: str, doom: int) -> None:
     """Spawn engaged with its prey: the one investigator, or the one the players name."""
-    seats = effects.live_seats(txn.state)
+    seats = board.prey_candidates(txn, label, foe.prey, effects.live_seats(txn.state))
     if len(seats) == 1:
         spawn_engaged(txn, seats[0], label, foe, doom)
         return

@@ -21,6 +21,27 @@ ACTION_KINDS = ("investigate", "move", "draw", "resource", "play", "activate", "
                 "parley", "resign", "other")
 
 
+# AH-PREY-1: how a prey instruction reads ("highest combat", "fewest cards in hand"): its first word
+# says which end of the measure it wants, the rest what it measures.
+PREY_ENDS = {"highest": 1, "most": 1, "lowest": -1, "fewest": -1}
+PREY_MEASURES = (*SKILLS, "clues", "remaining health", "remaining sanity", "cards in hand")
+
+
+def prey_instruction(prey: str | None) -> tuple[int, str] | None:
+    """AH-PREY-1: an instruction as (+1 for the most, -1 for the fewest; what it measures), or None
+    when the box cannot weigh it (none printed, or a measure it does not track)."""
+    end, _, measure = (prey or "").strip().lower().partition(" ")
+    if end not in PREY_ENDS or measure not in PREY_MEASURES:
+        return None
+    return PREY_ENDS[end], measure
+
+
+def prey_picks(end: int, values: Mapping[int, int]) -> tuple[int, ...]:
+    """AH-PREY-1: the candidates the instruction leaves: those tied at its end of the measure."""
+    best = max(value * end for value in values.values())
+    return tuple(seat for seat, value in values.items() if value * end == best)
+
+
 def per_investigator(amount: int, per_inv: bool, investigators: int) -> int:
     """AH-ACTAG-3 / AH-ACTAG-6: a per-investigator value is multiplied by the investigator count."""
     return amount * investigators if per_inv else amount
