@@ -154,8 +154,8 @@ class Earthborne(Game):
         for name, (usage, text, handler) in tracker.VERBS.items():
             out[name] = Verb(usage, text, handler)  # campaign bookkeeping: also after the day's end
         out["next"] = Verb("next", "end the active Ranger's turn, or go on to the next step", travel.next_verb)
-        out["next!"] = Verb("next!", "end the step even though seats still owe a move (in Phase 1: a path card)",
-                            travel.forced_next_verb)
+        out["next!"] = Verb("next!", "end the step for the Rangers still owing a move (a path card, a rest), "
+                            "named in the log", travel.forced_next_verb)
         out["draw"] = Verb("draw challenge [effect] | draw path [SEAT] [extra]",
                            "the device draws (the waiting test's challenge card, a path card)", pathdeck.draw_verb)
         out["reveal"] = Verb("reveal challenge ID|ICON [ASPECT=N ..] [effect] | reveal path NAME [SEAT] [extra]",
