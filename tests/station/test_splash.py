@@ -16,6 +16,7 @@ import pytest
 
 from tablekeeper.commands.run import build_simulated
 from tablekeeper.config import REFERENCE_CONFIG, StationConfig, load_config
+from tablekeeper.hw.luma_devices import native_pages
 from tablekeeper.sim.oled import OledChip
 from tablekeeper.station import splash, splash_stream
 
@@ -107,11 +108,11 @@ def test_a_config_that_wires_the_track_display_otherwise_releases_the_splash() -
     shown = emulated(chips)
     assert shown is not None
     config = load_config(REFERENCE_CONFIG)
-    assert shown.hand_over(config) is not None and not chips[0].cleaned_up
+    assert set(shown.hand_over(config)) == {"track"} and not chips[0].cleaned_up
     moved = msgspec.structs.replace(config, displays=tuple(
         msgspec.structs.replace(d, address=0x3D) if d.role == "track" else d for d in config.displays))
     assert isinstance(moved, StationConfig)
-    assert shown.hand_over(moved) is None and chips[0].cleaned_up and not chips[0].on  # turned off, released
+    assert shown.hand_over(moved) == {} and chips[0].cleaned_up and not chips[0].on  # turned off, released
 
 
 def test_the_recorded_bytes_are_what_luma_and_ui_render_send_today() -> None:
@@ -208,9 +209,9 @@ def test_on_the_pi_the_station_takes_the_display_over_on_lumas_own_interface(mon
         shown = splash.show(["run"], on_pi=lambda: True)
         assert shown is not None and shown.reopen is not None
         handed = shown.hand_over(load_config(REFERENCE_CONFIG))
-    assert handed is not None and bus.fd == -1
-    device, frame = handed
-    assert device.width == 128 and frame.tobytes() == splash.starting_frame((128, 64)).tobytes()
+    assert set(handed) == {"track"} and bus.fd == -1
+    device, pages = handed["track"]
+    assert device.width == 128 and pages == native_pages(device, splash.starting_frame((128, 64)))
     assert lumas[0].byte_count == 0
 
 
@@ -233,7 +234,7 @@ def test_the_config_check_takes_the_splashs_parse_of_the_same_file(monkeypatch: 
         return real(text)
 
     monkeypatch.setattr(splash.tomllib, "loads", counted)
-    assert splash.read_track(str(REFERENCE_CONFIG)) is not None
+    assert "track" in splash.read_displays(str(REFERENCE_CONFIG))[1]
     config = load_config(REFERENCE_CONFIG)
     schema._parsed.cache_clear()
     assert load_config(REFERENCE_CONFIG) == config  # the same checked config as from a parse of its own
