@@ -11,12 +11,11 @@ always does."""
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tablekeeper.hw.chip_writes import DISPLAY_OFF, DISPLAY_ON, Stream, whole_frame
-from tablekeeper.parsed_toml import hand_on
+from tablekeeper.parsed_toml import hand_on, kept_path, load_kept
 from tablekeeper.station import remembered
 
 if TYPE_CHECKING:
@@ -196,7 +195,7 @@ def read_displays(path: str) -> tuple[str, dict[str, Track]]:
     if len(raw) > MAX_CONFIG_BYTES:
         return "", {}
     text = raw.decode("utf-8")
-    data = tomllib.loads(text)
+    data = load_kept(text, kept_path(path, _cache()))  # as parsed last time, when the text is the same
     hand_on(text, data)  # the config's checks read the same file next: they take this parse
     found = {}
     for display in data.get("displays", ()):
