@@ -151,10 +151,6 @@ class Splash(NamedTuple):
             handed[role] = (device, pages)
         return handed
 
-    def release(self) -> None:
-        for drawn in self.drawn.values():
-            release(drawn.interface)
-
 
 def release(interface: Any) -> None:
     """Turn a display off (as luma's cleanup does) and let go of the bus."""
