@@ -92,7 +92,7 @@ def main() -> None:
     session = bench_session()
     state = session.state
     bag = skilltest.chaos_bag(state).contents.as_dict()
-    tokens = skilltest.token_kinds(state)
+    tokens = skilltest.token_kinds(state, 1)
     elder = skilltest.elder_sign(state, 1)
     size = sum(bag.values())
     assert size == 30 and bag["bless"] == 3 and bag["curse"] == 3, bag  # the set-up, not a timing

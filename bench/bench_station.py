@@ -18,6 +18,7 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory
 from msgspec.structs import replace
+from PIL import Image
 
 from tablekeeper.config import DisplayConfig, load_config
 from tablekeeper.core.events import Command
@@ -64,7 +65,8 @@ def bench_bytes() -> list[str]:
     after = render_panel(Panel("Tokens", ("doom 4", "clues 2", "agenda 1a")), (128, 64))
     hp_before = render_panel(Panel("Roland", ("HP 7/9", "San 5/5"), big="7"), (128, 32))
     hp_after = render_panel(Panel("Roland", ("HP 6/9", "San 5/5"), big="6"), (128, 32))
-    cases = [("ssd1306 128x64, doom 3 -> 4", SSD1306, (128, 64), before, after),
+    cases: list[tuple[str, type[SSD1306] | type[SH1106], tuple[int, int], Image.Image, Image.Image]] = [
+             ("ssd1306 128x64, doom 3 -> 4", SSD1306, (128, 64), before, after),
              ("sh1106 128x64, doom 3 -> 4", SH1106, (128, 64), before, after),
              ("ssd1306 128x32, HP die 7 -> 6", SSD1306, (128, 32), hp_before, hp_after)]
     for label, driver, size, old, new in cases:

@@ -59,6 +59,13 @@ def _command_word(argv: Sequence[str]) -> str | None:
     return next((word for word in argv if not word.startswith("-")), None)
 
 
+def _default_save() -> str:
+    """The save a ``tablekeeper run`` on the Pi keeps without ``--save`` (``commands.run.run_hardware``)."""
+    from tablekeeper.appliance.paths import store_path
+
+    return str(store_path())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     splash = None
@@ -70,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             gc.disable()
         from tablekeeper.station.splash import show
 
-        splash = show(words)
+        splash = show(words, default_save=_default_save)
     parser = build_parser(_command_word(words))
     args = parser.parse_args(words)
     if splash is not None:

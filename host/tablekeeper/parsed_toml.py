@@ -1,12 +1,19 @@
-"""TOML texts already parsed in this process, handed on to the next reader of the same text: the Pi's
-start-up splash parses the station config with the standard library before msgspec loads, and the
-config's checks then take that parse instead of parsing the same file again. The built-in packs' files come
-the same way from their cache (``core/pack_cache.py``). Standard library only, so the splash can use it
-before its frame."""
+"""TOML texts already parsed, handed on to the next reader of the same text: the Pi's start-up splash
+parses the station config before msgspec loads, and the config's checks then take that parse instead of
+parsing the same file again. The built-in packs' files come the same way from their cache
+(``core/pack_cache.py``); the station config's parse is kept beside them (``load_kept``), so a start
+whose config did not change loads no TOML parser at all. Standard library only, so the splash can use
+it before its frame."""
 
 from __future__ import annotations
 
-from typing import Any
+import contextlib
+import marshal
+import os
+from typing import Any, Final
+
+FORMAT: Final = 1  # of a kept parse: bump when what it holds changes
+MAX_KEPT_BYTES: Final = 1 << 20
 
 _HANDED: dict[str, dict[str, Any] | bytes] = {}
 HANDED_MAX = 32  # a game's data files and the config: each is taken once
@@ -22,3 +29,35 @@ def hand_on(text: str, doc: dict[str, Any] | bytes) -> None:
 def take(text: str) -> dict[str, Any] | bytes | None:
     """The parse handed on for ``text``, once; None when there is none."""
     return _HANDED.pop(text, None)
+
+
+def kept_path(path: str, cache: str) -> str | None:
+    """Where the parse of the TOML file at ``path`` is kept under ``cache`` (None: the name is too long)."""
+    name = os.path.abspath(path).replace("%", "%25").replace("/", "%2F") + ".toml.marshal"
+    return os.path.join(cache, "parsed", name) if len(name) <= 240 else None
+
+
+def load_kept(text: str, kept: str | None) -> dict[str, Any]:
+    """``tomllib.loads(text)``, taken from the file ``kept`` when it holds the parse of this very text
+    (a C-level ``marshal`` load), else parsed and kept there for the next process (best effort: a
+    missing, stale, damaged or unwritable file only means parsing). Raises as ``tomllib.loads`` does."""
+    if kept is not None:
+        with contextlib.suppress(OSError, EOFError, ValueError, TypeError):
+            with open(kept, "rb") as file:
+                form, was, doc = marshal.loads(file.read(MAX_KEPT_BYTES))
+            if form == FORMAT and was == text and type(doc) is dict:
+                return doc
+    import tomllib
+
+    doc = tomllib.loads(text)
+    if kept is not None:
+        temporary = f"{kept}.{os.getpid()}"
+        try:
+            os.makedirs(os.path.dirname(kept), exist_ok=True)
+            with open(temporary, "wb") as file:
+                file.write(marshal.dumps((FORMAT, text, doc)))  # TOML dates do not marshal: ValueError, nothing kept
+            os.replace(temporary, kept)
+        except (OSError, ValueError):
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+    return doc

@@ -13,7 +13,6 @@ import functools
 import os
 import re
 import stat
-import tomllib
 import types
 import typing
 from collections.abc import Mapping
@@ -91,7 +90,11 @@ def parse_toml(text: str, *, source: str) -> dict[str, Any]:
     caller gets its own copy."""
     try:
         return _own_copy(text)
-    except tomllib.TOMLDecodeError as exc:
+    except ValueError as exc:  # tomllib's TOMLDecodeError (a ValueError): tomllib loads only to parse
+        import tomllib
+
+        if not isinstance(exc, tomllib.TOMLDecodeError):
+            raise
         at = re.compile(_TOML_AT).search(str(exc))
         raise ConfigError(f"{source}: not valid TOML: {exc}", file=source,
                           line=int(at.group(1)) if at else None) from None
@@ -123,7 +126,7 @@ def _parsed(text: str) -> dict[str, Any] | bytes:
     handed = parsed_toml.take(text)
     if isinstance(handed, bytes):
         return handed
-    doc = tomllib.loads(text) if handed is None else handed
+    doc = _loads(text) if handed is None else handed
     try:
         return msgspec.msgpack.encode(doc) if plain(doc) else doc
     except RecursionError:  # nested deeper than a walk recurses: kept as it is
@@ -132,18 +135,26 @@ def _parsed(text: str) -> dict[str, Any] | bytes:
 
 def _own_copy(text: str) -> dict[str, Any]:
     if len(text) > PARSED_KEPT_MAX_CHARS:
-        return tomllib.loads(text)
+        return _loads(text)
     kept = _parsed(text)
     if isinstance(kept, bytes):
         try:
             doc = msgspec.msgpack.decode(kept)
         except ValueError:  # a damaged cache entry (msgspec.DecodeError, bad UTF-8): the text is the truth
             doc = None
-        return doc if type(doc) is dict else tomllib.loads(text)
+        return doc if type(doc) is dict else _loads(text)
     try:
         return copy.deepcopy(kept)
     except RecursionError:  # deeper than deepcopy recurses (tomllib reads dotted keys without recursing)
-        return tomllib.loads(text)
+        return _loads(text)
+
+
+def _loads(text: str) -> dict[str, Any]:
+    """``tomllib.loads``: the parser loads the first time a text is not handed on (a start whose config and
+    packs come from their caches loads none)."""
+    import tomllib
+
+    return tomllib.loads(text)
 
 
 def read_toml(path: str | Path, *, max_bytes: int = MAX_DATA_BYTES, what: str = "file") -> dict[str, Any]:

@@ -239,6 +239,14 @@ def test_repeated_failures_reboot_but_a_users_mistake_is_not_retried() -> None:
     assert "StartLimitAction" not in _unit_sections(render_unit(ServiceSettings(reboot_after_failures=False)))["Unit"]
 
 
+def test_the_cache_is_a_cache_directory_the_service_can_write() -> None:
+    """The packs' parse cache and the remembered screens need a writable cache under ProtectHome."""
+    text = render_unit(ServiceSettings())
+    service = _unit_sections(text)["Service"]
+    assert service["CacheDirectory"] == "tablekeeper" and service["CacheDirectoryMode"] == "0700"
+    assert service["ProtectHome"] == "true" and "Environment=XDG_CACHE_HOME=%C\n" in text  # %C: /var/cache
+
+
 def test_data_under_var_lib_is_a_state_directory() -> None:
     service = _unit_sections(render_unit(ServiceSettings()))["Service"]
     assert service["StateDirectory"] == "tablekeeper"

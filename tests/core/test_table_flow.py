@@ -37,14 +37,19 @@ def ok(session: Session, line: str) -> None:
 
 
 def generic(session: Session) -> None:
-    """The generic player: first option, else a seat owing (else the active seat) passes, else next."""
+    """The generic player: first option, else a seat owing (else the active seat) passes or, where it
+    may not yet, presses its done button (resolving what its move brought into play), else next."""
     state = session.state
     if state.prompt is not None:
         ok(session, "choose 1")
         return
     seat = state.owing[0] if state.owing else state.active_seat
-    if seat is not None and session.perform(Command("pass", (str(seat),))).accepted:
-        return
+    if seat is not None:
+        if session.perform(Command("pass", (str(seat),))).accepted:
+            return
+        done = session.game.button(state, f"seat{seat}.a", False)
+        if done is not None and done.verb != "pass" and session.perform(done).accepted:
+            return
     ok(session, "next")
 
 

@@ -12,7 +12,8 @@ import pytest
 from luma.oled import device as oled
 from PIL import Image
 
-from tablekeeper.hw.luma_devices import SH1106, SH1106_COLUMN_OFFSET, SSD1306, SSD1309
+from tablekeeper.hw.chip_writes import SH1106_COLUMN_OFFSET
+from tablekeeper.hw.luma_devices import SH1106, SSD1306, SSD1309
 from tablekeeper.sim.oled import RecordingSerial
 
 CASES = [(ours, luma, size, rotate)

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import socket
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +19,7 @@ import pytest
 
 from tablekeeper.commands.run import build_simulated
 from tablekeeper.config import REFERENCE_CONFIG, StationConfig, load_config
+from tablekeeper.hw.luma_devices import native_pages
 from tablekeeper.sim.oled import OledChip
 from tablekeeper.station import splash, splash_stream
 
@@ -107,11 +111,11 @@ def test_a_config_that_wires_the_track_display_otherwise_releases_the_splash() -
     shown = emulated(chips)
     assert shown is not None
     config = load_config(REFERENCE_CONFIG)
-    assert shown.hand_over(config) is not None and not chips[0].cleaned_up
+    assert set(shown.hand_over(config)) == {"track"} and not chips[0].cleaned_up
     moved = msgspec.structs.replace(config, displays=tuple(
         msgspec.structs.replace(d, address=0x3D) if d.role == "track" else d for d in config.displays))
     assert isinstance(moved, StationConfig)
-    assert shown.hand_over(moved) is None and chips[0].cleaned_up and not chips[0].on  # turned off, released
+    assert shown.hand_over(moved) == {} and chips[0].cleaned_up and not chips[0].on  # turned off, released
 
 
 def test_the_recorded_bytes_are_what_luma_and_ui_render_send_today() -> None:
@@ -208,20 +212,21 @@ def test_on_the_pi_the_station_takes_the_display_over_on_lumas_own_interface(mon
         shown = splash.show(["run"], on_pi=lambda: True)
         assert shown is not None and shown.reopen is not None
         handed = shown.hand_over(load_config(REFERENCE_CONFIG))
-    assert handed is not None and bus.fd == -1
-    device, frame = handed
-    assert device.width == 128 and frame.tobytes() == splash.starting_frame((128, 64)).tobytes()
+    assert set(handed) == {"track"} and bus.fd == -1
+    device, pages = handed["track"]
+    assert device.width == 128 and pages == native_pages(device, splash.starting_frame((128, 64)))
     assert lumas[0].byte_count == 0
 
 
 @pytest.mark.parametrize("handed_on", [True, False], ids=["as-shipped", "protection-removed"])
 def test_the_config_check_takes_the_splashs_parse_of_the_same_file(monkeypatch: pytest.MonkeyPatch,
-                                                                  handed_on: bool) -> None:
+                                                                  handed_on: bool, tmp_path: Path) -> None:
     """The station config is parsed once before the first frame: the splash's parse is the check's."""
     import tomllib
 
     from tablekeeper import parsed_toml, schema
 
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # no parse kept from an earlier start
     if not handed_on:
         monkeypatch.setattr(splash, "hand_on", lambda text, doc: None)
     schema._parsed.cache_clear()
@@ -232,10 +237,59 @@ def test_the_config_check_takes_the_splashs_parse_of_the_same_file(monkeypatch: 
         parses.append(len(text))
         return real(text)
 
-    monkeypatch.setattr(splash.tomllib, "loads", counted)
-    assert splash.read_track(str(REFERENCE_CONFIG)) is not None
+    monkeypatch.setattr(tomllib, "loads", counted)
+    assert "track" in splash.read_displays(str(REFERENCE_CONFIG))[1]
     config = load_config(REFERENCE_CONFIG)
     schema._parsed.cache_clear()
     assert load_config(REFERENCE_CONFIG) == config  # the same checked config as from a parse of its own
     assert len(parses) == (2 if handed_on else 3)
     assert parsed_toml.take(Path(REFERENCE_CONFIG).read_text(encoding="utf-8")) is None  # taken once, not kept
+
+
+@pytest.mark.parametrize("checked", [True, False], ids=["as-shipped", "protection-removed"])
+def test_the_configs_parse_is_kept_for_the_next_start_only_while_its_text_is_the_same(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, checked: bool) -> None:
+    from tablekeeper import parsed_toml
+
+    kept = parsed_toml.kept_path(str(tmp_path / "station.toml"), str(tmp_path / "cache"))
+    assert kept is not None
+    first = parsed_toml.load_kept("[web]\nport = 8080\n", kept)
+    assert first == {"web": {"port": 8080}} and Path(kept).is_file()
+    if not checked:  # what the kept file would give if its text were not compared
+        real = parsed_toml.marshal.loads
+        monkeypatch.setattr(parsed_toml.marshal, "loads", lambda raw: (lambda f, _t, d: (f, "[web]\nport = 9090\n", d))(
+            *real(raw)))
+    changed = parsed_toml.load_kept("[web]\nport = 9090\n", kept)
+    assert (changed == {"web": {"port": 9090}}) is checked
+    for damage in (b"", b"\x00\x01", Path(kept).read_bytes()[:20]):
+        Path(kept).write_bytes(damage)
+        assert parsed_toml.load_kept("[web]\nport = 8080\n", kept) == {"web": {"port": 8080}}
+    dated = parsed_toml.load_kept("when = 2026-11-27\n", kept)  # a date does not marshal: parsed, not kept
+    assert str(dated["when"]) == "2026-11-27"
+    with pytest.raises(ValueError):
+        parsed_toml.load_kept("[web\n", kept)
+
+
+def test_a_start_whose_config_and_packs_are_kept_loads_no_toml_parser(tmp_path: Path) -> None:
+    """The second start of the same config: the splash takes the kept parse, the config check the
+    splash's, and the game's data files come from the packs' cache, so tomllib never loads."""
+    probe = f"""
+import json, sys
+import tablekeeper.station.splash as splash
+from tablekeeper.config import load_config
+from tablekeeper import games
+shown = splash.show(["run", "--config", {str(REFERENCE_CONFIG)!r}], open_interface=lambda track: __import__(
+    "tablekeeper.sim.oled", fromlist=["OledChip"]).OledChip(track.driver, track.width, track.height),
+    on_pi=lambda: True)
+load_config({str(REFERENCE_CONFIG)!r})
+games.load("arkham").new_state
+from tablekeeper.core.session import Session
+Session(games.load("arkham"), seats=2, seed=1)
+print(json.dumps({{"splash": shown is not None, "tomllib": "tomllib" in sys.modules}}))
+"""
+    env = {"PATH": "", "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "host"),
+           "XDG_CACHE_HOME": str(tmp_path)}
+    runs = [json.loads(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                                      env=env).stdout.strip().splitlines()[-1]) for _ in range(2)]
+    assert runs[0] == {"splash": True, "tomllib": True}  # the first start parses, and keeps the parses
+    assert runs[1] == {"splash": True, "tomllib": False}

@@ -155,8 +155,8 @@ class FirstFrame(Exception):
     pass
 
 show = splash.show
-def shown(argv):
-    result = show(argv)
+def shown(argv, **how):
+    result = show(argv, **how)
     seen["loaded"] = sorted(sys.modules)
     seen["frame"] = list(chips[0].image().tobytes())
     seen["bytes"] = chips[0].byte_count

@@ -13,6 +13,7 @@ import pytest
 
 from tablekeeper import cli, games
 from tablekeeper.config import REFERENCE_CONFIG, StationConfig, load_config, parse_config
+from tablekeeper.core.events import Command
 from tablekeeper.core.session import Session
 from tablekeeper.core.store import Store
 from tablekeeper.sim.clock import FakeClock
@@ -217,3 +218,28 @@ def test_the_walk_setting_starts_a_game_step_by_step(tmp_path: Path) -> None:
     assert saved is not None and saved.setup.options["flow"] == "walk"
     assert Session(games.load("arkham"), seats=2, seed=saved.setup.seed, options=saved.setup.options,
                    entries=saved.entries).state.step == "2.2"  # the one NEXT moved 2.1 -> 2.2 by hand
+
+
+@pytest.mark.parametrize("table", ["earthborne"], indirect=True)
+def test_earthborne_path_cards_by_seat_a_and_next_twice_goes_on_without_the_rest(table: Table) -> None:
+    """ER-PATH-1 by the buttons alone: the Rangers still to draw blink; the lead's A says its card was
+    drawn (the group's own deck, not named); NEXT asks first, a second NEXT goes on without seat 2..4's
+    cards, which the log says. In the Ranger turns NEXT twice ends them for the Rangers not rested."""
+    table.station.perform([Command("pathdeck", ("12",))])  # typed once: the group's own deck of 12
+    assert table.session.state.owing == (1, 2, 3, 4)
+    assert seat_line(table.session.state, table.session.game, 1) == "still to play | A: drew my path card"
+    table.tap("seat1.a")
+    after = table.session.state
+    assert after.owing == (2, 3, 4) and table.session.line[-1].command.text() == "pass 1"  # type: ignore[union-attr]
+    table.tap("next")
+    assert table.session.state.phase == "path"
+    assert table.station.ui.message is not None
+    assert table.station.ui.message.text == "3 seats still playing - NEXT again to end for all"
+    table.tap("next")
+    assert table.session.state.phase == "turns"
+    assert table.session.view()["log"][-1] == "path: no card drawn for seat(s) 2, 3, 4 this round (next!)"
+    table.tap("seat1.a")  # seat 1 rests; NEXT twice ends the Ranger turns for the others (ER-ROUND-1)
+    table.tap("next")
+    table.tap("next")
+    assert table.session.state.phase == "travel"
+    assert table.session.view()["log"][-1] == "turns: seat(s) 2, 3, 4 did not rest this round (next!)"

@@ -107,6 +107,12 @@ User=$user
 SupplementaryGroups=$groups
 Environment=$data_env=$data_dir
 Environment=PYTHONUNBUFFERED=1
+# The packs' parsed data and the screens a restart shows first are kept in a cache systemd makes and
+# owns (/var/cache/tablekeeper): writable under ProtectSystem=strict and ProtectHome, and anything in it
+# may be deleted.
+CacheDirectory=tablekeeper
+CacheDirectoryMode=0700
+Environment=XDG_CACHE_HOME=%C
 WorkingDirectory=$data_dir
 # The loop feeds WATCHDOG=1; a loop silent for this long is killed and restarted.
 WatchdogSec=$watchdog_s

@@ -105,13 +105,14 @@ def make_station(args: argparse.Namespace, *, session: Session, store: Any, **pa
     from tablekeeper.demo.station import DemoStation
 
     seeds = iter(range(args.seed + 1, 1 << 62))
+    scripts = load_scripts()
+    options = {script.game: dict(script.options) for script in scripts}
 
     def new_session(game_name: str) -> Session:
         game = games.load(game_name)
-        return Session(game, seats=game.seats_default, seed=next(seeds))
+        return Session(game, seats=game.seats_default, seed=next(seeds), options=options.get(game_name, {}))
 
-    demo = DemoMode(load_scripts(), counters=store if store is not None else MemoryCounts(),
-                    now_s=parts["clock"]())
+    demo = DemoMode(scripts, counters=store if store is not None else MemoryCounts(), now_s=parts["clock"]())
     return DemoStation(demo=demo, new_session=new_session, session=session, **parts)
 
 
@@ -245,13 +246,13 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
             raise HardwareError(f"{path.parent}: cannot create the data directory: {exc.strerror}") from None
         args.save = str(path)
     clock = time.monotonic
-    splash: Splash | None = getattr(args, "splash", None)  # "starting..." is already on the track display
-    ready = splash.hand_over(config) if splash is not None else None
+    splash: Splash | None = getattr(args, "splash", None)  # the splash's frames are on the displays already
+    ready = splash.hand_over(config) if splash is not None else {}
     displays = make_displays(config, hardware_opener(config), clock=clock, first="track", ready=ready)
     station: Station | None = None
     store: Any = None
     try:
-        if ready is None:
+        if "track" not in ready:
             show_starting(displays, config)  # before the other displays, the game's modules and the save load
         displays.open_rest()
         from tablekeeper.appliance.watchdog import Watchdog  # the rest loads after the first frame
@@ -280,7 +281,58 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
             displays.close()
         if store is not None:
             store.close()
+    if station is not None:
+        remember_screens(splash, station, args, clock=clock)
     return 0
+
+
+def remember_screens(splash: Splash | None, station: Station, args: argparse.Namespace, *,
+                     clock: Callable[[], float]) -> None:
+    """Keep what a start on this save will show first, for the next start's splash (``station.remembered``),
+    once the save is closed (its stamp is part of the key). Not for the demo, whose screens follow the clock,
+    nor for a game the save does not hold (not saving, or a write that failed): any old memory is dropped."""
+    if splash is None or splash.key is None or getattr(args, "demo", False):
+        return
+    from tablekeeper.station.remembered import remember
+    from tablekeeper.user_paths import cache_dir
+
+    saved = not getattr(args, "not_saving", False) and station.stats.save_failures == 0
+    remember(splash.key, str(cache_dir()), first_screens(station, args, clock=clock) if saved else [])
+
+
+def first_screens(station: Station, args: argparse.Namespace, *, clock: Callable[[], float]) -> list[Any]:
+    """The first frame a fresh station on ``station``'s game and config draws (its odds still to come,
+    as ``Station.answer`` draws it), as each I2C display's chip would hold it."""
+    from tablekeeper.hw.displays import make_device
+    from tablekeeper.hw.luma_devices import native_pages
+    from tablekeeper.sim.oled import RecordingSerial
+    from tablekeeper.station.remembered import Shown
+    from tablekeeper.station.splash import Track
+
+    class Drawn:  # the displays as the station sees them: only what it draws is kept
+        def __init__(self) -> None:
+            self.images: dict[str, Any] = {}
+
+        def show(self, images: dict[str, Any]) -> int:
+            self.images.update(images)
+            return 0
+
+        def failed(self) -> list[Any]:
+            return []
+
+    drawn = Drawn()
+    fresh = make_station(args, session=station.session, store=None, config=station.config, displays=drawn,
+                         clock=clock)
+    with fresh.views.deferred():
+        fresh.redraw()
+    shown = []
+    for role, track in Track.wired(station.config).items():
+        image = drawn.images.get(role)
+        if image is not None:
+            pages = native_pages(make_device(track, RecordingSerial(record=False)), image)
+            shown.append(Shown(role, track.driver, track.width, track.height, track.rotation, track.port,
+                               track.address, tuple(pages)))
+    return shown
 
 
 def run_station_loop(station: Station, supervisor: Supervisor, watchdog: Watchdog | None, *,
@@ -438,12 +490,13 @@ def build_simulated(config: StationConfig, args: argparse.Namespace, *, display_
     if config.counters and not getattr(args, "no_counters", False):
         table = CounterTable(config.counters, taken_keys=[b.key for b in config.buttons if b.key])
     parts = SimulatedParts(config, display_mode=display_mode, capture_dir=args.capture_dir, counters=table)
-    ready = splash.hand_over(config) if splash is not None else None
-    if splash is not None and ready is not None:
-        parts.chips["track"] = splash.interface
+    ready = splash.hand_over(config) if splash is not None else {}
+    if splash is not None:
+        for role in ready:
+            parts.chips[role] = splash.drawn[role].interface
     displays = make_displays(config, parts.open_device, clock=clock, first="track", ready=ready)
     try:
-        if ready is None:
+        if "track" not in ready:
             show_starting(displays, config)  # before the other displays, the game's modules and the save load
         if on_starting is not None:
             on_starting(parts)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+
+import msgspec
 
 from tablekeeper.core.events import Command
 from tablekeeper.errors import ScriptError
@@ -15,8 +16,7 @@ MAX_LINE_CHARS = 4096
 """Longer lines are refused before ``shlex`` sees them (its tokenizer is quadratic in a token's length)."""
 
 
-@dataclass(frozen=True, slots=True)
-class ScriptLine:
+class ScriptLine(msgspec.Struct, frozen=True):
     number: int
     text: str
     command: Command

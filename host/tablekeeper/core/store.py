@@ -25,9 +25,10 @@ import os
 import sqlite3
 import zlib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
+
+import msgspec
 
 from tablekeeper.core import snapshot
 from tablekeeper.core.session import MAX_SEED as MAX_SEED
@@ -106,16 +107,14 @@ def entry_body(entry: Entry) -> str:
     return json.dumps(entry.to_json(), separators=(",", ":"))
 
 
-@dataclass(frozen=True)
-class SavedSession:
+class SavedSession(msgspec.Struct, frozen=True):
     slot: str
     setup: Setup
     entries: tuple[Entry, ...]
     snapshots: tuple[snapshot.Stored, ...] = ()
 
 
-@dataclass(frozen=True)
-class SlotCheck:
+class SlotCheck(msgspec.Struct, frozen=True):
     """What verifying one slot found: its good entries, and the first problem (``None``: all good)."""
 
     slot: str
@@ -124,8 +123,7 @@ class SlotCheck:
     problem: str | None
 
 
-@dataclass(frozen=True)
-class Verification:
+class Verification(msgspec.Struct, frozen=True):
     """A whole save file checked: SQLite's integrity check and every slot's log."""
 
     path: Path
@@ -728,8 +726,7 @@ class _Transaction:
                 self._db.execute("ROLLBACK")
 
 
-@dataclass
-class SessionJournal:
+class SessionJournal(msgspec.Struct):
     """The store seen from one session: appends entries to its slot and reads them back."""
 
     store: Store

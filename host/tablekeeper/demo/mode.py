@@ -70,7 +70,8 @@ class DemoStep:
 @dataclass(frozen=True, slots=True)
 class DemoScript:
     """A game's guided demo; each line of ``attract``, ``farewell`` and a step's prompt is a sentence
-    (the displays wrap it). ``short``: the title where a display has no room for the whole."""
+    (the displays wrap it). ``short``: the title where a display has no room for the whole.
+    ``options``: the game options of each visitor's session, so the prompts fit whatever the seed."""
 
     game: str
     title: str
@@ -78,6 +79,7 @@ class DemoScript:
     steps: tuple[DemoStep, ...]
     farewell: tuple[str, ...]
     short: str = ""
+    options: tuple[tuple[str, str], ...] = ()
 
     def panel(self, lines: tuple[str, ...], title: str | None = None,
               shorts: tuple[tuple[str, str], ...] = ()) -> Panel:
@@ -405,7 +407,7 @@ def parse_script(raw: Mapping[str, object], *, source: str) -> DemoScript:
             raise ScriptError(f"{source}: {where}{key}: expected a non-empty array of strings")
         return tuple(str(v) for v in value)
 
-    unknown = set(raw) - {"game", "title", "short", "attract", "farewell", "steps"}
+    unknown = set(raw) - {"game", "title", "short", "attract", "farewell", "steps", "options"}
     if unknown:
         raise ScriptError(f"{source}: {sorted(unknown)[0]}: unknown key")
     raw_steps = raw.get("steps")
@@ -429,5 +431,9 @@ def parse_script(raw: Mapping[str, object], *, source: str) -> DemoScript:
     short = raw.get("short", "")
     if not isinstance(short, str):
         raise ScriptError(f"{source}: short: expected a string")
+    options = raw.get("options", {})
+    if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
+        raise ScriptError(f"{source}: options: expected a table of strings (options = {{ key = \"value\" }})")
     return DemoScript(game=text(raw, "game", ""), title=text(raw, "title", ""), attract=lines(raw, "attract", ""),
-                      steps=tuple(steps), farewell=lines(raw, "farewell", ""), short=short)
+                      steps=tuple(steps), farewell=lines(raw, "farewell", ""), short=short,
+                      options=tuple((str(k), str(v)) for k, v in options.items()))

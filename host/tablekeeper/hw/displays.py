@@ -22,14 +22,18 @@ from typing import Any, NamedTuple, Protocol
 
 from PIL import Image
 
+from tablekeeper.hw.chip_writes import (
+    DISPLAY_ON,
+    SET_COLUMN_HIGH,
+    SET_COLUMN_LOW,
+    SET_COLUMN_WINDOW,
+    SET_PAGE,
+    SET_PAGE_WINDOW,
+)
+
 Clock = Callable[[], float]
 OpenDevice = Callable[[], Any]  # opens one display: a luma device (``make_device``), or raises a display error
 
-SET_COLUMN_WINDOW = 0x21  # SSD1306 COLUMNADDR start end
-SET_PAGE_WINDOW = 0x22  # SSD1306 PAGEADDR start end
-SET_PAGE = 0xB0  # SH1106: | page
-SET_COLUMN_LOW = 0x00  # SH1106: | low nibble
-SET_COLUMN_HIGH = 0x10  # SH1106: | high nibble
 _CHANGED = re.compile(rb"[^\x00]+")
 WINDOW_COMMAND_BYTES = 6
 PAGE_COMMAND_BYTES = 3
@@ -120,9 +124,12 @@ class PartialUpdate:
         self._dark = bool(getattr(device.interface, "dark", False))
         self._ram_unknown = self._dark
 
-    def assume_shown(self, image: Image.Image) -> None:
-        """The chip already holds ``image`` (drawn through this device before it was wrapped)."""
-        self._shown = pack_pages(self.device.preprocess(image), self.pages)
+    def assume_shown(self, pages: list[bytes]) -> None:
+        """The chip already holds these pages (drawn through this device, or by the start-up splash,
+        before it was wrapped)."""
+        if len(pages) != self.pages or any(len(page) != self.width for page in pages):
+            raise ValueError(f"{len(pages)} pages for a display of {self.pages} pages of {self.width} columns")
+        self._shown = list(pages)
 
     def display(self, image: Image.Image) -> int:
         """Send what differs from the chip's RAM; returns the bytes handed to the interface (0 if same)."""
@@ -180,9 +187,6 @@ def display_errors() -> tuple[type[BaseException], ...]:
 
 
 BUS_ATTEMPTS = 3  # tries per bus write: a NACK on a long I2C cable is usually gone on the next try
-
-
-DISPLAY_ON = 0xAF  # the SSD1306, SSD1309 and SH1106 alike
 
 
 class RetryingInterface:
@@ -290,9 +294,9 @@ class StationDisplay:
     """One display. A failure marks it failed; it is reopened with back-off and redrawn."""
 
     def __init__(self, role: str, *, open_device: OpenDevice, clock: Clock, retry_s: float, retry_max_s: float,
-                 ready: tuple[Any, Image.Image] | None = None) -> None:
+                 ready: tuple[Any, list[bytes]] | None = None) -> None:
         """``retry_s``: the first wait before reopening a failed display, doubled up to ``retry_max_s``.
-        ``ready``: a device already opened and showing that image (the start-up splash's), used
+        ``ready``: a device already opened and what its chip holds (the start-up splash's frame), used
         as it is, so the chip is not initialised and blanked a second time."""
         self.role = role
         self._open_device = open_device
@@ -309,9 +313,9 @@ class StationDisplay:
         if ready is None:
             self._reopen(self._clock())
         else:
-            device, self._wanted = ready
+            device, pages = ready
             self._adapter = PartialUpdate(device, on_retry=self._count_write_error)
-            self._adapter.assume_shown(self._wanted)
+            self._adapter.assume_shown(pages)
 
     @property
     def failed(self) -> bool:
@@ -391,19 +395,20 @@ class DisplayBank:
     """The station's displays by role; one failing never stops the others."""
 
     def __init__(self, openers: Mapping[str, OpenDevice], *, clock: Clock, retry_s: float, retry_max_s: float,
-                 first: str | None = None, ready: tuple[Any, Image.Image] | None = None) -> None:
+                 first: str | None = None, ready: Mapping[str, tuple[Any, list[bytes]]] | None = None) -> None:
         """``openers``: how to open each role's display, in the order they open. ``first``: open only
         that role's display now (the start-up frame goes out on it before the others' init and blanking
-        take the bus); ``open_rest`` opens the others. ``ready``: the ``first`` display's device,
-        already opened and showing that image (the splash's)."""
+        take the bus), and those ``ready``; ``open_rest`` opens the others. ``ready``: displays already
+        opened and drawn on (the splash's), by role: each device and what its chip holds."""
         self._openers = dict(openers)
         self._clock, self._retry_s, self._retry_max_s = clock, retry_s, retry_max_s
+        ready = ready or {}
         self.displays: dict[str, StationDisplay] = {
-            role: self._open(role, ready if role == first else None)
-            for role in self._openers if first is None or role == first
+            role: self._open(role, ready.get(role))
+            for role in self._openers if first is None or role == first or role in ready
         }
 
-    def _open(self, role: str, ready: tuple[Any, Image.Image] | None = None) -> StationDisplay:
+    def _open(self, role: str, ready: tuple[Any, list[bytes]] | None = None) -> StationDisplay:
         return StationDisplay(role, open_device=self._openers[role], clock=self._clock, retry_s=self._retry_s,
                               retry_max_s=self._retry_max_s, ready=ready)
 

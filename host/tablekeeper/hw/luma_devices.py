@@ -27,18 +27,8 @@ from luma.core.error import DeviceDisplayModeError
 from luma.oled import device as oled
 from PIL import Image
 
-from tablekeeper.hw.displays import (
-    SET_COLUMN_HIGH,
-    SET_COLUMN_LOW,
-    SET_COLUMN_WINDOW,
-    SET_PAGE,
-    SET_PAGE_WINDOW,
-    pack_pages,
-)
-
-# The SH1106 has 132 columns of RAM for a 128-pixel glass: the visible ones start at column 2
-# (luma's default ``page_address_offset``, which these classes pass explicitly).
-SH1106_COLUMN_OFFSET: Final = 2
+from tablekeeper.hw.chip_writes import SH1106_COLUMN_OFFSET, SSD1306_MODES, whole_frame
+from tablekeeper.hw.displays import pack_pages
 
 
 def held(interface: Any) -> bool:
@@ -55,10 +45,13 @@ def native_pages(device: Any, image: Image.Image) -> list[bytes]:
     return pack_pages(native, native.height // 8)
 
 
-# luma.oled's SSD1306 modes by glass size: multiplex ratio, clock divide, COM pins, first visible RAM column
-SSD1306_MODES: Final = {(128, 64): (0x3F, 0x80, 0x12, 0), (128, 32): (0x1F, 0x80, 0x02, 0),
-                        (96, 16): (0x0F, 0x60, 0x02, 0), (64, 48): (0x2F, 0x80, 0x12, 32),
-                        (64, 32): (0x1F, 0x80, 0x12, 32)}
+def send(device: Any, writes: tuple[tuple[bool, bytes], ...]) -> None:
+    """Writes from ``hw.chip_writes`` through a luma device's own ``command`` and ``data``."""
+    for is_command, payload in writes:
+        if is_command:
+            device.command(*payload)
+        else:
+            device.data(list(payload))
 
 
 class SSD1306(oled.ssd1306):  # type: ignore[misc]  # luma has no type hints
@@ -91,10 +84,7 @@ class SSD1306(oled.ssd1306):  # type: ignore[misc]  # luma has no type hints
 
     def display(self, image: Image.Image) -> None:
         """The whole frame, as luma sends it: one column and page window, then every page."""
-        pages = native_pages(self, image)
-        first = self.column_offset
-        self.command(SET_COLUMN_WINDOW, first, first + len(pages[0]) - 1, SET_PAGE_WINDOW, 0, len(pages) - 1)
-        self.data(list(b"".join(pages)))
+        send(self, whole_frame("ssd1306", self.width, self.height, native_pages(self, image)))
 
 
 class SSD1309(SSD1306, oled.ssd1309):  # type: ignore[misc]  # luma has no type hints
@@ -118,10 +108,7 @@ class SH1106(oled.sh1106):  # type: ignore[misc]  # luma has no type hints
 
     def display(self, image: Image.Image) -> None:
         """The whole frame, as luma sends it: each page addressed, then its columns."""
-        for page, columns in enumerate(native_pages(self, image)):
-            self.command(SET_PAGE | page, SET_COLUMN_LOW | (SH1106_COLUMN_OFFSET & 0x0F),
-                         SET_COLUMN_HIGH | (SH1106_COLUMN_OFFSET >> 4))
-            self.data(list(columns))
+        send(self, whole_frame("sh1106", self.width, self.height, native_pages(self, image)))
 
 
 DRIVERS: Final[dict[str, type[SSD1306] | type[SH1106]]] = {"ssd1306": SSD1306, "ssd1309": SSD1309, "sh1106": SH1106}

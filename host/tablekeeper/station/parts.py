@@ -4,12 +4,10 @@ Each adapter module loads only when its part is made, so the first frame does no
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from PIL import Image
-
     from tablekeeper.config import CounterConfig, DisplayConfig, StationConfig
     from tablekeeper.hw.buttons import ButtonPanel, Emit
     from tablekeeper.hw.counters import CounterMatch
@@ -21,7 +19,7 @@ OpenDisplay = Callable[["DisplayConfig"], Any]
 
 
 def make_displays(config: StationConfig, open_device: OpenDisplay, *, clock: Clock, first: str | None = None,
-                  ready: tuple[Any, Image.Image] | None = None) -> DisplayBank:
+                  ready: Mapping[str, tuple[Any, list[bytes]]] | None = None) -> DisplayBank:
     """The configured displays, each opened by ``open_device`` (the Pi's buses, or emulated chips)."""
     from tablekeeper.hw.displays import DisplayBank
 

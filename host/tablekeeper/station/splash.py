@@ -1,19 +1,22 @@
-"""The station's first frame before the rest of it loads: on the Pi, ``tablekeeper run`` draws
-"starting..." on the track display before argparse, logging, msgspec, PIL, luma and the config's checks
-load (at a Pi Zero's CPU budget they take longer than the whole splash). It reads only the track
-display's entry, with the standard library's TOML parser, and writes the bytes luma.oled would send to
-open that chip and draw the frame (``splash_stream``, recorded from luma and ``ui.render``; a test
-keeps them equal) straight to Linux's i2c-dev. Best effort: anything unexpected and there is no splash;
-the full config check runs next and reports errors as it always does."""
+"""The station's first frame before the rest of it loads: on the Pi, ``tablekeeper run`` draws on its
+displays before argparse, logging, msgspec, PIL, luma and the config's checks load (at a Pi Zero's CPU
+budget they take longer than the whole splash). It reads only the displays' entries, with the standard
+library's TOML parser, and writes the bytes luma.oled would send to open each chip and draw a frame
+straight to Linux's i2c-dev: the screens the last run remembered for this very start
+(``station.remembered``) on every I2C display, or else "starting..." on the track display
+(``splash_stream``, recorded from luma and ``ui.render``; a test keeps them equal). Best effort:
+anything unexpected and there is no splash; the full config check runs next and reports errors as it
+always does."""
 
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from tablekeeper.parsed_toml import hand_on
+from tablekeeper.hw.chip_writes import DISPLAY_OFF, DISPLAY_ON, Stream, whole_frame
+from tablekeeper.parsed_toml import hand_on, kept_path, load_kept
+from tablekeeper.station import remembered
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -32,8 +35,6 @@ I2C_SLAVE = 0x0703  # linux/i2c-dev.h: the address this descriptor's writes go t
 COMMAND_MODE, DATA_MODE = 0x00, 0x40  # the control byte luma's i2c interface puts before commands, data
 MAX_WRITE = 4096  # luma's i2c sends data in messages of at most this many bytes
 BUS_ATTEMPTS = 3  # as hw.displays: a NACK on a long I2C cable is usually gone on the next try
-DISPLAY_OFF = 0xAE
-Stream = tuple[tuple[bool, bytes], ...]  # the writes in order: (a command?, its bytes)
 
 
 class Track(NamedTuple):
@@ -47,15 +48,15 @@ class Track(NamedTuple):
     address: int
 
     @classmethod
-    def of(cls, station: StationConfig) -> Track | None:
-        """The same, from the checked config (None when the track display is not on I2C)."""
-        display = station.display("track")
-        if display is None or display.address is None:
-            return None
-        bus = station.bus(display.bus)
-        if bus.kind != "i2c":
-            return None
-        return cls(display.driver, display.width, display.height, display.rotation, bus.port, display.address)
+    def wired(cls, station: StationConfig) -> dict[str, Track]:
+        """Each display on I2C by role, from the checked config."""
+        found = {}
+        for display in station.displays:
+            bus = station.bus(display.bus)
+            if display.address is not None and bus.kind == "i2c":
+                found[display.role] = cls(display.driver, display.width, display.height, display.rotation,
+                                          bus.port, display.address)
+        return found
 
     @property
     def chip(self) -> tuple[str, int, int, int]:
@@ -101,41 +102,64 @@ class I2CDevice:
             self.fd = -1
 
 
-class Splash(NamedTuple):
-    """The track display showing "starting...", and the interface it was drawn through."""
+class Drawn(NamedTuple):
+    """One display the splash drew on: its chip and wiring, the interface it wrote through, and what
+    the chip holds now (its RAM image; None: the "starting" panel)."""
 
     track: Track
     interface: Any
-    reopen: Callable[[Track], Any] | None = None  # the station's own interface to it (None: ``interface``)
+    pages: tuple[bytes, ...] | None = None
 
-    def hand_over(self, station: StationConfig) -> tuple[Any, Image.Image] | None:
-        """A luma device for the track display and the frame it shows, for ``DisplayBank(ready=)``, when
-        the checked config wires it as the splash did: luma's init and blanking are not sent, so the
-        glass keeps "starting..." until the game's first frame replaces it. Otherwise (or if luma cannot
-        open it) the display is turned off and released, and None returned: the station opens it afresh."""
-        if Track.of(station) != self.track:
-            self.release()
-            return None
+
+class Splash(NamedTuple):
+    """The displays the splash drew on, by role; ``remembered``: with the screens the last run left for
+    this start (else "starting..." on the track display); ``key``: what the station remembers its
+    screens under when it closes (None: it does not)."""
+
+    drawn: dict[str, Drawn]
+    reopen: Callable[[Track], Any] | None = None  # the station's own interface to a display (None: the splash's)
+    key: remembered.Key | None = None
+    remembered: bool = False
+
+    @property
+    def interfaces(self) -> list[Any]:
+        return [drawn.interface for drawn in self.drawn.values()]
+
+    def hand_over(self, station: StationConfig) -> dict[str, tuple[Any, list[bytes]]]:
+        """A luma device for each display the checked config wires as the splash did, and what its chip
+        holds, for ``DisplayBank(ready=)``: luma's init and blanking are not sent, so the glass keeps the
+        splash's frame until the station's first frame replaces what differs. Any other display is
+        turned off and released (the station opens it afresh), as is one luma cannot open."""
         from tablekeeper.hw.displays import display_errors, make_device
+        from tablekeeper.hw.luma_devices import native_pages
 
-        try:
-            interface = self.interface
-            if self.reopen is not None:
-                self.interface.cleanup()
-                interface = self.reopen(self.track)
-            device = make_device(self.track, interface, initialised=True)
-        except display_errors():
-            return None
-        return device, starting_frame((self.track.width, self.track.height))
+        wired, handed = Track.wired(station), {}
+        for role, drawn in self.drawn.items():
+            if wired.get(role) != drawn.track:
+                release(drawn.interface)
+                continue
+            try:
+                interface = drawn.interface
+                if self.reopen is not None:
+                    drawn.interface.cleanup()
+                    interface = self.reopen(drawn.track)
+                device = make_device(drawn.track, interface, initialised=True)
+            except display_errors():
+                continue
+            pages = list(drawn.pages) if drawn.pages is not None else \
+                native_pages(device, starting_frame((drawn.track.width, drawn.track.height)))
+            handed[role] = (device, pages)
+        return handed
 
-    def release(self) -> None:
-        """Turn the display off (as luma's cleanup does) and let go of the bus."""
-        try:
-            self.interface.command(DISPLAY_OFF)
-        except OSError:
-            pass  # the display is opened afresh from the checked config next
-        finally:
-            self.interface.cleanup()
+
+def release(interface: Any) -> None:
+    """Turn a display off (as luma's cleanup does) and let go of the bus."""
+    try:
+        interface.command(DISPLAY_OFF)
+    except OSError:
+        pass  # the display is opened afresh from the checked config next
+    finally:
+        interface.cleanup()
 
 
 def config_path(argv: Sequence[str]) -> str | None:
@@ -158,30 +182,38 @@ def config_path(argv: Sequence[str]) -> str | None:
     return path
 
 
-def read_track(path: str) -> Track | None:
-    """The track display's entry, if the file has a plain one this splash can draw on (I2C)."""
+def read_displays(path: str) -> tuple[str, dict[str, Track]]:
+    """The config's text and each display on I2C this splash can draw on, by role."""
     from tablekeeper.station.splash_stream import STREAMS
 
     with open(path, "rb") as file:
         raw = file.read(MAX_CONFIG_BYTES + 1)
     if len(raw) > MAX_CONFIG_BYTES:
-        return None
+        return "", {}
     text = raw.decode("utf-8")
-    data = tomllib.loads(text)
+    data = load_kept(text, kept_path(path, _cache()))  # as parsed last time, when the text is the same
     hand_on(text, data)  # the config's checks read the same file next: they take this parse
-    display = next((d for d in data.get("displays", ()) if isinstance(d, dict) and d.get("role") == "track"), None)
-    if display is None:
+    found = {}
+    for display in data.get("displays", ()):
+        track = _i2c_display(display, data.get("buses", {}))
+        if track is not None and track.chip in STREAMS and isinstance(display.get("role"), str):
+            found[display["role"]] = track
+    return text, found
+
+
+def _i2c_display(display: Any, buses: Any) -> Track | None:
+    if not isinstance(display, dict) or not isinstance(buses, dict):
         return None
-    bus = data.get("buses", {}).get(display.get("bus"))
+    bus = buses.get(display.get("bus"))
     if not isinstance(bus, dict) or bus.get("kind") != "i2c":
         return None  # an SPI display is opened by the station, after the config check
     driver, port, address, rotation = display.get("driver"), bus.get("port"), display.get("address"), \
         display.get("rotation", 0)
     size = tuple(int(n) for n in str(display.get("size", "")).split("x"))
-    if len(size) != 2 or (driver, *size, rotation) not in STREAMS \
-            or not (type(port) is int and type(address) is int and 0x03 <= address <= 0x77):
+    if len(size) != 2 or not (type(port) is int and type(address) is int and 0x03 <= address <= 0x77) \
+            or type(rotation) is not int or not isinstance(driver, str):
         return None
-    return Track(str(driver), size[0], size[1], int(rotation), port, address)
+    return Track(driver, size[0], size[1], rotation, port, address)
 
 
 def starting_frame(size: tuple[int, int]) -> Image.Image:
@@ -190,6 +222,17 @@ def starting_frame(size: tuple[int, int]) -> Image.Image:
     from tablekeeper.ui.render import render_panel
 
     return render_panel(Panel(TITLE, (TEXT,)), size)
+
+
+def save_of(argv: Sequence[str]) -> str | None:
+    """The ``--save`` a command line names, if any."""
+    words = list(argv)
+    for i, word in enumerate(words):
+        if word == "--save" and i + 1 < len(words):
+            return words[i + 1]
+        if word.startswith("--save="):
+            return word.removeprefix("--save=")
+    return None
 
 
 def draw(interface: Any, stream: Stream) -> None:
@@ -233,71 +276,140 @@ def gpio_present() -> bool:
 
 
 def show(argv: Sequence[str], *, open_interface: Callable[[Track], Any] | None = None,
-         on_pi: Callable[[], bool] | None = None) -> Splash | None:
-    """Draw "starting..." on the track display for a ``tablekeeper run`` on the Pi; None when this is
-    another command, not a Pi, or the config or the display gives any trouble. ``open_interface``
-    (default: the Pi's I2C through i2c-dev) and ``on_pi`` (default: ``gpio_present``) let the
-    simulator stand in."""
+         on_pi: Callable[[], bool] | None = None, default_save: Callable[[], str] | None = None) -> Splash | None:
+    """Draw the remembered screens, or "starting..." on the track display, for a ``tablekeeper run`` on
+    the Pi; None when this is another command, not a Pi, or the config or the displays give any
+    trouble. ``open_interface`` (default: the Pi's I2C through i2c-dev) and ``on_pi`` (default:
+    ``gpio_present``) let the simulator stand in; ``default_save``: the save a run without ``--save``
+    keeps (none: nothing is remembered)."""
     path = config_path(argv)
     if path is None or not (on_pi or gpio_present)():
         return None
     try:
-        track = read_track(path)
+        text, wired = read_displays(path)
     except (OSError, ValueError, TypeError, AttributeError):  # unreadable or odd: the real check reports it
         return None
-    if track is None:
+    opener = open_interface or I2CDevice.open
+    save = save_of(argv) or (default_save() if default_save is not None else None)
+    key = remembered.Key(tuple(argv), text, save) if save else None
+    shown = remembered.recall(key, _cache()) if key is not None else None
+    drawn = draw_remembered(shown, wired, opener) if shown else {}
+    if "track" not in drawn and "track" in wired:
+        starting = _draw_starting(wired["track"], opener)
+        if starting is not None:
+            drawn["track"] = starting
+    if not drawn:
         return None
+    reopen = luma_i2c if any(isinstance(d.interface, I2CDevice) for d in drawn.values()) else None
+    return Splash(drawn, reopen, key, remembered=shown is not None and len(drawn) == len(shown))
+
+
+def _cache() -> str:
+    """The user's cache folder (``user_paths.cache_dir``), where ``remembered`` keeps its screens."""
+    from tablekeeper.user_paths import cache_dir
+
+    return str(cache_dir())
+
+
+def draw_remembered(shown: Sequence[remembered.Shown], wired: dict[str, Track],
+                    opener: Callable[[Track], Any]) -> dict[str, Drawn]:
+    """Each remembered screen on its display, opened as ``hw.displays.make_device`` opens it and the
+    frame sent whole; a display wired otherwise now, or that does not answer, is left to the station."""
+    from tablekeeper.station.splash_stream import OPENINGS
+
+    drawn = {}
+    for frame in shown:
+        track = Track(frame.driver, frame.width, frame.height, frame.rotation, frame.port, frame.address)
+        if wired.get(frame.role) != track or track.chip not in OPENINGS:
+            continue
+        stream = OPENINGS[track.chip] + whole_frame(track.driver, track.width, track.height, frame.pages) \
+            + ((True, bytes((DISPLAY_ON,))),)
+        interface = _drawn_on(track, opener, stream)
+        if interface is not None:
+            drawn[frame.role] = Drawn(track, interface, frame.pages)
+    return drawn
+
+
+def _draw_starting(track: Track, opener: Callable[[Track], Any]) -> Drawn | None:
     from tablekeeper.station.splash_stream import STREAMS
 
+    interface = _drawn_on(track, opener, STREAMS[track.chip])
+    return None if interface is None else Drawn(track, interface)
+
+
+def _drawn_on(track: Track, opener: Callable[[Track], Any], stream: Stream) -> Any:
+    """The interface ``stream`` went out on, or None when the display could not be opened or written."""
     try:
-        interface = (open_interface or I2CDevice.open)(track)
+        interface = opener(track)
     except OSError:
         return None  # the station opens it, with its retries and back-off
     try:
-        draw(interface, STREAMS[track.chip])
+        draw(interface, stream)
     except OSError:
         interface.cleanup()
         return None
-    return Splash(track, interface, luma_i2c if isinstance(interface, I2CDevice) else None)
+    return interface
 
 
-def recorded_streams() -> dict[tuple[str, int, int, int], Stream]:
+Chip = tuple[str, int, int, int]  # driver, width, height, rotation
+
+
+def recorded_streams() -> dict[Chip, Stream]:
     """What luma.oled sends to open each chip and ``hw.displays.PartialUpdate`` to draw the "starting"
-    panel on it as ``ui.render`` draws it today: the source of ``splash_stream``."""
+    panel on it as ``ui.render`` draws it today: the source of ``splash_stream.STREAMS``."""
     from tablekeeper.hw.displays import PartialUpdate, make_device
     from tablekeeper.sim.oled import RecordingSerial
 
-    streams: dict[tuple[str, int, int, int], Stream] = {}
-    for driver in DRIVERS:
-        for width, height in SIZES:
-            for rotation in ROTATIONS:
-                track = Track(driver, width, height, rotation, 1, 0x3C)
-                wire = RecordingSerial()
-                PartialUpdate(make_device(track, wire)).display(starting_frame((width, height)))
-                streams[track.chip] = tuple((kind == "command", payload) for kind, payload in wire.calls)
+    streams: dict[Chip, Stream] = {}
+    for track in _chips():
+        wire = RecordingSerial()
+        PartialUpdate(make_device(track, wire)).display(starting_frame((track.width, track.height)))
+        streams[track.chip] = tuple((kind == "command", payload) for kind, payload in wire.calls)
     return streams
 
 
-def stream_module(streams: dict[tuple[str, int, int, int], Stream]) -> str:
-    """The text of ``splash_stream.py`` for ``streams``."""
-    lines = ['"""The bytes luma.oled sends to open the track display and ``hw.displays.PartialUpdate`` to draw',
-             '"starting..." on it as ``ui.render`` draws it, per chip: (driver, width, height, rotation) ->',
-             "the writes in order, (a command?, its bytes). Written by ``python -m tablekeeper.station.splash``;",
-             'tests/station/test_splash.py checks it against luma and ui.render."""', "",
-             "from __future__ import annotations", "",
-             "STREAMS: dict[tuple[str, int, int, int], tuple[tuple[bool, bytes], ...]] = {"]
-    for chip, stream in streams.items():
-        lines.append(f"    {chip!r}: (")
-        for is_command, payload in stream:
-            pieces = [repr(payload[i:i + 24]) for i in range(0, len(payload), 24)]
-            if not any(payload):
-                pieces = [f"bytes({len(payload)})"]
-            lines.append(f"        ({is_command}, " + "\n                 ".join(pieces) + "),")
-        lines.append("    ),")
-    lines += ["}", ""]
+def recorded_openings() -> dict[Chip, Stream]:
+    """What luma.oled sends to open each chip, without its RAM clear and switch-on (as ``hw.displays.make_device``
+    opens it: the first frame comes next): the source of ``splash_stream.OPENINGS``."""
+    from tablekeeper.hw.displays import make_device
+    from tablekeeper.sim.oled import RecordingSerial
+
+    openings: dict[Chip, Stream] = {}
+    for track in _chips():
+        wire = RecordingSerial()
+        make_device(track, wire)
+        openings[track.chip] = tuple((kind == "command", payload) for kind, payload in wire.calls)
+    return openings
+
+
+def _chips() -> list[Track]:
+    return [Track(driver, width, height, rotation, 1, 0x3C)
+            for driver in DRIVERS for width, height in SIZES for rotation in ROTATIONS]
+
+
+def stream_module(streams: dict[Chip, Stream], openings: dict[Chip, Stream]) -> str:
+    """The text of ``splash_stream.py`` for ``streams`` and ``openings``."""
+    lines = ['"""The bytes luma.oled sends to open a display, per chip: (driver, width, height, rotation) -> the',
+             "writes in order, (a command?, its bytes). ``STREAMS``: the track display opened and",
+             '"starting..." drawn on it by ``hw.displays.PartialUpdate`` as ``ui.render`` draws it; ``OPENINGS``:',
+             "the opening alone, the RAM clear and switch-on held back (``station.remembered`` draws a frame",
+             "next). Written by ``python -m tablekeeper.station.splash``; tests/station/test_splash.py checks",
+             'them against luma and ui.render."""', "",
+             "from __future__ import annotations", ""]
+    for name, table in (("STREAMS", streams), ("OPENINGS", openings)):
+        lines.append(f"{name}: dict[tuple[str, int, int, int], tuple[tuple[bool, bytes], ...]] = {{")
+        for chip, stream in table.items():
+            lines.append(f"    {chip!r}: (")
+            for is_command, payload in stream:
+                pieces = [repr(payload[i:i + 24]) for i in range(0, len(payload), 24)]
+                if not any(payload):
+                    pieces = [f"bytes({len(payload)})"]
+                lines.append(f"        ({is_command}, " + "\n                 ".join(pieces) + "),")
+            lines.append("    ),")
+        lines += ["}", ""]
     return "\n".join(lines)
 
 
 if __name__ == "__main__":
     with open(os.path.join(os.path.dirname(__file__), "splash_stream.py"), "w", encoding="utf-8") as out:
-        out.write(stream_module(recorded_streams()))
+        out.write(stream_module(recorded_streams(), recorded_openings()))

@@ -1,7 +1,9 @@
-"""The bytes luma.oled sends to open the track display and ``hw.displays.PartialUpdate`` to draw
-"starting..." on it as ``ui.render`` draws it, per chip: (driver, width, height, rotation) ->
-the writes in order, (a command?, its bytes). Written by ``python -m tablekeeper.station.splash``;
-tests/station/test_splash.py checks it against luma and ui.render."""
+"""The bytes luma.oled sends to open a display, per chip: (driver, width, height, rotation) -> the
+writes in order, (a command?, its bytes). ``STREAMS``: the track display opened and
+"starting..." drawn on it by ``hw.displays.PartialUpdate`` as ``ui.render`` draws it; ``OPENINGS``:
+the opening alone, the RAM clear and switch-on held back (``station.remembered`` draws a frame
+next). Written by ``python -m tablekeeper.station.splash``; tests/station/test_splash.py checks
+them against luma and ui.render."""
 
 from __future__ import annotations
 
@@ -475,5 +477,60 @@ STREAMS: dict[tuple[str, int, int, int], tuple[tuple[bool, bytes], ...]] = {
                  b'\xff\xff\xff\xff\xff\xfc\xfc\xfc\xfc\xc0\xc0\xff\xff\xfc\xfc\xfc\xfc\xfc\xfc\xff\xff\xff\xff\xcf'
                  b'\xcf\xc0\xc0\xcf\xcf\xff\xff\xff'),
         (True, b'\xaf'),
+    ),
+}
+
+OPENINGS: dict[tuple[str, int, int, int], tuple[tuple[bool, bytes], ...]] = {
+    ('ssd1306', 128, 64, 0): (
+        (True, b'\xae\xd5\x80\xa8?\xd3\x00@\x8d\x14 \x00\xa1\xc8\xda\x12\xd9\xf1\xdb@\xa4\xa6'),
+        (True, b'\x81\xcf'),
+    ),
+    ('ssd1306', 128, 64, 2): (
+        (True, b'\xae\xd5\x80\xa8?\xd3\x00@\x8d\x14 \x00\xa1\xc8\xda\x12\xd9\xf1\xdb@\xa4\xa6'),
+        (True, b'\x81\xcf'),
+    ),
+    ('ssd1306', 128, 32, 0): (
+        (True, b'\xae\xd5\x80\xa8\x1f\xd3\x00@\x8d\x14 \x00\xa1\xc8\xda\x02\xd9\xf1\xdb@\xa4\xa6'),
+        (True, b'\x81\xcf'),
+    ),
+    ('ssd1306', 128, 32, 2): (
+        (True, b'\xae\xd5\x80\xa8\x1f\xd3\x00@\x8d\x14 \x00\xa1\xc8\xda\x02\xd9\xf1\xdb@\xa4\xa6'),
+        (True, b'\x81\xcf'),
+    ),
+    ('sh1106', 128, 64, 0): (
+        (True, b'\xae \x10\xb0\xc8\x00\x10@\xa1\xa6\xa8?\xa4\xd3\x00\xd5\xf0\xd9"\xda\x12\xdb \x8d'
+                 b'\x14'),
+        (True, b'\x81\x7f'),
+    ),
+    ('sh1106', 128, 64, 2): (
+        (True, b'\xae \x10\xb0\xc8\x00\x10@\xa1\xa6\xa8?\xa4\xd3\x00\xd5\xf0\xd9"\xda\x12\xdb \x8d'
+                 b'\x14'),
+        (True, b'\x81\x7f'),
+    ),
+    ('sh1106', 128, 32, 0): (
+        (True, b'\xae \x10\xb0\xc8\x00\x10@\xa1\xa6\xa8 \xa4\xd3\x0f\xd5\xf0\xd9"\xda\x12\xdb \x8d'
+                 b'\x14'),
+        (True, b'\x81\x7f'),
+    ),
+    ('sh1106', 128, 32, 2): (
+        (True, b'\xae \x10\xb0\xc8\x00\x10@\xa1\xa6\xa8 \xa4\xd3\x0f\xd5\xf0\xd9"\xda\x12\xdb \x8d'
+                 b'\x14'),
+        (True, b'\x81\x7f'),
+    ),
+    ('ssd1309', 128, 64, 0): (
+        (True, b'\xae\xd5\x80\xa8?\xd3\x00@\x8d\x14 \x00\xa1\xc8\xda\x12\xd9\xf1\xdb@\xa4\xa6'),
+        (True, b'\x81\xcf'),
+    ),
+    ('ssd1309', 128, 64, 2): (
+        (True, b'\xae\xd5\x80\xa8?\xd3\x00@\x8d\x14 \x00\xa1\xc8\xda\x12\xd9\xf1\xdb@\xa4\xa6'),
+        (True, b'\x81\xcf'),
+    ),
+    ('ssd1309', 128, 32, 0): (
+        (True, b'\xae\xd5\x80\xa8\x1f\xd3\x00@\x8d\x14 \x00\xa1\xc8\xda\x02\xd9\xf1\xdb@\xa4\xa6'),
+        (True, b'\x81\xcf'),
+    ),
+    ('ssd1309', 128, 32, 2): (
+        (True, b'\xae\xd5\x80\xa8\x1f\xd3\x00@\x8d\x14 \x00\xa1\xc8\xda\x02\xd9\xf1\xdb@\xa4\xa6'),
+        (True, b'\x81\xcf'),
     ),
 }

@@ -8,7 +8,8 @@ from typing import Any
 
 from tablekeeper.core.script import parse_line
 from tablekeeper.core.session import Session
-from tablekeeper.games.earthborne import GAME
+from tablekeeper.games.earthborne import GAME, pathdeck
+from tablekeeper.games.earthborne.record import rec
 
 EXAMPLE_CARDS = Path(__file__).with_name("example_cards.toml")
 """Made-up path cards with round numbers (Doe, Stalking Cat, ...) the rule tests use by name."""
@@ -27,6 +28,9 @@ def session(*lines: str, seats: int = 2, options: Mapping[str, str] | None = Non
 
 def do(s: Session, *lines: str) -> Session:
     for line in lines:
+        if line == PATH_CARDS:
+            draw_path_cards(s)
+            continue
         parsed = parse_line(line)
         assert parsed is not None
         outcome = s.perform(parsed.command)
@@ -63,6 +67,21 @@ def prompt(s: Session) -> dict[str, Any] | None:
     return None if p is None else dict(p)
 
 
+PATH_CARDS = "(each Ranger draws a path card)"
+"""A line for ``session``/``do``: the Rangers still owing this round's path card report one (ER-PATH-1)."""
+
+QUIET_PATH_CARD = "Old Stump"
+"""The example card with no thresholds, icons or entry: drawn where a test's table draws its path cards
+but the test is about something else, so it changes nothing the test reads."""
+
+
+def draw_path_cards(s: Session) -> Session:
+    """ER-PATH-1: the Rangers who have not drawn this round's path card report one, from the lead on."""
+    owed = s.state.seats - rec(s.state).path_drawn
+    line = "draw path" if pathdeck.device_can_draw(s.state) else f'reveal path "{QUIET_PATH_CARD}"'
+    return do(s, *[line] * owed)
+
+
 def to_turns(s: Session, seat: int = 1) -> Session:
-    """From the path phase to seat ``seat``'s turn."""
-    return do(s, "next", f"turn {seat}")
+    """From the path phase (each Ranger draws a path card) to seat ``seat``'s turn."""
+    return do(draw_path_cards(s), "next", f"turn {seat}")

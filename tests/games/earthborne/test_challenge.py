@@ -131,7 +131,7 @@ def test_odds_follow_the_cards_left_in_the_deck() -> None:
 
 
 def test_reported_card_must_be_in_the_deck() -> None:
-    s = to_turns(session())
+    s = do(session(), "next!", "turn 1")  # next!: no path card in play, so the check below sees none added
     do(s, "test 1 fit 2", "reveal challenge crest1")
     do(s, "resolve")
     do(s, "next", "turn 2", "test 2 fit 1")

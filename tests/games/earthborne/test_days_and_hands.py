@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.games.earthborne.helpers import do, in_play, prompt, refused, session, to_turns, tracks, view
+from tests.games.earthborne.helpers import PATH_CARDS, do, in_play, prompt, refused, session, to_turns, tracks, view
 
 CAMP_DAY = ("location Ridge 1", "pathdeck 10", "reveal path Doe", "reveal path \"Stalking Cat\"",
             "card Survey area=mission progress=3", "card Pack area=player seat=1", "progress card3 2",
@@ -29,7 +29,7 @@ def test_a_new_day_starts_fresh_at_the_camp() -> None:
     assert v["tracks"]["card3.progress"] == 0 and v["cards"]["card3"]["rtokens"] == []
     assert v["gear"] == {} and v["path_built"] is False
     assert "pathdeck" in refused(s, "reveal path Doe")  # the day's path deck is built first
-    do(s, "pathdeck 9", "reveal path Doe", "next", "equip 1 Boots 3")
+    do(s, "pathdeck 9", "reveal path Doe", PATH_CARDS, "next", "equip 1 Boots 3")
     assert prompt(s) is None  # yesterday's Rope no longer counts against the equip limit
 
 
@@ -98,7 +98,8 @@ def test_card_verb_follows_whose_path_card_it_is_and_reaches_the_discard() -> No
     assert in_play(s)["card2"]["seat"] == 2  # seat 2's path card comes next in phase 1
     do(s, "discard card2")
     assert view(s)["sources"]["path"]["discard"] == 1
-    do(s, "next", "turn 3", "card \"Stalking Cat\"")
+    # next!: the table goes on without the other path cards, so the card put in play in phase 2 is card3
+    do(s, "next!", "turn 3", "card \"Stalking Cat\"")
     assert in_play(s)["card3"]["seat"] == 3  # in phase 2: the Ranger whose turn it is
 
 
@@ -110,7 +111,7 @@ def test_play_and_commit_take_cards_from_hand() -> None:
     assert (t["seat1.hand"], t["seat1.spi"]) == (5, 1)
     do(s, "next", "test 2 awa 2 commit=2 icons=3 target=card1")
     assert view(s)["test"]["effort"] == 1 + 3 and tracks(s)["seat2.hand"] == 4
-    assert "card(s) in hand" in refused(session("next"), "test 1 awa 1 commit=7")
+    assert "card(s) in hand" in refused(session(PATH_CARDS, "next"), "test 1 awa 1 commit=7")
 
 
 def test_commit_keeps_the_deck_true_so_cannot_draw_ends_the_day() -> None:
@@ -184,7 +185,7 @@ def test_undo_takes_back_a_draw_that_comes_up_the_same_again() -> None:
 def test_aspects_at_setup_set_round_one_energy() -> None:
     s = session("aspects 1 1 3 2 2")
     assert [tracks(s)[f"seat1.{a}"] for a in ("awa", "fit", "spi", "foc")] == [1, 3, 2, 2]
-    do(s, "next", "aspects 2 2 2 2 2")  # later in the day: the aspects change, the energy does not
+    do(s, PATH_CARDS, "next", "aspects 2 2 2 2 2")  # later in the day: the aspects change, the energy does not
     assert tracks(s)["seat2.awa"] == 3
 
 

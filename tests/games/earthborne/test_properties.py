@@ -8,11 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tablekeeper.core.events import Command
-from tests.games.earthborne.helpers import session
+from tests.games.earthborne.helpers import PATH_CARDS, session
 
 SETUP = ("location Ridge 3 icons=crest", "card A progress=2 harm=2 clear=x icons=sun",
          "card B progress=3 icons=sun,mountain", "card C progress=- harm=- icons=sun area=reach seat=1",
-         "response after Echo", "response when Mend card=card1", "next", "turn 1")
+         "response after Echo", "response when Mend card=card1", PATH_CARDS, "next", "turn 1")
 
 actions = st.one_of(
     st.tuples(st.sampled_from(["progress", "harm"]), st.sampled_from(["card1", "card2", "card3", "location"]),

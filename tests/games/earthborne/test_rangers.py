@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.games.earthborne.helpers import do, in_play, prompt, refused, session, to_turns, tracks, view
+from tests.games.earthborne.helpers import PATH_CARDS, do, in_play, prompt, refused, session, to_turns, tracks, view
 
 SEVEN = """cards = [
   { name = "Fern", progress = "2", arrow = "up", copies = 7 },
@@ -125,7 +125,7 @@ def test_er_injury_1_third_injury_ends_the_day_after_the_turn() -> None:
 
 @pytest.mark.rule("ER-DAY-1")
 def test_er_day_1_camping_ends_the_day_and_records_it() -> None:
-    s = session("location L 1", "progress location 1", "next", "rest 1", "rest 2", "next", "choose 1",
+    s = session("location L 1", "progress location 1", PATH_CARDS, "next", "rest 1", "rest 2", "next", "choose 1",
                 options={"day": "4"})
     do(s, "camp L terrain=T")
     v = view(s)

@@ -17,7 +17,7 @@ from tablekeeper.core.session import Entry, Session
 from tablekeeper.core.store import Store
 from tablekeeper.games.earthborne import GAME
 from tablekeeper.games.earthborne.record import CardInPlay, EarthborneRecord, Turns
-from tests.games.earthborne.helpers import session
+from tests.games.earthborne.helpers import PATH_CARDS, session
 
 SCRIPT = Path(__file__).resolve().parents[3] / "docs" / "games" / "earthborne.script"
 
@@ -53,9 +53,9 @@ def test_the_example_scripts_save_replays_to_the_same_record(tmp_path: Path,
 
 
 def test_the_verbs_put_typed_values() -> None:
-    s = session("next", "turn 1", "rest 1")
+    s = session(PATH_CARDS, "next", "turn 1", "rest 1")
     assert s.state.typed(EarthborneRecord).turns == Turns(last=1, rested=(1,), role_exhausted=(), acted=None)
-    s = session("next", "turn 1", "play 1 Walk With Me")
+    s = session(PATH_CARDS, "next", "turn 1", "play 1 Walk With Me")
     assert s.state.typed(EarthborneRecord).turns == Turns(last=None, acted="played Walk With Me")
 
 
@@ -68,7 +68,7 @@ def test_the_verbs_put_typed_values() -> None:
 def test_a_logged_value_of_the_wrong_shape_is_refused(key: str, value: Any, where: str) -> None:
     """A save whose log holds nonsense for a typed field does not open with it kept: the replay stops
     with a ``ValueError`` naming where the value is wrong (``play`` reports it in one line, exit 2)."""
-    s = session("next")
+    s = session(PATH_CARDS, "next")
     bad = Entry(len(s.entries) + 1, "command", Command("note", ("x",)),
                 (Event("data.set", {"key": key, "value": value}),))
     with pytest.raises(msgspec.ValidationError, match=where) as caught:
@@ -86,7 +86,7 @@ def test_a_reader_of_a_typed_key_through_get_is_refused(key: str) -> None:
 def test_without_the_conversion_a_bad_value_would_be_kept(protection: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The refusal above is the record's conversion at work: without it the nonsense gets into the state
     and a reader trips over it later, far from the value and without saying where it is."""
-    s = session("next")
+    s = session(PATH_CARDS, "next")
     bad = Entry(len(s.entries) + 1, "command", Command("note", ("x",)),
                 (Event("data.set", {"key": "turns", "value": {"rested": "1"}}),))
     if protection == "removed":

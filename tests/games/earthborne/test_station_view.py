@@ -92,9 +92,10 @@ def test_seat_buttons_keep_one_meaning_through_the_round(tmp_path: Path) -> None
     assert GAME.button(s.state, "seat1.a", False).text() == "draw path 1"  # type: ignore[union-attr]
     assert GAME.legend(s.state, 1) == "A: draw my path card"
     assert GAME.button(s.state, "seat2.b", False) is None
-    own = session("pathdeck 10")  # the group's own deck: the card is reported by name, not drawn
-    assert GAME.button(own.state, "seat1.a", False) is None and GAME.legend(own.state, 1) is None
-    do(s, "next")
+    own = session("pathdeck 10")  # the group's own deck: A says the seat drew its card, unnamed
+    assert GAME.button(own.state, "seat1.a", False).text() == "pass 1"  # type: ignore[union-attr]
+    assert GAME.legend(own.state, 1) == "A: drew my path card" and GAME.button(own.state, "seat2.a", False) is None
+    do(s, "draw path 1", "draw path 2", "next")  # each seat's A draws its path card (ER-PATH-1)
     assert GAME.legend(s.state, 1) == "A: rest, B: my turn"
     assert GAME.button(s.state, "seat1.a", False).text() == "rest 1"  # type: ignore[union-attr]
     assert GAME.button(s.state, "seat1.b", False).text() == "turn 1"  # type: ignore[union-attr]

@@ -10,7 +10,8 @@ from tablekeeper.core.events import NoticeKind
 from tablekeeper.core.state import Result
 from tests.games.played import ok, opened, refused
 
-DAY = ('location "Lone Tree" 3', "pathdeck 12", "next", "rest 1")  # one quiet round up to Travel
+# one quiet round up to Travel for one Ranger, whose path card has no thresholds (ER-PATH-1)
+DAY = ('location "Lone Tree" 3', "pathdeck 12", 'reveal path "Spiderline Stanchion"', "next", "rest 1")
 
 
 @pytest.mark.rule("ER-DAY-1")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tablekeeper.core.script import parse_line
-from tests.games.earthborne.helpers import do, in_play, refused, session, to_turns, view
+from tests.games.earthborne.helpers import PATH_CARDS, do, in_play, refused, session, to_turns, view
 
 CHALLENGE_FOR_A_TEST = "sun1"  # any card: the test only needs to be settled
 
@@ -35,7 +35,7 @@ def test_two_cards_played_in_one_turn_are_refused() -> None:
 @pytest.mark.rule("ER-TURN-1")
 def test_a_card_played_with_no_turn_open_begins_that_turn_and_says_so() -> None:
     s = session()
-    do(s, "next")  # Ranger turns; nobody has begun a turn
+    do(s, PATH_CARDS, "next")  # Ranger turns; nobody has begun a turn
     assert view(s)["active_seat"] is None
     parsed = parse_line("play 1 Rope")
     assert parsed is not None
@@ -52,7 +52,7 @@ def test_a_card_played_with_no_turn_open_begins_that_turn_and_says_so() -> None:
 def test_the_last_unrested_ranger_takes_turns_in_a_row_without_the_role(seats: int) -> None:
     """Solo, or once every other Ranger rested, the same Ranger goes again without exhausting the role."""
     s = session(seats=seats)
-    do(s, "next")
+    do(s, PATH_CARDS, "next")
     if seats == 2:
         do(s, "rest 2")
     for _ in range(3):
@@ -63,7 +63,7 @@ def test_the_last_unrested_ranger_takes_turns_in_a_row_without_the_role(seats: i
 @pytest.mark.rule("ER-TURN-1")
 def test_with_another_ranger_unrested_the_same_ranger_needs_the_role() -> None:
     s = session(seats=2)
-    do(s, "next", "turn 1", "play 1 Rope", "next")
+    do(s, PATH_CARDS, "next", "turn 1", "play 1 Rope", "next")
     assert "another Ranger goes next" in refused(s, "turn 1")
     assert "another Ranger goes next" in refused(s, "play 1 Rope")
     do(s, "turn 1 role")
@@ -79,7 +79,7 @@ def test_phase_one_waits_for_the_path_deck_and_the_location_threshold() -> None:
     assert "threshold" in refused(s, "next")
     do(s, "location Ridge 2")
     assert "pathdeck" in refused(s, "next")
-    do(s, "pathdeck 9", "next")
+    do(s, "pathdeck 9", PATH_CARDS, "next")
     assert view(s)["phase"] == "turns"
 
 
@@ -99,20 +99,20 @@ def test_phase_one_asks_which_path_deck_when_the_terrain_is_not_known() -> None:
     assert view(s)["phase"] == "path"  # the group now draws its path cards from it
     do(s, "reveal path \"Prowling Wolhund\"")
     assert "holds no 'Hydraworm'" in refused(s, "reveal path Hydraworm")  # not a Woods or Lone Tree card
-    do(s, "next")
+    do(s, "reveal path \"Sitka Doe\"", "next")  # seat 2's card, also from the Woods set
     assert view(s)["phase"] == "turns"
 
 
 @pytest.mark.rule("ER-DAY-1")
 @pytest.mark.rule("ER-SETUP-1")
 def test_a_new_day_at_a_camp_without_a_threshold_waits_for_it() -> None:
-    s = session("location Ridge 1", "next", "progress location 1", "rest 1", "rest 2", "next", "choose 1",
+    s = session("location Ridge 1", PATH_CARDS, "next", "progress location 1", "rest 1", "rest 2", "next", "choose 1",
                 "camp Hollow")  # a location the device does not know, no threshold given
     do(s, "newday")
     assert view(s)["location"]["name"] == "Hollow" and view(s)["tracks"]["location.threshold"] is None
     do(s, "pathdeck 9")
     assert "threshold" in refused(s, "next")
-    do(s, "location Hollow 3", "next")
+    do(s, "location Hollow 3", PATH_CARDS, "next")
 
 
 @pytest.mark.rule("ER-PATH-1")

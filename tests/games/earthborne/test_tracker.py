@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from tests.games.played import ok, opened, refused
 
-DAY = ('location "Lone Tree" 3', "pathdeck 12", "next", "rest 1")  # one quiet round up to Travel
+# one quiet round up to Travel for one Ranger, whose path card has no thresholds (ER-PATH-1)
+DAY = ('location "Lone Tree" 3', "pathdeck 12", 'reveal path "Spiderline Stanchion"', "next", "rest 1")
 
 
 def test_a_mission_is_written_marked_and_crossed_off_across_days() -> None:
@@ -17,7 +18,8 @@ def test_a_mission_is_written_marked_and_crossed_off_across_days() -> None:
     assert "Mission Biscuit Delivery (day 1): 1/3" in play.session.game.panels(play.session.state)["track"].lines
     assert "on the tracker already" in refused(play, "mission Biscuit Delivery")
     assert "no mission 'Lost Cat'" in refused(play, "mission Lost Cat mark")
-    ok(play, *DAY[:3], "rest 1", "rest 2", "set seat1.deck 0", "next")  # the day ends at Refresh
+    ok(play, *DAY[:3], 'reveal path "Spiderline Stanchion"', "next", "rest 1", "rest 2", "set seat1.deck 0",
+       "next")  # the day ends at Refresh
     assert play.session.view()["day_end_reason"] == "cannot_draw"
     ok(play, "mission Biscuit Delivery mark", "reward Quisi Biscuits", "note The group met Quisi")  # after it
     ok(play, "newday")
@@ -46,7 +48,8 @@ def test_place_names_are_read_quoted_or_not() -> None:
     ok(play, "location Hidden Glade 2r")  # not a Valley location: its threshold follows the name
     location = play.session.view()["location"]
     assert (location["name"], location["progress"]) == ("Hidden Glade", "2r")
-    ok(play, "location Lone Tree Station", "pathdeck woods lone_tree_station", "next", "set location.progress 6",
+    ok(play, "location Lone Tree Station", "pathdeck woods lone_tree_station", 'reveal path "Sitka Doe"',
+       'reveal path "Sunberry Bramble"', "next", "set location.progress 6",
        "rest 1", "rest 2", "choose 1", "camp White Sky")
     assert play.session.view()["record"]["location"] == "White Sky"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tablekeeper.core.session import Session
-from tests.games.earthborne.helpers import do, in_play, prompt, refused, session, to_turns, tracks, view
+from tests.games.earthborne.helpers import PATH_CARDS, do, in_play, prompt, refused, session, to_turns, tracks, view
 
 
 def to_travel(*setup: str) -> object:
@@ -25,7 +25,7 @@ def test_er_loc_1_location_never_clears() -> None:
 
 @pytest.mark.rule("ER-LOC-2")
 def test_er_loc_2_travel_offered_at_threshold_and_optional() -> None:
-    s = session("location Ridge 4", "progress location 4", "next", "rest 1", "rest 2", "next")
+    s = session("location Ridge 4", "progress location 4", PATH_CARDS, "next", "rest 1", "rest 2", "next")
     assert view(s)["phase"] == "travel"
     p = prompt(s)
     assert p is not None and p["id"] == "travel"
@@ -33,7 +33,7 @@ def test_er_loc_2_travel_offered_at_threshold_and_optional() -> None:
     assert view(s)["phase"] == "refresh"
     assert view(s)["location"]["name"] == "Ridge" and tracks(s)["location.progress"] == 4
 
-    short = session("location Ridge 4", "progress location 3", "next", "rest 1", "rest 2", "next")
+    short = session("location Ridge 4", "progress location 3", PATH_CARDS, "next", "rest 1", "rest 2", "next")
     assert view(short)["phase"] == "travel" and prompt(short) is None
     assert "not enough" in refused(short, "travel")
 
@@ -73,7 +73,7 @@ def test_er_round_1_no_travel_phase_before_everyone_rests() -> None:
 @pytest.mark.rule("ER-TRAVEL-1")
 def test_er_travel_1_ready_obstacle_blocks_travel() -> None:
     s = session("location Ridge 2", "progress location 2", "card Boulder progress=3 obstacle",
-                "next", "rest 1", "rest 2", "next")
+                PATH_CARDS, "next", "rest 1", "rest 2", "next")
     assert prompt(s) is None
     assert "obstacle" in refused(s, "travel")
     do(s, "exhaust card1", "travel")
@@ -84,7 +84,7 @@ def test_er_travel_1_ready_obstacle_blocks_travel() -> None:
 @pytest.mark.rule("ER-TRAVEL-2")
 def test_er_travel_2_only_persistent_cards_stay() -> None:
     s = session("location Ridge 1", "progress location 1", "card Hiker persistent", "card A", "card B", "card C",
-                "next", "rest 1", "rest 2", "next", "choose 1")
+                PATH_CARDS, "next", "rest 1", "rest 2", "next", "choose 1")
     assert list(in_play(s)) == ["card1"]
     assert "arrive" in refused(s, "next")
     do(s, "arrive Marsh 3 terrain=swamp")
@@ -101,7 +101,7 @@ def test_er_travel_2_only_persistent_cards_stay() -> None:
 
 def _travel_from_lone_tree() -> Session:
     """Day 1 at Lone Tree Station (threshold 3 per Ranger: 6), progress enough, the travel prompt answered."""
-    return session("progress location 6", "next", "rest 1", "rest 2", "next", "choose 1")
+    return session("progress location 6", PATH_CARDS, "next", "rest 1", "rest 2", "next", "choose 1")
 
 
 @pytest.mark.rule("ER-TRAVEL-2")
@@ -144,9 +144,9 @@ def test_a_card_that_goes_further_names_the_terrain_it_uses() -> None:
 def test_a_location_printed_with_the_ranger_token_needs_every_token_to_travel() -> None:
     s = session("location \"The Fractured Wall\"")
     assert tracks(s)["location.threshold"] is None and view(s)["location"]["rtoken_clear"]
-    do(s, "next", "rtoken 1 location", "rest 1", "rest 2", "next")
+    do(s, PATH_CARDS, "next", "rtoken 1 location", "rest 1", "rest 2", "next")
     assert any("missing: seat 2" in n for n in s.notices) and view(s)["prompt"] is None  # no travel offered
-    do(s, "next", "next", "rtoken 2 location", "next", "rest 1", "rest 2", "next")
+    do(s, "next", "next", "rtoken 2 location", PATH_CARDS, "next", "rest 1", "rest 2", "next")
     assert view(s)["prompt"]["id"] == "travel"
 
 
@@ -155,7 +155,7 @@ def test_an_x_threshold_waits_for_the_table_to_give_it() -> None:
     s = session("location \"Sunken Outpost\"")
     assert tracks(s)["location.threshold"] is None
     assert "threshold" in refused(s, "next")
-    do(s, "location \"Sunken Outpost\" 4", "next")
+    do(s, "location \"Sunken Outpost\" 4", PATH_CARDS, "next")
     assert tracks(s)["location.threshold"] == 4
 
 

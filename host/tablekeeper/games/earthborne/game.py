@@ -29,6 +29,7 @@ from tablekeeper.games.earthborne import (
     challenge,
     engine,
     panels,
+    parsing,
     pathdeck,
     rangers,
     rules,
@@ -153,6 +154,8 @@ class Earthborne(Game):
         for name, (usage, text, handler) in tracker.VERBS.items():
             out[name] = Verb(usage, text, handler)  # campaign bookkeeping: also after the day's end
         out["next"] = Verb("next", "end the active Ranger's turn, or go on to the next step", travel.next_verb)
+        out["next!"] = Verb("next!", "end the step for the Rangers still owing a move (a path card, a rest), "
+                            "named in the log", travel.forced_next_verb)
         out["draw"] = Verb("draw challenge [effect] | draw path [SEAT] [extra]",
                            "the device draws (the waiting test's challenge card, a path card)", pathdeck.draw_verb)
         out["reveal"] = Verb("reveal challenge ID|ICON [ASPECT=N ..] [effect] | reveal path NAME [SEAT] [extra]",
@@ -273,9 +276,13 @@ class Earthborne(Game):
         return travel.owing(state)
 
     def pass_seat(self, txn: Txn, seat: int) -> None:
-        """``pass SEAT`` in the Ranger turns is resting (ER-REST-1); elsewhere the core's meaning."""
+        """``pass SEAT`` in the Ranger turns is resting (ER-REST-1); in Phase 1 that Ranger drew its path
+        card (ER-PATH-1, named or not); elsewhere the core's meaning."""
         if (txn.state.phase, txn.state.step) == ("turns", "turns"):
             rangers.rest_verb(txn, (str(seat),))
+        elif (txn.state.phase, txn.state.step) == ("path", "draw"):
+            parsing.guard(txn)
+            pathdeck.seat_drew(txn, seat)
         else:
             super().pass_seat(txn, seat)
 
@@ -299,6 +306,8 @@ class Earthborne(Game):
             return Command("resolve", (), origin="button")
         if pathdeck.draws_next(state, int(seat)):
             return Command("draw", ("path", seat), origin="button")
+        if pathdeck.drew_unnamed_next(state, int(seat)):
+            return Command("pass", (seat,), origin="button")  # the group's own deck: drawn, not named
         if playing and state.active_seat == int(seat):
             return Command("next", (), origin="button")  # end my turn
         if playing:
@@ -327,6 +336,8 @@ class Earthborne(Game):
             return "A: done"
         if pathdeck.draws_next(state, seat):
             return "A: draw my path card"
+        if pathdeck.drew_unnamed_next(state, seat):
+            return "A: drew my path card"
         turns = tables.turns(state)
         if state.phase != "turns" or seat in turns.rested:
             return None

@@ -94,6 +94,33 @@ def path_draw(txn: Txn, name: str | None, seat_text: str | None, options: dict[s
     engine.end_of_command(txn)
 
 
+def seat_drew(txn: Txn, seat: int) -> None:
+    """``pass SEAT`` in Phase 1 (the seat's A button): that Ranger's path card is drawn (ER-PATH-1). The
+    device draws it from a deck it knows; from the group's own deck the Ranger drew the top card and the
+    table places and resolves it unnamed, so the device counts it (the deck one card shorter, the next
+    Ranger to draw) without the card in play."""
+    check_free(txn)
+    if not rec(txn.state).path_built:
+        raise Rejected("the path deck is not built yet: " + build_hint(txn.state))
+    drawn, seats = rec(txn.state).path_drawn, txn.state.seats
+    if drawn >= seats:
+        raise Rejected(f"each Ranger has drawn this round's path card ({drawn} of {seats}); next goes on")
+    first = tables.next_path_seat(txn.state)
+    if seat != first:
+        raise Rejected(f"seat {first} draws the next path card (one per Ranger from the lead, ER-PATH-1)")
+    if device_can_draw(txn.state):
+        path_draw(txn, None, str(seat), {}, [])
+        return
+    if not has_cards(txn.state):
+        raise Rejected("the path deck and its discard are empty")
+    txn.emit("path.drawn", card=UNSEEN)
+    txn.put("path_drawn", drawn + 1)
+    txn.put("path_fresh", False)
+    tables.log(txn, f"path: seat {seat} drew a card, not named")
+    txn.notice(f"seat {seat} drew a path card, not named: the table places and resolves it")
+    engine.end_of_command(txn)
+
+
 def planned(state: GameState) -> valley.Build | None:
     """The path deck the group builds now, from the Valley data: the terrain set of the path taken and
     the location's own set or random Valley cards (ER-TRAVEL-2); None when either is unknown."""
@@ -195,6 +222,19 @@ def draws_next(state: GameState, seat: int) -> bool:
     and the device can draw it; a seat whose card was drawn has nothing more to draw."""
     return (state.phase == "path" and rec(state).path_drawn < state.seats
             and tables.next_path_seat(state) == seat and device_can_draw(state))
+
+
+def drew_unnamed_next(state: GameState, seat: int) -> bool:
+    """ER-PATH-1: ``seat``'s path card is the next one and comes from the group's own deck, so the seat's
+    A button says it was drawn (``pass SEAT``) rather than asking the device to draw it."""
+    return (state.phase == "path" and rec(state).path_drawn < state.seats
+            and tables.next_path_seat(state) == seat and has_cards(state) and not device_can_draw(state))
+
+
+def has_cards(state: GameState) -> bool:
+    """ER-PATH-1: a path card can still be drawn: the deck has one, or its discard reshuffles into one."""
+    deck = state.sources.get("path")
+    return isinstance(deck, Deck) and rec(state).path_built and deck.ready().stage_index() is not None
 
 
 def device_can_draw(state: GameState) -> bool:

@@ -7,7 +7,7 @@ from msgspec.structs import replace
 
 from tablekeeper.core import flow as flowmod
 from tablekeeper.core.flow import Ending, Flow, Kind, Phase, Step, Stop
-from tablekeeper.core.game import Txn, parse_seat
+from tablekeeper.core.game import Txn, parse_seat, want
 from tablekeeper.core.state import GameState, Result
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
@@ -32,6 +32,31 @@ def _path_enter(txn: Txn) -> None:
 
 
 def _path_hold(state: GameState) -> str | None:
+    """Phase 1 ends once the path deck and the location are on the table and each Ranger has drawn."""
+    return _path_setup_missing(state) or path_draws_owed(state)
+
+
+def path_owing(state: GameState) -> tuple[int, ...]:
+    """ER-PATH-1: the Rangers still to draw this round's path card, in drawing order (the lead first),
+    while the deck (or its discard, reshuffled) has a card for them."""
+    drawn = rec(state).path_drawn
+    if drawn >= state.seats or not pathdeck.has_cards(state):
+        return ()
+    first = tables.next_path_seat(state)
+    return tuple((first - 1 + i) % state.seats + 1 for i in range(state.seats - drawn))
+
+
+def path_draws_owed(state: GameState) -> str | None:
+    """ER-PATH-1: Phase 1 waits for one path card per Ranger; ``next!`` goes on without them."""
+    waiting = path_owing(state)
+    if not waiting:
+        return None
+    return (f"each Ranger draws a path card before the Ranger turns; not drawn: "
+            f"{', '.join(f'seat {s}' for s in waiting)} (reveal path NAME or draw path; "
+            "pass SEAT: drawn, not named; next! goes on without)")
+
+
+def _path_setup_missing(state: GameState) -> str | None:
     """ER-SETUP-1, ER-TRAVEL-2: the round's path cards come from a built path deck, at a location whose
     threshold travel is measured against, so Phase 1 ends only once both are on the table."""
     loc = tables.location(state)
@@ -50,7 +75,10 @@ def _turns_enter(txn: Txn) -> None:
 
 
 def owing(state: GameState) -> tuple[int, ...]:
-    """ER-ROUND-1: in the Ranger turns every seat owes a turn until it rests."""
+    """The Rangers the step waits for: in Phase 1 those still to draw a path card (ER-PATH-1), in the
+    Ranger turns every Ranger until it rests (ER-ROUND-1)."""
+    if (state.phase, state.step) == ("path", "draw"):
+        return path_owing(state)
     if (state.phase, state.step) != ("turns", "turns"):
         return ()
     rested = tables.turns(state).rested
@@ -341,7 +369,7 @@ def next_verb(txn: Txn, args: tuple[str, ...]) -> None:
     group built (one for each terrain that reaches the location) rather than going on without one."""
     state = txn.state
     if (not args and state.phase == "path" and state.prompt is None and not rec(state).path_built
-            and _path_hold(state) is not None and tables.location_threshold(state) is not None
+            and _path_setup_missing(state) is not None and tables.location_threshold(state) is not None
             and not engine.busy(state)):
         options = pathdeck.choices(state)
         if options:
@@ -350,6 +378,31 @@ def next_verb(txn: Txn, args: tuple[str, ...]) -> None:
                     context={"terrains": [b.text for b in options]})
             return
     rangers.next_verb(txn, args, FLOW)
+
+
+def forced_next_verb(txn: Txn, args: tuple[str, ...]) -> None:
+    """``next!``: as everywhere, it ends the step for the Rangers still owing a move: in Phase 1 those
+    who have not drawn a path card (ER-PATH-1), in the Ranger turns those who have not rested
+    (ER-ROUND-1). What was skipped goes in the log; the path deck and the location stay required."""
+    want(args, 0, "next!")
+    state = txn.state
+    skipped = owing(state) if state.prompt is None and state.over is None else ()
+    if not skipped or (state.phase == "path" and _path_setup_missing(state) is not None):
+        flowmod.advance(txn, FLOW, force=True)
+        return
+    parsing.guard(txn)
+    rangers.check_free(txn)
+    seats = ", ".join(str(s) for s in skipped)
+    if state.phase == "path":
+        tables.log(txn, f"path: no card drawn for seat(s) {seats} this round (next!)")
+        txn.notice(f"Phase 1 ends with {rec(state).path_drawn} of {state.seats} path card(s) drawn")
+    else:
+        rangers.end_turn(txn)
+        if _day_over(txn.state):
+            return  # the turn's end ended the day (ER-INJURY-1): newday, not travel, comes next
+        tables.log(txn, f"turns: seat(s) {seats} did not rest this round (next!)")
+        txn.notice(f"the Ranger turns end without a rest for seat(s) {seats}")
+    flowmod.leave(txn, FLOW)
 
 
 def choose_path_deck(txn: Txn, index: int) -> None:

@@ -1,0 +1,122 @@
+"""The screens a restart shows first, remembered when the station closes: on the Pi the splash draws
+them on every I2C display before argparse, msgspec, Pillow, luma or the game load, and the station,
+once it has loaded, draws its own first frame over them, sending only what differs (nothing, when the
+memory was right). A box that is switched off and on again shows its game in well under a second
+instead of "starting..." for two.
+
+The memory is only a shortcut, like ``.pyc``: it is used only for the same command line, the same
+config text, the same software (version and install) and the save file exactly as the station left
+it (size, modification time and inode of the file and its write-ahead log); a power cut after a
+change, another save, a new config or an update means "starting..." as before. Anything missing,
+damaged or unwritable means no memory, never an error. Standard library only (``marshal``), for the
+splash."""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import os
+from collections.abc import Sequence
+from typing import Any, Final, NamedTuple
+
+import tablekeeper
+
+FORMAT: Final = 1  # bump when the file's layout or what it holds changes
+MAX_BYTES: Final = 1 << 16  # six 128x64 displays are 6 KiB of pages
+
+
+class Shown(NamedTuple):
+    """One display's first frame: its chip, its place on the Pi's I2C buses, and the chip's RAM image
+    (a byte per column, a row of bytes per 8-pixel page: ``hw.displays.pack_pages`` after rotation)."""
+
+    role: str
+    driver: str
+    width: int
+    height: int
+    rotation: int
+    port: int
+    address: int
+    pages: tuple[bytes, ...]
+
+
+class Key(NamedTuple):
+    """What the remembered frames hold for: a ``tablekeeper run`` command line, its config's text and
+    its save file as the station left it."""
+
+    argv: tuple[str, ...]
+    config_text: str
+    save: str
+
+    def stamp(self) -> tuple[Any, ...]:
+        return (FORMAT, software_stamp(), self.argv, self.config_text, os.path.abspath(self.save),
+                file_stamp(self.save), file_stamp(self.save + "-wal"))
+
+
+def file_stamp(path: str) -> tuple[int, int, int] | None:
+    """Size, modification time and inode: a save written since, or replaced, has another."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_size, info.st_mtime_ns, info.st_ino
+
+
+def software_stamp() -> tuple[str, tuple[int, int, int] | None]:
+    """The version and the installed package's own file: an update or a reinstall rewrites it."""
+    return tablekeeper.__version__, file_stamp(tablekeeper.__file__ or "")
+
+
+def memory_path(save: str, cache: str) -> str | None:
+    """Where the frames remembered for ``save`` live under ``cache``: the save's absolute path
+    escaped into one file name (None when too long)."""
+    name = os.path.abspath(save).replace("%", "%25").replace("/", "%2F") + ".screens"
+    return os.path.join(cache, "screens", name) if len(name) <= 240 else None
+
+
+def recall(key: Key, cache: str) -> tuple[Shown, ...] | None:
+    """The frames remembered for exactly this key, or None."""
+    path = memory_path(key.save, cache)
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as file:
+            raw = file.read(MAX_BYTES + 1)
+        stamp, displays = marshal.loads(raw) if len(raw) <= MAX_BYTES else (None, ())
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if stamp != key.stamp():
+        return None
+    try:
+        shown = tuple(Shown(*display) for display in displays)
+    except TypeError:
+        return None
+    return shown if shown and all(_whole(s) for s in shown) else None
+
+
+def _whole(shown: Shown) -> bool:
+    numbers = (shown.width, shown.height, shown.rotation, shown.port, shown.address)
+    return (all(type(n) is int for n in numbers) and len(shown.pages) * 8 == shown.height
+            and all(type(p) is bytes and len(p) == shown.width for p in shown.pages))
+
+
+def remember(key: Key, cache: str, shown: Sequence[Shown]) -> bool:
+    """Keep ``shown`` for the next start with this key (after the save is closed: its stamp is part of
+    the key); best effort: False when nothing could be kept. No frames: any old memory is dropped."""
+    path = memory_path(key.save, cache)
+    if path is None:
+        return False
+    if not shown:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        return False
+    temporary = f"{path}.{os.getpid()}"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(temporary, "wb") as file:
+            file.write(marshal.dumps((key.stamp(), [tuple(s) for s in shown])))
+        os.replace(temporary, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        return False
+    return True

@@ -1,0 +1,223 @@
+"""The screens a restart shows first (``tablekeeper.station.remembered``): a station that closes keeps
+what a start on its save will draw first, and the next start's splash draws exactly that on every
+display before the game loads; the station then draws its own first frame over it and sends nothing.
+Anything that changed since (the save, the config, the command line) or a damaged memory means the
+"starting" splash as before, and a test shows the save's stamp is what stops a stale screen."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tablekeeper.commands.run import build_simulated, remember_screens
+from tablekeeper.config import REFERENCE_CONFIG, load_config
+from tablekeeper.core.script import parse_line
+from tablekeeper.sim.oled import OledChip
+from tablekeeper.station import remembered, splash
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    yield tmp_path / "cache"
+
+
+class Table:
+    """One box: its config file, its save, and the emulated chips of the last start, by role."""
+
+    def __init__(self, tmp_path: Path, game: str = "arkham") -> None:
+        self.tmp_path, self.game = tmp_path, game
+        self.config_path = tmp_path / "station.toml"
+        self.config_path.write_text(REFERENCE_CONFIG.read_text())
+        self.save = tmp_path / "box.sqlite3"
+        self.chips: dict[tuple[int, int], OledChip] = {}
+
+    @property
+    def argv(self) -> list[str]:
+        return ["run", "--config", str(self.config_path), "--game", self.game, "--save", str(self.save)]
+
+    def power_on(self) -> splash.Splash | None:
+        self.chips = {}
+
+        def interface(track: splash.Track) -> OledChip:
+            chip = self.chips[track.port, track.address] = OledChip(track.driver, track.width, track.height)
+            return chip
+
+        return splash.show(self.argv, open_interface=interface, on_pi=lambda: True)
+
+    def start(self, shown: splash.Splash | None, *lines: str, remember: bool = True,
+              not_saving: bool = False) -> dict[str, Any]:
+        """A run of the station after ``shown``: its first frame (odds still to come), the bytes that frame
+        sent, then ``lines`` played, closed as on SIGTERM and (``remember``) its screens kept."""
+        args = argparse.Namespace(game=self.game, save=str(self.save), slot="main", seats=None, seed=1, option=[],
+                                  capture_dir=self.tmp_path, no_counters=True, walk=False, demo=False,
+                                  not_saving=not_saving)
+        config = load_config(self.config_path)
+        station, parts, store = build_simulated(config, args, display_mode=None, clock=time.monotonic, splash=shown)
+        try:
+            before = sum(chip.byte_count for chip in parts.chips.values())
+            with station.views.deferred():
+                station.redraw()
+            sent = sum(chip.byte_count for chip in parts.chips.values()) - before
+            first = {role: image.tobytes() for role, image in parts.screens().items()}
+            for line in lines:
+                parsed = parse_line(line)
+                assert parsed is not None and station.session.perform(parsed.command).accepted, line
+        finally:
+            station.close()
+            parts.close()
+            if store is not None:
+                store.close()
+        if remember:
+            remember_screens(shown, station, args, clock=time.monotonic)
+        return {"first": first, "sent": sent}
+
+    def glass(self, config_roles: dict[str, splash.Track]) -> dict[str, bytes]:
+        """What each display shows now, turned as the player sees it (as ``SimulatedParts.screens``)."""
+        out = {}
+        for role, track in config_roles.items():
+            chip = self.chips.get((track.port, track.address))
+            if chip is not None:
+                image = chip.image()
+                out[role] = (image.rotate(180) if track.rotation == 2 else image).tobytes()
+        return out
+
+
+def wired() -> dict[str, splash.Track]:
+    return splash.Track.wired(load_config(REFERENCE_CONFIG))
+
+
+def test_a_restart_shows_the_games_screens_before_it_loads_and_the_station_sends_nothing_over_them(
+        tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    first = table.power_on()
+    assert first is not None and not first.remembered  # a new game: nothing remembered yet
+    table.start(first, "next", "next")
+    again = table.power_on()
+    assert again is not None and again.remembered and set(again.drawn) == set(wired())
+    on_glass = table.glass(wired())
+    resumed = table.start(again)
+    assert resumed["sent"] == 0  # the game's own first frame is what the splash drew
+    assert on_glass == resumed["first"]
+    (table.tmp_path / "cache" / "tablekeeper" / "screens").rename(table.tmp_path / "kept")  # nothing remembered
+    cold = table.start(table.power_on())
+    assert cold["first"] == on_glass and cold["sent"] > 0
+
+
+@pytest.mark.parametrize("stamped", [True, False], ids=["as-shipped", "protection-removed"])
+def test_a_save_changed_since_the_screens_were_remembered_gets_the_starting_splash(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stamped: bool) -> None:
+    """A run that played on and was cut off (nothing remembered at its end) leaves a save the old screens
+    do not show: only the save's stamp in the key stops them."""
+    if not stamped:
+        monkeypatch.setattr(remembered, "file_stamp", lambda path: None)
+    table = Table(tmp_path)
+    table.start(table.power_on())
+    table.start(table.power_on(), "next", "next", "next", remember=False)  # played on, then the power went
+    shown = table.power_on()
+    assert shown is not None and shown.remembered is (not stamped)
+    on_glass = table.glass(wired())
+    truth = table.start(None, remember=False)["first"]
+    if stamped:
+        assert set(shown.drawn) == {"track"} and shown.drawn["track"].pages is None  # "starting..." only
+    else:
+        assert set(on_glass) == set(truth) and on_glass != truth  # the old game's screens: stale
+
+
+def test_another_config_or_command_line_or_a_damaged_memory_means_no_remembered_screens(tmp_path: Path,
+                                                                                        cache: Path) -> None:
+    table = Table(tmp_path)
+    table.start(table.power_on())
+    shown = table.power_on()
+    assert shown is not None and shown.remembered
+    table.config_path.write_text(table.config_path.read_text() + "\n# a comment\n")
+    shown = table.power_on()
+    assert shown is not None and not shown.remembered
+    table.start(shown)
+    table.game = "oathsworn"  # the command line names another game: the save's game is not that one
+    assert not (table.power_on() or splash.Splash({})).remembered
+    table.game = "arkham"
+    memory = next((cache / "tablekeeper" / "screens").iterdir())
+    for damage in (memory.read_bytes()[:100], b"", b"\x00" * 64, os.urandom(4096)):
+        memory.write_bytes(damage)
+        shown = table.power_on()
+        assert shown is not None and not shown.remembered and set(shown.drawn) == {"track"}
+
+
+def test_a_memory_of_the_wrong_shape_is_not_used(tmp_path: Path) -> None:
+    key = remembered.Key(("run",), "text", str(tmp_path / "s.sqlite3"))
+    good = remembered.Shown("track", "ssd1306", 128, 32, 0, 1, 0x3C, tuple(bytes(128) for _ in range(4)))
+    assert remembered.remember(key, str(tmp_path), [good]) and remembered.recall(key, str(tmp_path)) == (good,)
+    short = good._replace(pages=good.pages[:3])
+    assert remembered.remember(key, str(tmp_path), [short]) and remembered.recall(key, str(tmp_path)) is None
+    assert not remembered.remember(key, str(tmp_path), []) and remembered.recall(key, str(tmp_path)) is None
+
+
+def test_the_remembered_screens_go_out_before_argparse_msgspec_pillow_and_luma_load(tmp_path: Path,
+                                                                                  cache: Path) -> None:
+    """``tablekeeper run`` as the Pi starts it, its I2C replaced by emulated chips: every display shows the
+    game before the modules that draw it are even loaded."""
+    table = Table(tmp_path)
+    table.start(table.power_on())
+    probe = f"""
+import json, sys
+import tablekeeper.station.splash as splash
+from tablekeeper.sim.oled import OledChip
+
+seen = {{}}
+def interface(track):
+    seen.setdefault("chips", []).append(OledChip(track.driver, track.width, track.height))
+    return seen["chips"][-1]
+
+class Drawn(Exception):
+    pass
+
+show = splash.show
+def shown(argv, **how):
+    result = show(argv, **how)
+    seen["loaded"] = sorted(sys.modules)
+    seen["remembered"] = result.remembered
+    seen["lit"] = sum(chip.on for chip in seen.pop("chips"))
+    raise Drawn
+
+splash.gpio_present = lambda: True
+splash.I2CDevice.open = interface
+splash.show = shown
+sys.argv = ["tablekeeper", *{table.argv!r}]
+from tablekeeper.cli import main
+try:
+    main()
+except Drawn:
+    pass
+print(json.dumps(seen))
+"""
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT,
+                         env={"PATH": "", "PYTHONPATH": str(ROOT / "host"), "XDG_CACHE_HOME": str(cache)})
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    assert seen["remembered"] and seen["lit"] == len(wired())
+    late = ("argparse", "msgspec", "PIL", "luma", "sqlite3", "tablekeeper.core", "tablekeeper.games",
+            "tablekeeper.ui", "tablekeeper.config", "tablekeeper.hw.displays")
+    early = [m for m in seen["loaded"] if any(m == name or m.startswith(name + ".") for name in late)]
+    assert early == [], early
+
+
+def test_a_run_that_could_not_save_leaves_nothing_remembered(tmp_path: Path) -> None:
+    """Its screens show a game the save does not hold: the next start must not show them."""
+    table = Table(tmp_path)
+    table.start(table.power_on())
+    shown = table.power_on()
+    assert shown is not None and shown.remembered
+    table.start(shown, "next", not_saving=True)
+    shown = table.power_on()
+    assert shown is not None and not shown.remembered
