@@ -12,25 +12,27 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "host" / "tablekeeper"
-# The files that take longest, longest first (seconds of a four-worker run on two cores): they start
-# before the rest so that the workers finish together; xdist's own order (most tests first) left
-# them for the end. A file missing here only starts later.
+# The files that take longest, longest first (seconds in one worker of a four-worker run on two cores):
+# they start before the rest so that the workers finish together; xdist's own order (most tests
+# first) left them for the end. A file missing here only starts later.
 LONG_FIRST = (
-    "tests/station/test_sentences.py",  # 32: 24 station runs, every screen read back
-    "tests/fleet/test_fleet_security.py",  # 28: mostly waiting on brokers
-    "tests/web/test_page_agrees_with_glass.py",  # 27: a browser
-    "tests/fleet/test_live.py",  # 22
-    "tests/web/test_phone_pages.py",  # 20
-    "tests/station/test_frames.py",  # 12
-    "tests/station/test_console_scripts.py",  # 14
-    "tests/test_docs_commands.py",  # 13
-    "tests/core/test_bounded_log.py",  # 13
-    "tests/station/test_counter_tracks.py",  # 12
-    "tests/fleet/test_supervised_link.py",  # 10
-    "tests/faults/test_fuzz.py",  # 9
-    "tests/faults/test_numbers.py",  # 9
-    "tests/test_quality.py",  # 8
-    "tests/games/test_stops_property.py",  # 8
+    "tests/fleet/test_fleet_security.py",  # 28, waiting on brokers
+    "tests/fleet/test_live.py",  # 24, waiting on brokers
+    "tests/station/test_sentences.py",  # 18: 24 station runs, every screen read back
+    "tests/games/test_stops_property.py",  # 14
+    "tests/web/test_page_agrees_with_glass.py",  # 13: a browser
+    "tests/web/test_phone_pages.py",  # 11: a browser
+    "tests/test_docs_commands.py",  # 10
+    "tests/fleet/test_supervised_link.py",  # 10, waiting
+    "tests/station/test_counter_tracks.py",  # 9
+    "tests/station/test_console_scripts.py",  # 8
+    "tests/faults/test_fuzz.py",  # 7
+    "tests/station/test_sim_counters.py",  # 7
+    "tests/faults/test_power_loss.py",  # 7
+    "tests/appliance/test_installed_wheel.py",  # 7
+    "tests/faults/test_soak.py",  # 6
+    "tests/core/test_bounded_log.py",  # 6
+    "tests/station/test_frames.py",  # 5
 )
 
 
