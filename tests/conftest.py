@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import compileall
 import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -34,6 +36,24 @@ LONG_FIRST = (
     "tests/core/test_bounded_log.py",  # 6
     "tests/station/test_frames.py",  # 5
 )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A cache folder of the suite's own (``$XDG_CACHE_HOME``, for this process and the children it
+    starts): the packs' parse cache, the kept config parse and the remembered screens the tests make
+    never land in the user's, and the user's never answer for a test."""
+    folder = tempfile.mkdtemp(prefix="tablekeeper-test-cache-")
+    config.stash[_CACHE] = folder
+    os.environ["XDG_CACHE_HOME"] = folder
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = config.stash.get(_CACHE, None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+_CACHE = pytest.StashKey[str]()
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -5,6 +5,7 @@ without pkg_resources (its import alone cost a third of the simulator's start-up
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -14,12 +15,17 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def child_env(**extra: str) -> dict[str, str]:
+    """A child's environment: nothing on PATH, the checkout's package, the suite's own cache folder."""
+    return {"PATH": "", "PYTHONPATH": str(ROOT / "host"), "XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"], **extra}
+
+
 def loaded_after(code: str) -> dict[str, bool]:
     probe = ("import sys, json\n" + code + "\nprint(json.dumps({name: name in sys.modules for name in "
              "('pygame', 'pkg_resources', 'luma.emulator.device', 'tablekeeper.games.arkham', "
              "'tablekeeper.games.oathsworn', 'tablekeeper.station.loop')}))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT,
-                         env={"PATH": "", "SDL_VIDEODRIVER": "dummy", "PYTHONPATH": str(ROOT / "host")})
+                         env=child_env(SDL_VIDEODRIVER="dummy"))
     loaded: dict[str, bool] = json.loads(out.stdout.strip().splitlines()[-1])
     return loaded
 
@@ -82,7 +88,7 @@ except FirstFrame:
     pass
 """
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT,
-                         env={"PATH": "", "PYTHONPATH": str(ROOT / "host")})
+                         env=child_env())
     seen = json.loads(out.stdout.strip().splitlines()[-1])
     early = [m for m in seen["loaded"] if any(m == name or m.startswith(name + ".") for name in NOT_BEFORE_FIRST_FRAME)]
     assert early == [], early
@@ -121,7 +127,7 @@ except FirstFrame:
     pass
 """
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT,
-                         env={"PATH": "", "PYTHONPATH": str(ROOT / "host")})
+                         env=child_env())
     seen = json.loads(out.stdout.strip().splitlines()[-1])
     early = [m for m in seen["loaded"] if any(m == name or m.startswith(name + ".") for name in NOT_BEFORE_FIRST_FRAME)]
     assert early == [], early
@@ -188,7 +194,7 @@ seen["station's frame"] = list(render_panel(Panel("Tablekeeper", ("starting...",
 print(json.dumps(seen))
 """
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT,
-                         env={"PATH": "", "PYTHONPATH": str(ROOT / "host")})
+                         env=child_env())
     seen = json.loads(out.stdout.strip().splitlines()[-1])
     early = [m for m in seen["loaded"] if any(m == name or m.startswith(name + ".") for name in NOT_BEFORE_SPLASH)]
     assert early == [], early
