@@ -157,7 +157,8 @@ def test_another_config_or_command_line_or_a_damaged_memory_means_no_remembered_
 
 def test_a_memory_of_the_wrong_shape_is_not_used(tmp_path: Path) -> None:
     key = remembered.Key(("run",), "text", str(tmp_path / "s.sqlite3"))
-    good = remembered.Shown("track", "ssd1306", 128, 32, 0, 1, 0x3C, tuple(bytes(128) for _ in range(4)))
+    chip = remembered.Track("ssd1306", 128, 32, 0, 1, 0x3C)
+    good = remembered.Shown("track", chip, tuple(bytes(128) for _ in range(4)))
     assert remembered.remember(key, str(tmp_path), [good]) and remembered.recall(key, str(tmp_path)) == (good,)
     short = good._replace(pages=good.pages[:3])
     assert remembered.remember(key, str(tmp_path), [short]) and remembered.recall(key, str(tmp_path)) is None

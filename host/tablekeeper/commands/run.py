@@ -306,8 +306,7 @@ def first_screens(station: Station, args: argparse.Namespace, *, clock: Callable
     from tablekeeper.hw.displays import make_device
     from tablekeeper.hw.luma_devices import native_pages
     from tablekeeper.sim.oled import RecordingSerial
-    from tablekeeper.station.remembered import Shown
-    from tablekeeper.station.splash import Track
+    from tablekeeper.station.remembered import Shown, Track
 
     class Drawn:  # the displays as the station sees them: only what it draws is kept
         def __init__(self) -> None:
@@ -330,8 +329,7 @@ def first_screens(station: Station, args: argparse.Namespace, *, clock: Callable
         image = drawn.images.get(role)
         if image is not None:
             pages = native_pages(make_device(track, RecordingSerial(record=False)), image)
-            shown.append(Shown(role, track.driver, track.width, track.height, track.rotation, track.port,
-                               track.address, tuple(pages)))
+            shown.append(Shown(role, track, tuple(pages)))
     return shown
 
 

@@ -17,25 +17,50 @@ import contextlib
 import marshal
 import os
 from collections.abc import Sequence
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 import tablekeeper
+
+if TYPE_CHECKING:
+    from tablekeeper.config import StationConfig
 
 FORMAT: Final = 1  # bump when the file's layout or what it holds changes
 MAX_BYTES: Final = 1 << 16  # six 128x64 displays are 6 KiB of pages
 
 
-class Shown(NamedTuple):
-    """One display's first frame: its chip, its place on the Pi's I2C buses, and the chip's RAM image
-    (a byte per column, a row of bytes per 8-pixel page: ``hw.displays.pack_pages`` after rotation)."""
+class Track(NamedTuple):
+    """A display's chip and its place on the Pi's I2C buses, as the config file names them."""
 
-    role: str
     driver: str
     width: int
     height: int
     rotation: int
     port: int
     address: int
+
+    @classmethod
+    def wired(cls, station: StationConfig) -> dict[str, Track]:
+        """Each display on I2C by role, from the checked config."""
+        found = {}
+        for display in station.displays:
+            bus = station.bus(display.bus)
+            if display.address is not None and bus.kind == "i2c":
+                found[display.role] = cls(display.driver, display.width, display.height, display.rotation,
+                                          bus.port, display.address)
+        return found
+
+    @property
+    def chip(self) -> tuple[str, int, int, int]:
+        """The key of its stream in ``splash_stream.STREAMS``: driver, width, height, rotation."""
+        return self.driver, self.width, self.height, self.rotation
+
+
+class Shown(NamedTuple):
+    """One display's first frame: its chip and wiring, and the chip's RAM image (a byte per column, a
+    row of bytes per 8-pixel page: ``hw.displays.pack_pages`` after rotation)."""
+
+    role: str
+    track: Track
     pages: tuple[bytes, ...]
 
 
@@ -87,16 +112,17 @@ def recall(key: Key, cache: str) -> tuple[Shown, ...] | None:
     if stamp != key.stamp():
         return None
     try:
-        shown = tuple(Shown(*display) for display in displays)
-    except TypeError:
+        shown = tuple(Shown(role, Track(*track), pages) for role, track, pages in displays)
+    except (TypeError, ValueError):
         return None
     return shown if shown and all(_whole(s) for s in shown) else None
 
 
 def _whole(shown: Shown) -> bool:
-    numbers = (shown.width, shown.height, shown.rotation, shown.port, shown.address)
-    return (all(type(n) is int for n in numbers) and len(shown.pages) * 8 == shown.height
-            and all(type(p) is bytes and len(p) == shown.width for p in shown.pages))
+    track = shown.track
+    return (type(shown.role) is str and type(track.driver) is str and all(type(n) is int for n in track[1:])
+            and type(shown.pages) is tuple and len(shown.pages) * 8 == track.height
+            and all(type(p) is bytes and len(p) == track.width for p in shown.pages))
 
 
 def remember(key: Key, cache: str, shown: Sequence[Shown]) -> bool:
@@ -113,7 +139,7 @@ def remember(key: Key, cache: str, shown: Sequence[Shown]) -> bool:
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(temporary, "wb") as file:
-            file.write(marshal.dumps((key.stamp(), [tuple(s) for s in shown])))
+            file.write(marshal.dumps((key.stamp(), [(s.role, tuple(s.track), s.pages) for s in shown])))
         os.replace(temporary, path)
     except OSError:
         with contextlib.suppress(OSError):

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from tablekeeper.hw.chip_writes import DISPLAY_OFF, DISPLAY_ON, Stream, whole_frame
 from tablekeeper.parsed_toml import hand_on, kept_path, load_kept
 from tablekeeper.station import remembered
+from tablekeeper.station.remembered import Track
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -35,33 +36,6 @@ I2C_SLAVE = 0x0703  # linux/i2c-dev.h: the address this descriptor's writes go t
 COMMAND_MODE, DATA_MODE = 0x00, 0x40  # the control byte luma's i2c interface puts before commands, data
 MAX_WRITE = 4096  # luma's i2c sends data in messages of at most this many bytes
 BUS_ATTEMPTS = 3  # as hw.displays: a NACK on a long I2C cable is usually gone on the next try
-
-
-class Track(NamedTuple):
-    """The track display's chip and wiring, as the config file names them."""
-
-    driver: str
-    width: int
-    height: int
-    rotation: int
-    port: int
-    address: int
-
-    @classmethod
-    def wired(cls, station: StationConfig) -> dict[str, Track]:
-        """Each display on I2C by role, from the checked config."""
-        found = {}
-        for display in station.displays:
-            bus = station.bus(display.bus)
-            if display.address is not None and bus.kind == "i2c":
-                found[display.role] = cls(display.driver, display.width, display.height, display.rotation,
-                                          bus.port, display.address)
-        return found
-
-    @property
-    def chip(self) -> tuple[str, int, int, int]:
-        """The key of its stream in ``splash_stream.STREAMS``: driver, width, height, rotation."""
-        return self.driver, self.width, self.height, self.rotation
 
 
 class I2CDevice:
@@ -319,7 +293,7 @@ def draw_remembered(shown: Sequence[remembered.Shown], wired: dict[str, Track],
 
     drawn = {}
     for frame in shown:
-        track = Track(frame.driver, frame.width, frame.height, frame.rotation, frame.port, frame.address)
+        track = frame.track
         if wired.get(frame.role) != track or track.chip not in OPENINGS:
             continue
         stream = OPENINGS[track.chip] + whole_frame(track.driver, track.width, track.height, frame.pages) \
