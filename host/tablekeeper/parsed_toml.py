@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import contextlib
 import marshal
-import os
 from typing import Any, Final
+
+from tablekeeper.cache_files import entry_path, write_whole
 
 FORMAT: Final = 1  # of a kept parse: bump when what it holds changes
 MAX_KEPT_BYTES: Final = 1 << 20
@@ -33,8 +34,7 @@ def take(text: str) -> dict[str, Any] | bytes | None:
 
 def kept_path(path: str, cache: str) -> str | None:
     """Where the parse of the TOML file at ``path`` is kept under ``cache`` (None: the name is too long)."""
-    name = os.path.abspath(path).replace("%", "%25").replace("/", "%2F") + ".toml.marshal"
-    return os.path.join(cache, "parsed", name) if len(name) <= 240 else None
+    return entry_path(cache, "parsed", path, ".toml.marshal")
 
 
 def load_kept(text: str, kept: str | None) -> dict[str, Any]:
@@ -51,13 +51,6 @@ def load_kept(text: str, kept: str | None) -> dict[str, Any]:
 
     doc = tomllib.loads(text)
     if kept is not None:
-        temporary = f"{kept}.{os.getpid()}"
-        try:
-            os.makedirs(os.path.dirname(kept), exist_ok=True)
-            with open(temporary, "wb") as file:
-                file.write(marshal.dumps((FORMAT, text, doc)))  # TOML dates do not marshal: ValueError, nothing kept
-            os.replace(temporary, kept)
-        except (OSError, ValueError):
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
+        with contextlib.suppress(ValueError):  # TOML dates do not marshal: nothing kept
+            write_whole(kept, marshal.dumps((FORMAT, text, doc)))
     return doc

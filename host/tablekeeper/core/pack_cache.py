@@ -8,7 +8,6 @@ hashed as they always were (one debug line), never an error."""
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 from collections.abc import Sequence
@@ -18,6 +17,8 @@ from typing import Any, Final
 import msgspec
 
 from tablekeeper import parsed_toml
+from tablekeeper.cache_files import entry_path as entry_path_of
+from tablekeeper.cache_files import write_whole
 from tablekeeper.schema import plain
 from tablekeeper.user_paths import cache_dir
 
@@ -62,8 +63,8 @@ def stamps(folder: Path) -> list[Stamp]:
 
 def entry_path(folder: Path) -> Path | None:
     """Where ``folder``'s entry lives: its absolute path, escaped into one file name (None when too long)."""
-    name = str(folder.absolute()).replace("%", "%25").replace("/", "%2F") + ".msgpack"
-    return cache_dir() / "parsed" / name if len(name) <= 240 else None
+    path = entry_path_of(str(cache_dir()), "parsed", str(folder), ".msgpack")
+    return None if path is None else Path(path)
 
 
 def load(folder: Path, found: Sequence[Stamp], texts: Sequence[str]) -> Entry | None:
@@ -105,12 +106,5 @@ def store(folder: Path, found: Sequence[Stamp], texts: Sequence[str], docs: Sequ
         CachedFile(s.name, s.size, s.mtime_ns, text, msgspec.Raw(msgspec.msgpack.encode(doc)))
         for s, text, doc in zip(found, texts, docs, strict=True)),
         sha256)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_bytes(msgspec.msgpack.encode(entry))
-        os.replace(temporary, path)
-    except OSError as exc:
-        log.debug("parsed-data cache %s not written: %s", path, exc)
-        with contextlib.suppress(OSError):
-            temporary.unlink(missing_ok=True)
+    if not write_whole(str(path), msgspec.msgpack.encode(entry)):
+        log.debug("parsed-data cache %s not written", path)

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 import tablekeeper
+from tablekeeper.cache_files import entry_path, write_whole
 
 if TYPE_CHECKING:
     from tablekeeper.config import StationConfig
@@ -94,8 +95,7 @@ def software_stamp() -> tuple[str, tuple[int, int, int] | None]:
 def memory_path(save: str, cache: str) -> str | None:
     """Where the frames remembered for ``save`` live under ``cache``: the save's absolute path
     escaped into one file name (None when too long)."""
-    name = os.path.abspath(save).replace("%", "%25").replace("/", "%2F") + ".screens"
-    return os.path.join(cache, "screens", name) if len(name) <= 240 else None
+    return entry_path(cache, "screens", save, ".screens")
 
 
 def recall(key: Key, cache: str) -> tuple[Shown, ...] | None:
@@ -135,14 +135,4 @@ def remember(key: Key, cache: str, shown: Sequence[Shown]) -> bool:
         with contextlib.suppress(OSError):
             os.unlink(path)
         return False
-    temporary = f"{path}.{os.getpid()}"
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(temporary, "wb") as file:
-            file.write(marshal.dumps((key.stamp(), [(s.role, tuple(s.track), s.pages) for s in shown])))
-        os.replace(temporary, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        return False
-    return True
+    return write_whole(path, marshal.dumps((key.stamp(), [(s.role, tuple(s.track), s.pages) for s in shown])))
