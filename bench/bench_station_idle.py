@@ -139,6 +139,7 @@ def child(save: str, game: str = "arkham", seats: str = "") -> int:
         _stop_on_signals,
         build_simulated,
         counters_running,
+        keep_as_played,
         remember_screens,
         settle_heap,
     )
@@ -173,6 +174,7 @@ def child(save: str, game: str = "arkham", seats: str = "") -> int:
         _stop_on_signals(station)
         with counters_running(station, config):
             station.start()  # again, with the parts attached: lights the active seat, tells the counters
+            keep_as_played(splash, station, args, clock=time.monotonic)
             settle_heap()  # as ``run_station_loop`` does before the loop
             print(idle_screen(station), flush=True)
             station.run()

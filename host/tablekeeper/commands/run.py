@@ -271,6 +271,7 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
         with counters_running(station, config, supervisor=supervisor), \
                 fleet_running(station, config, supervisor=supervisor), web_running(station, config, args):
             station.start()  # again, with the parts attached: lights the active seat, tells the counters
+            keep_as_played(splash, station, args, clock=clock)
             watchdog.ready()
             run_station_loop(station, supervisor, watchdog, clock=clock, sleep=time.sleep)
             watchdog.stopping()
@@ -289,8 +290,9 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
 def remember_screens(splash: Splash | None, station: Station, args: argparse.Namespace, *,
                      clock: Callable[[], float]) -> None:
     """Keep what a start on this save will show first, for the next start's splash (``station.remembered``),
-    once the save is closed (its stamp is part of the key). Not for the demo, whose screens follow the clock,
-    nor for a game the save does not hold (not saving, or a write that failed): any old memory is dropped."""
+    as the save's files stand now (their stamp is part of the key): once closed, or while it runs. Not for
+    the demo, whose screens follow the clock, nor for a game the save does not hold (not saving, or a
+    write that failed): any old memory is dropped."""
     if splash is None or splash.key is None or getattr(args, "demo", False):
         return
     from tablekeeper.station.remembered import remember
@@ -298,6 +300,18 @@ def remember_screens(splash: Splash | None, station: Station, args: argparse.Nam
 
     saved = not getattr(args, "not_saving", False) and station.stats.save_failures == 0
     remember(splash.key, str(cache_dir()), first_screens(station, args, clock=clock) if saved else [])
+
+
+def keep_as_played(splash: Splash | None, station: Station, args: argparse.Namespace, *,
+                   clock: Callable[[], float]) -> None:
+    """``remember_screens`` also while the game goes, whenever it stands still a moment after a change
+    (``remembered.KeepWhenQuiet``): a power cut is how most boxes are switched off."""
+    if splash is None or splash.key is None or getattr(args, "demo", False):
+        return
+    from tablekeeper.station.remembered import KeepWhenQuiet
+
+    station.timed.append(KeepWhenQuiet(lambda: station.session.state,
+                                       lambda: remember_screens(splash, station, args, clock=clock), now_s=clock()))
 
 
 def first_screens(station: Station, args: argparse.Namespace, *, clock: Callable[[], float]) -> list[Any]:
