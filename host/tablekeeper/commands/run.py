@@ -317,8 +317,8 @@ def keep_as_played(splash: Splash | None, station: Station, args: argparse.Names
 def first_screens(station: Station, args: argparse.Namespace, *, clock: Callable[[], float]) -> list[Any]:
     """The first frame a fresh station on ``station``'s game and config draws (its odds still to come,
     as ``Station.answer`` draws it), as each I2C display's chip would hold it."""
-    from tablekeeper.hw.displays import make_device
-    from tablekeeper.hw.luma_devices import native_pages
+    from tablekeeper.hw.displays import native_pages
+    from tablekeeper.hw.taken_over import TakenOver
     from tablekeeper.sim.oled import RecordingSerial
     from tablekeeper.station.remembered import Shown, Track
 
@@ -342,7 +342,7 @@ def first_screens(station: Station, args: argparse.Namespace, *, clock: Callable
     for role, track in Track.wired(station.config).items():
         image = drawn.images.get(role)
         if image is not None:
-            pages = native_pages(make_device(track, RecordingSerial(record=False)), image)
+            pages = native_pages(TakenOver(track, RecordingSerial(record=False)), image)
             shown.append(Shown(role, track, tuple(pages)))
     return shown
 
