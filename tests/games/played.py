@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 
 from tablekeeper import games
-from tablekeeper.commands.play import DEFAULT_SLOT, Runner, open_session
+from tablekeeper.commands.play import DEFAULT_SLOT, Runner
+from tablekeeper.commands.sessions import open_session
 from tablekeeper.core.session import Outcome
 
 

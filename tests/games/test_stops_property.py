@@ -34,7 +34,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from tablekeeper import games
-from tablekeeper.commands.play import open_session
+from tablekeeper.commands.sessions import open_session
 from tablekeeper.core.events import Command
 from tablekeeper.core.flow import Flow, Kind
 from tablekeeper.core.game import Game

@@ -96,7 +96,7 @@ def test_a_read_only_save_plays_on_unsaved_and_says_so(read_only_save: Path, tmp
 def _refusing_open_session(args: argparse.Namespace) -> object:
     """The station as it was: the save's refusal stops it."""
     from tablekeeper import games
-    from tablekeeper.commands.play import open_session
+    from tablekeeper.commands.sessions import open_session
 
     play_args = argparse.Namespace(option=[], seats=None, seed=1, save=args.save, slot=args.slot, campaign=None,
                                    walk=False)

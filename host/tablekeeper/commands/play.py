@@ -10,17 +10,15 @@ import argparse
 import json
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any, TextIO
 
 from tablekeeper import games
-from tablekeeper.commands.sessions import check_slot, new_session, session_options
+from tablekeeper.commands.sessions import check_slot, open_session
 from tablekeeper.core.events import Command
-from tablekeeper.core.game import Game
 from tablekeeper.core.numbers import option_number
 from tablekeeper.core.script import parse_line
 from tablekeeper.core.session import Outcome, Session
-from tablekeeper.core.store import MAX_SEED, Store, export_lines, inspect, refusal
+from tablekeeper.core.store import Store, export_lines, inspect, refusal
 from tablekeeper.errors import ConfigError, Rejected, ScriptError, StoreError
 from tablekeeper.schema import read_text
 from tablekeeper.station.controls import Controls
@@ -70,88 +68,6 @@ def register(subparsers: Any) -> None:
 
 PACK_HELP = ("a pack whose content the game may use, by its name in your packs folder or its folder's path "
              "(repeatable; choose its content with the usual options, e.g. --option scenario_id=ID)")
-
-
-def open_session(game: Game, args: argparse.Namespace) -> tuple[Session, Store | None]:
-    options = session_options(args)
-    seats = args.seats if args.seats is not None else game.seats_default
-    if args.save is None:
-        if args.campaign:
-            raise ScriptError("--campaign needs --save PATH (the campaign lives in the save file)")
-        return new_session(game, args), None
-    check_slot(args.slot)
-    if not -MAX_SEED - 1 <= args.seed <= MAX_SEED:
-        raise ScriptError(f"--seed {args.seed}: too large to keep in a save (at most {MAX_SEED})")
-    store = Store.open(args.save)
-    if args.campaign:
-        record = store.campaign(args.campaign)
-        if record is not None:
-            options["campaign"] = json.dumps(record)
-    saved = store.load(args.slot)
-    if saved is None:
-        session = Session(game, seats=seats, seed=args.seed, options=options)
-        if args.campaign:
-            begin_campaign(store, session, args.campaign, args.slot)
-        store.create(args.slot, session.setup)
-        session.journal = store.journal(args.slot)
-        return session, store
-    if saved.setup.game != game.name:
-        store.close()
-        raise ScriptError(f"{args.save}: slot {args.slot!r} holds a {saved.setup.game} session, not {game.name}")
-    if args.seats is not None and args.seats != saved.setup.seats:
-        store.close()
-        raise ScriptError(f"{args.save}: slot {args.slot!r} holds a {saved.setup.seats}-seat session; "
-                          f"--seats {args.seats} cannot change it (leave --seats out, or use another --slot)")
-    try:
-        session = Session(game, seats=saved.setup.seats, seed=saved.setup.seed, options=saved.setup.options,
-                          journal=store.journal(args.slot), entries=saved.entries, snapshots=saved.snapshots,
-                          from_save=f"{args.save}: slot {args.slot!r}")
-    except ConfigError:
-        store.close()
-        raise
-    except (Rejected, KeyError, IndexError, ValueError) as exc:
-        store.close()
-        raise ScriptError(f"{args.save}: slot {args.slot!r} cannot be replayed ({exc})") from None
-    if args.campaign:
-        begin_campaign(store, session, args.campaign, args.slot)
-    return session, store
-
-
-def resume_unsaved(game: Game, args: argparse.Namespace) -> Session:
-    """The session a read-only save holds (verified whole, read without writing), or a new one, with no
-    journal: the station plays it unsaved and says so."""
-    options = session_options(args)
-    seats = args.seats if args.seats is not None else game.seats_default
-    found = inspect(args.save) if Path(args.save).exists() else None
-    if found is not None and not found.ok:
-        raise StoreError(refusal(found.path, found.first_problem()))
-    slot = found.slot(args.slot) if found is not None else None
-    if slot is None or slot.setup is None:
-        return Session(game, seats=seats, seed=args.seed, options=options)
-    if slot.setup.game != game.name:
-        raise ScriptError(f"{args.save}: slot {args.slot!r} holds a {slot.setup.game} session, not {game.name}")
-    try:
-        return Session(game, seats=slot.setup.seats, seed=slot.setup.seed, options=slot.setup.options,
-                       entries=slot.entries, from_save=f"{args.save}: slot {args.slot!r}")
-    except ConfigError:
-        raise
-    except (Rejected, KeyError, IndexError, ValueError) as exc:
-        raise ScriptError(f"{args.save}: slot {args.slot!r} cannot be replayed ({exc})") from None
-
-
-def begin_campaign(store: Store, session: Session, name: str, slot: str) -> None:
-    """Let the stored campaign log know a scenario of it is being played in ``slot`` (it refuses
-    between-scenario changes until the scenario's result is logged); a refusal is one line."""
-    record = store.campaign(name)
-    if record is None:
-        return
-    try:
-        begun = session.game.campaign_begun(session.state, record, slot, [*store.slots(), slot])
-    except Rejected as exc:
-        store.close()
-        raise ScriptError(f"{store.path}: campaign {name!r}: {exc.reason}") from None
-    if begun is not None:
-        store.save_campaign(name, session.game.name, begun)
 
 
 def read_lines(path: str) -> Iterator[str]:
