@@ -139,6 +139,7 @@ def child(save: str, game: str = "arkham", seats: str = "") -> int:
         _stop_on_signals,
         build_simulated,
         counters_running,
+        keep_as_played,
         remember_screens,
         settle_heap,
     )
@@ -173,6 +174,7 @@ def child(save: str, game: str = "arkham", seats: str = "") -> int:
         _stop_on_signals(station)
         with counters_running(station, config):
             station.start()  # again, with the parts attached: lights the active seat, tells the counters
+            keep_as_played(splash, station, args, clock=time.monotonic)
             settle_heap()  # as ``run_station_loop`` does before the loop
             print(idle_screen(station), flush=True)
             station.run()
@@ -335,6 +337,25 @@ def print_startup(name: str, fig: dict[str, Any]) -> None:
         print(f"{name}: start-up to first frame | {fig['startup_s'] * 1000:.0f} ms (emulated panel, no I2C)")
 
 
+def cut_power(child_argv: list[str]) -> None:
+    """A run on the save whose power is cut a while after its start (SIGKILL, nothing closed): long enough
+    for the station to remember its screens as the game stands (``remembered.QUIET_S``)."""
+    import subprocess
+
+    from tablekeeper.station.remembered import QUIET_S
+
+    proc = subprocess.Popen(child_argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        ready_and_screen(proc)
+        time.sleep(QUIET_S + 2.0)
+    finally:
+        proc.kill()
+        proc.wait()
+    STARTING.clear()
+    GAME_FRAME.clear()
+
+
 def forget(save: Path) -> None:
     """Drop the screens remembered for ``save`` (``tablekeeper.station.remembered``)."""
     from tablekeeper.station.remembered import memory_path
@@ -378,6 +399,8 @@ def main() -> int:
                 resumed = measure(child_argv, ready_and_screen, idle=False)
                 forget(Path(tmp) / "loop.sqlite")  # the same, with nothing remembered (a power cut after a change)
                 cold = measure(child_argv, ready_and_screen, idle=False)
+                cut_power(child_argv)  # its screens remembered as it stood, not at a clean stop
+                after_cut = measure(child_argv, ready_and_screen, idle=False)
             forget(Path(tmp) / "loop.sqlite")
             captures = Path(tmp) / "captures"
             sim = measure([sys.executable, "-m", "tablekeeper", "run", "--sim", "--display", "capture", "--game", game,
@@ -390,6 +413,7 @@ def main() -> int:
         if number == 0:
             print_startup("station loop, the same save started again (its screens remembered)", resumed)
             print_startup("station loop, the same save started again (nothing remembered)", cold)
+            print_startup("station loop, the same save after a power cut (remembered as it stood)", after_cut)
             sizes = ", ".join(f"{mb:.1f}" for mb in fig["rss_mb"])
             print(f"{name}, {case}: resident memory when idle, each process | {sizes} MB | target < 60 MB each")
     return 0

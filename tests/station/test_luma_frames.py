@@ -13,8 +13,11 @@ from luma.oled import device as oled
 from PIL import Image
 
 from tablekeeper.hw.chip_writes import SH1106_COLUMN_OFFSET
+from tablekeeper.hw.displays import PartialUpdate, make_device, native_pages
 from tablekeeper.hw.luma_devices import SH1106, SSD1306, SSD1309
+from tablekeeper.hw.taken_over import TakenOver
 from tablekeeper.sim.oled import RecordingSerial
+from tablekeeper.station.remembered import Track
 
 CASES = [(ours, luma, size, rotate)
          for ours, luma in ((SSD1306, oled.ssd1306), (SSD1309, oled.ssd1309), (SH1106, oled.sh1106))
@@ -55,3 +58,31 @@ def test_a_frame_of_the_wrong_size_is_refused() -> None:
     device = SSD1306(serial_interface=RecordingSerial())
     with pytest.raises(ValueError, match=r"\(128, 32\) for a 1 display of \(128, 64\)"):
         device.display(Image.new("1", (128, 32)))
+
+
+DRIVER_NAMES = {oled.ssd1306: "ssd1306", oled.ssd1309: "ssd1309", oled.sh1106: "sh1106"}
+
+
+@pytest.mark.parametrize(("ours", "luma", "size", "rotate"), CASES,
+                         ids=[f"{o.__name__}-{s[0]}x{s[1]}-r{r}" for o, _, s, r in CASES])
+def test_a_display_taken_over_from_the_splash_is_what_the_luma_driver_is(ours: Any, luma: Any,
+                                                                       size: tuple[int, int], rotate: int) -> None:
+    """``hw.taken_over`` drives a chip the splash opened dark, as ``make_device`` leaves one: the same size,
+    column offset and addressing, the same pages for any picture, the same bytes for a whole frame, a
+    partial update and a close."""
+    image = noisy(size if rotate % 2 == 0 else size[::-1], seed=size[1] + rotate)
+    later = noisy(image.size, seed=7)
+    geometry = Track(DRIVER_NAMES[luma], size[0], size[1], rotate, 1, 0x3C)
+    sent = []
+    for device in (make_device(geometry, RecordingSerial()), TakenOver(geometry, RecordingSerial(), dark=True)):
+        serial = device.interface
+        serial.take()
+        facts = (device.size, device.mode, device.column_offset, device.page_addressing,
+                 native_pages(device, image))
+        device.display(image)
+        update = PartialUpdate(device)
+        update.assume_shown(native_pages(device, image))
+        update.display(later)
+        device.cleanup()
+        sent.append((facts, serial.take()))
+    assert sent[0] == sent[1]

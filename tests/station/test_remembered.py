@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tablekeeper.commands.run import build_simulated, remember_screens
+from tablekeeper.commands.run import build_simulated, keep_as_played, remember_screens
 from tablekeeper.config import REFERENCE_CONFIG, load_config
 from tablekeeper.core.script import parse_line
 from tablekeeper.sim.oled import OledChip
@@ -57,14 +57,19 @@ class Table:
         return splash.show(self.argv, open_interface=interface, on_pi=lambda: True)
 
     def start(self, shown: splash.Splash | None, *lines: str, remember: bool = True,
-              not_saving: bool = False) -> dict[str, Any]:
+              not_saving: bool = False, power_cut_after_s: float | None = None) -> dict[str, Any]:
         """A run of the station after ``shown``: its first frame (odds still to come), the bytes that frame
-        sent, then ``lines`` played, closed as on SIGTERM and (``remember``) its screens kept."""
+        sent, then ``lines`` played, closed as on SIGTERM and (``remember``) its screens kept; or, with
+        ``power_cut_after_s``, its power cut that long after the last line: played in a child process that
+        then dies as the box would, its save never closed (call it in a fork)."""
         args = argparse.Namespace(game=self.game, save=str(self.save), slot="main", seats=None, seed=1, option=[],
                                   capture_dir=self.tmp_path, no_counters=True, walk=False, demo=False,
                                   not_saving=not_saving)
         config = load_config(self.config_path)
-        station, parts, store = build_simulated(config, args, display_mode=None, clock=time.monotonic, splash=shown)
+        now = [0.0]
+        station, parts, store = build_simulated(config, args, display_mode=None, clock=lambda: now[0], splash=shown)
+        if power_cut_after_s is not None:
+            keep_as_played(shown, station, args, clock=lambda: now[0])
         try:
             before = sum(chip.byte_count for chip in parts.chips.values())
             with station.views.deferred():
@@ -74,10 +79,16 @@ class Table:
             for line in lines:
                 parsed = parse_line(line)
                 assert parsed is not None and station.session.perform(parsed.command).accepted, line
+                now[0] += 0.5
+                station.poll(now[0])  # the loop's pass after a press
+            if power_cut_after_s is not None:
+                now[0] += power_cut_after_s
+                station.poll(now[0])  # the deadline the loop sleeps until
+                os._exit(0)  # nothing closed, nothing flushed but what the station wrote
         finally:
             station.close()
             parts.close()
-            if store is not None:
+            if store is not None and power_cut_after_s is None:
                 store.close()
         if remember:
             remember_screens(shown, station, args, clock=time.monotonic)
@@ -96,6 +107,14 @@ class Table:
 
 def wired() -> dict[str, splash.Track]:
     return splash.Track.wired(load_config(REFERENCE_CONFIG))
+
+
+def starting_only(shown: splash.Splash) -> bool:
+    """"starting..." on the track display, every other display opened dark: nothing remembered shown."""
+    track = shown.drawn.get("track")
+    others = [drawn for role, drawn in shown.drawn.items() if role != "track"]
+    return (track is not None and track.pages is None and not track.dark and set(shown.drawn) == set(wired())
+            and all(drawn.dark and drawn.pages is None for drawn in others))
 
 
 def test_a_restart_shows_the_games_screens_before_it_loads_and_the_station_sends_nothing_over_them(
@@ -130,9 +149,36 @@ def test_a_save_changed_since_the_screens_were_remembered_gets_the_starting_spla
     on_glass = table.glass(wired())
     truth = table.start(None, remember=False)["first"]
     if stamped:
-        assert set(shown.drawn) == {"track"} and shown.drawn["track"].pages is None  # "starting..." only
+        assert starting_only(shown)
     else:
         assert set(on_glass) == set(truth) and on_glass != truth  # the old game's screens: stale
+
+
+@pytest.mark.parametrize("quiet_s", [remembered.QUIET_S, remembered.QUIET_S - 0.1],
+                         ids=["cut-when-quiet", "cut-too-soon"])
+def test_a_power_cut_once_the_game_stood_still_shows_the_game_as_played_at_once(tmp_path: Path,
+                                                                               quiet_s: float) -> None:
+    """Most boxes are switched off at the plug: a game that stood still ``QUIET_S`` after its last change is
+    remembered as it stands (its save still open), and the next start shows exactly what a cold start of
+    that save draws; cut sooner, the memory of the clean stop before no longer fits: "starting...". """
+    table = Table(tmp_path)
+    table.start(table.power_on(), "next")
+    shown = table.power_on()
+    child = os.fork()
+    if child == 0:  # the run whose power is cut
+        try:
+            table.start(shown, "next", "next", power_cut_after_s=quiet_s)
+        finally:
+            os._exit(1)
+    assert os.waitpid(child, 0)[1] == 0
+    shown = table.power_on()
+    assert shown is not None
+    on_glass = table.glass(wired())
+    truth = table.start(None, remember=False)["first"]
+    if quiet_s >= remembered.QUIET_S:
+        assert shown.remembered and on_glass == truth
+    else:
+        assert not shown.remembered and starting_only(shown)
 
 
 def test_another_config_or_command_line_or_a_damaged_memory_means_no_remembered_screens(tmp_path: Path,
@@ -152,7 +198,7 @@ def test_another_config_or_command_line_or_a_damaged_memory_means_no_remembered_
     for damage in (memory.read_bytes()[:100], b"", b"\x00" * 64, os.urandom(4096)):
         memory.write_bytes(damage)
         shown = table.power_on()
-        assert shown is not None and not shown.remembered and set(shown.drawn) == {"track"}
+        assert shown is not None and not shown.remembered and starting_only(shown)
 
 
 def test_a_memory_of_the_wrong_shape_is_not_used(tmp_path: Path) -> None:

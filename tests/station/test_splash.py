@@ -16,10 +16,11 @@ from typing import Any
 
 import msgspec
 import pytest
+from PIL import Image
 
 from tablekeeper.commands.run import build_simulated
 from tablekeeper.config import REFERENCE_CONFIG, StationConfig, load_config
-from tablekeeper.hw.luma_devices import native_pages
+from tablekeeper.hw.displays import native_pages
 from tablekeeper.sim.oled import OledChip
 from tablekeeper.station import splash, splash_stream
 
@@ -111,11 +112,40 @@ def test_a_config_that_wires_the_track_display_otherwise_releases_the_splash() -
     shown = emulated(chips)
     assert shown is not None
     config = load_config(REFERENCE_CONFIG)
-    assert set(shown.hand_over(config)) == {"track"} and not chips[0].cleaned_up
+    wired = set(splash.Track.wired(config))
+    assert set(shown.hand_over(config)) == wired and not chips[0].cleaned_up
     moved = msgspec.structs.replace(config, displays=tuple(
         msgspec.structs.replace(d, address=0x3D) if d.role == "track" else d for d in config.displays))
     assert isinstance(moved, StationConfig)
-    assert shown.hand_over(moved) == {} and chips[0].cleaned_up and not chips[0].on  # turned off, released
+    handed = shown.hand_over(moved)
+    assert set(handed) == wired - {"track"} and chips[0].cleaned_up and not chips[0].on  # turned off, released
+
+
+def test_the_splash_opens_the_other_displays_dark_and_the_station_draws_on_them_without_luma() -> None:
+    """In a start with nothing remembered the splash opens every other display as ``make_device`` would
+    (luma's opening, the RAM clear and switch-on held back); the station's first frame goes out on each
+    whole, through ``hw.taken_over``, and switches it on, the glass as a luma-opened display shows it."""
+    from tablekeeper.hw.displays import PartialUpdate, make_device
+    from tablekeeper.hw.taken_over import TakenOver
+
+    chips: list[OledChip] = []
+    shown = emulated(chips)
+    assert shown is not None
+    config = load_config(REFERENCE_CONFIG)
+    handed = shown.hand_over(config)
+    frame = splash.starting_frame((128, 64)).transpose(Image.Transpose.FLIP_LEFT_RIGHT)  # any picture
+    for role, (device, pages) in handed.items():
+        if role == "track":
+            continue
+        chip = shown.drawn[role].interface
+        assert shown.drawn[role].dark and not chip.on and isinstance(device, TakenOver)
+        update = PartialUpdate(device)
+        update.assume_shown(pages)
+        update.display(frame)
+        track = shown.drawn[role].track
+        lumas = OledChip(track.driver, track.width, track.height)
+        PartialUpdate(make_device(track, lumas)).display(frame)
+        assert chip.on and chip.image().tobytes() == lumas.image().tobytes()
 
 
 def test_the_recorded_bytes_are_what_luma_and_ui_render_send_today() -> None:
@@ -200,22 +230,30 @@ def test_a_write_the_bus_refuses_is_sent_again_with_its_address(attempts: int,
     assert chips[0].image().tobytes() == splash.starting_frame((128, 64)).tobytes()
 
 
-def test_on_the_pi_the_station_takes_the_display_over_on_lumas_own_interface(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The splash's i2c-dev descriptor is closed at the hand-over and the station writes through luma's
-    i2c interface (here an emulated chip), which gets no init and no blanking."""
+def test_on_the_pi_the_station_writes_through_the_splashs_i2c_dev_descriptor(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The station keeps the descriptor the splash opened (no second open, no init, no blanking): its
+    writes are the I2C messages luma's i2c interface would send, a command's control byte first."""
     here, there = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     bus = splash.I2CDevice(there.detach())
     monkeypatch.setattr(splash.I2CDevice, "open", classmethod(lambda cls, track: bus))
-    lumas: list[OledChip] = []
-    monkeypatch.setattr(splash, "luma_i2c", lambda track: lumas.append(OledChip(track.driver)) or lumas[-1])
     with here:
         shown = splash.show(["run"], on_pi=lambda: True)
-        assert shown is not None and shown.reopen is not None
+        assert shown is not None
+        while True:  # what the splash sent: the openings and "starting..."
+            here.setblocking(False)
+            try:
+                here.recv(8192)
+            except BlockingIOError:
+                break
         handed = shown.hand_over(load_config(REFERENCE_CONFIG))
-    assert set(handed) == {"track"} and bus.fd == -1
-    device, pages = handed["track"]
-    assert device.width == 128 and pages == native_pages(device, splash.starting_frame((128, 64)))
-    assert lumas[0].byte_count == 0
+        device, pages = handed["track"]
+        assert device.width == 128 and pages == native_pages(device, splash.starting_frame((128, 64)))
+        device.command(0xAF)
+        device.data([1, 2, 3])
+        assert here.recv(64) == bytes((splash.COMMAND_MODE, 0xAF))
+        assert here.recv(64) == bytes((splash.DATA_MODE, 1, 2, 3))
+        device.cleanup()  # the station closing: switched off, blanked, the descriptor closed
+    assert bus.fd == -1
 
 
 @pytest.mark.parametrize("handed_on", [True, False], ids=["as-shipped", "protection-removed"])

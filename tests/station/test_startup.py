@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from tablekeeper.config import REFERENCE_CONFIG, load_config
+from tablekeeper.station import splash
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -145,7 +148,8 @@ NOT_BEFORE_SPLASH = (*NOT_BEFORE_FIRST_FRAME, "argparse", "msgspec", "dataclasse
 def test_on_the_pi_the_splash_goes_out_before_argparse_msgspec_and_the_config_check(tmp_path: Path) -> None:
     """``tablekeeper run`` as the Pi starts it (``cli.main()`` with the process's arguments), its I2C
     replaced by an emulated chip: the splash shows the same "starting" frame the station draws, and
-    the station takes the display over without initialising or blanking the chip again."""
+    the station takes the displays over without initialising or blanking a chip again, and draws the
+    game's first frame on them before luma loads (``hw.taken_over``)."""
     probe = f"""
 import json, sys
 import tablekeeper.station.splash as splash
@@ -168,15 +172,25 @@ def shown(argv, **how):
     seen["bytes"] = chips[0].byte_count
     import tablekeeper.hw.displays as displays  # patched only now, so the probe loads nothing early
     import tablekeeper.commands.run as station_cli
+    import tablekeeper.station.loop as loop
+
+    open_rest, redraw = displays.DisplayBank.open_rest, loop.Station.redraw
 
     def opened_rest(bank):
         seen["handed over"] = bank.displays["track"].device is not None and not bank.displays["track"].failed
         seen["bytes after"] = chips[0].byte_count
         seen["chips"] = len(chips)
+        open_rest(bank)
+
+    def first_frame(station):
+        redraw(station)
+        seen["lit"] = sum(chip.on for chip in chips)
+        seen["luma"] = sorted(m for m in sys.modules if m.split(".")[0] in ("luma", "smbus2"))
         raise FirstFrame
 
     station_cli.gpio_present = lambda: True
     displays.DisplayBank.open_rest = opened_rest
+    loop.Station.redraw = first_frame
     return result
 
 splash.gpio_present = lambda: True
@@ -200,8 +214,10 @@ print(json.dumps(seen))
     assert early == [], early
     assert "tablekeeper.station.splash_stream" in seen["loaded"]  # luma's bytes, recorded
     assert seen["frame"] == seen["station's frame"] and any(seen["frame"])
-    assert seen["handed over"] and seen["chips"] == 1  # handed over, not opened a second time
+    wired = splash.Track.wired(load_config(REFERENCE_CONFIG))
+    assert seen["handed over"] and seen["chips"] == len(wired)  # each opened once, by the splash
     assert seen["bytes after"] == seen["bytes"]  # no second init, no second "starting" frame
+    assert seen["lit"] == len(wired) and seen["luma"] == []  # the game's frame on every display, luma not loaded
 
 
 @pytest.mark.parametrize("cached", [True, False], ids=["as-shipped", "protection-removed"])

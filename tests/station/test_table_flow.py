@@ -220,6 +220,28 @@ def test_the_walk_setting_starts_a_game_step_by_step(tmp_path: Path) -> None:
                    entries=saved.entries).state.step == "2.2"  # the one NEXT moved 2.1 -> 2.2 by hand
 
 
+@pytest.mark.rule("ER-PATH-1")
+@pytest.mark.parametrize("table", ["earthborne"], indirect=True)
+def test_earthborne_phase_1_opens_on_the_track_display_naming_the_seat_a_button(table: Table) -> None:
+    """A group on the buttons alone: as round 2's Phase 1 opens (Refresh run by the station itself) the
+    track display says each Ranger draws with their seat's A, and that button is the draw."""
+    table.station.perform([Command("pathdeck", ("12",))])  # typed once: the group's own deck of 12
+    for _ in range(40):
+        if table.session.state.round == 2:
+            break
+        by_buttons(table)
+    assert (table.session.state.round, table.session.state.phase) == (2, "path")
+    message = table.station.ui.message
+    assert message is not None
+    assert message.text == ("each Ranger, seat 1 first: draw a path card, press your seat's A (or reveal path NAME)"
+                            " | done: Refresh")
+    assert table.station.screens is not None
+    track = next(d for d in table.station.screens.displays if d.role == "track")
+    assert track.banner_text == message.text  # on the track display, not only in the station's state
+    table.tap("seat1.a")
+    assert table.session.state.owing == (2, 3, 4)  # the button the line named drew seat 1's card
+
+
 @pytest.mark.parametrize("table", ["earthborne"], indirect=True)
 def test_earthborne_path_cards_by_seat_a_and_next_twice_goes_on_without_the_rest(table: Table) -> None:
     """ER-PATH-1 by the buttons alone: the Rangers still to draw blink; the lead's A says its card was

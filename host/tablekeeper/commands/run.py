@@ -271,6 +271,7 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
         with counters_running(station, config, supervisor=supervisor), \
                 fleet_running(station, config, supervisor=supervisor), web_running(station, config, args):
             station.start()  # again, with the parts attached: lights the active seat, tells the counters
+            keep_as_played(splash, station, args, clock=clock)
             watchdog.ready()
             run_station_loop(station, supervisor, watchdog, clock=clock, sleep=time.sleep)
             watchdog.stopping()
@@ -289,8 +290,9 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
 def remember_screens(splash: Splash | None, station: Station, args: argparse.Namespace, *,
                      clock: Callable[[], float]) -> None:
     """Keep what a start on this save will show first, for the next start's splash (``station.remembered``),
-    once the save is closed (its stamp is part of the key). Not for the demo, whose screens follow the clock,
-    nor for a game the save does not hold (not saving, or a write that failed): any old memory is dropped."""
+    as the save's files stand now (their stamp is part of the key): once closed, or while it runs. Not for
+    the demo, whose screens follow the clock, nor for a game the save does not hold (not saving, or a
+    write that failed): any old memory is dropped."""
     if splash is None or splash.key is None or getattr(args, "demo", False):
         return
     from tablekeeper.station.remembered import remember
@@ -300,11 +302,23 @@ def remember_screens(splash: Splash | None, station: Station, args: argparse.Nam
     remember(splash.key, str(cache_dir()), first_screens(station, args, clock=clock) if saved else [])
 
 
+def keep_as_played(splash: Splash | None, station: Station, args: argparse.Namespace, *,
+                   clock: Callable[[], float]) -> None:
+    """``remember_screens`` also while the game goes, whenever it stands still a moment after a change
+    (``remembered.KeepWhenQuiet``): a power cut is how most boxes are switched off."""
+    if splash is None or splash.key is None or getattr(args, "demo", False):
+        return
+    from tablekeeper.station.remembered import KeepWhenQuiet
+
+    station.timed.append(KeepWhenQuiet(lambda: station.session.state,
+                                       lambda: remember_screens(splash, station, args, clock=clock), now_s=clock()))
+
+
 def first_screens(station: Station, args: argparse.Namespace, *, clock: Callable[[], float]) -> list[Any]:
     """The first frame a fresh station on ``station``'s game and config draws (its odds still to come,
     as ``Station.answer`` draws it), as each I2C display's chip would hold it."""
-    from tablekeeper.hw.displays import make_device
-    from tablekeeper.hw.luma_devices import native_pages
+    from tablekeeper.hw.displays import native_pages
+    from tablekeeper.hw.taken_over import TakenOver
     from tablekeeper.sim.oled import RecordingSerial
     from tablekeeper.station.remembered import Shown, Track
 
@@ -328,7 +342,7 @@ def first_screens(station: Station, args: argparse.Namespace, *, clock: Callable
     for role, track in Track.wired(station.config).items():
         image = drawn.images.get(role)
         if image is not None:
-            pages = native_pages(make_device(track, RecordingSerial(record=False)), image)
+            pages = native_pages(TakenOver(track, RecordingSerial(record=False)), image)
             shown.append(Shown(role, track, tuple(pages)))
     return shown
 

@@ -48,6 +48,14 @@ def pack_pages(image: Image.Image, pages: int) -> list[bytes]:
     return [raw[pages - 1 - page::pages] for page in range(pages)]
 
 
+def native_pages(device: Any, image: Image.Image) -> list[bytes]:
+    """``image`` turned as the chip holds it (luma's ``preprocess``), packed into the chip's pages."""
+    if image.mode != device.mode or image.size != device.size:
+        raise ValueError(f"a {image.mode} image of {image.size} for a {device.mode} display of {device.size}")
+    native = device.preprocess(image)
+    return pack_pages(native, native.height // 8)
+
+
 class Window(NamedTuple):
     """Pages ``page0..page1`` and columns ``col0..col1`` (inclusive) to rewrite."""
 

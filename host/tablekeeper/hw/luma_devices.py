@@ -28,21 +28,13 @@ from luma.oled import device as oled
 from PIL import Image
 
 from tablekeeper.hw.chip_writes import SH1106_COLUMN_OFFSET, SSD1306_MODES, whole_frame
-from tablekeeper.hw.displays import pack_pages
+from tablekeeper.hw.displays import native_pages
 
 
 def held(interface: Any) -> bool:
     """Whether the interface drops luma's RAM clear (``hw.displays.RetryingInterface.holding``): then the
     blank frame is not even packed."""
     return bool(getattr(interface, "holding", False))
-
-
-def native_pages(device: Any, image: Image.Image) -> list[bytes]:
-    """``image`` turned as the chip holds it (luma's ``preprocess``), packed into the chip's pages."""
-    if image.mode != device.mode or image.size != device.size:
-        raise ValueError(f"a {image.mode} image of {image.size} for a {device.mode} display of {device.size}")
-    native = device.preprocess(image)
-    return pack_pages(native, native.height // 8)
 
 
 def send(device: Any, writes: tuple[tuple[bool, bytes], ...]) -> None:

@@ -1,4 +1,5 @@
-"""The screens a restart shows first, remembered when the station closes: on the Pi the splash draws
+"""The screens a restart shows first, remembered when the station closes and whenever the game has stood
+still a moment after a change (``KeepWhenQuiet``): on the Pi the splash draws
 them on every I2C display before argparse, msgspec, Pillow, luma or the game load, and the station,
 once it has loaded, draws its own first frame over them, sending only what differs (nothing, when the
 memory was right). A box that is switched off and on again shows its game in well under a second
@@ -6,8 +7,8 @@ instead of "starting..." for two.
 
 The memory is only a shortcut, like ``.pyc``: it is used only for the same command line, the same
 config text, the same software (version and install) and the save file exactly as the station left
-it (size, modification time and inode of the file and its write-ahead log); a power cut after a
-change, another save, a new config or an update means "starting..." as before. Anything missing,
+it (size, modification time and inode of the file and its write-ahead log); a power cut within
+``QUIET_S`` of a change, another save, a new config or an update means "starting..." as before. Anything missing,
 damaged or unwritable means no memory, never an error. Standard library only (``marshal``), for the
 splash."""
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 import tablekeeper
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 
 FORMAT: Final = 1  # bump when the file's layout or what it holds changes
 MAX_BYTES: Final = 1 << 16  # six 128x64 displays are 6 KiB of pages
+QUIET_S: Final = 2.0  # a game this long without a change is remembered as it stands
 
 
 class Track(NamedTuple):
@@ -136,3 +138,27 @@ def remember(key: Key, cache: str, shown: Sequence[Shown]) -> bool:
             os.unlink(path)
         return False
     return write_whole(path, marshal.dumps((key.stamp(), [(s.role, tuple(s.track), s.pages) for s in shown])))
+
+
+class KeepWhenQuiet:
+    """A timed part of the station loop: ``keep()`` once the game (``state()``, compared by identity)
+    has stood still for ``quiet_s`` after a change, and once after the start (opening the save changed
+    its files), so a box whose power is cut mid-game shows its game at once too. Between presses only:
+    a burst of changes is kept once, after it."""
+
+    def __init__(self, state: Callable[[], object], keep: Callable[[], object], *, now_s: float,
+                 quiet_s: float = QUIET_S) -> None:
+        self._state, self._keep, self._quiet_s = state, keep, quiet_s
+        self._seen = state()
+        self._due: float | None = now_s + quiet_s
+
+    def poll(self, now_s: float) -> None:
+        state = self._state()
+        if state is not self._seen:
+            self._seen, self._due = state, now_s + self._quiet_s
+        elif self._due is not None and now_s >= self._due:
+            self._due = None
+            self._keep()
+
+    def next_deadline_s(self) -> float | None:
+        return self._due

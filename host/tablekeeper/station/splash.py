@@ -77,12 +77,14 @@ class I2CDevice:
 
 
 class Drawn(NamedTuple):
-    """One display the splash drew on: its chip and wiring, the interface it wrote through, and what
-    the chip holds now (its RAM image; None: the "starting" panel)."""
+    """One display the splash opened: its chip and wiring, the interface it wrote through, and what
+    the chip holds now (its RAM image; None: the "starting" panel); ``dark``: opened only, switched
+    off, its RAM unknown (the station's first frame goes out whole and switches it on)."""
 
     track: Track
     interface: Any
     pages: tuple[bytes, ...] | None = None
+    dark: bool = False
 
 
 class Splash(NamedTuple):
@@ -91,7 +93,6 @@ class Splash(NamedTuple):
     screens under when it closes (None: it does not)."""
 
     drawn: dict[str, Drawn]
-    reopen: Callable[[Track], Any] | None = None  # the station's own interface to a display (None: the splash's)
     key: remembered.Key | None = None
     remembered: bool = False
 
@@ -100,28 +101,26 @@ class Splash(NamedTuple):
         return [drawn.interface for drawn in self.drawn.values()]
 
     def hand_over(self, station: StationConfig) -> dict[str, tuple[Any, list[bytes]]]:
-        """A luma device for each display the checked config wires as the splash did, and what its chip
-        holds, for ``DisplayBank(ready=)``: luma's init and blanking are not sent, so the glass keeps the
-        splash's frame until the station's first frame replaces what differs. Any other display is
-        turned off and released (the station opens it afresh), as is one luma cannot open."""
-        from tablekeeper.hw.displays import display_errors, make_device
-        from tablekeeper.hw.luma_devices import native_pages
+        """A device for each display the checked config wires as the splash did (``hw.taken_over``: the
+        chip is set up already, so neither luma's opening nor luma itself is needed for it), and what its
+        chip holds, for ``DisplayBank(ready=)``: the glass keeps the splash's frame until the station's
+        first frame replaces what differs. Any other display is turned off and released (the station
+        opens it afresh with luma)."""
+        from tablekeeper.hw.displays import native_pages
+        from tablekeeper.hw.taken_over import TakenOver
 
         wired, handed = Track.wired(station), {}
         for role, drawn in self.drawn.items():
             if wired.get(role) != drawn.track:
                 release(drawn.interface)
                 continue
-            try:
-                interface = drawn.interface
-                if self.reopen is not None:
-                    drawn.interface.cleanup()
-                    interface = self.reopen(drawn.track)
-                device = make_device(drawn.track, interface, initialised=True)
-            except display_errors():
-                continue
-            pages = list(drawn.pages) if drawn.pages is not None else \
-                native_pages(device, starting_frame((drawn.track.width, drawn.track.height)))
+            device = TakenOver(drawn.track, drawn.interface, dark=drawn.dark)
+            if drawn.dark:
+                pages = [bytes(drawn.track.width)] * (drawn.track.height // 8)  # unknown: the first frame goes whole
+            elif drawn.pages is not None:
+                pages = list(drawn.pages)
+            else:
+                pages = native_pages(device, starting_frame((drawn.track.width, drawn.track.height)))
             handed[role] = (device, pages)
         return handed
 
@@ -232,13 +231,6 @@ def draw(interface: Any, stream: Stream) -> None:
                     raise
 
 
-def luma_i2c(track: Track) -> Any:
-    """luma's I2C interface to the track display (as ``station.parts.hardware_opener``), for the station."""
-    from luma.core.interface.serial import i2c
-
-    return i2c(port=track.port, address=track.address)
-
-
 def gpio_present() -> bool:
     """A Raspberry Pi with its GPIO character device (what gpiozero's default pin factory needs)."""
     try:
@@ -274,8 +266,8 @@ def show(argv: Sequence[str], *, open_interface: Callable[[Track], Any] | None =
             drawn["track"] = starting
     if not drawn:
         return None
-    reopen = luma_i2c if any(isinstance(d.interface, I2CDevice) for d in drawn.values()) else None
-    return Splash(drawn, reopen, key, remembered=shown is not None and len(drawn) == len(shown))
+    drawn.update(open_dark({role: track for role, track in wired.items() if role not in drawn}, opener))
+    return Splash(drawn, key, remembered=shown is not None and len(drawn) == len(shown))
 
 
 def _cache() -> str:
@@ -302,6 +294,20 @@ def draw_remembered(shown: Sequence[remembered.Shown], wired: dict[str, Track],
         if interface is not None:
             drawn[frame.role] = Drawn(track, interface, frame.pages)
     return drawn
+
+
+def open_dark(wired: dict[str, Track], opener: Callable[[Track], Any]) -> dict[str, Drawn]:
+    """The other displays opened as ``hw.displays.make_device`` opens them (dark, the RAM clear held back):
+    the station draws its first frame on them without luma's opening, or luma itself, loading first."""
+    from tablekeeper.station.splash_stream import OPENINGS
+
+    opened = {}
+    for role, track in wired.items():
+        if track.chip in OPENINGS:
+            interface = _drawn_on(track, opener, OPENINGS[track.chip])
+            if interface is not None:
+                opened[role] = Drawn(track, interface, dark=True)
+    return opened
 
 
 def _draw_starting(track: Track, opener: Callable[[Track], Any]) -> Drawn | None:

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tablekeeper.games.earthborne import travel
+from tablekeeper.core.events import Command
+from tablekeeper.games.earthborne import GAME, travel
 from tests.games.earthborne.helpers import do, in_play, refused, session, view
 from tests.games.played import ok, opened
 from tests.games.played import refused as play_refused
@@ -26,8 +27,7 @@ def test_er_path_1_next_waits_for_each_rangers_path_card(protection: str, monkey
         assert view(s)["phase"] == "turns" and in_play(s) == {}
         return
     assert refused(s, "next") == ("each Ranger draws a path card before the Ranger turns; not drawn: seat 1, seat 2, "
-                                  "seat 3 (reveal path NAME or draw path; pass SEAT: drawn, not named; "
-                                  "next! goes on without)")
+                                  "seat 3 (their seat's A, pass SEAT, or reveal path NAME; next! goes on without)")
     assert s.state.owing == (1, 2, 3)
     do(s, "reveal path Doe")
     assert "not drawn: seat 2, seat 3 " in refused(s, "next")
@@ -104,6 +104,37 @@ def test_pass_seat_from_a_deck_the_device_knows_draws_the_card(tmp_path: Path) -
     s = session("pass 1", options={"path": str(deck)})
     assert in_play(s)["card1"]["name"] == "Fern"
     assert s.state.owing == (2,)
+
+
+@pytest.mark.rule("ER-PATH-1")
+def test_phase_1_opens_saying_each_ranger_draws_with_their_seats_a_button(tmp_path: Path) -> None:
+    """A group on the buttons alone learns how a Ranger draws as Phase 1 opens, before ``next`` is
+    refused: the line names the seat's A button, the button the game maps to that Ranger's draw (the
+    group's own deck: A says it was drawn; a deck the device knows: A draws it)."""
+    own = session("lead 2", "reveal path Doe", "reveal path Doe", "next", "rest 1", "rest 2", "next", "next", "next")
+    assert (view(own)["round"], view(own)["phase"]) == (2, "path")
+    assert own.notices == ("each Ranger, seat 2 first: draw a path card, press your seat's A (or reveal path NAME)",)
+    assert GAME.button(own.state, "seat2.a", False) == Command("pass", ("2",), "button")
+    deck = tmp_path / "path.toml"
+    deck.write_text('cards = [{ name = "Fern", progress = "2", copies = 4 }]\n')
+    known = session("draw path", "draw path", "next", "rest 1", "rest 2", "next", "next", "next",
+                    options={"path": str(deck)})
+    assert known.notices == ("each Ranger, seat 1 first: your seat's A draws your path card",)
+    assert GAME.button(known.state, "seat1.a", False) == Command("draw", ("path", "1"), "button")
+    solo = session("reveal path Doe", "next", "rest 1", "next", "next", "next", seats=1)
+    assert solo.notices == ("the Ranger: draw a path card, press your seat's A (or reveal path NAME)",)
+
+
+@pytest.mark.rule("ER-PATH-1")
+def test_choosing_the_built_path_deck_says_how_each_ranger_draws_from_it() -> None:
+    """Phase 1's question (which path deck the group built) answered: the deck is built from the Valley's
+    sets, so the device knows its cards, and the line says each seat's A draws them."""
+    s = session(options={"pathdeck": "0"})
+    do(s, "next")
+    assert view(s)["prompt"] is not None and view(s)["prompt"]["id"] == "path.build"
+    do(s, "choose 1")
+    assert s.notices[-1] == "each Ranger, seat 1 first: your seat's A draws your path card"
+    assert GAME.button(s.state, "seat1.a", False) == Command("draw", ("path", "1"), "button")
 
 
 @pytest.mark.rule("ER-ROUND-1")

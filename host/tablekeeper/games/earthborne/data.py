@@ -11,7 +11,6 @@ one ``ConfigError`` line naming the file and the key.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from importlib import resources
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -22,7 +21,17 @@ from tablekeeper.core import packs as packlib
 from tablekeeper.core.file_options import option_file
 from tablekeeper.core.numbers import is_number
 from tablekeeper.errors import ConfigError
-from tablekeeper.games.earthborne.record import ContentInfo, GameConfig
+from tablekeeper.games.earthborne.record import (
+    Aspects,
+    ChallengeRow,
+    ContentInfo,
+    GameConfig,
+    LocationInfo,
+    PathEdge,
+    PathSpec,
+    RulesConfig,
+    SetInfo,
+)
 
 PACKAGE = "tablekeeper.games.earthborne"
 ASPECTS = ("awa", "fit", "spi", "foc")
@@ -31,8 +40,7 @@ CARD_TYPES = ("being", "feature", "other")
 TERRAINS = ("woods", "lakeshore", "mountain_pass", "old_growth", "grassland", "swamp", "ravine", "river")
 
 
-@dataclass(frozen=True, slots=True)
-class Threshold:
+class Threshold(msgspec.Struct, frozen=True):
     """A printed threshold: a number, none, or X (it varies: the table says it when it matters);
     ``per_ranger`` multiplies it by the Rangers (ER-TOKEN-3)."""
 
@@ -68,16 +76,14 @@ def parse_threshold(text: str, where: str) -> Threshold:
     return Threshold(int(digits), per_ranger)
 
 
-@dataclass(frozen=True, slots=True)
-class ChallengeCard:
+class ChallengeCard(msgspec.Struct, frozen=True):
     id: str
     icon: str
     modifiers: Mapping[str, int]
     reshuffle: bool
 
 
-@dataclass(frozen=True, slots=True)
-class PathCard:
+class PathCard(msgspec.Struct, frozen=True):
     name: str
     progress: Threshold
     harm: Threshold
@@ -96,8 +102,7 @@ class PathCard:
     source: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class PathSet:
+class PathSet(msgspec.Struct, frozen=True):
     id: str
     name: str
     kind: str  # terrain, location, valley, general
@@ -106,8 +111,7 @@ class PathSet:
     pack: str = "core"  # the box, or the file a group's own set came from
 
 
-@dataclass(frozen=True, slots=True)
-class Location:
+class Location(msgspec.Struct, frozen=True):
     id: str
     name: str
     number: int
@@ -126,65 +130,31 @@ class Location:
     pack: str = packlib.BUILTIN
 
 
-@dataclass(frozen=True, slots=True)
-class Path:
-    a: str
-    b: str
-    terrain: str
-    verified: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class Valley:
+class Valley(msgspec.Struct, frozen=True):
     locations: tuple[Location, ...] = ()
-    paths: tuple[Path, ...] = ()
+    paths: tuple[PathEdge, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Content:
-    """What a data file is, for screens and the list of content: its name, source and whether checked."""
-
-    name: str
-    file: str
-    verified: bool
-    source: str
-    pack: str = packlib.BUILTIN  # the pack it came from, or the user's file that replaced the box's
-
-
-@dataclass(frozen=True, slots=True)
-class RulesData:
-    ranger_deck: int = 30
-    opening_hand: int = 6
-    default_aspects: Mapping[str, int] | None = None
-    injury_limit: int = 3
-    equip_limit: int = 5
-    effort_floor: int = 0
-    recheck: str = "any"
-    nested_clears: str = "literal"
-    after_when_kept: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class Campaign:
+class Campaign(msgspec.Struct, frozen=True):
     days: int
     weather: Mapping[int, str]
     entries: Mapping[int, tuple[str, ...]]
     start: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class GameData:
-    rules: RulesData
+class GameData(msgspec.Struct, frozen=True):
+    rules: RulesConfig
     challenge: tuple[ChallengeCard, ...]
     campaign: Campaign
     path: tuple[PathCard, ...]
-    challenge_deck: Content = Content("challenge deck", "earthborne/data/challenge.toml", False, "")
-    day_track: Content = Content("day track", "earthborne/data/campaign.toml", False, "")
+    challenge_deck: ContentInfo = ContentInfo("challenge deck", "earthborne/data/challenge.toml", False, "",
+                                              packlib.BUILTIN)
+    day_track: ContentInfo = ContentInfo("day track", "earthborne/data/campaign.toml", False, "", packlib.BUILTIN)
     sets: tuple[PathSet, ...] = ()
-    valley: Valley = field(default_factory=Valley)
+    valley: Valley = Valley()
     deck_file: tuple[PathCard, ...] = ()
-    challenge_decks: tuple[Content, ...] = ()  # every deck the packs offer (``challenge_deck`` is the one in play)
-    day_tracks: tuple[Content, ...] = ()
+    challenge_decks: tuple[ContentInfo, ...] = ()  # every deck the packs offer (``challenge_deck`` is the one in play)
+    day_tracks: tuple[ContentInfo, ...] = ()
 
     @property
     def unverified(self) -> tuple[str, ...]:
@@ -372,7 +342,7 @@ def _added(packs: Sequence[packlib.Pack], name: str, kind: type[F]) -> list[tupl
             for layer in packlib.layers([p for p in packs if p.where != packlib.BUILTIN_WHERE], name)]
 
 
-def _chosen(offered: Sequence[tuple[Content, T]], option: str | None, what: str) -> tuple[Content, T]:
+def _chosen(offered: Sequence[tuple[ContentInfo, T]], option: str | None, what: str) -> tuple[ContentInfo, T]:
     """The one ``--option KEY=NAME`` names (by its name or its pack's), else the first (the box's)."""
     if not option:
         return offered[0]
@@ -383,23 +353,24 @@ def _chosen(offered: Sequence[tuple[Content, T]], option: str | None, what: str)
     raise ConfigError(f"--option {what}={option}: no such {what.replace('_', ' ')} (known: {known})")
 
 
-def load_rules(option: str | None) -> RulesData:
+def load_rules(option: str | None) -> RulesConfig:
     _, raw = _read(option, "rules.toml", _RulesFile)
-    return RulesData(
+    aspects = raw.default_aspects
+    return RulesConfig(
         ranger_deck=raw.ranger_deck, opening_hand=raw.opening_hand,
-        default_aspects={a: getattr(raw.default_aspects, a) for a in ASPECTS},
+        default_aspects=Aspects(aspects.awa, aspects.fit, aspects.spi, aspects.foc),
         injury_limit=raw.injury_limit, equip_limit=raw.equip_limit, effort_floor=raw.effort_floor,
         recheck=raw.recheck, nested_clears=raw.nested_clears, after_when_kept=raw.after_when_kept,
     )
 
 
-def load_challenge(option: str | None) -> tuple[Content, tuple[ChallengeCard, ...]]:
+def load_challenge(option: str | None) -> tuple[ContentInfo, tuple[ChallengeCard, ...]]:
     """The challenge deck: what it is (name, file, checked or not, source) and its cards."""
     where, raw = _read(option, "challenge.toml", _ChallengeFile)
     return _challenge(where, raw, where if option else packlib.BUILTIN)
 
 
-def _challenge(where: str, raw: _ChallengeFile, pack: str) -> tuple[Content, tuple[ChallengeCard, ...]]:
+def _challenge(where: str, raw: _ChallengeFile, pack: str) -> tuple[ContentInfo, tuple[ChallengeCard, ...]]:
     if not raw.cards:
         raise ConfigError(f"{where}: cards: the challenge deck needs at least one card")
     cards: list[ChallengeCard] = []
@@ -407,15 +378,15 @@ def _challenge(where: str, raw: _ChallengeFile, pack: str) -> tuple[Content, tup
         if any(c.id == row.id for c in cards):
             raise ConfigError(f"{where}: cards[{i}].id {row.id!r} appears twice", file=where, key=f"cards[{i}].id")
         cards.append(ChallengeCard(row.id, row.icon, {a: getattr(row, a) for a in ASPECTS}, row.reshuffle))
-    return Content(raw.name or "challenge deck", where, raw.checked(), raw.source, pack), tuple(cards)
+    return ContentInfo(raw.name or "challenge deck", where, raw.checked(), raw.source, pack), tuple(cards)
 
 
-def load_campaign(option: str | None) -> tuple[Content, Campaign]:
+def load_campaign(option: str | None) -> tuple[ContentInfo, Campaign]:
     where, raw = _read(option, "campaign.toml", _CampaignFile)
     return _campaign(where, raw, where if option else packlib.BUILTIN)
 
 
-def _campaign(where: str, raw: _CampaignFile, pack: str) -> tuple[Content, Campaign]:
+def _campaign(where: str, raw: _CampaignFile, pack: str) -> tuple[ContentInfo, Campaign]:
     weather: dict[int, str] = {}
     for row in raw.weather:
         for day in range(row.first, max(row.first, row.to) + 1):
@@ -423,7 +394,7 @@ def _campaign(where: str, raw: _CampaignFile, pack: str) -> tuple[Content, Campa
     entries: dict[int, tuple[str, ...]] = {}
     for entry in raw.entries:
         entries[entry.day] = (*entries.get(entry.day, ()), entry.entry)
-    content = Content(raw.name or "day track", where, raw.checked(), raw.source, pack)
+    content = ContentInfo(raw.name or "day track", where, raw.checked(), raw.source, pack)
     return content, Campaign(raw.days, weather, entries, raw.start)
 
 
@@ -506,7 +477,7 @@ def load_valley(packs: Sequence[packlib.Pack] = ()) -> Valley:
             for end in (edge.a, edge.b):
                 if end not in locations:
                     raise ConfigError(f"{label}: paths[{i}]: no location {end!r}", file=label, key=f"paths[{i}]")
-            paths.append(Path(edge.a, edge.b, edge.terrain, edge.verified))
+            paths.append(PathEdge(edge.a, edge.b, edge.terrain, edge.verified))
     return Valley(tuple(locations.values()), tuple(paths))
 
 
@@ -548,37 +519,26 @@ def load(options: Mapping[str, str], packs: Sequence[packlib.Pack] = ()) -> Game
 
 def config(data: GameData) -> GameConfig:
     """The data a session keeps in its state, so replaying a log never depends on files changing."""
-    return msgspec.convert(_config_json(data), GameConfig)
-
-
-def _config_json(data: GameData) -> dict[str, Any]:
-    rules = data.rules
-    return {
-        "rules": {
-            "ranger_deck": rules.ranger_deck, "opening_hand": rules.opening_hand,
-            "default_aspects": dict(rules.default_aspects or {}), "injury_limit": rules.injury_limit,
-            "equip_limit": rules.equip_limit, "effort_floor": rules.effort_floor, "recheck": rules.recheck,
-            "nested_clears": rules.nested_clears, "after_when_kept": rules.after_when_kept,
-        },
-        "challenge": {c.id: {"icon": c.icon, "reshuffle": c.reshuffle, "modifiers": dict(c.modifiers)}
-                      for c in data.challenge},
-        "challenge_deck": _content_json(data.challenge_deck),
-        "day_track": _content_json(data.day_track),
-        "challenge_decks": [_content_json(c) for c in data.challenge_decks],
-        "day_tracks": [_content_json(c) for c in data.day_tracks],
-        "weather": {str(day): card for day, card in data.campaign.weather.items()},
-        "entries": {str(day): list(e) for day, e in data.campaign.entries.items()},
-        "days": data.campaign.days,
-        "start": data.campaign.start,
-        "path": {c.name: path_card_json(c) for c in data.path},
-        "deck_file": {c.name: c.copies for c in data.deck_file},
-        "sets": {s.id: {"name": s.name, "kind": s.kind, "verified": s.verified, "pack": s.pack,
-                        "cards": {c.name: c.copies for c in data.path if c.set == s.id}} for s in data.sets},
-        "locations": {loc.id: location_json(loc) for loc in data.valley.locations},
-        "paths": [{"a": p.a, "b": p.b, "terrain": p.terrain, "verified": p.verified} for p in data.valley.paths],
-        "unverified": list(data.unverified),
-        "challenge_file": data.challenge_deck.file,
-    }
+    return GameConfig(
+        rules=data.rules,
+        challenge={c.id: ChallengeRow(c.icon, c.reshuffle, dict(c.modifiers)) for c in data.challenge},
+        challenge_deck=data.challenge_deck,
+        day_track=data.day_track,
+        challenge_decks=data.challenge_decks,
+        day_tracks=data.day_tracks,
+        weather={str(day): card for day, card in data.campaign.weather.items()},
+        entries={str(day): tuple(e) for day, e in data.campaign.entries.items()},
+        days=data.campaign.days,
+        start=data.campaign.start,
+        path={c.name: path_spec(c) for c in data.path},
+        deck_file={c.name: c.copies for c in data.deck_file},
+        sets={s.id: SetInfo(s.name, s.kind, s.verified, s.pack, {c.name: c.copies for c in data.path if c.set == s.id})
+              for s in data.sets},
+        locations={loc.id: location_info(loc) for loc in data.valley.locations},
+        paths=data.valley.paths,
+        unverified=data.unverified,
+        challenge_file=data.challenge_deck.file,
+    )
 
 
 def listed(cfg: GameConfig) -> dict[str, list[packlib.Listed]]:
@@ -611,24 +571,20 @@ def _file_pack(file: str) -> str:
     return packlib.BUILTIN if not file or file.startswith("earthborne/") else file
 
 
-def _content_json(content: Content) -> dict[str, Any]:
-    return {"name": content.name, "file": content.file, "verified": content.verified, "source": content.source,
-            "pack": content.pack}
+def path_spec(card: PathCard) -> PathSpec:
+    """A path card as the session keeps it: its thresholds as printed."""
+    return PathSpec(
+        name=card.name, progress=card.progress.text(), harm=card.harm.text(), type=card.type, arrow=card.arrow,
+        presence="X" if card.presence is None else card.presence, keywords=card.keywords, icons=card.icons,
+        entry=card.entry, guide=card.guide, rtoken_clear=card.rangers, copies=card.copies, set=card.set,
+        verified=card.verified,
+    )
 
 
-def path_card_json(card: PathCard) -> dict[str, Any]:
-    return {
-        "name": card.name, "progress": card.progress.text(), "harm": card.harm.text(), "type": card.type,
-        "arrow": card.arrow, "presence": "X" if card.presence is None else card.presence,
-        "keywords": list(card.keywords), "icons": list(card.icons), "entry": card.entry, "guide": card.guide,
-        "rtoken_clear": card.rangers, "copies": card.copies, "set": card.set, "verified": card.verified,
-    }
-
-
-def location_json(loc: Location) -> dict[str, Any]:
-    return {
-        "name": loc.name, "pivotal": loc.pivotal, "progress": loc.progress.text(), "rangers": loc.rangers,
-        "presence": loc.presence, "icons": list(loc.icons), "guide": loc.guide,
-        "valley_cards": loc.valley_cards, "include": list(loc.include), "own_set": loc.own_set,
-        "terrain": loc.terrain, "verified": loc.verified, "pack": loc.pack,
-    }
+def location_info(loc: Location) -> LocationInfo:
+    """A Valley location as the session keeps it: its threshold as printed."""
+    return LocationInfo(
+        name=loc.name, pivotal=loc.pivotal, progress=loc.progress.text(), rangers=loc.rangers,
+        presence=loc.presence, icons=loc.icons, guide=loc.guide, valley_cards=loc.valley_cards,
+        include=loc.include, own_set=loc.own_set, terrain=loc.terrain, verified=loc.verified, pack=loc.pack,
+    )

@@ -166,7 +166,7 @@ class ContentInfo(msgspec.Struct, frozen=True):
     file: str = ""
     verified: bool = False
     source: str = ""
-    pack: str = ""
+    pack: str = ""  # the pack it came from, or the user's file that replaced the box's ("": by its file)
 
 
 class SetInfo(msgspec.Struct, frozen=True):

@@ -27,8 +27,17 @@ def _path_enter(txn: Txn) -> None:
     """ER-PATH-1: one path card per Ranger, the lead first, each resolved before the next."""
     if not rec(txn.state).path_built:
         txn.notice("build the path deck first: " + pathdeck.build_hint(txn.state))
-    txn.notice(f"draw {txn.state.seats} path card(s), seat {txn.state.lead} first: turn the top card over "
-               "and report it (reveal path NAME), then next")
+    txn.notice(draw_line(txn.state))
+
+
+def draw_line(state: GameState) -> str:
+    """ER-PATH-1: how each Ranger draws this round's path card, from the lead on: with the seat's A
+    button, so a group on the buttons alone learns it before ``next`` is refused. A deck the device
+    knows is drawn by the button itself; from the group's own deck the Ranger draws, then presses it."""
+    who = f"each Ranger, seat {state.lead} first" if state.seats > 1 else "the Ranger"
+    if pathdeck.device_can_draw(state):
+        return f"{who}: your seat's A draws your path card"
+    return f"{who}: draw a path card, press your seat's A (or reveal path NAME)"
 
 
 def _path_hold(state: GameState) -> str | None:
@@ -52,8 +61,8 @@ def path_draws_owed(state: GameState) -> str | None:
     if not waiting:
         return None
     return (f"each Ranger draws a path card before the Ranger turns; not drawn: "
-            f"{', '.join(f'seat {s}' for s in waiting)} (reveal path NAME or draw path; "
-            "pass SEAT: drawn, not named; next! goes on without)")
+            f"{', '.join(f'seat {s}' for s in waiting)} (their seat's A, pass SEAT, or reveal path NAME; "
+            "next! goes on without)")
 
 
 def _path_setup_missing(state: GameState) -> str | None:
@@ -410,7 +419,7 @@ def choose_path_deck(txn: Txn, index: int) -> None:
     options = pathdeck.choices(txn.state)
     txn.close_prompt()
     pathdeck.put_built(txn, options[index])
-    txn.notice(f"draw {txn.state.seats} path card(s), seat {txn.state.lead} first (reveal path NAME), then next")
+    txn.notice(draw_line(txn.state))
 
 
 def _lead(txn: Txn, args: tuple[str, ...]) -> None:
