@@ -107,37 +107,46 @@ def test_watchdog_stops_being_fed_when_a_thread_wedges_and_resumes_when_it_beats
     clock = FakeClock()
     wedge = threading.Event()
     unwedge = threading.Event()
+    steps = threading.Semaphore(0)
     beats = threading.Semaphore(0)
 
     def worker(liveness: Liveness) -> None:
-        while not liveness.stop.is_set():
+        while True:
+            steps.acquire()
+            if liveness.stop.is_set():
+                return
             if wedge.is_set():
                 unwedge.wait()  # stuck in a driver call, not beating
                 wedge.clear()
             liveness.beat()
             beats.release()
-            liveness.stop.wait(0.001)
+
+    def step() -> None:
+        """One beat of the worker at the fake clock's present time. In lock step, as a beat every
+        millisecond was not: beats piled up while the test waited for the CPU, and the clock then ran
+        on past them, so a loaded machine saw a beating worker's last beat 6 s old."""
+        steps.release()
+        assert beats.acquire(timeout=2.0)
 
     wd, _ = watchdog()
     supervisor = Supervisor(clock=clock)
-    supervisor.add(Worker("w-wedge", worker, wedged_after_s=5.0))
+    supervisor.add(Worker("w-wedge", worker, wedged_after_s=5.0, wake=steps.release))
     try:
         fed = 0
         for _ in range(10):
-            assert beats.acquire(timeout=2.0)
+            step()
             clock.advance(1.0)
             fed += wd.feed(clock(), healthy=supervisor.check())
         assert fed == 10
         wedge.set()
-        while beats.acquire(timeout=0.05):
-            pass
-        wedged_at = clock()
+        steps.release()  # the next step blocks instead of beating
+        wedged_at = clock()  # the last beat was 1 s before
         fed_at = []
         for _ in range(20):
             clock.advance(1.0)
             if wd.feed(clock(), healthy=supervisor.check()):
                 fed_at.append(clock() - wedged_at)
-        assert fed_at and max(fed_at) <= 5.0  # fed until the last beat is 5 s old, then never
+        assert fed_at == [1.0, 2.0, 3.0, 4.0]  # fed until the last beat is 5 s old, then never
         assert supervisor.unhealthy() == ["w-wedge"]
         unwedge.set()
         assert beats.acquire(timeout=2.0)
