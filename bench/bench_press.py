@@ -183,6 +183,7 @@ def bench_game(game: str, options: list[str], setup: list[str], save_dir: Path, 
                     entered_cpu_ms.append((time.process_time() - cpu_start_s) * 1000)
             else:
                 time.sleep(WINDOW_S)
+        keep = keep_cost(station, args, save_dir)
         from tablekeeper.intents import Quit
 
         station.put(Quit("bench done"))
@@ -195,7 +196,20 @@ def bench_game(game: str, options: list[str], setup: list[str], save_dir: Path, 
             store.close()
     total = [h + i for h, i in zip(host_ms, i2c_ms, strict=True)]
     return {"edges": edges, "answered": len(total), "host": host_ms, "i2c": i2c_ms, "total": total, "cpu": cpu_ms,
-            "loop": loop_ms, "place": place, "entered": entered_ms, "entered_cpu": entered_cpu_ms, "panel": panel}
+            "loop": loop_ms, "place": place, "entered": entered_ms, "entered_cpu": entered_cpu_ms, "panel": panel,
+            "keep": keep}
+
+
+def keep_cost(station: Any, args: argparse.Namespace, save_dir: Path) -> tuple[float, float]:
+    """CPU and wall ms of what ``remembered.KeepWhenQuiet`` does on the loop once the table is quiet (the
+    restart's screens drawn afresh and written): a press that arrives just then waits at most that long.
+    Run here while the loop sleeps, as the loop would run it."""
+    from tablekeeper.commands.run import first_screens
+    from tablekeeper.station.remembered import Key, remember
+
+    start_s, cpu_s = time.perf_counter(), time.thread_time()
+    remember(Key(("run",), "bench", args.save), str(save_dir / "cache"), first_screens(station, args, clock=clock))
+    return (time.thread_time() - cpu_s) * 1000, (time.perf_counter() - start_s) * 1000
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -227,6 +241,9 @@ def main(argv: list[str] | None = None) -> int:
             loop = result["loop"]
             print(f"{game}:   of which the station loop thread: median {statistics.median(loop):.2f} ms, "
                   f"p99 {pct(loop, 0.99):.2f} ms")
+            keep_cpu, keep_wall = result["keep"]
+            print(f"{game}:   the restart's screens kept once the table is quiet (never inside a burst): "
+                  f"{keep_cpu:.2f} ms CPU, {keep_wall:.1f} ms wall")
             if CPU_SHARE < 1:
                 steady = [c / CPU_SHARE + i for c, i in zip(cpu, i2c, strict=True)]
                 print(f"{game}:   CPU at a steady {CPU_SHARE:g} of a core plus I2C, press by press (a Pi that is "

@@ -268,3 +268,84 @@ def test_a_run_that_could_not_save_leaves_nothing_remembered(tmp_path: Path) -> 
     table.start(shown, "next", not_saving=True)
     shown = table.power_on()
     assert shown is not None and not shown.remembered
+
+
+@pytest.mark.parametrize("left", [True, False], ids=["as-shipped", "protection-removed"])
+def test_a_track_display_that_took_neither_frame_is_left_to_the_station(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, left: bool) -> None:
+    """The remembered screen and then "starting..." both failed on the track display (a burst of NACKs):
+    the station draws "starting..." there itself, so the splash must not hand it over opened but dark,
+    blank until the game's frame. The start does not count as remembered either."""
+    if not left:
+        real = splash.open_dark
+        monkeypatch.setattr(splash, "open_dark", lambda wired, opener: real(
+            {**wired, **{r: t for r, t in splash.Track.wired(load_config(table.config_path)).items()
+                         if r == "track"}}, opener))
+    table = Table(tmp_path)
+    table.start(table.power_on())
+    track = wired()["track"]
+    refused = [2]  # the remembered frame's open, then the "starting" frame's
+
+    def interface(wiring: splash.Track) -> OledChip:
+        if wiring == track and refused[0]:
+            refused[0] -= 1
+            raise OSError(121, "Remote I/O error")
+        return OledChip(wiring.driver, wiring.width, wiring.height)
+
+    shown = splash.show(table.argv, open_interface=interface, on_pi=lambda: True)
+    assert shown is not None and not shown.remembered
+    assert ("track" not in shown.drawn) is left
+
+
+def test_the_keep_waits_for_a_quiet_table_never_inside_a_burst_of_presses() -> None:
+    """A press that changes nothing in the save (a pending +/-, the menu) still starts the quiet time
+    again, and a press waiting to be handled holds the keep back: the keep (a whole fresh frame drawn)
+    never lands between two presses of a burst."""
+    marks, waiting, kept = [0], [False], []
+    keep = remembered.KeepWhenQuiet(lambda: marks[0], lambda: kept.append(True), now_s=0.0,
+                                    busy=lambda: waiting[0], quiet_s=2.0)
+    assert keep.next_deadline_s() == 2.0  # once after the start
+    for now in (0.5, 1.0, 1.5, 1.9):  # a burst: each press is one more intent handled
+        marks[0] += 1
+        keep.poll(now)
+    keep.poll(2.0)
+    assert kept == [] and keep.next_deadline_s() == 3.9
+    waiting[0] = True
+    keep.poll(3.9)
+    assert kept == []  # a press came in just as the table went quiet
+    waiting[0] = False
+    marks[0] += 1
+    keep.poll(3.95)
+    keep.poll(5.95)
+    assert kept == [True] and keep.next_deadline_s() is None
+    keep.poll(9.0)
+    assert kept == [True]  # nothing since: nothing to keep again
+
+
+@pytest.mark.parametrize("cleared", [True, False], ids=["as-shipped", "protection-removed"])
+def test_the_remembered_screens_do_not_carry_a_set_aside_banner_the_restart_will_not_show(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cleared: bool) -> None:
+    """A run that set an old game aside says so on the track display until its first command is saved;
+    a restart sets nothing aside, so what it draws first, and what is remembered for it, has no banner."""
+    from tablekeeper.commands import run
+
+    table = Table(tmp_path)
+    args = argparse.Namespace(game="arkham", save=str(table.save), slot="main", seats=None, seed=1, option=[],
+                              capture_dir=tmp_path, no_counters=True, walk=False, demo=False, not_saving=False,
+                              set_aside=("core", "main-old-1"))
+    config = load_config(table.config_path)
+    station, parts, store = build_simulated(config, args, display_mode=None, clock=time.monotonic)
+    try:
+        restart = run.first_screens(station, argparse.Namespace(**{**vars(args), "set_aside": None}),
+                                    clock=time.monotonic)
+        if not cleared:  # the run's own arguments, banner and all
+            real = argparse.Namespace
+            monkeypatch.setattr(argparse, "Namespace", lambda **kw: real(**{**kw, "set_aside": args.set_aside}))
+        kept = run.first_screens(station, args, clock=time.monotonic)
+    finally:
+        monkeypatch.undo()
+        station.close()
+        parts.close()
+        if store is not None:
+            store.close()
+    assert (kept == restart) is cleared

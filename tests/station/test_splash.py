@@ -331,3 +331,4 @@ print(json.dumps({{"splash": shown is not None, "tomllib": "tomllib" in sys.modu
                                       env=env).stdout.strip().splitlines()[-1]) for _ in range(2)]
     assert runs[0] == {"splash": True, "tomllib": True}  # the first start parses, and keeps the parses
     assert runs[1] == {"splash": True, "tomllib": False}
+

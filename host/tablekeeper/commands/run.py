@@ -304,14 +304,18 @@ def remember_screens(splash: Splash | None, station: Station, args: argparse.Nam
 
 def keep_as_played(splash: Splash | None, station: Station, args: argparse.Namespace, *,
                    clock: Callable[[], float]) -> None:
-    """``remember_screens`` also while the game goes, whenever it stands still a moment after a change
-    (``remembered.KeepWhenQuiet``): a power cut is how most boxes are switched off."""
+    """``remember_screens`` also while the game goes, whenever the table has been quiet a moment
+    (``remembered.KeepWhenQuiet``: no press, no change to the game, none waiting): a power cut is how
+    most boxes are switched off."""
     if splash is None or splash.key is None or getattr(args, "demo", False):
         return
     from tablekeeper.station.remembered import KeepWhenQuiet
 
-    station.timed.append(KeepWhenQuiet(lambda: station.session.state,
-                                       lambda: remember_screens(splash, station, args, clock=clock), now_s=clock()))
+    def mark() -> tuple[int, int, int]:  # a press handled, an entry journalled, or another game
+        return station.stats.intents, station.session.log_length, id(station.session.state)
+
+    station.timed.append(KeepWhenQuiet(mark, lambda: remember_screens(splash, station, args, clock=clock),
+                                       now_s=clock(), busy=lambda: not station.intents.empty()))
 
 
 def first_screens(station: Station, args: argparse.Namespace, *, clock: Callable[[], float]) -> list[Any]:
@@ -334,7 +338,8 @@ def first_screens(station: Station, args: argparse.Namespace, *, clock: Callable
             return []
 
     drawn = Drawn()
-    fresh = make_station(args, session=station.session, store=None, config=station.config, displays=drawn,
+    restarted = argparse.Namespace(**{**vars(args), "set_aside": None})  # a restart sets nothing aside again
+    fresh = make_station(restarted, session=station.session, store=None, config=station.config, displays=drawn,
                          clock=clock)
     with fresh.views.deferred():
         fresh.redraw()

@@ -141,22 +141,23 @@ def remember(key: Key, cache: str, shown: Sequence[Shown]) -> bool:
 
 
 class KeepWhenQuiet:
-    """A timed part of the station loop: ``keep()`` once the game (``state()``, compared by identity)
-    has stood still for ``quiet_s`` after a change, and once after the start (opening the save changed
-    its files), so a box whose power is cut mid-game shows its game at once too. Between presses only:
-    a burst of changes is kept once, after it."""
+    """A timed part of the station loop: ``keep()`` once the table has been quiet for ``quiet_s`` (no
+    press handled and no change to the game: ``mark()`` moves with either), and once after the start
+    (opening the save changed its files), so a box whose power is cut mid-game shows its game at once
+    too. Never inside a burst of presses: one waiting (``busy()``) holds the keep back until it is
+    handled, which starts the quiet time again."""
 
-    def __init__(self, state: Callable[[], object], keep: Callable[[], object], *, now_s: float,
-                 quiet_s: float = QUIET_S) -> None:
-        self._state, self._keep, self._quiet_s = state, keep, quiet_s
-        self._seen = state()
+    def __init__(self, mark: Callable[[], object], keep: Callable[[], object], *, now_s: float,
+                 busy: Callable[[], bool] = lambda: False, quiet_s: float = QUIET_S) -> None:
+        self._mark, self._keep, self._busy, self._quiet_s = mark, keep, busy, quiet_s
+        self._seen = mark()
         self._due: float | None = now_s + quiet_s
 
     def poll(self, now_s: float) -> None:
-        state = self._state()
-        if state is not self._seen:
-            self._seen, self._due = state, now_s + self._quiet_s
-        elif self._due is not None and now_s >= self._due:
+        mark = self._mark()
+        if mark != self._seen:
+            self._seen, self._due = mark, now_s + self._quiet_s
+        elif self._due is not None and now_s >= self._due and not self._busy():
             self._due = None
             self._keep()
 

@@ -266,8 +266,11 @@ def show(argv: Sequence[str], *, open_interface: Callable[[Track], Any] | None =
             drawn["track"] = starting
     if not drawn:
         return None
-    drawn.update(open_dark({role: track for role, track in wired.items() if role not in drawn}, opener))
-    return Splash(drawn, key, remembered=shown is not None and len(drawn) == len(shown))
+    remembered_all = shown is not None and len(drawn) == len(shown)
+    # the track display the station draws "starting..." on itself when the splash could not
+    drawn.update(open_dark({role: track for role, track in wired.items() if role not in drawn and role != "track"},
+                           opener))
+    return Splash(drawn, key, remembered=remembered_all)
 
 
 def _cache() -> str:
