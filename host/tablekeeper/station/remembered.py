@@ -1,6 +1,6 @@
-"""The screens a restart shows first, remembered when the station closes and whenever the game has stood
-still a moment after a change (``KeepWhenQuiet``): on the Pi the splash draws
-them on every I2C display before argparse, msgspec, Pillow, luma or the game load, and the station,
+"""The screens a restart shows first, remembered when the station closes and whenever the table has been
+quiet a moment (``KeepWhenQuiet``): on the Pi the splash draws them on every I2C display before
+argparse, msgspec, Pillow, luma or the game load, and the station,
 once it has loaded, draws its own first frame over them, sending only what differs (nothing, when the
 memory was right). A box that is switched off and on again shows its game in well under a second
 instead of "starting..." for two.
@@ -8,7 +8,7 @@ instead of "starting..." for two.
 The memory is only a shortcut, like ``.pyc``: it is used only for the same command line, the same
 config text, the same software (version and install) and the save file exactly as the station left
 it (size, modification time and inode of the file and its write-ahead log); a power cut within
-``QUIET_S`` of a change, another save, a new config or an update means "starting..." as before. Anything missing,
+``QUIET_S`` of a press, another save, a new config or an update means "starting..." as before. Anything missing,
 damaged or unwritable means no memory, never an error. Standard library only (``marshal``), for the
 splash."""
 
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 FORMAT: Final = 1  # bump when the file's layout or what it holds changes
 MAX_BYTES: Final = 1 << 16  # six 128x64 displays are 6 KiB of pages
-QUIET_S: Final = 2.0  # a game this long without a change is remembered as it stands
+QUIET_S: Final = 2.0  # a table this long without a press or a change has its game remembered as it stands
 
 
 class Track(NamedTuple):
