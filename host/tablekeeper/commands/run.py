@@ -119,7 +119,7 @@ def make_station(args: argparse.Namespace, *, session: Session, store: Any, **pa
 def open_session(args: argparse.Namespace) -> tuple[Session, Any]:
     """The game session (resumed from ``--save`` when it holds one) and its store, if any."""
     from tablekeeper import games
-    from tablekeeper.commands.sessions import open_session as open_play_session
+    from tablekeeper.commands.sessions import open_session as open_game_session
     from tablekeeper.core.store import SaveReadOnlyError
 
     game_name = args.game or _saved_game(args) or DEFAULT_GAME
@@ -129,11 +129,11 @@ def open_session(args: argparse.Namespace) -> tuple[Session, Any]:
                                    save=args.save, slot=args.slot,
                                    campaign=None, walk=getattr(args, "walk", False))
     try:
-        session, store = open_play_session(game, play_args)
+        session, store = open_game_session(game, play_args)
     except PackChangedError as exc:
         seats = set_aside_changed(args, exc)
         play_args.seats = args.seats if args.seats is not None else seats
-        session, store = open_play_session(game, play_args)
+        session, store = open_game_session(game, play_args)
     except SaveReadOnlyError as exc:
         from tablekeeper.commands.sessions import resume_unsaved
 

@@ -58,6 +58,8 @@ def new_session(game: Game, args: argparse.Namespace) -> Session:
 
 
 def open_session(game: Game, args: argparse.Namespace) -> tuple[Session, Store | None]:
+    """The session ``--save`` holds in ``--slot``, resumed (or a new one, made and kept there), and its
+    store; without ``--save`` a new one, kept nowhere."""
     options = session_options(args)
     seats = args.seats if args.seats is not None else game.seats_default
     if args.save is None:

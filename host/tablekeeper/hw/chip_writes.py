@@ -5,7 +5,7 @@ Standard library only, for that splash."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 SET_COLUMN_WINDOW: Final = 0x21  # SSD1306 COLUMNADDR start end
 SET_PAGE_WINDOW: Final = 0x22  # SSD1306 PAGEADDR start end
@@ -52,3 +52,12 @@ def whole_frame(driver: str, width: int, height: int, pages: Sequence[bytes]) ->
         return tuple(writes)
     window = bytes((SET_COLUMN_WINDOW, first, first + len(pages[0]) - 1, SET_PAGE_WINDOW, 0, len(pages) - 1))
     return (True, window), (False, b"".join(pages))
+
+
+def send(device: Any, writes: Stream) -> None:
+    """``writes`` through a device's (or a serial interface's) own ``command`` and ``data``."""
+    for is_command, payload in writes:
+        if is_command:
+            device.command(*payload)
+        else:
+            device.data(list(payload))

@@ -27,7 +27,7 @@ from luma.core.error import DeviceDisplayModeError
 from luma.oled import device as oled
 from PIL import Image
 
-from tablekeeper.hw.chip_writes import SH1106_COLUMN_OFFSET, SSD1306_MODES, whole_frame
+from tablekeeper.hw.chip_writes import SH1106_COLUMN_OFFSET, SSD1306_MODES, send, whole_frame
 from tablekeeper.hw.displays import native_pages
 
 
@@ -35,15 +35,6 @@ def held(interface: Any) -> bool:
     """Whether the interface drops luma's RAM clear (``hw.displays.RetryingInterface.holding``): then the
     blank frame is not even packed."""
     return bool(getattr(interface, "holding", False))
-
-
-def send(device: Any, writes: tuple[tuple[bool, bytes], ...]) -> None:
-    """Writes from ``hw.chip_writes`` through a luma device's own ``command`` and ``data``."""
-    for is_command, payload in writes:
-        if is_command:
-            device.command(*payload)
-        else:
-            device.data(list(payload))
 
 
 class SSD1306(oled.ssd1306):  # type: ignore[misc]  # luma has no type hints

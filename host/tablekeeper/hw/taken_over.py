@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from PIL import Image
 
-from tablekeeper.hw.chip_writes import DISPLAY_OFF, DISPLAY_ON, column_offset, page_addressing, whole_frame
+from tablekeeper.hw.chip_writes import DISPLAY_OFF, DISPLAY_ON, column_offset, page_addressing, send, whole_frame
 from tablekeeper.hw.displays import Geometry, RetryingInterface, native_pages
 
 
@@ -59,11 +59,7 @@ class TakenOver:
 
     def display(self, image: Image.Image) -> None:
         """The whole frame, as the luma drivers send it."""
-        for is_command, payload in whole_frame(self.driver, self._w, self._h, native_pages(self, image)):
-            if is_command:
-                self.command(*payload)
-            else:
-                self.data(list(payload))
+        send(self, whole_frame(self.driver, self._w, self._h, native_pages(self, image)))
 
     def cleanup(self) -> None:
         """As luma's: the display switched off and blanked, then the bus let go."""
