@@ -8,8 +8,8 @@ challenge decks and day tracks chosen by name (``challenge_deck=``, ``day_track=
 one ``ConfigError`` line naming the file and the key.
 """
 
-from __future__ import annotations
-
+# Annotations stay objects here (no ``from __future__ import annotations``): msgspec reads these records'
+# annotations at the first decode of every start, and compiles and evaluates each one given as a string.
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Annotated, Any, Literal, TypeVar

@@ -2,8 +2,8 @@
 encounters, archetype cards) from TOML; a bad file gives one ``ConfigError`` line naming the file and
 key. Each kind of content says whether it was checked against the printed component (``verified``)."""
 
-from __future__ import annotations
-
+# Annotations stay objects here (no ``from __future__ import annotations``): msgspec reads these records'
+# annotations at the first decode of every start, and compiles and evaluates each one given as a string.
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass

@@ -3,8 +3,8 @@
 own packaged file. A user's file (``--option data=PATH``) may hold any of these tables; each table it
 holds replaces the packaged one, so players correct a number by editing a copy, not the code."""
 
-from __future__ import annotations
-
+# Annotations stay objects here (no ``from __future__ import annotations``): msgspec reads these records'
+# annotations at the first decode of every start, and compiles and evaluates each one given as a string.
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby

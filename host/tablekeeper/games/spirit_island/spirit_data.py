@@ -3,8 +3,8 @@ what each level does), presence tracks and setup, so a seat can pick a played ca
 the station can check an Innate's threshold, and uncovering a track space sets the Spirit's Energy
 per turn, Card Plays and elements."""
 
-from __future__ import annotations
-
+# Annotations stay objects here (no ``from __future__ import annotations``): msgspec reads these records'
+# annotations at the first decode of every start, and compiles and evaluates each one given as a string.
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Literal
