@@ -117,3 +117,15 @@ def test_sum_of_two_dice_and_expectation() -> None:
     assert two[7] == Fraction(1, 6) and two[2] == Fraction(1, 36)
     assert expectation(two) == 7
     assert probability(two, lambda s: s >= 10) == Fraction(1, 6)
+
+
+def test_percentages_round_a_half_up_on_every_screen() -> None:
+    """A float format rounds a half to even: the same screen read 37.5 % as 38 % and 62.5 % as 62 %."""
+    from fractions import Fraction
+
+    from tablekeeper.core.odds import percent, percent_figure
+
+    assert [percent(Fraction(n, 8), 0) for n in (3, 5, 7)] == ["38%", "63%", "88%"]
+    assert percent(Fraction(1, 16)) == "6.3%" and percent(Fraction(1, 3)) == "33.3%"
+    assert percent(Fraction(0)) == "0.0%" and percent(Fraction(1), 0) == "100%"
+    assert percent_figure(Fraction(1, 200), 0) == "1" and percent_figure(Fraction(1, 2000)) == "0.1"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from functools import cache
-from math import comb
+from math import comb, floor
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -120,6 +120,14 @@ def expectation(dist: Mapping[int, Fraction] | Mapping[float, Fraction]) -> Frac
     return sum((Fraction(k) * p for k, p in dist.items()), Fraction(0))
 
 
-def percent(p: Fraction) -> str:
-    """A probability as the display shows it: ``'62.5%'``."""
-    return f"{float(p) * 100:.1f}%"
+def percent_figure(p: Fraction, places: int = 1) -> str:
+    """A probability in percent, rounded half up exactly (``'62.5'``; ``'63'`` with no places): a float
+    format rounds a half to even, so one screen read 37.5 % as 38 % and 62.5 % as 62 %."""
+    scale = 10 ** places
+    whole, part = divmod(floor(p * 100 * scale + Fraction(1, 2)), scale)
+    return f"{whole}.{part:0{places}d}" if places else f"{whole}"
+
+
+def percent(p: Fraction, places: int = 1) -> str:
+    """A probability as the displays show it: ``'62.5%'`` (``'63%'`` with no places)."""
+    return percent_figure(p, places) + "%"

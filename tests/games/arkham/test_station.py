@@ -47,8 +47,8 @@ def test_idle_tokens_display_shows_odds_by_margin() -> None:
     # the two skulls (The Gathering: -1 per Ghoul at his location; none there) = 6/16.
     tokens = s.game.panels(s.state)["tokens"]
     assert tokens.title == "Standard bag: 16"
-    assert tokens.lines == ("Skill over test: pass", "+0: 38%  +1: 62%", "+2: 81%  +3: 88%")
-    assert tokens.legend[0][0] == "+1: 62%"  # the short form explained on the legend page
+    assert tokens.lines == ("Skill over test: pass", "+0: 38%  +1: 63%", "+2: 81%  +3: 88%")
+    assert tokens.legend[0][0] == "+1: 63%"  # the short form explained on the legend page
 
 
 def test_a_dial_counter_sets_the_seat_tracks() -> None:

@@ -17,7 +17,7 @@ from tablekeeper.games.arkham.record import rec
 
 WIDTH = 21  # a title longer than this is cut by the renderer; lines wrap and page instead
 
-MARGIN_KEY = (("+1: 62%", "a skill 1 above the test's difficulty passes 62% of the time"),)
+MARGIN_KEY = (("+1: 63%", "a skill 1 above the test's difficulty passes 63% of the time"),)
 
 
 def _panel(title: str, lines: list[str], big: str | None = None,
@@ -94,10 +94,15 @@ def margin_chance(state: GameState, seat: int, margin: int, kinds: dict[str, Tok
 
     def compute() -> str:
         chance = success_chance(contents.as_dict(), kinds, base + margin, base, elder)
-        return f"{float(chance) * 100:.0f}%"
+        return percent(chance, 0)
 
     key = ("arkham.margin", contents, tuple(sorted(kinds.items())), margin, elder)
     return derived.get(key, compute, placeholder="..")
+
+
+def counted(n: int, noun: str) -> str:
+    """``'1 action'``, ``'3 actions'``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def seat_name(state: GameState, seat: int) -> str:
@@ -121,7 +126,7 @@ def seat_panel(state: GameState, seat: int) -> Panel:
     engaged = board.engaged_with(state, seat)
     # health and sanity left (the printed values are on the investigator card)
     lines = [f"Health {value('health') - value('damage')} Sanity {value('sanity') - value('horror')}",
-             f"{value('actions')} actions, {value('hand')} cards",
+             f"{counted(value('actions'), 'action')}, {counted(value('hand'), 'card')}",
              f"Clues {value('clues')} Resources {value('resources')}"]
     # clues and resources (tokens on the table too) only where there is room: with the seat's
     # "still to play" line the first screen fits without turning pages; an engagement pages in

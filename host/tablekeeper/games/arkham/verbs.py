@@ -231,7 +231,7 @@ def play(txn: Txn, args: tuple[str, ...]) -> None:
     cardtype = "asset" if "asset" in words else "event"
     fast, free = "fast" in words, "free" in words
     if not fast or cardtype == "asset":
-        own_turn(txn, seat, f"playing a {'fast ' if fast else ''}{cardtype}")
+        own_turn(txn, seat, f"playing {'a fast' if fast else 'an' if cardtype[:1] in 'aeiou' else 'a'} {cardtype}")
     no_test(state)
     if effects.seat_value(state, seat, "hand") < 1:
         raise Rejected(f"seat {seat} has no card in hand")

@@ -6,6 +6,7 @@ from fractions import Fraction
 
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.game import Txn, parse_int, parse_seat, want
+from tablekeeper.core.odds import percent
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
@@ -97,7 +98,7 @@ def chance_text(state: GameState, aspect: str, effort: int, difficulty: int) -> 
     p = chance(state, aspect, effort, difficulty)
     if p is None:
         return "?"
-    text = f"{p.numerator}/{p.denominator} ({float(p) * 100:.1f}%)"
+    text = f"{p.numerator}/{p.denominator} ({percent(p)})"
     return text if deck_verified(state) else text + UNVERIFIED
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tablekeeper.core.odds import percent
 from tablekeeper.core.state import GameState
 from tablekeeper.core.view import Panel, Priority
 from tablekeeper.games.earthborne import challenge, engine, rules, tables, tracker
@@ -107,8 +108,8 @@ def panels(state: GameState, step_title: str) -> dict[str, Panel]:
                        Priority.NORMAL if fatigue or injury else Priority.DETAIL)]
         if test is not None and test.seat == seat and test.stage == "draw":
             p = challenge.chance(state, test.aspect, test.effort, test.difficulty)
-            percent = "?" if p is None else f"{float(p) * 100:.1f}%"
-            line = odds_line(test, percent) + ("" if challenge.deck_verified(state) else challenge.UNVERIFIED)
+            shown = "?" if p is None else percent(p)
+            line = odds_line(test, shown) + ("" if challenge.deck_verified(state) else challenge.UNVERIFIED)
             seat_lines.insert(0, (line, Priority.KEY))
         flag = "turn" if state.active_seat == seat else ("rested" if seat in rested else "")
         out[s] = Panel.ranked(f"Seat {seat} {flag}".strip(), tuple(seat_lines))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from tablekeeper.core.odds import percent, percent_figure
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.core.view import Panel, Priority
@@ -147,10 +148,10 @@ def _plan_or_check_panel(state: GameState, plan: Plan) -> Panel | None:
 def _check_panel(plan: Plan, chances: dict[int, Fraction]) -> Panel:
     """Pass chance per white count, four counts a line, and the best count in the title."""
     best = max(chances, key=lambda w: (chances[w], -w))
-    cells = [f"{w}:{float(p) * 100:.0f}" for w, p in chances.items()]
+    cells = [f"{w}:{percent_figure(p, 0)}" for w, p in chances.items()]
     lines = tuple(" ".join(cells[i:i + 4]) for i in range(0, len(cells), 4))
     return Panel(f"check {plan.difficulty}: best {best} white", lines,
-                 big=f"{float(chances[best]) * 100:.0f}%",
+                 big=percent(chances[best], 0),
                  legend=(("2:40", "with 2 white cards: 40% to pass"),))
 
 
@@ -161,7 +162,7 @@ def _plan_panel(state: GameState, plan: Plan, odds: AttackOdds) -> Panel:
     lines = ["chance to hit", f"{plan.white} white cards", f"about {float(odds.expected_hp):.1f} HP"]
     broken = break_chance(state, odds)
     if broken is not None:
-        lines.append(f"breaks it {float(broken) * 100:.0f}%")
+        lines.append(f"breaks it {percent(broken, 0)}")
     if odds.damage:
         likely = max(odds.damage.items(), key=lambda kv: kv[1])
         lines.append(f"{likely[0]} damage if hit")
@@ -169,7 +170,7 @@ def _plan_panel(state: GameState, plan: Plan, odds: AttackOdds) -> Panel:
     lines.append("best: working" if best is None else f"best: {best[0]} white")
     checked = plan_checked(state)
     return Panel(f"seat {plan.seat} attacks {plan.target}", tuple(lines),
-                 big=f"{float(odds.hit) * 100:.0f}%{'' if checked else UNCHECKED}",
+                 big=f"{percent(odds.hit, 0)}{'' if checked else UNCHECKED}",
                  legend=() if checked else (UNCHECKED_LEGEND,))
 
 
