@@ -25,6 +25,7 @@ LONG_FIRST = (
     "tests/web/test_page_agrees_with_glass.py",  # 13: a browser
     "tests/web/test_phone_pages.py",  # 11: a browser
     "tests/test_docs_commands.py",  # 10
+    "tests/test_quality.py",  # 5, 10 in a fresh clone (mypy's cache is cold there, as in CI)
     "tests/fleet/test_supervised_link.py",  # 10, waiting
     "tests/station/test_counter_tracks.py",  # 9
     "tests/station/test_console_scripts.py",  # 8
@@ -33,6 +34,7 @@ LONG_FIRST = (
     "tests/faults/test_power_loss.py",  # 7
     "tests/appliance/test_installed_wheel.py",  # 7
     "tests/faults/test_soak.py",  # 6
+    "tests/station/test_pictures.py",  # 7: every photo and gallery screen drawn again
     "tests/core/test_bounded_log.py",  # 6
     "tests/station/test_frames.py",  # 5
 )
