@@ -287,13 +287,19 @@ def run_hardware(config: StationConfig, args: argparse.Namespace) -> int:
     return 0
 
 
+def remembers(splash: Splash | None, args: argparse.Namespace) -> bool:
+    """Whether this run keeps the screens a restart shows first: a splash with a key (the Pi's own run
+    on a save), and not the demo, whose screens follow the clock."""
+    return splash is not None and splash.key is not None and not getattr(args, "demo", False)
+
+
 def remember_screens(splash: Splash | None, station: Station, args: argparse.Namespace, *,
                      clock: Callable[[], float]) -> None:
     """Keep what a start on this save will show first, for the next start's splash (``station.remembered``),
     as the save's files stand now (their stamp is part of the key): once closed, or while it runs. Not for
     the demo, whose screens follow the clock, nor for a game the save does not hold (not saving, or a
     write that failed): any old memory is dropped."""
-    if splash is None or splash.key is None or getattr(args, "demo", False):
+    if splash is None or splash.key is None or not remembers(splash, args):
         return
     from tablekeeper.station.remembered import remember
     from tablekeeper.user_paths import cache_dir
@@ -307,7 +313,7 @@ def keep_as_played(splash: Splash | None, station: Station, args: argparse.Names
     """``remember_screens`` also while the game goes, whenever the table has been quiet a moment
     (``remembered.KeepWhenQuiet``: no press, no change to the game, none waiting): a power cut is how
     most boxes are switched off."""
-    if splash is None or splash.key is None or getattr(args, "demo", False):
+    if not remembers(splash, args):
         return
     from tablekeeper.station.remembered import KeepWhenQuiet
 

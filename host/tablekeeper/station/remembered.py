@@ -1,16 +1,14 @@
 """The screens a restart shows first, remembered when the station closes and whenever the table has been
 quiet a moment (``KeepWhenQuiet``): on the Pi the splash draws them on every I2C display before
-argparse, msgspec, Pillow, luma or the game load, and the station,
-once it has loaded, draws its own first frame over them, sending only what differs (nothing, when the
-memory was right). A box that is switched off and on again shows its game in well under a second
-instead of "starting..." for two.
+argparse, msgspec, Pillow, luma or the game load, and the station, once it has loaded, draws its own
+first frame over them, sending only what differs (nothing, when the memory was right). A box that is
+switched off and on again shows its game in well under a second instead of "starting..." for two.
 
-The memory is only a shortcut, like ``.pyc``: it is used only for the same command line, the same
-config text, the same software (version and install) and the save file exactly as the station left
-it (size, modification time and inode of the file and its write-ahead log); a power cut within
-``QUIET_S`` of a press, another save, a new config or an update means "starting..." as before. Anything missing,
-damaged or unwritable means no memory, never an error. Standard library only (``marshal``), for the
-splash."""
+The memory is only a shortcut, like ``.pyc``: it is used only for the same command line, the same config
+text, the same software (version and install) and the save file exactly as the station left it (size,
+modification time and inode of the file and its write-ahead log); a power cut within ``QUIET_S`` of a
+press, another save, a new config or an update means "starting..." as before. Anything missing, damaged
+or unwritable means no memory, never an error. Standard library only (``marshal``), for the splash."""
 
 from __future__ import annotations
 
