@@ -56,6 +56,10 @@ IDLE_CASES = {  # game -> (seats, what its idle is): the worst ordinary idle, an
 STARTING: list[tuple[float, int, str]] = []  # when the splash's frame was out, its I2C bytes, and which it was
 # ("starting", or "remembered": the screens the last run on the same save left for this start)
 GAME_FRAME: list[tuple[float, int]] = []  # when the game's first frame was out (odds still ".."), its I2C bytes
+# The station's process (``station_start.py``), entered from its compiled module as the console script enters
+# ``tablekeeper.cli``; then SAVE GAME SEATS. The bench compiles bench/ with the package.
+CHILD = [sys.executable, "-c", "import sys; sys.path.insert(0, 'bench'); from station_start import main; "
+         "sys.exit(main(sys.argv[1:]))"]
 FirstFrame = Callable[["subprocess.Popen[str]"], tuple[float, int]]  # waits for the first frame: when, I2C bytes
 
 
@@ -115,85 +119,6 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
-
-
-def child(save: str, game: str = "arkham", seats: str = "") -> int:
-    """The station loop as on the Pi, minus the GPIO and I2C drivers: ``tablekeeper run``'s splash draws
-    "starting..." on an emulated chip before the rest loads; prints 'ready' after the game's first frame."""
-    import gc
-
-    gc.disable()  # as ``cli.main`` does for ``run`` until the station settles its heap
-    import tablekeeper.cli  # noqa: F401  (as the console script enters, before the splash)
-    from tablekeeper.sim.oled import OledChip
-    from tablekeeper.station.splash import show
-
-    words = ["run", "--game", game, "--save", save, *(["--seats", seats] if seats else [])]  # as the Pi's unit runs it
-    splash = show(words, open_interface=lambda track: OledChip(track.driver, track.width, track.height,
-                                                               record=False), on_pi=lambda: True)
-    if splash is not None:  # the first frame is out (the remembered screens, or "starting..."): the game loads next
-        drawn = sum(chip.byte_count + 2 * chip.transfers for chip in splash.interfaces)
-        print(f"first 0 {drawn} {'remembered' if splash.remembered else 'starting'}", flush=True)
-
-    from tablekeeper.cli import build_parser
-    from tablekeeper.commands.run import (
-        _stop_on_signals,
-        build_simulated,
-        counters_running,
-        keep_as_played,
-        remember_screens,
-        settle_heap,
-    )
-    from tablekeeper.config import default_config_path, load_config
-
-    args = build_parser("run").parse_args(["run", "--sim", "--game", game, "--save", save,
-                                      "--capture-dir", str(Path(save).parent), *(["--seats", seats] if seats else [])])
-    config = load_config(default_config_path())
-
-    made: list[Any] = []  # the simulated parts, as soon as they exist
-
-    def wire() -> int:
-        return sum(chip.byte_count + 2 * chip.transfers for chip in made[0].chips.values())
-
-    def first_frame(station: Any) -> None:  # as run_hardware: before the buttons, LEDs and counters load
-        before = station.on_redraw
-
-        def drawn(station: Any) -> None:  # the game's own first frame: its odds (a view computed later) ".."
-            print(f"game {wire()}", flush=True)
-            station.on_redraw = before
-            if before is not None:
-                before(station)
-
-        station.on_redraw = drawn
-        station.start()  # the game's frame, then the frame with its odds once they are computed
-        station.on_redraw = before
-        print(f"ready {wire()}", flush=True)
-
-    station, parts, store = build_simulated(config, args, display_mode=None, clock=time.monotonic, splash=splash,
-                                            on_starting=made.append, on_station=first_frame)
-    try:
-        _stop_on_signals(station)
-        with counters_running(station, config):
-            station.start()  # again, with the parts attached: lights the active seat, tells the counters
-            keep_as_played(splash, station, args, clock=time.monotonic)
-            settle_heap()  # as ``run_station_loop`` does before the loop
-            print(idle_screen(station), flush=True)
-            station.run()
-    finally:
-        station.close()
-        parts.close()
-        if store is not None:
-            store.close()
-    remember_screens(splash, station, args, clock=time.monotonic)  # as ``run_hardware`` does once closed
-    return 0
-
-
-def idle_screen(station: Any) -> str:
-    """What the idle window looks at: the game's step, the seats whose LEDs blink, the displays turning pages."""
-    state = station.session.state
-    blinking = station.sink.outputs.lights.blinking if station.sink.outputs is not None else frozenset()
-    return (f"screen {station.session.game.name} {state.phase}.{state.step}, {state.seats} seats; "
-            f"LEDs blinking: {' '.join(map(str, sorted(blinking))) or 'none'}; "
-            f"pages turning: {' '.join(sorted(station.ui.paged)) or 'none'}")
 
 
 def ready_and_screen(proc: subprocess.Popen[str]) -> tuple[float, int]:
@@ -370,15 +295,11 @@ def main() -> int:
     import argparse  # not in the child, which counts its own start-up
 
     parser = argparse.ArgumentParser()
-    parser.add_argument("--child", metavar="SAVE", help=argparse.SUPPRESS)
     parser.add_argument("--game", action="append", choices=sorted(IDLE_CASES),
                         help="idle on this game's screen (default: both; Arkham with four seats owing a move, "
                              "their LEDs blinking, and Oathsworn at the start, where nothing blinks; the first game's "
                              "run gives the start-up figures)")
-    parser.add_argument("--seats", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.child:
-        return child(args.child, args.game[0] if args.game else "arkham", args.seats)
     import subprocess
     import tempfile
 
@@ -392,8 +313,7 @@ def main() -> int:
         with tempfile.TemporaryDirectory() as tmp:
             SCREEN.clear()
             with_seats = ["--seats", seats] if seats else []
-            child_argv = [sys.executable, __file__, "--child", str(Path(tmp) / "loop.sqlite"), "--game", game,
-                          *with_seats]
+            child_argv = [*CHILD, str(Path(tmp) / "loop.sqlite"), game, seats]
             loop = measure(child_argv, ready_and_screen)  # a new game: nothing remembered for this save yet
             if number == 0:  # the Pi's ordinary start: the same save again, as the last run left it
                 resumed = measure(child_argv, ready_and_screen, idle=False)
@@ -420,6 +340,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--child"]:  # as main() would parse it, without loading argparse first
-        sys.exit(child(sys.argv[2], *sys.argv[4:5], *sys.argv[6:7]))
     sys.exit(main())

@@ -6,7 +6,6 @@ format's version). A new game then reaches its first frame without parsing its d
 one it was made from, and a missing, stale, corrupt or unwritable cache means the files are parsed and
 hashed as they always were (one debug line), never an error."""
 
-from __future__ import annotations
 
 import logging
 import os

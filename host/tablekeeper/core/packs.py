@@ -11,7 +11,6 @@ makes the station open are its packs' folders, read as ``packs check`` reads the
 TOML files, bounded in number and size (a FIFO or a device is refused, never read).
 """
 
-from __future__ import annotations
 
 import functools
 import importlib
@@ -75,7 +74,7 @@ class Pack(msgspec.Struct, frozen=True):
     def file(self, name: str) -> PackFile | None:
         return next((f for f in self.files if f.name == name), None)
 
-    def record(self) -> Record:
+    def record(self) -> "Record":
         return Record(self.name, self.where, self.sha256)
 
 
