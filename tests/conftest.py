@@ -4,6 +4,7 @@ as pytest rewrites them kept between runs."""
 from __future__ import annotations
 
 import compileall
+import importlib
 import os
 import shutil
 import sys
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "host" / "tablekeeper"
+TESTS = Path(__file__).resolve().parent
 # The files that take longest, longest first (seconds in one worker of a four-worker run on two cores):
 # they start before the rest so that the workers finish together; xdist's own order (most tests
 # first) left them for the end. A file missing here only starts later.
@@ -69,6 +71,34 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     """
     if os.environ.get("PYTEST_XDIST_WORKER") is None:
         compileall.compile_dir(PACKAGE, quiet=1, workers=1)
+        if session.config.getoption("numprocesses", None):
+            _rewrite_test_modules_once()
+
+
+def _rewrite_test_modules_once() -> None:
+    """In a fresh clone, rewrite the test modules' asserts once here, before the workers start.
+
+    Each xdist worker collects every test module; with none of pytest's rewritten modules cached yet
+    (a fresh clone, as in CI), the four workers rewrote all of them at once, each about five seconds
+    of CPU. Imported here through pytest's own import hook, they are rewritten and cached once and
+    the workers read them. A run that finds every module cached (named as pytest names its cache
+    files) does nothing here.
+    """
+    tag = f"{sys.implementation.cache_tag}-pytest-{pytest.__version__}"
+    modules = sorted(TESTS.rglob("test_*.py"))
+    if all((m.parent / "__pycache__" / f"{m.stem}.{tag}.pyc").exists() for m in modules):
+        return
+    before = sys.dont_write_bytecode
+    sys.dont_write_bytecode = False
+    try:
+        for module in modules:
+            name = ".".join(module.relative_to(TESTS.parent).with_suffix("").parts)
+            try:
+                importlib.import_module(name)
+            except (Exception, pytest.skip.Exception):  # the worker that collects it reports it
+                continue
+    finally:
+        sys.dont_write_bytecode = before
 
 
 @pytest.hookimpl(hookwrapper=True)
