@@ -19,9 +19,10 @@ fits it as the OLEDs do (``ui.render.fit``) and reads every frame back from its 
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,12 +75,22 @@ class Seen:
 
     display: DisplayConfig
     content: DisplayScreen
+    drawn: Fitted | None = None  # the frames the painter fitted for it, when it did
 
     def fitted(self) -> Fitted:
-        content = self.content
-        if content.cover is not None:
-            return fit(content.cover.panel, self.display.viewing, banner=content.cover.banner)
-        return fit(content.panel, self.display.viewing, banner=content.banner_text, selected=content.selected)
+        if self.drawn is not None:
+            return self.drawn
+        return fit(*fit_args(self.content, self.display.viewing))
+
+
+FitArgs = tuple[Panel, Viewing, str | None, str | None]
+
+
+def fit_args(content: DisplayScreen, viewing: Viewing) -> FitArgs:
+    """What ``fit`` is given for ``content`` on a display (as the painter gives it)."""
+    if content.cover is not None:
+        return content.cover.panel, viewing, content.cover.banner, None
+    return content.panel, viewing, content.banner_text, content.selected
 
 
 def script_text(run: Run) -> str:
@@ -95,17 +106,24 @@ def script_text(run: Run) -> str:
 
 
 @contextmanager
-def watching() -> Iterator[list[Screens]]:
-    """Every ``Screens`` the painter is handed while the block runs."""
+def watching() -> Iterator[tuple[list[Screens], dict[FitArgs, Fitted]]]:
+    """Every ``Screens`` the painter is handed while the block runs, and every fit it made (the check
+    reads those frames back rather than fitting each screen a second time)."""
     seen: list[Screens] = []
+    fitted: dict[FitArgs, Fitted] = {}
     paint = Painter.paint
 
     def watched(painter: Painter, screens: Screens, tick: int | None = None) -> object:
         seen.append(screens)
         return paint(painter, screens, tick)
 
-    with mock.patch.object(Painter, "paint", watched):
-        yield seen
+    def kept_fit(panel: Panel, viewing: Viewing, *, banner: str | None = None,
+                 selected: str | None = None) -> Fitted:
+        out = fitted[(panel, viewing, banner, selected)] = fit(panel, viewing, banner=banner, selected=selected)
+        return out
+
+    with mock.patch.object(Painter, "paint", watched), mock.patch("tablekeeper.ui.paint.fit", kept_fit):
+        yield seen, fitted
 
 
 def screens_of(run: Run, build: str, workdir: Path) -> list[Seen]:
@@ -130,7 +148,7 @@ def screens_of(run: Run, build: str, workdir: Path) -> list[Seen]:
     script = workdir / f"{run.name}.txt"
     script.write_text(script_text(run), encoding="utf-8")
     argv = ["run", *run.args, *common, "--script", str(script)] + (["--save", str(save)] if run.before else [])
-    with watching() as composed, no_panel:
+    with watching() as (composed, fitted), no_panel:
         if cli.main(argv) != 0:
             raise RuntimeError(f"{run.name}: tablekeeper {' '.join(argv)} failed")
     by_role = {d.role: d for d in config.displays}
@@ -140,7 +158,8 @@ def screens_of(run: Run, build: str, workdir: Path) -> list[Seen]:
         for content in screens.displays:
             if content.role in by_role and (content.role, content) not in kept:
                 kept.add((content.role, content))
-                out.append(Seen(by_role[content.role], content))
+                display = by_role[content.role]
+                out.append(Seen(display, content, fitted.get(fit_args(content, display.viewing))))
     return out
 
 
@@ -200,26 +219,27 @@ def _window(unit: Shown) -> tuple[int, int]:
     return unit.offset, unit.offset + len(unit.rows[0])
 
 
-def _sources(unit: Shown, panel_title: str, lines: Sequence[str], legend: Sequence[tuple[str, str]],
-             banner: str | None) -> set[str]:
+@functools.lru_cache(maxsize=4096)  # each unit of a screen is read on every frame it is on
+def _sources(kind: str, index: int, title: str, lines: tuple[str, ...], legend: tuple[tuple[str, str], ...],
+             banner: str | None) -> frozenset[str]:
     """What the sentence may read: its source text, or that with the short forms, or with the marker."""
-    if unit.kind == "title":
-        plain = [panel_title]
-    elif unit.kind == "line":
-        plain = [lines[unit.index]] if unit.index < len(lines) else []
+    if kind == "title":
+        plain = [printable(title)]
+    elif kind == "line":
+        plain = [lines[index]] if index < len(lines) else []
     else:
         parts = (banner or "").split(PART)
-        plain = [parts[unit.index]] if unit.index < len(parts) else []
-        plain += [PART.join(parts[unit.index:i]) for i in range(unit.index + 2, len(parts) + 1)]
+        plain = [parts[index]] if index < len(parts) else []
+        plain += [PART.join(parts[index:i]) for i in range(index + 2, len(parts) + 1)]
     out = set()
     for text in plain:
         for variant in (printable(text), printable(short_form(text, legend))):
             out |= {variant, MARKER + variant}
-    return out
+    return frozenset(out)
 
 
 def _unit_problems(unit: Shown, panel: Panel, banner: str | None) -> list[str]:
-    if unit.text not in _sources(unit, printable(panel.title), panel.lines, panel.legend, banner):
+    if unit.text not in _sources(unit.kind, unit.index, panel.title, panel.lines, panel.legend, banner):
         return [f"{unit.kind} {unit.index} reads {unit.text!r}, which its source does not say"]
     if unit.scrolling:
         row = unit.rows[0]
