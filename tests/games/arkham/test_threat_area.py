@@ -163,3 +163,31 @@ def test_a_forced_discard_the_station_cannot_follow_is_one_line_naming_the_entry
         data.load_encounters(str(path))
     assert str(path) in str(caught.value) and "sets.x.cards.Thing" in str(caught.value)
     assert says in str(caught.value) and "\n" not in str(caught.value)
+
+
+# --- on the screens -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("viewing", ["1.54in seat", "1.3in seat", "0.96in shared", "0.91in seat"])
+def test_a_lasting_treachery_stays_on_its_seats_display(viewing: str) -> None:
+    """A treachery that stays in play is on the display where the table reads that seat's state, whole
+    on some frame of every display size the station drives, with the seat's own status line below:
+    the one in the seat's threat area, and the one attached to the location it is at."""
+    from tablekeeper.ui.compose import seat_line
+    from tests.station.sentences import lines_read
+    from tests.station.test_render import VIEWINGS
+
+    s = new(seats=2)
+    to_step(s, "mythos", "1.4")
+    answer(s, "Dissonant Voices")  # seat 1's threat area
+    answer(s, "Obscuring Fog")  # attached to seat 2's location, the Study, where seat 1 is too
+    to_step(s, "investigation", "2.2")
+    panels = s.game.panels(s.state)
+    seat1, seat2 = panels["seat1"], panels["seat2"]
+    assert seat1.lines[-2:] == ("Threat area: Dissonant Voices", "At Study: Obscuring Fog")
+    assert seat2.lines[-1] == "At Study: Obscuring Fog" and not any("Threat" in line for line in seat2.lines)
+    for seat, panel in ((1, seat1), (2, seat2)):
+        shown = lines_read(panel, VIEWINGS[viewing], seat_line(s.state, s.game, seat))
+        lasting = tuple(line for line in panel.lines if line.startswith(("Threat area:", "At Study:")))
+        assert lasting and set(lasting) <= set(shown)  # whole on some frame (the clues line may drop out)
+    do(s, "turn seat1", "next", "next")  # the round ends: Dissonant Voices leaves, and the screen with it
+    to_step(s, "mythos", "1.1")
+    assert not any("Threat area" in line for line in s.game.panels(s.state)["seat1"].lines)
