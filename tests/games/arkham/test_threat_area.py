@@ -191,3 +191,36 @@ def test_a_lasting_treachery_stays_on_its_seats_display(viewing: str) -> None:
     do(s, "turn seat1", "next", "next")  # the round ends: Dissonant Voices leaves, and the screen with it
     to_step(s, "mythos", "1.1")
     assert not any("Threat area" in line for line in s.game.panels(s.state)["seat1"].lines)
+
+
+# --- The Gathering's agenda 2 (01106) ---------------------------------------------------------------
+def test_rise_of_the_ghouls_counts_the_discarded_cards_out_of_the_encounter_deck() -> None:
+    """Agenda 2 turns over (its back, 01106): the encounter discard pile is shuffled into the deck,
+    then cards are discarded from the top until a Ghoul enemy is, and the lead draws it. The cards
+    discarded on the way leave the deck for the discard pile and the Ghoul leaves it for play, so the
+    deck the next draw comes from holds what it really does. (Before: no shuffle, and both piles
+    kept their counts, as though nothing had been discarded or drawn.)"""
+    s = new(seats=2)
+    to_step(s, "investigation", "2.2")
+    do(s, "set agenda 2", "set encounter.deck 20", "set encounter.discard 3", "advance agenda card")
+    assert (track(s, "encounter.deck"), track(s, "encounter.discard")) == (23, 0)  # the pile shuffled in
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.seat == 1 and "until a Ghoul enemy is discarded" in prompt.text
+    assert prompt.options == ("Flesh-Eater", "Ghoul Minion", "Icy Ghoul", "Ravenous Ghoul", "none found")
+    answer(s, "Ghoul Minion")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.text.endswith("how many cards were discarded before Ghoul Minion?")
+    assert prompt.options[0] == "0" and prompt.options[-1] == "22"
+    answer(s, "4")
+    assert (track(s, "encounter.deck"), track(s, "encounter.discard")) == (18, 4)
+    assert viewed(s, "enemies")["Ghoul Minion"]["engaged"] == 1  # the lead drew it
+    do(s, "harm-enemy Ghoul Minion 2")  # defeated: it joins the discarded cards
+    assert track(s, "encounter.deck") + track(s, "encounter.discard") == 23
+
+
+def test_rise_of_the_ghouls_with_no_ghoul_left_discards_the_whole_deck() -> None:
+    s = new(seats=1)
+    do(s, "set agenda 2", "set encounter.deck 5", "advance agenda card")
+    answer(s, "none found")
+    assert (track(s, "encounter.deck"), track(s, "encounter.discard")) == (5, 0)  # reshuffled at once
+    assert viewed(s, "enemies") == {}

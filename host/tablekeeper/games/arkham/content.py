@@ -31,6 +31,7 @@ StepKind = Literal[
     "damage", "horror", "doom_agenda", "doom_nearest", "doom_each", "clues_to_location", "spend_clue",
     "draw_cards", "draw_enemy", "each_discards", "choose", "notice", "test", "move", "put_into_play",
     "remove_location", "reveal", "discard_enemies_at", "move_investigators", "spawn", "spawn_discarded",
+    "shuffle_discard",
 ]
 
 
