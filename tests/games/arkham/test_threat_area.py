@@ -224,3 +224,16 @@ def test_rise_of_the_ghouls_with_no_ghoul_left_discards_the_whole_deck() -> None
     answer(s, "none found")
     assert (track(s, "encounter.deck"), track(s, "encounter.discard")) == (5, 0)  # reshuffled at once
     assert viewed(s, "enemies") == {}
+
+
+def test_the_devourers_first_agenda_counts_its_discards_too() -> None:
+    """The Devourer Below's agenda 1 (01143) discards the same way, for a Monster spawned at the Main
+    Path with 1 doom."""
+    s = new(seats=2, scenario_id="devourer_below")
+    do(s, "set encounter.discard 2", "advance agenda card")
+    deck = track(s, "encounter.deck")
+    assert track(s, "encounter.discard") == 0 and "until a Monster enemy is discarded" in s.state.prompt.text
+    do(s, "choose 1", "choose 3")  # the first Monster listed turned up, 2 cards before it
+    assert (track(s, "encounter.deck"), track(s, "encounter.discard")) == (deck - 3, 2)
+    (foe,) = viewed(s, "enemies").values()
+    assert foe["location"] == "Main Path" and foe["doom"] == 1
