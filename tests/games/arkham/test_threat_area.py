@@ -139,6 +139,34 @@ def test_frozen_in_fear_stops_the_automatic_run_as_the_last_turn_ends() -> None:
     assert state.round == 3 and play.session.view()["treacheries"] == {}
 
 
+def test_two_copies_of_frozen_in_fear_are_tested_one_after_the_other() -> None:
+    s = new(seats=1)
+    for _ in range(2):  # rounds 2 and 3: seat 1 draws Frozen in Fear; the first test in round 2 fails
+        to_step(s, "mythos", "1.4")
+        answer(s, "Frozen in Fear")
+        to_step(s, "investigation", "2.2")
+        do(s, "next")
+        if s.state.round == 2:
+            do(s, "reveal chaos -2", "resolve")
+    assert in_threat_area(s, 1) == ["Frozen in Fear", "Frozen in Fear 2"]
+    assert viewed(s, "test")["source"] == "Frozen in Fear"
+    do(s, "reveal chaos 0", "resolve")
+    assert viewed(s, "test")["source"] == "Frozen in Fear 2" and s.state.active_seat == 1  # the turn waits
+    do(s, "reveal chaos -2", "resolve")
+    assert in_threat_area(s, 1) == ["Frozen in Fear 2"] and s.state.step == "2.3"
+
+
+def test_an_investigator_defeated_by_the_failed_test_ends_the_turn_there() -> None:
+    """The cultist token's horror on the failure (The Gathering, Standard) defeats seat 1: its threat
+    area is discarded and seat 2's turn begins; nothing is left waiting for seat 1's turn to end."""
+    s = frozen_turn()
+    do(s, "set seat1.horror 4", "next", "reveal chaos cultist", "resolve")
+    assert viewed(s, "eliminated") == {"1": "horror"} and viewed(s, "treacheries") == {}
+    assert (s.state.active_seat, s.state.done) == (2, (1,))
+    do(s, "next")
+    assert s.state.step == "2.3"
+
+
 @pytest.mark.parametrize("protection", ["on", "protection-removed"])
 def test_without_the_forced_test_the_turn_would_end_with_the_card_unchallenged(
         monkeypatch: pytest.MonkeyPatch, protection: str) -> None:
