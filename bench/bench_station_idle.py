@@ -21,6 +21,9 @@ counted there).
 Two screens are idled on, each in both processes: Arkham with four seats that owe a move (their LEDs
 blink: the worst ordinary idle) and Oathsworn at the start (nothing blinks, no page turns).
 
+Each start-up case runs ``TABLEKEEPER_BENCH_STARTS`` times (5 unless set), and its figure is the median, the
+starts beside it: one start under the cap varies by a few hundred ms.
+
 Memory is the resident size of each of those processes. Both start from compiled bytecode: the
 bench compiles the package first, as pip does when it installs the wheel.
 Run: ``.venv/bin/python bench/bench_station_idle.py``.
@@ -48,6 +51,8 @@ WARM_UP_S = 2.0
 SETTLED_S = 5.0  # the simulator counts as idle this long after its virtual counter's process started,
 # and once its processes used under 1 % of the core over 2 s (under the cap a start-up can take longer)
 SETTLE_MAX_S = 60.0
+STARTS = int(os.environ.get("TABLEKEEPER_BENCH_STARTS", "5"))  # each start-up case this many times, its median the
+# figure: under the cap one start varies by a few hundred ms
 SCREEN: list[str] = []  # what the station loop idled on (from its child)
 IDLE_CASES = {  # game -> (seats, what its idle is): the worst ordinary idle, and a quiet one
     "arkham": ("4", "Arkham, 4 seats owing a move (LEDs blinking)"),
@@ -229,13 +234,33 @@ def print_idle(name: str, fig: dict[str, Any]) -> None:
     print(f"{name}: idle CPU by process | {parts} of {core}")
 
 
+def starts(run: Callable[[], dict[str, Any]], first: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``run``'s figures over ``STARTS`` starts (``first``: one already measured, idle window and all): each
+    time the median, every start's own figure kept beside it (``game_s_each`` and the like)."""
+    import statistics
+
+    figs = ([first] if first is not None else []) + [run() for _ in range(STARTS - (first is not None))]
+    fig = dict(figs[0])
+    for key in ("startup_s", "starting_s", "game_s"):
+        values = [each[key] for each in figs if each[key] is not None]
+        fig[key] = statistics.median(values) if values else None
+        fig[f"{key}_each"] = values
+    return fig
+
+
+def spread(fig: dict[str, Any], key: str = "game_s") -> str:
+    """How the starts behind a median went, when there were several."""
+    each = fig.get(f"{key}_each", [])
+    return f" (median of {len(each)} starts: {', '.join(f'{s * 1000:.0f}' for s in each)} ms)" if len(each) > 1 else ""
+
+
 def print_startup(name: str, fig: dict[str, Any]) -> None:
     if fig["starting_s"] is not None and fig["starting_kind"] == "remembered":
         # every display opened and its remembered screen sent whole: the game's screens, before it loads
         drawn_s, bus_s = fig["starting_s"], fig["starting_i2c_s"]
         print(f"{name}: start-up to the game's screens, remembered (the splash draws them) | "
               f"{drawn_s * 1000:.0f} ms + {bus_s * 1000:.0f} ms I2C = {(drawn_s + bus_s) * 1000:.0f} ms"
-              " | target <= 2.0 s at pi-speed zero2w")
+              f"{spread(fig, 'starting_s')} | target <= 2.0 s at pi-speed zero2w")
     elif fig["starting_s"] is not None:
         # the bytes on the bus by then: the track display's init and blanking, and the "starting" frame
         starting_i2c_s = fig["starting_i2c_s"]
@@ -245,11 +270,11 @@ def print_startup(name: str, fig: dict[str, Any]) -> None:
     if fig["game_s"] is not None and fig["starting_kind"] == "remembered":
         changed = max(0.0, fig["game_i2c_s"] - fig["starting_i2c_s"])
         print(f"{name}: start-up to the game's own first frame over them (odds still '..'; only what differs is "
-              f"sent) | {fig['game_s'] * 1000:.0f} ms + {changed * 1000:.0f} ms I2C")
+              f"sent) | {fig['game_s'] * 1000:.0f} ms + {changed * 1000:.0f} ms I2C{spread(fig)}")
     elif fig["game_s"] is not None:
         print(f"{name}: start-up to the game's first frame (odds still '..') | {fig['game_s'] * 1000:.0f} ms + "
-              f"{fig['game_i2c_s'] * 1000:.0f} ms I2C = {(fig['game_s'] + fig['game_i2c_s']) * 1000:.0f} ms | "
-              "target <= 2.0 s at pi-speed zero2w")
+              f"{fig['game_i2c_s'] * 1000:.0f} ms I2C = {(fig['game_s'] + fig['game_i2c_s']) * 1000:.0f} ms"
+              f"{spread(fig)} | target <= 2.0 s at pi-speed zero2w")
     if fig["i2c_s"] and fig["starting_kind"] == "remembered":
         changed = max(0.0, fig["i2c_s"] - fig["starting_i2c_s"])
         print(f"{name}: start-up to the game's first frame with its odds | {fig['startup_s'] * 1000:.0f} ms + "
@@ -291,6 +316,38 @@ def forget(save: Path) -> None:
         Path(path).unlink(missing_ok=True)
 
 
+def startup_cases(tmp: Path, game: str, seats: str, first: dict[str, Any]) -> list[dict[str, Any]]:
+    """The start-up figures, each over ``STARTS`` starts: a new game (``first`` the one the idle window
+    followed), the same save again with its screens remembered, with nothing remembered, after a power cut."""
+    saves = iter([tmp / f"new{n}.sqlite" for n in range(1, STARTS)])
+    loop = [*CHILD, str(tmp / "loop.sqlite"), game, seats]
+    new_games = []
+
+    def new_game() -> dict[str, Any]:
+        new_games.append(next(saves))
+        return measure([*CHILD, str(new_games[-1]), game, seats], ready_and_screen, idle=False)
+
+    figures = [starts(new_game, first=first)]
+    for save in new_games:
+        forget(save)
+    # the Pi's ordinary start: the same save again, as the last run left it
+    figures.append(starts(lambda: measure(loop, ready_and_screen, idle=False)))
+
+    # the same with nothing remembered: the first start after an update, or after a power cut just after a change
+    def cold() -> dict[str, Any]:
+        forget(tmp / "loop.sqlite")
+        return measure(loop, ready_and_screen, idle=False)
+
+    figures.append(starts(cold))
+
+    def after_cut() -> dict[str, Any]:  # its screens remembered as it stood when the power was cut
+        cut_power(loop)
+        return measure(loop, ready_and_screen, idle=False)
+
+    figures.append(starts(after_cut))
+    return figures
+
+
 def main() -> int:
     import argparse  # not in the child, which counts its own start-up
 
@@ -315,12 +372,8 @@ def main() -> int:
             with_seats = ["--seats", seats] if seats else []
             child_argv = [*CHILD, str(Path(tmp) / "loop.sqlite"), game, seats]
             loop = measure(child_argv, ready_and_screen)  # a new game: nothing remembered for this save yet
-            if number == 0:  # the Pi's ordinary start: the same save again, as the last run left it
-                resumed = measure(child_argv, ready_and_screen, idle=False)
-                forget(Path(tmp) / "loop.sqlite")  # the same, with nothing remembered (a power cut after a change)
-                cold = measure(child_argv, ready_and_screen, idle=False)
-                cut_power(child_argv)  # its screens remembered as it stood, not at a clean stop
-                after_cut = measure(child_argv, ready_and_screen, idle=False)
+            if number == 0:
+                loop, resumed, cold, after_cut = startup_cases(Path(tmp), game, seats, first=loop)
             forget(Path(tmp) / "loop.sqlite")
             captures = Path(tmp) / "captures"
             sim = measure([sys.executable, "-m", "tablekeeper", "run", "--sim", "--display", "capture", "--game", game,
