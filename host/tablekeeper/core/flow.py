@@ -86,6 +86,9 @@ class Step(msgspec.Struct, frozen=True):
     skip: Predicate | None = None
     hold: Hold | None = None  # a reason ``next`` must wait, or None
     turn_start: Hook | None = None
+    # at the end of the active seat's turn, before it is over: if it opens a question or a hold (a
+    # Forced test), the turn stays on and the game ends it with ``advance`` once that is settled
+    turn_end: Hook | None = None
     kind: Kind = Kind.TABLE
     idle: Predicate | None = None  # nothing to do here right now: runs by itself like an automatic step
     stop: Stop | None = None  # the table acts here: the automatic run halts (a setup window)
@@ -268,6 +271,11 @@ def advance(txn: Txn, flow: Flow, *, force: bool = False) -> None:
             raise Rejected(reason)
     seat = state.active_seat
     if step.turns in (Turns.CLOCKWISE, Turns.CHOSEN, Turns.FREE) and seat is not None:
+        if step.turn_end is not None:
+            step.turn_end(txn)
+            state = txn.state
+            if _turn_held(state, step, seat):
+                return
         done = (*state.done, seat)
         remaining = [s for s in _order_from(state.lead, state.seats) if s not in done]
         if remaining:
@@ -289,6 +297,11 @@ def advance(txn: Txn, flow: Flow, *, force: bool = False) -> None:
     if waiting and not force:
         raise Rejected(f"{seats_text(waiting)} still playing {step.title}: they pass, or next! ends it for all")
     leave(txn, flow)
+
+
+def _turn_held(state: GameState, step: Step, seat: int) -> bool:
+    """What the end of ``seat``'s turn opened keeps it on: a question, a hold, or the turn changed."""
+    return state.prompt is not None or bool(step.hold and step.hold(state)) or state.active_seat != seat
 
 
 def seats_text(seats: tuple[int, ...]) -> str:

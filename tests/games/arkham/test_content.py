@@ -355,7 +355,7 @@ def test_the_devourers_second_act_advances_when_someone_enters_the_ritual_site()
     do(s, "spend-clues seat1:6")
     assert "Ritual Site" in data(s, "locations") and track(s, "act") == 2
     do(s, "enter seat1 Ritual Site")
-    assert track(s, "act") == 3 and s.state.prompt is not None and s.state.prompt.id == "step_draw"
+    assert track(s, "act") == 3 and s.state.prompt is not None and s.state.prompt.id == "step_discarded"
 
 
 # --- issue 27: names and the hand size -----------------------------------------------------------

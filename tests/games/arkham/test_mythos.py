@@ -97,7 +97,7 @@ def test_treacheries_stay_in_a_threat_area_or_at_a_location_until_discarded() ->
     treacheries = data(s, "treacheries")
     assert treacheries["Treachery 2.1"] == {"seat": 1, "location": None, "card": None, "shroud": 0,
                                             "no_investigate": False, "leaves_on_investigate": False,
-                                            "costs_more": [], "text": ""}
+                                            "costs_more": [], "text": "", "no_play": [], "discard": None}
     assert treacheries["Obscuring Fog"]["location"] == "Study"
     assert track(s, "encounter.discard") == 0
     do(s, "discard-treachery Treachery 2.1")

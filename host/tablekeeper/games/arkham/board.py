@@ -406,6 +406,19 @@ def discard_threat_area(txn: Txn, seat: int) -> None:
         txn.put("treacheries", cards)
 
 
+def discard_treachery(txn: Txn, label: str, why: str = "") -> None:
+    """A treachery in play leaves it for the encounter discard pile (its own Forced effect, a test
+    passed, or the table's word)."""
+    cards = dict(rec(txn.state).treacheries)
+    if label not in cards:
+        raise Rejected(f"no treachery {label!r} in play (treacheries: {', '.join(sorted(cards)) or 'none'})")
+    del cards[label]
+    txn.put("treacheries", cards)
+    txn.add("encounter.discard", 1)
+    if why:
+        txn.notice(f"{label} is discarded ({why})")
+
+
 def release_engaged(txn: Txn, seat: int) -> None:
     """AH-ELIM-3 step 3: enemies engaged with an eliminated investigator stay at that location,
     unengaged and otherwise unchanged; ready ones then engage anyone there (AH-ENGM-3)."""

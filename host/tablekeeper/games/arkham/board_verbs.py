@@ -132,13 +132,7 @@ def engage_verb(txn: Txn, args: tuple[str, ...]) -> None:
 def treachery_gone(txn: Txn, args: tuple[str, ...]) -> None:
     """A treachery that stayed in play leaves it (its own text, or a test passed): to the
     encounter discard pile."""
-    cards = dict(rec(txn.state).treacheries)
-    label = pick(name_of(args, "treachery"), cards)
-    if label not in cards:
-        raise Rejected(f"no treachery {label!r} in play (treacheries: {', '.join(sorted(cards)) or 'none'})")
-    del cards[label]
-    txn.put("treacheries", cards)
-    txn.add("encounter.discard", 1)
+    board.discard_treachery(txn, pick(name_of(args, "treachery"), rec(txn.state).treacheries))
 
 
 def asset_verb(txn: Txn, args: tuple[str, ...]) -> None:

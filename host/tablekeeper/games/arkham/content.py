@@ -31,6 +31,7 @@ StepKind = Literal[
     "damage", "horror", "doom_agenda", "doom_nearest", "doom_each", "clues_to_location", "spend_clue",
     "draw_cards", "draw_enemy", "each_discards", "choose", "notice", "test", "move", "put_into_play",
     "remove_location", "reveal", "discard_enemies_at", "move_investigators", "spawn", "spawn_discarded",
+    "shuffle_discard",
 ]
 
 
@@ -99,6 +100,14 @@ class Test(_Shape, frozen=True):
     difficulty: Count
 
 
+class Discard(_Shape, frozen=True):
+    """A treachery's Forced effect that discards it (AH-FORCED-1/3): at the end of the round, or at the
+    end of its bearer's turn after a test the bearer passes."""
+
+    at: Literal["round_end", "turn_end"]
+    test: Test | None = None
+
+
 class EncounterCard(_Shape, frozen=True):
     """An encounter card the station follows: an enemy's stat block and keywords, or what a
     treachery does that the station tracks."""
@@ -125,6 +134,8 @@ class EncounterCard(_Shape, frozen=True):
     no_investigate: bool = False
     leaves_on_investigate: bool = False
     costs_more: tuple[Literal["move", "fight", "evade"], ...] = ()  # the first each round: +1 action
+    no_play: tuple[Literal["asset", "event"], ...] = ()  # in the threat area: its bearer cannot play these
+    discard: Discard | None = None  # its Forced effect that discards it
     test: Test | None = None
     then: tuple[Step, ...] = ()
     surge_if: Literal["no_clues"] | None = None

@@ -316,6 +316,10 @@ def load_encounters(override: str | None = None,
         for name, card in _entries(label, entry.cards, f"sets.{key}.cards", EncounterCard).items():
             if card.kind == "enemy" and None in (card.fight, card.health, card.evade, card.damage, card.horror):
                 raise fail(label, f"sets.{key}.cards.{name}", "an enemy needs fight, health, evade, damage and horror")
+            if (card.discard is not None or card.no_play) and card.stays != "threat_area":
+                raise fail(label, f"sets.{key}.cards.{name}", "discard and no_play need stays = \"threat_area\"")
+            if card.discard is not None and card.discard.test is not None and card.discard.at != "turn_end":
+                raise fail(label, f"sets.{key}.cards.{name}.discard", "only a turn_end discard has a test")
             cards[name] = msgspec.structs.replace(card, set=key, source=card.source or entry.source)
         out[key] = cards
     return out

@@ -7,7 +7,7 @@ from tablekeeper.core.flow import Ending, Flow, Hold, Hook, Kind, Phase, Predica
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import seat_track
-from tablekeeper.games.arkham import attacks, board, effects, mythos, rules, scenario_cards
+from tablekeeper.games.arkham import attacks, board, effects, mythos, rules, scenario_cards, threat
 from tablekeeper.games.arkham.record import rec
 
 
@@ -31,10 +31,11 @@ def _hand_check(txn: Txn) -> None:
 
 
 def step(step_id: str, label: str, kind: Kind, *, turns: Turns = Turns.NONE, enter: Hook | None = None,
-         hold: Hold = _hold, idle: Predicate | None = None, stop: Stop | None = None) -> Step:
+         hold: Hold = _hold, idle: Predicate | None = None, stop: Stop | None = None,
+         turn_end: Hook | None = None) -> Step:
     """A framework step labelled with its number, held while a test is open unless told otherwise."""
     return Step(step_id, f"{step_id} {label}", turns=turns, enter=enter, hold=hold, kind=kind, idle=idle,
-                stop=stop)
+                stop=stop, turn_end=turn_end)
 
 
 def _before_first_round(state: GameState) -> bool:
@@ -158,7 +159,7 @@ FLOW = Flow(phases=(
     ), skip=lambda s: s.round == 1),  # AH-FW-1: no Mythos phase in the first round
     Phase("investigation", "II. Investigation", (
         step("2.1", "Phase begins", Kind.AUTO, stop=BETWEEN_SCENARIOS),
-        step("2.2", "Turns", Kind.DECISION, turns=Turns.FREE, enter=_start_turns),
+        step("2.2", "Turns", Kind.DECISION, turns=Turns.FREE, enter=_start_turns, turn_end=threat.turn_ends),
         step("2.3", "Phase ends", Kind.AUTO),
     )),
     Phase("enemy", "III. Enemy", (
@@ -175,4 +176,4 @@ FLOW = Flow(phases=(
         step("4.5", "Hand size", Kind.AUTO, enter=_hand_check, hold=_hand_limit),
         step("4.6", "Round ends", Kind.TABLE, enter=_offer_round_end_spend, idle=_no_round_end_spend),
     )),
-), ending=ENDING)
+), round_end=threat.round_ends, ending=ENDING)

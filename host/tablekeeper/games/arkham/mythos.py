@@ -144,7 +144,9 @@ def _stays(txn: Txn, seat: int, label: str, card: EncounterCard | None, card_nam
                                      no_investigate=card is not None and card.no_investigate,
                                      leaves_on_investigate=card is not None and card.leaves_on_investigate,
                                      costs_more=() if card is None else tuple(card.costs_more),
-                                     text="" if card is None or not card.text else card.text)
+                                     text="" if card is None or not card.text else card.text,
+                                     no_play=() if card is None else tuple(card.no_play),
+                                     discard=None if card is None else card.discard)
     txn.put("treacheries", cards)
     told = f": {card.text}" if card is not None and card.text else ""
     txn.notice(f"{label} stays " + (f"at {at}" if at else f"in seat {seat}'s threat area") + told)

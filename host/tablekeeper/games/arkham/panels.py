@@ -129,12 +129,25 @@ def seat_panel(state: GameState, seat: int) -> Panel:
              f"{counted(value('actions'), 'action')}, {counted(value('hand'), 'card')}",
              f"Clues {value('clues')} Resources {value('resources')}"]
     # clues and resources (tokens on the table too) only where there is room: with the seat's
-    # "still to play" line the first screen fits without turning pages; an engagement pages in
-    ranks = [Priority.KEY, Priority.KEY, Priority.DETAIL, Priority.NORMAL]
+    # "still to play" line the first screen fits without turning pages; an engagement and the
+    # treacheries that stay around the seat page in
+    ranks = [Priority.KEY, Priority.KEY, Priority.DETAIL]
     if engaged:
         lines.append("Engaged: " + ", ".join(engaged))
+    lines += lasting_treacheries(state, seat)
     title = f"{name} (lead)" if state.lead == seat else name
-    return Panel.ranked(title, tuple(zip(lines, ranks, strict=False)))
+    ranks += [Priority.NORMAL] * (len(lines) - len(ranks))
+    return Panel.ranked(title, tuple(zip(lines, ranks, strict=True)))
+
+
+def lasting_treacheries(state: GameState, seat: int) -> list[str]:
+    """The treacheries that stay in play around the seat, so the table does not forget them: those in
+    its threat area, and those attached to its location."""
+    here = board.where(state, seat)
+    mine = [label for label, t in rec(state).treacheries.items() if t.seat == seat and t.location is None]
+    attached = [label for label, t in rec(state).treacheries.items() if here is not None and t.location == here]
+    out = [f"Threat area: {', '.join(sorted(mine))}"] if mine else []
+    return out + ([f"At {here}: {', '.join(sorted(attached))}"] if attached else [])
 
 
 def panels(flow: Flow, state: GameState) -> dict[str, Panel]:

@@ -1,11 +1,11 @@
 """Carrying on after a command or an answer: whatever work a question or a skill test interrupted
-(an attack's harm, hunters, attacks, a card's steps, the 1.4 draws), then Objectives the station
-can see met, then the last investigator's turn."""
+(an attack's harm, hunters, attacks, a card's steps, a turn's Forced tests, the 1.4 draws), then
+Objectives the station can see met, then the last investigator's turn."""
 
 from __future__ import annotations
 
 from tablekeeper.core.game import Txn
-from tablekeeper.games.arkham import attacks, board, effects, mythos, scenario_cards, steps
+from tablekeeper.games.arkham import attacks, board, effects, mythos, scenario_cards, steps, threat
 from tablekeeper.games.arkham.record import rec
 
 
@@ -24,6 +24,8 @@ def resume(txn: Txn) -> None:
             attacks.continue_enemy_phase(txn)
         elif rec(state).todo and not testing:
             steps.drain(txn)
+        elif rec(state).turn_end is not None and not testing:
+            threat.go_on(txn)
         elif rec(state).draws is not None and not testing:
             mythos.advance(txn)
         else:

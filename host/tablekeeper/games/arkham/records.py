@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
-from tablekeeper.games.arkham.content import EncounterCard, LocationSpec, Step, SymbolEffect
+from tablekeeper.games.arkham.content import Discard, EncounterCard, LocationSpec, Step, SymbolEffect
 from tablekeeper.games.arkham.data import Card
 
 
@@ -146,6 +146,7 @@ class SkillTest(msgspec.Struct, frozen=True, kw_only=True):
     result: TestResult | None = None
     source: str | None = None  # the card whose test it is (a treachery, a location)
     on_fail: tuple[Step, ...] = ()  # what a failure does: the card's, and the revealed tokens'
+    discards: str | None = None  # the treachery in play a success discards (Frozen in Fear's Forced test)
 
     @property
     def value(self) -> int:
@@ -195,6 +196,14 @@ class Pending(msgspec.Struct, frozen=True, kw_only=True):
     source: str = ""
 
 
+class TurnEnd(msgspec.Struct, frozen=True):
+    """The end of ``seat``'s turn, held while its Forced tests run (Frozen in Fear): the treacheries
+    still to test, the next first; empty once they are all done and the turn may end."""
+
+    seat: int
+    left: tuple[str, ...] = ()
+
+
 class Treachery(msgspec.Struct, frozen=True):
     """A treachery that stayed in play: in its drawer's threat area or at a location (attached),
     with what it changes there (Obscuring Fog's shroud, Locked Door's ban on investigating)."""
@@ -207,3 +216,5 @@ class Treachery(msgspec.Struct, frozen=True):
     leaves_on_investigate: bool = False
     costs_more: tuple[str, ...] = ()  # in the threat area: the first of these actions each round costs 1 more
     text: str = ""  # what the card does beyond that, in our words (shown to the table)
+    no_play: tuple[str, ...] = ()  # in the threat area: card types its bearer cannot play (Dissonant Voices)
+    discard: Discard | None = None  # the Forced effect that discards it (end of round, end of turn after a test)

@@ -71,7 +71,7 @@ def odds(state: GameState, test: SkillTest, placeholder: Fraction | None = None)
 
 def begin(txn: Txn, seat: int, skill: str, base: int, difficulty: int, kind: str = "plain",
           target: str | None = None, autosuccess: bool = False, *, source: str | None = None,
-          on_fail: tuple[Step, ...] = ()) -> None:
+          on_fail: tuple[Step, ...] = (), discards: str | None = None) -> None:
     """ST.1: the skill and difficulty are fixed and the test begins; then ST.2 (commit) is open."""
     if current(txn.state) is not None:
         raise Rejected("a skill test is already running; finish it with `resolve` first")
@@ -88,7 +88,8 @@ def begin(txn: Txn, seat: int, skill: str, base: int, difficulty: int, kind: str
             raise Rejected(f"a {kind} test names its enemy")
         board.enemy(txn.state, target)
     txn.put("test", SkillTest(seat=seat, skill=skill, base=base, difficulty=difficulty, kind=kind,
-                                        target=target, autosuccess=autosuccess, source=source, on_fail=on_fail))
+                                        target=target, autosuccess=autosuccess, source=source, on_fail=on_fail,
+                                        discards=discards))
     txn.notice(f"ST.1 seat {seat} tests {skill} {base} against {difficulty}" + (f" ({source})" if source else ""))
 
 
@@ -161,9 +162,12 @@ def resolve(txn: Txn) -> None:
 
 
 def _after(txn: Txn, test: SkillTest, success: bool) -> None:
-    """Once the test is over: a failed attack on a retaliate enemy, or a failed evasion of an alert
-    one, brings its attack (outside the seeds); then what the revealed tokens do (the reference
-    card: on their reveal, and on a failure) and what the card whose test it was does on a failure."""
+    """Once the test is over: a treachery whose test was passed is discarded (01164); a failed attack
+    on a retaliate enemy, or a failed evasion of an alert one, brings its attack (outside the seeds);
+    then what the revealed tokens do (the reference card: on their reveal, and on a failure) and what
+    the card whose test it was does on a failure."""
+    if success and test.discards in rec(txn.state).treacheries:  # a treachery's test passed (01164)
+        board.discard_treachery(txn, str(test.discards), "its test passed")
     foe = board.enemies(txn.state).get(str(test.target)) if test.target else None
     if not success and foe is not None and foe.ready and effects.is_live(txn.state, test.seat) and (
             (test.kind == "fight" and foe.has("retaliate")) or (test.kind == "evade" and foe.has("alert"))):

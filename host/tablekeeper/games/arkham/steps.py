@@ -184,15 +184,19 @@ def _each_discards(txn: Txn, step: Step, ctx: Pending) -> None:
     txn.notice(f"{ctx.source}: each investigator discards {step.amount} card at random")
 
 
-def _draw_enemy(txn: Txn, step: Step, ctx: Pending) -> None:
-    """The investigator draws an enemy the players find (by trait, or from a separate deck): which one
-    is theirs to say; it then spawns as drawn (engaged, unless its card says where). A search by trait
-    goes through the encounter deck and discard pile, so a set-aside enemy (the Ghoul Priest) is never
-    among the answers."""
-    cards = rec(txn.state).scenario.cards
-    names = sorted(n for n, c in cards.items() if c.kind == "enemy" and (
+def _enemy_names(state: GameState, step: Step) -> list[str]:
+    """The enemies a search or a discard of the encounter deck may turn up: by trait, or from a separate
+    deck; a set-aside enemy (the Ghoul Priest) is in neither pile, so never among them."""
+    cards = rec(state).scenario.cards
+    return sorted(n for n, c in cards.items() if c.kind == "enemy" and (
         (step.set is not None and c.set == step.set) or
         (step.set is None and not c.set_aside and (step.trait is None or step.trait in c.traits))))
+
+
+def _draw_enemy(txn: Txn, step: Step, ctx: Pending) -> None:
+    """The investigator draws an enemy the players find (by trait, or from a separate deck): which one
+    is theirs to say; it then spawns as drawn (engaged, unless its card says where)."""
+    names = _enemy_names(txn.state, step)
     label = f"a {step.trait} enemy" if step.trait else "an enemy"
     txn.ask("step_draw", f"{ctx.source}: seat {ctx.seat} draws {label}: which?", [*names, "none found"], seat=ctx.seat,
             context={"names": names, "at": step.at, "doom": step.doom, "ctx": _ctx(ctx)})
@@ -260,12 +264,30 @@ def _spawn(txn: Txn, step: Step, ctx: Pending) -> None:
     encounter.spawn_card(txn, ctx.seat, found[0], at=step.at, doom=step.doom)
 
 
+def _shuffle_discard(txn: Txn, step: Step, ctx: Pending) -> None:
+    """The encounter discard pile is shuffled into the encounter deck (01106's back, before its discards)."""
+    pile = txn.value("encounter.discard")
+    if pile:
+        txn.set("encounter.discard", 0)
+        txn.add("encounter.deck", pile)
+        txn.notice(f"{ctx.source}: the encounter discard pile ({pile}) is shuffled into the encounter deck")
+
+
 def _spawn_discarded(txn: Txn, step: Step, ctx: Pending) -> None:
-    """Cards are discarded from the encounter deck until an enemy (with the trait) turns up: which one
-    is the players' to say; it spawns where the card says (two of them from ``two_from`` investigators)."""
-    times = 2 if step.two_from is not None and effects.investigator_count(txn.state) >= step.two_from else 1
-    one = replace(step, do="draw_enemy", two_from=None)
-    _save_todo(txn, [Pending(steps=(one,) * times, seat=ctx.seat, source=ctx.source), *rec(txn.state).todo])
+    """Cards are discarded from the top of the encounter deck until an enemy (with the trait) is: which
+    one is the players' to say, then how many cards went before it, so both piles stay counted; it
+    spawns where the card says, else as drawn by the investigator (two of them from ``two_from``
+    investigators)."""
+    if step.two_from is not None:
+        times = 2 if effects.investigator_count(txn.state) >= step.two_from else 1
+        one = replace(step, two_from=None)
+        _save_todo(txn, [Pending(steps=(one,) * times, seat=ctx.seat, source=ctx.source), *rec(txn.state).todo])
+        return
+    names = _enemy_names(txn.state, step)
+    label = f"a {step.trait} enemy" if step.trait else "an enemy"
+    txn.ask("step_discarded", f"{ctx.source}: discard from the encounter deck until {label} is discarded: which?",
+            [*names, "none found"], seat=ctx.seat,
+            context={"names": names, "at": step.at, "doom": step.doom, "ctx": _ctx(ctx)})
 
 
 HANDLERS = {
@@ -275,6 +297,7 @@ HANDLERS = {
     "notice": _notice, "test": _test, "move": _move, "put_into_play": _put_into_play,
     "remove_location": _remove_location, "reveal": _reveal, "discard_enemies_at": _discard_enemies_at,
     "move_investigators": _move_investigators, "spawn": _spawn, "spawn_discarded": _spawn_discarded,
+    "shuffle_discard": _shuffle_discard,
 }
 
 
@@ -316,6 +339,35 @@ def answer_draw(txn: Txn, index: int) -> None:
         return
     at = context.get("at")
     encounter.spawn_card(txn, ctx.seat, names[index], at=None if at is None else str(at),
+                         doom=int(str(context.get("doom") or 0)))
+
+
+def answer_discarded(txn: Txn, index: int) -> None:
+    """The enemy the discards turned up; then how many cards were discarded before it. None found: the
+    whole deck went to the discard pile (which becomes the new deck, AH-ENCDECK-2)."""
+    context, ctx = _open_context(txn)
+    names = msgspec.convert(context["names"], type=list[str])
+    deck = txn.value("encounter.deck")
+    if index >= len(names):
+        txn.add("encounter.discard", deck)
+        txn.set("encounter.deck", 0)
+        txn.notice(f"{ctx.source}: no enemy found; the {deck} cards of the encounter deck are discarded")
+        return
+    before = [str(n) for n in range(max(1, deck))]  # the enemy itself is one of the deck's cards
+    txn.ask("step_discarded_count", f"{ctx.source}: how many cards were discarded before {names[index]}?", before,
+            seat=ctx.seat, context={**context, "name": names[index]})
+
+
+def answer_discarded_count(txn: Txn, index: int) -> None:
+    """The cards discarded before the enemy stay in the encounter discard pile; the enemy leaves the
+    deck too, into play (AH-ENCDECK-2 reshuffles an emptied deck)."""
+    context, ctx = _open_context(txn)
+    name, at = str(context["name"]), context.get("at")
+    taken = min(txn.value("encounter.deck"), index + 1)
+    txn.add("encounter.discard", index)
+    txn.add("encounter.deck", -taken)
+    txn.notice(f"{ctx.source}: {index} card{'s' if index != 1 else ''} discarded before {name}")
+    encounter.spawn_card(txn, ctx.seat, name, at=None if at is None else str(at),
                          doom=int(str(context.get("doom") or 0)))
 
 

@@ -21,6 +21,7 @@ from tablekeeper.games.arkham import (
     rules,
     scenario_cards,
     steps,
+    threat,
 )
 from tablekeeper.games.arkham.campaign import Campaign
 from tablekeeper.games.arkham.parsing import (
@@ -64,6 +65,8 @@ def act(txn: Txn, args: tuple[str, ...]) -> None:
     elif target is not None and kind in ("engage", "fight", "evade"):
         target = board_verbs.enemy_name(state, target)
     _check_target(state, seat, kind, target)
+    if kind == "play":
+        threat.refuse_play(state, seat)  # 01165
     skill = count(named["skill"], "skill") if "skill" in named else None
     spend_actions(txn, seat, 1, f"the {kind} action", kind)
     effect = Provoked(seat, (), kind, target, skill)
@@ -108,7 +111,7 @@ def menu_lines(state: GameState, seat: int) -> list[tuple[str, ...]]:
         if mine or not foe.aloof:
             out.append(("act", me, "fight", name))
         out.append(("act", me, "evade" if mine else "engage", name))
-    if effects.seat_value(state, seat, "hand") > 0:
+    if effects.seat_value(state, seat, "hand") > 0 and threat.play_barred(state, seat, "asset") is None:
         have = effects.seat_value(state, seat, "resources")
         out += [("ally", me, name) for name, card in sorted(rec(state).allies.items())
                 if card.cost <= have and name not in assets.assets(state, seat)]
@@ -229,6 +232,7 @@ def play(txn: Txn, args: tuple[str, ...]) -> None:
     if "skill" in words:
         raise Rejected("skill cards are committed to a test (commit SEAT N), not played")
     cardtype = "asset" if "asset" in words else "event"
+    threat.refuse_play(state, seat, (cardtype,))  # 01165
     fast, free = "fast" in words, "free" in words
     if not fast or cardtype == "asset":
         own_turn(txn, seat, f"playing {'a fast' if fast else 'an' if cardtype[:1] in 'aeiou' else 'a'} {cardtype}")

@@ -1,0 +1,98 @@
+"""Treacheries in an investigator's threat area: what they forbid while there, and the Forced effects
+that discard them at the end of the round or of their bearer's turn (AH-FORCED-1/3; the core set's
+Dissonant Voices 01165 and Frozen in Fear 01164)."""
+
+from __future__ import annotations
+
+from tablekeeper.core import flow as flowmod
+from tablekeeper.core.game import Txn
+from tablekeeper.core.state import GameState
+from tablekeeper.errors import Rejected
+from tablekeeper.games.arkham import board, effects, skilltest
+from tablekeeper.games.arkham.record import rec
+from tablekeeper.games.arkham.records import Treachery, TurnEnd
+
+
+def threat_area(state: GameState, seat: int) -> dict[str, Treachery]:
+    """The treacheries lying in the seat's threat area, by their label in play."""
+    return {label: t for label, t in rec(state).treacheries.items() if t.seat == seat and t.location is None}
+
+
+def play_barred(state: GameState, seat: int, cardtype: str) -> str | None:
+    """01165: the treachery in the seat's threat area that forbids playing ``cardtype`` (None: nothing)."""
+    return next((label for label, t in threat_area(state, seat).items() if cardtype in t.no_play), None)
+
+
+PLAYABLE = ("asset", "event")  # skill cards are committed to tests, never played
+
+
+def refuse_play(state: GameState, seat: int, cardtypes: tuple[str, ...] = PLAYABLE) -> None:
+    """Refuse playing a card when a treachery in the threat area forbids every one of ``cardtypes``
+    (one type: a card of that type; all of them: the Play action itself)."""
+    barred = [play_barred(state, seat, cardtype) for cardtype in cardtypes]
+    if barred and all(barred):
+        what = f"{'an' if cardtypes[0][:1] in 'aeiou' else 'a'} {cardtypes[0]}" if len(cardtypes) == 1 else \
+            " or ".join(f"{t}s" for t in cardtypes)
+        raise Rejected(f"seat {seat} cannot play {what} while {barred[0]} is in their threat area")
+
+
+# --- Forced: at the end of the round ------------------------------------------------------------------
+def round_ends(txn: Txn) -> None:
+    """01165: a treachery whose Forced effect discards it at the end of the round leaves play then."""
+    for label, t in sorted(rec(txn.state).treacheries.items()):
+        if t.discard is not None and t.discard.at == "round_end":
+            board.discard_treachery(txn, label, "Forced, at the end of the round")
+
+
+# --- Forced: at the end of the bearer's turn -----------------------------------------------------------
+def turn_ends(txn: Txn) -> None:
+    """2.2's ``turn_end`` hook. 01164: each treachery in the active seat's threat area with a Forced
+    test at the end of its bearer's turn is tested, one after the other; a success discards it. The
+    turn stays on while they run and ends once they are done (``go_on``)."""
+    state = txn.state
+    seat = state.active_seat
+    ending = rec(state).turn_end
+    if ending is not None:
+        txn.put("turn_end", None)
+        if ending.seat == seat and not ending.left:
+            return  # its tests are done: the turn ends now
+    if seat is None:
+        return
+    left = tuple(label for label, t in sorted(threat_area(state, seat).items())
+                 if t.discard is not None and t.discard.at == "turn_end")
+    if left:
+        txn.put("turn_end", TurnEnd(seat, left))
+        _next_test(txn)
+
+
+def _next_test(txn: Txn) -> None:
+    ending = rec(txn.state).turn_end
+    if ending is None or not ending.left:
+        return
+    label, rest = ending.left[0], ending.left[1:]
+    txn.put("turn_end", TurnEnd(ending.seat, rest))
+    t = rec(txn.state).treacheries.get(label)
+    if t is None or t.discard is None:
+        return
+    if t.discard.test is None:
+        board.discard_treachery(txn, label, f"Forced, at the end of seat {ending.seat}'s turn")
+        return
+    test = t.discard.test
+    txn.notice(f"{label}: Forced, at the end of seat {ending.seat}'s turn: test {test.skill} ({test.difficulty}); "
+               "a success discards it")
+    base = effects.seat_info(txn.state, ending.seat).skills[test.skill]
+    skilltest.begin(txn, ending.seat, test.skill, base, test.difficulty, source=label, discards=label)
+
+
+def go_on(txn: Txn) -> None:
+    """After a Forced test of the turn's end (``pending.resume``): the next one, or the turn ends."""
+    ending = rec(txn.state).turn_end
+    if ending is None:
+        return
+    if ending.left:
+        _next_test(txn)
+        return
+    if txn.state.active_seat != ending.seat or txn.state.step != "2.2":
+        txn.put("turn_end", None)  # the turn ended otherwise (the investigator was eliminated)
+        return
+    flowmod.advance(txn, txn.game.flow)
