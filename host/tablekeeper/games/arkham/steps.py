@@ -290,6 +290,39 @@ def _spawn_discarded(txn: Txn, step: Step, ctx: Pending) -> None:
             context={"names": names, "at": step.at, "doom": step.doom, "ctx": _ctx(ctx)})
 
 
+def _enemies_move(txn: Txn, step: Step, ctx: Pending) -> None:
+    """Each unengaged enemy with the trait moves one location toward ``location`` (01107), one after
+    the other: each becomes a step of its own, so a question about one (which way, whom it engages)
+    holds the rest until it is answered."""
+    state = txn.state
+    if step.enemy is None:
+        names = [n for n in _matching(state, step.trait) if board.enemy(state, n).engaged is None]
+        each = [Pending(steps=(replace(step, enemy=n),), seat=ctx.seat, source=ctx.source) for n in names]
+        _save_todo(txn, [*each, *rec(state).todo])
+        return
+    foe = board.enemies(state).get(step.enemy)
+    goal = str(step.location)
+    if foe is None or foe.engaged is not None or foe.location is None or goal not in board.locations(state):
+        return  # defeated, engaged or gone meanwhile, or the place it heads for is not in play
+    ways = board.first_steps_toward(state, foe.location, {goal})
+    if len(ways) > 1:
+        txn.ask("step_way", f"{ctx.source}: {step.enemy} moves toward {goal}: which way?", ways, seat=ctx.seat,
+                context={"enemy": step.enemy, "ways": ways, "ctx": _ctx(ctx)})
+    elif ways:
+        board.move_enemy(txn, step.enemy, ways[0], f"{ctx.source}: toward {goal}")
+
+
+def _doom_per_enemy(txn: Txn, step: Step, ctx: Pending) -> None:
+    """Doom on the current agenda for each enemy with the trait at one of ``locations`` (01107 at the end
+    of the round). It waits for 1.3 like the Mythos phase's doom (AH-DOOM-4): the card does not say it
+    can make the agenda advance."""
+    names = [n for n in _matching(txn.state, step.trait)
+             if board.enemy_location(txn.state, board.enemy(txn.state, n)) in step.locations]
+    if names:
+        txn.add("agenda.doom", step.amount * len(names))
+        txn.notice(f"{ctx.source}: {step.amount * len(names)} doom on the agenda ({', '.join(names)})")
+
+
 HANDLERS = {
     "damage": _harm, "horror": _harm, "doom_agenda": _doom_agenda, "doom_nearest": _doom_nearest,
     "doom_each": _doom_each, "clues_to_location": _clues_to_location, "spend_clue": _spend_clue,
@@ -297,7 +330,7 @@ HANDLERS = {
     "notice": _notice, "test": _test, "move": _move, "put_into_play": _put_into_play,
     "remove_location": _remove_location, "reveal": _reveal, "discard_enemies_at": _discard_enemies_at,
     "move_investigators": _move_investigators, "spawn": _spawn, "spawn_discarded": _spawn_discarded,
-    "shuffle_discard": _shuffle_discard,
+    "shuffle_discard": _shuffle_discard, "enemies_move": _enemies_move, "doom_per_enemy": _doom_per_enemy,
 }
 
 
@@ -328,6 +361,14 @@ def answer_enemy(txn: Txn, index: int) -> None:
     amount = int(str(context["amount"]))
     board.enemy_doom(txn, name, amount)
     txn.notice(f"{ctx.source}: {amount} doom on {name}")
+
+
+def answer_way(txn: Txn, index: int) -> None:
+    """The way an enemy moving toward a location takes, of those equally short (the lead's pick)."""
+    context, ctx = _open_context(txn)
+    name, way = str(context["enemy"]), msgspec.convert(context["ways"], type=list[str])[index]
+    if name in board.enemies(txn.state):
+        board.move_enemy(txn, name, way, f"{ctx.source}: the way picked")
 
 
 def answer_draw(txn: Txn, index: int) -> None:
