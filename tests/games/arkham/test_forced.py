@@ -57,6 +57,18 @@ def test_umordhoth_readies_at_the_end_of_each_investigators_turn(monkeypatch: py
     assert "Umôrdhoth readies (Forced, at the end of seat 2's turn)" in s.view()["notices"]
 
 
+@pytest.mark.parametrize("protection", ["on", "protection-removed"])
+def test_a_turn_ended_by_resigning_readies_umordhoth_too(monkeypatch: pytest.MonkeyPatch, protection: str) -> None:
+    """Seat 1 resigns in its turn: the turn ends there, and the end of a turn is the timing point."""
+    remove_protection(monkeypatch, protection)
+    s = new(scenario_id="devourer_below")
+    do(s, "enemy seat1 Umordhoth")
+    start_turn(s, 1)
+    do(s, "enemy-state Umôrdhoth exhausted", "resign seat1")
+    assert viewed(s, "eliminated") == {"1": "resign"} and s.state.active_seat == 2
+    assert enemy(s, "Umôrdhoth")["ready"] is (protection == "on")
+
+
 @pytest.mark.rule("AH-FORCED-2")
 def test_a_ready_umordhoth_is_not_readied_again() -> None:
     """AH-FORCED-2: ready already, the Forced effect would change nothing and does not start."""
