@@ -6,7 +6,7 @@ game's record (``record.ArkhamRecord.scenario``), so a save replays against the 
 
 Its annotations are objects, not strings (no ``from __future__ import annotations``): msgspec reads them
 at the first decode of every start, and a string annotation is compiled and evaluated there, about 3 %
-of the instructions to a new game's first frame for these 97 fields.
+of the instructions to a new game's first frame for the 97 fields it had when measured.
 """
 
 
@@ -72,7 +72,7 @@ class Step(_Shape, frozen=True):
     skill: Skill | None = None
     difficulty: Count = 0
     locations: tuple[str, ...] = ()
-    location: str | None = None  # enemies_move: toward this location
+    location: str | None = None  # the location the step acts on (enemies_move: the one they head for)
     enemy: str | None = None
     at: str | None = None
     doom: Count = 0
