@@ -112,7 +112,7 @@ def enemy_verb(txn: Txn, args: tuple[str, ...]) -> None:
                                  ready="exhausted" not in flags,
                                  weakness_of=seat if "weakness" in flags else None)  # AH-DMG-10: its owner
     if card_name is not None and at is None and card.spawn is not None and not typed:
-        encounter.spawn_card(txn, seat, card_name)
+        encounter.spawn_card(txn, seat, card_name, ready=foe.ready)
         return
     encounter.place(txn, seat, encounter.free_name(label, board.enemies(txn.state)), foe, at, card.doom)
 
