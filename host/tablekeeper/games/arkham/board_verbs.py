@@ -126,6 +126,9 @@ def engage_verb(txn: Txn, args: tuple[str, ...]) -> None:
     target = enemy_name(txn.state, name_of(args[1:], "enemy"))
     if board.enemy(txn.state, target).engaged == seat:
         raise Rejected(f"{target} is already engaged with seat {seat}")
+    if board.enemy(txn.state, target).has("massive"):
+        raise Rejected(f"{target} is massive: never in a threat area, engaged with everyone at its location "
+                       "while ready")
     board.engage(txn, target, seat)
 
 
