@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from tablekeeper.core.session import Session
-from tablekeeper.games.arkham import encounter
+from tablekeeper.games.arkham import encounter, piles
 
-from .helpers import answer, data, do, new
+from .helpers import answer, data, do, new, start_turn, to_step, track
 
 
 def enemy(s: Session, name: str) -> dict[str, Any]:
@@ -72,3 +72,129 @@ def test_an_enemy_typed_without_exhausted_by_its_spawn_instruction_is_ready() ->
     s = open_the_house(new())
     do(s, "enter seat2 Cellar", "enemy seat1 Icy Ghoul")
     assert enemy(s, "Icy Ghoul")["ready"] is True and enemy(s, "Icy Ghoul")["engaged"] == 2
+
+
+# --- 3: an enemy searched out of the encounter deck and discard pile leaves the pile it was in ------------
+def count_taking(monkeypatch: pytest.MonkeyPatch, protection: str) -> None:
+    """The box as it was: the enemy found came out of neither pile's count."""
+    if protection == "protection-removed":
+        monkeypatch.setattr(piles, "take", lambda txn, pile: None)
+
+
+def piles_now(s: Session) -> tuple[int, int]:
+    return track(s, "encounter.deck"), track(s, "encounter.discard")
+
+
+def failed_hard_skull(s: Session) -> Session:
+    """The Gathering, Hard/Expert (01104's back): a failed test with the skull draws a Ghoul enemy."""
+    do(s, "test seat1 intellect 1 4", "reveal chaos skull", "resolve")
+    assert s.state.prompt is not None and s.state.prompt.id == "step_draw"
+    return s
+
+
+@pytest.mark.parametrize("protection", ["on", "protection-removed"])
+def test_the_hard_skull_takes_the_ghoul_from_the_deck_when_the_discard_pile_is_empty(
+        monkeypatch: pytest.MonkeyPatch, protection: str) -> None:
+    count_taking(monkeypatch, protection)
+    s = new(difficulty="hard")
+    deck, discard = piles_now(s)
+    assert discard == 0
+    answer(failed_hard_skull(s), "Ravenous Ghoul")
+    assert s.state.prompt is None  # only the deck could hold it: no question
+    assert enemy(s, "Ravenous Ghoul")["engaged"] == 1
+    taken = 0 if protection == "protection-removed" else 1
+    assert piles_now(s) == (deck - taken, 0)
+
+
+@pytest.mark.parametrize("protection", ["on", "protection-removed"])
+@pytest.mark.parametrize(("pile", "deck_taken", "discard_taken"), [("deck", 1, 0), ("discard pile", 0, 1)])
+def test_the_hard_skull_asks_which_pile_when_both_could_hold_the_ghoul(
+        monkeypatch: pytest.MonkeyPatch, protection: str, pile: str, deck_taken: int, discard_taken: int) -> None:
+    count_taking(monkeypatch, protection)
+    s = new(difficulty="hard")
+    do(s, "set encounter.discard 3")
+    deck, _ = piles_now(s)
+    answer(failed_hard_skull(s), "Ghoul Minion")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.id == "step_draw_pile"
+    assert prompt.options == (f"the encounter deck ({deck})", "the encounter discard pile (3)")
+    assert "Ghoul Minion" not in data(s, "enemies")  # it spawns once the pile is named
+    answer(s, pile)
+    assert enemy(s, "Ghoul Minion")["engaged"] == 1
+    if protection == "protection-removed":
+        assert piles_now(s) == (deck, 3)
+        return
+    assert piles_now(s) == (deck - deck_taken, 3 - discard_taken)
+    assert f"skull: Ghoul Minion is taken out of the encounter {pile}" in data(s, "notices")
+
+
+def test_none_found_takes_nothing() -> None:
+    s = new(difficulty="hard")
+    do(s, "set encounter.discard 3")
+    before = piles_now(s)
+    answer(failed_hard_skull(s), "none found")
+    assert s.state.prompt is None and piles_now(s) == before and data(s, "enemies") == {}
+
+
+def test_the_midnight_masks_cultist_deck_is_neither_encounter_pile() -> None:
+    """Act 1 (01123) draws from the set-aside Cultist deck: a separate deck, never asked about."""
+    s = new(scenario_id="midnight_masks")
+    do(s, "set encounter.discard 3")
+    before = piles_now(s)
+    do(s, "set seat1.clues 4")
+    start_turn(s, 1)
+    do(s, "spend-clues seat1:4")
+    answer(s, "Ruth Turner")
+    assert s.state.prompt is None and piles_now(s) == before
+    assert enemy(s, "Ruth Turner")["location"] == "St. Mary's Hospital"
+
+
+@pytest.mark.parametrize("discard", [0, 2])
+def test_mysterious_chanting_with_no_cultist_in_play_draws_one_from_the_pile_it_names(discard: int) -> None:
+    """Mysterious Chanting (01171), no Cultist enemy in play: the search finds an Acolyte. The Chanting is
+    counted in the discard pile while it resolves but is no card the search could find, so with the
+    pile empty before it the Acolyte came out of the deck without a question."""
+    s = new(scenario_id="midnight_masks", seats=1)  # one draw: the deck's count moves for this card alone
+    to_step(s, "mythos", "1.4")
+    if discard:
+        do(s, f"set encounter.discard {discard}")
+    deck, _ = piles_now(s)
+    answer(s, "Mysterious Chanting")
+    answer(s, "Acolyte")
+    if discard:
+        assert s.state.prompt is not None and s.state.prompt.id == "step_draw_pile"
+        answer(s, "discard pile")
+    answer(s, "Easttown")  # Acolyte: any empty location
+    assert enemy(s, "Acolyte")["location"] == "Easttown"
+    assert piles_now(s) == ((deck, discard) if discard else (deck - 1, 1))
+
+
+@pytest.mark.parametrize("protection", ["on", "protection-removed"])
+def test_the_chanting_itself_is_no_card_of_the_discard_pile_to_search(monkeypatch: pytest.MonkeyPatch,
+                                                                       protection: str) -> None:
+    """Counted without that care, the discard pile's 1 (the Chanting) would raise a needless question."""
+    if protection == "protection-removed":
+        monkeypatch.setattr(piles, "searched", lambda state, source: piles.could_hold(
+            state.value("encounter.deck"), state.value("encounter.discard")))
+    s = new(scenario_id="midnight_masks", seats=1)
+    to_step(s, "mythos", "1.4")
+    answer(s, "Mysterious Chanting")
+    answer(s, "Acolyte")
+    prompt = s.state.prompt
+    assert prompt is not None
+    assert prompt.id == ("step_draw_pile" if protection == "protection-removed" else "spawn_where")
+
+
+def test_the_pile_question_stops_the_automatic_run() -> None:
+    """Played as `tablekeeper play` runs it: the question waits for its answer, and then the run goes on."""
+    from tests.games.played import ok, opened
+
+    play = opened("arkham", seats=2, difficulty="hard")
+    ok(play, "set encounter.discard 2", "test seat1 intellect 1 4", "reveal chaos skull", "resolve")
+    prompt = play.session.state.prompt
+    assert prompt is not None and prompt.id == "step_draw"
+    ok(play, f"choose {prompt.options.index('Ghoul Minion') + 1}")
+    prompt = play.session.state.prompt
+    assert prompt is not None and prompt.id == "step_draw_pile"
+    ok(play, "choose 2")
+    assert play.session.state.prompt is None and track(play.session, "encounter.discard") == 1

@@ -17,7 +17,7 @@ from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import attacks, board, effects, encounter, places, reference, rules, skilltest
+from tablekeeper.games.arkham import attacks, board, effects, encounter, piles, places, reference, rules, skilltest
 from tablekeeper.games.arkham.content import Step
 from tablekeeper.games.arkham.record import rec
 from tablekeeper.games.arkham.records import Pending, Soak
@@ -199,7 +199,7 @@ def _draw_enemy(txn: Txn, step: Step, ctx: Pending) -> None:
     names = _enemy_names(txn.state, step)
     label = f"a {step.trait} enemy" if step.trait else "an enemy"
     txn.ask("step_draw", f"{ctx.source}: seat {ctx.seat} draws {label}: which?", [*names, "none found"], seat=ctx.seat,
-            context={"names": names, "at": step.at, "doom": step.doom, "ctx": _ctx(ctx)})
+            context={"names": names, "at": step.at, "doom": step.doom, "set": step.set, "ctx": _ctx(ctx)})
 
 
 def _choose(txn: Txn, step: Step, ctx: Pending) -> None:
@@ -372,14 +372,37 @@ def answer_way(txn: Txn, index: int) -> None:
 
 
 def answer_draw(txn: Txn, index: int) -> None:
-    """The enemy the players found spawns for the investigator (or none was found)."""
+    """The enemy the players found spawns for the investigator (or none was found). Searched out of the
+    encounter deck and discard pile (no separate deck named), it leaves the one it was in: the pile the
+    counts allow, else the one the players name."""
     context, ctx = _open_context(txn)
     names = msgspec.convert(context["names"], type=list[str])
     if index >= len(names):
         txn.notice(f"{ctx.source}: no enemy found")
         return
+    name = names[index]
+    found_in = piles.searched(txn.state, ctx.source) if context.get("set") is None else ()
+    if len(found_in) > 1:
+        labels = [f"{piles.LABELS[p]} ({txn.value(p.value)})" for p in found_in]
+        txn.ask("step_draw_pile", f"{ctx.source}: where was {name} found?", labels, seat=ctx.seat,
+                context={**context, "name": name, "piles": [p.value for p in found_in]})
+        return
+    _draw_found(txn, context, ctx, name, found_in[0] if found_in else None)
+
+
+def answer_draw_pile(txn: Txn, index: int) -> None:
+    """The pile the players found the enemy in: it leaves that one."""
+    context, ctx = _open_context(txn)
+    found_in = [piles.Pile(str(p)) for p in msgspec.convert(context["piles"], type=list[str])]
+    _draw_found(txn, context, ctx, str(context["name"]), found_in[index])
+
+
+def _draw_found(txn: Txn, context: dict[str, object], ctx: Pending, name: str, pile: piles.Pile | None) -> None:
+    if pile is not None:
+        piles.take(txn, pile)
+        txn.notice(f"{ctx.source}: {name} is taken out of {piles.LABELS[pile]}")
     at = context.get("at")
-    encounter.spawn_card(txn, ctx.seat, names[index], at=None if at is None else str(at),
+    encounter.spawn_card(txn, ctx.seat, name, at=None if at is None else str(at),
                          doom=int(str(context.get("doom") or 0)))
 
 
