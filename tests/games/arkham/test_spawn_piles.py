@@ -198,3 +198,27 @@ def test_the_pile_question_stops_the_automatic_run() -> None:
     assert prompt is not None and prompt.id == "step_draw_pile"
     ok(play, "choose 2")
     assert play.session.state.prompt is None and track(play.session, "encounter.discard") == 1
+
+
+# --- 4: every encounter card stays counted somewhere -------------------------------------------------------
+def encounter_cards_counted(s: Session) -> int:
+    """Deck, discard pile, and the scenario's encounter cards in play or in the victory display."""
+    in_play = [e for e in data(s, "enemies").values() if e.get("card")]
+    return track(s, "encounter.deck") + track(s, "encounter.discard") + len(in_play) + len(data(s, "treacheries"))
+
+
+def test_a_round_of_draws_defeats_and_searches_keeps_every_encounter_card_counted() -> None:
+    """The Gathering, Hard: two draws (an enemy, a treachery that stays), the enemy defeated, the
+    treachery discarded, then the skull's search finds a Ghoul in the discard pile; after each, the
+    deck, the discard pile and the cards in play add up to the deck the scenario began with."""
+    s = new(difficulty="hard")
+    total = encounter_cards_counted(s)
+    to_step(s, "mythos", "1.4")
+    answer(s, "Ghoul Minion")
+    answer(s, "Obscuring Fog")
+    assert encounter_cards_counted(s) == total
+    do(s, "harm-enemy Ghoul Minion 2", "discard-treachery Obscuring Fog")
+    assert track(s, "encounter.discard") == 2 and encounter_cards_counted(s) == total
+    answer(failed_hard_skull(s), "Ghoul Minion")
+    answer(s, "discard pile")
+    assert track(s, "encounter.discard") == 1 and encounter_cards_counted(s) == total
