@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tablekeeper.core.session import Session
-from tablekeeper.games.arkham import encounter, piles
+from tablekeeper.games.arkham import board, encounter, piles
 
 from .helpers import answer, data, do, new, start_turn, to_step, track
 
@@ -222,3 +222,20 @@ def test_a_round_of_draws_defeats_and_searches_keeps_every_encounter_card_counte
     answer(failed_hard_skull(s), "Ghoul Minion")
     answer(s, "discard pile")
     assert track(s, "encounter.discard") == 1 and encounter_cards_counted(s) == total
+
+
+@pytest.mark.parametrize("protection", ["on", "protection-removed"])
+def test_an_enemy_added_to_the_victory_display_leaves_play(monkeypatch: pytest.MonkeyPatch, protection: str) -> None:
+    """Ruth Turner (01141) evaded goes to the victory display: off the board, her doom with her, and
+    counted by act 1's objective (Cultists in the victory display)."""
+    if protection == "protection-removed":
+        monkeypatch.setattr(board, "enemy_to_victory", lambda txn, name: None)
+    s = new(scenario_id="midnight_masks")
+    do(s, "enemy seat1 Ruth Turner", "enemy-doom Ruth Turner +1")
+    discard = track(s, "encounter.discard")
+    do(s, "victory 1 Ruth Turner")
+    assert data(s, "victory")[-1] == 1 and track(s, "encounter.discard") == discard
+    if protection == "protection-removed":
+        assert "Ruth Turner" in data(s, "enemies")
+        return
+    assert "Ruth Turner" not in data(s, "enemies") and track(s, "doom.other") == 0

@@ -194,6 +194,16 @@ def investigated(txn: Txn, loc: str) -> None:
         txn.put("treacheries", cards)
 
 
+def enemy_to_victory(txn: Txn, name: str) -> None:
+    """An enemy a card adds to the victory display (Ruth Turner evaded, Victoria Devereux's parley)
+    leaves play, its doom with it; it reaches neither encounter pile."""
+    foe = enemy(txn.state, name)
+    if foe.doom:
+        txn.add("doom.other", -foe.doom)
+    save_enemy(txn, name, None)
+    txn.notice(f"{name} leaves play for the victory display")
+
+
 def discard_enemy(txn: Txn, name: str) -> None:
     """An enemy discarded by a card (not defeated): to the encounter discard pile, its doom with it."""
     foe = enemy(txn.state, name)

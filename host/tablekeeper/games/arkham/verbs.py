@@ -491,12 +491,16 @@ def record(txn: Txn, args: tuple[str, ...]) -> None:
 
 def victory(txn: Txn, args: tuple[str, ...]) -> None:
     """A card with victory points goes to the victory display (AH-XP-2 counts them); named, an
-    Objective that counts such cards sees it."""
+    Objective that counts such cards sees it, and an enemy of that name in play leaves play."""
     if not args:
         raise Rejected("usage: victory N [CARD]")
     card = name_of(args[1:], "card") if len(args) > 1 else None
     found = None if card is None else encounter.known_card(txn.state, card)
-    effects.add_victory(txn, count(args[0], "victory points", 1), found[0] if found else card)
+    name = found[0] if found else card
+    points = count(args[0], "victory points", 1)
+    if name is not None and name in board.enemies(txn.state):
+        board.enemy_to_victory(txn, name)
+    effects.add_victory(txn, points, name)
 
 
 def grim(txn: Txn, args: tuple[str, ...]) -> None:
