@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tablekeeper.games.arkham import board
+
 from .helpers import data, do, new, rejects, start_turn, to_step, track
 
 
@@ -315,6 +317,31 @@ def test_hunter_with_two_equal_ways_asks_its_prey() -> None:
     assert prompt is not None and prompt.id == "hunter_move" and prompt.options == ("East", "West")
     do(s, "choose 1")
     assert enemy(s, "Hound")["engaged"] == 2  # arrived where seat 2 is, and engaged at once
+
+
+@pytest.mark.parametrize("protection", ["on", "protection-removed"])
+def test_two_equal_ways_that_meet_again_before_the_investigator_are_both_asked(
+        monkeypatch: pytest.MonkeyPatch, protection: str) -> None:
+    """Kennel -> North or South -> Gate -> Yard: both first steps are as short; the search once kept only
+    the first way to reach the Gate and moved the hunter North without a word."""
+    if protection == "protection-removed":
+        def first_way_only(state: object, start: str, occupied: set[str]) -> list[str]:
+            return found[:1] if (found := original(state, start, occupied)) else []
+
+        original = board.first_steps_toward
+        monkeypatch.setattr(board, "first_steps_toward", first_way_only)
+    s = new(scenario_id="custom")
+    do(s, "location Yard 1 0", "location Gate 1 0 to=Yard", "location North 1 0 to=Gate",
+       "location South 1 0 to=Gate", "location Kennel 1 0 to=North,South", "enter seat1 Yard", "enter seat2 Yard",
+       "enemy seat1 Hound fight=2 health=3 evade=2 damage=1 horror=0 hunter at=Kennel")
+    to_step(s, "enemy", "3.2")
+    prompt = s.state.prompt
+    if protection == "protection-removed":
+        assert prompt is None and enemy(s, "Hound")["location"] == "North"
+        return
+    assert prompt is not None and prompt.id == "hunter_move" and prompt.options == ("North", "South")
+    do(s, "choose 2")
+    assert enemy(s, "Hound")["location"] == "South"
 
 
 def test_a_trauma_choice_in_the_enemy_phase_lets_the_other_attacks_go_on() -> None:

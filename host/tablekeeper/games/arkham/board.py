@@ -194,6 +194,16 @@ def investigated(txn: Txn, loc: str) -> None:
         txn.put("treacheries", cards)
 
 
+def enemy_to_victory(txn: Txn, name: str) -> None:
+    """An enemy a card adds to the victory display (Ruth Turner evaded, Victoria Devereux's parley)
+    leaves play, its doom with it; it reaches neither encounter pile."""
+    foe = enemy(txn.state, name)
+    if foe.doom:
+        txn.add("doom.other", -foe.doom)
+    save_enemy(txn, name, None)
+    txn.notice(f"{name} leaves play for the victory display")
+
+
 def discard_enemy(txn: Txn, name: str) -> None:
     """An enemy discarded by a card (not defeated): to the encounter discard pile, its doom with it."""
     foe = enemy(txn.state, name)
@@ -231,20 +241,26 @@ def neighbours(state: GameState, loc: str) -> list[str]:
 
 def first_steps_toward_investigators(state: GameState, start: str) -> list[str]:
     """3.2: the locations one step along every shortest path to the nearest investigator(s)."""
-    occupied = {where(state, s) for s in effects.live_seats(state)} - {None}
+    occupied = {loc for s in effects.live_seats(state) if (loc := where(state, s)) is not None}
+    return first_steps_toward(state, start, occupied)
+
+
+def first_steps_toward(state: GameState, start: str, occupied: set[str]) -> list[str]:
+    """The locations one step along every shortest path from ``start`` to the nearest of ``occupied``
+    (none: already there, or no way leads there). Two ways that meet again on the way are both kept."""
     if start in occupied:
         return []
-    frontier = {n: n for n in neighbours(state, start)}  # location -> first step
+    frontier = {n: {n} for n in neighbours(state, start)}  # location -> the first steps reaching it
     seen = {start, *frontier}
     while frontier:
-        found = sorted({first for loc, first in frontier.items() if loc in occupied})
+        found = sorted({first for loc, firsts in frontier.items() if loc in occupied for first in firsts})
         if found:
             return found
-        nxt: dict[str, str] = {}
-        for loc, first in sorted(frontier.items()):
+        nxt: dict[str, set[str]] = {}
+        for loc, firsts in sorted(frontier.items()):
             for n in neighbours(state, loc):
-                if n not in seen and n not in nxt:
-                    nxt[n] = first
+                if n not in seen:
+                    nxt.setdefault(n, set()).update(firsts)
         seen |= set(nxt)
         frontier = nxt
     return []
@@ -276,6 +292,14 @@ def move_hunters(txn: Txn, chosen: tuple[str, str] | None = None) -> None:
         elif loc is None or not neighbours(txn.state, str(loc)):
             txn.notice(f"{name} hunts: move it with move-enemy (its location's connections are not known)")
     txn.put("hunters_moved", None)
+
+
+def move_enemy(txn: Txn, name: str, to: str, why: str) -> None:
+    """A card moves an unengaged enemy to a connecting location; ready there beside investigators, it
+    engages one (AH-ENGM-3)."""
+    save_enemy(txn, name, replace(enemy(txn.state, name), location=to))
+    txn.notice(f"{name} moves to {to} ({why})")
+    engage_check(txn, name)
 
 
 def enter(txn: Txn, seat: int, loc: str) -> None:

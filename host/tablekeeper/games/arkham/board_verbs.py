@@ -112,7 +112,7 @@ def enemy_verb(txn: Txn, args: tuple[str, ...]) -> None:
                                  ready="exhausted" not in flags,
                                  weakness_of=seat if "weakness" in flags else None)  # AH-DMG-10: its owner
     if card_name is not None and at is None and card.spawn is not None and not typed:
-        encounter.spawn_card(txn, seat, card_name)
+        encounter.spawn_card(txn, seat, card_name, ready=foe.ready)
         return
     encounter.place(txn, seat, encounter.free_name(label, board.enemies(txn.state)), foe, at, card.doom)
 
@@ -126,6 +126,9 @@ def engage_verb(txn: Txn, args: tuple[str, ...]) -> None:
     target = enemy_name(txn.state, name_of(args[1:], "enemy"))
     if board.enemy(txn.state, target).engaged == seat:
         raise Rejected(f"{target} is already engaged with seat {seat}")
+    if board.enemy(txn.state, target).has("massive"):
+        raise Rejected(f"{target} is massive: never in a threat area, engaged with everyone at its location "
+                       "while ready")
     board.engage(txn, target, seat)
 
 

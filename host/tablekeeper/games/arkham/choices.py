@@ -83,7 +83,8 @@ HANDLERS: dict[str, ChoiceHandler] = {key: _then_resume(fn) for key, fn in {
     "hunter_move": hunter_way, "soak": attacks.choose_split, "encounter_card": mythos.choose_card,
     "action": verbs.choose_action, "resolution": resolution, "step_when": steps.answer_when,
     "step_choose": steps.answer_choose, "step_enemy": steps.answer_enemy, "step_draw": steps.answer_draw,
+    "step_draw_pile": steps.answer_draw_pile,
     "location_card": steps.answer_location_card, "spawn_where": encounter.choose_place,
     "spawn_prey": encounter.choose_prey, "step_discarded": steps.answer_discarded,
-    "step_discarded_count": steps.answer_discarded_count,
+    "step_discarded_count": steps.answer_discarded_count, "step_way": steps.answer_way,
 }.items()}

@@ -6,7 +6,7 @@ game's record (``record.ArkhamRecord.scenario``), so a save replays against the 
 
 Its annotations are objects, not strings (no ``from __future__ import annotations``): msgspec reads them
 at the first decode of every start, and a string annotation is compiled and evaluated there, about 3 %
-of the instructions to a new game's first frame for these 97 fields.
+of the instructions to a new game's first frame for the 97 fields it had when measured.
 """
 
 
@@ -31,8 +31,11 @@ StepKind = Literal[
     "damage", "horror", "doom_agenda", "doom_nearest", "doom_each", "clues_to_location", "spend_clue",
     "draw_cards", "draw_enemy", "each_discards", "choose", "notice", "test", "move", "put_into_play",
     "remove_location", "reveal", "discard_enemies_at", "move_investigators", "spawn", "spawn_discarded",
-    "shuffle_discard",
+    "shuffle_discard", "enemies_move", "doom_per_enemy",
 ]
+Timing = Literal["turn_end", "mythos_end", "enemy_phase_end", "round_end"]
+"""The timing points of the Forced effects the station does itself: the end of each investigator's
+turn, of the Mythos phase, of the Enemy phase, of the round."""
 
 
 class _Shape(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -69,7 +72,7 @@ class Step(_Shape, frozen=True):
     skill: Skill | None = None
     difficulty: Count = 0
     locations: tuple[str, ...] = ()
-    location: str | None = None
+    location: str | None = None  # the location the step acts on (enemies_move: the one they head for)
     enemy: str | None = None
     at: str | None = None
     doom: Count = 0
@@ -108,6 +111,16 @@ class Discard(_Shape, frozen=True):
     test: Test | None = None
 
 
+class EnemyForced(_Shape, frozen=True):
+    """An enemy's own Forced effect at a timing point (AH-FORCED-1/3): it readies (Umôrdhoth, 01157),
+    heals ``amount`` damage (Relentless Dark Young, 01179) or takes ``amount`` doom (Wizard of the
+    Order, 01170)."""
+
+    at: Timing
+    do: Literal["ready", "heal", "doom"]
+    amount: Count = 1
+
+
 class EncounterCard(_Shape, frozen=True):
     """An encounter card the station follows: an enemy's stat block and keywords, or what a
     treachery does that the station tracks."""
@@ -136,6 +149,7 @@ class EncounterCard(_Shape, frozen=True):
     costs_more: tuple[Literal["move", "fight", "evade"], ...] = ()  # the first each round: +1 action
     no_play: tuple[Literal["asset", "event"], ...] = ()  # in the threat area: its bearer cannot play these
     discard: Discard | None = None  # its Forced effect that discards it
+    forced: tuple[EnemyForced, ...] = ()  # an enemy's Forced effects at the end of a turn, phase or round
     test: Test | None = None
     then: tuple[Step, ...] = ()
     surge_if: Literal["no_clues"] | None = None
@@ -165,6 +179,24 @@ class LocationCard(_Shape, frozen=True):
     investigate: Skill | None = None
 
 
+class LocationForced(_Shape, frozen=True):
+    """A location's own Forced effect at the end of the round, once revealed: clues are added until it
+    holds ``amount`` (per investigator) (Ritual Site, 01156)."""
+
+    at: Literal["round_end"]
+    do: Literal["clues_up_to"]
+    amount: Count
+    per_investigator: bool = False
+
+
+class AgendaForced(_Shape, frozen=True):
+    """The current agenda's Forced effect: at its timing point its steps run for the lead investigator
+    (They're Getting Out!, 01107: Ghouls move toward the Parlor, doom for the Ghouls near it)."""
+
+    at: Timing
+    then: tuple[Step, ...]
+
+
 class LocationSpec(_Shape, frozen=True):
     """A scenario's location: its card, or the cards it may be until revealed, and how many are placed."""
 
@@ -179,6 +211,7 @@ class LocationSpec(_Shape, frozen=True):
     investigate: Skill | None = None
     barrier: bool = False
     variants: tuple[LocationCard, ...] = ()
+    forced: tuple[LocationForced, ...] = ()  # its revealed side's Forced effects
     copies: Annotated[int, msgspec.Meta(ge=1, le=9)] = 1
     verified: bool | None = None
     source: str = ""

@@ -14,6 +14,7 @@ from tablekeeper.core.file_options import option_file
 from tablekeeper.errors import ConfigError
 from tablekeeper.games.arkham.content import (
     Ability,
+    AgendaForced,
     EncounterCard,
     Goal,
     Keyword,
@@ -60,6 +61,7 @@ class Card(msgspec.Struct, frozen=True):
     enemy_fight: int = 0
     enemy_evade: int = 0
     ability: Ability | None = None
+    forced: tuple[AgendaForced, ...] = ()  # an agenda's Forced effects while it is current
 
 
 class Ally(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -231,6 +233,7 @@ class _CardSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class _Agenda(_CardSpec, frozen=True, forbid_unknown_fields=True):
     doom: Positive | None = None
+    forced: tuple[AgendaForced, ...] = ()
 
 
 class _Act(_CardSpec, frozen=True, forbid_unknown_fields=True):
@@ -318,6 +321,8 @@ def load_encounters(override: str | None = None,
                 raise fail(label, f"sets.{key}.cards.{name}", "an enemy needs fight, health, evade, damage and horror")
             if (card.discard is not None or card.no_play) and card.stays != "threat_area":
                 raise fail(label, f"sets.{key}.cards.{name}", "discard and no_play need stays = \"threat_area\"")
+            if card.forced and card.kind != "enemy":
+                raise fail(label, f"sets.{key}.cards.{name}", "forced is an enemy's (a treachery's Forced is discard)")
             if card.discard is not None and card.discard.test is not None and card.discard.at != "turn_end":
                 raise fail(label, f"sets.{key}.cards.{name}.discard", "only a turn_end discard has a test")
             cards[name] = msgspec.structs.replace(card, set=key, source=card.source or entry.source)
@@ -363,9 +368,19 @@ def _card(label: str, spec: _Agenda | _Act, key: str) -> Card:
         raise ConfigError(f"{label}: {key} needs {amount_key} or objective", file=label, key=key)
     if spec.goal is not None and spec.objective is None:
         raise fail(label, key, "a goal needs its objective (in words)")
+    forced = spec.forced if isinstance(spec, _Agenda) else ()
+    for i, effect in enumerate(forced):
+        for j, step in enumerate(effect.then):
+            needs = FORCED_STEP_NEEDS.get(step.do, ())
+            if not all(getattr(step, field) for field in needs):
+                raise fail(label, f"{key}.forced[{i}].then[{j}]", f"{step.do} needs {' and '.join(needs)}")
     return Card(key if spec.name is None else spec.name, amount, spec.per_investigator, spec.objective,
                 spec.resolution, spec.card, spec.resolutions, spec.goal, spec.spend, spec.then, spec.enemy_fight,
-                spec.enemy_evade, spec.ability)
+                spec.enemy_evade, spec.ability, forced)
+
+
+FORCED_STEP_NEEDS = {"enemies_move": ("trait", "location"), "doom_per_enemy": ("trait", "locations")}
+"""What an agenda's Forced steps cannot do without: whom they move or count, and where."""
 
 
 def load_scenarios(override: str | None = None, encounters: str | None = None, packs: Sequence[packlib.Pack] = ()

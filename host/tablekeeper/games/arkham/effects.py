@@ -292,10 +292,16 @@ def eliminate(txn: Txn, seat: int, defeat: rules.Defeat) -> None:
 
 def drop_from_turns(txn: Txn, seat: int) -> None:
     """An eliminated seat takes no further turn this investigation phase; eliminated on its own
-    turn (resigned, or defeated by an attack of opportunity), its turn ends there."""
+    turn (resigned, or defeated by an attack of opportunity), its turn ends there, and the enemies'
+    Forced effects at the end of each investigator's turn happen (01157)."""
     state = txn.state
     if state.phase != "investigation" or state.step != "2.2" or seat in state.done:
         return
+    if seat == state.active_seat:
+        from tablekeeper.games.arkham import forced  # forced builds on these helpers
+
+        forced.happen(txn, "turn_end", f"at the end of seat {seat}'s turn")
+        state = txn.state
     done = (*state.done, seat)
     active = None if seat == state.active_seat else state.active_seat
     flowmod.move(txn, round_no=state.round, phase=state.phase, step=state.step, seat=active,

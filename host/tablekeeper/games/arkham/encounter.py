@@ -49,11 +49,12 @@ def free_name(base: str, taken: Mapping[str, Any]) -> str:
     return f"{base} {n}"
 
 
-def spawn_card(txn: Txn, seat: int, name: str, *, at: str | None = None, doom: int = 0) -> None:
+def spawn_card(txn: Txn, seat: int, name: str, *, at: str | None = None, doom: int = 0, ready: bool = True) -> None:
     """The enemy ``name`` of the scenario's data comes into play for ``seat`` (its drawer): at ``at``
-    when a card says where, else by its own spawn instruction; without one it engages its drawer."""
+    when a card says where, else by its own spawn instruction; without one it engages its drawer.
+    ``ready=False`` is the table's word that it came into play exhausted, kept whichever way it spawns."""
     card = rec(txn.state).scenario.cards[name]
-    foe = enemy_record(card, effects.investigator_count(txn.state), name=name)
+    foe = enemy_record(card, effects.investigator_count(txn.state), name=name, ready=ready)
     label = free_name(name, board.enemies(txn.state))
     where = at if at is not None else card.spawn
     if where == "prey":
@@ -64,7 +65,7 @@ def spawn_card(txn: Txn, seat: int, name: str, *, at: str | None = None, doom: i
         if len(empty) > 1:
             txn.ask("spawn_where", f"{label} spawns at an empty location: which?", empty,
                     context={"enemy": label, "card": name, "seat": seat, "doom": doom + card.doom,
-                             "places": empty})
+                             "places": empty, "ready": ready})
             return
         if not empty and board.locations(txn.state):
             _discarded(txn, label, "no empty location")
@@ -122,7 +123,8 @@ def choose_place(txn: Txn, index: int) -> None:
     context = prompt.context
     txn.close_prompt()
     card = rec(txn.state).scenario.cards[str(context["card"])]
-    foe = enemy_record(card, effects.investigator_count(txn.state), name=str(context["card"]))
+    foe = enemy_record(card, effects.investigator_count(txn.state), name=str(context["card"]),
+                       ready=bool(context.get("ready", True)))
     place(txn, int(context["seat"]), str(context["enemy"]), foe, str(context["places"][index]), int(context["doom"]))
 
 

@@ -7,7 +7,7 @@ from tablekeeper.core.flow import Ending, Flow, Hold, Hook, Kind, Phase, Predica
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import seat_track
-from tablekeeper.games.arkham import attacks, board, effects, mythos, rules, scenario_cards, threat
+from tablekeeper.games.arkham import attacks, board, effects, forced, mythos, rules, scenario_cards, threat
 from tablekeeper.games.arkham.record import rec
 
 
@@ -149,13 +149,20 @@ def _upkeep_draw(txn: Txn) -> None:
             txn.add(seat_track(seat, "resources"), 1)
 
 
+def _round_ends(txn: Txn) -> None:
+    """The round's end: the Forced effects keyed to it, the cards' in play (01179, 01156, 01107) and
+    the treacheries' that leave then (01165)."""
+    forced.round_ends(txn)
+    threat.round_ends(txn)
+
+
 FLOW = Flow(phases=(
     Phase("mythos", "I. Mythos", (
         step("1.1", "Round begins", Kind.AUTO),
         step("1.2", "Place doom", Kind.AUTO, enter=_place_doom),
         step("1.3", "Check doom", Kind.AUTO, enter=_check_doom),
         step("1.4", "Encounter draws", Kind.TABLE, enter=_encounter_draws, idle=_draws_told),
-        step("1.5", "Mythos ends", Kind.AUTO),
+        step("1.5", "Mythos ends", Kind.AUTO, enter=forced.mythos_ends),
     ), skip=lambda s: s.round == 1),  # AH-FW-1: no Mythos phase in the first round
     Phase("investigation", "II. Investigation", (
         step("2.1", "Phase begins", Kind.AUTO, stop=BETWEEN_SCENARIOS),
@@ -166,7 +173,7 @@ FLOW = Flow(phases=(
         step("3.1", "Phase begins", Kind.AUTO),
         step("3.2", "Hunters move", Kind.TABLE, enter=_hunters, idle=_no_hunter_moves),
         step("3.3", "Enemies attack", Kind.TABLE, enter=_attacks, idle=_no_attacks),
-        step("3.4", "Phase ends", Kind.AUTO),
+        step("3.4", "Phase ends", Kind.AUTO, enter=forced.enemy_phase_ends),
     )),
     Phase("upkeep", "IV. Upkeep", (
         step("4.1", "Phase begins", Kind.AUTO),
@@ -176,4 +183,4 @@ FLOW = Flow(phases=(
         step("4.5", "Hand size", Kind.AUTO, enter=_hand_check, hold=_hand_limit),
         step("4.6", "Round ends", Kind.TABLE, enter=_offer_round_end_spend, idle=_no_round_end_spend),
     )),
-), round_end=threat.round_ends, ending=ENDING)
+), round_end=_round_ends, ending=ENDING)

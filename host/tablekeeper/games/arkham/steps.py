@@ -17,7 +17,7 @@ from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import attacks, board, effects, encounter, places, reference, rules, skilltest
+from tablekeeper.games.arkham import attacks, board, effects, encounter, piles, places, reference, rules, skilltest
 from tablekeeper.games.arkham.content import Step
 from tablekeeper.games.arkham.record import rec
 from tablekeeper.games.arkham.records import Pending, Soak
@@ -199,7 +199,7 @@ def _draw_enemy(txn: Txn, step: Step, ctx: Pending) -> None:
     names = _enemy_names(txn.state, step)
     label = f"a {step.trait} enemy" if step.trait else "an enemy"
     txn.ask("step_draw", f"{ctx.source}: seat {ctx.seat} draws {label}: which?", [*names, "none found"], seat=ctx.seat,
-            context={"names": names, "at": step.at, "doom": step.doom, "ctx": _ctx(ctx)})
+            context={"names": names, "at": step.at, "doom": step.doom, "set": step.set, "ctx": _ctx(ctx)})
 
 
 def _choose(txn: Txn, step: Step, ctx: Pending) -> None:
@@ -290,6 +290,39 @@ def _spawn_discarded(txn: Txn, step: Step, ctx: Pending) -> None:
             context={"names": names, "at": step.at, "doom": step.doom, "ctx": _ctx(ctx)})
 
 
+def _enemies_move(txn: Txn, step: Step, ctx: Pending) -> None:
+    """Each unengaged enemy with the trait moves one location toward ``location`` (01107), one after
+    the other: each becomes a step of its own, so a question about one (which way, whom it engages)
+    holds the rest until it is answered."""
+    state = txn.state
+    if step.enemy is None:
+        names = [n for n in _matching(state, step.trait) if board.enemy(state, n).engaged is None]
+        each = [Pending(steps=(replace(step, enemy=n),), seat=ctx.seat, source=ctx.source) for n in names]
+        _save_todo(txn, [*each, *rec(state).todo])
+        return
+    foe = board.enemies(state).get(step.enemy)
+    goal = str(step.location)
+    if foe is None or foe.engaged is not None or foe.location is None or goal not in board.locations(state):
+        return  # defeated, engaged or gone meanwhile, or the place it heads for is not in play
+    ways = board.first_steps_toward(state, foe.location, {goal})
+    if len(ways) > 1:
+        txn.ask("step_way", f"{ctx.source}: {step.enemy} moves toward {goal}: which way?", ways, seat=ctx.seat,
+                context={"enemy": step.enemy, "ways": ways, "ctx": _ctx(ctx)})
+    elif ways:
+        board.move_enemy(txn, step.enemy, ways[0], f"{ctx.source}: toward {goal}")
+
+
+def _doom_per_enemy(txn: Txn, step: Step, ctx: Pending) -> None:
+    """Doom on the current agenda for each enemy with the trait at one of ``locations`` (01107 at the end
+    of the round). It waits for 1.3 like the Mythos phase's doom (AH-DOOM-4): the card does not say it
+    can make the agenda advance."""
+    names = [n for n in _matching(txn.state, step.trait)
+             if board.enemy_location(txn.state, board.enemy(txn.state, n)) in step.locations]
+    if names:
+        txn.add("agenda.doom", step.amount * len(names))
+        txn.notice(f"{ctx.source}: {step.amount * len(names)} doom on the agenda ({', '.join(names)})")
+
+
 HANDLERS = {
     "damage": _harm, "horror": _harm, "doom_agenda": _doom_agenda, "doom_nearest": _doom_nearest,
     "doom_each": _doom_each, "clues_to_location": _clues_to_location, "spend_clue": _spend_clue,
@@ -297,7 +330,7 @@ HANDLERS = {
     "notice": _notice, "test": _test, "move": _move, "put_into_play": _put_into_play,
     "remove_location": _remove_location, "reveal": _reveal, "discard_enemies_at": _discard_enemies_at,
     "move_investigators": _move_investigators, "spawn": _spawn, "spawn_discarded": _spawn_discarded,
-    "shuffle_discard": _shuffle_discard,
+    "shuffle_discard": _shuffle_discard, "enemies_move": _enemies_move, "doom_per_enemy": _doom_per_enemy,
 }
 
 
@@ -330,15 +363,46 @@ def answer_enemy(txn: Txn, index: int) -> None:
     txn.notice(f"{ctx.source}: {amount} doom on {name}")
 
 
+def answer_way(txn: Txn, index: int) -> None:
+    """The way an enemy moving toward a location takes, of those equally short (the lead's pick)."""
+    context, ctx = _open_context(txn)
+    name, way = str(context["enemy"]), msgspec.convert(context["ways"], type=list[str])[index]
+    if name in board.enemies(txn.state):
+        board.move_enemy(txn, name, way, f"{ctx.source}: the way picked")
+
+
 def answer_draw(txn: Txn, index: int) -> None:
-    """The enemy the players found spawns for the investigator (or none was found)."""
+    """The enemy the players found spawns for the investigator (or none was found). Searched out of the
+    encounter deck and discard pile (no separate deck named), it leaves the one it was in: the pile the
+    counts allow, else the one the players name."""
     context, ctx = _open_context(txn)
     names = msgspec.convert(context["names"], type=list[str])
     if index >= len(names):
         txn.notice(f"{ctx.source}: no enemy found")
         return
+    name = names[index]
+    found_in = piles.searched(txn.state, ctx.source) if context.get("set") is None else ()
+    if len(found_in) > 1:
+        labels = [f"{piles.LABELS[p]} ({txn.value(p.value)})" for p in found_in]
+        txn.ask("step_draw_pile", f"{ctx.source}: where was {name} found?", labels, seat=ctx.seat,
+                context={**context, "name": name, "piles": [p.value for p in found_in]})
+        return
+    _draw_found(txn, context, ctx, name, found_in[0] if found_in else None)
+
+
+def answer_draw_pile(txn: Txn, index: int) -> None:
+    """The pile the players found the enemy in: it leaves that one."""
+    context, ctx = _open_context(txn)
+    found_in = [piles.Pile(str(p)) for p in msgspec.convert(context["piles"], type=list[str])]
+    _draw_found(txn, context, ctx, str(context["name"]), found_in[index])
+
+
+def _draw_found(txn: Txn, context: dict[str, object], ctx: Pending, name: str, pile: piles.Pile | None) -> None:
+    if pile is not None:
+        piles.take(txn, pile)
+        txn.notice(f"{ctx.source}: {name} is taken out of {piles.LABELS[pile]}")
     at = context.get("at")
-    encounter.spawn_card(txn, ctx.seat, names[index], at=None if at is None else str(at),
+    encounter.spawn_card(txn, ctx.seat, name, at=None if at is None else str(at),
                          doom=int(str(context.get("doom") or 0)))
 
 

@@ -1,6 +1,7 @@
 """Treacheries in an investigator's threat area: what they forbid while there, and the Forced effects
 that discard them at the end of the round or of their bearer's turn (AH-FORCED-1/3; the core set's
-Dissonant Voices 01165 and Frozen in Fear 01164)."""
+Dissonant Voices 01165 and Frozen in Fear 01164). The end of a turn also runs the other cards' Forced
+effects keyed to it (``forced.py``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from tablekeeper.core import flow as flowmod
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import board, effects, skilltest
+from tablekeeper.games.arkham import board, effects, forced, skilltest
 from tablekeeper.games.arkham.record import rec
 from tablekeeper.games.arkham.records import Treachery, TurnEnd
 
@@ -46,9 +47,10 @@ def round_ends(txn: Txn) -> None:
 
 # --- Forced: at the end of the bearer's turn -----------------------------------------------------------
 def turn_ends(txn: Txn) -> None:
-    """2.2's ``turn_end`` hook. 01164: each treachery in the active seat's threat area with a Forced
-    test at the end of its bearer's turn is tested, one after the other; a success discards it. The
-    turn stays on while they run and ends once they are done (``go_on``)."""
+    """2.2's ``turn_end`` hook. The enemies' Forced effects first (01157 readies); then (01164) each
+    treachery in the active seat's threat area with a Forced test at the end of its bearer's turn is
+    tested, one after the other; a success discards it. The turn stays on while they run (or while a
+    question they opened is open) and ends once they are done (``go_on``)."""
     state = txn.state
     seat = state.active_seat
     ending = rec(state).turn_end
@@ -58,11 +60,13 @@ def turn_ends(txn: Txn) -> None:
             return  # its tests are done: the turn ends now
     if seat is None:
         return
+    forced.turn_ends(txn)  # 01157: the enemies' Forced effects at the end of each investigator's turn
     left = tuple(label for label, t in sorted(threat_area(state, seat).items())
                  if t.discard is not None and t.discard.at == "turn_end")
-    if left:
+    if left or txn.state.prompt is not None:
         txn.put("turn_end", TurnEnd(seat, left))
-        _next_test(txn)
+        if txn.state.prompt is None:
+            _next_test(txn)
 
 
 def _next_test(txn: Txn) -> None:

@@ -36,7 +36,7 @@ from tablekeeper.games.arkham.parsing import (
     usage,
 )
 from tablekeeper.games.arkham.record import GrimNote, rec
-from tablekeeper.games.arkham.records import Provoked
+from tablekeeper.games.arkham.records import Enemy, Provoked
 
 
 # --- actions -------------------------------------------------------------------------------------
@@ -105,17 +105,27 @@ def menu_lines(state: GameState, seat: int) -> list[tuple[str, ...]]:
     elif board.locations(state):
         out += [("act", me, "move", loc) for loc in sorted(board.locations(state))]
     for name, foe in sorted(board.enemies(state).items()):
-        mine = foe.engaged == seat
-        if not mine and (here is None or board.enemy_location(state, foe) != here):
-            continue
-        if mine or not foe.aloof:
-            out.append(("act", me, "fight", name))
-        out.append(("act", me, "evade" if mine else "engage", name))
+        out += [("act", me, kind, name) for kind in enemy_actions(state, seat, foe)]
     if effects.seat_value(state, seat, "hand") > 0 and threat.play_barred(state, seat, "asset") is None:
         have = effects.seat_value(state, seat, "resources")
         out += [("ally", me, name) for name, card in sorted(rec(state).allies.items())
                 if card.cost <= have and name not in assets.assets(state, seat)]
     return [*out, ("act", me, "other"), ("act", me, "resign")]
+
+
+def enemy_actions(state: GameState, seat: int, foe: Enemy) -> tuple[str, ...]:
+    """The enemy actions the seat may take against this enemy: fight one engaged with it or at its
+    location (not an aloof one engaged with nobody, AH-ALOOF-4), evade one engaged with it (a ready
+    massive enemy at its location counts), engage one at its location that is not (never a massive
+    one: it is never placed in a threat area)."""
+    mine = board.is_engaged(state, foe, seat)
+    here = board.where(state, seat)
+    if not mine and (here is None or board.enemy_location(state, foe) != here):
+        return ()
+    fight = ("fight",) if mine or not foe.aloof else ()
+    if mine:
+        return (*fight, "evade")
+    return (*fight, *(() if foe.has("massive") else ("engage",)))
 
 
 def choose_action(txn: Txn, index: int) -> None:
@@ -173,6 +183,9 @@ def _check_target(state: GameState, seat: int, kind: str, target: str | None) ->
             raise Rejected(f"{target} is not engaged with seat {seat}: Evade targets only your own enemies")
         if kind == "engage" and board.is_engaged(state, foe, seat):
             raise Rejected(f"{target} is already engaged with seat {seat}")  # AH-ENGAGE-3
+        if kind == "engage" and foe.has("massive"):
+            raise Rejected(f"{target} is massive: never in a threat area, engaged with everyone at its "
+                           "location while ready")
         if not board.is_engaged(state, foe, seat) and board.enemy_location(state, foe) != here:
             raise Rejected(f"{target} is not at seat {seat}'s location")  # AH-ENGAGE-1
         if kind == "fight" and foe.aloof and foe.engaged is None:
@@ -478,12 +491,16 @@ def record(txn: Txn, args: tuple[str, ...]) -> None:
 
 def victory(txn: Txn, args: tuple[str, ...]) -> None:
     """A card with victory points goes to the victory display (AH-XP-2 counts them); named, an
-    Objective that counts such cards sees it."""
+    Objective that counts such cards sees it, and an enemy of that name in play leaves play."""
     if not args:
         raise Rejected("usage: victory N [CARD]")
     card = name_of(args[1:], "card") if len(args) > 1 else None
     found = None if card is None else encounter.known_card(txn.state, card)
-    effects.add_victory(txn, count(args[0], "victory points", 1), found[0] if found else card)
+    name = found[0] if found else card
+    points = count(args[0], "victory points", 1)
+    if name is not None and name in board.enemies(txn.state):
+        board.enemy_to_victory(txn, name)
+    effects.add_victory(txn, points, name)
 
 
 def grim(txn: Txn, args: tuple[str, ...]) -> None:

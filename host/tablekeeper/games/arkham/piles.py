@@ -1,0 +1,39 @@
+"""Which encounter pile a card searched out of "the encounter deck and discard pile" came from, so both
+counts (and the next draw's odds) stay true: the table is asked only when both piles could hold it."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from tablekeeper.core.game import Txn
+from tablekeeper.core.state import GameState
+from tablekeeper.games.arkham.record import rec
+
+
+class Pile(Enum):
+    """An encounter pile, by the track that counts it."""
+
+    DECK = "encounter.deck"
+    DISCARD = "encounter.discard"
+
+
+LABELS = {Pile.DECK: "the encounter deck", Pile.DISCARD: "the encounter discard pile"}
+
+
+def could_hold(deck: int, discard: int) -> tuple[Pile, ...]:
+    """The piles with a card left in them; ``discard`` counts only cards that were there before the search."""
+    return tuple(pile for pile, held in ((Pile.DECK, deck), (Pile.DISCARD, discard)) if held > 0)
+
+
+def searched(state: GameState, source: str) -> tuple[Pile, ...]:
+    """The piles a search made by ``source`` could have found its card in. A treachery resolving its
+    revelation (Mysterious Chanting) is counted in the discard pile already, though it reaches it only
+    afterwards: it is not a card the search could find."""
+    card = rec(state).scenario.cards.get(source)
+    own = card is not None and card.kind == "treachery" and card.stays is None
+    return could_hold(state.value(Pile.DECK.value), state.value(Pile.DISCARD.value) - (1 if own else 0))
+
+
+def take(txn: Txn, pile: Pile) -> None:
+    """The card found leaves its pile (an emptied deck is reshuffled by its track, AH-ENCDECK-2)."""
+    txn.add(pile.value, -1)
