@@ -320,7 +320,7 @@ def startup_cases(tmp: Path, game: str, seats: str, first: dict[str, Any]) -> li
     """The start-up figures, each over ``STARTS`` starts: a new game (``first`` the one the idle window
     followed), the same save again with its screens remembered, with nothing remembered, after a power cut."""
     saves = iter([tmp / f"new{n}.sqlite" for n in range(1, STARTS)])
-    loop = [*CHILD, str(tmp / "loop.sqlite"), game, seats]
+    same_save = [*CHILD, str(tmp / "loop.sqlite"), game, seats]
     new_games = []
 
     def new_game() -> dict[str, Any]:
@@ -331,18 +331,18 @@ def startup_cases(tmp: Path, game: str, seats: str, first: dict[str, Any]) -> li
     for save in new_games:
         forget(save)
     # the Pi's ordinary start: the same save again, as the last run left it
-    figures.append(starts(lambda: measure(loop, ready_and_screen, idle=False)))
+    figures.append(starts(lambda: measure(same_save, ready_and_screen, idle=False)))
 
     # the same with nothing remembered: the first start after an update, or after a power cut just after a change
     def cold() -> dict[str, Any]:
         forget(tmp / "loop.sqlite")
-        return measure(loop, ready_and_screen, idle=False)
+        return measure(same_save, ready_and_screen, idle=False)
 
     figures.append(starts(cold))
 
     def after_cut() -> dict[str, Any]:  # its screens remembered as it stood when the power was cut
-        cut_power(loop)
-        return measure(loop, ready_and_screen, idle=False)
+        cut_power(same_save)
+        return measure(same_save, ready_and_screen, idle=False)
 
     figures.append(starts(after_cut))
     return figures
