@@ -13,6 +13,7 @@ from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import assets, effects, places, rules
+from tablekeeper.games.arkham.content import EnemyEvent
 from tablekeeper.games.arkham.record import rec
 from tablekeeper.games.arkham.records import Enemy, Location
 
@@ -400,6 +401,12 @@ def engage(txn: Txn, name: str, seat: int) -> None:
     txn.notice(f"{name} engages seat {seat}")
 
 
+def _after(txn: Txn, at: EnemyEvent, name: str, seats: list[int], foe: Enemy | None = None) -> None:
+    from tablekeeper.games.arkham import forced  # the cards' Forced effects build on the board
+
+    forced.after(txn, at, name, foe or enemy(txn.state, name), seats)
+
+
 def disengage(txn: Txn, name: str, exhaust: bool) -> None:
     """AH-EVADE-4: an evaded enemy exhausts (if ready), leaves the threat area for the location."""
     foe = enemy(txn.state, name)
@@ -469,6 +476,7 @@ def harm_enemy(txn: Txn, name: str, damage: int) -> None:
     foe = enemy(txn.state, name)
     total = foe.damage + damage
     if total >= foe.health:
+        loc = enemy_location(txn.state, foe)
         txn.put("defeated_enemies", (*rec(txn.state).defeated_enemies, name))
         if foe.card is not None:
             txn.put("defeated_cards", (*rec(txn.state).defeated_cards, foe.card))
@@ -485,6 +493,7 @@ def harm_enemy(txn: Txn, name: str, damage: int) -> None:
         else:
             txn.add("encounter.discard", 1)
             txn.notice(f"{name} is defeated")
+        _after(txn, "defeated", name, seats_at(txn.state, loc) if loc is not None else [], foe)
     else:
         save_enemy(txn, name, replace(foe, damage=total))
 

@@ -323,6 +323,10 @@ def load_encounters(override: str | None = None,
                 raise fail(label, f"sets.{key}.cards.{name}", "discard and no_play need stays = \"threat_area\"")
             if card.forced and card.kind != "enemy":
                 raise fail(label, f"sets.{key}.cards.{name}", "forced is an enemy's (a treachery's Forced is discard)")
+            for i, effect in enumerate(card.forced):
+                if (effect.do == "horror") != (effect.at in ("defeated", "engages")):
+                    raise fail(label, f"sets.{key}.cards.{name}.forced[{i}]",
+                               "horror goes with at = \"defeated\" or \"engages\", and only it does")
             if card.discard is not None and card.discard.test is not None and card.discard.at != "turn_end":
                 raise fail(label, f"sets.{key}.cards.{name}.discard", "only a turn_end discard has a test")
             cards[name] = msgspec.structs.replace(card, set=key, source=card.source or entry.source)

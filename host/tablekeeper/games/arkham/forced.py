@@ -2,7 +2,9 @@
 written as data on its card: an enemy's (Umôrdhoth 01157 readies, Relentless Dark Young 01179 heals,
 Wizard of the Order 01170 takes doom), a revealed location's (Ritual Site 01156 refills its clues) and
 the current agenda's (They're Getting Out! 01107). One that could change nothing does not start
-(AH-FORCED-2): no notice. Treacheries' are ``threat.py``'s."""
+(AH-FORCED-2): no notice. Treacheries' are ``threat.py``'s. An enemy's Forced effects at a moment of its
+own (after it is defeated, after it engages someone) are ``after``'s: Goat Spawn 01180, Young Deep One
+01181."""
 
 from __future__ import annotations
 
@@ -11,8 +13,9 @@ from msgspec.structs import replace
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.games.arkham import board, effects, rules, steps
-from tablekeeper.games.arkham.content import EnemyForced, Timing
+from tablekeeper.games.arkham.content import EnemyEvent, EnemyForced, Step, Timing
 from tablekeeper.games.arkham.record import rec
+from tablekeeper.games.arkham.records import Enemy, Pending
 
 WHEN: dict[Timing, str] = {"turn_end": "at the end of the turn", "mythos_end": "at the end of the Mythos phase",
                            "enemy_phase_end": "at the end of the Enemy phase", "round_end": "at the end of the round"}
@@ -43,6 +46,21 @@ def enemy_phase_ends(txn: Txn) -> None:
 
 def round_ends(txn: Txn) -> None:
     happen(txn, "round_end")
+
+
+AFTER: dict[EnemyEvent, str] = {"defeated": "after it is defeated", "engages": "after it engages"}
+
+
+def after(txn: Txn, at: EnemyEvent, name: str, foe: Enemy, seats: list[int]) -> None:
+    """The Forced effects on ``foe``'s card for ``at`` (it was defeated, it engaged someone), for
+    ``seats``: those at its location (01180), the one it engaged (01181). Each seat's harm may go on
+    their assets, a question each, in seat order."""
+    card = rec(txn.state).scenario.cards.get(foe.card) if foe.card is not None else None
+    for effect in (card.forced if card is not None else ()):
+        if effect.at == at and effect.do == "horror":  # 01180, 01181
+            harm = (Step(do="horror", amount=effect.amount),)
+            steps.run_all(txn, [Pending(steps=harm, seat=seat, source=f"{name} (Forced, {AFTER[at]})")
+                                for seat in seats])
 
 
 def enemy_effects(state: GameState, at: Timing) -> list[tuple[str, EnemyForced]]:

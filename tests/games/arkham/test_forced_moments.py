@@ -1,0 +1,79 @@
+"""The core set's enemies' Forced effects at moments of their own, driven through the verbs a table
+types: Goat Spawn (01180) gives each investigator at its location 1 horror after it is defeated."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tablekeeper.core.session import Session
+from tablekeeper.errors import ConfigError
+from tablekeeper.games.arkham import data, forced
+
+from .helpers import answer, do, new, start_turn, track
+from .helpers import data as viewed
+
+WOODS = "Arkham Woods 1"  # an empty location of The Devourer Below, nobody there
+
+
+def remove_protection(monkeypatch: pytest.MonkeyPatch, protection: str) -> None:
+    """The box as it was: these Forced effects are only their cards' text."""
+    if protection == "protection-removed":
+        monkeypatch.setattr(forced, "after", lambda txn, at, name, foe, seats: None)
+
+
+def horror(s: Session) -> tuple[int, int]:
+    return track(s, "seat1.horror"), track(s, "seat2.horror")
+
+
+# --- Goat Spawn (01180) --------------------------------------------------------------------------------
+@pytest.mark.rule("AH-FORCED-1")
+@pytest.mark.parametrize("protection", ["on", "protection-removed"])
+def test_goat_spawn_defeated_gives_each_investigator_at_its_location_1_horror(
+        monkeypatch: pytest.MonkeyPatch, protection: str) -> None:
+    """Engaged with seat 1 at the Main Path, where seat 2 stands too: its defeat by a fight costs both of
+    them 1 horror; seat 3, elsewhere, takes none."""
+    remove_protection(monkeypatch, protection)
+    s = new(seats=3, scenario_id="devourer_below")
+    do(s, f"enter seat3 {WOODS}", )
+    answer(s, "Quiet Glade")  # a Woods card with no Forced effect on entering
+    do(s, "enemy seat1 Goat Spawn")
+    start_turn(s, 1)
+    do(s, "harm-enemy Goat Spawn 2", "act seat1 fight Goat Spawn skill=9", "reveal chaos 0", "resolve")
+    assert "Goat Spawn" not in viewed(s, "enemies")
+    want = (1, 1, 0) if protection == "on" else (0, 0, 0)
+    assert (*horror(s), track(s, "seat3.horror")) == want
+    if protection == "on":
+        assert "Goat Spawn (Forced, after it is defeated): seat 2 takes 1 horror" in s.view()["notices"]
+
+
+def test_goat_spawn_defeated_at_a_location_nobody_holds_harms_nobody() -> None:
+    """Unengaged at an empty location, damaged to defeat by a card's effect: nobody is there to take horror."""
+    s = new(scenario_id="devourer_below")
+    do(s, f"enemy seat1 Goat Spawn at={WOODS}", "harm-enemy Goat Spawn 3")
+    assert "Goat Spawn" not in viewed(s, "enemies") and horror(s) == (0, 0)
+
+
+def test_goat_spawn_horror_an_ally_could_take_is_a_question_and_the_round_waits() -> None:
+    """Seat 1 has an ally that could take the horror: seat 1 is asked where it goes, and seat 2's
+    horror waits behind that answer."""
+    s = new(scenario_id="devourer_below")
+    do(s, "enemy seat1 Goat Spawn", "asset seat1 Guard Dog health=3 sanity=1")
+    do(s, "harm-enemy Goat Spawn 3")
+    assert s.state.prompt is not None and s.state.prompt.id == "soak" and horror(s) == (0, 0)
+    answer(s, "on Guard Dog")
+    assert s.state.prompt is None and horror(s) == (0, 1)
+
+
+@pytest.mark.parametrize("entry", ['{ at = "defeated", do = "heal" }', '{ at = "round_end", do = "horror" }',
+                                   '{ at = "evaded", do = "horror" }'])
+def test_an_enemys_forced_effect_the_station_cannot_follow_is_one_line_naming_the_entry(
+        tmp_path: Path, entry: str) -> None:
+    path = tmp_path / "encounters.toml"
+    path.write_text('[sets.x]\nname = "X"\n[sets.x.cards.Thing]\nkind = "enemy"\nfight = 1\nhealth = 1\n'
+                    f'evade = 1\ndamage = 1\nhorror = 1\nforced = [{entry}]\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        data.load_encounters(str(path))
+    said = str(caught.value)
+    assert str(path) in said and "sets.x.cards.Thing" in said and "\n" not in said
