@@ -1,5 +1,6 @@
 """The core set's enemies' Forced effects at moments of their own, driven through the verbs a table
-types: Goat Spawn (01180) gives each investigator at its location 1 horror after it is defeated."""
+types: Goat Spawn (01180) gives each investigator at its location 1 horror after it is defeated, and
+Young Deep One (01181) gives 1 horror to the investigator it has just engaged."""
 
 from __future__ import annotations
 
@@ -64,6 +65,72 @@ def test_goat_spawn_horror_an_ally_could_take_is_a_question_and_the_round_waits(
     assert s.state.prompt is not None and s.state.prompt.id == "soak" and horror(s) == (0, 0)
     answer(s, "on Guard Dog")
     assert s.state.prompt is None and horror(s) == (0, 1)
+
+
+# --- Young Deep One (01181) ----------------------------------------------------------------------------
+@pytest.mark.rule("AH-FORCED-1")
+@pytest.mark.parametrize("protection", ["on", "protection-removed"])
+def test_young_deep_one_spawning_engaged_gives_its_investigator_1_horror(
+        monkeypatch: pytest.MonkeyPatch, protection: str) -> None:
+    """Drawn with no spawn instruction, it spawns engaged with the drawer: that engagement is its own,
+    and seat 1 takes 1 horror; seat 2 none."""
+    remove_protection(monkeypatch, protection)
+    s = new(scenario_id="devourer_below")
+    do(s, "enemy seat1 Young Deep One")
+    assert viewed(s, "enemies")["Young Deep One"]["engaged"] == 1
+    assert horror(s) == ((1, 0) if protection == "on" else (0, 0))
+    if protection == "on":
+        assert "Young Deep One (Forced, after it engages): seat 1 takes 1 horror" in s.view()["notices"]
+
+
+@pytest.mark.parametrize("protection", ["on", "protection-removed"])
+def test_young_deep_one_engaging_an_investigator_who_walks_in_gives_them_1_horror(
+        monkeypatch: pytest.MonkeyPatch, protection: str) -> None:
+    """Ready and unengaged in the Woods, it engages seat 1 on entering: 1 horror to seat 1."""
+    remove_protection(monkeypatch, protection)
+    s = new(scenario_id="devourer_below")
+    do(s, f"enemy seat1 Young Deep One at={WOODS}")
+    assert horror(s) == (0, 0)
+    start_turn(s, 1)
+    do(s, f"act seat1 move {WOODS}")
+    answer(s, "Quiet Glade")
+    assert viewed(s, "enemies")["Young Deep One"]["engaged"] == 1
+    assert horror(s) == ((1, 0) if protection == "on" else (0, 0))
+
+
+def test_young_deep_one_engaged_by_the_investigator_is_no_engagement_of_its_own() -> None:
+    """The engage action is the investigator's doing, not the enemy engaging them: no horror."""
+    s = new(scenario_id="devourer_below")
+    do(s, f"enter seat1 {WOODS}")
+    answer(s, "Quiet Glade")
+    do(s, "enemy seat1 Young Deep One at=Main Path exhausted")  # exhausted: it engages nobody by itself
+    start_turn(s, 2)
+    do(s, "act seat2 engage Young Deep One")
+    assert viewed(s, "enemies")["Young Deep One"]["engaged"] == 2 and horror(s) == (0, 0)
+
+
+@pytest.mark.parametrize("auto", [False, True], ids=["pressed", "automatic"])
+def test_young_deep_one_hunting_into_an_ally_holder_asks_where_the_horror_goes_and_the_run_waits(
+        auto: bool) -> None:
+    """A hunter in the Woods moves to the Main Path in the Enemy phase and engages seat 1 there (its
+    prey, lowest combat, weighed); seat 1's ally could take the horror: the question holds the Enemy
+    phase, and an automatic run stops there and goes on once answered."""
+    s = Session(new().game, seats=1, seed=1, options={"flow": "auto", "scenario_id": "devourer_below"}) if auto \
+        else new(seats=1, scenario_id="devourer_below")
+    do(s, f"enemy seat1 Young Deep One at={WOODS}", "asset seat1 Guard Dog health=3 sanity=1")
+    start_turn(s, 1)
+    do(s, "pass 1")
+    if not auto:
+        while s.state.prompt is None and s.state.phase != "upkeep":
+            do(s, "next")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.id == "soak" and s.state.phase == "enemy"
+    assert viewed(s, "enemies")["Young Deep One"]["engaged"] == 1
+    answer(s, "on Guard Dog")
+    if auto:  # the run went on: its attack at 3.3 (the Dog gone, on seat 1), then the next round
+        assert (s.state.round, s.state.phase) == (2, "mythos") and track(s, "seat1.horror") == 1
+    else:
+        assert s.state.phase == "enemy" and track(s, "seat1.horror") == 0
 
 
 @pytest.mark.parametrize("entry", ['{ at = "defeated", do = "heal" }', '{ at = "round_end", do = "horror" }',

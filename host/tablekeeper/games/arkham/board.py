@@ -348,6 +348,8 @@ def spawn(txn: Txn, seat: int, name: str, foe: Enemy, at: str | None) -> None:
         save_enemy(txn, name, replace(foe, engaged=seat, location=None))
     txn.notice(f"{name} spawns " + (f"engaged with seat {seat}" if enemy(txn.state, name).engaged == seat
                                     else f"at {enemy_location(txn.state, enemy(txn.state, name)) or 'no location'}"))
+    if at is None and enemy(txn.state, name).engaged == seat:
+        _after(txn, "engages", name, [seat])
 
 
 def engage_check(txn: Txn, name: str) -> None:
@@ -360,7 +362,7 @@ def engage_check(txn: Txn, name: str) -> None:
         return
     here = prey_candidates(txn, name, foe.prey, seats_at(txn.state, loc))
     if len(here) == 1:
-        engage(txn, name, here[0])
+        engages(txn, name, here[0])
     elif here:
         prey = f" ({foe.prey})" if foe.prey else ""
         txn.ask("prey", f"{name}'s prey{prey}: whom does it engage?", [f"seat {s}" for s in here],
@@ -399,6 +401,13 @@ def engage(txn: Txn, name: str, seat: int) -> None:
     foe = enemy(txn.state, name)
     save_enemy(txn, name, replace(foe, engaged=seat, location=None))
     txn.notice(f"{name} engages seat {seat}")
+
+
+def engages(txn: Txn, name: str, seat: int) -> None:
+    """The enemy engages the seat by itself (at its location, spawning, its prey picked): then its
+    card's Forced effects after it engages (01181)."""
+    engage(txn, name, seat)
+    _after(txn, "engages", name, [seat])
 
 
 def _after(txn: Txn, at: EnemyEvent, name: str, seats: list[int], foe: Enemy | None = None) -> None:

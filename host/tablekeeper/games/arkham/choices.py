@@ -36,7 +36,7 @@ def prey(txn: Txn, index: int) -> None:
     prompt = _open(txn)
     name, seat = str(prompt.context["enemy"]), int(prompt.context["seats"][index])
     txn.close_prompt()
-    board.engage(txn, name, seat)
+    board.engages(txn, name, seat)
 
 
 def attacker(txn: Txn, index: int) -> None:
