@@ -11,6 +11,7 @@ import pytest
 from tablekeeper.core.session import Session
 from tablekeeper.errors import ConfigError
 from tablekeeper.games.arkham import data, forced
+from tablekeeper.games.arkham.record import rec
 
 from .helpers import answer, do, new, start_turn, track
 from .helpers import data as viewed
@@ -131,6 +132,47 @@ def test_young_deep_one_hunting_into_an_ally_holder_asks_where_the_horror_goes_a
         assert (s.state.round, s.state.phase) == (2, "mythos") and track(s, "seat1.horror") == 1
     else:
         assert s.state.phase == "enemy" and track(s, "seat1.horror") == 0
+
+
+# --- Ruth Turner (01141) -------------------------------------------------------------------------------
+def engaged_with_ruth() -> Session:
+    s = new(scenario_id="midnight_masks")
+    do(s, "enemy seat1 Ruth Turner", "enemy-doom Ruth Turner +1")  # she spawns at St. Mary's Hospital
+    do(s, "enter seat1 \"St. Mary's Hospital\"")
+    assert viewed(s, "enemies")["Ruth Turner"]["engaged"] == 1
+    return s
+
+
+@pytest.mark.rule("AH-FORCED-1")
+@pytest.mark.parametrize("protection", ["on", "protection-removed"])
+def test_ruth_turner_evaded_by_a_test_goes_to_the_victory_display(monkeypatch: pytest.MonkeyPatch,
+                                                                  protection: str) -> None:
+    """Evaded by seat 1's evade action: she leaves play with her doom for the victory display, worth her
+    printed victory 1, and act 1's objective counts her among the Cultists there."""
+    remove_protection(monkeypatch, protection)
+    s = engaged_with_ruth()
+    start_turn(s, 1)
+    do(s, "act seat1 evade Ruth Turner skill=9", "reveal chaos 0", "resolve")
+    if protection == "protection-removed":
+        assert viewed(s, "enemies")["Ruth Turner"]["ready"] is False and viewed(s, "victory") == []
+        return
+    assert "Ruth Turner" not in viewed(s, "enemies") and track(s, "doom.other") == 0
+    assert viewed(s, "victory") == [1] and rec(s.state).victory_cards == ("Ruth Turner",)
+    assert "Ruth Turner is added to the victory display (Forced, after it is evaded): victory 1" in s.view()["notices"]
+
+
+def test_ruth_turner_evaded_by_a_card_goes_to_the_victory_display_too() -> None:
+    """An ability that evades her with no test (`evade`): the same Forced effect."""
+    s = engaged_with_ruth()
+    do(s, "evade Ruth Turner")
+    assert "Ruth Turner" not in viewed(s, "enemies") and viewed(s, "victory") == [1]
+
+
+def test_ruth_turner_failing_to_be_evaded_stays() -> None:
+    s = engaged_with_ruth()
+    start_turn(s, 1)
+    do(s, "act seat1 evade Ruth Turner skill=1", "reveal chaos 0", "resolve")
+    assert viewed(s, "enemies")["Ruth Turner"]["engaged"] == 1 and viewed(s, "victory") == []
 
 
 @pytest.mark.parametrize("entry", ['{ at = "defeated", do = "heal" }', '{ at = "round_end", do = "horror" }',

@@ -410,6 +410,13 @@ def engages(txn: Txn, name: str, seat: int) -> None:
     _after(txn, "engages", name, [seat])
 
 
+def evaded(txn: Txn, name: str) -> None:
+    """AH-EVADE-4: the evaded enemy exhausts and leaves the threat area; then its card's Forced effects
+    after it is evaded (01141)."""
+    disengage(txn, name, exhaust=True)
+    _after(txn, "evaded", name, [])
+
+
 def _after(txn: Txn, at: EnemyEvent, name: str, seats: list[int], foe: Enemy | None = None) -> None:
     from tablekeeper.games.arkham import forced  # the cards' Forced effects build on the board
 

@@ -217,7 +217,7 @@ def evade_auto(txn: Txn, args: tuple[str, ...]) -> None:
     foe = board.enemy(txn.state, target)
     if foe.engaged is None and not foe.has("massive"):
         raise Rejected(f"{target} is engaged with nobody")
-    board.disengage(txn, target, exhaust=True)
+    board.evaded(txn, target)
 
 
 def harm_enemy(txn: Txn, args: tuple[str, ...]) -> None:

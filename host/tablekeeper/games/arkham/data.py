@@ -327,6 +327,9 @@ def load_encounters(override: str | None = None,
                 if (effect.do == "horror") != (effect.at in ("defeated", "engages")):
                     raise fail(label, f"sets.{key}.cards.{name}.forced[{i}]",
                                "horror goes with at = \"defeated\" or \"engages\", and only it does")
+                if (effect.do == "victory") != (effect.at == "evaded"):
+                    raise fail(label, f"sets.{key}.cards.{name}.forced[{i}]",
+                               "victory goes with at = \"evaded\", and only it does")
             if card.discard is not None and card.discard.test is not None and card.discard.at != "turn_end":
                 raise fail(label, f"sets.{key}.cards.{name}.discard", "only a turn_end discard has a test")
             cards[name] = msgspec.structs.replace(card, set=key, source=card.source or entry.source)

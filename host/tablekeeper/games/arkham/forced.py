@@ -3,8 +3,8 @@ written as data on its card: an enemy's (Umôrdhoth 01157 readies, Relentless Da
 Wizard of the Order 01170 takes doom), a revealed location's (Ritual Site 01156 refills its clues) and
 the current agenda's (They're Getting Out! 01107). One that could change nothing does not start
 (AH-FORCED-2): no notice. Treacheries' are ``threat.py``'s. An enemy's Forced effects at a moment of its
-own (after it is defeated, after it engages someone) are ``after``'s: Goat Spawn 01180, Young Deep One
-01181."""
+own (after it is defeated, engages someone, is evaded) are ``after``'s: Goat Spawn 01180, Young Deep
+One 01181, Ruth Turner 01141."""
 
 from __future__ import annotations
 
@@ -48,7 +48,8 @@ def round_ends(txn: Txn) -> None:
     happen(txn, "round_end")
 
 
-AFTER: dict[EnemyEvent, str] = {"defeated": "after it is defeated", "engages": "after it engages"}
+AFTER: dict[EnemyEvent, str] = {"defeated": "after it is defeated", "engages": "after it engages",
+                                "evaded": "after it is evaded"}
 
 
 def after(txn: Txn, at: EnemyEvent, name: str, foe: Enemy, seats: list[int]) -> None:
@@ -61,6 +62,10 @@ def after(txn: Txn, at: EnemyEvent, name: str, foe: Enemy, seats: list[int]) -> 
             harm = (Step(do="horror", amount=effect.amount),)
             steps.run_all(txn, [Pending(steps=harm, seat=seat, source=f"{name} (Forced, {AFTER[at]})")
                                 for seat in seats])
+        elif effect.at == at and effect.do == "victory" and name in board.enemies(txn.state):  # 01141
+            board.enemy_to_victory(txn, name)
+            effects.add_victory(txn, foe.victory or 0, foe.card or name)
+            txn.notice(f"{name} is added to the victory display (Forced, {AFTER[at]}): victory {foe.victory or 0}")
 
 
 def enemy_effects(state: GameState, at: Timing) -> list[tuple[str, EnemyForced]]:

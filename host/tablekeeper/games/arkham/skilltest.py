@@ -146,8 +146,8 @@ def resolve(txn: Txn) -> None:
         else:
             txn.add(seat_track(seat, "clues"), 1)
     elif success and kind == "evade" and target in board.enemies(txn.state):
-        board.disengage(txn, str(target), exhaust=True)  # AH-EVADE-2 / AH-EVADE-4
         txn.notice(f"{target} is evaded")
+        board.evaded(txn, str(target))  # AH-EVADE-2 / AH-EVADE-4
     elif success and kind == "fight" and target in board.enemies(txn.state):
         board.harm_enemy(txn, str(target), 1)
     txn.put("test", replace(test, step="ST.7"))
