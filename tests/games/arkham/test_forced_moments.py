@@ -175,8 +175,55 @@ def test_ruth_turner_failing_to_be_evaded_stays() -> None:
     assert viewed(s, "enemies")["Ruth Turner"]["engaged"] == 1 and viewed(s, "victory") == []
 
 
+# --- "Wolf-Man" Drew (01137) ---------------------------------------------------------------------------
+DREW = '"Wolf-Man" Drew'
+
+
+def engaged_with_drew(damage: int) -> Session:
+    s = new(scenario_id="midnight_masks")
+    do(s, "enemy seat1 Wolf-Man Drew", "enter seat1 Downtown")  # he spawns Downtown
+    answer(s, "First Bank of Arkham")
+    assert viewed(s, "enemies")[DREW]["engaged"] == 1
+    if damage:
+        do(s, f"harm-enemy Wolf-Man Drew {damage}")
+    return s
+
+
+@pytest.mark.rule("AH-FORCED-1")
+@pytest.mark.parametrize("protection", ["on", "protection-removed"])
+def test_wolf_man_drew_heals_1_damage_when_he_attacks_in_the_enemy_phase(monkeypatch: pytest.MonkeyPatch,
+                                                                         protection: str) -> None:
+    """2 damage on him; his Enemy-phase attack on seat 1 heals 1 of it (and seat 1 takes his 2 damage)."""
+    remove_protection(monkeypatch, protection)
+    s = engaged_with_drew(2)
+    start_turn(s, 1)
+    do(s, "pass 1", "pass 2")
+    while viewed(s, "enemies")[DREW]["ready"]:
+        do(s, "next")
+    assert track(s, "seat1.damage") == 2
+    assert viewed(s, "enemies")[DREW]["damage"] == (1 if protection == "on" else 2)
+    if protection == "on":
+        assert f"{DREW} heals 1 damage (Forced, when it attacks)" in s.view()["notices"]
+
+
+def test_wolf_man_drew_heals_on_an_attack_of_opportunity_too() -> None:
+    """Seat 1 draws a card while engaged with him: his attack of opportunity heals him as well."""
+    s = engaged_with_drew(1)
+    start_turn(s, 1)
+    do(s, "act seat1 draw")
+    assert viewed(s, "enemies")[DREW]["damage"] == 0 and track(s, "seat1.damage") == 2
+
+
+def test_wolf_man_drew_unharmed_heals_nothing_and_says_nothing() -> None:
+    """AH-FORCED-2: no damage on him, the Forced effect would change nothing and does not start."""
+    s = engaged_with_drew(0)
+    start_turn(s, 1)
+    do(s, "act seat1 draw")
+    assert track(s, "seat1.damage") == 2 and not any("heals" in line for line in s.view()["notices"])
+
+
 @pytest.mark.parametrize("entry", ['{ at = "defeated", do = "heal" }', '{ at = "round_end", do = "horror" }',
-                                   '{ at = "evaded", do = "horror" }'])
+                                   '{ at = "evaded", do = "horror" }', '{ at = "attacks", do = "doom" }'])
 def test_an_enemys_forced_effect_the_station_cannot_follow_is_one_line_naming_the_entry(
         tmp_path: Path, entry: str) -> None:
     path = tmp_path / "encounters.toml"

@@ -115,6 +115,9 @@ def continue_enemy_phase(txn: Txn, chosen: str | None = None) -> None:
 
 # --- one attack and where its harm goes (AH-DMG-3..8) --------------------------------------------
 def attack(txn: Txn, name: str, seat: int, what: str) -> None:
+    from tablekeeper.games.arkham import forced  # the cards' Forced effects build on the attacks
+
+    forced.after(txn, "attacks", name, board.enemy(txn.state, name), [seat])
     foe = board.enemy(txn.state, name)
     damage, horror = foe.attack_damage, foe.attack_horror
     article = "an" if what[0] in "aeiou" else "a"

@@ -36,9 +36,9 @@ StepKind = Literal[
 Timing = Literal["turn_end", "mythos_end", "enemy_phase_end", "round_end"]
 """The timing points of the Forced effects the station does itself: the end of each investigator's
 turn, of the Mythos phase, of the Enemy phase, of the round."""
-EnemyEvent = Literal["defeated", "engages", "evaded"]
+EnemyEvent = Literal["defeated", "engages", "evaded", "attacks"]
 """The moments in one enemy's life its own Forced effects may key to: after it is defeated, after it
-engages an investigator, after it is evaded."""
+engages an investigator, after it is evaded, when it attacks."""
 
 
 class _Shape(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -119,7 +119,8 @@ class EnemyForced(_Shape, frozen=True):
     heals ``amount`` damage (Relentless Dark Young, 01179) or takes ``amount`` doom (Wizard of the
     Order, 01170); or, at a moment of its own, ``horror`` for the investigators it touches (Goat Spawn
     01180 defeated: each at its location; Young Deep One 01181: the one it engages), or ``victory``:
-    it goes to the victory display (Ruth Turner 01141 evaded)."""
+    it goes to the victory display (Ruth Turner 01141 evaded); ``heal`` as it attacks ("Wolf-Man" Drew
+    01137)."""
 
     at: Timing | EnemyEvent
     do: Literal["ready", "heal", "doom", "horror", "victory"]

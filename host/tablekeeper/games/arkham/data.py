@@ -307,6 +307,12 @@ def symbol_token(effect: SymbolEffect) -> TokenKind:
     return TokenKind(value=effect.value, again=effect.again, symbol=True)
 
 
+_FORCED_DOES: dict[str, tuple[str, ...]] = {"defeated": ("horror",), "engages": ("horror",), "evaded": ("victory",),
+                                             "attacks": ("heal",)}
+"""What an enemy's Forced effect at one of its own moments can do (the ends of a turn, phase or round:
+ready, heal, doom)."""
+
+
 def load_encounters(override: str | None = None,
                     packs: Sequence[packlib.Pack] = ()) -> dict[str, dict[str, EncounterCard]]:
     """Encounter sets by key: each card by name, with the set it belongs to filled in."""
@@ -324,12 +330,9 @@ def load_encounters(override: str | None = None,
             if card.forced and card.kind != "enemy":
                 raise fail(label, f"sets.{key}.cards.{name}", "forced is an enemy's (a treachery's Forced is discard)")
             for i, effect in enumerate(card.forced):
-                if (effect.do == "horror") != (effect.at in ("defeated", "engages")):
+                if effect.do not in _FORCED_DOES.get(effect.at, ("ready", "heal", "doom")):
                     raise fail(label, f"sets.{key}.cards.{name}.forced[{i}]",
-                               "horror goes with at = \"defeated\" or \"engages\", and only it does")
-                if (effect.do == "victory") != (effect.at == "evaded"):
-                    raise fail(label, f"sets.{key}.cards.{name}.forced[{i}]",
-                               "victory goes with at = \"evaded\", and only it does")
+                               f"at = \"{effect.at}\" cannot do \"{effect.do}\"")
             if card.discard is not None and card.discard.test is not None and card.discard.at != "turn_end":
                 raise fail(label, f"sets.{key}.cards.{name}.discard", "only a turn_end discard has a test")
             cards[name] = msgspec.structs.replace(card, set=key, source=card.source or entry.source)

@@ -3,8 +3,8 @@ written as data on its card: an enemy's (Umôrdhoth 01157 readies, Relentless Da
 Wizard of the Order 01170 takes doom), a revealed location's (Ritual Site 01156 refills its clues) and
 the current agenda's (They're Getting Out! 01107). One that could change nothing does not start
 (AH-FORCED-2): no notice. Treacheries' are ``threat.py``'s. An enemy's Forced effects at a moment of its
-own (after it is defeated, engages someone, is evaded) are ``after``'s: Goat Spawn 01180, Young Deep
-One 01181, Ruth Turner 01141."""
+own (after it is defeated, engages someone, is evaded; as it attacks) are ``after``'s: Goat Spawn 01180,
+Young Deep One 01181, Ruth Turner 01141, "Wolf-Man" Drew 01137."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def round_ends(txn: Txn) -> None:
 
 
 AFTER: dict[EnemyEvent, str] = {"defeated": "after it is defeated", "engages": "after it engages",
-                                "evaded": "after it is evaded"}
+                                "evaded": "after it is evaded", "attacks": "when it attacks"}
 
 
 def after(txn: Txn, at: EnemyEvent, name: str, foe: Enemy, seats: list[int]) -> None:
@@ -62,6 +62,8 @@ def after(txn: Txn, at: EnemyEvent, name: str, foe: Enemy, seats: list[int]) -> 
             harm = (Step(do="horror", amount=effect.amount),)
             steps.run_all(txn, [Pending(steps=harm, seat=seat, source=f"{name} (Forced, {AFTER[at]})")
                                 for seat in seats])
+        elif effect.at == at and effect.do == "heal":  # 01137
+            _enemy(txn, name, effect, f"Forced, {AFTER[at]}")
         elif effect.at == at and effect.do == "victory" and name in board.enemies(txn.state):  # 01141
             board.enemy_to_victory(txn, name)
             effects.add_victory(txn, foe.victory or 0, foe.card or name)
@@ -88,7 +90,7 @@ def _enemy(txn: Txn, name: str, effect: EnemyForced, why: str) -> None:
         txn.notice(f"{name} readies ({why})")
         if txn.state.prompt is None:
             board.engage_check(txn, name)  # AH-ENGM-6
-    elif effect.do == "heal" and foe.damage:  # 01179
+    elif effect.do == "heal" and foe.damage:  # 01179, 01137
         healed = min(effect.amount, foe.damage)
         board.save_enemy(txn, name, replace(foe, damage=foe.damage - healed))
         txn.notice(f"{name} heals {healed} damage ({why})")
