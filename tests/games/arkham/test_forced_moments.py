@@ -1,6 +1,8 @@
 """The core set's enemies' Forced effects at moments of their own, driven through the verbs a table
-types: Goat Spawn (01180) gives each investigator at its location 1 horror after it is defeated, and
-Young Deep One (01181) gives 1 horror to the investigator it has just engaged."""
+types: Goat Spawn (01180) gives each investigator at its location 1 horror after it is defeated, Young
+Deep One (01181) gives 1 horror to the investigator it has just engaged, Ruth Turner (01141) evaded goes
+to the victory display, "Wolf-Man" Drew (01137) heals as he attacks, and the Yithian Observer (01177)
+attacking makes its target discard a card at random or, with none in hand, hits harder."""
 
 from __future__ import annotations
 
@@ -220,6 +222,31 @@ def test_wolf_man_drew_unharmed_heals_nothing_and_says_nothing() -> None:
     start_turn(s, 1)
     do(s, "act seat1 draw")
     assert track(s, "seat1.damage") == 2 and not any("heals" in line for line in s.view()["notices"])
+
+
+# --- Yithian Observer (01177) --------------------------------------------------------------------------
+@pytest.mark.rule("AH-FORCED-1")
+@pytest.mark.parametrize("protection", ["on", "protection-removed"])
+@pytest.mark.parametrize(("hand", "left", "harm"), [(3, 2, (1, 1)), (0, 0, (2, 2))])
+def test_yithian_observer_attacking_discards_a_card_or_with_an_empty_hand_hits_harder(
+        monkeypatch: pytest.MonkeyPatch, protection: str, hand: int, left: int, harm: tuple[int, int]) -> None:
+    """Its Enemy-phase attack on seat 1: with cards in hand seat 1 discards one at random and takes the
+    printed 1 damage and 1 horror; with none, the attack deals 2 and 2."""
+    if protection == "protection-removed":
+        monkeypatch.setattr(forced, "attacks", lambda txn, name, seat: (0, 0))
+    s = new(scenario_id="devourer_below")
+    do(s, "enemy seat1 Yithian Observer", f"set seat1.hand {hand}")
+    discard = track(s, "seat1.discard")
+    start_turn(s, 1)
+    do(s, "pass 1", "pass 2")
+    while viewed(s, "enemies")["Yithian Observer"]["ready"]:
+        do(s, "next")
+    got = (track(s, "seat1.damage"), track(s, "seat1.horror"))
+    if protection == "protection-removed":
+        assert got == (1, 1) and track(s, "seat1.hand") == hand
+        return
+    assert got == harm and track(s, "seat1.hand") == left
+    assert track(s, "seat1.discard") == discard + hand - left
 
 
 @pytest.mark.parametrize("entry", ['{ at = "defeated", do = "heal" }', '{ at = "round_end", do = "horror" }',

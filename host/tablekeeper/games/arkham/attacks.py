@@ -117,9 +117,9 @@ def continue_enemy_phase(txn: Txn, chosen: str | None = None) -> None:
 def attack(txn: Txn, name: str, seat: int, what: str) -> None:
     from tablekeeper.games.arkham import forced  # the cards' Forced effects build on the attacks
 
-    forced.after(txn, "attacks", name, board.enemy(txn.state, name), [seat])
+    more_damage, more_horror = forced.attacks(txn, name, seat)
     foe = board.enemy(txn.state, name)
-    damage, horror = foe.attack_damage, foe.attack_horror
+    damage, horror = foe.attack_damage + more_damage, foe.attack_horror + more_horror
     article = "an" if what[0] in "aeiou" else "a"
     txn.notice(f"{name} makes {article} {what} on seat {seat}: {damage} damage, {horror} horror")
     txn.put("soak", Soak(seat, damage, horror))

@@ -120,10 +120,11 @@ class EnemyForced(_Shape, frozen=True):
     Order, 01170); or, at a moment of its own, ``horror`` for the investigators it touches (Goat Spawn
     01180 defeated: each at its location; Young Deep One 01181: the one it engages), or ``victory``:
     it goes to the victory display (Ruth Turner 01141 evaded); ``heal`` as it attacks ("Wolf-Man" Drew
-    01137)."""
+    01137), or ``discard_or_harm``: the attacked investigator discards a card at random, or with none
+    in hand the attack deals ``amount`` more damage and horror (Yithian Observer 01177)."""
 
     at: Timing | EnemyEvent
-    do: Literal["ready", "heal", "doom", "horror", "victory"]
+    do: Literal["ready", "heal", "doom", "horror", "victory", "discard_or_harm"]
     amount: Count = 1
 
 

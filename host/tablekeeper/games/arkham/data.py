@@ -308,7 +308,7 @@ def symbol_token(effect: SymbolEffect) -> TokenKind:
 
 
 _FORCED_DOES: dict[str, tuple[str, ...]] = {"defeated": ("horror",), "engages": ("horror",), "evaded": ("victory",),
-                                             "attacks": ("heal",)}
+                                             "attacks": ("heal", "discard_or_harm")}
 """What an enemy's Forced effect at one of its own moments can do (the ends of a turn, phase or round:
 ready, heal, doom)."""
 

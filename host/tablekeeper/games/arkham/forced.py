@@ -4,7 +4,8 @@ Wizard of the Order 01170 takes doom), a revealed location's (Ritual Site 01156 
 the current agenda's (They're Getting Out! 01107). One that could change nothing does not start
 (AH-FORCED-2): no notice. Treacheries' are ``threat.py``'s. An enemy's Forced effects at a moment of its
 own (after it is defeated, engages someone, is evaded; as it attacks) are ``after``'s: Goat Spawn 01180,
-Young Deep One 01181, Ruth Turner 01141, "Wolf-Man" Drew 01137."""
+Young Deep One 01181, Ruth Turner 01141, "Wolf-Man" Drew 01137; the Yithian Observer's (01177) changes
+the attack itself: ``attacks``."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from msgspec.structs import replace
 
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
+from tablekeeper.core.tracks import seat_track
 from tablekeeper.games.arkham import board, effects, rules, steps
 from tablekeeper.games.arkham.content import EnemyEvent, EnemyForced, Step, Timing
 from tablekeeper.games.arkham.record import rec
@@ -68,6 +70,28 @@ def after(txn: Txn, at: EnemyEvent, name: str, foe: Enemy, seats: list[int]) -> 
             board.enemy_to_victory(txn, name)
             effects.add_victory(txn, foe.victory or 0, foe.card or name)
             txn.notice(f"{name} is added to the victory display (Forced, {AFTER[at]}): victory {foe.victory or 0}")
+
+
+def attacks(txn: Txn, name: str, seat: int) -> tuple[int, int]:
+    """As ``name`` attacks ``seat``: its card's Forced effects then (01137 heals), and the damage and
+    horror they add to this attack: the Yithian Observer (01177) makes the seat discard a card at
+    random from hand, or, with none there, deals more."""
+    foe = board.enemy(txn.state, name)
+    after(txn, "attacks", name, foe, [seat])
+    card = rec(txn.state).scenario.cards.get(foe.card) if foe.card is not None else None
+    more = 0
+    for effect in (card.forced if card is not None else ()):
+        if effect.at != "attacks" or effect.do != "discard_or_harm":
+            continue
+        why = f"{name} (Forced, {AFTER['attacks']})"
+        if effects.seat_value(txn.state, seat, "hand") > 0:  # 01177
+            txn.add(seat_track(seat, "hand"), -1)
+            txn.add(seat_track(seat, "discard"), 1)
+            txn.notice(f"{why}: seat {seat} discards 1 card at random from hand")
+        else:
+            more += effect.amount
+            txn.notice(f"{why}: seat {seat} holds no cards: +{effect.amount} damage and +{effect.amount} horror")
+    return more, more
 
 
 def enemy_effects(state: GameState, at: Timing) -> list[tuple[str, EnemyForced]]:
