@@ -12,10 +12,10 @@ import pytest
 
 from tablekeeper.core.session import Session
 from tablekeeper.errors import ConfigError
-from tablekeeper.games.arkham import data, forced
+from tablekeeper.games.arkham import data, forced, verbs
 from tablekeeper.games.arkham.record import rec
 
-from .helpers import answer, do, new, start_turn, track
+from .helpers import answer, do, new, rejects, start_turn, track
 from .helpers import data as viewed
 
 WOODS = "Arkham Woods 1"  # an empty location of The Devourer Below, nobody there
@@ -161,6 +161,23 @@ def test_ruth_turner_evaded_by_a_test_goes_to_the_victory_display(monkeypatch: p
     assert "Ruth Turner" not in viewed(s, "enemies") and track(s, "doom.other") == 0
     assert viewed(s, "victory") == [1] and rec(s.state).victory_cards == ("Ruth Turner",)
     assert "Ruth Turner is added to the victory display (Forced, after it is evaded): victory 1" in s.view()["notices"]
+
+
+@pytest.mark.parametrize("protection", ["on", "protection-removed"])
+def test_ruth_turner_added_by_her_forced_effect_is_not_scored_again_by_hand(monkeypatch: pytest.MonkeyPatch,
+                                                                             protection: str) -> None:
+    """A table used to type `victory 1 Ruth Turner` after evading her: with her Forced effect doing it, the
+    typed line is refused (one copy in the scenario), so she is scored once."""
+    if protection == "protection-removed":
+        monkeypatch.setattr(verbs, "all_in_victory", lambda state, name, card: False)
+    s = engaged_with_ruth()
+    do(s, "evade Ruth Turner")
+    if protection == "protection-removed":
+        do(s, "victory 1 Ruth Turner")
+        assert viewed(s, "victory") == [1, 1]
+        return
+    assert "Ruth Turner is in the victory display already" in rejects(s, "victory 1 Ruth Turner")
+    assert viewed(s, "victory") == [1] and rec(s.state).victory_cards == ("Ruth Turner",)
 
 
 def test_ruth_turner_evaded_by_a_card_goes_to_the_victory_display_too() -> None:

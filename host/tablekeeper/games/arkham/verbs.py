@@ -24,6 +24,7 @@ from tablekeeper.games.arkham import (
     threat,
 )
 from tablekeeper.games.arkham.campaign import Campaign
+from tablekeeper.games.arkham.content import EncounterCard
 from tablekeeper.games.arkham.parsing import (
     cost_less,
     count,
@@ -498,9 +499,18 @@ def victory(txn: Txn, args: tuple[str, ...]) -> None:
     found = None if card is None else encounter.known_card(txn.state, card)
     name = found[0] if found else card
     points = count(args[0], "victory points", 1)
+    if found is not None and all_in_victory(txn.state, *found):
+        raise Rejected(f"{found[0]} is in the victory display already (the scenario has "
+                       f"{found[1].count} cop{'y' if found[1].count == 1 else 'ies'})")
     if name is not None and name in board.enemies(txn.state):
         board.enemy_to_victory(txn, name)
     effects.add_victory(txn, points, name)
+
+
+def all_in_victory(state: GameState, name: str, card: EncounterCard) -> bool:
+    """Every copy of the scenario's card is in the victory display (a Forced effect may have put it
+    there: Ruth Turner, 01141), so naming it again would score it twice."""
+    return rec(state).victory_cards.count(name) >= card.count
 
 
 def grim(txn: Txn, args: tuple[str, ...]) -> None:
