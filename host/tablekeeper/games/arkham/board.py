@@ -15,7 +15,7 @@ from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import assets, effects, places, rules
 from tablekeeper.games.arkham.content import EnemyEvent
 from tablekeeper.games.arkham.record import rec
-from tablekeeper.games.arkham.records import Enemy, Location
+from tablekeeper.games.arkham.records import Enemy, Location, Treachery
 
 
 # --- reading -------------------------------------------------------------------------------------
@@ -441,10 +441,15 @@ def remove_weaknesses(txn: Txn, seat: int) -> None:
             txn.notice(f"{name}, seat {seat}'s weakness, leaves the game")
 
 
+def threat_area(state: GameState, seat: int) -> dict[str, Treachery]:
+    """The treacheries lying in the seat's threat area, by their label in play."""
+    return {label: t for label, t in rec(state).treacheries.items() if t.seat == seat and t.location is None}
+
+
 def discard_threat_area(txn: Txn, seat: int) -> None:
     """AH-ELIM-3 step 4: the treacheries in an eliminated investigator's threat area are discarded."""
     cards = dict(rec(txn.state).treacheries)
-    gone = [n for n, t in cards.items() if t.seat == seat and t.location is None]
+    gone = list(threat_area(txn.state, seat))
     for name in gone:
         del cards[name]
         txn.add("encounter.discard", 1)

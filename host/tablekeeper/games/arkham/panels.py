@@ -144,7 +144,7 @@ def lasting_treacheries(state: GameState, seat: int) -> list[str]:
     """The treacheries that stay in play around the seat, so the table does not forget them: those in
     its threat area, and those attached to its location."""
     here = board.where(state, seat)
-    mine = [label for label, t in rec(state).treacheries.items() if t.seat == seat and t.location is None]
+    mine = list(board.threat_area(state, seat))
     attached = [label for label, t in rec(state).treacheries.items() if here is not None and t.location == here]
     out = [f"Threat area: {', '.join(sorted(mine))}"] if mine else []
     return out + ([f"At {here}: {', '.join(sorted(attached))}"] if attached else [])

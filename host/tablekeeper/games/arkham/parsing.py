@@ -10,7 +10,7 @@ from tablekeeper.core.game import Txn, parse_int, parse_seat
 from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import effects
+from tablekeeper.games.arkham import board, effects
 from tablekeeper.games.arkham.record import rec
 
 
@@ -56,8 +56,7 @@ def spend_actions(txn: Txn, seat: int, n: int, what: str, kind: str = "") -> Non
     """AH-ACTION-1: at most the actions left; AH-ACTION-2: costs are paid first. A treachery in the
     seat's threat area may make the first move, fight or evade action of each round cost 1 more
     (Frozen in Fear)."""
-    extra = [label for label, t in rec(txn.state).treacheries.items()
-             if t.seat == seat and t.location is None and kind in t.costs_more]
+    extra = [label for label, t in board.threat_area(txn.state, seat).items() if kind in t.costs_more]
     paid = rec(txn.state).paid_more
     if extra and paid.get(str(seat)) != txn.state.round:
         n += 1

@@ -10,13 +10,9 @@ from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import board, effects, forced, skilltest
+from tablekeeper.games.arkham.board import threat_area
 from tablekeeper.games.arkham.record import rec
-from tablekeeper.games.arkham.records import Treachery, TurnEnd
-
-
-def threat_area(state: GameState, seat: int) -> dict[str, Treachery]:
-    """The treacheries lying in the seat's threat area, by their label in play."""
-    return {label: t for label, t in rec(state).treacheries.items() if t.seat == seat and t.location is None}
+from tablekeeper.games.arkham.records import TurnEnd
 
 
 def play_barred(state: GameState, seat: int, cardtype: str) -> str | None:
