@@ -14,9 +14,9 @@ from tablekeeper.core.script import parse_line
 from tablekeeper.core.session import Session
 from tablekeeper.games.oathsworn.cards import COLOUR_NAMES, parse_card
 from tablekeeper.games.oathsworn.record import rec
-from tablekeeper.games.oathsworn.table import might_cubes
+from tablekeeper.games.oathsworn.table import encounter_of, might_cubes
 
-from .helpers import last, new, no, ok, seat, v
+from .helpers import last, new, no, ok, perform, seat, v
 
 LOCATIONS = ("front", "left", "right", "rear", "core")
 
@@ -95,7 +95,10 @@ def to_turns(s: Session) -> None:
             out = s.perform(line.command)
             assert out.accepted, out.reason
             drawn = Counter(str(e["source"]) for e in out.events if e.kind == "source.drawn")
-            assert drawn == {"enemy.yellow": 3, "enemy.red": 2}  # the Broodmother's MIGHT (OS-EATK-2)
+            card = encounter_of(s.state).card(str(rec(s.state).attack_card))
+            broken = card.attack is not None and v(s, f"boss.{card.attack}") == 0
+            # the Broodmother's MIGHT (OS-EATK-2), one red less from a broken location (OS-EATK-1)
+            assert drawn == {"enemy.yellow": 3, "enemy.red": 1 if broken else 2}
         else:
             ok(s, "next")
     answer_ally(s)
@@ -171,6 +174,35 @@ def test_the_broodmother_draws_her_own_might_and_a_broken_attack_one_card_less()
     assert "report the 4 planned cards" in no(s, "enemy 2 broken = R3 R2 Y1 Y0 Y0")
     ok(s, "enemy 2 broken = R2 Y0 Y1 Y0")  # OS-EATK-1: the strongest card (a red) is not drawn
     assert deck(s, "enemy.red").discard.total == 3 and v(s, "seat2.hp") == 6 - 3  # DEFENSE 1: 3 HP
+
+
+@pytest.mark.rule("OS-EATK-1")
+@pytest.mark.parametrize("protection", ["in place", "protection-removed"])
+def test_a_card_attacking_from_the_broken_front_draws_one_red_less_on_enemy_seat_alone(
+        protection: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reaction to the front breaking is Acidic Maw (seed 7), which attacks from the front: the
+    table types the ``enemy 1`` the notice names and the device plans the Broodmother's MIGHT one red
+    less, as it knows the card and the broken front; a ``broken`` typed as well takes the card off only once; an
+    attacker named by its colours draws them as typed. With the check removed the device wants all five
+    cards."""
+    from tablekeeper.games.oathsworn import draws
+
+    if protection == "protection-removed":
+        monkeypatch.setattr(draws, "_from_broken", lambda txn: False)
+    s = chapter_one()
+    ok(s, "next")
+    out = perform(s, "break front 1")  # seat 1 breaks the front: the reaction card targets seat 1
+    assert any("Acidic Maw (moves 5, attacks from the broken front" in str(e.data.get("text"))
+               for e in out.events if e.kind == "notice")
+    if protection == "protection-removed":
+        assert "report the 5 planned cards" in no(s, "enemy 1 = R2 Y1 Y1 Y0")
+        return
+    assert "report the 4 planned cards" in no(s, "enemy 1 = R2 R2 Y1 Y1 Y0")
+    assert "report the 4 planned cards" in no(s, "enemy 1 broken = R2 Y1 Y1")  # not two cards less
+    ok(s, "enemy 1 = R2 Y1 Y1 Y0")  # 4 damage vs DEFENSE 3: 1 HP
+    assert v(s, "seat1.hp") == 5 and deck(s, "enemy.red").discard.total == 1
+    ok(s, "enemy 2 R Y")  # another attacker's MIGHT, named by colour, is drawn as typed
+    assert deck(s, "enemy.red").discard.total == 2
 
 
 @pytest.mark.rule("OS-KO-3")

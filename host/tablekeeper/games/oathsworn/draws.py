@@ -571,7 +571,8 @@ def enemy(txn: Txn, a: Args) -> None:
     """``enemy SEATS [COLOURS...] [broken] [shield=N] [def=N] [= CARDS]`` (OS-EATK-1..6, OS-MIN-7).
 
     SEATS is one seat or several joined by commas (one draw for all, OS-EATK-5). Without colours
-    the boss draws its own MIGHT from the encounter data (OS-EATK-2); colours name another
+    the boss draws its own MIGHT from the encounter data (OS-EATK-2), one strongest card less when the
+    stage or reaction card attacks from a broken location (OS-EATK-1); colours name another
     attacker's (a minion's, a stage card's). A device draw leaves the defense to the targeted
     seats, one prompt each, after the damage is known (OS-TOK-4, OS-EATK-3: ``defend`` plays a card
     for its shield). Reported cards carry the table's decision on the line: ``def`` tokens for each
@@ -594,9 +595,11 @@ def enemy(txn: Txn, a: Args) -> None:
     if shield and len(targets) > 1:
         raise Rejected("a defensive card protects only the Oathsworn who played it: name one target with "
                        "shield=N, or let the device draw and answer each seat's defense prompt")
+    own = not a.words("COLOUR")
     colours = list(a.words("COLOUR")) or boss_might(txn)
-    if a.flag("broken"):
+    if a.flag("broken") or (own and _from_broken(txn)):
         colours = rules.broken_attack(colours)
+        txn.notice("a broken location attacks: one card of the strongest colour less (OS-EATK-1)")
     colours = sorted(colours, key=COLOURS.index, reverse=True)
     cards = list(a.cards)
     drawn = draw_with_chains(txn, "enemy", colours, cards, chains=False)
@@ -700,6 +703,16 @@ def _open_hit(txn: Txn) -> EnemyHit:
     if hit is None:
         raise Rejected("no enemy attack waits for a defense")
     return hit
+
+
+def _from_broken(txn: Txn) -> bool:
+    """OS-EATK-1: the stage or reaction card now attacking names a location that is broken, so the
+    boss's own MIGHT loses one card of its strongest colour without the table having to say so."""
+    card = rec(txn.state).attack_card
+    if card is None:
+        return False
+    attacker = encounter_of(txn.state).card(card).attack
+    return attacker is not None and f"boss.{attacker}" in txn.state.tracks and txn.value(f"boss.{attacker}") == 0
 
 
 def boss_might(txn: Txn) -> list[str]:

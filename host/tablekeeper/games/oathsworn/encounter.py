@@ -79,11 +79,9 @@ def stage_card(txn: Txn) -> None:
     if card is None:
         return
     txn.put("stage_current", card)
+    txn.put("attack_card", card)
     txn.put("stage_faceup", None)
     txn.notice(f"stage card: {stage_words(txn.state, card)}: target, move, attack")
-    attacker = encounter_of(txn.state).card(str(card)).attack
-    if attacker is not None and txn.value(f"boss.{attacker}") == 0:  # OS-EATK-1
-        txn.notice(f"its attack comes from the broken {attacker}: one strongest card less (enemy SEAT broken)")
     flip_stage(txn)
 
 
@@ -101,6 +99,7 @@ def minions(txn: Txn) -> None:
 
 def end_of_round(txn: Txn) -> None:
     """OS-RND-8 / OS-FX-5: end-of-round effects; kept stage cards go to the discard; cages end."""
+    txn.put("attack_card", None)
     kept = rec(txn.state).stage_kept
     if kept:
         txn.notice("stage cards kept until end of round discarded: " + ", ".join(stage_label(txn.state, c)
@@ -192,6 +191,7 @@ def break_procedure(txn: Txn, count: int) -> None:
 def _react(txn: Txn, reaction: Reaction) -> None:
     """Record a reaction card and whom it targets: the breaker, else the closest Oathsworn."""
     txn.put("reactions", (*rec(txn.state).reactions, reaction))
+    txn.put("attack_card", reaction.card)
     target = reaction.target
     txn.notice(f"reaction: {stage_words(txn.state, reaction.card)} targets "
                + (f"seat {target}" if target else "the closest Oathsworn (north, then west)")

@@ -59,14 +59,17 @@ def stage_label(state: GameState, card: object) -> str:
 
 
 def stage_words(state: GameState, card: object) -> str:
-    """The card's name and what its numbers say it does: ``Gnaw (moves 7, attacks from the front)``."""
+    """The card's name and what its numbers say it does: ``Gnaw (moves 7, attacks from the front)``; an
+    attack from a broken location draws one card of the strongest colour less (OS-EATK-1)."""
     named = encounter_of(state).card(str(card))
     parts = []
     if named.move is not None:
         parts.append(f"moves {named.move}")
     if named.attack is not None:
         location = dict((loc, name) for loc, name, _ in encounter_of(state).locations).get(named.attack, named.attack)
-        parts.append(f"attacks from the {location.lower()}")
+        broken = f"boss.{named.attack}" in state.tracks and state.value(f"boss.{named.attack}") == 0
+        parts.append(f"attacks from the broken {location.lower()}: one card less, OS-EATK-1" if broken
+                     else f"attacks from the {location.lower()}")
     return stage_label(state, card) + (f" ({', '.join(parts)})" if parts else "")
 
 
