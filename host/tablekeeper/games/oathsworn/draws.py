@@ -640,10 +640,14 @@ def _ask_defense(txn: Txn) -> None:
     n = pending[0]
     damage = hit.damage
     defense = txn.value(seat_track(n, "defense")) + hit.shield.get(str(n), 0)
-    have = seat(txn.state, n).tokens.get("defense", 0)
-    options = [f"take {rules.hp_lost(damage, defense)} HP"]
-    options += [f"{k} def token{'s' if k > 1 else ''}: {rules.hp_lost(damage, defense + k)} HP"
-                for k in range(1, have + 1)]
+    choices = rules.defense_choices(damage, defense, seat(txn.state, n).tokens.get("defense", 0))
+    if not choices:  # no HP to lose: nothing to decide, no token to waste
+        lost = _suffer(txn, n, damage, hit.shield.get(str(n), 0))
+        txn.put("enemy_hit", replace(hit, losses={**hit.losses, str(n): lost}))
+        _ask_defense(txn)
+        return
+    options = [f"take {choices[0]} HP"]
+    options += [f"{k} def token{'s' if k > 1 else ''}: {lost} HP" for k, lost in enumerate(choices) if k]
     txn.ask("defense", f"Seat {n}: damage {damage} vs DEF {defense}", options, seat=n, context={"seat": n})
 
 
