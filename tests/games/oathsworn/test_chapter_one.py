@@ -21,6 +21,14 @@ from .helpers import last, new, no, ok, perform, seat, v
 LOCATIONS = ("front", "left", "right", "rear", "core")
 
 
+def press(s: Session, role: str) -> None:
+    """A panel button, as the station sends it."""
+    command = s.game.button(s.state, role, False)
+    assert command is not None, f"{role} does nothing now"
+    out = s.perform(command)
+    assert out.accepted, out.reason
+
+
 def chapter_one(**options: str) -> Session:
     """Chapter 1's own encounter (the default for chapter 1), from its setup."""
     return new(part="encounter", encounter="", **options)
@@ -149,6 +157,8 @@ def test_the_broodmother_fought_to_its_end_with_its_numbers() -> None:
                 assert hit["damage"] == damage and hit["hp_lost"] == damage // 2  # DEFENSE 2 everywhere (OS-DMG-3)
                 assert v(s, f"boss.{target}") == max(0, die - damage // 2)  # excess damage is lost (OS-DMG-5)
                 breaks_seen.append((int(rec(s.state).breaks or 0), int(rec(s.state).stage_now or 1)))
+                if rec(s.state).attacks_due:  # the reaction card's attack: out of reach here (OS-TGT-6)
+                    ok(s, "noattack")
             if rec(s.state).part == "encounter":
                 ok(s, f"pass {n}")
         to_turns(s)
@@ -203,6 +213,43 @@ def test_a_card_attacking_from_the_broken_front_draws_one_red_less_on_enemy_seat
     assert v(s, "seat1.hp") == 5 and deck(s, "enemy.red").discard.total == 1
     ok(s, "enemy 2 R Y")  # another attacker's MIGHT, named by colour, is drawn as typed
     assert deck(s, "enemy.red").discard.total == 2
+
+
+@pytest.mark.rule("OS-BRK-2")
+@pytest.mark.rule("OS-STAGE-1")
+@pytest.mark.parametrize("protection", ["in place", "protection-removed"])
+def test_a_drawn_card_that_attacks_holds_the_turn_until_its_attack_is_drawn_or_waived(
+        protection: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reaction card Acidic Maw attacks from the front (seed 7): the breaker's turn cannot end
+    before ``enemy SEAT`` draws that attack, or ``noattack`` says it found no target (OS-TGT-6); the
+    panel says so. Encourage, next up, has no attack and holds nothing. With the hold removed, the
+    turn ends with the attack never drawn."""
+    from tablekeeper.games.oathsworn import encounter
+
+    if protection == "protection-removed":
+        monkeypatch.setattr(encounter, "attack_owed", lambda state: None)
+    s = chapter_one()
+    assert "no stage or reaction card" in no(s, "noattack")
+    ok(s, "next", "break front 1")
+    if protection == "protection-removed":
+        ok(s, "pass 1")  # the reaction's attack is simply skipped
+        return
+    reason = no(s, "pass 1")
+    assert "Acidic Maw" in reason and "enemy SEAT" in reason and "noattack" in reason
+    assert "Acidic Maw" in no(s, "next")
+    tokens = s.game.panels(s.state)["tokens"]
+    assert tokens.title == "Acidic Maw attacks" and s.game.legend(s.state, 3) == "A: hits me B: no one"
+    press(s, "seat3.b")  # "no one": out of its reach this time (noattack)
+    assert not rec(s.state).attacks_due
+    ok(s, "next", "break rear 2")  # seat 2 breaks the rear: stage 2 begins; Maternal Rage reacts at seat 2
+    assert "Maternal Rage" in no(s, "next")
+    ok(s, "enemy 2 = R2 Y1 Y1 Y0")  # from the broken front: one red less; 4 damage vs DEFENSE 1
+    assert v(s, "seat2.hp") == 2 and not rec(s.state).attacks_due
+    ok(s, "next")
+    ok(s, "pass 3", "pass 4", "pass 1", "pass 2")  # the stage card: its target's A has the device draw it
+    assert rec(s.state).attacks_due and "A: hits me" in str(s.game.legend(s.state, 1))
+    press(s, "seat1.a")
+    assert not rec(s.state).attacks_due and s.state.step == "stage"
 
 
 @pytest.mark.rule("OS-KO-3")

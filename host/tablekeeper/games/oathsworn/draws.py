@@ -596,6 +596,8 @@ def enemy(txn: Txn, a: Args) -> None:
         raise Rejected("a defensive card protects only the Oathsworn who played it: name one target with "
                        "shield=N, or let the device draw and answer each seat's defense prompt")
     own = not a.words("COLOUR")
+    if rec(txn.state).attacks_due:
+        txn.put("attacks_due", rec(txn.state).attacks_due[1:])
     colours = list(a.words("COLOUR")) or boss_might(txn)
     if a.flag("broken") or (own and _from_broken(txn)):
         colours = rules.broken_attack(colours)

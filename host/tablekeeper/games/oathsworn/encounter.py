@@ -10,6 +10,7 @@ from msgspec.structs import replace
 from tablekeeper.core import timing
 from tablekeeper.core.game import Txn
 from tablekeeper.core.numbers import is_number
+from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
@@ -82,7 +83,34 @@ def stage_card(txn: Txn) -> None:
     txn.put("attack_card", card)
     txn.put("stage_faceup", None)
     txn.notice(f"stage card: {stage_words(txn.state, card)}: target, move, attack")
+    _attack_due(txn, card)
     flip_stage(txn)
+
+
+def _attack_due(txn: Txn, card: str) -> None:
+    """A card whose data names the location it attacks from owes that attack before play goes on
+    (``enemy SEAT`` draws it; ``noattack`` when it finds no target, OS-TGT-6)."""
+    if encounter_of(txn.state).card(card).attack is not None:
+        txn.put("attacks_due", (*rec(txn.state).attacks_due, card))
+
+
+def attack_owed(state: GameState) -> str | None:
+    """Why ``next`` waits: a drawn stage or reaction card's attack has not been drawn (OS-STAGE-1,
+    OS-BRK-2), or None."""
+    due = rec(state).attacks_due
+    if not due:
+        return None
+    return (f"{stage_words(state, due[0])} has not attacked yet: draw it with enemy SEAT (the target), "
+            "or noattack if it finds no target in reach (OS-TGT-6)")
+
+
+def no_attack(txn: Txn, a: Args) -> None:
+    """``noattack``: the owed card's attack finds no Oathsworn in reach (OS-TGT-6): play goes on."""
+    due = rec(txn.state).attacks_due
+    if not due:
+        raise Rejected("no stage or reaction card is waiting for its attack")
+    txn.put("attacks_due", due[1:])
+    txn.notice(f"{stage_label(txn.state, due[0])} finds no target: no attack")
 
 
 def minions(txn: Txn) -> None:
@@ -100,6 +128,7 @@ def minions(txn: Txn) -> None:
 def end_of_round(txn: Txn) -> None:
     """OS-RND-8 / OS-FX-5: end-of-round effects; kept stage cards go to the discard; cages end."""
     txn.put("attack_card", None)
+    txn.put("attacks_due", [])
     kept = rec(txn.state).stage_kept
     if kept:
         txn.notice("stage cards kept until end of round discarded: " + ", ".join(stage_label(txn.state, c)
@@ -192,6 +221,7 @@ def _react(txn: Txn, reaction: Reaction) -> None:
     """Record a reaction card and whom it targets: the breaker, else the closest Oathsworn."""
     txn.put("reactions", (*rec(txn.state).reactions, reaction))
     txn.put("attack_card", reaction.card)
+    _attack_due(txn, reaction.card)
     target = reaction.target
     txn.notice(f"reaction: {stage_words(txn.state, reaction.card)} targets "
                + (f"seat {target}" if target else "the closest Oathsworn (north, then west)")
@@ -307,4 +337,5 @@ VERBS: dict[str, GameVerb] = {v.usage.split()[0]: v for v in (
     verb("activated NAME...", "minions the stage card activated", activated),
     verb("keep", "keep the stage card until end of round", keep),
     verb("stage N", "a special rule changes the stage (not a break)", stage_change),
+    verb("noattack", "the stage or reaction card's attack finds no target", no_attack),
 )}

@@ -45,6 +45,7 @@ from tablekeeper.games.oathsworn.table import (
     TOKEN_KINDS,
     base_defense,
     encounter_of,
+    has_figure,
     part,
     remember,
     seat,
@@ -73,7 +74,7 @@ def _draw_open(state: GameState) -> str | None:
         return "reveal the secret decision first (secret reveal)"
     if part(state) == "epilogue":
         return epilogue.what_is_left(state)
-    return None
+    return encounter.attack_owed(state)
 
 
 def _fight_open(state: GameState) -> str:
@@ -457,6 +458,8 @@ class Oathsworn(Game):
             return None
         if rec(state).draws:
             return Command("resolve", (), origin="button") if which == "a" else None
+        if rec(state).attacks_due and has_figure(state, n):  # A: the owed attack hits me; B: it finds no one
+            return Command("enemy", (str(n),), origin="button") if which == "a" else Command("noattack", (), "button")
         if state.step == "turns" and state.active_seat == n:
             return Command("next", (), origin="button") if which == "a" else Command("pass", (str(n),), "button")
         return None

@@ -29,6 +29,7 @@ from tablekeeper.games.oathsworn.table import (
     animus_max_checked,
     defense_checked,
     encounter_of,
+    has_figure,
     seat,
     stage_label,
 )
@@ -100,6 +101,8 @@ def legend(state: GameState, n: int) -> str | None:
         return f"A: {prompt.options[0]}{second}"
     if rec(state).draws:
         return "A: resolve the draw"
+    if rec(state).attacks_due and has_figure(state, n):  # the owed attack: its target answers
+        return "A: hits me B: no one"
     if state.step == "turns" and state.active_seat == n:
         solo = rec(state).players == 1
         return "A: end turn B: " + ("all done" if solo else "pass")
@@ -116,6 +119,9 @@ def _tokens_panel(state: GameState) -> Panel:
     draws = record.draws
     if draws:
         return _draw_panel(draws[0], len(draws))
+    if record.attacks_due:  # a drawn stage or reaction card still owes its attack
+        return Panel(f"{stage_label(state, record.attacks_due[0])} attacks",
+                     ("its target: A", "no target: B"))
     if record.plan is not None:
         plan_panel = _plan_or_check_panel(state, record.plan)
         if plan_panel is not None:

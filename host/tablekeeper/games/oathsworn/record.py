@@ -296,6 +296,7 @@ class OathswornRecord(msgspec.Struct, frozen=True):
     stage_faceup: str | None = None
     stage_current: str | None = None
     attack_card: str | None = None  # the stage or reaction card whose attack the boss's MIGHT draws (OS-EATK-1)
+    attacks_due: tuple[str, ...] = ()  # drawn stage and reaction cards whose printed attack is not drawn yet
     stage_kept: tuple[str, ...] = ()  # OS-STAGE-2
     breaks: int = 0
     broken: tuple[str, ...] = ()

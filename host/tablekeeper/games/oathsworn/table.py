@@ -77,6 +77,12 @@ def seat(state: GameState, n: int) -> SeatRecord:
     return rec(state).seat(n)
 
 
+def has_figure(state: GameState, n: int) -> bool:
+    """The seat has a model on the board an enemy can attack: its Oathsworn, or the ally it took."""
+    record = seat(state, n)
+    return not record.down or bool(record.ally)
+
+
 def put_seat(txn: Txn, n: int, record: SeatRecord) -> None:
     txn.put(f"seat.{n}", record)
 
@@ -213,6 +219,7 @@ def check_end(txn: Txn) -> None:
     result = rules.encounter_result(sum(1 for v in boss_dice(state).values() if v > 0), len(conscious(state)))
     if result is not None:
         reset_all_might(txn)  # OS-MIGHT-7: the encounter part is over
+        txn.put("attacks_due", [])
     if result == "victory":
         txn.put("part", "epilogue")
         txn.put("result", "victory")
