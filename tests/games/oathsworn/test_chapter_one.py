@@ -252,6 +252,29 @@ def test_a_drawn_card_that_attacks_holds_the_turn_until_its_attack_is_drawn_or_w
     assert not rec(s.state).attacks_due and s.state.step == "stage"
 
 
+@pytest.mark.rule("OS-BRK-2")
+@pytest.mark.parametrize("protection", ["in place", "protection-removed"])
+def test_a_reaction_card_without_an_attack_does_not_ask_for_one(
+        protection: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Encourage (seed 9's reaction to the front breaking) names no attacking location in the data: its
+    notice says there is no attack instead of suggesting ``enemy 1``, and the turn goes on. With the
+    check removed, the notice invites an attack the card does not make."""
+    from tablekeeper.games.oathsworn import encounter
+
+    if protection == "protection-removed":
+        monkeypatch.setattr(encounter, "_may_attack", lambda state, card: True)
+    s = ok(new(part="encounter", encounter="", seed=9), "next")
+    out = perform(s, "break front 1")
+    notice = next(str(e.data["text"]) for e in out.events if e.kind == "notice"
+                  and str(e.data["text"]).startswith("reaction: Encourage"))
+    if protection == "protection-removed":
+        assert "enemy 1" in notice
+        return
+    assert notice.endswith("resolve it now (no attack)") and "enemy" not in notice
+    assert not rec(s.state).attacks_due
+    ok(s, "pass 1")
+
+
 @pytest.mark.rule("OS-KO-3")
 def test_an_ally_attacks_with_the_might_of_its_card() -> None:
     """Allies attack with their own MIGHT (the ally card's cubes), not with white cards only."""

@@ -82,9 +82,17 @@ def stage_card(txn: Txn) -> None:
     txn.put("stage_current", card)
     txn.put("attack_card", card)
     txn.put("stage_faceup", None)
-    txn.notice(f"stage card: {stage_words(txn.state, card)}: target, move, attack")
+    steps = "target, move, attack" if _may_attack(txn.state, card) else "carry it out (no attack)"
+    txn.notice(f"stage card: {stage_words(txn.state, card)}: {steps}")
     _attack_due(txn, card)
     flip_stage(txn)
+
+
+def _may_attack(state: GameState, card: str) -> bool:
+    """A card the data names but gives no attacking location does not attack (Encourage); an unnamed
+    card (an encounter entered by its numbers only) may."""
+    named = encounter_of(state).card(card)
+    return named.name is None or named.attack is not None
 
 
 def _attack_due(txn: Txn, card: str) -> None:
@@ -223,9 +231,10 @@ def _react(txn: Txn, reaction: Reaction) -> None:
     txn.put("attack_card", reaction.card)
     _attack_due(txn, reaction.card)
     target = reaction.target
+    attack = f" (its attack: enemy {target or 'SEAT'})" if _may_attack(txn.state, reaction.card) else " (no attack)"
     txn.notice(f"reaction: {stage_words(txn.state, reaction.card)} targets "
                + (f"seat {target}" if target else "the closest Oathsworn (north, then west)")
-               + f": resolve it now (its attack: enemy {target or 'SEAT'})")
+               + f": resolve it now{attack}")
 
 
 def stage_done(txn: Txn) -> None:
