@@ -9,6 +9,8 @@ import pytest
 
 from tablekeeper import cli
 
+from .helpers import encounter, new, no, ok
+
 
 @pytest.mark.parametrize(("option", "named"), [
     ("chapter=100000000000000000000", "chapter=100000000000000000000"),
@@ -105,3 +107,29 @@ def test_a_misspelt_or_bad_key_in_an_edited_data_file_is_one_line(
     err = capsys.readouterr().err
     assert code == 2
     assert len(err.strip().splitlines()) == 1 and "mine.toml" in err and named in err
+
+
+@pytest.mark.parametrize("protection", ["in place", "protection-removed"])
+def test_a_reported_card_the_pile_no_longer_holds_says_where_it_is_and_what_to_type(
+        protection: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """All six W0 were drawn: a seventh reported W0 is refused with where the six are and the
+    ``refresh white`` that tells the device the table shuffled them back (OS-MIGHT-3/4, OS-MIGHT-6).
+    With the check removed, the refusal names neither."""
+    from tablekeeper.games.oathsworn import draws
+
+    if protection == "protection-removed":
+        monkeypatch.setattr(draws, "_still_in_pile", lambda txn, name, card, on_table: None)
+    s = ok(encounter(encounter=""), "next", "attack 1 front white=6 = Y2 W0 W0 W0 W0 W0 W0", "resolve", "choose 1")
+    reason = no(s, "attack 1 front white=1 = Y1 W0")
+    if protection == "protection-removed":
+        assert "refresh white" not in reason
+        return
+    assert reason == ("no W0 is left in the might.white draw pile (6 in its discard pile): check the card "
+                      "drawn; if the table shuffled that pile back, type refresh white first")
+    ok(s, "refresh white", "attack 1 front white=1 = Y1 W0")
+
+
+def test_travel_to_a_token_not_on_the_map_names_goto() -> None:
+    s = new()
+    assert no(s, "travel 5").endswith("'goto 5' places it and goes there (OS-NAV-4)")
+    ok(s, "goto 5")

@@ -91,7 +91,8 @@ def _travel(txn: Txn, x: int, card: str | None) -> None:
     _story_only(txn, "travel")
     on_map = rec(txn.state).map
     if x not in on_map:
-        raise Rejected(f"no location token {x} on the map (on the map: {', '.join(map(str, on_map)) or 'none'})")
+        raise Rejected(f"no location token {x} on the map (on the map: {', '.join(map(str, on_map)) or 'none'}); "
+                       f"'goto {x}' places it and goes there (OS-NAV-4)")
     txn.put("map", [t for t in on_map if t != x])
     txn.put("marker", x)
     txn.put("track_tokens", [*rec(txn.state).track_tokens, x])
