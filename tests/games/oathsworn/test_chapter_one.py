@@ -275,6 +275,22 @@ def test_a_reaction_card_without_an_attack_does_not_ask_for_one(
     ok(s, "pass 1")
 
 
+@pytest.mark.rule("OS-BRK-7")
+@pytest.mark.rule("OS-EATK-1")
+def test_two_reactions_attack_in_the_order_drawn_each_from_its_own_location() -> None:
+    """Right and core break together (seed 7, front and left already broken): stage 3's Retreat
+    (from the rear, whole) and then Acid Spit (from the broken front, one red less) react in the
+    order drawn; each ``enemy 1`` draws for the card whose turn it is, not for the last one drawn."""
+    s = chapter_one()
+    ok(s, "next", "break front 1", "noattack", "break left 1", "noattack", "break right,core 1")
+    assert [encounter_of(s.state).card(c).name for c in rec(s.state).attacks_due] == ["Retreat", "Acid Spit"]
+    assert "report the 5 planned cards" in no(s, "enemy 1 = R2 Y1 Y1 Y0")
+    ok(s, "enemy 1 = R2 R2 Y1 Y1 Y0")  # Retreat: 6 damage vs DEFENSE 3
+    assert "report the 4 planned cards" in no(s, "enemy 1 = R2 R3 Y1 Y0 Y0")
+    ok(s, "enemy 1 = R3 Y1 Y0 Y0")  # Acid Spit from the broken front
+    assert v(s, "seat1.hp") == 6 - 2 - 1 and not rec(s.state).attacks_due
+
+
 @pytest.mark.rule("OS-KO-3")
 def test_an_ally_attacks_with_the_might_of_its_card() -> None:
     """Allies attack with their own MIGHT (the ally card's cubes), not with white cards only."""

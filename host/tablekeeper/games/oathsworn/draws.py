@@ -615,12 +615,12 @@ def enemy(txn: Txn, a: Args) -> None:
         raise Rejected("a defensive card protects only the Oathsworn who played it: name one target with "
                        "shield=N, or let the device draw and answer each seat's defense prompt")
     own = not a.words("COLOUR")
-    if rec(txn.state).attacks_due:
-        txn.put("attacks_due", rec(txn.state).attacks_due[1:])
     colours = list(a.words("COLOUR")) or boss_might(txn)
     if a.flag("broken") or (own and _from_broken(txn)):
         colours = rules.broken_attack(colours)
         txn.notice("a broken location attacks: one card of the strongest colour less (OS-EATK-1)")
+    if rec(txn.state).attacks_due:
+        txn.put("attacks_due", rec(txn.state).attacks_due[1:])
     colours = sorted(colours, key=COLOURS.index, reverse=True)
     cards = list(a.cards)
     drawn = draw_with_chains(txn, "enemy", colours, cards, chains=False)
@@ -733,7 +733,8 @@ def _open_hit(txn: Txn) -> EnemyHit:
 def _from_broken(txn: Txn) -> bool:
     """OS-EATK-1: the stage or reaction card now attacking names a location that is broken, so the
     boss's own MIGHT loses one card of its strongest colour without the table having to say so."""
-    card = rec(txn.state).attack_card
+    record = rec(txn.state)
+    card = record.attacks_due[0] if record.attacks_due else record.attack_card  # the first owed, in draw order
     if card is None:
         return False
     attacker = encounter_of(txn.state).card(card).attack
