@@ -37,7 +37,7 @@ Timing = Literal["turn_end", "mythos_end", "enemy_phase_end", "round_end"]
 """The timing points of the Forced effects the station does itself: the end of each investigator's
 turn, of the Mythos phase, of the Enemy phase, of the round."""
 EnemyEvent = Literal["defeated", "engages", "evaded", "attacks"]
-"""The moments in one enemy's life its own Forced effects may key to: after it is defeated, after it
+"""The moments in one enemy's life its own Forced effects may key to: when it is defeated, after it
 engages an investigator, after it is evaded, when it attacks."""
 
 
@@ -156,7 +156,7 @@ class EncounterCard(_Shape, frozen=True):
     costs_more: tuple[Literal["move", "fight", "evade"], ...] = ()  # the first each round: +1 action
     no_play: tuple[Literal["asset", "event"], ...] = ()  # in the threat area: its bearer cannot play these
     discard: Discard | None = None  # its Forced effect that discards it
-    forced: tuple[EnemyForced, ...] = ()  # an enemy's Forced effects at the end of a turn, phase or round
+    forced: tuple[EnemyForced, ...] = ()  # Forced effects: at a turn's, phase's or round's end, or its own moments
     test: Test | None = None
     then: tuple[Step, ...] = ()
     surge_if: Literal["no_clues"] | None = None
