@@ -112,8 +112,7 @@ def _enemy(txn: Txn, name: str, effect: EnemyForced, why: str) -> None:
     if effect.do == "ready" and not foe.ready:  # 01157
         board.save_enemy(txn, name, replace(foe, ready=True))
         txn.notice(f"{name} readies ({why})")
-        if txn.state.prompt is None:
-            board.engage_check(txn, name)  # AH-ENGM-6
+        board.engage_check(txn, name)  # AH-ENGM-6
     elif effect.do == "heal" and foe.damage:  # 01179, 01137
         healed = min(effect.amount, foe.damage)
         board.save_enemy(txn, name, replace(foe, damage=foe.damage - healed))
