@@ -102,7 +102,8 @@ def test_young_deep_one_engaging_an_investigator_who_walks_in_gives_them_1_horro
 
 
 def test_young_deep_one_engaged_by_the_investigator_is_no_engagement_of_its_own() -> None:
-    """The engage action is the investigator's doing, not the enemy engaging them: no horror."""
+    """The engage action is the investigator's doing, not the enemy engaging them: no horror. This is the
+    project's reading of "after it engages you"; no official ruling was found either way (docs/games/arkham.md)."""
     s = new(scenario_id="devourer_below")
     do(s, f"enter seat1 {WOODS}")
     answer(s, "Quiet Glade")
