@@ -89,9 +89,9 @@ def median_resume(name: str, path: Path) -> tuple[float, float, Session]:
     return (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs), runs[-1][2])
 
 
-def restart_after_update(name: str, path: Path) -> tuple[float, float, Session]:
-    """A resume as ``run`` does it, with the save attached: seconds to the session, then seconds to keep
-    the fresh snapshot (``run`` does that after its first frame); and the session."""
+def restart_after_update(name: str, path: Path) -> tuple[float, float, float, Session]:
+    """A resume as ``run`` does it, with the save attached: seconds in all and building the session,
+    then seconds to keep the fresh snapshot (``run`` does that after its first frame); and the session."""
     game = games.load(name)
     start = time.perf_counter()
     with Store.open(path) as store:
