@@ -395,9 +395,11 @@ def stored_rows(store: Store) -> list[tuple[object, ...]]:
 def test_the_station_keeps_the_fresh_snapshot_after_its_first_frame(
         protection: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         example_saves: dict[str, tuple[Path, Session]]) -> None:
-    """``run``: the station's loop keeps it at its first idle pass, the game already on the displays."""
+    """``run``: the station's loop keeps it at its first idle pass, the game already on the displays and
+    presses already waiting handled first."""
     from tablekeeper.commands.run import run_station_loop
     from tablekeeper.config import REFERENCE_CONFIG, load_config
+    from tablekeeper.intents import Tick
     from tablekeeper.sim.clock import FakeClock
     from tablekeeper.sim.simulator import SimulatedParts
     from tablekeeper.station.loop import Station
@@ -410,11 +412,11 @@ def test_the_station_keeps_the_fresh_snapshot_after_its_first_frame(
     config = load_config(REFERENCE_CONFIG)
     clock = FakeClock(100.0)
     parts = SimulatedParts(config, display_mode=None, capture_dir=tmp_path)
-    frames_before_keep: list[int] = []
+    frames_before_keep: list[tuple[int, int]] = []
     keep = Store.keep_snapshot
 
     def watched(store: Store, slot: str, index: int, checkpoint: snapshot.Checkpoint) -> bool:
-        frames_before_keep.append(station.stats.redraws)
+        frames_before_keep.append((station.stats.redraws, station.stats.intents))
         return keep(store, slot, index, checkpoint)
 
     monkeypatch.setattr(Store, "keep_snapshot", watched)
@@ -425,6 +427,8 @@ def test_the_station_keeps_the_fresh_snapshot_after_its_first_frame(
                           displays=make_displays(config, parts.open_device, clock=clock))
         try:
             station.start()
+            station.put(Tick())  # two presses waiting when the loop begins: both are handled first
+            station.put(Tick())
             run_station_loop(station, Supervisor(clock=clock), None, clock=clock, sleep=lambda s: None)
         finally:
             station.close()
@@ -433,5 +437,7 @@ def test_the_station_keeps_the_fresh_snapshot_after_its_first_frame(
     if protection != "kept":
         assert frames_before_keep == [] and again.resumed_from == 0
         return
-    assert len(frames_before_keep) == 1 and frames_before_keep[0] >= 1  # once, the first frame already out
+    assert len(frames_before_keep) == 1  # once
+    redraws, intents = frames_before_keep[0]
+    assert redraws >= 1 and intents == 2  # the first frame out, the waiting intents handled
     assert again.resumed_from == len(again.line) > 0 and again.state == played.state
