@@ -1,5 +1,5 @@
-"""Work the station owes the save but not the table: done once the game's first frame is out and no
-press is waiting, so neither the start nor a press waits for it."""
+"""Work the station owes the save but not the table: done once the game's first frame is out and the
+presses waiting by then are handled, so neither waits for it."""
 
 from __future__ import annotations
 
