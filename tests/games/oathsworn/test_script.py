@@ -115,7 +115,7 @@ def test_panels_fit_the_displays_in_plain_words() -> None:
     story = new()
     track = story.game.panels(story.state)["track"]
     assert track.big == "0" and track.title == "Chapter 1: story"
-    assert track.lines[0] == "time used 0 of 16" and track.lines[2:] == ("iron 12", "knockouts 0")
+    assert track.lines[0] == "time used 0 of 16?" and track.lines[2:] == ("iron 12", "knockouts 0")  # M12
     assert story.game.panels(story.state)["tokens"].lines == ("nothing drawn yet",)
     words = " ".join(line for panel in [*panels.values(), track] for line in (panel.title, *panel.lines))
     for short in ("an 0/", "rd0", "em0", "df0", "last -", "Ch1", " ko "):

@@ -27,6 +27,7 @@ from tablekeeper.games.oathsworn.table import (
     UNCHECKED,
     UNCHECKED_LEGEND,
     animus_max_checked,
+    data_of,
     defense_checked,
     encounter_of,
     has_figure,
@@ -51,12 +52,15 @@ def panels(game: Game, state: GameState) -> dict[str, Panel]:
     part = company.part
     out: dict[str, Panel] = {}
     if part == "story":
+        track_checked = data_of(state).chapter(company.chapter).verified  # M12: the printed track's layout
         out["track"] = Panel.ranked(f"Chapter {company.chapter}: story", (
-            (f"time used {state.value('time.used')} of {state.tracks['time.used'].hi}", Priority.KEY),
+            (f"time used {state.value('time.used')} of {state.tracks['time.used'].hi}"
+             f"{'' if track_checked else UNCHECKED}", Priority.KEY),
             (_time_line(state), Priority.DETAIL),  # the same count drawn as slots, where there is room
             (f"iron {state.value('iron')}", Priority.NORMAL),
             (f"knockouts {state.value('knockouts')}", Priority.NORMAL)),
-            big=str(state.value("time.used")), legend=(("#", "a used time slot"), ("|", "top row | bottom row")))
+            big=str(state.value("time.used")), legend=(("#", "a used time slot"), ("|", "top row | bottom row"),
+                                                        *(() if track_checked else (UNCHECKED_LEGEND,))))
     else:
         step = game.flow.step(state.phase, state.step).title if state.step else ""
         boss = [f"{k[5:]} {v.value}" for k, v in state.tracks.items() if k.startswith("boss.")]
