@@ -133,3 +133,22 @@ def test_travel_to_a_token_not_on_the_map_names_goto() -> None:
     s = new()
     assert no(s, "travel 5").endswith("'goto 5' places it and goes there (OS-NAV-4)")
     ok(s, "goto 5")
+
+
+@pytest.mark.parametrize("protection", ["in place", "protection-removed"])
+def test_a_line_refused_for_an_open_question_names_the_answers(
+        protection: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a missed attack the determination question is open: ``next`` (a core verb) and
+    ``move`` (the game's own) are refused with the ``choose N`` line that answers it, the options
+    numbered. With the hint removed the refusal only repeats the question."""
+    from tablekeeper.core import flow
+
+    if protection == "protection-removed":
+        monkeypatch.setattr(flow, "answer_first", lambda state: f"answer the prompt first: {state.prompt.text}")
+    s = ok(encounter(encounter=""), "next", "attack 1 front white=2 = Y1 W0 W0", "resolve")
+    hint = "(choose N: 1 redraw, 2 empowered, 3 defense, 4 animus, 5 battleflow)"
+    for line in ("next", "move 1 1"):
+        reason = no(s, line)
+        assert reason.startswith("answer the prompt first: Seat 1: which combat token?")
+        assert (hint in reason) == (protection == "in place")
+    ok(s, "choose 1")

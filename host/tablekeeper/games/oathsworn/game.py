@@ -332,7 +332,7 @@ class Oathsworn(Game):
         for themselves."""
         own = VERBS.get(command.verb)
         if own is not None and state.prompt is not None and state.prompt.id not in own.answers:
-            raise Rejected(f"answer the prompt first: {state.prompt.text}")
+            raise Rejected(flowmod.answer_first(state))
         record = rec(state)
         if own is not None and record.fight and not own.in_fight:
             raise Rejected(_fight_open(state))
@@ -475,7 +475,7 @@ class Oathsworn(Game):
         state = txn.state
         if state.step == "turns" and rec(state).players == 1 and seat == state.active_seat:
             if state.prompt is not None:
-                raise Rejected(f"answer the prompt first: {state.prompt.text}")
+                raise Rejected(flowmod.answer_first(state))
             reason = _draw_open(state)
             if reason:
                 raise Rejected(reason)
