@@ -182,6 +182,39 @@ def test_a_cascade_offers_only_the_adjacent_lands() -> None:
     assert (count(s, "A4", "blight"), count(s, "A3", "blight")) == (2, 1)
 
 
+@pytest.mark.rule("SI-TRIGGER-1")
+@pytest.mark.rule("SI-TRIGGER-2")
+def test_sworn_to_victory_destroys_thunderspeakers_presence_near_a_ravage_that_killed_dahan() -> None:
+    """Thunderspeaker (seat 1, board A: Presence in A3 and A7) with Presence next to A6: the
+    Ravage in Mountain destroys A6's Dahan, so after that land's Ravage it destroys 1 Presence
+    within 1 of A6, the players saying which (before, its Presence stayed on the panel)."""
+    s = to_turn_two_ravage(spirits="thunderspeaker,lightning")
+    run(s, "presence 1 A5 +1", "presence 1 A8 +1")  # both next to A6; A3 and A7 are not
+    before = tracks(s)["seat1.presence"]
+    run(s, "choose 1")  # as the rules place them: A6 loses its Dahan
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.id == "si.blight.lose_presence" and prompt.seat == 1
+    assert prompt.text == "Sworn to Victory (Ravage in A6): seat 1 destroys 1 Presence (1 to go): from which land?"
+    assert prompt.options == ("A5", "A8")
+    assert "Ravage in A6" not in s.view()["spirit_island"]["actions"]  # a triggered action: after the Ravage
+    run(s, "choose 2")
+    assert (lands(s)["A8"]["presence"], lands(s)["A5"]["presence"]) == ({}, {"1": 1})
+    assert tracks(s)["seat1.presence"] == before - 1
+    assert lands(s)["A3"]["presence"] == {"1": 1} and lands(s)["A7"]["presence"] == {"1": 1}
+    answer_counts(s)  # B7's Dahan too, but seat 1 has no Presence near it and Lightning is not sworn
+    assert tracks(s)["seat1.presence"] == before - 1 and tracks(s)["seat2.presence"] == 2
+
+
+@pytest.mark.rule("SI-TRIGGER-2")
+@pytest.mark.rule("SI-END-2")
+def test_sworn_to_victory_taking_the_last_presence_loses_the_game() -> None:
+    s = to_turn_two_ravage(seats=1, spirits="thunderspeaker")
+    run(s, "presence 1 A5 +1", "presence 1 A3 -1", "presence 1 A7 -1")  # its one Presence, next to A6
+    run(s, "choose 1")
+    assert lands(s)["A5"]["presence"] == {} and tracks(s)["seat1.presence"] == 0
+    assert s.state.over is not None and "no Presence" in s.state.over
+
+
 def test_a_hand_change_of_the_island_count_is_placed_in_a_land() -> None:
     s = session(seats=2)
     to_step(s, "spirit", "growth")

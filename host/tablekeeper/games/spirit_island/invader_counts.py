@@ -23,16 +23,18 @@ from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import (
     adversary_rules,
+    blight_effects,
     blight_track,
     damage,
     invader_rules,
     island_setup,
     lands,
+    spirits,
     table_actions,
 )
 from tablekeeper.games.spirit_island.common import adversary, slots, table
 from tablekeeper.games.spirit_island.invader_rules import Invader
-from tablekeeper.games.spirit_island.record import LandRecord, Question, shared
+from tablekeeper.games.spirit_island.record import LandRecord, PresenceLoss, Question, shared
 
 QUEUE = "counts.queue"
 OWN = "counts.own"  # timing-stack depths of the Invader Actions the station opened itself
@@ -396,6 +398,8 @@ def resume(txn: Txn) -> None:
             _end_own(txn)
         elif q.kind == "after_card":
             adversary_rules.after_explore_card(txn, q.terrain)
+        elif q.kind == "sworn":
+            sworn_to_victory(txn, q.land, q.delta)
         elif q.kind == "after_ravage":
             after_ravage(txn, q.terrain.split(" and "))
         elif q.kind == "royal_backing":
@@ -651,12 +655,41 @@ def _ravaged(txn: Txn, q: Question, *, blight: bool, lost: int, extra: int, ask_
         rec = lands.land(txn.state, q.land)
         lands.put(txn, q.land, rec.add("dahan", -lost))
         txn.notice(f"Ravage in {q.land}: {lost} Dahan destroyed")
+        _after_action(txn, q.land, Question("sworn", land=q.land, delta=lost))
     if blight:
         mark_board(txn, lands.board_of(q.land))
         txn.notice(f"Ravage in {q.land}: Blight added")
         blight_track.add(txn, q.land, 1, ask_presence=ask_presence)
         if extra:
             blight_track.add_plain(txn, q.land, "Heavy Mining")
+
+
+def _after_action(txn: Txn, land: str, question: Question) -> None:
+    """Queue ``question`` right after the end of ``land``'s open Invader Action: a triggered
+    action waits for the action that set it off (SI-TRIGGER-1)."""
+    queue = list(shared(txn.state).queue)
+    at = next((i + 1 for i, queued in enumerate(queue) if queued.kind == "end" and queued.land == land), 0)
+    txn.put(QUEUE, [*queue[:at], question, *queue[at:]])
+
+
+def sworn_to_victory(txn: Txn, land: str, dahan: int) -> None:
+    """SI-TRIGGER-2: after a Ravage destroyed Dahan, a Spirit sworn to victory (Thunderspeaker)
+    destroys 1 of its Presence within its Range of that land for each, asked land by land."""
+    for seat in txn.state.seat_numbers():
+        spirit = spirits.spirit_of(txn.state, seat)
+        reach = spirit.presence_per_ravaged_dahan_within if spirit is not None else None
+        if reach is None or not txn.value(seat_track(seat, "presence")):
+            continue
+        near = lands.within(txn.state, land, reach)
+        unplaced = txn.value(seat_track(seat, "presence")) > lands.placed_presence(txn.state, seat)
+        if not unplaced and not any(lands.land(txn.state, n).presence.get(str(seat), 0) for n in near):
+            continue
+        txn.notice(f"Sworn to Victory: the Ravage in {land} destroyed {dahan} Dahan, so seat {seat} "
+                   f"destroys {dahan} Presence within {reach} of {land}")
+        reason = f"Sworn to Victory (Ravage in {land})"
+        txn.put(blight_effects.LOSS, [*shared(txn.state).presence_loss,
+                                      PresenceLoss(seat, dahan, reason, tuple(near))])
+    blight_effects.ask_loss(txn)
 
 
 def mark_board(txn: Txn, board: str) -> None:

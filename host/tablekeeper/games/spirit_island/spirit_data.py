@@ -67,6 +67,8 @@ class Spirit(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     special_rules: tuple[str, ...] = ()
     defend_at_sacred_sites: Whole = 0
     slow_as_fast_per: str = ""  # each of these elements lets one Slow Power be used as if Fast
+    # Sworn to Victory: for each Dahan a Ravage destroys, 1 of its Presence within this Range is destroyed
+    presence_per_ravaged_dahan_within: Whole | None = None
     cards: tuple[SpiritCard, ...] = ()
     innates: tuple[Innate, ...] = ()
 
