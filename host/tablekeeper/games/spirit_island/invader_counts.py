@@ -26,6 +26,7 @@ from tablekeeper.games.spirit_island import (
     blight_effects,
     blight_track,
     damage,
+    fear_rules,
     invader_rules,
     island_setup,
     lands,
@@ -78,10 +79,12 @@ def _invaders(state: GameState, rec: LandRecord) -> list[Invader]:
 
 def defend_in(state: GameState, name: str, rec: LandRecord) -> int:
     """SI-DEFEND-1/4: Defend recorded in the land (a single-land amount settled when recorded), plus
-    a Spirit's own Defend at its Sacred Sites (Earth's Vitality)."""
+    a Spirit's own Defend at its Sacred Sites (Earth's Vitality) and this turn's Fear cards'
+    island-wide Defend, counted now."""
     extra = sum(adversary_rules.sacred_site_defend(state, seat) for seat in state.seat_numbers()
                 if rec.presence.get(str(seat), 0) >= 2)
-    sources = [damage.DefendSource(locked=rec.defend + extra)]
+    sources = [damage.DefendSource(locked=rec.defend + extra),
+               damage.DefendSource(amount=fear_rules.defend(state, name), island_wide=True)]
     return damage.defend_total(sources, dahan=0, sitting_out=0, in_ravage=True)
 
 
@@ -122,11 +125,14 @@ def rules_destroyed(state: GameState, name: str, dahan_lost: int) -> Counts:
 
 def rules_build(state: GameState, name: str) -> Counts:
     """SI-INV-5: a City where Towns outnumber Cities, else a Town; none without Invaders (England 1:
-    an empty land next to enough Towns and Cities builds a Town)."""
+    an empty land next to enough Towns and Cities builds a Town), nor where a Fear card resolved
+    this turn says Invaders do not Build (that piece)."""
     rec = lands.land(state, name)
     piece = invader_rules.build(rec.explorers, rec.towns, rec.cities)
     if piece is None and adversary_rules.builds_empty(state, name):
         piece = "town"
+    if piece is not None and fear_rules.stops_build(state, name, piece):
+        piece = None  # a Fear card resolved this turn (Trade Suffers, Avoid the Dahan, ...)
     return {None: (0, 0, 0), "town": (0, 1, 0), "city": (0, 0, 1)}[piece]
 
 
@@ -147,7 +153,7 @@ def rules_explore(state: GameState, name: str, card: str = "") -> Counts:
     """SI-INV-6: 1 Explorer where the land has a source. After setup, Scotland 1 puts a Town
     instead in a Coastal land (the Coastal Lands card: in its board's first 2), France 1 a second
     Explorer in a land without Towns or Cities."""
-    if not explores(state, name):
+    if not explores(state, name) or fear_rules.stops_explore(state, name):
         return 0, 0, 0
     if state.phase == "setup":
         return 1, 0, 0
@@ -452,6 +458,9 @@ def _summary(overview: Question, group: list[Question], state: GameState) -> str
         if said:
             parts.setdefault(", ".join(said), []).append(name)
     text = "; ".join(f"{', '.join(names)}: {said}" for said, names in parts.items()) if parts else "nothing happens"
+    applied = fear_rules.names(state, overview.board)
+    if applied:
+        text += f" (with {', '.join(applied)})"
     if any(q.kind == "ravage" and q.preset and q.preset[0] for q in group) and any(
             lands.placed_presence(state, s) < state.value(seat_track(s, "presence")) for s in state.seat_numbers()):
         text += " (Presence not placed in a land is not lost)"
