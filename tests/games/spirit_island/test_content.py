@@ -4,6 +4,8 @@ the adversaries by the keys users type, and every unchecked fact said on screen.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tablekeeper.games.spirit_island import data as datamod
@@ -103,7 +105,9 @@ def test_earths_vitality_defends_3_at_the_spirits_sacred_site_in_the_ravage_answ
     assert "A6: 3 Damage, Blight, 1 Dahan lost" in plain.state.prompt.options[0]  # type: ignore[union-attr]
 
 
-def test_an_earned_fear_card_is_named_with_its_terror_level_section_and_says_it_is_unverified() -> None:
+def test_an_earned_fear_card_is_named_with_its_terror_level_section() -> None:
+    """The core cards' effects are checked against two sets (verified); one a pack adds unchecked
+    says so on its question and in the view's ``unverified``."""
     s = session(seats=1)
     to_step(s, "spirit", "growth")
     run(s, "fear 4")
@@ -112,9 +116,26 @@ def test_an_earned_fear_card_is_named_with_its_terror_level_section_and_says_it_
     assert prompt is not None and prompt.id == "si.fear_card"
     name = prompt.text.split(",")[0]
     assert name in {card.name for card in datamod.load(None).fear_cards}
-    assert "Terror Level I:" in prompt.text and "(effect unverified: check the card)" in prompt.text
+    assert "Terror Level I:" in prompt.text and "unverified" not in prompt.text
     assert s.view()["sources"]["fear_cards"]["remaining"] == 14
+    assert "Fear card effects" not in s.view()["spirit_island"]["unverified"]
+
+
+def test_a_packs_unchecked_fear_card_says_it_is_unverified(tmp_path: Path) -> None:
+    folder = tmp_path / "si"
+    folder.mkdir()
+    (folder / "pack.toml").write_text('name = "homebrew"\ngame = "spirit_island"\n', encoding="utf-8")
+    (folder / "fear_cards.toml").write_text(
+        '[[fear_cards]]\nname = "Rumours"\nverified = false\neffects = ["1 Fear", "2 Fear", "3 Fear"]\n',
+        encoding="utf-8")
+    s = session(seats=1, fear_cards="report", packs=str(folder))
     assert "Fear card effects" in s.view()["spirit_island"]["unverified"]
+    to_step(s, "spirit", "growth")
+    run(s, "fear 4")
+    to_step(s, "invader", "fear")
+    run(s, "reveal fear_cards Rumours")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.text == "Rumours, Terror Level I: 1 Fear (effect unverified: check the card)"
 
 
 def test_the_players_name_a_fear_card_they_revealed() -> None:
