@@ -520,3 +520,20 @@ def test_unknown_spirit_is_one_line_exit_2(capsys: pytest.CaptureFixture[str]) -
     assert cli.main(["play", "spirit_island", "--option", "spirits=river,wind"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "unknown Spirit 'wind'" in err[0] and "lightning, ocean, rampant_green" in err[0]
+
+
+@pytest.mark.rule("SI-BLIGHT-1")
+@pytest.mark.rule("SI-INV-4")
+def test_a_lands_counterattack_and_its_fear_finish_before_the_next_lands_ravage() -> None:
+    """A6's surviving Dahan destroy its Town and Explorer (1 Fear) as A6's Ravage finishes (step
+    5), before B2's Ravage begins; the station used to run the rest of the step in the middle of
+    A6's, so B2's Blight came first on the display and the Fear after it."""
+    s = session(2, 3, True, spirits="river,lightning")
+    to_step(s, "time", "passes")
+    run(s, "next", "land A6 dahan=3")
+    to_step(s, "invader", "ravage")  # Mountain: A1, A6, B2, B7
+    out = run(s, "choose 1")
+    said = [str(e["text"]) for e in out.events if e.kind == "notice"]
+    a6 = said.index("Ravage in A6: 1 Explorer, 1 Town destroyed")
+    assert said.index("Destroying 1 town(s) generates 1 Fear") < a6 < said.index("Ravage in B2: Blight added")
+    assert count(s, "A6", "towns") == 0 and tracks(s)["fear.generated"] == 1

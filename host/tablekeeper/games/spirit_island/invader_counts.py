@@ -709,7 +709,8 @@ def mark_board(txn: Txn, board: str) -> None:
 
 
 def destroy_pieces(txn: Txn, piece: str, n: int, land: str) -> None:
-    """SI-INV-8: destroying a Town or City generates Fear on top of the effect's own."""
+    """SI-INV-8: destroying a Town or City generates Fear on top of the effect's own. Russia 2's
+    push is queued first; the caller asks it (a Ravage's own questions run on, in order)."""
     kind = {"explorer": "explorers", "town": "towns", "city": "cities"}[piece]
     rec = lands.land(txn.state, land)
     if rec.count(kind) < n:
@@ -720,7 +721,6 @@ def destroy_pieces(txn: Txn, piece: str, n: int, land: str) -> None:
         txn.notice(f"A Sense for Impending Disaster: 1 Explorer in {land} is pushed instead of destroyed (1 Fear)")
         txn.add("fear.generated", 1)
     lands.put(txn, land, rec.add(kind, -n))
-    resume(txn)  # the push's land, asked now
     fear_each = table(txn.state).piece_fear[piece]
     if fear_each * n:
         txn.notice(f"Destroying {n} {piece}(s) generates {fear_each * n} Fear")

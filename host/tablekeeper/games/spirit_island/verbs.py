@@ -86,6 +86,7 @@ def _destroy(txn: Txn, args: tuple[str, ...]) -> None:
     where = _where_from(txn, piece, n, land)
     if where:
         invader_counts.destroy_pieces(txn, piece, n, where)
+        invader_counts.resume(txn)  # Russia 2's push, asked now
         return
     fear_each = table(txn.state).piece_fear[piece]
     if fear_each * n:
