@@ -537,3 +537,39 @@ def test_a_lands_counterattack_and_its_fear_finish_before_the_next_lands_ravage(
     a6 = said.index("Ravage in A6: 1 Explorer, 1 Town destroyed")
     assert said.index("Destroying 1 town(s) generates 1 Fear") < a6 < said.index("Ravage in B2: Blight added")
     assert count(s, "A6", "towns") == 0 and tracks(s)["fear.generated"] == 1
+
+
+@pytest.mark.rule("SI-INV-2")
+@pytest.mark.rule("SI-INV-5")
+def test_choke_the_land_with_green_stops_a_ravage_or_build_at_its_sacred_site() -> None:
+    """A Spread of Rampant Green (seat 1) may stop a Ravage or Build in a land with its Sacred Site by
+    destroying 1 of its Presence there: the land-by-land questions offer it (before, the players had
+    to answer "no Blight" and take the Presence off by hand, with nothing on screen to say so)."""
+    s = session(2, 3, True, spirits="rampant_green,lightning")
+    to_step(s, "time", "passes")
+    run(s, "next", "presence 1 A6 +2", "presence 1 A5 +1")  # Sacred Sites in a Mountain and a Wetland
+    to_step(s, "invader", "ravage")  # Ravage in Mountain, then Build in Wetland
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.options[0].endswith(
+        "(A6: Choke the Land with Green may stop it, land by land)")
+    presence = tracks(s)["seat1.presence"]
+    detail(s)
+    run(s, "choose 1", "choose 1")  # A1: Blight, its Dahan destroyed nothing
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.text == "Ravage in A6: did it add Blight?"
+    assert prompt.options[2] == "stopped: seat 1 destroys 1 Presence there (Choke the Land with Green)"
+    run(s, "choose 3")
+    assert (count(s, "A6", "blight"), count(s, "A6", "dahan"), count(s, "A6", "towns")) == (0, 1, 1)
+    assert lands(s)["A6"]["presence"] == {"1": 1} and tracks(s)["seat1.presence"] == presence - 1
+    prompt = s.state.prompt  # no counterattack in A6: the next land's Ravage
+    assert prompt is not None and prompt.text == "Ravage in B2: did it add Blight?"
+    answer_counts(s)
+    to_step(s, "invader", "build")
+    detail(s)
+    while s.state.prompt is not None and s.state.prompt.text != "Build in A5: what was added?":
+        run(s, "choose 1")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.options[-1].startswith("stopped: seat 1")
+    run(s, f"choose {len(prompt.options)}")
+    assert count(s, "A5", "towns") == 0 and lands(s)["A5"]["presence"] == {"1": 1}
+    assert tracks(s)["seat1.presence"] == presence - 2

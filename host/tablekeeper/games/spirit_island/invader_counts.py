@@ -461,6 +461,11 @@ def _summary(overview: Question, group: list[Question], state: GameState) -> str
     applied = fear_rules.names(state, overview.board)
     if applied:
         text += f" (with {', '.join(applied)})"
+    if overview.board in ("ravage", "build"):
+        stoppable = [name for name in dict.fromkeys(q.land for q in group if q.kind == overview.board)
+                     if chokers(state, name)]
+        if stoppable:
+            text += f" ({', '.join(stoppable)}: Choke the Land with Green may stop it, land by land)"
     if any(q.kind == "ravage" and q.preset and q.preset[0] for q in group) and any(
             lands.placed_presence(state, s) < state.value(seat_track(s, "presence")) for s in state.seat_numbers()):
         text += " (Presence not placed in a land is not lost)"
@@ -523,8 +528,10 @@ def _ask(txn: Txn, q: Question) -> None:
     elif q.kind == "build":
         likely = q.preset or rules_build(state, q.land)
         answers = _answers((likely[0], likely[1], likely[2]), ("towns", "cities"), 2)
+        stoppers = chokers(state, q.land)
         txn.ask(PROMPTS["build"], f"{q.step or 'Build'} in {q.land}: what was added?",
-                [_text(a) for a in answers], context={**context, "answers": [list(a) for a in answers]})
+                [*(_text(a) for a in answers), *(CHOKE.format(seat=seat) for seat in stoppers)],
+                context={**context, "answers": [list(a) for a in answers], "choke": stoppers})
     elif q.kind == "explore":
         likely = q.preset or rules_explore(state, q.land, q.terrain)
         kinds = ("explorers", "towns") if adversary_rules.applies(state, "trading_port") is not None else ("explorers",)
@@ -535,8 +542,10 @@ def _ask(txn: Txn, q: Question) -> None:
         blight, dealt, lost, _ = q.preset or rules_ravage(state, q.land)
         said = f"{dealt} Damage" + (f", {lost} Dahan lost" if lost else "")
         options = [f"Blight added ({said})", "no Blight"] if blight else [f"no Blight ({said})", "Blight added"]
-        txn.ask(PROMPTS["ravage"], f"Ravage in {q.land}: did it add Blight?", options,
-                context={**context, "blight_first": bool(blight)})
+        stoppers = chokers(state, q.land)
+        txn.ask(PROMPTS["ravage"], f"Ravage in {q.land}: did it add Blight?",
+                [*options, *(CHOKE.format(seat=seat) for seat in stoppers)],
+                context={**context, "blight_first": bool(blight), "choke": stoppers})
     elif q.kind == "loss":
         at = table(state).adversary_at(q.terrain, adversary(state)[1])
         effect = at.loss.effect if at.loss else ""
@@ -621,9 +630,15 @@ def on_loss(txn: Txn, index: int) -> None:
 
 def on_counts(txn: Txn, index: int) -> None:
     """A land's Build, Explore or Dahan strike-back answered (pieces added or destroyed): applied as
-    the rules' own answer is (one handler for the three questions of this shape)."""
+    the rules' own answer is (one handler for the three questions of this shape); a Build stopped
+    by Choke the Land with Green adds nothing and costs its seat a Presence."""
+    context = txn.open_prompt().context
+    stopped = index - len(context.get("answers") or [])
     q, counts = _chosen(txn, index)
-    _take(txn, q, counts)
+    if stopped >= 0 and context.get("choke"):
+        _choke(txn, q, int(context["choke"][stopped]))
+    else:
+        _take(txn, q, counts)
     resume(txn)
 
 
@@ -651,6 +666,10 @@ def on_ravage_blight(txn: Txn, index: int) -> None:
     rules = q.preset or rules_ravage(txn.state, q.land)
     blight = (index == 0) == bool(prompt.context["blight_first"])
     txn.close_prompt()
+    if index >= 2:  # Choke the Land with Green: no Ravage here
+        _choke(txn, q, int(prompt.context["choke"][index - 2]))
+        resume(txn)
+        return
     # the Dahan losses follow the answer: no Blight means less than 2 Damage, which destroys none
     lost = rules[2] if blight or not rules[0] else 0
     _ravaged(txn, q, blight=blight, lost=lost, extra=rules[3] if blight else 0, ask_presence=True)
@@ -679,6 +698,35 @@ def _after_action(txn: Txn, land: str, question: Question) -> None:
     queue = list(shared(txn.state).queue)
     at = next((i + 1 for i, queued in enumerate(queue) if queued.kind == "end" and queued.land == land), 0)
     txn.put(QUEUE, [*queue[:at], question, *queue[at:]])
+
+
+CHOKE = "stopped: seat {seat} destroys 1 Presence there (Choke the Land with Green)"
+
+
+def chokers(state: GameState, land: str) -> list[int]:
+    """The seats that may stop a Ravage or Build in ``land`` by destroying 1 of their Presence
+    there: a Spirit with Choke the Land with Green and a Sacred Site in it."""
+    rec = lands.land(state, land)
+    out: list[int] = []
+    for seat in state.seat_numbers():
+        spirit = spirits.spirit_of(state, seat)
+        if spirit is not None and spirit.stops_invaders_at_sacred_sites and rec.presence.get(str(seat), 0) >= 2:
+            out.append(seat)
+    return out
+
+
+def _choke(txn: Txn, q: Question, seat: int) -> None:
+    """The land's Ravage or Build does not happen; the seat destroys 1 of its Presence there."""
+    rec = lands.land(txn.state, q.land)
+    lands.put(txn, q.land, rec.with_presence(str(seat), rec.presence.get(str(seat), 0) - 1))
+    txn.add(seat_track(seat, "presence"), -1)
+    txn.notice(f"Choke the Land with Green: the {q.step or 'Build'} in {q.land} is stopped; "
+               f"seat {seat} destroys 1 Presence there")
+    if q.kind == "ravage":  # no Ravage: no Dahan strike back either
+        queue = list(shared(txn.state).queue)
+        at = next((i for i, queued in enumerate(queue) if queued.kind == "destroyed" and queued.land == q.land), None)
+        if at is not None:
+            txn.put(QUEUE, [*queue[:at], *queue[at + 1:]] or None)
 
 
 def sworn_to_victory(txn: Txn, land: str, dahan: int) -> None:

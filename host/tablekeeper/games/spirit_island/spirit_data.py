@@ -69,6 +69,9 @@ class Spirit(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     slow_as_fast_per: str = ""  # each of these elements lets one Slow Power be used as if Fast
     # Sworn to Victory: for each Dahan a Ravage destroys, 1 of its Presence within this Range is destroyed
     presence_per_ravaged_dahan_within: Whole | None = None
+    # Choke the Land with Green: a Ravage or Build in a land with its Sacred Site may be stopped by
+    # destroying 1 of its Presence there
+    stops_invaders_at_sacred_sites: bool = False
     cards: tuple[SpiritCard, ...] = ()
     innates: tuple[Innate, ...] = ()
 
