@@ -206,6 +206,17 @@ def test_sworn_to_victory_destroys_thunderspeakers_presence_near_a_ravage_that_k
 
 
 @pytest.mark.rule("SI-TRIGGER-2")
+def test_sworn_to_victory_asks_about_presence_the_station_has_not_placed() -> None:
+    s = to_turn_two_ravage(spirits="thunderspeaker,lightning")
+    run(s, "presence 1 A5 +1", "add seat1.presence +1")  # one more Presence, in no land the station knows
+    run(s, "choose 1")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.options == ("A5", "one not in a land the station tracks", "none within range")
+    run(s, "choose 3")
+    assert lands(s)["A5"]["presence"] == {"1": 1} and tracks(s)["seat1.presence"] == 4
+
+
+@pytest.mark.rule("SI-TRIGGER-2")
 @pytest.mark.rule("SI-END-2")
 def test_sworn_to_victory_taking_the_last_presence_loses_the_game() -> None:
     s = to_turn_two_ravage(seats=1, spirits="thunderspeaker")

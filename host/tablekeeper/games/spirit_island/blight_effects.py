@@ -37,7 +37,7 @@ def _spirits_lose(txn: Txn, track: str, n: int, reason: str = "") -> None:
 LOSS = "blight.presence_loss"  # [seat, how many, why]: Presence a Spirit still destroys, land by land
 LOSS_PROMPT = "si.blight.lose_presence"
 ELSEWHERE = "one not in a land the station tracks"
-NONE = "none there"  # a loss limited to some lands, for a Spirit whose Presence the station does not all place
+NONE = "none within range"  # a loss limited to some lands, for a Spirit whose Presence the station does not all place
 
 
 def ask_loss(txn: Txn) -> None:
