@@ -186,3 +186,26 @@ def test_every_adversary_loads_by_its_key_at_every_level(key: str) -> None:
     for level in range(7):
         adversary = session(seats=1, confirm=False, adversary=f"{key}:{level}").view()["spirit_island"]["adversary"]
         assert (adversary["key"], adversary["level"]) == (key, level)
+
+
+def test_a_revealed_card_is_taken_in_any_case_and_a_wrong_one_is_told_what_it_may_be() -> None:
+    """Typed at the console: "wetland" is the Wetland card (it was refused: "the top of the
+    invaders deck holds no 'wetland'"), a unique start of a name is enough, and a card that cannot
+    be next is refused with the names that can."""
+    s = session(seats=1, invaders="report", fear_cards="report", confirm=False)
+    run(s, "choose 1")  # the printed setup; the first Explore waits for its card
+    refused = attempt(s, "reveal invaders Coastal")  # a Stage II card
+    assert not refused.accepted and refused.reason == (
+        "reveal invaders: 'Coastal' is not one of the cards it may be now: Jungle, Mountain, Sands, Wetland")
+    run(s, "reveal invaders wetland")
+    assert s.view()["spirit_island"]["slots"]["explore"] == ["Wetland"]
+    refused = attempt(s, "reveal invaders jungle")
+    assert refused.reason == "this Explore step already has its card (a second one: explore more)"
+    run(s, "choose 1", "fear 4")
+    to_step(s, "invader", "fear")
+    refused = attempt(s, "reveal fear_cards dahan")
+    assert refused.reason == ("reveal fear_cards: 'dahan' is more than one of the cards it may be now: "
+                              "Dahan Enheartened, Dahan Raid, Dahan on Their Guard")
+    run(s, "reveal fear_cards avoid the dahan")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.text.startswith("Avoid the Dahan, Terror Level I:")
