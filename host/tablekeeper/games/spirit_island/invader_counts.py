@@ -571,7 +571,8 @@ def _ask(txn: Txn, q: Question) -> None:
                 context={**context, "cards": options, "stage": stage})
     elif q.kind == "push":
         options = list(lands.place(state, q.land).adjacent)
-        txn.ask(PROMPTS["push"], f"{q.step}: the Explorer in {q.land} is pushed: into which adjacent land?",
+        piece = NAMES[q.terrain or "explorers"][0]
+        txn.ask(PROMPTS["push"], f"{q.step}: the {piece} in {q.land} is pushed: into which adjacent land?",
                 options, context={**context, "lands": options})
     elif q.kind == "place":
         candidates = adversary_rules.escalation_lands(state, q.terrain, q.board, q.land)
@@ -829,11 +830,17 @@ def on_push(txn: Txn, index: int) -> None:
     q = Question.of(prompt.context["q"])
     to = str(prompt.context["lands"][index])
     txn.close_prompt()
-    source = lands.land(txn.state, q.land)
-    if source.explorers:
-        lands.put(txn, q.land, source.add("explorers", -1))
-        lands.put(txn, to, lands.land(txn.state, to).add("explorers", 1))
-        txn.notice(f"1 Explorer pushed from {q.land} into {to}")
+    source, kind = lands.land(txn.state, q.land), q.terrain or "explorers"
+    if source.count(kind):
+        lands.put(txn, q.land, source.add(kind, -1))
+        lands.put(txn, to, lands.land(txn.state, to).add(kind, 1))
+        txn.notice(f"1 {NAMES[kind][0]} pushed from {q.land} into {to}")
+    resume(txn)
+
+
+def push_pieces(txn: Txn, kind: str, n: int, land: str, why: str) -> None:
+    """``n`` of ``kind`` pushed out of ``land``, each asked where (SI-PUSH-1: they may split)."""
+    _push(txn, [Question("push", kind, land=land, step=why)] * n, front=True)
     resume(txn)
 
 

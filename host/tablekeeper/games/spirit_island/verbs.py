@@ -97,6 +97,31 @@ def _destroy(txn: Txn, args: tuple[str, ...]) -> None:
     txn.add(_track_of(piece), -n)
 
 
+def _dream(txn: Txn, args: tuple[str, ...]) -> None:
+    """SI-ERRATA-1: a Power of a Spirit that dreams a thousand deaths (Bringer of Dreams and
+    Nightmares) would destroy Invaders: they are not destroyed (no Fear for destroying them); its
+    special rule's Fear instead, and the pieces it pushes are pushed, each asked where."""
+    usage = "dream SEAT explorer|town|city [N] LAND"
+    if len(args) < 3:
+        raise Rejected(f"usage: {usage}")
+    seat = parse_seat(txn.state, args[0])
+    spirit = spirits.spirit_of(txn.state, seat)
+    if spirit is None or not spirit.destroys_as_fear:
+        raise Rejected(f"seat {seat}'s Spirit does not turn destruction into Fear: destroy PIECE [N] [LAND]")
+    piece, n, land = _piece_args(args[1:], usage)
+    if not land:
+        raise Rejected(f"name the land the Invaders are in: {usage}")
+    where, kind = lands.place(txn.state, land).name, _track_of(piece).split(".")[1]
+    if lands.land(txn.state, where).count(kind) < n:
+        raise Rejected(f"{where} has {lands.land(txn.state, where).count(kind)} {kind}, not {n}")
+    fear_made = n * next((each for kind_of, each in spirit.destroys_as_fear.items() if kind_of == piece), 0)
+    txn.notice(f"To Dream a Thousand Deaths: {n} {piece}(s) in {where} not destroyed: {fear_made} Fear instead")
+    if fear_made:
+        txn.add("fear.generated", fear_made)
+    if piece in spirit.pushes_instead:
+        invader_counts.push_pieces(txn, kind, n, where, "To Dream a Thousand Deaths")
+
+
 def _remove(txn: Txn, args: tuple[str, ...]) -> None:
     """Removing (or replacing away) an Invader generates no Fear."""
     piece, n, land = _piece_args(args, "remove explorer|town|city [N] [LAND]")
@@ -370,6 +395,8 @@ VERBS: Mapping[str, Verb] = {
     "fear": Verb("fear [N]", "generate N Fear (earns cards, raises Terror)", _fear),
     "destroy": Verb("destroy explorer|town|city [N] [LAND]", "destroy Invaders (Towns/Cities add Fear)", _destroy),
     "remove": Verb("remove explorer|town|city [N] [LAND]", "remove Invaders (no Fear)", _remove),
+    "dream": Verb("dream SEAT explorer|town|city [N] LAND",
+                  "Bringer's Power would destroy Invaders: its Fear instead, Explorers and Towns pushed", _dream),
     "blight": Verb("blight [LAND [N]]", "add Blight in the FAQ's order (no LAND: yes/no questions)", _blight),
     "cascade": Verb("cascade LAND", "the adjacent land a cascading Blight goes to", _cascade),
     "remove-blight": Verb("remove-blight LAND [N]", "Blight leaves the island back to the card", _remove_blight),
