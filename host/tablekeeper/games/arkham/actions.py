@@ -1,12 +1,13 @@
 """What an action does once its costs are paid and its attacks of opportunity are over (AH-AOO-5):
-draw, resource, move, engage, resign, or the skill test of investigate, fight and evade."""
+draw, resource, move, engage, resign, the skill test of investigate, fight and evade, or of a
+treachery's [action] ability (``threat.activated``)."""
 
 from __future__ import annotations
 
 from tablekeeper.core.game import Txn, parse_int
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import board, effects, rules, skilltest
+from tablekeeper.games.arkham import board, effects, rules, skilltest, threat
 from tablekeeper.games.arkham.records import Provoked
 
 
@@ -24,6 +25,8 @@ def resolve(txn: Txn, action: Provoked) -> None:
         effects.eliminate(txn, seat, rules.Defeat("resign"))
     elif kind in ("investigate", "fight", "evade"):
         _test(txn, action)
+    elif kind == "activate" and action.ability is not None:  # 01174, 01182
+        threat.activated(txn, seat, str(target), action.ability, action.skill)
 
 
 def _test(txn: Txn, action: Provoked) -> None:

@@ -156,6 +156,7 @@ class EncounterCard(_Shape, frozen=True):
     costs_more: tuple[Literal["move", "fight", "evade"], ...] = ()  # the first each round: +1 action
     no_play: tuple[Literal["asset", "event"], ...] = ()  # in the threat area: its bearer cannot play these
     discard: Discard | None = None  # its Forced effect that discards it
+    action_tests: tuple[Test, ...] = ()  # its [action] ability: one of these tests; a success discards it
     forced: tuple[EnemyForced, ...] = ()  # an enemy's Forced effects at the end of a turn, phase or round
     test: Test | None = None
     then: tuple[Step, ...] = ()

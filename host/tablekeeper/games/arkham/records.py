@@ -164,6 +164,7 @@ class Provoked(msgspec.Struct, frozen=True):
     target: str | None = None
     skill: int | None = None
     ordered: bool = False  # ``left`` is the order the investigator named beforehand
+    ability: str | None = None  # activate: the skill of the treachery ability's test (its label is ``target``)
 
 
 class Soak(msgspec.Struct, frozen=True):

@@ -33,6 +33,7 @@ from tablekeeper.games.arkham.parsing import (
     name_of,
     no_test,
     own_turn,
+    pick,
     spend_actions,
     usage,
 )
@@ -66,17 +67,37 @@ def act(txn: Txn, args: tuple[str, ...]) -> None:
     elif target is not None and kind in ("engage", "fight", "evade"):
         target = board_verbs.enemy_name(state, target)
     _check_target(state, seat, kind, target)
+    ability = None
+    found = _treachery_named(state, rest) if kind == "activate" and rest else None
+    if found is not None:  # 01174, 01182: a treachery's [action] ability, with the skill it tests
+        target = found[0]
+        ability = threat.ability_test(state, seat, *found).skill
     if kind == "play":
         threat.refuse_play(state, seat)  # 01165
     skill = count(named["skill"], "skill") if "skill" in named else None
     spend_actions(txn, seat, 1, f"the {kind} action", kind)
-    effect = Provoked(seat, (), kind, target, skill)
+    effect = Provoked(seat, (), kind, target, skill, ability=ability)
     if order:
         attackers = [n for n in board.engaged_with(txn.state, seat) if board.enemy(txn.state, n).ready]
         if kind in rules.NON_PROVOKING or sorted(order) != sorted(attackers):
             raise Rejected(f"the attack order must name each ready engaged enemy once: {', '.join(attackers)}")
-        effect = Provoked(seat, tuple(order), kind, target, skill, ordered=True)
+        effect = Provoked(seat, tuple(order), kind, target, skill, ordered=True, ability=ability)
     attacks.provoke(txn, seat, kind, effect)
+
+
+def _treachery_named(state: GameState, words: list[str]) -> tuple[str, str | None] | None:
+    """``act SEAT activate NAME [SKILL]`` naming a treachery in play: its label and the skill named
+    (None: the activated ability is another card's, which the station does not follow)."""
+    words = list(words)
+    skill = words.pop().lower() if len(words) > 1 and words[-1].lower() in rules.SKILLS else None
+    cards = rec(state).treacheries
+    label = pick(name_of(words, "target"), cards)
+    if label in cards:
+        return label, skill
+    found = encounter.known_card(state, label)
+    if found is not None and found[1].kind == "treachery":
+        raise Rejected(f"no {found[0]} in play to activate (treacheries in play: {', '.join(sorted(cards)) or 'none'})")
+    return None
 
 
 def action_menu(txn: Txn, args: tuple[str, ...]) -> None:
@@ -107,6 +128,9 @@ def menu_lines(state: GameState, seat: int) -> list[tuple[str, ...]]:
         out += [("act", me, "move", loc) for loc in sorted(board.locations(state))]
     for name, foe in sorted(board.enemies(state).items()):
         out += [("act", me, kind, name) for kind in enemy_actions(state, seat, foe)]
+    for label in sorted(rec(state).treacheries):  # 01174, 01182: their [action] ability, per skill
+        tests = threat.ability_tests(state, label) if threat.reachable(state, seat, label) else ()
+        out += [("act", me, "activate", label, *((t.skill,) if len(tests) > 1 else ())) for t in tests]
     if effects.seat_value(state, seat, "hand") > 0 and threat.play_barred(state, seat, "asset") is None:
         have = effects.seat_value(state, seat, "resources")
         out += [("ally", me, name) for name, card in sorted(rec(state).allies.items())

@@ -1,0 +1,172 @@
+"""Treacheries in play with an [action] ability whose test, passed, discards them, activated as a table
+types it (`act SEAT activate NAME [SKILL]`, or from the action menu): Locked Door (01174, combat or
+agility (4)) and Dreams of R'lyeh (01182, willpower (3)). AH-ACTV-3 says who may activate them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tablekeeper.core.game import Txn
+from tablekeeper.core.session import Session
+from tablekeeper.errors import ConfigError
+from tablekeeper.games.arkham import data, effects, skilltest, threat
+
+from .helpers import answer, do, new, rejects, to_step, track
+from .helpers import data as viewed
+
+
+def drawn(scenario: str, card: str) -> Session:
+    """Round 2: seat 1 draws ``card`` at 1.4 (seat 2's card is discarded); seat 1's turn begins."""
+    s = new(seats=2, scenario_id=scenario)
+    to_step(s, "mythos", "1.4")
+    answer(s, card)
+    do(s, "choose 1")
+    to_step(s, "investigation", "2.2")
+    return do(s, "turn seat1")
+
+
+def locked_door() -> Session:
+    s = drawn("midnight_masks", "Locked Door")
+    assert viewed(s, "treacheries")["Locked Door"]["location"] == "Your House"
+    return s
+
+
+def without_discarding(monkeypatch: pytest.MonkeyPatch, protection: str) -> None:
+    """The box as it was: the ability's test was a plain test, and the table discarded the card by hand."""
+    if protection == "protection-removed":
+        def plain(txn: Txn, seat: int, label: str, skill: str | None, base: int | None) -> None:
+            test = threat.ability_test(txn.state, seat, label, skill)
+            skilltest.begin(txn, seat, test.skill, effects.seat_info(txn.state, seat).skills[test.skill],
+                            test.difficulty)
+        monkeypatch.setattr(threat, "activated", plain)
+
+
+# --- Locked Door (01174) ------------------------------------------------------------------------------
+@pytest.mark.rule("AH-ACTV-1")
+@pytest.mark.parametrize("protection", ["on", "protection-removed"])
+@pytest.mark.parametrize("skill", ["combat", "agility"])
+def test_locked_door_is_discarded_once_its_action_test_succeeds(monkeypatch: pytest.MonkeyPatch, protection: str,
+                                                                 skill: str) -> None:
+    """Seat 1 activates the Locked Door at its location, testing the skill it names (4); the test
+    passes: the door goes to the encounter discard pile and Your House can be investigated again."""
+    without_discarding(monkeypatch, protection)
+    s = locked_door()
+    assert rejects(s, "act seat1 investigate") == \
+        "Your House cannot be investigated while Locked Door is attached to it"
+    actions, discard = track(s, "seat1.actions"), track(s, "encounter.discard")
+    do(s, f"act seat1 activate Locked Door {skill}")
+    test = viewed(s, "test")
+    assert (test["seat"], test["skill"], test["difficulty"]) == (1, skill, 4)
+    assert track(s, "seat1.actions") == actions - 1
+    base = effects.seat_info(s.state, 1).skills[skill]
+    do(s, f"commit seat1 {5 - base}", "reveal chaos 0", "resolve")
+    if protection == "protection-removed":
+        assert "Locked Door" in viewed(s, "treacheries")  # the table discarded it by hand
+        return
+    assert viewed(s, "treacheries") == {} and track(s, "encounter.discard") == discard + 1
+    assert "Locked Door is discarded (its test passed)" in viewed(s, "notices")
+    do(s, "act seat1 investigate")  # the ban went with it
+    assert viewed(s, "test")["kind"] == "investigate"
+
+
+def test_locked_door_stays_when_its_test_fails() -> None:
+    s = locked_door()
+    do(s, "act seat1 activate 'Locked Door' agility", "reveal chaos -2", "resolve")
+    assert "Locked Door" in viewed(s, "treacheries")
+    assert rejects(s, "act seat1 investigate").startswith("Your House cannot be investigated")
+
+
+@pytest.mark.rule("AH-ACTV-3")
+def test_locked_door_is_activated_only_from_its_location() -> None:
+    s = locked_door()
+    do(s, "enter seat1 Rivertown")
+    assert rejects(s, "act seat1 activate Locked Door combat") == \
+        "seat 1 cannot activate Locked Door: it is at Your House, not at seat 1's location"
+    do(s, "actions seat1")
+    assert not any("Locked Door" in option for option in s.state.prompt.options)
+
+
+def test_the_action_menu_offers_each_test_of_the_door() -> None:
+    s = locked_door()
+    do(s, "actions seat1")
+    options = s.state.prompt.options
+    assert "activate Locked Door combat" in options and "activate Locked Door agility" in options
+    answer(s, "activate Locked Door agility")
+    assert viewed(s, "test")["skill"] == "agility" and viewed(s, "test")["source"] == "Locked Door"
+
+
+@pytest.mark.parametrize(("line", "says"), [
+    ("act seat1 activate Locked Door", "Locked Door: name the skill tested: combat (4) or agility (4)"),
+    ("act seat1 activate Locked Door willpower",
+     "Locked Door's ability tests combat (4) or agility (4), not willpower"),
+])
+def test_a_test_the_door_does_not_offer_is_refused(line: str, says: str) -> None:
+    assert rejects(locked_door(), line) == says
+
+
+def test_a_treachery_card_not_in_play_is_refused() -> None:
+    s = new(seats=2, scenario_id="midnight_masks")
+    to_step(s, "investigation", "2.2")
+    do(s, "turn seat1")
+    assert rejects(s, "act seat1 activate Locked Door combat") == \
+        "no Locked Door in play to activate (treacheries in play: none)"
+    do(s, "act seat1 activate Magnifying Glass")  # another card's ability: the station does not follow it
+
+
+def test_a_treachery_without_an_action_ability_is_refused() -> None:
+    s = new(seats=2)
+    to_step(s, "mythos", "1.4")
+    answer(s, "Obscuring Fog")
+    do(s, "choose 1")
+    to_step(s, "investigation", "2.2")
+    do(s, "turn seat1")
+    assert rejects(s, "act seat1 activate Obscuring Fog") == "Obscuring Fog has no action ability the station knows"
+
+
+# --- Dreams of R'lyeh (01182) -------------------------------------------------------------------------
+@pytest.mark.rule("AH-ACTV-1")
+@pytest.mark.parametrize("protection", ["on", "protection-removed"])
+def test_dreams_of_rlyeh_is_discarded_once_its_willpower_test_succeeds(monkeypatch: pytest.MonkeyPatch,
+                                                                        protection: str) -> None:
+    without_discarding(monkeypatch, protection)
+    s = drawn("devourer_below", "Dreams of R'lyeh")
+    do(s, "act seat1 activate \"Dreams of R'lyeh\"")  # its one test: no skill to name
+    test = viewed(s, "test")
+    assert (test["skill"], test["difficulty"]) == ("willpower", 3)
+    do(s, "commit seat1 3", "reveal chaos 0", "resolve")
+    assert ("Dreams of R'lyeh" in viewed(s, "treacheries")) is (protection == "protection-removed")
+
+
+@pytest.mark.rule("AH-ACTV-3")
+def test_an_investigator_at_the_same_location_may_activate_anothers_dreams() -> None:
+    """Dreams of R'lyeh in seat 1's threat area: seat 2, at the Main Path with seat 1, may activate it
+    (and tests its own willpower); from another location it may not."""
+    s = drawn("devourer_below", "Dreams of R'lyeh")
+    do(s, "next")  # seat 1 ends its turn; seat 2's begins
+    do(s, "actions seat2")
+    assert "activate Dreams of R'lyeh" in s.state.prompt.options
+    do(s, "choose 1")
+    do(s, "act seat2 activate \"Dreams of R'lyeh\"")
+    assert viewed(s, "test")["seat"] == 2
+    do(s, "commit seat2 3", "reveal chaos 0", "resolve")
+    assert viewed(s, "treacheries") == {}
+
+
+def test_dreams_in_another_seats_threat_area_elsewhere_is_out_of_reach() -> None:
+    s = drawn("devourer_below", "Dreams of R'lyeh")
+    do(s, "next", "location Hidden Cove 1 1", "enter seat2 Hidden Cove")
+    assert rejects(s, "act seat2 activate \"Dreams of R'lyeh\"") == \
+        "seat 2 cannot activate Dreams of R'lyeh: it is in seat 1's threat area, not at seat 2's location"
+
+
+def test_an_action_test_on_a_card_that_leaves_play_is_one_line_naming_the_entry(tmp_path: Path) -> None:
+    path = tmp_path / "encounters.toml"
+    path.write_text('[sets.x]\nname = "X"\n[sets.x.cards.Thing]\nkind = "treachery"\n'
+                    'action_tests = [{ skill = "combat", difficulty = 2 }]\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        data.load_encounters(str(path))
+    said = str(caught.value)
+    assert str(path) in said and "sets.x.cards.Thing" in said and "action_tests need stays" in said
+    assert "\n" not in said
