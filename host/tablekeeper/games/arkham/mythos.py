@@ -152,12 +152,14 @@ def _stays(txn: Txn, seat: int, label: str, card: EncounterCard | None, card_nam
     txn.notice(f"{label} stays " + (f"at {at}" if at else f"in seat {seat}'s threat area") + told)
 
 
-def typed_enemy(txn: Txn, seat: int) -> None:
-    """An `enemy` line for the investigator whose card is being named: it is that card."""
+def typed_enemy(txn: Txn, seat: int) -> bool:
+    """An `enemy` line for the investigator whose card is being named (or typed): it is that card,
+    drawn off the encounter deck already (True). Once the card is named, an enemy typed is another."""
     draws = rec(txn.state).draws
-    if draws is None or not draws.drawn or draws.seats[0] != seat:
-        return
+    if draws is None or not draws.drawn or draws.seats[0] != seat or (draws.resolving and not draws.typing):
+        return False
     prompt = txn.state.prompt
     if prompt is not None and prompt.id == "encounter_card":
         txn.close_prompt()
     txn.put("draws", replace(draws, resolving=True, typing=False))
+    return True
