@@ -8,6 +8,7 @@ from tablekeeper.core.game import Txn, parse_int
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import board, effects, rules, skilltest, threat
+from tablekeeper.games.arkham.content import Step
 from tablekeeper.games.arkham.records import Provoked
 
 
@@ -18,7 +19,7 @@ def resolve(txn: Txn, action: Provoked) -> None:
     elif kind == "resource":
         txn.add(seat_track(seat, "resources"), 1)
     elif kind == "move":
-        board.enter(txn, seat, str(target))
+        move_out(txn, seat, str(target))
     elif kind == "engage":
         board.engage(txn, str(target), seat)  # AH-ENGAGE-1/2
     elif kind == "resign":
@@ -27,6 +28,24 @@ def resolve(txn: Txn, action: Provoked) -> None:
         _test(txn, action)
     elif kind == "activate" and action.ability is not None:  # 01174, 01182
         threat.activated(txn, seat, str(target), action.ability, action.skill)
+
+
+def move_out(txn: Txn, seat: int, target: str) -> None:
+    """The move action's effect. Out of a location with a Forced test when one moves out of it
+    (01151 Twisting Paths: intellect (3); AH-FORCED-4, before the move), the move waits for the
+    test: a success makes it, a failure cancels it (the action stays spent)."""
+    here = board.where(txn.state, seat)
+    place = board.location(txn.state, here) if here is not None else None
+    if place is None or place.leave_test is None:
+        board.enter(txn, seat, target)
+        return
+    test, name = place.leave_test, f"{here} ({place.variant})" if place.variant else str(here)
+    txn.notice(f"{name}: Forced, when seat {seat} moves out: test {test.skill} ({test.difficulty}); "
+               "a failure cancels the move")
+    base = effects.seat_info(txn.state, seat).skills[test.skill]
+    skilltest.begin(txn, seat, test.skill, base, test.difficulty, source=name,
+                    on_fail=(Step(do="notice", text=f"seat {seat}'s move to {target} is cancelled"),),
+                    on_success=(Step(do="move", location=target),))
 
 
 def _test(txn: Txn, action: Provoked) -> None:

@@ -185,6 +185,7 @@ class LocationCard(_Shape, frozen=True):
     connects: tuple[str, ...] | None = None
     on_enter: tuple[Step, ...] = ()
     investigate: Skill | None = None
+    leave_test: Test | None = None  # Forced, when you move out of it: a failure cancels the move (01151)
 
 
 class LocationForced(_Shape, frozen=True):
@@ -217,6 +218,7 @@ class LocationSpec(_Shape, frozen=True):
     connects: tuple[str, ...] = ()
     on_enter: tuple[Step, ...] = ()
     investigate: Skill | None = None
+    leave_test: Test | None = None  # Forced, when you move out of it: a failure cancels the move
     barrier: bool = False
     variants: tuple[LocationCard, ...] = ()
     forced: tuple[LocationForced, ...] = ()  # its revealed side's Forced effects

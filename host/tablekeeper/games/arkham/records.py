@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
-from tablekeeper.games.arkham.content import Discard, EncounterCard, LocationSpec, Step, SymbolEffect
+from tablekeeper.games.arkham.content import Discard, EncounterCard, LocationSpec, Step, SymbolEffect, Test
 from tablekeeper.games.arkham.data import Card
 
 
@@ -116,6 +116,7 @@ class Location(msgspec.Struct, frozen=True, kw_only=True):
     investigate: str | None = None
     barrier: bool = False
     on_enter: tuple[Step, ...] = ()
+    leave_test: Test | None = None  # Forced, when an investigator moves out: a failure cancels the move (01151)
 
 
 class TestResult(msgspec.Struct, frozen=True):
@@ -147,6 +148,7 @@ class SkillTest(msgspec.Struct, frozen=True, kw_only=True):
     source: str | None = None  # the card whose test it is (a treachery, a location)
     on_fail: tuple[Step, ...] = ()  # what a failure does: the card's, and the revealed tokens'
     discards: str | None = None  # the treachery in play a success discards (Frozen in Fear's Forced test)
+    on_success: tuple[Step, ...] = ()  # what a success does (Twisting Paths: the move it held goes on)
 
     @property
     def value(self) -> int:
