@@ -31,7 +31,7 @@ StepKind = Literal[
     "damage", "horror", "doom_agenda", "doom_nearest", "doom_each", "clues_to_location", "spend_clue",
     "draw_cards", "draw_enemy", "each_discards", "choose", "notice", "test", "move", "put_into_play",
     "remove_location", "reveal", "discard_enemies_at", "move_investigators", "spawn", "spawn_discarded",
-    "shuffle_discard", "enemies_move", "doom_per_enemy",
+    "shuffle_discard", "enemies_move", "doom_per_enemy", "defeat_each",
 ]
 Timing = Literal["turn_end", "mythos_end", "enemy_phase_end", "round_end"]
 """The timing points of the Forced effects the station does itself: the end of each investigator's
@@ -234,6 +234,15 @@ class Goal(_Shape, frozen=True):
     enter: str | None = None
     victory_trait: str | None = None
     count: Count = 0
+
+
+class FromAct(_Shape, frozen=True):
+    """An agenda's reverse side that reads the act: once the act reached is ``act`` or later, these
+    steps instead of the card's resolution (They're Getting Out!, 01107: at act 3 each investigator
+    still in is defeated and suffers 1 physical trauma; before it, R3)."""
+
+    act: Annotated[int, msgspec.Meta(ge=1, le=99)]
+    then: tuple[Step, ...]
 
 
 class Spend(_Shape, frozen=True):

@@ -16,6 +16,7 @@ from tablekeeper.games.arkham.content import (
     Ability,
     AgendaForced,
     EncounterCard,
+    FromAct,
     Goal,
     Keyword,
     LocationSpec,
@@ -62,6 +63,7 @@ class Card(msgspec.Struct, frozen=True):
     enemy_evade: int = 0
     ability: Ability | None = None
     forced: tuple[AgendaForced, ...] = ()  # an agenda's Forced effects while it is current
+    from_act: FromAct | None = None  # an agenda's reverse side from that act on (instead of its resolution)
 
 
 class Ally(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -234,6 +236,7 @@ class _CardSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class _Agenda(_CardSpec, frozen=True, forbid_unknown_fields=True):
     doom: Positive | None = None
     forced: tuple[AgendaForced, ...] = ()
+    from_act: FromAct | None = None
 
 
 class _Act(_CardSpec, frozen=True, forbid_unknown_fields=True):
@@ -386,9 +389,12 @@ def _card(label: str, spec: _Agenda | _Act, key: str) -> Card:
             needs = FORCED_STEP_NEEDS.get(step.do, ())
             if not all(getattr(step, field) for field in needs):
                 raise fail(label, f"{key}.forced[{i}].then[{j}]", f"{step.do} needs {' and '.join(needs)}")
+    from_act = spec.from_act if isinstance(spec, _Agenda) else None
+    if from_act is not None and not (spec.resolution or spec.resolutions):
+        raise fail(label, f"{key}.from_act", "from_act replaces a resolution: the agenda needs one for the acts before")
     return Card(key if spec.name is None else spec.name, amount, spec.per_investigator, spec.objective,
                 spec.resolution, spec.card, spec.resolutions, spec.goal, spec.spend, spec.then, spec.enemy_fight,
-                spec.enemy_evade, spec.ability, forced)
+                spec.enemy_evade, spec.ability, forced, from_act)
 
 
 FORCED_STEP_NEEDS = {"enemies_move": ("trait", "location"), "doom_per_enemy": ("trait", "locations")}

@@ -11,6 +11,7 @@ from tablekeeper.core.state import GameState, Result
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import rules
+from tablekeeper.games.arkham.content import Step
 from tablekeeper.games.arkham.data import Card
 from tablekeeper.games.arkham.record import EncounterDraw, rec
 from tablekeeper.games.arkham.records import Seat
@@ -121,7 +122,17 @@ def advance_act(txn: Txn, why: str) -> None:
     _after_advance(txn, "act", current)
 
 
+def late_side(state: GameState, deck: str, current: Card) -> tuple[Step, ...] | None:
+    """01107: the steps an agenda's reverse side takes instead of its resolution once the act reached
+    is the one it names or later (None: its resolution as usual)."""
+    late = current.from_act if deck == "agenda" else None
+    return late.then if late is not None and state.value("act") >= late.act else None
+
+
 def _after_advance(txn: Txn, deck: str, current: Card) -> None:
+    if late_side(txn.state, deck, current) is not None:
+        txn.notice(f"{current.name}: act {txn.state.value('act')} reached, so no resolution yet")
+        return  # its steps follow (scenario_cards)
     if current.resolutions:  # the lead investigator decides which resolution it is
         txn.ask("resolution", f"{current.name}: which resolution? (the lead decides)", list(current.resolutions),
                 seat=txn.state.lead, context={"deck": deck})
