@@ -11,7 +11,8 @@ import pytest
 from tablekeeper.core.game import Txn
 from tablekeeper.core.session import Session
 from tablekeeper.errors import ConfigError
-from tablekeeper.games.arkham import data, effects, skilltest, threat
+from tablekeeper.games.arkham import data, effects, mythos, skilltest, threat
+from tablekeeper.games.arkham.record import rec
 
 from .helpers import answer, do, new, rejects, to_step, track
 from .helpers import data as viewed
@@ -170,3 +171,43 @@ def test_an_action_test_on_a_card_that_leaves_play_is_one_line_naming_the_entry(
     said = str(caught.value)
     assert str(path) in said and "sets.x.cards.Thing" in said and "action_tests need stays" in said
     assert "\n" not in said
+
+
+# --- Locked Door's revelation: the location with the most clues ---------------------------------------
+def drawn_at_1_4(*setup: str) -> Session:
+    s = new(seats=2, scenario_id="midnight_masks")
+    do(s, *setup)
+    to_step(s, "mythos", "1.4")
+    return answer(s, "Locked Door")
+
+
+@pytest.mark.parametrize("protection", ["on", "protection-removed"])
+def test_locked_door_attaches_to_the_location_with_the_most_clues(monkeypatch: pytest.MonkeyPatch,
+                                                                  protection: str) -> None:
+    """Seat 2 has revealed Miskatonic University (4 clues); seat 1 draws the door at Your House (2):
+    it goes to the university, not to the drawer's location."""
+    if protection == "protection-removed":
+        def at_drawer(txn: Txn, seat: int, name: str) -> None:
+            mythos._stays(txn, seat, name, rec(txn.state).scenario.cards[name], name, at_location=True)
+        monkeypatch.setattr(mythos, "attach_most_clues", at_drawer)
+    s = drawn_at_1_4("enter seat2 Miskatonic University")
+    place = viewed(s, "treacheries")["Locked Door"]["location"]
+    assert place == ("Your House" if protection == "protection-removed" else "Miskatonic University")
+
+
+def test_the_drawer_picks_among_locations_tied_for_the_most_clues() -> None:
+    s = drawn_at_1_4("enter seat2 Rivertown")  # 2 clues there, 2 at Your House
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.id == "attach_where" and prompt.seat == 1
+    assert prompt.options == ("Rivertown", "Your House")
+    answer(s, "Rivertown")
+    assert viewed(s, "treacheries")["Locked Door"]["location"] == "Rivertown"
+    assert s.state.prompt is not None and s.state.prompt.id == "encounter_card"  # seat 2 draws next
+
+
+def test_a_second_locked_door_goes_where_none_is_attached() -> None:
+    s = drawn_at_1_4("enter seat2 Miskatonic University")
+    answer(s, "Locked Door")  # seat 2 draws the other copy: the university has one; Your House is next
+    doors = viewed(s, "treacheries")
+    assert (doors["Locked Door"]["location"], doors["Locked Door 2"]["location"]) == \
+        ("Miskatonic University", "Your House")

@@ -150,6 +150,8 @@ class EncounterCard(_Shape, frozen=True):
     doom: Count = 0
     victory: Count = 0
     stays: Literal["threat_area", "location"] | None = None
+    attach: Literal["most_clues"] | None = None  # stays at the location in play with the most clues, none of its
+    # name attached there (Locked Door, 01174; the drawer picks among a tie); else at the drawer's location
     shroud: Count = 0
     no_investigate: bool = False
     leaves_on_investigate: bool = False
