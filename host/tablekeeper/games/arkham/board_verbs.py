@@ -166,7 +166,8 @@ def bring_in(txn: Txn, typed: TypedEnemy) -> None:
     if card_name is not None and typed.at is None and card.spawn is not None and not typed.typed:
         encounter.spawn_card(txn, seat, card_name, ready=foe.ready)
         return
-    encounter.place(txn, seat, encounter.free_name(typed.label, board.enemies(txn.state)), foe, typed.at, card.doom)
+    where = typed.at or encounter.spawns_instead(txn.state, card_name)  # 01124: unless the table named a place
+    encounter.place(txn, seat, encounter.free_name(typed.label, board.enemies(txn.state)), foe, where, card.doom)
 
 
 def engage_verb(txn: Txn, args: tuple[str, ...]) -> None:

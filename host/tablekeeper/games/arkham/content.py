@@ -224,6 +224,7 @@ class LocationSpec(_Shape, frozen=True):
     barrier: bool = False
     variants: tuple[LocationCard, ...] = ()
     forced: tuple[LocationForced, ...] = ()  # its revealed side's Forced effects
+    spawns_here: tuple[str, ...] = ()  # Forced: these enemies spawn here instead (Your House 01124: the Ghoul Priest)
     copies: Annotated[int, msgspec.Meta(ge=1, le=9)] = 1
     verified: bool | None = None
     source: str = ""

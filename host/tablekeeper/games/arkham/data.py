@@ -95,6 +95,15 @@ def _entries(label: str, raw: Any, key: str, kind: type[S]) -> dict[str, S]:
             for name, entry in table.items()}
 
 
+class LoggedCard(msgspec.Struct, frozen=True):
+    """An encounter card shuffled in at setup when the campaign log holds ``log`` (``--option log=``):
+    The Midnight Masks' Ghoul Priest, when he is still alive."""
+
+    log: str
+    name: str
+    card: EncounterCard
+
+
 class Scenario(msgspec.Struct, frozen=True):
     """A scenario as read: its decks, reference card, locations, where everyone begins, and every
     encounter card it can bring into play (``cards``; ``deck`` names those shuffled into the
@@ -115,6 +124,7 @@ class Scenario(msgspec.Struct, frozen=True):
     card: str = ""
     source: str = ""
     verified: bool = False
+    logged: tuple[LoggedCard, ...] = ()  # cards shuffled in when the campaign log holds their entry
 
 
 class Investigator(msgspec.Struct, frozen=True):
@@ -243,6 +253,14 @@ class _Act(_CardSpec, frozen=True, forbid_unknown_fields=True):
     clues: Positive | None = None
 
 
+class _IfLogged(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A card the campaign guide's setup shuffles into the encounter deck when the log holds ``log``."""
+
+    log: str
+    set: str
+    card: str
+
+
 class _Reference(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     easy_standard: Tables = {}
     hard_expert: Tables = {}
@@ -264,6 +282,7 @@ class _Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     start_at: str | None = None
     locations: Tables = {}
     enemies: Tables = {}  # extra enemies of an edited copy: { NAME = { fight = .., ... } }
+    if_logged: list[_IfLogged] = []
 
 
 class _Campaign(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -427,9 +446,15 @@ def load_scenarios(override: str | None = None, encounters: str | None = None, p
         for name in (*spec.start, *([spec.start_at] if spec.start_at else [])):
             if name not in locations:
                 raise fail(label, f"{key}.start", f"no location {name!r} in {key}.locations")
+        logged = []
+        for i, entry in enumerate(spec.if_logged):
+            card = sets.get(entry.set, {}).get(entry.card)
+            if card is None:
+                raise fail(label, f"{key}.if_logged[{i}]", f"no card {entry.card!r} in encounter set {entry.set!r}")
+            logged.append(LoggedCard(entry.log, entry.card, msgspec.structs.replace(card, set_aside=False)))
         scenarios[sid] = Scenario(sid, sid if spec.title is None else spec.title, spec.campaign, agendas, acts,
                                   reference, cards, deck, size, locations, tuple(spec.start), spec.start_at,
-                                  spec.card, spec.source, spec.verified)
+                                  spec.card, spec.source, spec.verified, tuple(logged))
     campaigns = {}
     for layer, cid, raw in packlib.entries(found, "campaigns"):
         campaign = decode(raw, _Campaign, source=layer.label, prefix=f"campaigns.{cid}")
