@@ -11,7 +11,7 @@ import pytest
 from tablekeeper.core.game import Txn
 from tablekeeper.core.session import Session
 from tablekeeper.errors import ConfigError
-from tablekeeper.games.arkham import data, effects, mythos, skilltest, threat
+from tablekeeper.games.arkham import board, data, effects, mythos, skilltest, threat
 from tablekeeper.games.arkham.record import rec
 
 from .helpers import answer, do, new, rejects, to_step, track
@@ -211,3 +211,33 @@ def test_a_second_locked_door_goes_where_none_is_attached() -> None:
     doors = viewed(s, "treacheries")
     assert (doors["Locked Door"]["location"], doors["Locked Door 2"]["location"]) == \
         ("Miskatonic University", "Your House")
+
+
+# --- Dreams of R'lyeh (01182) while it is in the threat area ------------------------------------------
+@pytest.mark.parametrize("protection", ["on", "protection-removed"])
+def test_dreams_of_rlyeh_costs_its_bearer_1_willpower_and_1_sanity_until_it_is_discarded(
+        monkeypatch: pytest.MonkeyPatch, protection: str) -> None:
+    """Drawn, it lowers seat 1's sanity by 1 and every willpower test seat 1 makes (its own test too)
+    by 1; seat 2 is untouched; discarded by its test, both come back."""
+    if protection == "protection-removed":
+        monkeypatch.setattr(effects, "skill", lambda state, seat, name: effects.seat_info(state, seat).skills[name])
+        monkeypatch.setattr(board, "bearer_sanity", lambda txn, seat, label, change: None)
+    printed = new(seats=2, scenario_id="devourer_below")
+    sanity, willpower = track(printed, "seat1.sanity"), effects.seat_info(printed.state, 1).skills["willpower"]
+    s = drawn("devourer_below", "Dreams of R'lyeh")
+    lower = 0 if protection == "protection-removed" else 1
+    assert track(s, "seat1.sanity") == sanity - lower and track(s, "seat2.sanity") == track(printed, "seat2.sanity")
+    do(s, "act seat1 activate \"Dreams of R'lyeh\"")
+    assert viewed(s, "test")["base"] == willpower - lower
+    do(s, "commit seat1 3", "reveal chaos 0", "resolve")
+    assert "Dreams of R'lyeh" not in viewed(s, "treacheries") or protection == "protection-removed"
+    assert track(s, "seat1.sanity") == sanity
+    do(s, "test seat1 willpower 3 2")  # a willpower test typed with its value is the table's own
+
+
+def test_dreams_of_rlyeh_drawn_with_horror_one_short_of_sanity_defeats() -> None:
+    s = new(seats=2, scenario_id="devourer_below")
+    do(s, f"set seat1.horror {track(s, 'seat1.sanity') - 1}")
+    to_step(s, "mythos", "1.4")
+    answer(s, "Dreams of R'lyeh")
+    assert viewed(s, "eliminated") == {"1": "horror"}

@@ -42,7 +42,7 @@ def move_out(txn: Txn, seat: int, target: str) -> None:
     test, name = place.leave_test, f"{here} ({place.variant})" if place.variant else str(here)
     txn.notice(f"{name}: Forced, when seat {seat} moves out: test {test.skill} ({test.difficulty}); "
                "a failure cancels the move")
-    base = effects.seat_info(txn.state, seat).skills[test.skill]
+    base = effects.skill(txn.state, seat, test.skill)
     skilltest.begin(txn, seat, test.skill, base, test.difficulty, source=name,
                     on_fail=(Step(do="notice", text=f"seat {seat}'s move to {target} is cancelled"),),
                     on_success=(Step(do="move", location=target),))
@@ -54,7 +54,7 @@ def _test(txn: Txn, action: Provoked) -> None:
     loc = board.where(txn.state, seat)
     if kind == "investigate" and target is None and loc is not None:
         skill = board.location(txn.state, loc).investigate or skill  # a location investigated with another skill
-    base = action.skill if action.skill is not None else effects.seat_info(txn.state, seat).skills[skill]
+    base = action.skill if action.skill is not None else effects.skill(txn.state, seat, skill)
     if kind == "investigate":
         if target is not None:
             difficulty = parse_int(target, "difficulty")

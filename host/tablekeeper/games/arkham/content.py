@@ -122,6 +122,15 @@ class Test(_Shape, frozen=True):
     difficulty: Count
 
 
+class SkillMods(_Shape, frozen=True):
+    """What each skill changes by (Dreams of R'lyeh, 01182: -1 willpower for its bearer)."""
+
+    willpower: Modifier = 0
+    intellect: Modifier = 0
+    combat: Modifier = 0
+    agility: Modifier = 0
+
+
 class Discard(_Shape, frozen=True):
     """A treachery's Forced effect that discards it (AH-FORCED-1/3): at the end of the round, or at the
     end of its bearer's turn after a test the bearer passes."""
@@ -175,6 +184,8 @@ class EncounterCard(_Shape, frozen=True):
     no_play: tuple[PlayedType, ...] = ()  # in the threat area: its bearer cannot play these
     discard: Discard | None = None  # its Forced effect that discards it
     action_tests: tuple[Test, ...] = ()  # its [action] ability: one of these tests; a success discards it
+    bearer_skills: SkillMods | None = None  # in the threat area: its bearer's skills change so (01182)
+    bearer_sanity: Modifier = 0  # in the threat area: its bearer's sanity changes so (01182)
     forced: tuple[EnemyForced, ...] = ()  # Forced effects: at a turn's, phase's or round's end, or its own moments
     test: Test | None = None
     then: tuple[Step, ...] = ()

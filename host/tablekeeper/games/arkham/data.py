@@ -351,6 +351,9 @@ def load_encounters(override: str | None = None,
                 raise fail(label, f"sets.{key}.cards.{name}", "discard and no_play need stays = \"threat_area\"")
             if card.attach is not None and card.stays != "location":
                 raise fail(label, f"sets.{key}.cards.{name}", "attach needs stays = \"location\"")
+            if (card.bearer_skills or card.bearer_sanity) and card.stays != "threat_area":
+                raise fail(label, f"sets.{key}.cards.{name}",
+                           "bearer_skills and bearer_sanity need stays = \"threat_area\"")
             if card.action_tests and card.stays is None:
                 raise fail(label, f"sets.{key}.cards.{name}", "action_tests need stays (a card in play to activate)")
             if card.forced and card.kind != "enemy":

@@ -68,6 +68,18 @@ def seat_info(state: GameState, seat: int) -> Seat:
     return rec(state).seats[str(seat)]
 
 
+def skill(state: GameState, seat: int, name: str) -> int:
+    """The seat's skill value now: printed, changed by the treacheries in its threat area (01182
+    Dreams of R'lyeh: -1 willpower), never below 0."""
+    cards = rec(state).scenario.cards
+    value = seat_info(state, seat).skills[name]
+    for t in rec(state).treacheries.values():
+        card = cards.get(t.card) if t.card is not None and t.seat == seat and t.location is None else None
+        mods = card.bearer_skills if card is not None else None
+        value += int(getattr(mods, name)) if mods is not None else 0
+    return max(0, value)
+
+
 def deck_cards(state: GameState, deck: str) -> tuple[Card, ...]:
     """The scenario's agenda or act deck, in order."""
     info = rec(state).scenario

@@ -180,6 +180,8 @@ def _stays(txn: Txn, seat: int, label: str, card: EncounterCard | None, card_nam
     txn.put("treacheries", cards)
     told = f": {card.text}" if card is not None and card.text else ""
     txn.notice(f"{label} stays " + (f"at {at}" if at else f"in seat {seat}'s threat area") + told)
+    if at is None and card is not None and card.bearer_sanity:  # 01182: -1 sanity while it is there
+        board.bearer_sanity(txn, seat, label, card.bearer_sanity)
 
 
 def typed_enemy(txn: Txn, seat: int) -> bool:

@@ -221,7 +221,7 @@ def _test(txn: Txn, step: Step, ctx: Pending) -> None:
     """A card's skill test for the investigator: a failure then does the step's ``then``."""
     if step.skill is None:
         raise Rejected(f"{ctx.source}: a test step needs its skill")
-    base = effects.seat_info(txn.state, ctx.seat).skills[step.skill]
+    base = effects.skill(txn.state, ctx.seat, step.skill)
     skilltest.begin(txn, ctx.seat, step.skill, base, step.difficulty, source=ctx.source or None, on_fail=step.then)
 
 

@@ -82,7 +82,7 @@ def _next_test(txn: Txn) -> None:
     test = t.discard.test
     txn.notice(f"{label}: Forced, at the end of seat {ending.seat}'s turn: test {test.skill} ({test.difficulty}); "
                "a success discards it")
-    base = effects.seat_info(txn.state, ending.seat).skills[test.skill]
+    base = effects.skill(txn.state, ending.seat, test.skill)
     skilltest.begin(txn, ending.seat, test.skill, base, test.difficulty, source=label, discards=label)
 
 
@@ -144,6 +144,6 @@ def activated(txn: Txn, seat: int, label: str, skill: str | None, base: int | No
     if label not in rec(txn.state).treacheries:
         return  # it left play during the attacks of opportunity
     test = ability_test(txn.state, seat, label, skill)
-    value = base if base is not None else effects.seat_info(txn.state, seat).skills[test.skill]
+    value = base if base is not None else effects.skill(txn.state, seat, test.skill)
     txn.notice(f"{label}: seat {seat} tests {test.skill} ({test.difficulty}); a success discards it")
     skilltest.begin(txn, seat, test.skill, value, test.difficulty, source=label, discards=label)
