@@ -94,6 +94,7 @@ def test_the_action_menu_offers_each_test_of_the_door() -> None:
     do(s, "actions seat1")
     options = s.state.prompt.options
     assert "activate Locked Door combat" in options and "activate Locked Door agility" in options
+    assert "investigate" not in options  # the door bars it: the menu does not offer a refused action
     answer(s, "activate Locked Door agility")
     assert viewed(s, "test")["skill"] == "agility" and viewed(s, "test")["source"] == "Locked Door"
 

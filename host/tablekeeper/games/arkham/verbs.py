@@ -119,7 +119,7 @@ def menu_lines(state: GameState, seat: int) -> list[tuple[str, ...]]:
     """Each action open to the seat, as a command line (``act SEAT ...``, ``ally SEAT NAME``)."""
     me = f"seat{seat}"
     here = board.where(state, seat)
-    out: list[tuple[str, ...]] = [("act", me, "investigate")] if here is not None else []
+    out: list[tuple[str, ...]] = [("act", me, "investigate")] if here is not None and not _blocker(state, here) else []
     out += [("act", me, "resource"), ("act", me, "draw")]
     if here is not None:
         ways = board.neighbours(state, here) or [n for n in board.locations(state) if n != here]
@@ -190,9 +190,9 @@ def _check_target(state: GameState, seat: int, kind: str, target: str | None) ->
             count(target, "difficulty")
         elif here is None:
             raise Rejected("investigate needs a difficulty (act SEAT investigate N) or a location (enter)")
-        blocked = [n for n, t in rec(state).treacheries.items() if t.location == here and t.no_investigate]
-        if here is not None and blocked:
-            raise Rejected(f"{here} cannot be investigated while {blocked[0]} is attached to it")
+        blocked = _blocker(state, here) if here is not None else None
+        if blocked:
+            raise Rejected(f"{here} cannot be investigated while {blocked} is attached to it")
     elif kind == "move":
         if target is None:
             raise Rejected("usage: act SEAT move LOCATION")
@@ -215,6 +215,11 @@ def _check_target(state: GameState, seat: int, kind: str, target: str | None) ->
             raise Rejected(f"{target} is not at seat {seat}'s location")  # AH-ENGAGE-1
         if kind == "fight" and foe.aloof and foe.engaged is None:
             raise Rejected(f"{target} is aloof and engaged with nobody: engage it first")  # AH-ALOOF-4
+
+
+def _blocker(state: GameState, here: str) -> str | None:
+    """The treachery attached to ``here`` that forbids investigating it (Locked Door, 01174), or None."""
+    return next((n for n, t in sorted(rec(state).treacheries.items()) if t.location == here and t.no_investigate), None)
 
 
 ACTIVATE = "activate SEAT ACTIONS [RESOURCES] [parley|fight|evade] [less=N]"
