@@ -242,3 +242,21 @@ def test_dreams_of_rlyeh_drawn_with_horror_one_short_of_sanity_defeats() -> None
     to_step(s, "mythos", "1.4")
     answer(s, "Dreams of R'lyeh")
     assert viewed(s, "eliminated") == {"1": "horror"}
+
+
+def test_the_automatic_run_stops_at_the_tie_for_the_door() -> None:
+    """Played as `tablekeeper play` runs it: round 2's draws stop at the Locked Door's question, and
+    go on to seat 2's draw once the drawer has picked the location."""
+    from tests.games.played import ok, opened
+
+    play = opened("arkham", seats=2, scenario_id="midnight_masks")
+    ok(play, "enter seat2 Rivertown", "pass seat1", "pass seat2")
+    prompt = play.session.state.prompt
+    assert prompt is not None and prompt.id == "encounter_card"
+    ok(play, f"choose {prompt.options.index('Locked Door') + 1}")
+    prompt = play.session.state.prompt
+    assert prompt is not None and prompt.id == "attach_where" and play.session.state.step == "1.4"
+    ok(play, f"choose {prompt.options.index('Rivertown') + 1}")
+    assert play.session.view()["treacheries"]["Locked Door"]["location"] == "Rivertown"
+    prompt = play.session.state.prompt
+    assert prompt is not None and prompt.id == "encounter_card" and prompt.seat == 2
