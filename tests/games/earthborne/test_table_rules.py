@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tablekeeper.core.script import parse_line
+from tablekeeper.games.earthborne import pathdeck
 from tests.games.earthborne.helpers import PATH_CARDS, do, in_play, refused, session, to_turns, view
 
 CHALLENGE_FOR_A_TEST = "sun1"  # any card: the test only needs to be settled
@@ -125,6 +126,27 @@ def test_each_ranger_draws_one_path_card_in_phase_one() -> None:
     do(s, "reveal path \"Stalking Cat\" extra")  # a card an effect draws during the phase
     assert len(in_play(s)) == 5
     assert in_play(s)["card5"]["seat"] == 4  # it belongs to the Ranger whose card drew it
+
+
+@pytest.mark.rule("ER-PATH-1")
+@pytest.mark.parametrize("protection", ["in place", "protection-removed"])
+def test_a_path_card_reported_for_a_seat_out_of_turn_is_refused(monkeypatch: pytest.MonkeyPatch,
+                                                                  protection: str) -> None:
+    """A table named seat 2 for the lead's card: without the check seat 2 got both cards, seat 1 none,
+    and ``next`` counted everyone as having drawn."""
+    s = session("pathdeck 12")
+    if protection == "protection-removed":
+        monkeypatch.setattr(pathdeck, "out_of_turn_draw", lambda state, seat: None)
+        do(s, "reveal path \"Stalking Cat\" 2", "reveal path Lost Hiker", "next")
+        assert [c["seat"] for c in in_play(s).values()] == [2, 2]
+        return
+    reason = refused(s, "reveal path \"Stalking Cat\" 2")
+    assert "seat 1 draws the next path card" in reason and "extra" in reason
+    assert "seat 1 draws the next path card" in refused(s, "pass 2")
+    do(s, "reveal path \"Stalking Cat\" 1", "reveal path Lost Hiker 2")
+    assert [c["seat"] for c in in_play(s).values()] == [1, 2]
+    do(s, "reveal path \"Stalking Cat\" 1 extra")  # an effect's card may be any Ranger's
+    assert in_play(s)["card3"]["seat"] == 1
 
 
 def test_a_challenge_card_reported_with_no_test_waiting_is_refused() -> None:

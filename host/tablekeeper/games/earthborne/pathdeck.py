@@ -51,6 +51,7 @@ def path_draw(txn: Txn, name: str | None, seat_text: str | None, options: dict[s
     if txn.state.phase == "path" and not extra and drawn >= txn.state.seats:
         raise Rejected(f"each Ranger has drawn this round's path card ({drawn} of {txn.state.seats}); a card "
                        "an effect draws: reveal path NAME extra (or draw path extra)")
+    named_seat = _named_seat(txn.state, seat_text, extra)
     deck = _deck(txn.state)
     ready = deck.ready()
     stage = ready.stage_index()
@@ -77,12 +78,7 @@ def path_draw(txn: Txn, name: str | None, seat_text: str | None, options: dict[s
         txn.notice("the path deck is empty: its discard is shuffled into a new deck")
         tables.log(txn, "path deck reshuffled")
     txn.emit("path.drawn", card=name)
-    if seat_text is not None:
-        seat = parse_seat(txn.state, seat_text)
-    elif txn.state.phase == "path" and extra:
-        seat = (txn.state.lead - 1 + max(drawn - 1, 0)) % txn.state.seats + 1
-    else:
-        seat = tables.next_path_seat(txn.state)
+    seat = named_seat if named_seat is not None else _drawing_seat(txn.state, extra, drawn)
     if not extra:
         txn.put("path_drawn", drawn + 1)
     txn.put("path_fresh", False)
@@ -92,6 +88,25 @@ def path_draw(txn: Txn, name: str | None, seat_text: str | None, options: dict[s
     if not record.verified:
         txn.notice(f"{record.name}: its numbers are unverified (check them against the card)")
     engine.end_of_command(txn)
+
+
+def _named_seat(state: GameState, seat_text: str | None, extra: bool) -> int | None:
+    """The seat a reported path card was named for, refused when it is not that seat's turn to draw."""
+    if seat_text is None:
+        return None
+    seat = parse_seat(state, seat_text)
+    out_of_turn = None if extra else out_of_turn_draw(state, seat)
+    if out_of_turn is not None:
+        raise Rejected(f"{out_of_turn}; a card an effect lets seat {seat} draw: add extra")
+    return seat
+
+
+def _drawing_seat(state: GameState, extra: bool, drawn: int) -> int:
+    """Whose card it is when no seat was named: the next Ranger from the lead, or in Phase 1 for an
+    effect's card the Ranger whose card drew it."""
+    if state.phase == "path" and extra:
+        return (state.lead - 1 + max(drawn - 1, 0)) % state.seats + 1
+    return tables.next_path_seat(state)
 
 
 def seat_drew(txn: Txn, seat: int) -> None:
@@ -105,9 +120,9 @@ def seat_drew(txn: Txn, seat: int) -> None:
     drawn, seats = rec(txn.state).path_drawn, txn.state.seats
     if drawn >= seats:
         raise Rejected(f"each Ranger has drawn this round's path card ({drawn} of {seats}); next goes on")
-    first = tables.next_path_seat(txn.state)
-    if seat != first:
-        raise Rejected(f"seat {first} draws the next path card (one per Ranger from the lead, ER-PATH-1)")
+    out_of_turn = out_of_turn_draw(txn.state, seat)
+    if out_of_turn is not None:
+        raise Rejected(out_of_turn)
     if device_can_draw(txn.state):
         path_draw(txn, None, str(seat), {}, [])
         return
@@ -119,6 +134,17 @@ def seat_drew(txn: Txn, seat: int) -> None:
     tables.log(txn, f"path: seat {seat} drew a card, not named")
     txn.notice(f"seat {seat} drew a path card, not named: the table places and resolves it")
     engine.end_of_command(txn)
+
+
+def out_of_turn_draw(state: GameState, seat: int) -> str | None:
+    """ER-PATH-1: in Phase 1 the path cards go one per Ranger from the lead, so a card named for another
+    seat would leave one Ranger with two and another with none (and ``next`` would count both drawn)."""
+    if state.phase != "path":
+        return None
+    first = tables.next_path_seat(state)
+    if seat == first:
+        return None
+    return f"seat {first} draws the next path card (one per Ranger from the lead, ER-PATH-1)"
 
 
 def planned(state: GameState) -> valley.Build | None:
