@@ -164,3 +164,21 @@ def test_an_unknown_location_needs_its_threshold_and_a_near_name_is_suggested() 
     assert "did you mean 'Golden Shore'" in refused(s, "location \"Golden Shores\"")
     do(s, "location Ridge 2")
     assert tracks(s)["location.threshold"] == 2
+
+
+@pytest.mark.rule("ER-TRAVEL-2")
+def test_an_arrival_setup_that_discards_a_searched_card_leaves_the_leads_draw_to_the_lead() -> None:
+    """Lone Tree Station's back: search the path deck for the next predator and discard it, then the
+    lead Ranger draws 1. Reported as a card put in play and discarded, the predator counted as the
+    lead's draw and the lead's card went within reach of seat 2."""
+    s = session("location \"Boulder Field\"", "pathdeck woods valley=3", "reveal path \"Sitka Doe\"",
+                "reveal path \"Sunberry Bramble\"", "next", "progress location 8", "rest 1", "rest 2", "next", "choose 1",
+                "arrive \"Lone Tree Station\"")
+    deck = view(s)["sources"]["path"]
+    do(s, "reveal path \"Prowling Wolhund\" discard")
+    assert in_play(s) == {} and "Prowling Wolhund goes from the path deck to its discard" in s.notices[-1]
+    assert view(s)["sources"]["path"]["remaining"] == deck["remaining"] - 1
+    assert view(s)["sources"]["path"]["discard"] == deck["discard"] + 1
+    assert "usage: reveal path NAME discard" in refused(s, "reveal path \"Prowling Wolhund\" 2 discard")
+    do(s, "reveal path \"Sitka Buck\"")
+    assert in_play(s)["card3"]["seat"] == 1  # the lead's card, within the lead's reach

@@ -158,7 +158,8 @@ class Earthborne(Game):
                             "named in the log", travel.forced_next_verb)
         out["draw"] = Verb("draw challenge [effect] | draw path [SEAT] [extra]",
                            "the device draws (the waiting test's challenge card, a path card)", pathdeck.draw_verb)
-        out["reveal"] = Verb("reveal challenge ID|ICON [ASPECT=N ..] [effect] | reveal path NAME [SEAT] [extra]",
+        out["reveal"] = Verb("reveal challenge ID|ICON [ASPECT=N ..] [effect] "
+                             "| reveal path NAME [SEAT] [extra|discard]",
                              "report the card turned over", pathdeck.reveal_verb)
         return out
 

@@ -28,6 +28,10 @@ from tablekeeper.games.earthborne.rangers import check_free
 from tablekeeper.games.earthborne.record import CampRecord, GameConfig, rec
 
 UNSEEN = "?"
+SEARCHED = "discard"
+"""``reveal path NAME discard``: an effect searched the deck for the card and discarded it (an arrival
+setup's "search the path deck for the next predator and discard it"): it leaves the deck without
+entering play or counting as any Ranger's path card."""
 
 
 def _deck(state: GameState) -> Deck:
@@ -43,12 +47,15 @@ def path_draw(txn: Txn, name: str | None, seat_text: str | None, options: dict[s
     In Phase 1 a card beyond one per Ranger is one a card effect draws (flag ``extra``): it belongs
     to the Ranger whose card drew it and does not move the draw on to the next Ranger."""
     check_free(txn)  # ER-PATH-1: each card is resolved completely before the next is drawn
-    extra = "extra" in flags
-    flags = [f for f in flags if f != "extra"]
+    extra, searched = "extra" in flags, SEARCHED in flags
+    flags = [f for f in flags if f not in ("extra", SEARCHED)]
     if not rec(txn.state).path_built:
         raise Rejected("the path deck is not built yet: " + build_hint(txn.state))
+    if searched and (extra or seat_text is not None or name is None):
+        raise Rejected("usage: reveal path NAME discard (a card searched out of the path deck and discarded: "
+                       "nobody draws it)")
     drawn = rec(txn.state).path_drawn
-    if txn.state.phase == "path" and not extra and drawn >= txn.state.seats:
+    if txn.state.phase == "path" and not extra and not searched and drawn >= txn.state.seats:
         raise Rejected(f"each Ranger has drawn this round's path card ({drawn} of {txn.state.seats}); a card "
                        "an effect draws: reveal path NAME extra (or draw path extra)")
     named_seat = _named_seat(txn.state, seat_text, extra)
@@ -78,10 +85,16 @@ def path_draw(txn: Txn, name: str | None, seat_text: str | None, options: dict[s
         txn.notice("the path deck is empty: its discard is shuffled into a new deck")
         tables.log(txn, "path deck reshuffled")
     txn.emit("path.drawn", card=name)
+    txn.put("path_fresh", False)
+    if searched:
+        txn.emit("path.discarded", card=name)
+        tables.log(txn, f"path: {name} searched out and discarded")
+        txn.notice(f"{name} goes from the path deck to its discard (not in play, nobody's path card)")
+        engine.end_of_command(txn)
+        return
     seat = named_seat if named_seat is not None else _drawing_seat(txn.state, extra, drawn)
     if not extra:
         txn.put("path_drawn", drawn + 1)
-    txn.put("path_fresh", False)
     record = msgspec.structs.replace(card_record(txn.state, name, {"seat": str(seat)}, []), from_path=True)
     key = add_card(txn, record)
     tables.log(txn, f"path: {record.name} -> {key}")
@@ -309,7 +322,8 @@ def reveal_verb(txn: Txn, args: tuple[str, ...]) -> None:
     guard(txn)
     if len(args) >= 2 and args[0] == "path":
         words, options = split_args(args[1:])
-        name, rest = name_then(words, lambda w: is_number(w, signed=False) or w.lower() in ("extra", *FLAGS))
+        name, rest = name_then(words, lambda w: is_number(w, signed=False)
+                               or w.lower() in ("extra", SEARCHED, *FLAGS))
         seat = rest[0] if rest and is_number(rest[0], signed=False) else None
         flags = rest[1:] if seat is not None else rest
         path_draw(txn, name or None, seat, options, flags)

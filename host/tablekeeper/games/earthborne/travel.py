@@ -231,7 +231,7 @@ def _arrive(txn: Txn, args: tuple[str, ...]) -> None:
     txn.put("path_built", False)
     if pathdeck.build_if_known(txn):
         txn.notice("run the arrival setup on the location's back (report the path cards it draws: reveal path "
-                   "NAME), then next")
+                   "NAME; a card it discards from the deck: reveal path NAME discard), then next")
     else:
         txn.notice("build the new path deck: " + pathdeck.build_hint(txn.state)
                    + "; run the arrival setup on the location's back, then next")
