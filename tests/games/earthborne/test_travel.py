@@ -172,8 +172,8 @@ def test_an_arrival_setup_that_discards_a_searched_card_leaves_the_leads_draw_to
     lead Ranger draws 1. Reported as a card put in play and discarded, the predator counted as the
     lead's draw and the lead's card went within reach of seat 2."""
     s = session("location \"Boulder Field\"", "pathdeck woods valley=3", "reveal path \"Sitka Doe\"",
-                "reveal path \"Sunberry Bramble\"", "next", "progress location 8", "rest 1", "rest 2", "next", "choose 1",
-                "arrive \"Lone Tree Station\"")
+                "reveal path \"Sunberry Bramble\"", "next", "progress location 8", "rest 1", "rest 2", "next",
+                "choose 1", "arrive \"Lone Tree Station\"")
     deck = view(s)["sources"]["path"]
     do(s, "reveal path \"Prowling Wolhund\" discard")
     assert in_play(s) == {} and "Prowling Wolhund goes from the path deck to its discard" in s.notices[-1]
