@@ -119,6 +119,7 @@ def test_seat_buttons_keep_one_meaning_through_the_round(tmp_path: Path) -> None
     do(s, "turn 1")
     assert GAME.legend(s.state, 1) == "A: end my turn"
     assert GAME.button(s.state, "seat1.a", False).text() == "next"  # type: ignore[union-attr]
+    do(s, "play 1 Rope")  # the turn's one action (a turn with none would not count, ER-ROUND-1)
     do(s, "step effect")
     assert GAME.legend(s.state, 2) == "A: done"
     assert GAME.button(s.state, "seat2.a", False).text() == "resolve"  # type: ignore[union-attr]
