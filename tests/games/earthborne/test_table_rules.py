@@ -149,6 +149,21 @@ def test_a_path_card_reported_for_a_seat_out_of_turn_is_refused(monkeypatch: pyt
     assert in_play(s)["card3"]["seat"] == 1
 
 
+def test_a_misspelt_card_put_in_play_is_refused_with_the_card_it_probably_is() -> None:
+    """``card "Topside Mats"`` went in as a new card with no thresholds, presence or challenge effects,
+    along the way (the Mast's numbers lost); the name is refused and the printed one suggested."""
+    s = session()
+    reason = refused(s, "card \"Topside Mats\"")
+    assert "did you mean 'Topside Mast'?" in reason and "progress=" in reason
+    assert "did you mean 'Lost Hiker'?" in refused(s, "card Lost Hikr")
+    assert in_play(s) == {}
+    do(s, "card \"Topside Mast\"")  # the printed name brings its numbers
+    assert in_play(s)["card1"]["harm"] == "6" and in_play(s)["card1"]["guide"] == 42
+    do(s, "card \"Topside Mats\" progress=2 harm=-")  # a card of the group's own, numbers given
+    do(s, "card Far")  # nothing known is near: a card with no thresholds, as the group says
+    assert [c["name"] for c in in_play(s).values()] == ["Topside Mast", "Topside Mats", "Far"]
+
+
 def test_a_challenge_card_reported_with_no_test_waiting_is_refused() -> None:
     s = to_turns(session())
     deck = view(s)["sources"]["challenge"]
