@@ -149,6 +149,22 @@ def test_a_path_card_reported_for_a_seat_out_of_turn_is_refused(monkeypatch: pyt
     assert in_play(s)["card3"]["seat"] == 1
 
 
+@pytest.mark.rule("ER-PATH-1")
+@pytest.mark.rule("ER-SETUP-1")
+def test_a_new_lead_is_refused_while_the_rounds_path_cards_are_part_drawn() -> None:
+    """The lead drew; the group then elected seat 2 lead. The order counted from the new lead gave seat 1
+    the second card as well, seat 2 none, and next went on."""
+    s = session("pathdeck 12")
+    do(s, "reveal path \"Stalking Cat\"")
+    reason = refused(s, "lead 2")
+    assert "seat 2 draws next" in reason and "once each Ranger has drawn" in reason
+    do(s, "lead 1", "reveal path Lost Hiker")  # the lead as it is: nothing changes
+    assert [c["seat"] for c in in_play(s).values()] == [1, 2]
+    do(s, "lead 2")  # every Ranger drew: the new lead draws first next round
+    do(s, "next", "rest 1", "rest 2", "next", "next", "next")
+    assert view(s)["owing"] == [2, 1]
+
+
 def test_a_misspelt_card_put_in_play_is_refused_with_the_card_it_probably_is() -> None:
     """``card "Topside Mats"`` went in as a new card with no thresholds, presence or challenge effects,
     along the way (the Mast's numbers lost); the name is refused and the printed one suggested."""

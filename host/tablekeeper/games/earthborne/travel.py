@@ -423,10 +423,18 @@ def choose_path_deck(txn: Txn, index: int) -> None:
 
 
 def _lead(txn: Txn, args: tuple[str, ...]) -> None:
-    """ER-SETUP-1: the group elects a lead Ranger."""
+    """ER-SETUP-1: the group elects a lead Ranger. Not while the round's path cards are part drawn:
+    they go one per Ranger from the lead (ER-PATH-1), and a new lead then would give one Ranger two
+    cards and another none."""
     if len(args) != 1:
         raise Rejected("usage: lead SEAT")
-    txn.emit("lead", seat=parse_seat(txn.state, args[0]))
+    seat = parse_seat(txn.state, args[0])
+    drawn = rec(txn.state).path_drawn
+    if txn.state.phase == "path" and 0 < drawn < txn.state.seats and seat != txn.state.lead:
+        raise Rejected(f"the path cards of this round are being drawn from the lead (seat {txn.state.lead}); "
+                       f"seat {tables.next_path_seat(txn.state)} draws next: elect the new lead once each "
+                       "Ranger has drawn (or undo the draws)")
+    txn.emit("lead", seat=seat)
 
 
 def _day_over(state: GameState) -> bool:
