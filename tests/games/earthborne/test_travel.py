@@ -6,6 +6,7 @@ import pytest
 
 from tablekeeper.core.session import Session
 from tests.games.earthborne.helpers import PATH_CARDS, do, in_play, prompt, refused, session, to_turns, tracks, view
+from tests.games.played import ok, opened
 
 
 def to_travel(*setup: str) -> object:
@@ -182,3 +183,22 @@ def test_an_arrival_setup_that_discards_a_searched_card_leaves_the_leads_draw_to
     assert "usage: reveal path NAME discard" in refused(s, "reveal path \"Prowling Wolhund\" 2 discard")
     do(s, "reveal path \"Sitka Buck\"")
     assert in_play(s)["card3"]["seat"] == 1  # the lead's card, within the lead's reach
+
+
+@pytest.mark.rule("ER-LOC-2")
+@pytest.mark.rule("ER-TRAVEL-1")
+def test_the_automatic_flow_passes_a_travel_step_with_nothing_to_decide() -> None:
+    """After the last rest with too little progress the station waited at Travel for a NEXT nothing on
+    the displays asked for; it now runs Travel and Refresh by itself. Enough progress asks "Travel?";
+    enough progress and a ready obstacle stop there, so the group may deal with it and offer travel."""
+    setup = ("pathdeck woods lone_tree_station", 'reveal path "Sitka Doe"', 'reveal path "Sunberry Bramble"', "next")
+    short = ok(opened("earthborne", seats=2, seed=7), *setup, "rest 1", "rest 2")
+    assert (short.session.state.round, short.session.state.phase) == (2, "path")
+    assert any("no travel: location progress 0/6" in n.text for n in short.session.notes)
+    enough = ok(opened("earthborne", seats=2, seed=7), *setup, "set location.progress 6", "rest 1", "rest 2")
+    assert enough.session.state.phase == "travel" and enough.session.state.prompt is not None
+    blocked = ok(opened("earthborne", seats=2, seed=7), *setup, "card Shale Scree", "set location.progress 6",
+                 "rest 1", "rest 2")
+    assert blocked.session.state.phase == "travel" and blocked.session.state.prompt is None
+    ok(blocked, "exhaust card3", "travel")
+    assert blocked.session.state.prompt is not None

@@ -125,6 +125,16 @@ def offer(txn: Txn, quiet: bool = False) -> None:
     txn.ask("travel", f"Travel? ({where})", ["travel", "stay"])
 
 
+def _travel_idle(state: GameState) -> bool:
+    """ER-LOC-2: with too little progress (or a Ranger token missing) there is no travel to decide, so
+    the step runs by itself into Refresh. A ready obstacle alone keeps it (the group may deal with it
+    and offer travel again, ER-TRAVEL-1)."""
+    if state.prompt is not None or rec(state).travel is not None:
+        return False
+    return rules.travel_refusal(state.value("location.progress"), tables.location(state), state.seats,
+                                {}) is not None
+
+
 def _travel_hold(state: GameState) -> str | None:
     if rec(state).travel == "travelled":
         return "the group travelled: arrive NAME, or camp NAME to end the day there"
@@ -453,7 +463,7 @@ FLOW = Flow(
         Phase("turns", "Ranger turns", (Step("turns", "Ranger turns", enter=_turns_enter, hold=_turns_hold,
                                              kind=Kind.DECISION, idle=lambda s: not owing(s)),)),
         Phase("travel", "Travel", (Step("travel", "Travel", enter=_travel_enter, hold=_travel_hold,
-                                        kind=Kind.DECISION),)),
+                                        kind=Kind.DECISION, idle=_travel_idle),)),
         Phase("refresh", "Refresh", (Step("refresh", "Refresh", enter=_refresh_enter, kind=Kind.AUTO),)),
     ),
     round_start=_round_start,
