@@ -181,6 +181,7 @@ def test_an_arrival_setup_that_discards_a_searched_card_leaves_the_leads_draw_to
     assert view(s)["sources"]["path"]["remaining"] == deck["remaining"] - 1
     assert view(s)["sources"]["path"]["discard"] == deck["discard"] + 1
     assert "usage: reveal path NAME discard" in refused(s, "reveal path \"Prowling Wolhund\" 2 discard")
+    assert "reveal path NAME discard" in refused(s, "draw path discard")  # the table found the card, not the device
     do(s, "reveal path \"Sitka Buck\"")
     assert in_play(s)["card3"]["seat"] == 1  # the lead's card, within the lead's reach
 

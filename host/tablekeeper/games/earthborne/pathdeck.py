@@ -303,6 +303,9 @@ def apply_path(deck: Deck, kind: str, card: str, n: int, cards: Mapping[str, int
 def draw_verb(txn: Txn, args: tuple[str, ...]) -> None:
     guard(txn)
     if args and args[0] == "path":
+        if SEARCHED in args[1:]:
+            raise Rejected("draw path: a card an effect searches out and discards is the one the table found: "
+                           "reveal path NAME discard")
         words = [a for a in args[1:] if a != "extra"]
         if len(words) > 1:
             raise Rejected("usage: draw path [SEAT] [extra]")
