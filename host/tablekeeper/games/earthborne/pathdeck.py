@@ -225,6 +225,10 @@ def put_built(txn: Txn, plan: valley.Build) -> None:
     """The path deck is built (its known cards and unseen ones); it may be built again, to correct it,
     until its first card is drawn."""
     txn.emit("path.built", n=plan.unseen, cards=plan.cards)
+    if plan.terrain is not None:
+        # ER-DAY-1: a day that ends here without travel begins tomorrow with the terrain of this deck
+        kept = rec(txn.state).record or CampRecord()
+        txn.put("record", CampRecord(kept.location, kept.threshold, plan.terrain))
     txn.put("path_built", True)
     txn.put("path_fresh", True)
     txn.put("path_unseen_set", "the_valley" if plan.cards and plan.unseen else None)
