@@ -13,7 +13,7 @@ import pytest
 
 from tablekeeper.intents import Typed
 from tablekeeper.web import phones
-from tests.web.phones import PhoneStation, agree, caught_up, needs_chromium, wait_until
+from tests.web.phones import PAGE_WAIT_MS, PhoneStation, agree, caught_up, needs_chromium, wait_until
 
 pytestmark = needs_chromium
 
@@ -66,7 +66,7 @@ def test_four_seats_play_an_arkham_round_from_their_phones(tmp_path: Path, conte
         table.locator(".choice", has_text="Dr. Milan Christopher").click()
         assert line.input_value() == 'ally seat2 "Dr. Milan Christopher" '
         line.press("Enter")
-        table.locator('#said[data-outcome="done"]').wait_for(timeout=10_000)
+        table.locator('#said[data-outcome="done"]').wait_for(timeout=PAGE_WAIT_MS)
         caught_up(ps, *pages)
         allies = ps.on_station(lambda st: st.session.game.view(st.session.state))
         assert "Dr. Milan Christopher" in str(allies)
@@ -113,11 +113,17 @@ def test_a_page_that_loses_its_socket_mid_press_loses_no_press(tmp_path: Path, c
         caught_up(ps, table)  # reconnected, sent again, acknowledged from what was kept
         assert ps.on_station(lambda st: st.session.log_length) == before + 1  # taken once, not twice
         monkeypatch.undo()
-        # 2. a press while the socket is down: kept, sent on reconnecting, taken once
-        table.evaluate("state.socket.close(); state.retryMs = 600")
+        # 2. a press while the phone is offline: kept, sent once it is back online, taken once. The page
+        # is held offline by state, not by speed: its next retry a minute away, its socket closed (the
+        # page says "reconnecting"), the network off; back online, it reconnects at once.
+        context.set_offline(True)
+        table.evaluate("state.retryMs = 60000; state.socket.close()")
+        table.locator("#link.down").wait_for(timeout=PAGE_WAIT_MS)
         table.locator("#line").fill('reveal path "Agitated Meadowlarks"')
         table.locator("#line").press("Enter")
         assert table.evaluate("document.body.dataset.pending") == "1"
+        assert ps.on_station(lambda st: st.session.log_length) == before + 1
+        context.set_offline(False)
         caught_up(ps, table)
         assert ps.on_station(lambda st: st.session.log_length) == before + 2
         assert "Agitated Meadowlarks" in table.locator("#displays").inner_text()
@@ -179,7 +185,7 @@ def test_a_page_without_the_secret_is_refused_and_the_pin_lets_it_join(tmp_path:
         page.wait_for_timeout(phones.PIN_WAIT_S * 1000 + 100)
         page.fill("#pin", ps.invitation.pin)
         page.click("button[type=submit]")
-        page.locator('article[data-role="seat2"]').wait_for(timeout=10_000)
+        page.locator('article[data-role="seat2"]').wait_for(timeout=PAGE_WAIT_MS)
         assert f"k={ps.invitation.secret}" in page.url and "/seat/2" in page.url
     finally:
         ps.stop()
