@@ -4,7 +4,7 @@ frames go out, then ``screen`` (what it idles on).
 
 A module of its own, entered as the console script enters ``tablekeeper.cli``: ``python -c`` imports it
 from its compiled bytecode. Run as a script, the bench's 400 lines were compiled from source at every
-start, about 36 M instructions (8 % of a start) that the Pi's ``tablekeeper`` never spends."""
+start, about 27 M instructions (6 % of a start) that the Pi's ``tablekeeper`` never spends."""
 
 from __future__ import annotations
 

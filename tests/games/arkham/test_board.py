@@ -167,6 +167,30 @@ def test_ah_engm_6_exhausted_enemy_engages_when_readied_at_upkeep() -> None:
     assert enemy(s, "Ghoul")["engaged"] == 1 and enemy(s, "Ghoul")["ready"] is True
 
 
+@pytest.mark.rule("AH-ENGM-6")
+@pytest.mark.parametrize("protection", ["on", "protection-removed"])
+def test_two_enemies_readied_beside_two_investigators_each_engage(monkeypatch: pytest.MonkeyPatch,
+                                                                    protection: str) -> None:
+    """Both ready at 4.3 beside two investigators: the first asks whom it engages; the second, readied
+    while that question was open, asks once it is answered (it was left unengaged before)."""
+    if protection == "protection-removed":  # the engagement that waited is dropped
+        monkeypatch.setattr(board, "engage_waiting", lambda txn: txn.put("engage_later", ()))
+    s = new(scenario_id="custom")
+    do(s, "location Hall 1 0", "enter seat1 Hall", "enter seat2 Hall",
+       "enemy seat1 Ghoul fight=2 health=2 evade=2 damage=1 horror=0 exhausted at=Hall",
+       "enemy seat1 Rat fight=1 health=1 evade=1 damage=1 horror=0 exhausted at=Hall")
+    to_step(s, "upkeep", "4.3")
+    assert s.state.prompt is not None and s.state.prompt.text == "Ghoul's prey: whom does it engage?"
+    do(s, "choose 1")
+    assert enemy(s, "Ghoul")["engaged"] == 1
+    if protection == "protection-removed":
+        assert s.state.prompt is None and enemy(s, "Rat")["engaged"] is None
+        return
+    assert s.state.prompt is not None and s.state.prompt.text == "Rat's prey: whom does it engage?"
+    do(s, "choose 2")
+    assert enemy(s, "Rat")["engaged"] == 2 and s.state.prompt is None
+
+
 @pytest.mark.rule("AH-ENGAGE-1")
 def test_ah_engage_1_same_location_only() -> None:
     s = new(scenario_id="custom")

@@ -325,3 +325,25 @@ def test_an_agenda_forced_effect_the_station_cannot_follow_is_one_line_naming_th
         data.load_scenarios(str(path))
     assert str(path) in str(caught.value) and "scenarios.x.agendas[0]" in str(caught.value)
     assert says in str(caught.value) and "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("where", ["card", "act"])
+def test_a_step_without_its_place_is_refused_wherever_it_is(tmp_path: Path, where: str) -> None:
+    """Not only an agenda's Forced steps: a treachery's or an act's step that moves enemies needs where to."""
+    step = '{ do = "enemies_move", trait = "Ghoul" }'
+    if where == "card":
+        path = tmp_path / "encounters.toml"
+        path.write_text(f'[sets.x]\nname = "X"\n[sets.x.cards.Thing]\nkind = "treachery"\nthen = [{step}]\n',
+                        encoding="utf-8")
+        with pytest.raises(ConfigError) as caught:
+            data.load_encounters(str(path))
+        assert "sets.x.cards.Thing" in str(caught.value)
+    else:
+        path = tmp_path / "scenarios.toml"
+        path.write_text('[scenarios.x]\ntitle = "X"\n[[scenarios.x.agendas]]\nname = "A"\ndoom = 3\n'
+                        f'[[scenarios.x.acts]]\nname = "B"\nclues = 2\nthen = [{step}]\n', encoding="utf-8")
+        with pytest.raises(ConfigError) as caught:
+            data.load_scenarios(str(path))
+        assert "scenarios.x.acts[0]" in str(caught.value)
+    assert str(path) in str(caught.value) and "enemies_move needs trait and location" in str(caught.value)
+    assert "\n" not in str(caught.value)

@@ -1,5 +1,5 @@
 """The core set's enemies' Forced effects at moments of their own, driven through the verbs a table
-types: Goat Spawn (01180) gives each investigator at its location 1 horror after it is defeated, Young
+types: Goat Spawn (01180) gives each investigator at its location 1 horror when it is defeated, Young
 Deep One (01181) gives 1 horror to the investigator it has just engaged, Ruth Turner (01141) evaded goes
 to the victory display, "Wolf-Man" Drew (01137) heals as he attacks, and the Yithian Observer (01177)
 attacking makes its target discard a card at random or, with none in hand, hits harder."""
@@ -49,7 +49,7 @@ def test_goat_spawn_defeated_gives_each_investigator_at_its_location_1_horror(
     want = (1, 1, 0) if protection == "on" else (0, 0, 0)
     assert (*horror(s), track(s, "seat3.horror")) == want
     if protection == "on":
-        assert "Goat Spawn (Forced, after it is defeated): seat 2 takes 1 horror" in s.view()["notices"]
+        assert "Goat Spawn (Forced, when it is defeated): seat 2 takes 1 horror" in s.view()["notices"]
 
 
 def test_goat_spawn_defeated_at_a_location_nobody_holds_harms_nobody() -> None:
@@ -102,7 +102,8 @@ def test_young_deep_one_engaging_an_investigator_who_walks_in_gives_them_1_horro
 
 
 def test_young_deep_one_engaged_by_the_investigator_is_no_engagement_of_its_own() -> None:
-    """The engage action is the investigator's doing, not the enemy engaging them: no horror."""
+    """The engage action is the investigator's doing, not the enemy engaging them: no horror. This is the
+    project's reading of "after it engages you"; no official ruling was found either way (docs/games/arkham.md)."""
     s = new(scenario_id="devourer_below")
     do(s, f"enter seat1 {WOODS}")
     answer(s, "Quiet Glade")

@@ -202,7 +202,7 @@ def test_the_pile_question_stops_the_automatic_run() -> None:
 
 # --- 4: every encounter card stays counted somewhere -------------------------------------------------------
 def encounter_cards_counted(s: Session) -> int:
-    """Deck, discard pile, and the scenario's encounter cards in play or in the victory display."""
+    """Deck, discard pile, and the scenario's encounter cards in play (enemies and treacheries)."""
     in_play = [e for e in data(s, "enemies").values() if e.get("card")]
     return track(s, "encounter.deck") + track(s, "encounter.discard") + len(in_play) + len(data(s, "treacheries"))
 
@@ -226,8 +226,9 @@ def test_a_round_of_draws_defeats_and_searches_keeps_every_encounter_card_counte
 
 @pytest.mark.parametrize("protection", ["on", "protection-removed"])
 def test_an_enemy_added_to_the_victory_display_leaves_play(monkeypatch: pytest.MonkeyPatch, protection: str) -> None:
-    """Ruth Turner (01141) evaded goes to the victory display: off the board, her doom with her, and
-    counted by act 1's objective (Cultists in the victory display)."""
+    """An enemy typed into the victory display (``victory N NAME``, as a parley puts Ruth Turner, 01141,
+    there) leaves the board, her doom with her, and counts for act 1's objective (Cultists in the victory
+    display)."""
     if protection == "protection-removed":
         monkeypatch.setattr(board, "enemy_to_victory", lambda txn, name: None)
     s = new(scenario_id="midnight_masks")

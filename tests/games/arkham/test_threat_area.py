@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from tablekeeper.core.session import Session
 from tablekeeper.errors import ConfigError
-from tablekeeper.games.arkham import data, threat
+from tablekeeper.games.arkham import data, effects, forced, record, threat
 
 from .helpers import answer, do, new, rejects, to_step, track
 from .helpers import data as viewed
@@ -116,6 +117,30 @@ def test_frozen_in_fear_tests_willpower_at_the_end_of_its_bearers_turn(token: st
     assert viewed(s, "test") is None and s.state.done == (1,) and s.state.active_seat == 2  # seat 2's turn
     do(s, "next")  # seat 2 has nothing to test: its turn ends at once
     assert s.state.phase != "investigation" or s.state.step != "2.2"
+
+
+@pytest.mark.parametrize("protection", ["on", "protection-removed"])
+def test_a_bearer_eliminated_by_the_forced_test_has_its_turns_end_happen_once(monkeypatch: pytest.MonkeyPatch,
+                                                                               protection: str) -> None:
+    """The turn's end began with the enemies' Forced effects (01157), then Frozen in Fear's test; failed,
+    it defeats its bearer, whose turn ends there: those effects do not happen a second time (a card that
+    puts doom at the end of each turn would otherwise put it twice)."""
+    ends: list[str] = []
+    happen = forced.happen
+
+    def spy(txn: object, at: str, when: str = "") -> None:
+        if at == "turn_end":
+            ends.append(when)
+        happen(txn, at, when)  # type: ignore[arg-type]
+
+    s = frozen_turn()
+    monkeypatch.setattr(forced, "happen", spy)
+    if protection == "protection-removed":  # the elimination does not see that the turn's end had begun
+        monkeypatch.setattr(effects, "rec", lambda state: msgspec.structs.replace(record.rec(state), turn_end=None))
+    do(s, "set seat1.horror 4", "next")  # seat 1 ends its turn: the Forced test opens
+    do(s, "reveal chaos cultist", "resolve")  # failed, with 1 horror more: seat 1 is defeated
+    assert viewed(s, "eliminated") == {"1": "horror"} and s.state.active_seat == 2
+    assert ends == ["at the end of seat 1's turn"] * (1 if protection == "on" else 2)
 
 
 def test_frozen_in_fear_stops_the_automatic_run_as_the_last_turn_ends() -> None:

@@ -324,7 +324,7 @@ def enter(txn: Txn, seat: int, loc: str) -> None:
 def entered(txn: Txn, seat: int, loc: str) -> None:
     """What follows an entry: enemies there engage, the location's forced effect (queued steps)."""
     for name, foe in enemies(txn.state).items():
-        if foe.engaged is None and foe.location == loc and txn.state.prompt is None:
+        if foe.engaged is None and foe.location == loc:
             engage_check(txn, name)
     on_enter = location(txn.state, loc).on_enter
     if on_enter:
@@ -355,7 +355,12 @@ def spawn(txn: Txn, seat: int, name: str, foe: Enemy, at: str | None) -> None:
 def engage_check(txn: Txn, name: str) -> None:
     """AH-ENGM-3 / AH-ENGM-6 / AH-ALOOF-1: a ready, unengaged, non-aloof enemy sharing a location
     with investigators engages one at once; with several there, the players apply its prey
-    instruction (a prompt)."""
+    instruction (a prompt). With a question open, it waits its turn (``engage_waiting``): an enemy
+    readied or arriving while another's prey is asked still engages once that is answered."""
+    if txn.state.prompt is not None:
+        if name not in rec(txn.state).engage_later:
+            txn.put("engage_later", (*rec(txn.state).engage_later, name))
+        return
     foe = enemy(txn.state, name)
     loc = foe.location
     if foe.engaged is not None or not foe.ready or foe.aloof or foe.has("massive") or loc is None:
@@ -367,6 +372,14 @@ def engage_check(txn: Txn, name: str) -> None:
         prey = f" ({foe.prey})" if foe.prey else ""
         txn.ask("prey", f"{name}'s prey{prey}: whom does it engage?", [f"seat {s}" for s in here],
                 context={"enemy": name, "seats": here})
+
+
+def engage_waiting(txn: Txn) -> None:
+    """The next enemy whose engagement waited for a question (``pending.resume``), if still in play."""
+    name, *rest = rec(txn.state).engage_later
+    txn.put("engage_later", tuple(rest))
+    if name in enemies(txn.state):
+        engage_check(txn, name)
 
 
 def prey_candidates(txn: Txn, name: str, prey: str | None, seats: list[int]) -> list[int]:
@@ -545,5 +558,4 @@ def ready_all(txn: Txn) -> None:
     for name in names:
         save_enemy(txn, name, replace(enemy(txn.state, name), ready=True))
     for name in names:
-        if txn.state.prompt is None:
-            engage_check(txn, name)
+        engage_check(txn, name)

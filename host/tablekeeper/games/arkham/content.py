@@ -37,7 +37,7 @@ Timing = Literal["turn_end", "mythos_end", "enemy_phase_end", "round_end"]
 """The timing points of the Forced effects the station does itself: the end of each investigator's
 turn, of the Mythos phase, of the Enemy phase, of the round."""
 EnemyEvent = Literal["defeated", "engages", "evaded", "attacks"]
-"""The moments in one enemy's life its own Forced effects may key to: after it is defeated, after it
+"""The moments in one enemy's life its own Forced effects may key to: when it is defeated, after it
 engages an investigator, after it is evaded, when it attacks."""
 
 
@@ -56,6 +56,10 @@ class When(_Shape, frozen=True):
 class Option(_Shape, frozen=True):
     label: str
     then: tuple["Step", ...] = ()
+
+
+PlayedType = Literal["asset", "event"]
+"""The card types an investigator plays (skills are committed to tests, never played)."""
 
 
 class Step(_Shape, frozen=True):
@@ -81,6 +85,18 @@ class Step(_Shape, frozen=True):
     doom: Count = 0
     two_from: Count | None = None  # spawn_discarded: two enemies from this many investigators
     else_draw: bool = False  # doom_nearest: with no such enemy, draw one (the players say which)
+
+    def __post_init__(self) -> None:
+        """A step missing whom it moves or counts, or where, would do nothing at the table: refused as it
+        is read, wherever it is (a card's, a token's, an agenda's Forced effect), naming its entry."""
+        needs = STEP_NEEDS.get(self.do, ())
+        if not all(getattr(self, field) for field in needs):
+            raise ValueError(f"{self.do} needs {' and '.join(needs)}")
+
+
+STEP_NEEDS: dict[str, tuple[str, ...]] = {"enemies_move": ("trait", "location"),
+                                          "doom_per_enemy": ("trait", "locations")}
+"""What a step cannot do without: whom it moves or counts, and where."""
 
 
 class XCount(_Shape, frozen=True):
@@ -154,9 +170,9 @@ class EncounterCard(_Shape, frozen=True):
     no_investigate: bool = False
     leaves_on_investigate: bool = False
     costs_more: tuple[Literal["move", "fight", "evade"], ...] = ()  # the first each round: +1 action
-    no_play: tuple[Literal["asset", "event"], ...] = ()  # in the threat area: its bearer cannot play these
+    no_play: tuple[PlayedType, ...] = ()  # in the threat area: its bearer cannot play these
     discard: Discard | None = None  # its Forced effect that discards it
-    forced: tuple[EnemyForced, ...] = ()  # an enemy's Forced effects at the end of a turn, phase or round
+    forced: tuple[EnemyForced, ...] = ()  # Forced effects: at a turn's, phase's or round's end, or its own moments
     test: Test | None = None
     then: tuple[Step, ...] = ()
     surge_if: Literal["no_clues"] | None = None

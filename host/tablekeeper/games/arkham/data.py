@@ -379,18 +379,9 @@ def _card(label: str, spec: _Agenda | _Act, key: str) -> Card:
     if spec.goal is not None and spec.objective is None:
         raise fail(label, key, "a goal needs its objective (in words)")
     forced = spec.forced if isinstance(spec, _Agenda) else ()
-    for i, effect in enumerate(forced):
-        for j, step in enumerate(effect.then):
-            needs = FORCED_STEP_NEEDS.get(step.do, ())
-            if not all(getattr(step, field) for field in needs):
-                raise fail(label, f"{key}.forced[{i}].then[{j}]", f"{step.do} needs {' and '.join(needs)}")
     return Card(key if spec.name is None else spec.name, amount, spec.per_investigator, spec.objective,
                 spec.resolution, spec.card, spec.resolutions, spec.goal, spec.spend, spec.then, spec.enemy_fight,
                 spec.enemy_evade, spec.ability, forced)
-
-
-FORCED_STEP_NEEDS = {"enemies_move": ("trait", "location"), "doom_per_enemy": ("trait", "locations")}
-"""What an agenda's Forced steps cannot do without: whom they move or count, and where."""
 
 
 def load_scenarios(override: str | None = None, encounters: str | None = None, packs: Sequence[packlib.Pack] = ()

@@ -293,11 +293,13 @@ def eliminate(txn: Txn, seat: int, defeat: rules.Defeat) -> None:
 def drop_from_turns(txn: Txn, seat: int) -> None:
     """An eliminated seat takes no further turn this investigation phase; eliminated on its own
     turn (resigned, or defeated by an attack of opportunity), its turn ends there, and the enemies'
-    Forced effects at the end of each investigator's turn happen (01157)."""
+    Forced effects at the end of each investigator's turn happen (01157), unless that turn's end had
+    begun already (its Frozen in Fear test eliminated it): they ran as it began, once a turn."""
     state = txn.state
     if state.phase != "investigation" or state.step != "2.2" or seat in state.done:
         return
-    if seat == state.active_seat:
+    ending = rec(state).turn_end
+    if seat == state.active_seat and (ending is None or ending.seat != seat):
         from tablekeeper.games.arkham import forced  # forced builds on these helpers
 
         forced.happen(txn, "turn_end", f"at the end of seat {seat}'s turn")

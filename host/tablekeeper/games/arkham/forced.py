@@ -3,7 +3,7 @@ written as data on its card: an enemy's (Umôrdhoth 01157 readies, Relentless Da
 Wizard of the Order 01170 takes doom), a revealed location's (Ritual Site 01156 refills its clues) and
 the current agenda's (They're Getting Out! 01107). One that could change nothing does not start
 (AH-FORCED-2): no notice. Treacheries' are ``threat.py``'s. An enemy's Forced effects at a moment of its
-own (after it is defeated, engages someone, is evaded; as it attacks) are ``after``'s: Goat Spawn 01180,
+own (when it is defeated, after it engages someone, is evaded; as it attacks) are ``after``'s: Goat Spawn 01180,
 Young Deep One 01181, Ruth Turner 01141, "Wolf-Man" Drew 01137; the Yithian Observer's (01177) changes
 the attack itself: ``attacks``."""
 
@@ -50,7 +50,7 @@ def round_ends(txn: Txn) -> None:
     happen(txn, "round_end")
 
 
-AFTER: dict[EnemyEvent, str] = {"defeated": "after it is defeated", "engages": "after it engages",
+AFTER: dict[EnemyEvent, str] = {"defeated": "when it is defeated", "engages": "after it engages",
                                 "evaded": "after it is evaded", "attacks": "when it attacks"}
 
 
@@ -112,8 +112,7 @@ def _enemy(txn: Txn, name: str, effect: EnemyForced, why: str) -> None:
     if effect.do == "ready" and not foe.ready:  # 01157
         board.save_enemy(txn, name, replace(foe, ready=True))
         txn.notice(f"{name} readies ({why})")
-        if txn.state.prompt is None:
-            board.engage_check(txn, name)  # AH-ENGM-6
+        board.engage_check(txn, name)  # AH-ENGM-6
     elif effect.do == "heal" and foe.damage:  # 01179, 01137
         healed = min(effect.amount, foe.damage)
         board.save_enemy(txn, name, replace(foe, damage=foe.damage - healed))

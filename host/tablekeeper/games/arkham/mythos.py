@@ -145,7 +145,7 @@ def _stays(txn: Txn, seat: int, label: str, card: EncounterCard | None, card_nam
                                      leaves_on_investigate=card is not None and card.leaves_on_investigate,
                                      costs_more=() if card is None else tuple(card.costs_more),
                                      text="" if card is None or not card.text else card.text,
-                                     no_play=() if card is None else tuple(card.no_play),
+                                     no_play=() if card is None else card.no_play,
                                      discard=None if card is None else card.discard)
     txn.put("treacheries", cards)
     told = f": {card.text}" if card is not None and card.text else ""

@@ -1,5 +1,5 @@
 """Carrying on after a command or an answer: whatever work a question or a skill test interrupted
-(an attack's harm, hunters, attacks, a card's steps, a turn's Forced tests, the 1.4 draws), then
+(an enemy's engagement, an attack's harm, hunters, attacks, a card's steps, a turn's Forced tests, the 1.4 draws), then
 Objectives the station can see met, then the last investigator's turn."""
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ def resume(txn: Txn) -> None:
         before = len(txn.events)
         state = txn.state
         testing = rec(state).test is not None
-        if rec(state).soak is not None:
+        if rec(state).engage_later:
+            board.engage_waiting(txn)
+        elif rec(state).soak is not None:
             attacks.ask_split(txn)
         elif rec(state).hunters_moved is not None:
             board.move_hunters(txn)

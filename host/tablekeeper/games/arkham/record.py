@@ -83,6 +83,7 @@ class ArkhamRecord(msgspec.Struct, frozen=True, kw_only=True):
     massive_attacked: tuple[str, ...] = ()  # 3.3: massive enemies that attacked, exhausted at the end
     hunters_moved: tuple[str, ...] | None = None  # 3.2: hunters moved so far (None: not moving)
     turn_end: TurnEnd | None = None  # 2.2: a turn ending, held for its Forced tests
+    engage_later: tuple[str, ...] = ()  # AH-ENGM-3/6: enemies whose engagement waits for an open question
 
     # --- what the scenario's end and the campaign log read ---
     eliminated: Mapping[str, str] = msgspec.field(default_factory=dict)  # seat -> cause (AH-ELIM)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
-from tablekeeper.games.arkham.content import Discard, EncounterCard, LocationSpec, Step, SymbolEffect
+from tablekeeper.games.arkham.content import Discard, EncounterCard, LocationSpec, PlayedType, Step, SymbolEffect
 from tablekeeper.games.arkham.data import Card
 
 
@@ -216,5 +216,5 @@ class Treachery(msgspec.Struct, frozen=True):
     leaves_on_investigate: bool = False
     costs_more: tuple[str, ...] = ()  # in the threat area: the first of these actions each round costs 1 more
     text: str = ""  # what the card does beyond that, in our words (shown to the table)
-    no_play: tuple[str, ...] = ()  # in the threat area: card types its bearer cannot play (Dissonant Voices)
+    no_play: tuple[PlayedType, ...] = ()  # in the threat area: card types its bearer cannot play (Dissonant Voices)
     discard: Discard | None = None  # the Forced effect that discards it (end of round, end of turn after a test)

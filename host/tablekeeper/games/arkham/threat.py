@@ -11,19 +11,20 @@ from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import board, effects, forced, skilltest
 from tablekeeper.games.arkham.board import threat_area
+from tablekeeper.games.arkham.content import PlayedType
 from tablekeeper.games.arkham.record import rec
 from tablekeeper.games.arkham.records import TurnEnd
 
 
-def play_barred(state: GameState, seat: int, cardtype: str) -> str | None:
+def play_barred(state: GameState, seat: int, cardtype: PlayedType) -> str | None:
     """01165: the treachery in the seat's threat area that forbids playing ``cardtype`` (None: nothing)."""
     return next((label for label, t in threat_area(state, seat).items() if cardtype in t.no_play), None)
 
 
-PLAYABLE = ("asset", "event")  # skill cards are committed to tests, never played
+PLAYABLE: tuple[PlayedType, ...] = ("asset", "event")  # skill cards are committed to tests, never played
 
 
-def refuse_play(state: GameState, seat: int, cardtypes: tuple[str, ...] = PLAYABLE) -> None:
+def refuse_play(state: GameState, seat: int, cardtypes: tuple[PlayedType, ...] = PLAYABLE) -> None:
     """Refuse playing a card when a treachery in the threat area forbids every one of ``cardtypes``
     (one type: a card of that type; all of them: the Play action itself)."""
     barred = [play_barred(state, seat, cardtype) for cardtype in cardtypes]

@@ -24,7 +24,7 @@ from tablekeeper.games.arkham import (
     threat,
 )
 from tablekeeper.games.arkham.campaign import Campaign
-from tablekeeper.games.arkham.content import EncounterCard
+from tablekeeper.games.arkham.content import EncounterCard, PlayedType
 from tablekeeper.games.arkham.parsing import (
     cost_less,
     count,
@@ -245,7 +245,7 @@ def play(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected(f"play: unknown word {sorted(unknown)[0]!r} (event, asset, fast, free)")
     if "skill" in words:
         raise Rejected("skill cards are committed to a test (commit SEAT N), not played")
-    cardtype = "asset" if "asset" in words else "event"
+    cardtype: PlayedType = "asset" if "asset" in words else "event"
     threat.refuse_play(state, seat, (cardtype,))  # 01165
     fast, free = "fast" in words, "free" in words
     if not fast or cardtype == "asset":
