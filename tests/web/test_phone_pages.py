@@ -125,7 +125,8 @@ def test_a_page_that_loses_its_socket_mid_press_loses_no_press(tmp_path: Path, c
         monkeypatch.undo()
         # 2. a press while the phone is offline: kept, sent once it is back online, taken once. The page
         # is held offline by state, not by speed: its next retry a minute away, its socket closed (the
-        # page says "reconnecting"), the network off; back online, it reconnects at once.
+        # page says "reconnecting"), the network off; back online, it reconnects at once (on the
+        # browser's "online" event: without it the wait below runs out, the retry being a minute away).
         context.set_offline(True)
         table.evaluate("state.retryMs = 60000; state.socket.close()")
         table.locator("#link.down").wait_for(timeout=PAGE_WAIT_MS)
