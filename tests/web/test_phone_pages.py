@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from tablekeeper.intents import Typed
+from tablekeeper.intents import ButtonIntent, FromPage, Intent, Typed
 from tablekeeper.web import phones
+from tablekeeper.web.hub import Client, Hub
 from tests.web.phones import PAGE_WAIT_MS, PhoneStation, agree, caught_up, needs_chromium, wait_until
 
 pytestmark = needs_chromium
@@ -94,12 +95,30 @@ def test_four_seats_play_an_arkham_round_from_their_phones(tmp_path: Path, conte
         ps.stop()
 
 
-def test_a_page_that_loses_its_socket_mid_press_loses_no_press(tmp_path: Path, context: Any,
+@pytest.mark.parametrize("protection", ["on", "protection-removed"])
+def test_a_page_that_loses_its_socket_mid_press_loses_no_press(tmp_path: Path, context: Any, protection: str,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """The socket drops after the station took a press but before its ack reached the phone, and a
-    press is made while the phone is offline: after reconnecting, each press counted exactly once."""
+    press is made while the phone is offline: after reconnecting, each press counted exactly once.
+    With the hub's "taken once" taken out, the line sent again is put on the station's queue twice."""
     ps = PhoneStation(tmp_path, "earthborne", seats=2, seed=7)
     try:
+        if protection != "on":
+            submit = Hub.submit
+
+            def forgetful(self: Hub, client: Client, seq: int, intent: ButtonIntent | Typed) -> bytes | None:
+                client.last_put = min(client.last_put, seq - 1)  # every number is new to it
+                return submit(self, client, seq, intent)
+
+            monkeypatch.setattr(Hub, "submit", forgetful)
+        put: list[Intent] = []  # what the page server puts on the station's queue
+        station_put = ps.pages.hub.put
+
+        def watched(intent: Intent) -> None:
+            put.append(intent)
+            station_put(intent)
+
+        monkeypatch.setattr(ps.pages.hub, "put", watched)
         table = context.new_page()
         table.goto(ps.url("/"))
         caught_up(ps, table)
@@ -114,15 +133,19 @@ def test_a_page_that_loses_its_socket_mid_press_loses_no_press(tmp_path: Path, c
                 client.outbox = None  # the socket it came on is gone: the ack is only kept
             acked(client, seq, refusal)
 
-        monkeypatch.setattr(ps.pages.hub, "_acked", lose_the_ack)
-        table.locator("#line").fill("pathdeck mountain_pass lone_tree_station")
-        table.locator("#line").press("Enter")
-        wait_until(lambda: dropped, "the station to take the line")
-        assert table.evaluate("document.body.dataset.pending") == "1"
-        table.evaluate("state.socket.close()")
-        caught_up(ps, table)  # reconnected, sent again, acknowledged from what was kept
-        assert ps.on_station(lambda st: st.session.log_length) == before + 1  # taken once, not twice
-        monkeypatch.undo()
+        with monkeypatch.context() as lost:
+            lost.setattr(ps.pages.hub, "_acked", lose_the_ack)
+            table.locator("#line").fill("pathdeck mountain_pass lone_tree_station")
+            table.locator("#line").press("Enter")
+            wait_until(lambda: dropped, "the station to take the line")
+            assert table.evaluate("document.body.dataset.pending") == "1"
+            table.evaluate("state.socket.close()")
+            caught_up(ps, table)  # reconnected, sent again, acknowledged from what was kept
+        taken = [i for i in put if isinstance(i, FromPage)]
+        assert (len(taken) == 1) is (protection == "on"), taken  # taken once, not twice
+        if protection != "on":
+            return
+        assert ps.on_station(lambda st: st.session.log_length) == before + 1
         # 2. a press while the phone is offline: kept, sent once it is back online, taken once. The page
         # is held offline by state, not by speed: its next retry a minute away, its socket closed (the
         # page says "reconnecting"), the network off; back online, it reconnects at once (on the
