@@ -10,7 +10,12 @@ end of the active line). Each figure is the median of 7 resumes in this process 
 it; the session's part (replay) is also printed on its own. Also printed: the snapshot's size and
 the CPU that encoding it adds to the one press in 64 that writes it.
 
-Run: ``.venv/bin/python bench/bench_resume.py``.
+After an update every stored snapshot mismatches (their key names the software): the first restart
+replays the whole log, then (once its first frame is out) keeps a fresh snapshot, and the second
+restart starts from it. Printed per game: both restarts and the write, medians of 5, each first
+restart on a fresh copy of the save whose snapshots were made by "other software".
+
+Run: ``.venv/bin/python bench/bench_resume.py [GAME...]`` (every game without names).
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from tablekeeper.errors import Rejected
 from tablekeeper.station.controls import Controls
 
 RUNS = 7
+UPDATE_RUNS = 5
 GAMES = {"spirit_island": 2, "oathsworn": 2, "earthborne": 2, "arkham": 4}
 COMMANDS = 400
 FORWARD = tuple(b for b in BUTTONS if b != "back")  # no undo: every command stays on the active line
@@ -83,6 +89,56 @@ def median_resume(name: str, path: Path) -> tuple[float, float, Session]:
     return (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs), runs[-1][2])
 
 
+def restart_after_update(name: str, path: Path) -> tuple[float, float, float, Session]:
+    """A resume as ``run`` does it, with the save attached: seconds in all and building the session,
+    then seconds to keep the fresh snapshot (``run`` does that after its first frame); and the session."""
+    game = games.load(name)
+    start = time.perf_counter()
+    with Store.open(path) as store:
+        saved = store.load("main")
+        assert saved is not None
+        built = time.perf_counter()
+        session = Session(game, seats=saved.setup.seats, seed=saved.setup.seed, options=saved.setup.options,
+                          journal=store.journal("main"), entries=saved.entries, snapshots=saved.snapshots,
+                          from_save=f"{path}: slot 'main'")
+        resumed = time.perf_counter()
+        assert session.resumed_from == 0 and session.snapshot_due and session.keep_snapshot()
+        kept = time.perf_counter()
+    return resumed - start, resumed - built, kept - resumed, session
+
+
+def after_update(name: str, save: Path, tmp: Path) -> str:
+    """First and second restart of ``save`` once its snapshots were made by other software."""
+    stale = tmp / f"{name}-stale.sqlite"
+    shutil.copy(save, stale)
+    db = sqlite3.connect(stale)
+    db.execute("UPDATE snapshots SET key = 'made by the release before'")
+    db.commit()
+    db.close()
+    firsts, first_builds, writes, seconds, second_builds = [], [], [], [], []
+    for run in range(UPDATE_RUNS + 1):  # the first to warm
+        copy = tmp / f"{name}-updated.sqlite"
+        shutil.copy(stale, copy)
+        first_s, first_build_s, write_s, first = restart_after_update(name, copy)
+        second_s, second_build_s, second = resume(name, copy)
+        assert second.state == first.state and second.resumed_from == len(second.line) > 0
+        if run:
+            firsts.append(first_s)
+            first_builds.append(first_build_s)
+            writes.append(write_s)
+            seconds.append(second_s)
+            second_builds.append(second_build_s)
+    line = len(second.line)
+    return (f"{name}: after an update, median of {UPDATE_RUNS} | first restart (replays all {line} active "
+            f"entries): {ms(firsts)} ms (session {ms(first_builds)}), then keeps a fresh snapshot after its first "
+            f"frame: {ms(writes)} ms | second restart (from the snapshot at {line} + 0): {ms(seconds)} ms "
+            f"(session {ms(second_builds)})")
+
+
+def ms(seconds: list[float]) -> str:
+    return f"{statistics.median(seconds) * 1000:.1f}"
+
+
 def encode_cost(session: Session) -> tuple[float, int]:
     times = []
     for _ in range(RUNS):
@@ -95,6 +151,8 @@ def encode_cost(session: Session) -> tuple[float, int]:
 def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for name, seats in GAMES.items():
+            if sys.argv[1:] and name not in sys.argv[1:]:
+                continue
             save = Path(tmp) / f"{name}.sqlite"
             entries = make_save(name, seats, save)
             old = Path(tmp) / f"{name}-old.sqlite"
@@ -115,6 +173,7 @@ def main() -> int:
                   f"{whole_s / fast_s:.1f}x faster")
             print(f"{name}: snapshot {size / 1024:.1f} KiB; encoding it adds {encode_s * 1000:.2f} ms to the one "
                   "press in 64 that writes it (in the same SQLite transaction: no sync of its own)")
+            print(after_update(name, save, Path(tmp)))
     return 0
 
 

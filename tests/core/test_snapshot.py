@@ -22,6 +22,7 @@ from tablekeeper.core.events import Command
 from tablekeeper.core.game import Game
 from tablekeeper.core.session import Session
 from tablekeeper.core.store import Store
+from tablekeeper.errors import StoreError
 from tablekeeper.ui.compose import compose
 from tablekeeper.ui.model import Screens
 from tablekeeper.ui.state import UiState
@@ -267,3 +268,176 @@ def test_a_save_set_aside_keeps_its_snapshots_with_its_log(
         assert store.load("main") is None
         assert store._db.execute("SELECT count(*) FROM snapshots WHERE slot = 'main'").fetchone()[0] == 0
     assert before is not None and after is not None and after.snapshots == before.snapshots != ()
+
+
+# --- a resume past stale snapshots keeps a fresh one -----------------------------------------------
+REFRESH = ["kept", "removed (protection-removed)"]
+
+
+def updated(monkeypatch: pytest.MonkeyPatch, protection: str) -> None:
+    """An update: every stored snapshot's key now mismatches. Protection removed: no fresh snapshot is
+    kept after a slow resume (as before this was added)."""
+    monkeypatch.setattr(snapshot, "__version__", f"{snapshot.__version__}+update")
+    if protection != "kept":
+        monkeypatch.setattr(Session, "keep_snapshot", lambda self: False)
+
+
+def stored(save: Path) -> tuple[snapshot.Stored, ...]:
+    with Store.open(save) as store:
+        saved = store.load("main")
+    assert saved is not None
+    return saved.snapshots
+
+
+@pytest.mark.parametrize("protection", REFRESH)
+@pytest.mark.parametrize("name", ["arkham", "spirit_island"])
+def test_a_resume_after_an_update_keeps_a_fresh_snapshot_the_next_resume_starts_from(
+        name: str, protection: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        example_saves: dict[str, tuple[Path, Session]]) -> None:
+    save, played = copied(example_saves, name, tmp_path)
+    game = played.game
+    updated(monkeypatch, protection)
+    with Store.open(save) as store:
+        first = resumed_from(game, store)
+        first.journal = store.journal("main")
+        assert first.resumed_from == 0 and first.snapshot_due  # every snapshot was made by the old software
+        first.keep_snapshot()  # what ``run`` does once the first frame is out, and ``play`` after its answer
+    whole = resumed(game, save, with_snapshots=False)
+    second = resumed(game, save)
+    if protection != "kept":
+        assert second.resumed_from == 0  # without the refresh every restart replays the whole log again
+        return
+    kept = stored(save)
+    assert {s.key for s in kept} == {first.snapshot_key}  # the stale ones are gone: the save does not grow
+    newest = max(kept, key=lambda s: s.index)
+    assert (newest.index, newest.position, newest.last) == (first.log_length, len(first.line), first.line[-1].index)
+    assert second.resumed_from == len(second.line) > 0 and not second.snapshot_due
+    assert second.state == whole.state == played.state
+    assert screens(second) == screens(whole)
+
+
+def test_a_resume_from_a_fitting_snapshot_keeps_none(
+        tmp_path: Path, example_saves: dict[str, tuple[Path, Session]]) -> None:
+    """No update, no write: a resume from a snapshot less than an interval behind is what play leaves."""
+    save, played = copied(example_saves, "oathsworn", tmp_path)
+    before = stored(save)
+    with Store.open(save) as store:
+        session = resumed_from(played.game, store)
+        session.journal = store.journal("main")
+        assert not session.snapshot_due and not session.keep_snapshot()
+    assert stored(save) == before
+
+
+@pytest.mark.parametrize("protection", REFRESH)
+def test_play_after_an_update_leaves_a_snapshot_for_the_next_play(
+        protection: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The console: ``play --save`` resumed past stale snapshots writes a fresh one after its answer."""
+    from tablekeeper import cli
+
+    save = tmp_path / "s.sqlite"
+    setup = ["--seats", "2", "--save", str(save)]
+    assert cli.main(["play", "arkham", *setup, "--script", str(DOCS / "arkham.script"), "--strict"]) == 0
+    updated(monkeypatch, protection)
+    assert cli.main(["play", "arkham", *setup, "--json"]) == 0
+    first = msgspec.json.decode(capsys.readouterr().out.splitlines()[-1])
+    assert cli.main(["play", "arkham", *setup, "--json"]) == 0
+    second = msgspec.json.decode(capsys.readouterr().out)
+    assert second == first
+    again = resumed(games.load("arkham"), save)
+    if protection != "kept":
+        assert again.resumed_from == 0
+        return
+    assert again.resumed_from == len(again.line) > 0
+
+
+@pytest.mark.parametrize("protection", ["kept", "removed (protection-removed)"])
+def test_a_snapshot_that_cannot_be_written_is_one_line_and_the_session_plays_on(
+        protection: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+        example_saves: dict[str, tuple[Path, Session]]) -> None:
+    """A full disk: the fresh snapshot is not kept (one warning), nothing in the save is lost, no error
+    reaches the table, and the next command is saved once there is room. Protection removed: the
+    write's error escapes to the caller."""
+    from tests.core.test_full_disk import fill_up, make_room
+
+    save, played = copied(example_saves, "arkham", tmp_path)
+    game = played.game
+    updated(monkeypatch, "kept")
+    if protection != "kept":
+        monkeypatch.setattr(Store, "keep_snapshot", lambda store, slot, index, checkpoint: store._write_snapshot(
+            slot, index, checkpoint, snapshot.encode(checkpoint.state)) or True)
+    with Store.open(save) as store:
+        session = resumed_from(game, store)
+        session.journal = store.journal("main")
+        before = stored_rows(store)
+        fill_up(store)
+        with caplog.at_level(logging.WARNING, logger="tablekeeper.core.store"):
+            if protection != "kept":
+                with pytest.raises(StoreError):
+                    session.keep_snapshot()
+                return
+            assert session.keep_snapshot() is False
+        lines = [r.getMessage() for r in caplog.records if r.name == "tablekeeper.core.store"]
+        assert len(lines) == 1 and "snapshot at entry" in lines[0] and "disk is full" in lines[0]
+        assert "\n" not in lines[0] and not any(r.exc_info for r in caplog.records)
+        assert stored_rows(store) == before and not session.snapshot_due  # tried once, not at every idle moment
+        make_room(store)
+        assert session.perform(Command("undo")).accepted
+    reopened = resumed(game, save, with_snapshots=False)
+    assert reopened.log_length == played.log_length + 1 and reopened.state == session.state
+
+
+def stored_rows(store: Store) -> list[tuple[object, ...]]:
+    return store._db.execute("SELECT idx, key, crc FROM snapshots ORDER BY idx").fetchall()
+
+
+@pytest.mark.parametrize("protection", REFRESH)
+def test_the_station_keeps_the_fresh_snapshot_after_its_first_frame(
+        protection: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        example_saves: dict[str, tuple[Path, Session]]) -> None:
+    """``run``: the station's loop keeps it at its first idle pass, the game already on the displays and
+    presses already waiting handled first."""
+    from tablekeeper.commands.run import run_station_loop
+    from tablekeeper.config import REFERENCE_CONFIG, load_config
+    from tablekeeper.intents import Tick
+    from tablekeeper.sim.clock import FakeClock
+    from tablekeeper.sim.simulator import SimulatedParts
+    from tablekeeper.station.loop import Station
+    from tablekeeper.station.parts import make_displays
+    from tablekeeper.supervisor import Supervisor
+    from tests.station.test_idle_wakeups import ClockedQueue
+
+    save, played = copied(example_saves, "arkham", tmp_path)
+    updated(monkeypatch, protection)
+    config = load_config(REFERENCE_CONFIG)
+    clock = FakeClock(100.0)
+    parts = SimulatedParts(config, display_mode=None, capture_dir=tmp_path)
+    frames_before_keep: list[tuple[int, int]] = []
+    keep = Store.keep_snapshot
+
+    def watched(store: Store, slot: str, index: int, checkpoint: snapshot.Checkpoint) -> bool:
+        frames_before_keep.append((station.stats.redraws, station.stats.intents))
+        return keep(store, slot, index, checkpoint)
+
+    monkeypatch.setattr(Store, "keep_snapshot", watched)
+    with Store.open(save) as store:
+        session = resumed_from(played.game, store)
+        session.journal = store.journal("main")
+        station = Station(session=session, config=config, clock=clock, intents=ClockedQueue(clock, 160.0),
+                          displays=make_displays(config, parts.open_device, clock=clock))
+        try:
+            station.start()
+            station.put(Tick())  # two presses waiting when the loop begins: both are handled first
+            station.put(Tick())
+            run_station_loop(station, Supervisor(clock=clock), None, clock=clock, sleep=lambda s: None)
+        finally:
+            station.close()
+            parts.close()
+    again = resumed(played.game, save)
+    if protection != "kept":
+        assert frames_before_keep == [] and again.resumed_from == 0
+        return
+    assert len(frames_before_keep) == 1  # once
+    redraws, intents = frames_before_keep[0]
+    assert redraws >= 1 and intents == 2  # the first frame out, the waiting intents handled
+    assert again.resumed_from == len(again.line) > 0 and again.state == played.state

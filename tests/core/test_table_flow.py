@@ -38,7 +38,8 @@ def ok(session: Session, line: str) -> None:
 
 def generic(session: Session) -> None:
     """The generic player: first option, else a seat owing (else the active seat) passes or, where it
-    may not yet, presses its done button (resolving what its move brought into play), else next."""
+    may not yet, presses its done button (resolving what its move brought into play), else the first
+    seat whose display offers a choice presses A, else next."""
     state = session.state
     if state.prompt is not None:
         ok(session, "choose 1")
@@ -49,6 +50,11 @@ def generic(session: Session) -> None:
             return
         done = session.game.button(state, f"seat{seat}.a", False)
         if done is not None and done.verb != "pass" and session.perform(done).accepted:
+            return
+    else:  # a question put to the seats outside any turn (an Oathsworn card's owed attack): the first answers
+        asked = next((n for n in state.seat_numbers() if session.game.legend(state, n)), None)
+        answer = session.game.button(state, f"seat{asked}.a", False) if asked is not None else None
+        if answer is not None and session.perform(answer).accepted:
             return
     ok(session, "next")
 

@@ -85,7 +85,9 @@ def to_step(t: Table, phase: str, step: str) -> None:
 
 def by_buttons(t: Table) -> None:
     """What a group does with the buttons alone: NEXT answers a question with the option shown (the
-    first); a seat that still owes a move (else the active seat) presses its done/pass button; else NEXT."""
+    first); a seat that still owes a move (else the active seat) presses its done/pass button; a seat
+    whose display offers a choice outside any turn (an Oathsworn stage card's attack: "A: hits me")
+    presses A; else NEXT."""
     state = t.session.state
     if state.prompt is not None:
         t.tap("next")
@@ -93,6 +95,8 @@ def by_buttons(t: Table) -> None:
     seat = state.owing[0] if state.owing else state.active_seat
     if seat is not None:
         t.tap(f"seat{seat}.{DONE_BUTTON[t.session.game.name]}")
+    elif (asked := next((n for n in state.seat_numbers() if t.session.game.legend(state, n)), None)) is not None:
+        t.tap(f"seat{asked}.a")  # a question put to the seats outside a turn: the first answers (A)
     else:
         t.tap("next")
 

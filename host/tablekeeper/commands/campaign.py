@@ -234,6 +234,7 @@ def buy_in_open_scenario(store: Store, log: Campaign, playing: Mapping[str, str]
     outcome = session.perform(Command("buy", tuple(words)))
     if not outcome.accepted:
         raise Rejected(f"{playing['scenario']} is open in slot {slot!r}: {outcome.reason}")
+    session.keep_snapshot()  # resumed past stale snapshots (an update): the next resume starts from here
     cost = before - session.state.value(seat_track(at, "xp"))
     return f"seat {_seat(seat)} buys {title} for {cost} experience (in slot {slot!r}, before its first round)"
 

@@ -154,6 +154,8 @@ def run(args: argparse.Namespace) -> int:
             out.write(json.dumps(runner.view()) + "\n")
         elif not args.trace:
             print(describe(session))
+        out.flush()
+        session.keep_snapshot()  # after the answer: a resume past stale snapshots spares the next one
     finally:
         if store is not None:
             store.close()

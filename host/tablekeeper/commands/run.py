@@ -366,10 +366,14 @@ def run_station_loop(station: Station, supervisor: Supervisor, watchdog: Watchdo
     and only while every thread is healthy (``supervisor.Health``, a timed part of the loop: no pass
     without an intent or a deadline). Returns the restarts."""
     from tablekeeper.intents import Tick
+    from tablekeeper.station.upkeep import OnceWhenIdle
     from tablekeeper.supervisor import Health, run_restarting
 
     settle_heap()
     station.timed.append(Health(supervisor, watchdog))
+    if station.session.snapshot_due:  # resumed past stale snapshots (an update): a fresh one, after the first frame
+        station.timed.append(OnceWhenIdle(station.session.keep_snapshot, now_s=clock(),
+                                          busy=lambda: not station.intents.empty()))
     supervisor.on_change = lambda: station.put(Tick())
     return run_restarting("station", lambda: station.run(on_pass=on_pass, idle_wait_s=idle_wait_s), clock=clock,
                           sleep=sleep, should_restart=lambda: station.running)
@@ -590,6 +594,7 @@ def run_scripted(config: StationConfig, args: argparse.Namespace, *,
                 parts.counters.sync()
             refresh()
             ScriptedRun(station, parts, clock, refresh, source=args.script).run(steps)
+            station.session.keep_snapshot()  # a resume past stale snapshots: the next one starts from here
             if at_end is not None:
                 at_end(station, parts)
     finally:

@@ -253,6 +253,15 @@ def start(txn: Txn, flow: Flow) -> None:
     _enter_from(txn, flow, index=0, round_no=txn.state.round)
 
 
+def answer_first(state: GameState) -> str:
+    """Why a command waits for the open question, with the line that answers it."""
+    prompt = state.prompt
+    if prompt is None:
+        return "nothing to answer"
+    options = ", ".join(f"{i} {option}" for i, option in enumerate(prompt.options, 1))
+    return f"answer the prompt first: {prompt.text} (choose N: {options})"
+
+
 def advance(txn: Txn, flow: Flow, *, force: bool = False) -> None:
     """What ``next`` does: end the active turn, or leave the step once its turns are over.
 
@@ -263,7 +272,7 @@ def advance(txn: Txn, flow: Flow, *, force: bool = False) -> None:
     if state.over is not None:
         raise Rejected(f"the game is over ({state.over})")
     if state.prompt is not None:
-        raise Rejected(f"answer the prompt first: {state.prompt.text}")
+        raise Rejected(answer_first(state))
     step = flow.step(state.phase, state.step)
     if step.hold:
         reason = step.hold(state)
@@ -312,7 +321,7 @@ def pass_seat(txn: Txn, flow: Flow, seat: int) -> None:
     """``pass SEAT``: this seat is done for this step or round, whatever the step's turn order."""
     state = txn.state
     if state.prompt is not None:
-        raise Rejected(f"answer the prompt first: {state.prompt.text}")
+        raise Rejected(answer_first(state))
     step = flow.step(state.phase, state.step)
     if step.turns is Turns.UNTIL_PASS:
         pass_turn(txn, flow, seat)
@@ -334,7 +343,7 @@ def pass_turn(txn: Txn, flow: Flow, seat: int) -> None:
     """The active seat passes (UNTIL_PASS steps); the step ends once every seat passed in a row."""
     state = txn.state
     if state.prompt is not None:
-        raise Rejected(f"answer the prompt first: {state.prompt.text}")
+        raise Rejected(answer_first(state))
     step = flow.step(state.phase, state.step)
     if step.turns is not Turns.UNTIL_PASS:
         raise Rejected(f"nobody passes during {step.title}")
@@ -354,7 +363,7 @@ def seat_done(txn: Txn, flow: Flow, seat: int) -> None:
     """A seat signals done in a TOGETHER step; the step ends when all have."""
     state = txn.state
     if state.prompt is not None:
-        raise Rejected(f"answer the prompt first: {state.prompt.text}")
+        raise Rejected(answer_first(state))
     step = flow.step(state.phase, state.step)
     if step.turns is not Turns.TOGETHER:
         raise Rejected(f"seats do not signal done during {step.title}")

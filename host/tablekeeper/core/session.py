@@ -7,7 +7,10 @@ Chance outcomes are in the logged events, so redo reproduces the same draw.
 
 A journal that keeps snapshots (a save) is handed the state at every ``CHECKPOINT_EVERY``-th position
 of the active line with the entry that reaches it, and a session resumed from that save starts from
-the newest snapshot that still fits and applies only the entries after it.
+the newest snapshot that still fits and applies only the entries after it. A resume that had to
+replay a whole interval or more (every snapshot made by other software, after an update) is
+``snapshot_due``: ``keep_snapshot``, called once the game is on screen, stores the state it reached,
+so the next resume applies only the entries after it.
 
 With a journal that reads entries back (a save), memory holds a bounded window: the newest
 ``WINDOW`` active entries and redo entries, the initial state and the newest ``KEEP_CHECKPOINTS``
@@ -130,6 +133,10 @@ class SnapshotJournal(Journal, Protocol):
 
     def append_with(self, entry: Entry, checkpoint: snapshot.Checkpoint) -> None: ...
 
+    def keep(self, index: int, checkpoint: snapshot.Checkpoint) -> bool:
+        """Keep a state alone, taken with log entry ``index`` (the newest); a cache: False if not kept."""
+        ...
+
 
 def _step(line: list[Entry], redo: list[Entry], entry: Entry) -> None:
     """Move entries between the active line and the redo stack (its top is its end) as ``entry`` says."""
@@ -196,6 +203,9 @@ class Session:
             if found is not None:
                 self._checkpoints[found.position] = found.state
                 self.resumed_from = found.position
+        self.snapshot_due = len(self._line) - self.resumed_from >= CHECKPOINT_EVERY
+        """Whether the resume replayed an interval or more past any fitting snapshot (a snapshot should
+        have spared it) and none has been kept since: ``keep_snapshot`` then spares the next resume."""
         self.state = self._state_at(len(self._line))
         self._bound()
 
@@ -328,6 +338,15 @@ class Session:
             return Outcome(False, f"entry {target} is not an active command (recent: {active})")
         return self._marker(Entry(self._count + 1, "rewind", target=target))
 
+    def keep_snapshot(self) -> bool:
+        """When ``snapshot_due``, keep the current state in the save under this software's key (once:
+        a cache whose write failed is not retried at every idle moment). True when one was kept."""
+        if not self.snapshot_due or not self._line or not isinstance(self.journal, SnapshotJournal):
+            return False
+        self.snapshot_due = False
+        checkpoint = snapshot.Checkpoint(self._line_length, self._line[-1].index, self.state, self.snapshot_key)
+        return self.journal.keep(self._count, checkpoint)
+
     # --- internals ------------------------------------------------------------------------------
     def _marker(self, entry: Entry) -> Outcome:
         self._commit(entry)
@@ -351,6 +370,7 @@ class Session:
             if state is not None and grown is not None and position % CHECKPOINT_EVERY == 0 \
                     and isinstance(self.journal, SnapshotJournal):
                 self.journal.append_with(entry, snapshot.Checkpoint(position, grown.index, state, self.snapshot_key))
+                self.snapshot_due = False
             else:
                 self.journal.append(entry)
         self._record(entry)

@@ -562,6 +562,34 @@ class Store:
                                  "WHERE slot = ? ORDER BY idx DESC LIMIT ?)", (slot, slot, KEEP_SNAPSHOTS))
         self._tally.record(slot, entry.index, checksum(entry_body(entry)))
 
+    def keep_snapshot(self, slot: str, index: int, checkpoint: snapshot.Checkpoint) -> bool:
+        """Keep ``checkpoint`` as the slot's newest snapshot, taken with log entry ``index`` (the slot's
+        newest). A cache: a state that cannot be encoded or a write that fails (a full disk) is one line
+        to the log and False; the log is untouched either way."""
+        log = logging.getLogger(__name__)
+        try:
+            body = snapshot.encode(checkpoint.state)
+        except (TypeError, ValueError, NotImplementedError) as exc:
+            log.warning("%s: slot %r: no snapshot at entry %d (%s)", self.path, slot, index, exc)
+            return False
+        try:
+            self._write_snapshot(slot, index, checkpoint, body)
+        except StoreError as exc:
+            log.warning("%s: slot %r: snapshot at entry %d not kept (%s)", self.path, slot, index, exc)
+            return False
+        return True
+
+    def _write_snapshot(self, slot: str, index: int, checkpoint: snapshot.Checkpoint, body: bytes) -> None:
+        """The snapshot in, and the slot's snapshots under another key out (no software here can use
+        them), in one transaction; the slot keeps its ``KEEP_SNAPSHOTS`` newest."""
+        with self._write():
+            self._db.execute("INSERT OR REPLACE INTO snapshots (slot, idx, position, last, key, body, crc) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?)", (slot, index, checkpoint.position, checkpoint.last,
+                                                              checkpoint.key, body, zlib.crc32(body)))
+            self._db.execute("DELETE FROM snapshots WHERE slot = ? AND key != ?", (slot, checkpoint.key))
+            self._db.execute("DELETE FROM snapshots WHERE slot = ? AND idx NOT IN (SELECT idx FROM snapshots "
+                             "WHERE slot = ? ORDER BY idx DESC LIMIT ?)", (slot, slot, KEEP_SNAPSHOTS))
+
     def _insert(self, slot: str, entry: Entry) -> None:
         body = entry_body(entry)
         if self._checksums:
@@ -737,6 +765,9 @@ class SessionJournal(msgspec.Struct):
 
     def append_with(self, entry: Entry, checkpoint: snapshot.Checkpoint) -> None:
         self.store.append(self.slot, entry, checkpoint)
+
+    def keep(self, index: int, checkpoint: snapshot.Checkpoint) -> bool:
+        return self.store.keep_snapshot(self.slot, index, checkpoint)
 
     def read(self, first: int, last: int) -> tuple[Entry, ...]:
         return self.store.read(self.slot, first, last)

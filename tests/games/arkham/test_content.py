@@ -367,8 +367,10 @@ def test_names_are_their_words_in_every_verb_quoted_or_not() -> None:
     assert data(s, "test")["target"] == "Ghoul Minion" and data(s, "test")["difficulty"] == 3
     do(s, "reveal chaos 0", "resolve", 'act seat1 fight "Ghoul Minion"', "reveal chaos 0", "resolve")
     assert "Ghoul Minion" not in data(s, "enemies")
-    do(s, "ally seat1 Beat Cop", "hit seat2 1", "enemy seat2 Ravenous Ghoul", "move-enemy Ravenous Ghoul Hallway",
-       "hit seat1 1 0 Beat Cop=1/0", "exhaust seat1 Beat Cop", "harm-enemy ravenous ghoul 1")
+    do(s, "ally seat1 Beat Cop", "hit seat2 1", "enemy seat2 Ravenous Ghoul")
+    answer(s, "the encounter deck")  # the defeated Ghoul Minion is in the discard pile: which pile is asked
+    do(s, "move-enemy Ravenous Ghoul Hallway", "hit seat1 1 0 Beat Cop=1/0", "exhaust seat1 Beat Cop",
+       "harm-enemy ravenous ghoul 1")
     assert data(s, "enemies")["Ravenous Ghoul"]["location"] == "Hallway"
     assert data(s, "assets")["1"]["Beat Cop"] == {"health": 2, "sanity": 2, "damage": 1, "horror": 0,
                                                   "exhausted": True}

@@ -240,3 +240,74 @@ def test_an_enemy_added_to_the_victory_display_leaves_play(monkeypatch: pytest.M
         assert "Ruth Turner" in data(s, "enemies")
         return
     assert "Ruth Turner" not in data(s, "enemies") and track(s, "doom.other") == 0
+
+
+# --- 4: an enemy typed that another effect drew leaves the pile it was in -----------------------------
+def count_typed(monkeypatch: pytest.MonkeyPatch, protection: str) -> None:
+    """The box as it was: an `enemy` line outside the 1.4 draw took nothing from either pile."""
+    if protection == "protection-removed":
+        monkeypatch.setattr(piles, "typed", lambda state, name: ())
+
+
+@pytest.mark.parametrize("protection", ["on", "protection-removed"])
+def test_an_enemy_typed_with_an_empty_discard_pile_leaves_the_deck(monkeypatch: pytest.MonkeyPatch,
+                                                                    protection: str) -> None:
+    count_typed(monkeypatch, protection)
+    s = start_turn(new(), 1)
+    deck, discard = piles_now(s)
+    assert discard == 0
+    do(s, "enemy seat1 Ghoul Minion")
+    assert s.state.prompt is None and enemy(s, "Ghoul Minion")["engaged"] == 1
+    assert piles_now(s) == (deck - (1 if protection == "on" else 0), 0)
+
+
+@pytest.mark.parametrize("protection", ["on", "protection-removed"])
+@pytest.mark.parametrize(("pile", "deck_taken", "discard_taken"), [("deck", 1, 0), ("discard pile", 0, 1)])
+def test_an_enemy_typed_when_both_piles_could_hold_it_asks_which(
+        monkeypatch: pytest.MonkeyPatch, protection: str, pile: str, deck_taken: int, discard_taken: int) -> None:
+    count_typed(monkeypatch, protection)
+    s = start_turn(new(), 1)
+    do(s, "set encounter.discard 2")
+    deck, _ = piles_now(s)
+    do(s, "enemy seat2 Ravenous Ghoul")
+    if protection == "protection-removed":
+        assert s.state.prompt is None and piles_now(s) == (deck, 2)
+        return
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.id == "enemy_pile" and prompt.seat == 2
+    assert prompt.text == "Seat 2: where was Ravenous Ghoul found?"
+    assert prompt.options == (f"the encounter deck ({deck})", "the encounter discard pile (2)")
+    assert data(s, "enemies") == {}  # it spawns once the pile is named
+    answer(s, pile)
+    assert enemy(s, "Ravenous Ghoul")["engaged"] == 2
+    assert piles_now(s) == (deck - deck_taken, 2 - discard_taken)
+    assert f"Ravenous Ghoul is taken out of the encounter {pile}" in data(s, "notices")
+
+
+def test_an_enemy_typed_from_the_discard_pile_alone_takes_it_from_there() -> None:
+    s = start_turn(new(), 1)
+    do(s, "set encounter.deck 0", "set encounter.discard 3")
+    before = piles_now(s)
+    do(s, "enemy seat1 Ghoul Minion")
+    assert s.state.prompt is None and before == (0, 3) and piles_now(s) == (0, 2)
+
+
+def test_the_enemy_a_mythos_draw_is_naming_is_taken_once() -> None:
+    """At 1.4 the `enemy` line for the seat whose card is being named is that card, already off the
+    deck: nothing more is taken."""
+    s = new(seats=1)
+    to_step(s, "mythos", "1.4")
+    deck, discard = piles_now(s)  # seat 1 has drawn (the deck counts it)
+    do(s, "enemy seat1 Ghoul Minion")
+    assert enemy(s, "Ghoul Minion")["engaged"] == 1 and piles_now(s) == (deck, discard)
+
+
+@pytest.mark.parametrize("line", ["enemy seat1 Ghoul Priest", "enemy seat1 Ghoul Minion weakness",
+                                  "enemy seat1 Sentry fight=1 health=3 evade=5 damage=1 horror=0"],
+                         ids=["set aside", "weakness", "not in the data"])
+def test_an_enemy_out_of_neither_pile_takes_nothing(line: str) -> None:
+    s = start_turn(new(), 1)
+    do(s, "set encounter.discard 2")
+    before = piles_now(s)
+    do(s, line)
+    assert s.state.prompt is None and piles_now(s) == before and len(data(s, "enemies")) == 1

@@ -9,6 +9,8 @@ import pytest
 
 from tablekeeper import cli
 
+from .helpers import encounter, new, no, ok
+
 
 @pytest.mark.parametrize(("option", "named"), [
     ("chapter=100000000000000000000", "chapter=100000000000000000000"),
@@ -105,3 +107,48 @@ def test_a_misspelt_or_bad_key_in_an_edited_data_file_is_one_line(
     err = capsys.readouterr().err
     assert code == 2
     assert len(err.strip().splitlines()) == 1 and "mine.toml" in err and named in err
+
+
+@pytest.mark.parametrize("protection", ["in place", "protection-removed"])
+def test_a_reported_card_the_pile_no_longer_holds_says_where_it_is_and_what_to_type(
+        protection: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """All six W0 were drawn: a seventh reported W0 is refused with where the six are and the
+    ``refresh white`` that tells the device the table shuffled them back (OS-MIGHT-3/4, OS-MIGHT-6).
+    With the check removed, the refusal names neither."""
+    from tablekeeper.games.oathsworn import draws
+
+    if protection == "protection-removed":
+        monkeypatch.setattr(draws, "_still_in_pile", lambda txn, name, card, on_table: None)
+    s = ok(encounter(encounter=""), "next", "attack 1 front white=6 = Y2 W0 W0 W0 W0 W0 W0", "resolve", "choose 1")
+    reason = no(s, "attack 1 front white=1 = Y1 W0")
+    if protection == "protection-removed":
+        assert "refresh white" not in reason
+        return
+    assert reason == ("no W0 is left in the might.white draw pile (6 in its discard pile): check the card "
+                      "drawn; if the table shuffled that pile back, type refresh white first")
+    ok(s, "refresh white", "attack 1 front white=1 = Y1 W0")
+
+
+def test_travel_to_a_token_not_on_the_map_names_goto() -> None:
+    s = new()
+    assert no(s, "travel 5").endswith("'goto 5' places it and goes there (OS-NAV-4)")
+    ok(s, "goto 5")
+
+
+@pytest.mark.parametrize("protection", ["in place", "protection-removed"])
+def test_a_line_refused_for_an_open_question_names_the_answers(
+        protection: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a missed attack the determination question is open: ``next`` (a core verb) and
+    ``move`` (the game's own) are refused with the ``choose N`` line that answers it, the options
+    numbered. With the hint removed the refusal only repeats the question."""
+    from tablekeeper.core import flow
+
+    if protection == "protection-removed":
+        monkeypatch.setattr(flow, "answer_first", lambda state: f"answer the prompt first: {state.prompt.text}")
+    s = ok(encounter(encounter=""), "next", "attack 1 front white=2 = Y1 W0 W0", "resolve")
+    hint = "(choose N: 1 redraw, 2 empowered, 3 defense, 4 animus, 5 battleflow)"
+    for line in ("next", "move 1 1"):
+        reason = no(s, line)
+        assert reason.startswith("answer the prompt first: Seat 1: which combat token?")
+        assert (hint in reason) == (protection == "in place")
+    ok(s, "choose 1")

@@ -14,11 +14,19 @@ from tablekeeper.core.script import parse_line
 from tablekeeper.core.session import Session
 from tablekeeper.games.oathsworn.cards import COLOUR_NAMES, parse_card
 from tablekeeper.games.oathsworn.record import rec
-from tablekeeper.games.oathsworn.table import might_cubes
+from tablekeeper.games.oathsworn.table import encounter_of, might_cubes
 
-from .helpers import last, new, no, ok, seat, v
+from .helpers import last, new, no, ok, perform, seat, v
 
 LOCATIONS = ("front", "left", "right", "rear", "core")
+
+
+def press(s: Session, role: str) -> None:
+    """A panel button, as the station sends it."""
+    command = s.game.button(s.state, role, False)
+    assert command is not None, f"{role} does nothing now"
+    out = s.perform(command)
+    assert out.accepted, out.reason
 
 
 def chapter_one(**options: str) -> Session:
@@ -95,7 +103,10 @@ def to_turns(s: Session) -> None:
             out = s.perform(line.command)
             assert out.accepted, out.reason
             drawn = Counter(str(e["source"]) for e in out.events if e.kind == "source.drawn")
-            assert drawn == {"enemy.yellow": 3, "enemy.red": 2}  # the Broodmother's MIGHT (OS-EATK-2)
+            card = encounter_of(s.state).card(str(rec(s.state).attack_card))
+            broken = card.attack is not None and v(s, f"boss.{card.attack}") == 0
+            # the Broodmother's MIGHT (OS-EATK-2), one red less from a broken location (OS-EATK-1)
+            assert drawn == {"enemy.yellow": 3, "enemy.red": 1 if broken else 2}
         else:
             ok(s, "next")
     answer_ally(s)
@@ -146,6 +157,8 @@ def test_the_broodmother_fought_to_its_end_with_its_numbers() -> None:
                 assert hit["damage"] == damage and hit["hp_lost"] == damage // 2  # DEFENSE 2 everywhere (OS-DMG-3)
                 assert v(s, f"boss.{target}") == max(0, die - damage // 2)  # excess damage is lost (OS-DMG-5)
                 breaks_seen.append((int(rec(s.state).breaks or 0), int(rec(s.state).stage_now or 1)))
+                if rec(s.state).attacks_due:  # the reaction card's attack: out of reach here (OS-TGT-6)
+                    ok(s, "noattack")
             if rec(s.state).part == "encounter":
                 ok(s, f"pass {n}")
         to_turns(s)
@@ -171,6 +184,111 @@ def test_the_broodmother_draws_her_own_might_and_a_broken_attack_one_card_less()
     assert "report the 4 planned cards" in no(s, "enemy 2 broken = R3 R2 Y1 Y0 Y0")
     ok(s, "enemy 2 broken = R2 Y0 Y1 Y0")  # OS-EATK-1: the strongest card (a red) is not drawn
     assert deck(s, "enemy.red").discard.total == 3 and v(s, "seat2.hp") == 6 - 3  # DEFENSE 1: 3 HP
+
+
+@pytest.mark.rule("OS-EATK-1")
+@pytest.mark.parametrize("protection", ["in place", "protection-removed"])
+def test_a_card_attacking_from_the_broken_front_draws_one_red_less_on_enemy_seat_alone(
+        protection: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reaction to the front breaking is Acidic Maw (seed 7), which attacks from the front: the
+    table types the ``enemy 1`` the notice names and the device plans the Broodmother's MIGHT one red
+    less, as it knows the card and the broken front; a ``broken`` typed as well takes the card off only once; an
+    attacker named by its colours draws them as typed. With the check removed the device wants all five
+    cards."""
+    from tablekeeper.games.oathsworn import draws
+
+    if protection == "protection-removed":
+        monkeypatch.setattr(draws, "_from_broken", lambda txn: False)
+    s = chapter_one()
+    ok(s, "next")
+    out = perform(s, "break front 1")  # seat 1 breaks the front: the reaction card targets seat 1
+    assert any("Acidic Maw (moves 5, attacks from the broken front" in str(e.data.get("text"))
+               for e in out.events if e.kind == "notice")
+    if protection == "protection-removed":
+        assert "report the 5 planned cards" in no(s, "enemy 1 = R2 Y1 Y1 Y0")
+        return
+    assert "report the 4 planned cards" in no(s, "enemy 1 = R2 R2 Y1 Y1 Y0")
+    assert "report the 4 planned cards" in no(s, "enemy 1 broken = R2 Y1 Y1")  # not two cards less
+    ok(s, "enemy 1 = R2 Y1 Y1 Y0")  # 4 damage vs DEFENSE 3: 1 HP
+    assert v(s, "seat1.hp") == 5 and deck(s, "enemy.red").discard.total == 1
+    ok(s, "enemy 2 R Y")  # another attacker's MIGHT, named by colour, is drawn as typed
+    assert deck(s, "enemy.red").discard.total == 2
+
+
+@pytest.mark.rule("OS-BRK-2")
+@pytest.mark.rule("OS-STAGE-1")
+@pytest.mark.parametrize("protection", ["in place", "protection-removed"])
+def test_a_drawn_card_that_attacks_holds_the_turn_until_its_attack_is_drawn_or_waived(
+        protection: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reaction card Acidic Maw attacks from the front (seed 7): the breaker's turn cannot end
+    before ``enemy SEAT`` draws that attack, or ``noattack`` says it found no target (OS-TGT-6); the
+    panel says so. Encourage, next up, has no attack and holds nothing. With the hold removed, the
+    turn ends with the attack never drawn."""
+    from tablekeeper.games.oathsworn import encounter
+
+    if protection == "protection-removed":
+        monkeypatch.setattr(encounter, "attack_owed", lambda state: None)
+    s = chapter_one()
+    assert "no stage or reaction card" in no(s, "noattack")
+    ok(s, "next", "break front 1")
+    if protection == "protection-removed":
+        ok(s, "pass 1")  # the reaction's attack is simply skipped
+        return
+    reason = no(s, "pass 1")
+    assert "Acidic Maw" in reason and "enemy SEAT" in reason and "noattack" in reason
+    assert "Acidic Maw" in no(s, "next")
+    tokens = s.game.panels(s.state)["tokens"]
+    assert tokens.title == "Acidic Maw attacks" and s.game.legend(s.state, 3) == "A: hits me B: no one"
+    press(s, "seat3.b")  # "no one": out of its reach this time (noattack)
+    assert not rec(s.state).attacks_due
+    ok(s, "next", "break rear 2")  # seat 2 breaks the rear: stage 2 begins; Maternal Rage reacts at seat 2
+    assert "Maternal Rage" in no(s, "next")
+    ok(s, "enemy 2 = R2 Y1 Y1 Y0")  # from the broken front: one red less; 4 damage vs DEFENSE 1
+    assert v(s, "seat2.hp") == 2 and not rec(s.state).attacks_due
+    ok(s, "next")
+    ok(s, "pass 3", "pass 4", "pass 1", "pass 2")  # the stage card: its target's A has the device draw it
+    assert rec(s.state).attacks_due and "A: hits me" in str(s.game.legend(s.state, 1))
+    press(s, "seat1.a")
+    assert not rec(s.state).attacks_due and s.state.step == "stage"
+
+
+@pytest.mark.rule("OS-BRK-2")
+@pytest.mark.parametrize("protection", ["in place", "protection-removed"])
+def test_a_reaction_card_without_an_attack_does_not_ask_for_one(
+        protection: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Encourage (seed 9's reaction to the front breaking) names no attacking location in the data: its
+    notice says there is no attack instead of suggesting ``enemy 1``, and the turn goes on. With the
+    check removed, the notice invites an attack the card does not make."""
+    from tablekeeper.games.oathsworn import encounter
+
+    if protection == "protection-removed":
+        monkeypatch.setattr(encounter, "_may_attack", lambda state, card: True)
+    s = ok(new(part="encounter", encounter="", seed=9), "next")
+    out = perform(s, "break front 1")
+    notice = next(str(e.data["text"]) for e in out.events if e.kind == "notice"
+                  and str(e.data["text"]).startswith("reaction: Encourage"))
+    if protection == "protection-removed":
+        assert "enemy 1" in notice
+        return
+    assert notice.endswith("resolve it now (no attack)") and "enemy" not in notice
+    assert not rec(s.state).attacks_due
+    ok(s, "pass 1")
+
+
+@pytest.mark.rule("OS-BRK-7")
+@pytest.mark.rule("OS-EATK-1")
+def test_two_reactions_attack_in_the_order_drawn_each_from_its_own_location() -> None:
+    """Right and core break together (seed 7, front and left already broken): stage 3's Retreat
+    (from the rear, whole) and then Acid Spit (from the broken front, one red less) react in the
+    order drawn; each ``enemy 1`` draws for the card whose turn it is, not for the last one drawn."""
+    s = chapter_one()
+    ok(s, "next", "break front 1", "noattack", "break left 1", "noattack", "break right,core 1")
+    assert [encounter_of(s.state).card(c).name for c in rec(s.state).attacks_due] == ["Retreat", "Acid Spit"]
+    assert "report the 5 planned cards" in no(s, "enemy 1 = R2 Y1 Y1 Y0")
+    ok(s, "enemy 1 = R2 R2 Y1 Y1 Y0")  # Retreat: 6 damage vs DEFENSE 3
+    assert "report the 4 planned cards" in no(s, "enemy 1 = R2 R3 Y1 Y0 Y0")
+    ok(s, "enemy 1 = R3 Y1 Y0 Y0")  # Acid Spit from the broken front
+    assert v(s, "seat1.hp") == 6 - 2 - 1 and not rec(s.state).attacks_due
 
 
 @pytest.mark.rule("OS-KO-3")

@@ -14,7 +14,7 @@ from tablekeeper import cli
 from tablekeeper.core.session import Session
 from tablekeeper.games.oathsworn.record import EnemyHit, rec
 
-from .helpers import last, no, ok, reloaded, seat, stored, v
+from .helpers import encounter, last, no, ok, reloaded, seat, stored, v
 
 
 @pytest.fixture
@@ -79,3 +79,29 @@ def test_the_targeted_seats_answer_with_their_buttons(tmp_path: Path, capsys: py
     assert view["seats_detail"]["3"]["tokens"]["defense"] == 0
     assert set(view["last"]["losses"]) == {"1", "3"}
     assert reloaded(str(save)).game.view(reloaded(str(save)).state)["tracks"] == view["tracks"]
+
+
+@pytest.mark.rule("OS-TOK-4")
+@pytest.mark.parametrize("protection", ["in place", "protection-removed"])
+def test_the_defense_question_offers_only_tokens_that_save_hp(
+        protection: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A draw of 0 damage asks nothing (an offered token would be spent for nothing), and against 8
+    damage at DEFENSE 3 the seat's third token saves no HP (8 // 5 = 8 // 6 = 1), so the question stops
+    at two tokens. With the trimming removed, every token is offered again."""
+    from tablekeeper.games.oathsworn import rules
+
+    if protection == "protection-removed":
+        monkeypatch.setattr(rules, "defense_choices",
+                            lambda damage, defense, tokens: [damage // (defense + k) for k in range(tokens + 1)])
+    s = ok(encounter(seed=5), "token 1 defense 3", "enemy 1 B B R")  # the device draws 0 damage
+    if protection == "protection-removed":
+        assert s.state.prompt is not None and len(s.state.prompt.options) == 4
+        return
+    assert s.state.prompt is None and last(s)["losses"] == {"1": 0}
+    assert seat(s, 1)["tokens"]["defense"] == 3 and v(s, "seat1.hp") == 6
+    s = ok(encounter(seed=2), "token 1 defense 3", "enemy 1 B B R")
+    assert _hit(s).damage == 8 and v(s, "seat1.defense") == 3
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.options == ("take 2 HP", "1 def token: 2 HP", "2 def tokens: 1 HP")
+    ok(s, "choose 3")
+    assert seat(s, 1)["tokens"]["defense"] == 1 and v(s, "seat1.hp") == 5

@@ -37,7 +37,7 @@ def test_story_and_three_rounds_from_the_script(capsys: pytest.CaptureFixture[st
     assert tracks["time.used"] == 6  # six moves in the story part
     assert (view["round"], view["phase"]) == (4, "oathsworn")  # three full rounds played; refresh ran by itself
     assert [tracks[f"boss.{loc}"] for loc in ("front", "left", "right", "rear", "core")] == [0, 6, 6, 2, 1]
-    assert (tracks["seat1.hp"], tracks["seat3.hp"]) == (3, 4)
+    assert (tracks["seat1.hp"], tracks["seat3.hp"], tracks["seat4.hp"]) == (1, 4, 3)  # the reaction hit seat 4
     for name in ("time.used", "iron", "knockouts", "seat1.hp", "seat1.hp_max", "seat1.animus",
                  "seat1.animus_reserve", "seat1.defense", "seat1.regen"):
         assert name in tracks
@@ -115,7 +115,7 @@ def test_panels_fit_the_displays_in_plain_words() -> None:
     story = new()
     track = story.game.panels(story.state)["track"]
     assert track.big == "0" and track.title == "Chapter 1: story"
-    assert track.lines[0] == "time used 0 of 16" and track.lines[2:] == ("iron 12", "knockouts 0")
+    assert track.lines[0] == "time used 0 of 16?" and track.lines[2:] == ("iron 12", "knockouts 0")  # M12
     assert story.game.panels(story.state)["tokens"].lines == ("nothing drawn yet",)
     words = " ".join(line for panel in [*panels.values(), track] for line in (panel.title, *panel.lines))
     for short in ("an 0/", "rd0", "em0", "df0", "last -", "Ch1", " ko "):
@@ -235,7 +235,9 @@ def test_story_and_three_encounter_rounds_on_the_simulated_station(
     assert commands[asked][1][-1].kind == "prompt.open" and commands[asked][1][-1]["id"] == "defense"
     answer, events = commands[asked + 1]
     assert (answer.text(), answer.origin) == ("choose 2", "button")
-    assert any(e.kind == "track.set" and e["name"] == "seat1.hp" for e in events)  # HP lost only now
+    assert not any(e.kind == "track.set" and e["name"] == "seat1.hp" for e in commands[asked][1])
+    defense = 3 + 1  # the Warden's DEFENSE and the token spent: the HP lost is worked out only now
+    assert any(e.kind == "notice" and str(e["text"]).startswith(f"seat 1: DEFENSE {defense} -> ") for e in events)
     token = texts.index("companion 4 animus attack")
     assert [t.split(" = ")[0] for t in texts[token + 1:token + 5]] == [
         "attack 4 rear white=1", "resolve", "attack 4 rear white=1", "resolve"]

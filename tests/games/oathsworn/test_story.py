@@ -126,6 +126,37 @@ def test_os_time_3_immediate_effect_before_location() -> None:
     assert deck(s, "events.city").remaining == 5
 
 
+@pytest.mark.rule("OS-TIME-3")
+@pytest.mark.parametrize("protection", ["in place", "protection-removed"])
+def test_effects_of_a_time_track_not_checked_are_marked_on_the_screen_and_in_the_notices(
+        tmp_path: Path, protection: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The built-in time tracks are a reading (M12): the slot effects the device fires (an event card
+    drawn at slot 3, tokens handed out for empty slots at the story's end) carry the "?" of a number
+    not checked, and so does the track display, whose key says what "?" means. A copy of the data
+    with the track checked shows none. With the marking removed, the notices read as printed facts."""
+    from tablekeeper.games.oathsworn import story
+    from tablekeeper.games.oathsworn.table import UNCHECKED_LEGEND
+
+    if protection == "protection-removed":
+        monkeypatch.setattr(story, "_slot", lambda chapter, number: str(number))
+    s = ok(new(), "goto 1", "goto 2", "goto 3")
+    if protection == "protection-removed":
+        assert next(iter(s.notices)).startswith("time slot 3:")
+        return
+    assert next(iter(s.notices)).startswith("time slot 3?: draw a city event")
+    track = s.game.panels(s.state)["track"]
+    assert track.lines[0] == "time used 3 of 16?" and UNCHECKED_LEGEND in track.legend
+    ok(s, "next")
+    assert any(n.startswith("empty slot 11?: each Oathsworn gains 1 redraw token") for n in s.notices)
+    text = Path(load.__code__.co_filename).with_name("data").joinpath("oathsworn.toml").read_text(encoding="utf-8")
+    head, _, tail = text.partition("[chapter.1]")
+    checked = tmp_path / "checked.toml"
+    checked.write_text(head + "[chapter.1]" + tail.replace("verified = false", "verified = true", 1), encoding="utf-8")
+    s = ok(new(data=str(checked)), "goto 1", "goto 2", "goto 3")
+    assert next(iter(s.notices)).startswith("time slot 3: draw a city event")
+    assert s.game.panels(s.state)["track"].lines[0] == "time used 3 of 16"
+
+
 @pytest.mark.rule("OS-TIME-4")
 def test_os_time_4_end_of_story_only_if_empty() -> None:
     s = ok(new(), "time 10", "next")

@@ -4,6 +4,8 @@ the adversaries by the keys users type, and every unchecked fact said on screen.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tablekeeper.games.spirit_island import data as datamod
@@ -103,7 +105,9 @@ def test_earths_vitality_defends_3_at_the_spirits_sacred_site_in_the_ravage_answ
     assert "A6: 3 Damage, Blight, 1 Dahan lost" in plain.state.prompt.options[0]  # type: ignore[union-attr]
 
 
-def test_an_earned_fear_card_is_named_with_its_terror_level_section_and_says_it_is_unverified() -> None:
+def test_an_earned_fear_card_is_named_with_its_terror_level_section() -> None:
+    """The core cards' effects are checked against two sets (verified); one a pack adds unchecked
+    says so on its question and in the view's ``unverified``."""
     s = session(seats=1)
     to_step(s, "spirit", "growth")
     run(s, "fear 4")
@@ -112,9 +116,26 @@ def test_an_earned_fear_card_is_named_with_its_terror_level_section_and_says_it_
     assert prompt is not None and prompt.id == "si.fear_card"
     name = prompt.text.split(",")[0]
     assert name in {card.name for card in datamod.load(None).fear_cards}
-    assert "Terror Level I:" in prompt.text and "(effect unverified: check the card)" in prompt.text
+    assert "Terror Level I:" in prompt.text and "unverified" not in prompt.text
     assert s.view()["sources"]["fear_cards"]["remaining"] == 14
+    assert "Fear card effects" not in s.view()["spirit_island"]["unverified"]
+
+
+def test_a_packs_unchecked_fear_card_says_it_is_unverified(tmp_path: Path) -> None:
+    folder = tmp_path / "si"
+    folder.mkdir()
+    (folder / "pack.toml").write_text('name = "homebrew"\ngame = "spirit_island"\n', encoding="utf-8")
+    (folder / "fear_cards.toml").write_text(
+        '[[fear_cards]]\nname = "Rumours"\nverified = false\neffects = ["1 Fear", "2 Fear", "3 Fear"]\n',
+        encoding="utf-8")
+    s = session(seats=1, fear_cards="report", packs=str(folder))
     assert "Fear card effects" in s.view()["spirit_island"]["unverified"]
+    to_step(s, "spirit", "growth")
+    run(s, "fear 4")
+    to_step(s, "invader", "fear")
+    run(s, "reveal fear_cards Rumours")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.text == "Rumours, Terror Level I: 1 Fear (effect unverified: check the card)"
 
 
 def test_the_players_name_a_fear_card_they_revealed() -> None:
@@ -165,3 +186,26 @@ def test_every_adversary_loads_by_its_key_at_every_level(key: str) -> None:
     for level in range(7):
         adversary = session(seats=1, confirm=False, adversary=f"{key}:{level}").view()["spirit_island"]["adversary"]
         assert (adversary["key"], adversary["level"]) == (key, level)
+
+
+def test_a_revealed_card_is_taken_in_any_case_and_a_wrong_one_is_told_what_it_may_be() -> None:
+    """Typed at the console: "wetland" is the Wetland card (it was refused: "the top of the
+    invaders deck holds no 'wetland'"), a unique start of a name is enough, and a card that cannot
+    be next is refused with the names that can."""
+    s = session(seats=1, invaders="report", fear_cards="report", confirm=False)
+    run(s, "choose 1")  # the printed setup; the first Explore waits for its card
+    refused = attempt(s, "reveal invaders Coastal")  # a Stage II card
+    assert not refused.accepted and refused.reason == (
+        "reveal invaders: 'Coastal' is not one of the cards it may be now: Jungle, Mountain, Sands, Wetland")
+    run(s, "reveal invaders wetland")
+    assert s.view()["spirit_island"]["slots"]["explore"] == ["Wetland"]
+    refused = attempt(s, "reveal invaders jungle")
+    assert refused.reason == "this Explore step already has its card (a second one: explore more)"
+    run(s, "choose 1", "fear 4")
+    to_step(s, "invader", "fear")
+    refused = attempt(s, "reveal fear_cards dahan")
+    assert refused.reason == ("reveal fear_cards: 'dahan' is more than one of the cards it may be now: "
+                              "Dahan Enheartened, Dahan Raid, Dahan on Their Guard")
+    run(s, "reveal fear_cards avoid the dahan")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.text.startswith("Avoid the Dahan, Terror Level I:")

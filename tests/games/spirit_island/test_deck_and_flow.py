@@ -202,7 +202,10 @@ def test_energy_is_gained_as_the_spirit_phase_begins_and_follows_a_growth_before
     assert tracks(s)["seat1.energy"] == 1  # 0 at setup, 1 per turn gained as the phase began
     run(s, "set seat1.energy_per_turn 3")  # Growth uncovers a higher Energy number
     assert tracks(s)["seat1.energy"] == 3
-    run(s, "play 1 2 fast", "set seat1.energy_per_turn 4")  # after a card: next turn's income only
+    out = run(s, "play 1 2 fast", "set seat1.energy_per_turn 4")  # after a card: next turn's income only
     assert tracks(s)["seat1.energy"] == 1
+    said = [str(e["text"]) for e in out.events if e.kind == "notice"]  # and the table is told what to type
+    assert said == ["Seat 1 has played a card, so this turn's Energy stays as it was (4 a turn from next turn); "
+                    "if this was this turn's Growth: add seat1.energy +1"]
     run(s, "done 2", "set seat2.energy_per_turn 2")  # a seat already done keeps its Energy
     assert tracks(s)["seat2.energy"] == 1

@@ -173,3 +173,28 @@ def test_si_errata_2_no_explore_card_resolved_fires_nothing() -> None:
     out = run(s, "next")
     assert not any("France 6" in str(e["text"]) for e in out.events if e.kind == "notice")
     assert s.state.value("invader.cards_left") == left and len(record(s).slots.as_mapping()["build"]) == 1
+
+
+@pytest.mark.rule("SI-ERRATA-1")
+@pytest.mark.rule("SI-PUSH-1")
+def test_bringers_powers_turn_what_they_would_destroy_into_fear_and_pushes() -> None:
+    """Bringer of Dreams and Nightmares (seat 2) uses a Power that would destroy B6's Town: the Town
+    stays on the island, pushed where the players say, and the special rule's 2 Fear replace the
+    1 Fear of destroying it; a City stays where it is for 5 Fear (before, only ``destroy`` existed,
+    which took the Town off the island)."""
+    s = session(seats=2, spirits="river,bringer")
+    towns = tracks(s)["island.towns"]
+    refused = attempt(s, "dream 1 town B6")
+    assert refused.reason == "seat 1's Spirit does not turn destruction into Fear: destroy PIECE [N] [LAND]"
+    run(s, "dream 2 town B6")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.id == "si.counts.push"
+    assert prompt.text == "To Dream a Thousand Deaths: the Town in B6 is pushed: into which adjacent land?"
+    assert prompt.options == ("B1", "B5", "B7", "B8")
+    run(s, "choose 2")
+    land = s.view()["spirit_island"]["lands"]
+    assert (land["B6"].get("towns", 0), land["B5"].get("towns", 0)) == (0, 1)
+    assert tracks(s)["island.towns"] == towns and tracks(s)["fear.generated"] == 2
+    run(s, "dream 2 city B2")
+    assert s.view()["spirit_island"]["lands"]["B2"]["cities"] == 1 and tracks(s)["fear.generated"] == 7
+    assert s.state.prompt is None  # a City is not pushed

@@ -182,6 +182,50 @@ def test_a_cascade_offers_only_the_adjacent_lands() -> None:
     assert (count(s, "A4", "blight"), count(s, "A3", "blight")) == (2, 1)
 
 
+@pytest.mark.rule("SI-TRIGGER-1")
+@pytest.mark.rule("SI-TRIGGER-2")
+def test_sworn_to_victory_destroys_thunderspeakers_presence_near_a_ravage_that_killed_dahan() -> None:
+    """Thunderspeaker (seat 1, board A: Presence in A3 and A7) with Presence next to A6: the
+    Ravage in Mountain destroys A6's Dahan, so after that land's Ravage it destroys 1 Presence
+    within 1 of A6, the players saying which (before, its Presence stayed on the panel)."""
+    s = to_turn_two_ravage(spirits="thunderspeaker,lightning")
+    run(s, "presence 1 A5 +1", "presence 1 A8 +1")  # both next to A6; A3 and A7 are not
+    before = tracks(s)["seat1.presence"]
+    run(s, "choose 1")  # as the rules place them: A6 loses its Dahan
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.id == "si.blight.lose_presence" and prompt.seat == 1
+    assert prompt.text == "Sworn to Victory (Ravage in A6): seat 1 destroys 1 Presence (1 to go): from which land?"
+    assert prompt.options == ("A5", "A8")
+    assert "Ravage in A6" not in s.view()["spirit_island"]["actions"]  # a triggered action: after the Ravage
+    run(s, "choose 2")
+    assert (lands(s)["A8"]["presence"], lands(s)["A5"]["presence"]) == ({}, {"1": 1})
+    assert tracks(s)["seat1.presence"] == before - 1
+    assert lands(s)["A3"]["presence"] == {"1": 1} and lands(s)["A7"]["presence"] == {"1": 1}
+    answer_counts(s)  # B7's Dahan too, but seat 1 has no Presence near it and Lightning is not sworn
+    assert tracks(s)["seat1.presence"] == before - 1 and tracks(s)["seat2.presence"] == 2
+
+
+@pytest.mark.rule("SI-TRIGGER-2")
+def test_sworn_to_victory_asks_about_presence_the_station_has_not_placed() -> None:
+    s = to_turn_two_ravage(spirits="thunderspeaker,lightning")
+    run(s, "presence 1 A5 +1", "add seat1.presence +1")  # one more Presence, in no land the station knows
+    run(s, "choose 1")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.options == ("A5", "one not in a land the station tracks", "none within range")
+    run(s, "choose 3")
+    assert lands(s)["A5"]["presence"] == {"1": 1} and tracks(s)["seat1.presence"] == 4
+
+
+@pytest.mark.rule("SI-TRIGGER-2")
+@pytest.mark.rule("SI-END-2")
+def test_sworn_to_victory_taking_the_last_presence_loses_the_game() -> None:
+    s = to_turn_two_ravage(seats=1, spirits="thunderspeaker")
+    run(s, "presence 1 A5 +1", "presence 1 A3 -1", "presence 1 A7 -1")  # its one Presence, next to A6
+    run(s, "choose 1")
+    assert lands(s)["A5"]["presence"] == {} and tracks(s)["seat1.presence"] == 0
+    assert s.state.over is not None and "no Presence" in s.state.over
+
+
 def test_a_hand_change_of_the_island_count_is_placed_in_a_land() -> None:
     s = session(seats=2)
     to_step(s, "spirit", "growth")
@@ -487,3 +531,56 @@ def test_unknown_spirit_is_one_line_exit_2(capsys: pytest.CaptureFixture[str]) -
     assert cli.main(["play", "spirit_island", "--option", "spirits=river,wind"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "unknown Spirit 'wind'" in err[0] and "lightning, ocean, rampant_green" in err[0]
+
+
+@pytest.mark.rule("SI-BLIGHT-1")
+@pytest.mark.rule("SI-INV-4")
+def test_a_lands_counterattack_and_its_fear_finish_before_the_next_lands_ravage() -> None:
+    """A6's surviving Dahan destroy its Town and Explorer (1 Fear) as A6's Ravage finishes (step
+    5), before B2's Ravage begins; the station used to run the rest of the step in the middle of
+    A6's, so B2's Blight came first on the display and the Fear after it."""
+    s = session(2, 3, True, spirits="river,lightning")
+    to_step(s, "time", "passes")
+    run(s, "next", "land A6 dahan=3")
+    to_step(s, "invader", "ravage")  # Mountain: A1, A6, B2, B7
+    out = run(s, "choose 1")
+    said = [str(e["text"]) for e in out.events if e.kind == "notice"]
+    a6 = said.index("Ravage in A6: 1 Explorer, 1 Town destroyed")
+    assert said.index("Destroying 1 town(s) generates 1 Fear") < a6 < said.index("Ravage in B2: Blight added")
+    assert count(s, "A6", "towns") == 0 and tracks(s)["fear.generated"] == 1
+
+
+@pytest.mark.rule("SI-INV-2")
+@pytest.mark.rule("SI-INV-5")
+def test_choke_the_land_with_green_stops_a_ravage_or_build_at_its_sacred_site() -> None:
+    """A Spread of Rampant Green (seat 1) may stop a Ravage or Build in a land with its Sacred Site by
+    destroying 1 of its Presence there: the land-by-land questions offer it (before, the players had
+    to answer "no Blight" and take the Presence off by hand, with nothing on screen to say so)."""
+    s = session(2, 3, True, spirits="rampant_green,lightning")
+    to_step(s, "time", "passes")
+    run(s, "next", "presence 1 A6 +2", "presence 1 A5 +1")  # Sacred Sites in a Mountain and a Wetland
+    to_step(s, "invader", "ravage")  # Ravage in Mountain, then Build in Wetland
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.options[0].endswith(
+        "(A6: Choke the Land with Green may stop it, land by land)")
+    presence = tracks(s)["seat1.presence"]
+    detail(s)
+    run(s, "choose 1", "choose 1")  # A1: Blight, its Dahan destroyed nothing
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.text == "Ravage in A6: did it add Blight?"
+    assert prompt.options[2] == "stopped: seat 1 destroys 1 Presence there (Choke the Land with Green)"
+    run(s, "choose 3")
+    assert (count(s, "A6", "blight"), count(s, "A6", "dahan"), count(s, "A6", "towns")) == (0, 1, 1)
+    assert lands(s)["A6"]["presence"] == {"1": 1} and tracks(s)["seat1.presence"] == presence - 1
+    prompt = s.state.prompt  # no counterattack in A6: the next land's Ravage
+    assert prompt is not None and prompt.text == "Ravage in B2: did it add Blight?"
+    answer_counts(s)
+    to_step(s, "invader", "build")
+    detail(s)
+    while s.state.prompt is not None and s.state.prompt.text != "Build in A5: what was added?":
+        run(s, "choose 1")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.options[-1].startswith("stopped: seat 1")
+    run(s, f"choose {len(prompt.options)}")
+    assert count(s, "A5", "towns") == 0 and lands(s)["A5"]["presence"] == {"1": 1}
+    assert tracks(s)["seat1.presence"] == presence - 2

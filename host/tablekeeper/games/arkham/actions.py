@@ -1,12 +1,14 @@
 """What an action does once its costs are paid and its attacks of opportunity are over (AH-AOO-5):
-draw, resource, move, engage, resign, or the skill test of investigate, fight and evade."""
+draw, resource, move, engage, resign, the skill test of investigate, fight and evade, or of a
+treachery's [action] ability (``threat.activated``)."""
 
 from __future__ import annotations
 
 from tablekeeper.core.game import Txn, parse_int
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import board, effects, rules, skilltest
+from tablekeeper.games.arkham import board, effects, rules, skilltest, threat
+from tablekeeper.games.arkham.content import Step
 from tablekeeper.games.arkham.records import Provoked
 
 
@@ -17,13 +19,33 @@ def resolve(txn: Txn, action: Provoked) -> None:
     elif kind == "resource":
         txn.add(seat_track(seat, "resources"), 1)
     elif kind == "move":
-        board.enter(txn, seat, str(target))
+        move_out(txn, seat, str(target))
     elif kind == "engage":
         board.engage(txn, str(target), seat)  # AH-ENGAGE-1/2
     elif kind == "resign":
         effects.eliminate(txn, seat, rules.Defeat("resign"))
     elif kind in ("investigate", "fight", "evade"):
         _test(txn, action)
+    elif kind == "activate" and action.ability is not None:  # 01174, 01182
+        threat.activated(txn, seat, str(target), action.ability, action.skill)
+
+
+def move_out(txn: Txn, seat: int, target: str) -> None:
+    """The move action's effect. Out of a location with a Forced test when one moves out of it
+    (01151 Twisting Paths: intellect (3); AH-FORCED-4, before the move), the move waits for the
+    test: a success makes it, a failure cancels it (the action stays spent)."""
+    here = board.where(txn.state, seat)
+    place = board.location(txn.state, here) if here is not None else None
+    if place is None or place.leave_test is None:
+        board.enter(txn, seat, target)
+        return
+    test, name = place.leave_test, f"{here} ({place.variant})" if place.variant else str(here)
+    txn.notice(f"{name}: Forced, when seat {seat} moves out: test {test.skill} ({test.difficulty}); "
+               "a failure cancels the move")
+    base = effects.skill(txn.state, seat, test.skill)
+    skilltest.begin(txn, seat, test.skill, base, test.difficulty, source=name,
+                    on_fail=(Step(do="notice", text=f"seat {seat}'s move to {target} is cancelled"),),
+                    on_success=(Step(do="move", location=target),))
 
 
 def _test(txn: Txn, action: Provoked) -> None:
@@ -32,7 +54,7 @@ def _test(txn: Txn, action: Provoked) -> None:
     loc = board.where(txn.state, seat)
     if kind == "investigate" and target is None and loc is not None:
         skill = board.location(txn.state, loc).investigate or skill  # a location investigated with another skill
-    base = action.skill if action.skill is not None else effects.seat_info(txn.state, seat).skills[skill]
+    base = action.skill if action.skill is not None else effects.skill(txn.state, seat, skill)
     if kind == "investigate":
         if target is not None:
             difficulty = parse_int(target, "difficulty")

@@ -471,12 +471,26 @@ def discard_threat_area(txn: Txn, seat: int) -> None:
         txn.put("treacheries", cards)
 
 
+def bearer_sanity(txn: Txn, seat: int, label: str, change: int) -> None:
+    """01182: a treachery in the seat's threat area changes its sanity while it is there (a drop to its
+    horror defeats it: ``effects.check_defeat`` after the command)."""
+    if not effects.is_live(txn.state, seat):
+        return
+    txn.add(seat_track(seat, "sanity"), change)
+    txn.notice(f"seat {seat}'s sanity is {effects.seat_value(txn.state, seat, 'sanity')} "
+               f"({'+' if change > 0 else ''}{change}: {label})")
+
+
 def discard_treachery(txn: Txn, label: str, why: str = "") -> None:
     """A treachery in play leaves it for the encounter discard pile (its own Forced effect, a test
-    passed, or the table's word)."""
+    passed, or the table's word); what it changed on its bearer ends."""
     cards = dict(rec(txn.state).treacheries)
     if label not in cards:
         raise Rejected(f"no treachery {label!r} in play (treacheries: {', '.join(sorted(cards)) or 'none'})")
+    gone = cards[label]
+    card = rec(txn.state).scenario.cards.get(gone.card) if gone.card is not None else None
+    if card is not None and card.bearer_sanity and gone.location is None:  # 01182
+        bearer_sanity(txn, gone.seat, label, -card.bearer_sanity)
     del cards[label]
     txn.put("treacheries", cards)
     txn.add("encounter.discard", 1)

@@ -3,13 +3,15 @@ one rule (``parsing``): written as their words, quoted or not, matched whatever 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from msgspec.structs import replace
 
 from tablekeeper.core.game import Txn, parse_int
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
-from tablekeeper.games.arkham import assets, board, effects, encounter, mythos, places
+from tablekeeper.games.arkham import assets, board, effects, encounter, mythos, piles, places
 from tablekeeper.games.arkham.content import KEYWORDS, EncounterCard, keyword_tuple
 from tablekeeper.games.arkham.parsing import (
     count,
@@ -75,46 +77,97 @@ def enter(txn: Txn, args: tuple[str, ...]) -> None:
     board.enter(txn, live_seat(txn.state, args[0]), location_name(txn.state, name_of(args[1:], "location")))
 
 
+class TypedEnemy(NamedTuple):
+    """An ``enemy`` line read: who drew it, its label, the scenario's card it is (None: typed with its
+    numbers), that card with the typed numbers and keywords, the flags and the location named."""
+
+    seat: int
+    label: str
+    card_name: str | None
+    card: EncounterCard
+    flags: frozenset[str]
+    at: str | None
+    typed: bool
+
+
+ENEMY_USAGE = ("usage: enemy SEAT NAME [fight=F health=H evade=E damage=D horror=R] [aloof] [hunter] "
+               "[retaliate] [alert] [massive] [exhausted] [weakness] [at=LOCATION]")
+
+
 def enemy_verb(txn: Txn, args: tuple[str, ...]) -> None:
     """An enemy drawn by SEAT spawns. One of the scenario's encounter cards needs only its name (its
     printed numbers, keywords and spawn instruction come from the data; numbers typed beside it
-    override them); any other needs all five numbers: fight, health, evade, damage, horror."""
-    usage_text = ("usage: enemy SEAT NAME [fight=F health=H evade=E damage=D horror=R] [aloof] [hunter] "
-                  "[retaliate] [alert] [massive] [exhausted] [weakness] [at=LOCATION]")
+    override them); any other needs all five numbers: fight, health, evade, damage, horror. Unless it
+    is the card a 1.4 draw is naming, a card of the encounter deck leaves the pile it was in
+    (``piles.typed``): the table is asked which only when both could hold it."""
+    foe = read_enemy(txn.state, args)
+    if not mythos.typed_enemy(txn, foe.seat) and "weakness" not in foe.flags:
+        found_in = piles.typed(txn.state, foe.card_name)
+        if len(found_in) > 1:
+            txn.ask("enemy_pile", f"Seat {foe.seat}: where was {foe.label} found?",
+                    [f"{piles.LABELS[p]} ({txn.value(p.value)})" for p in found_in], seat=foe.seat,
+                    context={"args": list(args), "piles": [p.value for p in found_in]})
+            return
+        if found_in:
+            _taken(txn, foe, found_in[0])
+    bring_in(txn, foe)
+
+
+def answer_pile(txn: Txn, index: int) -> None:
+    """The pile the table found the typed enemy in: it leaves that one, then spawns."""
+    context = txn.open_prompt().context
+    txn.close_prompt()
+    foe = read_enemy(txn.state, tuple(str(a) for a in context["args"]))
+    _taken(txn, foe, piles.Pile(str(context["piles"][index])))
+    bring_in(txn, foe)
+
+
+def _taken(txn: Txn, foe: TypedEnemy, pile: piles.Pile) -> None:
+    piles.take(txn, pile)
+    txn.notice(f"{foe.label} is taken out of {piles.LABELS[pile]}")
+
+
+def read_enemy(state: GameState, args: tuple[str, ...]) -> TypedEnemy:
+    """An ``enemy`` line's words, checked (``Rejected`` names what is wrong)."""
     if len(args) < 2:
-        raise Rejected(usage_text)
-    seat = live_seat(txn.state, args[0])
+        raise Rejected(ENEMY_USAGE)
+    seat = live_seat(state, args[0])
     plain, named = keywords(args[1:], glue=("at",), stop=ENEMY_FLAGS)
-    flags = {w for w in plain if w in ENEMY_FLAGS}
+    flags = frozenset(w for w in plain if w in ENEMY_FLAGS)
     label = name_of([w for w in plain if w not in ENEMY_FLAGS], "enemy")
     unknown = set(named) - {*STATS, "at"}
     if unknown:
         raise Rejected(f"enemy: unknown word {sorted(unknown)[0]!r}")
-    at = location_name(txn.state, named["at"]) if "at" in named else None
+    at = location_name(state, named["at"]) if "at" in named else None
     typed = {key: count(named[key], key, 1 if key == "health" else 0) for key in STATS if key in named}
-    found = encounter.known_card(txn.state, label)
+    found = encounter.known_card(state, label)
     if found is None:
         missing = [key for key in STATS if key not in typed]
         if missing:
-            known = ", ".join(sorted(rec(txn.state).scenario.enemies)) or "none"
+            known = ", ".join(sorted(rec(state).scenario.enemies)) or "none"
             raise Rejected(f"enemy {label!r} is not in the scenario's data: give {'='.join(missing[:1])}=N "
                            f"({', '.join(missing)} missing) or name one of: {known}")
         card = EncounterCard(kind="enemy", fight=typed["fight"], health=typed["health"], evade=typed["evade"],
                              damage=typed["damage"], horror=typed["horror"], verified=True,
                              keywords=keyword_tuple(flags))
-        card_name = None
-    else:
-        card_name, card = found
-        card = replace(card, keywords=keyword_tuple({*flags, *card.keywords}), **typed)
-        label = card_name
-    mythos.typed_enemy(txn, seat)  # the card an investigator is naming at 1.4
+        return TypedEnemy(seat, label, None, card, flags, at, bool(typed))
+    card_name, card = found
+    card = replace(card, keywords=keyword_tuple({*flags, *card.keywords}), **typed)
+    return TypedEnemy(seat, card_name, card_name, card, flags, at, bool(typed))
+
+
+def bring_in(txn: Txn, typed: TypedEnemy) -> None:
+    """The typed enemy comes into play: by its card's own spawn instruction when nothing typed
+    overrides it, else engaged with its drawer or at the location named."""
+    seat, card, card_name = typed.seat, typed.card, typed.card_name
     foe = encounter.enemy_record(card, effects.investigator_count(txn.state), name=card_name,
-                                 ready="exhausted" not in flags,
-                                 weakness_of=seat if "weakness" in flags else None)  # AH-DMG-10: its owner
-    if card_name is not None and at is None and card.spawn is not None and not typed:
+                                 ready="exhausted" not in typed.flags,
+                                 weakness_of=seat if "weakness" in typed.flags else None)  # AH-DMG-10: its owner
+    if card_name is not None and typed.at is None and card.spawn is not None and not typed.typed:
         encounter.spawn_card(txn, seat, card_name, ready=foe.ready)
         return
-    encounter.place(txn, seat, encounter.free_name(label, board.enemies(txn.state)), foe, at, card.doom)
+    where = typed.at or encounter.spawns_instead(txn.state, card_name)  # 01124: unless the table named a place
+    encounter.place(txn, seat, encounter.free_name(typed.label, board.enemies(txn.state)), foe, where, card.doom)
 
 
 def engage_verb(txn: Txn, args: tuple[str, ...]) -> None:

@@ -8,7 +8,18 @@ from __future__ import annotations
 
 from tablekeeper.core.game import ChoiceHandler, Txn
 from tablekeeper.core.state import Prompt, Result
-from tablekeeper.games.arkham import attacks, board, effects, encounter, mythos, pending, rules, steps, verbs
+from tablekeeper.games.arkham import (
+    attacks,
+    board,
+    board_verbs,
+    effects,
+    encounter,
+    mythos,
+    pending,
+    rules,
+    steps,
+    verbs,
+)
 
 
 def _open(txn: Txn) -> Prompt:
@@ -87,4 +98,5 @@ HANDLERS: dict[str, ChoiceHandler] = {key: _then_resume(fn) for key, fn in {
     "location_card": steps.answer_location_card, "spawn_where": encounter.choose_place,
     "spawn_prey": encounter.choose_prey, "step_discarded": steps.answer_discarded,
     "step_discarded_count": steps.answer_discarded_count, "step_way": steps.answer_way,
+    "enemy_pile": board_verbs.answer_pile, "attach_where": mythos.choose_attach,
 }.items()}

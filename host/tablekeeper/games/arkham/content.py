@@ -31,7 +31,7 @@ StepKind = Literal[
     "damage", "horror", "doom_agenda", "doom_nearest", "doom_each", "clues_to_location", "spend_clue",
     "draw_cards", "draw_enemy", "each_discards", "choose", "notice", "test", "move", "put_into_play",
     "remove_location", "reveal", "discard_enemies_at", "move_investigators", "spawn", "spawn_discarded",
-    "shuffle_discard", "enemies_move", "doom_per_enemy",
+    "shuffle_discard", "enemies_move", "doom_per_enemy", "defeat_each",
 ]
 Timing = Literal["turn_end", "mythos_end", "enemy_phase_end", "round_end"]
 """The timing points of the Forced effects the station does itself: the end of each investigator's
@@ -122,6 +122,15 @@ class Test(_Shape, frozen=True):
     difficulty: Count
 
 
+class SkillMods(_Shape, frozen=True):
+    """What each skill changes by (Dreams of R'lyeh, 01182: -1 willpower for its bearer)."""
+
+    willpower: Modifier = 0
+    intellect: Modifier = 0
+    combat: Modifier = 0
+    agility: Modifier = 0
+
+
 class Discard(_Shape, frozen=True):
     """A treachery's Forced effect that discards it (AH-FORCED-1/3): at the end of the round, or at the
     end of its bearer's turn after a test the bearer passes."""
@@ -166,12 +175,17 @@ class EncounterCard(_Shape, frozen=True):
     doom: Count = 0
     victory: Count = 0
     stays: Literal["threat_area", "location"] | None = None
+    attach: Literal["most_clues"] | None = None  # stays at the location in play with the most clues, none of its
+    # name attached there (Locked Door, 01174; the drawer picks among a tie); else at the drawer's location
     shroud: Count = 0
     no_investigate: bool = False
     leaves_on_investigate: bool = False
     costs_more: tuple[Literal["move", "fight", "evade"], ...] = ()  # the first each round: +1 action
     no_play: tuple[PlayedType, ...] = ()  # in the threat area: its bearer cannot play these
     discard: Discard | None = None  # its Forced effect that discards it
+    action_tests: tuple[Test, ...] = ()  # its [action] ability: one of these tests; a success discards it
+    bearer_skills: SkillMods | None = None  # in the threat area: its bearer's skills change so (01182)
+    bearer_sanity: Modifier = 0  # in the threat area: its bearer's sanity changes so (01182)
     forced: tuple[EnemyForced, ...] = ()  # Forced effects: at a turn's, phase's or round's end, or its own moments
     test: Test | None = None
     then: tuple[Step, ...] = ()
@@ -200,6 +214,7 @@ class LocationCard(_Shape, frozen=True):
     connects: tuple[str, ...] | None = None
     on_enter: tuple[Step, ...] = ()
     investigate: Skill | None = None
+    leave_test: Test | None = None  # Forced, when you move out of it: a failure cancels the move (01151)
 
 
 class LocationForced(_Shape, frozen=True):
@@ -232,9 +247,11 @@ class LocationSpec(_Shape, frozen=True):
     connects: tuple[str, ...] = ()
     on_enter: tuple[Step, ...] = ()
     investigate: Skill | None = None
+    leave_test: Test | None = None  # Forced, when you move out of it: a failure cancels the move
     barrier: bool = False
     variants: tuple[LocationCard, ...] = ()
     forced: tuple[LocationForced, ...] = ()  # its revealed side's Forced effects
+    spawns_here: tuple[str, ...] = ()  # Forced: these enemies spawn here instead (Your House 01124: the Ghoul Priest)
     copies: Annotated[int, msgspec.Meta(ge=1, le=9)] = 1
     verified: bool | None = None
     source: str = ""
@@ -247,6 +264,15 @@ class Goal(_Shape, frozen=True):
     enter: str | None = None
     victory_trait: str | None = None
     count: Count = 0
+
+
+class FromAct(_Shape, frozen=True):
+    """An agenda's reverse side that reads the act: once the act reached is ``act`` or later, these
+    steps instead of the card's resolution (They're Getting Out!, 01107: at act 3 each investigator
+    still in is defeated and suffers 1 physical trauma; before it, R3)."""
+
+    act: Annotated[int, msgspec.Meta(ge=1, le=99)]
+    then: tuple[Step, ...]
 
 
 class Spend(_Shape, frozen=True):

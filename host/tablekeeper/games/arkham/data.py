@@ -16,6 +16,7 @@ from tablekeeper.games.arkham.content import (
     Ability,
     AgendaForced,
     EncounterCard,
+    FromAct,
     Goal,
     Keyword,
     LocationSpec,
@@ -62,6 +63,7 @@ class Card(msgspec.Struct, frozen=True):
     enemy_evade: int = 0
     ability: Ability | None = None
     forced: tuple[AgendaForced, ...] = ()  # an agenda's Forced effects while it is current
+    from_act: FromAct | None = None  # an agenda's reverse side from that act on (instead of its resolution)
 
 
 class Ally(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -93,6 +95,15 @@ def _entries(label: str, raw: Any, key: str, kind: type[S]) -> dict[str, S]:
             for name, entry in table.items()}
 
 
+class LoggedCard(msgspec.Struct, frozen=True):
+    """An encounter card shuffled in at setup when the campaign log holds ``log`` (``--option log=``):
+    The Midnight Masks' Ghoul Priest, when he is still alive."""
+
+    log: str
+    name: str
+    card: EncounterCard
+
+
 class Scenario(msgspec.Struct, frozen=True):
     """A scenario as read: its decks, reference card, locations, where everyone begins, and every
     encounter card it can bring into play (``cards``; ``deck`` names those shuffled into the
@@ -113,6 +124,7 @@ class Scenario(msgspec.Struct, frozen=True):
     card: str = ""
     source: str = ""
     verified: bool = False
+    logged: tuple[LoggedCard, ...] = ()  # cards shuffled in when the campaign log holds their entry
 
 
 class Investigator(msgspec.Struct, frozen=True):
@@ -234,10 +246,19 @@ class _CardSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class _Agenda(_CardSpec, frozen=True, forbid_unknown_fields=True):
     doom: Positive | None = None
     forced: tuple[AgendaForced, ...] = ()
+    from_act: FromAct | None = None
 
 
 class _Act(_CardSpec, frozen=True, forbid_unknown_fields=True):
     clues: Positive | None = None
+
+
+class _IfLogged(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A card the campaign guide's setup shuffles into the encounter deck when the log holds ``log``."""
+
+    log: str
+    set: str
+    card: str
 
 
 class _Reference(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -261,6 +282,7 @@ class _Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     start_at: str | None = None
     locations: Tables = {}
     enemies: Tables = {}  # extra enemies of an edited copy: { NAME = { fight = .., ... } }
+    if_logged: list[_IfLogged] = []
 
 
 class _Campaign(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -327,6 +349,13 @@ def load_encounters(override: str | None = None,
                 raise fail(label, f"sets.{key}.cards.{name}", "an enemy needs fight, health, evade, damage and horror")
             if (card.discard is not None or card.no_play) and card.stays != "threat_area":
                 raise fail(label, f"sets.{key}.cards.{name}", "discard and no_play need stays = \"threat_area\"")
+            if card.attach is not None and card.stays != "location":
+                raise fail(label, f"sets.{key}.cards.{name}", "attach needs stays = \"location\"")
+            if (card.bearer_skills or card.bearer_sanity) and card.stays != "threat_area":
+                raise fail(label, f"sets.{key}.cards.{name}",
+                           "bearer_skills and bearer_sanity need stays = \"threat_area\"")
+            if card.action_tests and card.stays is None:
+                raise fail(label, f"sets.{key}.cards.{name}", "action_tests need stays (a card in play to activate)")
             if card.forced and card.kind != "enemy":
                 raise fail(label, f"sets.{key}.cards.{name}", "forced is an enemy's (a treachery's Forced is discard)")
             for i, effect in enumerate(card.forced):
@@ -379,9 +408,12 @@ def _card(label: str, spec: _Agenda | _Act, key: str) -> Card:
     if spec.goal is not None and spec.objective is None:
         raise fail(label, key, "a goal needs its objective (in words)")
     forced = spec.forced if isinstance(spec, _Agenda) else ()
+    from_act = spec.from_act if isinstance(spec, _Agenda) else None
+    if from_act is not None and not (spec.resolution or spec.resolutions):
+        raise fail(label, f"{key}.from_act", "from_act replaces a resolution: the agenda needs one for the acts before")
     return Card(key if spec.name is None else spec.name, amount, spec.per_investigator, spec.objective,
                 spec.resolution, spec.card, spec.resolutions, spec.goal, spec.spend, spec.then, spec.enemy_fight,
-                spec.enemy_evade, spec.ability, forced)
+                spec.enemy_evade, spec.ability, forced, from_act)
 
 
 def load_scenarios(override: str | None = None, encounters: str | None = None, packs: Sequence[packlib.Pack] = ()
@@ -408,9 +440,15 @@ def load_scenarios(override: str | None = None, encounters: str | None = None, p
         for name in (*spec.start, *([spec.start_at] if spec.start_at else [])):
             if name not in locations:
                 raise fail(label, f"{key}.start", f"no location {name!r} in {key}.locations")
+        logged = []
+        for i, entry in enumerate(spec.if_logged):
+            card = sets.get(entry.set, {}).get(entry.card)
+            if card is None:
+                raise fail(label, f"{key}.if_logged[{i}]", f"no card {entry.card!r} in encounter set {entry.set!r}")
+            logged.append(LoggedCard(entry.log, entry.card, msgspec.structs.replace(card, set_aside=False)))
         scenarios[sid] = Scenario(sid, sid if spec.title is None else spec.title, spec.campaign, agendas, acts,
                                   reference, cards, deck, size, locations, tuple(spec.start), spec.start_at,
-                                  spec.card, spec.source, spec.verified)
+                                  spec.card, spec.source, spec.verified, tuple(logged))
     campaigns = {}
     for layer, cid, raw in packlib.entries(found, "campaigns"):
         campaign = decode(raw, _Campaign, source=layer.label, prefix=f"campaigns.{cid}")

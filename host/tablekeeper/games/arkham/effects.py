@@ -11,6 +11,7 @@ from tablekeeper.core.state import GameState, Result
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import rules
+from tablekeeper.games.arkham.content import Step
 from tablekeeper.games.arkham.data import Card
 from tablekeeper.games.arkham.record import EncounterDraw, rec
 from tablekeeper.games.arkham.records import Seat
@@ -67,6 +68,18 @@ def seat_info(state: GameState, seat: int) -> Seat:
     return rec(state).seats[str(seat)]
 
 
+def skill(state: GameState, seat: int, name: str) -> int:
+    """The seat's skill value now: printed, changed by the treacheries in its threat area (01182
+    Dreams of R'lyeh: -1 willpower), never below 0."""
+    cards = rec(state).scenario.cards
+    value = seat_info(state, seat).skills[name]
+    for t in rec(state).treacheries.values():
+        card = cards.get(t.card) if t.card is not None and t.seat == seat and t.location is None else None
+        mods = card.bearer_skills if card is not None else None
+        value += int(getattr(mods, name)) if mods is not None else 0
+    return max(0, value)
+
+
 def deck_cards(state: GameState, deck: str) -> tuple[Card, ...]:
     """The scenario's agenda or act deck, in order."""
     info = rec(state).scenario
@@ -121,7 +134,17 @@ def advance_act(txn: Txn, why: str) -> None:
     _after_advance(txn, "act", current)
 
 
+def late_side(state: GameState, deck: str, current: Card) -> tuple[Step, ...] | None:
+    """01107: the steps an agenda's reverse side takes instead of its resolution once the act reached
+    is the one it names or later (None: its resolution as usual)."""
+    late = current.from_act if deck == "agenda" else None
+    return late.then if late is not None and state.value("act") >= late.act else None
+
+
 def _after_advance(txn: Txn, deck: str, current: Card) -> None:
+    if late_side(txn.state, deck, current) is not None:
+        txn.notice(f"{current.name}: act {txn.state.value('act')} reached, so no resolution yet")
+        return  # its steps follow (scenario_cards)
     if current.resolutions:  # the lead investigator decides which resolution it is
         txn.ask("resolution", f"{current.name}: which resolution? (the lead decides)", list(current.resolutions),
                 seat=txn.state.lead, context={"deck": deck})

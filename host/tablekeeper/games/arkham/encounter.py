@@ -49,6 +49,19 @@ def free_name(base: str, taken: Mapping[str, Any]) -> str:
     return f"{base} {n}"
 
 
+def spawns_instead(state: GameState, name: str | None) -> str | None:
+    """A location in play whose Forced effect makes the enemy ``name`` spawn there instead of where it
+    would (Your House 01124: the Ghoul Priest), or None."""
+    if name is None:
+        return None
+    specs = rec(state).scenario.locations
+    for loc, place in sorted(board.locations(state).items()):
+        spec = specs.get(place.spec) if place.spec is not None else None
+        if spec is not None and name in spec.spawns_here:
+            return loc
+    return None
+
+
 def spawn_card(txn: Txn, seat: int, name: str, *, at: str | None = None, doom: int = 0, ready: bool = True) -> None:
     """The enemy ``name`` of the scenario's data comes into play for ``seat`` (its drawer): at ``at``
     when a card says where, else by its own spawn instruction; without one it engages its drawer.
@@ -56,7 +69,7 @@ def spawn_card(txn: Txn, seat: int, name: str, *, at: str | None = None, doom: i
     card = rec(txn.state).scenario.cards[name]
     foe = enemy_record(card, effects.investigator_count(txn.state), name=name, ready=ready)
     label = free_name(name, board.enemies(txn.state))
-    where = at if at is not None else card.spawn
+    where = spawns_instead(txn.state, name) or (at if at is not None else card.spawn)  # 01124
     if where == "prey":
         ask_prey(txn, label, foe, card.prey or "its prey", doom + card.doom)
         return

@@ -117,7 +117,9 @@ def resolve(txn: Txn, seat: int, name: str) -> None:
         txn.notice(f"{name}: seat {seat} has no clues, so it gains surge")
         surge = True
     else:
-        if card.stays is not None:
+        if card.attach == "most_clues":  # 01174
+            attach_most_clues(txn, seat, name)
+        elif card.stays is not None:
             _stays(txn, seat, encounter.free_name(name, rec(txn.state).treacheries), card, name,
                    at_location=card.stays == "location")
         else:
@@ -133,10 +135,38 @@ def resolve(txn: Txn, seat: int, name: str) -> None:
             txn.put("draws", replace(draws, surge=True))
 
 
+def attach_most_clues(txn: Txn, seat: int, name: str) -> None:
+    """01174 Locked Door: it attaches to the location in play with the most clues that has none of its
+    name attached; the drawer picks among a tie; with no such location it is discarded."""
+    treacheries = rec(txn.state).treacheries
+    taken = {t.location for t in treacheries.values() if t.card == name}
+    free = {loc: place.clues for loc, place in sorted(board.locations(txn.state).items()) if loc not in taken}
+    most = [loc for loc, clues in free.items() if clues == max(free.values())] if free else []
+    if not most:
+        txn.add("encounter.discard", 1)
+        txn.notice(f"{name}: every location in play has one attached already: discarded")
+    elif len(most) == 1:
+        _stays(txn, seat, encounter.free_name(name, treacheries), rec(txn.state).scenario.cards[name], name,
+               at_location=True, at=most[0])
+    else:
+        txn.ask("attach_where", f"{name} attaches to the location with the most clues ({free[most[0]]}): which?",
+                most, seat=seat, context={"seat": seat, "card": name, "places": most})
+
+
+def choose_attach(txn: Txn, index: int) -> None:
+    """The drawer's pick among the locations tied for the most clues."""
+    context = txn.open_prompt().context
+    txn.close_prompt()
+    name = str(context["card"])
+    _stays(txn, int(str(context["seat"])), encounter.free_name(name, rec(txn.state).treacheries),
+           rec(txn.state).scenario.cards[name], name, at_location=True, at=str(context["places"][index]))
+
+
 def _stays(txn: Txn, seat: int, label: str, card: EncounterCard | None, card_name: str | None, *,
-           at_location: bool) -> None:
-    """A treachery stays in play: in the drawer's threat area, or attached to their location."""
-    at = board.where(txn.state, seat) if at_location else None
+           at_location: bool, at: str | None = None) -> None:
+    """A treachery stays in play: in the drawer's threat area, or attached to a location (``at``, else
+    the drawer's)."""
+    at = at if at is not None else board.where(txn.state, seat) if at_location else None
     if at_location and at is None:
         raise Rejected(f"seat {seat} is at no known location: say threat area, or place it with `enter` first")
     cards = dict(rec(txn.state).treacheries)
@@ -150,14 +180,18 @@ def _stays(txn: Txn, seat: int, label: str, card: EncounterCard | None, card_nam
     txn.put("treacheries", cards)
     told = f": {card.text}" if card is not None and card.text else ""
     txn.notice(f"{label} stays " + (f"at {at}" if at else f"in seat {seat}'s threat area") + told)
+    if at is None and card is not None and card.bearer_sanity:  # 01182: -1 sanity while it is there
+        board.bearer_sanity(txn, seat, label, card.bearer_sanity)
 
 
-def typed_enemy(txn: Txn, seat: int) -> None:
-    """An `enemy` line for the investigator whose card is being named: it is that card."""
+def typed_enemy(txn: Txn, seat: int) -> bool:
+    """An `enemy` line for the investigator whose card is being named (or typed): it is that card,
+    drawn off the encounter deck already (True). Once the card is named, an enemy typed is another."""
     draws = rec(txn.state).draws
-    if draws is None or not draws.drawn or draws.seats[0] != seat:
-        return
+    if draws is None or not draws.drawn or draws.seats[0] != seat or (draws.resolving and not draws.typing):
+        return False
     prompt = txn.state.prompt
     if prompt is not None and prompt.id == "encounter_card":
         txn.close_prompt()
     txn.put("draws", replace(draws, resolving=True, typing=False))
+    return True

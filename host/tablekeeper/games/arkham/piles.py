@@ -1,5 +1,6 @@
-"""Which encounter pile a card searched out of "the encounter deck and discard pile" came from, so both
-counts (and the next draw's odds) stay true: the table is asked only when both piles could hold it."""
+"""Which encounter pile a card searched out of "the encounter deck and discard pile" came from, or an
+enemy the table typed that another effect drew, so both counts (and the next draw's odds) stay true:
+the table is asked only when both piles could hold it."""
 
 from __future__ import annotations
 
@@ -32,6 +33,15 @@ def searched(state: GameState, source: str) -> tuple[Pile, ...]:
     card = rec(state).scenario.cards.get(source)
     own = card is not None and card.kind == "treachery" and card.stays is None
     return could_hold(state.value(Pile.DECK.value), state.value(Pile.DISCARD.value) - (1 if own else 0))
+
+
+def typed(state: GameState, name: str | None) -> tuple[Pile, ...]:
+    """The piles an enemy typed by the table (``enemy SEAT NAME``, not the card a 1.4 draw is naming)
+    could have left: one of the encounter deck's cards by the data comes out of the deck or the discard
+    pile; a set-aside card, a weakness or one the data does not know leaves neither."""
+    if name is None or name not in rec(state).scenario.deck:
+        return ()
+    return could_hold(state.value(Pile.DECK.value), state.value(Pile.DISCARD.value))
 
 
 def take(txn: Txn, pile: Pile) -> None:

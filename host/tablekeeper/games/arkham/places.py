@@ -25,7 +25,7 @@ def placed(key: str, spec: LocationSpec) -> Location:
     return Location(shroud=spec.shroud or 0, clue_value=spec.clues or 0, per_investigator=spec.per_investigator,
                     spec=key, card=spec.card, candidates=tuple(v.name for v in spec.variants),
                     symbol=spec.symbol, links=spec.connects, victory=spec.victory, investigate=spec.investigate,
-                    barrier=spec.barrier, on_enter=spec.on_enter)
+                    barrier=spec.barrier, on_enter=spec.on_enter, leave_test=spec.leave_test)
 
 
 def variant(spec: LocationSpec, name: str) -> LocationCard:
@@ -43,7 +43,8 @@ def as_card(place: Location, card: LocationCard) -> Location:
                    per_investigator=card.per_investigator, victory=card.victory or place.victory,
                    symbol=card.symbol or place.symbol,
                    links=place.links if card.connects is None else card.connects,
-                   on_enter=card.on_enter or place.on_enter, investigate=card.investigate or place.investigate)
+                   on_enter=card.on_enter or place.on_enter, investigate=card.investigate or place.investigate,
+                   leave_test=card.leave_test or place.leave_test)
 
 
 def revealed(place: Location, investigators: int) -> tuple[Location, int]:

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import msgspec
 
-from tablekeeper.games.arkham.content import Discard, EncounterCard, LocationSpec, PlayedType, Step, SymbolEffect
+from tablekeeper.games.arkham.content import (
+    Discard,
+    EncounterCard,
+    LocationSpec,
+    PlayedType,
+    Step,
+    SymbolEffect,
+    Test,
+)
 from tablekeeper.games.arkham.data import Card
 
 
@@ -116,6 +124,7 @@ class Location(msgspec.Struct, frozen=True, kw_only=True):
     investigate: str | None = None
     barrier: bool = False
     on_enter: tuple[Step, ...] = ()
+    leave_test: Test | None = None  # Forced, when an investigator moves out: a failure cancels the move (01151)
 
 
 class TestResult(msgspec.Struct, frozen=True):
@@ -147,6 +156,7 @@ class SkillTest(msgspec.Struct, frozen=True, kw_only=True):
     source: str | None = None  # the card whose test it is (a treachery, a location)
     on_fail: tuple[Step, ...] = ()  # what a failure does: the card's, and the revealed tokens'
     discards: str | None = None  # the treachery in play a success discards (Frozen in Fear's Forced test)
+    on_success: tuple[Step, ...] = ()  # what a success does (Twisting Paths: the move it held goes on)
 
     @property
     def value(self) -> int:
@@ -164,6 +174,7 @@ class Provoked(msgspec.Struct, frozen=True):
     target: str | None = None
     skill: int | None = None
     ordered: bool = False  # ``left`` is the order the investigator named beforehand
+    ability: str | None = None  # activate: the skill of the treachery ability's test (its label is ``target``)
 
 
 class Soak(msgspec.Struct, frozen=True):

@@ -14,9 +14,14 @@ from tablekeeper.games.arkham.record import rec
 
 
 def advance_agenda(txn: Txn, why: str) -> None:
-    """AH-ACTAG-8..10, then its reverse side's steps (once the next agenda is current)."""
+    """AH-ACTAG-8..10, then its reverse side's steps (once the next agenda is current); a side that
+    reads the act does its late steps instead of its resolution (01107)."""
     current = effects.card(txn.state, "agenda")
+    late = effects.late_side(txn.state, "agenda", current)
     effects.advance_agenda(txn, why)
+    if late is not None and txn.state.over is None:
+        steps.run(txn, late, txn.state.lead, source=current.name)
+        return
     _then(txn, current)
 
 

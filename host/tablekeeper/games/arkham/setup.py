@@ -15,6 +15,7 @@ from tablekeeper.core.tracks import Counter, seat_track
 from tablekeeper.errors import ConfigError, NotANumber, Rejected
 from tablekeeper.games.arkham import places, records
 from tablekeeper.games.arkham.bags import load_bag
+from tablekeeper.games.arkham.content import EncounterCard
 from tablekeeper.games.arkham.data import (
     PACKAGE,
     Card,
@@ -39,7 +40,8 @@ SEAT_TRACKS = ("health", "sanity", "damage", "horror", "clues", "resources", "ac
                "discard", "physical_trauma", "mental_trauma", "xp")
 
 KNOWN_OPTIONS = {"scenario", "scenario_id", "chaos", "investigators", "assets", "difficulty", "mode", "encounter",
-                 "deck", "count_eliminated", "campaign", "campaign_id", "encounters", "bag", packlib.PACKS_OPTION}
+                 "deck", "count_eliminated", "campaign", "campaign_id", "encounters", "bag", "log",
+                 packlib.PACKS_OPTION}
 SEAT_OPTIONS = {"physical_trauma", "mental_trauma", "xp", "elder_sign", "deck", "weaknesses"}
 
 
@@ -186,7 +188,7 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
     tracks["doom.other"] = Counter(0, 0, None)
     tracks["act"] = Counter(1, 1, len(scenario.acts))
     tracks["act.clues_required"] = Counter(card_amount(scenario.acts[0], n), 0, None)
-    deck_size = scenario.deck_size or ENCOUNTER_DECK
+    cards, deck_names, deck_size = _logged_setup(scenario, options.get("log", ""))
     tracks["encounter.deck"] = Counter(_int_option(options, "encounter", deck_size), 0, None)
     tracks["encounter.discard"] = Counter(0, 0, None)
     bag = Bag("chaos", Multiset.of(bag_counts))
@@ -195,13 +197,31 @@ def build(state: GameState, given: Mapping[str, str]) -> GameState:
         scenario=records.ScenarioInfo(
             id=sid, title=scenario.title, campaign=campaign, difficulty=difficulty, side=side,
             agendas=scenario.agendas, acts=scenario.acts, sequence=tuple(campaigns.get(campaign, ())),
-            cards=dict(scenario.cards), deck=dict(scenario.deck), locations=dict(scenario.locations),
+            cards=cards, deck=deck_names, locations=dict(scenario.locations),
             reference=reference, card=scenario.card, source=scenario.source, verified=scenario.verified),
         tokens=tokens, seats=seats, allies=load_allies(options.get("assets"), packs),
         mode="standalone" if mode == "standalone" else "campaign",
         count_eliminated=options.get("count_eliminated", "true") != "false",
         campaign_log=_campaign_log(given.get("campaign")), locations=locations, at=at)
     return replace(state, tracks=tracks, sources={"chaos": bag}, record=record)
+
+
+def _logged_setup(scenario: Scenario, log: str) -> tuple[dict[str, EncounterCard], dict[str, int], int]:
+    """The encounter cards, the deck's names and its size once the setup has read the campaign log
+    (``--option log=ENTRY,...``): a card whose entry is there is shuffled in (01120's setup: the Ghoul
+    Priest, still alive). An entry the scenario's setup does not read is refused."""
+    entries = {e.strip() for e in log.split(",") if e.strip()}
+    known = {c.log for c in scenario.logged}
+    if entries - known:
+        raise ConfigError(f"--option log={log}: {scenario.title}'s setup reads no entry "
+                          f"{sorted(entries - known)[0]!r} (it reads: {', '.join(sorted(known)) or 'none'})")
+    cards, deck, size = dict(scenario.cards), dict(scenario.deck), scenario.deck_size or ENCOUNTER_DECK
+    for logged in scenario.logged:
+        if logged.log in entries:
+            cards[logged.name] = logged.card
+            deck[logged.name] = deck.get(logged.name, 0) + 1
+            size += 1
+    return cards, deck, size
 
 
 def _board(scenario: Scenario, seats: Sequence[int]) -> tuple[dict[str, records.Location], dict[str, str]]:

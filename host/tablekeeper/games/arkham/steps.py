@@ -221,7 +221,7 @@ def _test(txn: Txn, step: Step, ctx: Pending) -> None:
     """A card's skill test for the investigator: a failure then does the step's ``then``."""
     if step.skill is None:
         raise Rejected(f"{ctx.source}: a test step needs its skill")
-    base = effects.seat_info(txn.state, ctx.seat).skills[step.skill]
+    base = effects.skill(txn.state, ctx.seat, step.skill)
     skilltest.begin(txn, ctx.seat, step.skill, base, step.difficulty, source=ctx.source or None, on_fail=step.then)
 
 
@@ -323,6 +323,15 @@ def _doom_per_enemy(txn: Txn, step: Step, ctx: Pending) -> None:
         txn.notice(f"{ctx.source}: {step.amount * len(names)} doom on the agenda ({', '.join(names)})")
 
 
+def _defeat_each(txn: Txn, step: Step, ctx: Pending) -> None:
+    """01107 at act 3: each investigator still in the scenario (not resigned) is defeated by the card
+    and suffers ``amount`` physical trauma; the lead last, so no new lead is asked for on the way."""
+    order = effects.live_seats(txn.state)
+    for seat in [*order[1:], *order[:1]]:
+        if effects.is_live(txn.state, seat):
+            effects.eliminate(txn, seat, rules.Defeat("ability", physical=step.amount))
+
+
 HANDLERS = {
     "damage": _harm, "horror": _harm, "doom_agenda": _doom_agenda, "doom_nearest": _doom_nearest,
     "doom_each": _doom_each, "clues_to_location": _clues_to_location, "spend_clue": _spend_clue,
@@ -331,6 +340,7 @@ HANDLERS = {
     "remove_location": _remove_location, "reveal": _reveal, "discard_enemies_at": _discard_enemies_at,
     "move_investigators": _move_investigators, "spawn": _spawn, "spawn_discarded": _spawn_discarded,
     "shuffle_discard": _shuffle_discard, "enemies_move": _enemies_move, "doom_per_enemy": _doom_per_enemy,
+    "defeat_each": _defeat_each,
 }
 
 

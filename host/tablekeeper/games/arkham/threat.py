@@ -1,7 +1,8 @@
 """Treacheries in an investigator's threat area: what they forbid while there, and the Forced effects
 that discard them at the end of the round or of their bearer's turn (AH-FORCED-1/3; the core set's
 Dissonant Voices 01165 and Frozen in Fear 01164). The end of a turn also runs the other cards' Forced
-effects keyed to it (``forced.py``)."""
+effects keyed to it (``forced.py``). A treachery in play with an [action] ability whose test, passed,
+discards it (Locked Door 01174, Dreams of R'lyeh 01182) is activated here too."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
 from tablekeeper.games.arkham import board, effects, forced, skilltest
 from tablekeeper.games.arkham.board import threat_area
-from tablekeeper.games.arkham.content import PlayedType
+from tablekeeper.games.arkham.content import PlayedType, Test
 from tablekeeper.games.arkham.record import rec
 from tablekeeper.games.arkham.records import TurnEnd
 
@@ -81,7 +82,7 @@ def _next_test(txn: Txn) -> None:
     test = t.discard.test
     txn.notice(f"{label}: Forced, at the end of seat {ending.seat}'s turn: test {test.skill} ({test.difficulty}); "
                "a success discards it")
-    base = effects.seat_info(txn.state, ending.seat).skills[test.skill]
+    base = effects.skill(txn.state, ending.seat, test.skill)
     skilltest.begin(txn, ending.seat, test.skill, base, test.difficulty, source=label, discards=label)
 
 
@@ -97,3 +98,52 @@ def go_on(txn: Txn) -> None:
         txn.put("turn_end", None)  # the turn ended otherwise (the investigator was eliminated)
         return
     flowmod.advance(txn, txn.game.flow)
+
+
+# --- [action]: a test that discards it ----------------------------------------------------------------
+def ability_tests(state: GameState, label: str) -> tuple[Test, ...]:
+    """01174, 01182: the tests the treachery's [action] ability offers, from its card's data (none: it
+    has no such ability, or it was typed by hand)."""
+    t = rec(state).treacheries.get(label)
+    card = rec(state).scenario.cards.get(t.card) if t is not None and t.card is not None else None
+    return card.action_tests if card is not None else ()
+
+
+def reachable(state: GameState, seat: int, label: str) -> bool:
+    """AH-ACTV-3 (b): a treachery attached to the seat's location, or in the threat area of an
+    investigator at that location (the seat's own wherever it is)."""
+    t = rec(state).treacheries[label]
+    here = board.where(state, seat)
+    if t.location is not None:
+        return t.location == here
+    return t.seat == seat or (here is not None and board.where(state, t.seat) == here)
+
+
+def ability_test(state: GameState, seat: int, label: str, skill: str | None) -> Test:
+    """The test ``seat`` activating ``label``'s [action] ability makes: the one its card offers in
+    ``skill``, or its only one; refused when the seat may not activate it."""
+    tests = ability_tests(state, label)
+    if not tests:
+        raise Rejected(f"{label} has no action ability the station knows")
+    if not reachable(state, seat, label):
+        t = rec(state).treacheries[label]
+        where = f"at {t.location}" if t.location is not None else f"in seat {t.seat}'s threat area"
+        raise Rejected(f"seat {seat} cannot activate {label}: it is {where}, not at seat {seat}'s location")
+    offered = " or ".join(f"{t.skill} ({t.difficulty})" for t in tests)
+    if skill is None and len(tests) > 1:
+        raise Rejected(f"{label}: name the skill tested: {offered}")
+    test = next((t for t in tests if skill is None or t.skill == skill), None)
+    if test is None:
+        raise Rejected(f"{label}'s ability tests {offered}, not {skill}")
+    return test
+
+
+def activated(txn: Txn, seat: int, label: str, skill: str | None, base: int | None) -> None:
+    """01174 Locked Door, 01182 Dreams of R'lyeh: the [action] ability's test begins (``base``: the
+    skill value the table typed); a success discards the card (``skilltest`` on ``discards``)."""
+    if label not in rec(txn.state).treacheries:
+        return  # it left play during the attacks of opportunity
+    test = ability_test(txn.state, seat, label, skill)
+    value = base if base is not None else effects.skill(txn.state, seat, test.skill)
+    txn.notice(f"{label}: seat {seat} tests {test.skill} ({test.difficulty}); a success discards it")
+    skilltest.begin(txn, seat, test.skill, value, test.difficulty, source=label, discards=label)

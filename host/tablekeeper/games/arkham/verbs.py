@@ -33,6 +33,7 @@ from tablekeeper.games.arkham.parsing import (
     name_of,
     no_test,
     own_turn,
+    pick,
     spend_actions,
     usage,
 )
@@ -66,17 +67,37 @@ def act(txn: Txn, args: tuple[str, ...]) -> None:
     elif target is not None and kind in ("engage", "fight", "evade"):
         target = board_verbs.enemy_name(state, target)
     _check_target(state, seat, kind, target)
+    ability = None
+    found = _treachery_named(state, rest) if kind == "activate" and rest else None
+    if found is not None:  # 01174, 01182: a treachery's [action] ability, with the skill it tests
+        target = found[0]
+        ability = threat.ability_test(state, seat, *found).skill
     if kind == "play":
         threat.refuse_play(state, seat)  # 01165
     skill = count(named["skill"], "skill") if "skill" in named else None
     spend_actions(txn, seat, 1, f"the {kind} action", kind)
-    effect = Provoked(seat, (), kind, target, skill)
+    effect = Provoked(seat, (), kind, target, skill, ability=ability)
     if order:
         attackers = [n for n in board.engaged_with(txn.state, seat) if board.enemy(txn.state, n).ready]
         if kind in rules.NON_PROVOKING or sorted(order) != sorted(attackers):
             raise Rejected(f"the attack order must name each ready engaged enemy once: {', '.join(attackers)}")
-        effect = Provoked(seat, tuple(order), kind, target, skill, ordered=True)
+        effect = Provoked(seat, tuple(order), kind, target, skill, ordered=True, ability=ability)
     attacks.provoke(txn, seat, kind, effect)
+
+
+def _treachery_named(state: GameState, words: list[str]) -> tuple[str, str | None] | None:
+    """``act SEAT activate NAME [SKILL]`` naming a treachery in play: its label and the skill named
+    (None: the activated ability is another card's, which the station does not follow)."""
+    words = list(words)
+    skill = words.pop().lower() if len(words) > 1 and words[-1].lower() in rules.SKILLS else None
+    cards = rec(state).treacheries
+    label = pick(name_of(words, "target"), cards)
+    if label in cards:
+        return label, skill
+    found = encounter.known_card(state, label)
+    if found is not None and found[1].kind == "treachery":
+        raise Rejected(f"no {found[0]} in play to activate (treacheries in play: {', '.join(sorted(cards)) or 'none'})")
+    return None
 
 
 def action_menu(txn: Txn, args: tuple[str, ...]) -> None:
@@ -98,7 +119,7 @@ def menu_lines(state: GameState, seat: int) -> list[tuple[str, ...]]:
     """Each action open to the seat, as a command line (``act SEAT ...``, ``ally SEAT NAME``)."""
     me = f"seat{seat}"
     here = board.where(state, seat)
-    out: list[tuple[str, ...]] = [("act", me, "investigate")] if here is not None else []
+    out: list[tuple[str, ...]] = [("act", me, "investigate")] if here is not None and not _blocker(state, here) else []
     out += [("act", me, "resource"), ("act", me, "draw")]
     if here is not None:
         ways = board.neighbours(state, here) or [n for n in board.locations(state) if n != here]
@@ -107,6 +128,9 @@ def menu_lines(state: GameState, seat: int) -> list[tuple[str, ...]]:
         out += [("act", me, "move", loc) for loc in sorted(board.locations(state))]
     for name, foe in sorted(board.enemies(state).items()):
         out += [("act", me, kind, name) for kind in enemy_actions(state, seat, foe)]
+    for label in sorted(rec(state).treacheries):  # 01174, 01182: their [action] ability, per skill
+        tests = threat.ability_tests(state, label) if threat.reachable(state, seat, label) else ()
+        out += [("act", me, "activate", label, *((t.skill,) if len(tests) > 1 else ())) for t in tests]
     if effects.seat_value(state, seat, "hand") > 0 and threat.play_barred(state, seat, "asset") is None:
         have = effects.seat_value(state, seat, "resources")
         out += [("ally", me, name) for name, card in sorted(rec(state).allies.items())
@@ -166,9 +190,9 @@ def _check_target(state: GameState, seat: int, kind: str, target: str | None) ->
             count(target, "difficulty")
         elif here is None:
             raise Rejected("investigate needs a difficulty (act SEAT investigate N) or a location (enter)")
-        blocked = [n for n, t in rec(state).treacheries.items() if t.location == here and t.no_investigate]
-        if here is not None and blocked:
-            raise Rejected(f"{here} cannot be investigated while {blocked[0]} is attached to it")
+        blocked = _blocker(state, here) if here is not None else None
+        if blocked:
+            raise Rejected(f"{here} cannot be investigated while {blocked} is attached to it")
     elif kind == "move":
         if target is None:
             raise Rejected("usage: act SEAT move LOCATION")
@@ -191,6 +215,11 @@ def _check_target(state: GameState, seat: int, kind: str, target: str | None) ->
             raise Rejected(f"{target} is not at seat {seat}'s location")  # AH-ENGAGE-1
         if kind == "fight" and foe.aloof and foe.engaged is None:
             raise Rejected(f"{target} is aloof and engaged with nobody: engage it first")  # AH-ALOOF-4
+
+
+def _blocker(state: GameState, here: str) -> str | None:
+    """The treachery attached to ``here`` that forbids investigating it (Locked Door, 01174), or None."""
+    return next((n for n, t in sorted(rec(state).treacheries.items()) if t.location == here and t.no_investigate), None)
 
 
 ACTIVATE = "activate SEAT ACTIONS [RESOURCES] [parley|fight|evade] [less=N]"

@@ -32,6 +32,7 @@ class Chapter:
     number: int
     map: str
     rows: tuple[tuple[Mapping[str, str], ...], ...]  # slot specs, top row first
+    verified: bool = False  # the layout checked against the printed time track (M12)
 
     def track(self) -> TimeTrack:
         """OS-TIME-2: slots numbered in fill order (top row left to right, then bottom row)."""
@@ -162,7 +163,8 @@ class GameData:
     def chapter(self, number: int) -> Chapter:
         if number in self.chapters:
             return self.chapters[number]
-        return self.chapters[max(self.chapters)]  # later chapters reuse the last layout given
+        last = self.chapters[max(self.chapters)]  # later chapters reuse the last layout given: a guess
+        return Chapter(number, last.map, last.rows, verified=False)
 
 
 def load(path: str | None = None) -> GameData:
@@ -440,7 +442,7 @@ def _chapters(origin: str, f: _File) -> dict[int, Chapter]:
         for row_name, row in (("top", spec.top), ("bottom", spec.bottom)):
             for i, slot in enumerate(row):
                 _check_slot_token(origin, f"{key}.{row_name}[{i}]", slot)
-        chapters[int(num)] = Chapter(int(num), spec.map, rows)
+        chapters[int(num)] = Chapter(int(num), spec.map, rows, spec.verified)
     return chapters
 
 

@@ -65,6 +65,24 @@ def deck_name(side: str, colour: str) -> str:
     return f"{side}.{COLOUR_NAMES[colour]}"
 
 
+def _still_in_pile(txn: Txn, name: str, card: str, on_table: list[str]) -> None:
+    """A reported card must still be in the draw pile (OS-MIGHT-3/4: the discards are public): say
+    where its copies are and what to type when the table's pile and the device's differ."""
+    deck = txn.game.source(txn.state, name)
+    if not isinstance(deck, Deck):
+        return
+    if deck.ready().stages and any(stage.count(card) for stage in deck.ready().stages):
+        return
+    discarded = deck.discard.count(card) if deck.remaining else 0
+    held = sum(1 for c in on_table if c == card)
+    where = [f"{discarded} in its discard pile"] if discarded else []
+    where += [f"{held} in this draw"] if held else []
+    refresh = (f"; if the table shuffled that pile back, type refresh {name.split('.')[1]} first"
+               if discarded and name.startswith("might.") else "")
+    raise Rejected(f"no {card} is left in the {name} draw pile ({', '.join(where) or 'none left'}): "
+                   f"check the card drawn{refresh}")
+
+
 def draw_card(txn: Txn, side: str, colour: str, reported: str | None, on_table: list[str]) -> Card | None:
     """One card of ``colour``; an empty pile is rebuilt from the discard minus cards on the table."""
     name = deck_name(side, colour)
@@ -84,6 +102,7 @@ def draw_card(txn: Txn, side: str, colour: str, reported: str | None, on_table: 
         card = parse_card(reported)
         if card.colour != colour:
             raise Rejected(f"expected a {COLOUR_NAMES[colour]} card, got {reported}")
+        _still_in_pile(txn, name, card.name, on_table)
         return parse_card(txn.draw(name, card.name))
     return parse_card(txn.draw(name))
 
@@ -571,7 +590,8 @@ def enemy(txn: Txn, a: Args) -> None:
     """``enemy SEATS [COLOURS...] [broken] [shield=N] [def=N] [= CARDS]`` (OS-EATK-1..6, OS-MIN-7).
 
     SEATS is one seat or several joined by commas (one draw for all, OS-EATK-5). Without colours
-    the boss draws its own MIGHT from the encounter data (OS-EATK-2); colours name another
+    the boss draws its own MIGHT from the encounter data (OS-EATK-2), one strongest card less when the
+    stage or reaction card attacks from a broken location (OS-EATK-1); colours name another
     attacker's (a minion's, a stage card's). A device draw leaves the defense to the targeted
     seats, one prompt each, after the damage is known (OS-TOK-4, OS-EATK-3: ``defend`` plays a card
     for its shield). Reported cards carry the table's decision on the line: ``def`` tokens for each
@@ -594,9 +614,13 @@ def enemy(txn: Txn, a: Args) -> None:
     if shield and len(targets) > 1:
         raise Rejected("a defensive card protects only the Oathsworn who played it: name one target with "
                        "shield=N, or let the device draw and answer each seat's defense prompt")
+    own = not a.words("COLOUR")
     colours = list(a.words("COLOUR")) or boss_might(txn)
-    if a.flag("broken"):
+    if a.flag("broken") or (own and _from_broken(txn)):
         colours = rules.broken_attack(colours)
+        txn.notice("a broken location attacks: one card of the strongest colour less (OS-EATK-1)")
+    if rec(txn.state).attacks_due:
+        txn.put("attacks_due", rec(txn.state).attacks_due[1:])
     colours = sorted(colours, key=COLOURS.index, reverse=True)
     cards = list(a.cards)
     drawn = draw_with_chains(txn, "enemy", colours, cards, chains=False)
@@ -637,10 +661,14 @@ def _ask_defense(txn: Txn) -> None:
     n = pending[0]
     damage = hit.damage
     defense = txn.value(seat_track(n, "defense")) + hit.shield.get(str(n), 0)
-    have = seat(txn.state, n).tokens.get("defense", 0)
-    options = [f"take {rules.hp_lost(damage, defense)} HP"]
-    options += [f"{k} def token{'s' if k > 1 else ''}: {rules.hp_lost(damage, defense + k)} HP"
-                for k in range(1, have + 1)]
+    choices = rules.defense_choices(damage, defense, seat(txn.state, n).tokens.get("defense", 0))
+    if not choices:  # no HP to lose: nothing to decide, no token to waste
+        lost = _suffer(txn, n, damage, hit.shield.get(str(n), 0))
+        txn.put("enemy_hit", replace(hit, losses={**hit.losses, str(n): lost}))
+        _ask_defense(txn)
+        return
+    options = [f"take {choices[0]} HP"]
+    options += [f"{k} def token{'s' if k > 1 else ''}: {lost} HP" for k, lost in enumerate(choices) if k]
     txn.ask("defense", f"Seat {n}: damage {damage} vs DEF {defense}", options, seat=n, context={"seat": n})
 
 
@@ -700,6 +728,17 @@ def _open_hit(txn: Txn) -> EnemyHit:
     if hit is None:
         raise Rejected("no enemy attack waits for a defense")
     return hit
+
+
+def _from_broken(txn: Txn) -> bool:
+    """OS-EATK-1: the stage or reaction card now attacking names a location that is broken, so the
+    boss's own MIGHT loses one card of its strongest colour without the table having to say so."""
+    record = rec(txn.state)
+    card = record.attacks_due[0] if record.attacks_due else record.attack_card  # the first owed, in draw order
+    if card is None:
+        return False
+    attacker = encounter_of(txn.state).card(card).attack
+    return attacker is not None and f"boss.{attacker}" in txn.state.tracks and txn.value(f"boss.{attacker}") == 0
 
 
 def boss_might(txn: Txn) -> list[str]:

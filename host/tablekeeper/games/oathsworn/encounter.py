@@ -10,6 +10,7 @@ from msgspec.structs import replace
 from tablekeeper.core import timing
 from tablekeeper.core.game import Txn
 from tablekeeper.core.numbers import is_number
+from tablekeeper.core.state import GameState
 from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
@@ -79,12 +80,45 @@ def stage_card(txn: Txn) -> None:
     if card is None:
         return
     txn.put("stage_current", card)
+    txn.put("attack_card", card)
     txn.put("stage_faceup", None)
-    txn.notice(f"stage card: {stage_words(txn.state, card)}: target, move, attack")
-    attacker = encounter_of(txn.state).card(str(card)).attack
-    if attacker is not None and txn.value(f"boss.{attacker}") == 0:  # OS-EATK-1
-        txn.notice(f"its attack comes from the broken {attacker}: one strongest card less (enemy SEAT broken)")
+    steps = "target, move, attack" if _may_attack(txn.state, card) else "carry it out (no attack)"
+    txn.notice(f"stage card: {stage_words(txn.state, card)}: {steps}")
+    _attack_due(txn, card)
     flip_stage(txn)
+
+
+def _may_attack(state: GameState, card: str) -> bool:
+    """A card the data names but gives no attacking location does not attack (Encourage); an unnamed
+    card (an encounter entered by its numbers only) may."""
+    named = encounter_of(state).card(card)
+    return named.name is None or named.attack is not None
+
+
+def _attack_due(txn: Txn, card: str) -> None:
+    """A card whose data names the location it attacks from owes that attack before play goes on
+    (``enemy SEAT`` draws it; ``noattack`` when it finds no target, OS-TGT-6)."""
+    if encounter_of(txn.state).card(card).attack is not None:
+        txn.put("attacks_due", (*rec(txn.state).attacks_due, card))
+
+
+def attack_owed(state: GameState) -> str | None:
+    """Why ``next`` waits: a drawn stage or reaction card's attack has not been drawn (OS-STAGE-1,
+    OS-BRK-2), or None."""
+    due = rec(state).attacks_due
+    if not due:
+        return None
+    return (f"{stage_words(state, due[0])} has not attacked yet: draw it with enemy SEAT (the target), "
+            "or noattack if it finds no target in reach (OS-TGT-6)")
+
+
+def no_attack(txn: Txn, a: Args) -> None:
+    """``noattack``: the owed card's attack finds no Oathsworn in reach (OS-TGT-6): play goes on."""
+    due = rec(txn.state).attacks_due
+    if not due:
+        raise Rejected("no stage or reaction card is waiting for its attack")
+    txn.put("attacks_due", due[1:])
+    txn.notice(f"{stage_label(txn.state, due[0])} finds no target: no attack")
 
 
 def minions(txn: Txn) -> None:
@@ -101,6 +135,8 @@ def minions(txn: Txn) -> None:
 
 def end_of_round(txn: Txn) -> None:
     """OS-RND-8 / OS-FX-5: end-of-round effects; kept stage cards go to the discard; cages end."""
+    txn.put("attack_card", None)
+    txn.put("attacks_due", [])
     kept = rec(txn.state).stage_kept
     if kept:
         txn.notice("stage cards kept until end of round discarded: " + ", ".join(stage_label(txn.state, c)
@@ -192,10 +228,13 @@ def break_procedure(txn: Txn, count: int) -> None:
 def _react(txn: Txn, reaction: Reaction) -> None:
     """Record a reaction card and whom it targets: the breaker, else the closest Oathsworn."""
     txn.put("reactions", (*rec(txn.state).reactions, reaction))
+    txn.put("attack_card", reaction.card)
+    _attack_due(txn, reaction.card)
     target = reaction.target
+    attack = f" (its attack: enemy {target or 'SEAT'})" if _may_attack(txn.state, reaction.card) else " (no attack)"
     txn.notice(f"reaction: {stage_words(txn.state, reaction.card)} targets "
                + (f"seat {target}" if target else "the closest Oathsworn (north, then west)")
-               + f": resolve it now (its attack: enemy {target or 'SEAT'})")
+               + f": resolve it now{attack}")
 
 
 def stage_done(txn: Txn) -> None:
@@ -307,4 +346,5 @@ VERBS: dict[str, GameVerb] = {v.usage.split()[0]: v for v in (
     verb("activated NAME...", "minions the stage card activated", activated),
     verb("keep", "keep the stage card until end of round", keep),
     verb("stage N", "a special rule changes the stage (not a break)", stage_change),
+    verb("noattack", "the stage or reaction card's attack finds no target", no_attack),
 )}

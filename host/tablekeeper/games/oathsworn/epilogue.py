@@ -68,6 +68,7 @@ def replay(txn: Txn) -> None:
     txn.put("broken", [])
     txn.put("stage_now", 1)
     txn.put("stage_kept", [])
+    txn.put("attacks_due", [])
     txn.put("part", "encounter")
     txn.put("result", None)
     txn.notice(f"replay: {sorted(dead) or 'nobody'} spared; each Oathsworn takes any 3 combat tokens (token SEAT KIND)")

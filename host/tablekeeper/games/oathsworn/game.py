@@ -45,6 +45,7 @@ from tablekeeper.games.oathsworn.table import (
     TOKEN_KINDS,
     base_defense,
     encounter_of,
+    has_figure,
     part,
     remember,
     seat,
@@ -73,7 +74,7 @@ def _draw_open(state: GameState) -> str | None:
         return "reveal the secret decision first (secret reveal)"
     if part(state) == "epilogue":
         return epilogue.what_is_left(state)
-    return None
+    return encounter.attack_owed(state)
 
 
 def _fight_open(state: GameState) -> str:
@@ -331,7 +332,7 @@ class Oathsworn(Game):
         for themselves."""
         own = VERBS.get(command.verb)
         if own is not None and state.prompt is not None and state.prompt.id not in own.answers:
-            raise Rejected(f"answer the prompt first: {state.prompt.text}")
+            raise Rejected(flowmod.answer_first(state))
         record = rec(state)
         if own is not None and record.fight and not own.in_fight:
             raise Rejected(_fight_open(state))
@@ -457,6 +458,8 @@ class Oathsworn(Game):
             return None
         if rec(state).draws:
             return Command("resolve", (), origin="button") if which == "a" else None
+        if rec(state).attacks_due and has_figure(state, n):  # A: the owed attack hits me; B: it finds no one
+            return Command("enemy", (str(n),), origin="button") if which == "a" else Command("noattack", (), "button")
         if state.step == "turns" and state.active_seat == n:
             return Command("next", (), origin="button") if which == "a" else Command("pass", (str(n),), "button")
         return None
@@ -472,7 +475,7 @@ class Oathsworn(Game):
         state = txn.state
         if state.step == "turns" and rec(state).players == 1 and seat == state.active_seat:
             if state.prompt is not None:
-                raise Rejected(f"answer the prompt first: {state.prompt.text}")
+                raise Rejected(flowmod.answer_first(state))
             reason = _draw_open(state)
             if reason:
                 raise Rejected(reason)

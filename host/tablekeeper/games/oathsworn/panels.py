@@ -27,8 +27,10 @@ from tablekeeper.games.oathsworn.table import (
     UNCHECKED,
     UNCHECKED_LEGEND,
     animus_max_checked,
+    data_of,
     defense_checked,
     encounter_of,
+    has_figure,
     seat,
     stage_label,
 )
@@ -50,12 +52,15 @@ def panels(game: Game, state: GameState) -> dict[str, Panel]:
     part = company.part
     out: dict[str, Panel] = {}
     if part == "story":
+        track_checked = data_of(state).chapter(company.chapter).verified  # M12: the printed track's layout
         out["track"] = Panel.ranked(f"Chapter {company.chapter}: story", (
-            (f"time used {state.value('time.used')} of {state.tracks['time.used'].hi}", Priority.KEY),
+            (f"time used {state.value('time.used')} of {state.tracks['time.used'].hi}"
+             f"{'' if track_checked else UNCHECKED}", Priority.KEY),
             (_time_line(state), Priority.DETAIL),  # the same count drawn as slots, where there is room
             (f"iron {state.value('iron')}", Priority.NORMAL),
             (f"knockouts {state.value('knockouts')}", Priority.NORMAL)),
-            big=str(state.value("time.used")), legend=(("#", "a used time slot"), ("|", "top row | bottom row")))
+            big=str(state.value("time.used")), legend=(("#", "a used time slot"), ("|", "top row | bottom row"),
+                                                        *(() if track_checked else (UNCHECKED_LEGEND,))))
     else:
         step = game.flow.step(state.phase, state.step).title if state.step else ""
         boss = [f"{k[5:]} {v.value}" for k, v in state.tracks.items() if k.startswith("boss.")]
@@ -100,6 +105,8 @@ def legend(state: GameState, n: int) -> str | None:
         return f"A: {prompt.options[0]}{second}"
     if rec(state).draws:
         return "A: resolve the draw"
+    if rec(state).attacks_due and has_figure(state, n):  # the owed attack: its target answers
+        return "A: hits me B: no one"
     if state.step == "turns" and state.active_seat == n:
         solo = rec(state).players == 1
         return "A: end turn B: " + ("all done" if solo else "pass")
@@ -116,6 +123,9 @@ def _tokens_panel(state: GameState) -> Panel:
     draws = record.draws
     if draws:
         return _draw_panel(draws[0], len(draws))
+    if record.attacks_due:  # a drawn stage or reaction card still owes its attack
+        return Panel(f"{stage_label(state, record.attacks_due[0])} attacks",
+                     ("its target: A", "no target: B"))
     if record.plan is not None:
         plan_panel = _plan_or_check_panel(state, record.plan)
         if plan_panel is not None:

@@ -71,6 +71,16 @@ def hp_lost(damage: int, defense: int) -> int:
     return max(0, damage // defense)
 
 
+def defense_choices(damage: int, defense: int, tokens: int) -> list[int]:
+    """OS-TOK-4: the HP lost when spending 0, 1, ... defense tokens, up to the fewest HP the seat can
+    lose (a further token would be thrown away); empty when the seat loses no HP anyway."""
+    if hp_lost(damage, defense) == 0:
+        return []
+    least = hp_lost(damage, defense + tokens)
+    useful = next(k for k in range(tokens + 1) if hp_lost(damage, defense + k) == least)
+    return [hp_lost(damage, defense + k) for k in range(useful + 1)]
+
+
 @dataclass(frozen=True, slots=True)
 class IronLoss:
     iron_lost: int

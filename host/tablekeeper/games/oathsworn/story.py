@@ -14,12 +14,14 @@ from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.oathsworn import rules
 from tablekeeper.games.oathsworn.args import Args, GameVerb, verb
+from tablekeeper.games.oathsworn.data import Chapter
 from tablekeeper.games.oathsworn.decks import flip_stage, refresh_colours, reset_all_might
 from tablekeeper.games.oathsworn.record import NO_POSITIONS, Boxed, IronResult, Secret, SecretResult, rec
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
     TOKEN_LABELS,
+    UNCHECKED,
     data_of,
     encounter_setup,
     gain_token,
@@ -91,7 +93,8 @@ def _travel(txn: Txn, x: int, card: str | None) -> None:
     _story_only(txn, "travel")
     on_map = rec(txn.state).map
     if x not in on_map:
-        raise Rejected(f"no location token {x} on the map (on the map: {', '.join(map(str, on_map)) or 'none'})")
+        raise Rejected(f"no location token {x} on the map (on the map: {', '.join(map(str, on_map)) or 'none'}); "
+                       f"'goto {x}' places it and goes there (OS-NAV-4)")
     txn.put("map", [t for t in on_map if t != x])
     txn.put("marker", x)
     txn.put("track_tokens", [*rec(txn.state).track_tokens, x])
@@ -127,12 +130,18 @@ def slot_filled(txn: Txn, number: int) -> None:
     chapter = data_of(txn.state).chapter(rec(txn.state).chapter)
     spec = chapter.slot_spec(number)
     if "immediate" in spec:
-        txn.notice(f"time slot {number}: {spec['immediate']}")
+        txn.notice(f"time slot {_slot(chapter, number)}: {spec['immediate']}")
         if "event" in spec:
             reported = rec(txn.state).event_report
             if reported is not None:
                 txn.put("event_report", None)  # one reported card, for the first slot that draws
             draw_event(txn, spec["event"], reported)
+
+
+def _slot(chapter: Chapter, number: int) -> str:
+    """A slot number as the notices print it: with the ``?`` of a time track not checked against the
+    printed one (M12), so the table compares the effect with its own track."""
+    return f"{number}{'' if chapter.verified else UNCHECKED}"
 
 
 def draw_event(txn: Txn, which: str, reported: str | None = None) -> None:
@@ -183,12 +192,12 @@ def end_story(txn: Txn) -> None:
         spec = chapter.slot_spec(number)
         if "end_of_story" in spec:
             rewards.append(spec["end_of_story"])
-            txn.notice(f"empty slot {number}: {spec['end_of_story']}")
+            txn.notice(f"empty slot {_slot(chapter, number)}: {spec['end_of_story']}")
             if "token" in spec or "tokens" in spec:
                 _token_reward(txn, spec.get("token", "any"), int(spec.get("tokens", "1")), picks)
         if "end_of_encounter" in spec:
             txn.put("extra_unique", True)  # OS-TIME-5 / OS-ESET-1: the chapter's extra unique box
-            txn.notice(f"empty slot {number}: {spec['end_of_encounter']} (extra unique box checked)")
+            txn.notice(f"empty slot {_slot(chapter, number)}: {spec['end_of_encounter']} (extra unique box checked)")
     txn.put("rewards", rewards)
     reset_all_might(txn)
     txn.put("part", "encounter")

@@ -59,19 +59,28 @@ def stage_label(state: GameState, card: object) -> str:
 
 
 def stage_words(state: GameState, card: object) -> str:
-    """The card's name and what its numbers say it does: ``Gnaw (moves 7, attacks from the front)``."""
+    """The card's name and what its numbers say it does: ``Gnaw (moves 7, attacks from the front)``; an
+    attack from a broken location draws one card of the strongest colour less (OS-EATK-1)."""
     named = encounter_of(state).card(str(card))
     parts = []
     if named.move is not None:
         parts.append(f"moves {named.move}")
     if named.attack is not None:
         location = dict((loc, name) for loc, name, _ in encounter_of(state).locations).get(named.attack, named.attack)
-        parts.append(f"attacks from the {location.lower()}")
+        broken = f"boss.{named.attack}" in state.tracks and state.value(f"boss.{named.attack}") == 0
+        parts.append(f"attacks from the broken {location.lower()}: one card less, OS-EATK-1" if broken
+                     else f"attacks from the {location.lower()}")
     return stage_label(state, card) + (f" ({', '.join(parts)})" if parts else "")
 
 
 def seat(state: GameState, n: int) -> SeatRecord:
     return rec(state).seat(n)
+
+
+def has_figure(state: GameState, n: int) -> bool:
+    """The seat has a model on the board an enemy can attack: its Oathsworn, or the ally it took."""
+    record = seat(state, n)
+    return not record.down or bool(record.ally)
 
 
 def put_seat(txn: Txn, n: int, record: SeatRecord) -> None:
@@ -210,6 +219,7 @@ def check_end(txn: Txn) -> None:
     result = rules.encounter_result(sum(1 for v in boss_dice(state).values() if v > 0), len(conscious(state)))
     if result is not None:
         reset_all_might(txn)  # OS-MIGHT-7: the encounter part is over
+        txn.put("attacks_due", [])
     if result == "victory":
         txn.put("part", "epilogue")
         txn.put("result", "victory")

@@ -37,6 +37,7 @@ def _spirits_lose(txn: Txn, track: str, n: int, reason: str = "") -> None:
 LOSS = "blight.presence_loss"  # [seat, how many, why]: Presence a Spirit still destroys, land by land
 LOSS_PROMPT = "si.blight.lose_presence"
 ELSEWHERE = "one not in a land the station tracks"
+NONE = "none within range"  # a loss limited to some lands, for a Spirit whose Presence the station does not all place
 
 
 def ask_loss(txn: Txn) -> None:
@@ -46,10 +47,14 @@ def ask_loss(txn: Txn) -> None:
         if not queue:
             txn.put(LOSS, None)
             return
-        seat, left, reason = queue[0].seat, queue[0].left, queue[0].reason
-        options = [name for name, rec in lands.all_lands(txn.state).items() if rec.presence.get(str(seat), 0)]
+        seat, left, reason, within = queue[0].seat, queue[0].left, queue[0].reason, queue[0].within
+        options = [name for name, rec in lands.all_lands(txn.state).items()
+                   if rec.presence.get(str(seat), 0) and (not within or name in within)]
         if txn.value(seat_track(seat, "presence")) > lands.placed_presence(txn.state, seat):
-            options.append(ELSEWHERE)
+            options += [ELSEWHERE, NONE] if within else [ELSEWHERE]
+        if within and not options:  # none of its Presence is where this loss may take it from
+            txn.put(LOSS, list(queue[1:]) or None)
+            continue
         if len(options) > 1:
             txn.ask(LOSS_PROMPT, f"{reason}: seat {seat} destroys 1 Presence ({left} to go): from which land?",
                     options, seat=seat, context={"lands": options})
@@ -60,6 +65,9 @@ def ask_loss(txn: Txn) -> None:
 def _lose_one(txn: Txn, where: str) -> None:
     first, *rest = shared(txn.state).presence_loss
     seat = first.seat
+    if where == NONE:
+        txn.put(LOSS, rest or None)
+        return
     if where != ELSEWHERE:
         rec = lands.land(txn.state, where)
         lands.put(txn, where, rec.with_presence(str(seat), rec.presence.get(str(seat), 0) - 1))

@@ -227,10 +227,16 @@ def on_draw(txn: Txn, index: int) -> None:
     txn.draw("blight_deck", None if index == 0 else names[index - 1])
 
 
+def may_draw(state: GameState) -> str | None:
+    """Why no Blight card can be drawn now, or None."""
+    return None if shared(state).blight_drawing else "a Blight card is drawn only when a Still Healthy card runs out"
+
+
 def drawn(txn: Txn, name: str) -> None:
     """The card a Still Healthy card drew comes into play already Blighted, with its Immediately."""
-    if not shared(txn.state).blight_drawing:
-        raise Rejected("a Blight card is drawn only when a Still Healthy card runs out")
+    reason = may_draw(txn.state)
+    if reason:
+        raise Rejected(reason)
     card = table(txn.state).blight_card(name)
     txn.put(DRAWING, None)
     txn.put("blight_card", card.name)

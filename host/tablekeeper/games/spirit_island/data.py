@@ -54,11 +54,27 @@ class BlightCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     spirit_phase_plays: Whole = 0
 
 
+class FearTurn(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What one level of a Fear card changes in this turn's Ravage, Build and Explore, so the
+    rules' answers the station offers follow it: lands where Invaders do not Build (or Build no
+    City) or Explore, and the Defend it gives."""
+
+    no_build: Literal["", "city", "dahan", "dahan_outnumber_buildings", "coastal"] = ""
+    no_city: Literal["", "coastal"] = ""
+    no_explore: Literal["", "two_dahan"] = ""
+    defend_coastal: Whole = 0
+    defend_presence: Whole = 0  # in each land with any Spirit's Presence
+    defend_per_dahan: Whole = 0
+    defend_with_dahan: Whole = 0  # once more in each land with Dahan
+
+
 class FearCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A Fear card: what it does at Terror Level I, II and III, in our words."""
+    """A Fear card: what it does at Terror Level I, II and III, in our words; ``turn``: what each
+    level changes in this turn's Invader steps (none where the players do it by hand)."""
 
     name: str
     effects: tuple[str, str, str]
+    turn: tuple[FearTurn, FearTurn, FearTurn] | None = None
     box: str = ""
     verified: bool = False
     source: str = ""

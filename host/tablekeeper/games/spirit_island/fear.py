@@ -107,11 +107,19 @@ def on_named(txn: Txn, index: int) -> None:
         _name(txn, UNNAMED, reported=True)
 
 
+def may_name(state: GameState) -> str | None:
+    """Why no Fear card can be named now, or None."""
+    cards = shared(state).fear_earned
+    if not cards or cards[0].name is not None or state.step != "fear":
+        return "Fear cards are named when the Fear step reveals them"
+    return None
+
+
 def on_drawn(txn: Txn, name: str) -> None:
     """A Fear card was named from the deck of unseen cards (the device's draw or the players')."""
-    cards = shared(txn.state).fear_earned
-    if not cards or cards[0].name is not None or txn.state.step != "fear":
-        raise Rejected("Fear cards are named when the Fear step reveals them")
+    reason = may_name(txn.state)
+    if reason:
+        raise Rejected(reason)
     prompt = txn.state.prompt
     if prompt is not None and prompt.id == NAME_PROMPT:
         txn.close_prompt()  # ``reveal fear_cards NAME`` answers the question too

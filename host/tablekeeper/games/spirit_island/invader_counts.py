@@ -23,16 +23,19 @@ from tablekeeper.core.tracks import seat_track
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import (
     adversary_rules,
+    blight_effects,
     blight_track,
     damage,
+    fear_rules,
     invader_rules,
     island_setup,
     lands,
+    spirits,
     table_actions,
 )
 from tablekeeper.games.spirit_island.common import adversary, slots, table
 from tablekeeper.games.spirit_island.invader_rules import Invader
-from tablekeeper.games.spirit_island.record import LandRecord, Question, shared
+from tablekeeper.games.spirit_island.record import LandRecord, PresenceLoss, Question, shared
 
 QUEUE = "counts.queue"
 OWN = "counts.own"  # timing-stack depths of the Invader Actions the station opened itself
@@ -76,10 +79,12 @@ def _invaders(state: GameState, rec: LandRecord) -> list[Invader]:
 
 def defend_in(state: GameState, name: str, rec: LandRecord) -> int:
     """SI-DEFEND-1/4: Defend recorded in the land (a single-land amount settled when recorded), plus
-    a Spirit's own Defend at its Sacred Sites (Earth's Vitality)."""
+    a Spirit's own Defend at its Sacred Sites (Earth's Vitality) and this turn's Fear cards'
+    island-wide Defend, counted now."""
     extra = sum(adversary_rules.sacred_site_defend(state, seat) for seat in state.seat_numbers()
                 if rec.presence.get(str(seat), 0) >= 2)
-    sources = [damage.DefendSource(locked=rec.defend + extra)]
+    sources = [damage.DefendSource(locked=rec.defend + extra),
+               damage.DefendSource(amount=fear_rules.defend(state, name), island_wide=True)]
     return damage.defend_total(sources, dahan=0, sitting_out=0, in_ravage=True)
 
 
@@ -120,11 +125,14 @@ def rules_destroyed(state: GameState, name: str, dahan_lost: int) -> Counts:
 
 def rules_build(state: GameState, name: str) -> Counts:
     """SI-INV-5: a City where Towns outnumber Cities, else a Town; none without Invaders (England 1:
-    an empty land next to enough Towns and Cities builds a Town)."""
+    an empty land next to enough Towns and Cities builds a Town), nor where a Fear card resolved
+    this turn says Invaders do not Build (that piece)."""
     rec = lands.land(state, name)
     piece = invader_rules.build(rec.explorers, rec.towns, rec.cities)
     if piece is None and adversary_rules.builds_empty(state, name):
         piece = "town"
+    if piece is not None and fear_rules.stops_build(state, name, piece):
+        piece = None  # a Fear card resolved this turn (Trade Suffers, Avoid the Dahan, ...)
     return {None: (0, 0, 0), "town": (0, 1, 0), "city": (0, 0, 1)}[piece]
 
 
@@ -145,7 +153,7 @@ def rules_explore(state: GameState, name: str, card: str = "") -> Counts:
     """SI-INV-6: 1 Explorer where the land has a source. After setup, Scotland 1 puts a Town
     instead in a Coastal land (the Coastal Lands card: in its board's first 2), France 1 a second
     Explorer in a land without Towns or Cities."""
-    if not explores(state, name):
+    if not explores(state, name) or fear_rules.stops_explore(state, name):
         return 0, 0, 0
     if state.phase == "setup":
         return 1, 0, 0
@@ -396,6 +404,8 @@ def resume(txn: Txn) -> None:
             _end_own(txn)
         elif q.kind == "after_card":
             adversary_rules.after_explore_card(txn, q.terrain)
+        elif q.kind == "sworn":
+            sworn_to_victory(txn, q.land, q.delta)
         elif q.kind == "after_ravage":
             after_ravage(txn, q.terrain.split(" and "))
         elif q.kind == "royal_backing":
@@ -448,6 +458,14 @@ def _summary(overview: Question, group: list[Question], state: GameState) -> str
         if said:
             parts.setdefault(", ".join(said), []).append(name)
     text = "; ".join(f"{', '.join(names)}: {said}" for said, names in parts.items()) if parts else "nothing happens"
+    applied = fear_rules.names(state, overview.board)
+    if applied:
+        text += f" (with {', '.join(applied)})"
+    if overview.board in ("ravage", "build"):
+        stoppable = [name for name in dict.fromkeys(q.land for q in group if q.kind == overview.board)
+                     if chokers(state, name)]
+        if stoppable:
+            text += f" ({', '.join(stoppable)}: Choke the Land with Green may stop it, land by land)"
     if any(q.kind == "ravage" and q.preset and q.preset[0] for q in group) and any(
             lands.placed_presence(state, s) < state.value(seat_track(s, "presence")) for s in state.seat_numbers()):
         text += " (Presence not placed in a land is not lost)"
@@ -510,8 +528,10 @@ def _ask(txn: Txn, q: Question) -> None:
     elif q.kind == "build":
         likely = q.preset or rules_build(state, q.land)
         answers = _answers((likely[0], likely[1], likely[2]), ("towns", "cities"), 2)
+        stoppers = chokers(state, q.land)
         txn.ask(PROMPTS["build"], f"{q.step or 'Build'} in {q.land}: what was added?",
-                [_text(a) for a in answers], context={**context, "answers": [list(a) for a in answers]})
+                [*(_text(a) for a in answers), *(CHOKE.format(seat=seat) for seat in stoppers)],
+                context={**context, "answers": [list(a) for a in answers], "choke": stoppers})
     elif q.kind == "explore":
         likely = q.preset or rules_explore(state, q.land, q.terrain)
         kinds = ("explorers", "towns") if adversary_rules.applies(state, "trading_port") is not None else ("explorers",)
@@ -522,8 +542,10 @@ def _ask(txn: Txn, q: Question) -> None:
         blight, dealt, lost, _ = q.preset or rules_ravage(state, q.land)
         said = f"{dealt} Damage" + (f", {lost} Dahan lost" if lost else "")
         options = [f"Blight added ({said})", "no Blight"] if blight else [f"no Blight ({said})", "Blight added"]
-        txn.ask(PROMPTS["ravage"], f"Ravage in {q.land}: did it add Blight?", options,
-                context={**context, "blight_first": bool(blight)})
+        stoppers = chokers(state, q.land)
+        txn.ask(PROMPTS["ravage"], f"Ravage in {q.land}: did it add Blight?",
+                [*options, *(CHOKE.format(seat=seat) for seat in stoppers)],
+                context={**context, "blight_first": bool(blight), "choke": stoppers})
     elif q.kind == "loss":
         at = table(state).adversary_at(q.terrain, adversary(state)[1])
         effect = at.loss.effect if at.loss else ""
@@ -549,7 +571,8 @@ def _ask(txn: Txn, q: Question) -> None:
                 context={**context, "cards": options, "stage": stage})
     elif q.kind == "push":
         options = list(lands.place(state, q.land).adjacent)
-        txn.ask(PROMPTS["push"], f"{q.step}: the Explorer in {q.land} is pushed: into which adjacent land?",
+        piece = NAMES[q.terrain or "explorers"][0]
+        txn.ask(PROMPTS["push"], f"{q.step}: the {piece} in {q.land} is pushed: into which adjacent land?",
                 options, context={**context, "lands": options})
     elif q.kind == "place":
         candidates = adversary_rules.escalation_lands(state, q.terrain, q.board, q.land)
@@ -608,9 +631,15 @@ def on_loss(txn: Txn, index: int) -> None:
 
 def on_counts(txn: Txn, index: int) -> None:
     """A land's Build, Explore or Dahan strike-back answered (pieces added or destroyed): applied as
-    the rules' own answer is (one handler for the three questions of this shape)."""
+    the rules' own answer is (one handler for the three questions of this shape); a Build stopped
+    by Choke the Land with Green adds nothing and costs its seat a Presence."""
+    context = txn.open_prompt().context
+    stopped = index - len(context.get("answers") or [])
     q, counts = _chosen(txn, index)
-    _take(txn, q, counts)
+    if stopped >= 0 and context.get("choke"):
+        _choke(txn, q, int(context["choke"][stopped]))
+    else:
+        _take(txn, q, counts)
     resume(txn)
 
 
@@ -638,6 +667,10 @@ def on_ravage_blight(txn: Txn, index: int) -> None:
     rules = q.preset or rules_ravage(txn.state, q.land)
     blight = (index == 0) == bool(prompt.context["blight_first"])
     txn.close_prompt()
+    if index >= 2:  # Choke the Land with Green: no Ravage here
+        _choke(txn, q, int(prompt.context["choke"][index - 2]))
+        resume(txn)
+        return
     # the Dahan losses follow the answer: no Blight means less than 2 Damage, which destroys none
     lost = rules[2] if blight or not rules[0] else 0
     _ravaged(txn, q, blight=blight, lost=lost, extra=rules[3] if blight else 0, ask_presence=True)
@@ -651,12 +684,70 @@ def _ravaged(txn: Txn, q: Question, *, blight: bool, lost: int, extra: int, ask_
         rec = lands.land(txn.state, q.land)
         lands.put(txn, q.land, rec.add("dahan", -lost))
         txn.notice(f"Ravage in {q.land}: {lost} Dahan destroyed")
+        _after_action(txn, q.land, Question("sworn", land=q.land, delta=lost))
     if blight:
         mark_board(txn, lands.board_of(q.land))
         txn.notice(f"Ravage in {q.land}: Blight added")
         blight_track.add(txn, q.land, 1, ask_presence=ask_presence)
         if extra:
             blight_track.add_plain(txn, q.land, "Heavy Mining")
+
+
+def _after_action(txn: Txn, land: str, question: Question) -> None:
+    """Queue ``question`` right after the end of ``land``'s open Invader Action: a triggered
+    action waits for the action that set it off (SI-TRIGGER-1)."""
+    queue = list(shared(txn.state).queue)
+    at = next((i + 1 for i, queued in enumerate(queue) if queued.kind == "end" and queued.land == land), 0)
+    txn.put(QUEUE, [*queue[:at], question, *queue[at:]])
+
+
+CHOKE = "stopped: seat {seat} destroys 1 Presence there (Choke the Land with Green)"
+
+
+def chokers(state: GameState, land: str) -> list[int]:
+    """The seats that may stop a Ravage or Build in ``land`` by destroying 1 of their Presence
+    there: a Spirit with Choke the Land with Green and a Sacred Site in it."""
+    rec = lands.land(state, land)
+    out: list[int] = []
+    for seat in state.seat_numbers():
+        spirit = spirits.spirit_of(state, seat)
+        if spirit is not None and spirit.stops_invaders_at_sacred_sites and rec.presence.get(str(seat), 0) >= 2:
+            out.append(seat)
+    return out
+
+
+def _choke(txn: Txn, q: Question, seat: int) -> None:
+    """The land's Ravage or Build does not happen; the seat destroys 1 of its Presence there."""
+    rec = lands.land(txn.state, q.land)
+    lands.put(txn, q.land, rec.with_presence(str(seat), rec.presence.get(str(seat), 0) - 1))
+    txn.add(seat_track(seat, "presence"), -1)
+    txn.notice(f"Choke the Land with Green: the {q.step or 'Build'} in {q.land} is stopped; "
+               f"seat {seat} destroys 1 Presence there")
+    if q.kind == "ravage":  # no Ravage: no Dahan strike back either
+        queue = list(shared(txn.state).queue)
+        at = next((i for i, queued in enumerate(queue) if queued.kind == "destroyed" and queued.land == q.land), None)
+        if at is not None:
+            txn.put(QUEUE, [*queue[:at], *queue[at + 1:]] or None)
+
+
+def sworn_to_victory(txn: Txn, land: str, dahan: int) -> None:
+    """SI-TRIGGER-2: after a Ravage destroyed Dahan, a Spirit sworn to victory (Thunderspeaker)
+    destroys 1 of its Presence within its Range of that land for each, asked land by land."""
+    for seat in txn.state.seat_numbers():
+        spirit = spirits.spirit_of(txn.state, seat)
+        reach = spirit.presence_per_ravaged_dahan_within if spirit is not None else None
+        if reach is None or not txn.value(seat_track(seat, "presence")):
+            continue
+        near = lands.within(txn.state, land, reach)
+        unplaced = txn.value(seat_track(seat, "presence")) > lands.placed_presence(txn.state, seat)
+        if not unplaced and not any(lands.land(txn.state, n).presence.get(str(seat), 0) for n in near):
+            continue
+        txn.notice(f"Sworn to Victory: the Ravage in {land} destroyed {dahan} Dahan, so seat {seat} "
+                   f"destroys {dahan} Presence within {reach} of {land}")
+        reason = f"Sworn to Victory (Ravage in {land})"
+        txn.put(blight_effects.LOSS, [*shared(txn.state).presence_loss,
+                                      PresenceLoss(seat, dahan, reason, tuple(near))])
+    blight_effects.ask_loss(txn)
 
 
 def mark_board(txn: Txn, board: str) -> None:
@@ -667,7 +758,8 @@ def mark_board(txn: Txn, board: str) -> None:
 
 
 def destroy_pieces(txn: Txn, piece: str, n: int, land: str) -> None:
-    """SI-INV-8: destroying a Town or City generates Fear on top of the effect's own."""
+    """SI-INV-8: destroying a Town or City generates Fear on top of the effect's own. Russia 2's
+    push is queued first; the caller asks it (a Ravage's own questions run on, in order)."""
     kind = {"explorer": "explorers", "town": "towns", "city": "cities"}[piece]
     rec = lands.land(txn.state, land)
     if rec.count(kind) < n:
@@ -678,7 +770,6 @@ def destroy_pieces(txn: Txn, piece: str, n: int, land: str) -> None:
         txn.notice(f"A Sense for Impending Disaster: 1 Explorer in {land} is pushed instead of destroyed (1 Fear)")
         txn.add("fear.generated", 1)
     lands.put(txn, land, rec.add(kind, -n))
-    resume(txn)  # the push's land, asked now
     fear_each = table(txn.state).piece_fear[piece]
     if fear_each * n:
         txn.notice(f"Destroying {n} {piece}(s) generates {fear_each * n} Fear")
@@ -739,11 +830,17 @@ def on_push(txn: Txn, index: int) -> None:
     q = Question.of(prompt.context["q"])
     to = str(prompt.context["lands"][index])
     txn.close_prompt()
-    source = lands.land(txn.state, q.land)
-    if source.explorers:
-        lands.put(txn, q.land, source.add("explorers", -1))
-        lands.put(txn, to, lands.land(txn.state, to).add("explorers", 1))
-        txn.notice(f"1 Explorer pushed from {q.land} into {to}")
+    source, kind = lands.land(txn.state, q.land), q.terrain or "explorers"
+    if source.count(kind):
+        lands.put(txn, q.land, source.add(kind, -1))
+        lands.put(txn, to, lands.land(txn.state, to).add(kind, 1))
+        txn.notice(f"1 {NAMES[kind][0]} pushed from {q.land} into {to}")
+    resume(txn)
+
+
+def push_pieces(txn: Txn, kind: str, n: int, land: str, why: str) -> None:
+    """``n`` of ``kind`` pushed out of ``land``, each asked where (SI-PUSH-1: they may split)."""
+    _push(txn, [Question("push", kind, land=land, step=why)] * n, front=True)
     resume(txn)
 
 

@@ -141,6 +141,17 @@ def unplaced(state: GameState, kind: str) -> int:
     return state.value(f"island.{kind}") - totals(all_lands(state).values())[index]
 
 
+def within(state: GameState, name: str, reach: int) -> list[str]:
+    """The lands within ``reach`` of ``name`` (Range: the land itself is Range 0), in island order;
+    across boards only as the players laid them out (``links``)."""
+    found = {name}
+    edge = {name}
+    for _ in range(reach):
+        edge = {n for e in edge for n in place(state, e).adjacent} - found
+        found |= edge
+    return [n for n in places(state) if n in found]
+
+
 def placed_presence(state: GameState, seat: int) -> int:
     return sum(rec.presence.get(str(seat), 0) for rec in all_lands(state).values())
 

@@ -87,14 +87,14 @@ class Question(msgspec.Struct, frozen=True, omit_defaults=True):
     0/1, Damage to the land, Dahan destroyed, extra Blight 0/1); setup (1: as printed).
     """
 
-    kind: str  # overview setup build explore ravage destroyed loss begin end where place swayed after_card
+    kind: str  # overview setup build explore ravage destroyed loss begin end where place swayed after_card sworn
     terrain: str = ""  # the card's terrain; for ``where`` the piece kind; for ``place`` the rule
     land: str = ""
     board: str = ""
     step: str = ""
     group: int = 0
     auto: bool = False
-    delta: int = 0  # ``where``: +1 a piece was added by hand, -1 removed
+    delta: int = 0  # ``where``: +1 a piece was added by hand, -1 removed; ``sworn``: Dahan destroyed
     preset: tuple[int, ...] | None = None
 
     @staticmethod
@@ -114,11 +114,13 @@ class PresenceAsk(msgspec.Struct, frozen=True, array_like=True):
 
 
 class PresenceLoss(msgspec.Struct, frozen=True, array_like=True):
-    """Presence a Spirit still destroys, land by land, and why (a Blight card's effect)."""
+    """Presence a Spirit still destroys, land by land, and why (a Blight card's effect, Sworn to
+    Victory); ``within``: only from these lands (empty: from any)."""
 
     seat: int
     left: int
     reason: str
+    within: tuple[str, ...] = ()
 
 
 class WaitingBlight(msgspec.Struct, frozen=True):

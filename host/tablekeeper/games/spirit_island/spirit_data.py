@@ -67,6 +67,15 @@ class Spirit(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     special_rules: tuple[str, ...] = ()
     defend_at_sacred_sites: Whole = 0
     slow_as_fast_per: str = ""  # each of these elements lets one Slow Power be used as if Fast
+    # Sworn to Victory: for each Dahan a Ravage destroys, 1 of its Presence within this Range is destroyed
+    presence_per_ravaged_dahan_within: Whole | None = None
+    # Choke the Land with Green: a Ravage or Build in a land with its Sacred Site may be stopped by
+    # destroying 1 of its Presence there
+    stops_invaders_at_sacred_sites: bool = False
+    # To Dream a Thousand Deaths: what its Powers would destroy becomes this much Fear per piece
+    # instead (explorer, town, city), and the pieces named in ``pushes_instead`` are pushed
+    destroys_as_fear: dict[Literal["explorer", "town", "city"], Whole] = {}
+    pushes_instead: tuple[Literal["explorer", "town", "city"], ...] = ()
     cards: tuple[SpiritCard, ...] = ()
     innates: tuple[Innate, ...] = ()
 

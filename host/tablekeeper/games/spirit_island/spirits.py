@@ -342,7 +342,12 @@ def growth_changed_income(txn: Txn, track: str, old: int, new: int) -> None:
     if (txn.state.phase, txn.state.step) != ("spirit", "growth") or not is_number(seat_text, signed=False):
         return
     seat = int(seat_text)
-    if seat in txn.state.done or txn.value(seat_track(seat, "cards_played")):
+    if seat in txn.state.done:
+        return
+    if txn.value(seat_track(seat, "cards_played")):  # Growth comes before the cards: recorded late?
+        change = f"+{new - old}" if new > old else str(new - old)
+        txn.notice(f"Seat {seat} has played a card, so this turn's Energy stays as it was ({new} a turn from next turn)"
+                   f"; if this was this turn's Growth: add {seat_track(seat, 'energy')} {change}")
         return
     energy = seat_track(seat, "energy")
     txn.set(energy, max(0, txn.value(energy) + new - old))

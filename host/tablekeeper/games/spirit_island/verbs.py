@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
+from tablekeeper.core.chance import Deck
 from tablekeeper.core.game import CORE_VERBS, ChoiceHandler, Txn, Verb, parse_int, parse_seat, want
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.tracks import seat_track
@@ -86,12 +88,38 @@ def _destroy(txn: Txn, args: tuple[str, ...]) -> None:
     where = _where_from(txn, piece, n, land)
     if where:
         invader_counts.destroy_pieces(txn, piece, n, where)
+        invader_counts.resume(txn)  # Russia 2's push, asked now
         return
     fear_each = table(txn.state).piece_fear[piece]
     if fear_each * n:
         txn.notice(f"Destroying {n} {piece}(s) generates {fear_each * n} Fear")
         txn.add("fear.generated", fear_each * n)
     txn.add(_track_of(piece), -n)
+
+
+def _dream(txn: Txn, args: tuple[str, ...]) -> None:
+    """SI-ERRATA-1: a Power of a Spirit that dreams a thousand deaths (Bringer of Dreams and
+    Nightmares) would destroy Invaders: they are not destroyed (no Fear for destroying them); its
+    special rule's Fear instead, and the pieces it pushes are pushed, each asked where."""
+    usage = "dream SEAT explorer|town|city [N] LAND"
+    if len(args) < 3:
+        raise Rejected(f"usage: {usage}")
+    seat = parse_seat(txn.state, args[0])
+    spirit = spirits.spirit_of(txn.state, seat)
+    if spirit is None or not spirit.destroys_as_fear:
+        raise Rejected(f"seat {seat}'s Spirit does not turn destruction into Fear: destroy PIECE [N] [LAND]")
+    piece, n, land = _piece_args(args[1:], usage)
+    if not land:
+        raise Rejected(f"name the land the Invaders are in: {usage}")
+    where, kind = lands.place(txn.state, land).name, _track_of(piece).split(".")[1]
+    if lands.land(txn.state, where).count(kind) < n:
+        raise Rejected(f"{where} has {lands.land(txn.state, where).count(kind)} {kind}, not {n}")
+    fear_made = n * next((each for kind_of, each in spirit.destroys_as_fear.items() if kind_of == piece), 0)
+    txn.notice(f"To Dream a Thousand Deaths: {n} {piece}(s) in {where} not destroyed: {fear_made} Fear instead")
+    if fear_made:
+        txn.add("fear.generated", fear_made)
+    if piece in spirit.pushes_instead:
+        invader_counts.push_pieces(txn, kind, n, where, "To Dream a Thousand Deaths")
 
 
 def _remove(txn: Txn, args: tuple[str, ...]) -> None:
@@ -330,11 +358,45 @@ def _guard(core: str) -> Verb:
     return Verb(base.usage, base.help, handler)
 
 
+def _card_key(name: str) -> tuple[str, ...]:
+    return tuple(sorted(w for w in re.findall(r"[a-z0-9']+", name.lower()) if w != "and"))
+
+
+def _reveal(txn: Txn, args: tuple[str, ...]) -> None:
+    """The card the players turned over, matched to the names the deck may show now whatever the
+    case, a Stage III card's terrains in either order ("sands+jungle" is Jungle+Sands), or a name's
+    unique start; anything else is refused with the names it may be."""
+    if len(args) < 2:
+        raise Rejected("usage: reveal invaders CARD | reveal fear_cards NAME | reveal blight_deck NAME")
+    source, typed = args[0], " ".join(args[1:])
+    allowed = {"invaders": invader_track.may_draw, "fear_cards": fear.may_name, "blight_deck": blight_track.may_draw}
+    reason = allowed[source](txn.state) if source in allowed else None
+    if reason:
+        raise Rejected(reason)
+    src = txn.state.sources.get(source)
+    if isinstance(src, Deck) and source != "fear":
+        deck = src.ready()
+        i = deck.stage_index()
+        names = [name for name, _ in deck.stages[i].items] if i is not None else []
+        found = ([n for n in names if n == typed] or [n for n in names if _card_key(n) == _card_key(typed)]
+                 or [n for n in names if n.lower().startswith(typed.lower())])
+        if len(found) != 1 and names:
+            raise Rejected(f"reveal {source}: {typed!r} is {'not one' if not found else 'more than one'} of the "
+                           f"cards it may be now: {', '.join(found or names)}")
+        typed = found[0] if found else typed
+    txn.draw(source, typed)
+
+
 VERBS: Mapping[str, Verb] = {
     "next": Verb("next", "next step; with an Invader-count question open, confirm its first answer", _next),
+    "reveal": Verb("reveal invaders CARD | reveal fear_cards NAME | reveal blight_deck NAME",
+                   "report the card the players turned over (any case; a Stage III card's terrains in any order)",
+                   _reveal),
     "fear": Verb("fear [N]", "generate N Fear (earns cards, raises Terror)", _fear),
     "destroy": Verb("destroy explorer|town|city [N] [LAND]", "destroy Invaders (Towns/Cities add Fear)", _destroy),
     "remove": Verb("remove explorer|town|city [N] [LAND]", "remove Invaders (no Fear)", _remove),
+    "dream": Verb("dream SEAT explorer|town|city [N] LAND",
+                  "Bringer's Power would destroy Invaders: its Fear instead, Explorers and Towns pushed", _dream),
     "blight": Verb("blight [LAND [N]]", "add Blight in the FAQ's order (no LAND: yes/no questions)", _blight),
     "cascade": Verb("cascade LAND", "the adjacent land a cascading Blight goes to", _cascade),
     "remove-blight": Verb("remove-blight LAND [N]", "Blight leaves the island back to the card", _remove_blight),
