@@ -165,8 +165,8 @@ def test_owing_in_ranger_turns_and_pass_rests_earthborne() -> None:
     ok(s, "pass 2")
     assert s.state.owing == (1, 3)
     ok(s, "pass 1")
-    ok(s, "pass 3")
-    assert s.state.phase == "travel"  # the last rest ended the Ranger turns
+    ok(s, "pass 3")  # the last rest ended the Ranger turns; with no travel to decide, Refresh ran too
+    assert (s.state.round, s.state.phase) == (2, "path")
 
 
 @pytest.mark.parametrize("game", GAMES)

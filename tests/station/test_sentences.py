@@ -15,8 +15,18 @@ from tests.station import sentences
 
 CASES = [(run, build) for run in sentences.RUNS for build in sentences.BUILDS]
 # Earthborne's notice as a round reaches its Travel step short of the location's threshold (the issue
-# saw "no travel: location progress 0/4: not enough to travel"; the example script has 0/6 and 2/6)
+# saw "no travel: location progress 0/4: not enough to travel"). The station runs such a Travel step by
+# itself into Refresh, so the notice stays on the track display where the table walks each step: a
+# round played with --walk, 0/6 at Lone Tree Station.
 NOTICE = ": not enough to travel"
+SHORT_OF_TRAVEL = """pathdeck woods lone_tree_station
+reveal path "Sitka Doe"
+reveal path "Sunberry Bramble"
+next
+rest 1
+rest 2
+next
+"""
 _SEEN: dict[tuple[str, str], list[sentences.Seen]] = {}  # each case's screens, run once per worker
 
 
@@ -44,12 +54,15 @@ def plain_wrap(text: str, widths: Sequence[int], indent: str = "") -> tuple[str,
 @pytest.mark.parametrize("protection", ["phrases", "removed"])
 def test_the_earthborne_notice_is_never_split_after_not(protection: str, tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Earthborne's travel notice as the track display shows it on both builds, in the game's example
-    script. With the phrase rule removed (a plain word wrap) the check finds "... not | enough to travel"."""
+    """Earthborne's travel notice as the track display shows it on both builds, in a walked round that
+    ends short of the threshold. With the phrase rule removed (a plain word wrap) the check finds
+    "... not | enough to travel"."""
     render._fit.cache_clear()
     if protection == "removed":
         monkeypatch.setattr(render, "wrap_rows", plain_wrap)
-    run = next(r for r in sentences.RUNS if r.name == "earthborne")
+    script = tmp_path / "short_of_travel.script"
+    script.write_text(SHORT_OF_TRAVEL, encoding="utf-8")
+    run = sentences.Run("earthborne.short", ("--walk", "--game", "earthborne", "--seats", "2"), script, typed=True)
     found: list[str] = []
     noticed = 0
     try:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from tablekeeper.core.session import Session
+from tablekeeper.games.earthborne import GAME
 from tests.games.earthborne.helpers import PATH_CARDS, do, in_play, prompt, refused, session, to_turns, tracks, view
 
 CAMP_DAY = ("location Ridge 1", "pathdeck 10", "reveal path Doe", "reveal path \"Stalking Cat\"",
@@ -54,6 +56,23 @@ def test_a_day_that_ends_without_camping_records_where_the_group_is() -> None:
     assert view(s)["record"] == {"location": "Ridge", "threshold": "2", "terrain": None}
     do(s, "newday")
     assert view(s)["location"]["name"] == "Ridge" and tracks(s)["location.progress"] == 0
+
+
+@pytest.mark.rule("ER-DAY-1")
+@pytest.mark.rule("ER-SETUP-1")
+@pytest.mark.parametrize("built", ["pathdeck woods lone_tree_station", "next"])
+def test_a_day_ended_where_it_began_builds_tomorrows_deck_from_todays_terrain(built: str) -> None:
+    """Day 1 at Lone Tree Station with the Woods set, ended by fatigue before any travel: the terrain
+    was not recorded, so day 2 asked the group to build its deck again; it is the deck's terrain."""
+    s = do(Session(GAME, seats=2, seed=7), built)  # the campaign's start, no deck built yet
+    if built == "next":  # Phase 1's question: which deck the group built
+        options = prompt(s)["options"]
+        do(s, f"choose {next(i for i, o in enumerate(options, 1) if o.startswith('Woods'))}")
+    do(s, 'reveal path "Sitka Doe"', 'reveal path "Sunberry Bramble"', "next", "turn 1", "fatigue 1 30")
+    assert view(s)["record"] == {"location": "Lone Tree Station", "threshold": "3r", "terrain": "woods"}
+    do(s, "newday")
+    assert view(s)["path_built"] and view(s)["sources"]["path"]["remaining"] == 17
+    assert "path deck built: the Woods set (12) + the Lone Tree Station set (5)" in view(s)["log"]
 
 
 @pytest.mark.rule("ER-PATH-1")

@@ -69,10 +69,10 @@ def test_an_empty_deck_waits_only_while_its_discard_can_be_reshuffled() -> None:
 
 @pytest.mark.rule("ER-PATH-1")
 def test_the_automatic_flow_stops_for_the_path_cards() -> None:
-    """In the default (automatic) flow the station runs Refresh itself and stops at round 2's path
-    cards, which only the table can draw."""
+    """In the default (automatic) flow the station runs Travel (nothing to decide at 0 progress) and
+    Refresh itself and stops at round 2's path cards, which only the table can draw."""
     play = ok(opened("earthborne", seats=1, seed=7), 'location "Lone Tree" 3', "pathdeck 12",
-              'reveal path "Spiderline Stanchion"', "next", "rest 1", "next")
+              'reveal path "Spiderline Stanchion"', "next", "rest 1")
     state = play.session.state
     assert (state.round, state.phase) == (2, "path")
     assert "not drawn: seat 1 " in play_refused(play, "next")

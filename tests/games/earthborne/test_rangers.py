@@ -55,12 +55,25 @@ def test_er_path_1_each_card_resolved_before_the_next() -> None:
 @pytest.mark.rule("ER-TURN-1")
 def test_er_turn_1_no_two_turns_in_a_row() -> None:
     s = to_turns(session(seats=3), 1)
-    do(s, "next")
+    do(s, "play 1 Rope", "next")
     assert "another Ranger" in refused(s, "turn 1")
     do(s, "turn 1 role")  # exhausting the role card allows it
-    do(s, "next", "turn 2", "rest 2", "turn 3", "rest 3")
+    do(s, "play 1 Rope", "next", "turn 2", "rest 2", "turn 3", "rest 3")
     do(s, "turn 1")  # the only Ranger not rested may go again without exhausting
     assert view(s)["active_seat"] == 1
+
+
+@pytest.mark.rule("ER-TURN-1")
+@pytest.mark.rule("ER-ROUND-1")
+def test_a_turn_ended_with_no_action_does_not_let_the_ranger_before_go_again() -> None:
+    """A turn is one action: seat 2 opened a turn by mistake and ended it with nothing done. Counted as
+    seat 2's turn, it let seat 1 take a second turn in a row without exhausting the role card."""
+    s = to_turns(session(seats=2), 1)
+    do(s, "play 1 Rope", "next", "turn 2", "next")
+    assert any("seat 2's turn ends with no action taken" in n for n in s.notices)
+    assert view(s)["turns"]["last"] == 1
+    assert "seat 1 just took a turn" in refused(s, "turn 1")
+    do(s, "turn 2", "play 2 Rope", "next", "turn 1")  # once seat 2 has acted, seat 1 goes again
 
 
 @pytest.mark.rule("ER-TURN-1")

@@ -84,6 +84,22 @@ def test_a_seats_a_draws_only_its_own_path_card_in_turn(tmp_path: Path) -> None:
     assert [GAME.legend(s.state, seat) for seat in (1, 2)] == [None, "A: draw my path card"]
 
 
+def test_a_seat_whose_test_waits_for_its_challenge_card_draws_it_with_a(tmp_path: Path) -> None:
+    """ER-TEST-1: once the effort is committed, the tester's A draws the challenge card; it used to say
+    "A: end my turn", a press the game then refused because the test was still waiting."""
+    deck = tmp_path / "path.toml"
+    deck.write_text('cards = [{ name = "Fern", progress = "2", copies = 4 }]\n')
+    s = session(options={"path": str(deck)})
+    do(s, "draw path 1", "draw path 2", "next", "turn 1", "test 1 awa 1")
+    assert GAME.legend(s.state, 1) == "A: draw challenge card" and GAME.legend(s.state, 2) is None
+    press = GAME.button(s.state, "seat1.a", False)
+    assert press is not None and press.text() == "draw challenge"
+    assert GAME.button(s.state, "seat2.a", False) is None
+    do(s, press.text())
+    assert view(s)["test"]["card"] is not None and view(s)["sources"]["challenge"]["remaining"] == 23
+    assert GAME.legend(s.state, 1) == "A: done"
+
+
 def test_seat_buttons_keep_one_meaning_through_the_round(tmp_path: Path) -> None:
     """A: done / rest / end my turn / first answer; B: the seat's own move (a turn) / second answer."""
     deck = tmp_path / "path.toml"
@@ -103,6 +119,7 @@ def test_seat_buttons_keep_one_meaning_through_the_round(tmp_path: Path) -> None
     do(s, "turn 1")
     assert GAME.legend(s.state, 1) == "A: end my turn"
     assert GAME.button(s.state, "seat1.a", False).text() == "next"  # type: ignore[union-attr]
+    do(s, "play 1 Rope")  # the turn's one action (a turn with none would not count, ER-ROUND-1)
     do(s, "step effect")
     assert GAME.legend(s.state, 2) == "A: done"
     assert GAME.button(s.state, "seat2.a", False).text() == "resolve"  # type: ignore[union-attr]

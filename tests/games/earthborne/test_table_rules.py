@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tablekeeper.core.script import parse_line
+from tablekeeper.games.earthborne import pathdeck
 from tests.games.earthborne.helpers import PATH_CARDS, do, in_play, refused, session, to_turns, view
 
 CHALLENGE_FOR_A_TEST = "sun1"  # any card: the test only needs to be settled
@@ -125,6 +126,58 @@ def test_each_ranger_draws_one_path_card_in_phase_one() -> None:
     do(s, "reveal path \"Stalking Cat\" extra")  # a card an effect draws during the phase
     assert len(in_play(s)) == 5
     assert in_play(s)["card5"]["seat"] == 4  # it belongs to the Ranger whose card drew it
+
+
+@pytest.mark.rule("ER-PATH-1")
+@pytest.mark.parametrize("protection", ["in place", "protection-removed"])
+def test_a_path_card_reported_for_a_seat_out_of_turn_is_refused(monkeypatch: pytest.MonkeyPatch,
+                                                                  protection: str) -> None:
+    """A table named seat 2 for the lead's card: without the check seat 2 got both cards, seat 1 none,
+    and ``next`` counted everyone as having drawn."""
+    s = session("pathdeck 12")
+    if protection == "protection-removed":
+        monkeypatch.setattr(pathdeck, "out_of_turn_draw", lambda state, seat: None)
+        do(s, "reveal path \"Stalking Cat\" 2", "reveal path Lost Hiker", "next")
+        assert [c["seat"] for c in in_play(s).values()] == [2, 2]
+        return
+    reason = refused(s, "reveal path \"Stalking Cat\" 2")
+    assert "seat 1 draws the next path card" in reason and "extra" in reason
+    assert "seat 1 draws the next path card" in refused(s, "pass 2")
+    do(s, "reveal path \"Stalking Cat\" 1", "reveal path Lost Hiker 2")
+    assert [c["seat"] for c in in_play(s).values()] == [1, 2]
+    do(s, "reveal path \"Stalking Cat\" 1 extra")  # an effect's card may be any Ranger's
+    assert in_play(s)["card3"]["seat"] == 1
+
+
+@pytest.mark.rule("ER-PATH-1")
+@pytest.mark.rule("ER-SETUP-1")
+def test_a_new_lead_is_refused_while_the_rounds_path_cards_are_part_drawn() -> None:
+    """The lead drew; the group then elected seat 2 lead. The order counted from the new lead gave seat 1
+    the second card as well, seat 2 none, and next went on."""
+    s = session("pathdeck 12")
+    do(s, "reveal path \"Stalking Cat\"")
+    reason = refused(s, "lead 2")
+    assert "seat 2 draws next" in reason and "once each Ranger has drawn" in reason
+    do(s, "lead 1", "reveal path Lost Hiker")  # the lead as it is: nothing changes
+    assert [c["seat"] for c in in_play(s).values()] == [1, 2]
+    do(s, "lead 2")  # every Ranger drew: the new lead draws first next round
+    do(s, "next", "rest 1", "rest 2", "next", "next", "next")
+    assert view(s)["owing"] == [2, 1]
+
+
+def test_a_misspelt_card_put_in_play_is_refused_with_the_card_it_probably_is() -> None:
+    """``card "Topside Mats"`` went in as a new card with no thresholds, presence or challenge effects,
+    along the way (the Mast's numbers lost); the name is refused and the printed one suggested."""
+    s = session()
+    reason = refused(s, "card \"Topside Mats\"")
+    assert "did you mean 'Topside Mast'?" in reason and "progress=" in reason
+    assert "did you mean 'Lost Hiker'?" in refused(s, "card Lost Hikr")
+    assert in_play(s) == {}
+    do(s, "card \"Topside Mast\"")  # the printed name brings its numbers
+    assert in_play(s)["card1"]["harm"] == "6" and in_play(s)["card1"]["guide"] == 42
+    do(s, "card \"Topside Mats\" progress=2 harm=-")  # a card of the group's own, numbers given
+    do(s, "card Far")  # nothing known is near: a card with no thresholds, as the group says
+    assert [c["name"] for c in in_play(s).values()] == ["Topside Mast", "Topside Mats", "Far"]
 
 
 def test_a_challenge_card_reported_with_no_test_waiting_is_refused() -> None:

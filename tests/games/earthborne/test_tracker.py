@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from tests.games.played import ok, opened, refused
 
-# one quiet round up to Travel for one Ranger, whose path card has no thresholds (ER-PATH-1)
-DAY = ('location "Lone Tree" 3', "pathdeck 12", 'reveal path "Spiderline Stanchion"', "next", "rest 1")
+# one quiet round up to the Ranger's turns for one Ranger, whose path card has no thresholds (ER-PATH-1)
+DAY = ('location "Lone Tree" 3', "pathdeck 12", 'reveal path "Spiderline Stanchion"', "next")
 
 
 def test_a_mission_is_written_marked_and_crossed_off_across_days() -> None:
@@ -18,8 +18,8 @@ def test_a_mission_is_written_marked_and_crossed_off_across_days() -> None:
     assert "Mission Biscuit Delivery (day 1): 1/3" in play.session.game.panels(play.session.state)["track"].lines
     assert "on the tracker already" in refused(play, "mission Biscuit Delivery")
     assert "no mission 'Lost Cat'" in refused(play, "mission Lost Cat mark")
-    ok(play, *DAY[:3], 'reveal path "Spiderline Stanchion"', "next", "rest 1", "rest 2", "set seat1.deck 0",
-       "next")  # the day ends at Refresh
+    ok(play, *DAY[:3], 'reveal path "Spiderline Stanchion"', "next", "rest 1", "set seat1.deck 0",
+       "rest 2")  # the last rest: no travel to decide, and the day ends at Refresh
     assert play.session.view()["day_end_reason"] == "cannot_draw"
     ok(play, "mission Biscuit Delivery mark", "reward Quisi Biscuits", "note The group met Quisi")  # after it
     ok(play, "newday")
@@ -35,7 +35,7 @@ def test_a_mission_is_written_marked_and_crossed_off_across_days() -> None:
 
 
 def test_the_tracker_takes_entries_after_the_campaigns_last_day() -> None:
-    play = ok(opened("earthborne", seats=1, seed=7, day="30"), *DAY, "set seat1.deck 0", "next", "newday")
+    play = ok(opened("earthborne", seats=1, seed=7, day="30"), *DAY, "set seat1.deck 0", "rest 1", "newday")
     assert play.session.state.over is not None
     ok(play, "reward Sunberry Bramble", "note The Valley was saved", "mission Last Light day=30")
     assert refused(play, "rest 1").startswith("the game is over")

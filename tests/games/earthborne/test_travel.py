@@ -6,6 +6,7 @@ import pytest
 
 from tablekeeper.core.session import Session
 from tests.games.earthborne.helpers import PATH_CARDS, do, in_play, prompt, refused, session, to_turns, tracks, view
+from tests.games.played import ok, opened
 
 
 def to_travel(*setup: str) -> object:
@@ -164,3 +165,41 @@ def test_an_unknown_location_needs_its_threshold_and_a_near_name_is_suggested() 
     assert "did you mean 'Golden Shore'" in refused(s, "location \"Golden Shores\"")
     do(s, "location Ridge 2")
     assert tracks(s)["location.threshold"] == 2
+
+
+@pytest.mark.rule("ER-TRAVEL-2")
+def test_an_arrival_setup_that_discards_a_searched_card_leaves_the_leads_draw_to_the_lead() -> None:
+    """Lone Tree Station's back: search the path deck for the next predator and discard it, then the
+    lead Ranger draws 1. Reported as a card put in play and discarded, the predator counted as the
+    lead's draw and the lead's card went within reach of seat 2."""
+    s = session("location \"Boulder Field\"", "pathdeck woods valley=3", "reveal path \"Sitka Doe\"",
+                "reveal path \"Sunberry Bramble\"", "next", "progress location 8", "rest 1", "rest 2", "next",
+                "choose 1", "arrive \"Lone Tree Station\"")
+    deck = view(s)["sources"]["path"]
+    do(s, "reveal path \"Prowling Wolhund\" discard")
+    assert in_play(s) == {} and "Prowling Wolhund goes from the path deck to its discard" in s.notices[-1]
+    assert view(s)["sources"]["path"]["remaining"] == deck["remaining"] - 1
+    assert view(s)["sources"]["path"]["discard"] == deck["discard"] + 1
+    assert "usage: reveal path NAME discard" in refused(s, "reveal path \"Prowling Wolhund\" 2 discard")
+    assert "reveal path NAME discard" in refused(s, "draw path discard")  # the table found the card, not the device
+    do(s, "reveal path \"Sitka Buck\"")
+    assert in_play(s)["card3"]["seat"] == 1  # the lead's card, within the lead's reach
+
+
+@pytest.mark.rule("ER-LOC-2")
+@pytest.mark.rule("ER-TRAVEL-1")
+def test_the_automatic_flow_passes_a_travel_step_with_nothing_to_decide() -> None:
+    """After the last rest with too little progress the station waited at Travel for a NEXT nothing on
+    the displays asked for; it now runs Travel and Refresh by itself. Enough progress asks "Travel?";
+    enough progress and a ready obstacle stop there, so the group may deal with it and offer travel."""
+    setup = ("pathdeck woods lone_tree_station", 'reveal path "Sitka Doe"', 'reveal path "Sunberry Bramble"', "next")
+    short = ok(opened("earthborne", seats=2, seed=7), *setup, "rest 1", "rest 2")
+    assert (short.session.state.round, short.session.state.phase) == (2, "path")
+    assert any("no travel: location progress 0/6" in n.text for n in short.session.notes)
+    enough = ok(opened("earthborne", seats=2, seed=7), *setup, "set location.progress 6", "rest 1", "rest 2")
+    assert enough.session.state.phase == "travel" and enough.session.state.prompt is not None
+    blocked = ok(opened("earthborne", seats=2, seed=7), *setup, "card Shale Scree", "set location.progress 6",
+                 "rest 1", "rest 2")
+    assert blocked.session.state.phase == "travel" and blocked.session.state.prompt is None
+    ok(blocked, "exhaust card3", "travel")
+    assert blocked.session.state.prompt is not None

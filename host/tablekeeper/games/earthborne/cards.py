@@ -159,8 +159,24 @@ def card_verb(txn: Txn, args: tuple[str, ...]) -> None:
     if "arrow" in options:
         raise Rejected("card: give area=reach|along instead of arrow=")
     name, flags = name_then(words, lambda w: w.lower() in FLAGS)
+    _check_not_a_near_miss(txn.state, name, options)
     add_card(txn, card_record(txn.state, name, options, flags))
     engine.end_of_command(txn)
+
+
+NUMBER_OPTIONS = ("progress", "harm", "presence", "type", "icons", "entry", "guide")
+
+
+def _check_not_a_near_miss(state: GameState, name: str, options: dict[str, str]) -> None:
+    """A name one slip away from a card the device knows, given without numbers, is that card misspelt:
+    put in play as a new card it would have no thresholds, presence or challenge effects."""
+    if known_path_card(state, name) is not None or any(o in options for o in NUMBER_OPTIONS):
+        return
+    names = [*rec(state).known_path, *(c.name for c in tables.cfg(state).path.values())]
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.75)
+    if close:
+        raise Rejected(f"card: no card {name!r} is known (did you mean {close[0]!r}?); a card of your own: "
+                       f"give its numbers, card \"{name}\" progress=N|Nr|- harm=N|Nr|- presence=N")
 
 
 def location_verb(txn: Txn, args: tuple[str, ...]) -> None:

@@ -158,7 +158,8 @@ class Earthborne(Game):
                             "named in the log", travel.forced_next_verb)
         out["draw"] = Verb("draw challenge [effect] | draw path [SEAT] [extra]",
                            "the device draws (the waiting test's challenge card, a path card)", pathdeck.draw_verb)
-        out["reveal"] = Verb("reveal challenge ID|ICON [ASPECT=N ..] [effect] | reveal path NAME [SEAT] [extra]",
+        out["reveal"] = Verb("reveal challenge ID|ICON [ASPECT=N ..] [effect] "
+                             "| reveal path NAME [SEAT] [extra|discard]",
                              "report the card turned over", pathdeck.reveal_verb)
         return out
 
@@ -308,6 +309,8 @@ class Earthborne(Game):
             return Command("draw", ("path", seat), origin="button")
         if pathdeck.drew_unnamed_next(state, int(seat)):
             return Command("pass", (seat,), origin="button")  # the group's own deck: drawn, not named
+        if _test_waits_for_card(state, int(seat)):
+            return Command("draw", ("challenge",), origin="button")  # ER-TEST-1 step 3
         if playing and state.active_seat == int(seat):
             return Command("next", (), origin="button")  # end my turn
         if playing:
@@ -338,6 +341,8 @@ class Earthborne(Game):
             return "A: draw my path card"
         if pathdeck.drew_unnamed_next(state, seat):
             return "A: drew my path card"
+        if _test_waits_for_card(state, seat):
+            return "A: draw challenge card"
         turns = tables.turns(state)
         if state.phase != "turns" or seat in turns.rested:
             return None
@@ -349,3 +354,10 @@ class Earthborne(Game):
         if turns.last == seat and others and state.active_seat is None:
             return "hold B to go again"  # ER-TURN-1: another Ranger first, unless the role card is exhausted
         return "A: rest, B: my turn"
+
+
+def _test_waits_for_card(state: GameState, seat: int) -> bool:
+    """ER-TEST-1: the seat's test has its effort committed and waits for its challenge card, so the
+    seat's A draws it (ending the turn then would be refused)."""
+    test = engine.current_test(state)
+    return test is not None and test.stage == "draw" and test.seat == seat

@@ -28,6 +28,10 @@ from tablekeeper.games.earthborne.rangers import check_free
 from tablekeeper.games.earthborne.record import CampRecord, GameConfig, rec
 
 UNSEEN = "?"
+SEARCHED = "discard"
+"""``reveal path NAME discard``: an effect searched the deck for the card and discarded it (an arrival
+setup's "search the path deck for the next predator and discard it"): it leaves the deck without
+entering play or counting as any Ranger's path card."""
 
 
 def _deck(state: GameState) -> Deck:
@@ -43,14 +47,18 @@ def path_draw(txn: Txn, name: str | None, seat_text: str | None, options: dict[s
     In Phase 1 a card beyond one per Ranger is one a card effect draws (flag ``extra``): it belongs
     to the Ranger whose card drew it and does not move the draw on to the next Ranger."""
     check_free(txn)  # ER-PATH-1: each card is resolved completely before the next is drawn
-    extra = "extra" in flags
-    flags = [f for f in flags if f != "extra"]
+    extra, searched = "extra" in flags, SEARCHED in flags
+    flags = [f for f in flags if f not in ("extra", SEARCHED)]
     if not rec(txn.state).path_built:
         raise Rejected("the path deck is not built yet: " + build_hint(txn.state))
+    if searched and (extra or seat_text is not None or name is None):
+        raise Rejected("usage: reveal path NAME discard (a card searched out of the path deck and discarded: "
+                       "nobody draws it)")
     drawn = rec(txn.state).path_drawn
-    if txn.state.phase == "path" and not extra and drawn >= txn.state.seats:
+    if txn.state.phase == "path" and not extra and not searched and drawn >= txn.state.seats:
         raise Rejected(f"each Ranger has drawn this round's path card ({drawn} of {txn.state.seats}); a card "
                        "an effect draws: reveal path NAME extra (or draw path extra)")
+    named_seat = _named_seat(txn.state, seat_text, extra)
     deck = _deck(txn.state)
     ready = deck.ready()
     stage = ready.stage_index()
@@ -77,21 +85,41 @@ def path_draw(txn: Txn, name: str | None, seat_text: str | None, options: dict[s
         txn.notice("the path deck is empty: its discard is shuffled into a new deck")
         tables.log(txn, "path deck reshuffled")
     txn.emit("path.drawn", card=name)
-    if seat_text is not None:
-        seat = parse_seat(txn.state, seat_text)
-    elif txn.state.phase == "path" and extra:
-        seat = (txn.state.lead - 1 + max(drawn - 1, 0)) % txn.state.seats + 1
-    else:
-        seat = tables.next_path_seat(txn.state)
+    txn.put("path_fresh", False)
+    if searched:
+        txn.emit("path.discarded", card=name)
+        tables.log(txn, f"path: {name} searched out and discarded")
+        txn.notice(f"{name} goes from the path deck to its discard (not in play, nobody's path card)")
+        engine.end_of_command(txn)
+        return
+    seat = named_seat if named_seat is not None else _drawing_seat(txn.state, extra, drawn)
     if not extra:
         txn.put("path_drawn", drawn + 1)
-    txn.put("path_fresh", False)
     record = msgspec.structs.replace(card_record(txn.state, name, {"seat": str(seat)}, []), from_path=True)
     key = add_card(txn, record)
     tables.log(txn, f"path: {record.name} -> {key}")
     if not record.verified:
         txn.notice(f"{record.name}: its numbers are unverified (check them against the card)")
     engine.end_of_command(txn)
+
+
+def _named_seat(state: GameState, seat_text: str | None, extra: bool) -> int | None:
+    """The seat a reported path card was named for, refused when it is not that seat's turn to draw."""
+    if seat_text is None:
+        return None
+    seat = parse_seat(state, seat_text)
+    out_of_turn = None if extra else out_of_turn_draw(state, seat)
+    if out_of_turn is not None:
+        raise Rejected(f"{out_of_turn}; a card an effect lets seat {seat} draw: add extra")
+    return seat
+
+
+def _drawing_seat(state: GameState, extra: bool, drawn: int) -> int:
+    """Whose card it is when no seat was named: the next Ranger from the lead, or in Phase 1 for an
+    effect's card the Ranger whose card drew it."""
+    if state.phase == "path" and extra:
+        return (state.lead - 1 + max(drawn - 1, 0)) % state.seats + 1
+    return tables.next_path_seat(state)
 
 
 def seat_drew(txn: Txn, seat: int) -> None:
@@ -105,9 +133,9 @@ def seat_drew(txn: Txn, seat: int) -> None:
     drawn, seats = rec(txn.state).path_drawn, txn.state.seats
     if drawn >= seats:
         raise Rejected(f"each Ranger has drawn this round's path card ({drawn} of {seats}); next goes on")
-    first = tables.next_path_seat(txn.state)
-    if seat != first:
-        raise Rejected(f"seat {first} draws the next path card (one per Ranger from the lead, ER-PATH-1)")
+    out_of_turn = out_of_turn_draw(txn.state, seat)
+    if out_of_turn is not None:
+        raise Rejected(out_of_turn)
     if device_can_draw(txn.state):
         path_draw(txn, None, str(seat), {}, [])
         return
@@ -119,6 +147,17 @@ def seat_drew(txn: Txn, seat: int) -> None:
     tables.log(txn, f"path: seat {seat} drew a card, not named")
     txn.notice(f"seat {seat} drew a path card, not named: the table places and resolves it")
     engine.end_of_command(txn)
+
+
+def out_of_turn_draw(state: GameState, seat: int) -> str | None:
+    """ER-PATH-1: in Phase 1 the path cards go one per Ranger from the lead, so a card named for another
+    seat would leave one Ranger with two and another with none (and ``next`` would count both drawn)."""
+    if state.phase != "path":
+        return None
+    first = tables.next_path_seat(state)
+    if seat == first:
+        return None
+    return f"seat {first} draws the next path card (one per Ranger from the lead, ER-PATH-1)"
 
 
 def planned(state: GameState) -> valley.Build | None:
@@ -186,6 +225,10 @@ def put_built(txn: Txn, plan: valley.Build) -> None:
     """The path deck is built (its known cards and unseen ones); it may be built again, to correct it,
     until its first card is drawn."""
     txn.emit("path.built", n=plan.unseen, cards=plan.cards)
+    if plan.terrain is not None:
+        # ER-DAY-1: a day that ends here without travel begins tomorrow with the terrain of this deck
+        kept = rec(txn.state).record or CampRecord()
+        txn.put("record", CampRecord(kept.location, kept.threshold, plan.terrain))
     txn.put("path_built", True)
     txn.put("path_fresh", True)
     txn.put("path_unseen_set", "the_valley" if plan.cards and plan.unseen else None)
@@ -264,6 +307,9 @@ def apply_path(deck: Deck, kind: str, card: str, n: int, cards: Mapping[str, int
 def draw_verb(txn: Txn, args: tuple[str, ...]) -> None:
     guard(txn)
     if args and args[0] == "path":
+        if SEARCHED in args[1:]:
+            raise Rejected("draw path: a card an effect searches out and discards is the one the table found: "
+                           "reveal path NAME discard")
         words = [a for a in args[1:] if a != "extra"]
         if len(words) > 1:
             raise Rejected("usage: draw path [SEAT] [extra]")
@@ -283,7 +329,8 @@ def reveal_verb(txn: Txn, args: tuple[str, ...]) -> None:
     guard(txn)
     if len(args) >= 2 and args[0] == "path":
         words, options = split_args(args[1:])
-        name, rest = name_then(words, lambda w: is_number(w, signed=False) or w.lower() in ("extra", *FLAGS))
+        name, rest = name_then(words, lambda w: is_number(w, signed=False)
+                               or w.lower() in ("extra", SEARCHED, *FLAGS))
         seat = rest[0] if rest and is_number(rest[0], signed=False) else None
         flags = rest[1:] if seat is not None else rest
         path_draw(txn, name or None, seat, options, flags)

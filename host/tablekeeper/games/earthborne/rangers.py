@@ -24,12 +24,19 @@ def check_free(txn: Txn) -> None:
 
 
 def end_turn(txn: Txn) -> None:
-    """A Ranger's turn ends; a day end waiting for it happens now (ER-INJURY-1)."""
+    """A Ranger's turn ends; a day end waiting for it happens now (ER-INJURY-1).
+
+    A turn is one action (ER-ROUND-1): one that ends with none taken was not a turn, so it does not
+    count as the Ranger's last (ER-TURN-1), or a slip would let the Ranger before go twice in a row."""
     state = txn.state
     seat = state.active_seat
     if seat is None:
         return
-    txn.put("turns", replace(tables.turns(state), last=seat, acted=None))
+    info = tables.turns(state)
+    if info.acted is None:
+        txn.notice(f"seat {seat}'s turn ends with no action taken: it does not count as a turn")
+    else:
+        txn.put("turns", replace(info, last=seat, acted=None))
     flowmod.move(txn, round_no=state.round, phase=state.phase, step=state.step, seat=None)
     pending = tables.day_end(txn.state)
     if pending is not None and pending.timing == "end_of_current_turn":

@@ -125,6 +125,16 @@ def offer(txn: Txn, quiet: bool = False) -> None:
     txn.ask("travel", f"Travel? ({where})", ["travel", "stay"])
 
 
+def _travel_idle(state: GameState) -> bool:
+    """ER-LOC-2: with too little progress (or a Ranger token missing) there is no travel to decide, so
+    the step runs by itself into Refresh. A ready obstacle alone keeps it (the group may deal with it
+    and offer travel again, ER-TRAVEL-1)."""
+    if state.prompt is not None or rec(state).travel is not None:
+        return False
+    return rules.travel_refusal(state.value("location.progress"), tables.location(state), state.seats,
+                                {}) is not None
+
+
 def _travel_hold(state: GameState) -> str | None:
     if rec(state).travel == "travelled":
         return "the group travelled: arrive NAME, or camp NAME to end the day there"
@@ -231,7 +241,7 @@ def _arrive(txn: Txn, args: tuple[str, ...]) -> None:
     txn.put("path_built", False)
     if pathdeck.build_if_known(txn):
         txn.notice("run the arrival setup on the location's back (report the path cards it draws: reveal path "
-                   "NAME), then next")
+                   "NAME; a card it discards from the deck: reveal path NAME discard), then next")
     else:
         txn.notice("build the new path deck: " + pathdeck.build_hint(txn.state)
                    + "; run the arrival setup on the location's back, then next")
@@ -423,10 +433,18 @@ def choose_path_deck(txn: Txn, index: int) -> None:
 
 
 def _lead(txn: Txn, args: tuple[str, ...]) -> None:
-    """ER-SETUP-1: the group elects a lead Ranger."""
+    """ER-SETUP-1: the group elects a lead Ranger. Not while the round's path cards are part drawn:
+    they go one per Ranger from the lead (ER-PATH-1), and a new lead then would give one Ranger two
+    cards and another none."""
     if len(args) != 1:
         raise Rejected("usage: lead SEAT")
-    txn.emit("lead", seat=parse_seat(txn.state, args[0]))
+    seat = parse_seat(txn.state, args[0])
+    drawn = rec(txn.state).path_drawn
+    if txn.state.phase == "path" and 0 < drawn < txn.state.seats and seat != txn.state.lead:
+        raise Rejected(f"the path cards of this round are being drawn from the lead (seat {txn.state.lead}); "
+                       f"seat {tables.next_path_seat(txn.state)} draws next: elect the new lead once each "
+                       "Ranger has drawn (or undo the draws)")
+    txn.emit("lead", seat=seat)
 
 
 def _day_over(state: GameState) -> bool:
@@ -445,7 +463,7 @@ FLOW = Flow(
         Phase("turns", "Ranger turns", (Step("turns", "Ranger turns", enter=_turns_enter, hold=_turns_hold,
                                              kind=Kind.DECISION, idle=lambda s: not owing(s)),)),
         Phase("travel", "Travel", (Step("travel", "Travel", enter=_travel_enter, hold=_travel_hold,
-                                        kind=Kind.DECISION),)),
+                                        kind=Kind.DECISION, idle=_travel_idle),)),
         Phase("refresh", "Refresh", (Step("refresh", "Refresh", enter=_refresh_enter, kind=Kind.AUTO),)),
     ),
     round_start=_round_start,

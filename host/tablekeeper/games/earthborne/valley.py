@@ -20,6 +20,7 @@ class Build:
     unseen: int
     text: str
     short: str = ""
+    terrain: str | None = None  # the terrain set in it (ER-DAY-1: recorded for the next day's deck)
 
     @property
     def size(self) -> int:
@@ -121,7 +122,7 @@ def build_for(cfg: Cfg, terrain: str | None, loc_id: str | None) -> Build | None
         else:
             parts.append("no Valley cards")
     build = Build(cards, unseen, " + ".join(parts))
-    return Build(cards, unseen, build.text, f"{' + '.join(short)} ({build.size})")
+    return Build(cards, unseen, build.text, f"{' + '.join(short)} ({build.size})", terrain)
 
 
 def build_from_sets(cfg: Cfg, set_ids: list[str], valley: int) -> Build:
@@ -136,7 +137,9 @@ def build_from_sets(cfg: Cfg, set_ids: list[str], valley: int) -> Build:
         parts.append(f"the {set_name(cfg, set_id)} set ({sum(these.values())})")
     if valley:
         parts.append(f"{valley} random Valley card{'s' if valley != 1 else ''}")
-    return Build(cards, valley, " + ".join(parts), " + ".join(parts))
+    terrains = [set_id for set_id in set_ids if cfg.sets[set_id].kind == "terrain"]
+    terrain = terrains[0] if len(set(terrains)) == 1 else None
+    return Build(cards, valley, " + ".join(parts), " + ".join(parts), terrain)
 
 
 def builds_here(cfg: Cfg, loc_id: str | None) -> list[Build]:
