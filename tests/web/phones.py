@@ -32,9 +32,14 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (the page tests need a real browser)")
+# How long a test waits for a page, the station or the server before it fails: a bound for what is
+# broken, not a guess at speed (Playwright's own default for an action; a machine loaded by other
+# work can take seconds where a quiet one takes milliseconds).
+WAIT_S = 30.0
+PAGE_WAIT_MS = int(WAIT_S * 1000)
 
 
-def wait_until(check: Callable[[], object], what: str, timeout_s: float = 10.0) -> None:
+def wait_until(check: Callable[[], object], what: str, timeout_s: float = WAIT_S) -> None:
     deadline = time.monotonic() + timeout_s
     while not check():
         if time.monotonic() > deadline:
@@ -87,7 +92,7 @@ class PhoneStation:
             done.set()
 
         self.station.put(Remote("test", carry_out))
-        assert done.wait(10), "the station did not answer"
+        assert done.wait(WAIT_S), "the station did not answer"
         return out[0]
 
     def put(self, intent: Intent) -> None:
@@ -147,11 +152,28 @@ def settled(ps: PhoneStation) -> int:
 def caught_up(ps: PhoneStation, *pages: Any) -> int:
     """Wait until each page has every press acknowledged and shows the station's settled view."""
     for page in pages:
-        page.wait_for_function("() => document.body.dataset.pending === '0'", timeout=10_000, polling=20)
+        wait_on(page, "() => document.body.dataset.pending === '0'", None, "its presses to be acknowledged")
     version = settled(ps)
     for page in pages:
-        page.wait_for_function(f"() => Number(document.body.dataset.version) >= {version}", timeout=10_000, polling=20)
+        wait_on(page, "v => Number(document.body.dataset.version) >= v", version, f"view {version}")
     return version
+
+
+_STATE = ("() => ({pending: document.body.dataset.pending, version: document.body.dataset.version, "
+          "link: (document.getElementById('link') || {}).textContent})")
+
+
+def wait_on(page: Any, condition: str, arg: object, what: str) -> Any:
+    """``page.wait_for_function`` bounded by ``PAGE_WAIT_MS``; on a timeout, one assertion naming the
+    page, what was awaited and what the page shows (its presses waiting, its view, its link)."""
+    from playwright.sync_api import TimeoutError as PageTimeout
+
+    try:
+        return page.wait_for_function(condition, arg=arg, timeout=PAGE_WAIT_MS, polling=20)
+    except PageTimeout:
+        shown = page.evaluate(_STATE)
+        raise AssertionError(f"{page.url.split('?')[0]}: waited {WAIT_S:.0f} s for {what}; the page shows "
+                             f"{shown}") from None
 
 
 # The view's version a page shows and each display box's text on it, by role.
@@ -172,9 +194,8 @@ def settled_views(ps: PhoneStation, *pages: Any) -> list[tuple[int, dict[str, st
     version = settled(ps)
     out = []
     for page in pages:
-        handle = page.wait_for_function(
-            f"v => document.body.dataset.pending === '0' && Number(document.body.dataset.version) >= v && {_SHOWN}",
-            arg=version, timeout=10_000, polling=20)
+        ready = f"v => document.body.dataset.pending === '0' && Number(document.body.dataset.version) >= v && {_SHOWN}"
+        handle = wait_on(page, ready, version, f"view {version} and its presses acknowledged")
         shown = handle.json_value()
         handle.dispose()
         out.append((int(shown["version"]), dict(shown["texts"])))

@@ -10,6 +10,7 @@ import logging
 import socket
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 
 import pytest
 from starlette.applications import Starlette
@@ -24,8 +25,9 @@ from websockets.sync.client import connect
 from tablekeeper.web import guard
 from tablekeeper.web.guard import Allowed, guarded
 from tablekeeper.web.server import Limits, PageServer, _BoundedH11, bind
+from tests.web.phones import WAIT_S
 
-TEST_LIMITS = Limits(max_connections=8, request_deadline_s=0.5, keepalive_s=1, max_body_bytes=64,
+TEST_LIMITS = Limits(max_connections=8, request_deadline_s=60, keepalive_s=1, max_body_bytes=64,
                      max_socket_message_bytes=64, socket_ping_s=5)
 
 
@@ -62,7 +64,7 @@ def serve() -> Iterator[Callable[..., PageServer]]:
 
 def _request(port: int, method: str = "GET", *, host: str | None = None, body: bytes | None = None,
              headers: dict[str, str] | None = None) -> tuple[int, bytes]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT_S)
     try:
         conn.putrequest(method, "/", skip_host=True)
         conn.putheader("Host", host or f"127.0.0.1:{port}")
@@ -114,12 +116,12 @@ def test_a_foreign_origin_is_refused_on_requests_and_sockets(serve: Callable[...
     url = f"ws://127.0.0.1:{server.port}/ws"
     with connect(url, origin=own) as ws:  # type: ignore[arg-type]
         ws.send("hello")
-        assert ws.recv(timeout=5) == "hello"
+        assert ws.recv(timeout=WAIT_S) == "hello"
     for origin in ("http://evil.example", None):
         try:
             with connect(url, origin=origin) as ws:  # type: ignore[arg-type]
                 ws.send("hello")
-                opened = ws.recv(timeout=5) == "hello"
+                opened = ws.recv(timeout=WAIT_S) == "hello"
         except InvalidStatus as exc:
             assert exc.response.status_code == 403
             opened = False
@@ -141,7 +143,7 @@ def test_off_loopback_a_password_is_asked_for_on_requests_and_sockets(serve: Cal
     with connect(url, origin=f"http://127.0.0.1:{server.port}",  # type: ignore[arg-type]
                  additional_headers={"Authorization": good}) as ws:
         ws.send("in")
-        assert ws.recv(timeout=5) == "in"
+        assert ws.recv(timeout=WAIT_S) == "in"
 
 
 @pytest.mark.parametrize("protection", ["on", "protection-removed"])
@@ -175,15 +177,15 @@ def test_a_socket_message_past_the_bound_closes_the_socket(serve: Callable[..., 
     with connect(f"ws://127.0.0.1:{server.port}/ws", origin=f"http://127.0.0.1:{server.port}",  # type: ignore[arg-type]
                  max_size=None) as ws:
         ws.send("x" * 64)
-        assert ws.recv(timeout=5) == "x" * 64
+        assert ws.recv(timeout=WAIT_S) == "x" * 64
         ws.send("x" * 65)
         with pytest.raises(ConnectionClosed) as closed:
-            ws.recv(timeout=5)
+            ws.recv(timeout=WAIT_S)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009  # message too big
 
 
 def _open(port: int) -> socket.socket:
-    sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+    sock = socket.create_connection(("127.0.0.1", port), timeout=WAIT_S)
     sock.setblocking(False)
     return sock
 
@@ -197,6 +199,26 @@ def _closed(sock: socket.socket) -> bool:
         return True
 
 
+def _wait_closed(socks: list[socket.socket], what: str) -> None:
+    """Wait (bounded) until the server has closed each of ``socks``: how soon depends on the machine's
+    load, not on the deadline alone."""
+    deadline = time.monotonic() + WAIT_S
+    while not all(_closed(s) for s in socks):
+        assert time.monotonic() < deadline, f"{what}: still open {WAIT_S:.0f} s on"
+        time.sleep(0.02)
+
+
+def _served(sock: socket.socket, port: int) -> bool:
+    """Whether the server answers a request on ``sock`` (False: it closed the connection unanswered)."""
+    sock.setblocking(True)
+    sock.settimeout(WAIT_S)
+    try:
+        sock.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        return sock.recv(1024).startswith(b"HTTP/1.1 200")
+    except (ConnectionResetError, BrokenPipeError):
+        return False
+
+
 @pytest.mark.parametrize("protection", ["on", "protection-removed"])
 def test_idle_and_dribbling_connections_are_closed_at_the_deadline(serve: Callable[..., PageServer],
                                                                     protection: str,
@@ -204,39 +226,35 @@ def test_idle_and_dribbling_connections_are_closed_at_the_deadline(serve: Callab
     """A connection that sends nothing, or its request head a few bytes at a time, holds nothing for long."""
     if protection != "on":
         monkeypatch.setattr(_BoundedH11, "_arm", lambda self: None)
-    server = serve()
+    server = serve(limits=replace(TEST_LIMITS, request_deadline_s=0.5))
     silent = [_open(server.port) for _ in range(4)]
     dribbler = _open(server.port)
     served = _open(server.port)
     served.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode())
-    deadline = time.monotonic() + 1.5
     for piece in (b"GET / HT", b"TP/1.1\r\n", b"Host: 127", b".0.0.1\r\n", b"X-A: 1\r\n", b"X-B: 2\r\n"):
         try:
             dribbler.sendall(piece)
         except OSError:  # closed by the server already
             break
-        time.sleep(0.2)
-    time.sleep(max(0.0, deadline - time.monotonic()))
-    assert all(_closed(s) for s in [*silent, dribbler]) is (protection == "on")
+        time.sleep(0.2)  # the dribbler's pace (past the deadline in all), not a wait for the server
+    if protection == "on":
+        _wait_closed([*silent, dribbler], "a connection past its request deadline")
+    else:  # nothing closes them: still open well past the deadline
+        time.sleep(1.0)
+        assert not any(_closed(s) for s in [*silent, dribbler])
     for sock in [*silent, dribbler, served]:
         sock.close()
 
 
 @pytest.mark.parametrize("protection", ["on", "protection-removed"])
-def test_connections_past_the_cap_are_closed_at_once(serve: Callable[..., PageServer], protection: str,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    if protection != "on":
-        monkeypatch.setattr(_BoundedH11, "limits", Limits(max_connections=10_000, request_deadline_s=30))
-        server = serve(limits=Limits(max_connections=10_000, request_deadline_s=30))
-        cap = TEST_LIMITS.max_connections
-    else:
-        server = serve(limits=Limits(max_connections=TEST_LIMITS.max_connections, request_deadline_s=30))
-        cap = TEST_LIMITS.max_connections
+def test_connections_past_the_cap_are_closed_at_once(serve: Callable[..., PageServer], protection: str) -> None:
+    """The connection past the cap is closed unanswered, the ones held are not (with the cap taken
+    out, it is served); each is read from the server's answer, not from how long it took."""
+    cap = TEST_LIMITS.max_connections
+    server = serve(limits=replace(TEST_LIMITS, max_connections=cap if protection == "on" else 10_000))
     held = [_open(server.port) for _ in range(cap)]
-    time.sleep(0.2)
-    extra = _open(server.port)
-    time.sleep(0.3)
+    extra = _open(server.port)  # accepted after the held ones: the kernel hands them over in order
+    assert _served(extra, server.port) is (protection != "on")
     assert not any(_closed(s) for s in held)
-    assert _closed(extra) is (protection == "on")
     for sock in [*held, extra]:
         sock.close()

@@ -18,6 +18,7 @@ const state = {
   greeted: false,
   holdS: 0.6,
   retryMs: 250,
+  retryTimer: 0,
   ref: 0,
   view: null,
   sentLines: {},  // seq -> the console line, to say what became of it
@@ -63,10 +64,18 @@ function connect() {
     state.socket = null;
     state.greeted = false;
     showLink(false);
-    setTimeout(connect, state.retryMs);
+    state.retryTimer = setTimeout(connect, state.retryMs);
     state.retryMs = Math.min(4000, state.retryMs * 2);
   };
 }
+
+// The phone says its network is back (out of a lift, back in the hall's wifi): reconnect now rather
+// than at the end of a backoff of up to 4 s, so what waits in the outbox goes at once.
+window.addEventListener("online", () => {
+  if (state.socket) return;
+  clearTimeout(state.retryTimer);
+  connect();
+});
 
 function receive(message) {
   if (message.t === "hello") {
