@@ -60,7 +60,7 @@ def act(txn: Txn, args: tuple[str, ...]) -> None:
     own_turn(txn, seat, f"the {kind} action")
     no_test(state)
     if state.prompt is not None:
-        raise Rejected(f"answer the prompt first: {state.prompt.text}")
+        raise Rejected(flowmod.answer_first(state))
     target = name_of(rest, "target") if rest else None  # one rule for names: quoted or not
     if target is not None and kind == "move":
         target = board_verbs.location_name(state, target)
@@ -108,7 +108,7 @@ def action_menu(txn: Txn, args: tuple[str, ...]) -> None:
     own_turn(txn, seat, "an action")
     no_test(state)
     if state.prompt is not None:
-        raise Rejected(f"answer the prompt first: {state.prompt.text}")
+        raise Rejected(flowmod.answer_first(state))
     lines = menu_lines(state, seat)
     labels = [" ".join(line[2:]) if line[0] == "act" else f"play {' '.join(line[2:])}" for line in lines]
     txn.ask("action", f"Seat {seat}: which action?", ["back", *labels],

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from msgspec.structs import replace
 
+from tablekeeper.core import flow as flowmod
 from tablekeeper.core.game import Txn, parse_int, parse_seat, want
 from tablekeeper.core.state import GameState
 from tablekeeper.errors import Rejected
@@ -317,7 +318,7 @@ def step_verb(txn: Txn, args: tuple[str, ...]) -> None:
     if not args:
         raise Rejected("usage: step LABEL")
     if txn.state.prompt is not None:
-        raise Rejected(f"answer the prompt first: {txn.state.prompt.text}")
+        raise Rejected(flowmod.answer_first(txn.state))
     engine.push(txn, OpenStep(" ".join(args)))
     tables.log(txn, f"step: {' '.join(args)}")
 

@@ -21,6 +21,7 @@ from typing import TypeVar
 
 from msgspec.structs import replace
 
+from tablekeeper.core import flow as flowmod
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
@@ -347,7 +348,7 @@ def resolve(txn: Txn) -> None:
     if not work:
         raise Rejected("nothing is waiting to be resolved")
     if txn.state.prompt is not None:
-        raise Rejected(f"answer the prompt first: {txn.state.prompt.text}")
+        raise Rejected(flowmod.answer_first(txn.state))
     top = work[-1]
     if isinstance(top, OpenStep):
         _pop(txn)

@@ -17,7 +17,7 @@ from tablekeeper.games.earthborne.record import Aspects, DayEndTiming, rec
 def check_free(txn: Txn) -> None:
     """Refuse a new action while a prompt, an open step, a clear or a test is unfinished."""
     if txn.state.prompt is not None:
-        raise Rejected(f"answer the prompt first: {txn.state.prompt.text}")
+        raise Rejected(flowmod.answer_first(txn.state))
     reason = engine.busy(txn.state)
     if reason:
         raise Rejected(reason)

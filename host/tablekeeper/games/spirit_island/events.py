@@ -4,6 +4,7 @@ an Invader Action whose additions or losses the players confirm like the step's 
 
 from __future__ import annotations
 
+from tablekeeper.core import flow as flowmod
 from tablekeeper.core.game import Txn
 from tablekeeper.errors import Rejected
 from tablekeeper.games.spirit_island import invader_counts, invader_rules
@@ -18,7 +19,7 @@ def event(txn: Txn, name: str) -> None:
     if name not in PICKING_TERRAIN:
         raise Rejected("usage: event fortification|cash crops take hold")
     if txn.state.prompt is not None:
-        raise Rejected(f"answer the prompt first: {txn.state.prompt.text}")
+        raise Rejected(flowmod.answer_first(txn.state))
     if name == "fortification" and (txn.state.phase, txn.state.step) != ("invader", "advance"):
         txn.put(AFTER_ADVANCE, name)
         txn.notice("Fortification: its Build comes after the Invader cards advance")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tablekeeper.core import flow as flowmod
 from tablekeeper.core.events import Json
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
@@ -48,7 +49,7 @@ def legend(state: GameState, seat: int) -> str | None:
 
 def open_menu(txn: Txn, seat: int) -> None:
     if txn.state.prompt is not None:
-        raise Rejected(f"answer the prompt first: {txn.state.prompt.text}")
+        raise Rejected(flowmod.answer_first(txn.state))
     _ask(txn, seat, "menu", f"Seat {seat}'s menu", MENU, cursor=1)
 
 

@@ -4,6 +4,7 @@ SI-INV-1), with the setup's first Explore before turn 1."""
 
 from __future__ import annotations
 
+from tablekeeper.core import flow as flowmod
 from tablekeeper.core.flow import Ending, Flow, Kind, Phase, Step, Turns
 from tablekeeper.core.game import Txn
 from tablekeeper.core.state import GameState
@@ -25,7 +26,7 @@ from tablekeeper.games.spirit_island.record import shared
 def _hold(state: GameState) -> str | None:
     """Why the step cannot end yet: an open question, a cascade or an unflipped Invader card."""
     if state.prompt is not None:
-        return f"answer the prompt first: {state.prompt.text}"
+        return flowmod.answer_first(state)
     if shared(state).presence_loss:
         return "say where the destroyed Presence comes from first"
     return (blight_track.waiting_for_cascade(state) or invader_track.waiting_for_card(state)

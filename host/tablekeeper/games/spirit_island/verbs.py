@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from tablekeeper.core import flow as flowmod
 from tablekeeper.core.chance import Deck
 from tablekeeper.core.game import CORE_VERBS, ChoiceHandler, Txn, Verb, parse_int, parse_seat, want
 from tablekeeper.core.numbers import is_number
@@ -148,7 +149,7 @@ def _blight(txn: Txn, args: tuple[str, ...]) -> None:
         return
     immediately = blight_effects.placing(txn.state)
     if txn.state.prompt is not None and not (immediately and txn.state.prompt.id == blight_track.PROMPTS["cascade"]):
-        raise Rejected(f"answer the prompt first: {txn.state.prompt.text}")
+        raise Rejected(flowmod.answer_first(txn.state))
     if not args:
         blight_prompts.start(txn)
         return
@@ -168,7 +169,7 @@ def _cascade(txn: Txn, args: tuple[str, ...]) -> None:
         raise Rejected(f"place the Immediately Blight first ({shared(txn.state).immediately_left} left): blight LAND")
     prompt = txn.state.prompt
     if prompt is not None and prompt.id != blight_track.PROMPTS["cascade"]:
-        raise Rejected(f"answer the prompt first: {prompt.text}")
+        raise Rejected(flowmod.answer_first(txn.state))
     blight_track.cascade(txn, args[0])
     invader_counts.resume(txn)
 
