@@ -216,3 +216,21 @@ def test_buying_through_the_verb_before_the_scenario_starts() -> None:
 def test_buying_needs_a_campaign() -> None:
     assert rejects(new(), "buy seat1 Card 1") == ("cards are bought between the scenarios of a campaign "
                                                   "(play --campaign NAME)")
+
+
+@pytest.mark.parametrize("protection", ["on", "protection-removed"])
+@pytest.mark.parametrize("line", ["The Ghoul Priest is still alive", "the ghoul priest is still alive."])
+def test_a_campaign_whose_log_records_the_ghoul_priest_alive_shuffles_him_into_the_midnight_masks(
+        monkeypatch: pytest.MonkeyPatch, protection: str, line: str) -> None:
+    """The Gathering's result records the line the campaign guide has the table write; The Midnight Masks'
+    setup reads it (01120's setup: the Ghoul Priest is shuffled into the encounter deck) without the
+    table typing ``--option log=`` too."""
+    if protection == "protection-removed":  # the log's record lines are not read by the next setup
+        monkeypatch.setattr(Campaign, "logged_entries", lambda self, scenario: [])
+    alive, gone = campaign(), campaign()
+    for log, lines in ((alive, (f"record {line}", "resolution R1")), (gone, ("resolution R1",))):
+        log.record(play(log, *lines).state)
+    if protection == "on":
+        assert alive.session_options({})["log"] == "ghoul_priest_alive" and "log" not in gone.session_options({})
+    with_him, without = play(alive), play(gone)
+    assert track(with_him, "encounter.deck") == track(without, "encounter.deck") + (protection == "on")

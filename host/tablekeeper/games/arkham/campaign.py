@@ -171,6 +171,16 @@ class Campaign:
         self.body["in_play"] = {"scenario": scenario, "slot": slot}
         return True
 
+    def logged_entries(self, scenario: str) -> list[str]:
+        """The entries ``scenario``'s setup reads that the log holds: a result's ``record`` line equal to
+        the entry's line, in any case and with or without its full stop."""
+        def plain(line: str) -> str:
+            return " ".join(line.casefold().rstrip(".").split())
+
+        held = {plain(line) for result in self.body["results"] for line in result.get("records", ())}
+        found = load_scenarios()[0].get(scenario)
+        return [] if found is None else [c.log for c in found.logged if c.record and plain(c.record) in held]
+
     def session_options(self, explicit: Mapping[str, str]) -> dict[str, str]:
         """The next scenario's session options: its id, the difficulty, each seat's investigator with
         the trauma (AH-TRAUMA-2/4: starting damage and horror) and unspent experience it carries.
@@ -183,6 +193,9 @@ class Campaign:
         players = sorted(self.body["players"].items(), key=lambda kv: int(kv[0]))
         for index, (_seat, inv) in enumerate(players, 1):
             options[f"seat{index}"] = str(inv)
+        logged = self.logged_entries(scenario)
+        if logged:  # a setup that reads the campaign log (01120: the Ghoul Priest still alive)
+            options["log"] = ",".join(logged)
         options.update(explicit)
         index = 1
         while f"seat{index}" in options:

@@ -102,6 +102,7 @@ class LoggedCard(msgspec.Struct, frozen=True):
     log: str
     name: str
     card: EncounterCard
+    record: str = ""  # the campaign-log line that holds ``log`` (what a table types with ``record``)
 
 
 class Scenario(msgspec.Struct, frozen=True):
@@ -259,6 +260,7 @@ class _IfLogged(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     log: str
     set: str
     card: str
+    record: str = ""  # the campaign-log line (``record TEXT``) that holds this entry in a campaign
 
 
 class _Reference(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -445,7 +447,8 @@ def load_scenarios(override: str | None = None, encounters: str | None = None, p
             card = sets.get(entry.set, {}).get(entry.card)
             if card is None:
                 raise fail(label, f"{key}.if_logged[{i}]", f"no card {entry.card!r} in encounter set {entry.set!r}")
-            logged.append(LoggedCard(entry.log, entry.card, msgspec.structs.replace(card, set_aside=False)))
+            logged.append(LoggedCard(entry.log, entry.card, msgspec.structs.replace(card, set_aside=False),
+                                     entry.record))
         scenarios[sid] = Scenario(sid, sid if spec.title is None else spec.title, spec.campaign, agendas, acts,
                                   reference, cards, deck, size, locations, tuple(spec.start), spec.start_at,
                                   spec.card, spec.source, spec.verified, tuple(logged))
