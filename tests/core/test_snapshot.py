@@ -364,8 +364,12 @@ def test_a_snapshot_that_cannot_be_written_is_one_line_and_the_session_plays_on(
     game = played.game
     updated(monkeypatch, "kept")
     if protection != "kept":
-        monkeypatch.setattr(Store, "keep_snapshot", lambda store, slot, index, checkpoint: store._write_snapshot(
-            slot, index, checkpoint, snapshot.encode(checkpoint.state)) or True)
+        def unguarded(store: Store, slot: str, index: int, checkpoint: snapshot.Checkpoint) -> bool:
+            with store._write():
+                store._put_snapshot(slot, index, checkpoint, snapshot.encode(checkpoint.state), only_this_key=True)
+            return True
+
+        monkeypatch.setattr(Store, "keep_snapshot", unguarded)
     with Store.open(save) as store:
         session = resumed_from(game, store)
         session.journal = store.journal("main")

@@ -544,51 +544,50 @@ class Store:
     def append(self, slot: str, entry: Entry, checkpoint: snapshot.Checkpoint | None = None) -> None:
         """Append ``entry``; with a ``checkpoint``, also keep it as the slot's newest snapshot, in the same
         transaction (so no extra sync). A state that cannot be encoded only loses its snapshot."""
-        body = None
-        if checkpoint is not None:
-            try:
-                body = snapshot.encode(checkpoint.state)
-            except (TypeError, ValueError, NotImplementedError) as exc:
-                logging.getLogger(__name__).warning("%s: slot %r: no snapshot at entry %d (%s)", self.path, slot,
-                                                    entry.index, exc)
+        body = None if checkpoint is None else self._snapshot_body(slot, entry.index, checkpoint)
         with self._write():
             self._insert(slot, entry)
             if checkpoint is not None and body is not None:
-                self._db.execute("INSERT OR REPLACE INTO snapshots (slot, idx, position, last, key, body, crc) "
-                                 "VALUES (?, ?, ?, ?, ?, ?, ?)", (slot, entry.index, checkpoint.position,
-                                                                  checkpoint.last, checkpoint.key, body,
-                                                                  zlib.crc32(body)))
-                self._db.execute("DELETE FROM snapshots WHERE slot = ? AND idx NOT IN (SELECT idx FROM snapshots "
-                                 "WHERE slot = ? ORDER BY idx DESC LIMIT ?)", (slot, slot, KEEP_SNAPSHOTS))
+                self._put_snapshot(slot, entry.index, checkpoint, body)
         self._tally.record(slot, entry.index, checksum(entry_body(entry)))
 
     def keep_snapshot(self, slot: str, index: int, checkpoint: snapshot.Checkpoint) -> bool:
         """Keep ``checkpoint`` as the slot's newest snapshot, taken with log entry ``index`` (the slot's
-        newest). A cache: a state that cannot be encoded or a write that fails (a full disk) is one line
-        to the log and False; the log is untouched either way."""
-        log = logging.getLogger(__name__)
-        try:
-            body = snapshot.encode(checkpoint.state)
-        except (TypeError, ValueError, NotImplementedError) as exc:
-            log.warning("%s: slot %r: no snapshot at entry %d (%s)", self.path, slot, index, exc)
+        newest), and drop the slot's snapshots under another key (no software here can use them). A
+        cache: a state that cannot be encoded or a write that fails (a full disk) is one line to the log
+        and False; the log is untouched either way."""
+        body = self._snapshot_body(slot, index, checkpoint)
+        if body is None:
             return False
         try:
-            self._write_snapshot(slot, index, checkpoint, body)
+            with self._write():
+                self._put_snapshot(slot, index, checkpoint, body, only_this_key=True)
         except StoreError as exc:
-            log.warning("%s: slot %r: snapshot at entry %d not kept (%s)", self.path, slot, index, exc)
+            logging.getLogger(__name__).warning("%s: slot %r: snapshot at entry %d not kept (%s)", self.path, slot,
+                                                index, exc)
             return False
         return True
 
-    def _write_snapshot(self, slot: str, index: int, checkpoint: snapshot.Checkpoint, body: bytes) -> None:
-        """The snapshot in, and the slot's snapshots under another key out (no software here can use
-        them), in one transaction; the slot keeps its ``KEEP_SNAPSHOTS`` newest."""
-        with self._write():
-            self._db.execute("INSERT OR REPLACE INTO snapshots (slot, idx, position, last, key, body, crc) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?)", (slot, index, checkpoint.position, checkpoint.last,
-                                                              checkpoint.key, body, zlib.crc32(body)))
+    def _snapshot_body(self, slot: str, index: int, checkpoint: snapshot.Checkpoint) -> bytes | None:
+        """The snapshot's bytes; a state that cannot be encoded is one line to the log and None."""
+        try:
+            return snapshot.encode(checkpoint.state)
+        except (TypeError, ValueError, NotImplementedError) as exc:
+            logging.getLogger(__name__).warning("%s: slot %r: no snapshot at entry %d (%s)", self.path, slot,
+                                                index, exc)
+            return None
+
+    def _put_snapshot(self, slot: str, index: int, checkpoint: snapshot.Checkpoint, body: bytes, *,
+                      only_this_key: bool = False) -> None:
+        """Inside a write: the snapshot in; the slot keeps its ``KEEP_SNAPSHOTS`` newest (and, with
+        ``only_this_key``, none under another key)."""
+        self._db.execute("INSERT OR REPLACE INTO snapshots (slot, idx, position, last, key, body, crc) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?)", (slot, index, checkpoint.position, checkpoint.last,
+                                                          checkpoint.key, body, zlib.crc32(body)))
+        if only_this_key:
             self._db.execute("DELETE FROM snapshots WHERE slot = ? AND key != ?", (slot, checkpoint.key))
-            self._db.execute("DELETE FROM snapshots WHERE slot = ? AND idx NOT IN (SELECT idx FROM snapshots "
-                             "WHERE slot = ? ORDER BY idx DESC LIMIT ?)", (slot, slot, KEEP_SNAPSHOTS))
+        self._db.execute("DELETE FROM snapshots WHERE slot = ? AND idx NOT IN (SELECT idx FROM snapshots "
+                         "WHERE slot = ? ORDER BY idx DESC LIMIT ?)", (slot, slot, KEEP_SNAPSHOTS))
 
     def _insert(self, slot: str, entry: Entry) -> None:
         body = entry_body(entry)
