@@ -228,7 +228,7 @@ def put_built(txn: Txn, plan: valley.Build) -> None:
     if plan.terrain is not None:
         # ER-DAY-1: a day that ends here without travel begins tomorrow with the terrain of this deck
         kept = rec(txn.state).record or CampRecord()
-        txn.put("record", CampRecord(kept.location, kept.threshold, plan.terrain))
+        txn.put("record", replace(kept, terrain=plan.terrain))
     txn.put("path_built", True)
     txn.put("path_fresh", True)
     txn.put("path_unseen_set", "the_valley" if plan.cards and plan.unseen else None)

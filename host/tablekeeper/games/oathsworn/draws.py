@@ -50,6 +50,7 @@ from tablekeeper.games.oathsworn.table import (
     check_end,
     encounter_of,
     gain_token,
+    has_figure,
     in_encounter,
     lose_hp,
     might_cubes,
@@ -292,9 +293,9 @@ def attack(txn: Txn, a: Args) -> None:
 def _attacker(txn: Txn, n: int, story: bool, a: Args) -> SeatRecord:
     """Who may attack now: a figure on the board, not caged (OS-FX-3), one draw per story fight
     (OS-SCOMBAT-1), no item abilities in a story fight, an encounter still running."""
-    record = seat(txn.state, n)
-    if record.down and not record.ally:
+    if not has_figure(txn.state, n):
         raise Rejected(f"seat {n} has no figure on the board")
+    record = seat(txn.state, n)
     if record.caged_until is not None:
         raise Rejected(f"seat {n} is caged: no attack, only pass or escape (OS-FX-3)")
     if story and str(n) in (rec(txn.state).fight or {}):
@@ -604,8 +605,7 @@ def enemy(txn: Txn, a: Args) -> None:
     if len(set(targets)) != len(targets):
         raise Rejected("name each targeted seat once")
     for n in targets:
-        record = seat(txn.state, n)
-        if record.down and not record.ally:
+        if not has_figure(txn.state, n):
             raise Rejected(f"seat {n} has no figure on the board to attack")
     shield = a.num("shield", 0)
     tokens = a.num("def", 0)
