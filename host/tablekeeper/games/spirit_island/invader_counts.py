@@ -40,7 +40,7 @@ from tablekeeper.games.spirit_island.record import LandRecord, PresenceLoss, Que
 QUEUE = "counts.queue"
 OWN = "counts.own"  # timing-stack depths of the Invader Actions the station opened itself
 KINDS = ("explorers", "towns", "cities")
-PIECE_OF = {"explorers": "explorer", "towns": "town", "cities": "city"}
+PIECE_OF = {kind: piece for piece, kind in lands.PIECE_KINDS.items()}
 NAMES = {"explorers": ("Explorer", "Explorers"), "towns": ("Town", "Towns"), "cities": ("City", "Cities")}
 PROMPTS = {"setup": "si.counts.setup", "build": "si.counts.build", "explore": "si.counts.explore",
            "ravage": "si.counts.ravage_blight", "destroyed": "si.counts.ravage_destroyed",
@@ -760,7 +760,7 @@ def mark_board(txn: Txn, board: str) -> None:
 def destroy_pieces(txn: Txn, piece: str, n: int, land: str) -> None:
     """SI-INV-8: destroying a Town or City generates Fear on top of the effect's own. Russia 2's
     push is queued first; the caller asks it (a Ravage's own questions run on, in order)."""
-    kind = {"explorer": "explorers", "town": "towns", "city": "cities"}[piece]
+    kind = lands.PIECE_KINDS[piece]
     rec = lands.land(txn.state, land)
     if rec.count(kind) < n:
         raise Rejected(f"{land} has {rec.count(kind)} {kind}, cannot destroy {n}")
