@@ -47,6 +47,7 @@ from tablekeeper.games.oathsworn.record import (
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
+    broken,
     check_end,
     encounter_of,
     gain_token,
@@ -367,7 +368,7 @@ def _routed(txn: Txn, target: str) -> str:
     locations = dict(encounter_of(txn.state).boss)
     if aimed not in locations or taking not in locations:
         raise Rejected(f"route damage between boss locations ({', '.join(locations)}), e.g. head>body")
-    if txn.value(f"boss.{aimed}") > 0:
+    if not broken(txn.state, aimed):
         raise Rejected(f"{aimed} still has its die: attack it directly")
     txn.notice(f"{aimed} is broken: the damage goes to {taking}")
     return taking
@@ -387,7 +388,7 @@ def _target_defense(txn: Txn, target: str, story: bool) -> int:
     locations = dict(encounter_of(txn.state).boss)
     if target not in locations:
         raise Rejected(f"no boss location or minion {target!r} (locations: {', '.join(locations)})")
-    if txn.value(f"boss.{target}") == 0:
+    if broken(txn.state, target):
         raise Rejected(f"{target} is broken; attack the next closest location with a die (OS-DMG-6)")
     return locations[target]
 
@@ -773,7 +774,7 @@ def _from_broken(txn: Txn) -> bool:
     if card is None:
         return False
     attacker = encounter_of(txn.state).card(card).attack
-    return attacker is not None and f"boss.{attacker}" in txn.state.tracks and txn.value(f"boss.{attacker}") == 0
+    return attacker is not None and broken(txn.state, attacker)
 
 
 def boss_might(txn: Txn) -> list[str]:
