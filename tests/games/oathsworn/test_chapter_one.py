@@ -252,6 +252,54 @@ def test_a_drawn_card_that_attacks_holds_the_turn_until_its_attack_is_drawn_or_w
     assert not rec(s.state).attacks_due and s.state.step == "stage"
 
 
+@pytest.mark.rule("OS-MIN-1")
+@pytest.mark.rule("OS-STAGE-1")
+@pytest.mark.parametrize("protection", ["in place", "protection-removed"])
+def test_a_minion_the_stage_card_activated_attacks_without_settling_the_boss_attack(
+        protection: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Round 1's stage card is Acidic Maw (seed 7), which attacks from the front; a minion it activated
+    attacks too (``minion=rat``, its own MIGHT typed as colours). That draw leaves the Broodmother's
+    attack owed: ``next`` still waits for it, and the boss's own draw settles it, its notice naming the
+    card. With the line's word ignored, the minion's draw clears the boss's attack and play goes on."""
+    from tablekeeper.games.oathsworn import draws
+
+    if protection == "protection-removed":
+        monkeypatch.setattr(draws, "_attacking_minions", lambda txn, a: ())
+    s = ok(chapter_one(), "next", "minion rat 2 1")
+    for _ in range(4):
+        ok(s, f"pass {s.state.active_seat}")
+    assert s.state.step == "stage" and len(rec(s.state).attacks_due) == 1
+    out = perform(s, "activated rat")
+    assert out.accepted, out.reason
+    out = perform(s, "enemy 2 W W minion=rat = W1 W0")  # 1 damage vs DEFENSE 1: 1 HP
+    assert out.accepted, out.reason
+    assert v(s, "seat2.hp") == 5
+    if protection == "protection-removed":
+        assert not rec(s.state).attacks_due
+        ok(s, "next")  # the Broodmother never attacked
+        return
+    notices = [str(e.data["text"]) for e in out.events if e.kind == "notice"]
+    assert "minion rat attacks; Acidic Maw still owes its attack" in notices
+    assert "Acidic Maw" in no(s, "next")
+    out = perform(s, "enemy 1 = R2 R0 Y1 Y1 Y0")  # the Broodmother's MIGHT: 4 damage vs DEFENSE 3
+    assert out.accepted, out.reason
+    assert "Acidic Maw: its owed attack is drawn" in [str(e.data["text"]) for e in out.events if e.kind == "notice"]
+    assert v(s, "seat1.hp") == 5 and not rec(s.state).attacks_due
+    ok(s, "next")
+    assert s.state.step == "minions"
+
+
+@pytest.mark.rule("OS-MIN-7")
+def test_a_minion_attack_names_minions_on_the_board_and_pools_only_mobs() -> None:
+    s = ok(chapter_one(), "next", "minion rat 2 1", "minion bat 2 1", "minion wasp 2 1 mob", "minion ant 2 1 mob")
+    assert "no minion 'owl' on the board (minions: rat, bat, wasp, ant)" in no(s, "enemy 1 W minion=owl def=0")
+    assert "name the minion's MIGHT colours" in no(s, "enemy 1 minion=rat def=0")
+    assert "only mob minions pool" in no(s, "enemy 1 W W minion=rat,bat def=0")
+    assert "name each attacking minion once" in no(s, "enemy 1 W W minion=wasp,wasp def=0")
+    ok(s, "enemy 1 W W minion=wasp,ant def=0")
+    assert deck(s, "enemy.white").discard.total == 2
+
+
 @pytest.mark.rule("OS-BRK-2")
 @pytest.mark.parametrize("protection", ["in place", "protection-removed"])
 def test_a_reaction_card_without_an_attack_does_not_ask_for_one(

@@ -12,7 +12,8 @@ A usage line is the verb followed by slots:
   ``SEAT|company|each`` (a slot among the alternatives) is one word the verb interprets;
 - any other upper-case slot is one word (a target, a location, a card);
 - ``[SLOT]`` optional, ``[key=N]`` a numeric option, ``[key=N,N]`` numbers, ``[key=WORD]`` a word,
-  ``[word]`` a flag, ``[= CARDS]`` cards reported from the table after a lone ``=``.
+  ``[key=NAME,NAME]`` one or more words, ``[word]`` a flag, ``[= CARDS]`` cards reported from the
+  table after a lone ``=``.
 
 A verb with several shapes lists them joined by `` | ``; the first shape whose fixed words match
 the command reads it.
@@ -210,7 +211,7 @@ class Shape:
             inner = token[1:-1] if token.startswith("[") else token
             if token.startswith("[") and "=" in inner:
                 key, _, value = inner.partition("=")
-                options[key] = Kind.INTS if value.endswith(",N") or "," in value else (
+                options[key] = Kind.INTS if value.endswith(",N") else Kind.LIST if "," in value else (
                     Kind.INT if value == "N" else Kind.WORD)
             elif token.startswith("[") and inner.islower():
                 flags.add(inner)

@@ -47,6 +47,7 @@ from tablekeeper.games.oathsworn.record import (
 from tablekeeper.games.oathsworn.table import (
     SEATS,
     TOKEN_KINDS,
+    broken,
     check_end,
     encounter_of,
     gain_token,
@@ -58,6 +59,7 @@ from tablekeeper.games.oathsworn.table import (
     put_seat,
     seat,
     spend_token,
+    stage_label,
     take_prompt_seat,
 )
 
@@ -366,7 +368,7 @@ def _routed(txn: Txn, target: str) -> str:
     locations = dict(encounter_of(txn.state).boss)
     if aimed not in locations or taking not in locations:
         raise Rejected(f"route damage between boss locations ({', '.join(locations)}), e.g. head>body")
-    if txn.value(f"boss.{aimed}") > 0:
+    if not broken(txn.state, aimed):
         raise Rejected(f"{aimed} still has its die: attack it directly")
     txn.notice(f"{aimed} is broken: the damage goes to {taking}")
     return taking
@@ -386,7 +388,7 @@ def _target_defense(txn: Txn, target: str, story: bool) -> int:
     locations = dict(encounter_of(txn.state).boss)
     if target not in locations:
         raise Rejected(f"no boss location or minion {target!r} (locations: {', '.join(locations)})")
-    if txn.value(f"boss.{target}") == 0:
+    if broken(txn.state, target):
         raise Rejected(f"{target} is broken; attack the next closest location with a die (OS-DMG-6)")
     return locations[target]
 
@@ -588,15 +590,17 @@ def fight_owing(state: GameState, fight: Mapping[str, bool] | None = None) -> li
 # --- enemy attacks -------------------------------------------------------------------------------
 
 def enemy(txn: Txn, a: Args) -> None:
-    """``enemy SEATS [COLOURS...] [broken] [shield=N] [def=N] [= CARDS]`` (OS-EATK-1..6, OS-MIN-7).
+    """``enemy SEATS [COLOURS...] [broken] [minion=NAME,NAME] [shield=N] [def=N] [= CARDS]`` (OS-EATK-1..6,
+    OS-MIN-7).
 
     SEATS is one seat or several joined by commas (one draw for all, OS-EATK-5). Without colours
     the boss draws its own MIGHT from the encounter data (OS-EATK-2), one strongest card less when the
     stage or reaction card attacks from a broken location (OS-EATK-1); colours name another
-    attacker's (a minion's, a stage card's). A device draw leaves the defense to the targeted
-    seats, one prompt each, after the damage is known (OS-TOK-4, OS-EATK-3: ``defend`` plays a card
-    for its shield). Reported cards carry the table's decision on the line: ``def`` tokens for each
-    target, ``shield`` a defensive card's DEFENSE (one target only)."""
+    attacker's (a stage card's, or with ``minion=`` a minion's). A draw without ``minion=`` is the
+    owed stage or reaction card's attack, the first owed in draw order. A device draw leaves the
+    defense to the targeted seats, one prompt each, after the damage is known (OS-TOK-4, OS-EATK-3:
+    ``defend`` plays a card for its shield). Reported cards carry the table's decision on the line:
+    ``def`` tokens for each target, ``shield`` a defensive card's DEFENSE (one target only)."""
     if not in_encounter(txn.state):
         raise Rejected("enemy attacks happen in an encounter")
     if rec(txn.state).enemy_hit is not None:
@@ -614,13 +618,13 @@ def enemy(txn: Txn, a: Args) -> None:
     if shield and len(targets) > 1:
         raise Rejected("a defensive card protects only the Oathsworn who played it: name one target with "
                        "shield=N, or let the device draw and answer each seat's defense prompt")
+    attackers = _attacking_minions(txn, a)
     own = not a.words("COLOUR")
     colours = list(a.words("COLOUR")) or boss_might(txn)
     if a.flag("broken") or (own and _from_broken(txn)):
         colours = rules.broken_attack(colours)
         txn.notice("a broken location attacks: one card of the strongest colour less (OS-EATK-1)")
-    if rec(txn.state).attacks_due:
-        txn.put("attacks_due", rec(txn.state).attacks_due[1:])
+    _owed_attack(txn, attackers)
     colours = sorted(colours, key=COLOURS.index, reverse=True)
     cards = list(a.cards)
     drawn = draw_with_chains(txn, "enemy", colours, cards, chains=False)
@@ -637,6 +641,38 @@ def enemy(txn: Txn, a: Args) -> None:
         return
     txn.put("enemy_hit", EnemyHit(damage, tuple(targets), {}, {}))
     _ask_defense(txn)
+
+
+def _attacking_minions(txn: Txn, a: Args) -> tuple[str, ...]:
+    """``minion=NAME``: the draw is a minion's attack (OS-MIN-3), or ``minion=A,B`` mob minions' pooled
+    one (OS-MIN-7), with the MIGHT its card shows typed as colours; it is no stage or reaction card's."""
+    names = a.words("minion")
+    if not names:
+        return ()
+    roster = rec(txn.state).minions
+    for name in names:
+        if name not in roster:
+            raise Rejected(f"no minion {name!r} on the board (minions: {', '.join(roster) or 'none'})")
+    if len(set(names)) != len(names):
+        raise Rejected("name each attacking minion once")
+    if len(names) > 1 and not all(roster[name].mob for name in names):
+        raise Rejected("only mob minions pool their MIGHT into one draw (OS-MIN-7): one minion= per draw")
+    if not a.words("COLOUR"):
+        raise Rejected("name the minion's MIGHT colours from its card, e.g. enemy 1 R W minion=" + names[0])
+    return names
+
+
+def _owed_attack(txn: Txn, minions: Sequence[str]) -> None:
+    """The owed stage or reaction card's attack (OS-STAGE-1, OS-BRK-2) is settled only by its own draw:
+    a minion's attack, even one the stage card activated (OS-MIN-1), leaves it owed."""
+    due = rec(txn.state).attacks_due
+    if minions:
+        if due:
+            txn.notice(f"minion {', '.join(minions)} attacks; {stage_label(txn.state, due[0])} still owes its attack")
+        return
+    if due:
+        txn.put("attacks_due", due[1:])
+        txn.notice(f"{stage_label(txn.state, due[0])}: its owed attack is drawn")
 
 
 def _suffer(txn: Txn, n: int, damage: int, bonus: int) -> int:
@@ -738,7 +774,7 @@ def _from_broken(txn: Txn) -> bool:
     if card is None:
         return False
     attacker = encounter_of(txn.state).card(card).attack
-    return attacker is not None and f"boss.{attacker}" in txn.state.tracks and txn.value(f"boss.{attacker}") == 0
+    return attacker is not None and broken(txn.state, attacker)
 
 
 def boss_might(txn: Txn) -> list[str]:
@@ -765,7 +801,7 @@ VERBS: dict[str, GameVerb] = {v.usage.split()[0]: v for v in (
     verb("redraw INDEX [SEAT] [= CARDS]", "replace a drawn card (trait redraw or token)", redraw, in_fight=True),
     verb("resolve", "settle the open check or attack", resolve, in_fight=True),
     verb("escape SEAT DIFFICULTY WHITES [friends=N] [= CARDS]", "try to escape a cage", escape),
-    verb("enemy SEAT[,SEAT] [COLOUR...] [broken] [shield=N] [def=N] [= CARDS]",
+    verb("enemy SEAT[,SEAT] [COLOUR...] [broken] [minion=NAME,NAME] [shield=N] [def=N] [= CARDS]",
          "an enemy attack on one or more seats", enemy),
     verb("defend SEAT CARD [COOLDOWN] DEFENSE", "play a card for its shield against the enemy draw", defend,
          answers=("defense",)),

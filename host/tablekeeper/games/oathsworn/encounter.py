@@ -19,6 +19,7 @@ from tablekeeper.games.oathsworn.decks import draw_stage, flip_stage, stage_of
 from tablekeeper.games.oathsworn.record import Minion, Reaction, rec
 from tablekeeper.games.oathsworn.table import (
     SEATS,
+    broken,
     check_end,
     encounter_of,
     in_encounter,
@@ -250,7 +251,7 @@ def break_location(txn: Txn, a: Args) -> None:
     for loc in locations:
         if f"boss.{loc}" not in txn.state.tracks:
             raise Rejected(f"no boss location {loc!r}")
-        if txn.value(f"boss.{loc}") == 0:
+        if broken(txn.state, loc):
             raise Rejected(f"{loc} is already broken")
     txn.put("breaker", a.num("SEAT") if a.has("SEAT") else None)
     if len(locations) == 1:
@@ -272,11 +273,10 @@ def boss_fire(txn: Txn, a: Args) -> None:
     location = a.word("LOCATION")
     if f"boss.{location}" not in txn.state.tracks:
         raise Rejected(f"no boss location {location!r}")
-    die = txn.value(f"boss.{location}")
-    if die == 0:
+    if broken(txn.state, location):
         raise Rejected(f"{location} is already broken")
     txn.put("breaker", None)
-    txn.set(f"boss.{location}", die - 1)
+    txn.add(f"boss.{location}", -1)
 
 
 def minion(txn: Txn, a: Args) -> None:

@@ -22,7 +22,7 @@ from tablekeeper.games.oathsworn.args import Args, GameVerb, verb
 from tablekeeper.games.oathsworn.cards import COLOUR_NAMES, apply_upgrades
 from tablekeeper.games.oathsworn.odds import AttackOdds, Pile, attack_odds, check_pass
 from tablekeeper.games.oathsworn.record import Plan, rec
-from tablekeeper.games.oathsworn.table import data_of, encounter_of, might_checked, might_cubes
+from tablekeeper.games.oathsworn.table import broken, data_of, encounter_of, might_checked, might_cubes
 
 
 def current_piles(state: GameState, side: str = "might") -> dict[str, Pile]:
@@ -129,7 +129,7 @@ def _plan_inputs(state: GameState, plan: Plan) -> PlanInputs | None:
         defense = int(target)
     else:
         locations = dict(encounter_of(state).boss)
-        if target not in locations or state.value(f"boss.{target}") == 0:
+        if target not in locations or broken(state, target):
             return None
         defense, cap = locations[target], state.value(f"boss.{target}")
     cubes = tuple(might_cubes(state, n, unarmed=bool(plan.unarmed)))
@@ -274,7 +274,7 @@ def plan(txn: Txn, a: Args) -> None:
         raise Rejected(f"target is a DEFENSE number or a boss location, not {target!r}")
     if is_number(target, signed=False) and int(target) < 1:
         raise Rejected("DEFENSE is at least 1")
-    if not is_number(target, signed=False) and txn.value(f"boss.{target}") == 0:
+    if not is_number(target, signed=False) and broken(txn.state, target):
         raise Rejected(f"{target} is broken; plan against a location with a die (OS-DMG-6)")
     numbers = {key: a.num(key) for key in PLAN_LIMITS if a.has(key)}
     for key, value in numbers.items():

@@ -67,10 +67,16 @@ def stage_words(state: GameState, card: object) -> str:
         parts.append(f"moves {named.move}")
     if named.attack is not None:
         location = dict((loc, name) for loc, name, _ in encounter_of(state).locations).get(named.attack, named.attack)
-        broken = f"boss.{named.attack}" in state.tracks and state.value(f"boss.{named.attack}") == 0
-        parts.append(f"attacks from the broken {location.lower()}: one card less, OS-EATK-1" if broken
+        parts.append(f"attacks from the broken {location.lower()}: one card less, OS-EATK-1"
+                     if broken(state, named.attack)
                      else f"attacks from the {location.lower()}")
     return stage_label(state, card) + (f" ({', '.join(parts)})" if parts else "")
+
+
+def broken(state: GameState, location: str) -> bool:
+    """OS-BRK-1: a boss location is broken once its HP die is gone; a name that is no boss location is not."""
+    track = f"boss.{location}"
+    return track in state.tracks and state.value(track) == 0
 
 
 def seat(state: GameState, n: int) -> SeatRecord:
