@@ -284,6 +284,18 @@ def test_an_enemy_typed_when_both_piles_could_hold_it_asks_which(
     assert f"Ravenous Ghoul is taken out of the encounter {pile}" in data(s, "notices")
 
 
+def test_the_pile_question_keeps_what_the_line_typed() -> None:
+    """The answer brings in the enemy exactly as its line was read: the typed numbers, flags and place
+    travel with the question."""
+    s = start_turn(new(), 1)
+    do(s, "set encounter.discard 2", "enemy seat2 Ravenous Ghoul fight=5 exhausted at=Study")
+    prompt = s.state.prompt
+    assert prompt is not None and prompt.id == "enemy_pile"
+    answer(s, "discard pile")
+    foe = enemy(s, "Ravenous Ghoul")
+    assert (foe["fight"], foe["ready"], foe["location"], foe["engaged"]) == (5, False, "Study", None)
+
+
 def test_an_enemy_typed_from_the_discard_pile_alone_takes_it_from_there() -> None:
     s = start_turn(new(), 1)
     do(s, "set encounter.deck 0", "set encounter.discard 3")

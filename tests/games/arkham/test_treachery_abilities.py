@@ -236,6 +236,21 @@ def test_dreams_of_rlyeh_costs_its_bearer_1_willpower_and_1_sanity_until_it_is_d
     do(s, "test seat1 willpower 3 2")  # a willpower test typed with its value is the table's own
 
 
+@pytest.mark.parametrize("protection", ["on", "protection-removed"])
+def test_dreams_of_rlyeh_gives_its_sanity_back_when_its_bearer_is_eliminated(
+        monkeypatch: pytest.MonkeyPatch, protection: str) -> None:
+    """Resigning discards the threat area (AH-ELIM-3 step 4) without the card's own discard: the
+    sanity it took comes back there too."""
+    if protection == "protection-removed":
+        monkeypatch.setattr(board, "lift_bearer", lambda txn, label, gone: None)
+    sanity = track(new(seats=2, scenario_id="devourer_below"), "seat1.sanity")
+    s = drawn("devourer_below", "Dreams of R'lyeh")
+    assert track(s, "seat1.sanity") == sanity - 1
+    do(s, "resign seat1")
+    assert "Dreams of R'lyeh" not in viewed(s, "treacheries")
+    assert track(s, "seat1.sanity") == (sanity if protection == "on" else sanity - 1)
+
+
 def test_dreams_of_rlyeh_drawn_with_horror_one_short_of_sanity_defeats() -> None:
     s = new(seats=2, scenario_id="devourer_below")
     do(s, f"set seat1.horror {track(s, 'seat1.sanity') - 1}")

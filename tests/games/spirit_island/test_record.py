@@ -19,6 +19,7 @@ from tablekeeper.core.frozen import thaw
 from tablekeeper.core.session import Session
 from tablekeeper.core.store import Store
 from tablekeeper.games import load
+from tablekeeper.games.spirit_island import record as record_module
 from tablekeeper.games.spirit_island.record import LandRecord, Question, SpiritIslandRecord, shared
 
 from .test_acceptance import ARGS, SCRIPT
@@ -69,6 +70,28 @@ def test_keys_are_logged_under_the_names_older_saves_use() -> None:
     assert record.lands["A1"] == LandRecord(blight=1, presence={"2": 1})
     with pytest.raises(KeyError, match="typed record"):
         state.get("lands")
+
+
+@pytest.mark.parametrize("protection", ["kept", "removed"])
+def test_questions_logged_before_their_piece_and_count_fields_keep_their_meaning(
+        protection: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A save made before ``piece`` and ``count`` logged a pushed or hand-placed piece's kind in
+    ``terrain`` and Sworn to Victory's Dahan in ``delta``: it opens asking about the same pieces."""
+    if protection == "removed":  # without the move a Town's push would push an Explorer
+        monkeypatch.setattr(record_module, "_from_older_log", lambda q: None)
+    older = [{"kind": "push", "terrain": "towns", "land": "B6", "step": "To Dream a Thousand Deaths"},
+             {"kind": "where", "terrain": "cities", "delta": -1},
+             {"kind": "sworn", "land": "A6", "delta": 2}]
+    state = GAME.apply(GAME.new_state(2, 1), Event("data.set", {"key": "counts.queue", "value": older}))
+    queue = shared(state).queue
+    if protection == "removed":
+        assert (queue[0].piece, queue[1].piece, queue[2].count) == ("", "", 0)
+        return
+    assert queue == (Question("push", land="B6", step="To Dream a Thousand Deaths", piece="towns"),
+                     Question("where", delta=-1, piece="cities"), Question("sworn", land="A6", count=2))
+    assert [q.to_json() for q in queue] == [
+        {"kind": "push", "land": "B6", "step": "To Dream a Thousand Deaths", "piece": "towns"},
+        {"kind": "where", "delta": -1, "piece": "cities"}, {"kind": "sworn", "land": "A6", "count": 2}]
 
 
 @pytest.mark.parametrize(("key", "value", "message"), [

@@ -464,7 +464,7 @@ def discard_threat_area(txn: Txn, seat: int) -> None:
     cards = dict(rec(txn.state).treacheries)
     gone = list(threat_area(txn.state, seat))
     for name in gone:
-        del cards[name]
+        lift_bearer(txn, name, cards.pop(name))
         txn.add("encounter.discard", 1)
         txn.notice(f"{name} leaves seat {seat}'s threat area for the encounter discard pile")
     if gone:
@@ -481,17 +481,25 @@ def bearer_sanity(txn: Txn, seat: int, label: str, change: int) -> None:
                f"({'+' if change > 0 else ''}{change}: {label})")
 
 
+def lift_bearer(txn: Txn, label: str, gone: Treachery) -> None:
+    """A treachery leaving a threat area, by whatever path, gives back the sanity it took (01182): the
+    track holds the change, so every removal must undo it; an eliminated bearer's track too, quietly."""
+    card = rec(txn.state).scenario.cards.get(gone.card) if gone.card is not None else None
+    if card is None or not card.bearer_sanity or gone.location is not None:
+        return
+    if effects.is_live(txn.state, gone.seat):
+        bearer_sanity(txn, gone.seat, label, -card.bearer_sanity)
+    else:
+        txn.add(seat_track(gone.seat, "sanity"), -card.bearer_sanity)
+
+
 def discard_treachery(txn: Txn, label: str, why: str = "") -> None:
     """A treachery in play leaves it for the encounter discard pile (its own Forced effect, a test
     passed, or the table's word); what it changed on its bearer ends."""
     cards = dict(rec(txn.state).treacheries)
     if label not in cards:
         raise Rejected(f"no treachery {label!r} in play (treacheries: {', '.join(sorted(cards)) or 'none'})")
-    gone = cards[label]
-    card = rec(txn.state).scenario.cards.get(gone.card) if gone.card is not None else None
-    if card is not None and card.bearer_sanity and gone.location is None:  # 01182
-        bearer_sanity(txn, gone.seat, label, -card.bearer_sanity)
-    del cards[label]
+    lift_bearer(txn, label, cards.pop(label))
     txn.put("treacheries", cards)
     txn.add("encounter.discard", 1)
     if why:

@@ -3,10 +3,10 @@ one rule (``parsing``): written as their words, quoted or not, matched whatever 
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
+import msgspec
 from msgspec.structs import replace
 
+from tablekeeper.core.frozen import thaw
 from tablekeeper.core.game import Txn, parse_int
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.state import GameState
@@ -77,9 +77,10 @@ def enter(txn: Txn, args: tuple[str, ...]) -> None:
     board.enter(txn, live_seat(txn.state, args[0]), location_name(txn.state, name_of(args[1:], "location")))
 
 
-class TypedEnemy(NamedTuple):
+class TypedEnemy(msgspec.Struct, frozen=True):
     """An ``enemy`` line read: who drew it, its label, the scenario's card it is (None: typed with its
-    numbers), that card with the typed numbers and keywords, the flags and the location named."""
+    numbers), that card with the typed numbers and keywords, the flags and the location named. A
+    question about it keeps it whole in its context, so the answer need not read the line again."""
 
     seat: int
     label: str
@@ -106,7 +107,8 @@ def enemy_verb(txn: Txn, args: tuple[str, ...]) -> None:
         if len(found_in) > 1:
             txn.ask("enemy_pile", f"Seat {foe.seat}: where was {foe.label} found?",
                     [f"{piles.LABELS[p]} ({txn.value(p.value)})" for p in found_in], seat=foe.seat,
-                    context={"args": list(args), "piles": [p.value for p in found_in]})
+                    context={"foe": msgspec.to_builtins(foe, order="deterministic"),
+                             "piles": [p.value for p in found_in]})
             return
         if found_in:
             _taken(txn, foe, found_in[0])
@@ -117,7 +119,7 @@ def answer_pile(txn: Txn, index: int) -> None:
     """The pile the table found the typed enemy in: it leaves that one, then spawns."""
     context = txn.open_prompt().context
     txn.close_prompt()
-    foe = read_enemy(txn.state, tuple(str(a) for a in context["args"]))
+    foe = msgspec.convert(thaw(context["foe"]), type=TypedEnemy)
     _taken(txn, foe, piles.Pile(str(context["piles"][index])))
     bring_in(txn, foe)
 

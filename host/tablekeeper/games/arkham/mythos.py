@@ -126,9 +126,9 @@ def resolve(txn: Txn, seat: int, name: str) -> None:
             txn.add("encounter.discard", 1)
         if card.test is not None:
             steps.run(txn, (Step(do="test", skill=card.test.skill, difficulty=card.test.difficulty, then=card.then),),
-                      seat, source=name)
+                      seat, source=name, card=name)
         else:
-            steps.run(txn, card.then, seat, source=name)
+            steps.run(txn, card.then, seat, source=name, card=name)
     if surge:
         draws = rec(txn.state).draws
         if draws is not None:

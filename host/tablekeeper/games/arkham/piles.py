@@ -26,12 +26,13 @@ def could_hold(deck: int, discard: int) -> tuple[Pile, ...]:
     return tuple(pile for pile, held in ((Pile.DECK, deck), (Pile.DISCARD, discard)) if held > 0)
 
 
-def searched(state: GameState, source: str) -> tuple[Pile, ...]:
-    """The piles a search made by ``source`` could have found its card in. A treachery resolving its
-    revelation (Mysterious Chanting) is counted in the discard pile already, though it reaches it only
-    afterwards: it is not a card the search could find."""
-    card = rec(state).scenario.cards.get(source)
-    own = card is not None and card.kind == "treachery" and card.stays is None
+def searched(state: GameState, card: str | None) -> tuple[Pile, ...]:
+    """The piles a search could have found its card in; ``card`` is the encounter card whose revelation
+    made the search (``Pending.card``), None for any other source. A treachery resolving its revelation
+    (Mysterious Chanting) is counted in the discard pile already, though it reaches it only afterwards:
+    it is not a card the search could find."""
+    found = rec(state).scenario.cards.get(card) if card is not None else None
+    own = found is not None and found.kind == "treachery" and found.stays is None
     return could_hold(state.value(Pile.DECK.value), state.value(Pile.DISCARD.value) - (1 if own else 0))
 
 

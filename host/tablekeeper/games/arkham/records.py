@@ -157,6 +157,7 @@ class SkillTest(msgspec.Struct, frozen=True, kw_only=True):
     on_fail: tuple[Step, ...] = ()  # what a failure does: the card's, and the revealed tokens'
     discards: str | None = None  # the treachery in play a success discards (Frozen in Fear's Forced test)
     on_success: tuple[Step, ...] = ()  # what a success does (Twisting Paths: the move it held goes on)
+    card: str | None = None  # the encounter card whose revelation the test is (``Pending.card``)
 
     @property
     def value(self) -> int:
@@ -204,7 +205,8 @@ class Pending(msgspec.Struct, frozen=True, kw_only=True):
     steps: tuple[Step, ...]
     seat: int
     margin: int = 0  # how many points the test failed by (``per_point``)
-    source: str = ""
+    source: str = ""  # the label notices and questions show (a card, a token, "X (Forced, ...)")
+    card: str | None = None  # the encounter card whose revelation these steps are (mythos.resolve)
 
 
 class TurnEnd(msgspec.Struct, frozen=True):

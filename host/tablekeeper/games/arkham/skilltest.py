@@ -71,7 +71,8 @@ def odds(state: GameState, test: SkillTest, placeholder: Fraction | None = None)
 
 def begin(txn: Txn, seat: int, skill: str, base: int, difficulty: int, kind: str = "plain",
           target: str | None = None, autosuccess: bool = False, *, source: str | None = None,
-          on_fail: tuple[Step, ...] = (), discards: str | None = None, on_success: tuple[Step, ...] = ()) -> None:
+          on_fail: tuple[Step, ...] = (), discards: str | None = None, on_success: tuple[Step, ...] = (),
+          card: str | None = None) -> None:
     """ST.1: the skill and difficulty are fixed and the test begins; then ST.2 (commit) is open."""
     if current(txn.state) is not None:
         raise Rejected("a skill test is already running; finish it with `resolve` first")
@@ -89,7 +90,7 @@ def begin(txn: Txn, seat: int, skill: str, base: int, difficulty: int, kind: str
         board.enemy(txn.state, target)
     txn.put("test", SkillTest(seat=seat, skill=skill, base=base, difficulty=difficulty, kind=kind,
                                         target=target, autosuccess=autosuccess, source=source, on_fail=on_fail,
-                                        discards=discards, on_success=on_success))
+                                        discards=discards, on_success=on_success, card=card))
     txn.notice(f"ST.1 seat {seat} tests {skill} {base} against {difficulty}" + (f" ({source})" if source else ""))
 
 
@@ -183,9 +184,11 @@ def _after(txn: Txn, test: SkillTest, success: bool) -> None:
             batch.append(Pending(steps=effect.on_reveal + (() if success else effect.on_fail), seat=test.seat,
                                  margin=margin, source=token))
     if not success:
-        batch.append(Pending(steps=test.on_fail, seat=test.seat, margin=margin, source=test.source or "the test"))
+        batch.append(Pending(steps=test.on_fail, seat=test.seat, margin=margin, source=test.source or "the test",
+                             card=test.card))
     elif test.on_success:  # 01151: the move the test held
-        batch.append(Pending(steps=test.on_success, seat=test.seat, source=test.source or "the test"))
+        batch.append(Pending(steps=test.on_success, seat=test.seat, source=test.source or "the test",
+                             card=test.card))
     steps.run_all(txn, batch)
 
 

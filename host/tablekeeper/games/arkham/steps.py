@@ -25,9 +25,15 @@ from tablekeeper.games.arkham.records import Pending, Soak
 YES_NO = ["yes", "no"]
 
 
-def run(txn: Txn, steps: tuple[Step, ...], seat: int, *, margin: int = 0, source: str = "") -> None:
+def run(txn: Txn, steps: tuple[Step, ...], seat: int, *, margin: int = 0, source: str = "",
+        card: str | None = None) -> None:
     """Apply ``steps`` for ``seat`` (before any steps already waiting), as far as nothing is open."""
-    run_all(txn, [Pending(steps=steps, seat=seat, margin=margin, source=source)])
+    run_all(txn, [Pending(steps=steps, seat=seat, margin=margin, source=source, card=card)])
+
+
+def _more(txn: Txn, steps: tuple[Step, ...], ctx: Pending) -> None:
+    """Further steps of the same card, for the same seat (its source and card kept)."""
+    run_all(txn, [replace(ctx, steps=steps)])
 
 
 def run_all(txn: Txn, batch: list[Pending]) -> None:
@@ -74,8 +80,7 @@ def apply(txn: Txn, step: Step, ctx: Pending) -> None:
     if step.who == "lead":
         ctx = replace(ctx, seat=txn.state.lead)
     elif step.who == "each":
-        items = [Pending(steps=(replace(step, who="self"),), seat=s, margin=ctx.margin, source=ctx.source)
-                 for s in effects.live_seats(txn.state)]
+        items = [replace(ctx, steps=(replace(step, who="self"),), seat=s) for s in effects.live_seats(txn.state)]
         _save_todo(txn, [*items, *rec(txn.state).todo])
         return
     HANDLERS[step.do](txn, step, ctx)
@@ -207,7 +212,7 @@ def _choose(txn: Txn, step: Step, ctx: Pending) -> None:
                if not (o.then and o.then[0].do == "spend_clue"
                        and effects.seat_value(txn.state, ctx.seat, "clues") < o.then[0].amount)]
     if len(options) == 1:
-        run(txn, options[0].then, ctx.seat, margin=ctx.margin, source=ctx.source)
+        _more(txn, options[0].then, ctx)
         return
     txn.ask("step_choose", f"{ctx.source}: seat {ctx.seat} chooses", [o.label for o in options], seat=ctx.seat,
             context={"options": [msgspec.to_builtins(o.then) for o in options], "ctx": _ctx(ctx)})
@@ -222,7 +227,8 @@ def _test(txn: Txn, step: Step, ctx: Pending) -> None:
     if step.skill is None:
         raise Rejected(f"{ctx.source}: a test step needs its skill")
     base = effects.skill(txn.state, ctx.seat, step.skill)
-    skilltest.begin(txn, ctx.seat, step.skill, base, step.difficulty, source=ctx.source or None, on_fail=step.then)
+    skilltest.begin(txn, ctx.seat, step.skill, base, step.difficulty, source=ctx.source or None, on_fail=step.then,
+                    card=ctx.card)
 
 
 # --- the board: locations and enemies a card moves ----------------------------------------------------
@@ -281,7 +287,8 @@ def _spawn_discarded(txn: Txn, step: Step, ctx: Pending) -> None:
     if step.two_from is not None:
         times = 2 if effects.investigator_count(txn.state) >= step.two_from else 1
         one = replace(step, two_from=None)
-        _save_todo(txn, [Pending(steps=(one,) * times, seat=ctx.seat, source=ctx.source), *rec(txn.state).todo])
+        _save_todo(txn, [Pending(steps=(one,) * times, seat=ctx.seat, source=ctx.source, card=ctx.card),
+                         *rec(txn.state).todo])
         return
     names = _enemy_names(txn.state, step)
     label = f"a {step.trait} enemy" if step.trait else "an enemy"
@@ -355,13 +362,13 @@ def _open_context(txn: Txn) -> tuple[dict[str, object], Pending]:
 def answer_when(txn: Txn, index: int) -> None:
     context, ctx = _open_context(txn)
     if index == 0:
-        run(txn, (msgspec.convert(context["step"], type=Step),), ctx.seat, margin=ctx.margin, source=ctx.source)
+        _more(txn, (msgspec.convert(context["step"], type=Step),), ctx)
 
 
 def answer_choose(txn: Txn, index: int) -> None:
     context, ctx = _open_context(txn)
     options = msgspec.convert(context["options"], type=list[tuple[Step, ...]])
-    run(txn, options[index], ctx.seat, margin=ctx.margin, source=ctx.source)
+    _more(txn, options[index], ctx)
 
 
 def answer_enemy(txn: Txn, index: int) -> None:
@@ -391,7 +398,7 @@ def answer_draw(txn: Txn, index: int) -> None:
         txn.notice(f"{ctx.source}: no enemy found")
         return
     name = names[index]
-    found_in = piles.searched(txn.state, ctx.source) if context.get("set") is None else ()
+    found_in = piles.searched(txn.state, ctx.card) if context.get("set") is None else ()
     if len(found_in) > 1:
         labels = [f"{piles.LABELS[p]} ({txn.value(p.value)})" for p in found_in]
         txn.ask("step_draw_pile", f"{ctx.source}: where was {name} found?", labels, seat=ctx.seat,

@@ -17,7 +17,8 @@ from tablekeeper.errors import ConfigError
 from tablekeeper.games.spirit_island import data_files
 from tablekeeper.schema import decode
 
-PIECES = ("explorer", "town", "city")
+Piece = Literal["explorer", "town", "city"]  # an Invader piece
+PIECES: tuple[Piece, ...] = ("explorer", "town", "city")
 TERRAINS = ("Jungle", "Mountain", "Sands", "Wetland")
 PACKAGED = ("standard.toml", "boards.toml", "adversaries.toml", "fear_cards.toml", "blight_cards.toml")
 

@@ -40,7 +40,7 @@ from tablekeeper.games.spirit_island.record import LandRecord, PresenceLoss, Que
 QUEUE = "counts.queue"
 OWN = "counts.own"  # timing-stack depths of the Invader Actions the station opened itself
 KINDS = ("explorers", "towns", "cities")
-PIECE_OF = {"explorers": "explorer", "towns": "town", "cities": "city"}
+PIECE_OF = {kind: piece for piece, kind in lands.PIECE_KINDS.items()}
 NAMES = {"explorers": ("Explorer", "Explorers"), "towns": ("Town", "Towns"), "cities": ("City", "Cities")}
 PROMPTS = {"setup": "si.counts.setup", "build": "si.counts.build", "explore": "si.counts.explore",
            "ravage": "si.counts.ravage_blight", "destroyed": "si.counts.ravage_destroyed",
@@ -348,7 +348,7 @@ def ask_where(txn: Txn, kind: str, delta: int) -> None:
     """A hand change of the island's count of ``kind``: which land it was in (asked before the
     next Invader question)."""
     step = 1 if delta > 0 else -1
-    _push(txn, [Question("where", kind, delta=step) for _ in range(abs(delta))], front=True)
+    _push(txn, [Question("where", piece=kind, delta=step) for _ in range(abs(delta))], front=True)
     resume(txn)
 
 
@@ -405,7 +405,7 @@ def resume(txn: Txn) -> None:
         elif q.kind == "after_card":
             adversary_rules.after_explore_card(txn, q.terrain)
         elif q.kind == "sworn":
-            sworn_to_victory(txn, q.land, q.delta)
+            sworn_to_victory(txn, q.land, q.count)
         elif q.kind == "after_ravage":
             after_ravage(txn, q.terrain.split(" and "))
         elif q.kind == "royal_backing":
@@ -571,7 +571,7 @@ def _ask(txn: Txn, q: Question) -> None:
                 context={**context, "cards": options, "stage": stage})
     elif q.kind == "push":
         options = list(lands.place(state, q.land).adjacent)
-        piece = NAMES[q.terrain or "explorers"][0]
+        piece = NAMES[q.piece or "explorers"][0]
         txn.ask(PROMPTS["push"], f"{q.step}: the {piece} in {q.land} is pushed: into which adjacent land?",
                 options, context={**context, "lands": options})
     elif q.kind == "place":
@@ -684,7 +684,7 @@ def _ravaged(txn: Txn, q: Question, *, blight: bool, lost: int, extra: int, ask_
         rec = lands.land(txn.state, q.land)
         lands.put(txn, q.land, rec.add("dahan", -lost))
         txn.notice(f"Ravage in {q.land}: {lost} Dahan destroyed")
-        _after_action(txn, q.land, Question("sworn", land=q.land, delta=lost))
+        _after_action(txn, q.land, Question("sworn", land=q.land, count=lost))
     if blight:
         mark_board(txn, lands.board_of(q.land))
         txn.notice(f"Ravage in {q.land}: Blight added")
@@ -760,7 +760,7 @@ def mark_board(txn: Txn, board: str) -> None:
 def destroy_pieces(txn: Txn, piece: str, n: int, land: str) -> None:
     """SI-INV-8: destroying a Town or City generates Fear on top of the effect's own. Russia 2's
     push is queued first; the caller asks it (a Ravage's own questions run on, in order)."""
-    kind = {"explorer": "explorers", "town": "towns", "city": "cities"}[piece]
+    kind = lands.PIECE_KINDS[piece]
     rec = lands.land(txn.state, land)
     if rec.count(kind) < n:
         raise Rejected(f"{land} has {rec.count(kind)} {kind}, cannot destroy {n}")
@@ -790,14 +790,14 @@ def _where_options(state: GameState, q: Question) -> list[str]:
     records = lands.all_lands(state)
     if q.delta > 0:
         return list(lands.places(state))
-    return [name for name in lands.places(state) if records.get(name, LandRecord()).count(q.terrain)]
+    return [name for name in lands.places(state) if records.get(name, LandRecord()).count(q.piece)]
 
 
 def _ask_where(txn: Txn, q: Question) -> None:
-    if (q.delta > 0) != (lands.unplaced(txn.state, q.terrain) > 0) or not lands.unplaced(txn.state, q.terrain):
+    if (q.delta > 0) != (lands.unplaced(txn.state, q.piece) > 0) or not lands.unplaced(txn.state, q.piece):
         return  # already placed (the count and the lands agree again)
     options = _where_options(txn.state, q)
-    one = NAMES[q.terrain][0]
+    one = NAMES[q.piece][0]
     if not options:
         txn.notice(f"No land holds a {one}: the island's count alone changed")
         return
@@ -811,7 +811,7 @@ def on_where(txn: Txn, index: int) -> None:
     name = str(prompt.context["lands"][index])
     txn.close_prompt()
     rec = lands.land(txn.state, name)
-    lands.place_waiting(txn, name, rec.add(q.terrain, q.delta))
+    lands.place_waiting(txn, name, rec.add(q.piece, q.delta))
     resume(txn)
 
 
@@ -830,7 +830,7 @@ def on_push(txn: Txn, index: int) -> None:
     q = Question.of(prompt.context["q"])
     to = str(prompt.context["lands"][index])
     txn.close_prompt()
-    source, kind = lands.land(txn.state, q.land), q.terrain or "explorers"
+    source, kind = lands.land(txn.state, q.land), q.piece or "explorers"
     if source.count(kind):
         lands.put(txn, q.land, source.add(kind, -1))
         lands.put(txn, to, lands.land(txn.state, to).add(kind, 1))
@@ -840,7 +840,7 @@ def on_push(txn: Txn, index: int) -> None:
 
 def push_pieces(txn: Txn, kind: str, n: int, land: str, why: str) -> None:
     """``n`` of ``kind`` pushed out of ``land``, each asked where (SI-PUSH-1: they may split)."""
-    _push(txn, [Question("push", kind, land=land, step=why)] * n, front=True)
+    _push(txn, [Question("push", land=land, step=why, piece=kind)] * n, front=True)
     resume(txn)
 
 

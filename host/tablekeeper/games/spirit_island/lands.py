@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 KEY = "lands"
 INVADERS = ("explorers", "towns", "cities")
+PIECE_KINDS = {"explorer": "explorers", "town": "towns", "city": "cities"}  # a piece -> its count in a land
 
 
 @dataclass(frozen=True, slots=True)

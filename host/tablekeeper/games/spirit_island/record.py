@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 import msgspec
-from msgspec.structs import replace
+from msgspec.structs import force_setattr, replace
 
 from tablekeeper.core.events import Json
 from tablekeeper.core.state import GameState
@@ -87,15 +87,20 @@ class Question(msgspec.Struct, frozen=True, omit_defaults=True):
     0/1, Damage to the land, Dahan destroyed, extra Blight 0/1); setup (1: as printed).
     """
 
-    kind: str  # overview setup build explore ravage destroyed loss begin end where place swayed after_card sworn
-    terrain: str = ""  # the card's terrain; for ``where`` the piece kind; for ``place`` the rule
+    kind: str  # overview setup build explore ravage destroyed loss begin end where place swayed after_card sworn push
+    terrain: str = ""  # the card's terrain; for ``place`` the rule
     land: str = ""
     board: str = ""
     step: str = ""
     group: int = 0
     auto: bool = False
-    delta: int = 0  # ``where``: +1 a piece was added by hand, -1 removed; ``sworn``: Dahan destroyed
+    delta: int = 0  # ``where``: +1 a piece was added by hand, -1 removed
     preset: tuple[int, ...] | None = None
+    piece: str = ""  # ``where``, ``push``: the pieces' count key (explorers towns cities; a push's default explorers)
+    count: int = 0  # ``sworn``: the Dahan the Ravage destroyed
+
+    def __post_init__(self) -> None:
+        _from_older_log(self)
 
     @staticmethod
     def of(raw: Any) -> Question:
@@ -104,6 +109,17 @@ class Question(msgspec.Struct, frozen=True, omit_defaults=True):
     def to_json(self) -> dict[str, Json]:
         out: dict[str, Json] = msgspec.to_builtins(self)
         return out
+
+
+def _from_older_log(q: Question) -> None:
+    """Saves logged before ``piece`` and ``count`` kept a piece kind in ``terrain`` and Sworn to
+    Victory's Dahan in ``delta``: moved into their fields as the question loads."""
+    if q.kind in ("where", "push") and q.terrain and not q.piece:
+        force_setattr(q, "piece", q.terrain)
+        force_setattr(q, "terrain", "")
+    elif q.kind == "sworn" and q.delta and not q.count:
+        force_setattr(q, "count", q.delta)
+        force_setattr(q, "delta", 0)
 
 
 class PresenceAsk(msgspec.Struct, frozen=True, array_like=True):

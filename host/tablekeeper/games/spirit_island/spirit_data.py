@@ -15,6 +15,7 @@ from tablekeeper.core.numbers import is_number
 from tablekeeper.core.packs import Pack
 from tablekeeper.errors import ConfigError
 from tablekeeper.games.spirit_island import data_files
+from tablekeeper.games.spirit_island.data import Piece
 from tablekeeper.schema import decode
 
 ELEMENTS = ("sun", "moon", "fire", "air", "water", "earth", "plant", "animal")
@@ -74,8 +75,8 @@ class Spirit(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     stops_invaders_at_sacred_sites: bool = False
     # To Dream a Thousand Deaths: what its Powers would destroy becomes this much Fear per piece
     # instead (explorer, town, city), and the pieces named in ``pushes_instead`` are pushed
-    destroys_as_fear: dict[Literal["explorer", "town", "city"], Whole] = {}
-    pushes_instead: tuple[Literal["explorer", "town", "city"], ...] = ()
+    destroys_as_fear: dict[Piece, Whole] = {}
+    pushes_instead: tuple[Piece, ...] = ()
     cards: tuple[SpiritCard, ...] = ()
     innates: tuple[Innate, ...] = ()
 

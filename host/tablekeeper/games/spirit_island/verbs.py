@@ -23,7 +23,7 @@ from tablekeeper.games.spirit_island import (
     table_actions,
 )
 from tablekeeper.games.spirit_island.common import table
-from tablekeeper.games.spirit_island.data import PIECES
+from tablekeeper.games.spirit_island.data import PIECES, Piece
 from tablekeeper.games.spirit_island.record import COUNTS, LandRecord, shared
 
 # Tracks that follow the decks: changed by fear/draw/reveal, never by hand.
@@ -43,18 +43,19 @@ def _fear(txn: Txn, args: tuple[str, ...]) -> None:
     txn.add("fear.generated", _count(args, 0, "Fear"))
 
 
-def _piece(text: str) -> str:
-    piece = text.lower().rstrip("s").replace("citie", "city")
-    if piece not in PIECES:
-        raise Rejected(f"unknown Invader {text!r} (explorer, town or city)")
-    return piece
+def _piece(text: str) -> Piece:
+    name = text.lower().rstrip("s").replace("citie", "city")
+    for piece in PIECES:
+        if piece == name:
+            return piece
+    raise Rejected(f"unknown Invader {text!r} (explorer, town or city)")
 
 
 def _track_of(piece: str) -> str:
-    return "island." + {"explorer": "explorers", "town": "towns", "city": "cities"}[piece]
+    return "island." + lands.PIECE_KINDS[piece]
 
 
-def _piece_args(args: tuple[str, ...], usage: str) -> tuple[str, int, str]:
+def _piece_args(args: tuple[str, ...], usage: str) -> tuple[Piece, int, str]:
     """``PIECE [N] [LAND]``: the piece, how many, and the land (empty: the one land holding them,
     else asked)."""
     if not 1 <= len(args) <= 3:
@@ -71,7 +72,7 @@ def _piece_args(args: tuple[str, ...], usage: str) -> tuple[str, int, str]:
 
 def _where_from(txn: Txn, piece: str, n: int, land: str) -> str:
     """The land the pieces leave: the one named, else the only land holding that many ("" : ask)."""
-    kind = _track_of(piece).split(".")[1]
+    kind = lands.PIECE_KINDS[piece]
     if land:
         return lands.place(txn.state, land).name
     if txn.value(_track_of(piece)) < n:
@@ -110,10 +111,10 @@ def _dream(txn: Txn, args: tuple[str, ...]) -> None:
     piece, n, land = _piece_args(args[1:], usage)
     if not land:
         raise Rejected(f"name the land the Invaders are in: {usage}")
-    where, kind = lands.place(txn.state, land).name, _track_of(piece).split(".")[1]
+    where, kind = lands.place(txn.state, land).name, lands.PIECE_KINDS[piece]
     if lands.land(txn.state, where).count(kind) < n:
         raise Rejected(f"{where} has {lands.land(txn.state, where).count(kind)} {kind}, not {n}")
-    fear_made = n * next((each for kind_of, each in spirit.destroys_as_fear.items() if kind_of == piece), 0)
+    fear_made = n * spirit.destroys_as_fear.get(piece, 0)
     txn.notice(f"To Dream a Thousand Deaths: {n} {piece}(s) in {where} not destroyed: {fear_made} Fear instead")
     if fear_made:
         txn.add("fear.generated", fear_made)
@@ -127,7 +128,7 @@ def _remove(txn: Txn, args: tuple[str, ...]) -> None:
     where = _where_from(txn, piece, n, land)
     if where:
         rec = lands.land(txn.state, where)
-        kind = _track_of(piece).split(".")[1]
+        kind = lands.PIECE_KINDS[piece]
         if rec.count(kind) < n:
             raise Rejected(f"{where} has {rec.count(kind)} {kind}, cannot remove {n}")
         lands.put(txn, where, rec.add(kind, -n))
