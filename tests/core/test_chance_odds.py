@@ -129,3 +129,24 @@ def test_percentages_round_a_half_up_on_every_screen() -> None:
     assert percent(Fraction(1, 16)) == "6.3%" and percent(Fraction(1, 3)) == "33.3%"
     assert percent(Fraction(0)) == "0.0%" and percent(Fraction(1), 0) == "100%"
     assert percent_figure(Fraction(1, 200), 0) == "1" and percent_figure(Fraction(1, 2000)) == "0.1"
+
+
+def test_a_reported_card_matches_by_case_word_order_or_a_unique_start_and_nothing_looser() -> None:
+    deck = Deck.plain("d", {"Jungle+Sands": 1, "Dahan Raid": 1, "Dahan Enheartened": 1, "Rumours": 1,
+                            "R4*": 1, "city10": 1, "city1": 1})
+    assert deck.match("Rumours") == "Rumours"
+    assert deck.match("sands+jungle") == "Jungle+Sands"
+    assert deck.match("JUNGLE AND SANDS") == "Jungle+Sands"
+    assert deck.match("dahan raid") == "Dahan Raid"
+    assert deck.match("rumo") == "Rumours"
+    assert deck.match("city1") == "city1"
+    with pytest.raises(Rejected, match=r"'dahan' is more than one of the cards the top of the d deck may show: "
+                                       r"Dahan Enheartened, Dahan Raid$"):
+        deck.match("dahan")
+    with pytest.raises(Rejected, match=r"the top of the d deck holds no 'R4' \(it may show"):
+        deck.match("R4")  # a critical is never a plain card's start
+    drawn = deck.drawn("city1")
+    with pytest.raises(Rejected, match="holds no 'city1'"):
+        drawn.match("city1")  # the drawn card's name never stands for city10
+    with pytest.raises(Rejected, match="the e deck is empty"):
+        Deck.plain("e", {}).match("x")

@@ -5,6 +5,7 @@ generator. A physically drawn outcome is *reported* and becomes the same event."
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 
@@ -129,6 +130,12 @@ class Bag(msgspec.Struct, frozen=True):
                        contents=self.contents.add(token))
 
 
+def card_key(name: str) -> tuple[str, ...]:
+    """A card name's words in any case and order, "and" and joining marks left out, so "sands+jungle"
+    and "Jungle and Sands" are one key; a mark inside a word stays (W2* is not W2)."""
+    return tuple(sorted(w for w in re.findall(r"[\w'*]+", name.lower()) if w != "and"))
+
+
 class Deck(msgspec.Struct, frozen=True):
     """A deck drawn from the first non-empty stage of ``stages`` (one stage for a plain deck).
 
@@ -173,6 +180,40 @@ class Deck(msgspec.Struct, frozen=True):
         if i is None:
             raise Rejected(f"the {self.name} deck is empty")
         return deck.stages[i].pick(rng)
+
+    def top_names(self) -> list[str]:
+        """The names the next draw may show (after a reshuffle, if it would need one)."""
+        deck = self.ready()
+        i = deck.stage_index()
+        return [] if i is None else [name for name, _ in deck.stages[i].items]
+
+    def match(self, reported: str) -> str:
+        """The card a player's report stands for among those the top may show: the exact name, else
+        the same name in any case or words in any order ("sands+jungle" is Jungle+Sands), else a
+        unique start of one name. Anything else is refused with the names the top may show."""
+        names = self.top_names()
+        if not names:
+            raise Rejected(f"the {self.name} deck is empty")
+        if reported in names:
+            return reported
+        key = card_key(reported)
+        found = [n for n in names if card_key(n) == key] or self._starting_with(names, reported)
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise Rejected(f"{reported!r} is more than one of the cards the top of the {self.name} deck may "
+                           f"show: {', '.join(found)}")
+        raise Rejected(f"the top of the {self.name} deck holds no {reported!r} (it may show {', '.join(names)})")
+
+    def _starting_with(self, names: list[str], typed: str) -> list[str]:
+        """Names ``typed`` starts, where it stops before a space or inside a word's letters (R4 is no
+        start of R4*, nor city1 of city10) and is no card of the deck's own (one drawn already)."""
+        low = typed.lower()
+        known = {n.lower() for stage in (*self.stages, self.discard) for n, _ in stage.items}
+        if not low or low in known:
+            return []
+        return [n for n in names if n.lower().startswith(low) and len(n) > len(low)
+                and (n[len(low)] == " " or n[len(low)].isalpha())]
 
     def drawn(self, card: str, to_discard: bool = True) -> Deck:
         deck = self.ready()

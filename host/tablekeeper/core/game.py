@@ -135,13 +135,16 @@ class Txn:
     # --- chance -------------------------------------------------------------------------------
     def draw(self, source: str, outcome: str | None = None) -> str:
         """Draw from a source: the device picks with the session's seeded generator, or the players
-        report what they drew physically (``outcome``). Both log the same event."""
+        report what they drew physically (``outcome``; a deck's report is matched to the card it
+        names, ``Deck.match``). Both log the same event."""
         src = self.game.source(self.state, source)
         reported = outcome is not None
         if outcome is None:
             outcome = src.pick(self.rng)
         elif isinstance(src, Dice):
             src.check(outcome)
+        elif isinstance(src, Deck):
+            outcome = src.match(outcome)
         self.emit("source.drawn", source=source, outcome=outcome, reported=reported)
         self.game.on_draw(self, source, outcome)
         return outcome

@@ -86,6 +86,7 @@ def test_path_cards_new_to_the_device_are_reported_once_and_remembered() -> None
     assert (bush["area"], bush["seat"], bush["presence"]) == ("reach", 1, 2)
     assert "obstacle" in bush["keywords"] and tracks(s)["card1.progress_threshold"] == 4
     do(s, "reveal path Thornbush")  # asked once: the second copy needs only its name
+    assert "did you mean 'Thornbush'" in refused(s, "reveal path Thornbsh extra")  # a remembered card is known too
     assert in_play(s)["card2"]["seat"] == 2 and view(s)["known_path"] == ["Thornbush"]
     assert view(s)["sources"]["path"]["remaining"] == 2
     assert "report it" in refused(s, "draw path extra")  # the device cannot turn over the group's own cards

@@ -118,14 +118,14 @@ def test_a_reported_card_the_pile_no_longer_holds_says_where_it_is_and_what_to_t
     from tablekeeper.games.oathsworn import draws
 
     if protection == "protection-removed":
-        monkeypatch.setattr(draws, "_still_in_pile", lambda txn, name, card, on_table: None)
+        monkeypatch.setattr(draws, "_still_in_pile", lambda txn, side, colour, card, on_table: None)
     s = ok(encounter(encounter=""), "next", "attack 1 front white=6 = Y2 W0 W0 W0 W0 W0 W0", "resolve", "choose 1")
     reason = no(s, "attack 1 front white=1 = Y1 W0")
     if protection == "protection-removed":
         assert "refresh white" not in reason
         return
-    assert reason == ("no W0 is left in the might.white draw pile (6 in its discard pile): check the card "
-                      "drawn; if the table shuffled that pile back, type refresh white first")
+    assert reason == ("the top of the might.white deck holds no 'W0' (it may show W1, W2, W2*); 6 in its discard "
+                      "pile: check the card drawn; if the table shuffled that pile back, type refresh white first")
     ok(s, "refresh white", "attack 1 front white=1 = Y1 W0")
 
 

@@ -196,7 +196,7 @@ def test_a_revealed_card_is_taken_in_any_case_and_a_wrong_one_is_told_what_it_ma
     run(s, "choose 1")  # the printed setup; the first Explore waits for its card
     refused = attempt(s, "reveal invaders Coastal")  # a Stage II card
     assert not refused.accepted and refused.reason == (
-        "reveal invaders: 'Coastal' is not one of the cards it may be now: Jungle, Mountain, Sands, Wetland")
+        "the top of the invaders deck holds no 'Coastal' (it may show Jungle, Mountain, Sands, Wetland)")
     run(s, "reveal invaders wetland")
     assert s.view()["spirit_island"]["slots"]["explore"] == ["Wetland"]
     refused = attempt(s, "reveal invaders jungle")
@@ -204,7 +204,7 @@ def test_a_revealed_card_is_taken_in_any_case_and_a_wrong_one_is_told_what_it_ma
     run(s, "choose 1", "fear 4")
     to_step(s, "invader", "fear")
     refused = attempt(s, "reveal fear_cards dahan")
-    assert refused.reason == ("reveal fear_cards: 'dahan' is more than one of the cards it may be now: "
+    assert refused.reason == ("'dahan' is more than one of the cards the top of the fear_cards deck may show: "
                               "Dahan Enheartened, Dahan Raid, Dahan on Their Guard")
     run(s, "reveal fear_cards avoid the dahan")
     prompt = s.state.prompt

@@ -51,6 +51,10 @@ def add_card(txn: Txn, record: CardInPlay) -> str:
 
 PATH_OPTIONS = ("progress", "harm", "area", "seat", "type", "presence", "icons", "entry", "guide", "arrow",
                 "clear")
+# What ``reveal path`` may teach about a printed card (where this copy goes is not asked there).
+REVEAL_OPTIONS = tuple(o for o in PATH_OPTIONS if o not in ("area", "seat", "clear"))
+# A card given any of these is described by the players, so it need be no card the device knows.
+NUMBER_OPTIONS = tuple(o for o in REVEAL_OPTIONS if o != "arrow")
 FLAGS = ("obstacle", "persistent", "exhausted", "rangers")
 
 
@@ -65,16 +69,23 @@ def known_path_card(state: GameState, name: str) -> PathSpec | None:
     return None
 
 
+def _near_miss(state: GameState, name: str) -> str | None:
+    """The card the device knows (remembered or shipped) that ``name`` is one slip away from, if any:
+    a misspelt card put in play as new would have no thresholds, presence or challenge effects."""
+    names = [*rec(state).known_path, *(c.name for c in tables.cfg(state).path.values())]
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.75)
+    return close[0] if close else None
+
+
 def remember_path_card(txn: Txn, name: str, options: dict[str, str], flags: list[str]) -> None:
     """A path card new to the device: its thresholds and presence are asked once and kept for the
     campaign, so the next time the players only name it."""
-    no_extra(options, tuple(o for o in PATH_OPTIONS if o not in ("area", "seat", "clear")), "reveal path")
+    no_extra(options, REVEAL_OPTIONS, "reveal path")
     base = known_path_card(txn.state, name)
     if base is None and not options:
-        names = [c.name for c in tables.cfg(txn.state).path.values()]
-        close = difflib.get_close_matches(name, names, n=1, cutoff=0.75)
+        close = _near_miss(txn.state, name)
         if close:
-            raise Rejected(f"no path card {name!r} (did you mean {close[0]!r}?); a card new to the device: "
+            raise Rejected(f"no path card {name!r} (did you mean {close!r}?); a card new to the device: "
                            f"reveal path \"{name}\" progress=N|Nr|- harm=N|Nr|- presence=N ...")
         raise Rejected(f"{name} is new to the device: report it once with its printed numbers, e.g. "
                        f"reveal path \"{name}\" progress=N|Nr|- harm=N|Nr|- presence=N [arrow=down] "
@@ -165,18 +176,14 @@ def card_verb(txn: Txn, args: tuple[str, ...]) -> None:
     engine.end_of_command(txn)
 
 
-NUMBER_OPTIONS = ("progress", "harm", "presence", "type", "icons", "entry", "guide")
-
-
 def _check_not_a_near_miss(state: GameState, name: str, options: dict[str, str]) -> None:
     """A name one slip away from a card the device knows, given without numbers, is that card misspelt:
     put in play as a new card it would have no thresholds, presence or challenge effects."""
     if known_path_card(state, name) is not None or any(o in options for o in NUMBER_OPTIONS):
         return
-    names = [*rec(state).known_path, *(c.name for c in tables.cfg(state).path.values())]
-    close = difflib.get_close_matches(name, names, n=1, cutoff=0.75)
+    close = _near_miss(state, name)
     if close:
-        raise Rejected(f"card: no card {name!r} is known (did you mean {close[0]!r}?); a card of your own: "
+        raise Rejected(f"card: no card {name!r} is known (did you mean {close!r}?); a card of your own: "
                        f"give its numbers, card \"{name}\" progress=N|Nr|- harm=N|Nr|- presence=N")
 
 

@@ -68,22 +68,24 @@ def deck_name(side: str, colour: str) -> str:
     return f"{side}.{COLOUR_NAMES[colour]}"
 
 
-def _still_in_pile(txn: Txn, name: str, card: str, on_table: list[str]) -> None:
-    """A reported card must still be in the draw pile (OS-MIGHT-3/4: the discards are public): say
-    where its copies are and what to type when the table's pile and the device's differ."""
+def _still_in_pile(txn: Txn, side: str, colour: str, card: str, on_table: list[str]) -> None:
+    """A reported card must still be in the draw pile (OS-MIGHT-3/4: the discards are public): the
+    core's refusal, plus where its copies are and what to type when the table's pile and the
+    device's differ."""
+    name = deck_name(side, colour)
     deck = txn.game.source(txn.state, name)
     if not isinstance(deck, Deck):
         return
-    if deck.ready().stages and any(stage.count(card) for stage in deck.ready().stages):
-        return
-    discarded = deck.discard.count(card) if deck.remaining else 0
-    held = sum(1 for c in on_table if c == card)
-    where = [f"{discarded} in its discard pile"] if discarded else []
-    where += [f"{held} in this draw"] if held else []
-    refresh = (f"; if the table shuffled that pile back, type refresh {name.split('.')[1]} first"
-               if discarded and name.startswith("might.") else "")
-    raise Rejected(f"no {card} is left in the {name} draw pile ({', '.join(where) or 'none left'}): "
-                   f"check the card drawn{refresh}")
+    try:
+        deck.match(card)
+    except Rejected as refused:
+        discarded = deck.discard.count(card) if deck.remaining else 0
+        held = sum(1 for c in on_table if c == card)
+        where = [f"{discarded} in its discard pile"] if discarded else []
+        where += [f"{held} in this draw"] if held else []
+        refresh = (f"; if the table shuffled that pile back, type refresh {COLOUR_NAMES[colour]} first"
+                   if discarded and side == "might" else "")
+        raise Rejected(f"{refused.reason}; {', '.join(where) or 'none left'}: check the card drawn{refresh}") from None
 
 
 def draw_card(txn: Txn, side: str, colour: str, reported: str | None, on_table: list[str]) -> Card | None:
@@ -105,7 +107,7 @@ def draw_card(txn: Txn, side: str, colour: str, reported: str | None, on_table: 
         card = parse_card(reported)
         if card.colour != colour:
             raise Rejected(f"expected a {COLOUR_NAMES[colour]} card, got {reported}")
-        _still_in_pile(txn, name, card.name, on_table)
+        _still_in_pile(txn, side, colour, card.name, on_table)
         return parse_card(txn.draw(name, card.name))
     return parse_card(txn.draw(name))
 

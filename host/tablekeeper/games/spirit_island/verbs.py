@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from tablekeeper.core import flow as flowmod
-from tablekeeper.core.chance import Deck
 from tablekeeper.core.game import CORE_VERBS, ChoiceHandler, Txn, Verb, parse_int, parse_seat, want
 from tablekeeper.core.numbers import is_number
 from tablekeeper.core.tracks import seat_track
@@ -360,14 +358,9 @@ def _guard(core: str) -> Verb:
     return Verb(base.usage, base.help, handler)
 
 
-def _card_key(name: str) -> tuple[str, ...]:
-    return tuple(sorted(w for w in re.findall(r"[a-z0-9']+", name.lower()) if w != "and"))
-
-
 def _reveal(txn: Txn, args: tuple[str, ...]) -> None:
-    """The card the players turned over, matched to the names the deck may show now whatever the
-    case, a Stage III card's terrains in either order ("sands+jungle" is Jungle+Sands), or a name's
-    unique start; anything else is refused with the names it may be."""
+    """The card the players turned over, once the step allows it; the core matches it to the names
+    the deck may show now (any case, a Stage III card's terrains in either order, a name's start)."""
     if len(args) < 2:
         raise Rejected("usage: reveal invaders CARD | reveal fear_cards NAME | reveal blight_deck NAME")
     source, typed = args[0], " ".join(args[1:])
@@ -375,17 +368,6 @@ def _reveal(txn: Txn, args: tuple[str, ...]) -> None:
     reason = allowed[source](txn.state) if source in allowed else None
     if reason:
         raise Rejected(reason)
-    src = txn.state.sources.get(source)
-    if isinstance(src, Deck) and source != "fear":
-        deck = src.ready()
-        i = deck.stage_index()
-        names = [name for name, _ in deck.stages[i].items] if i is not None else []
-        found = ([n for n in names if n == typed] or [n for n in names if _card_key(n) == _card_key(typed)]
-                 or [n for n in names if n.lower().startswith(typed.lower())])
-        if len(found) != 1 and names:
-            raise Rejected(f"reveal {source}: {typed!r} is {'not one' if not found else 'more than one'} of the "
-                           f"cards it may be now: {', '.join(found or names)}")
-        typed = found[0] if found else typed
     txn.draw(source, typed)
 
 
