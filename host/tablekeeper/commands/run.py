@@ -417,7 +417,8 @@ def counters_running(station: Station, config: StationConfig, table: CounterTabl
             try:
                 table.plug_all(liveness.stop)
             except HardwareError as exc:
-                print(f"tablekeeper: {exc}", file=sys.stderr)
+                if not liveness.stop.is_set():  # stopping (Ctrl-C) closes a board still starting: no news
+                    print(f"tablekeeper: {exc}", file=sys.stderr)
         manager.run(liveness.stop, beat=liveness.beat)
 
     if table is not None and wait_for_table:

@@ -152,7 +152,8 @@ class VirtualCounter:
                         return line
                 remaining = deadline - time.monotonic()
                 if remaining <= 0 or not self.running:
-                    raise HardwareError(f"virtual counter {self.uid}: timed out; last lines {self._lines[-5:]}")
+                    why = "timed out" if self.running else "its process ended"
+                    raise HardwareError(f"virtual counter {self.uid}: {why}; last lines {self._lines[-5:]}")
                 self._cond.wait(remaining)
 
     def port_info(self) -> SimPortInfo:
