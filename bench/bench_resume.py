@@ -34,6 +34,7 @@ from bench_soak import BUTTONS, FakeClock
 from tablekeeper import games
 from tablekeeper.core import snapshot
 from tablekeeper.core.events import Command
+from tablekeeper.core.game import Game
 from tablekeeper.core.session import Session
 from tablekeeper.core.store import Store
 from tablekeeper.errors import Rejected
@@ -69,16 +70,23 @@ def make_save(name: str, seats: int, path: Path) -> int:
         return session.log_length
 
 
+def _built(game: Game, store: Store, path: Path, *, attached: bool) -> tuple[float, Session]:
+    """The slot read back (the whole-save check included), then when that was done and the session built
+    from it: as ``play`` does, or as ``run`` does with the save attached as its journal."""
+    saved = store.load("main")
+    assert saved is not None
+    built = time.perf_counter()
+    return built, Session(game, seats=saved.setup.seats, seed=saved.setup.seed, options=saved.setup.options,
+                          journal=store.journal("main") if attached else None, entries=saved.entries,
+                          snapshots=saved.snapshots, from_save=f"{path}: slot 'main'")
+
+
 def resume(name: str, path: Path) -> tuple[float, float, Session]:
     """One resume as ``play`` does it: seconds in all, seconds building the session; and the session."""
     game = games.load(name)
     start = time.perf_counter()
     with Store.open(path) as store:
-        saved = store.load("main")
-        assert saved is not None
-        built = time.perf_counter()
-        session = Session(game, seats=saved.setup.seats, seed=saved.setup.seed, options=saved.setup.options,
-                          entries=saved.entries, snapshots=saved.snapshots, from_save=f"{path}: slot 'main'")
+        built, session = _built(game, store, path, attached=False)
     end = time.perf_counter()
     return end - start, end - built, session
 
@@ -95,12 +103,7 @@ def restart_after_update(name: str, path: Path) -> tuple[float, float, float, Se
     game = games.load(name)
     start = time.perf_counter()
     with Store.open(path) as store:
-        saved = store.load("main")
-        assert saved is not None
-        built = time.perf_counter()
-        session = Session(game, seats=saved.setup.seats, seed=saved.setup.seed, options=saved.setup.options,
-                          journal=store.journal("main"), entries=saved.entries, snapshots=saved.snapshots,
-                          from_save=f"{path}: slot 'main'")
+        built, session = _built(game, store, path, attached=True)
         resumed = time.perf_counter()
         assert session.resumed_from == 0 and session.snapshot_due and session.keep_snapshot()
         kept = time.perf_counter()
