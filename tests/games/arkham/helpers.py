@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tablekeeper.core.script import parse_line
 from tablekeeper.core.session import Session
+from tablekeeper.errors import ConfigError
 from tablekeeper.games.arkham import GAME
+from tablekeeper.games.arkham import data as arkham_data
 
 
 def new(seats: int = 2, seed: int = 1, **options: str) -> Session:
@@ -72,3 +77,13 @@ def answer(session: Session, text: str) -> Session:
     found = [i for i, option in enumerate(prompt.options, 1) if text in option]
     assert found, f"{text!r} is not an answer of {prompt.text!r}: {prompt.options}"
     return do(session, f"choose {found[0]}")
+
+
+def refused_card(tmp_path: Path, lines: str) -> tuple[Path, str]:
+    """An ``encounters.toml`` holding one card, ``Thing`` (its TOML ``lines``), read as a pack's would be:
+    the file's path and the one line refusing it."""
+    path = tmp_path / "encounters.toml"
+    path.write_text(f'[sets.x]\nname = "X"\n[sets.x.cards.Thing]\n{lines}\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        arkham_data.load_encounters(str(path))
+    return path, str(caught.value)

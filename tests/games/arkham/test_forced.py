@@ -15,7 +15,7 @@ from tablekeeper.core.session import Session
 from tablekeeper.errors import ConfigError
 from tablekeeper.games.arkham import data, forced
 
-from .helpers import answer, do, new, rejects, start_turn, to_step, track
+from .helpers import answer, do, new, refused_card, rejects, start_turn, to_step, track
 from .helpers import data as viewed
 
 WOODS = "Arkham Woods 1"  # an empty location of The Devourer Below, nobody there
@@ -300,13 +300,9 @@ def test_they_re_getting_out_places_doom_for_each_ghoul_in_the_hallway_or_parlor
 
 # --- data the station cannot follow ---------------------------------------------------------------------
 def test_a_treachery_with_an_enemys_forced_effect_is_one_line_naming_the_entry(tmp_path: Path) -> None:
-    path = tmp_path / "encounters.toml"
-    path.write_text('[sets.x]\nname = "X"\n[sets.x.cards.Thing]\nkind = "treachery"\n'
-                    'forced = [{ at = "round_end", do = "heal", amount = 2 }]\n', encoding="utf-8")
-    with pytest.raises(ConfigError) as caught:
-        data.load_encounters(str(path))
-    assert str(path) in str(caught.value) and "sets.x.cards.Thing" in str(caught.value)
-    assert "\n" not in str(caught.value)
+    path, said = refused_card(tmp_path, 'kind = "treachery"\nforced = [{ at = "round_end", do = "heal", amount = 2 }]')
+    assert str(path) in said and "sets.x.cards.Thing" in said
+    assert "\n" not in said
 
 
 @pytest.mark.parametrize(("entry", "says"), [
@@ -332,18 +328,15 @@ def test_a_step_without_its_place_is_refused_wherever_it_is(tmp_path: Path, wher
     """Not only an agenda's Forced steps: a treachery's or an act's step that moves enemies needs where to."""
     step = '{ do = "enemies_move", trait = "Ghoul" }'
     if where == "card":
-        path = tmp_path / "encounters.toml"
-        path.write_text(f'[sets.x]\nname = "X"\n[sets.x.cards.Thing]\nkind = "treachery"\nthen = [{step}]\n',
-                        encoding="utf-8")
-        with pytest.raises(ConfigError) as caught:
-            data.load_encounters(str(path))
-        assert "sets.x.cards.Thing" in str(caught.value)
+        path, said = refused_card(tmp_path, f'kind = "treachery"\nthen = [{step}]')
+        assert "sets.x.cards.Thing" in said
     else:
         path = tmp_path / "scenarios.toml"
         path.write_text('[scenarios.x]\ntitle = "X"\n[[scenarios.x.agendas]]\nname = "A"\ndoom = 3\n'
                         f'[[scenarios.x.acts]]\nname = "B"\nclues = 2\nthen = [{step}]\n', encoding="utf-8")
         with pytest.raises(ConfigError) as caught:
             data.load_scenarios(str(path))
-        assert "scenarios.x.acts[0]" in str(caught.value)
-    assert str(path) in str(caught.value) and "enemies_move needs trait and location" in str(caught.value)
-    assert "\n" not in str(caught.value)
+        said = str(caught.value)
+        assert "scenarios.x.acts[0]" in said
+    assert str(path) in said and "enemies_move needs trait and location" in said
+    assert "\n" not in said

@@ -11,11 +11,10 @@ from pathlib import Path
 import pytest
 
 from tablekeeper.core.session import Session
-from tablekeeper.errors import ConfigError
-from tablekeeper.games.arkham import data, forced, verbs
+from tablekeeper.games.arkham import forced, verbs
 from tablekeeper.games.arkham.record import rec
 
-from .helpers import answer, do, new, rejects, start_turn, track
+from .helpers import answer, do, new, refused_card, rejects, start_turn, track
 from .helpers import data as viewed
 
 WOODS = "Arkham Woods 1"  # an empty location of The Devourer Below, nobody there
@@ -271,10 +270,6 @@ def test_yithian_observer_attacking_discards_a_card_or_with_an_empty_hand_hits_h
                                    '{ at = "evaded", do = "horror" }', '{ at = "attacks", do = "doom" }'])
 def test_an_enemys_forced_effect_the_station_cannot_follow_is_one_line_naming_the_entry(
         tmp_path: Path, entry: str) -> None:
-    path = tmp_path / "encounters.toml"
-    path.write_text('[sets.x]\nname = "X"\n[sets.x.cards.Thing]\nkind = "enemy"\nfight = 1\nhealth = 1\n'
-                    f'evade = 1\ndamage = 1\nhorror = 1\nforced = [{entry}]\n', encoding="utf-8")
-    with pytest.raises(ConfigError) as caught:
-        data.load_encounters(str(path))
-    said = str(caught.value)
+    path, said = refused_card(tmp_path, 'kind = "enemy"\nfight = 1\nhealth = 1\n'
+                                        f'evade = 1\ndamage = 1\nhorror = 1\nforced = [{entry}]')
     assert str(path) in said and "sets.x.cards.Thing" in said and "\n" not in said

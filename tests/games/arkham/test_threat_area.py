@@ -10,10 +10,9 @@ import msgspec
 import pytest
 
 from tablekeeper.core.session import Session
-from tablekeeper.errors import ConfigError
-from tablekeeper.games.arkham import data, effects, forced, record, threat
+from tablekeeper.games.arkham import effects, forced, record, threat
 
-from .helpers import answer, do, new, rejects, to_step, track
+from .helpers import answer, do, new, refused_card, rejects, to_step, track
 from .helpers import data as viewed
 
 
@@ -210,12 +209,9 @@ def test_without_the_forced_test_the_turn_would_end_with_the_card_unchallenged(
 ])
 def test_a_forced_discard_the_station_cannot_follow_is_one_line_naming_the_entry(tmp_path: Path, entry: str,
                                                                                  says: str) -> None:
-    path = tmp_path / "encounters.toml"
-    path.write_text(f'[sets.x]\nname = "X"\n[sets.x.cards.Thing]\nkind = "treachery"\n{entry}\n', encoding="utf-8")
-    with pytest.raises(ConfigError) as caught:
-        data.load_encounters(str(path))
-    assert str(path) in str(caught.value) and "sets.x.cards.Thing" in str(caught.value)
-    assert says in str(caught.value) and "\n" not in str(caught.value)
+    path, said = refused_card(tmp_path, f'kind = "treachery"\n{entry}')
+    assert str(path) in said and "sets.x.cards.Thing" in said
+    assert says in said and "\n" not in said
 
 
 # --- on the screens -----------------------------------------------------------------------------------

@@ -10,11 +10,10 @@ import pytest
 
 from tablekeeper.core.game import Txn
 from tablekeeper.core.session import Session
-from tablekeeper.errors import ConfigError
-from tablekeeper.games.arkham import board, data, effects, mythos, skilltest, threat
+from tablekeeper.games.arkham import board, effects, mythos, skilltest, threat
 from tablekeeper.games.arkham.record import rec
 
-from .helpers import answer, do, new, rejects, to_step, track
+from .helpers import answer, do, new, refused_card, rejects, to_step, track
 from .helpers import data as viewed
 
 
@@ -164,12 +163,7 @@ def test_dreams_in_another_seats_threat_area_elsewhere_is_out_of_reach() -> None
 
 
 def test_an_action_test_on_a_card_that_leaves_play_is_one_line_naming_the_entry(tmp_path: Path) -> None:
-    path = tmp_path / "encounters.toml"
-    path.write_text('[sets.x]\nname = "X"\n[sets.x.cards.Thing]\nkind = "treachery"\n'
-                    'action_tests = [{ skill = "combat", difficulty = 2 }]\n', encoding="utf-8")
-    with pytest.raises(ConfigError) as caught:
-        data.load_encounters(str(path))
-    said = str(caught.value)
+    path, said = refused_card(tmp_path, 'kind = "treachery"\naction_tests = [{ skill = "combat", difficulty = 2 }]')
     assert str(path) in said and "sets.x.cards.Thing" in said and "action_tests need stays" in said
     assert "\n" not in said
 
